@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_opt.c - option-value parsing with messages that name option and value. */
+#include "ebf_opt.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ebf_util.h"
+
+int ebf_opt_u64(const char *prog, const char *opt, const char *val, uint64_t min,
+                uint64_t max, uint64_t *out)
+{
+    if (ebf_parse_u64(val, min, max, out) == 0)
+        return 0;
+    fprintf(stderr, "%s: option '%s': \"%s\" is not an integer in %" PRIu64 "..%" PRIu64 "\n",
+            prog, opt, val, min, max);
+    return -EINVAL;
+}
+
+int ebf_opt_double(const char *prog, const char *opt, const char *val, double min,
+                   double max, double *out)
+{
+    if (ebf_parse_double(val, min, max, out) == 0)
+        return 0;
+    fprintf(stderr, "%s: option '%s': \"%s\" is not a number in %g..%g\n", prog, opt, val,
+            min, max);
+    return -EINVAL;
+}
+
+int ebf_opt_mac(const char *prog, const char *opt, const char *val, uint8_t mac[6])
+{
+    if (ebf_parse_mac(val, mac) == 0)
+        return 0;
+    fprintf(stderr, "%s: option '%s': \"%s\" is not a MAC address (aa:bb:cc:dd:ee:ff)\n",
+            prog, opt, val);
+    return -EINVAL;
+}
+
+int ebf_opt_mac_list(const char *prog, const char *opt, const char *val,
+                     uint8_t (*macs)[6], int max)
+{
+    char buf[1024], *save = NULL;
+    int n = 0;
+
+    if (strlen(val) >= sizeof(buf)) {
+        fprintf(stderr, "%s: option '%s': list too long\n", prog, opt);
+        return -EINVAL;
+    }
+    strcpy(buf, val);
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == max) {
+            fprintf(stderr, "%s: option '%s': more than %d MAC addresses\n", prog, opt, max);
+            return -EINVAL;
+        }
+        if (ebf_opt_mac(prog, opt, t, macs[n]))
+            return -EINVAL;
+        n++;
+    }
+    if (n == 0) {
+        fprintf(stderr, "%s: option '%s': \"%s\" holds no MAC address\n", prog, opt, val);
+        return -EINVAL;
+    }
+    return n;
+}
+
+int ebf_opt_ipv4(const char *prog, const char *opt, const char *val, uint32_t *ip)
+{
+    struct in_addr a;
+
+    if (inet_pton(AF_INET, val, &a) == 1) {
+        *ip = ntohl(a.s_addr);
+        return 0;
+    }
+    fprintf(stderr, "%s: option '%s': \"%s\" is not an IPv4 address\n", prog, opt, val);
+    return -EINVAL;
+}

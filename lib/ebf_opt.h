@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_opt.h - option-value parsing for the daemons' main(), with user-facing errors. */
+#ifndef EBF_OPT_H
+#define EBF_OPT_H
+
+#include <stdint.h>
+
+/*
+ * Each returns 0, or -EINVAL after printing to stderr a message that names
+ * the program, the option, the bad value and what is allowed, e.g.
+ *   sfc: option '--nodes': "0" is not an integer in 1..64
+ */
+int ebf_opt_u64(const char *prog, const char *opt, const char *val, uint64_t min,
+                uint64_t max, uint64_t *out);
+int ebf_opt_double(const char *prog, const char *opt, const char *val, double min,
+                   double max, double *out);
+int ebf_opt_mac(const char *prog, const char *opt, const char *val, uint8_t mac[6]);
+
+/* A comma-separated list of MACs, at most max; returns the count or -EINVAL. */
+int ebf_opt_mac_list(const char *prog, const char *opt, const char *val,
+                     uint8_t (*macs)[6], int max);
+
+/* Dotted IPv4 address into host order. */
+int ebf_opt_ipv4(const char *prog, const char *opt, const char *val, uint32_t *ip);
+
+#endif /* EBF_OPT_H */

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_port.c - ethdev configuration, link wait and pools. */
+#include "ebf_port.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+
+RTE_LOG_REGISTER_DEFAULT(ebf_port_logtype, INFO);
+#define PORT_LOG(level, ...) rte_log(RTE_LOG_##level, ebf_port_logtype, "ebfarm: " __VA_ARGS__)
+
+int ebf_port_find(const char *name, uint16_t *port)
+{
+    if (rte_eth_dev_get_port_by_name(name, port) != 0) {
+        PORT_LOG(ERR, "port '%s': no such device (give a --vdev or PCI device to EAL)\n",
+                 name);
+        return -ENODEV;
+    }
+    return 0;
+}
+
+int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t nb_rxd,
+                   uint16_t nb_txd)
+{
+    struct rte_eth_dev_info info;
+    struct rte_eth_conf conf;
+    int rc;
+
+    memset(&conf, 0, sizeof(conf));
+    rc = rte_eth_dev_info_get(port, &info);
+    if (rc)
+        goto fail;
+    if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+        conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+    rc = rte_eth_dev_configure(port, 1, 1, &conf);
+    if (rc)
+        goto fail;
+    rc = rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rxd, &nb_txd);
+    if (rc)
+        goto fail;
+    int socket = rte_eth_dev_socket_id(port);
+    rc = rte_eth_rx_queue_setup(port, 0, nb_rxd, socket < 0 ? SOCKET_ID_ANY : (unsigned)socket,
+                                NULL, rx_pool);
+    if (rc)
+        goto fail;
+    rc = rte_eth_tx_queue_setup(port, 0, nb_txd, socket < 0 ? SOCKET_ID_ANY : (unsigned)socket,
+                                NULL);
+    if (rc)
+        goto fail;
+    rc = rte_eth_dev_start(port);
+    if (rc)
+        goto fail;
+    return 0;
+fail:
+    PORT_LOG(ERR, "port %u: set-up failed: %s\n", port, strerror(-rc));
+    return rc;
+}
+
+int ebf_port_wait_up(uint16_t port, const volatile sig_atomic_t *stop, unsigned timeout_ms)
+{
+    uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * timeout_ms / 1000;
+    struct rte_eth_link link;
+
+    while (!*stop) {
+        if (rte_eth_link_get_nowait(port, &link) == 0 && link.link_status)
+            return 0;
+        if (rte_get_timer_cycles() > end)
+            return -ETIMEDOUT;
+        rte_delay_us_sleep(10000);
+    }
+    return -EINTR;
+}
+
+void ebf_port_close(uint16_t port)
+{
+    rte_eth_dev_stop(port);
+    rte_eth_dev_close(port);
+}
+
+struct rte_mempool *ebf_pool_create(const char *name, unsigned n, uint16_t data_room,
+                                    int socket)
+{
+    return rte_pktmbuf_pool_create(name, n, n >= 1024 ? 256 : 0, 0,
+                                   data_room ? (uint16_t)(data_room + RTE_PKTMBUF_HEADROOM) : 0,
+                                   socket);
+}
+
+void ebf_port_write_stats(uint16_t port, const char *prefix, FILE *f)
+{
+    struct rte_eth_stats st;
+
+    if (rte_eth_stats_get(port, &st) != 0)
+        return;
+    fprintf(f, "%s.ipackets %" PRIu64 "\n", prefix, st.ipackets);
+    fprintf(f, "%s.opackets %" PRIu64 "\n", prefix, st.opackets);
+    fprintf(f, "%s.ibytes %" PRIu64 "\n", prefix, st.ibytes);
+    fprintf(f, "%s.obytes %" PRIu64 "\n", prefix, st.obytes);
+    fprintf(f, "%s.imissed %" PRIu64 "\n", prefix, st.imissed);
+    fprintf(f, "%s.ierrors %" PRIu64 "\n", prefix, st.ierrors);
+    fprintf(f, "%s.oerrors %" PRIu64 "\n", prefix, st.oerrors);
+    fprintf(f, "%s.rx_nombuf %" PRIu64 "\n", prefix, st.rx_nombuf);
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+void ebf_eal_cleanup(void)
+{
+    char dir[PATH_MAX];
+
+    snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
+    rte_eal_cleanup();
+    if (dir[0])
+        nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_port.h - DPDK port and mempool set-up shared by the daemons. */
+#ifndef EBF_PORT_H
+#define EBF_PORT_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include <rte_mempool.h>
+
+/*
+ * Called from main() before the data plane starts, never on the fast path.
+ * Errors are -errno with a message already logged that names the port.
+ */
+
+/* Port id of the device called name (a vdev name such as "net_memif0", or a
+ * PCI address such as "0000:3b:00.0"). Returns 0 or -ENODEV. */
+int ebf_port_find(const char *name, uint16_t *port);
+
+/* Configure one RX and one TX queue, enable multi-segment TX when the
+ * driver can, and start the port. */
+int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t nb_rxd,
+                   uint16_t nb_txd);
+
+/* Wait until the link is up or *stop is set or timeout_ms passes. Returns 0
+ * when up, -EINTR when stopped, -ETIMEDOUT. */
+int ebf_port_wait_up(uint16_t port, const volatile sig_atomic_t *stop,
+                     unsigned timeout_ms);
+
+/* Stop and close a port; harmless on a port that never started. */
+void ebf_port_close(uint16_t port);
+
+/* Packet mempool of n mbufs with data_room bytes each (0 for indirect
+ * clones), on socket. NULL with rte_errno set. */
+struct rte_mempool *ebf_pool_create(const char *name, unsigned n, uint16_t data_room,
+                                    int socket);
+
+/* rte_eth_stats of the port as "<prefix>.ipackets N" ... lines. */
+void ebf_port_write_stats(uint16_t port, const char *prefix, FILE *f);
+
+/* rte_eal_cleanup(), then remove this process's DPDK runtime directory
+ * (/var/run/dpdk/<file-prefix>) so that nothing is left behind. */
+void ebf_eal_cleanup(void);
+
+#endif /* EBF_PORT_H */

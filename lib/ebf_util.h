@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_util.h - small DPDK-free helpers: MAC and number parsing, clocks. */
+#ifndef EBF_UTIL_H
+#define EBF_UTIL_H
+
+#include <stdint.h>
+#include <time.h>
+
+/* Parse "aa:bb:cc:dd:ee:ff" into mac; returns 0 or -EINVAL. */
+int ebf_parse_mac(const char *s, uint8_t mac[6]);
+
+/* Format mac as "aa:bb:cc:dd:ee:ff" into buf (18 bytes). */
+char *ebf_format_mac(const uint8_t mac[6], char buf[18]);
+
+/* Parse an unsigned integer in [min, max] (decimal, or 0x hex, with an
+ * optional k/M/G suffix meaning 10^3/10^6/10^9); returns 0 or -EINVAL. */
+int ebf_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Parse a non-negative finite number; returns 0 or -EINVAL. */
+int ebf_parse_double(const char *s, double min, double max, double *out);
+
+/* Wall-clock nanoseconds (CLOCK_REALTIME: comparable across processes and,
+ * with synchronised clocks, across hosts). A vDSO call, no syscall. */
+static inline uint64_t ebf_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+#endif /* EBF_UTIL_H */

@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* node_dp.c - trigger node poll loop: reassemble, verify every piece, decide, ack. */
+#include "node_dp.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "ebf_kv.h"
+#include "ebf_util.h"
+
+#define BURST_MAX 64
+#define FRAME_MAX 9728
+#define DONE_WINDOW 65536
+
+static const uint8_t verify_bit[] = {
+#define NODE_VERIFY_BIT(n, s, b) b,
+    NODE_FOREACH_VERIFY(NODE_VERIFY_BIT)
+#undef NODE_VERIFY_BIT
+};
+
+static const char *const verify_name[] = {
+#define NODE_VERIFY_NAME(n, s, b) s,
+    NODE_FOREACH_VERIFY(NODE_VERIFY_NAME)
+#undef NODE_VERIFY_NAME
+};
+
+/* An event being received. */
+struct node_ev {
+    uint64_t id;
+    uint64_t first_tx_ns;
+    uint64_t present[2];
+    uint32_t bytes;              /* from the header */
+    uint32_t got_bytes;          /* piece bytes received */
+    uint16_t n_sources;
+    uint16_t flags;
+    uint16_t frame_count;
+    uint16_t frames_got;
+    uint8_t status;              /* EBF_ACKS_* found so far */
+    uint8_t used;
+    uint32_t src_len[EBF_MAX_SOURCES];
+    uint32_t src_got[EBF_MAX_SOURCES];
+};
+
+struct node_dp {
+    struct node_conf c;
+    struct node_stats st;
+    struct node_ev *ev;          /* c.credits entries */
+    struct ebf_ack ack[EBF_MAX_ACKS];
+    uint16_t n_ack;
+    uint16_t credits_owed;       /* initial grant not yet sent */
+    uint32_t seq;
+    uint64_t last_tx_tsc;
+    uint64_t hb_tsc;
+    uint64_t *done;              /* direct-mapped window of decided ids + 1 */
+    uint8_t scratch[FRAME_MAX];
+};
+
+int node_decide(uint64_t event_id, uint64_t seed, double accept)
+{
+    uint64_t r = ebf_mix64(event_id ^ ebf_mix64(seed)) % 1000000;
+    return (double)r < accept * 1e6;
+}
+
+struct node_dp *node_dp_create(const struct node_conf *conf)
+{
+    struct node_dp *dp = rte_zmalloc("node_dp", sizeof(*dp), RTE_CACHE_LINE_SIZE);
+
+    if (!dp || conf->credits == 0) {
+        rte_free(dp);
+        errno = dp ? EINVAL : ENOMEM;
+        return NULL;
+    }
+    dp->c = *conf;
+    if (dp->c.burst == 0 || dp->c.burst > BURST_MAX)
+        dp->c.burst = 32;
+    if (dp->c.ack_batch == 0 || dp->c.ack_batch > EBF_MAX_ACKS)
+        dp->c.ack_batch = 16;
+    dp->ev = rte_zmalloc("node_ev", sizeof(*dp->ev) * conf->credits, RTE_CACHE_LINE_SIZE);
+    dp->done = rte_zmalloc("node_done", sizeof(uint64_t) * DONE_WINDOW, 0);
+    if (!dp->ev || !dp->done) {
+        node_dp_destroy(dp);
+        errno = ENOMEM;
+        return NULL;
+    }
+    dp->credits_owed = conf->credits;
+    dp->hb_tsc = (uint64_t)(conf->heartbeat_ms * 1e-3 * (double)rte_get_tsc_hz());
+    ebf_hist_init(&dp->st.e2e_ns);
+    return dp;
+}
+
+void node_dp_destroy(struct node_dp *dp)
+{
+    if (!dp)
+        return;
+    rte_free(dp->ev);
+    rte_free(dp->done);
+    rte_free(dp);
+}
+
+/* --- Credit frames --------------------------------------------------------- */
+
+/* Send one credit frame with the pending acks and credits. Returns 1 when
+ * the port took it, 0 when it must be tried again. */
+static int send_credit(struct node_dp *dp, uint16_t credits)
+{
+    struct rte_mbuf *m = rte_pktmbuf_alloc(dp->c.pool);
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+
+    if (!m)
+        return 0;
+    size_t len = ebf_credit_len(dp->n_ack);
+    uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len));
+    memcpy(a.dst_mac, dp->c.sfc_mac, 6);
+    memcpy(a.src_mac, dp->c.mac, 6);
+    ebf_encap_write(p, &a, len);
+    struct ebf_credit_hdr h = {
+        .node_id = dp->c.node_id, .credits = credits, .n_acks = dp->n_ack,
+        .epoch = dp->c.epoch, .seq = dp->seq,
+    };
+    ebf_credit_write(p + EBF_ETH_HLEN, &h, dp->ack);
+    if (rte_eth_tx_burst(dp->c.port, 0, &m, 1) != 1) {
+        rte_pktmbuf_free(m);
+        dp->st.tx_refused++;
+        return 0;
+    }
+    dp->seq++;
+    dp->st.credit_frames++;
+    dp->st.acks_sent += dp->n_ack;
+    dp->st.credits_granted += credits;
+    if (credits == 0 && dp->n_ack == 0)
+        dp->st.heartbeats++;
+    dp->n_ack = 0;
+    dp->last_tx_tsc = rte_get_tsc_cycles();
+    return 1;
+}
+
+/* Each ack returns the credit of its event. */
+static unsigned flush_acks(struct node_dp *dp)
+{
+    if (dp->n_ack == 0)
+        return 0;
+    return (unsigned)send_credit(dp, dp->n_ack);
+}
+
+/* --- Events ---------------------------------------------------------------- */
+
+static struct node_ev *find_event(struct node_dp *dp, const struct ebf_event_hdr *h)
+{
+    struct node_ev *free_ev = NULL;
+
+    for (uint16_t i = 0; i < dp->c.credits; i++) {
+        struct node_ev *e = &dp->ev[i];
+        if (e->used && e->id == h->event_id)
+            return e;
+        if (!e->used && !free_ev)
+            free_ev = e;
+    }
+    if (!free_ev)
+        return NULL;
+    memset(free_ev, 0, offsetof(struct node_ev, src_len));
+    memset(free_ev->src_len, 0, sizeof(free_ev->src_len[0]) * h->n_sources);
+    memset(free_ev->src_got, 0, sizeof(free_ev->src_got[0]) * h->n_sources);
+    free_ev->used = 1;
+    free_ev->id = h->event_id;
+    free_ev->n_sources = h->n_sources;
+    free_ev->flags = h->flags;
+    free_ev->frame_count = h->frame_count;
+    free_ev->present[0] = h->present[0];
+    free_ev->present[1] = h->present[1];
+    free_ev->bytes = h->event_bytes;
+    free_ev->first_tx_ns = UINT64_MAX;
+    return free_ev;
+}
+
+static void flag(struct node_ev *e, enum node_verify v)
+{
+    e->status |= verify_bit[v];
+}
+
+/* Verify the pieces of one event frame (len bytes after the event header). */
+static void verify_pieces(struct node_dp *dp, struct node_ev *e, const uint8_t *p,
+                          size_t len, uint16_t n_pieces)
+{
+    for (uint16_t i = 0; i < n_pieces; i++) {
+        struct ebf_frag_hdr h;
+        size_t used;
+        enum ebf_reason r = ebf_frag_parse(p, len, e->n_sources, 1, &h, &used);
+        if (r != EBF_R_OK) {
+            dp->st.piece_reject[r]++;
+            flag(e, r == EBF_R_BAD_CHECKSUM ? NODE_V_BAD_CRC : NODE_V_BAD_SOURCES);
+            return;             /* the rest of the frame cannot be located */
+        }
+        if (h.event_id != e->id)
+            flag(e, NODE_V_BAD_EVENT_ID);
+        if (!ebf_present_test(e->present, h.source) ||
+            (e->src_got[h.source] && e->src_len[h.source] != h.frag_len))
+            flag(e, NODE_V_BAD_SOURCES);
+        if (ebf_pattern_check(p + EBF_FRAG_HLEN, h.piece_len, h.source, h.event_id,
+                              h.offset) >= 0)
+            flag(e, NODE_V_BAD_PATTERN);
+        e->src_len[h.source] = h.frag_len;
+        e->src_got[h.source] += h.piece_len;
+        e->got_bytes += h.piece_len;
+        if (h.tx_ns < e->first_tx_ns)
+            e->first_tx_ns = h.tx_ns;
+        p += used;
+        len -= used;
+    }
+}
+
+/* Every frame of e is in: check the source set, spend the trigger time,
+ * decide and queue the ack. */
+static void finish_event(struct node_dp *dp, struct node_ev *e)
+{
+    for (unsigned s = 0; s < e->n_sources; s++) {
+        int present = ebf_present_test(e->present, s);
+        if (present ? e->src_got[s] != e->src_len[s] || e->src_len[s] == 0 : e->src_got[s] != 0)
+            flag(e, NODE_V_BAD_SOURCES);
+    }
+    if (e->got_bytes != e->bytes)
+        flag(e, NODE_V_BAD_SOURCES);
+    if (dp->c.trigger_us > 0)
+        rte_delay_us_block((unsigned)dp->c.trigger_us);
+    int accept = node_decide(e->id, dp->c.accept_seed, dp->c.accept);
+    uint64_t now = ebf_now_ns();
+    if (e->first_tx_ns != UINT64_MAX && now > e->first_tx_ns)
+        ebf_hist_add(&dp->st.e2e_ns, now - e->first_tx_ns);
+    dp->st.events++;
+    dp->st.accepted += accept;
+    dp->st.rejected += !accept;
+    dp->st.incomplete += (e->flags & EBF_EVF_INCOMPLETE) != 0;
+    dp->st.payload_bytes += e->got_bytes;
+    dp->st.decided_digest += ebf_mix64(e->id);
+    for (unsigned v = 0; v < NODE_V_MAX; v++)
+        dp->st.verify[v] += (e->status & verify_bit[v]) != 0;
+    dp->st.events_bad += e->status != 0;
+    dp->done[ebf_mix64(e->id) % DONE_WINDOW] = e->id + 1;
+    while (dp->n_ack >= EBF_MAX_ACKS && !flush_acks(dp))
+        rte_pause();            /* the port must take the full batch first */
+    dp->ack[dp->n_ack++] = (struct ebf_ack){
+        .event_id = e->id, .decision = accept ? EBF_DEC_ACCEPT : EBF_DEC_REJECT,
+        .status = e->status,
+    };
+    e->used = 0;
+    if (dp->n_ack >= dp->c.ack_batch)
+        flush_acks(dp);
+}
+
+static void handle_frame(struct node_dp *dp, struct rte_mbuf *m)
+{
+    const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+    size_t len = m->pkt_len;
+    struct ebf_l2l3 l;
+    struct ebf_event_hdr h;
+
+    dp->st.rx_frames++;
+    dp->st.rx_bytes += len;
+    if (m->nb_segs > 1) {
+        if (len > FRAME_MAX) {
+            dp->st.reject[EBF_R_BAD_LENGTH]++;
+            return;
+        }
+        p = rte_pktmbuf_read(m, 0, (uint32_t)len, dp->scratch);
+    }
+    enum ebf_reason r = ebf_parse_l2l3(p, len, EBF_UDP_PORT_DEFAULT, &l);
+    if (r == EBF_R_OK && l.type != EBF_T_EVENT) {
+        dp->st.wrong_type++;
+        return;
+    }
+    if (r == EBF_R_OK)
+        r = ebf_event_parse(p + l.hlen, l.len, &h);
+    if (r != EBF_R_OK) {
+        dp->st.reject[r]++;
+        return;
+    }
+    if (dp->done[ebf_mix64(h.event_id) % DONE_WINDOW] == h.event_id + 1) {
+        dp->st.dup_frames++;
+        return;
+    }
+    struct node_ev *e = find_event(dp, &h);
+    if (!e) {
+        dp->st.no_slot++;
+        return;
+    }
+    if (h.n_sources != e->n_sources || h.flags != e->flags ||
+        h.frame_count != e->frame_count || h.present[0] != e->present[0] ||
+        h.present[1] != e->present[1])
+        flag(e, NODE_V_BAD_SOURCES);
+    verify_pieces(dp, e, p + l.hlen + EBF_EVENT_HLEN, l.len - EBF_EVENT_HLEN, h.n_pieces);
+    if (++e->frames_got == e->frame_count)
+        finish_event(dp, e);
+}
+
+unsigned node_dp_poll(struct node_dp *dp)
+{
+    struct rte_mbuf *pkts[BURST_MAX];
+    unsigned work = 0;
+
+    if (dp->credits_owed && send_credit(dp, dp->credits_owed)) {
+        dp->credits_owed = 0;
+        work++;
+    }
+    uint16_t n = rte_eth_rx_burst(dp->c.port, 0, pkts, dp->c.burst);
+    for (uint16_t i = 0; i < n; i++)
+        handle_frame(dp, pkts[i]);
+    if (n)
+        rte_pktmbuf_free_bulk(pkts, n);
+    work += n;
+    if (n < dp->c.burst)         /* caught up: do not sit on acks */
+        work += flush_acks(dp);
+    if (dp->hb_tsc && rte_get_tsc_cycles() - dp->last_tx_tsc > dp->hb_tsc) {
+        if (dp->n_ack)
+            flush_acks(dp);
+        else
+            send_credit(dp, 0);     /* heartbeat */
+    }
+    return work;
+}
+
+void node_dp_run(struct node_dp *dp, const volatile sig_atomic_t *stop)
+{
+    struct ebf_idle idle = dp->c.idle;
+    uint64_t hz = rte_get_tsc_hz();
+
+    dp->last_tx_tsc = rte_get_tsc_cycles();
+    while (!*stop)
+        ebf_idle_note(&idle, node_dp_poll(dp));
+    uint64_t quiet = (uint64_t)(dp->c.drain_quiet_ms * 1e-3 * (double)hz);
+    uint64_t last = rte_get_tsc_cycles(), frames = dp->st.rx_frames;
+    while (rte_get_tsc_cycles() - last < quiet || dp->n_ack) {
+        ebf_idle_note(&idle, node_dp_poll(dp));
+        if (dp->st.rx_frames != frames) {
+            frames = dp->st.rx_frames;
+            last = rte_get_tsc_cycles();
+        }
+        if (rte_get_tsc_cycles() - last > 10 * quiet)
+            break;              /* the SFC is gone: acks cannot leave */
+    }
+    for (uint16_t i = 0; i < dp->c.credits; i++)
+        dp->st.stopped_partial += dp->ev[i].used;
+}
+
+const struct node_stats *node_dp_stats(const struct node_dp *dp)
+{
+    return &dp->st;
+}
+
+void node_dp_write_stats(const struct node_dp *dp, FILE *f)
+{
+    const struct node_stats *st = &dp->st;
+    char key[96];
+
+    ebf_kv_put(f, "rx.frames", st->rx_frames);
+    ebf_kv_put(f, "rx.bytes", st->rx_bytes);
+    for (unsigned r = 1; r < EBF_R_MAX; r++) {
+        snprintf(key, sizeof(key), "rx.reject.%s", ebf_reason_name(r));
+        ebf_kv_put(f, key, st->reject[r]);
+        snprintf(key, sizeof(key), "piece.reject.%s", ebf_reason_name(r));
+        ebf_kv_put(f, key, st->piece_reject[r]);
+    }
+    ebf_kv_put(f, "rx.drop.wrong_type", st->wrong_type);
+    ebf_kv_put(f, "rx.drop.no_slot", st->no_slot);
+    ebf_kv_put(f, "rx.drop.dup_frames", st->dup_frames);
+    ebf_kv_put(f, "events", st->events);
+    ebf_kv_put(f, "accepted", st->accepted);
+    ebf_kv_put(f, "rejected", st->rejected);
+    ebf_kv_put(f, "incomplete", st->incomplete);
+    for (unsigned v = 0; v < NODE_V_MAX; v++) {
+        snprintf(key, sizeof(key), "verify.%s", verify_name[v]);
+        ebf_kv_put(f, key, st->verify[v]);
+    }
+    ebf_kv_put(f, "events_bad", st->events_bad);
+    ebf_kv_put(f, "stopped_partial", st->stopped_partial);
+    ebf_kv_put(f, "payload_bytes", st->payload_bytes);
+    ebf_kv_put(f, "acks_sent", st->acks_sent);
+    ebf_kv_put(f, "credit_frames", st->credit_frames);
+    ebf_kv_put(f, "credits_granted", st->credits_granted);
+    ebf_kv_put(f, "heartbeats", st->heartbeats);
+    ebf_kv_put(f, "tx_refused", st->tx_refused);
+    ebf_kv_put(f, "decided_digest", st->decided_digest);
+    ebf_hist_write(&st->e2e_ns, "hist.e2e_ns", f);
+}

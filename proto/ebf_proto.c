@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_proto.c - encoders and bounds-checked parsers of the ebfarm wire format v1. */
+#include "ebf_proto.h"
+
+#include <string.h>
+
+static const char *const reason_names[] = {
+#define EBF_REASON_NAME(n, s) s,
+    EBF_FOREACH_REASON(EBF_REASON_NAME)
+#undef EBF_REASON_NAME
+};
+
+const char *ebf_reason_name(enum ebf_reason r)
+{
+    if ((unsigned)r >= EBF_R_MAX)
+        return "unknown";
+    return reason_names[r];
+}
+
+/* --- Byte order ---------------------------------------------------------- */
+
+static inline void put16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+
+static inline void put32(uint8_t *p, uint32_t v)
+{
+    put16(p, (uint16_t)(v >> 16));
+    put16(p + 2, (uint16_t)v);
+}
+
+static inline void put64(uint8_t *p, uint64_t v)
+{
+    put32(p, (uint32_t)(v >> 32));
+    put32(p + 4, (uint32_t)v);
+}
+
+static inline uint16_t get16(const uint8_t *p)
+{
+    return (uint16_t)((p[0] << 8) | p[1]);
+}
+
+static inline uint32_t get32(const uint8_t *p)
+{
+    return ((uint32_t)get16(p) << 16) | get16(p + 2);
+}
+
+static inline uint64_t get64(const uint8_t *p)
+{
+    return ((uint64_t)get32(p) << 32) | get32(p + 4);
+}
+
+/* --- CRC32C -------------------------------------------------------------- */
+
+static uint32_t crc_table[256];
+static int crc_hw;
+
+/* Runs before main(): the table and the CPU probe are ready before any thread. */
+__attribute__((constructor)) static void crc_init(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = (c >> 1) ^ (0x82F63B78u & (0u - (c & 1u)));
+        crc_table[i] = c;
+    }
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    crc_hw = __builtin_cpu_supports("sse4.2") ? 1 : 0;
+#else
+    crc_hw = 0;
+#endif
+}
+
+static uint32_t crc_sw(uint32_t c, const uint8_t *p, size_t len)
+{
+    while (len--)
+        c = crc_table[(c ^ *p++) & 0xff] ^ (c >> 8);
+    return c;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2")))
+static uint32_t crc_hw_x86(uint32_t c, const uint8_t *p, size_t len)
+{
+    uint64_t c64 = c;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        c64 = __builtin_ia32_crc32di(c64, w);
+        p += 8;
+        len -= 8;
+    }
+    c = (uint32_t)c64;
+    while (len--)
+        c = __builtin_ia32_crc32qi(c, *p++);
+    return c;
+}
+#endif
+
+uint32_t ebf_crc32c(uint32_t crc, const void *buf, size_t len)
+{
+    uint32_t c = ~crc;
+
+#if defined(__x86_64__)
+    if (crc_hw)
+        return ~crc_hw_x86(c, buf, len);
+#endif
+    return ~crc_sw(c, buf, len);
+}
+
+/* --- IPv4 ------------------------------------------------------------------ */
+
+uint16_t ebf_ipv4_cksum(const void *hdr, size_t hlen)
+{
+    const uint8_t *p = hdr;
+    uint32_t sum = 0;
+
+    for (size_t i = 0; i + 1 < hlen; i += 2) {
+        if (i == 10)
+            continue;           /* the checksum field counts as zero */
+        sum += get16(p + i);
+    }
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
+    return (uint16_t)~sum;
+}
+
+/* --- Encapsulation --------------------------------------------------------- */
+
+size_t ebf_encap_hlen(enum ebf_encap encap)
+{
+    return encap == EBF_ENCAP_UDP ? EBF_ETH_HLEN + EBF_IPV4_HLEN + EBF_UDP_HLEN
+                                  : EBF_ETH_HLEN;
+}
+
+size_t ebf_encap_write(uint8_t *buf, const struct ebf_addr *a, size_t payload_len)
+{
+    memcpy(buf, a->dst_mac, 6);
+    memcpy(buf + 6, a->src_mac, 6);
+    if (a->encap != EBF_ENCAP_UDP) {
+        put16(buf + 12, EBF_ETHERTYPE);
+        return EBF_ETH_HLEN;
+    }
+    put16(buf + 12, EBF_ETHERTYPE_IPV4);
+
+    uint8_t *ip = buf + EBF_ETH_HLEN;
+    ip[0] = 0x45;               /* IPv4, 20-byte header */
+    ip[1] = 0;
+    put16(ip + 2, (uint16_t)(EBF_IPV4_HLEN + EBF_UDP_HLEN + payload_len));
+    put16(ip + 4, 0);           /* identification */
+    put16(ip + 6, 0x4000);      /* don't fragment */
+    ip[8] = 64;                 /* TTL */
+    ip[9] = 17;                 /* UDP */
+    put32(ip + 12, a->src_ip);
+    put32(ip + 16, a->dst_ip);
+    put16(ip + 10, ebf_ipv4_cksum(ip, EBF_IPV4_HLEN));
+
+    uint8_t *udp = ip + EBF_IPV4_HLEN;
+    put16(udp, a->udp_port);
+    put16(udp + 2, a->udp_port);
+    put16(udp + 4, (uint16_t)(EBF_UDP_HLEN + payload_len));
+    put16(udp + 6, 0);          /* no UDP checksum: the CRC32C covers it */
+    return EBF_ETH_HLEN + EBF_IPV4_HLEN + EBF_UDP_HLEN;
+}
+
+static enum ebf_reason parse_ipv4_udp(const uint8_t *buf, size_t len, size_t off,
+                                      uint16_t udp_port, struct ebf_l2l3 *out)
+{
+    const uint8_t *ip = buf + off;
+
+    if (len < off + EBF_IPV4_HLEN)
+        return EBF_R_TRUNCATED;
+    size_t ihl = (size_t)(ip[0] & 0x0f) * 4;
+    if ((ip[0] >> 4) != 4 || ihl < EBF_IPV4_HLEN)
+        return EBF_R_BAD_IP_HEADER;
+    size_t tot = get16(ip + 2);
+    if (len < off + ihl || tot > len - off)
+        return EBF_R_TRUNCATED;
+    if (tot < ihl || (get16(ip + 6) & 0x3fff) != 0)
+        return EBF_R_BAD_IP_HEADER;     /* bad length, or IP fragment */
+    if (ip[9] != 17)
+        return EBF_R_NOT_EBFARM;
+    if (ebf_ipv4_cksum(ip, ihl) != get16(ip + 10))
+        return EBF_R_BAD_IP_CHECKSUM;
+    if (tot < ihl + EBF_UDP_HLEN)
+        return EBF_R_TRUNCATED;
+    const uint8_t *udp = ip + ihl;
+    if (get16(udp + 2) != udp_port)
+        return EBF_R_NOT_EBFARM;
+    size_t ulen = get16(udp + 4);
+    if (ulen != tot - ihl)
+        return EBF_R_BAD_UDP_LENGTH;
+    out->encap = EBF_ENCAP_UDP;
+    out->hlen = (uint16_t)(off + ihl + EBF_UDP_HLEN);
+    out->len = (uint16_t)(ulen - EBF_UDP_HLEN);
+    return EBF_R_OK;
+}
+
+enum ebf_reason ebf_parse_l2l3(const uint8_t *buf, size_t len, uint16_t udp_port,
+                               struct ebf_l2l3 *out)
+{
+    size_t off = 12;
+    enum ebf_reason r;
+
+    if (len < EBF_ETH_HLEN)
+        return EBF_R_TRUNCATED;
+    out->dst_mac = buf;
+    out->src_mac = buf + 6;
+    uint16_t et = get16(buf + off);
+    if (et == 0x8100) {         /* one 802.1Q tag */
+        off += 4;
+        if (len < off + 2)
+            return EBF_R_TRUNCATED;
+        et = get16(buf + off);
+    }
+    off += 2;
+    if (et == EBF_ETHERTYPE) {
+        out->encap = EBF_ENCAP_ETH;
+        out->hlen = (uint16_t)off;
+        out->len = (uint16_t)(len - off);
+    } else if (et == EBF_ETHERTYPE_IPV4) {
+        r = parse_ipv4_udp(buf, len, off, udp_port, out);
+        if (r != EBF_R_OK)
+            return r;
+    } else {
+        return EBF_R_NOT_EBFARM;
+    }
+    if (out->len < 2)
+        return EBF_R_TRUNCATED;
+    const uint8_t *h = buf + out->hlen;
+    if (h[0] != EBF_PROTO_VERSION)
+        return EBF_R_BAD_VERSION;
+    if (h[1] < EBF_T_FRAGMENT || h[1] > EBF_T_CREDIT)
+        return EBF_R_UNKNOWN_TYPE;
+    out->type = h[1];
+    return EBF_R_OK;
+}
+
+/* Version and type bytes shared by every ebfarm header. */
+static enum ebf_reason check_vt(const uint8_t *buf, size_t len, size_t hlen,
+                                uint8_t type)
+{
+    if (len < 2)
+        return EBF_R_TRUNCATED;
+    if (buf[0] != EBF_PROTO_VERSION)
+        return EBF_R_BAD_VERSION;
+    if (buf[1] != type)
+        return buf[1] >= EBF_T_FRAGMENT && buf[1] <= EBF_T_CREDIT ? EBF_R_BAD_FIELD
+                                                                  : EBF_R_UNKNOWN_TYPE;
+    if (len < hlen)
+        return EBF_R_TRUNCATED;
+    return EBF_R_OK;
+}
+
+/* --- Fragment frames ------------------------------------------------------- */
+
+static uint32_t frag_crc(const uint8_t *buf, size_t piece_len)
+{
+    uint32_t c = ebf_crc32c(0, buf, 28);
+    c = ebf_crc32c(c, buf + 32, 8);
+    return ebf_crc32c(c, buf + EBF_FRAG_HLEN, piece_len);
+}
+
+void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h)
+{
+    buf[0] = EBF_PROTO_VERSION;
+    buf[1] = EBF_T_FRAGMENT;
+    put16(buf + 2, h->source);
+    put32(buf + 4, h->seq);
+    put64(buf + 8, h->event_id);
+    put32(buf + 16, h->frag_len);
+    put32(buf + 20, h->offset);
+    put16(buf + 24, h->piece_len);
+    put16(buf + 26, h->flags);
+    put64(buf + 32, h->tx_ns);
+    h->crc = frag_crc(buf, h->piece_len);
+    put32(buf + 28, h->crc);
+}
+
+enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_sources,
+                               int check_crc, struct ebf_frag_hdr *h, size_t *consumed)
+{
+    enum ebf_reason r = check_vt(buf, len, EBF_FRAG_HLEN, EBF_T_FRAGMENT);
+
+    if (r != EBF_R_OK)
+        return r;
+    h->source = get16(buf + 2);
+    h->seq = get32(buf + 4);
+    h->event_id = get64(buf + 8);
+    h->frag_len = get32(buf + 16);
+    h->offset = get32(buf + 20);
+    h->piece_len = get16(buf + 24);
+    h->flags = get16(buf + 26);
+    h->crc = get32(buf + 28);
+    h->tx_ns = get64(buf + 32);
+    if (h->piece_len == 0 || (uint64_t)h->offset + h->piece_len > h->frag_len)
+        return EBF_R_BAD_LENGTH;
+    if (len - EBF_FRAG_HLEN < h->piece_len)
+        return EBF_R_TRUNCATED;
+    if (h->flags != 0)
+        return EBF_R_BAD_FIELD;
+    if (n_sources && h->source >= n_sources)
+        return EBF_R_BAD_SOURCE;
+    if (check_crc && frag_crc(buf, h->piece_len) != h->crc)
+        return EBF_R_BAD_CHECKSUM;
+    *consumed = EBF_FRAG_HLEN + (size_t)h->piece_len;
+    return EBF_R_OK;
+}
+
+/* --- Event frames ---------------------------------------------------------- */
+
+void ebf_event_write(uint8_t *buf, const struct ebf_event_hdr *h)
+{
+    buf[0] = EBF_PROTO_VERSION;
+    buf[1] = EBF_T_EVENT;
+    put16(buf + 2, h->n_sources);
+    put16(buf + 4, h->sfc_id);
+    put16(buf + 6, h->flags);
+    put64(buf + 8, h->event_id);
+    put16(buf + 16, h->frame_index);
+    put16(buf + 18, h->frame_count);
+    put16(buf + 20, h->n_pieces);
+    put16(buf + 22, 0);
+    put32(buf + 24, h->event_bytes);
+    put32(buf + 28, 0);
+    put64(buf + 32, h->present[0]);
+    put64(buf + 40, h->present[1]);
+}
+
+enum ebf_reason ebf_event_parse(const uint8_t *buf, size_t len, struct ebf_event_hdr *h)
+{
+    enum ebf_reason r = check_vt(buf, len, EBF_EVENT_HLEN, EBF_T_EVENT);
+
+    if (r != EBF_R_OK)
+        return r;
+    h->n_sources = get16(buf + 2);
+    h->sfc_id = get16(buf + 4);
+    h->flags = get16(buf + 6);
+    h->event_id = get64(buf + 8);
+    h->frame_index = get16(buf + 16);
+    h->frame_count = get16(buf + 18);
+    h->n_pieces = get16(buf + 20);
+    h->event_bytes = get32(buf + 24);
+    h->present[0] = get64(buf + 32);
+    h->present[1] = get64(buf + 40);
+    if (h->n_sources == 0 || h->n_sources > EBF_MAX_SOURCES)
+        return EBF_R_BAD_FIELD;
+    if (h->frame_count == 0 || h->frame_index >= h->frame_count)
+        return EBF_R_BAD_FIELD;
+    if ((h->flags & ~EBF_EVF_INCOMPLETE) || get16(buf + 22) || get32(buf + 28))
+        return EBF_R_BAD_FIELD;
+    for (unsigned s = h->n_sources; s < EBF_MAX_SOURCES; s++)
+        if (ebf_present_test(h->present, s))
+            return EBF_R_BAD_SOURCE;
+    if (!(h->flags & EBF_EVF_INCOMPLETE) && ebf_present_count(h->present) != h->n_sources)
+        return EBF_R_BAD_FIELD;
+    return EBF_R_OK;
+}
+
+/* --- Credit/ack frames ----------------------------------------------------- */
+
+void ebf_credit_write(uint8_t *buf, const struct ebf_credit_hdr *h,
+                      const struct ebf_ack *acks)
+{
+    buf[0] = EBF_PROTO_VERSION;
+    buf[1] = EBF_T_CREDIT;
+    put16(buf + 2, h->node_id);
+    put16(buf + 4, h->credits);
+    put16(buf + 6, h->n_acks);
+    put32(buf + 8, h->epoch);
+    put32(buf + 12, h->seq);
+    uint8_t *p = buf + EBF_CREDIT_HLEN;
+    for (unsigned i = 0; i < h->n_acks; i++, p += EBF_ACK_LEN) {
+        put64(p, acks[i].event_id);
+        p[8] = acks[i].decision;
+        p[9] = acks[i].status;
+        put16(p + 10, 0);
+    }
+}
+
+enum ebf_reason ebf_credit_parse(const uint8_t *buf, size_t len,
+                                 struct ebf_credit_hdr *h, struct ebf_ack *acks)
+{
+    enum ebf_reason r = check_vt(buf, len, EBF_CREDIT_HLEN, EBF_T_CREDIT);
+
+    if (r != EBF_R_OK)
+        return r;
+    h->node_id = get16(buf + 2);
+    h->credits = get16(buf + 4);
+    h->n_acks = get16(buf + 6);
+    h->epoch = get32(buf + 8);
+    h->seq = get32(buf + 12);
+    if (h->n_acks > EBF_MAX_ACKS)
+        return EBF_R_BAD_LENGTH;
+    if (len < ebf_credit_len(h->n_acks))
+        return EBF_R_TRUNCATED;
+    const uint8_t *p = buf + EBF_CREDIT_HLEN;
+    for (unsigned i = 0; i < h->n_acks; i++, p += EBF_ACK_LEN) {
+        acks[i].event_id = get64(p);
+        acks[i].decision = p[8];
+        acks[i].status = p[9];
+        if (p[8] > EBF_DEC_ACCEPT || get16(p + 10) != 0)
+            return EBF_R_BAD_FIELD;
+    }
+    return EBF_R_OK;
+}
+
+/* --- Payload pattern ------------------------------------------------------- */
+
+/* Word i of a fragment is base + i * weyl, stored little-endian. */
+#define PATTERN_WEYL 0x9e3779b97f4a7c15ull
+
+static inline uint64_t pattern_base(uint16_t source, uint64_t event_id)
+{
+    return ebf_mix64(event_id ^ ((uint64_t)source << 48) ^ 0x65626661726dull);
+}
+
+static inline uint8_t pattern_byte(uint64_t base, uint64_t pos)
+{
+    uint64_t w = base + (pos >> 3) * PATTERN_WEYL;
+    return (uint8_t)(w >> ((pos & 7) * 8));
+}
+
+static inline void store_le64(uint8_t *p, uint64_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, 8);
+}
+
+void ebf_pattern_fill(uint8_t *buf, size_t len, uint16_t source, uint64_t event_id,
+                      uint32_t off)
+{
+    uint64_t base = pattern_base(source, event_id);
+    uint64_t pos = off;
+    size_t i = 0;
+
+    for (; i < len && (pos & 7); i++, pos++)
+        buf[i] = pattern_byte(base, pos);
+    uint64_t w = base + (pos >> 3) * PATTERN_WEYL;
+    for (; i + 8 <= len; i += 8, pos += 8, w += PATTERN_WEYL)
+        store_le64(buf + i, w);
+    for (; i < len; i++, pos++)
+        buf[i] = pattern_byte(base, pos);
+}
+
+long ebf_pattern_check(const uint8_t *buf, size_t len, uint16_t source,
+                       uint64_t event_id, uint32_t off)
+{
+    uint64_t base = pattern_base(source, event_id);
+    uint64_t pos = off;
+    size_t i = 0;
+
+    for (; i < len && (pos & 7); i++, pos++)
+        if (buf[i] != pattern_byte(base, pos))
+            return (long)i;
+    uint64_t w = base + (pos >> 3) * PATTERN_WEYL;
+    for (; i + 8 <= len; i += 8, pos += 8, w += PATTERN_WEYL) {
+        uint8_t want[8];
+        store_le64(want, w);
+        if (memcmp(buf + i, want, 8) != 0)
+            break;              /* find the byte below */
+    }
+    for (; i < len; i++, pos++)
+        if (buf[i] != pattern_byte(base, pos))
+            return (long)i;
+    return -1;
+}

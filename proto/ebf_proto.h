@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_proto.h - the ebfarm data-plane wire format v1: encode and parse, no DPDK. */
+#ifndef EBF_PROTO_H
+#define EBF_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Every function here works on plain byte buffers and may be called from any
+ * thread. Parsers never read past the length they are given and return one
+ * enum ebf_reason per outcome. Multi-byte wire fields are big-endian.
+ * docs/protocol.md is the byte-level specification.
+ */
+
+#define EBF_PROTO_VERSION 1
+
+#define EBF_ETHERTYPE 0x88B5     /* IEEE 802 local experimental EtherType 1 */
+#define EBF_ETHERTYPE_IPV4 0x0800
+#define EBF_UDP_PORT_DEFAULT 50505
+
+#define EBF_ETH_HLEN 14
+#define EBF_IPV4_HLEN 20
+#define EBF_UDP_HLEN 8
+
+#define EBF_FRAG_HLEN 40         /* fragment header */
+#define EBF_EVENT_HLEN 48        /* event frame header */
+#define EBF_CREDIT_HLEN 16       /* credit/ack frame header */
+#define EBF_ACK_LEN 12           /* one ack record */
+
+#define EBF_MAX_SOURCES 128      /* sources per event: the event bitmap width */
+#define EBF_MAX_ACKS 64          /* acks in one credit frame */
+
+enum ebf_type {
+    EBF_T_FRAGMENT = 1,
+    EBF_T_EVENT = 2,
+    EBF_T_CREDIT = 3,
+};
+
+enum ebf_encap {
+    EBF_ENCAP_ETH = 0,           /* Ethernet, EtherType EBF_ETHERTYPE */
+    EBF_ENCAP_UDP = 1,           /* Ethernet, IPv4, UDP */
+};
+
+/* Event frame flags. */
+#define EBF_EVF_INCOMPLETE 0x0001    /* at least one source is missing */
+
+/* Ack decisions. */
+enum ebf_decision {
+    EBF_DEC_REJECT = 0,
+    EBF_DEC_ACCEPT = 1,
+};
+
+/* Ack status bits: what the node found wrong with the event. */
+#define EBF_ACKS_BAD_CRC      0x01
+#define EBF_ACKS_BAD_PATTERN  0x02
+#define EBF_ACKS_BAD_SOURCES  0x04
+#define EBF_ACKS_BAD_EVENT_ID 0x08
+
+/*
+ * Parse outcomes. X-macro: the enum and the names come from one list, so a
+ * counter per reason can be indexed by the enum and printed by name.
+ */
+#define EBF_FOREACH_REASON(X)                                              \
+    X(OK, "ok")                                                            \
+    X(TRUNCATED, "truncated")             /* shorter than its headers */   \
+    X(NOT_EBFARM, "not_ebfarm")           /* other EtherType/proto/port */ \
+    X(BAD_IP_HEADER, "bad_ip_header")     /* version, IHL, length, frag */ \
+    X(BAD_IP_CHECKSUM, "bad_ip_checksum")                                  \
+    X(BAD_UDP_LENGTH, "bad_udp_length")                                    \
+    X(BAD_VERSION, "bad_version")                                          \
+    X(UNKNOWN_TYPE, "unknown_type")                                        \
+    X(BAD_LENGTH, "bad_length")           /* length fields disagree */     \
+    X(BAD_SOURCE, "bad_source")           /* source id out of range */     \
+    X(BAD_CHECKSUM, "bad_checksum")       /* CRC32C mismatch */            \
+    X(BAD_FIELD, "bad_field")             /* reserved bits or counts */
+
+enum ebf_reason {
+#define EBF_REASON_ENUM(n, s) EBF_R_##n,
+    EBF_FOREACH_REASON(EBF_REASON_ENUM)
+#undef EBF_REASON_ENUM
+    EBF_R_MAX
+};
+
+/* Name of a reason ("truncated", ...), or "unknown" for a bad value. */
+const char *ebf_reason_name(enum ebf_reason r);
+
+/* Addressing of one frame: Ethernet and, for UDP, IPv4 and port. */
+struct ebf_addr {
+    uint8_t dst_mac[6];
+    uint8_t src_mac[6];
+    enum ebf_encap encap;
+    uint32_t src_ip;             /* host order; UDP only */
+    uint32_t dst_ip;
+    uint16_t udp_port;           /* destination and source port */
+};
+
+/* Fragment header: one piece of one source's fragment of one event. */
+struct ebf_frag_hdr {
+    uint16_t source;
+    uint32_t seq;                /* per-source frame sequence number */
+    uint64_t event_id;
+    uint32_t frag_len;           /* total fragment length */
+    uint32_t offset;             /* offset of this piece in the fragment */
+    uint16_t piece_len;          /* payload bytes in this frame */
+    uint16_t flags;              /* reserved, 0 */
+    uint32_t crc;                /* CRC32C: header (crc excluded) + piece */
+    uint64_t tx_ns;              /* transmit timestamp, sender's ns clock */
+};
+
+/* Event frame header: one frame of an event sent by an SFC to a node. */
+struct ebf_event_hdr {
+    uint16_t n_sources;          /* sources the event should have */
+    uint16_t sfc_id;
+    uint16_t flags;              /* EBF_EVF_* */
+    uint64_t event_id;
+    uint16_t frame_index;        /* this frame's index in the event */
+    uint16_t frame_count;        /* frames that make up the event */
+    uint16_t n_pieces;           /* fragment pieces in this frame */
+    uint32_t event_bytes;        /* fragment payload bytes of the whole event */
+    uint64_t present[2];         /* bit s: source s contributed */
+};
+
+/* One ack record: an event a node has finished, with its decision. */
+struct ebf_ack {
+    uint64_t event_id;
+    uint8_t decision;            /* enum ebf_decision */
+    uint8_t status;              /* EBF_ACKS_* */
+};
+
+/* Credit/ack frame header: a node grants credits and acks events. */
+struct ebf_credit_hdr {
+    uint16_t node_id;
+    uint16_t credits;            /* credits granted by this frame */
+    uint16_t n_acks;
+    uint32_t epoch;              /* node incarnation */
+    uint32_t seq;                /* per-node credit frame sequence */
+};
+
+/* The result of parsing the encapsulation of one frame. */
+struct ebf_l2l3 {
+    enum ebf_encap encap;
+    uint16_t hlen;               /* bytes before the ebfarm header */
+    uint16_t len;                /* ebfarm bytes (UDP payload or rest) */
+    uint8_t type;                /* ebfarm frame type byte */
+    const uint8_t *dst_mac;
+    const uint8_t *src_mac;
+};
+
+/* --- Checksums -------------------------------------------------------- */
+
+/* CRC32C (Castagnoli) of buf, continuing from crc (start with 0). */
+uint32_t ebf_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/* Internet checksum of an IPv4 header of hlen bytes (returns network order
+ * value to store, computed with the checksum field taken as zero). */
+uint16_t ebf_ipv4_cksum(const void *hdr, size_t hlen);
+
+/* --- Encapsulation ---------------------------------------------------- */
+
+/* Bytes of headers before the ebfarm header for this encapsulation. */
+size_t ebf_encap_hlen(enum ebf_encap encap);
+
+/*
+ * Write the Ethernet (and IPv4/UDP) headers for an ebfarm payload of
+ * payload_len bytes. buf must hold ebf_encap_hlen() bytes. Returns the
+ * header length written.
+ */
+size_t ebf_encap_write(uint8_t *buf, const struct ebf_addr *a, size_t payload_len);
+
+/*
+ * Parse the encapsulation of a received frame of len bytes. With UDP,
+ * frames to other ports than udp_port are EBF_R_NOT_EBFARM. On EBF_R_OK,
+ * out tells where the ebfarm header starts, its length and its type byte
+ * (the version byte is checked here too).
+ */
+enum ebf_reason ebf_parse_l2l3(const uint8_t *buf, size_t len, uint16_t udp_port,
+                               struct ebf_l2l3 *out);
+
+/* --- Fragment frames -------------------------------------------------- */
+
+/*
+ * Write a fragment header and compute its CRC over the header and the piece
+ * payload (which must already be at buf + EBF_FRAG_HLEN, h->piece_len bytes).
+ * h->crc is ignored on input and set on return.
+ */
+void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h);
+
+/*
+ * Parse a fragment header and its piece at buf (len bytes available, at
+ * least the header and the piece). Checks version, type, lengths
+ * (offset + piece_len <= frag_len, piece_len > 0), source < n_sources
+ * (0 means any) and, if check_crc, the CRC. *consumed is set to the bytes
+ * the piece takes (header + piece) on EBF_R_OK.
+ */
+enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_sources,
+                               int check_crc, struct ebf_frag_hdr *h, size_t *consumed);
+
+/* --- Event frames ----------------------------------------------------- */
+
+void ebf_event_write(uint8_t *buf, const struct ebf_event_hdr *h);
+
+/* Parse an event frame header (len bytes available). Checks version, type,
+ * n_sources <= EBF_MAX_SOURCES, frame_index < frame_count, no present bit at
+ * or above n_sources, and no unknown flags. */
+enum ebf_reason ebf_event_parse(const uint8_t *buf, size_t len, struct ebf_event_hdr *h);
+
+static inline int ebf_present_test(const uint64_t p[2], unsigned s)
+{
+    return (int)((p[s >> 6] >> (s & 63)) & 1u);
+}
+
+static inline void ebf_present_set(uint64_t p[2], unsigned s)
+{
+    p[s >> 6] |= (uint64_t)1 << (s & 63);
+}
+
+static inline unsigned ebf_present_count(const uint64_t p[2])
+{
+    return (unsigned)(__builtin_popcountll(p[0]) + __builtin_popcountll(p[1]));
+}
+
+/* --- Credit/ack frames ------------------------------------------------ */
+
+/* Bytes of a credit frame (without encapsulation) with n_acks acks. */
+static inline size_t ebf_credit_len(unsigned n_acks)
+{
+    return EBF_CREDIT_HLEN + (size_t)n_acks * EBF_ACK_LEN;
+}
+
+/* Write a credit frame: header and h->n_acks acks from acks. */
+void ebf_credit_write(uint8_t *buf, const struct ebf_credit_hdr *h,
+                      const struct ebf_ack *acks);
+
+/* Parse a credit frame; up to EBF_MAX_ACKS acks are copied to acks, which
+ * must hold EBF_MAX_ACKS. Checks n_acks against len and the limit, and that
+ * each decision is known. */
+enum ebf_reason ebf_credit_parse(const uint8_t *buf, size_t len,
+                                 struct ebf_credit_hdr *h, struct ebf_ack *acks);
+
+/* --- Payload pattern -------------------------------------------------- */
+
+/*
+ * The readout fills fragment bytes with a pattern derived from (source,
+ * event, offset), so any piece can be checked alone. Fill len bytes of a
+ * fragment's payload starting at fragment offset off.
+ */
+void ebf_pattern_fill(uint8_t *buf, size_t len, uint16_t source, uint64_t event_id,
+                      uint32_t off);
+
+/* Check a piece against the pattern: returns the index of the first wrong
+ * byte in buf, or -1 when all len bytes match. */
+long ebf_pattern_check(const uint8_t *buf, size_t len, uint16_t source,
+                       uint64_t event_id, uint32_t off);
+
+/* --- Deterministic helpers shared by all processes -------------------- */
+
+/* A 64-bit mixer (splitmix64 finaliser): the basis of every reproducible
+ * per-event choice (sizes, decisions). */
+static inline uint64_t ebf_mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+#endif /* EBF_PROTO_H */

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* main.c - ebfarm-readout: options, EAL and port set-up around ro_run(). */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "ebf_opt.h"
+#include "ebf_port.h"
+#include "ro_gen.h"
+
+static volatile sig_atomic_t stop_requested, force_stop;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (stop_requested)
+        force_stop = 1;
+    stop_requested = 1;
+}
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: ebfarm-readout [EAL options] -- --port NAME --sfc-mac MAC[,MAC...] [options]\n"
+            "  --port NAME          DPDK device to send on (vdev name or PCI address)\n"
+            "  --sfc-mac LIST       SFC MACs; event e goes to SFC e %% count\n"
+            "  --mac MAC            source MAC (default: the port's)\n"
+            "  --sources N          readout boards emulated on this port (8)\n"
+            "  --events N           events to send (0: until --duration or SIGINT) (0)\n"
+            "  --duration S         stop after S seconds (0: no limit)\n"
+            "  --rate EV/S          event rate (0: as fast as the port takes frames) (0)\n"
+            "  --frag-size N        fixed fragment size in bytes (1024)\n"
+            "  --frag-min N --frag-max N  uniform fragment sizes\n"
+            "  --encap eth|udp      raw Ethernet (EtherType 0x88b5) or UDP/IPv4 (eth)\n"
+            "  --udp-port P         UDP port (50505)\n"
+            "  --src-ip A --sfc-ip A[,A...]  IPv4 addresses for --encap udp\n"
+            "  --mtu N              link MTU (1500)\n"
+            "  --burst N            frames per tx burst (32)\n"
+            "  --seed N             seed of the fragment sizes (1)\n"
+            "  --idle spin|backoff  idle policy: spin (production) or back off (spin)\n"
+            "  --stats FILE         write final counters to FILE at exit\n"
+            "  --link-timeout MS    wait for link up at most MS (10000)\n"
+            "  --linger             when done, keep the link up until SIGINT (stats are\n"
+            "                       written first): shared-memory links such as memif drop\n"
+            "                       what the peer has not read when a side closes\n");
+}
+
+struct opts {
+    const char *port_name;
+    const char *stats;
+    int have_mac;
+    int linger;
+    uint64_t link_timeout_ms;
+};
+
+static int parse_ips(const char *val, struct ro_conf *c)
+{
+    char buf[1024], *save = NULL;
+    int n = 0;
+
+    snprintf(buf, sizeof(buf), "%s", val);
+    for (char *t = strtok_r(buf, ",", &save); t && n < RO_MAX_SFCS;
+         t = strtok_r(NULL, ",", &save))
+        if (ebf_opt_ipv4("readout", "--sfc-ip", t, &c->sfc_ip[n++]))
+            return -EINVAL;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct ro_conf *c, struct opts *o)
+{
+    static const struct option lo[] = {
+        {"port", 1, 0, 'p'}, {"sfc-mac", 1, 0, 'S'}, {"mac", 1, 0, 'm'},
+        {"sources", 1, 0, 's'}, {"events", 1, 0, 'e'}, {"duration", 1, 0, 'd'},
+        {"rate", 1, 0, 'r'}, {"frag-size", 1, 0, 'f'}, {"frag-min", 1, 0, 'a'},
+        {"frag-max", 1, 0, 'b'}, {"encap", 1, 0, 'E'}, {"udp-port", 1, 0, 'u'},
+        {"src-ip", 1, 0, 'i'}, {"sfc-ip", 1, 0, 'I'}, {"mtu", 1, 0, 'M'},
+        {"burst", 1, 0, 'B'}, {"seed", 1, 0, 'x'}, {"idle", 1, 0, 'l'},
+        {"stats", 1, 0, 'o'}, {"link-timeout", 1, 0, 't'}, {"linger", 0, 0, 'g'}, {"help", 0, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    uint64_t v;
+    int ch, rc = 0;
+
+    while (rc == 0 && (ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        switch (ch) {
+        case 'p': o->port_name = optarg; break;
+        case 'S':
+            rc = ebf_opt_mac_list("readout", "--sfc-mac", optarg, c->sfc_mac, RO_MAX_SFCS);
+            if (rc > 0)
+                c->n_sfcs = (uint16_t)rc, rc = 0;
+            break;
+        case 'm': rc = ebf_opt_mac("readout", "--mac", optarg, c->src_mac); o->have_mac = 1; break;
+        case 's':
+            rc = ebf_opt_u64("readout", "--sources", optarg, 1, EBF_MAX_SOURCES, &v);
+            c->n_sources = (uint16_t)v;
+            break;
+        case 'e': rc = ebf_opt_u64("readout", "--events", optarg, 0, UINT64_MAX / 2, &c->n_events); break;
+        case 'd': rc = ebf_opt_double("readout", "--duration", optarg, 0, 1e9, &c->duration_s); break;
+        case 'r': rc = ebf_opt_double("readout", "--rate", optarg, 0, 1e9, &c->rate); break;
+        case 'f':
+            rc = ebf_opt_u64("readout", "--frag-size", optarg, 1, 1u << 24, &v);
+            c->size_min = c->size_max = (uint32_t)v;
+            break;
+        case 'a':
+            rc = ebf_opt_u64("readout", "--frag-min", optarg, 1, 1u << 24, &v);
+            c->size_min = (uint32_t)v;
+            break;
+        case 'b':
+            rc = ebf_opt_u64("readout", "--frag-max", optarg, 1, 1u << 24, &v);
+            c->size_max = (uint32_t)v;
+            break;
+        case 'E':
+            if (strcmp(optarg, "eth") == 0)
+                c->encap = EBF_ENCAP_ETH;
+            else if (strcmp(optarg, "udp") == 0)
+                c->encap = EBF_ENCAP_UDP;
+            else {
+                fprintf(stderr, "readout: option '--encap': \"%s\" is not eth or udp\n", optarg);
+                rc = -EINVAL;
+            }
+            break;
+        case 'u':
+            rc = ebf_opt_u64("readout", "--udp-port", optarg, 1, 65535, &v);
+            c->udp_port = (uint16_t)v;
+            break;
+        case 'i': rc = ebf_opt_ipv4("readout", "--src-ip", optarg, &c->src_ip); break;
+        case 'I': rc = parse_ips(optarg, c); break;
+        case 'M':
+            rc = ebf_opt_u64("readout", "--mtu", optarg, 256, 9600, &v);
+            c->mtu = (uint16_t)v;
+            break;
+        case 'B':
+            rc = ebf_opt_u64("readout", "--burst", optarg, 1, 256, &v);
+            c->burst = (uint16_t)v;
+            break;
+        case 'x': rc = ebf_opt_u64("readout", "--seed", optarg, 0, UINT64_MAX, &c->seed); break;
+        case 'l':
+            if (ebf_idle_parse(optarg, &c->idle.mode)) {
+                fprintf(stderr, "readout: option '--idle': \"%s\" is not spin or backoff\n", optarg);
+                rc = -EINVAL;
+            }
+            break;
+        case 'o': o->stats = optarg; break;
+        case 't': rc = ebf_opt_u64("readout", "--link-timeout", optarg, 1, 3600000, &o->link_timeout_ms); break;
+        case 'g': o->linger = 1; break;
+        case 'h': usage(); exit(0);
+        default: usage(); return -EINVAL;
+        }
+    }
+    if (rc)
+        return rc;
+    if (optind < argc) {
+        fprintf(stderr, "readout: unexpected argument '%s'\n", argv[optind]);
+        return -EINVAL;
+    }
+    if (!o->port_name || c->n_sfcs == 0) {
+        fprintf(stderr, "readout: --port and --sfc-mac are required\n");
+        return -EINVAL;
+    }
+    if (c->size_min > c->size_max) {
+        fprintf(stderr, "readout: --frag-min %u is above --frag-max %u\n", c->size_min, c->size_max);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* Write the counters to path.tmp, then rename: a reader never sees half. */
+static int write_stats(const char *path, const struct ro_stats *st, uint16_t port)
+{
+    char tmp[4096];
+
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return -1;
+    ro_write_stats(st, f);
+    ebf_port_write_stats(port, "port", f);
+    if (fclose(f) != 0)
+        return -1;
+    return rename(tmp, path);
+}
+
+/* Keep the port open, freeing anything received, until SIGINT. */
+static void linger(const struct ro_conf *c)
+{
+    struct rte_mbuf *pkts[32];
+
+    stop_requested = 0;     /* a stop during the run ended generation */
+    while (!stop_requested) {
+        uint16_t n = rte_eth_rx_burst(c->port, 0, pkts, 32);
+        if (n)
+            rte_pktmbuf_free_bulk(pkts, n);
+        else
+            rte_delay_us_sleep(1000);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct ro_conf c = {
+        .n_sources = 8, .size_min = 1024, .size_max = 1024, .seed = 1,
+        .encap = EBF_ENCAP_ETH, .udp_port = EBF_UDP_PORT_DEFAULT, .mtu = 1500, .burst = 32,
+        .src_ip = 0x0a000001,
+    };
+    struct opts o = {.link_timeout_ms = 10000};
+    struct ro_stats st;
+
+    int n = rte_eal_init(argc, argv);
+    if (n < 0)
+        rte_exit(EXIT_FAILURE, "readout: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+    argc -= n;
+    argv += n;
+    ebf_idle_init(&c.idle, EBF_IDLE_SPIN);
+    for (int i = 0; i < RO_MAX_SFCS; i++)
+        c.sfc_ip[i] = 0x0a000101 + (uint32_t)i;
+    if (parse_args(argc, argv, &c, &o))
+        rte_exit(2, "readout: bad options (see --help)\n");
+    if (ebf_port_find(o.port_name, &c.port))
+        rte_exit(EXIT_FAILURE, "readout: no port '%s'\n", o.port_name);
+    if (!o.have_mac) {
+        struct rte_ether_addr ea;
+        rte_eth_macaddr_get(c.port, &ea);
+        memcpy(c.src_mac, ea.addr_bytes, 6);
+    }
+    c.pool = ebf_pool_create("ro_pool", 8191, 2048, (int)rte_socket_id());
+    if (!c.pool)
+        rte_exit(EXIT_FAILURE, "readout: mempool: %s\n", rte_strerror(rte_errno));
+    if (ebf_port_start(c.port, c.pool, 1024, 1024))
+        rte_exit(EXIT_FAILURE, "readout: cannot start port '%s'\n", o.port_name);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    int rc = ebf_port_wait_up(c.port, &stop_requested, (unsigned)o.link_timeout_ms);
+    if (rc == -ETIMEDOUT)
+        rte_exit(EXIT_FAILURE, "readout: link of '%s' not up after %lu ms\n", o.port_name,
+                 (unsigned long)o.link_timeout_ms);
+    if (rc == 0)
+        rc = ro_run(&c, &st, &stop_requested, &force_stop);
+    else
+        memset(&st, 0, sizeof(st)), rc = 0;
+    if (o.stats && write_stats(o.stats, &st, c.port))
+        rte_exit(EXIT_FAILURE, "readout: cannot write '%s': %s\n", o.stats, strerror(errno));
+    if (o.linger)
+        linger(&c);
+    ebf_port_close(c.port);
+    ebf_eal_cleanup();
+    return rc ? EXIT_FAILURE : EXIT_SUCCESS;
+}

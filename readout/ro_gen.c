@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ro_gen.c - the readout emulator's generate, pace and transmit loop. */
+#include "ro_gen.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+
+#include "ebf_kv.h"
+#include "ebf_util.h"
+
+RTE_LOG_REGISTER_DEFAULT(ro_logtype, INFO);
+#define RO_LOG(level, ...) rte_log(RTE_LOG_##level, ro_logtype, "readout: " __VA_ARGS__)
+
+#define RO_BURST_MAX 256
+
+uint32_t ro_max_piece(const struct ro_conf *c)
+{
+    uint32_t l3 = c->encap == EBF_ENCAP_UDP ? EBF_IPV4_HLEN + EBF_UDP_HLEN : 0;
+    uint32_t room = c->mtu - l3 - EBF_FRAG_HLEN - EBF_EVENT_HLEN;
+    return room & ~7u;
+}
+
+uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_id)
+{
+    if (c->size_max <= c->size_min)
+        return c->size_min;
+    uint64_t r = ebf_mix64(c->seed ^ ebf_mix64(event_id) ^ ((uint64_t)source << 40));
+    return c->size_min + (uint32_t)(r % ((uint64_t)c->size_max - c->size_min + 1));
+}
+
+struct txq {
+    struct rte_mbuf *pkt[RO_BURST_MAX];
+    uint16_t n;
+};
+
+/*
+ * Hand every queued frame to the port, retrying what it refuses. Returns 0,
+ * or -EINTR when *force cut it short (the rest freed and counted).
+ */
+static int flush(const struct ro_conf *c, struct ro_stats *st, struct txq *q,
+                 struct ebf_idle *idle, const volatile sig_atomic_t *force)
+{
+    uint16_t done = 0;
+    int first = 1;
+
+    while (done < q->n) {
+        uint16_t k = rte_eth_tx_burst(c->port, 0, q->pkt + done, q->n - done);
+        if (first)
+            st->tx_refused += (uint64_t)(q->n - k);     /* once per frame */
+        first = 0;
+        done += k;
+        ebf_idle_note(idle, k);
+        if (done < q->n && *force) {
+            st->tx_abandoned += q->n - done;
+            rte_pktmbuf_free_bulk(q->pkt + done, q->n - done);
+            q->n = 0;
+            return -EINTR;
+        }
+    }
+    q->n = 0;
+    return 0;
+}
+
+/* Build the frames of one source's fragment of event e into q (flushing when
+ * q fills). Returns 0, -ENOMEM, or -EINTR from flush. */
+static int emit_fragment(const struct ro_conf *c, struct ro_stats *st, struct txq *q,
+                         struct ebf_idle *idle, const volatile sig_atomic_t *force,
+                         uint16_t source, uint64_t e, uint32_t *seq, uint64_t now_ns)
+{
+    uint32_t len = ro_frag_size(c, source, e), max_piece = ro_max_piece(c);
+    struct ebf_addr a = {.encap = c->encap, .udp_port = c->udp_port, .src_ip = c->src_ip};
+    uint16_t sfc = (uint16_t)(e % c->n_sfcs);
+    size_t hlen = ebf_encap_hlen(c->encap);
+
+    memcpy(a.src_mac, c->src_mac, 6);
+    memcpy(a.dst_mac, c->sfc_mac[sfc], 6);
+    a.dst_ip = c->sfc_ip[sfc];
+    for (uint32_t off = 0; off < len;) {
+        uint16_t piece = (uint16_t)(len - off < max_piece ? len - off : max_piece);
+        struct rte_mbuf *m = rte_pktmbuf_alloc(c->pool);
+        if (!m) {
+            /* Every mbuf is queued or in the driver: push and retry. */
+            int rc = q->n ? flush(c, st, q, idle, force) : 0;
+            if (rc)
+                return rc;
+            m = rte_pktmbuf_alloc(c->pool);
+            if (!m)
+                return -ENOMEM;
+        }
+        size_t flen = hlen + EBF_FRAG_HLEN + piece;
+        uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen);
+        ebf_encap_write(p, &a, EBF_FRAG_HLEN + piece);
+        struct ebf_frag_hdr h = {
+            .source = source, .seq = seq[source]++, .event_id = e, .frag_len = len,
+            .offset = off, .piece_len = piece, .tx_ns = now_ns,
+        };
+        ebf_pattern_fill(p + hlen + EBF_FRAG_HLEN, piece, source, e, off);
+        ebf_frag_write(p + hlen, &h);
+        q->pkt[q->n++] = m;
+        st->frames++;
+        st->bytes += flen;
+        st->payload_bytes += piece;
+        off += piece;
+        if (q->n == c->burst) {
+            int rc = flush(c, st, q, idle, force);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* Wait for the pacing schedule: spin when close, sleep in back-off mode. */
+static void pace(const struct ro_conf *c, uint64_t due_tsc, const volatile sig_atomic_t *stop)
+{
+    uint64_t hz = rte_get_tsc_hz();
+
+    for (;;) {
+        uint64_t now = rte_get_tsc_cycles();
+        if (now >= due_tsc || *stop)
+            return;
+        uint64_t left_us = (due_tsc - now) * 1000000 / hz;
+        if (c->idle.mode == EBF_IDLE_BACKOFF && left_us > 20)
+            rte_delay_us_sleep((unsigned)(left_us > 1000 ? 1000 : left_us - 10));
+        else
+            rte_pause();
+    }
+}
+
+int ro_run(const struct ro_conf *c, struct ro_stats *st, const volatile sig_atomic_t *stop,
+           const volatile sig_atomic_t *force)
+{
+    static uint32_t seq[EBF_MAX_SOURCES];
+    struct txq q = {.n = 0};
+    struct ebf_idle idle = c->idle;
+    uint64_t hz = rte_get_tsc_hz(), t0 = rte_get_tsc_cycles();
+    uint64_t end = c->duration_s > 0 ? t0 + (uint64_t)(c->duration_s * (double)hz) : UINT64_MAX;
+    double tsc_per_event = c->rate > 0 ? (double)hz / c->rate : 0;
+    int rc = 0;
+
+    if (c->burst == 0 || c->burst > RO_BURST_MAX || c->n_sfcs == 0 ||
+        c->n_sources == 0 || c->n_sources > EBF_MAX_SOURCES)
+        return -EINVAL;
+    memset(seq, 0, sizeof(seq));
+    memset(st, 0, sizeof(*st));
+    st->start_ns = ebf_now_ns();
+    for (uint64_t e = 0; !c->n_events || e < c->n_events; e++) {
+        if (*stop || rte_get_tsc_cycles() >= end)
+            break;
+        if (tsc_per_event > 0)
+            pace(c, t0 + (uint64_t)((double)e * tsc_per_event), stop);
+        uint64_t now_ns = ebf_now_ns();
+        for (uint16_t s = 0; s < c->n_sources && rc == 0; s++)
+            rc = emit_fragment(c, st, &q, &idle, force, s, e, seq, now_ns);
+        if (rc == 0 && q.n)
+            rc = flush(c, st, &q, &idle, force);
+        if (rc) {
+            st->events_abandoned++;     /* generated, maybe partly sent */
+            st->id_digest += ebf_mix64(e);
+            if (rc == -EINTR)
+                RO_LOG(NOTICE, "event %" PRIu64 " cut short by a forced stop\n", e);
+            else
+                RO_LOG(ERR, "event %" PRIu64 " cut short: no mbufs\n", e);
+            break;
+        }
+        if (st->events == 0)
+            st->first_event = e;
+        st->last_event = e;
+        st->events++;
+        st->id_digest += ebf_mix64(e);
+    }
+    st->end_ns = ebf_now_ns();
+    return rc == -EINTR ? 0 : rc;
+}
+
+void ro_write_stats(const struct ro_stats *st, FILE *f)
+{
+    ebf_kv_put(f, "events", st->events);
+    ebf_kv_put(f, "frames", st->frames);
+    ebf_kv_put(f, "bytes", st->bytes);
+    ebf_kv_put(f, "payload_bytes", st->payload_bytes);
+    ebf_kv_put(f, "tx_refused", st->tx_refused);
+    ebf_kv_put(f, "tx_abandoned", st->tx_abandoned);
+    ebf_kv_put(f, "events_abandoned", st->events_abandoned);
+    ebf_kv_put(f, "id_digest", st->id_digest);
+    ebf_kv_put(f, "first_event", st->first_event);
+    ebf_kv_put(f, "last_event", st->last_event);
+    ebf_kv_put(f, "start_ns", st->start_ns);
+    ebf_kv_put(f, "end_ns", st->end_ns);
+}

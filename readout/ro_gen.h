@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ro_gen.h - readout-board emulator: events -> fragments -> frames -> one port. */
+#ifndef RO_GEN_H
+#define RO_GEN_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_mempool.h>
+
+#include "ebf_idle.h"
+#include "ebf_proto.h"
+
+#define RO_MAX_SFCS 64
+
+struct ro_conf {
+    uint16_t port;
+    struct rte_mempool *pool;
+    uint16_t n_sources;          /* sources 0 .. n_sources-1 on this port */
+    uint64_t n_events;           /* 0: until duration or stop */
+    double duration_s;           /* 0: no limit */
+    double rate;                 /* events/s; 0: as fast as the port takes them */
+    uint32_t size_min, size_max; /* fragment bytes, uniform in [min, max] */
+    uint64_t seed;
+    enum ebf_encap encap;
+    uint16_t udp_port;
+    uint32_t src_ip;
+    uint8_t src_mac[6];
+    uint16_t n_sfcs;             /* event e goes to sfc_mac[e % n_sfcs] */
+    uint8_t sfc_mac[RO_MAX_SFCS][6];
+    uint32_t sfc_ip[RO_MAX_SFCS];
+    uint16_t mtu;                /* L3 MTU of the links, 1500 by default */
+    uint16_t burst;
+    struct ebf_idle idle;
+};
+
+struct ro_stats {
+    uint64_t events;             /* events whose every frame the port took */
+    uint64_t frames;
+    uint64_t bytes;              /* frame bytes handed to the port */
+    uint64_t payload_bytes;
+    uint64_t tx_refused;         /* frames the port refused at first (then retried) */
+    uint64_t tx_abandoned;       /* frames given up at a forced stop */
+    uint64_t events_abandoned;   /* events cut short by a forced stop */
+    uint64_t id_digest;          /* sum of ebf_mix64(id) over events */
+    uint64_t first_event, last_event;
+    uint64_t start_ns, end_ns;
+};
+
+/* Largest piece payload for this conf: what fits in the MTU after the
+ * encapsulation, the fragment header and the room an SFC needs for its
+ * event header, rounded down to 8 bytes. */
+uint32_t ro_max_piece(const struct ro_conf *c);
+
+/* Fragment size of (source, event) under this conf: deterministic. */
+uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_id);
+
+/*
+ * Generate events until n_events, duration or *stop. A stop request is
+ * honoured between events; *force makes the current event's unsent frames be
+ * abandoned (counted). Returns 0 or -errno. Runs on one lcore.
+ */
+int ro_run(const struct ro_conf *c, struct ro_stats *st, const volatile sig_atomic_t *stop,
+           const volatile sig_atomic_t *force);
+
+void ro_write_stats(const struct ro_stats *st, FILE *f);
+
+#endif /* RO_GEN_H */

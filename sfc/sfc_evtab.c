@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sfc_evtab.c - bounded event table: id index, piece records, FIFOs, done window. */
+#include "sfc_evtab.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DONE_EMPTY = 0, DONE_SENT = 1, DONE_REFUSED = 2 };
+
+struct fifo {
+    uint32_t head, tail;
+};
+
+struct sfc_evtab {
+    struct sfc_evtab_conf conf;
+    struct sfc_event *ev;
+    uint32_t *src_len;           /* [slot * n_sources + s]: frag_len, 0 = none yet */
+    uint32_t *src_got;           /* bytes of that fragment held */
+    struct sfc_frame_rec *rec;
+    uint32_t free_rec;           /* free record list through rec[].next */
+    uint32_t n_free_rec;
+    uint32_t *free_slots;        /* stack */
+    uint32_t n_free_slots;
+    uint32_t *index;             /* open addressing on event id -> slot */
+    uint32_t index_mask;
+    uint64_t *done_id;           /* direct-mapped window of finished ids */
+    uint8_t *done_tag;
+    uint32_t done_mask;
+    struct fifo building;
+    struct fifo ready;
+    uint32_t n_building, n_ready, n_sent;
+};
+
+static uint32_t pow2_at_least(uint32_t v)
+{
+    uint32_t p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+/* --- FIFOs through ev[].prev/next ------------------------------------------ */
+
+static void fifo_append(struct sfc_evtab *t, struct fifo *f, uint32_t slot)
+{
+    t->ev[slot].prev = f->tail;
+    t->ev[slot].next = SFC_NONE;
+    if (f->tail == SFC_NONE)
+        f->head = slot;
+    else
+        t->ev[f->tail].next = slot;
+    f->tail = slot;
+}
+
+static void fifo_remove(struct sfc_evtab *t, struct fifo *f, uint32_t slot)
+{
+    struct sfc_event *e = &t->ev[slot];
+    if (e->prev == SFC_NONE)
+        f->head = e->next;
+    else
+        t->ev[e->prev].next = e->next;
+    if (e->next == SFC_NONE)
+        f->tail = e->prev;
+    else
+        t->ev[e->next].prev = e->prev;
+    e->prev = e->next = SFC_NONE;
+}
+
+/* --- Index ----------------------------------------------------------------- */
+
+static inline uint32_t home(const struct sfc_evtab *t, uint64_t id)
+{
+    return (uint32_t)ebf_mix64(id) & t->index_mask;
+}
+
+static uint32_t index_pos(const struct sfc_evtab *t, uint64_t id)
+{
+    for (uint32_t i = home(t, id);; i = (i + 1) & t->index_mask) {
+        uint32_t s = t->index[i];
+        if (s == SFC_NONE || t->ev[s].event_id == id)
+            return i;
+    }
+}
+
+uint32_t sfc_evtab_lookup(const struct sfc_evtab *t, uint64_t event_id)
+{
+    return t->index[index_pos(t, event_id)];
+}
+
+/* Remove the entry at i, shifting later entries of the probe run back. */
+static void index_delete(struct sfc_evtab *t, uint32_t i)
+{
+    uint32_t j = i;
+    for (;;) {
+        j = (j + 1) & t->index_mask;
+        uint32_t s = t->index[j];
+        if (s == SFC_NONE)
+            break;
+        uint32_t k = home(t, t->ev[s].event_id);
+        /* Entry j may move to i unless its home lies cyclically in (i, j]. */
+        int stays = i <= j ? (k > i && k <= j) : (k > i || k <= j);
+        if (!stays) {
+            t->index[i] = s;
+            i = j;
+        }
+    }
+    t->index[i] = SFC_NONE;
+}
+
+/* --- Done window ----------------------------------------------------------- */
+
+static int done_get(const struct sfc_evtab *t, uint64_t id)
+{
+    uint32_t h = (uint32_t)ebf_mix64(id ^ 0x5f5f) & t->done_mask;
+    return t->done_id[h] == id ? t->done_tag[h] : DONE_EMPTY;
+}
+
+static void done_put(struct sfc_evtab *t, uint64_t id, int tag)
+{
+    uint32_t h = (uint32_t)ebf_mix64(id ^ 0x5f5f) & t->done_mask;
+    t->done_id[h] = id;
+    t->done_tag[h] = (uint8_t)tag;
+}
+
+/* --- Create / destroy ------------------------------------------------------ */
+
+struct sfc_evtab *sfc_evtab_create(const struct sfc_evtab_conf *conf)
+{
+    if (!conf || conf->capacity == 0 || conf->capacity >= (1u << 30) ||
+        conf->max_frames == 0 || conf->max_frames == SFC_NONE ||
+        conf->n_sources == 0 || conf->n_sources > EBF_MAX_SOURCES || !conf->free_frame ||
+        conf->done_window > (1u << 30)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    struct sfc_evtab *t = calloc(1, sizeof(*t));
+    if (!t)
+        goto nomem;
+    t->conf = *conf;
+    uint32_t cap = conf->capacity, isz = pow2_at_least(cap * 2);
+    uint32_t dsz = pow2_at_least(conf->done_window ? conf->done_window : 1);
+    t->ev = calloc(cap, sizeof(*t->ev));
+    t->src_len = calloc((size_t)cap * conf->n_sources, sizeof(uint32_t));
+    t->src_got = calloc((size_t)cap * conf->n_sources, sizeof(uint32_t));
+    t->rec = calloc(conf->max_frames, sizeof(*t->rec));
+    t->free_slots = calloc(cap, sizeof(uint32_t));
+    t->index = malloc(isz * sizeof(uint32_t));
+    t->done_id = calloc(dsz, sizeof(uint64_t));
+    t->done_tag = calloc(dsz, 1);
+    if (!t->ev || !t->src_len || !t->src_got || !t->rec || !t->free_slots ||
+        !t->index || !t->done_id || !t->done_tag)
+        goto nomem;
+    memset(t->index, 0xff, isz * sizeof(uint32_t));
+    t->index_mask = isz - 1;
+    t->done_mask = dsz - 1;
+    for (uint32_t i = 0; i < cap; i++)
+        t->free_slots[i] = cap - 1 - i;     /* slot 0 is handed out first */
+    t->n_free_slots = cap;
+    for (uint32_t i = 0; i < conf->max_frames; i++)
+        t->rec[i].next = i + 1 < conf->max_frames ? i + 1 : SFC_NONE;
+    t->free_rec = 0;
+    t->n_free_rec = conf->max_frames;
+    t->building.head = t->building.tail = SFC_NONE;
+    t->ready.head = t->ready.tail = SFC_NONE;
+    return t;
+nomem:
+    sfc_evtab_destroy(t);
+    errno = ENOMEM;
+    return NULL;
+}
+
+static void free_records(struct sfc_evtab *t, struct sfc_event *e)
+{
+    uint32_t r = e->first_rec;
+    while (r != SFC_NONE) {
+        uint32_t next = t->rec[r].next;
+        t->conf.free_frame(t->rec[r].frame, t->conf.free_arg);
+        t->rec[r].frame = NULL;
+        t->rec[r].next = t->free_rec;
+        t->free_rec = r;
+        t->n_free_rec++;
+        r = next;
+    }
+    e->first_rec = e->last_rec = SFC_NONE;
+    e->n_frames = 0;
+}
+
+void sfc_evtab_destroy(struct sfc_evtab *t)
+{
+    if (!t)
+        return;
+    if (t->ev && t->rec && t->free_slots)
+        for (uint32_t s = 0; s < t->conf.capacity; s++)
+            if (t->ev[s].state != SFC_EV_FREE)
+                free_records(t, &t->ev[s]);
+    free(t->ev);
+    free(t->src_len);
+    free(t->src_got);
+    free(t->rec);
+    free(t->free_slots);
+    free(t->index);
+    free(t->done_id);
+    free(t->done_tag);
+    free(t);
+}
+
+/* --- Adding pieces --------------------------------------------------------- */
+
+static uint32_t new_event(struct sfc_evtab *t, uint64_t id, uint64_t now)
+{
+    uint32_t slot = t->free_slots[--t->n_free_slots];
+    struct sfc_event *e = &t->ev[slot];
+
+    memset(e, 0, sizeof(*e));
+    e->event_id = id;
+    e->first_tick = now;
+    e->first_tx_ns = UINT64_MAX;
+    e->first_rec = e->last_rec = SFC_NONE;
+    e->state = SFC_EV_BUILDING;
+    memset(&t->src_len[(size_t)slot * t->conf.n_sources], 0,
+           t->conf.n_sources * sizeof(uint32_t));
+    memset(&t->src_got[(size_t)slot * t->conf.n_sources], 0,
+           t->conf.n_sources * sizeof(uint32_t));
+    t->index[index_pos(t, id)] = slot;
+    fifo_append(t, &t->building, slot);
+    t->n_building++;
+    return slot;
+}
+
+/* Does [off, off+len) overlap a piece of this source already held? */
+static int overlaps(const struct sfc_evtab *t, const struct sfc_event *e,
+                    uint16_t source, uint32_t off, uint32_t len)
+{
+    for (uint32_t r = e->first_rec; r != SFC_NONE; r = t->rec[r].next) {
+        const struct sfc_frame_rec *x = &t->rec[r];
+        if (x->source == source && x->offset < off + len && off < x->offset + x->piece_len)
+            return 1;
+    }
+    return 0;
+}
+
+enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr *h,
+                                  void *frame, uint16_t data_off, uint64_t now,
+                                  uint32_t *slot_out)
+{
+    uint32_t slot = sfc_evtab_lookup(t, h->event_id);
+
+    if (slot == SFC_NONE) {
+        int tag = done_get(t, h->event_id);
+        if (tag == DONE_SENT)
+            return SFC_ADD_LATE;
+        if (tag == DONE_REFUSED)
+            return SFC_ADD_REFUSED;
+        if (t->n_free_slots == 0) {
+            done_put(t, h->event_id, DONE_REFUSED);
+            return SFC_ADD_TABLE_FULL;
+        }
+        if (t->n_free_rec == 0)
+            return SFC_ADD_NO_RECORD;
+        slot = new_event(t, h->event_id, now);
+    } else if (t->ev[slot].state != SFC_EV_BUILDING) {
+        return SFC_ADD_LATE;
+    }
+
+    struct sfc_event *e = &t->ev[slot];
+    size_t si = (size_t)slot * t->conf.n_sources + h->source;
+    uint32_t got = t->src_got[si];
+    if (got > 0 && t->src_len[si] != h->frag_len)
+        return SFC_ADD_LEN_MISMATCH;
+    if (got > 0 && (got + h->piece_len > h->frag_len ||
+                    overlaps(t, e, h->source, h->offset, h->piece_len)))
+        return SFC_ADD_DUPLICATE;
+    if (t->n_free_rec == 0)
+        return SFC_ADD_NO_RECORD;
+
+    uint32_t r = t->free_rec;
+    t->free_rec = t->rec[r].next;
+    t->n_free_rec--;
+    t->rec[r] = (struct sfc_frame_rec){
+        .frame = frame, .next = SFC_NONE, .offset = h->offset,
+        .source = h->source, .piece_len = h->piece_len, .data_off = data_off,
+    };
+    if (e->last_rec == SFC_NONE)
+        e->first_rec = r;
+    else
+        t->rec[e->last_rec].next = r;
+    e->last_rec = r;
+    e->n_frames++;
+    if (h->tx_ns < e->first_tx_ns)
+        e->first_tx_ns = h->tx_ns;
+    t->src_len[si] = h->frag_len;
+    t->src_got[si] = got + h->piece_len;
+    *slot_out = slot;
+    if (t->src_got[si] != h->frag_len)
+        return SFC_ADD_PARTIAL;
+
+    ebf_present_set(e->present, h->source);
+    e->bytes += h->frag_len;
+    if (++e->n_complete < t->conf.n_sources)
+        return SFC_ADD_PARTIAL;
+    fifo_remove(t, &t->building, slot);
+    t->n_building--;
+    e->state = SFC_EV_READY;
+    e->ready_tick = now;
+    fifo_append(t, &t->ready, slot);
+    t->n_ready++;
+    return SFC_ADD_COMPLETE;
+}
+
+/* --- Timeouts -------------------------------------------------------------- */
+
+/* Drop the pieces of sources that are not complete; returns how many. */
+static uint64_t drop_partial(struct sfc_evtab *t, struct sfc_event *e)
+{
+    uint32_t r = e->first_rec, keep_tail = SFC_NONE;
+    uint64_t dropped = 0;
+
+    e->first_rec = SFC_NONE;
+    while (r != SFC_NONE) {
+        uint32_t next = t->rec[r].next;
+        if (ebf_present_test(e->present, t->rec[r].source)) {
+            t->rec[r].next = SFC_NONE;
+            if (keep_tail == SFC_NONE)
+                e->first_rec = r;
+            else
+                t->rec[keep_tail].next = r;
+            keep_tail = r;
+        } else {
+            t->conf.free_frame(t->rec[r].frame, t->conf.free_arg);
+            t->rec[r].frame = NULL;
+            t->rec[r].next = t->free_rec;
+            t->free_rec = r;
+            t->n_free_rec++;
+            e->n_frames--;
+            dropped++;
+        }
+        r = next;
+    }
+    e->last_rec = keep_tail;
+    return dropped;
+}
+
+uint32_t sfc_evtab_expire(struct sfc_evtab *t, uint64_t now, uint64_t timeout,
+                          uint32_t max, uint64_t *dropped_frames)
+{
+    uint32_t n = 0;
+
+    while (n < max && t->building.head != SFC_NONE) {
+        uint32_t slot = t->building.head;
+        struct sfc_event *e = &t->ev[slot];
+        if (now - e->first_tick < timeout)
+            break;
+        *dropped_frames += drop_partial(t, e);
+        fifo_remove(t, &t->building, slot);
+        t->n_building--;
+        e->state = SFC_EV_READY;
+        e->incomplete = 1;
+        e->ready_tick = now;
+        fifo_append(t, &t->ready, slot);
+        t->n_ready++;
+        n++;
+    }
+    return n;
+}
+
+/* --- Dispatch and acks ----------------------------------------------------- */
+
+uint32_t sfc_evtab_ready_peek(const struct sfc_evtab *t)
+{
+    return t->ready.head;
+}
+
+void sfc_evtab_mark_sent(struct sfc_evtab *t, uint32_t slot, uint16_t node)
+{
+    struct sfc_event *e = &t->ev[slot];
+
+    fifo_remove(t, &t->ready, slot);
+    t->n_ready--;
+    e->state = SFC_EV_SENT;
+    e->node = node;
+    t->n_sent++;
+}
+
+uint32_t sfc_evtab_find_sent(const struct sfc_evtab *t, uint64_t event_id, uint16_t node)
+{
+    uint32_t slot = sfc_evtab_lookup(t, event_id);
+
+    if (slot == SFC_NONE || t->ev[slot].state != SFC_EV_SENT || t->ev[slot].node != node)
+        return SFC_NONE;
+    return slot;
+}
+
+static void forget(struct sfc_evtab *t, uint32_t slot)
+{
+    struct sfc_event *e = &t->ev[slot];
+
+    free_records(t, e);
+    index_delete(t, index_pos(t, e->event_id));
+    done_put(t, e->event_id, DONE_SENT);
+    e->state = SFC_EV_FREE;
+    t->free_slots[t->n_free_slots++] = slot;
+}
+
+void sfc_evtab_release(struct sfc_evtab *t, uint32_t slot)
+{
+    t->n_sent--;
+    forget(t, slot);
+}
+
+void sfc_evtab_drop(struct sfc_evtab *t, uint32_t slot)
+{
+    struct sfc_event *e = &t->ev[slot];
+
+    if (e->state == SFC_EV_BUILDING) {
+        fifo_remove(t, &t->building, slot);
+        t->n_building--;
+    } else if (e->state == SFC_EV_READY) {
+        fifo_remove(t, &t->ready, slot);
+        t->n_ready--;
+    } else if (e->state == SFC_EV_SENT) {
+        t->n_sent--;
+    } else {
+        return;
+    }
+    forget(t, slot);
+}
+
+struct sfc_event *sfc_evtab_event(struct sfc_evtab *t, uint32_t slot)
+{
+    return &t->ev[slot];
+}
+
+const struct sfc_frame_rec *sfc_evtab_rec(const struct sfc_evtab *t, uint32_t rec)
+{
+    return &t->rec[rec];
+}
+
+uint32_t sfc_evtab_building_head(const struct sfc_evtab *t)
+{
+    return t->building.head;
+}
+
+void sfc_evtab_counts(const struct sfc_evtab *t, struct sfc_evtab_counts *c)
+{
+    c->building = t->n_building;
+    c->ready = t->n_ready;
+    c->sent = t->n_sent;
+    c->free_slots = t->n_free_slots;
+    c->free_records = t->n_free_rec;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sfc_evtab.h - the SFC's bounded event table: assembly, timeouts, ready queue, acks. */
+#ifndef SFC_EVTAB_H
+#define SFC_EVTAB_H
+
+#include <stdint.h>
+
+#include "ebf_proto.h"
+
+/*
+ * The table holds every event the SFC owns, from its first fragment until a
+ * node acks it: BUILDING -> READY (complete, or timed out incomplete) ->
+ * SENT -> released. Frames are opaque pointers (mbufs in the SFC, plain
+ * buffers in tests); the table never touches their bytes. Memory is fixed at
+ * creation: `capacity` events and `max_frames` frame records in all.
+ *
+ * Single-threaded: only the SFC's data-plane lcore may call these.
+ */
+
+#define SFC_NONE UINT32_MAX
+
+enum sfc_ev_state {
+    SFC_EV_FREE = 0,
+    SFC_EV_BUILDING,
+    SFC_EV_READY,
+    SFC_EV_SENT,
+};
+
+/* What became of one fragment piece offered to the table. */
+enum sfc_add_result {
+    SFC_ADD_PARTIAL = 0,     /* stored, event still building */
+    SFC_ADD_COMPLETE,        /* stored, the event is now complete and READY */
+    SFC_ADD_DUPLICATE,       /* piece already held: not stored */
+    SFC_ADD_LATE,            /* its event is READY, SENT or already done */
+    SFC_ADD_REFUSED,         /* its event was refused for lack of room */
+    SFC_ADD_TABLE_FULL,      /* a new event and no free slot: event refused */
+    SFC_ADD_NO_RECORD,       /* no free frame record: not stored */
+    SFC_ADD_LEN_MISMATCH,    /* frag_len differs from earlier pieces */
+};
+
+struct sfc_evtab_conf {
+    uint32_t capacity;       /* events held at once */
+    uint32_t max_frames;     /* frame records for all events together */
+    uint16_t n_sources;      /* sources every event should have */
+    uint32_t done_window;    /* finished ids remembered, rounded up to 2^n, <= 2^30 */
+    void (*free_frame)(void *frame, void *arg); /* frames the table drops */
+    void *free_arg;
+};
+
+/* One stored piece. `next` links the pieces of an event (SFC_NONE ends). */
+struct sfc_frame_rec {
+    void *frame;
+    uint32_t next;
+    uint32_t offset;         /* piece offset in its fragment */
+    uint16_t source;
+    uint16_t piece_len;
+    uint16_t data_off;       /* where the fragment header starts in frame */
+};
+
+/* An event: the dispatcher reads these fields, only the table writes them. */
+struct sfc_event {
+    uint64_t event_id;
+    uint64_t first_tick;     /* arrival of its first piece */
+    uint64_t ready_tick;     /* when it became READY */
+    uint64_t first_tx_ns;    /* earliest readout timestamp among its pieces */
+    uint64_t present[2];     /* sources whose fragment is complete */
+    uint32_t bytes;          /* payload bytes of its complete fragments */
+    uint32_t n_frames;
+    uint32_t first_rec;
+    uint32_t last_rec;
+    uint32_t prev, next;     /* building FIFO or ready FIFO links */
+    uint16_t n_complete;     /* sources complete */
+    uint16_t node;           /* when SENT: node it went to */
+    uint8_t state;           /* enum sfc_ev_state */
+    uint8_t incomplete;      /* READY or SENT with missing sources */
+};
+
+struct sfc_evtab;
+
+/* Create a table; NULL with errno EINVAL (bad conf) or ENOMEM. */
+struct sfc_evtab *sfc_evtab_create(const struct sfc_evtab_conf *conf);
+
+/* Free the table, handing every frame still held to free_frame. */
+void sfc_evtab_destroy(struct sfc_evtab *t);
+
+/*
+ * Offer one parsed piece (header h, stored at frame + data_off); h must have
+ * passed ebf_frag_parse() with this table's n_sources, so that h->source is
+ * in range and the piece lies within its fragment. Unless the
+ * result is SFC_ADD_PARTIAL or SFC_ADD_COMPLETE the table did not keep the
+ * frame and the caller still owns it. *slot is set for PARTIAL and COMPLETE.
+ * A COMPLETE event is appended to the ready FIFO.
+ */
+enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr *h,
+                                  void *frame, uint16_t data_off, uint64_t now,
+                                  uint32_t *slot);
+
+/*
+ * Time out building events whose first piece came at or before now - timeout:
+ * each becomes READY with incomplete set; pieces of sources that are not
+ * complete are dropped through free_frame and added to *dropped_frames.
+ * Returns how many events timed out (at most max; they go to the ready FIFO).
+ */
+uint32_t sfc_evtab_expire(struct sfc_evtab *t, uint64_t now, uint64_t timeout,
+                          uint32_t max, uint64_t *dropped_frames);
+
+/* Oldest READY event's slot, or SFC_NONE. */
+uint32_t sfc_evtab_ready_peek(const struct sfc_evtab *t);
+
+/* A READY event was sent to node: it leaves the ready FIFO and is SENT. */
+void sfc_evtab_mark_sent(struct sfc_evtab *t, uint32_t slot, uint16_t node);
+
+/*
+ * An ack for event_id from node: returns its slot (still SENT, frames still
+ * held, so that the caller can read it before sfc_evtab_release), or
+ * SFC_NONE when no such event is SENT to that node.
+ */
+uint32_t sfc_evtab_find_sent(const struct sfc_evtab *t, uint64_t event_id, uint16_t node);
+
+/* Release an event: every frame goes to free_frame, the slot is freed and
+ * its id remembered as done, so that later pieces count as late. */
+void sfc_evtab_release(struct sfc_evtab *t, uint32_t slot);
+
+/* Release an event still BUILDING or READY (for example at the end of a run)
+ * and remember it as done. */
+void sfc_evtab_drop(struct sfc_evtab *t, uint32_t slot);
+
+/* Slot of an event held in any state, or SFC_NONE. */
+uint32_t sfc_evtab_lookup(const struct sfc_evtab *t, uint64_t event_id);
+
+struct sfc_event *sfc_evtab_event(struct sfc_evtab *t, uint32_t slot);
+const struct sfc_frame_rec *sfc_evtab_rec(const struct sfc_evtab *t, uint32_t rec);
+
+/* Oldest building event's slot, or SFC_NONE. */
+uint32_t sfc_evtab_building_head(const struct sfc_evtab *t);
+
+struct sfc_evtab_counts {
+    uint32_t building;
+    uint32_t ready;
+    uint32_t sent;
+    uint32_t free_slots;
+    uint32_t free_records;
+};
+
+void sfc_evtab_counts(const struct sfc_evtab *t, struct sfc_evtab_counts *c);
+
+#endif /* SFC_EVTAB_H */

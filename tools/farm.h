@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farm.h - run a whole farm (readout, SFC, nodes) as processes on this host over memif. */
+#ifndef FARM_H
+#define FARM_H
+
+#include <stdint.h>
+
+#include "ebf_kv.h"
+
+#define FARM_MAX_NODES 16
+
+struct farm_conf {
+    const char *build_dir;       /* holds readout/ebfarm-readout, sfc/..., node/... */
+    uint64_t events;
+    uint16_t sources;
+    uint16_t nodes;
+    uint32_t frag_min, frag_max;
+    double rate;                 /* events/s, 0: as fast as possible */
+    int udp;                     /* UDP/IPv4 fragments instead of raw Ethernet */
+    double trigger_us;
+    double accept;
+    double timeout_ms;           /* SFC event timeout */
+    uint16_t credits;            /* per node */
+    int keep;                    /* keep the run directory (logs, stats) */
+    double max_seconds;          /* give the readout at most this long */
+};
+
+struct farm_result {
+    char run_dir[128];
+    char error[512];             /* why the run failed, "" when it did not */
+    struct ebf_kv readout;
+    struct ebf_kv sfc;
+    struct ebf_kv node[FARM_MAX_NODES];
+    uint16_t n_nodes;
+    double wall_s;               /* first frame sent to last event acked */
+};
+
+/* Defaults of the demo: 200000 events of 8 sources of 1024 bytes, 2 nodes. */
+void farm_conf_default(struct farm_conf *c);
+
+/*
+ * Start the SFC, the nodes and the readout as separate processes joined by
+ * memif links (unique sockets and --file-prefix per process, --no-huge,
+ * idle back-off), wait for the readout to finish, stop the SFC (it drains),
+ * then the nodes, and load every process's final counters. Removes its
+ * sockets and DPDK runtime directories, and the run directory unless keep.
+ * Returns 0, or -1 with r->error saying what failed (a process that did not
+ * start, exited non-zero, or had to be killed).
+ */
+int farm_run(const struct farm_conf *c, struct farm_result *r);
+void farm_result_free(struct farm_result *r);
+
+/* The build directory of the running executable (two levels above it). */
+int farm_build_dir(char *buf, unsigned len);
+
+#endif /* FARM_H */

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* summary.c - closing the ledger and printing a run's summary. */
+#include "summary.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebf_hist.h"
+
+static uint64_t node_sum(const struct farm_result *r, const char *key)
+{
+    uint64_t s = 0;
+    for (unsigned i = 0; i < r->n_nodes; i++)
+        s += ebf_kv_u64(&r->node[i], key, 0);
+    return s;
+}
+
+/* Sum of every key that starts with prefix, over the nodes or one kv. */
+static uint64_t prefix_sum(const struct ebf_kv *kv, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    uint64_t s = 0;
+    for (unsigned i = 0; i < kv->n; i++)
+        if (strncmp(kv->pair[i].key, prefix, n) == 0)
+            s += strtoull(kv->pair[i].val, NULL, 0);
+    return s;
+}
+
+void summary_ledger(const struct farm_result *r, struct ledger *l)
+{
+    memset(l, 0, sizeof(*l));
+    l->generated = ebf_kv_u64(&r->readout, "events", 0) +
+                   ebf_kv_u64(&r->readout, "events_abandoned", 0);
+    l->accepted = node_sum(r, "accepted");
+    l->rejected = node_sum(r, "rejected");
+    l->incomplete = node_sum(r, "incomplete");
+    for (unsigned i = 0; i < r->sfc.n && l->n_lost < LEDGER_MAX_REASONS; i++) {
+        const struct ebf_kv_pair *p = &r->sfc.pair[i];
+        if (strncmp(p->key, "lost.", 5) != 0)
+            continue;
+        snprintf(l->lost_name[l->n_lost], sizeof(l->lost_name[0]), "%s", p->key + 5);
+        l->lost[l->n_lost] = strtoull(p->val, NULL, 0);
+        l->lost_total += l->lost[l->n_lost];
+        l->n_lost++;
+    }
+    uint64_t want = ebf_kv_u64(&r->readout, "id_digest", 0);
+    uint64_t got = node_sum(r, "decided_digest") + ebf_kv_u64(&r->sfc, "lost_digest", 0);
+    l->digest_match = want == got;
+    l->unaccounted = (int64_t)(l->generated - (l->accepted + l->rejected + l->lost_total));
+    l->closed = l->unaccounted == 0 && l->digest_match;
+}
+
+static void hist_load(const struct ebf_kv *kv, const char *prefix, struct ebf_hist *h)
+{
+    char key[96];
+
+    ebf_hist_init(h);
+    snprintf(key, sizeof(key), "%s.count", prefix);
+    h->count = ebf_kv_u64(kv, key, 0);
+    snprintf(key, sizeof(key), "%s.sum", prefix);
+    h->sum = ebf_kv_u64(kv, key, 0);
+    snprintf(key, sizeof(key), "%s.min", prefix);
+    h->min = h->count ? ebf_kv_u64(kv, key, 0) : UINT64_MAX;
+    snprintf(key, sizeof(key), "%s.max", prefix);
+    h->max = ebf_kv_u64(kv, key, 0);
+    for (unsigned b = 0; b < EBF_HIST_BUCKETS; b++) {
+        snprintf(key, sizeof(key), "%s.bucket.%u", prefix, b);
+        h->bucket[b] = ebf_kv_u64(kv, key, 0);
+    }
+}
+
+struct figures {
+    double seconds;
+    double events_s, frames_s, payload_gbit_s;
+    struct ebf_hist build, e2e;
+};
+
+static void figures(const struct farm_result *r, struct figures *fg)
+{
+    uint64_t t0 = ebf_kv_u64(&r->readout, "start_ns", 0);
+    uint64_t t1 = ebf_kv_u64(&r->readout, "end_ns", 0);
+
+    memset(fg, 0, sizeof(*fg));
+    fg->seconds = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0;
+    if (fg->seconds > 0) {
+        fg->events_s = (double)ebf_kv_u64(&r->readout, "events", 0) / fg->seconds;
+        fg->frames_s = (double)ebf_kv_u64(&r->readout, "frames", 0) / fg->seconds;
+        fg->payload_gbit_s =
+            (double)ebf_kv_u64(&r->readout, "payload_bytes", 0) * 8e-9 / fg->seconds;
+    }
+    hist_load(&r->sfc, "hist.build_ns", &fg->build);
+    ebf_hist_init(&fg->e2e);
+    for (unsigned i = 0; i < r->n_nodes; i++) {
+        struct ebf_hist h;
+        hist_load(&r->node[i], "hist.e2e_ns", &h);
+        ebf_hist_merge(&fg->e2e, &h);
+    }
+}
+
+/* Print "name N" for every non-zero key under prefix, or "none". */
+static void reasons_text(FILE *out, const struct ebf_kv *kv, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    int any = 0;
+    for (unsigned i = 0; i < kv->n; i++) {
+        const struct ebf_kv_pair *p = &kv->pair[i];
+        if (strncmp(p->key, prefix, n) == 0 && strcmp(p->val, "0") != 0) {
+            fprintf(out, "%s%s %s", any ? ", " : "", p->key + n, p->val);
+            any = 1;
+        }
+    }
+    if (!any)
+        fprintf(out, "none");
+}
+
+void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result *r,
+                  const struct ledger *l)
+{
+    struct figures fg;
+    const struct ebf_kv *ro = &r->readout, *sfc = &r->sfc;
+
+    figures(r, &fg);
+    fprintf(out, "ebfarm run: %" PRIu64 " events x %u sources, fragments %u..%u B, %u nodes\n",
+            c->events, c->sources, c->frag_min, c->frag_max, c->nodes);
+    fprintf(out, "  readout  generated %" PRIu64 " events, sent %" PRIu64 " frames (%" PRIu64
+            " bytes), port refused %" PRIu64 " (retried)\n",
+            l->generated, ebf_kv_u64(ro, "frames", 0), ebf_kv_u64(ro, "bytes", 0),
+            ebf_kv_u64(ro, "tx_refused", 0));
+    fprintf(out, "  sfc      received %" PRIu64 " frames; rejected: ",
+            ebf_kv_u64(sfc, "rx.frames", 0));
+    reasons_text(out, sfc, "rx.reject.");
+    fprintf(out, "; dropped: ");
+    reasons_text(out, sfc, "rx.drop.");
+    fprintf(out, "\n           built %" PRIu64 " complete, %" PRIu64 " incomplete; sent %" PRIu64
+            " events in %" PRIu64 " frames; acked %" PRIu64 "\n",
+            ebf_kv_u64(sfc, "events.complete", 0), ebf_kv_u64(sfc, "events.incomplete", 0),
+            ebf_kv_u64(sfc, "events.sent", 0), ebf_kv_u64(sfc, "tx.frames", 0),
+            ebf_kv_u64(sfc, "ack.events", 0));
+    for (unsigned i = 0; i < r->n_nodes; i++) {
+        const struct ebf_kv *n = &r->node[i];
+        fprintf(out, "  node%-4u decided %" PRIu64 " (accepted %" PRIu64 ", rejected %" PRIu64
+                "), bad events %" PRIu64 ", rejected frames %" PRIu64 "\n",
+                i, ebf_kv_u64(n, "events", 0), ebf_kv_u64(n, "accepted", 0),
+                ebf_kv_u64(n, "rejected", 0), ebf_kv_u64(n, "events_bad", 0),
+                prefix_sum(n, "rx.reject."));
+    }
+    fprintf(out, "  ledger   generated %" PRIu64 " = accepted %" PRIu64 " + rejected %" PRIu64
+            " + lost %" PRIu64 "; incomplete %" PRIu64 "\n",
+            l->generated, l->accepted, l->rejected, l->lost_total, l->incomplete);
+    fprintf(out, "           lost by reason:");
+    for (unsigned i = 0; i < l->n_lost; i++)
+        fprintf(out, " %s %" PRIu64 "%s", l->lost_name[i], l->lost[i],
+                i + 1 < l->n_lost ? "," : "");
+    fprintf(out, "\n           %s", l->closed ? "CLOSED" : "NOT CLOSED");
+    if (!l->closed)
+        fprintf(out, " (unaccounted %" PRId64 ", id digest %s)", l->unaccounted,
+                l->digest_match ? "agrees" : "differs");
+    fprintf(out, "\n  rate     %.0f events/s, %.0f frames/s, %.2f Gbit/s payload over %.2f s\n",
+            fg.events_s, fg.frames_s, fg.payload_gbit_s, fg.seconds);
+    fprintf(out, "  latency  build p50 %.1f us p99 %.1f us; end-to-end p50 %.1f us p99 %.1f us max %.1f us\n",
+            ebf_hist_quantile(&fg.build, 0.5) / 1e3, ebf_hist_quantile(&fg.build, 0.99) / 1e3,
+            ebf_hist_quantile(&fg.e2e, 0.5) / 1e3, ebf_hist_quantile(&fg.e2e, 0.99) / 1e3,
+            (double)fg.e2e.max / 1e3);
+}
+
+/* JSON object of every key under prefix with a non-empty remainder. */
+static void reasons_json(FILE *out, const struct ebf_kv *kv, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    int any = 0;
+    fputc('{', out);
+    for (unsigned i = 0; i < kv->n; i++) {
+        const struct ebf_kv_pair *p = &kv->pair[i];
+        if (strncmp(p->key, prefix, n) == 0) {
+            fprintf(out, "%s\"%s\": %s", any ? ", " : "", p->key + n, p->val);
+            any = 1;
+        }
+    }
+    fputc('}', out);
+}
+
+static void hist_json(FILE *out, const struct ebf_hist *h)
+{
+    fprintf(out, "{\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"p50\": %" PRIu64
+            ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64
+            ", \"max\": %" PRIu64 "}",
+            h->count, h->count ? h->min : 0, ebf_hist_quantile(h, 0.5),
+            ebf_hist_quantile(h, 0.9), ebf_hist_quantile(h, 0.99),
+            ebf_hist_quantile(h, 0.999), h->max);
+}
+
+void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result *r,
+                  const struct ledger *l)
+{
+    struct figures fg;
+    const struct ebf_kv *ro = &r->readout, *sfc = &r->sfc;
+
+    figures(r, &fg);
+    fprintf(out, "{\"ledger\": {\"generated\": %" PRIu64 ", \"accepted\": %" PRIu64
+            ", \"rejected\": %" PRIu64 ", \"incomplete\": %" PRIu64 ", \"lost\": {",
+            l->generated, l->accepted, l->rejected, l->incomplete);
+    int any = 0;
+    for (unsigned i = 0; i < l->n_lost; i++) {
+        if (!l->lost[i])
+            continue;
+        fprintf(out, "%s\"%s\": %" PRIu64, any ? ", " : "", l->lost_name[i], l->lost[i]);
+        any = 1;
+    }
+    fprintf(out, "}, \"lost_total\": %" PRIu64 ", \"unaccounted\": %" PRId64
+            ", \"id_digest_match\": %s, \"closed\": %s},\n",
+            l->lost_total, l->unaccounted, l->digest_match ? "true" : "false",
+            l->closed ? "true" : "false");
+    fprintf(out, " \"config\": {\"events\": %" PRIu64 ", \"sources\": %u, \"nodes\": %u"
+            ", \"frag_min\": %u, \"frag_max\": %u, \"rate\": %g, \"encap\": \"%s\"},\n",
+            c->events, c->sources, c->nodes, c->frag_min, c->frag_max, c->rate,
+            c->udp ? "udp" : "eth");
+    fprintf(out, " \"readout\": {\"events\": %" PRIu64 ", \"frames\": %" PRIu64
+            ", \"bytes\": %" PRIu64 ", \"tx_refused\": %" PRIu64 ", \"tx_abandoned\": %" PRIu64 "},\n",
+            ebf_kv_u64(ro, "events", 0), ebf_kv_u64(ro, "frames", 0), ebf_kv_u64(ro, "bytes", 0),
+            ebf_kv_u64(ro, "tx_refused", 0), ebf_kv_u64(ro, "tx_abandoned", 0));
+    fprintf(out, " \"sfc\": {\"rx_frames\": %" PRIu64 ", \"rx_reject\": ",
+            ebf_kv_u64(sfc, "rx.frames", 0));
+    reasons_json(out, sfc, "rx.reject.");
+    fprintf(out, ", \"rx_drop\": ");
+    reasons_json(out, sfc, "rx.drop.");
+    fprintf(out, ", \"events_complete\": %" PRIu64 ", \"events_incomplete\": %" PRIu64
+            ", \"events_sent\": %" PRIu64 ", \"tx_frames\": %" PRIu64 ", \"acks\": %" PRIu64
+            ", \"missing_by_source\": ",
+            ebf_kv_u64(sfc, "events.complete", 0), ebf_kv_u64(sfc, "events.incomplete", 0),
+            ebf_kv_u64(sfc, "events.sent", 0), ebf_kv_u64(sfc, "tx.frames", 0),
+            ebf_kv_u64(sfc, "ack.events", 0));
+    reasons_json(out, sfc, "missing.source.");
+    fprintf(out, "},\n \"nodes\": [");
+    for (unsigned i = 0; i < r->n_nodes; i++) {
+        const struct ebf_kv *n = &r->node[i];
+        fprintf(out, "%s{\"events\": %" PRIu64 ", \"accepted\": %" PRIu64 ", \"rejected\": %" PRIu64
+                ", \"incomplete\": %" PRIu64 ", \"events_bad\": %" PRIu64 ", \"verify\": ",
+                i ? ", " : "", ebf_kv_u64(n, "events", 0), ebf_kv_u64(n, "accepted", 0),
+                ebf_kv_u64(n, "rejected", 0), ebf_kv_u64(n, "incomplete", 0),
+                ebf_kv_u64(n, "events_bad", 0));
+        reasons_json(out, n, "verify.");
+        fprintf(out, ", \"rx_reject\": ");
+        reasons_json(out, n, "rx.reject.");
+        fputc('}', out);
+    }
+    fprintf(out, "],\n \"rates\": {\"seconds\": %.3f, \"events_per_s\": %.0f, \"frames_per_s\": %.0f"
+            ", \"payload_gbit_per_s\": %.3f},\n",
+            fg.seconds, fg.events_s, fg.frames_s, fg.payload_gbit_s);
+    fprintf(out, " \"latency_ns\": {\"build\": ");
+    hist_json(out, &fg.build);
+    fprintf(out, ", \"end_to_end\": ");
+    hist_json(out, &fg.e2e);
+    fprintf(out, "}}\n");
+}
