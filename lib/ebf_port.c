@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <ftw.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -127,4 +129,15 @@ void ebf_eal_cleanup(void)
     rte_eal_cleanup();
     if (dir[0])
         nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+void ebf_eal_exit(int code, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    ebf_eal_cleanup();
+    exit(code);
 }

@@ -42,4 +42,9 @@ void ebf_port_write_stats(uint16_t port, const char *prefix, FILE *f);
  * (/var/run/dpdk/<file-prefix>) so that nothing is left behind. */
 void ebf_eal_cleanup(void);
 
+/* For main() after rte_eal_init(): print the message to stderr, clean up as
+ * ebf_eal_cleanup() does, and exit with code. */
+__attribute__((noreturn, format(printf, 2, 3)))
+void ebf_eal_exit(int code, const char *fmt, ...);
+
 #endif /* EBF_PORT_H */

@@ -132,9 +132,9 @@ int main(int argc, char **argv)
     argv += n;
     ebf_idle_init(&c.idle, EBF_IDLE_SPIN);
     if (parse_args(argc, argv, &c, &o))
-        rte_exit(2, "node: bad options (see --help)\n");
+        ebf_eal_exit(2, "node: bad options (see --help)\n");
     if (ebf_port_find(o.port_name, &c.port))
-        rte_exit(EXIT_FAILURE, "node: no port '%s'\n", o.port_name);
+        ebf_eal_exit(EXIT_FAILURE, "node: no port '%s'\n", o.port_name);
     if (!o.have_mac) {
         struct rte_ether_addr ea;
         rte_eth_macaddr_get(c.port, &ea);
@@ -144,24 +144,24 @@ int main(int argc, char **argv)
     c.epoch = (uint32_t)ts.tv_sec;
     c.pool = ebf_pool_create("node_pool", 8191, 2048, (int)rte_socket_id());
     if (!c.pool)
-        rte_exit(EXIT_FAILURE, "node: mempool: %s\n", rte_strerror(rte_errno));
+        ebf_eal_exit(EXIT_FAILURE, "node: mempool: %s\n", rte_strerror(rte_errno));
     if (ebf_port_start(c.port, c.pool, 1024, 1024))
-        rte_exit(EXIT_FAILURE, "node: cannot start port '%s'\n", o.port_name);
+        ebf_eal_exit(EXIT_FAILURE, "node: cannot start port '%s'\n", o.port_name);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     struct node_dp *dp = node_dp_create(&c);
     if (!dp)
-        rte_exit(EXIT_FAILURE, "node: cannot create the data plane: %s\n", strerror(errno));
+        ebf_eal_exit(EXIT_FAILURE, "node: cannot create the data plane: %s\n", strerror(errno));
     int rc = ebf_port_wait_up(c.port, &stop_requested, (unsigned)o.link_timeout_ms);
     if (rc == -ETIMEDOUT)
-        rte_exit(EXIT_FAILURE, "node: link of '%s' not up after %lu ms\n", o.port_name,
+        ebf_eal_exit(EXIT_FAILURE, "node: link of '%s' not up after %lu ms\n", o.port_name,
                  (unsigned long)o.link_timeout_ms);
     if (rc == 0)
         node_dp_run(dp, &stop_requested);
     if (o.stats) {
         FILE *f = fopen(o.stats, "w");
         if (!f)
-            rte_exit(EXIT_FAILURE, "node: cannot write '%s': %s\n", o.stats, strerror(errno));
+            ebf_eal_exit(EXIT_FAILURE, "node: cannot write '%s': %s\n", o.stats, strerror(errno));
         node_dp_write_stats(dp, f);
         ebf_port_write_stats(c.port, "port", f);
         fclose(f);

@@ -152,8 +152,9 @@ struct ebf_l2l3 {
 /* CRC32C (Castagnoli) of buf, continuing from crc (start with 0). */
 uint32_t ebf_crc32c(uint32_t crc, const void *buf, size_t len);
 
-/* Internet checksum of an IPv4 header of hlen bytes (returns network order
- * value to store, computed with the checksum field taken as zero). */
+/* Internet checksum of an IPv4 header of hlen bytes, computed with the
+ * checksum field taken as zero. The value is a plain number: store it
+ * big-endian (most significant byte first) at offset 10. */
 uint16_t ebf_ipv4_cksum(const void *hdr, size_t hlen);
 
 /* --- Encapsulation ---------------------------------------------------- */

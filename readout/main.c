@@ -222,9 +222,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < RO_MAX_SFCS; i++)
         c.sfc_ip[i] = 0x0a000101 + (uint32_t)i;
     if (parse_args(argc, argv, &c, &o))
-        rte_exit(2, "readout: bad options (see --help)\n");
+        ebf_eal_exit(2, "readout: bad options (see --help)\n");
     if (ebf_port_find(o.port_name, &c.port))
-        rte_exit(EXIT_FAILURE, "readout: no port '%s'\n", o.port_name);
+        ebf_eal_exit(EXIT_FAILURE, "readout: no port '%s'\n", o.port_name);
     if (!o.have_mac) {
         struct rte_ether_addr ea;
         rte_eth_macaddr_get(c.port, &ea);
@@ -232,21 +232,21 @@ int main(int argc, char **argv)
     }
     c.pool = ebf_pool_create("ro_pool", 8191, 2048, (int)rte_socket_id());
     if (!c.pool)
-        rte_exit(EXIT_FAILURE, "readout: mempool: %s\n", rte_strerror(rte_errno));
+        ebf_eal_exit(EXIT_FAILURE, "readout: mempool: %s\n", rte_strerror(rte_errno));
     if (ebf_port_start(c.port, c.pool, 1024, 1024))
-        rte_exit(EXIT_FAILURE, "readout: cannot start port '%s'\n", o.port_name);
+        ebf_eal_exit(EXIT_FAILURE, "readout: cannot start port '%s'\n", o.port_name);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int rc = ebf_port_wait_up(c.port, &stop_requested, (unsigned)o.link_timeout_ms);
     if (rc == -ETIMEDOUT)
-        rte_exit(EXIT_FAILURE, "readout: link of '%s' not up after %lu ms\n", o.port_name,
+        ebf_eal_exit(EXIT_FAILURE, "readout: link of '%s' not up after %lu ms\n", o.port_name,
                  (unsigned long)o.link_timeout_ms);
     if (rc == 0)
         rc = ro_run(&c, &st, &stop_requested, &force_stop);
     else
         memset(&st, 0, sizeof(st)), rc = 0;
     if (o.stats && write_stats(o.stats, &st, c.port))
-        rte_exit(EXIT_FAILURE, "readout: cannot write '%s': %s\n", o.stats, strerror(errno));
+        ebf_eal_exit(EXIT_FAILURE, "readout: cannot write '%s': %s\n", o.stats, strerror(errno));
     if (o.linger)
         linger(&c);
     ebf_port_close(c.port);

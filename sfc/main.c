@@ -174,36 +174,36 @@ int main(int argc, char **argv)
     argv += n;
     ebf_idle_init(&c.idle, EBF_IDLE_SPIN);
     if (parse_args(argc, argv, &c, &o))
-        rte_exit(2, "sfc: bad options (see --help)\n");
+        ebf_eal_exit(2, "sfc: bad options (see --help)\n");
     if (ebf_port_find(o.rx_name, &c.rx_port))
-        rte_exit(EXIT_FAILURE, "sfc: no port '%s'\n", o.rx_name);
+        ebf_eal_exit(EXIT_FAILURE, "sfc: no port '%s'\n", o.rx_name);
     for (uint16_t i = 0; i < c.n_nodes; i++)
         if (ebf_port_find(o.node_name[i], &c.node[i].port))
-            rte_exit(EXIT_FAILURE, "sfc: no port '%s' for node %u\n", o.node_name[i], i);
+            ebf_eal_exit(EXIT_FAILURE, "sfc: no port '%s' for node %u\n", o.node_name[i], i);
     int socket = (int)rte_socket_id();
     struct rte_mempool *rx_pool = ebf_pool_create("sfc_rx", (unsigned)o.mbufs, 2048, socket);
     struct rte_mempool *ack_pool = ebf_pool_create("sfc_ack", 4095, 2048, socket);
     c.hdr_pool = ebf_pool_create("sfc_hdr", 8191, 128, socket);
     c.clone_pool = ebf_pool_create("sfc_clone", (unsigned)o.mbufs, 0, socket);
     if (!rx_pool || !ack_pool || !c.hdr_pool || !c.clone_pool)
-        rte_exit(EXIT_FAILURE, "sfc: mempools: %s (raise EAL -m)\n", rte_strerror(rte_errno));
+        ebf_eal_exit(EXIT_FAILURE, "sfc: mempools: %s (raise EAL -m)\n", rte_strerror(rte_errno));
     c.max_frames = (uint32_t)o.mbufs;
     start_port(c.rx_port, rx_pool, o.rx_name);
     for (uint16_t i = 0; i < c.n_nodes; i++) {
         if (c.node[i].port == c.rx_port)
-            rte_exit(EXIT_FAILURE, "sfc: node %u shares the readout port '%s'\n", i, o.rx_name);
+            ebf_eal_exit(EXIT_FAILURE, "sfc: node %u shares the readout port '%s'\n", i, o.rx_name);
         start_port(c.node[i].port, ack_pool, o.node_name[i]);
     }
     struct sfc_dp *dp = sfc_dp_create(&c);
     if (!dp)
-        rte_exit(EXIT_FAILURE, "sfc: cannot create the data plane: %s\n", strerror(errno));
+        ebf_eal_exit(EXIT_FAILURE, "sfc: cannot create the data plane: %s\n", strerror(errno));
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     sfc_dp_run(dp, &stop_requested);
     if (o.stats) {
         FILE *f = fopen(o.stats, "w");
         if (!f)
-            rte_exit(EXIT_FAILURE, "sfc: cannot write '%s': %s\n", o.stats, strerror(errno));
+            ebf_eal_exit(EXIT_FAILURE, "sfc: cannot write '%s': %s\n", o.stats, strerror(errno));
         sfc_dp_write_stats(dp, f);
         ebf_port_write_stats(c.rx_port, "port.rx", f);
         fclose(f);
