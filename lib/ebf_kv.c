@@ -78,3 +78,10 @@ void ebf_kv_put(FILE *f, const char *key, uint64_t v)
 {
     fprintf(f, "%s %" PRIu64 "\n", key, v);
 }
+
+void ebf_kv_put_each(FILE *f, const char *prefix, const uint64_t *v, unsigned first,
+                     unsigned n, const char *(*name)(unsigned i))
+{
+    for (unsigned i = first; i < n; i++)
+        fprintf(f, "%s%s %" PRIu64 "\n", prefix, name(i), v[i]);
+}

@@ -36,4 +36,8 @@ const char *ebf_kv_str(const struct ebf_kv *kv, const char *key);
 /* Write "key value" with an unsigned value. */
 void ebf_kv_put(FILE *f, const char *key, uint64_t v);
 
+/* Write "<prefix><name(i)> v[i]" for i in [first, n): a counter per reason. */
+void ebf_kv_put_each(FILE *f, const char *prefix, const uint64_t *v, unsigned first,
+                     unsigned n, const char *(*name)(unsigned i));
+
 #endif /* EBF_KV_H */

@@ -77,3 +77,11 @@ int ebf_opt_ipv4(const char *prog, const char *opt, const char *val, uint32_t *i
     fprintf(stderr, "%s: option '%s': \"%s\" is not an IPv4 address\n", prog, opt, val);
     return -EINVAL;
 }
+
+int ebf_opt_idle(const char *prog, const char *opt, const char *val, enum ebf_idle_mode *mode)
+{
+    if (ebf_idle_parse(val, mode) == 0)
+        return 0;
+    fprintf(stderr, "%s: option '%s': \"%s\" is not spin or backoff\n", prog, opt, val);
+    return -EINVAL;
+}

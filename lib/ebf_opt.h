@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "ebf_idle.h"
+
 /*
  * Each returns 0, or -EINVAL after printing to stderr a message that names
  * the program, the option, the bad value and what is allowed, e.g.
@@ -19,6 +21,9 @@ int ebf_opt_mac(const char *prog, const char *opt, const char *val, uint8_t mac[
 /* A comma-separated list of MACs, at most max; returns the count or -EINVAL. */
 int ebf_opt_mac_list(const char *prog, const char *opt, const char *val,
                      uint8_t (*macs)[6], int max);
+
+/* "spin" or "backoff" (the --idle option). */
+int ebf_opt_idle(const char *prog, const char *opt, const char *val, enum ebf_idle_mode *mode);
 
 /* Dotted IPv4 address into host order. */
 int ebf_opt_ipv4(const char *prog, const char *opt, const char *val, uint32_t *ip);

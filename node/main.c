@@ -90,12 +90,7 @@ static int parse_args(int argc, char **argv, struct node_conf *c, struct opts *o
             rc = ebf_opt_u64("node", "--burst", optarg, 1, 64, &v);
             c->burst = (uint16_t)v;
             break;
-        case 'l':
-            if (ebf_idle_parse(optarg, &c->idle.mode)) {
-                fprintf(stderr, "node: option '--idle': \"%s\" is not spin or backoff\n", optarg);
-                rc = -EINVAL;
-            }
-            break;
+        case 'l': rc = ebf_opt_idle("node", "--idle", optarg, &c->idle.mode); break;
         case 'q': rc = ebf_opt_double("node", "--drain-quiet-ms", optarg, 1, 3.6e6, &c->drain_quiet_ms); break;
         case 'o': o->stats = optarg; break;
         case 'L': rc = ebf_opt_u64("node", "--link-timeout", optarg, 1, 3600000, &o->link_timeout_ms); break;

@@ -352,19 +352,24 @@ const struct node_stats *node_dp_stats(const struct node_dp *dp)
     return &dp->st;
 }
 
+static const char *reason_name(unsigned i)
+{
+    return ebf_reason_name((enum ebf_reason)i);
+}
+
+static const char *verify_label(unsigned i)
+{
+    return verify_name[i];
+}
+
 void node_dp_write_stats(const struct node_dp *dp, FILE *f)
 {
     const struct node_stats *st = &dp->st;
-    char key[96];
 
     ebf_kv_put(f, "rx.frames", st->rx_frames);
     ebf_kv_put(f, "rx.bytes", st->rx_bytes);
-    for (unsigned r = 1; r < EBF_R_MAX; r++) {
-        snprintf(key, sizeof(key), "rx.reject.%s", ebf_reason_name(r));
-        ebf_kv_put(f, key, st->reject[r]);
-        snprintf(key, sizeof(key), "piece.reject.%s", ebf_reason_name(r));
-        ebf_kv_put(f, key, st->piece_reject[r]);
-    }
+    ebf_kv_put_each(f, "rx.reject.", st->reject, 1, EBF_R_MAX, reason_name);
+    ebf_kv_put_each(f, "piece.reject.", st->piece_reject, 1, EBF_R_MAX, reason_name);
     ebf_kv_put(f, "rx.drop.wrong_type", st->wrong_type);
     ebf_kv_put(f, "rx.drop.no_slot", st->no_slot);
     ebf_kv_put(f, "rx.drop.dup_frames", st->dup_frames);
@@ -372,10 +377,7 @@ void node_dp_write_stats(const struct node_dp *dp, FILE *f)
     ebf_kv_put(f, "accepted", st->accepted);
     ebf_kv_put(f, "rejected", st->rejected);
     ebf_kv_put(f, "incomplete", st->incomplete);
-    for (unsigned v = 0; v < NODE_V_MAX; v++) {
-        snprintf(key, sizeof(key), "verify.%s", verify_name[v]);
-        ebf_kv_put(f, key, st->verify[v]);
-    }
+    ebf_kv_put_each(f, "verify.", st->verify, 0, NODE_V_MAX, verify_label);
     ebf_kv_put(f, "events_bad", st->events_bad);
     ebf_kv_put(f, "stopped_partial", st->stopped_partial);
     ebf_kv_put(f, "payload_bytes", st->payload_bytes);

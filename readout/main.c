@@ -142,12 +142,7 @@ static int parse_args(int argc, char **argv, struct ro_conf *c, struct opts *o)
             c->burst = (uint16_t)v;
             break;
         case 'x': rc = ebf_opt_u64("readout", "--seed", optarg, 0, UINT64_MAX, &c->seed); break;
-        case 'l':
-            if (ebf_idle_parse(optarg, &c->idle.mode)) {
-                fprintf(stderr, "readout: option '--idle': \"%s\" is not spin or backoff\n", optarg);
-                rc = -EINVAL;
-            }
-            break;
+        case 'l': rc = ebf_opt_idle("readout", "--idle", optarg, &c->idle.mode); break;
         case 'o': o->stats = optarg; break;
         case 't': rc = ebf_opt_u64("readout", "--link-timeout", optarg, 1, 3600000, &o->link_timeout_ms); break;
         case 'g': o->linger = 1; break;

@@ -120,12 +120,7 @@ static int parse_args(int argc, char **argv, struct sfc_conf *c, struct opts *o)
             rc = ebf_opt_u64("sfc", "--udp-port", optarg, 1, 65535, &v);
             c->udp_port = (uint16_t)v;
             break;
-        case 'l':
-            if (ebf_idle_parse(optarg, &c->idle.mode)) {
-                fprintf(stderr, "sfc: option '--idle': \"%s\" is not spin or backoff\n", optarg);
-                rc = -EINVAL;
-            }
-            break;
+        case 'l': rc = ebf_opt_idle("sfc", "--idle", optarg, &c->idle.mode); break;
         case 'q': rc = ebf_opt_double("sfc", "--drain-quiet-ms", optarg, 1, 3.6e6, &c->drain_quiet_ms); break;
         case 'd': rc = ebf_opt_double("sfc", "--drain-timeout-ms", optarg, 1, 3.6e6, &c->drain_timeout_ms); break;
         case 'o': o->stats = optarg; break;

@@ -5,6 +5,21 @@
 #include "ebf_kv.h"
 #include "sfc_dp.h"
 
+static const char *reason_name(unsigned i)
+{
+    return ebf_reason_name((enum ebf_reason)i);
+}
+
+static const char *drop_name(unsigned i)
+{
+    return sfc_drop_name((enum sfc_drop)i);
+}
+
+static const char *lost_name(unsigned i)
+{
+    return sfc_lost_name((enum sfc_lost)i);
+}
+
 void sfc_dp_write_stats(const struct sfc_dp *dp, FILE *f)
 {
     const struct sfc_stats *st = sfc_dp_stats(dp);
@@ -12,18 +27,9 @@ void sfc_dp_write_stats(const struct sfc_dp *dp, FILE *f)
 
     ebf_kv_put(f, "rx.frames", st->rx_frames);
     ebf_kv_put(f, "rx.bytes", st->rx_bytes);
-    for (unsigned r = 1; r < EBF_R_MAX; r++) {
-        snprintf(key, sizeof(key), "rx.reject.%s", ebf_reason_name(r));
-        ebf_kv_put(f, key, st->reject[r]);
-    }
-    for (unsigned d = 0; d < SFC_DROP_MAX; d++) {
-        snprintf(key, sizeof(key), "rx.drop.%s", sfc_drop_name(d));
-        ebf_kv_put(f, key, st->drop[d]);
-    }
-    for (unsigned l = 0; l < SFC_LOST_MAX; l++) {
-        snprintf(key, sizeof(key), "lost.%s", sfc_lost_name(l));
-        ebf_kv_put(f, key, st->lost[l]);
-    }
+    ebf_kv_put_each(f, "rx.reject.", st->reject, 1, EBF_R_MAX, reason_name);
+    ebf_kv_put_each(f, "rx.drop.", st->drop, 0, SFC_DROP_MAX, drop_name);
+    ebf_kv_put_each(f, "lost.", st->lost, 0, SFC_LOST_MAX, lost_name);
     ebf_kv_put(f, "lost_digest", st->lost_digest);
     ebf_kv_put(f, "events.complete", st->events_complete);
     ebf_kv_put(f, "events.incomplete", st->events_incomplete);
