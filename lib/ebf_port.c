@@ -60,6 +60,12 @@ int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t nb_rxd,
     if (rc)
         goto fail;
     rc = rte_eth_dev_start(port);
+    if (rc && strcmp(info.driver_name, "net_memif") == 0) {
+        /* A memif client whose server is not up yet: ebf_port_wait_up()
+         * starts it again until the peer is there. */
+        PORT_LOG(INFO, "port %u: memif peer not there yet, will retry\n", port);
+        return 0;
+    }
     if (rc)
         goto fail;
     return 0;
@@ -70,14 +76,25 @@ fail:
 
 int ebf_port_wait_up(uint16_t port, const volatile sig_atomic_t *stop, unsigned timeout_ms)
 {
-    uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * timeout_ms / 1000;
+    uint64_t hz = rte_get_timer_hz(), now = rte_get_timer_cycles();
+    uint64_t end = now + hz * timeout_ms / 1000, retry = now + hz;
+    struct rte_eth_dev_info info;
     struct rte_eth_link link;
+    int memif = rte_eth_dev_info_get(port, &info) == 0 && info.driver_name &&
+                strcmp(info.driver_name, "net_memif") == 0;
 
     while (!*stop) {
         if (rte_eth_link_get_nowait(port, &link) == 0 && link.link_status)
             return 0;
-        if (rte_get_timer_cycles() > end)
+        now = rte_get_timer_cycles();
+        if (now > end)
             return -ETIMEDOUT;
+        if (memif && now > retry) {
+            PORT_LOG(INFO, "port %u: memif peer not connected yet, reconnecting\n", port);
+            rte_eth_dev_stop(port);
+            rte_eth_dev_start(port);
+            retry = now + hz;
+        }
         rte_delay_us_sleep(10000);
     }
     return -EINTR;

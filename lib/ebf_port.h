@@ -18,12 +18,15 @@
 int ebf_port_find(const char *name, uint16_t *port);
 
 /* Configure one RX and one TX queue, enable multi-segment TX when the
- * driver can, and start the port. */
+ * driver can, and start the port. A memif client that cannot reach its
+ * server yet is left for ebf_port_wait_up() to start. */
 int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t nb_rxd,
                    uint16_t nb_txd);
 
 /* Wait until the link is up or *stop is set or timeout_ms passes. Returns 0
- * when up, -EINTR when stopped, -ETIMEDOUT. */
+ * when up, -EINTR when stopped, -ETIMEDOUT. A memif client connects once,
+ * when its port starts, and a server that is not started yet turns it away;
+ * so a memif port still down is restarted every second to try again. */
 int ebf_port_wait_up(uint16_t port, const volatile sig_atomic_t *stop,
                      unsigned timeout_ms);
 

@@ -41,13 +41,15 @@ static void usage(void)
             "  --idle spin|backoff   idle policy (spin)\n"
             "  --drain-quiet-ms T    at stop, input quiet this long ends intake (200)\n"
             "  --drain-timeout-ms T  at stop, wait for acks at most T (5000)\n"
-            "  --stats FILE          write final counters to FILE at exit\n");
+            "  --stats FILE          write final counters to FILE at exit\n"
+            "  --ready-file FILE     create FILE once every port is started\n");
 }
 
 struct opts {
     const char *rx_name;
     const char *node_name[SFC_MAX_NODES];
     const char *stats;
+    const char *ready_file;
     uint64_t mbufs;
 };
 
@@ -81,7 +83,8 @@ static int parse_args(int argc, char **argv, struct sfc_conf *c, struct opts *o)
         {"mbufs", 1, 0, 'm'}, {"max-credits", 1, 0, 'k'}, {"mtu", 1, 0, 'M'},
         {"burst", 1, 0, 'B'}, {"udp-port", 1, 0, 'u'}, {"idle", 1, 0, 'l'},
         {"drain-quiet-ms", 1, 0, 'q'}, {"drain-timeout-ms", 1, 0, 'd'},
-        {"stats", 1, 0, 'o'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+        {"stats", 1, 0, 'o'}, {"ready-file", 1, 0, 'R'}, {"help", 0, 0, 'h'},
+        {0, 0, 0, 0},
     };
     uint64_t v;
     int ch, rc = 0;
@@ -124,6 +127,7 @@ static int parse_args(int argc, char **argv, struct sfc_conf *c, struct opts *o)
         case 'q': rc = ebf_opt_double("sfc", "--drain-quiet-ms", optarg, 1, 3.6e6, &c->drain_quiet_ms); break;
         case 'd': rc = ebf_opt_double("sfc", "--drain-timeout-ms", optarg, 1, 3.6e6, &c->drain_timeout_ms); break;
         case 'o': o->stats = optarg; break;
+        case 'R': o->ready_file = optarg; break;
         case 'h': usage(); exit(0);
         default: usage(); return -EINVAL;
         }
@@ -194,6 +198,12 @@ int main(int argc, char **argv)
         ebf_eal_exit(EXIT_FAILURE, "sfc: cannot create the data plane: %s\n", strerror(errno));
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
+    if (o.ready_file) {
+        FILE *f = fopen(o.ready_file, "w");
+        if (!f || fclose(f) != 0)
+            ebf_eal_exit(EXIT_FAILURE, "sfc: cannot create '%s': %s\n", o.ready_file,
+                         strerror(errno));
+    }
     sfc_dp_run(dp, &stop_requested);
     if (o.stats) {
         FILE *f = fopen(o.stats, "w");

@@ -156,6 +156,7 @@ static void build_cmds(struct farm *f)
     arg(&f->sfc, "--timeout-ms=%g", c->timeout_ms);
     arg(&f->sfc, "--idle=backoff");
     arg(&f->sfc, "--stats=%s/sfc.stats", f->r->run_dir);
+    arg(&f->sfc, "--ready-file=%s/sfc.ready", f->r->run_dir);
 
     static const char *const node_names[FARM_MAX_NODES] = {
         "node0", "node1", "node2", "node3", "node4", "node5", "node6", "node7",
@@ -285,21 +286,6 @@ static void stop(struct farm *f, struct proc *p, double grace)
              f->r->run_dir, p->name);
 }
 
-static int wait_file(const char *dir, const char *name, double seconds)
-{
-    char path[256];
-    struct stat sb;
-    double end = now_s() + seconds;
-
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    while (stat(path, &sb) != 0) {
-        if (now_s() > end)
-            return -1;
-        sleep_ms(10);
-    }
-    return 0;
-}
-
 /* Wait until p has written its counters (it is done) or exited. Returns 0
  * when the file is there. */
 static int wait_done(struct farm *f, struct proc *p, const char *file, double seconds)
@@ -365,8 +351,9 @@ int farm_run(const struct farm_conf *c, struct farm_result *r)
     lcore_set(&f);
     build_cmds(&f);
 
-    if (spawn(&f, &f.sfc) == 0 && wait_file(r->run_dir, "sfc-in.sock", 20) != 0)
-        fail(&f, "sfc did not open its memif sockets (log: %s/sfc.log)", r->run_dir);
+    /* The memif clients may only connect once the SFC's ports are started. */
+    if (spawn(&f, &f.sfc) == 0 && wait_done(&f, &f.sfc, "sfc.ready", 60) != 0)
+        fail(&f, "sfc did not start its ports within 60 s (log: %s/sfc.log)", r->run_dir);
     for (unsigned i = 0; i < c->nodes && !r->error[0]; i++)
         spawn(&f, &f.node[i]);
     if (!r->error[0])
