@@ -192,19 +192,25 @@ static void verify_pieces(struct node_dp *dp, struct node_ev *e, const uint8_t *
         struct ebf_frag_hdr h;
         size_t used;
         enum ebf_reason r = ebf_frag_parse(p, len, e->n_sources, 1, &h, &used);
-        if (r != EBF_R_OK) {
+        if (r == EBF_R_BAD_CHECKSUM) {
+            /* Lengths and source were checked before the CRC: the piece can
+             * be stepped over, its bytes are just not to be trusted. */
             dp->st.piece_reject[r]++;
-            flag(e, r == EBF_R_BAD_CHECKSUM ? NODE_V_BAD_CRC : NODE_V_BAD_SOURCES);
+            flag(e, NODE_V_BAD_CRC);
+            used = EBF_FRAG_HLEN + (size_t)h.piece_len;
+        } else if (r != EBF_R_OK) {
+            dp->st.piece_reject[r]++;
+            flag(e, NODE_V_BAD_SOURCES);
             return;             /* the rest of the frame cannot be located */
+        } else if (ebf_pattern_check(p + EBF_FRAG_HLEN, h.piece_len, h.source, h.event_id,
+                                     h.offset) >= 0) {
+            flag(e, NODE_V_BAD_PATTERN);
         }
         if (h.event_id != e->id)
             flag(e, NODE_V_BAD_EVENT_ID);
         if (!ebf_present_test(e->present, h.source) ||
             (e->src_got[h.source] && e->src_len[h.source] != h.frag_len))
             flag(e, NODE_V_BAD_SOURCES);
-        if (ebf_pattern_check(p + EBF_FRAG_HLEN, h.piece_len, h.source, h.event_id,
-                              h.offset) >= 0)
-            flag(e, NODE_V_BAD_PATTERN);
         e->src_len[h.source] = h.frag_len;
         e->src_got[h.source] += h.piece_len;
         e->got_bytes += h.piece_len;

@@ -153,8 +153,14 @@ int ro_run(const struct ro_conf *c, struct ro_stats *st, const volatile sig_atom
     for (uint64_t e = 0; !c->n_events || e < c->n_events; e++) {
         if (*stop || rte_get_tsc_cycles() >= end)
             break;
-        if (tsc_per_event > 0)
-            pace(c, t0 + (uint64_t)((double)e * tsc_per_event), stop);
+        if (tsc_per_event > 0) {
+            uint64_t due = t0 + (uint64_t)((double)e * tsc_per_event);
+            if (due >= end)
+                break;          /* the next event falls after the deadline */
+            pace(c, due, stop);
+            if (*stop)
+                break;          /* stopped while waiting: send nothing more */
+        }
         uint64_t now_ns = ebf_now_ns();
         for (uint16_t s = 0; s < c->n_sources && rc == 0; s++)
             rc = emit_fragment(c, st, &q, &idle, force, s, e, seq, now_ns);
