@@ -124,7 +124,7 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     fprintf(out, "ebfarm run: %" PRIu64 " events x %u sources, fragments %u..%u B, %u nodes\n",
             c->events, c->sources, c->frag_min, c->frag_max, c->nodes);
     fprintf(out, "  readout  generated %" PRIu64 " events, sent %" PRIu64 " frames (%" PRIu64
-            " bytes), port refused %" PRIu64 " (retried)\n",
+            " bytes); back-pressure: %" PRIu64 " frames refused at first try, all retried\n",
             l->generated, ebf_kv_u64(ro, "frames", 0), ebf_kv_u64(ro, "bytes", 0),
             ebf_kv_u64(ro, "tx_refused", 0));
     fprintf(out, "  sfc      received %" PRIu64 " frames; rejected: ",
