@@ -74,6 +74,32 @@ uint64_t ebf_kv_u64(const struct ebf_kv *kv, const char *key, uint64_t def)
     return v;
 }
 
+FILE *ebf_kv_create(const char *path)
+{
+    char tmp[4096];
+
+    if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    return fopen(tmp, "w");
+}
+
+int ebf_kv_commit(FILE *f, const char *path)
+{
+    char tmp[4096];
+
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    if (ferror(f)) {
+        fclose(f);
+        errno = EIO;
+        return -1;
+    }
+    if (fclose(f) != 0)
+        return -1;
+    return rename(tmp, path);
+}
+
 void ebf_kv_put(FILE *f, const char *key, uint64_t v)
 {
     fprintf(f, "%s %" PRIu64 "\n", key, v);

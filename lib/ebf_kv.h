@@ -33,6 +33,14 @@ uint64_t ebf_kv_u64(const struct ebf_kv *kv, const char *key, uint64_t def);
 /* Value of key as text, or NULL. */
 const char *ebf_kv_str(const struct ebf_kv *kv, const char *key);
 
+/* Open a stats file for writing: the lines go to "<path>.tmp" until
+ * ebf_kv_commit() renames it to path, so a reader never sees half a file.
+ * NULL with errno set. */
+FILE *ebf_kv_create(const char *path);
+
+/* Close f and rename it to path; returns 0, or -1 with errno set. */
+int ebf_kv_commit(FILE *f, const char *path);
+
 /* Write "key value" with an unsigned value. */
 void ebf_kv_put(FILE *f, const char *key, uint64_t v);
 

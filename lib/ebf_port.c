@@ -31,6 +31,12 @@ int ebf_port_find(const char *name, uint16_t *port)
     return 0;
 }
 
+/* memif clients connect once, at start: they need retries (see header). */
+static int is_memif(const struct rte_eth_dev_info *info)
+{
+    return info->driver_name && strcmp(info->driver_name, "net_memif") == 0;
+}
+
 int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t nb_rxd,
                    uint16_t nb_txd)
 {
@@ -60,7 +66,7 @@ int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t nb_rxd,
     if (rc)
         goto fail;
     rc = rte_eth_dev_start(port);
-    if (rc && strcmp(info.driver_name, "net_memif") == 0) {
+    if (rc && is_memif(&info)) {
         /* A memif client whose server is not up yet: ebf_port_wait_up()
          * starts it again until the peer is there. */
         PORT_LOG(INFO, "port %u: memif peer not there yet, will retry\n", port);
@@ -80,8 +86,7 @@ int ebf_port_wait_up(uint16_t port, const volatile sig_atomic_t *stop, unsigned 
     uint64_t end = now + hz * timeout_ms / 1000, retry = now + hz;
     struct rte_eth_dev_info info;
     struct rte_eth_link link;
-    int memif = rte_eth_dev_info_get(port, &info) == 0 && info.driver_name &&
-                strcmp(info.driver_name, "net_memif") == 0;
+    int memif = rte_eth_dev_info_get(port, &info) == 0 && is_memif(&info);
 
     while (!*stop) {
         if (rte_eth_link_get_nowait(port, &link) == 0 && link.link_status)

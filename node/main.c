@@ -12,6 +12,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
+#include "ebf_kv.h"
 #include "ebf_opt.h"
 #include "ebf_port.h"
 #include "node_dp.h"
@@ -154,12 +155,13 @@ int main(int argc, char **argv)
     if (rc == 0)
         node_dp_run(dp, &stop_requested);
     if (o.stats) {
-        FILE *f = fopen(o.stats, "w");
+        FILE *f = ebf_kv_create(o.stats);
         if (!f)
             ebf_eal_exit(EXIT_FAILURE, "node: cannot write '%s': %s\n", o.stats, strerror(errno));
         node_dp_write_stats(dp, f);
         ebf_port_write_stats(c.port, "port", f);
-        fclose(f);
+        if (ebf_kv_commit(f, o.stats))
+            ebf_eal_exit(EXIT_FAILURE, "node: cannot write '%s': %s\n", o.stats, strerror(errno));
     }
     node_dp_destroy(dp);
     ebf_port_close(c.port);

@@ -12,6 +12,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "ebf_kv.h"
 #include "ebf_opt.h"
 #include "ebf_port.h"
 #include "ro_gen.h"
@@ -167,22 +168,6 @@ static int parse_args(int argc, char **argv, struct ro_conf *c, struct opts *o)
     return 0;
 }
 
-/* Write the counters to path.tmp, then rename: a reader never sees half. */
-static int write_stats(const char *path, const struct ro_stats *st, uint16_t port)
-{
-    char tmp[4096];
-
-    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return -1;
-    ro_write_stats(st, f);
-    ebf_port_write_stats(port, "port", f);
-    if (fclose(f) != 0)
-        return -1;
-    return rename(tmp, path);
-}
-
 /* Keep the port open, freeing anything received, until SIGINT. */
 static void linger(const struct ro_conf *c)
 {
@@ -240,8 +225,15 @@ int main(int argc, char **argv)
         rc = ro_run(&c, &st, &stop_requested, &force_stop);
     else
         memset(&st, 0, sizeof(st)), rc = 0;
-    if (o.stats && write_stats(o.stats, &st, c.port))
-        ebf_eal_exit(EXIT_FAILURE, "readout: cannot write '%s': %s\n", o.stats, strerror(errno));
+    if (o.stats) {
+        FILE *f = ebf_kv_create(o.stats);
+        if (!f)
+            ebf_eal_exit(EXIT_FAILURE, "readout: cannot write '%s': %s\n", o.stats, strerror(errno));
+        ro_write_stats(&st, f);
+        ebf_port_write_stats(c.port, "port", f);
+        if (ebf_kv_commit(f, o.stats))
+            ebf_eal_exit(EXIT_FAILURE, "readout: cannot write '%s': %s\n", o.stats, strerror(errno));
+    }
     if (o.linger)
         linger(&c);
     ebf_port_close(c.port);

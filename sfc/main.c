@@ -11,6 +11,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
+#include "ebf_kv.h"
 #include "ebf_opt.h"
 #include "ebf_port.h"
 #include "sfc_dp.h"
@@ -206,12 +207,13 @@ int main(int argc, char **argv)
     }
     sfc_dp_run(dp, &stop_requested);
     if (o.stats) {
-        FILE *f = fopen(o.stats, "w");
+        FILE *f = ebf_kv_create(o.stats);
         if (!f)
             ebf_eal_exit(EXIT_FAILURE, "sfc: cannot write '%s': %s\n", o.stats, strerror(errno));
         sfc_dp_write_stats(dp, f);
         ebf_port_write_stats(c.rx_port, "port.rx", f);
-        fclose(f);
+        if (ebf_kv_commit(f, o.stats))
+            ebf_eal_exit(EXIT_FAILURE, "sfc: cannot write '%s': %s\n", o.stats, strerror(errno));
     }
     sfc_dp_destroy(dp);
     ebf_port_close(c.rx_port);

@@ -5,8 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rte_eal.h>
-#include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -14,6 +12,7 @@
 #include "ebf_port.h"
 #include "ebf_proto.h"
 #include "node_dp.h"
+#include "test-eal.h"
 
 #define N_SOURCES 4
 #define FRAG 200
@@ -29,34 +28,20 @@ struct rig {
     struct node_dp *dp;
 };
 
-static struct rte_ring *ring(const char *name)
-{
-    struct rte_ring *r = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-    ck_assert_ptr_nonnull(r);
-    return r;
-}
-
 static void rig_up(struct rig *g)
 {
-    char prefix[64];
-    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest%d", (int)getpid());
-    char *argv[] = {"test", "--no-huge", "-m", "128", "--no-pci", "--no-telemetry",
-                    "-l", "0", prefix, "--log-level=*:warning", NULL};
-    ck_assert_int_ge(rte_eal_init(10, argv), 0);
+    test_eal_init();
 
-    struct rte_ring *down = ring("down"), *up = ring("up");
-    int sp = rte_eth_from_rings("sfc", &up, 1, &down, 1, 0);
-    int np = rte_eth_from_rings("node", &down, 1, &up, 1, 0);
-    ck_assert_int_ge(sp, 0);
-    ck_assert_int_ge(np, 0);
-    g->sfc_port = (uint16_t)sp;
+    struct rte_ring *down = test_ring("down", 1024), *up = test_ring("up", 1024);
+    g->sfc_port = test_ring_port("sfc", up, down);
+    uint16_t np = test_ring_port("node", down, up);
     g->pool = ebf_pool_create("test_pool", 2047, 2048, 0);
     ck_assert_ptr_nonnull(g->pool);
     ck_assert_int_eq(ebf_port_start(g->sfc_port, g->pool, 512, 512), 0);
-    ck_assert_int_eq(ebf_port_start((uint16_t)np, g->pool, 512, 512), 0);
+    ck_assert_int_eq(ebf_port_start(np, g->pool, 512, 512), 0);
 
     struct node_conf c = {
-        .port = (uint16_t)np, .node_id = NODE_ID, .epoch = 77, .credits = CREDITS,
+        .port = np, .node_id = NODE_ID, .epoch = 77, .credits = CREDITS,
         .accept = 0.5, .accept_seed = 0, .ack_batch = 16, .heartbeat_ms = 0,
         .pool = g->pool, .burst = 32, .drain_quiet_ms = 10,
     };

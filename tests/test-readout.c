@@ -9,8 +9,6 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include <rte_eal.h>
-#include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -19,6 +17,7 @@
 #include "ebf_port.h"
 #include "ebf_proto.h"
 #include "ro_gen.h"
+#include "test-eal.h"
 
 /* A run of a few hundred events must fit in the TX ring and the pool, since
  * ro_run() blocks and nothing drains the ring while it runs. */
@@ -46,28 +45,15 @@ struct seen {
 
 static struct rte_mbuf *pkts[MAX_FRAMES];
 
-static struct rte_ring *ring(const char *name, unsigned size)
-{
-    struct rte_ring *r = rte_ring_create(name, size, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-    ck_assert_ptr_nonnull(r);
-    return r;
-}
-
 /* EAL in this (forked) test process and one ring port for the readout whose
  * TX ring holds tx_size - 1 frames. */
 static void rig_up(struct rig *g, unsigned tx_size)
 {
-    char prefix[64];
-    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest%d", (int)getpid());
-    char *argv[] = {"test", "--no-huge", "-m", "256", "--no-pci", "--no-telemetry",
-                    "-l", "0", prefix, "--log-level=*:warning", NULL};
-    ck_assert_int_ge(rte_eal_init(10, argv), 0);
+    test_eal_init();
 
-    struct rte_ring *rx = ring("ro_rx", 1024);
-    g->tx = ring("ro_tx", tx_size);
-    int p = rte_eth_from_rings("ro", &rx, 1, &g->tx, 1, 0);
-    ck_assert_int_ge(p, 0);
-    g->port = (uint16_t)p;
+    struct rte_ring *rx = test_ring("ro_rx", 1024);
+    g->tx = test_ring("ro_tx", tx_size);
+    g->port = test_ring_port("ro", rx, g->tx);
     g->pool = ebf_pool_create("ro_pool", POOL_N, 2048, 0);
     ck_assert_ptr_nonnull(g->pool);
     ck_assert_int_eq(ebf_port_start(g->port, g->pool, 512, 512), 0);

@@ -5,8 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rte_eal.h>
-#include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -14,6 +12,7 @@
 #include "ebf_port.h"
 #include "ebf_proto.h"
 #include "sfc_dp.h"
+#include "test-eal.h"
 
 #define N_SOURCES 4
 #define FRAG_LEN 1000
@@ -27,36 +26,19 @@ struct rig {
     uint8_t sfc_rx_mac[6], sfc_node_mac[6];
 };
 
-static uint16_t ring_port(const char *name, struct rte_ring *rx, struct rte_ring *tx)
-{
-    int p = rte_eth_from_rings(name, &rx, 1, &tx, 1, 0);
-    ck_assert_int_ge(p, 0);
-    return (uint16_t)p;
-}
-
-static struct rte_ring *ring(const char *name)
-{
-    struct rte_ring *r = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-    ck_assert_ptr_nonnull(r);
-    return r;
-}
-
 /* EAL in this (forked) test process, four ports joined by rings:
  * readout -> sfc_rx, sfc_node <-> node. */
 static void rig_up(struct rig *g, double timeout_ms)
 {
-    char prefix[64];
-    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest%d", (int)getpid());
-    char *argv[] = {"test", "--no-huge", "-m", "256", "--no-pci", "--no-telemetry",
-                    "-l", "0", prefix, "--log-level=*:warning", NULL};
-    ck_assert_int_ge(rte_eal_init(10, argv), 0);
+    test_eal_init();
 
-    struct rte_ring *r_in = ring("r_in"), *r_down = ring("r_down"), *r_up = ring("r_up");
-    struct rte_ring *r_void1 = ring("r_void1"), *r_void2 = ring("r_void2");
-    g->ro_port = ring_port("ro", r_void1, r_in);
-    g->sfc_rx = ring_port("sfcrx", r_in, r_void2);
-    g->sfc_node = ring_port("sfcnode", r_up, r_down);
-    g->node_port = ring_port("node", r_down, r_up);
+    struct rte_ring *r_in = test_ring("r_in", 1024), *r_down = test_ring("r_down", 1024);
+    struct rte_ring *r_up = test_ring("r_up", 1024);
+    struct rte_ring *r_void1 = test_ring("r_void1", 1024), *r_void2 = test_ring("r_void2", 1024);
+    g->ro_port = test_ring_port("ro", r_void1, r_in);
+    g->sfc_rx = test_ring_port("sfcrx", r_in, r_void2);
+    g->sfc_node = test_ring_port("sfcnode", r_up, r_down);
+    g->node_port = test_ring_port("node", r_down, r_up);
     g->pool = ebf_pool_create("test_pool", 4095, 2048, 0);
     ck_assert_ptr_nonnull(g->pool);
     struct rte_mempool *hdr = ebf_pool_create("test_hdr", 1023, 128, 0);

@@ -96,6 +96,31 @@ START_TEST(test_kv_roundtrip)
 }
 END_TEST
 
+/* A stats file appears under its name only when committed. */
+START_TEST(test_kv_commit)
+{
+    char dir[] = "/tmp/ebf-test-kvc-XXXXXX", path[64], tmp[80];
+    struct ebf_kv kv;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/x.stats", dir);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    FILE *f = ebf_kv_create(path);
+    ck_assert_ptr_nonnull(f);
+    ebf_kv_put(f, "events", 5);
+    ck_assert_int_eq(access(path, F_OK), -1);
+    ck_assert_int_eq(access(tmp, F_OK), 0);
+    ck_assert_int_eq(ebf_kv_commit(f, path), 0);
+    ck_assert_int_eq(access(tmp, F_OK), -1);
+    ck_assert_int_eq(ebf_kv_load(&kv, path), 0);
+    ck_assert_uint_eq(kv.n, 1);
+    ck_assert_uint_eq(ebf_kv_u64(&kv, "events", 0), 5);
+    ebf_kv_free(&kv);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_idle)
 {
     struct ebf_idle b;
@@ -147,6 +172,7 @@ Suite *util_suite(void)
     tcase_add_test(tc, test_parse_u64);
     tcase_add_test(tc, test_parse_double);
     tcase_add_test(tc, test_kv_roundtrip);
+    tcase_add_test(tc, test_kv_commit);
     tcase_add_test(tc, test_idle);
     suite_add_tcase(s, tc);
     return s;
