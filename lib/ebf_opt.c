@@ -85,3 +85,28 @@ int ebf_opt_idle(const char *prog, const char *opt, const char *val, enum ebf_id
     fprintf(stderr, "%s: option '%s': \"%s\" is not spin or backoff\n", prog, opt, val);
     return -EINVAL;
 }
+
+int ebf_param_u64(const char *key, const char *val, uint64_t min, uint64_t max, uint64_t *out,
+                  char *err, size_t len)
+{
+    if (ebf_parse_u64(val, min, max, out) == 0)
+        return 0;
+    snprintf(err, len, "parameter '%s': \"%s\" is not an integer in %" PRIu64 "..%" PRIu64, key,
+             val, min, max);
+    return -EINVAL;
+}
+
+int ebf_param_double(const char *key, const char *val, double min, double max, double *out,
+                     char *err, size_t len)
+{
+    if (ebf_parse_double(val, min, max, out) == 0)
+        return 0;
+    snprintf(err, len, "parameter '%s': \"%s\" is not a number in %g..%g", key, val, min, max);
+    return -EINVAL;
+}
+
+int ebf_param_unknown(const char *key, const char *allowed, char *err, size_t len)
+{
+    snprintf(err, len, "unknown parameter '%s' (allowed: %s)", key, allowed);
+    return -EINVAL;
+}

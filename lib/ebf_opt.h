@@ -3,6 +3,7 @@
 #ifndef EBF_OPT_H
 #define EBF_OPT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ebf_idle.h"
@@ -27,5 +28,17 @@ int ebf_opt_idle(const char *prog, const char *opt, const char *val, enum ebf_id
 
 /* Dotted IPv4 address into host order. */
 int ebf_opt_ipv4(const char *prog, const char *opt, const char *val, uint32_t *ip);
+
+/*
+ * Run parameters sent with a configure command: the same checks, with the
+ * message ("parameter 'rate': \"x\" is not a number in 0..1e+09") written
+ * to err instead of stderr. 0 or -EINVAL.
+ */
+int ebf_param_u64(const char *key, const char *val, uint64_t min, uint64_t max, uint64_t *out,
+                  char *err, size_t len);
+int ebf_param_double(const char *key, const char *val, double min, double max, double *out,
+                     char *err, size_t len);
+/* "unknown parameter 'k' (allowed: ...)"; returns -EINVAL. */
+int ebf_param_unknown(const char *key, const char *allowed, char *err, size_t len);
 
 #endif /* EBF_OPT_H */

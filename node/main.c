@@ -12,18 +12,11 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
+#include "ebf_ctl.h"
 #include "ebf_kv.h"
 #include "ebf_opt.h"
 #include "ebf_port.h"
-#include "node_dp.h"
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
+#include "node_ctl.h"
 
 static void usage(void)
 {
@@ -43,7 +36,13 @@ static void usage(void)
             "  --idle spin|backoff   idle policy (spin)\n"
             "  --drain-quiet-ms T    at stop, input quiet this long ends the run (200)\n"
             "  --stats FILE          write final counters to FILE at exit\n"
-            "  --link-timeout MS     wait for link up at most MS (10000)\n");
+            "  --link-timeout MS     wait for link up at most MS (10000)\n"
+            "  --control EP          run control: ZeroMQ REP endpoint (tcp:// or ipc://);\n"
+            "                        the node then waits for configure and start. Without\n"
+            "                        it, run 1 starts at once and SIGINT stops it\n"
+            "  --metrics EP          publish metrics snapshots on this ZeroMQ PUB endpoint\n"
+            "  --metrics-period-ms T snapshot period (1000)\n"
+            "  --name NAME           instance name in status and metrics (node)\n");
 }
 
 struct opts {
@@ -51,6 +50,7 @@ struct opts {
     const char *stats;
     int have_mac, have_sfc;
     uint64_t link_timeout_ms;
+    struct ebf_ctl_conf ctl;
 };
 
 static int parse_args(int argc, char **argv, struct node_conf *c, struct opts *o)
@@ -61,7 +61,9 @@ static int parse_args(int argc, char **argv, struct node_conf *c, struct opts *o
         {"accept", 1, 0, 'a'}, {"accept-seed", 1, 0, 'x'}, {"ack-batch", 1, 0, 'b'},
         {"heartbeat-ms", 1, 0, 'H'}, {"burst", 1, 0, 'B'}, {"idle", 1, 0, 'l'},
         {"drain-quiet-ms", 1, 0, 'q'}, {"stats", 1, 0, 'o'},
-        {"link-timeout", 1, 0, 'L'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+        {"link-timeout", 1, 0, 'L'}, {"help", 0, 0, 'h'},
+        {"control", 1, 0, 'C'}, {"metrics", 1, 0, 'P'}, {"metrics-period-ms", 1, 0, 'T'},
+        {"name", 1, 0, 'N'}, {0, 0, 0, 0},
     };
     uint64_t v;
     int ch, rc = 0;
@@ -95,6 +97,10 @@ static int parse_args(int argc, char **argv, struct node_conf *c, struct opts *o
         case 'q': rc = ebf_opt_double("node", "--drain-quiet-ms", optarg, 1, 3.6e6, &c->drain_quiet_ms); break;
         case 'o': o->stats = optarg; break;
         case 'L': rc = ebf_opt_u64("node", "--link-timeout", optarg, 1, 3600000, &o->link_timeout_ms); break;
+        case 'C': o->ctl.control = optarg; break;
+        case 'P': o->ctl.metrics = optarg; break;
+        case 'T': rc = ebf_opt_double("node", "--metrics-period-ms", optarg, 10, 60000, &o->ctl.period_ms); break;
+        case 'N': o->ctl.instance = optarg; break;
         case 'h': usage(); exit(0);
         default: usage(); return -EINVAL;
         }
@@ -143,27 +149,37 @@ int main(int argc, char **argv)
         ebf_eal_exit(EXIT_FAILURE, "node: mempool: %s\n", rte_strerror(rte_errno));
     if (ebf_port_start(c.port, c.pool, 1024, 1024))
         ebf_eal_exit(EXIT_FAILURE, "node: cannot start port '%s'\n", o.port_name);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    struct node_dp *dp = node_dp_create(&c);
-    if (!dp)
-        ebf_eal_exit(EXIT_FAILURE, "node: cannot create the data plane: %s\n", strerror(errno));
-    int rc = ebf_port_wait_up(c.port, &stop_requested, (unsigned)o.link_timeout_ms);
-    if (rc == -ETIMEDOUT)
+    signal(SIGINT, ebf_ctl_on_signal);
+    signal(SIGTERM, ebf_ctl_on_signal);
+    static volatile sig_atomic_t never;
+    if (ebf_port_wait_up(c.port, &never, (unsigned)o.link_timeout_ms) == -ETIMEDOUT)
         ebf_eal_exit(EXIT_FAILURE, "node: link of '%s' not up after %lu ms\n", o.port_name,
-                 (unsigned long)o.link_timeout_ms);
-    if (rc == 0)
-        node_dp_run(dp, &stop_requested);
+                     (unsigned long)o.link_timeout_ms);
+    static struct node_runner runner;
+    if (node_runner_init(&runner, &c))
+        ebf_eal_exit(EXIT_FAILURE, "node: cannot create the data plane: %s\n", strerror(errno));
+    o.ctl.conf = &runner.conf;
+    o.ctl.autostart = o.ctl.control == NULL;
+    struct ebf_ctl *ctl = ebf_ctl_create(&o.ctl, &node_ctl_ops);
+    if (!ctl)
+        ebf_eal_exit(EXIT_FAILURE, "node: cannot start run control: %s\n", strerror(errno));
+    ebf_ctl_serve(ctl, &runner, &c.idle);
+    ebf_ctl_destroy(ctl);
     if (o.stats) {
+        static struct node_snap snap;
+        struct ebf_metrics ms;
+        int finished;
         FILE *f = ebf_kv_create(o.stats);
-        if (!f)
+        if (!f || ebf_metrics_init(&ms, 512))
             ebf_eal_exit(EXIT_FAILURE, "node: cannot write '%s': %s\n", o.stats, strerror(errno));
-        node_dp_write_stats(dp, f);
-        ebf_port_write_stats(c.port, "port", f);
+        node_ctl_ops.snapshot(&runner, &snap, &finished);
+        node_metrics(&snap, &ms);
+        ebf_metrics_write_kv(&ms, f);
+        ebf_metrics_free(&ms);
         if (ebf_kv_commit(f, o.stats))
             ebf_eal_exit(EXIT_FAILURE, "node: cannot write '%s': %s\n", o.stats, strerror(errno));
     }
-    node_dp_destroy(dp);
+    node_runner_fini(&runner);
     ebf_port_close(c.port);
     ebf_eal_cleanup();
     return EXIT_SUCCESS;

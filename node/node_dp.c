@@ -59,6 +59,8 @@ struct node_dp {
     uint64_t last_tx_tsc;
     uint64_t hb_tsc;
     uint64_t *done;              /* direct-mapped window of decided ids + 1 */
+    int draining;
+    uint64_t drain_last, drain_frames;
     uint8_t scratch[FRAME_MAX];
 };
 
@@ -330,27 +332,57 @@ unsigned node_dp_poll(struct node_dp *dp)
     return work;
 }
 
+void node_dp_drain_begin(struct node_dp *dp)
+{
+    dp->draining = 1;
+    dp->drain_last = rte_get_tsc_cycles();
+    dp->drain_frames = dp->st.rx_frames;
+}
+
+unsigned node_dp_drain_poll(struct node_dp *dp, int *done)
+{
+    uint64_t quiet = (uint64_t)(dp->c.drain_quiet_ms * 1e-3 * (double)rte_get_tsc_hz());
+    unsigned work = node_dp_poll(dp);
+    uint64_t now = rte_get_tsc_cycles();
+
+    *done = 0;
+    if (dp->st.rx_frames != dp->drain_frames) {
+        dp->drain_frames = dp->st.rx_frames;
+        dp->drain_last = now;
+    }
+    /* Quiet and every ack out; or the SFC is gone and acks cannot leave. */
+    if ((now - dp->drain_last >= quiet && !dp->n_ack) || now - dp->drain_last > 10 * quiet) {
+        for (uint16_t i = 0; i < dp->c.credits; i++)
+            dp->st.stopped_partial += dp->ev[i].used;
+        memset(dp->ev, 0, sizeof(*dp->ev) * dp->c.credits);
+        dp->draining = 0;
+        *done = 1;
+    }
+    return work;
+}
+
 void node_dp_run(struct node_dp *dp, const volatile sig_atomic_t *stop)
 {
     struct ebf_idle idle = dp->c.idle;
-    uint64_t hz = rte_get_tsc_hz();
+    int done = 0;
 
     dp->last_tx_tsc = rte_get_tsc_cycles();
     while (!*stop)
         ebf_idle_note(&idle, node_dp_poll(dp));
-    uint64_t quiet = (uint64_t)(dp->c.drain_quiet_ms * 1e-3 * (double)hz);
-    uint64_t last = rte_get_tsc_cycles(), frames = dp->st.rx_frames;
-    while (rte_get_tsc_cycles() - last < quiet || dp->n_ack) {
-        ebf_idle_note(&idle, node_dp_poll(dp));
-        if (dp->st.rx_frames != frames) {
-            frames = dp->st.rx_frames;
-            last = rte_get_tsc_cycles();
-        }
-        if (rte_get_tsc_cycles() - last > 10 * quiet)
-            break;              /* the SFC is gone: acks cannot leave */
-    }
+    node_dp_drain_begin(dp);
+    while (!done)
+        ebf_idle_note(&idle, node_dp_drain_poll(dp, &done));
+}
+
+void node_dp_gauges(const struct node_dp *dp, struct node_gauges *g)
+{
+    memset(g, 0, sizeof(*g));
     for (uint16_t i = 0; i < dp->c.credits; i++)
-        dp->st.stopped_partial += dp->ev[i].used;
+        g->events_in_progress += dp->ev[i].used;
+    g->acks_pending = dp->n_ack;
+    g->credits = dp->c.credits;
+    g->epoch = dp->c.epoch;
+    g->pool_in_use = rte_mempool_in_use_count(dp->c.pool);
 }
 
 const struct node_stats *node_dp_stats(const struct node_dp *dp)
@@ -358,40 +390,7 @@ const struct node_stats *node_dp_stats(const struct node_dp *dp)
     return &dp->st;
 }
 
-static const char *reason_name(unsigned i)
+const char *node_verify_name(unsigned v)
 {
-    return ebf_reason_name((enum ebf_reason)i);
-}
-
-static const char *verify_label(unsigned i)
-{
-    return verify_name[i];
-}
-
-void node_dp_write_stats(const struct node_dp *dp, FILE *f)
-{
-    const struct node_stats *st = &dp->st;
-
-    ebf_kv_put(f, "rx.frames", st->rx_frames);
-    ebf_kv_put(f, "rx.bytes", st->rx_bytes);
-    ebf_kv_put_each(f, "rx.reject.", st->reject, 1, EBF_R_MAX, reason_name);
-    ebf_kv_put_each(f, "piece.reject.", st->piece_reject, 1, EBF_R_MAX, reason_name);
-    ebf_kv_put(f, "rx.drop.wrong_type", st->wrong_type);
-    ebf_kv_put(f, "rx.drop.no_slot", st->no_slot);
-    ebf_kv_put(f, "rx.drop.dup_frames", st->dup_frames);
-    ebf_kv_put(f, "events", st->events);
-    ebf_kv_put(f, "accepted", st->accepted);
-    ebf_kv_put(f, "rejected", st->rejected);
-    ebf_kv_put(f, "incomplete", st->incomplete);
-    ebf_kv_put_each(f, "verify.", st->verify, 0, NODE_V_MAX, verify_label);
-    ebf_kv_put(f, "events_bad", st->events_bad);
-    ebf_kv_put(f, "stopped_partial", st->stopped_partial);
-    ebf_kv_put(f, "payload_bytes", st->payload_bytes);
-    ebf_kv_put(f, "acks_sent", st->acks_sent);
-    ebf_kv_put(f, "credit_frames", st->credit_frames);
-    ebf_kv_put(f, "credits_granted", st->credits_granted);
-    ebf_kv_put(f, "heartbeats", st->heartbeats);
-    ebf_kv_put(f, "tx_refused", st->tx_refused);
-    ebf_kv_put(f, "decided_digest", st->decided_digest);
-    ebf_hist_write(&st->e2e_ns, "hist.e2e_ns", f);
+    return v < NODE_V_MAX ? verify_name[v] : "unknown";
 }

@@ -76,10 +76,27 @@ unsigned node_dp_poll(struct node_dp *dp);
  * the input has been quiet for drain_quiet_ms and flush every ack. */
 void node_dp_run(struct node_dp *dp, const volatile sig_atomic_t *stop);
 
+/* The drain as steps: begin, then drain_poll until *done (input quiet for
+ * drain_quiet_ms and every ack sent; partial events counted). */
+void node_dp_drain_begin(struct node_dp *dp);
+unsigned node_dp_drain_poll(struct node_dp *dp, int *done);
+
+struct node_gauges {
+    uint32_t events_in_progress; /* slots holding a partial event */
+    uint32_t acks_pending;       /* decided, ack not yet sent */
+    uint32_t credits;            /* slots granted in all */
+    uint32_t epoch;
+    uint32_t pool_in_use;
+};
+
+void node_dp_gauges(const struct node_dp *dp, struct node_gauges *g);
+
 /* The decision for an event id: deterministic from (seed, id, accept). */
 int node_decide(uint64_t event_id, uint64_t seed, double accept);
 
 const struct node_stats *node_dp_stats(const struct node_dp *dp);
-void node_dp_write_stats(const struct node_dp *dp, FILE *f);
+
+/* Names of the verify counters ("bad_crc", ...). */
+const char *node_verify_name(unsigned v);
 
 #endif /* NODE_DP_H */

@@ -12,20 +12,11 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "ebf_ctl.h"
 #include "ebf_kv.h"
 #include "ebf_opt.h"
 #include "ebf_port.h"
-#include "ro_gen.h"
-
-static volatile sig_atomic_t stop_requested, force_stop;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (stop_requested)
-        force_stop = 1;
-    stop_requested = 1;
-}
+#include "ro_ctl.h"
 
 static void usage(void)
 {
@@ -49,9 +40,15 @@ static void usage(void)
             "  --idle spin|backoff  idle policy: spin (production) or back off (spin)\n"
             "  --stats FILE         write final counters to FILE at exit\n"
             "  --link-timeout MS    wait for link up at most MS (10000)\n"
-            "  --linger             when done, keep the link up until SIGINT (stats are\n"
-            "                       written first): shared-memory links such as memif drop\n"
-            "                       what the peer has not read when a side closes\n");
+            "  --control EP         run control: ZeroMQ REP endpoint (tcp:// or ipc://); the\n"
+            "                       readout then waits for configure and start. Without it,\n"
+            "                       run 1 starts at once\n"
+            "  --metrics EP         publish metrics snapshots on this ZeroMQ PUB endpoint\n"
+            "  --metrics-period-ms T  snapshot period (1000)\n"
+            "  --name NAME          instance name in status and metrics (readout)\n"
+            "  --linger             without --control: when done, keep the link up until\n"
+            "                       SIGINT: shared-memory links such as memif drop what\n"
+            "                       the peer has not read when a side closes\n");
 }
 
 struct opts {
@@ -60,6 +57,7 @@ struct opts {
     int have_mac;
     int linger;
     uint64_t link_timeout_ms;
+    struct ebf_ctl_conf ctl;
 };
 
 static int parse_ips(const char *val, struct ro_conf *c)
@@ -85,6 +83,8 @@ static int parse_args(int argc, char **argv, struct ro_conf *c, struct opts *o)
         {"src-ip", 1, 0, 'i'}, {"sfc-ip", 1, 0, 'I'}, {"mtu", 1, 0, 'M'},
         {"burst", 1, 0, 'B'}, {"seed", 1, 0, 'x'}, {"idle", 1, 0, 'l'},
         {"stats", 1, 0, 'o'}, {"link-timeout", 1, 0, 't'}, {"linger", 0, 0, 'g'}, {"help", 0, 0, 'h'},
+        {"control", 1, 0, 'C'}, {"metrics", 1, 0, 'P'}, {"metrics-period-ms", 1, 0, 'T'},
+        {"name", 1, 0, 'N'},
         {0, 0, 0, 0},
     };
     uint64_t v;
@@ -147,6 +147,10 @@ static int parse_args(int argc, char **argv, struct ro_conf *c, struct opts *o)
         case 'o': o->stats = optarg; break;
         case 't': rc = ebf_opt_u64("readout", "--link-timeout", optarg, 1, 3600000, &o->link_timeout_ms); break;
         case 'g': o->linger = 1; break;
+        case 'C': o->ctl.control = optarg; break;
+        case 'P': o->ctl.metrics = optarg; break;
+        case 'T': rc = ebf_opt_double("readout", "--metrics-period-ms", optarg, 10, 60000, &o->ctl.period_ms); break;
+        case 'N': o->ctl.instance = optarg; break;
         case 'h': usage(); exit(0);
         default: usage(); return -EINVAL;
         }
@@ -168,21 +172,6 @@ static int parse_args(int argc, char **argv, struct ro_conf *c, struct opts *o)
     return 0;
 }
 
-/* Keep the port open, freeing anything received, until SIGINT. */
-static void linger(const struct ro_conf *c)
-{
-    struct rte_mbuf *pkts[32];
-
-    stop_requested = 0;     /* a stop during the run ended generation */
-    while (!stop_requested) {
-        uint16_t n = rte_eth_rx_burst(c->port, 0, pkts, 32);
-        if (n)
-            rte_pktmbuf_free_bulk(pkts, n);
-        else
-            rte_delay_us_sleep(1000);
-    }
-}
-
 int main(int argc, char **argv)
 {
     struct ro_conf c = {
@@ -191,7 +180,6 @@ int main(int argc, char **argv)
         .src_ip = 0x0a000001,
     };
     struct opts o = {.link_timeout_ms = 10000};
-    struct ro_stats st;
 
     int n = rte_eal_init(argc, argv);
     if (n < 0)
@@ -215,28 +203,39 @@ int main(int argc, char **argv)
         ebf_eal_exit(EXIT_FAILURE, "readout: mempool: %s\n", rte_strerror(rte_errno));
     if (ebf_port_start(c.port, c.pool, 1024, 1024))
         ebf_eal_exit(EXIT_FAILURE, "readout: cannot start port '%s'\n", o.port_name);
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    int rc = ebf_port_wait_up(c.port, &stop_requested, (unsigned)o.link_timeout_ms);
+    signal(SIGINT, ebf_ctl_on_signal);
+    signal(SIGTERM, ebf_ctl_on_signal);
+    static volatile sig_atomic_t never;
+    int rc = ebf_port_wait_up(c.port, &never, (unsigned)o.link_timeout_ms);
     if (rc == -ETIMEDOUT)
         ebf_eal_exit(EXIT_FAILURE, "readout: link of '%s' not up after %lu ms\n", o.port_name,
-                 (unsigned long)o.link_timeout_ms);
-    if (rc == 0)
-        rc = ro_run(&c, &st, &stop_requested, &force_stop);
-    else
-        memset(&st, 0, sizeof(st)), rc = 0;
+                     (unsigned long)o.link_timeout_ms);
+
+    static struct ro_runner runner;
+    ro_runner_init(&runner, &c);
+    o.ctl.conf = &runner.conf;
+    o.ctl.autostart = o.ctl.control == NULL;
+    o.ctl.exit_when_finished = o.ctl.control == NULL && !o.linger;
+    runner.ctl = ebf_ctl_create(&o.ctl, &ro_ctl_ops);
+    if (!runner.ctl)
+        ebf_eal_exit(EXIT_FAILURE, "readout: cannot start run control: %s\n", strerror(errno));
+    ebf_ctl_serve(runner.ctl, &runner, &c.idle);
+    ebf_ctl_destroy(runner.ctl);
     if (o.stats) {
+        static struct ro_snap snap;
+        struct ebf_metrics ms;
+        int finished;
         FILE *f = ebf_kv_create(o.stats);
-        if (!f)
+        if (!f || ebf_metrics_init(&ms, 256))
             ebf_eal_exit(EXIT_FAILURE, "readout: cannot write '%s': %s\n", o.stats, strerror(errno));
-        ro_write_stats(&st, f);
-        ebf_port_write_stats(c.port, "port", f);
+        ro_ctl_ops.snapshot(&runner, &snap, &finished);
+        ro_metrics(&snap, &ms);
+        ebf_metrics_write_kv(&ms, f);
+        ebf_metrics_free(&ms);
         if (ebf_kv_commit(f, o.stats))
             ebf_eal_exit(EXIT_FAILURE, "readout: cannot write '%s': %s\n", o.stats, strerror(errno));
     }
-    if (o.linger)
-        linger(&c);
     ebf_port_close(c.port);
     ebf_eal_cleanup();
-    return rc ? EXIT_FAILURE : EXIT_SUCCESS;
+    return runner.g.rc ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -17,7 +17,6 @@
 RTE_LOG_REGISTER_DEFAULT(ro_logtype, INFO);
 #define RO_LOG(level, ...) rte_log(RTE_LOG_##level, ro_logtype, "readout: " __VA_ARGS__)
 
-#define RO_BURST_MAX 256
 
 uint32_t ro_max_piece(const struct ro_conf *c)
 {
@@ -34,18 +33,17 @@ uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_i
     return c->size_min + (uint32_t)(r % ((uint64_t)c->size_max - c->size_min + 1));
 }
 
-struct txq {
-    struct rte_mbuf *pkt[RO_BURST_MAX];
-    uint16_t n;
-};
-
 /*
- * Hand every queued frame to the port, retrying what it refuses. Returns 0,
- * or -EINTR when *force cut it short (the rest freed and counted).
+ * Hand every queued frame to the port, retrying what it refuses (calling
+ * the conf's yield hook between tries, so control requests are answered
+ * under back-pressure). Returns 0, or -EINTR when *force cut it short (the
+ * rest freed and counted).
  */
-static int flush(const struct ro_conf *c, struct ro_stats *st, struct txq *q,
-                 struct ebf_idle *idle, const volatile sig_atomic_t *force)
+static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
 {
+    const struct ro_conf *c = g->c;
+    struct ro_stats *st = g->st;
+    struct ro_txq *q = &g->q;
     uint16_t done = 0;
     int first = 1;
 
@@ -55,24 +53,28 @@ static int flush(const struct ro_conf *c, struct ro_stats *st, struct txq *q,
             st->tx_refused += (uint64_t)(q->n - k);     /* once per frame */
         first = 0;
         done += k;
-        ebf_idle_note(idle, k);
+        ebf_idle_note(&g->idle, k);
         if (done < q->n && *force) {
             st->tx_abandoned += q->n - done;
             rte_pktmbuf_free_bulk(q->pkt + done, q->n - done);
             q->n = 0;
             return -EINTR;
         }
+        if (done < q->n && c->yield)
+            c->yield(c->yield_arg);
     }
     q->n = 0;
     return 0;
 }
 
-/* Build the frames of one source's fragment of event e into q (flushing when
- * q fills). Returns 0, -ENOMEM, or -EINTR from flush. */
-static int emit_fragment(const struct ro_conf *c, struct ro_stats *st, struct txq *q,
-                         struct ebf_idle *idle, const volatile sig_atomic_t *force,
-                         uint16_t source, uint64_t e, uint32_t *seq, uint64_t now_ns)
+/* Build the frames of one source's fragment of event e into the queue
+ * (flushing when it fills). Returns 0, -ENOMEM, or -EINTR from flush. */
+static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, uint16_t source,
+                         uint64_t e, uint64_t now_ns)
 {
+    const struct ro_conf *c = g->c;
+    struct ro_stats *st = g->st;
+    struct ro_txq *q = &g->q;
     uint32_t len = ro_frag_size(c, source, e), max_piece = ro_max_piece(c);
     struct ebf_addr a = {.encap = c->encap, .udp_port = c->udp_port, .src_ip = c->src_ip};
     uint16_t sfc = (uint16_t)(e % c->n_sfcs);
@@ -86,7 +88,7 @@ static int emit_fragment(const struct ro_conf *c, struct ro_stats *st, struct tx
         struct rte_mbuf *m = rte_pktmbuf_alloc(c->pool);
         if (!m) {
             /* Every mbuf is queued or in the driver: push and retry. */
-            int rc = q->n ? flush(c, st, q, idle, force) : 0;
+            int rc = q->n ? flush(g, force) : 0;
             if (rc)
                 return rc;
             m = rte_pktmbuf_alloc(c->pool);
@@ -97,7 +99,7 @@ static int emit_fragment(const struct ro_conf *c, struct ro_stats *st, struct tx
         uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen);
         ebf_encap_write(p, &a, EBF_FRAG_HLEN + piece);
         struct ebf_frag_hdr h = {
-            .source = source, .seq = seq[source]++, .event_id = e, .frag_len = len,
+            .source = source, .seq = g->seq[source]++, .event_id = e, .frag_len = len,
             .offset = off, .piece_len = piece, .tx_ns = now_ns,
         };
         ebf_pattern_fill(p + hlen + EBF_FRAG_HLEN, piece, source, e, off);
@@ -108,7 +110,7 @@ static int emit_fragment(const struct ro_conf *c, struct ro_stats *st, struct tx
         st->payload_bytes += piece;
         off += piece;
         if (q->n == c->burst) {
-            int rc = flush(c, st, q, idle, force);
+            int rc = flush(g, force);
             if (rc)
                 return rc;
         }
@@ -116,17 +118,92 @@ static int emit_fragment(const struct ro_conf *c, struct ro_stats *st, struct tx
     return 0;
 }
 
-/* Wait for the pacing schedule: spin when close, sleep in back-off mode. */
-static void pace(const struct ro_conf *c, uint64_t due_tsc, const volatile sig_atomic_t *stop)
+int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
 {
     uint64_t hz = rte_get_tsc_hz();
 
+    memset(g, 0, sizeof(*g));
+    memset(st, 0, sizeof(*st));
+    if (c->burst == 0 || c->burst > RO_BURST_MAX || c->n_sfcs == 0 ||
+        c->n_sources == 0 || c->n_sources > EBF_MAX_SOURCES) {
+        g->done = 1;
+        return -EINVAL;
+    }
+    g->c = c;
+    g->st = st;
+    g->idle = c->idle;
+    g->t0 = rte_get_tsc_cycles();
+    g->end = c->duration_s > 0 ? g->t0 + (uint64_t)(c->duration_s * (double)hz) : UINT64_MAX;
+    g->tsc_per_event = c->rate > 0 ? (double)hz / c->rate : 0;
+    st->start_ns = ebf_now_ns();
+    return 0;
+}
+
+/* The TSC at which event e is due, 0 when unpaced. */
+static uint64_t due_tsc(const struct ro_gen *g, uint64_t e)
+{
+    return g->tsc_per_event > 0 ? g->t0 + (uint64_t)((double)e * g->tsc_per_event) : 0;
+}
+
+int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
+{
+    const struct ro_conf *c = g->c;
+    struct ro_stats *st = g->st;
+    uint64_t e = g->next_event, now = rte_get_tsc_cycles();
+    int rc = 0;
+
+    if (g->done)
+        return 0;
+    if ((c->n_events && e >= c->n_events) || now >= g->end || due_tsc(g, e) >= g->end) {
+        ro_finish(g);           /* the next event falls after the deadline */
+        return 0;
+    }
+    if (now < due_tsc(g, e))
+        return 0;
+    uint64_t now_ns = ebf_now_ns();
+    for (uint16_t s = 0; s < c->n_sources && rc == 0; s++)
+        rc = emit_fragment(g, force, s, e, now_ns);
+    if (rc == 0 && g->q.n)
+        rc = flush(g, force);
+    g->next_event = e + 1;
+    if (rc) {
+        st->events_abandoned++;     /* generated, maybe partly sent */
+        st->id_digest += ebf_mix64(e);
+        if (rc == -EINTR)
+            RO_LOG(NOTICE, "event %" PRIu64 " cut short by a forced stop\n", e);
+        else
+            RO_LOG(ERR, "event %" PRIu64 " cut short: no mbufs\n", e);
+        g->rc = rc == -EINTR ? 0 : rc;
+        ro_finish(g);
+        return 1;
+    }
+    if (st->events == 0)
+        st->first_event = e;
+    st->last_event = e;
+    st->events++;
+    st->id_digest += ebf_mix64(e);
+    return 1;
+}
+
+void ro_finish(struct ro_gen *g)
+{
+    if (g->done)
+        return;
+    g->done = 1;
+    g->st->end_ns = ebf_now_ns();
+}
+
+/* Wait for the pacing schedule: spin when close, sleep in back-off mode. */
+static void pace(const struct ro_gen *g, const volatile sig_atomic_t *stop)
+{
+    uint64_t hz = rte_get_tsc_hz(), due = due_tsc(g, g->next_event);
+
     for (;;) {
         uint64_t now = rte_get_tsc_cycles();
-        if (now >= due_tsc || *stop)
+        if (now >= due || *stop)
             return;
-        uint64_t left_us = (due_tsc - now) * 1000000 / hz;
-        if (c->idle.mode == EBF_IDLE_BACKOFF && left_us > 20)
+        uint64_t left_us = (due - now) * 1000000 / hz;
+        if (g->c->idle.mode == EBF_IDLE_BACKOFF && left_us > 20)
             rte_delay_us_sleep((unsigned)(left_us > 1000 ? 1000 : left_us - 10));
         else
             rte_pause();
@@ -136,67 +213,17 @@ static void pace(const struct ro_conf *c, uint64_t due_tsc, const volatile sig_a
 int ro_run(const struct ro_conf *c, struct ro_stats *st, const volatile sig_atomic_t *stop,
            const volatile sig_atomic_t *force)
 {
-    static uint32_t seq[EBF_MAX_SOURCES];
-    struct txq q = {.n = 0};
-    struct ebf_idle idle = c->idle;
-    uint64_t hz = rte_get_tsc_hz(), t0 = rte_get_tsc_cycles();
-    uint64_t end = c->duration_s > 0 ? t0 + (uint64_t)(c->duration_s * (double)hz) : UINT64_MAX;
-    double tsc_per_event = c->rate > 0 ? (double)hz / c->rate : 0;
-    int rc = 0;
+    struct ro_gen g;
 
-    if (c->burst == 0 || c->burst > RO_BURST_MAX || c->n_sfcs == 0 ||
-        c->n_sources == 0 || c->n_sources > EBF_MAX_SOURCES)
+    if (ro_begin(&g, c, st))
         return -EINVAL;
-    memset(seq, 0, sizeof(seq));
-    memset(st, 0, sizeof(*st));
-    st->start_ns = ebf_now_ns();
-    for (uint64_t e = 0; !c->n_events || e < c->n_events; e++) {
-        if (*stop || rte_get_tsc_cycles() >= end)
-            break;
-        if (tsc_per_event > 0) {
-            uint64_t due = t0 + (uint64_t)((double)e * tsc_per_event);
-            if (due >= end)
-                break;          /* the next event falls after the deadline */
-            pace(c, due, stop);
-            if (*stop)
-                break;          /* stopped while waiting: send nothing more */
-        }
-        uint64_t now_ns = ebf_now_ns();
-        for (uint16_t s = 0; s < c->n_sources && rc == 0; s++)
-            rc = emit_fragment(c, st, &q, &idle, force, s, e, seq, now_ns);
-        if (rc == 0 && q.n)
-            rc = flush(c, st, &q, &idle, force);
-        if (rc) {
-            st->events_abandoned++;     /* generated, maybe partly sent */
-            st->id_digest += ebf_mix64(e);
-            if (rc == -EINTR)
-                RO_LOG(NOTICE, "event %" PRIu64 " cut short by a forced stop\n", e);
-            else
-                RO_LOG(ERR, "event %" PRIu64 " cut short: no mbufs\n", e);
+    while (!g.done) {
+        if (*stop) {
+            ro_finish(&g);      /* stopped: send nothing more */
             break;
         }
-        if (st->events == 0)
-            st->first_event = e;
-        st->last_event = e;
-        st->events++;
-        st->id_digest += ebf_mix64(e);
+        if (!ro_next(&g, force))
+            pace(&g, stop);
     }
-    st->end_ns = ebf_now_ns();
-    return rc == -EINTR ? 0 : rc;
-}
-
-void ro_write_stats(const struct ro_stats *st, FILE *f)
-{
-    ebf_kv_put(f, "events", st->events);
-    ebf_kv_put(f, "frames", st->frames);
-    ebf_kv_put(f, "bytes", st->bytes);
-    ebf_kv_put(f, "payload_bytes", st->payload_bytes);
-    ebf_kv_put(f, "tx_refused", st->tx_refused);
-    ebf_kv_put(f, "tx_abandoned", st->tx_abandoned);
-    ebf_kv_put(f, "events_abandoned", st->events_abandoned);
-    ebf_kv_put(f, "id_digest", st->id_digest);
-    ebf_kv_put(f, "first_event", st->first_event);
-    ebf_kv_put(f, "last_event", st->last_event);
-    ebf_kv_put(f, "start_ns", st->start_ns);
-    ebf_kv_put(f, "end_ns", st->end_ns);
+    return g.rc;
 }

@@ -33,6 +33,10 @@ struct ro_conf {
     uint16_t mtu;                /* L3 MTU of the links, 1500 by default */
     uint16_t burst;
     struct ebf_idle idle;
+    /* Called while the port refuses frames (back-pressure), so a caller
+     * can answer control requests meanwhile; NULL: none. */
+    void (*yield)(void *arg);
+    void *yield_arg;
 };
 
 struct ro_stats {
@@ -56,6 +60,42 @@ uint32_t ro_max_piece(const struct ro_conf *c);
 /* Fragment size of (source, event) under this conf: deterministic. */
 uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_id);
 
+#define RO_BURST_MAX 256
+
+struct ro_txq {
+    struct rte_mbuf *pkt[RO_BURST_MAX];
+    uint16_t n;
+};
+
+/* A generator between events; the caller owns it, one lcore drives it. */
+struct ro_gen {
+    const struct ro_conf *c;
+    struct ro_stats *st;
+    struct ro_txq q;
+    struct ebf_idle idle;
+    uint32_t seq[EBF_MAX_SOURCES];
+    uint64_t t0, end;            /* TSC at start, and of the deadline */
+    double tsc_per_event;        /* 0: unpaced */
+    uint64_t next_event;
+    int done;                    /* nothing more will be generated */
+    int rc;                      /* 0 or -ENOMEM when it ended for lack of mbufs */
+};
+
+/* Start a run of conf c into st (zeroed). 0, or -EINVAL for a bad conf
+ * (then g is done and nothing is sent). */
+int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st);
+
+/*
+ * Generate and send the next event if it is due: every fragment of every
+ * source, retrying refused frames (*force abandons them, counted). Returns
+ * 1 when an event was generated, 0 when it is not due yet or the run is
+ * over (g->done: event count or deadline reached, or out of mbufs).
+ */
+int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force);
+
+/* End the run now (between events): nothing more is generated. */
+void ro_finish(struct ro_gen *g);
+
 /*
  * Generate events until n_events, duration or *stop. A stop request is
  * honoured between events; *force makes the current event's unsent frames be
@@ -63,7 +103,5 @@ uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_i
  */
 int ro_run(const struct ro_conf *c, struct ro_stats *st, const volatile sig_atomic_t *stop,
            const volatile sig_atomic_t *force);
-
-void ro_write_stats(const struct ro_stats *st, FILE *f);
 
 #endif /* RO_GEN_H */

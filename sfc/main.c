@@ -11,18 +11,11 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
+#include "ebf_ctl.h"
 #include "ebf_kv.h"
 #include "ebf_opt.h"
 #include "ebf_port.h"
-#include "sfc_dp.h"
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
+#include "sfc_ctl.h"
 
 static void usage(void)
 {
@@ -43,7 +36,13 @@ static void usage(void)
             "  --drain-quiet-ms T    at stop, input quiet this long ends intake (200)\n"
             "  --drain-timeout-ms T  at stop, wait for acks at most T (5000)\n"
             "  --stats FILE          write final counters to FILE at exit\n"
-            "  --ready-file FILE     create FILE once every port is started\n");
+            "  --ready-file FILE     create FILE once every port is started\n"
+            "  --control EP          run control: ZeroMQ REP endpoint (tcp:// or ipc://);\n"
+            "                        the SFC then waits for configure and start. Without\n"
+            "                        it, run 1 starts at once and SIGINT stops it\n"
+            "  --metrics EP          publish metrics snapshots on this ZeroMQ PUB endpoint\n"
+            "  --metrics-period-ms T snapshot period (1000)\n"
+            "  --name NAME           instance name in status and metrics (sfc)\n");
 }
 
 struct opts {
@@ -52,6 +51,7 @@ struct opts {
     const char *stats;
     const char *ready_file;
     uint64_t mbufs;
+    struct ebf_ctl_conf ctl;
 };
 
 static int parse_node(const char *val, struct sfc_conf *c, struct opts *o)
@@ -85,6 +85,8 @@ static int parse_args(int argc, char **argv, struct sfc_conf *c, struct opts *o)
         {"burst", 1, 0, 'B'}, {"udp-port", 1, 0, 'u'}, {"idle", 1, 0, 'l'},
         {"drain-quiet-ms", 1, 0, 'q'}, {"drain-timeout-ms", 1, 0, 'd'},
         {"stats", 1, 0, 'o'}, {"ready-file", 1, 0, 'R'}, {"help", 0, 0, 'h'},
+        {"control", 1, 0, 'C'}, {"metrics", 1, 0, 'P'}, {"metrics-period-ms", 1, 0, 'T'},
+        {"name", 1, 0, 'N'},
         {0, 0, 0, 0},
     };
     uint64_t v;
@@ -129,6 +131,10 @@ static int parse_args(int argc, char **argv, struct sfc_conf *c, struct opts *o)
         case 'd': rc = ebf_opt_double("sfc", "--drain-timeout-ms", optarg, 1, 3.6e6, &c->drain_timeout_ms); break;
         case 'o': o->stats = optarg; break;
         case 'R': o->ready_file = optarg; break;
+        case 'C': o->ctl.control = optarg; break;
+        case 'P': o->ctl.metrics = optarg; break;
+        case 'T': rc = ebf_opt_double("sfc", "--metrics-period-ms", optarg, 10, 60000, &o->ctl.period_ms); break;
+        case 'N': o->ctl.instance = optarg; break;
         case 'h': usage(); exit(0);
         default: usage(); return -EINVAL;
         }
@@ -194,28 +200,39 @@ int main(int argc, char **argv)
             ebf_eal_exit(EXIT_FAILURE, "sfc: node %u shares the readout port '%s'\n", i, o.rx_name);
         start_port(c.node[i].port, ack_pool, o.node_name[i]);
     }
-    struct sfc_dp *dp = sfc_dp_create(&c);
-    if (!dp)
+    static struct sfc_runner runner;
+    if (sfc_runner_init(&runner, &c, rx_pool))
         ebf_eal_exit(EXIT_FAILURE, "sfc: cannot create the data plane: %s\n", strerror(errno));
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    signal(SIGINT, ebf_ctl_on_signal);
+    signal(SIGTERM, ebf_ctl_on_signal);
+    o.ctl.conf = &runner.conf;
+    o.ctl.autostart = o.ctl.control == NULL;
+    struct ebf_ctl *ctl = ebf_ctl_create(&o.ctl, &sfc_ctl_ops);
+    if (!ctl)
+        ebf_eal_exit(EXIT_FAILURE, "sfc: cannot start run control: %s\n", strerror(errno));
     if (o.ready_file) {
         FILE *f = fopen(o.ready_file, "w");
         if (!f || fclose(f) != 0)
             ebf_eal_exit(EXIT_FAILURE, "sfc: cannot create '%s': %s\n", o.ready_file,
                          strerror(errno));
     }
-    sfc_dp_run(dp, &stop_requested);
+    ebf_ctl_serve(ctl, &runner, &c.idle);
+    ebf_ctl_destroy(ctl);
     if (o.stats) {
+        static struct sfc_snap snap;
+        struct ebf_metrics ms;
+        int finished;
         FILE *f = ebf_kv_create(o.stats);
-        if (!f)
+        if (!f || ebf_metrics_init(&ms, 1024))
             ebf_eal_exit(EXIT_FAILURE, "sfc: cannot write '%s': %s\n", o.stats, strerror(errno));
-        sfc_dp_write_stats(dp, f);
-        ebf_port_write_stats(c.rx_port, "port.rx", f);
+        sfc_ctl_ops.snapshot(&runner, &snap, &finished);
+        sfc_metrics(&snap, &ms);
+        ebf_metrics_write_kv(&ms, f);
+        ebf_metrics_free(&ms);
         if (ebf_kv_commit(f, o.stats))
             ebf_eal_exit(EXIT_FAILURE, "sfc: cannot write '%s': %s\n", o.stats, strerror(errno));
     }
-    sfc_dp_destroy(dp);
+    sfc_runner_fini(&runner);
     ebf_port_close(c.rx_port);
     for (uint16_t i = 0; i < c.n_nodes; i++)
         if (rte_eth_dev_is_valid_port(c.node[i].port))

@@ -64,6 +64,8 @@ struct sfc_dp {
     uint16_t node_txq[SFC_MAX_NODES];
     uint64_t timeout_tsc;
     double ns_per_tsc;
+    int drain_phase;             /* 0 running, 1 quiet wait, 2 ack wait, 3 done */
+    uint64_t drain_last_rx, drain_frames, drain_end;
 };
 
 static void free_mbuf(void *frame, void *arg)
@@ -485,39 +487,87 @@ static void drop_leftovers(struct sfc_dp *dp)
     }
 }
 
+void sfc_dp_drain_begin(struct sfc_dp *dp)
+{
+    dp->drain_phase = 1;
+    dp->drain_last_rx = rte_get_tsc_cycles();
+    dp->drain_frames = dp->st.rx_frames;
+}
+
+unsigned sfc_dp_drain_poll(struct sfc_dp *dp, int *done)
+{
+    uint64_t hz = rte_get_tsc_hz(), now;
+    unsigned work;
+
+    *done = 0;
+    if (dp->drain_phase == 0)
+        return 0;
+    if (dp->drain_phase == 3) {
+        *done = 1;
+        return 0;
+    }
+    if (dp->drain_phase == 1) {
+        /* Stage 1: keep taking input until it has been quiet a while. */
+        work = sfc_dp_poll(dp, 1);
+        now = rte_get_tsc_cycles();
+        if (dp->st.rx_frames != dp->drain_frames) {
+            dp->drain_frames = dp->st.rx_frames;
+            dp->drain_last_rx = now;
+        }
+        if (now - dp->drain_last_rx < (uint64_t)(dp->c.drain_quiet_ms * 1e-3 * (double)hz))
+            return work;
+        /* Stage 2: time out what is building, dispatch, wait for every ack. */
+        uint64_t dropped = 0;
+        sfc_evtab_expire(dp->tab, now, 0, UINT32_MAX, &dropped);
+        dp->st.drop[SFC_DROP_PARTIAL_AT_TIMEOUT] += dropped;
+        dp->drain_end = now + (uint64_t)(dp->c.drain_timeout_ms * 1e-3 * (double)hz);
+        dp->drain_phase = 2;
+        return work + 1;
+    }
+    struct sfc_evtab_counts k;
+    work = sfc_dp_poll(dp, 0);
+    sfc_evtab_counts(dp->tab, &k);
+    if (k.building + k.ready + k.sent == 0 || rte_get_tsc_cycles() > dp->drain_end) {
+        drop_leftovers(dp);
+        SFC_LOG(INFO, "drained: %" PRIu64 " events sent, %" PRIu64 " acked\n",
+                dp->st.events_sent, dp->st.acks);
+        dp->drain_phase = 3;
+        *done = 1;
+    }
+    return work;
+}
+
 void sfc_dp_run(struct sfc_dp *dp, const volatile sig_atomic_t *stop)
 {
     struct ebf_idle idle = dp->c.idle;
-    uint64_t hz = rte_get_tsc_hz();
+    int done = 0;
 
     while (!*stop)
         ebf_idle_note(&idle, sfc_dp_poll(dp, 1));
+    sfc_dp_drain_begin(dp);
+    while (!done)
+        ebf_idle_note(&idle, sfc_dp_drain_poll(dp, &done));
+}
 
-    /* Drain, stage 1: keep taking input until it has been quiet a while. */
-    uint64_t quiet = (uint64_t)(dp->c.drain_quiet_ms * 1e-3 * (double)hz);
-    uint64_t last_rx = rte_get_tsc_cycles(), frames = dp->st.rx_frames;
-    while (rte_get_tsc_cycles() - last_rx < quiet) {
-        ebf_idle_note(&idle, sfc_dp_poll(dp, 1));
-        if (dp->st.rx_frames != frames) {
-            frames = dp->st.rx_frames;
-            last_rx = rte_get_tsc_cycles();
-        }
+void sfc_dp_gauges(const struct sfc_dp *dp, struct sfc_gauges *g)
+{
+    struct sfc_evtab_counts k;
+
+    memset(g, 0, sizeof(*g));
+    sfc_evtab_counts(dp->tab, &k);
+    g->building = k.building;
+    g->ready = k.ready;
+    g->unacked = k.sent;
+    g->free_slots = k.free_slots;
+    g->free_records = k.free_records;
+    g->n_nodes = dp->c.n_nodes;
+    for (uint16_t n = 0; n < dp->c.n_nodes; n++) {
+        g->credits[n] = sfc_credit_available(dp->credit, n);
+        g->inflight[n] = sfc_credit_inflight(dp->credit, n);
     }
-    /* Stage 2: time out what is building, dispatch, wait for every ack. */
-    uint64_t dropped = 0, end = rte_get_tsc_cycles() +
-                                (uint64_t)(dp->c.drain_timeout_ms * 1e-3 * (double)hz);
-    sfc_evtab_expire(dp->tab, rte_get_tsc_cycles(), 0, UINT32_MAX, &dropped);
-    dp->st.drop[SFC_DROP_PARTIAL_AT_TIMEOUT] += dropped;
-    for (;;) {
-        struct sfc_evtab_counts k;
-        ebf_idle_note(&idle, sfc_dp_poll(dp, 0));
-        sfc_evtab_counts(dp->tab, &k);
-        if (k.building + k.ready + k.sent == 0 || rte_get_tsc_cycles() > end)
-            break;
-    }
-    drop_leftovers(dp);
-    SFC_LOG(INFO, "drained: %" PRIu64 " events sent, %" PRIu64 " acked\n",
-            dp->st.events_sent, dp->st.acks);
+    g->hdr_in_use = rte_mempool_in_use_count(dp->c.hdr_pool);
+    g->clone_in_use = rte_mempool_in_use_count(dp->c.clone_pool);
+    g->draining = dp->drain_phase == 1 || dp->drain_phase == 2;
 }
 
 const struct sfc_stats *sfc_dp_stats(const struct sfc_dp *dp)

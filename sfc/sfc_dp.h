@@ -113,8 +113,25 @@ unsigned sfc_dp_poll(struct sfc_dp *dp, int intake);
  */
 void sfc_dp_run(struct sfc_dp *dp, const volatile sig_atomic_t *stop);
 
+/*
+ * The drain as steps, for a caller that must keep answering requests:
+ * begin, then call drain_poll until *done. Same stages as sfc_dp_run.
+ */
+void sfc_dp_drain_begin(struct sfc_dp *dp);
+unsigned sfc_dp_drain_poll(struct sfc_dp *dp, int *done);
+
+/* Levels now: events by stage, credit and in-flight events per node. */
+struct sfc_gauges {
+    uint32_t building, ready, unacked, free_slots, free_records;
+    uint16_t n_nodes;
+    uint32_t credits[SFC_MAX_NODES], inflight[SFC_MAX_NODES];
+    uint32_t hdr_in_use, clone_in_use;
+    int draining;
+};
+
+void sfc_dp_gauges(const struct sfc_dp *dp, struct sfc_gauges *g);
+
 const struct sfc_stats *sfc_dp_stats(const struct sfc_dp *dp);
-void sfc_dp_write_stats(const struct sfc_dp *dp, FILE *f);
 
 const char *sfc_drop_name(enum sfc_drop d);
 const char *sfc_lost_name(enum sfc_lost l);

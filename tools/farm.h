@@ -7,10 +7,11 @@
 
 #include "ebf_kv.h"
 
-#define FARM_MAX_NODES 16
+#define FARM_MAX_NODES 64
 
 struct farm_conf {
     const char *build_dir;       /* holds readout/ebfarm-readout, sfc/..., node/... */
+    const char *farm_file;       /* the farm to shape; NULL: farms/demo.yaml */
     uint64_t events;
     uint16_t sources;
     uint16_t nodes;
@@ -26,7 +27,7 @@ struct farm_conf {
 };
 
 struct farm_result {
-    char run_dir[128];
+    char run_dir[512];
     char error[512];             /* why the run failed, "" when it did not */
     struct ebf_kv readout;
     struct ebf_kv sfc;
@@ -39,13 +40,15 @@ struct farm_result {
 void farm_conf_default(struct farm_conf *c);
 
 /*
- * Start the SFC, the nodes and the readout as separate processes joined by
- * memif links (unique sockets and --file-prefix per process, --no-huge,
- * idle back-off), wait for the readout to finish, stop the SFC (it drains),
- * then the nodes, and load every process's final counters. Removes its
- * sockets and DPDK runtime directories, and the run directory unless keep.
- * Returns 0, or -1 with r->error saying what failed (a process that did not
- * start, exited non-zero, or had to be killed).
+ * The demo farm file shaped by c (nodes, run parameters), brought up in a
+ * fresh run directory (unique sockets and --file-prefix per process,
+ * --no-huge, idle back-off), configured and started under run control;
+ * once the readout has finished, the staged stop (readout, SFC drain,
+ * nodes) and every process's final counters from its status; then down.
+ * Removes its sockets and DPDK runtime directories, and the run directory
+ * unless keep. Returns 0, or -1 with r->error saying what failed (a process
+ * that did not start or answer, a refused command, one that had to be
+ * killed); the run directory is then kept for its logs.
  */
 int farm_run(const struct farm_conf *c, struct farm_result *r);
 void farm_result_free(struct farm_result *r);

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_ctl.h - a daemon's control thread: ZeroMQ run control, metrics publisher, rings to the lcore. */
+#ifndef EBF_CTL_H
+#define EBF_CTL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ebf_fsm.h"
+#include "ebf_idle.h"
+#include "ebf_metrics.h"
+
+/*
+ * The control thread owns the ZeroMQ sockets and the state machine
+ * (ebf_fsm). It never touches data-plane state: it sends requests on a ring
+ * that the data-plane lcore polls, and reads the answers on a second ring.
+ * Run parameters are validated on the control thread into a copy of the
+ * daemon's parameter struct, which the lcore then adopts.
+ *
+ * Threads: ebf_ctl_create/destroy and ebf_ctl_signal from main;
+ * ebf_ctl_serve on the data-plane lcore; everything else is internal.
+ */
+
+enum ebf_op {
+    EBF_OP_CONFIGURE,            /* adopt req->conf */
+    EBF_OP_RESET,                /* back to the command-line parameters */
+    EBF_OP_START,                /* fresh counters, run req->run_number */
+    EBF_OP_PAUSE,
+    EBF_OP_RESUME,
+    EBF_OP_STOP,                 /* drain; answered when drained */
+    EBF_OP_SNAPSHOT,             /* copy counters and gauges into req->snap */
+    EBF_OP_EXIT,                 /* leave ebf_ctl_serve */
+};
+
+struct ebf_req {
+    enum ebf_op op;
+    uint32_t run_number;
+    const void *conf;            /* CONFIGURE */
+    void *snap;                  /* SNAPSHOT, STOP: filled by the lcore */
+    int finished;                /* SNAPSHOT, STOP: the run has nothing left to do */
+    int rc;                      /* 0 or -errno, from the lcore */
+    char err[256];               /* why rc != 0 */
+};
+
+/* What a daemon plugs in. */
+struct ebf_ctl_ops {
+    const char *component;       /* "readout", "sfc", "node" */
+    size_t conf_size;            /* run-parameter struct */
+    size_t snap_size;            /* counters + gauges copied by the lcore */
+    /* Control thread: set one run parameter in conf. 0, or -EINVAL with
+     * err naming the key, the value and what is allowed. */
+    int (*param)(void *conf, const char *key, const char *value, char *err, size_t len);
+    /* Control thread: the metric list of a snapshot. */
+    void (*metrics)(const void *snap, struct ebf_metrics *ms);
+
+    /* Lcore: apply a request other than STOP and EXIT; 0 or -errno with
+     * r->err set. */
+    int (*apply)(void *dp, struct ebf_req *r);
+    /* Lcore: begin the drain of the run. */
+    void (*stop)(void *dp);
+    /* Lcore: one pass of the data plane; sets *drained once a drain begun
+     * by stop() is complete. Returns the work done (0: idle). */
+    unsigned (*poll)(void *dp, int *drained);
+    /* Lcore: fill snap; *finished when the run has nothing left to do. */
+    void (*snapshot)(void *dp, void *snap, int *finished);
+};
+
+struct ebf_ctl_conf {
+    const char *instance;        /* the process's name */
+    const char *control;         /* REP endpoint; NULL: standalone */
+    const char *metrics;         /* PUB endpoint; NULL: none */
+    double period_ms;            /* metrics period (1000) */
+    const void *conf;            /* the command line's run parameters */
+    int autostart;               /* configure and start run 1 at once */
+    int exit_when_finished;      /* stop and exit when the run is finished */
+    double reply_timeout_s;      /* the lcore must answer within this (5) */
+};
+
+struct ebf_ctl;
+
+/* Bind the endpoints, create the rings, start the control thread. NULL with
+ * errno set and a message on stderr naming the endpoint. */
+struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ctl_ops *ops);
+
+/* Join the control thread (it ends after SHUTDOWN) and free everything. */
+void ebf_ctl_destroy(struct ebf_ctl *ctl);
+
+/*
+ * Lcore: run the data plane under control until SHUTDOWN. Requests are
+ * polled every few passes and whenever the data plane is idle.
+ */
+void ebf_ctl_serve(struct ebf_ctl *ctl, void *dp, struct ebf_idle *idle);
+
+/*
+ * Lcore: answer the requests waiting now. For data planes that block in a
+ * loop of their own (a readout retrying refused frames): call it from there.
+ */
+void ebf_ctl_service(struct ebf_ctl *ctl, void *dp);
+
+/* Signal handler: SIGINT/SIGTERM. The first asks for a staged stop and
+ * exit; a second one sets *ebf_ctl_force, which data planes honour by
+ * abandoning what they cannot finish (counted). */
+void ebf_ctl_on_signal(int sig);
+extern volatile sig_atomic_t ebf_ctl_force;
+
+/* Final state and the last run's final snapshot (valid after the lcore
+ * left ebf_ctl_serve); NULL when no run was stopped. */
+const void *ebf_ctl_final(const struct ebf_ctl *ctl);
+enum ebf_state ebf_ctl_state(const struct ebf_ctl *ctl);
+
+#endif /* EBF_CTL_H */

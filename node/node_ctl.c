@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* node_ctl.c - the trigger node's run-control plug: parameters, run phases, snapshots, metrics. */
+#include "node_ctl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+
+#include "ebf_opt.h"
+
+int node_param(void *conf, const char *key, const char *value, char *err, size_t len)
+{
+    struct node_conf *c = conf;
+
+    if (strcmp(key, "accept") == 0)
+        return ebf_param_double(key, value, 0, 1, &c->accept, err, len);
+    if (strcmp(key, "accept_seed") == 0)
+        return ebf_param_u64(key, value, 0, UINT64_MAX, &c->accept_seed, err, len);
+    if (strcmp(key, "trigger_us") == 0)
+        return ebf_param_double(key, value, 0, 1e6, &c->trigger_us, err, len);
+    return ebf_param_unknown(key, "accept, accept_seed, trigger_us", err, len);
+}
+
+int node_runner_init(struct node_runner *r, const struct node_conf *c)
+{
+    memset(r, 0, sizeof(*r));
+    r->conf = r->initial = *c;
+    r->dp = node_dp_create(c);
+    return r->dp ? 0 : -errno;
+}
+
+void node_runner_fini(struct node_runner *r)
+{
+    node_dp_destroy(r->dp);
+    r->dp = NULL;
+}
+
+static int apply(void *arg, struct ebf_req *q)
+{
+    struct node_runner *r = arg;
+
+    switch (q->op) {
+    case EBF_OP_CONFIGURE:
+        r->conf = *(const struct node_conf *)q->conf;
+        return 0;
+    case EBF_OP_RESET:
+        r->conf = r->initial;
+        return 0;
+    case EBF_OP_START: {
+        /* Fresh slots, counters and credit grant; a new epoch per run. */
+        struct node_conf c = r->conf;
+        c.epoch = r->initial.epoch + (r->used ? q->run_number : 0);
+        struct node_dp *dp = node_dp_create(&c);
+        if (!dp) {
+            snprintf(q->err, sizeof(q->err), "cannot make the data plane: %s", strerror(errno));
+            return -errno;
+        }
+        node_dp_destroy(r->dp);
+        r->dp = dp;
+        r->used = 1;
+        r->running = 1;
+        r->paused = r->stopping = 0;
+        return 0;
+    }
+    case EBF_OP_PAUSE:
+        r->paused = 1;
+        return 0;
+    case EBF_OP_RESUME:
+        r->paused = 0;
+        return 0;
+    default:
+        return -EINVAL;
+    }
+}
+
+static void stop(void *arg)
+{
+    struct node_runner *r = arg;
+
+    r->stopping = 1;
+    node_dp_drain_begin(r->dp);
+}
+
+static unsigned poll(void *arg, int *drained)
+{
+    struct node_runner *r = arg;
+    int done = 0;
+
+    /* Paused: events wait in the port; the SFC keeps them counted as in
+     * flight and the node's credits stay spent. */
+    if (!r->running || (r->paused && !r->stopping))
+        return 0;
+    if (!r->stopping)
+        return node_dp_poll(r->dp);
+    unsigned work = node_dp_drain_poll(r->dp, &done);
+    if (done) {
+        r->running = 0;
+        *drained = 1;
+    }
+    return work;
+}
+
+static void snapshot(void *arg, void *out, int *finished)
+{
+    struct node_runner *r = arg;
+    struct node_snap *s = out;
+    struct rte_eth_stats ps;
+    struct rte_eth_link link;
+
+    memset(s, 0, sizeof(*s));
+    s->st = *node_dp_stats(r->dp);
+    node_dp_gauges(r->dp, &s->g);
+    if (rte_eth_stats_get(r->conf.port, &ps) == 0) {
+        s->port_ipackets = ps.ipackets;
+        s->port_opackets = ps.opackets;
+        s->port_imissed = ps.imissed;
+        s->port_rx_nombuf = ps.rx_nombuf;
+    }
+    if (rte_eth_link_get_nowait(r->conf.port, &link) == 0)
+        s->link_up = link.link_status == RTE_ETH_LINK_UP;
+    s->running = r->running;
+    s->paused = r->paused;
+    *finished = 0;
+}
+
+static const char *reason_name(unsigned i)
+{
+    return ebf_reason_name((enum ebf_reason)i);
+}
+
+void node_metrics(const void *snap, struct ebf_metrics *ms)
+{
+    const struct node_snap *s = snap;
+    const struct node_stats *st = &s->st;
+
+    ebf_metrics_counter(ms, "rx.frames", st->rx_frames);
+    ebf_metrics_counter(ms, "rx.bytes", st->rx_bytes);
+    ebf_metrics_counter_each(ms, "rx.reject", "reason", st->reject, 1, EBF_R_MAX, reason_name, 0);
+    ebf_metrics_counter_each(ms, "piece.reject", "reason", st->piece_reject, 1, EBF_R_MAX,
+                             reason_name, 0);
+    ebf_metrics_counter_l(ms, "rx.drop", "reason", "wrong_type", st->wrong_type);
+    ebf_metrics_counter_l(ms, "rx.drop", "reason", "no_slot", st->no_slot);
+    ebf_metrics_counter_l(ms, "rx.drop", "reason", "dup_frames", st->dup_frames);
+    ebf_metrics_counter(ms, "events", st->events);
+    ebf_metrics_counter(ms, "accepted", st->accepted);
+    ebf_metrics_counter(ms, "rejected", st->rejected);
+    ebf_metrics_counter(ms, "incomplete", st->incomplete);
+    ebf_metrics_counter_each(ms, "verify", "check", st->verify, 0, NODE_V_MAX, node_verify_name, 0);
+    ebf_metrics_counter(ms, "events_bad", st->events_bad);
+    ebf_metrics_counter(ms, "stopped_partial", st->stopped_partial);
+    ebf_metrics_counter(ms, "payload_bytes", st->payload_bytes);
+    ebf_metrics_counter(ms, "acks_sent", st->acks_sent);
+    ebf_metrics_counter(ms, "credit_frames", st->credit_frames);
+    ebf_metrics_counter(ms, "credits_granted", st->credits_granted);
+    ebf_metrics_counter(ms, "heartbeats", st->heartbeats);
+    ebf_metrics_counter(ms, "tx_refused", st->tx_refused);
+    ebf_metrics_counter(ms, "decided_digest", st->decided_digest);
+    ebf_metrics_counter(ms, "port.ipackets", s->port_ipackets);
+    ebf_metrics_counter(ms, "port.opackets", s->port_opackets);
+    ebf_metrics_counter(ms, "port.imissed", s->port_imissed);
+    ebf_metrics_counter(ms, "port.rx_nombuf", s->port_rx_nombuf);
+    ebf_metrics_gauge(ms, "events_in_progress", NULL, NULL, s->g.events_in_progress);
+    ebf_metrics_gauge(ms, "acks_pending", NULL, NULL, s->g.acks_pending);
+    ebf_metrics_gauge(ms, "credits", NULL, NULL, s->g.credits);
+    ebf_metrics_gauge(ms, "epoch", NULL, NULL, s->g.epoch);
+    ebf_metrics_gauge(ms, "mempool_in_use", NULL, NULL, s->g.pool_in_use);
+    ebf_metrics_gauge(ms, "link_up", NULL, NULL, s->link_up);
+    ebf_metrics_gauge(ms, "paused", NULL, NULL, s->paused);
+    ebf_metrics_hist(ms, "e2e_ns", &st->e2e_ns);
+}
+
+const struct ebf_ctl_ops node_ctl_ops = {
+    .component = "node",
+    .conf_size = sizeof(struct node_conf),
+    .snap_size = sizeof(struct node_snap),
+    .param = node_param,
+    .metrics = node_metrics,
+    .apply = apply,
+    .stop = stop,
+    .poll = poll,
+    .snapshot = snapshot,
+};

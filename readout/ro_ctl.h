@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ro_ctl.h - the readout under run control: parameters, runs, snapshots, metrics. */
+#ifndef RO_CTL_H
+#define RO_CTL_H
+
+#include "ebf_ctl.h"
+#include "ro_gen.h"
+
+/* What the lcore copies for the control thread. */
+struct ro_snap {
+    struct ro_stats st;
+    uint64_t mempool_in_use;
+    uint64_t port_ipackets, port_opackets, port_oerrors, port_imissed;
+    int link_up, running, paused;
+    double rate;                 /* the run's target, events/s (0: unpaced) */
+};
+
+/* Lcore state; the control thread only passes it back to the ops. */
+struct ro_runner {
+    struct ro_conf conf;         /* the run's parameters, adopted from control */
+    struct ro_conf initial;      /* the command line's */
+    struct ro_gen g;
+    struct ro_stats st;
+    struct ebf_ctl *ctl;         /* for the yield hook */
+    int running, paused, stopping;
+    uint64_t pause_tsc;
+};
+
+extern const struct ebf_ctl_ops ro_ctl_ops;
+
+/* Set up r from the command line's conf; the conf's yield hook is pointed
+ * at the control service, so requests are answered under back-pressure. */
+void ro_runner_init(struct ro_runner *r, const struct ro_conf *c);
+
+/* The readout's metric list (control thread, or main after the run). */
+void ro_metrics(const void *snap, struct ebf_metrics *ms);
+
+/* Set run parameter key in conf (control thread): events, rate, duration_s,
+ * frag_size, frag_min, frag_max, seed. 0 or -EINVAL with err set. */
+int ro_param(void *conf, const char *key, const char *value, char *err, size_t len);
+
+#endif /* RO_CTL_H */

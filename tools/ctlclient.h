@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ctlclient.h - the ebfarm side of run control: one request, one reply, bounded wait. */
+#ifndef CTLCLIENT_H
+#define CTLCLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ebf_fsm.h"
+#include "ebfarm.pb-c.h"
+
+struct ctl_param {
+    const char *key;
+    char value[64];
+};
+
+/*
+ * Send cmd to the daemon at endpoint and wait up to timeout_ms for its
+ * reply (a fresh REQ socket per call, so a lost reply cannot wedge the
+ * next one). Returns 0 with *reply set (free it with
+ * ebfarm__reply__free_unpacked; reply->ok says whether the command was
+ * carried out), or -ETIMEDOUT / -EPROTO / -errno with err naming the
+ * endpoint.
+ */
+int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run_number,
+                const struct ctl_param *params, unsigned n_params, int timeout_ms,
+                Ebfarm__Reply **reply, char *err, size_t len);
+
+#endif /* CTLCLIENT_H */
