@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_farm.h"
 #include "ebf_opt.h"
 #include "farm.h"
 #include "summary.h"
@@ -18,6 +19,13 @@ static void usage(FILE *out)
             "commands:\n"
             "  demo     run readout, one SFC and trigger nodes on this host over memif\n"
             "           and print the run summary with its ledger\n"
+            "  up FARM.yaml   start a farm's processes, configure them, start run 1\n"
+            "  start    start the next run of a farm that is up\n"
+            "  stop     staged stop of the run; prints the run summary and ledger\n"
+            "  down     shut every process of the farm down and clean up\n"
+            "  status   state of every process and the farm's totals (--json)\n"
+            "  top      live view of the farm, refreshed every second\n"
+            "  metrics  --prometheus [--listen ADDR]: serve the farm's metrics over HTTP\n"
             "  help     this text\n"
             "(from the repository root, ./ebfarm test builds and runs the test suite)\n");
 }
@@ -159,6 +167,16 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "demo") == 0)
         return cmd_demo(argc - 1, argv + 1);
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } cmds[] = {
+        {"up", cmd_up}, {"start", cmd_start}, {"stop", cmd_stop}, {"down", cmd_down},
+        {"status", cmd_status}, {"top", cmd_top}, {"metrics", cmd_metrics},
+    };
+    for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+        if (strcmp(argv[1], cmds[i].name) == 0)
+            return cmds[i].fn(argc - 1, argv + 1);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return 0;

@@ -489,7 +489,8 @@ int farmctl_save(const struct farm_state *st)
     FILE *f = fopen(tmp, "w");
     if (!f)
         return -errno;
-    fprintf(f, "farm %s\nrun_number %u\n", st->name, st->run_number);
+    fprintf(f, "farm %s\nrun_number %u\nfarm_file %s\n", st->name, st->run_number,
+            st->farm_file[0] ? st->farm_file : "-");
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *p = &st->proc[i];
         fprintf(f, "proc %s %s %d %s %s %s\n", p->name, role_names[p->role], (int)p->pid,
@@ -516,7 +517,8 @@ int farmctl_load(const char *run_dir, struct farm_state *st, char *err, size_t l
         struct farm_proc *p = &st->proc[st->n];
         int pid;
         if (sscanf(line, "farm %32s", st->name) == 1 ||
-            sscanf(line, "run_number %u", &st->run_number) == 1)
+            sscanf(line, "run_number %u", &st->run_number) == 1 ||
+            sscanf(line, "farm_file %511s", st->farm_file) == 1)
             continue;
         if (st->n < FARMCTL_MAX_PROCS &&
             sscanf(line, "proc %32s %15s %d %63s %255s %255s", p->name, role, &pid, p->prefix,
@@ -861,6 +863,23 @@ int farmctl_down(const struct farm_state *st, int keep, char *err, size_t len)
 }
 
 /* --- The demo as a spec ---------------------------------------------------- */
+
+void farmctl_conf_of(const struct farm_spec *s, struct farm_conf *c)
+{
+    farm_conf_default(c);
+    c->events = s->run.events;
+    c->sources = s->run.sources;
+    c->nodes = (uint16_t)s->n_nodes;
+    c->frag_min = s->run.frag_min;
+    c->frag_max = s->run.frag_max;
+    c->rate = s->run.rate;
+    c->udp = s->run.encap == FF_ENCAP_UDP;
+    c->trigger_us = s->run.trigger_us;
+    c->accept = s->run.accept;
+    c->timeout_ms = s->run.timeout_ms;
+    c->credits = s->n_nodes ? s->node[0].credits : 0;
+    c->max_seconds = s->run.duration_s;
+}
 
 int farmctl_demo_spec(const struct farm_conf *c, const char *farm_file, struct farm_spec *s,
                       char *err, size_t len)

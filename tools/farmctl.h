@@ -27,6 +27,7 @@ struct farm_proc {
 struct farm_state {
     char name[FF_NAME_MAX];
     char run_dir[512];
+    char farm_file[512];         /* the file it was brought up from */
     uint32_t run_number;         /* the last run started */
     unsigned n;
     struct farm_proc proc[FARMCTL_MAX_PROCS];
@@ -76,6 +77,9 @@ int farmctl_load(const char *run_dir, struct farm_state *st, char *err, size_t l
 
 /* Find the farm that is up: by name, or the only one. 0, or -1 with err. */
 int farmctl_find(const char *name, struct farm_state *st, char *err, size_t len);
+
+/* The summary's view of a spec's run (events, sources, nodes, sizes...). */
+void farmctl_conf_of(const struct farm_spec *spec, struct farm_conf *c);
 
 /* The demo's conf as a spec: the demo farm file with the options applied. */
 int farmctl_demo_spec(const struct farm_conf *c, const char *farm_file, struct farm_spec *spec,
