@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ebf_fsm.h"
 #include "ebf_pb.h"
 #include "farmctl.h"
 #include "summary.h"

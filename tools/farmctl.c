@@ -390,7 +390,7 @@ static int wait_answer(const struct farm_state *st, const struct farm_proc *p, d
     double end = now_s() + timeout_s;
 
     for (;;) {
-        char e[256];
+        char e[1024];
         Ebfarm__Reply *r = ask(p, EBF_C_STATUS, 0, NULL, 0, 300, e, sizeof(e));
         if (r) {
             ebfarm__reply__free_unpacked(r, NULL);
@@ -422,7 +422,7 @@ static int wait_state(const struct farm_state *st, enum farm_role role, enum ebf
             const struct farm_proc *p = &st->proc[i];
             if (p->role != role)
                 continue;
-            char e[256];
+            char e[1024];
             Ebfarm__Reply *r = ask(p, EBF_C_STATUS, 0, NULL, 0, REPLY_MS, e, sizeof(e));
             if (!r) {
                 snprintf(err, len, "%s", e);
@@ -521,7 +521,7 @@ int farmctl_load(const char *run_dir, struct farm_state *st, char *err, size_t l
             sscanf(line, "farm_file %511s", st->farm_file) == 1)
             continue;
         if (st->n < FARMCTL_MAX_PROCS &&
-            sscanf(line, "proc %32s %15s %d %63s %255s %255s", p->name, role, &pid, p->prefix,
+            sscanf(line, "proc %32s %15s %d %95s %255s %255s", p->name, role, &pid, p->prefix,
                    p->control, p->metrics) == 6) {
             p->pid = pid;
             p->role = strcmp(role, "sfc") == 0 ? FARM_SFC
@@ -684,7 +684,7 @@ int farmctl_start(struct farm_state *st, char *err, size_t len)
 
 void farmctl_status(const struct farm_state *st, Ebfarm__Reply **replies)
 {
-    char e[256];
+    char e[1024];
 
     for (unsigned i = 0; i < st->n; i++)
         replies[i] = ask(&st->proc[i], EBF_C_STATUS, 0, NULL, 0, 1000, e, sizeof(e));

@@ -18,7 +18,7 @@ struct farm_proc {
     char name[FF_NAME_MAX];
     enum farm_role role;
     pid_t pid;
-    char prefix[64];             /* EAL --file-prefix */
+    char prefix[96];             /* EAL --file-prefix */
     char control[FF_STR_MAX];    /* endpoints with {run} substituted */
     char metrics[FF_STR_MAX];
 };

@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farmfile.c - load a farm file: the libcyaml schema, and its values checked into a farm_spec. */
+#include "farmfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "farmfile_private.h"
+
+/*
+ * libcyaml checks the structure: which keys a mapping may have, which are
+ * required, mappings against lists against single values, list lengths and
+ * the enums. Every other scalar is loaded as a string and parsed here,
+ * because libcyaml 1.3 takes "1.5" for the integer 1 and "maybe" for true,
+ * and because a message must show the value as it was written. A missing
+ * optional key leaves a NULL pointer, so "not given" is told from any value.
+ */
+
+struct raw_proc {                /* one struct for readouts, SFCs and nodes */
+    char *name, *id, *sfc, *port, *mac, *sfc_port, *sfc_mac;
+    char *capacity, *mbufs, *max_credits, *credits;
+    char **sfcs;
+    unsigned sfcs_count;
+    char *control, *metrics, *lcores, *memory_mb;
+    int *idle;
+    char **eal_args;
+    unsigned eal_args_count;
+};
+
+struct raw_defaults {
+    int *idle;
+    char *no_huge, *memory_mb, *lcores;
+    char **eal_args;
+    unsigned eal_args_count;
+    char *metrics_period_ms;
+};
+
+struct raw_run {
+    char *sources, *events, *rate, *duration_s, *frag_size, *frag_min, *frag_max;
+    int *encap;
+    char *udp_port, *mtu, *seed, *trigger_us, *accept, *accept_seed, *timeout_ms;
+};
+
+struct raw_farm {
+    char *farm;
+    struct raw_defaults *defaults;
+    struct raw_run *run;
+    struct raw_proc *readouts, *sfcs, *nodes;
+    unsigned readouts_count, sfcs_count, nodes_count;
+};
+
+/* --- Schema ---------------------------------------------------------------- */
+
+#define OPT (CYAML_FLAG_OPTIONAL | CYAML_FLAG_POINTER)
+#define REQ CYAML_FLAG_POINTER
+#define STR(key, flags, type, member) \
+    CYAML_FIELD_STRING_PTR(key, flags, type, member, 0, CYAML_UNLIMITED)
+
+static const cyaml_strval_t idle_strings[] = {
+    {"spin", FF_IDLE_SPIN},
+    {"backoff", FF_IDLE_BACKOFF},
+};
+static const cyaml_strval_t encap_strings[] = {
+    {"eth", FF_ENCAP_ETH},
+    {"udp", FF_ENCAP_UDP},
+};
+
+static const cyaml_schema_value_t string_entry = {
+    CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
+};
+
+/* The per-process keys that override defaults; last in every process. */
+#define PROC_COMMON                                                                        \
+    STR("control", OPT, struct raw_proc, control),                                         \
+    STR("metrics", OPT, struct raw_proc, metrics),                                         \
+    STR("lcores", OPT, struct raw_proc, lcores),                                           \
+    STR("memory_mb", OPT, struct raw_proc, memory_mb),                                     \
+    CYAML_FIELD_ENUM_PTR("idle", OPT | CYAML_FLAG_STRICT, struct raw_proc, idle,          \
+                         idle_strings, CYAML_ARRAY_LEN(idle_strings)),                     \
+    CYAML_FIELD_SEQUENCE("eal_args", OPT, struct raw_proc, eal_args, &string_entry, 0,    \
+                         FF_MAX_EAL_ARGS),                                                 \
+    CYAML_FIELD_END
+
+static const cyaml_schema_field_t readout_fields[] = {
+    STR("name", REQ, struct raw_proc, name),
+    STR("port", REQ, struct raw_proc, port),
+    STR("mac", REQ, struct raw_proc, mac),
+    CYAML_FIELD_SEQUENCE("sfcs", REQ, struct raw_proc, sfcs, &string_entry, 1, FF_MAX_SFCS),
+    PROC_COMMON,
+};
+
+static const cyaml_schema_field_t sfc_fields[] = {
+    STR("name", REQ, struct raw_proc, name),
+    STR("id", OPT, struct raw_proc, id),
+    STR("port", REQ, struct raw_proc, port),
+    STR("mac", REQ, struct raw_proc, mac),
+    STR("capacity", OPT, struct raw_proc, capacity),
+    STR("mbufs", OPT, struct raw_proc, mbufs),
+    STR("max_credits", OPT, struct raw_proc, max_credits),
+    PROC_COMMON,
+};
+
+static const cyaml_schema_field_t node_fields[] = {
+    STR("name", REQ, struct raw_proc, name),
+    STR("sfc", REQ, struct raw_proc, sfc),
+    STR("port", REQ, struct raw_proc, port),
+    STR("mac", REQ, struct raw_proc, mac),
+    STR("sfc_port", OPT, struct raw_proc, sfc_port),
+    STR("sfc_mac", OPT, struct raw_proc, sfc_mac),
+    STR("credits", OPT, struct raw_proc, credits),
+    PROC_COMMON,
+};
+
+static const cyaml_schema_field_t defaults_fields[] = {
+    CYAML_FIELD_ENUM_PTR("idle", OPT | CYAML_FLAG_STRICT, struct raw_defaults, idle, idle_strings,
+                         CYAML_ARRAY_LEN(idle_strings)),
+    STR("no_huge", OPT, struct raw_defaults, no_huge),
+    STR("memory_mb", OPT, struct raw_defaults, memory_mb),
+    STR("lcores", OPT, struct raw_defaults, lcores),
+    CYAML_FIELD_SEQUENCE("eal_args", OPT, struct raw_defaults, eal_args, &string_entry, 0,
+                         FF_MAX_EAL_ARGS),
+    STR("metrics_period_ms", OPT, struct raw_defaults, metrics_period_ms),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t run_fields[] = {
+    STR("sources", OPT, struct raw_run, sources),
+    STR("events", OPT, struct raw_run, events),
+    STR("rate", OPT, struct raw_run, rate),
+    STR("duration_s", OPT, struct raw_run, duration_s),
+    STR("frag_size", OPT, struct raw_run, frag_size),
+    STR("frag_min", OPT, struct raw_run, frag_min),
+    STR("frag_max", OPT, struct raw_run, frag_max),
+    CYAML_FIELD_ENUM_PTR("encap", OPT | CYAML_FLAG_STRICT, struct raw_run, encap, encap_strings,
+                         CYAML_ARRAY_LEN(encap_strings)),
+    STR("udp_port", OPT, struct raw_run, udp_port),
+    STR("mtu", OPT, struct raw_run, mtu),
+    STR("seed", OPT, struct raw_run, seed),
+    STR("trigger_us", OPT, struct raw_run, trigger_us),
+    STR("accept", OPT, struct raw_run, accept),
+    STR("accept_seed", OPT, struct raw_run, accept_seed),
+    STR("timeout_ms", OPT, struct raw_run, timeout_ms),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t readout_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_proc, readout_fields),
+};
+static const cyaml_schema_value_t sfc_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_proc, sfc_fields),
+};
+static const cyaml_schema_value_t node_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_proc, node_fields),
+};
+
+static const cyaml_schema_field_t farm_fields[] = {
+    STR("farm", REQ, struct raw_farm, farm),
+    CYAML_FIELD_MAPPING_PTR("defaults", OPT, struct raw_farm, defaults, defaults_fields),
+    CYAML_FIELD_MAPPING_PTR("run", OPT, struct raw_farm, run, run_fields),
+    CYAML_FIELD_SEQUENCE("readouts", REQ, struct raw_farm, readouts, &readout_entry, 1,
+                         FF_MAX_READOUTS),
+    CYAML_FIELD_SEQUENCE("sfcs", REQ, struct raw_farm, sfcs, &sfc_entry, 1, FF_MAX_SFCS),
+    CYAML_FIELD_SEQUENCE("nodes", REQ, struct raw_farm, nodes, &node_entry, 1, FF_MAX_NODES),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t farm_schema = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct raw_farm, farm_fields),
+};
+
+/* --- Sections -------------------------------------------------------------- */
+
+#define FAIL(c, ...) ff_fail((c)->err, (c)->errlen, (c)->where, __VA_ARGS__)
+
+static int conv_defaults(struct ff_cv *c, const struct raw_defaults *d, struct ff_proc *p,
+                         struct ff_run *run)
+{
+    int rc = 0;
+
+    if (!d)
+        return 0;
+    snprintf(c->pre, sizeof(c->pre), "defaults");
+    if (d->idle)
+        p->idle = (enum ff_idle)*d->idle;
+    rc = rc ? rc : ff_get_bool(c, "no_huge", d->no_huge, &p->no_huge);
+    rc = rc ? rc : ff_get_u32(c, "memory_mb", d->memory_mb, FF_MEMORY_MB_MIN, FF_MEMORY_MB_MAX,
+                           &p->memory_mb);
+    rc = rc ? rc : ff_get_str(c, "lcores", d->lcores, p->lcores, sizeof(p->lcores));
+    rc = rc ? rc : ff_get_args(c, d->eal_args, d->eal_args_count, p);
+    rc = rc ? rc : ff_get_dbl(c, "metrics_period_ms", d->metrics_period_ms, FF_METRICS_MS_MIN,
+                           FF_METRICS_MS_MAX, &run->metrics_period_ms);
+    return rc;
+}
+
+static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *run)
+{
+    const char *alone = "give frag_size alone, or frag_min and frag_max";
+    int rc = 0;
+
+    if (r->frag_size && (r->frag_min || r->frag_max))
+        return FAIL(c, "key 'run.frag_size' cannot be given together with 'run.%s' (%s)",
+                    r->frag_min ? "frag_min" : "frag_max", alone);
+    if (!r->frag_min != !r->frag_max)
+        return FAIL(c, "key 'run.%s' is required with 'run.%s' (%s)",
+                    r->frag_min ? "frag_max" : "frag_min", r->frag_min ? "frag_min" : "frag_max",
+                    alone);
+    rc = rc ? rc : ff_get_u32(c, "frag_size", r->frag_size, FF_FRAG_MIN, FF_FRAG_MAX,
+                              &run->frag_min);
+    rc = rc ? rc : ff_get_u32(c, "frag_size", r->frag_size, FF_FRAG_MIN, FF_FRAG_MAX,
+                              &run->frag_max);
+    rc = rc ? rc : ff_get_u32(c, "frag_min", r->frag_min, FF_FRAG_MIN, FF_FRAG_MAX, &run->frag_min);
+    rc = rc ? rc : ff_get_u32(c, "frag_max", r->frag_max, FF_FRAG_MIN, FF_FRAG_MAX, &run->frag_max);
+    if (rc == 0 && run->frag_min > run->frag_max)
+        rc = FAIL(c, "key 'run.frag_min': %u is more than run.frag_max (%u)", run->frag_min,
+                  run->frag_max);
+    return rc;
+}
+
+static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run)
+{
+    int rc = 0;
+
+    if (!r)
+        return 0;
+    snprintf(c->pre, sizeof(c->pre), "run");
+    rc = rc ? rc : ff_get_u16(c, "sources", r->sources, FF_SOURCES_MIN, FF_SOURCES_MAX,
+                              &run->sources);
+    rc = rc ? rc : ff_get_u64(c, "events", r->events, 0, FF_EVENTS_MAX, &run->events);
+    rc = rc ? rc : ff_get_dbl(c, "rate", r->rate, 0, FF_RATE_MAX, &run->rate);
+    rc = rc ? rc : ff_get_dbl(c, "duration_s", r->duration_s, 0, FF_DURATION_MAX, &run->duration_s);
+    rc = rc ? rc : conv_frag(c, r, run);
+    if (rc == 0 && r->encap)
+        run->encap = (enum ff_encap)*r->encap;
+    rc = rc ? rc : ff_get_u16(c, "udp_port", r->udp_port, 1, 65535, &run->udp_port);
+    rc = rc ? rc : ff_get_u16(c, "mtu", r->mtu, FF_MTU_MIN, FF_MTU_MAX, &run->mtu);
+    rc = rc ? rc : ff_get_u64(c, "seed", r->seed, 0, UINT64_MAX, &run->seed);
+    rc = rc ? rc : ff_get_dbl(c, "trigger_us", r->trigger_us, 0, FF_TRIGGER_US_MAX,
+                              &run->trigger_us);
+    rc = rc ? rc : ff_get_dbl(c, "accept", r->accept, 0, 1, &run->accept);
+    rc = rc ? rc : ff_get_u64(c, "accept_seed", r->accept_seed, 0, UINT64_MAX, &run->accept_seed);
+    rc = rc ? rc : ff_get_dbl(c, "timeout_ms", r->timeout_ms, FF_TIMEOUT_MS_MIN, FF_TIMEOUT_MS_MAX,
+                           &run->timeout_ms);
+    return rc;
+}
+
+/* The keys every process has, over the defaults in def; c->pre is set. */
+static int conv_proc(struct ff_cv *c, const struct raw_proc *r, const struct ff_proc *def,
+                     struct ff_proc *p)
+{
+    int rc = 0;
+
+    *p = *def;
+    rc = rc ? rc : ff_get_str(c, "name", r->name, p->name, sizeof(p->name));
+    snprintf(p->control, sizeof(p->control), "ipc://{run}/%s.ctl", p->name);
+    snprintf(p->metrics, sizeof(p->metrics), "ipc://{run}/%s.pub", p->name);
+    rc = rc ? rc : ff_get_str(c, "control", r->control, p->control, sizeof(p->control));
+    rc = rc ? rc : ff_get_str(c, "metrics", r->metrics, p->metrics, sizeof(p->metrics));
+    rc = rc ? rc : ff_get_str(c, "lcores", r->lcores, p->lcores, sizeof(p->lcores));
+    rc = rc ? rc : ff_get_u32(c, "memory_mb", r->memory_mb, FF_MEMORY_MB_MIN, FF_MEMORY_MB_MAX,
+                           &p->memory_mb);
+    if (rc == 0 && r->idle)
+        p->idle = (enum ff_idle)*r->idle;
+    rc = rc ? rc : ff_get_args(c, r->eal_args, r->eal_args_count, p);
+    return rc;
+}
+
+/* The index of the SFC named name in the file, or -1 with a message. */
+static int sfc_ref(struct ff_cv *c, const char *field, const char *name, const struct raw_farm *f)
+{
+    char list[FF_MAX_SFCS * FF_NAME_MAX] = "";
+    size_t o = 0;
+
+    for (unsigned j = 0; j < f->sfcs_count; j++)
+        if (!strcmp(f->sfcs[j].name, name))
+            return (int)j;
+    for (unsigned j = 0; j < f->sfcs_count && o < sizeof(list); j++)
+        o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", j ? ", " : "", f->sfcs[j].name);
+    FAIL(c, "key '%s': \"%s\" is not an SFC (SFCs: %s)", ff_key(c, field), name, list);
+    return -1;
+}
+
+static int conv_readout(struct ff_cv *c, const struct raw_farm *f, unsigned i,
+                        const struct ff_proc *def, struct ff_readout *ro)
+{
+    const struct raw_proc *r = &f->readouts[i];
+    char field[32];
+    int rc;
+
+    snprintf(c->pre, sizeof(c->pre), "readouts[%u]", i);
+    if ((rc = conv_proc(c, r, def, &ro->p)) || (rc = ff_get_port(c, "port", r->port, &ro->port)) ||
+        (rc = ff_get_mac(c, "mac", r->mac, ro->mac)))
+        return rc;
+    ro->n_sfcs = r->sfcs_count;
+    for (unsigned k = 0; k < r->sfcs_count; k++) {
+        int j;
+        snprintf(field, sizeof(field), "sfcs[%u]", k);
+        if ((j = sfc_ref(c, field, r->sfcs[k], f)) < 0)
+            return -EINVAL;
+        ro->sfc[k] = (unsigned)j;
+    }
+    return 0;
+}
+
+static int conv_sfc(struct ff_cv *c, const struct raw_proc *r, unsigned i,
+                    const struct ff_proc *def, struct ff_sfc *sfc)
+{
+    int rc = 0;
+
+    snprintf(c->pre, sizeof(c->pre), "sfcs[%u]", i);
+    sfc->id = (uint16_t)i;
+    sfc->capacity = 4096;
+    sfc->mbufs = 32767;
+    sfc->max_credits = 256;
+    rc = rc ? rc : conv_proc(c, r, def, &sfc->p);
+    rc = rc ? rc : ff_get_u16(c, "id", r->id, 0, 65535, &sfc->id);
+    rc = rc ? rc : ff_get_port(c, "port", r->port, &sfc->port);
+    rc = rc ? rc : ff_get_mac(c, "mac", r->mac, sfc->mac);
+    rc = rc ? rc : ff_get_u32(c, "capacity", r->capacity, FF_CAPACITY_MIN, FF_CAPACITY_MAX,
+                           &sfc->capacity);
+    rc = rc ? rc : ff_get_u32(c, "mbufs", r->mbufs, FF_MBUFS_MIN, FF_MBUFS_MAX, &sfc->mbufs);
+    rc = rc ? rc : ff_get_u32(c, "max_credits", r->max_credits, 1, FF_MAX_CREDITS_MAX,
+                           &sfc->max_credits);
+    return rc;
+}
+
+/* After the SFCs: a node's sfc_mac defaults to its SFC's mac. */
+static int conv_node(struct ff_cv *c, const struct raw_farm *f, unsigned i,
+                     const struct ff_proc *def, struct farm_spec *s)
+{
+    const struct raw_proc *r = &f->nodes[i];
+    struct ff_node *n = &s->node[i];
+    int rc, j;
+
+    snprintf(c->pre, sizeof(c->pre), "nodes[%u]", i);
+    n->credits = 32;
+    if ((rc = conv_proc(c, r, def, &n->p)))
+        return rc;
+    if ((j = sfc_ref(c, "sfc", r->sfc, f)) < 0)
+        return -EINVAL;
+    n->sfc = (unsigned)j;
+    if ((rc = ff_get_port(c, "port", r->port, &n->port)) ||
+        (rc = ff_get_mac(c, "mac", r->mac, n->mac)))
+        return rc;
+    n->sfc_port = n->port;
+    if (!r->sfc_port && n->port.kind != FF_PORT_MEMIF)
+        return FAIL(c, "key '%s' is required when port is not a memif link (the SFC's port "
+                    "toward this node: %s)", ff_key(c, "sfc_port"), FF_HINT_PORT);
+    memcpy(n->sfc_mac, s->sfc[j].mac, 6);
+    rc = rc ? rc : ff_get_port(c, "sfc_port", r->sfc_port, &n->sfc_port);
+    rc = rc ? rc : ff_get_mac(c, "sfc_mac", r->sfc_mac, n->sfc_mac);
+    rc = rc ? rc : ff_get_u16(c, "credits", r->credits, 1, FF_CREDITS_MAX, &n->credits);
+    return rc;
+}
+
+/* Everything the raw file holds into s, in file order. */
+static int convert(struct ff_cv *c, const struct raw_farm *f, struct farm_spec *s)
+{
+    struct ff_proc def = {.lcores = "auto", .memory_mb = 256, .no_huge = 1,
+                          .idle = FF_IDLE_SPIN};
+    int rc;
+
+    ff_spec_default(s);
+    if ((rc = ff_get_str(c, "farm", f->farm, s->name, sizeof(s->name))) ||
+        (rc = conv_defaults(c, f->defaults, &def, &s->run)) || (rc = conv_run(c, f->run, &s->run)))
+        return rc;
+    s->n_readouts = f->readouts_count;
+    s->n_sfcs = f->sfcs_count;
+    s->n_nodes = f->nodes_count;
+    for (unsigned i = 0; i < f->readouts_count; i++)
+        if ((rc = conv_readout(c, f, i, &def, &s->readout[i])))
+            return rc;
+    for (unsigned i = 0; i < f->sfcs_count; i++)
+        if ((rc = conv_sfc(c, &f->sfcs[i], i, &def, &s->sfc[i])))
+            return rc;
+    for (unsigned i = 0; i < f->nodes_count; i++)
+        if ((rc = conv_node(c, f, i, &def, s)))
+            return rc;
+    return 0;
+}
+
+/* --- Entry points ---------------------------------------------------------- */
+
+int farm_spec_parse(const char *yaml, size_t len, const char *name_for_errors,
+                    struct farm_spec *spec, char *err, size_t errlen)
+{
+    char where[FF_STR_MAX + 16];
+    struct ff_log log = {.msg = ""};
+    const cyaml_config_t cfg = {
+        .log_fn = ff_log_fn,
+        .log_ctx = &log,
+        .mem_fn = cyaml_mem,
+        .log_level = CYAML_LOG_ERROR,
+        .flags = CYAML_CFG_DEFAULT,  /* unknown keys are errors */
+    };
+    struct raw_farm *raw = NULL;
+    struct ff_cv c = {.where = where, .err = err, .errlen = errlen};
+    cyaml_err_t e;
+    int rc;
+
+    snprintf(where, sizeof(where), "farm file '%s'", name_for_errors);
+    if ((rc = ff_yaml_syntax(yaml, len, where, err, errlen)))
+        return rc;
+    e = cyaml_load_data((const uint8_t *)yaml, len, &cfg, &farm_schema, (cyaml_data_t **)&raw,
+                        NULL);
+    if (e != CYAML_OK)
+        return ff_cyaml_error(&log, e, &farm_schema, where, err, errlen);
+    if (!raw)
+        return ff_fail(err, errlen, where, "the file is empty (a farm file needs the keys farm, "
+                       "readouts, sfcs and nodes)");
+    rc = convert(&c, raw, spec);
+    cyaml_free(&cfg, &farm_schema, raw, 0);
+    return rc ? rc : ff_check(spec, where, err, errlen);
+}
+
+int farm_spec_load(const char *path, struct farm_spec *spec, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long len;
+    int rc;
+
+    if (!f) {
+        rc = -errno;
+        snprintf(err, errlen, "farm file '%s': cannot open it: %s", path, strerror(-rc));
+        return rc;
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        rc = errno ? -errno : -EIO;
+        snprintf(err, errlen, "farm file '%s': cannot read it: %s", path, strerror(-rc));
+        fclose(f);
+        return rc;
+    }
+    if (len > (1 << 20)) {
+        fclose(f);
+        snprintf(err, errlen, "farm file '%s': %ld bytes is too big (at most 1 MiB)", path, len);
+        return -EFBIG;
+    }
+    buf = malloc((size_t)len + 1);
+    if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+        rc = buf ? -EIO : -ENOMEM;
+        snprintf(err, errlen, "farm file '%s': cannot read it: %s", path, strerror(-rc));
+    } else {
+        rc = farm_spec_parse(buf, (size_t)len, path, spec, err, errlen);
+    }
+    free(buf);
+    fclose(f);
+    return rc;
+}

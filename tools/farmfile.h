@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farmfile.h - the farm file: one YAML file describing a farm's processes, ports and run. */
+#ifndef FARMFILE_H
+#define FARMFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A farm file names every process of a farm (readouts, SFCs, nodes), their
+ * ports, MACs, lcores and ZeroMQ endpoints, and the run parameters; see
+ * docs/farmfile.md for every key. The loader validates every key and every
+ * cross reference and fills a struct farm_spec made of plain fixed-size
+ * arrays, so a runner can walk it without allocating. DPDK-free; any thread
+ * may call these functions (they keep no state between calls).
+ */
+
+#define FF_NAME_MAX 33           /* names: 1..32 characters + NUL */
+#define FF_STR_MAX 256
+#define FF_MAX_READOUTS 16
+#define FF_MAX_SFCS 16
+#define FF_MAX_NODES 64
+#define FF_MAX_EAL_ARGS 16
+
+enum ff_port_kind { FF_PORT_MEMIF, FF_PORT_PCI, FF_PORT_VDEV };
+enum ff_idle { FF_IDLE_SPIN, FF_IDLE_BACKOFF };
+enum ff_encap { FF_ENCAP_ETH, FF_ENCAP_UDP };
+
+/* memif: dev is the LINK name (both ends of a link name it); pci: the
+ * address in full form, lower case ("0000:3b:00.0"); vdev: the whole string
+ * ("net_af_packet0,iface=veth0"). */
+struct ff_port {
+    enum ff_port_kind kind;
+    char dev[FF_STR_MAX];
+};
+
+/* What every process has. */
+struct ff_proc {
+    char name[FF_NAME_MAX];
+    char control[FF_STR_MAX], metrics[FF_STR_MAX]; /* verbatim, "{run}" not substituted */
+    char lcores[FF_STR_MAX];                       /* "auto" or an EAL --lcores value */
+    uint32_t memory_mb;
+    int no_huge;
+    enum ff_idle idle;
+    unsigned n_eal_args;
+    char eal_args[FF_MAX_EAL_ARGS][FF_STR_MAX];
+};
+
+struct ff_readout {
+    struct ff_proc p;
+    struct ff_port port;
+    uint8_t mac[6];
+    unsigned n_sfcs;
+    unsigned sfc[FF_MAX_SFCS];   /* indices into spec->sfc; event e goes to sfc[e % n_sfcs] */
+};
+
+struct ff_sfc {
+    struct ff_proc p;
+    uint16_t id;
+    struct ff_port port;         /* the readout-facing port */
+    uint8_t mac[6];
+    uint32_t capacity, mbufs, max_credits;
+};
+
+struct ff_node {
+    struct ff_proc p;
+    unsigned sfc;                /* index into spec->sfc */
+    struct ff_port port;         /* the node's own port */
+    struct ff_port sfc_port;     /* the SFC's port toward this node */
+    uint8_t mac[6], sfc_mac[6];
+    uint16_t credits;
+};
+
+struct ff_run {
+    uint16_t sources;
+    uint64_t events;             /* 0: until stopped */
+    double rate, duration_s;     /* events/s (0: as fast as the farm takes them); 0: no limit */
+    uint32_t frag_min, frag_max; /* equal for a fixed size */
+    enum ff_encap encap;
+    uint16_t udp_port, mtu;
+    uint64_t seed;
+    double trigger_us, accept;
+    uint64_t accept_seed;
+    double timeout_ms;
+    double metrics_period_ms;    /* from defaults.metrics_period_ms */
+};
+
+struct farm_spec {
+    char name[FF_NAME_MAX];
+    struct ff_run run;
+    unsigned n_readouts, n_sfcs, n_nodes;
+    struct ff_readout readout[FF_MAX_READOUTS];
+    struct ff_sfc sfc[FF_MAX_SFCS];
+    struct ff_node node[FF_MAX_NODES];
+};
+
+/*
+ * Load and validate the farm file at path into *spec (about 100 kB; callers
+ * may want it static or on the heap). Returns 0; or -ENOENT, -EACCES, ...
+ * when the file cannot be read, -EINVAL when it is not a valid farm file,
+ * -ENOMEM; err then holds one line naming the file, the key, the bad value
+ * and what is allowed, e.g.
+ *   farm file 'farms/x.yaml': key 'nodes[1].mac': "zz:00" is not a MAC address (...)
+ * *spec is unspecified after a failure.
+ */
+int farm_spec_load(const char *path, struct farm_spec *spec, char *err, size_t errlen);
+
+/* The same for a farm file held in memory (yaml need not end in NUL);
+ * name_for_errors stands for the file in messages. */
+int farm_spec_parse(const char *yaml, size_t len, const char *name_for_errors,
+                    struct farm_spec *spec, char *err, size_t errlen);
+
+/*
+ * Validate a spec built or modified in code: every value's range and form,
+ * and the same cross checks as at load (unique names, MACs, endpoints and
+ * SFC ids, SFC references, memif links with exactly two ends, fragment
+ * sizes, MTU). Returns 0 or -EINVAL with err naming the key as it would be
+ * written in a farm file ("farm 'demo': key 'sfcs[0].id': ...").
+ */
+int farm_spec_check(const struct farm_spec *spec, char *err, size_t errlen);
+
+#endif /* FARMFILE_H */

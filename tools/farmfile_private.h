@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farmfile_private.h - limits, hints and helpers shared by the farm file loader and checker. */
+#ifndef FARMFILE_PRIVATE_H
+#define FARMFILE_PRIVATE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cyaml/cyaml.h>
+
+#include "farmfile.h"
+
+/* Limits of the numeric keys; the loader and farm_spec_check use the same. */
+#define FF_SOURCES_MIN 1
+#define FF_SOURCES_MAX 128
+#define FF_EVENTS_MAX (UINT64_MAX / 2)
+#define FF_RATE_MAX 1e9
+#define FF_DURATION_MAX 1e9
+#define FF_FRAG_MIN 1
+#define FF_FRAG_MAX 1048576
+#define FF_MTU_MIN 256
+#define FF_MTU_MAX 9600
+#define FF_TRIGGER_US_MAX 1e6
+#define FF_TIMEOUT_MS_MIN 0.01
+#define FF_TIMEOUT_MS_MAX 3.6e6
+#define FF_METRICS_MS_MIN 10
+#define FF_METRICS_MS_MAX 60000
+#define FF_MEMORY_MB_MIN 64
+#define FF_MEMORY_MB_MAX 65536
+#define FF_CAPACITY_MIN 16
+#define FF_CAPACITY_MAX 1048576
+#define FF_MBUFS_MIN 1023
+#define FF_MBUFS_MAX 4194304
+#define FF_MAX_CREDITS_MAX 65535
+#define FF_CREDITS_MAX 4096
+
+/* Bytes around a fragment piece in a frame: Ethernet (+ IPv4 + UDP),
+ * fragment header, and the room the SFC needs for its event header. */
+#define FF_ETH_HLEN 14
+#define FF_UDP_EXTRA (20 + 8)
+#define FF_FRAG_HLEN 40
+#define FF_EVENT_HLEN 48
+
+/* What a value of each kind may be, for messages. */
+#define FF_HINT_NAME "1 to 32 characters of a-z, 0-9, _ and -"
+#define FF_HINT_MAC "six hex bytes such as 02:eb:00:00:02:00"
+#define FF_HINT_PORT                                                                      \
+    "memif:LINK with LINK of a-z, 0-9, _ and -; a PCI address such as 0000:3b:00.0 or " \
+    "3b:00.0; or a DPDK vdev such as net_af_packet0,iface=eth0"
+#define FF_HINT_ENDPOINT "tcp://HOST:PORT or ipc://PATH, where {run} stands for the run directory"
+#define FF_HINT_LCORES "\"auto\" or an EAL --lcores value such as 0@(0,1) or 1-3"
+
+/* Write "<where>: <message>" into err; returns -EINVAL. */
+int ff_fail(char *err, size_t errlen, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* 1 when s is a valid process or farm name. */
+int ff_name_ok(const char *s);
+
+/* Parse a port string (see FF_HINT_PORT) into p; returns 0 or -EINVAL. */
+int ff_port_parse(const char *s, struct ff_port *p);
+
+/* The port as it is written in a farm file, into buf. */
+const char *ff_port_str(const struct ff_port *p, char *buf, size_t len);
+
+/* The defaults of a spec before a file is applied: run parameters of the
+ * demo, no processes. */
+void ff_spec_default(struct farm_spec *s);
+
+/* farm_spec_check with "<where>" as the message prefix. */
+int ff_check(const struct farm_spec *s, const char *where, char *err, size_t errlen);
+
+/* The checks across processes (farmfile_cross.c), after every value is valid. */
+int ff_check_cross(const struct farm_spec *s, const char *where, char *err, size_t errlen);
+
+/* Conversion of the farm file's scalars (farmfile_value.c). Each takes the
+ * text as written (NULL: not given, *out keeps its default), and returns 0,
+ * or -EINVAL with a message naming the key "<pre>.<field>", the value and
+ * what is allowed. */
+struct ff_cv {
+    const char *where;           /* message prefix: "farm file 'x.yaml'" */
+    char *err;
+    size_t errlen;
+    char pre[32];                /* key prefix: "run", "nodes[2]" */
+    char key[64];                /* the last key built by ff_key() */
+};
+
+const char *ff_key(struct ff_cv *c, const char *field);
+int ff_get_str(struct ff_cv *c, const char *field, const char *txt, char *dst, size_t len);
+int ff_get_u64(struct ff_cv *c, const char *field, const char *txt, uint64_t min, uint64_t max,
+               uint64_t *out);
+int ff_get_u32(struct ff_cv *c, const char *field, const char *txt, uint32_t min, uint32_t max,
+               uint32_t *out);
+int ff_get_u16(struct ff_cv *c, const char *field, const char *txt, uint16_t min, uint16_t max,
+               uint16_t *out);
+int ff_get_dbl(struct ff_cv *c, const char *field, const char *txt, double min, double max,
+               double *out);
+int ff_get_bool(struct ff_cv *c, const char *field, const char *txt, int *out);
+int ff_get_mac(struct ff_cv *c, const char *field, const char *txt, uint8_t mac[6]);
+int ff_get_port(struct ff_cv *c, const char *field, const char *txt, struct ff_port *p);
+/* A list of EAL arguments (when given) replaces the one in p. */
+int ff_get_args(struct ff_cv *c, char **args, unsigned n, struct ff_proc *p);
+
+/* What libcyaml logged about a failed load: its message and the backtrace,
+ * innermost frame first. */
+#define FF_LOG_FRAMES 16
+
+struct ff_log {
+    char msg[512];
+    unsigned n_frames;
+    struct ff_frame {
+        enum { FF_IN_FIELD, FF_IN_ENTRY, FF_IN_MAPPING } kind;
+        char name[64];           /* FF_IN_FIELD: the key */
+        unsigned entry;          /* FF_IN_ENTRY: entries so far, the current one included */
+    } frame[FF_LOG_FRAMES];
+};
+
+/* A cyaml_config_t log_fn that records error messages in the struct ff_log
+ * given as log_ctx. */
+void ff_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args);
+
+/* Check that yaml is one well-formed YAML document; 0 or -EINVAL with a
+ * message naming the line and column. */
+int ff_yaml_syntax(const char *yaml, size_t len, const char *where, char *err, size_t errlen);
+
+/* Turn what libcyaml logged while loading with schema top into one line in
+ * err: the key path, the bad value, what is allowed. Returns -EINVAL
+ * (-ENOMEM for CYAML_ERR_OOM). */
+int ff_cyaml_error(const struct ff_log *log, cyaml_err_t e, const cyaml_schema_value_t *top,
+                   const char *where, char *err, size_t errlen);
+
+#endif /* FARMFILE_PRIVATE_H */
