@@ -516,9 +516,9 @@ int farmctl_load(const char *run_dir, struct farm_state *st, char *err, size_t l
     while (fgets(line, sizeof(line), f)) {
         struct farm_proc *p = &st->proc[st->n];
         int pid;
-        if (sscanf(line, "farm %32s", st->name) == 1 ||
-            sscanf(line, "run_number %u", &st->run_number) == 1 ||
-            sscanf(line, "farm_file %511s", st->farm_file) == 1)
+        if (sscanf(line, "farm_file %511s", st->farm_file) == 1 ||
+            sscanf(line, "farm %32s", st->name) == 1 ||
+            sscanf(line, "run_number %u", &st->run_number) == 1)
             continue;
         if (st->n < FARMCTL_MAX_PROCS &&
             sscanf(line, "proc %32s %15s %d %95s %255s %255s", p->name, role, &pid, p->prefix,
