@@ -452,9 +452,11 @@ struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ct
         goto fail;
     memcpy(ctl->conf_initial, c->conf, ops->conf_size);
     memcpy(ctl->conf_cur, c->conf, ops->conf_size);
-    snprintf(name, sizeof(name), "ctl_req");
+    static unsigned instances;      /* ring names are unique per process */
+    unsigned id = __atomic_fetch_add(&instances, 1, __ATOMIC_RELAXED);
+    snprintf(name, sizeof(name), "ctl_req%u", id);
     ctl->req = rte_ring_create(name, 64, (int)rte_socket_id(), RING_F_SP_ENQ | RING_F_SC_DEQ);
-    snprintf(name, sizeof(name), "ctl_rsp");
+    snprintf(name, sizeof(name), "ctl_rsp%u", id);
     ctl->rsp = rte_ring_create(name, 64, (int)rte_socket_id(), RING_F_SP_ENQ | RING_F_SC_DEQ);
     if (!ctl->req || !ctl->rsp) {
         e = rte_errno;
