@@ -332,16 +332,28 @@ static pid_t spawn(const struct cmdline *c, const char *run_dir, const char *nam
     _exit(127);
 }
 
-/* Whether pid still runs (a child of ours that exited is reaped). */
+/* Whether pid still runs. A child of ours that exited is reaped; a zombie
+ * that is not ours (its parent, ebfarm up, is gone) counts as exited. */
 static int alive(pid_t pid)
 {
+    char path[64], buf[256];
     int status;
 
     if (pid <= 0)
         return 0;
     if (waitpid(pid, &status, WNOHANG) == pid)
         return 0;
-    return kill(pid, 0) == 0;
+    if (kill(pid, 0) != 0)
+        return 0;
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *paren = strrchr(buf, ')');   /* "pid (comm) S ..." */
+    return !(paren && paren[1] == ' ' && paren[2] == 'Z');
 }
 
 static void *zctx(void)
