@@ -188,6 +188,8 @@ static int conv_defaults(struct ff_cv *c, const struct raw_defaults *d, struct f
     rc = rc ? rc : ff_get_u32(c, "memory_mb", d->memory_mb, FF_MEMORY_MB_MIN, FF_MEMORY_MB_MAX,
                            &p->memory_mb);
     rc = rc ? rc : ff_get_str(c, "lcores", d->lcores, p->lcores, sizeof(p->lcores));
+    if (rc == 0 && !ff_lcores_ok(p->lcores))
+        rc = FAIL(c, "key 'defaults.lcores': \"%s\" is not %s", p->lcores, FF_HINT_LCORES);
     rc = rc ? rc : ff_get_args(c, d->eal_args, d->eal_args_count, p);
     rc = rc ? rc : ff_get_dbl(c, "metrics_period_ms", d->metrics_period_ms, FF_METRICS_MS_MIN,
                            FF_METRICS_MS_MAX, &run->metrics_period_ms);

@@ -167,7 +167,7 @@ static int endpoint_ok(const char *s)
            isdigit((unsigned char)colon[1]) && strpbrk(s, " \t") == NULL;
 }
 
-static int lcores_ok(const char *s)
+int ff_lcores_ok(const char *s)
 {
     int depth = 0;
 
@@ -201,7 +201,7 @@ static int check_proc(struct ctx *c, const char *pre, const struct ff_proc *p)
     if (!endpoint_ok(p->metrics))
         return FAIL(c, "key '%s': \"%s\" is not a ZeroMQ endpoint (%s)", KEY("metrics"),
                     p->metrics, FF_HINT_ENDPOINT);
-    if (!lcores_ok(p->lcores))
+    if (!ff_lcores_ok(p->lcores))
         return FAIL(c, "key '%s': \"%s\" is not %s", KEY("lcores"), p->lcores, FF_HINT_LCORES);
     if (p->idle != FF_IDLE_SPIN && p->idle != FF_IDLE_BACKOFF)
         return FAIL(c, "key '%s': %d is not spin or backoff", KEY("idle"), (int)p->idle);

@@ -58,6 +58,9 @@ int ff_fail(char *err, size_t errlen, const char *where, const char *fmt, ...)
 /* 1 when s is a valid process or farm name. */
 int ff_name_ok(const char *s);
 
+/* 1 when s is "auto" or looks like an EAL --lcores value. */
+int ff_lcores_ok(const char *s);
+
 /* Parse a port string (see FF_HINT_PORT) into p; returns 0 or -EINVAL. */
 int ff_port_parse(const char *s, struct ff_port *p);
 
@@ -99,7 +102,7 @@ int ff_get_dbl(struct ff_cv *c, const char *field, const char *txt, double min, 
 int ff_get_bool(struct ff_cv *c, const char *field, const char *txt, int *out);
 int ff_get_mac(struct ff_cv *c, const char *field, const char *txt, uint8_t mac[6]);
 int ff_get_port(struct ff_cv *c, const char *field, const char *txt, struct ff_port *p);
-/* A list of EAL arguments (when given) replaces the one in p. */
+/* A list of EAL arguments (when given) is appended to the one in p. */
 int ff_get_args(struct ff_cv *c, char **args, unsigned n, struct ff_proc *p);
 
 /* What libcyaml logged about a failed load: its message and the backtrace,

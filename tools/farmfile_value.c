@@ -23,8 +23,8 @@ int ff_get_str(struct ff_cv *c, const char *field, const char *txt, char *dst, s
     if (!txt)
         return 0;
     if (strlen(txt) >= len)
-        return FAIL(c, "key '%s': \"%.40s...\" is too long (at most %zu characters)",
-                    ff_key(c, field), txt, len - 1);
+        return FAIL(c, "key '%s': \"%.40s%s\" is too long (%zu characters, at most %zu)",
+                    ff_key(c, field), txt, strlen(txt) > 40 ? "..." : "", strlen(txt), len - 1);
     memcpy(dst, txt, strlen(txt) + 1);
     return 0;
 }
@@ -116,18 +116,25 @@ int ff_get_port(struct ff_cv *c, const char *field, const char *txt, struct ff_p
     return FAIL(c, "key '%s': \"%s\" is not a port (%s)", ff_key(c, field), txt, FF_HINT_PORT);
 }
 
-/* eal_args (when given) replace the list in p. */
+/* eal_args (when given) are appended to the list in p: a process's own
+ * come after those of defaults (libcyaml gives no way to tell an empty
+ * list from a missing one, so a process cannot clear the defaults' list). */
 int ff_get_args(struct ff_cv *c, char **args, unsigned n, struct ff_proc *p)
 {
     char field[32];
     int rc = 0;
 
-    if (!args)
-        return 0;
-    p->n_eal_args = n;
     for (unsigned i = 0; i < n && rc == 0; i++) {
+        char *dst = p->eal_args[p->n_eal_args];
         snprintf(field, sizeof(field), "eal_args[%u]", i);
-        rc = ff_get_str(c, field, args[i], p->eal_args[i], sizeof(p->eal_args[i]));
+        if (p->n_eal_args == FF_MAX_EAL_ARGS)
+            return FAIL(c, "key '%s': more than %d EAL arguments with those of defaults",
+                        ff_key(c, field), FF_MAX_EAL_ARGS);
+        rc = ff_get_str(c, field, args[i], dst, FF_STR_MAX);
+        if (rc == 0 && args[i][0] == '\0')
+            rc = FAIL(c, "key '%s' is empty (an EAL argument such as --log-level=8)",
+                      ff_key(c, field));
+        p->n_eal_args += rc == 0;
     }
     return rc;
 }

@@ -15,7 +15,7 @@ int ff_yaml_syntax(const char *yaml, size_t len, const char *where, char *err, s
     int docs = 0, rc = 0, done = 0;
 
     if (!yaml_parser_initialize(&p))
-        return -ENOMEM;
+        return ff_fail(err, errlen, where, "out of memory"), -ENOMEM;
     yaml_parser_set_input_string(&p, (const unsigned char *)yaml, len);
     while (!done && rc == 0) {
         if (!yaml_parser_parse(&p, &ev)) {

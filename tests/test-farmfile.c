@@ -1,0 +1,885 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-farmfile.c - farm file tests: the example farms' values, bad files' exact messages. */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ebf_util.h"
+#include "farmfile.h"
+
+#ifndef EBF_SOURCE_ROOT
+#error "EBF_SOURCE_ROOT: the source directory, for farms/*.yaml"
+#endif
+
+static struct farm_spec spec;   /* about 100 kB: not on the stack */
+static char err[1024];
+
+/* Load farms/<name> from the source tree; fails the test when it does not load. */
+static void load_example(const char *name)
+{
+    char path[512];
+
+    snprintf(path, sizeof(path), "%s/farms/%s", EBF_SOURCE_ROOT, name);
+    err[0] = '\0';
+    ck_assert_msg(farm_spec_load(path, &spec, err, sizeof(err)) == 0, "%s", err);
+}
+
+static void assert_mac(const uint8_t mac[6], const char *want)
+{
+    char buf[18];
+
+    ck_assert_str_eq(ebf_format_mac(mac, buf), want);
+}
+
+static void assert_port(const struct ff_port *p, enum ff_port_kind kind, const char *dev)
+{
+    ck_assert_int_eq(p->kind, kind);
+    ck_assert_str_eq(p->dev, dev);
+}
+
+START_TEST(test_demo)
+{
+    load_example("demo.yaml");
+    ck_assert_str_eq(spec.name, "demo");
+    const struct ff_run *r = &spec.run;
+    ck_assert_uint_eq(r->sources, 8);
+    ck_assert_uint_eq(r->events, 200000);
+    ck_assert(r->rate == 0 && r->duration_s == 300);
+    ck_assert_uint_eq(r->frag_min, 1024);
+    ck_assert_uint_eq(r->frag_max, 1024);
+    ck_assert_int_eq(r->encap, FF_ENCAP_ETH);
+    ck_assert_uint_eq(r->udp_port, 50505);
+    ck_assert_uint_eq(r->mtu, 1500);
+    ck_assert_uint_eq(r->seed, 1);
+    ck_assert(r->trigger_us == 1 && r->accept == 0.1 && r->timeout_ms == 100);
+    ck_assert_uint_eq(r->accept_seed, 0);
+    ck_assert(r->metrics_period_ms == 1000);
+
+    ck_assert_uint_eq(spec.n_readouts, 1);
+    ck_assert_uint_eq(spec.n_sfcs, 1);
+    ck_assert_uint_eq(spec.n_nodes, 2);
+    const struct ff_readout *ro = &spec.readout[0];
+    ck_assert_str_eq(ro->p.name, "ro0");
+    assert_port(&ro->port, FF_PORT_MEMIF, "ro0-sfc0");
+    assert_mac(ro->mac, "02:eb:00:00:00:10");
+    ck_assert_uint_eq(ro->n_sfcs, 1);
+    ck_assert_uint_eq(ro->sfc[0], 0);
+    ck_assert_str_eq(ro->p.control, "ipc://{run}/ro0.ctl");
+    ck_assert_str_eq(ro->p.metrics, "ipc://{run}/ro0.pub");
+    ck_assert_str_eq(ro->p.lcores, "auto");
+    ck_assert_uint_eq(ro->p.memory_mb, 128);
+    ck_assert_int_eq(ro->p.no_huge, 1);
+    ck_assert_int_eq(ro->p.idle, FF_IDLE_BACKOFF);
+    ck_assert_uint_eq(ro->p.n_eal_args, 0);
+
+    const struct ff_sfc *sfc = &spec.sfc[0];
+    ck_assert_str_eq(sfc->p.name, "sfc0");
+    ck_assert_uint_eq(sfc->id, 0);
+    assert_port(&sfc->port, FF_PORT_MEMIF, "ro0-sfc0");
+    assert_mac(sfc->mac, "02:eb:00:00:00:01");
+    ck_assert_uint_eq(sfc->capacity, 4096);
+    ck_assert_uint_eq(sfc->mbufs, 32767);
+    ck_assert_uint_eq(sfc->max_credits, 256);
+    ck_assert_uint_eq(sfc->p.memory_mb, 256);
+    ck_assert_int_eq(sfc->p.idle, FF_IDLE_BACKOFF);
+    ck_assert_str_eq(sfc->p.control, "ipc://{run}/sfc0.ctl");
+
+    for (unsigned i = 0; i < 2; i++) {
+        const struct ff_node *n = &spec.node[i];
+        char name[8], link[16], mac[18], sfc_mac[18];
+        snprintf(name, sizeof(name), "node%u", i);
+        snprintf(link, sizeof(link), "sfc0-node%u", i);
+        snprintf(mac, sizeof(mac), "02:eb:00:00:02:%02x", i);
+        snprintf(sfc_mac, sizeof(sfc_mac), "02:eb:00:00:01:%02x", i);
+        ck_assert_str_eq(n->p.name, name);
+        ck_assert_uint_eq(n->sfc, 0);
+        assert_port(&n->port, FF_PORT_MEMIF, link);
+        assert_port(&n->sfc_port, FF_PORT_MEMIF, link);
+        assert_mac(n->mac, mac);
+        assert_mac(n->sfc_mac, sfc_mac);
+        ck_assert_uint_eq(n->credits, 32);
+        ck_assert_uint_eq(n->p.memory_mb, 128);
+        ck_assert_str_eq(n->p.metrics, i ? "ipc://{run}/node1.pub" : "ipc://{run}/node0.pub");
+    }
+}
+END_TEST
+
+START_TEST(test_demo_udp)
+{
+    load_example("demo-udp.yaml");
+    ck_assert_str_eq(spec.name, "demo-udp");
+    ck_assert_int_eq(spec.run.encap, FF_ENCAP_UDP);
+    ck_assert_uint_eq(spec.run.udp_port, 50505);
+    ck_assert_uint_eq(spec.run.frag_min, 256);
+    ck_assert_uint_eq(spec.run.frag_max, 4096);
+    ck_assert_uint_eq(spec.run.events, 100000);
+    ck_assert_uint_eq(spec.run.seed, 7);
+    ck_assert_uint_eq(spec.run.accept_seed, 0);
+    ck_assert(spec.run.metrics_period_ms == 1000);
+    ck_assert_uint_eq(spec.n_readouts, 1);
+    ck_assert_uint_eq(spec.n_sfcs, 1);
+    ck_assert_uint_eq(spec.n_nodes, 4);
+    ck_assert_uint_eq(spec.sfc[0].id, 0);
+    ck_assert_int_eq(spec.readout[0].p.idle, FF_IDLE_BACKOFF);
+    for (unsigned i = 0; i < 4; i++) {
+        char link[16], mac[18];
+        snprintf(link, sizeof(link), "sfc0-node%u", i);
+        assert_port(&spec.node[i].port, FF_PORT_MEMIF, link);
+        assert_port(&spec.node[i].sfc_port, FF_PORT_MEMIF, link);
+        snprintf(mac, sizeof(mac), "02:eb:00:00:02:%02x", i);
+        assert_mac(spec.node[i].mac, mac);
+        snprintf(mac, sizeof(mac), "02:eb:00:00:01:%02x", i);
+        assert_mac(spec.node[i].sfc_mac, mac);
+        ck_assert_uint_eq(spec.node[i].credits, 32);
+    }
+}
+END_TEST
+
+START_TEST(test_real_nics)
+{
+    load_example("real-nics.yaml");
+    ck_assert_str_eq(spec.name, "real-nics");
+    ck_assert_uint_eq(spec.run.sources, 32);
+    ck_assert_uint_eq(spec.run.events, 0);
+    ck_assert(spec.run.rate == 100000 && spec.run.timeout_ms == 50);
+    ck_assert_uint_eq(spec.run.frag_min, 4000);
+    ck_assert_uint_eq(spec.run.frag_max, 4000);
+    ck_assert_uint_eq(spec.run.mtu, 9000);
+    ck_assert(spec.run.metrics_period_ms == 500);
+    ck_assert_uint_eq(spec.n_readouts, 1);
+    ck_assert_uint_eq(spec.n_sfcs, 2);
+    ck_assert_uint_eq(spec.n_nodes, 4);
+
+    const struct ff_readout *ro = &spec.readout[0];
+    assert_port(&ro->port, FF_PORT_PCI, "0000:3b:00.0");
+    ck_assert_uint_eq(ro->n_sfcs, 2);
+    ck_assert_uint_eq(ro->sfc[0], 0);
+    ck_assert_uint_eq(ro->sfc[1], 1);
+    ck_assert_str_eq(ro->p.lcores, "0@(2)");
+    ck_assert_str_eq(ro->p.control, "tcp://*:5550");
+    ck_assert_str_eq(ro->p.metrics, "tcp://*:5551");
+    ck_assert_int_eq(ro->p.no_huge, 0);
+    ck_assert_int_eq(ro->p.idle, FF_IDLE_SPIN);
+    ck_assert_uint_eq(ro->p.memory_mb, 2048);
+    ck_assert_uint_eq(ro->p.n_eal_args, 1);
+    ck_assert_str_eq(ro->p.eal_args[0], "--huge-dir=/dev/hugepages");
+
+    ck_assert_uint_eq(spec.sfc[1].id, 1);
+    assert_port(&spec.sfc[1].port, FF_PORT_PCI, "0000:5e:00.1");
+    assert_mac(spec.sfc[1].mac, "02:eb:00:00:00:02");
+    ck_assert_uint_eq(spec.sfc[1].capacity, 16384);
+    ck_assert_uint_eq(spec.sfc[1].mbufs, 262143);
+    ck_assert_uint_eq(spec.sfc[1].p.memory_mb, 4096);
+    ck_assert_str_eq(spec.sfc[1].p.lcores, "0@(6)");
+
+    const struct ff_node *n = &spec.node[3];
+    ck_assert_str_eq(n->p.name, "node3");
+    ck_assert_uint_eq(n->sfc, 1);
+    assert_port(&n->port, FF_PORT_PCI, "0000:af:00.1");
+    assert_port(&n->sfc_port, FF_PORT_PCI, "0000:5e:00.1");
+    assert_mac(n->sfc_mac, "02:eb:00:00:00:02");   /* the SFC's mac, by default */
+    ck_assert_uint_eq(n->credits, 64);
+    ck_assert_str_eq(n->p.lcores, "0@(14)");
+    ck_assert_str_eq(n->p.control, "ipc://{run}/node3.ctl");
+}
+END_TEST
+
+/* --- Small files ----------------------------------------------------------- */
+
+#define HEAD "farm: t\n"
+#define RO0                                                                       \
+    "readouts:\n"                                                                 \
+    "  - name: ro0\n"                                                             \
+    "    port: memif:a\n"                                                         \
+    "    mac: 02:00:00:00:00:01\n"                                                \
+    "    sfcs: [sfc0]\n"
+#define SFC0                                                                      \
+    "sfcs:\n"                                                                     \
+    "  - name: sfc0\n"                                                            \
+    "    port: memif:a\n"                                                         \
+    "    mac: 02:00:00:00:00:02\n"
+#define NODE0                                                                     \
+    "nodes:\n"                                                                    \
+    "  - name: n0\n"                                                              \
+    "    sfc: sfc0\n"                                                             \
+    "    port: memif:b\n"                                                         \
+    "    mac: 02:00:00:00:00:03\n"
+#define N1                                                                        \
+    "  - name: n1\n"                                                              \
+    "    sfc: sfc0\n"                                                             \
+    "    port: memif:c\n"                                                         \
+    "    mac: 02:00:00:00:00:04\n"
+/* The smallest valid farm; lines appended to it land in nodes[0]. */
+#define BASE HEAD RO0 SFC0 NODE0
+#define RX "  - {name: r, port: memif:a, mac: 02:00:00:00:00:01, sfcs: [sfc0]}\n"
+#define RX4 RX RX RX RX
+#define RX17 RX4 RX4 RX4 RX4 RX
+
+static int parse(const char *yaml)
+{
+    err[0] = '\0';
+    return farm_spec_parse(yaml, strlen(yaml), "bad.yaml", &spec, err, sizeof(err));
+}
+
+/* Defaults of every key a minimal file leaves out. */
+START_TEST(test_minimal_defaults)
+{
+    ck_assert_msg(parse(BASE) == 0, "%s", err);
+    ck_assert_uint_eq(spec.run.sources, 8);
+    ck_assert_uint_eq(spec.run.events, 200000);
+    ck_assert_uint_eq(spec.run.frag_min, 1024);
+    ck_assert_uint_eq(spec.run.frag_max, 1024);
+    ck_assert_int_eq(spec.run.encap, FF_ENCAP_ETH);
+    ck_assert_uint_eq(spec.run.mtu, 1500);
+    ck_assert(spec.run.duration_s == 0 && spec.run.rate == 0);
+    ck_assert_uint_eq(spec.readout[0].p.memory_mb, 256);
+    ck_assert_int_eq(spec.readout[0].p.no_huge, 1);
+    ck_assert_int_eq(spec.readout[0].p.idle, FF_IDLE_SPIN);
+    ck_assert_str_eq(spec.readout[0].p.lcores, "auto");
+    ck_assert_uint_eq(spec.sfc[0].id, 0);
+    ck_assert_uint_eq(spec.node[0].credits, 32);
+    assert_port(&spec.node[0].sfc_port, FF_PORT_MEMIF, "b");
+    assert_mac(spec.node[0].sfc_mac, "02:00:00:00:00:02");
+}
+END_TEST
+
+/* Ports of each kind, overrides of defaults, and a file that is valid
+ * although it uses every optional key. */
+START_TEST(test_ports_and_overrides)
+{
+    static const char yaml[] = HEAD
+        "defaults: {idle: backoff, memory_mb: 512, eal_args: [--log-level=7], lcores: 1-3}\n"
+        "run: {frag_min: 64, frag_max: 8192, encap: udp, udp_port: 4000, rate: 1e6}\n"
+        "readouts:\n"
+        "  - {name: ro0, port: 3b:00.0, mac: 02:00:00:00:00:01, sfcs: [s1, s0]}\n"
+        "sfcs:\n"
+        "  - {name: s0, id: 9, port: 'net_af_packet0,iface=veth0', mac: 02:00:00:00:00:02}\n"
+        "  - {name: s1, port: 0000:3B:00.1, mac: 02:00:00:00:00:05, idle: spin,\n"
+        "     eal_args: [], lcores: '0@(0,1)', max_credits: 8}\n"
+        "nodes:\n"
+        "  - {name: n0, sfc: s0, port: net_null0, sfc_port: 'net_af_packet0,iface=veth0',\n"
+        "     mac: 02:00:00:00:00:03, memory_mb: 64, control: 'tcp://10.0.0.2:5555',\n"
+        "     eal_args: [--vdev=net_null0]}\n"
+        "  - {name: n1, sfc: s1, port: memif:n1, sfc_port: memif:n1, credits: 8,\n"
+        "     mac: 02:00:00:00:00:04, sfc_mac: 02:00:00:00:01:04}\n";
+
+    ck_assert_msg(parse(yaml) == 0, "%s", err);
+    ck_assert_uint_eq(spec.run.frag_min, 64);
+    ck_assert_uint_eq(spec.run.frag_max, 8192);
+    ck_assert_int_eq(spec.run.encap, FF_ENCAP_UDP);
+    ck_assert_uint_eq(spec.run.udp_port, 4000);
+    ck_assert(spec.run.rate == 1e6);
+    assert_port(&spec.readout[0].port, FF_PORT_PCI, "0000:3b:00.0");
+    ck_assert_uint_eq(spec.readout[0].sfc[0], 1);
+    ck_assert_uint_eq(spec.readout[0].sfc[1], 0);
+    ck_assert_str_eq(spec.readout[0].p.lcores, "1-3");
+    ck_assert_uint_eq(spec.readout[0].p.n_eal_args, 1);
+    ck_assert_str_eq(spec.readout[0].p.eal_args[0], "--log-level=7");
+    ck_assert_uint_eq(spec.sfc[0].id, 9);
+    ck_assert_uint_eq(spec.sfc[1].id, 1);
+    assert_port(&spec.sfc[0].port, FF_PORT_VDEV, "net_af_packet0,iface=veth0");
+    assert_port(&spec.sfc[1].port, FF_PORT_PCI, "0000:3b:00.1");
+    ck_assert_int_eq(spec.sfc[0].p.idle, FF_IDLE_BACKOFF);
+    ck_assert_int_eq(spec.sfc[1].p.idle, FF_IDLE_SPIN);
+    ck_assert_uint_eq(spec.sfc[1].p.n_eal_args, 1);     /* [] adds nothing to defaults' */
+    ck_assert_str_eq(spec.sfc[1].p.lcores, "0@(0,1)");
+    ck_assert_uint_eq(spec.sfc[1].p.memory_mb, 512);
+    assert_port(&spec.node[0].port, FF_PORT_VDEV, "net_null0");
+    ck_assert_uint_eq(spec.node[0].p.memory_mb, 64);
+    ck_assert_str_eq(spec.node[0].p.control, "tcp://10.0.0.2:5555");
+    ck_assert_str_eq(spec.node[0].p.metrics, "ipc://{run}/n0.pub");
+    ck_assert_uint_eq(spec.node[0].p.n_eal_args, 2);
+    ck_assert_str_eq(spec.node[0].p.eal_args[0], "--log-level=7");
+    ck_assert_str_eq(spec.node[0].p.eal_args[1], "--vdev=net_null0");
+    assert_mac(spec.node[1].sfc_mac, "02:00:00:00:01:04");
+    ck_assert_uint_eq(spec.node[1].credits, 8);
+}
+END_TEST
+
+/* Bad files and the exact message each gets, after "farm file 'bad.yaml': ". */
+static const struct bad {
+    const char *what, *yaml, *msg;
+} bad[] = {
+    {"syntax",
+     "farm: [t\n",
+     "YAML syntax error at line 2, column 1: did not find expected ',' or ']' (while parsing "
+     "a flow sequence)"},
+    {"syntax, tab",
+     BASE
+     "run:\n"
+     "\tsources: 3\n",
+     "YAML syntax error at line 17, column 1: found character that cannot start any token "
+     "(while scanning for the next token)"},
+    {"empty",
+     "",
+     "the file is empty (a farm file needs the keys farm, readouts, sfcs and nodes)"},
+    {"comment only",
+     "# nothing\n",
+     "the file is empty (a farm file needs the keys farm, readouts, sfcs and nodes)"},
+    {"two documents",
+     BASE
+     "---\n"
+     "farm: u\n",
+     "a second YAML document starts at line 16 (a farm file is one document)"},
+    {"top is a list",
+     "- farm: t\n",
+     "the file must be a mapping of keys (allowed: farm, defaults, run, readouts, sfcs, "
+     "nodes)"},
+    {"unknown top key",
+     BASE
+     "bogus: 1\n",
+     "key 'bogus' is not allowed (allowed: farm, defaults, run, readouts, sfcs, nodes)"},
+    {"unknown defaults key",
+     BASE
+     "defaults:\n"
+     "  idel: spin\n",
+     "key 'defaults.idel' is not allowed (allowed: idle, no_huge, memory_mb, lcores, "
+     "eal_args, metrics_period_ms)"},
+    {"unknown run key",
+     BASE
+     "run:\n"
+     "  sorces: 3\n",
+     "key 'run.sorces' is not allowed (allowed: sources, events, rate, duration_s, "
+     "frag_size, frag_min, frag_max, encap, udp_port, mtu, seed, trigger_us, accept, "
+     "accept_seed, timeout_ms)"},
+    {"unknown readout key",
+     HEAD RO0
+     "    sfc: sfc0\n"
+     SFC0 NODE0,
+     "key 'readouts[0].sfc' is not allowed (allowed: name, port, mac, sfcs, control, "
+     "metrics, lcores, memory_mb, idle, eal_args)"},
+    {"unknown sfc key",
+     HEAD RO0 SFC0
+     "    capcity: 5\n"
+     NODE0,
+     "key 'sfcs[0].capcity' is not allowed (allowed: name, id, port, mac, capacity, mbufs, "
+     "max_credits, control, metrics, lcores, memory_mb, idle, eal_args)"},
+    {"unknown node key",
+     BASE N1
+     "    credit: 4\n",
+     "key 'nodes[1].credit' is not allowed (allowed: name, sfc, port, mac, sfc_port, "
+     "sfc_mac, credits, control, metrics, lcores, memory_mb, idle, eal_args)"},
+    {"missing farm",
+     RO0 SFC0 NODE0,
+     "key 'farm' is required"},
+    {"missing nodes",
+     HEAD RO0 SFC0,
+     "key 'nodes' is required"},
+    {"missing mac",
+     HEAD
+     "readouts:\n"
+     "  - name: ro0\n"
+     "    port: memif:a\n"
+     "    sfcs: [sfc0]\n"
+     SFC0 NODE0,
+     "key 'readouts[0].mac' is required"},
+    {"key twice",
+     BASE
+     "farm: u\n",
+     "key 'farm' is given twice"},
+    {"run not a mapping",
+     BASE
+     "run: 5\n",
+     "key 'run' must be a mapping of keys (allowed: sources, events, rate, duration_s, "
+     "frag_size, frag_min, frag_max, encap, udp_port, mtu, seed, trigger_us, accept, "
+     "accept_seed, timeout_ms)"},
+    {"readouts not a list",
+     HEAD
+     "readouts: {name: ro0}\n"
+     SFC0 NODE0,
+     "key 'readouts' must be a list (1 to 16 entries)"},
+    {"farm a list",
+     "farm: [t]\n"
+     RO0 SFC0 NODE0,
+     "key 'farm' must be a single value, not a list"},
+    {"empty list",
+     HEAD
+     "readouts: []\n"
+     SFC0 NODE0,
+     "key 'readouts': 0 entries (allowed: 1 to 16)"},
+    {"empty sfcs list",
+     HEAD
+     "readouts:\n"
+     "  - name: ro0\n"
+     "    port: memif:a\n"
+     "    mac: 02:00:00:00:00:01\n"
+     "    sfcs: []\n"
+     SFC0 NODE0,
+     "key 'readouts[0].sfcs': 0 entries (allowed: 1 to 16)"},
+    {"17 eal_args",
+     BASE
+     "defaults:\n"
+     "  eal_args: [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q]\n",
+     "key 'defaults.eal_args': more than 16 entries (allowed: 0 to 16)"},
+    {"eal_args entry a list",
+     BASE
+     "    eal_args: [--a, [--b]]\n",
+     "key 'nodes[0].eal_args[1]' must be a single value, not a list"},
+    {"bad MAC",
+     HEAD RO0 SFC0
+     "nodes:\n"
+     "  - name: n0\n"
+     "    sfc: sfc0\n"
+     "    port: memif:b\n"
+     "    mac: zz:00\n",
+     "key 'nodes[0].mac': \"zz:00\" is not a MAC address (six hex bytes such as "
+     "02:eb:00:00:02:00)"},
+    {"bad sfc_mac",
+     BASE
+     "    sfc_mac: 02:00:00:00:00\n",
+     "key 'nodes[0].sfc_mac': \"02:00:00:00:00\" is not a MAC address (six hex bytes such as "
+     "02:eb:00:00:02:00)"},
+    {"accept out of range",
+     BASE
+     "run:\n"
+     "  accept: 1.5\n",
+     "key 'run.accept': 1.5 is out of range (0 to 1)"},
+    {"sources 0",
+     BASE
+     "run:\n"
+     "  sources: 0\n",
+     "key 'run.sources': 0 is out of range (1 to 128)"},
+    {"sources 1.5",
+     BASE
+     "run:\n"
+     "  sources: 1.5\n",
+     "key 'run.sources': \"1.5\" is not an integer (1 to 128)"},
+    {"events negative",
+     BASE
+     "run:\n"
+     "  events: -1\n",
+     "key 'run.events': \"-1\" is not an integer (0 to 9223372036854775807)"},
+    {"seed too big",
+     BASE
+     "run:\n"
+     "  seed: 18446744073709551616\n",
+     "key 'run.seed': 18446744073709551616 is out of range (0 to 18446744073709551615)"},
+    {"rate text",
+     BASE
+     "run:\n"
+     "  rate: fast\n",
+     "key 'run.rate': \"fast\" is not a number (0 to 1000000000)"},
+    {"rate nan",
+     BASE
+     "run:\n"
+     "  rate: nan\n",
+     "key 'run.rate': \"nan\" is not a number (0 to 1000000000)"},
+    {"timeout 0",
+     BASE
+     "run:\n"
+     "  timeout_ms: 0\n",
+     "key 'run.timeout_ms': 0 is out of range (0.01 to 3600000)"},
+    {"metrics period",
+     BASE
+     "defaults:\n"
+     "  metrics_period_ms: 5\n",
+     "key 'defaults.metrics_period_ms': 5 is out of range (10 to 60000)"},
+    {"memory override",
+     BASE
+     "    memory_mb: 32\n",
+     "key 'nodes[0].memory_mb': 32 is out of range (64 to 65536)"},
+    {"capacity",
+     HEAD RO0 SFC0
+     "    capacity: 8\n"
+     NODE0,
+     "key 'sfcs[0].capacity': 8 is out of range (16 to 1048576)"},
+    {"credits 0",
+     BASE
+     "    credits: 0\n",
+     "key 'nodes[0].credits': 0 is out of range (1 to 4096)"},
+    {"bad idle",
+     BASE
+     "defaults:\n"
+     "  idle: fast\n",
+     "key 'defaults.idle': \"fast\" is not allowed (allowed: spin, backoff)"},
+    {"bad node idle",
+     BASE
+     "    idle: 1\n",
+     "key 'nodes[0].idle': \"1\" is not allowed (allowed: spin, backoff)"},
+    {"bad encap",
+     BASE
+     "run:\n"
+     "  encap: tcp\n",
+     "key 'run.encap': \"tcp\" is not allowed (allowed: eth, udp)"},
+    {"bad bool",
+     BASE
+     "defaults:\n"
+     "  no_huge: maybe\n",
+     "key 'defaults.no_huge': \"maybe\" is not true or false"},
+    {"mtu small",
+     BASE
+     "run:\n"
+     "  mtu: 100\n",
+     "key 'run.mtu': 100 is out of range (256 to 9600)"},
+    {"frag_size + frag_min",
+     BASE
+     "run:\n"
+     "  frag_size: 100\n"
+     "  frag_min: 10\n",
+     "key 'run.frag_size' cannot be given together with 'run.frag_min' (give frag_size "
+     "alone, or frag_min and frag_max)"},
+    {"frag_max alone",
+     BASE
+     "run:\n"
+     "  frag_max: 10\n",
+     "key 'run.frag_min' is required with 'run.frag_max' (give frag_size alone, or frag_min "
+     "and frag_max)"},
+    {"frag_min > frag_max",
+     BASE
+     "run:\n"
+     "  frag_min: 2048\n"
+     "  frag_max: 1024\n",
+     "key 'run.frag_min': 2048 is more than run.frag_max (1024)"},
+    {"bad port",
+     BASE
+     "    sfc_port: eth0\n",
+     "key 'nodes[0].sfc_port': \"eth0\" is not a port (memif:LINK with LINK of a-z, 0-9, _ and "
+     "-; a PCI address such as 0000:3b:00.0 or 3b:00.0; or a DPDK vdev such as "
+     "net_af_packet0,iface=eth0)"},
+    {"bad pci",
+     HEAD
+     "readouts:\n"
+     "  - name: ro0\n"
+     "    port: 0000:3b:00.9\n"
+     "    mac: 02:00:00:00:00:01\n"
+     "    sfcs: [sfc0]\n"
+     SFC0 NODE0,
+     "key 'readouts[0].port': \"0000:3b:00.9\" is not a port (memif:LINK with LINK of a-z, "
+     "0-9, _ and -; a PCI address such as 0000:3b:00.0 or 3b:00.0; or a DPDK vdev such as "
+     "net_af_packet0,iface=eth0)"},
+    {"sfc_port required",
+     HEAD RO0 SFC0
+     "nodes:\n"
+     "  - name: n0\n"
+     "    sfc: sfc0\n"
+     "    port: 3b:00.0\n"
+     "    mac: 02:00:00:00:00:03\n",
+     "key 'nodes[0].sfc_port' is required when port is not a memif link (the SFC's port "
+     "toward this node: memif:LINK with LINK of a-z, 0-9, _ and -; a PCI address such as "
+     "0000:3b:00.0 or 3b:00.0; or a DPDK vdev such as net_af_packet0,iface=eth0)"},
+    {"bad name",
+     HEAD
+     "readouts:\n"
+     "  - name: Ro0\n"
+     "    port: memif:a\n"
+     "    mac: 02:00:00:00:00:01\n"
+     "    sfcs: [sfc0]\n"
+     SFC0 NODE0,
+     "key 'readouts[0].name': \"Ro0\" is not a name (1 to 32 characters of a-z, 0-9, _ and -)"},
+    {"long name",
+     "farm: abcdefghijabcdefghijabcdefghijabc\n"
+     RO0 SFC0 NODE0,
+     "key 'farm': \"abcdefghijabcdefghijabcdefghijabc\" is too long (33 characters, at most "
+     "32)"},
+    {"duplicate name",
+     BASE
+     "  - name: ro0\n"
+     "    sfc: sfc0\n"
+     "    port: memif:c\n"
+     "    mac: 02:00:00:00:00:04\n",
+     "key 'nodes[1].name': \"ro0\" is already the name of readouts[0]"},
+    {"duplicate MAC",
+     BASE
+     "  - name: n1\n"
+     "    sfc: sfc0\n"
+     "    port: memif:c\n"
+     "    mac: 02:00:00:00:00:02\n",
+     "key 'nodes[1].mac': 02:00:00:00:00:02 is already the MAC of sfcs[0].mac"},
+    {"duplicate sfc_mac",
+     BASE
+     "    sfc_mac: 02:00:00:00:00:10\n"
+     N1
+     "    sfc_mac: 02:00:00:00:00:10\n",
+     "key 'nodes[1].sfc_mac': 02:00:00:00:00:10 is already the MAC of nodes[0].sfc_mac"},
+    {"readout names unknown sfc",
+     HEAD
+     "readouts:\n"
+     "  - name: ro0\n"
+     "    port: memif:a\n"
+     "    mac: 02:00:00:00:00:01\n"
+     "    sfcs: [sfc0, sfc9]\n"
+     SFC0 NODE0,
+     "key 'readouts[0].sfcs[1]': \"sfc9\" is not an SFC (SFCs: sfc0)"},
+    {"node names unknown sfc",
+     HEAD RO0 SFC0
+     "nodes:\n"
+     "  - name: n0\n"
+     "    sfc: sfc1\n"
+     "    port: memif:b\n"
+     "    mac: 02:00:00:00:00:03\n",
+     "key 'nodes[0].sfc': \"sfc1\" is not an SFC (SFCs: sfc0)"},
+    {"sfc listed twice",
+     HEAD
+     "readouts:\n"
+     "  - name: ro0\n"
+     "    port: memif:a\n"
+     "    mac: 02:00:00:00:00:01\n"
+     "    sfcs: [sfc0, sfc0]\n"
+     SFC0 NODE0,
+     "key 'readouts[0].sfcs[1]': \"sfc0\" is already listed as readouts[0].sfcs[0]"},
+    {"one-ended readout link",
+     HEAD
+     "readouts:\n"
+     "  - name: ro0\n"
+     "    port: memif:ro0-sfc1\n"
+     "    mac: 02:00:00:00:00:01\n"
+     "    sfcs: [sfc0]\n"
+     SFC0 NODE0,
+     "key 'readouts[0].port': memif link 'ro0-sfc1' has only one end (add it to an SFC port)"},
+    {"one-ended node link",
+     BASE
+     "    sfc_port: memif:c\n",
+     "key 'nodes[0].port': memif link 'b' has only one end (give the node's sfc_port the "
+     "same link)"},
+    {"link with three ends",
+     BASE N1
+     "    sfc_port: memif:b\n",
+     "key 'nodes[1].sfc_port': memif link 'b' already joins nodes[0].port and "
+     "nodes[0].sfc_port (a link has exactly two ends)"},
+    {"link readout to node",
+     HEAD
+     "readouts:\n"
+     "  - name: ro0\n"
+     "    port: memif:b\n"
+     "    mac: 02:00:00:00:00:01\n"
+     "    sfcs: [sfc0]\n"
+     "sfcs:\n"
+     "  - name: sfc0\n"
+     "    port: net_null0\n"
+     "    mac: 02:00:00:00:00:02\n"
+     "nodes:\n"
+     "  - name: n0\n"
+     "    sfc: sfc0\n"
+     "    port: net_null1\n"
+     "    mac: 02:00:00:00:00:03\n"
+     "    sfc_port: memif:b\n",
+     "key 'nodes[0].sfc_port': memif link 'b' would join readouts[0].port and "
+     "nodes[0].sfc_port (a link joins a readout to an SFC, or a node to its SFC)"},
+    {"memif readout to 2 sfcs",
+     HEAD
+     "readouts:\n"
+     "  - name: ro0\n"
+     "    port: memif:a\n"
+     "    mac: 02:00:00:00:00:01\n"
+     "    sfcs: [sfc0, sfc1]\n"
+     SFC0
+     "  - name: sfc1\n"
+     "    port: net_null0\n"
+     "    mac: 02:00:00:00:00:05\n"
+     NODE0
+     "  - name: n1\n"
+     "    sfc: sfc1\n"
+     "    port: memif:c\n"
+     "    mac: 02:00:00:00:00:04\n",
+     "key 'readouts[0].sfcs[1]': \"sfc1\" is not at the other end of memif link 'a' (sfc0 is; "
+     "over memif a readout sends to one SFC)"},
+    {"bad control scheme",
+     BASE
+     "    control: http://host:80\n",
+     "key 'nodes[0].control': \"http://host:80\" is not a ZeroMQ endpoint (tcp://HOST:PORT or "
+     "ipc://PATH, where {run} stands for the run directory)"},
+    {"tcp without port",
+     BASE
+     "    metrics: tcp://host\n",
+     "key 'nodes[0].metrics': \"tcp://host\" is not a ZeroMQ endpoint (tcp://HOST:PORT or "
+     "ipc://PATH, where {run} stands for the run directory)"},
+    {"duplicate endpoint",
+     BASE
+     "    control: ipc://{run}/ro0.ctl\n",
+     "key 'nodes[0].control': \"ipc://{run}/ro0.ctl\" is already used by readouts[0].control"},
+    {"duplicate sfc id",
+     HEAD
+     "readouts:\n"
+     "  - name: ro0\n"
+     "    port: net_null0\n"
+     "    mac: 02:00:00:00:00:01\n"
+     "    sfcs: [sfc0, sfc1]\n"
+     "sfcs:\n"
+     "  - name: sfc0\n"
+     "    id: 7\n"
+     "    port: net_null1\n"
+     "    mac: 02:00:00:00:00:02\n"
+     "  - name: sfc1\n"
+     "    id: 7\n"
+     "    port: net_null2\n"
+     "    mac: 02:00:00:00:00:05\n"
+     "nodes:\n"
+     "  - {name: n0, sfc: sfc0, port: net_null3, sfc_port: net_null1, mac: 02:00:00:00:00:03}\n"
+     "  - {name: n1, sfc: sfc1, port: net_null4, sfc_port: net_null2, mac: 02:00:00:00:00:04}\n",
+     "key 'sfcs[1].id': 7 is already the id of sfcs[0]"},
+    {"sfc without node",
+     HEAD
+     "readouts:\n"
+     "  - name: ro0\n"
+     "    port: net_null0\n"
+     "    mac: 02:00:00:00:00:01\n"
+     "    sfcs: [sfc0, sfc1]\n"
+     "sfcs:\n"
+     "  - name: sfc0\n"
+     "    port: net_null1\n"
+     "    mac: 02:00:00:00:00:02\n"
+     "  - name: sfc1\n"
+     "    port: net_null2\n"
+     "    mac: 02:00:00:00:00:05\n"
+     "nodes:\n"
+     "  - {name: n0, sfc: sfc0, port: net_null3, sfc_port: net_null1, mac: 02:00:00:00:00:03}\n",
+     "key 'sfcs[1]': SFC 'sfc1' has no node (add a node with sfc: sfc1)"},
+    {"sfc not fed",
+     HEAD
+     "readouts:\n"
+     "  - name: ro0\n"
+     "    port: net_null0\n"
+     "    mac: 02:00:00:00:00:01\n"
+     "    sfcs: [sfc0]\n"
+     "sfcs:\n"
+     "  - name: sfc0\n"
+     "    port: net_null1\n"
+     "    mac: 02:00:00:00:00:02\n"
+     "  - name: sfc1\n"
+     "    port: net_null2\n"
+     "    mac: 02:00:00:00:00:05\n"
+     "nodes:\n"
+     "  - {name: n0, sfc: sfc0, port: net_null3, sfc_port: net_null1, mac: 02:00:00:00:00:03}\n"
+     "  - {name: n1, sfc: sfc1, port: net_null4, sfc_port: net_null2, mac: 02:00:00:00:00:04}\n",
+     "key 'sfcs[1]': SFC 'sfc1' is fed by no readout (name it in a readout's sfcs)"},
+    {"credits above max_credits",
+     HEAD RO0 SFC0
+     "    max_credits: 16\n"
+     NODE0
+     "    credits: 17\n",
+     "key 'nodes[0].credits': 17 is more than sfcs[0].max_credits (16) of its SFC"},
+    {"bad lcores",
+     BASE
+     "defaults:\n"
+     "  lcores: all\n",
+     "key 'defaults.lcores': \"all\" is not \"auto\" or an EAL --lcores value such as 0@(0,1) or "
+     "1-3"},
+    {"eal_args over 16 with those of defaults",
+     BASE
+     "    eal_args: [i, j, k, l, m, n, o, p, q]\n"
+     "defaults:\n"
+     "  eal_args: [a, b, c, d, e, f, g, h]\n",
+     "key 'nodes[0].eal_args[8]': more than 16 EAL arguments with those of defaults"},
+    {"eal arg empty",
+     BASE
+     "    eal_args: ['']\n",
+     "key 'nodes[0].eal_args[0]' is empty (an EAL argument such as --log-level=8)"},
+    {"bad lcores override",
+     BASE
+     "    lcores: 0@(1\n",
+     "key 'nodes[0].lcores': \"0@(1\" is not \"auto\" or an EAL --lcores value such as 0@(0,1) "
+     "or 1-3"},
+    {"unknown key in flow entry",
+     HEAD RO0 SFC0
+     "nodes:\n"
+     "  - {name: n0, sfc: sfc0, port: memif:b, mac: 02:00:00:00:00:03, ip: 10.0.0.1}\n",
+     "key 'nodes[0].ip' is not allowed (allowed: name, sfc, port, mac, sfc_port, sfc_mac, "
+     "credits, control, metrics, lcores, memory_mb, idle, eal_args)"},
+    {"too many readouts",
+     HEAD "readouts:\n" RX17 SFC0 NODE0,
+     "key 'readouts': more than 16 entries (allowed: 1 to 16)"},
+};
+
+START_TEST(test_bad)
+{
+    const struct bad *b = &bad[_i];
+    char want[1024];
+
+    snprintf(want, sizeof(want), "farm file 'bad.yaml': %s", b->msg);
+    ck_assert_msg(parse(b->yaml) == -EINVAL, "%s: loaded", b->what);
+    ck_assert_msg(strcmp(err, want) == 0, "%s:\n got: %s\nwant: %s", b->what, err, want);
+}
+END_TEST
+
+START_TEST(test_file_errors)
+{
+    char path[] = "/tmp/ebf-test-farm-XXXXXX";
+    int fd;
+
+    ck_assert_int_eq(farm_spec_load("/nonexistent/x.yaml", &spec, err, sizeof(err)), -ENOENT);
+    ck_assert_str_eq(err, "farm file '/nonexistent/x.yaml': cannot open it: No such file or "
+                          "directory");
+    /* A file on disk gets the same checks as one in memory. */
+    fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, BASE "    credits: 5000\n", strlen(BASE) + 18),
+                     (ssize_t)(strlen(BASE) + 18));
+    close(fd);
+    ck_assert_int_eq(farm_spec_load(path, &spec, err, sizeof(err)), -EINVAL);
+    char want[256];
+    snprintf(want, sizeof(want), "farm file '%s': key 'nodes[0].credits': 5000 is out of range "
+             "(1 to 4096)", path);
+    ck_assert_str_eq(err, want);
+    unlink(path);
+    /* A short buffer gets a truncated, terminated message. */
+    char small[16];
+    ck_assert_int_eq(farm_spec_parse("farm: [", 7, "x", &spec, small, sizeof(small)), -EINVAL);
+    ck_assert_str_eq(small, "farm file 'x': ");
+}
+END_TEST
+
+/* farm_spec_check on specs changed in code. */
+START_TEST(test_check_in_code)
+{
+    load_example("demo.yaml");
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), 0);
+
+    spec.run.mtu = 120;
+    spec.run.encap = FF_ENCAP_UDP;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 'demo': key 'run.mtu': 120 leaves no room for a fragment piece "
+                          "(udp needs 138: 42 of headers, 40 fragment header, 48 event header, "
+                          "8 bytes of piece)");
+    spec.run.mtu = 200;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 'demo': key 'run.mtu': 200 is out of range (256 to 9600)");
+    spec.run.mtu = 1500;
+
+    spec.node[1].sfc = 3;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 'demo': key 'nodes[1].sfc': 3 is not an SFC index (0 to 0)");
+    spec.node[1].sfc = 0;
+
+    spec.n_nodes = 0;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 'demo': key 'nodes': 0 entries (allowed: 1 to 64)");
+    spec.n_nodes = 2;
+
+    snprintf(spec.node[0].port.dev, sizeof(spec.node[0].port.dev), "Bad Link");
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 'demo': key 'nodes[0].port': \"memif:Bad Link\" is not a port "
+                          "(memif:LINK with LINK of a-z, 0-9, _ and -; a PCI address such as "
+                          "0000:3b:00.0 or 3b:00.0; or a DPDK vdev such as "
+                          "net_af_packet0,iface=eth0)");
+    snprintf(spec.node[0].port.dev, sizeof(spec.node[0].port.dev), "sfc0-node0");
+
+    spec.run.accept = 2;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 'demo': key 'run.accept': 2 is out of range (0 to 1)");
+    spec.run.accept = 0.1;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), 0);
+}
+END_TEST
+
+Suite *farmfile_suite(void);
+
+Suite *farmfile_suite(void)
+{
+    Suite *s = suite_create("farmfile");
+    TCase *tc = tcase_create("farmfile");
+
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_demo);
+    tcase_add_test(tc, test_demo_udp);
+    tcase_add_test(tc, test_real_nics);
+    tcase_add_test(tc, test_minimal_defaults);
+    tcase_add_test(tc, test_ports_and_overrides);
+    tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof(bad) / sizeof(bad[0])));
+    tcase_add_test(tc, test_file_errors);
+    tcase_add_test(tc, test_check_in_code);
+    suite_add_tcase(s, tc);
+    return s;
+}
