@@ -9,7 +9,7 @@
 /*
  * A farm file names every process of a farm (readouts, SFCs, nodes), their
  * ports, MACs, lcores and ZeroMQ endpoints, and the run parameters; see
- * docs/farmfile.md for every key. The loader validates every key and every
+ * docs/operations.md ("The farm file") for every key. The loader validates every key and every
  * cross reference and fills a struct farm_spec made of plain fixed-size
  * arrays, so a runner can walk it without allocating. DPDK-free; any thread
  * may call these functions (they keep no state between calls).
