@@ -48,6 +48,11 @@ static void broken(int line, const char *what)
 static uint8_t scratch[EBF_FRAG_HLEN + PIECE_MAX];
 static uint8_t pattern[PIECE_MAX];
 
+/* A frame followed by zeros, as a NIC pads it: longer than any Ethernet
+ * frame, so that 16-bit lengths would overflow. Kept all zero between uses. */
+#define PADDED_MAX (EBF_ETH_HLEN + 4 + 65536 + 64)
+static uint8_t padded[PADDED_MAX];
+
 static uint16_t rd16(const uint8_t *p)
 {
     return (uint16_t)((p[0] << 8) | p[1]);
@@ -323,6 +328,34 @@ static void check_reencode(const uint8_t *data, const struct ebf_l2l3 *l, int ta
     }
 }
 
+/*
+ * Trailing bytes after a frame (Ethernet padding) never change a UDP frame's
+ * outcome; a raw frame keeps all of them as ebfarm bytes (no length field),
+ * or is refused as bad_length when they no longer fit the 16-bit len.
+ */
+static void check_padding(const uint8_t *data, size_t size, const struct ebf_l2l3 *l)
+{
+    static const size_t pads[] = { 1, 46, PADDED_MAX };
+    struct ebf_l2l3 lp;
+
+    if (size > PADDED_MAX - 1)
+        return;
+    memcpy(padded, data, size);
+    for (size_t i = 0; i < sizeof(pads) / sizeof(pads[0]); i++) {
+        size_t n = pads[i] < PADDED_MAX - size ? size + pads[i] : PADDED_MAX;
+        enum ebf_reason r = ebf_parse_l2l3(padded, n, PORT, &lp);
+
+        check_reason(r);
+        if (l->encap == EBF_ENCAP_ETH && n - l->hlen > UINT16_MAX) {
+            NEED(r == EBF_R_BAD_LENGTH);
+            continue;
+        }
+        NEED(r == EBF_R_OK && lp.encap == l->encap && lp.hlen == l->hlen && lp.type == l->type);
+        NEED(lp.len == l->len + (l->encap == EBF_ENCAP_ETH ? n - size : 0));
+    }
+    memset(padded, 0, size);
+}
+
 static void check_frame(const uint8_t *data, size_t size)
 {
     struct ebf_l2l3 l;
@@ -350,6 +383,7 @@ static void check_frame(const uint8_t *data, size_t size)
         NEED(ebf_parse_l2l3(data, size, PORT + 1, &lo) == EBF_R_NOT_EBFARM);
     }
     check_reencode(data, &l, tagged);
+    check_padding(data, size, &l);
 
     /* The ebfarm bytes: the parser of the type byte, and the other two must
      * refuse a known type that is not theirs. */
