@@ -218,6 +218,10 @@ enum ebf_reason ebf_parse_l2l3(const uint8_t *buf, size_t len, uint16_t udp_port
     }
     off += 2;
     if (et == EBF_ETHERTYPE) {
+        /* No Ethernet frame is this long, and out->len has 16 bits: refuse
+         * rather than report a wrapped length. */
+        if (len - off > UINT16_MAX)
+            return EBF_R_BAD_LENGTH;
         out->encap = EBF_ENCAP_ETH;
         out->hlen = (uint16_t)off;
         out->len = (uint16_t)(len - off);

@@ -1133,6 +1133,52 @@ START_TEST(test_l2l3_edges)
 }
 END_TEST
 
+/*
+ * Found by tests/fuzz: a raw frame with more than 65535 ebfarm bytes was
+ * accepted with its length wrapped to 16 bits (65538 bytes became 2). Raw
+ * Ethernet takes every byte after the EtherType, so such a frame is now
+ * refused as bad_length; UDP frames are bounded by their own lengths, so
+ * the same padding after one changes nothing.
+ */
+START_TEST(test_l2l3_oversize)
+{
+    static const size_t tags[] = { 0, 4 };
+    size_t big = EBF_ETH_HLEN + 4 + UINT16_MAX + 1;
+    uint8_t *f = calloc(1, big);
+    struct ebf_l2l3 l;
+
+    ck_assert_ptr_nonnull(f);
+    for (size_t i = 0; i < 2; i++) {
+        struct ebf_addr a = test_addr(EBF_ENCAP_ETH);
+        size_t hl = EBF_ETH_HLEN + tags[i];
+
+        memset(f, 0, big);
+        ebf_encap_write(f, &a, 2);
+        if (tags[i]) {
+            wr16(f + 12, 0x8100);
+            wr16(f + 16, EBF_ETHERTYPE);
+        }
+        f[hl] = EBF_PROTO_VERSION;
+        f[hl + 1] = EBF_T_CREDIT;
+        ck_assert_int_eq(ebf_parse_l2l3(f, hl + UINT16_MAX, T_PORT, &l), EBF_R_OK);
+        ck_assert_uint_eq(l.hlen, hl);
+        ck_assert_uint_eq(l.len, UINT16_MAX);
+        ck_assert_int_eq(ebf_parse_l2l3(f, hl + UINT16_MAX + 1, T_PORT, &l), EBF_R_BAD_LENGTH);
+    }
+
+    /* a UDP frame keeps its own length however long the padding */
+    struct ebf_frag_hdr h = test_frag_hdr(), got;
+    size_t n, consumed;
+
+    memset(f, 0, big);
+    n = build_frag_frame(f, EBF_ENCAP_UDP, &h);
+    ck_assert_int_eq(parse_frag_frame(f, big, T_NSRC, &l, &got, &consumed), EBF_R_OK);
+    ck_assert_uint_eq(l.len, n - ebf_encap_hlen(EBF_ENCAP_UDP));
+    assert_frag_eq(&got, &h);
+    free(f);
+}
+END_TEST
+
 /* --- Reason names ---------------------------------------------------------- */
 
 START_TEST(test_reason_names)
@@ -1332,6 +1378,7 @@ Suite *proto_suite(void)
     tcase_add_loop_test(tc, test_event_malformed, 0, N_BAD_EVENTS);
     tcase_add_loop_test(tc, test_credit_malformed, 0, N_BAD_CREDITS);
     tcase_add_test(tc, test_l2l3_edges);
+    tcase_add_test(tc, test_l2l3_oversize);
     tcase_add_test(tc, test_reason_names);
     suite_add_tcase(s, tc);
 
