@@ -77,8 +77,9 @@ static double mono_s(void)
 
 static void set_state(struct ebf_ctl *ctl, enum ebf_state s)
 {
-    if (s != ctl->state)
-        CTL_LOG(INFO, "%s -> %s\n", ebf_state_name(ctl->state), ebf_state_name(s));
+    if (s == ctl->state)
+        return;
+    CTL_LOG(INFO, "%s -> %s\n", ebf_state_name(ctl->state), ebf_state_name(s));
     ctl->state = s;
     ctl->since_ns = ebf_now_ns();
 }
@@ -262,12 +263,14 @@ static int command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
 
 /* --- Messages ------------------------------------------------------------- */
 
-static Ebfarm__Snapshot *snapshot_msg(struct ebf_ctl *ctl, const void *snap)
+/* The snapshot message of snap; seq is the published sequence number (a
+ * status reply carries the last one published). */
+static Ebfarm__Snapshot *snapshot_msg(struct ebf_ctl *ctl, const void *snap, uint64_t seq)
 {
     ebf_metrics_clear(&ctl->ms);
     ctl->ops->metrics(snap, &ctl->ms);
     Ebfarm__Snapshot *s = ebf_pb_snapshot(&ctl->ms, ctl->ops->component, ctl->instance,
-                                          ++ctl->seq, ctl->run_number, ctl->state);
+                                          seq, ctl->run_number, ctl->state);
     if (s)
         s->time_ns = ebf_now_ns();
     return s;
@@ -281,9 +284,9 @@ static void reply(struct ebf_ctl *ctl, int ok, const char *err)
 
     /* The counters: the lcore's now, or the drained run's when it cannot answer. */
     if (do_snapshot(ctl) == 0)
-        snap = snapshot_msg(ctl, ctl->snap);
+        snap = snapshot_msg(ctl, ctl->snap, ctl->seq);
     else if (ctl->have_final)
-        snap = snapshot_msg(ctl, ctl->final);
+        snap = snapshot_msg(ctl, ctl->final, ctl->seq);
     st.component = (char *)ctl->ops->component;
     st.instance = ctl->instance;
     st.state = (Ebfarm__State)ctl->state;
@@ -338,7 +341,7 @@ static void publish(struct ebf_ctl *ctl)
 {
     if (do_snapshot(ctl) != 0 || !ctl->pub)
         return;
-    Ebfarm__Snapshot *s = snapshot_msg(ctl, ctl->snap);
+    Ebfarm__Snapshot *s = snapshot_msg(ctl, ctl->snap, ++ctl->seq);
     if (!s)
         return;
     size_t n = ebfarm__snapshot__get_packed_size(s);
