@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ebf_opt.h"
 #include "farm.h"
@@ -18,6 +19,9 @@ static void usage(FILE *out)
             "commands:\n"
             "  demo     run readout, one SFC and trigger nodes on this host over memif\n"
             "           and print the run summary with its ledger\n"
+            "  loopback frame-drop benchmark (RFC 2544) of a TX port cabled to an RX port:\n"
+            "           ebfarm loopback --tx PORT --rx PORT [options]; --help lists them\n"
+            "           (docs/loopback.md)\n"
             "  help     this text\n"
             "(from the repository root, ./ebfarm test builds and runs the test suite)\n");
 }
@@ -151,6 +155,26 @@ static int cmd_demo(int argc, char **argv)
     return 0;
 }
 
+/* Run <build>/loopback/ebfarm-loopback with the rest of the arguments. */
+static int cmd_loopback(int argc, char **argv)
+{
+    char build[PATH_MAX], exe[PATH_MAX + 32];
+    const char *env = getenv("EBFARM_BUILD_DIR");
+
+    if (env)
+        snprintf(build, sizeof(build), "%s", env);
+    else if (farm_build_dir(build, sizeof(build)) != 0) {
+        fprintf(stderr, "ebfarm loopback: cannot find the build directory; set EBFARM_BUILD_DIR\n");
+        return 1;
+    }
+    snprintf(exe, sizeof(exe), "%s/loopback/ebfarm-loopback", build);
+    argv[0] = exe;
+    execv(exe, argv);
+    fprintf(stderr, "ebfarm loopback: cannot run %s: %s\n", exe, strerror(errno));
+    (void)argc;
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -159,6 +183,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "demo") == 0)
         return cmd_demo(argc - 1, argv + 1);
+    if (strcmp(argv[1], "loopback") == 0)
+        return cmd_loopback(argc - 1, argv + 1);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return 0;
