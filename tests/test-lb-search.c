@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lb_rate.h"
+#include "lb_report.h"
 #include "lb_search.h"
 
 /* A simulated link: drops what exceeds threshold_fps over a 1 s trial, holds a
@@ -200,6 +201,30 @@ START_TEST(test_b2b)
 }
 END_TEST
 
+/* Latency summary of 1..10000 cycles at 2 ns per cycle: each percentile is
+ * the upper bound of its bucket (capped at the maximum), times 2. */
+START_TEST(test_latency_percentiles)
+{
+    struct ebf_hist h;
+    struct lb_latency l;
+    ebf_hist_init(&h);
+    for (uint64_t v = 1; v <= 10000; v++)
+        ebf_hist_add(&h, v);
+    lb_latency_from_hist(&h, 2.0, &l);
+    ck_assert(l.valid);
+    ck_assert_uint_eq(l.count, 10000);
+    ck_assert(l.min == 2 && l.max == 20000);
+    ck_assert(l.p50 == 2 * 5119.0);            /* rank 5000 in [4608, 5120) */
+    ck_assert(l.p90 == 2 * 9215.0);            /* rank 9000 in [8192, 9216) */
+    ck_assert(l.p99 == 20000);                 /* rank 9900 in [9216, 10240), capped */
+    ck_assert(l.p999 == 20000 && l.p9999 == 20000);
+    ck_assert(fabs(l.mean - 10001.0) < 1e-9);
+    ebf_hist_init(&h);
+    lb_latency_from_hist(&h, 2.0, &l);
+    ck_assert(!l.valid && l.count == 0);
+}
+END_TEST
+
 Suite *lb_search_suite(void);
 
 Suite *lb_search_suite(void)
@@ -217,6 +242,7 @@ Suite *lb_search_suite(void)
     tcase_add_test(tc, test_search_edges);
     tcase_add_test(tc, test_loss_steps);
     tcase_add_test(tc, test_b2b);
+    tcase_add_test(tc, test_latency_percentiles);
     suite_add_tcase(s, tc);
     return s;
 }
