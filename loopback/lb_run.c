@@ -125,7 +125,7 @@ void lb_run_rx_sum(const struct lb_rx *rx, const struct rte_eth_stats *before,
 /* --- One trial ---------------------------------------------------------------- */
 
 /* Wait for the TX lcore, printing a live line each second. */
-static void wait_tx(struct lb_runner *r, struct tx_job *j, double fps_req)
+static void wait_tx(struct lb_runner *r, struct tx_job *j)
 {
     uint64_t hz = rte_get_tsc_hz(), t0 = rte_get_tsc_cycles(), next = t0 + hz;
     uint64_t last_tx = 0;
@@ -142,7 +142,6 @@ static void wait_tx(struct lb_runner *r, struct tx_job *j, double fps_req)
         lb_print_live(r->live, (double)(now - t0) / (double)hz, r->frame_size,
                       (double)(tx - last_tx) / secs, loss,
                       r->latency_valid ? (double)p99 * 1e9 / (double)hz : -1);
-        (void)fps_req;
         last_tx = tx;
         next = now + hz;
     }
@@ -238,7 +237,7 @@ int lb_run_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out 
         rc = rte_eal_remote_launch(tx_main, j, r->tx_lcore);
     }
     if (rc == 0) {
-        wait_tx(r, j, req->fps);
+        wait_tx(r, j);
         rte_delay_us_sleep((unsigned)(r->drain_s * 1e6));
         rte_eth_stats_get(r->tx_port, &txa);
         rc = rx_stop(r, j->st.per_stream, &rxb, &s);

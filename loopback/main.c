@@ -218,11 +218,9 @@ static int run_mode(const struct lb_opts *o, lb_trial_fn fn, void *ctx, int *las
         uint64_t max = o->b2b_max ? o->b2b_max : (uint64_t)(max_fps * o->trial_s);
         return lb_search_b2b(&c, max, max / 1000 + 1, fn, ctx, res);
     }
-    int first = -1;
     rc = lb_search_throughput(&c, fn, ctx, res);
     if (rc || !res->found)
         return rc;
-    (void)first;
     if (!strcmp(o->mode, "latency")) {
         struct lb_trial_req req = {.fps = res->fps};
         struct lb_trial_out out;
