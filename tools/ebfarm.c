@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd_farm.h"
 #include "ebf_opt.h"
@@ -26,6 +27,9 @@ static void usage(FILE *out)
             "  status   state of every process and the farm's totals (--json)\n"
             "  top      live view of the farm, refreshed every second\n"
             "  metrics  --prometheus [--listen ADDR]: serve the farm's metrics over HTTP\n"
+            "  loopback frame-drop benchmark (RFC 2544) of a TX port cabled to an RX port:\n"
+            "           ebfarm loopback --tx PORT --rx PORT [options]; --help lists them\n"
+            "           (docs/loopback.md)\n"
             "  help     this text\n"
             "(from the repository root, ./ebfarm test builds and runs the test suite)\n");
 }
@@ -159,6 +163,26 @@ static int cmd_demo(int argc, char **argv)
     return 0;
 }
 
+/* Run <build>/loopback/ebfarm-loopback with the rest of the arguments. */
+static int cmd_loopback(int argc, char **argv)
+{
+    char build[PATH_MAX], exe[PATH_MAX + 32];
+    const char *env = getenv("EBFARM_BUILD_DIR");
+
+    if (env)
+        snprintf(build, sizeof(build), "%s", env);
+    else if (farm_build_dir(build, sizeof(build)) != 0) {
+        fprintf(stderr, "ebfarm loopback: cannot find the build directory; set EBFARM_BUILD_DIR\n");
+        return 1;
+    }
+    snprintf(exe, sizeof(exe), "%s/loopback/ebfarm-loopback", build);
+    argv[0] = exe;
+    execv(exe, argv);
+    fprintf(stderr, "ebfarm loopback: cannot run %s: %s\n", exe, strerror(errno));
+    (void)argc;
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -177,6 +201,8 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         if (strcmp(argv[1], cmds[i].name) == 0)
             return cmds[i].fn(argc - 1, argv + 1);
+    if (strcmp(argv[1], "loopback") == 0)
+        return cmd_loopback(argc - 1, argv + 1);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return 0;

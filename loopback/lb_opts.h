@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* lb_opts.h - ebfarm-loopback's options: parsed before EAL starts, so that main() can build EAL's arguments. */
+#ifndef LB_OPTS_H
+#define LB_OPTS_H
+
+#include <stdint.h>
+
+#include "ebf_idle.h"
+#include "lb_rate.h"
+#include "lb_report.h"
+
+enum lb_role { LB_ROLE_BOTH, LB_ROLE_TX, LB_ROLE_RX };
+
+struct lb_opts {
+    const char *tx, *rx;                 /* port specs */
+    const char *tx_netns, *rx_netns;
+    enum lb_role role;
+    const char *control;
+    const char *mode;
+    unsigned sizes[LB_MAX_SIZES];
+    unsigned n_sizes;                    /* 0: the defaults the MTU allows */
+    int have_rate;
+    struct lb_rate rate;                 /* the highest rate tried */
+    double trial_s, resolution_pct, loss_ratio, tolerance, drain_ms;
+    unsigned max_trials;
+    int poisson;
+    uint64_t seed;
+    unsigned burst, streams;
+    enum ebf_idle_mode idle;
+    int check_crc;
+    int json, quiet, loss_all;
+    const char *csv, *plot;
+    int compare_kernel;
+    uint32_t kernel_dst;
+    unsigned kernel_port;
+    const char *eal;
+    unsigned mem_mb;
+    int huge;
+    unsigned link_timeout_ms;
+    uint64_t b2b_max;
+};
+
+void lb_opts_default(struct lb_opts *o);
+
+/* Parse argv; returns 0, 1 after --help, or -EINVAL after a message naming
+ * the option and the value. */
+int lb_opts_parse(int argc, char **argv, struct lb_opts *o);
+
+/* Whether a port spec is a PCI address (else a vdev string). */
+int lb_is_pci(const char *spec);
+
+#endif /* LB_OPTS_H */

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* lb_report.c - loopback results as a live line, a table, JSON and CSV, with their metadata. */
+#include "lb_report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lb_rate.h"
+
+int lb_report_add(struct lb_report *r, const struct lb_trial_rec *t)
+{
+    if (r->n_trials == r->cap_trials) {
+        unsigned cap = r->cap_trials ? r->cap_trials * 2 : 32;
+        struct lb_trial_rec *n = realloc(r->trial, cap * sizeof(*n));
+        if (!n)
+            return -ENOMEM;
+        r->trial = n;
+        r->cap_trials = cap;
+    }
+    r->trial[r->n_trials] = *t;
+    return (int)r->n_trials++;
+}
+
+void lb_report_free(struct lb_report *r)
+{
+    free(r->trial);
+    r->trial = NULL;
+    r->n_trials = r->cap_trials = 0;
+}
+
+void lb_latency_from_hist(const struct ebf_hist *h, double k, struct lb_latency *l)
+{
+    memset(l, 0, sizeof(*l));
+    l->count = h->count;
+    if (!h->count)
+        return;
+    l->valid = 1;
+    l->min = (double)h->min * k;
+    l->p50 = (double)ebf_hist_quantile(h, 0.50) * k;
+    l->p90 = (double)ebf_hist_quantile(h, 0.90) * k;
+    l->p99 = (double)ebf_hist_quantile(h, 0.99) * k;
+    l->p999 = (double)ebf_hist_quantile(h, 0.999) * k;
+    l->p9999 = (double)ebf_hist_quantile(h, 0.9999) * k;
+    l->max = (double)h->max * k;
+    l->mean = (double)h->sum / (double)h->count * k;
+}
+
+void lb_meta_host(struct lb_meta *m)
+{
+    char line[256];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    struct utsname u;
+    time_t now = time(NULL);
+    struct tm tm;
+
+    snprintf(m->cpu_model, sizeof(m->cpu_model), "unknown");
+    while (f && fgets(line, sizeof(line), f)) {
+        char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        if (!strncmp(line, "model name", 10) && !strcmp(m->cpu_model, "unknown")) {
+            snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", colon + 2);
+            m->cpu_model[strcspn(m->cpu_model, "\n")] = '\0';
+        } else if (!strncmp(line, "cpu MHz", 7) && m->cpu_mhz == 0) {
+            m->cpu_mhz = atof(colon + 1);
+        }
+    }
+    if (f)
+        fclose(f);
+    if (uname(&u) == 0)
+        snprintf(m->kernel, sizeof(m->kernel), "%s %s", u.sysname, u.release);
+    gethostname(m->hostname, sizeof(m->hostname) - 1);
+    gmtime_r(&now, &tm);
+    strftime(m->date, sizeof(m->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void lb_print_live(FILE *f, double t_s, unsigned frame_size, double fps, double loss_ratio,
+                   double p99_ns)
+{
+    fprintf(f, "  %6.1fs  %5uB  %8.4f Mpps  L1 %7.3f Gbit/s  L2 %7.3f Gbit/s  loss %.3e  p99 ",
+            t_s, frame_size, fps / 1e6, lb_l1_bps(fps, frame_size) / 1e9,
+            lb_l2_bps(fps, frame_size) / 1e9, loss_ratio);
+    if (p99_ns >= 0)
+        fprintf(f, "%.1f us\n", p99_ns / 1e3);
+    else
+        fprintf(f, "-\n");
+    fflush(f);
+}
+
+static const struct lb_trial_rec *trial_at(const struct lb_report *r, int i)
+{
+    return i >= 0 && (unsigned)i < r->n_trials ? &r->trial[i] : NULL;
+}
+
+static void table_search(FILE *f, const struct lb_report *r, const struct lb_size_result *s,
+                         const struct lb_search_result *x, const char *path, int lat_i)
+{
+    const struct lb_trial_rec *lt = trial_at(r, lat_i);
+    unsigned fs = s->frame_size;
+    if (!x->found) {
+        fprintf(f, "%6u  %-6s  %-12s  %8s  %8s  %8s  %6s  %10s  %10s  %3u/%-3u\n", fs, path,
+                "none", "-", "-", "-", "-", "-", "-", x->invalid, x->trials);
+        return;
+    }
+    char p50[16] = "-", p99[16] = "-";
+    if (lt && lt->lat.valid) {
+        snprintf(p50, sizeof(p50), "%.1f", lt->lat.p50 / 1e3);
+        snprintf(p99, sizeof(p99), "%.1f", lt->lat.p99 / 1e3);
+    }
+    fprintf(f, "%6u  %-6s  %12.4f  %8.3f  %8.3f  %8.2f  %6s  %10s  %10s  %3u/%-3u\n", fs, path,
+            x->fps / 1e6, lb_l1_bps(x->fps, fs) / 1e9, lb_l2_bps(x->fps, fs) / 1e9,
+            r->meta.link_mbps > 0 ? 100.0 * x->fps / lb_line_fps(r->meta.link_mbps, fs) : 0,
+            "", p50, p99, x->invalid, x->trials);
+}
+
+void lb_print_table(FILE *f, const struct lb_report *r)
+{
+    const char *mode = r->meta.mode;
+    fprintf(f, "\nebfarm loopback: %s, %s -> %s (%s -> %s, link %.0f Mbit/s), trials %.2f s\n",
+            mode, r->meta.tx_port, r->meta.rx_port, r->meta.tx_driver, r->meta.rx_driver,
+            r->meta.link_mbps, r->meta.trial_s);
+    if (!strcmp(mode, "throughput") || !strcmp(mode, "latency")) {
+        fprintf(f, "%6s  %-6s  %12s  %8s  %8s  %8s  %6s  %10s  %10s  %7s\n", "frame", "path",
+                "zero-loss", "L1", "L2", "% line", "", "p50", "p99", "invalid/");
+        fprintf(f, "%6s  %-6s  %12s  %8s  %8s  %8s  %6s  %10s  %10s  %7s\n", "bytes", "",
+                "Mpps", "Gbit/s", "Gbit/s", "", "", "us", "us", "trials");
+        for (unsigned i = 0; i < r->n_sizes; i++) {
+            const struct lb_size_result *s = &r->size[i];
+            table_search(f, r, s, &s->tput, "dpdk", s->lat_trial);
+            if (r->meta.compare_kernel)
+                table_search(f, r, s, &s->kernel, "kernel", s->kernel_lat_trial);
+            if (r->meta.compare_kernel && s->kernel.found && s->tput.found)
+                fprintf(f, "%6s  %-6s  %12.2fx\n", "", "ratio", s->tput.fps / s->kernel.fps);
+        }
+    } else if (!strcmp(mode, "loss")) {
+        fprintf(f, "%6s  %8s  %12s  %12s  %s\n", "frame", "offered", "offered", "loss",
+                "valid");
+        for (unsigned i = 0; i < r->n_sizes; i++)
+            for (int k = 0; k < r->size[i].n_loss; k++) {
+                const struct lb_loss_point *p = &r->size[i].loss[k];
+                fprintf(f, "%6u  %7.0f%%  %9.4f Mpps  %12.4e  %s\n", r->size[i].frame_size,
+                        p->pct, p->fps / 1e6, p->loss_ratio, p->valid ? "yes" : "NO");
+            }
+    } else {
+        fprintf(f, "%6s  %14s  %12s  %s\n", "frame", "longest burst", "at Mpps", "trials");
+        for (unsigned i = 0; i < r->n_sizes; i++) {
+            const struct lb_size_result *s = &r->size[i];
+            fprintf(f, "%6u  %14.0f  %12.4f  %u\n", s->frame_size, s->tput.found ? s->tput.fps : 0,
+                    r->n_trials ? r->trial[0].requested_fps / 1e6 : 0, s->tput.trials);
+        }
+    }
+    fprintf(f, "latency includes the measurement: a TSC read costs %.1f ns; see each trial's "
+               "tx_hold_p99_ns and rx_loop_p99_ns in --json\n", r->meta.tsc_read_ns);
+}

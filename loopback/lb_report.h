@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* lb_report.h - loopback results: trial records, per-size results, metadata, and their output as table, JSON, CSV, SVG. */
+#ifndef LB_REPORT_H
+#define LB_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ebf_hist.h"
+#include "lb_search.h"
+#include "lb_seq.h"
+
+/* Not for the fast path: the control thread fills and prints these. */
+
+#define LB_MAX_SIZES 16
+#define LB_BURSTS_SHOWN 8
+
+struct lb_latency {
+    int valid;                   /* measured (same TSC on both ends) */
+    uint64_t count;
+    double min, p50, p90, p99, p999, p9999, max, mean;  /* ns */
+};
+
+/* One trial, as reported. */
+struct lb_trial_rec {
+    const char *path;            /* "dpdk" or "kernel" */
+    const char *mode;            /* "throughput", "latency", "loss", "back-to-back" */
+    unsigned frame_size;
+    double requested_fps, achieved_fps;
+    int valid;
+    double duration_s;
+    uint64_t sent, tx_accepted, tx_refused, tx_nombuf;
+    uint64_t rx, unique, lost, dup, reordered, late;
+    uint64_t bursts, max_burst;
+    uint64_t foreign, bad_frame, bad_checksum, stale;
+    uint64_t imissed, rx_nombuf, ierrors, oerrors;   /* port counter deltas */
+    uint64_t unattributed;       /* lost - (tx drops + rx port drops + corrupted) */
+    double loss_ratio;
+    struct lb_latency lat;
+    struct ebf_hist lat_hist;    /* in units of ns_per_unit (TSC cycles) */
+    double ns_per_unit;
+    double tx_lag_p99_ns, tx_hold_p99_ns, rx_loop_p99_ns;
+    unsigned n_bursts_shown;
+    struct {
+        uint64_t first_seq, len;
+        double t_ms;             /* since the trial started */
+    } burst[LB_BURSTS_SHOWN];
+};
+
+/* What one frame size found, per path. */
+struct lb_size_result {
+    unsigned frame_size;
+    struct lb_search_result tput;        /* throughput / back-to-back (fps = frames) */
+    int lat_trial;                       /* index of the latency trial, -1 */
+    int n_loss;
+    struct lb_loss_point loss[10];
+    struct lb_search_result kernel;      /* the kernel reference, --compare-kernel */
+    int kernel_lat_trial;
+};
+
+struct lb_meta {
+    char date[32];
+    char dpdk_version[64];
+    char cpu_model[128];
+    double cpu_mhz;
+    double tsc_hz;
+    char hostname[64];
+    char kernel[160];
+    char tx_driver[32], rx_driver[32];
+    double link_mbps;
+    unsigned link_mtu;
+    double trial_s;
+    double tolerance;
+    double loss_ratio;
+    double resolution_pct;
+    const char *pacing;          /* "constant" or "poisson" */
+    const char *idle;
+    const char *tx_port, *rx_port;
+    const char *mode;
+    double tsc_read_ns;          /* cost of one TSC read: part of every latency */
+    int compare_kernel;
+};
+
+struct lb_report {
+    struct lb_meta meta;
+    unsigned n_sizes;
+    struct lb_size_result size[LB_MAX_SIZES];
+    unsigned n_trials, cap_trials;
+    struct lb_trial_rec *trial;  /* every trial run, in order */
+};
+
+/* Append a trial (copied); returns its index or -ENOMEM. */
+int lb_report_add(struct lb_report *r, const struct lb_trial_rec *t);
+void lb_report_free(struct lb_report *r);
+
+/* Summary figures of a histogram whose unit is ns_per_unit nanoseconds
+ * (TSC cycles: 1e9 / hz). */
+void lb_latency_from_hist(const struct ebf_hist *h, double ns_per_unit, struct lb_latency *l);
+
+/* CPU model and MHz from /proc/cpuinfo, host, kernel, date (UTC): the
+ * DPDK-free part of the metadata. */
+void lb_meta_host(struct lb_meta *m);
+
+/* The live line, one per second: Mpps, Gbit/s at L1 and L2, loss, p99. */
+void lb_print_live(FILE *f, double t_s, unsigned frame_size, double fps, double loss_ratio,
+                   double p99_ns);
+
+void lb_print_table(FILE *f, const struct lb_report *r);
+void lb_write_json(FILE *f, const struct lb_report *r);
+void lb_write_csv(FILE *f, const struct lb_report *r);
+
+/* SVG: frame loss against offered load, and the latency histogram of the
+ * latency trials (or, without one, of the last valid trial of each size). */
+int lb_write_svg(FILE *f, const struct lb_report *r);
+
+#endif /* LB_REPORT_H */

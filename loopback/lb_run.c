@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* lb_run.c - run loopback trials on DPDK ports, locally or against an RX process. */
+#include "lb_run.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "lb_rate.h"
+
+struct tx_job {
+    struct lb_tx_conf c;
+    struct lb_tx_stats st;
+    int rc;
+    int done;
+};
+
+static int tx_main(void *arg)
+{
+    struct tx_job *j = arg;
+    j->rc = lb_tx_run(&j->c, &j->st);
+    __atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+    return j->rc;
+}
+
+uint64_t lb_tsc_read_cycles(void)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 10000; i++) {
+        uint64_t a = rte_rdtsc_precise(), b = rte_rdtsc_precise();
+        if (b - a < best)
+            best = b - a;
+    }
+    return best;
+}
+
+/* --- The receiver, local or remote ------------------------------------------ */
+
+static int ctl_line(FILE *ctl, char *reply, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Send one request line and read one reply line. Returns 0 or -EPIPE. */
+static int ctl_line(FILE *ctl, char *reply, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(ctl, fmt, ap);
+    va_end(ap);
+    fputc('\n', ctl);
+    if (fflush(ctl) != 0)
+        return -EPIPE;
+    if (!reply)
+        return 0;
+    return fgets(reply, (int)len, ctl) ? 0 : -EPIPE;
+}
+
+static int rx_start(struct lb_runner *r, uint64_t trial, struct rte_eth_stats *before)
+{
+    char reply[64];
+    if (r->rx) {
+        rte_eth_stats_get(r->rx_port, before);
+        lb_rx_command(r->rx, LB_RX_START, trial, NULL);
+        return 0;
+    }
+    if (ctl_line(r->ctl, reply, sizeof(reply), "start %" PRIu64 " %u", trial, r->streams))
+        return -EPIPE;
+    return strcmp(reply, "ok\n") ? -EPROTO : 0;
+}
+
+static int rx_stop(struct lb_runner *r, const uint64_t *sent, const struct rte_eth_stats *before,
+                   struct lb_rx_sum *s)
+{
+    if (r->rx) {
+        struct rte_eth_stats after;
+        lb_rx_command(r->rx, LB_RX_STOP, 0, sent);
+        rte_eth_stats_get(r->rx_port, &after);
+        lb_run_rx_sum(r->rx, before, &after, s);
+        return 0;
+    }
+    fprintf(r->ctl, "stop");
+    for (unsigned k = 0; k < r->streams; k++)
+        fprintf(r->ctl, " %" PRIu64, sent[k]);
+    if (ctl_line(r->ctl, NULL, 0, "%s", ""))
+        return -EPIPE;
+    return lb_rx_sum_read(r->ctl, s);
+}
+
+/* Live figures of the receiver: unique frames, lost so far, p99 cycles. */
+static void rx_peek(struct lb_runner *r, uint64_t *rx, uint64_t *lost, uint64_t *p99)
+{
+    char reply[128];
+    *rx = *lost = *p99 = 0;
+    if (r->rx) {
+        *rx = __atomic_load_n(&r->rx->live_rx, __ATOMIC_RELAXED);
+        *lost = __atomic_load_n(&r->rx->live_lost, __ATOMIC_RELAXED);
+        *p99 = __atomic_load_n(&r->rx->live_p99, __ATOMIC_RELAXED);
+    } else if (ctl_line(r->ctl, reply, sizeof(reply), "peek") == 0) {
+        sscanf(reply, "live %" SCNu64 " %" SCNu64 " %" SCNu64, rx, lost, p99);
+    }
+}
+
+void lb_run_rx_sum(const struct lb_rx *rx, const struct rte_eth_stats *before,
+                   const struct rte_eth_stats *after, struct lb_rx_sum *s)
+{
+    const struct lb_rx_result *r = &rx->r;
+    memset(s, 0, sizeof(*s));
+    lb_rx_sum_streams(s, r->seq, rx->streams);
+    memcpy(s->drop, r->drop, sizeof(s->drop));
+    s->lat_invalid = r->lat_invalid;
+    s->lat = r->lat;
+    s->first_tsc = r->first_tsc;
+    s->loop_p99 = ebf_hist_quantile(&r->loop, 0.99);
+    s->imissed = after->imissed - before->imissed;
+    s->rx_nombuf = after->rx_nombuf - before->rx_nombuf;
+    s->ierrors = after->ierrors - before->ierrors;
+}
+
+/* --- One trial ---------------------------------------------------------------- */
+
+/* Wait for the TX lcore, printing a live line each second. */
+static void wait_tx(struct lb_runner *r, struct tx_job *j)
+{
+    uint64_t hz = rte_get_tsc_hz(), t0 = rte_get_tsc_cycles(), next = t0 + hz;
+    uint64_t last_tx = 0;
+
+    while (!__atomic_load_n(&j->done, __ATOMIC_ACQUIRE)) {
+        rte_delay_us_sleep(20000);
+        uint64_t now = rte_get_tsc_cycles();
+        if (!r->live || now < next)
+            continue;
+        uint64_t tx = __atomic_load_n(&j->st.live_accepted, __ATOMIC_RELAXED), rx, lost, p99;
+        rx_peek(r, &rx, &lost, &p99);
+        double secs = (double)(now - next + hz) / (double)hz;
+        double loss = rx + lost ? (double)lost / (double)(rx + lost) : 0;
+        lb_print_live(r->live, (double)(now - t0) / (double)hz, r->frame_size,
+                      (double)(tx - last_tx) / secs, loss,
+                      r->latency_valid ? (double)p99 * 1e9 / (double)hz : -1);
+        last_tx = tx;
+        next = now + hz;
+    }
+    rte_eal_wait_lcore(r->tx_lcore);
+}
+
+static void record(struct lb_runner *r, const struct lb_trial_req *req, const struct tx_job *j,
+                   const struct lb_rx_sum *s, const struct rte_eth_stats *txb,
+                   const struct rte_eth_stats *txa, struct lb_trial_rec *t)
+{
+    double hz = (double)rte_get_tsc_hz();
+    const struct lb_tx_stats *st = &j->st;
+
+    memset(t, 0, sizeof(*t));
+    t->path = "dpdk";
+    t->mode = r->mode;
+    t->frame_size = r->frame_size;
+    t->requested_fps = req->fps;
+    t->achieved_fps = lb_achieved_fps(st->accepted, st->t0, st->last_tsc, st->tsc_per_frame,
+                                      rte_get_tsc_hz());
+    t->valid = lb_rate_valid(req->fps, t->achieved_fps, r->tolerance) && !*r->stop && j->rc == 0;
+    t->duration_s = st->last_tsc > st->t0 ? (double)(st->last_tsc - st->t0) / hz : 0;
+    t->sent = st->scheduled;
+    t->tx_accepted = st->accepted;
+    t->tx_refused = st->drop[LB_TX_REFUSED];
+    t->tx_nombuf = st->drop[LB_TX_NOMBUF];
+    t->rx = s->rx;
+    t->unique = s->unique;
+    t->lost = s->lost;
+    t->dup = s->dup;
+    t->reordered = s->reordered;
+    t->late = s->late;
+    t->bursts = s->bursts;
+    t->max_burst = s->max_burst;
+    t->foreign = s->drop[LB_RX_FOREIGN];
+    t->bad_frame = s->drop[LB_RX_BAD_FRAME] + s->drop[LB_RX_BAD_STREAM];
+    t->bad_checksum = s->drop[LB_RX_BAD_CHECKSUM];
+    t->stale = s->drop[LB_RX_STALE];
+    t->imissed = s->imissed;
+    t->rx_nombuf = s->rx_nombuf;
+    t->ierrors = s->ierrors;
+    t->oerrors = txa->oerrors - txb->oerrors;
+    uint64_t known = t->tx_refused + t->tx_nombuf + t->imissed + t->rx_nombuf + t->bad_checksum +
+                     t->bad_frame;
+    t->unattributed = t->lost > known ? t->lost - known : 0;
+    t->loss_ratio = t->sent ? (double)t->lost / (double)t->sent : 0;
+    t->ns_per_unit = 1e9 / hz;
+    t->lat_hist = s->lat;
+    lb_latency_from_hist(&s->lat, t->ns_per_unit, &t->lat);
+    t->lat.valid = r->latency_valid && s->lat.count > 0;
+    t->tx_lag_p99_ns = (double)ebf_hist_quantile(&st->lag, 0.99) * t->ns_per_unit;
+    t->tx_hold_p99_ns = (double)ebf_hist_quantile(&st->hold, 0.99) * t->ns_per_unit;
+    t->rx_loop_p99_ns = (double)s->loop_p99 * t->ns_per_unit;
+    for (unsigned b = 0; b < s->n_bursts && b < LB_BURSTS_SHOWN; b++) {
+        t->burst[b].first_seq = s->burst[b].first_seq;
+        t->burst[b].len = s->burst[b].len;
+        t->burst[b].t_ms = s->burst[b].tsc > st->t0 && r->latency_valid
+                               ? (double)(s->burst[b].tsc - st->t0) * 1e3 / hz
+                               : -1;
+        t->n_bursts_shown = b + 1;
+    }
+}
+
+int lb_run_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out *out)
+{
+    struct lb_runner *r = ctx;
+    struct tx_job *j = calloc(1, sizeof(*j));
+    struct lb_trial_rec *t = malloc(sizeof(*t));
+    struct rte_eth_stats rxb, txb, txa;
+    struct lb_rx_sum s;
+    int rc;
+
+    if (!j || !t) {
+        free(j);
+        free(t);
+        return -ENOMEM;
+    }
+    uint64_t trial = r->next_trial_id++;
+    j->c = (struct lb_tx_conf){
+        .port = r->tx_port, .pool = r->tx_pool, .burst = r->burst,
+        .frame_size = r->frame_size, .fps = req->fps,
+        .count = req->count ? req->count : (uint64_t)llround(req->fps * r->trial_s),
+        .poisson = r->poisson, .seed = r->seed + trial, .trial_id = trial,
+        .streams = r->streams, .idle = r->idle, .stop = r->stop,
+    };
+    if (j->c.count == 0)
+        j->c.count = 1;
+    memcpy(j->c.src_mac, r->src_mac, 6);
+    memcpy(j->c.dst_mac, r->dst_mac, 6);
+    rc = rx_start(r, trial, &rxb);
+    if (rc == 0) {
+        rte_eth_stats_get(r->tx_port, &txb);
+        rc = rte_eal_remote_launch(tx_main, j, r->tx_lcore);
+    }
+    if (rc == 0) {
+        wait_tx(r, j);
+        rte_delay_us_sleep((unsigned)(r->drain_s * 1e6));
+        rte_eth_stats_get(r->tx_port, &txa);
+        rc = rx_stop(r, j->st.per_stream, &rxb, &s);
+    }
+    if (rc == 0) {
+        record(r, req, j, &s, &txb, &txa, t);
+        out->achieved_fps = t->achieved_fps;
+        out->sent = t->sent;
+        out->lost = t->lost;
+        out->valid = t->valid;
+        r->last_trial = lb_report_add(r->report, t);
+        rc = r->last_trial < 0 ? r->last_trial : 0;
+    }
+    free(j);
+    free(t);
+    return *r->stop ? -EINTR : rc;
+}
+
+/* --- The RX role --------------------------------------------------------------- */
+
+int lb_run_serve(struct lb_rx *rx, int fd, const char *driver)
+{
+    FILE *f = fdopen(fd, "r+");
+    char line[512];
+    struct rte_eth_stats before;
+    uint64_t trial;
+    unsigned streams;
+
+    if (!f)
+        return -errno;
+    while (fgets(line, sizeof(line), f)) {
+        if (!strcmp(line, "hello\n")) {
+            struct rte_ether_addr ea;
+            char mac[RTE_ETHER_ADDR_FMT_SIZE];
+            rte_eth_macaddr_get(rx->port, &ea);
+            rte_ether_format_addr(mac, sizeof(mac), &ea);
+            fprintf(f, "hello %s %" PRIu64 " %s\n", driver, rte_get_tsc_hz(), mac);
+        } else if (sscanf(line, "start %" SCNu64 " %u", &trial, &streams) == 2) {
+            rx->streams = (uint16_t)(streams > LB_MAX_STREAMS ? LB_MAX_STREAMS : streams);
+            rte_eth_stats_get(rx->port, &before);
+            lb_rx_command(rx, LB_RX_START, trial, NULL);
+            fprintf(f, "ok\n");
+        } else if (!strcmp(line, "peek\n")) {
+            fprintf(f, "live %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+                    __atomic_load_n(&rx->live_rx, __ATOMIC_RELAXED),
+                    __atomic_load_n(&rx->live_lost, __ATOMIC_RELAXED),
+                    __atomic_load_n(&rx->live_p99, __ATOMIC_RELAXED));
+        } else if (!strncmp(line, "stop", 4)) {
+            uint64_t sent[LB_MAX_STREAMS] = {0};
+            char *p = line + 4;
+            for (unsigned k = 0; k < LB_MAX_STREAMS; k++)
+                sent[k] = strtoull(p, &p, 10);
+            struct rte_eth_stats after;
+            struct lb_rx_sum s;
+            lb_rx_command(rx, LB_RX_STOP, 0, sent);
+            rte_eth_stats_get(rx->port, &after);
+            lb_run_rx_sum(rx, &before, &after, &s);
+            lb_rx_sum_write(f, &s);
+        } else if (!strcmp(line, "quit\n")) {
+            fprintf(f, "bye\n");
+            fclose(f);
+            return 0;
+        } else {
+            fprintf(f, "error unknown request\n");
+        }
+        fflush(f);
+    }
+    fclose(f);
+    return -EPIPE;
+}
