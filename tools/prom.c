@@ -1,13 +1,357 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* prom.c - ebfarm metrics: placeholder until the exporter lands. */
+/* prom.c - ebfarm metrics --prometheus: a small HTTP server exporting a farm's latest snapshots. */
+#include <errno.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "cmd_farm.h"
+#include "farmctl.h"
+#include "promtext.h"
+#include "snapsub.h"
+
+#define MAX_CLIENTS 16
+#define CLIENT_TIMEOUT_S 10.0
+
+/* One HTTP connection: reading its request, then writing the answer. */
+struct client {
+    int fd;                  /* -1: slot free */
+    char in[4096];
+    size_t in_len;
+    char *out;               /* the whole response; NULL while reading */
+    size_t out_len, out_off;
+    double deadline;
+};
+
+static volatile sig_atomic_t quit_signal;
+
+static void on_signal(int sig)
+{
+    quit_signal = sig;
+}
+
+struct prom_opts {
+    const char *farm, *listen;
+    int prometheus;
+};
+
+static int prom_args(int argc, char **argv, struct prom_opts *o)
+{
+    static const char usage[] =
+        "usage: ebfarm metrics --prometheus [--farm NAME] [--listen HOST:PORT]\n"
+        "  serves the farm's metrics in the Prometheus text format on\n"
+        "  http://HOST:PORT/metrics (default 127.0.0.1:9464; port 0 picks a free\n"
+        "  one). Prints the address it serves on, then runs until Ctrl-C.\n";
+    static const struct option lo[] = {
+        {"prometheus", 0, 0, 'p'}, {"farm", 1, 0, 'f'}, {"listen", 1, 0, 'l'},
+        {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+    };
+    int ch;
+
+    o->listen = "127.0.0.1:9464";
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        switch (ch) {
+        case 'p': o->prometheus = 1; break;
+        case 'f': o->farm = optarg; break;
+        case 'l': o->listen = optarg; break;
+        case 'h': printf("%s", usage); exit(0);
+        default: fprintf(stderr, "%s", usage); return -1;
+        }
+    }
+    if (optind < argc || !o->prometheus) {
+        fprintf(stderr, "ebfarm metrics: %s\n%s",
+                optind < argc ? "unexpected argument" : "say --prometheus (the only format)",
+                usage);
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * A listening TCP socket on "host:port" ("[v6]:port" for IPv6), non-blocking.
+ * Returns the fd, or -1 with err saying what was wrong.
+ */
+static int listen_on(const char *addr, char *err, size_t len)
+{
+    char host[256];
+    const char *colon = strrchr(addr, ':');
+    struct addrinfo hints = {0}, *res = NULL, *ai;
+    int fd = -1, one = 1;
+
+    if (!colon || colon == addr || !colon[1] || (size_t)(colon - addr) >= sizeof(host)) {
+        snprintf(err, len, "--listen '%s' is not HOST:PORT (e.g. 127.0.0.1:9464)", addr);
+        return -1;
+    }
+    snprintf(host, sizeof(host), "%.*s", (int)(colon - addr), addr);
+    if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+        memmove(host, host + 1, strlen(host));
+        host[strlen(host) - 1] = '\0';
+    }
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    int e = getaddrinfo(host, colon + 1, &hints, &res);
+    if (e) {
+        snprintf(err, len, "--listen '%s': %s", addr, gai_strerror(e));
+        return -1;
+    }
+    snprintf(err, len, "--listen '%s': no address to bind", addr);
+    for (ai = res; ai && fd < 0; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+            continue;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 16) != 0) {
+            snprintf(err, len, "cannot listen on '%s': %s", addr, strerror(errno));
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(res);
+    return fd;
+}
+
+/* The exposition of every process's latest snapshot, in a malloc'd string. */
+static char *exposition(const struct snapsub *ss, size_t *len)
+{
+    struct prom_proc p[FARMCTL_MAX_PROCS];
+    double now = snapsub_now();
+    char *text = NULL;
+    FILE *m = open_memstream(&text, len);
+
+    if (!m)
+        return NULL;
+    for (unsigned i = 0; i < ss->n; i++) {
+        p[i].component = ss->p[i].component;
+        p[i].instance = ss->p[i].name;
+        p[i].snap = ss->p[i].cur;
+        p[i].up = snapsub_fresh(ss, i, now);
+    }
+    int rc = prom_render(m, p, ss->n);
+    fclose(m);
+    if (rc == -ENOMEM) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* The response to the request line in c->in: status, headers, body. */
+static void respond(struct client *c, const struct snapsub *ss, const char *farm)
+{
+    static const char page[] =
+        "<html><head><title>ebfarm exporter</title></head><body>"
+        "<h1>ebfarm exporter</h1><p>Farm '%s': <a href=\"/metrics\">/metrics</a>"
+        " (docs/monitoring.md).</p></body></html>\n";
+    char method[16] = "", target[256] = "", version[16] = "HTTP/1.0";
+    char *body = NULL, *out = NULL;
+    size_t body_len = 0, out_len = 0;
+    const char *status = "200 OK", *type = "text/plain; version=0.0.4; charset=utf-8";
+
+    sscanf(c->in, "%15s %255s %15s", method, target, version);
+    char *q = strchr(target, '?');
+    if (q)
+        *q = '\0';
+    int head = strcmp(method, "HEAD") == 0;
+    if (!head && strcmp(method, "GET") != 0) {
+        status = "405 Method Not Allowed";
+    } else if (strcmp(target, "/metrics") == 0) {
+        body = exposition(ss, &body_len);
+        if (!body)
+            status = "500 Internal Server Error";
+    } else if (strcmp(target, "/") == 0) {
+        type = "text/html; charset=utf-8";
+        FILE *m = open_memstream(&body, &body_len);
+        if (m) {
+            fprintf(m, page, farm);
+            fclose(m);
+        }
+    } else {
+        status = "404 Not Found";
+    }
+    if (!body) {
+        type = "text/plain; charset=utf-8";
+        FILE *m = open_memstream(&body, &body_len);
+        if (m) {
+            fprintf(m, "%s\n", status);
+            fclose(m);
+        }
+    }
+    FILE *m = open_memstream(&out, &out_len);
+    if (m) {
+        fprintf(m, "%s %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s"
+                   "Connection: close\r\n\r\n",
+                strcmp(version, "HTTP/1.1") == 0 ? "HTTP/1.1" : "HTTP/1.0", status, type,
+                body_len, strncmp(status, "405", 3) == 0 ? "Allow: GET, HEAD\r\n" : "");
+        if (!head && body)
+            fwrite(body, 1, body_len, m);
+        fclose(m);
+    }
+    free(body);
+    c->out = out;
+    c->out_len = out ? out_len : 0;
+    c->out_off = 0;
+}
+
+static void client_close(struct client *c)
+{
+    close(c->fd);
+    free(c->out);
+    c->fd = -1;
+    c->out = NULL;
+    c->in_len = c->out_len = c->out_off = 0;
+}
+
+static void client_accept(int lfd, struct client *cl)
+{
+    int fd;
+
+    while ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+        unsigned k = 0;
+        while (k < MAX_CLIENTS && cl[k].fd >= 0)
+            k++;
+        if (k == MAX_CLIENTS) {
+            close(fd);              /* busy: the scraper retries */
+            continue;
+        }
+        cl[k].fd = fd;
+        cl[k].deadline = snapsub_now() + CLIENT_TIMEOUT_S;
+    }
+}
+
+/* Read what the client sent; answer once the headers are complete. */
+static void client_read(struct client *c, const struct snapsub *ss, const char *farm)
+{
+    ssize_t n = recv(c->fd, c->in + c->in_len, sizeof(c->in) - 1 - c->in_len, 0);
+
+    if (n <= 0) {
+        if (n == 0 || (errno != EAGAIN && errno != EINTR))
+            client_close(c);
+        return;
+    }
+    c->in_len += (size_t)n;
+    c->in[c->in_len] = '\0';
+    if (strstr(c->in, "\r\n\r\n") || strstr(c->in, "\n\n") || c->in_len == sizeof(c->in) - 1)
+        respond(c, ss, farm);
+    if (c->out == NULL && c->in_len == sizeof(c->in) - 1)
+        client_close(c);
+}
+
+static void client_write(struct client *c)
+{
+    ssize_t n = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_NOSIGNAL);
+
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        return;
+    if (n > 0)
+        c->out_off += (size_t)n;
+    if (n <= 0 || c->out_off == c->out_len)
+        client_close(c);
+}
+
+/* Serve until a signal: SUB sockets, the listening socket and clients in one zmq_poll. */
+static void serve(struct snapsub *ss, int lfd, const char *farm)
+{
+    zmq_pollitem_t items[FARMCTL_MAX_PROCS + 1 + MAX_CLIENTS];
+    struct client cl[MAX_CLIENTS];
+    unsigned slot[MAX_CLIENTS];
+
+    for (unsigned k = 0; k < MAX_CLIENTS; k++)
+        cl[k].fd = -1, cl[k].out = NULL, cl[k].in_len = 0;
+    while (!quit_signal) {
+        unsigned n = ss->n;
+        snapsub_pollitems(ss, items);
+        memset(&items[n], 0, sizeof(items[0]));
+        items[n].fd = lfd;
+        items[n].events = ZMQ_POLLIN;
+        n++;
+        for (unsigned k = 0; k < MAX_CLIENTS; k++) {
+            if (cl[k].fd < 0)
+                continue;
+            memset(&items[n], 0, sizeof(items[0]));
+            items[n].fd = cl[k].fd;
+            items[n].events = cl[k].out ? ZMQ_POLLOUT : ZMQ_POLLIN;
+            slot[n - ss->n - 1] = k;
+            n++;
+        }
+        if (zmq_poll(items, (int)n, 500) < 0 && errno != EINTR)
+            break;
+        for (unsigned i = 0; i < ss->n; i++)
+            if (items[i].revents & ZMQ_POLLIN)
+                snapsub_recv(ss, i);
+        for (unsigned i = ss->n + 1; i < n; i++) {
+            struct client *c = &cl[slot[i - ss->n - 1]];
+            if (items[i].revents & (ZMQ_POLLERR | ZMQ_POLLIN | ZMQ_POLLOUT))
+                c->out ? client_write(c) : client_read(c, ss, farm);
+        }
+        if (items[ss->n].revents & ZMQ_POLLIN)
+            client_accept(lfd, cl);
+        double now = snapsub_now();
+        for (unsigned k = 0; k < MAX_CLIENTS; k++)
+            if (cl[k].fd >= 0 && now > cl[k].deadline)
+                client_close(&cl[k]);
+    }
+    for (unsigned k = 0; k < MAX_CLIENTS; k++)
+        if (cl[k].fd >= 0)
+            client_close(&cl[k]);
+}
+
+/* "http://host:port/metrics" of the bound socket. */
+static void print_address(int fd, const char *farm)
+{
+    struct sockaddr_storage sa;
+    socklen_t sl = sizeof(sa);
+    char host[128] = "?", port[16] = "?";
+
+    if (getsockname(fd, (struct sockaddr *)&sa, &sl) == 0)
+        getnameinfo((struct sockaddr *)&sa, sl, host, sizeof(host), port, sizeof(port),
+                    NI_NUMERICHOST | NI_NUMERICSERV);
+    printf("ebfarm metrics: farm '%s' on http://%s%s%s:%s/metrics\n", farm,
+           sa.ss_family == AF_INET6 ? "[" : "", host, sa.ss_family == AF_INET6 ? "]" : "", port);
+    fflush(stdout);
+}
 
 int cmd_metrics(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "ebfarm metrics: not built yet\n");
-    return 1;
+    struct prom_opts o = {0};
+    struct farm_state st;
+    struct snapsub *ss = malloc(sizeof(*ss));
+    struct sigaction sa;
+    char err[1024];
+    int lfd = -1, rc = 1;
+
+    if (!ss || prom_args(argc, argv, &o))
+        goto out;
+    if (farmctl_find(o.farm, &st, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm metrics: %s\n", err);
+        goto out;
+    }
+    if ((lfd = listen_on(o.listen, err, sizeof(err))) < 0) {
+        fprintf(stderr, "ebfarm metrics: %s\n", err);
+        goto out;
+    }
+    if (snapsub_open(ss, &st, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm metrics: %s\n", err);
+        goto out;
+    }
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    print_address(lfd, st.name);
+    serve(ss, lfd, st.name);
+    snapsub_close(ss);
+    rc = 0;
+out:
+    if (lfd >= 0)
+        close(lfd);
+    free(ss);
+    return rc;
 }

@@ -1,13 +1,234 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* top.c - ebfarm top: placeholder until the live view lands. */
+/* top.c - ebfarm top: a live terminal view of a farm's metrics, or one plain-text frame. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cmd_farm.h"
+#include "ebf_opt.h"
+#include "farmctl.h"
+#include "snapsub.h"
+#include "topview.h"
+
+static volatile sig_atomic_t quit_signal;
+
+static void on_signal(int sig)
+{
+    quit_signal = sig;
+}
+
+struct top_opts {
+    const char *farm;
+    int once;
+    double interval;
+};
+
+static int top_args(int argc, char **argv, struct top_opts *o)
+{
+    static const char usage[] =
+        "usage: ebfarm top [--farm NAME] [--once] [--interval S]\n"
+        "  a live view of every process of the farm: rates, queues and credits,\n"
+        "  latency p50/p99 over the last interval, rejects and losses by reason.\n"
+        "  Redrawn every S seconds (1); q or Ctrl-C quits. With --once, or when\n"
+        "  stdout is not a terminal, prints one plain-text frame once every\n"
+        "  process has sent two snapshots, and exits (1 if some did not).\n";
+    static const struct option lo[] = {
+        {"farm", 1, 0, 'f'}, {"once", 0, 0, 'o'}, {"interval", 1, 0, 'i'},
+        {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+    };
+    int ch;
+
+    o->interval = 1.0;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        switch (ch) {
+        case 'f': o->farm = optarg; break;
+        case 'o': o->once = 1; break;
+        case 'i':
+            if (ebf_opt_double("ebfarm top", "--interval", optarg, 0.1, 3600, &o->interval))
+                return -1;
+            break;
+        case 'h': printf("%s", usage); exit(0);
+        default: fprintf(stderr, "%s", usage); return -1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "ebfarm top: unexpected argument '%s'\n%s", argv[optind], usage);
+        return -1;
+    }
+    return 0;
+}
+
+static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss)
+{
+    struct top_proc p[FARMCTL_MAX_PROCS];
+    double now = snapsub_now();
+
+    for (unsigned i = 0; i < ss->n; i++) {
+        p[i].name = ss->p[i].name;
+        p[i].component = ss->p[i].component;
+        p[i].prev = ss->p[i].prev;
+        p[i].cur = ss->p[i].cur;
+        p[i].stale = ss->p[i].cur && !snapsub_fresh(ss, i, now);
+    }
+    top_frame(f, st->name, p, ss->n);
+}
+
+/* Wait up to timeout_s for messages; take them. -1 on a signal. */
+static int pump(struct snapsub *ss, zmq_pollitem_t *items, unsigned n_items, double timeout_s)
+{
+    snapsub_pollitems(ss, items);
+    int rc = zmq_poll(items, (int)n_items, (long)(timeout_s * 1000));
+    if (rc < 0)
+        return errno == EINTR ? (quit_signal ? -1 : 0) : -1;
+    for (unsigned i = 0; i < ss->n; i++)
+        if (items[i].revents & ZMQ_POLLIN)
+            snapsub_recv(ss, i);
+    return quit_signal ? -1 : 0;
+}
+
+/* One frame after two snapshots from every process (or a timeout). */
+static int run_once(const struct farm_state *st, struct snapsub *ss)
+{
+    zmq_pollitem_t items[FARMCTL_MAX_PROCS];
+    double deadline = snapsub_now() + 4 * ss->period_s + 2;
+    unsigned missing;
+
+    do {
+        missing = 0;
+        for (unsigned i = 0; i < ss->n; i++)
+            missing += ss->p[i].received < 2;
+        if (!missing || pump(ss, items, ss->n, 0.1) < 0)
+            break;
+    } while (snapsub_now() < deadline);
+    frame(stdout, st, ss);
+    fflush(stdout);
+    for (unsigned i = 0; missing && i < ss->n; i++)
+        if (ss->p[i].received < 2)
+            fprintf(stderr, "ebfarm top: %s sent %llu snapshots of 2 (metrics endpoint %s)\n",
+                    ss->p[i].name, (unsigned long long)ss->p[i].received, st->proc[i].metrics);
+    return missing ? 1 : 0;
+}
+
+/* The frame at the top left, each line cut to the terminal's width. */
+static void draw(const struct farm_state *st, const struct snapsub *ss, double interval, int first)
+{
+    struct winsize ws;
+    char *text = NULL, when[32];
+    size_t len = 0;
+    unsigned cols = 80, rows = 24, row = 0;
+    time_t now = time(NULL);
+    FILE *m = open_memstream(&text, &len);
+
+    if (!m)
+        return;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+        cols = ws.ws_col;
+        rows = ws.ws_row;
+    }
+    strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
+    fprintf(m, "ebfarm top  %s  every %gs  q quits\n", when, interval);
+    frame(m, st, ss);
+    fclose(m);
+    fputs(first ? "\033[2J\033[H" : "\033[H", stdout);
+    for (char *line = text, *nl; line && *line && row + 1 < rows; line = nl + 1, row++) {
+        nl = strchr(line, '\n');
+        if (!nl)
+            break;
+        unsigned w = (unsigned)(nl - line);
+        fwrite(line, 1, w < cols ? w : cols, stdout);
+        fputs("\033[K\n", stdout);
+    }
+    fputs("\033[J", stdout);
+    fflush(stdout);
+    free(text);
+}
+
+/* The live view until q, Ctrl-C or a signal; the terminal restored after. */
+static int run_live(const struct farm_state *st, struct snapsub *ss, double interval)
+{
+    zmq_pollitem_t items[FARMCTL_MAX_PROCS + 1];
+    struct termios saved, raw;
+    int tty_in = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0;
+    double next = snapsub_now();
+    int first = 1;
+
+    if (tty_in) {
+        raw = saved;
+        raw.c_lflag &= (tcflag_t) ~(ICANON | ECHO);
+        raw.c_cc[VMIN] = 0;
+        raw.c_cc[VTIME] = 0;
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+    }
+    fputs("\033[?1049h\033[?25l", stdout);      /* alternate screen, no cursor */
+    for (;;) {
+        double now = snapsub_now();
+        if (now >= next) {
+            draw(st, ss, interval, first);
+            first = 0;
+            next = now + interval;
+        }
+        memset(&items[ss->n], 0, sizeof(items[0]));
+        items[ss->n].fd = STDIN_FILENO;
+        items[ss->n].events = tty_in ? ZMQ_POLLIN : 0;
+        snapsub_pollitems(ss, items);
+        if (zmq_poll(items, (int)ss->n + 1, (long)((next - now) * 1000) + 1) < 0 &&
+            errno != EINTR)
+            break;
+        if (quit_signal)
+            break;
+        for (unsigned i = 0; i < ss->n; i++)
+            if (items[i].revents & ZMQ_POLLIN)
+                snapsub_recv(ss, i);
+        char c;
+        if ((items[ss->n].revents & ZMQ_POLLIN) && read(STDIN_FILENO, &c, 1) == 1 &&
+            (c == 'q' || c == 'Q' || c == 3))
+            break;
+    }
+    fputs("\033[?25h\033[?1049l", stdout);
+    fflush(stdout);
+    if (tty_in)
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+    return 0;
+}
 
 int cmd_top(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "ebfarm top: not built yet\n");
-    return 1;
+    struct top_opts o = {0};
+    struct farm_state st;
+    struct snapsub *ss = malloc(sizeof(*ss));
+    struct sigaction sa;
+    char err[1024];
+    int rc = 1;
+
+    if (!ss || top_args(argc, argv, &o))
+        goto out;
+    if (farmctl_find(o.farm, &st, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm top: %s\n", err);
+        goto out;
+    }
+    if (snapsub_open(ss, &st, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm top: %s\n", err);
+        goto out;
+    }
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    if (o.once || !isatty(STDOUT_FILENO))
+        rc = run_once(&st, ss);
+    else
+        rc = run_live(&st, ss, o.interval);
+    snapsub_close(ss);
+out:
+    free(ss);
+    return rc;
 }

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* topview.c - rates and interval percentiles from snapshot pairs, and top's plain-text frame. */
+#include "topview.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "ebf_fsm.h"
+#include "ebf_pb.h"
+
+#define MISSING UINT64_MAX
+
+double top_rate(const Ebfarm__Snapshot *prev, const Ebfarm__Snapshot *cur, const char *name,
+                const char *lv)
+{
+    if (!prev || !cur || cur->time_ns <= prev->time_ns)
+        return -1;
+    uint64_t a = ebf_pb_counter(prev, name, lv, MISSING);
+    uint64_t b = ebf_pb_counter(cur, name, lv, MISSING);
+    if (a == MISSING || b == MISSING)
+        return -1;
+    double dt = (double)(cur->time_ns - prev->time_ns) * 1e-9;
+    return (double)(b >= a ? b - a : b) / dt;
+}
+
+/* The counters behind frames/s, events/s and payload Gbit/s per component. */
+static const struct {
+    const char *component, *frames, *events, *payload;
+} rate_names[] = {
+    {"readout", "frames", "events", "payload_bytes"},
+    {"sfc", "rx.frames", "events.sent", "tx.payload_bytes"},
+    {"node", "rx.frames", "events", "payload_bytes"},
+};
+
+void top_rates(const char *component, const Ebfarm__Snapshot *prev, const Ebfarm__Snapshot *cur,
+               struct top_rates *r)
+{
+    r->frames = r->events = r->gbit = -1;
+    for (unsigned i = 0; i < sizeof(rate_names) / sizeof(rate_names[0]); i++) {
+        if (strcmp(component, rate_names[i].component) != 0)
+            continue;
+        r->frames = top_rate(prev, cur, rate_names[i].frames, NULL);
+        r->events = top_rate(prev, cur, rate_names[i].events, NULL);
+        double bytes = top_rate(prev, cur, rate_names[i].payload, NULL);
+        r->gbit = bytes < 0 ? -1 : bytes * 8e-9;
+    }
+}
+
+int top_hist_window(const Ebfarm__Histogram *prev, const Ebfarm__Histogram *cur,
+                    struct ebf_hist *out)
+{
+    struct ebf_hist p;
+
+    if (ebf_pb_hist(cur, out) != 0)
+        return -EINVAL;
+    if (!prev || ebf_pb_hist(prev, &p) != 0 || cur->count <= prev->count || cur->sum < prev->sum)
+        return 0;
+    for (unsigned b = 0; b < EBF_HIST_BUCKETS; b++)
+        if (out->bucket[b] < p.bucket[b])
+            return 0;
+    for (unsigned b = 0; b < EBF_HIST_BUCKETS; b++)
+        out->bucket[b] -= p.bucket[b];
+    out->count -= p.count;
+    out->sum -= p.sum;
+    out->min = 0;
+    return 1;
+}
+
+static uint64_t counter_sum(const Ebfarm__Snapshot *s, const char *name)
+{
+    uint64_t v = 0;
+
+    for (size_t i = 0; i < s->n_counters; i++)
+        if (strcmp(s->counters[i]->name, name) == 0)
+            v += s->counters[i]->value;
+    return v;
+}
+
+void top_totals_add(struct top_totals *t, const char *component, const Ebfarm__Snapshot *cur)
+{
+    if (!cur)
+        return;
+    if (strcmp(component, "readout") == 0) {
+        t->generated += ebf_pb_counter(cur, "events", NULL, 0) +
+                        ebf_pb_counter(cur, "events_abandoned", NULL, 0);
+    } else if (strcmp(component, "node") == 0) {
+        t->accepted += ebf_pb_counter(cur, "accepted", NULL, 0);
+        t->rejected += ebf_pb_counter(cur, "rejected", NULL, 0);
+    } else if (strcmp(component, "sfc") == 0) {
+        t->lost += counter_sum(cur, "lost");
+    }
+}
+
+/* --- The frame ------------------------------------------------------------ */
+
+/* A rate with a k/M/G suffix, "-" when unknown. */
+static const char *fmt_rate(char *b, size_t n, double v)
+{
+    if (v < 0)
+        snprintf(b, n, "-");
+    else if (v < 1e3)
+        snprintf(b, n, "%.0f", v);
+    else if (v < 1e6)
+        snprintf(b, n, "%.1fk", v / 1e3);
+    else if (v < 1e9)
+        snprintf(b, n, "%.1fM", v / 1e6);
+    else
+        snprintf(b, n, "%.1fG", v / 1e9);
+    return b;
+}
+
+/* Nanoseconds as ns, us, ms or s. */
+static const char *fmt_ns(char *b, size_t n, uint64_t ns)
+{
+    if (ns < 1000)
+        snprintf(b, n, "%" PRIu64 "ns", ns);
+    else if (ns < 1000000)
+        snprintf(b, n, "%.1fus", (double)ns / 1e3);
+    else if (ns < 1000000000)
+        snprintf(b, n, "%.1fms", (double)ns / 1e6);
+    else
+        snprintf(b, n, "%.2fs", (double)ns / 1e9);
+    return b;
+}
+
+/* Gauges shown on the queue line, in this order, with their short names. */
+static const struct {
+    const char *gauge, *shown;
+} queue_gauges[] = {
+    {"events_building", "building"}, {"ready_queue", "ready"},
+    {"events_in_progress", "in_progress"}, {"acks_pending", "acks_pending"},
+    {"node_credits", "credits"}, {"credits", "credits"},
+    {"node_unacked", "unacked"}, {"mempool_in_use", "mempool"},
+};
+
+static void queue_line(FILE *f, const Ebfarm__Snapshot *s)
+{
+    int any = 0;
+
+    for (unsigned q = 0; q < sizeof(queue_gauges) / sizeof(queue_gauges[0]); q++) {
+        int first = 1;
+        for (size_t i = 0; i < s->n_gauges; i++) {
+            const Ebfarm__Gauge *g = s->gauges[i];
+            if (strcmp(g->name, queue_gauges[q].gauge) != 0)
+                continue;
+            if (first)
+                fprintf(f, "%s%s", any ? "  " : "    ", queue_gauges[q].shown);
+            if (g->n_labels)
+                fprintf(f, " %s:%.0f", g->labels[0]->value, g->value);
+            else
+                fprintf(f, " %.0f", g->value);
+            first = 0;
+            any = 1;
+        }
+    }
+    if (any)
+        fputc('\n', f);
+}
+
+static void latency_line(FILE *f, const Ebfarm__Snapshot *prev, const Ebfarm__Snapshot *cur)
+{
+    struct ebf_hist h;
+    char a[24], b[24];
+
+    if (!cur->n_histograms)
+        return;
+    fputs("    latency", f);
+    for (size_t i = 0; i < cur->n_histograms; i++) {
+        const Ebfarm__Histogram *c = cur->histograms[i];
+        size_t len = strlen(c->name);
+        if (len > 3 && strcmp(c->name + len - 3, "_ns") == 0)
+            len -= 3;
+        fprintf(f, "%s%.*s", i ? "  " : " ", (int)len, c->name);
+        int live = top_hist_window(prev ? ebf_pb_find_hist(prev, c->name) : NULL, c, &h);
+        if (live < 0 || h.count == 0) {
+            fputs(" -", f);
+            continue;
+        }
+        fprintf(f, " p50 %s p99 %s%s", fmt_ns(a, sizeof(a), ebf_hist_quantile(&h, 0.5)),
+                fmt_ns(b, sizeof(b), ebf_hist_quantile(&h, 0.99)), live ? "" : " (run)");
+    }
+    fputc('\n', f);
+}
+
+/* Counters shown by reason when non-zero. */
+static const struct {
+    const char *counter, *shown;
+} problem_counters[] = {
+    {"rx.reject", "reject"}, {"piece.reject", "piece_reject"},
+    {"rx.drop", "drop"}, {"lost", "lost"},
+};
+
+static void problem_line(FILE *f, const Ebfarm__Snapshot *s)
+{
+    int any = 0;
+
+    for (unsigned q = 0; q < sizeof(problem_counters) / sizeof(problem_counters[0]); q++) {
+        int first = 1;
+        for (size_t i = 0; i < s->n_counters; i++) {
+            const Ebfarm__Counter *c = s->counters[i];
+            if (!c->value || strcmp(c->name, problem_counters[q].counter) != 0)
+                continue;
+            if (first)
+                fprintf(f, "%s%s", any ? "  " : "    ", problem_counters[q].shown);
+            else
+                fputc(',', f);
+            fprintf(f, " %s %" PRIu64, c->n_labels ? c->labels[0]->value : "-", c->value);
+            first = 0;
+            any = 1;
+        }
+    }
+    if (any)
+        fputc('\n', f);
+}
+
+static void proc_lines(FILE *f, const struct top_proc *p)
+{
+    struct top_rates r = {-1, -1, -1};
+    char fr[16], ev[16], run[16], gb[16] = "-";
+    const char *state = "NO_DATA";
+
+    if (p->cur) {
+        state = p->stale ? "STALE" : ebf_state_name((enum ebf_state)p->cur->state);
+        snprintf(run, sizeof(run), "%u", p->cur->run_number);
+        if (!p->stale)
+            top_rates(p->component, p->prev, p->cur, &r);
+    } else {
+        snprintf(run, sizeof(run), "-");
+    }
+    if (r.gbit >= 0)
+        snprintf(gb, sizeof(gb), "%.2f", r.gbit);
+    fprintf(f, "%-12s %-8s %-10s %5s %10s %10s %8s\n", p->name, p->component, state, run,
+            fmt_rate(fr, sizeof(fr), r.frames), fmt_rate(ev, sizeof(ev), r.events), gb);
+    if (!p->cur)
+        return;
+    queue_line(f, p->cur);
+    latency_line(f, p->prev, p->cur);
+    problem_line(f, p->cur);
+}
+
+void top_frame(FILE *f, const char *farm, const struct top_proc *p, unsigned n)
+{
+    struct top_totals t = {0};
+
+    fprintf(f, "farm %s: %u processes\n", farm, n);
+    fprintf(f, "%-12s %-8s %-10s %5s %10s %10s %8s\n", "NAME", "ROLE", "STATE", "RUN",
+            "FRAMES/S", "EVENTS/S", "GBIT/S");
+    for (unsigned i = 0; i < n; i++) {
+        proc_lines(f, &p[i]);
+        top_totals_add(&t, p[i].component, p[i].cur);
+    }
+    fprintf(f, "totals: generated %" PRIu64 ", accepted %" PRIu64 ", rejected %" PRIu64
+               ", lost %" PRIu64 "\n",
+            t.generated, t.accepted, t.rejected, t.lost);
+}

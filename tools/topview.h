@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* topview.h - ebfarm top's numbers (rates, interval percentiles, totals) and its text frame. */
+#ifndef TOPVIEW_H
+#define TOPVIEW_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ebf_hist.h"
+#include "ebfarm.pb-c.h"
+
+/*
+ * Everything here works on received snapshots only (no sockets, no
+ * terminal), so that the numbers can be tested on synthetic snapshots.
+ * docs/monitoring.md explains every column. Any thread; no global state.
+ */
+
+/* The rate of counter name (label value lv; NULL: unlabelled) in events
+ * per second: (cur - prev) / (cur.time_ns - prev.time_ns). A counter that
+ * went down (a new run) counts from 0. -1 when prev is NULL, the time did
+ * not advance, or either snapshot lacks the counter. */
+double top_rate(const Ebfarm__Snapshot *prev, const Ebfarm__Snapshot *cur, const char *name,
+                const char *lv);
+
+/* Per second: frames, events and payload gigabits; -1 when unknown. */
+struct top_rates {
+    double frames, events, gbit;
+};
+
+/*
+ * The rates of a process of this component ("readout": frames, events,
+ * payload_bytes; "sfc": rx.frames, events.sent, tx.payload_bytes; "node":
+ * rx.frames, events, payload_bytes).
+ */
+void top_rates(const char *component, const Ebfarm__Snapshot *prev, const Ebfarm__Snapshot *cur,
+               struct top_rates *r);
+
+/*
+ * The values recorded between two snapshots of a histogram: cur's bucket
+ * counts less prev's, count and sum likewise, min 0 and max cur's (an
+ * upper bound). When nothing was recorded in between, prev is NULL or a
+ * count went down (a new run), out is cur itself. Returns 1 for the
+ * interval, 0 for the fallback to cur, -EINVAL for malformed buckets.
+ */
+int top_hist_window(const Ebfarm__Histogram *prev, const Ebfarm__Histogram *cur,
+                    struct ebf_hist *out);
+
+/* The farm's totals: generated (readout events + events_abandoned),
+ * accepted and rejected (nodes), lost (SFCs, every reason). */
+struct top_totals {
+    uint64_t generated, accepted, rejected, lost;
+};
+
+void top_totals_add(struct top_totals *t, const char *component, const Ebfarm__Snapshot *cur);
+
+/* One process as top shows it. */
+struct top_proc {
+    const char *name, *component;
+    const Ebfarm__Snapshot *prev, *cur;   /* NULL until received */
+    int stale;                            /* cur is older than 3 periods */
+};
+
+/*
+ * One frame of plain text: a title naming the farm, a header, a line per
+ * process (NAME ROLE STATE RUN FRAMES/S EVENTS/S GBIT/S) followed by its
+ * detail lines (queues and credits, latency p50/p99, non-zero rejects,
+ * drops and losses by reason), and the totals line.
+ */
+void top_frame(FILE *f, const char *farm, const struct top_proc *p, unsigned n);
+
+#endif /* TOPVIEW_H */
