@@ -28,6 +28,9 @@ uint32_t ro_max_piece(const struct ro_conf *c)
 
 uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_id)
 {
+    if (c->size_dist == RO_SIZE_LOGNORMAL)
+        return ro_size_lognormal(c->seed, source, event_id, c->size_mu, c->size_sigma,
+                                 c->size_min, c->size_max);
     if (c->size_max <= c->size_min)
         return c->size_min;
     uint64_t r = ebf_mix64(c->seed ^ ebf_mix64(event_id) ^ ((uint64_t)source << 40));
@@ -46,24 +49,26 @@ struct txq {
 static int flush(const struct ro_conf *c, struct ro_stats *st, struct txq *q,
                  struct ebf_idle *idle, const volatile sig_atomic_t *force)
 {
-    uint16_t done = 0;
+    struct rte_mbuf **pkt = q->pkt;
+    uint16_t n = q->n, done = 0;
     int first = 1;
 
-    while (done < q->n) {
-        uint16_t k = rte_eth_tx_burst(c->port, 0, q->pkt + done, q->n - done);
+    if (c->fault)               /* the frames the fault stage lets out now */
+        n = ro_fault_tx_burst(c->fault, q->pkt, q->n, &pkt);
+    q->n = 0;
+    while (done < n) {
+        uint16_t k = rte_eth_tx_burst(c->port, 0, pkt + done, n - done);
         if (first)
-            st->tx_refused += (uint64_t)(q->n - k);     /* once per frame */
+            st->tx_refused += (uint64_t)(n - k);        /* once per frame */
         first = 0;
         done += k;
         ebf_idle_note(idle, k);
-        if (done < q->n && *force) {
-            st->tx_abandoned += q->n - done;
-            rte_pktmbuf_free_bulk(q->pkt + done, q->n - done);
-            q->n = 0;
+        if (done < n && *force) {
+            st->tx_abandoned += n - done;
+            rte_pktmbuf_free_bulk(pkt + done, n - done);
             return -EINTR;
         }
     }
-    q->n = 0;
     return 0;
 }
 
@@ -153,6 +158,8 @@ int ro_run(const struct ro_conf *c, struct ro_stats *st, const volatile sig_atom
     for (uint64_t e = 0; !c->n_events || e < c->n_events; e++) {
         if (*stop || rte_get_tsc_cycles() >= end)
             break;
+        if (c->fault && ro_fault_tx_gap(c->fault, e, c->idle.mode == EBF_IDLE_BACKOFF, stop))
+            break;              /* stopped between bursts */
         if (tsc_per_event > 0) {
             uint64_t due = t0 + (uint64_t)((double)e * tsc_per_event);
             if (due >= end)
@@ -181,6 +188,12 @@ int ro_run(const struct ro_conf *c, struct ro_stats *st, const volatile sig_atom
         st->events++;
         st->id_digest += ebf_mix64(e);
     }
+    if (c->fault && rc == 0 && ro_fault_tx_held(c->fault)) {
+        ro_fault_tx_finish(c->fault);   /* reordered and delayed frames go out */
+        rc = flush(c, st, &q, &idle, force);
+    }
+    if (c->fault)
+        st->tx_abandoned += ro_fault_tx_discard(c->fault);
     st->end_ns = ebf_now_ns();
     return rc == -EINTR ? 0 : rc;
 }

@@ -11,6 +11,8 @@
 
 #include "ebf_idle.h"
 #include "ebf_proto.h"
+#include "ro_fault_tx.h"
+#include "ro_size.h"
 
 #define RO_MAX_SFCS 64
 
@@ -33,6 +35,9 @@ struct ro_conf {
     uint16_t mtu;                /* L3 MTU of the links, 1500 by default */
     uint16_t burst;
     struct ebf_idle idle;
+    enum ro_size_dist size_dist; /* uniform in [size_min, size_max], or log-normal */
+    double size_mu, size_sigma;  /* log-normal: ro_size_lognormal_params() */
+    struct ro_fault_tx *fault;   /* NULL, or the caller's fault stage for this run */
 };
 
 struct ro_stats {
@@ -53,13 +58,17 @@ struct ro_stats {
  * event header, rounded down to 8 bytes. */
 uint32_t ro_max_piece(const struct ro_conf *c);
 
-/* Fragment size of (source, event) under this conf: deterministic. */
+/* Fragment size of (source, event) under this conf: deterministic. A
+ * log-normal size is clamped to [size_min, size_max]. */
 uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_id);
 
 /*
  * Generate events until n_events, duration or *stop. A stop request is
  * honoured between events; *force makes the current event's unsent frames be
- * abandoned (counted). Returns 0 or -errno. Runs on one lcore.
+ * abandoned (counted). With c->fault, every frame passes the fault stage on
+ * its way to the port, bursts pause before their first event, and the frames
+ * the stage still holds are sent at the end (abandoned, freed and counted,
+ * after a forced stop). Returns 0 or -errno. Runs on one lcore.
  */
 int ro_run(const struct ro_conf *c, struct ro_stats *st, const volatile sig_atomic_t *stop,
            const volatile sig_atomic_t *force);
