@@ -149,6 +149,11 @@ static void snapshot(void *dp, void *out, int *finished)
     s->running = r->running;
     s->paused = r->paused;
     s->rate = r->conf.rate;
+    s->n_sources = r->conf.n_sources;
+    if (r->conf.fault) {
+        s->faults = 1;
+        s->fault = *ro_fault_tx_stats(r->conf.fault);
+    }
     *finished = r->running ? r->g.done : r->st.start_ns != 0;
 }
 
@@ -173,6 +178,22 @@ void ro_metrics(const void *snap, struct ebf_metrics *ms)
     ebf_metrics_counter(ms, "port.opackets", s->port_opackets);
     ebf_metrics_counter(ms, "port.oerrors", s->port_oerrors);
     ebf_metrics_counter(ms, "port.imissed", s->port_imissed);
+    if (s->faults) {
+        const struct ro_fault_stats *f = &s->fault;
+        char key[48];
+        ebf_metrics_counter(ms, "fault.frames_in", f->frames_in);
+        for (unsigned k = 0; k < RO_FK_MAX; k++) {
+            snprintf(key, sizeof(key), "fault.%s", ro_fault_counter(k));
+            ebf_metrics_counter(ms, key, f->n[k]);
+        }
+        ebf_metrics_counter(ms, "fault.silenced_frames", f->silenced_frames);
+        ebf_metrics_counter(ms, "fault.silenced_fragments", f->silenced_fragments);
+        ebf_metrics_counter(ms, "fault.dup_failed", f->dup_failed);
+        ebf_metrics_counter(ms, "fault.hold_full", f->hold_full);
+        ebf_metrics_counter(ms, "fault.burst_gaps", f->burst_gaps);
+        ebf_metrics_counter_index(ms, "fault.dropped.source", "source", f->dropped_source,
+                                  s->n_sources, 0);
+    }
     ebf_metrics_gauge(ms, "mempool_in_use", NULL, NULL, (double)s->mempool_in_use);
     ebf_metrics_gauge(ms, "link_up", NULL, NULL, s->link_up);
     ebf_metrics_gauge(ms, "paused", NULL, NULL, s->paused);

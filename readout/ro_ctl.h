@@ -13,6 +13,9 @@ struct ro_snap {
     uint64_t port_ipackets, port_opackets, port_oerrors, port_imissed;
     int link_up, running, paused;
     double rate;                 /* the run's target, events/s (0: unpaced) */
+    int faults;                  /* a fault stage is configured */
+    uint16_t n_sources;
+    struct ro_fault_stats fault; /* what the fault stage did */
 };
 
 /* Lcore state; the control thread only passes it back to the ops. */

@@ -27,6 +27,9 @@ uint32_t ro_max_piece(const struct ro_conf *c)
 
 uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_id)
 {
+    if (c->size_dist == RO_SIZE_LOGNORMAL)
+        return ro_size_lognormal(c->seed, source, event_id, c->size_mu, c->size_sigma,
+                                 c->size_min, c->size_max);
     if (c->size_max <= c->size_min)
         return c->size_min;
     uint64_t r = ebf_mix64(c->seed ^ ebf_mix64(event_id) ^ ((uint64_t)source << 40));
@@ -44,26 +47,28 @@ static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
     const struct ro_conf *c = g->c;
     struct ro_stats *st = g->st;
     struct ro_txq *q = &g->q;
-    uint16_t done = 0;
+    struct rte_mbuf **pkt = q->pkt;
+    uint16_t n = q->n, done = 0;
     int first = 1;
 
-    while (done < q->n) {
-        uint16_t k = rte_eth_tx_burst(c->port, 0, q->pkt + done, q->n - done);
+    if (c->fault)               /* the frames the fault stage lets out now */
+        n = ro_fault_tx_burst(c->fault, q->pkt, q->n, &pkt);
+    q->n = 0;
+    while (done < n) {
+        uint16_t k = rte_eth_tx_burst(c->port, 0, pkt + done, n - done);
         if (first)
-            st->tx_refused += (uint64_t)(q->n - k);     /* once per frame */
+            st->tx_refused += (uint64_t)(n - k);        /* once per frame */
         first = 0;
         done += k;
         ebf_idle_note(&g->idle, k);
-        if (done < q->n && *force) {
-            st->tx_abandoned += q->n - done;
-            rte_pktmbuf_free_bulk(q->pkt + done, q->n - done);
-            q->n = 0;
+        if (done < n && *force) {
+            st->tx_abandoned += n - done;
+            rte_pktmbuf_free_bulk(pkt + done, n - done);
             return -EINTR;
         }
-        if (done < q->n && c->yield)
+        if (done < n && c->yield)
             c->yield(c->yield_arg);
     }
-    q->n = 0;
     return 0;
 }
 
@@ -160,6 +165,8 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
     }
     if (now < due_tsc(g, e))
         return 0;
+    if (c->fault && ro_fault_tx_gap(c->fault, e, c->idle.mode == EBF_IDLE_BACKOFF, force))
+        return 0;               /* forced stop between bursts */
     uint64_t now_ns = ebf_now_ns();
     for (uint16_t s = 0; s < c->n_sources && rc == 0; s++)
         rc = emit_fragment(g, force, s, e, now_ns);
@@ -174,6 +181,7 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
         else
             RO_LOG(ERR, "event %" PRIu64 " cut short: no mbufs\n", e);
         g->rc = rc == -EINTR ? 0 : rc;
+        g->forced = rc == -EINTR;       /* held frames are then discarded, counted */
         ro_finish(g);
         return 1;
     }
@@ -187,9 +195,18 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
 
 void ro_finish(struct ro_gen *g)
 {
+    static const volatile sig_atomic_t no_force;
+    const struct ro_conf *c = g->c;
+
     if (g->done)
         return;
     g->done = 1;
+    if (c && c->fault && g->rc == 0 && !g->forced && ro_fault_tx_held(c->fault)) {
+        ro_fault_tx_finish(c->fault);   /* reordered and delayed frames go out */
+        flush(g, &no_force);
+    }
+    if (c && c->fault)
+        g->st->tx_abandoned += ro_fault_tx_discard(c->fault);
     g->st->end_ns = ebf_now_ns();
 }
 

@@ -11,6 +11,8 @@
 
 #include "ebf_idle.h"
 #include "ebf_proto.h"
+#include "ro_fault_tx.h"
+#include "ro_size.h"
 
 #define RO_MAX_SFCS 64
 
@@ -37,6 +39,9 @@ struct ro_conf {
      * can answer control requests meanwhile; NULL: none. */
     void (*yield)(void *arg);
     void *yield_arg;
+    enum ro_size_dist size_dist; /* uniform in [size_min, size_max], or log-normal */
+    double size_mu, size_sigma;  /* log-normal: ro_size_lognormal_params() */
+    struct ro_fault_tx *fault;   /* NULL, or the caller's fault stage for this run */
 };
 
 struct ro_stats {
@@ -57,7 +62,8 @@ struct ro_stats {
  * event header, rounded down to 8 bytes. */
 uint32_t ro_max_piece(const struct ro_conf *c);
 
-/* Fragment size of (source, event) under this conf: deterministic. */
+/* Fragment size of (source, event) under this conf: deterministic. A
+ * log-normal size is clamped to [size_min, size_max]. */
 uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_id);
 
 #define RO_BURST_MAX 256
@@ -79,6 +85,7 @@ struct ro_gen {
     uint64_t next_event;
     int done;                    /* nothing more will be generated */
     int rc;                      /* 0 or -ENOMEM when it ended for lack of mbufs */
+    int forced;                  /* cut short by a forced stop */
 };
 
 /* Start a run of conf c into st (zeroed). 0, or -EINVAL for a bad conf
@@ -99,7 +106,10 @@ void ro_finish(struct ro_gen *g);
 /*
  * Generate events until n_events, duration or *stop. A stop request is
  * honoured between events; *force makes the current event's unsent frames be
- * abandoned (counted). Returns 0 or -errno. Runs on one lcore.
+ * abandoned (counted). With c->fault, every frame passes the fault stage on
+ * its way to the port, bursts pause before their first event, and the frames
+ * the stage still holds are sent at the end (abandoned, freed and counted,
+ * after a forced stop). Returns 0 or -errno. Runs on one lcore.
  */
 int ro_run(const struct ro_conf *c, struct ro_stats *st, const volatile sig_atomic_t *stop,
            const volatile sig_atomic_t *force);
