@@ -69,6 +69,9 @@ int farm_run(const struct farm_conf *c, struct farm_result *r)
         goto out;
     }
     if (farmctl_start(st, r->error, sizeof(r->error)) == 0 &&
+        (!c->kill_node_after ||
+         farmctl_kill_node_after(st, 0, c->kill_node_after, c->max_seconds + 30, r->error,
+                                 sizeof(r->error)) == 0) &&
         farmctl_wait_finished(st, c->max_seconds + 30, r->error, sizeof(r->error)) == 0)
         rc = farmctl_stop(st, r, r->error, sizeof(r->error));
     /* Down in any case; its own failure counts only when the run was good. */
