@@ -227,6 +227,7 @@ static void faults(const struct sfc_stats *st, struct ebf_metrics *ms)
     ebf_metrics_counter(ms, "node.declared_dead", st->nodes_dead);
     ebf_metrics_counter(ms, "node.redispatched", st->redispatched);
     ebf_metrics_counter(ms, "node.rejoins", st->rejoins);
+    ebf_metrics_counter(ms, "node.revived", st->revived);
     ebf_metrics_counter(ms, "ack.late_dead", st->late_acks);
     ebf_metrics_counter(ms, "ack.incomplete", st->acked_incomplete);
     ebf_metrics_counter(ms, "acked_digest", st->acked_digest);

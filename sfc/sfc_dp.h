@@ -107,7 +107,8 @@ struct sfc_stats {
     uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
     uint64_t redispatched;       /* events taken back from a dead node */
     uint64_t late_acks;          /* acks from a dead node or an old epoch, ignored */
-    uint64_t rejoins;            /* dead nodes heard again, or with a new epoch */
+    uint64_t rejoins;            /* nodes back with a new epoch (restarted) */
+    uint64_t revived;            /* dead nodes heard again with the same epoch */
     uint64_t acked_incomplete;   /* acked events that were incomplete */
     uint64_t acked_digest;       /* sum of ebf_mix64(id) over acked events */
     uint64_t late_ack_digest;    /* the same over late acks */

@@ -36,8 +36,8 @@ struct node_live {
     uint64_t last_tsc;           /* last credit frame of the current epoch */
     uint32_t epoch;
     uint8_t state;               /* enum node_state */
-    uint8_t was_dead;            /* this epoch was declared dead once: its
-                                  * acks for events gone elsewhere are late */
+    uint8_t was_dead;            /* declared dead once, or an earlier epoch was:
+                                  * its acks of events it does not hold are late */
 };
 
 struct sfc_dp {

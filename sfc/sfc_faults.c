@@ -192,14 +192,14 @@ enum sfc_heard sfc_node_heard(struct sfc_dp *dp, uint16_t node, uint32_t epoch, 
         sfc_credit_revoke(dp->credit, node);
         l->epoch = epoch;
         l->state = NODE_ALIVE;
-        l->was_dead = 0;
+        l->was_dead = 1;        /* frames of the old one may still be answered */
         dp->st.rejoins++;
     } else if (epoch != l->epoch) {
         return SFC_HEARD_OLD_EPOCH;     /* a frame of a past incarnation */
     } else if (l->state == NODE_DEAD) {
         /* Silent too long but not gone: its events went elsewhere. */
         l->state = NODE_ALIVE;
-        dp->st.rejoins++;
+        dp->st.revived++;
         r = SFC_HEARD_LATE;
     }
     l->last_tsc = now;

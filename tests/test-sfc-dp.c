@@ -529,7 +529,8 @@ START_TEST(test_dead_node_redispatch)
     ck_assert_uint_eq(st->acks, 4);
     ck_assert_uint_eq(st->late_acks, 2);
     ck_assert_uint_eq(st->ack_unknown, 0);
-    ck_assert_uint_eq(st->rejoins, 1);
+    ck_assert_uint_eq(st->revived, 1);
+    ck_assert_uint_eq(st->rejoins, 0);
     ck_assert_uint_eq(st->acked_accept, 3);
     ck_assert_uint_eq(st->acked_reject, 1);
 

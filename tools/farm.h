@@ -26,6 +26,7 @@ struct farm_conf {
     double max_seconds;          /* give the readout at most this long */
     uint64_t kill_node_after;    /* SIGKILL node 0 once this many events were
                                   * generated; 0: never */
+    double restart_after_ms;     /* then start it again this much later; 0: never */
 };
 
 struct farm_result {

@@ -768,6 +768,39 @@ int farmctl_kill_node_after(const struct farm_state *st, unsigned node, uint64_t
     return 0;
 }
 
+int farmctl_respawn_node(struct farm_state *st, const struct farm_spec *spec, const char *build,
+                         unsigned node, char *err, size_t len)
+{
+    struct ctl_param params[16];
+    struct farm_proc *p = NULL;
+    struct cmdline c = {0};
+    char log[FF_NAME_MAX + 16];
+
+    for (unsigned i = 0, k = 0; i < st->n && !p; i++)
+        if (st->proc[i].role == FARM_NODE && k++ == node)
+            p = &st->proc[i];
+    if (!p || alive(p->pid)) {
+        snprintf(err, len, "node %u is not a node that has exited", node);
+        return -1;
+    }
+    node_cmd(spec, node, build, p, st->run_dir, &c);
+    snprintf(log, sizeof(log), "%s.restart", p->name);     /* keep the first log */
+    p->pid = spawn(&c, st->run_dir, log);
+    cmdline_free(&c);
+    if (p->pid < 0) {
+        snprintf(err, len, "cannot restart %s: %s", p->name, strerror(errno));
+        return -1;
+    }
+    if (farmctl_save(st) != 0 || wait_answer(st, p, 60, err, len))
+        return -1;
+    unsigned n = run_params(spec, FARM_NODE, params);
+    if (order(p, EBF_C_CONFIGURE, 0, params, n, err, len) ||
+        order(p, EBF_C_START, st->run_number, NULL, 0, err, len))
+        return -1;
+    fprintf(stderr, "ebfarm: restarted %s into run %u\n", p->name, st->run_number);
+    return 0;
+}
+
 /* Add every value of from into into (start_ns: the earliest, end_ns: the
  * latest), so several readouts or SFCs read as one. */
 static void kv_merge(struct ebf_kv *into, const struct ebf_kv *from)

@@ -63,6 +63,11 @@ int farmctl_wait_finished(const struct farm_state *st, double timeout_s, char *e
 int farmctl_kill_node_after(const struct farm_state *st, unsigned node, uint64_t events,
                             double timeout_s, char *err, size_t len);
 
+/* Start the node-th node again (it was killed), configure it and start it
+ * into the current run: a new process, so a new epoch at its SFC. */
+int farmctl_respawn_node(struct farm_state *st, const struct farm_spec *spec, const char *build,
+                         unsigned node, char *err, size_t len);
+
 /*
  * The staged stop: readouts stop generating; once they are CONFIGURED the
  * SFCs drain (finish or time out what is building, wait for every ack);

@@ -92,8 +92,10 @@ void summary_ledger(const struct farm_result *r, struct ledger *l)
     l->nodes_dead = ebf_kv_u64(&r->sfc, "node.declared_dead", 0);
     l->redispatched = ebf_kv_u64(&r->sfc, "node.redispatched", 0);
     l->rejoins = ebf_kv_u64(&r->sfc, "node.rejoins", 0);
+    l->revived = ebf_kv_u64(&r->sfc, "node.revived", 0);
     l->nodes_silent = r->nodes_silent;
-    l->nodes_reported = r->nodes_silent == 0;
+    /* A restarted node (a rejoin) took its past incarnation's record along. */
+    l->nodes_reported = r->nodes_silent == 0 && l->rejoins == 0;
     for (unsigned i = 0; i < r->sfc.n && l->n_lost < LEDGER_MAX_REASONS; i++) {
         const struct ebf_kv_pair *p = &r->sfc.pair[i];
         if (strncmp(p->key, "lost.", 5) != 0)
@@ -235,12 +237,13 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     fprintf(out, "\n           incomplete by missing source: ");
     reasons_text(out, sfc, "missing.source.");
     fprintf(out, "\n           nodes: %" PRIu64 " declared dead, %" PRIu64 " events re-dispatched, %"
-            PRIu64 " late acks ignored, %" PRIu64 " rejoins; ",
-            l->nodes_dead, l->redispatched, l->late_acks, l->rejoins);
+            PRIu64 " late acks ignored, %" PRIu64 " rejoins, %" PRIu64 " revived; ",
+            l->nodes_dead, l->redispatched, l->late_acks, l->rejoins, l->revived);
     if (l->nodes_reported)
         fprintf(out, "decided ids %s the acks", l->nodes_agree ? "agree with" : "DIFFER FROM");
     else
-        fprintf(out, "%u node(s) gave no counters (not cross-checked)", l->nodes_silent);
+        fprintf(out, "%u node(s) gave no counters, %" PRIu64 " restarted (not cross-checked)",
+                l->nodes_silent, l->rejoins);
     fprintf(out, "\n           %s", l->closed ? "CLOSED" : "NOT CLOSED");
     if (!l->closed)
         fprintf(out, " (unaccounted %" PRId64 ", id digest %s, id records %s)", l->unaccounted,
@@ -317,9 +320,10 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
     fprintf(out, ", \"incomplete_by_missing_source\": ");
     reasons_json(out, sfc, "missing.source.");
     fprintf(out, ", \"nodes_dead\": %" PRIu64 ", \"redispatched\": %" PRIu64
-            ", \"late_acks\": %" PRIu64 ", \"rejoins\": %" PRIu64 ", \"nodes_silent\": %u"
+            ", \"late_acks\": %" PRIu64 ", \"rejoins\": %" PRIu64 ", \"revived\": %" PRIu64
+            ", \"nodes_silent\": %u"
             ", \"nodes_agree\": %s, \"closed\": %s},\n",
-            l->nodes_dead, l->redispatched, l->late_acks, l->rejoins, l->nodes_silent,
+            l->nodes_dead, l->redispatched, l->late_acks, l->rejoins, l->revived, l->nodes_silent,
             l->nodes_reported ? (l->nodes_agree ? "true" : "false") : "null",
             l->closed ? "true" : "false");
     fprintf(out, " \"config\": {\"events\": %" PRIu64 ", \"sources\": %u, \"nodes\": %u"

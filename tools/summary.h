@@ -26,10 +26,11 @@ struct ledger {
     uint64_t missing[LEDGER_MAX_IDS];   /* generated, in no bucket (first ones) */
     uint64_t extra[LEDGER_MAX_IDS];     /* in a bucket twice, or never generated */
     unsigned n_missing, n_extra;
-    int nodes_reported;          /* every node gave its final counters */
+    int nodes_reported;          /* every node incarnation gave its final counters
+                                  * (none killed, none restarted) */
     int nodes_agree;             /* nodes' decided ids == acked + late acks */
     unsigned nodes_silent;       /* nodes without final counters (killed) */
-    uint64_t late_acks, nodes_dead, redispatched, rejoins;
+    uint64_t late_acks, nodes_dead, redispatched, rejoins, revived;
     int64_t unaccounted;         /* generated - (accepted + rejected + lost) */
     int closed;
 };
