@@ -214,6 +214,11 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     reasons_text(out, sfc, "rx.reject.");
     fprintf(out, "; dropped: ");
     reasons_text(out, sfc, "rx.drop.");
+    fprintf(out, "\n           sequence gaps: ");
+    reasons_text(out, sfc, "seq.gap.");
+    fprintf(out, "; throttle on %" PRIu64 " times, %" PRIu64 " frames (%" PRIu64 " refused)",
+            ebf_kv_u64(sfc, "throttle.on", 0), ebf_kv_u64(sfc, "throttle.frames", 0),
+            ebf_kv_u64(sfc, "throttle.tx_fail", 0));
     fprintf(out, "\n           built %" PRIu64 " complete, %" PRIu64 " incomplete; sent %" PRIu64
             " events in %" PRIu64 " frames; acked %" PRIu64 "\n",
             ebf_kv_u64(sfc, "events.complete", 0), ebf_kv_u64(sfc, "events.incomplete", 0),
@@ -346,6 +351,18 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
             ebf_kv_u64(sfc, "events.sent", 0), ebf_kv_u64(sfc, "tx.frames", 0),
             ebf_kv_u64(sfc, "ack.events", 0));
     reasons_json(out, sfc, "missing.source.");
+    fprintf(out, ", \"seq_gap\": ");
+    reasons_json(out, sfc, "seq.gap.");
+    fprintf(out, ", \"seq_reorder\": ");
+    reasons_json(out, sfc, "seq.reorder.");
+    fprintf(out, ", \"seq_dup\": ");
+    reasons_json(out, sfc, "seq.dup.");
+    fprintf(out, ", \"late_by_source\": ");
+    reasons_json(out, sfc, "late.source.");
+    fprintf(out, ", \"throttle\": {\"on\": %" PRIu64 ", \"off\": %" PRIu64 ", \"frames\": %" PRIu64
+            ", \"tx_fail\": %" PRIu64 "}",
+            ebf_kv_u64(sfc, "throttle.on", 0), ebf_kv_u64(sfc, "throttle.off", 0),
+            ebf_kv_u64(sfc, "throttle.frames", 0), ebf_kv_u64(sfc, "throttle.tx_fail", 0));
     fprintf(out, "},\n \"nodes\": [");
     for (unsigned i = 0; i < r->n_nodes; i++) {
         const struct ebf_kv *n = &r->node[i];
