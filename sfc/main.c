@@ -226,7 +226,7 @@ int main(int argc, char **argv)
         struct ebf_metrics ms;
         int finished;
         FILE *f = ebf_kv_create(o.stats);
-        if (!f || ebf_metrics_init(&ms, 1024))
+        if (!f || ebf_metrics_init(&ms, 2048))
             ebf_eal_exit(EXIT_FAILURE, "sfc: cannot write '%s': %s\n", o.stats, strerror(errno));
         sfc_ctl_ops.snapshot(&runner, &snap, &finished);
         sfc_metrics(&snap, &ms);
