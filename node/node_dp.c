@@ -96,7 +96,7 @@ struct node_dp *node_dp_create(const struct node_conf *conf)
     dp->credits_owed = conf->credits;
     dp->hb_tsc = (uint64_t)(conf->heartbeat_ms * 1e-3 * (double)rte_get_tsc_hz());
     ebf_hist_init(&dp->st.e2e_ns);
-    ebf_idset_init(&dp->st.decided);
+    ebf_idset_init(&dp->st.acked_ids);
     return dp;
 }
 
@@ -255,7 +255,6 @@ static void finish_event(struct node_dp *dp, struct node_ev *e)
     for (unsigned v = 0; v < NODE_V_MAX; v++)
         dp->st.verify[v] += (e->status & verify_bit[v]) != 0;
     dp->st.events_bad += e->status != 0;
-    ebf_idset_add(&dp->st.decided, e->id);
     struct ebf_ack a = {
         .event_id = e->id, .decision = accept ? EBF_DEC_ACCEPT : EBF_DEC_REJECT,
         .status = e->status,
@@ -266,9 +265,11 @@ static void finish_event(struct node_dp *dp, struct node_ev *e)
     queue_ack(dp, &a);
 }
 
-/* Queue an ack (and the credit it returns); flush a full batch. */
+/* Queue an ack (and the credit it returns); flush a full batch. Every ack
+ * goes into the ledger's record: the SFC sees each exactly once. */
 static void queue_ack(struct node_dp *dp, const struct ebf_ack *a)
 {
+    ebf_idset_add(&dp->st.acked_ids, a->event_id);
     while (dp->n_ack >= EBF_MAX_ACKS && !flush_acks(dp))
         rte_pause();            /* the port must take the full batch first */
     dp->ack[dp->n_ack++] = *a;

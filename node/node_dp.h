@@ -63,7 +63,8 @@ struct node_stats {
     uint64_t payload_bytes;
     uint64_t acks_sent, credit_frames, credits_granted, heartbeats, tx_refused;
     uint64_t decided_digest;     /* sum of ebf_mix64(id) over decided events */
-    struct ebf_idset decided;    /* the ledger's record of decided ids */
+    struct ebf_idset acked_ids;  /* the ledger's record of the ids this node acked:
+                                  * each decision once, plus each re-ack */
     struct ebf_hist e2e_ns;      /* readout transmit -> decided */
 };
 

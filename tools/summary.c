@@ -9,14 +9,6 @@
 #include "ebf_hist.h"
 #include "ebf_idset.h"
 
-static uint64_t node_sum(const struct farm_result *r, const char *key)
-{
-    uint64_t s = 0;
-    for (unsigned i = 0; i < r->n_nodes; i++)
-        s += ebf_kv_u64(&r->node[i], key, 0);
-    return s;
-}
-
 /* Sum of every key that starts with prefix, over the nodes or one kv. */
 static uint64_t prefix_sum(const struct ebf_kv *kv, const char *prefix)
 {
@@ -45,8 +37,8 @@ static void kv_idset(const struct ebf_kv *kv, const char *prefix, struct ebf_ids
 }
 
 /* The id records: the readout's range minus the SFCs' acked and lost ids;
- * then, when every node reported, the nodes' decided ids against the SFCs'
- * acked and late-acked ids. */
+ * then, when every node reported, every ack the nodes sent against the acks
+ * the SFCs took and the late ones they ignored. */
 static void ledger_ids(const struct farm_result *r, struct ledger *l)
 {
     struct ebf_idset d, x;
@@ -64,17 +56,14 @@ static void ledger_ids(const struct farm_result *r, struct ledger *l)
         return;
     ebf_idset_init(&d);
     for (unsigned i = 0; i < r->n_nodes; i++) {
-        kv_idset(&r->node[i], "ledger.decided", &x);
+        kv_idset(&r->node[i], "ledger.acks", &x);
         ebf_idset_merge(&d, &x, 1);
     }
     kv_idset(&r->sfc, "ledger.acked", &x);
     ebf_idset_merge(&d, &x, -1);
     kv_idset(&r->sfc, "ledger.late", &x);
     ebf_idset_merge(&d, &x, -1);
-    uint64_t want = node_sum(r, "decided_digest");
-    uint64_t got = ebf_kv_u64(&r->sfc, "acked_digest", 0) +
-                   ebf_kv_u64(&r->sfc, "late_ack_digest", 0);
-    l->nodes_agree = ebf_idset_empty(&d) && want == got;
+    l->nodes_agree = ebf_idset_empty(&d);
 }
 
 void summary_ledger(const struct farm_result *r, struct ledger *l)
@@ -245,7 +234,7 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
             PRIu64 " late acks ignored, %" PRIu64 " rejoins, %" PRIu64 " revived; ",
             l->nodes_dead, l->redispatched, l->late_acks, l->rejoins, l->revived);
     if (l->nodes_reported)
-        fprintf(out, "decided ids %s the acks", l->nodes_agree ? "agree with" : "DIFFER FROM");
+        fprintf(out, "the nodes' acks %s the SFC's", l->nodes_agree ? "agree with" : "DIFFER FROM");
     else
         fprintf(out, "%u node(s) gave no counters, %" PRIu64 " restarted (not cross-checked)",
                 l->nodes_silent, l->rejoins);

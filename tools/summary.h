@@ -28,7 +28,7 @@ struct ledger {
     unsigned n_missing, n_extra;
     int nodes_reported;          /* every node incarnation gave its final counters
                                   * (none killed, none restarted) */
-    int nodes_agree;             /* nodes' decided ids == acked + late acks */
+    int nodes_agree;             /* ids the nodes acked == acks taken + late acks */
     unsigned nodes_silent;       /* nodes without final counters (killed) */
     uint64_t late_acks, nodes_dead, redispatched, rejoins, revived;
     int64_t unaccounted;         /* generated - (accepted + rejected + lost) */
@@ -42,8 +42,9 @@ struct ledger {
  * records of acked and lost ids (docs/protocol.md, "Ledger") equal the
  * record of the readout's id range lo .. lo + generated - 1. When they do
  * not, missing and extra list the first ids that differ. When every node
- * reported, the nodes' records of decided ids must also equal the SFCs'
- * acked plus late-acked ids (nodes_agree).
+ * reported, the nodes' records of the acks they sent must also equal the
+ * SFCs' acked plus late-acked ids (nodes_agree): no event decided by two
+ * nodes without the SFC knowing.
  */
 void summary_ledger(const struct farm_result *r, struct ledger *l);
 
