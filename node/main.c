@@ -142,8 +142,11 @@ int main(int argc, char **argv)
         rte_eth_macaddr_get(c.port, &ea);
         memcpy(c.mac, ea.addr_bytes, 6);
     }
+    /* A new epoch for every process: the wall clock in milliseconds, so a
+     * node restarted within the same second still rejoins as a new
+     * incarnation (the SFC compares epochs as wrapping 32-bit numbers). */
     clock_gettime(CLOCK_REALTIME, &ts);
-    c.epoch = (uint32_t)ts.tv_sec;
+    c.epoch = (uint32_t)((uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u);
     c.pool = ebf_pool_create("node_pool", 8191, 2048, (int)rte_socket_id());
     if (!c.pool)
         ebf_eal_exit(EXIT_FAILURE, "node: mempool: %s\n", rte_strerror(rte_errno));

@@ -58,7 +58,8 @@ struct node_dp {
     uint32_t seq;
     uint64_t last_tx_tsc;
     uint64_t hb_tsc;
-    uint64_t *done;              /* direct-mapped window of decided ids + 1 */
+    uint64_t *done;              /* decided ids + 1, indexed by id % DONE_WINDOW */
+    struct ebf_ack *done_ack;    /* the ack each of them got */
     int draining;
     uint64_t drain_last, drain_frames;
     uint8_t scratch[FRAME_MAX];
@@ -86,7 +87,8 @@ struct node_dp *node_dp_create(const struct node_conf *conf)
         dp->c.ack_batch = 16;
     dp->ev = rte_zmalloc("node_ev", sizeof(*dp->ev) * conf->credits, RTE_CACHE_LINE_SIZE);
     dp->done = rte_zmalloc("node_done", sizeof(uint64_t) * DONE_WINDOW, 0);
-    if (!dp->ev || !dp->done) {
+    dp->done_ack = rte_zmalloc("node_done_ack", sizeof(struct ebf_ack) * DONE_WINDOW, 0);
+    if (!dp->ev || !dp->done || !dp->done_ack) {
         node_dp_destroy(dp);
         errno = ENOMEM;
         return NULL;
@@ -94,6 +96,7 @@ struct node_dp *node_dp_create(const struct node_conf *conf)
     dp->credits_owed = conf->credits;
     dp->hb_tsc = (uint64_t)(conf->heartbeat_ms * 1e-3 * (double)rte_get_tsc_hz());
     ebf_hist_init(&dp->st.e2e_ns);
+    ebf_idset_init(&dp->st.acked_ids);
     return dp;
 }
 
@@ -103,6 +106,7 @@ void node_dp_destroy(struct node_dp *dp)
         return;
     rte_free(dp->ev);
     rte_free(dp->done);
+    rte_free(dp->done_ack);
     rte_free(dp);
 }
 
@@ -223,6 +227,8 @@ static void verify_pieces(struct node_dp *dp, struct node_ev *e, const uint8_t *
     }
 }
 
+static void queue_ack(struct node_dp *dp, const struct ebf_ack *a);
+
 /* Every frame of e is in: check the source set, spend the trigger time,
  * decide and queue the ack. */
 static void finish_event(struct node_dp *dp, struct node_ev *e)
@@ -249,14 +255,24 @@ static void finish_event(struct node_dp *dp, struct node_ev *e)
     for (unsigned v = 0; v < NODE_V_MAX; v++)
         dp->st.verify[v] += (e->status & verify_bit[v]) != 0;
     dp->st.events_bad += e->status != 0;
-    dp->done[ebf_mix64(e->id) % DONE_WINDOW] = e->id + 1;
-    while (dp->n_ack >= EBF_MAX_ACKS && !flush_acks(dp))
-        rte_pause();            /* the port must take the full batch first */
-    dp->ack[dp->n_ack++] = (struct ebf_ack){
+    struct ebf_ack a = {
         .event_id = e->id, .decision = accept ? EBF_DEC_ACCEPT : EBF_DEC_REJECT,
         .status = e->status,
     };
+    dp->done[e->id % DONE_WINDOW] = e->id + 1;
+    dp->done_ack[e->id % DONE_WINDOW] = a;
     e->used = 0;
+    queue_ack(dp, &a);
+}
+
+/* Queue an ack (and the credit it returns); flush a full batch. Every ack
+ * goes into the ledger's record: the SFC sees each exactly once. */
+static void queue_ack(struct node_dp *dp, const struct ebf_ack *a)
+{
+    ebf_idset_add(&dp->st.acked_ids, a->event_id);
+    while (dp->n_ack >= EBF_MAX_ACKS && !flush_acks(dp))
+        rte_pause();            /* the port must take the full batch first */
+    dp->ack[dp->n_ack++] = *a;
     if (dp->n_ack >= dp->c.ack_batch)
         flush_acks(dp);
 }
@@ -288,8 +304,15 @@ static void handle_frame(struct node_dp *dp, struct rte_mbuf *m)
         dp->st.reject[r]++;
         return;
     }
-    if (dp->done[ebf_mix64(h.event_id) % DONE_WINDOW] == h.event_id + 1) {
+    if (dp->done[h.event_id % DONE_WINDOW] == h.event_id + 1) {
+        /* Sent again (the SFC took us for dead): the event was decided
+         * once and stays so; its last frame gets the same ack again, which
+         * returns the credit the SFC spent on it. */
         dp->st.dup_frames++;
+        if (h.frame_index + 1 == h.frame_count) {
+            dp->st.dup_events++;
+            queue_ack(dp, &dp->done_ack[h.event_id % DONE_WINDOW]);
+        }
         return;
     }
     struct node_ev *e = find_event(dp, &h);

@@ -11,6 +11,7 @@
 
 #include "ebf_hist.h"
 #include "ebf_idle.h"
+#include "ebf_idset.h"
 #include "ebf_proto.h"
 
 /* What the node found wrong, counted per event (an event may count in
@@ -53,6 +54,8 @@ struct node_stats {
     uint64_t wrong_type;         /* not an event frame */
     uint64_t no_slot;            /* an event beyond the credits granted */
     uint64_t dup_frames;         /* frames of an event already decided */
+    uint64_t dup_events;         /* events sent again after their decision: re-acked
+                                  * with that decision, never decided twice */
     uint64_t events, accepted, rejected, incomplete;
     uint64_t verify[NODE_V_MAX];
     uint64_t events_bad;         /* events with any verify error */
@@ -60,6 +63,8 @@ struct node_stats {
     uint64_t payload_bytes;
     uint64_t acks_sent, credit_frames, credits_granted, heartbeats, tx_refused;
     uint64_t decided_digest;     /* sum of ebf_mix64(id) over decided events */
+    struct ebf_idset acked_ids;  /* the ledger's record of the ids this node acked:
+                                  * each decision once, plus each re-ack */
     struct ebf_hist e2e_ns;      /* readout transmit -> decided */
 };
 

@@ -237,7 +237,7 @@ enum ebf_reason ebf_parse_l2l3(const uint8_t *buf, size_t len, uint16_t udp_port
     const uint8_t *h = buf + out->hlen;
     if (h[0] != EBF_PROTO_VERSION)
         return EBF_R_BAD_VERSION;
-    if (h[1] < EBF_T_FRAGMENT || h[1] > EBF_T_CREDIT)
+    if (h[1] < EBF_T_FRAGMENT || h[1] > EBF_T_LAST)
         return EBF_R_UNKNOWN_TYPE;
     out->type = h[1];
     return EBF_R_OK;
@@ -252,7 +252,7 @@ static enum ebf_reason check_vt(const uint8_t *buf, size_t len, size_t hlen,
     if (buf[0] != EBF_PROTO_VERSION)
         return EBF_R_BAD_VERSION;
     if (buf[1] != type)
-        return buf[1] >= EBF_T_FRAGMENT && buf[1] <= EBF_T_CREDIT ? EBF_R_BAD_FIELD
+        return buf[1] >= EBF_T_FRAGMENT && buf[1] <= EBF_T_LAST ? EBF_R_BAD_FIELD
                                                                   : EBF_R_UNKNOWN_TYPE;
     if (len < hlen)
         return EBF_R_TRUNCATED;
@@ -410,6 +410,83 @@ enum ebf_reason ebf_credit_parse(const uint8_t *buf, size_t len,
             return EBF_R_BAD_FIELD;
     }
     return EBF_R_OK;
+}
+
+/* --- Throttle frames ------------------------------------------------------ */
+
+void ebf_throttle_write(uint8_t *buf, const struct ebf_throttle_hdr *h)
+{
+    buf[0] = EBF_PROTO_VERSION;
+    buf[1] = EBF_T_THROTTLE;
+    put16(buf + 2, h->sfc_id);
+    buf[4] = h->on ? 1 : 0;
+    buf[5] = 0;
+    put16(buf + 6, h->fill);
+    put32(buf + 8, h->seq);
+    put32(buf + 12, 0);
+}
+
+enum ebf_reason ebf_throttle_parse(const uint8_t *buf, size_t len, struct ebf_throttle_hdr *h)
+{
+    enum ebf_reason r = check_vt(buf, len, EBF_THROTTLE_LEN, EBF_T_THROTTLE);
+
+    if (r != EBF_R_OK)
+        return r;
+    h->sfc_id = get16(buf + 2);
+    h->on = buf[4];
+    h->fill = get16(buf + 6);
+    h->seq = get32(buf + 8);
+    if (buf[4] > 1 || buf[5] != 0 || get32(buf + 12) != 0)
+        return EBF_R_BAD_FIELD;
+    return EBF_R_OK;
+}
+
+void ebf_throttle_view_init(struct ebf_throttle_view *v)
+{
+    memset(v, 0, sizeof(*v));
+}
+
+enum ebf_reason ebf_throttle_view_offer(struct ebf_throttle_view *v, const uint8_t *frame,
+                                        size_t len, uint16_t udp_port, uint64_t now_ns)
+{
+    struct ebf_l2l3 l;
+    struct ebf_throttle_hdr h;
+    enum ebf_reason r = ebf_parse_l2l3(frame, len, udp_port, &l);
+
+    if (r == EBF_R_OK && l.type != EBF_T_THROTTLE)
+        return EBF_R_BAD_FIELD;         /* another frame type: not ours to count */
+    if (r == EBF_R_OK)
+        r = ebf_throttle_parse(frame + l.hlen, l.len, &h);
+    if (r == EBF_R_OK && h.sfc_id >= EBF_THROTTLE_MAX_SFCS)
+        r = EBF_R_BAD_SOURCE;
+    if (r != EBF_R_OK) {
+        v->rejected++;
+        return r;
+    }
+    v->frames++;
+    /* Sequence numbers wrap: a frame more than 2^31 behind is stale. */
+    if (v->heard[h.sfc_id] && (int32_t)(h.seq - v->last_seq[h.sfc_id]) <= 0) {
+        v->stale++;
+        return EBF_R_OK;
+    }
+    v->heard[h.sfc_id] = 1;
+    v->last_seq[h.sfc_id] = h.seq;
+    if (h.on) {
+        v->on_frames++;
+        v->on_until_ns[h.sfc_id] = now_ns + EBF_THROTTLE_HOLD_NS;
+    } else {
+        v->off_frames++;
+        v->on_until_ns[h.sfc_id] = 0;
+    }
+    return EBF_R_OK;
+}
+
+int ebf_throttle_view_held(const struct ebf_throttle_view *v, uint64_t now_ns)
+{
+    for (unsigned i = 0; i < EBF_THROTTLE_MAX_SFCS; i++)
+        if (v->on_until_ns[i] > now_ns)
+            return 1;
+    return 0;
 }
 
 /* --- Payload pattern ------------------------------------------------------- */

@@ -27,6 +27,7 @@
 #define EBF_EVENT_HLEN 48        /* event frame header */
 #define EBF_CREDIT_HLEN 16       /* credit/ack frame header */
 #define EBF_ACK_LEN 12           /* one ack record */
+#define EBF_THROTTLE_LEN 16      /* throttle frame */
 
 #define EBF_MAX_SOURCES 128      /* sources per event: the event bitmap width */
 #define EBF_MAX_ACKS 64          /* acks in one credit frame */
@@ -35,7 +36,10 @@ enum ebf_type {
     EBF_T_FRAGMENT = 1,
     EBF_T_EVENT = 2,
     EBF_T_CREDIT = 3,
+    EBF_T_THROTTLE = 4,          /* SFC -> readout: hold or resume generation */
 };
+
+#define EBF_T_LAST EBF_T_THROTTLE   /* highest known frame type */
 
 enum ebf_encap {
     EBF_ENCAP_ETH = 0,           /* Ethernet, EtherType EBF_ETHERTYPE */
@@ -135,6 +139,15 @@ struct ebf_credit_hdr {
     uint16_t n_acks;
     uint32_t epoch;              /* node incarnation */
     uint32_t seq;                /* per-node credit frame sequence */
+};
+
+/* Throttle frame: an SFC asks the readouts that send to it to hold (on) or
+ * resume (off) generating events. */
+struct ebf_throttle_hdr {
+    uint16_t sfc_id;
+    uint8_t on;                  /* 1: hold generation, 0: resume */
+    uint16_t fill;               /* the SFC's fill level, per mille (information) */
+    uint32_t seq;                /* per-SFC throttle frame sequence */
 };
 
 /* The result of parsing the encapsulation of one frame. */
@@ -238,6 +251,50 @@ void ebf_credit_write(uint8_t *buf, const struct ebf_credit_hdr *h,
  * each decision is known. */
 enum ebf_reason ebf_credit_parse(const uint8_t *buf, size_t len,
                                  struct ebf_credit_hdr *h, struct ebf_ack *acks);
+
+/* --- Throttle frames ------------------------------------------------- */
+
+/* Write a throttle frame (EBF_THROTTLE_LEN bytes, without encapsulation). */
+void ebf_throttle_write(uint8_t *buf, const struct ebf_throttle_hdr *h);
+
+/* Parse a throttle frame: version, type, length, on is 0 or 1, reserved
+ * bytes 0 (bad_field). */
+enum ebf_reason ebf_throttle_parse(const uint8_t *buf, size_t len, struct ebf_throttle_hdr *h);
+
+/*
+ * The readout's side of throttling: what it has heard from up to
+ * EBF_THROTTLE_MAX_SFCS SFCs (by sfc_id). A throttle-on expires after
+ * EBF_THROTTLE_HOLD_NS without a refresh (the SFC repeats "on" every
+ * EBF_THROTTLE_REFRESH_NS while it holds it), so a lost "off" frame or a
+ * dead SFC cannot stop the readout for good. DPDK-free; one thread.
+ */
+#define EBF_THROTTLE_MAX_SFCS 64
+#define EBF_THROTTLE_REFRESH_NS 50000000ull     /* 50 ms */
+#define EBF_THROTTLE_HOLD_NS 500000000ull       /* 500 ms */
+
+struct ebf_throttle_view {
+    uint64_t on_until_ns[EBF_THROTTLE_MAX_SFCS]; /* 0: not throttled by that SFC */
+    uint32_t last_seq[EBF_THROTTLE_MAX_SFCS];
+    uint8_t heard[EBF_THROTTLE_MAX_SFCS];
+    uint64_t frames;             /* throttle frames taken */
+    uint64_t on_frames, off_frames;
+    uint64_t stale;              /* older than the last frame of that SFC */
+    uint64_t rejected;           /* not a valid throttle frame */
+};
+
+void ebf_throttle_view_init(struct ebf_throttle_view *v);
+
+/*
+ * Offer one received frame (Ethernet onwards, len bytes) at time now_ns.
+ * Returns EBF_R_OK when it was a throttle frame and was applied (or was
+ * stale), another reason when it was not a valid throttle frame (a frame
+ * of another type is EBF_R_BAD_FIELD and is not counted as rejected).
+ */
+enum ebf_reason ebf_throttle_view_offer(struct ebf_throttle_view *v, const uint8_t *frame,
+                                        size_t len, uint16_t udp_port, uint64_t now_ns);
+
+/* Nonzero while some SFC holds the readout at now_ns. */
+int ebf_throttle_view_held(const struct ebf_throttle_view *v, uint64_t now_ns);
 
 /* --- Payload pattern -------------------------------------------------- */
 

@@ -35,6 +35,8 @@ static void usage(void)
             "  --idle spin|backoff   idle policy (spin)\n"
             "  --drain-quiet-ms T    at stop, input quiet this long ends intake (200)\n"
             "  --drain-timeout-ms T  at stop, wait for acks at most T (5000)\n"
+            "  --node-timeout-ms T   a node silent for T ms is dead: its events go to\n"
+            "                        other nodes; 0 never declares one dead (1000)\n"
             "  --stats FILE          write final counters to FILE at exit\n"
             "  --ready-file FILE     create FILE once every port is started\n"
             "  --control EP          run control: ZeroMQ REP endpoint (tcp:// or ipc://);\n"
@@ -86,7 +88,7 @@ static int parse_args(int argc, char **argv, struct sfc_conf *c, struct opts *o)
         {"drain-quiet-ms", 1, 0, 'q'}, {"drain-timeout-ms", 1, 0, 'd'},
         {"stats", 1, 0, 'o'}, {"ready-file", 1, 0, 'R'}, {"help", 0, 0, 'h'},
         {"control", 1, 0, 'C'}, {"metrics", 1, 0, 'P'}, {"metrics-period-ms", 1, 0, 'T'},
-        {"name", 1, 0, 'N'},
+        {"name", 1, 0, 'N'}, {"node-timeout-ms", 1, 0, 'D'},
         {0, 0, 0, 0},
     };
     uint64_t v;
@@ -129,6 +131,7 @@ static int parse_args(int argc, char **argv, struct sfc_conf *c, struct opts *o)
         case 'l': rc = ebf_opt_idle("sfc", "--idle", optarg, &c->idle.mode); break;
         case 'q': rc = ebf_opt_double("sfc", "--drain-quiet-ms", optarg, 1, 3.6e6, &c->drain_quiet_ms); break;
         case 'd': rc = ebf_opt_double("sfc", "--drain-timeout-ms", optarg, 1, 3.6e6, &c->drain_timeout_ms); break;
+        case 'D': rc = ebf_opt_double("sfc", "--node-timeout-ms", optarg, 0, 3.6e6, &c->node_timeout_ms); break;
         case 'o': o->stats = optarg; break;
         case 'R': o->ready_file = optarg; break;
         case 'C': o->ctl.control = optarg; break;
@@ -169,7 +172,7 @@ int main(int argc, char **argv)
     struct sfc_conf c = {
         .n_sources = 8, .udp_port = EBF_UDP_PORT_DEFAULT, .capacity = 4096,
         .max_credits = 256, .timeout_ms = 100, .mtu = 1500, .burst = 32,
-        .drain_quiet_ms = 200, .drain_timeout_ms = 5000,
+        .drain_quiet_ms = 200, .drain_timeout_ms = 5000, .node_timeout_ms = 1000,
     };
     struct opts o = {.mbufs = 32767};
 
@@ -223,7 +226,7 @@ int main(int argc, char **argv)
         struct ebf_metrics ms;
         int finished;
         FILE *f = ebf_kv_create(o.stats);
-        if (!f || ebf_metrics_init(&ms, 1024))
+        if (!f || ebf_metrics_init(&ms, 2048))
             ebf_eal_exit(EXIT_FAILURE, "sfc: cannot write '%s': %s\n", o.stats, strerror(errno));
         sfc_ctl_ops.snapshot(&runner, &snap, &finished);
         sfc_metrics(&snap, &ms);

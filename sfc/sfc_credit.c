@@ -80,6 +80,12 @@ int sfc_credit_ack(struct sfc_credit *c, uint16_t node)
     return 0;
 }
 
+void sfc_credit_revoke(struct sfc_credit *c, uint16_t node)
+{
+    c->node[node].available = 0;
+    c->node[node].inflight = 0;
+}
+
 uint32_t sfc_credit_available(const struct sfc_credit *c, uint16_t node)
 {
     return c->node[node].available;

@@ -35,6 +35,10 @@ void sfc_credit_consume(struct sfc_credit *c, uint16_t node);
  * in flight. */
 int sfc_credit_ack(struct sfc_credit *c, uint16_t node);
 
+/* Forget everything about node (it died or rejoined with a new epoch):
+ * no credit, nothing in flight. */
+void sfc_credit_revoke(struct sfc_credit *c, uint16_t node);
+
 uint32_t sfc_credit_available(const struct sfc_credit *c, uint16_t node);
 uint32_t sfc_credit_inflight(const struct sfc_credit *c, uint16_t node);
 uint16_t sfc_credit_nodes(const struct sfc_credit *c);

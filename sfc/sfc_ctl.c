@@ -27,8 +27,11 @@ int sfc_param(void *conf, const char *key, const char *value, char *err, size_t 
         return ebf_param_double(key, value, 1, 3.6e6, &c->drain_quiet_ms, err, len);
     if (strcmp(key, "drain_timeout_ms") == 0)
         return ebf_param_double(key, value, 1, 3.6e6, &c->drain_timeout_ms, err, len);
-    return ebf_param_unknown(key, "sources, timeout_ms, drain_quiet_ms, drain_timeout_ms", err,
-                             len);
+    if (strcmp(key, "node_timeout_ms") == 0)
+        return ebf_param_double(key, value, 0, 3.6e6, &c->node_timeout_ms, err, len);
+    return ebf_param_unknown(key,
+                             "sources, timeout_ms, drain_quiet_ms, drain_timeout_ms, "
+                             "node_timeout_ms", err, len);
 }
 
 int sfc_runner_init(struct sfc_runner *r, const struct sfc_conf *c, struct rte_mempool *rx_pool)
@@ -148,6 +151,20 @@ static const char *lost_name(unsigned i)
     return sfc_lost_name((enum sfc_lost)i);
 }
 
+/* Index of the largest of v[0..n), or -1 when all are 0. */
+static double argmax(const uint64_t *v, unsigned n)
+{
+    int best = -1;
+    uint64_t most = 0;
+
+    for (unsigned i = 0; i < n; i++)
+        if (v[i] > most) {
+            most = v[i];
+            best = (int)i;
+        }
+    return best;
+}
+
 static void gauges(const struct sfc_snap *s, struct ebf_metrics *ms)
 {
     char node[8];
@@ -161,13 +178,63 @@ static void gauges(const struct sfc_snap *s, struct ebf_metrics *ms)
         snprintf(node, sizeof(node), "%u", n);
         ebf_metrics_gauge(ms, "node_credits", "node", node, s->g.credits[n]);
         ebf_metrics_gauge(ms, "node_unacked", "node", node, s->g.inflight[n]);
+        ebf_metrics_gauge(ms, "node_alive", "node", node, s->g.alive[n]);
+        ebf_metrics_gauge(ms, "node_epoch", "node", node, s->g.epoch[n]);
     }
+    ebf_metrics_gauge(ms, "throttled", NULL, NULL, s->g.throttled);
+    /* The source that most often completed an event last (the slowest),
+     * and the one most often missing from incomplete events; -1: none. */
+    ebf_metrics_gauge(ms, "slowest_source", NULL, NULL,
+                      argmax(s->st.last_by_source, EBF_MAX_SOURCES));
+    ebf_metrics_gauge(ms, "most_missing_source", NULL, NULL,
+                      argmax(s->st.missing_by_source, EBF_MAX_SOURCES));
     ebf_metrics_gauge(ms, "mempool_in_use", "pool", "rx", (double)s->rx_pool_in_use);
     ebf_metrics_gauge(ms, "mempool_in_use", "pool", "hdr", s->g.hdr_in_use);
     ebf_metrics_gauge(ms, "mempool_in_use", "pool", "clone", s->g.clone_in_use);
     ebf_metrics_gauge(ms, "link_up", NULL, NULL, s->link_up);
     ebf_metrics_gauge(ms, "paused", NULL, NULL, s->paused);
     ebf_metrics_gauge(ms, "draining", NULL, NULL, s->g.draining);
+}
+
+/* One id record as three counters per cell ("ledger.acked.count.17"...). */
+static void idset(struct ebf_metrics *ms, const char *name, const struct ebf_idset *r)
+{
+    char key[40];
+
+    snprintf(key, sizeof(key), "ledger.%s.count", name);
+    ebf_metrics_counter_index(ms, key, "cell", r->count, EBF_IDSET_CELLS, 1);
+    snprintf(key, sizeof(key), "ledger.%s.id_sum", name);
+    ebf_metrics_counter_index(ms, key, "cell", r->id_sum, EBF_IDSET_CELLS, 1);
+    snprintf(key, sizeof(key), "ledger.%s.hash_sum", name);
+    ebf_metrics_counter_index(ms, key, "cell", r->hash_sum, EBF_IDSET_CELLS, 1);
+}
+
+/* Sequence gaps, duplicates and late pieces by source; dead nodes; throttle;
+ * the ledger's id records. */
+static void faults(const struct sfc_stats *st, struct ebf_metrics *ms)
+{
+    ebf_metrics_counter_index(ms, "seq.gap", "source", st->seq.gap, EBF_MAX_SOURCES, 1);
+    ebf_metrics_counter_index(ms, "seq.reorder", "source", st->seq.reorder, EBF_MAX_SOURCES, 1);
+    ebf_metrics_counter_index(ms, "seq.dup", "source", st->seq.dup, EBF_MAX_SOURCES, 1);
+    ebf_metrics_counter_index(ms, "late.source", "source", st->late_by_source,
+                              EBF_MAX_SOURCES, 1);
+    ebf_metrics_counter_index(ms, "last.source", "source", st->last_by_source,
+                              EBF_MAX_SOURCES, 1);
+    ebf_metrics_counter(ms, "throttle.on", st->throttle_on);
+    ebf_metrics_counter(ms, "throttle.off", st->throttle_off);
+    ebf_metrics_counter(ms, "throttle.frames", st->throttle_frames);
+    ebf_metrics_counter(ms, "throttle.tx_fail", st->throttle_tx_fail);
+    ebf_metrics_counter(ms, "node.declared_dead", st->nodes_dead);
+    ebf_metrics_counter(ms, "node.redispatched", st->redispatched);
+    ebf_metrics_counter(ms, "node.rejoins", st->rejoins);
+    ebf_metrics_counter(ms, "node.revived", st->revived);
+    ebf_metrics_counter(ms, "ack.late_dead", st->late_acks);
+    ebf_metrics_counter(ms, "ack.incomplete", st->acked_incomplete);
+    ebf_metrics_counter(ms, "acked_digest", st->acked_digest);
+    ebf_metrics_counter(ms, "late_ack_digest", st->late_ack_digest);
+    idset(ms, "acked", &st->ledger_acked);
+    idset(ms, "lost", &st->ledger_lost);
+    idset(ms, "late", &st->ledger_late);
 }
 
 void sfc_metrics(const void *snap, struct ebf_metrics *ms)
@@ -206,6 +273,7 @@ void sfc_metrics(const void *snap, struct ebf_metrics *ms)
     ebf_metrics_counter(ms, "port.rx.imissed", s->port_imissed);
     ebf_metrics_counter(ms, "port.rx.ierrors", s->port_ierrors);
     ebf_metrics_counter(ms, "port.rx.rx_nombuf", s->port_rx_nombuf);
+    faults(st, ms);
     gauges(s, ms);
     ebf_metrics_hist(ms, "build_ns", &st->build_ns);
     ebf_metrics_hist(ms, "dispatch_ns", &st->dispatch_ns);

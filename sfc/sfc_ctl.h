@@ -33,7 +33,8 @@ void sfc_runner_fini(struct sfc_runner *r);
 
 void sfc_metrics(const void *snap, struct ebf_metrics *ms);
 
-/* Run parameters: sources, timeout_ms, drain_quiet_ms, drain_timeout_ms. */
+/* Run parameters: sources, timeout_ms, drain_quiet_ms, drain_timeout_ms,
+ * node_timeout_ms. */
 int sfc_param(void *conf, const char *key, const char *value, char *err, size_t len);
 
 #endif /* SFC_CTL_H */

@@ -14,14 +14,10 @@
 #include <rte_mbuf.h>
 
 #include "ebf_kv.h"
-#include "sfc_credit.h"
-#include "sfc_evtab.h"
+#include "sfc_dp_private.h"
 
 RTE_LOG_REGISTER_DEFAULT(sfc_logtype, INFO);
 #define SFC_LOG(level, ...) rte_log(RTE_LOG_##level, sfc_logtype, "sfc: " __VA_ARGS__)
-
-#define TXQ_SIZE 1024
-#define BURST_MAX 64
 
 static const char *const drop_names[] = {
 #define SFC_DROP_NAME(n, s) s,
@@ -44,29 +40,6 @@ const char *sfc_lost_name(enum sfc_lost l)
 {
     return (unsigned)l < SFC_LOST_MAX ? lost_names[l] : "unknown";
 }
-
-/* Frames waiting for one port to take them. */
-struct txq {
-    uint16_t port;
-    uint16_t n;
-    struct rte_mbuf *pkt[TXQ_SIZE];
-};
-
-struct sfc_dp {
-    struct sfc_conf c;
-    struct sfc_stats st;
-    struct sfc_evtab *tab;
-    struct sfc_credit *credit;
-    uint8_t rx_mac[6];
-    uint8_t node_port_mac[SFC_MAX_NODES][6];    /* our MAC on each node's port */
-    uint16_t n_txq;
-    struct txq *txq;             /* one per distinct node port */
-    uint16_t node_txq[SFC_MAX_NODES];
-    uint64_t timeout_tsc;
-    double ns_per_tsc;
-    int drain_phase;             /* 0 running, 1 quiet wait, 2 ack wait, 3 done */
-    uint64_t drain_last_rx, drain_frames, drain_end;
-};
 
 static void free_mbuf(void *frame, void *arg)
 {
@@ -113,6 +86,10 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
     ebf_hist_init(&dp->st.build_ns);
     ebf_hist_init(&dp->st.dispatch_ns);
     ebf_hist_init(&dp->st.ack_ns);
+    ebf_idset_init(&dp->st.ledger_acked);
+    ebf_idset_init(&dp->st.ledger_lost);
+    ebf_idset_init(&dp->st.ledger_late);
+    sfc_faults_init(dp);
     return dp;
 fail:
     sfc_dp_destroy(dp);
@@ -173,10 +150,20 @@ static void handle_credit(struct sfc_dp *dp, uint16_t port, struct rte_mbuf *m, 
         return;
     }
     dp->st.credit_frames++;
+    enum sfc_heard heard = sfc_node_heard(dp, (uint16_t)node, h.epoch, now);
     for (unsigned i = 0; i < h.n_acks; i++) {
-        uint32_t slot = sfc_evtab_find_sent(dp->tab, acks[i].event_id, (uint16_t)node);
+        uint64_t id = acks[i].event_id;
+        uint32_t slot = heard == SFC_HEARD_OK ? sfc_evtab_find_sent(dp->tab, id, (uint16_t)node)
+                                              : SFC_NONE;
         if (slot == SFC_NONE) {
-            dp->st.ack_unknown++;
+            if (heard != SFC_HEARD_OK || dp->live[node].was_dead) {
+                /* Its event went to another node: that node's ack counts. */
+                dp->st.late_acks++;
+                dp->st.late_ack_digest += ebf_mix64(id);
+                ebf_idset_add(&dp->st.ledger_late, id);
+            } else {
+                dp->st.ack_unknown++;
+            }
             continue;
         }
         struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
@@ -189,9 +176,14 @@ static void handle_credit(struct sfc_dp *dp, uint16_t port, struct rte_mbuf *m, 
             dp->st.acked_reject++;
         if (acks[i].status)
             dp->st.ack_status_errors++;
+        dp->st.acked_incomplete += e->incomplete;
+        dp->st.acked_digest += ebf_mix64(id);
+        ebf_idset_add(&dp->st.ledger_acked, id);
         sfc_evtab_release(dp->tab, slot);
         sfc_credit_ack(dp->credit, (uint16_t)node);
     }
+    if (heard == SFC_HEARD_OLD_EPOCH)
+        return;                 /* its slots belong to a past incarnation */
     uint32_t took = sfc_credit_grant(dp->credit, (uint16_t)node, h.credits);
     dp->st.credits_granted += took;
     dp->st.credits_clamped += h.credits - took;
@@ -218,7 +210,9 @@ static unsigned poll_nodes(struct sfc_dp *dp, uint64_t now)
 
 static const enum sfc_drop add_drop[] = {
     [SFC_ADD_DUPLICATE] = SFC_DROP_DUPLICATE,
+    [SFC_ADD_DUP_SENT] = SFC_DROP_DUPLICATE_SENT,
     [SFC_ADD_LATE] = SFC_DROP_LATE,
+    [SFC_ADD_STALE] = SFC_DROP_STALE,
     [SFC_ADD_REFUSED] = SFC_DROP_REFUSED_EVENT,
     [SFC_ADD_LEN_MISMATCH] = SFC_DROP_LEN_MISMATCH,
     [SFC_ADD_NO_RECORD] = SFC_DROP_NO_RECORD,
@@ -254,6 +248,8 @@ static int intake_one(struct sfc_dp *dp, struct rte_mbuf *m, uint64_t now)
         dp->st.drop[SFC_DROP_NOT_FOR_US]++;
         return 0;
     }
+    sfc_seq_note(dp, h.source, h.seq);
+    sfc_readout_note(dp, l.src_mac);
     enum sfc_add_result a = sfc_evtab_add(dp->tab, &h, m, l.hlen, now, &slot);
     switch (a) {
     case SFC_ADD_PARTIAL:
@@ -261,14 +257,19 @@ static int intake_one(struct sfc_dp *dp, struct rte_mbuf *m, uint64_t now)
     case SFC_ADD_COMPLETE: {
         struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
         dp->st.events_complete++;
+        dp->st.last_by_source[h.source]++;
         ebf_hist_add(&dp->st.build_ns, tsc_to_ns(dp, now - e->first_tick));
         return 1;
     }
     case SFC_ADD_TABLE_FULL:
         dp->st.lost[SFC_LOST_EVENT_TABLE_FULL]++;
         dp->st.lost_digest += ebf_mix64(h.event_id);
+        ebf_idset_add(&dp->st.ledger_lost, h.event_id);
         dp->st.drop[SFC_DROP_REFUSED_EVENT]++;
         return 0;
+    case SFC_ADD_LATE:
+        dp->st.late_by_source[h.source]++;
+        /* fall through */
     default:
         dp->st.drop[add_drop[a]]++;
         return 0;
@@ -416,7 +417,7 @@ static unsigned dispatch(struct sfc_dp *dp, uint64_t now)
         dp->st.events_sent++;
         dp->st.node_sent[node]++;
         dp->st.payload_bytes_sent += e->bytes;
-        if (e->incomplete) {
+        if (e->incomplete && !e->requeued) {
             dp->st.events_incomplete++;
             count_missing(dp, e);
         }
@@ -455,6 +456,8 @@ unsigned sfc_dp_poll(struct sfc_dp *dp, int intake)
     unsigned work = poll_nodes(dp, now);
     uint64_t dropped = 0;
 
+    work += sfc_nodes_check(dp, now);
+    work += sfc_throttle_poll(dp, now);
     if (intake && intake_allowed(dp))
         work += poll_intake(dp, now);
     uint32_t head = sfc_evtab_building_head(dp->tab);
@@ -483,6 +486,7 @@ static void drop_leftovers(struct sfc_dp *dp)
             continue;
         dp->st.lost[by_state[e->state]]++;
         dp->st.lost_digest += ebf_mix64(e->event_id);
+        ebf_idset_add(&dp->st.ledger_lost, e->event_id);
         sfc_evtab_drop(dp->tab, s);
     }
 }
@@ -565,6 +569,11 @@ void sfc_dp_gauges(const struct sfc_dp *dp, struct sfc_gauges *g)
         g->credits[n] = sfc_credit_available(dp->credit, n);
         g->inflight[n] = sfc_credit_inflight(dp->credit, n);
     }
+    for (uint16_t n = 0; n < dp->c.n_nodes; n++) {
+        g->alive[n] = dp->live[n].state == NODE_ALIVE;
+        g->epoch[n] = dp->live[n].epoch;
+    }
+    g->throttled = dp->throttled;
     g->hdr_in_use = rte_mempool_in_use_count(dp->c.hdr_pool);
     g->clone_in_use = rte_mempool_in_use_count(dp->c.clone_pool);
     g->draining = dp->drain_phase == 1 || dp->drain_phase == 2;

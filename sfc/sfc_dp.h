@@ -11,6 +11,7 @@
 
 #include "ebf_hist.h"
 #include "ebf_idle.h"
+#include "ebf_idset.h"
 #include "ebf_proto.h"
 
 #define SFC_MAX_NODES 64
@@ -21,7 +22,9 @@
     X(WRONG_TYPE, "wrong_type")         /* not a fragment on the rx port */   \
     X(MULTISEG, "multiseg")             /* frame in several mbufs */          \
     X(DUPLICATE, "duplicate")           /* piece already held */              \
-    X(LATE, "late")                     /* its event was sent or timed out */ \
+    X(DUPLICATE_SENT, "duplicate_sent") /* its source already delivered */    \
+    X(LATE, "late")                     /* a source its sent event lacked */  \
+    X(STALE, "stale")                   /* id older than the done window */   \
     X(REFUSED_EVENT, "refused_event")   /* its event was refused */           \
     X(LEN_MISMATCH, "len_mismatch")     /* fragment length changed */         \
     X(NO_RECORD, "no_record")           /* no frame record left */            \
@@ -72,6 +75,16 @@ struct sfc_conf {
     struct ebf_idle idle;
     double drain_quiet_ms;       /* at stop: input idle this long ends intake */
     double drain_timeout_ms;     /* at stop: give up on acks after this */
+    double node_timeout_ms;      /* a node silent this long is dead; 0: never */
+    double throttle_on;          /* throttle the readouts at this fill (0.75) */
+    double throttle_off;         /* and release them at this fill (0.5) */
+};
+
+/* Per-source sequence accounting of the fragment frames received. */
+struct sfc_seq_stats {
+    uint64_t gap[EBF_MAX_SOURCES];      /* frames skipped by the sequence */
+    uint64_t reorder[EBF_MAX_SOURCES];  /* skipped frames that came later */
+    uint64_t dup[EBF_MAX_SOURCES];      /* a sequence number seen before */
 };
 
 struct sfc_stats {
@@ -86,6 +99,22 @@ struct sfc_stats {
     uint64_t acks, acked_accept, acked_reject, ack_unknown, ack_status_errors;
     uint64_t backpressure_polls;
     uint64_t missing_by_source[EBF_MAX_SOURCES];
+    uint64_t late_by_source[EBF_MAX_SOURCES];   /* rx.drop.late by source */
+    uint64_t last_by_source[EBF_MAX_SOURCES];   /* source whose piece completed an event */
+    struct sfc_seq_stats seq;
+    uint64_t throttle_on, throttle_off;         /* transitions */
+    uint64_t throttle_frames, throttle_tx_fail; /* frames sent to readouts, refused */
+    uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
+    uint64_t redispatched;       /* events taken back from a dead node */
+    uint64_t late_acks;          /* acks from a dead node or an old epoch, ignored */
+    uint64_t rejoins;            /* nodes back with a new epoch (restarted) */
+    uint64_t revived;            /* dead nodes heard again with the same epoch */
+    uint64_t acked_incomplete;   /* acked events that were incomplete */
+    uint64_t acked_digest;       /* sum of ebf_mix64(id) over acked events */
+    uint64_t late_ack_digest;    /* the same over late acks */
+    struct ebf_idset ledger_acked;   /* ids of acked events: decided, once each */
+    struct ebf_idset ledger_lost;    /* ids of lost events */
+    struct ebf_idset ledger_late;    /* ids of late acks (decided again elsewhere) */
     uint64_t node_sent[SFC_MAX_NODES], node_acked[SFC_MAX_NODES];
     uint64_t payload_bytes_sent; /* fragment bytes in dispatched events */
     struct ebf_hist build_ns;    /* first piece -> complete */
@@ -126,6 +155,9 @@ struct sfc_gauges {
     uint16_t n_nodes;
     uint32_t credits[SFC_MAX_NODES], inflight[SFC_MAX_NODES];
     uint32_t hdr_in_use, clone_in_use;
+    uint8_t alive[SFC_MAX_NODES];        /* 1 alive, 0 dead or never heard */
+    uint32_t epoch[SFC_MAX_NODES];
+    int throttled;               /* the readouts are asked to hold */
     int draining;
 };
 

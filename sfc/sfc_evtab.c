@@ -24,8 +24,9 @@ struct sfc_evtab {
     uint32_t n_free_slots;
     uint32_t *index;             /* open addressing on event id -> slot */
     uint32_t index_mask;
-    uint64_t *done_id;           /* direct-mapped window of finished ids */
+    uint64_t *done_id;           /* finished ids, indexed by id & done_mask */
     uint8_t *done_tag;
+    uint64_t (*done_present)[2]; /* the sources each finished event delivered */
     uint32_t done_mask;
     struct fifo building;
     struct fifo ready;
@@ -51,6 +52,17 @@ static void fifo_append(struct sfc_evtab *t, struct fifo *f, uint32_t slot)
     else
         t->ev[f->tail].next = slot;
     f->tail = slot;
+}
+
+static void fifo_prepend(struct sfc_evtab *t, struct fifo *f, uint32_t slot)
+{
+    t->ev[slot].prev = SFC_NONE;
+    t->ev[slot].next = f->head;
+    if (f->head == SFC_NONE)
+        f->tail = slot;
+    else
+        t->ev[f->head].prev = slot;
+    f->head = slot;
 }
 
 static void fifo_remove(struct sfc_evtab *t, struct fifo *f, uint32_t slot)
@@ -110,17 +122,35 @@ static void index_delete(struct sfc_evtab *t, uint32_t i)
 
 /* --- Done window ----------------------------------------------------------- */
 
-static int done_get(const struct sfc_evtab *t, uint64_t id)
+/*
+ * The window is indexed by id & done_mask: ids arrive roughly in order, so
+ * the last done_mask + 1 ids each have their own entry and an entry is only
+ * ever overwritten by an id that is a multiple of the window size newer.
+ * DONE_STALE: the entry holds a newer id, so this one is older than the
+ * window and cannot be told apart any more.
+ */
+enum { DONE_STALE = 3 };
+
+static int done_get(const struct sfc_evtab *t, uint64_t id, const uint64_t **present)
 {
-    uint32_t h = (uint32_t)ebf_mix64(id ^ 0x5f5f) & t->done_mask;
-    return t->done_id[h] == id ? t->done_tag[h] : DONE_EMPTY;
+    uint32_t h = (uint32_t)id & t->done_mask;
+
+    if (t->done_tag[h] == DONE_EMPTY)
+        return DONE_EMPTY;
+    if (t->done_id[h] == id) {
+        *present = t->done_present[h];
+        return t->done_tag[h];
+    }
+    return t->done_id[h] > id ? DONE_STALE : DONE_EMPTY;
 }
 
-static void done_put(struct sfc_evtab *t, uint64_t id, int tag)
+static void done_put(struct sfc_evtab *t, uint64_t id, int tag, const uint64_t present[2])
 {
-    uint32_t h = (uint32_t)ebf_mix64(id ^ 0x5f5f) & t->done_mask;
+    uint32_t h = (uint32_t)id & t->done_mask;
     t->done_id[h] = id;
     t->done_tag[h] = (uint8_t)tag;
+    t->done_present[h][0] = present ? present[0] : 0;
+    t->done_present[h][1] = present ? present[1] : 0;
 }
 
 /* --- Create / destroy ------------------------------------------------------ */
@@ -148,8 +178,9 @@ struct sfc_evtab *sfc_evtab_create(const struct sfc_evtab_conf *conf)
     t->index = malloc(isz * sizeof(uint32_t));
     t->done_id = calloc(dsz, sizeof(uint64_t));
     t->done_tag = calloc(dsz, 1);
+    t->done_present = calloc(dsz, sizeof(*t->done_present));
     if (!t->ev || !t->src_len || !t->src_got || !t->rec || !t->free_slots ||
-        !t->index || !t->done_id || !t->done_tag)
+        !t->index || !t->done_id || !t->done_tag || !t->done_present)
         goto nomem;
     memset(t->index, 0xff, isz * sizeof(uint32_t));
     t->index_mask = isz - 1;
@@ -202,6 +233,7 @@ void sfc_evtab_destroy(struct sfc_evtab *t)
     free(t->index);
     free(t->done_id);
     free(t->done_tag);
+    free(t->done_present);
     free(t);
 }
 
@@ -247,20 +279,24 @@ enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr
     uint32_t slot = sfc_evtab_lookup(t, h->event_id);
 
     if (slot == SFC_NONE) {
-        int tag = done_get(t, h->event_id);
+        const uint64_t *present = NULL;
+        int tag = done_get(t, h->event_id, &present);
         if (tag == DONE_SENT)
-            return SFC_ADD_LATE;
+            return ebf_present_test(present, h->source) ? SFC_ADD_DUP_SENT : SFC_ADD_LATE;
         if (tag == DONE_REFUSED)
             return SFC_ADD_REFUSED;
+        if (tag == DONE_STALE)
+            return SFC_ADD_STALE;
         if (t->n_free_slots == 0) {
-            done_put(t, h->event_id, DONE_REFUSED);
+            done_put(t, h->event_id, DONE_REFUSED, NULL);
             return SFC_ADD_TABLE_FULL;
         }
         if (t->n_free_rec == 0)
             return SFC_ADD_NO_RECORD;
         slot = new_event(t, h->event_id, now);
     } else if (t->ev[slot].state != SFC_EV_BUILDING) {
-        return SFC_ADD_LATE;
+        return ebf_present_test(t->ev[slot].present, h->source) ? SFC_ADD_DUP_SENT
+                                                                : SFC_ADD_LATE;
     }
 
     struct sfc_event *e = &t->ev[slot];
@@ -391,13 +427,26 @@ uint32_t sfc_evtab_find_sent(const struct sfc_evtab *t, uint64_t event_id, uint1
     return slot;
 }
 
+void sfc_evtab_requeue(struct sfc_evtab *t, uint32_t slot)
+{
+    struct sfc_event *e = &t->ev[slot];
+
+    if (e->state != SFC_EV_SENT)
+        return;
+    t->n_sent--;
+    e->state = SFC_EV_READY;
+    e->requeued = 1;
+    fifo_prepend(t, &t->ready, slot);
+    t->n_ready++;
+}
+
 static void forget(struct sfc_evtab *t, uint32_t slot)
 {
     struct sfc_event *e = &t->ev[slot];
 
     free_records(t, e);
     index_delete(t, index_pos(t, e->event_id));
-    done_put(t, e->event_id, DONE_SENT);
+    done_put(t, e->event_id, DONE_SENT, e->present);
     e->state = SFC_EV_FREE;
     t->free_slots[t->n_free_slots++] = slot;
 }

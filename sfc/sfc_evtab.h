@@ -31,7 +31,10 @@ enum sfc_add_result {
     SFC_ADD_PARTIAL = 0,     /* stored, event still building */
     SFC_ADD_COMPLETE,        /* stored, the event is now complete and READY */
     SFC_ADD_DUPLICATE,       /* piece already held: not stored */
-    SFC_ADD_LATE,            /* its event is READY, SENT or already done */
+    SFC_ADD_DUP_SENT,        /* a piece of a source its event already delivered
+                              * (READY, SENT or done): a duplicate, not stored */
+    SFC_ADD_LATE,            /* a source its READY, SENT or done event lacks */
+    SFC_ADD_STALE,           /* an id older than the done window remembers */
     SFC_ADD_REFUSED,         /* its event was refused for lack of room */
     SFC_ADD_TABLE_FULL,      /* a new event and no free slot: event refused */
     SFC_ADD_NO_RECORD,       /* no free frame record: not stored */
@@ -42,7 +45,9 @@ struct sfc_evtab_conf {
     uint32_t capacity;       /* events held at once */
     uint32_t max_frames;     /* frame records for all events together */
     uint16_t n_sources;      /* sources every event should have */
-    uint32_t done_window;    /* finished ids remembered, rounded up to 2^n, <= 2^30 */
+    uint32_t done_window;    /* finished ids remembered, rounded up to 2^n, <= 2^30:
+                              * the window is indexed by id modulo its size, so
+                              * the last done_window ids never evict each other */
     void (*free_frame)(void *frame, void *arg); /* frames the table drops */
     void *free_arg;
 };
@@ -73,6 +78,7 @@ struct sfc_event {
     uint16_t node;           /* when SENT: node it went to */
     uint8_t state;           /* enum sfc_ev_state */
     uint8_t incomplete;      /* READY or SENT with missing sources */
+    uint8_t requeued;        /* sent before, back in the ready FIFO (node died) */
 };
 
 struct sfc_evtab;
@@ -116,6 +122,10 @@ void sfc_evtab_mark_sent(struct sfc_evtab *t, uint32_t slot, uint16_t node);
  * SFC_NONE when no such event is SENT to that node.
  */
 uint32_t sfc_evtab_find_sent(const struct sfc_evtab *t, uint64_t event_id, uint16_t node);
+
+/* A SENT event goes back to the head of the ready FIFO (its node died):
+ * state READY, requeued set, frames still held. */
+void sfc_evtab_requeue(struct sfc_evtab *t, uint32_t slot);
 
 /* Release an event: every frame goes to free_frame, the slot is freed and
  * its id remembered as done, so that later pieces count as late. */

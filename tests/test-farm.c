@@ -121,6 +121,69 @@ START_TEST(test_farm_udp_multiframe)
 }
 END_TEST
 
+/* Node 0 is SIGKILLed mid-run: the SFC declares it dead after its node
+ * timeout, its unacked events go to node 1; no event is lost, none is
+ * decided twice in the ledger, the id records close. */
+START_TEST(test_farm_node_killed)
+{
+    struct farm_conf c;
+    struct farm_result r;
+    struct ledger l;
+
+    farm_conf_default(&c);
+    c.events = 40000;
+    c.kill_node_after = 10000;
+    run(&c, &r, &l);
+    ck_assert_uint_eq(l.generated, 40000);
+    ck_assert_uint_eq(r.n_nodes, 1);
+    ck_assert_uint_eq(l.nodes_silent, 1);
+    ck_assert_uint_eq(l.nodes_dead, 1);
+    ck_assert_uint_ge(l.redispatched, 1);
+    ck_assert_uint_le(l.redispatched, c.credits);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert_uint_eq(l.accepted + l.rejected, 40000);
+    ck_assert_uint_eq(l.accepted, expected_accepts(40000, c.accept));
+    ck_assert_uint_eq(ebf_kv_u64(&r.sfc, "ack.events", 0), 40000);
+    ck_assert_uint_eq(ebf_kv_u64(&r.sfc, "events.complete", 0), 40000);
+    ck_assert(l.digest_match);
+    ck_assert(l.ids_match);
+    ck_assert_uint_eq(l.n_missing + l.n_extra, 0);
+    ck_assert(l.closed);
+    /* the survivor decided what node 0 had not acked, each once */
+    ck_assert_uint_eq(ebf_kv_u64(&r.node[0], "dup_events", 1), 0);
+    farm_result_free(&r);
+}
+END_TEST
+
+/* Node 0 is killed, declared dead, then started again: it rejoins with a
+ * new epoch and takes events again; nothing is lost, the ledger closes. */
+START_TEST(test_farm_node_restarts)
+{
+    struct farm_conf c;
+    struct farm_result r;
+    struct ledger l;
+
+    farm_conf_default(&c);
+    c.events = 60000;
+    c.rate = 20000;                 /* 3 s: room for the timeout and the restart */
+    c.kill_node_after = 8000;
+    c.restart_after_ms = 1300;      /* after the 1 s node timeout */
+    run(&c, &r, &l);
+    ck_assert_uint_eq(l.generated, 60000);
+    ck_assert_uint_eq(r.n_nodes, 2);
+    ck_assert_uint_eq(l.nodes_dead, 1);
+    ck_assert_uint_eq(l.rejoins, 1);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert_uint_eq(l.accepted + l.rejected, 60000);
+    ck_assert_uint_eq(l.accepted, expected_accepts(60000, c.accept));
+    ck_assert(l.ids_match);
+    ck_assert(l.closed);
+    /* the new node 0 took part after its rejoin */
+    ck_assert_uint_gt(ebf_kv_u64(&r.node[0], "events", 0), 1000);
+    farm_result_free(&r);
+}
+END_TEST
+
 Suite *farm_suite(void);
 
 Suite *farm_suite(void)
@@ -131,6 +194,8 @@ Suite *farm_suite(void)
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_farm_100k_eth);
     tcase_add_test(tc, test_farm_udp_multiframe);
+    tcase_add_test(tc, test_farm_node_killed);
+    tcase_add_test(tc, test_farm_node_restarts);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -230,7 +230,9 @@ START_TEST(test_incomplete_event)
 END_TEST
 
 /* A two-frame event is decided only when both frames are in; frames of an
- * event already decided are dropped and counted, never acked twice. */
+ * event already decided are dropped and counted, never decided twice; the
+ * event sent again (its SFC took this node for dead) is re-acked once, on
+ * its last frame, with the same decision. */
 START_TEST(test_multi_frame_and_duplicates)
 {
     struct rig g;
@@ -256,6 +258,21 @@ START_TEST(test_multi_frame_and_duplicates)
     const struct node_stats *st = node_dp_stats(g.dp);
     ck_assert_uint_eq(st->events, 1);
     ck_assert_uint_eq(st->dup_frames, 1);
+    uint8_t decision = acks[0].decision;
+    to_node(&g, event_frame(&g, 30, 1, 2, 0xc, 0xf, 0, SPOIL_NONE));
+    poll_n(&g, 2);
+    ck_assert(from_node(&g, &h, acks));
+    ck_assert_uint_eq(h.n_acks, 1);
+    ck_assert_uint_eq(h.credits, 1);
+    ck_assert_uint_eq(acks[0].event_id, 30);
+    ck_assert_uint_eq(acks[0].decision, decision);
+    ck_assert_uint_eq(st->events, 1);
+    ck_assert_uint_eq(st->dup_frames, 2);
+    ck_assert_uint_eq(st->dup_events, 1);
+    struct ebf_idset want = {0};
+    ebf_idset_add(&want, 30);               /* the decision's ack */
+    ebf_idset_add(&want, 30);               /* and the re-ack */
+    ck_assert_int_eq(memcmp(&want, &st->acked_ids, sizeof(want)), 0);
     rig_down(&g);
 }
 END_TEST

@@ -797,7 +797,9 @@ static const struct bad_frag bad_frags[] = {
     { "version 2 udp", EBF_ENCAP_UDP, { { M_SET8, AT_EBF, 0, 2 } }, FIX_CRC, EBF_R_BAD_VERSION },
     { "type 0", EBF_ENCAP_ETH, { { M_SET8, AT_EBF, 1, 0 } }, FIX_CRC, EBF_R_UNKNOWN_TYPE },
     { "type 9", EBF_ENCAP_ETH, { { M_SET8, AT_EBF, 1, 9 } }, FIX_CRC, EBF_R_UNKNOWN_TYPE },
-    { "type 4", EBF_ENCAP_UDP, { { M_SET8, AT_EBF, 1, 4 } }, FIX_CRC, EBF_R_UNKNOWN_TYPE },
+    { "type 5", EBF_ENCAP_UDP, { { M_SET8, AT_EBF, 1, 5 } }, FIX_CRC, EBF_R_UNKNOWN_TYPE },
+    { "type throttle", EBF_ENCAP_UDP, { { M_SET8, AT_EBF, 1, EBF_T_THROTTLE } }, FIX_CRC,
+      EBF_R_BAD_FIELD },
     { "type 255", EBF_ENCAP_UDP, { { M_SET8, AT_EBF, 1, 255 } }, FIX_CRC, EBF_R_UNKNOWN_TYPE },
     /* a known type where a fragment is expected */
     { "type credit", EBF_ENCAP_ETH, { { M_SET8, AT_EBF, 1, EBF_T_CREDIT } }, FIX_CRC,
@@ -1119,7 +1121,7 @@ START_TEST(test_l2l3_edges)
     /* the version and type bytes are checked here already */
     static const struct { uint8_t v, t; enum ebf_reason want; } vt[] = {
         { 1, 1, EBF_R_OK }, { 1, 2, EBF_R_OK }, { 1, 3, EBF_R_OK },
-        { 1, 0, EBF_R_UNKNOWN_TYPE }, { 1, 4, EBF_R_UNKNOWN_TYPE },
+        { 1, 4, EBF_R_OK }, { 1, 0, EBF_R_UNKNOWN_TYPE }, { 1, 5, EBF_R_UNKNOWN_TYPE },
         { 1, 9, EBF_R_UNKNOWN_TYPE }, { 1, 255, EBF_R_UNKNOWN_TYPE },
         { 0, 1, EBF_R_BAD_VERSION }, { 2, 1, EBF_R_BAD_VERSION }, { 2, 0, EBF_R_BAD_VERSION },
     };
@@ -1180,6 +1182,72 @@ START_TEST(test_l2l3_oversize)
 END_TEST
 
 /* --- Reason names ---------------------------------------------------------- */
+
+/* Throttle frames: bytes, checks, and the readout's view with hysteresis
+ * held by the SFC: on holds until off or until it is not refreshed. */
+START_TEST(test_throttle_frame)
+{
+    uint8_t f[64];
+    struct ebf_throttle_hdr h = {.sfc_id = 3, .on = 1, .fill = 750, .seq = 0x01020304}, g;
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH, .dst_mac = {2, 0, 0, 0, 0, 1},
+                         .src_mac = {2, 0, 0, 0, 0, 2}};
+    static const uint8_t want[EBF_THROTTLE_LEN] = {
+        0x01, 0x04, 0x00, 0x03, 0x01, 0x00, 0x02, 0xee,
+        0x01, 0x02, 0x03, 0x04, 0x00, 0x00, 0x00, 0x00,
+    };
+
+    memset(f, 0, sizeof(f));
+    size_t hl = ebf_encap_write(f, &a, EBF_THROTTLE_LEN);
+    ebf_throttle_write(f + hl, &h);
+    ck_assert_int_eq(memcmp(f + hl, want, sizeof(want)), 0);
+    ck_assert_int_eq(ebf_throttle_parse(f + hl, EBF_THROTTLE_LEN, &g), EBF_R_OK);
+    ck_assert_uint_eq(g.sfc_id, 3);
+    ck_assert_uint_eq(g.on, 1);
+    ck_assert_uint_eq(g.fill, 750);
+    ck_assert_uint_eq(g.seq, 0x01020304);
+    ck_assert_int_eq(ebf_throttle_parse(f + hl, EBF_THROTTLE_LEN - 1, &g), EBF_R_TRUNCATED);
+    f[hl + 4] = 2;
+    ck_assert_int_eq(ebf_throttle_parse(f + hl, EBF_THROTTLE_LEN, &g), EBF_R_BAD_FIELD);
+    f[hl + 4] = 1;
+    f[hl + 13] = 1;
+    ck_assert_int_eq(ebf_throttle_parse(f + hl, EBF_THROTTLE_LEN, &g), EBF_R_BAD_FIELD);
+    f[hl + 13] = 0;
+    f[hl + 1] = EBF_T_CREDIT;
+    ck_assert_int_eq(ebf_throttle_parse(f + hl, EBF_THROTTLE_LEN, &g), EBF_R_BAD_FIELD);
+    f[hl + 1] = EBF_T_THROTTLE;
+
+    struct ebf_throttle_view v;
+    ebf_throttle_view_init(&v);
+    ck_assert_int_eq(ebf_throttle_view_held(&v, 0), 0);
+    /* on at t = 1 s: held until 1.5 s unless refreshed */
+    ck_assert_int_eq(ebf_throttle_view_offer(&v, f, 60, EBF_UDP_PORT_DEFAULT, 1000000000),
+                     EBF_R_OK);
+    ck_assert_int_eq(ebf_throttle_view_held(&v, 1000000000), 1);
+    ck_assert_int_eq(ebf_throttle_view_held(&v, 1000000000 + EBF_THROTTLE_HOLD_NS), 0);
+    /* the same frame again is stale and changes nothing */
+    ebf_throttle_view_offer(&v, f, 60, EBF_UDP_PORT_DEFAULT, 1400000000);
+    ck_assert_uint_eq(v.stale, 1);
+    ck_assert_int_eq(ebf_throttle_view_held(&v, 1600000000), 0);
+    /* a refresh (next seq) extends it; off ends it */
+    h.seq++;
+    ebf_throttle_write(f + hl, &h);
+    ebf_throttle_view_offer(&v, f, 60, EBF_UDP_PORT_DEFAULT, 1400000000);
+    ck_assert_int_eq(ebf_throttle_view_held(&v, 1600000000), 1);
+    h.seq++;
+    h.on = 0;
+    ebf_throttle_write(f + hl, &h);
+    ebf_throttle_view_offer(&v, f, 60, EBF_UDP_PORT_DEFAULT, 1500000000);
+    ck_assert_int_eq(ebf_throttle_view_held(&v, 1500000000), 0);
+    ck_assert_uint_eq(v.frames, 4);
+    ck_assert_uint_eq(v.on_frames, 2);
+    ck_assert_uint_eq(v.off_frames, 1);
+    ck_assert_uint_eq(v.rejected, 0);
+    /* another frame type is not the view's business */
+    f[hl + 1] = EBF_T_CREDIT;
+    ck_assert_int_eq(ebf_throttle_view_offer(&v, f, 60, EBF_UDP_PORT_DEFAULT, 0), EBF_R_BAD_FIELD);
+    ck_assert_uint_eq(v.rejected, 0);
+}
+END_TEST
 
 START_TEST(test_reason_names)
 {
@@ -1380,6 +1448,7 @@ Suite *proto_suite(void)
     tcase_add_test(tc, test_l2l3_edges);
     tcase_add_test(tc, test_l2l3_oversize);
     tcase_add_test(tc, test_reason_names);
+    tcase_add_test(tc, test_throttle_frame);
     suite_add_tcase(s, tc);
 
     tc = tcase("pattern");

@@ -50,6 +50,8 @@ static void demo_usage(FILE *out)
             "  --timeout-ms T    SFC event-building timeout (100)\n"
             "  --credits N       event slots each node grants (32)\n"
             "  --max-seconds S   stop generating after S seconds (300)\n"
+            "  --kill-node-after N  SIGKILL node 0 once N events were generated: its\n"
+            "                    events go to the other nodes, the ledger must still close\n"
             "  --keep            keep the run directory (logs and counters)\n"
             "  --json            print the summary as one JSON object\n"
             "Exits 0 when the ledger closes, 1 when it does not or a process failed.\n",
@@ -64,7 +66,7 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"rate", 1, 0, 'r'}, {"udp", 0, 0, 'u'}, {"trigger-us", 1, 0, 't'},
         {"accept", 1, 0, 'A'}, {"timeout-ms", 1, 0, 'T'}, {"credits", 1, 0, 'c'},
         {"max-seconds", 1, 0, 'M'}, {"keep", 0, 0, 'k'}, {"json", 0, 0, 'j'},
-        {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+        {"kill-node-after", 1, 0, 'K'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
     };
     uint64_t v;
     int ch, rc = 0;
@@ -104,6 +106,10 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
             break;
         case 'M': rc = ebf_opt_double("ebfarm demo", "--max-seconds", optarg, 1, 86400, &c->max_seconds); break;
         case 'k': c->keep = 1; break;
+        case 'K':
+            rc = ebf_opt_u64("ebfarm demo", "--kill-node-after", optarg, 1, UINT64_MAX / 2,
+                             &c->kill_node_after);
+            break;
         case 'j': *json = 1; break;
         case 'h': demo_usage(stdout); exit(0);
         default: demo_usage(stderr); return -EINVAL;
@@ -111,6 +117,10 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
     }
     if (rc == 0 && optind < argc) {
         fprintf(stderr, "ebfarm demo: unexpected argument '%s'\n", argv[optind]);
+        rc = -EINVAL;
+    }
+    if (rc == 0 && c->kill_node_after && c->nodes < 2) {
+        fprintf(stderr, "ebfarm demo: --kill-node-after needs --nodes 2 or more\n");
         rc = -EINVAL;
     }
     if (rc == 0 && c->frag_min > c->frag_max) {

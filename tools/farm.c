@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,22 @@ int farm_build_dir(char *buf, unsigned len)
     return 0;
 }
 
+/* Fault injection: SIGKILL node 0 after c->kill_node_after events, and
+ * start it again c->restart_after_ms later when asked. */
+static int kill_and_restart(const struct farm_conf *c, const struct farm_spec *spec,
+                            struct farm_state *st, struct farm_result *r)
+{
+    if (farmctl_kill_node_after(st, 0, c->kill_node_after, c->max_seconds + 30, r->error,
+                                sizeof(r->error)))
+        return -1;
+    if (c->restart_after_ms <= 0)
+        return 0;
+    struct timespec ts = {(time_t)(c->restart_after_ms / 1000),
+                          (long)(fmod(c->restart_after_ms, 1000) * 1e6)};
+    nanosleep(&ts, NULL);
+    return farmctl_respawn_node(st, spec, c->build_dir, 0, r->error, sizeof(r->error));
+}
+
 int farm_run(const struct farm_conf *c, struct farm_result *r)
 {
     struct farm_spec *spec = malloc(sizeof(*spec));
@@ -69,6 +87,7 @@ int farm_run(const struct farm_conf *c, struct farm_result *r)
         goto out;
     }
     if (farmctl_start(st, r->error, sizeof(r->error)) == 0 &&
+        (!c->kill_node_after || kill_and_restart(c, spec, st, r) == 0) &&
         farmctl_wait_finished(st, c->max_seconds + 30, r->error, sizeof(r->error)) == 0)
         rc = farmctl_stop(st, r, r->error, sizeof(r->error));
     /* Down in any case; its own failure counts only when the run was good. */

@@ -24,6 +24,9 @@ struct farm_conf {
     uint16_t credits;            /* per node */
     int keep;                    /* keep the run directory (logs, stats) */
     double max_seconds;          /* give the readout at most this long */
+    uint64_t kill_node_after;    /* SIGKILL node 0 once this many events were
+                                  * generated; 0: never */
+    double restart_after_ms;     /* then start it again this much later; 0: never */
 };
 
 struct farm_result {
@@ -32,7 +35,8 @@ struct farm_result {
     struct ebf_kv readout;
     struct ebf_kv sfc;
     struct ebf_kv node[FARM_MAX_NODES];
-    uint16_t n_nodes;
+    uint16_t n_nodes;            /* nodes that reported (node[0..n_nodes)) */
+    unsigned nodes_silent;       /* nodes that gave no final counters (killed) */
     double wall_s;               /* first frame sent to last event acked */
 };
 

@@ -432,8 +432,8 @@ static int wait_state(const struct farm_state *st, enum farm_role role, enum ebf
         int all = 1;
         for (unsigned i = 0; i < st->n && all; i++) {
             const struct farm_proc *p = &st->proc[i];
-            if (p->role != role)
-                continue;
+            if (p->role != role || !alive(p->pid))
+                continue;       /* a killed process is accounted for elsewhere */
             char e[1024];
             Ebfarm__Reply *r = ask(p, EBF_C_STATUS, 0, NULL, 0, REPLY_MS, e, sizeof(e));
             if (!r) {
@@ -734,6 +734,85 @@ int farmctl_wait_finished(const struct farm_state *st, double timeout_s, char *e
     }
 }
 
+int farmctl_kill_node_after(const struct farm_state *st, unsigned node, uint64_t events,
+                            double timeout_s, char *err, size_t len)
+{
+    const struct farm_proc *ro = NULL, *victim = NULL;
+    double end = now_s() + timeout_s;
+
+    for (unsigned i = 0, k = 0; i < st->n; i++) {
+        if (st->proc[i].role == FARM_READOUT && !ro)
+            ro = &st->proc[i];
+        if (st->proc[i].role == FARM_NODE && k++ == node)
+            victim = &st->proc[i];
+    }
+    if (!ro || !victim) {
+        snprintf(err, len, "no readout or no node %u to kill", node);
+        return -1;
+    }
+    for (;;) {
+        Ebfarm__Reply *r = ask(ro, EBF_C_STATUS, 0, NULL, 0, REPLY_MS, err, len);
+        struct ebf_kv kv = {0};
+        if (!r)
+            return -1;
+        int finished = r->status && r->status->finished;
+        uint64_t made = 0;
+        if (r->status && r->status->metrics && ebf_pb_snapshot_kv(r->status->metrics, &kv) == 0)
+            made = ebf_kv_u64(&kv, "events", 0);
+        ebf_kv_free(&kv);
+        ebfarm__reply__free_unpacked(r, NULL);
+        if (made >= events || finished)
+            break;
+        if (now_s() > end) {
+            snprintf(err, len, "the readout did not reach %llu events within %.0f s",
+                     (unsigned long long)events, timeout_s);
+            return -1;
+        }
+        sleep_ms(5);
+    }
+    if (kill(victim->pid, SIGKILL) != 0) {
+        snprintf(err, len, "cannot kill %s: %s", victim->name, strerror(errno));
+        return -1;
+    }
+    waitpid(victim->pid, NULL, 0);
+    fprintf(stderr, "ebfarm: killed %s (SIGKILL) after %llu events\n", victim->name,
+            (unsigned long long)events);
+    return 0;
+}
+
+int farmctl_respawn_node(struct farm_state *st, const struct farm_spec *spec, const char *build,
+                         unsigned node, char *err, size_t len)
+{
+    struct ctl_param params[16];
+    struct farm_proc *p = NULL;
+    struct cmdline c = {0};
+    char log[FF_NAME_MAX + 16];
+
+    for (unsigned i = 0, k = 0; i < st->n && !p; i++)
+        if (st->proc[i].role == FARM_NODE && k++ == node)
+            p = &st->proc[i];
+    if (!p || alive(p->pid)) {
+        snprintf(err, len, "node %u is not a node that has exited", node);
+        return -1;
+    }
+    node_cmd(spec, node, build, p, st->run_dir, &c);
+    snprintf(log, sizeof(log), "%s.restart", p->name);     /* keep the first log */
+    p->pid = spawn(&c, st->run_dir, log);
+    cmdline_free(&c);
+    if (p->pid < 0) {
+        snprintf(err, len, "cannot restart %s: %s", p->name, strerror(errno));
+        return -1;
+    }
+    if (farmctl_save(st) != 0 || wait_answer(st, p, 60, err, len))
+        return -1;
+    unsigned n = run_params(spec, FARM_NODE, params);
+    if (order(p, EBF_C_CONFIGURE, 0, params, n, err, len) ||
+        order(p, EBF_C_START, st->run_number, NULL, 0, err, len))
+        return -1;
+    fprintf(stderr, "ebfarm: restarted %s into run %u\n", p->name, st->run_number);
+    return 0;
+}
+
 /* Add every value of from into into (start_ns: the earliest, end_ns: the
  * latest), so several readouts or SFCs read as one. */
 static void kv_merge(struct ebf_kv *into, const struct ebf_kv *from)
@@ -771,6 +850,16 @@ static int collect_finals(const struct farm_state *st, struct farm_result *r, ch
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *p = &st->proc[i];
         struct ebf_kv kv;
+        if (!alive(p->pid)) {
+            /* A dead node's decisions are in its SFC's acks; without an
+             * SFC's or a readout's counters there is no ledger. */
+            if (p->role == FARM_NODE) {
+                r->nodes_silent++;
+                continue;
+            }
+            snprintf(err, len, "%s is gone: no final counters", p->name);
+            return -1;
+        }
         Ebfarm__Reply *rep = ask(p, EBF_C_STATUS, 0, NULL, 0, REPLY_MS, err, len);
         if (!rep)
             return -1;
@@ -800,7 +889,7 @@ int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, 
     snprintf(r->run_dir, sizeof(r->run_dir), "%s", st->run_dir);
     for (unsigned k = 0; k < 3; k++) {
         for (unsigned i = 0; i < st->n; i++)
-            if (st->proc[i].role == stages[k] &&
+            if (st->proc[i].role == stages[k] && alive(st->proc[i].pid) &&
                 order(&st->proc[i], EBF_C_STOP, 0, NULL, 0, err, len))
                 return -1;
         if (wait_state(st, stages[k], EBF_S_CONFIGURED, stage_s[k], err, len))

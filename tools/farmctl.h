@@ -58,11 +58,23 @@ void farmctl_free_replies(const struct farm_state *st, Ebfarm__Reply **replies);
 /* Wait until every readout reports its run finished; -1 after timeout_s. */
 int farmctl_wait_finished(const struct farm_state *st, double timeout_s, char *err, size_t len);
 
+/* Once the readouts have generated `events` (or finished), SIGKILL the
+ * node-th node process (fault injection for the demo and the tests). */
+int farmctl_kill_node_after(const struct farm_state *st, unsigned node, uint64_t events,
+                            double timeout_s, char *err, size_t len);
+
+/* Start the node-th node again (it was killed), configure it and start it
+ * into the current run: a new process, so a new epoch at its SFC. */
+int farmctl_respawn_node(struct farm_state *st, const struct farm_spec *spec, const char *build,
+                         unsigned node, char *err, size_t len);
+
 /*
  * The staged stop: readouts stop generating; once they are CONFIGURED the
  * SFCs drain (finish or time out what is building, wait for every ack);
  * then the nodes finish. r receives every process's final counters
- * (readouts and SFCs summed). Returns 0, or -1 with err set.
+ * (readouts and SFCs summed). A node process that is gone (killed) is
+ * skipped and counted in r->nodes_silent; a gone SFC or readout is an
+ * error. Returns 0, or -1 with err set.
  */
 int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, size_t len);
 

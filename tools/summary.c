@@ -7,14 +7,7 @@
 #include <string.h>
 
 #include "ebf_hist.h"
-
-static uint64_t node_sum(const struct farm_result *r, const char *key)
-{
-    uint64_t s = 0;
-    for (unsigned i = 0; i < r->n_nodes; i++)
-        s += ebf_kv_u64(&r->node[i], key, 0);
-    return s;
-}
+#include "ebf_idset.h"
 
 /* Sum of every key that starts with prefix, over the nodes or one kv. */
 static uint64_t prefix_sum(const struct ebf_kv *kv, const char *prefix)
@@ -27,14 +20,71 @@ static uint64_t prefix_sum(const struct ebf_kv *kv, const char *prefix)
     return s;
 }
 
+/* An id record from its stats keys "<prefix>.count.<cell>" ... (0 if absent). */
+static void kv_idset(const struct ebf_kv *kv, const char *prefix, struct ebf_idset *r)
+{
+    char key[96];
+
+    ebf_idset_init(r);
+    for (unsigned c = 0; c < EBF_IDSET_CELLS; c++) {
+        snprintf(key, sizeof(key), "%s.count.%u", prefix, c);
+        r->count[c] = ebf_kv_u64(kv, key, 0);
+        snprintf(key, sizeof(key), "%s.id_sum.%u", prefix, c);
+        r->id_sum[c] = ebf_kv_u64(kv, key, 0);
+        snprintf(key, sizeof(key), "%s.hash_sum.%u", prefix, c);
+        r->hash_sum[c] = ebf_kv_u64(kv, key, 0);
+    }
+}
+
+/* The id records: the readout's range minus the SFCs' acked and lost ids;
+ * then, when every node reported, every ack the nodes sent against the acks
+ * the SFCs took and the late ones they ignored. */
+static void ledger_ids(const struct farm_result *r, struct ledger *l)
+{
+    struct ebf_idset d, x;
+
+    ebf_idset_init(&d);
+    ebf_idset_add_range(&d, l->id_lo, l->generated);
+    kv_idset(&r->sfc, "ledger.acked", &x);
+    ebf_idset_merge(&d, &x, -1);
+    kv_idset(&r->sfc, "ledger.lost", &x);
+    ebf_idset_merge(&d, &x, -1);
+    l->ids_match = ebf_idset_empty(&d);
+    l->ids_listed = ebf_idset_list(&d, l->missing, &l->n_missing, l->extra, &l->n_extra,
+                                   LEDGER_MAX_IDS);
+    if (!l->nodes_reported)
+        return;
+    ebf_idset_init(&d);
+    for (unsigned i = 0; i < r->n_nodes; i++) {
+        kv_idset(&r->node[i], "ledger.acks", &x);
+        ebf_idset_merge(&d, &x, 1);
+    }
+    kv_idset(&r->sfc, "ledger.acked", &x);
+    ebf_idset_merge(&d, &x, -1);
+    kv_idset(&r->sfc, "ledger.late", &x);
+    ebf_idset_merge(&d, &x, -1);
+    l->nodes_agree = ebf_idset_empty(&d);
+}
+
 void summary_ledger(const struct farm_result *r, struct ledger *l)
 {
     memset(l, 0, sizeof(*l));
     l->generated = ebf_kv_u64(&r->readout, "events", 0) +
                    ebf_kv_u64(&r->readout, "events_abandoned", 0);
-    l->accepted = node_sum(r, "accepted");
-    l->rejected = node_sum(r, "rejected");
-    l->incomplete = node_sum(r, "incomplete");
+    l->id_lo = ebf_kv_u64(&r->readout, "first_event", 0);
+    /* The SFC takes one ack per event, from the node that holds it: that
+     * is the decision of record, also when a node died or answered late. */
+    l->accepted = ebf_kv_u64(&r->sfc, "ack.accept", 0);
+    l->rejected = ebf_kv_u64(&r->sfc, "ack.reject", 0);
+    l->incomplete = ebf_kv_u64(&r->sfc, "ack.incomplete", 0);
+    l->late_acks = ebf_kv_u64(&r->sfc, "ack.late_dead", 0);
+    l->nodes_dead = ebf_kv_u64(&r->sfc, "node.declared_dead", 0);
+    l->redispatched = ebf_kv_u64(&r->sfc, "node.redispatched", 0);
+    l->rejoins = ebf_kv_u64(&r->sfc, "node.rejoins", 0);
+    l->revived = ebf_kv_u64(&r->sfc, "node.revived", 0);
+    l->nodes_silent = r->nodes_silent;
+    /* A restarted node (a rejoin) took its past incarnation's record along. */
+    l->nodes_reported = r->nodes_silent == 0 && l->rejoins == 0;
     for (unsigned i = 0; i < r->sfc.n && l->n_lost < LEDGER_MAX_REASONS; i++) {
         const struct ebf_kv_pair *p = &r->sfc.pair[i];
         if (strncmp(p->key, "lost.", 5) != 0)
@@ -45,10 +95,31 @@ void summary_ledger(const struct farm_result *r, struct ledger *l)
         l->n_lost++;
     }
     uint64_t want = ebf_kv_u64(&r->readout, "id_digest", 0);
-    uint64_t got = node_sum(r, "decided_digest") + ebf_kv_u64(&r->sfc, "lost_digest", 0);
+    uint64_t got = ebf_kv_u64(&r->sfc, "acked_digest", 0) + ebf_kv_u64(&r->sfc, "lost_digest", 0);
     l->digest_match = want == got;
+    ledger_ids(r, l);
     l->unaccounted = (int64_t)(l->generated - (l->accepted + l->rejected + l->lost_total));
-    l->closed = l->unaccounted == 0 && l->digest_match;
+    l->closed = l->unaccounted == 0 && l->digest_match && l->ids_match &&
+                (!l->nodes_reported || l->nodes_agree);
+}
+
+/* "a, b, c" of up to n ids, "..." when the list was cut. */
+static void ids_text(FILE *out, const uint64_t *ids, unsigned n, int cut)
+{
+    for (unsigned i = 0; i < n; i++)
+        fprintf(out, "%s%" PRIu64, i ? ", " : "", ids[i]);
+    if (!n)
+        fprintf(out, "none");
+    if (cut)
+        fprintf(out, ", ...");
+}
+
+static void ids_json(FILE *out, const uint64_t *ids, unsigned n)
+{
+    fputc('[', out);
+    for (unsigned i = 0; i < n; i++)
+        fprintf(out, "%s%" PRIu64, i ? ", " : "", ids[i]);
+    fputc(']', out);
 }
 
 static void hist_load(const struct ebf_kv *kv, const char *prefix, struct ebf_hist *h)
@@ -132,6 +203,11 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     reasons_text(out, sfc, "rx.reject.");
     fprintf(out, "; dropped: ");
     reasons_text(out, sfc, "rx.drop.");
+    fprintf(out, "\n           sequence gaps: ");
+    reasons_text(out, sfc, "seq.gap.");
+    fprintf(out, "; throttle on %" PRIu64 " times, %" PRIu64 " frames (%" PRIu64 " refused)",
+            ebf_kv_u64(sfc, "throttle.on", 0), ebf_kv_u64(sfc, "throttle.frames", 0),
+            ebf_kv_u64(sfc, "throttle.tx_fail", 0));
     fprintf(out, "\n           built %" PRIu64 " complete, %" PRIu64 " incomplete; sent %" PRIu64
             " events in %" PRIu64 " frames; acked %" PRIu64 "\n",
             ebf_kv_u64(sfc, "events.complete", 0), ebf_kv_u64(sfc, "events.incomplete", 0),
@@ -152,10 +228,26 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     for (unsigned i = 0; i < l->n_lost; i++)
         fprintf(out, " %s %" PRIu64 "%s", l->lost_name[i], l->lost[i],
                 i + 1 < l->n_lost ? "," : "");
+    fprintf(out, "\n           incomplete by missing source: ");
+    reasons_text(out, sfc, "missing.source.");
+    fprintf(out, "\n           nodes: %" PRIu64 " declared dead, %" PRIu64 " events re-dispatched, %"
+            PRIu64 " late acks ignored, %" PRIu64 " rejoins, %" PRIu64 " revived; ",
+            l->nodes_dead, l->redispatched, l->late_acks, l->rejoins, l->revived);
+    if (l->nodes_reported)
+        fprintf(out, "the nodes' acks %s the SFC's", l->nodes_agree ? "agree with" : "DIFFER FROM");
+    else
+        fprintf(out, "%u node(s) gave no counters, %" PRIu64 " restarted (not cross-checked)",
+                l->nodes_silent, l->rejoins);
     fprintf(out, "\n           %s", l->closed ? "CLOSED" : "NOT CLOSED");
     if (!l->closed)
-        fprintf(out, " (unaccounted %" PRId64 ", id digest %s)", l->unaccounted,
-                l->digest_match ? "agrees" : "differs");
+        fprintf(out, " (unaccounted %" PRId64 ", id digest %s, id records %s)", l->unaccounted,
+                l->digest_match ? "agrees" : "differs", l->ids_match ? "agree" : "differ");
+    if (!l->ids_match) {
+        fprintf(out, "\n           ledger.mismatch: ids generated but in no bucket: ");
+        ids_text(out, l->missing, l->n_missing, !l->ids_listed || l->n_missing == LEDGER_MAX_IDS);
+        fprintf(out, "; ids counted twice or never generated: ");
+        ids_text(out, l->extra, l->n_extra, !l->ids_listed || l->n_extra == LEDGER_MAX_IDS);
+    }
     fprintf(out, "\n  rate     %.0f events/s, %.0f frames/s, %.2f Gbit/s payload over %.2f s\n",
             fg.events_s, fg.frames_s, fg.payload_gbit_s, fg.seconds);
     fprintf(out, "  latency  build p50 %.1f us p99 %.1f us; end-to-end p50 %.1f us p99 %.1f us max %.1f us\n",
@@ -208,8 +300,25 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
         any = 1;
     }
     fprintf(out, "}, \"lost_total\": %" PRIu64 ", \"unaccounted\": %" PRId64
-            ", \"id_digest_match\": %s, \"closed\": %s},\n",
-            l->lost_total, l->unaccounted, l->digest_match ? "true" : "false",
+            ", \"id_digest_match\": %s, \"id_range\": {\"lo\": %" PRIu64 ", \"n\": %" PRIu64
+            "}, \"ids_match\": %s",
+            l->lost_total, l->unaccounted, l->digest_match ? "true" : "false", l->id_lo,
+            l->generated, l->ids_match ? "true" : "false");
+    if (!l->ids_match) {
+        fprintf(out, ", \"mismatch\": {\"missing\": ");
+        ids_json(out, l->missing, l->n_missing);
+        fprintf(out, ", \"extra\": ");
+        ids_json(out, l->extra, l->n_extra);
+        fprintf(out, ", \"complete\": %s}", l->ids_listed ? "true" : "false");
+    }
+    fprintf(out, ", \"incomplete_by_missing_source\": ");
+    reasons_json(out, sfc, "missing.source.");
+    fprintf(out, ", \"nodes_dead\": %" PRIu64 ", \"redispatched\": %" PRIu64
+            ", \"late_acks\": %" PRIu64 ", \"rejoins\": %" PRIu64 ", \"revived\": %" PRIu64
+            ", \"nodes_silent\": %u"
+            ", \"nodes_agree\": %s, \"closed\": %s},\n",
+            l->nodes_dead, l->redispatched, l->late_acks, l->rejoins, l->revived, l->nodes_silent,
+            l->nodes_reported ? (l->nodes_agree ? "true" : "false") : "null",
             l->closed ? "true" : "false");
     fprintf(out, " \"config\": {\"events\": %" PRIu64 ", \"sources\": %u, \"nodes\": %u"
             ", \"frag_min\": %u, \"frag_max\": %u, \"rate\": %g, \"encap\": \"%s\"},\n",
@@ -231,6 +340,18 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
             ebf_kv_u64(sfc, "events.sent", 0), ebf_kv_u64(sfc, "tx.frames", 0),
             ebf_kv_u64(sfc, "ack.events", 0));
     reasons_json(out, sfc, "missing.source.");
+    fprintf(out, ", \"seq_gap\": ");
+    reasons_json(out, sfc, "seq.gap.");
+    fprintf(out, ", \"seq_reorder\": ");
+    reasons_json(out, sfc, "seq.reorder.");
+    fprintf(out, ", \"seq_dup\": ");
+    reasons_json(out, sfc, "seq.dup.");
+    fprintf(out, ", \"late_by_source\": ");
+    reasons_json(out, sfc, "late.source.");
+    fprintf(out, ", \"throttle\": {\"on\": %" PRIu64 ", \"off\": %" PRIu64 ", \"frames\": %" PRIu64
+            ", \"tx_fail\": %" PRIu64 "}",
+            ebf_kv_u64(sfc, "throttle.on", 0), ebf_kv_u64(sfc, "throttle.off", 0),
+            ebf_kv_u64(sfc, "throttle.frames", 0), ebf_kv_u64(sfc, "throttle.tx_fail", 0));
     fprintf(out, "},\n \"nodes\": [");
     for (unsigned i = 0; i < r->n_nodes; i++) {
         const struct ebf_kv *n = &r->node[i];

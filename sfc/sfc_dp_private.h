@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sfc_dp_private.h - the SFC data plane's state, shared by sfc_dp.c and sfc_faults.c. */
+#ifndef SFC_DP_PRIVATE_H
+#define SFC_DP_PRIVATE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_mbuf.h>
+
+#include "sfc_credit.h"
+#include "sfc_dp.h"
+#include "sfc_evtab.h"
+
+#define TXQ_SIZE 1024
+#define BURST_MAX 64
+#define SFC_MAX_READOUTS 16      /* readout MACs throttle frames go to */
+
+/* Frames waiting for one port to take them. */
+struct txq {
+    uint16_t port;
+    uint16_t n;
+    struct rte_mbuf *pkt[TXQ_SIZE];
+};
+
+/* Sequence state of one source: the next number due and which of the 64
+ * numbers below it arrived (bit i: next - 1 - i). */
+struct seq_state {
+    uint32_t next;
+    uint64_t seen;
+};
+
+enum node_state { NODE_NEW = 0, NODE_ALIVE, NODE_DEAD };
+
+struct node_live {
+    uint64_t last_tsc;           /* last credit frame of the current epoch */
+    uint32_t epoch;
+    uint8_t state;               /* enum node_state */
+    uint8_t was_dead;            /* declared dead once, or an earlier epoch was:
+                                  * its acks of events it does not hold are late */
+};
+
+struct sfc_dp {
+    struct sfc_conf c;
+    struct sfc_stats st;
+    struct sfc_evtab *tab;
+    struct sfc_credit *credit;
+    uint8_t rx_mac[6];
+    uint8_t node_port_mac[SFC_MAX_NODES][6];    /* our MAC on each node's port */
+    uint16_t n_txq;
+    struct txq *txq;             /* one per distinct node port */
+    uint16_t node_txq[SFC_MAX_NODES];
+    uint64_t timeout_tsc;
+    double ns_per_tsc;
+    int drain_phase;             /* 0 running, 1 quiet wait, 2 ack wait, 3 done */
+    uint64_t drain_last_rx, drain_frames, drain_end;
+    /* faults: sequence gaps, throttling, node liveness */
+    struct seq_state seq[EBF_MAX_SOURCES];
+    uint8_t ro_mac[SFC_MAX_READOUTS][6];
+    uint16_t n_ro, last_ro;
+    int throttled;
+    uint32_t throttle_seq;
+    uint64_t throttle_sent_tsc, throttle_refresh_tsc;
+    uint32_t on_events, off_events, on_records, off_records;
+    uint64_t node_timeout_tsc;
+    struct node_live live[SFC_MAX_NODES];
+};
+
+/* sfc_faults.c: called by the poll loop in sfc_dp.c. */
+void sfc_faults_init(struct sfc_dp *dp);
+
+/* A fragment frame of source with sequence number seq was received. */
+void sfc_seq_note(struct sfc_dp *dp, uint16_t source, uint32_t seq);
+
+/* Remember a readout MAC (up to SFC_MAX_READOUTS). */
+void sfc_readout_add(struct sfc_dp *dp, const uint8_t *mac);
+
+/* A readout frame came from mac: remember it for throttle frames. */
+static inline void sfc_readout_note(struct sfc_dp *dp, const uint8_t *mac)
+{
+    if (dp->n_ro && memcmp(dp->ro_mac[dp->last_ro], mac, 6) == 0)
+        return;
+    sfc_readout_add(dp, mac);
+}
+
+/* Throttle on or off by the table's fill (hysteresis), refresh "on". */
+unsigned sfc_throttle_poll(struct sfc_dp *dp, uint64_t now);
+
+/* Declare nodes silent past node_timeout dead. Returns events requeued. */
+unsigned sfc_nodes_check(struct sfc_dp *dp, uint64_t now);
+
+/* What a credit frame from node with epoch means for its acks. */
+enum sfc_heard {
+    SFC_HEARD_OK,                /* a live node: acks and credits count */
+    SFC_HEARD_LATE,              /* it was dead: its acks are late, credits count */
+    SFC_HEARD_OLD_EPOCH,         /* an older incarnation: acks late, credits ignored */
+};
+
+enum sfc_heard sfc_node_heard(struct sfc_dp *dp, uint16_t node, uint32_t epoch, uint64_t now);
+
+#endif /* SFC_DP_PRIVATE_H */

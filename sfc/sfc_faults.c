@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sfc_faults.c - the SFC facing faults: sequence gaps, throttling the readouts, dead and rejoining nodes. */
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "sfc_dp_private.h"
+
+void sfc_faults_init(struct sfc_dp *dp)
+{
+    double hz = (double)rte_get_tsc_hz();
+    double on = dp->c.throttle_on > 0 ? dp->c.throttle_on : 0.75;
+    double off = dp->c.throttle_off > 0 ? dp->c.throttle_off : 0.5;
+
+    if (off > on)
+        off = on;
+    dp->on_events = (uint32_t)(on * dp->c.capacity);
+    dp->off_events = (uint32_t)(off * dp->c.capacity);
+    dp->on_records = (uint32_t)(on * dp->c.max_frames);
+    dp->off_records = (uint32_t)(off * dp->c.max_frames);
+    dp->throttle_refresh_tsc = (uint64_t)(EBF_THROTTLE_REFRESH_NS * 1e-9 * hz);
+    dp->node_timeout_tsc = (uint64_t)(dp->c.node_timeout_ms * 1e-3 * hz);
+}
+
+/* --- Sequence numbers ------------------------------------------------------ */
+
+void sfc_seq_note(struct sfc_dp *dp, uint16_t source, uint32_t seq)
+{
+    struct seq_state *q = &dp->seq[source];
+    uint32_t ahead = seq - q->next;
+
+    if (ahead < 0x80000000u) {
+        /* In order (ahead 0) or after a gap of `ahead` frames. */
+        dp->st.seq.gap[source] += ahead;
+        q->seen = ahead >= 63 ? 1 : (q->seen << (ahead + 1)) | 1;
+        q->next = seq + 1;
+        return;
+    }
+    uint32_t back = q->next - 1 - seq;      /* 0: the last one again */
+    if (back < 64 && !(q->seen & (1ull << back))) {
+        q->seen |= 1ull << back;
+        dp->st.seq.reorder[source]++;       /* a frame of an earlier gap */
+    } else {
+        dp->st.seq.dup[source]++;           /* seen, or too old to tell */
+    }
+}
+
+/* --- Throttling the readouts ---------------------------------------------- */
+
+void sfc_readout_add(struct sfc_dp *dp, const uint8_t *mac)
+{
+    for (uint16_t i = 0; i < dp->n_ro; i++)
+        if (memcmp(dp->ro_mac[i], mac, 6) == 0) {
+            dp->last_ro = i;
+            return;
+        }
+    if (dp->n_ro == SFC_MAX_READOUTS)
+        return;
+    memcpy(dp->ro_mac[dp->n_ro], mac, 6);
+    dp->last_ro = dp->n_ro++;
+}
+
+/* One throttle frame to every readout seen, on the readout port. A frame
+ * the port refuses is dropped and counted: "on" is repeated anyway. */
+static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
+{
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    struct ebf_throttle_hdr h = {
+        .sfc_id = dp->c.sfc_id, .on = (uint8_t)dp->throttled, .fill = fill,
+        .seq = dp->throttle_seq++,
+    };
+
+    memcpy(a.src_mac, dp->rx_mac, 6);
+    for (uint16_t i = 0; i < dp->n_ro; i++) {
+        struct rte_mbuf *m = rte_pktmbuf_alloc(dp->c.hdr_pool);
+        uint8_t *p = m ? (uint8_t *)rte_pktmbuf_append(m, EBF_ETH_HLEN + EBF_THROTTLE_LEN)
+                       : NULL;
+        if (!p) {
+            rte_pktmbuf_free(m);
+            dp->st.throttle_tx_fail++;
+            continue;
+        }
+        memcpy(a.dst_mac, dp->ro_mac[i], 6);
+        ebf_encap_write(p, &a, EBF_THROTTLE_LEN);
+        ebf_throttle_write(p + EBF_ETH_HLEN, &h);
+        if (rte_eth_tx_burst(dp->c.rx_port, 0, &m, 1) != 1) {
+            rte_pktmbuf_free(m);
+            dp->st.throttle_tx_fail++;
+            continue;
+        }
+        dp->st.throttle_frames++;
+    }
+    dp->throttle_sent_tsc = now;
+}
+
+/*
+ * Hysteresis on the fill: events held (building, ready, unacked) against
+ * the table, frame records in use against all records. On when either
+ * reaches throttle_on, off when both are at or below throttle_off; while
+ * on, repeated every EBF_THROTTLE_REFRESH_NS so that the readouts' hold
+ * does not expire.
+ */
+unsigned sfc_throttle_poll(struct sfc_dp *dp, uint64_t now)
+{
+    struct sfc_evtab_counts k;
+
+    sfc_evtab_counts(dp->tab, &k);
+    uint32_t held = k.building + k.ready + k.sent;
+    uint32_t recs = dp->c.max_frames - k.free_records;
+    uint32_t f1 = (uint32_t)((uint64_t)held * 1000 / dp->c.capacity);
+    uint32_t f2 = (uint32_t)((uint64_t)recs * 1000 / dp->c.max_frames);
+    uint16_t fill = (uint16_t)(f1 > f2 ? f1 : f2);
+
+    if (!dp->throttled && (held >= dp->on_events || recs >= dp->on_records)) {
+        dp->throttled = 1;
+        dp->st.throttle_on++;
+    } else if (dp->throttled && held <= dp->off_events && recs <= dp->off_records) {
+        dp->throttled = 0;
+        dp->st.throttle_off++;
+    } else if (!dp->throttled || now - dp->throttle_sent_tsc < dp->throttle_refresh_tsc) {
+        return 0;
+    }
+    throttle_send(dp, fill, now);
+    return 1;
+}
+
+/* --- Dead and rejoining nodes --------------------------------------------- */
+
+/* Free the frames still queued for node (it is gone); other nodes that
+ * share its port keep theirs, in order. */
+static void purge_txq(struct sfc_dp *dp, uint16_t node)
+{
+    struct txq *q = &dp->txq[dp->node_txq[node]];
+    uint16_t k = 0;
+
+    for (uint16_t i = 0; i < q->n; i++) {
+        struct rte_mbuf *m = q->pkt[i];
+        if (memcmp(rte_pktmbuf_mtod(m, const uint8_t *), dp->c.node[node].mac, 6) == 0)
+            rte_pktmbuf_free(m);
+        else
+            q->pkt[k++] = m;
+    }
+    q->n = k;
+}
+
+/* Node is dead: no credit, nothing queued for it, and every event it has
+ * not acked back at the head of the ready queue for another node. */
+static unsigned node_dead(struct sfc_dp *dp, uint16_t node)
+{
+    unsigned n = 0;
+
+    dp->live[node].state = NODE_DEAD;
+    dp->live[node].was_dead = 1;
+    dp->st.nodes_dead++;
+    sfc_credit_revoke(dp->credit, node);
+    purge_txq(dp, node);
+    for (uint32_t s = 0; s < dp->c.capacity; s++) {
+        struct sfc_event *e = sfc_evtab_event(dp->tab, s);
+        if (e->state == SFC_EV_SENT && e->node == node) {
+            sfc_evtab_requeue(dp->tab, s);
+            n++;
+        }
+    }
+    dp->st.redispatched += n;
+    return n;
+}
+
+unsigned sfc_nodes_check(struct sfc_dp *dp, uint64_t now)
+{
+    unsigned n = 0;
+
+    if (!dp->node_timeout_tsc)
+        return 0;
+    for (uint16_t i = 0; i < dp->c.n_nodes; i++)
+        if (dp->live[i].state == NODE_ALIVE && now - dp->live[i].last_tsc > dp->node_timeout_tsc)
+            n += node_dead(dp, i) + 1;
+    return n;
+}
+
+enum sfc_heard sfc_node_heard(struct sfc_dp *dp, uint16_t node, uint32_t epoch, uint64_t now)
+{
+    struct node_live *l = &dp->live[node];
+    enum sfc_heard r = SFC_HEARD_OK;
+
+    if (l->state == NODE_NEW) {
+        l->epoch = epoch;
+        l->state = NODE_ALIVE;
+    } else if ((int32_t)(epoch - l->epoch) > 0) {
+        /* A new incarnation: the old one's events will never be acked. */
+        if (l->state == NODE_ALIVE)
+            node_dead(dp, node);
+        sfc_credit_revoke(dp->credit, node);
+        l->epoch = epoch;
+        l->state = NODE_ALIVE;
+        l->was_dead = 1;        /* frames of the old one may still be answered */
+        dp->st.rejoins++;
+    } else if (epoch != l->epoch) {
+        return SFC_HEARD_OLD_EPOCH;     /* a frame of a past incarnation */
+    } else if (l->state == NODE_DEAD) {
+        /* Silent too long but not gone: its events went elsewhere. */
+        l->state = NODE_ALIVE;
+        dp->st.revived++;
+        r = SFC_HEARD_LATE;
+    }
+    l->last_tsc = now;
+    return r;
+}
