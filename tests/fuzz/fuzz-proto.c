@@ -80,7 +80,7 @@ static enum ebf_reason vt_outcome(const uint8_t *buf, size_t len, uint8_t type)
         return EBF_R_TRUNCATED;
     if (buf[0] != EBF_PROTO_VERSION)
         return EBF_R_BAD_VERSION;
-    if (buf[1] < EBF_T_FRAGMENT || buf[1] > EBF_T_CREDIT)
+    if (buf[1] < EBF_T_FRAGMENT || buf[1] > EBF_T_THROTTLE)
         return EBF_R_UNKNOWN_TYPE;
     if (buf[1] != type)
         return EBF_R_BAD_FIELD;
@@ -370,7 +370,7 @@ static void check_frame(const uint8_t *data, size_t size)
     int tagged = rd16(data + 12) == 0x8100;
     NEED(l.dst_mac == data && l.src_mac == data + 6);
     NEED(l.len >= 2 && (size_t)l.hlen + l.len <= size);
-    NEED(l.type >= EBF_T_FRAGMENT && l.type <= EBF_T_CREDIT);
+    NEED(l.type >= EBF_T_FRAGMENT && l.type <= EBF_T_LAST);
     NEED(data[l.hlen] == EBF_PROTO_VERSION && data[l.hlen + 1] == l.type);
     if (l.encap == EBF_ENCAP_ETH) {
         NEED(l.hlen == EBF_ETH_HLEN + (tagged ? 4 : 0));
