@@ -194,8 +194,15 @@ static unsigned poll_nodes(struct sfc_dp *dp, uint64_t now)
     struct rte_mbuf *pkts[BURST_MAX];
     unsigned work = 0;
 
+    dp->polls++;
     for (uint16_t q = 0; q < dp->n_txq; q++) {
         uint16_t port = dp->txq[q].port;
+        /* A port whose nodes are all dead is polled now and then only, to
+         * hear a node come back: its peer may be gone, and a memif PMD
+         * unmaps the shared rings of a vanished peer from its interrupt
+         * thread, unsynchronised with a burst in progress (DPDK 22.11). */
+        if (dp->q_alive[q] == 0 && (dp->polls & 1023) != 0)
+            continue;
         uint16_t n = rte_eth_rx_burst(port, 0, pkts, dp->c.burst);
         for (uint16_t i = 0; i < n; i++)
             handle_credit(dp, port, pkts[i], now);

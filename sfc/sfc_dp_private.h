@@ -64,6 +64,8 @@ struct sfc_dp {
     uint32_t on_events, off_events, on_records, off_records;
     uint64_t node_timeout_tsc;
     struct node_live live[SFC_MAX_NODES];
+    uint16_t q_alive[SFC_MAX_NODES];   /* nodes not dead on each node port */
+    uint32_t polls;
 };
 
 /* sfc_faults.c: called by the poll loop in sfc_dp.c. */

@@ -20,6 +20,8 @@ void sfc_faults_init(struct sfc_dp *dp)
     dp->off_records = (uint32_t)(off * dp->c.max_frames);
     dp->throttle_refresh_tsc = (uint64_t)(EBF_THROTTLE_REFRESH_NS * 1e-9 * hz);
     dp->node_timeout_tsc = (uint64_t)(dp->c.node_timeout_ms * 1e-3 * hz);
+    for (uint16_t n = 0; n < dp->c.n_nodes; n++)
+        dp->q_alive[dp->node_txq[n]]++;
 }
 
 /* --- Sequence numbers ------------------------------------------------------ */
@@ -151,6 +153,7 @@ static unsigned node_dead(struct sfc_dp *dp, uint16_t node)
 
     dp->live[node].state = NODE_DEAD;
     dp->live[node].was_dead = 1;
+    dp->q_alive[dp->node_txq[node]]--;
     dp->st.nodes_dead++;
     sfc_credit_revoke(dp->credit, node);
     purge_txq(dp, node);
@@ -189,6 +192,7 @@ enum sfc_heard sfc_node_heard(struct sfc_dp *dp, uint16_t node, uint32_t epoch, 
         /* A new incarnation: the old one's events will never be acked. */
         if (l->state == NODE_ALIVE)
             node_dead(dp, node);
+        dp->q_alive[dp->node_txq[node]]++;
         sfc_credit_revoke(dp->credit, node);
         l->epoch = epoch;
         l->state = NODE_ALIVE;
@@ -199,6 +203,7 @@ enum sfc_heard sfc_node_heard(struct sfc_dp *dp, uint16_t node, uint32_t epoch, 
     } else if (l->state == NODE_DEAD) {
         /* Silent too long but not gone: its events went elsewhere. */
         l->state = NODE_ALIVE;
+        dp->q_alive[dp->node_txq[node]]++;
         dp->st.revived++;
         r = SFC_HEARD_LATE;
     }

@@ -167,7 +167,7 @@ START_TEST(test_farm_node_restarts)
     c.events = 60000;
     c.rate = 20000;                 /* 3 s: room for the timeout and the restart */
     c.kill_node_after = 8000;
-    c.restart_after_ms = 1300;      /* after the 1 s node timeout */
+    c.restart_after_ms = 300;       /* the kill waits for the node timeout */
     run(&c, &r, &l);
     ck_assert_uint_eq(l.generated, 60000);
     ck_assert_uint_eq(r.n_nodes, 2);

@@ -734,34 +734,47 @@ int farmctl_wait_finished(const struct farm_state *st, double timeout_s, char *e
     }
 }
 
+/* A counter from p's status, or def when it does not answer. */
+static uint64_t status_counter(const struct farm_proc *p, const char *key, uint64_t def,
+                               int *finished)
+{
+    char e[512];
+    Ebfarm__Reply *r = ask(p, EBF_C_STATUS, 0, NULL, 0, REPLY_MS, e, sizeof(e));
+    struct ebf_kv kv = {0};
+    uint64_t v = def;
+
+    if (!r)
+        return def;
+    if (finished)
+        *finished = r->status && r->status->finished;
+    if (r->status && r->status->metrics && ebf_pb_snapshot_kv(r->status->metrics, &kv) == 0)
+        v = ebf_kv_u64(&kv, key, def);
+    ebf_kv_free(&kv);
+    ebfarm__reply__free_unpacked(r, NULL);
+    return v;
+}
+
 int farmctl_kill_node_after(const struct farm_state *st, unsigned node, uint64_t events,
                             double timeout_s, char *err, size_t len)
 {
-    const struct farm_proc *ro = NULL, *victim = NULL;
+    const struct farm_proc *ro = NULL, *victim = NULL, *sfc = NULL;
     double end = now_s() + timeout_s;
 
     for (unsigned i = 0, k = 0; i < st->n; i++) {
         if (st->proc[i].role == FARM_READOUT && !ro)
             ro = &st->proc[i];
+        if (st->proc[i].role == FARM_SFC && !sfc)
+            sfc = &st->proc[i];
         if (st->proc[i].role == FARM_NODE && k++ == node)
             victim = &st->proc[i];
     }
-    if (!ro || !victim) {
-        snprintf(err, len, "no readout or no node %u to kill", node);
+    if (!ro || !victim || !sfc) {
+        snprintf(err, len, "no readout, SFC or node %u to kill", node);
         return -1;
     }
     for (;;) {
-        Ebfarm__Reply *r = ask(ro, EBF_C_STATUS, 0, NULL, 0, REPLY_MS, err, len);
-        struct ebf_kv kv = {0};
-        if (!r)
-            return -1;
-        int finished = r->status && r->status->finished;
-        uint64_t made = 0;
-        if (r->status && r->status->metrics && ebf_pb_snapshot_kv(r->status->metrics, &kv) == 0)
-            made = ebf_kv_u64(&kv, "events", 0);
-        ebf_kv_free(&kv);
-        ebfarm__reply__free_unpacked(r, NULL);
-        if (made >= events || finished)
+        int finished = 0;
+        if (status_counter(ro, "events", 0, &finished) >= events || finished)
             break;
         if (now_s() > end) {
             snprintf(err, len, "the readout did not reach %llu events within %.0f s",
@@ -770,13 +783,28 @@ int farmctl_kill_node_after(const struct farm_state *st, unsigned node, uint64_t
         }
         sleep_ms(5);
     }
+    /*
+     * Freeze the node first and let the SFC declare it dead (it then sends
+     * it nothing and rarely polls its port), then kill it: the memif PMD of
+     * DPDK 22.11 unmaps a vanished peer's rings from its interrupt thread
+     * while the SFC's lcore may be in a burst on them, which can crash the
+     * SFC. With a NIC a plain SIGKILL is just as good.
+     */
+    uint64_t dead0 = status_counter(sfc, "node.declared_dead", 0, NULL);
+    if (kill(victim->pid, SIGSTOP) != 0) {
+        snprintf(err, len, "cannot stop %s: %s", victim->name, strerror(errno));
+        return -1;
+    }
+    double give_up = now_s() + 10;
+    while (status_counter(sfc, "node.declared_dead", 0, NULL) <= dead0 && now_s() < give_up)
+        sleep_ms(20);
     if (kill(victim->pid, SIGKILL) != 0) {
         snprintf(err, len, "cannot kill %s: %s", victim->name, strerror(errno));
         return -1;
     }
     waitpid(victim->pid, NULL, 0);
-    fprintf(stderr, "ebfarm: killed %s (SIGKILL) after %llu events\n", victim->name,
-            (unsigned long long)events);
+    fprintf(stderr, "ebfarm: killed %s (SIGSTOP, then SIGKILL once its SFC declared it dead) "
+            "after %llu events\n", victim->name, (unsigned long long)events);
     return 0;
 }
 

@@ -58,8 +58,10 @@ void farmctl_free_replies(const struct farm_state *st, Ebfarm__Reply **replies);
 /* Wait until every readout reports its run finished; -1 after timeout_s. */
 int farmctl_wait_finished(const struct farm_state *st, double timeout_s, char *err, size_t len);
 
-/* Once the readouts have generated `events` (or finished), SIGKILL the
- * node-th node process (fault injection for the demo and the tests). */
+/* Once the readouts have generated `events` (or finished), kill the
+ * node-th node process (fault injection for the demo and the tests):
+ * SIGSTOP, then SIGKILL once the SFC has declared it dead (at most 10 s
+ * later), which spares the SFC a memif PMD race (see docs/status.md). */
 int farmctl_kill_node_after(const struct farm_state *st, unsigned node, uint64_t events,
                             double timeout_s, char *err, size_t len);
 
