@@ -16,6 +16,7 @@
 #include <rte_ring.h>
 #include <zmq.h>
 
+#include "ebf_kv.h"
 #include "ebf_pb.h"
 #include "ebf_util.h"
 
@@ -427,6 +428,27 @@ static void *bind_socket(struct ebf_ctl *ctl, int type, const char *ep)
     return s;
 }
 
+/* Free everything ctl holds (the thread is joined or never started). */
+static void release(struct ebf_ctl *ctl)
+{
+    if (ctl->rep)
+        zmq_close(ctl->rep);
+    if (ctl->pub)
+        zmq_close(ctl->pub);
+    if (ctl->zctx)
+        zmq_ctx_term(ctl->zctx);
+    rte_ring_free(ctl->req);
+    rte_ring_free(ctl->rsp);
+    ebf_metrics_free(&ctl->ms);
+    free(ctl->conf_initial);
+    free(ctl->conf_cur);
+    free(ctl->conf_scratch);
+    free(ctl->snap);
+    free(ctl->final);
+    free(ctl->stop.snap);
+    free(ctl);
+}
+
 struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ctl_ops *ops)
 {
     struct ebf_ctl *ctl = calloc(1, sizeof(*ctl));
@@ -484,22 +506,7 @@ struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ct
     }
     return ctl;
 fail:
-    if (ctl->rep)
-        zmq_close(ctl->rep);
-    if (ctl->pub)
-        zmq_close(ctl->pub);
-    if (ctl->zctx)
-        zmq_ctx_term(ctl->zctx);
-    rte_ring_free(ctl->req);
-    rte_ring_free(ctl->rsp);
-    ebf_metrics_free(&ctl->ms);
-    free(ctl->conf_initial);
-    free(ctl->conf_cur);
-    free(ctl->conf_scratch);
-    free(ctl->snap);
-    free(ctl->final);
-    free(ctl->stop.snap);
-    free(ctl);
+    release(ctl);
     errno = e;
     return NULL;
 }
@@ -509,21 +516,31 @@ void ebf_ctl_destroy(struct ebf_ctl *ctl)
     if (!ctl)
         return;
     pthread_join(ctl->thread, NULL);
-    if (ctl->rep)
-        zmq_close(ctl->rep);
-    if (ctl->pub)
-        zmq_close(ctl->pub);
-    zmq_ctx_term(ctl->zctx);
-    rte_ring_free(ctl->req);
-    rte_ring_free(ctl->rsp);
-    ebf_metrics_free(&ctl->ms);
-    free(ctl->conf_initial);
-    free(ctl->conf_cur);
-    free(ctl->conf_scratch);
-    free(ctl->snap);
-    free(ctl->final);
-    free(ctl->stop.snap);
-    free(ctl);
+    release(ctl);
+}
+
+int ebf_ctl_write_stats(const struct ebf_ctl_ops *ops, void *dp, const char *path)
+{
+    struct ebf_metrics ms;
+    int finished, rc = -1;
+    void *snap = calloc(1, ops->snap_size);
+    FILE *f = NULL;
+
+    if (!snap || ebf_metrics_init(&ms, CTL_METRICS_MAX)) {
+        free(snap);
+        errno = ENOMEM;
+        return -1;
+    }
+    ops->snapshot(dp, snap, &finished);
+    ops->metrics(snap, &ms);
+    f = ebf_kv_create(path);
+    if (f) {
+        ebf_metrics_write_kv(&ms, f);
+        rc = ebf_kv_commit(f, path);
+    }
+    ebf_metrics_free(&ms);
+    free(snap);
+    return rc;
 }
 
 const void *ebf_ctl_final(const struct ebf_ctl *ctl)

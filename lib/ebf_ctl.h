@@ -98,6 +98,12 @@ void ebf_ctl_serve(struct ebf_ctl *ctl, void *dp, struct ebf_idle *idle);
  */
 void ebf_ctl_service(struct ebf_ctl *ctl, void *dp);
 
+/*
+ * Main, after ebf_ctl_serve returned: the data plane's counters now, as a
+ * stats file at path (written atomically). 0, or -1 with errno set.
+ */
+int ebf_ctl_write_stats(const struct ebf_ctl_ops *ops, void *dp, const char *path);
+
 /* Signal handler: SIGINT/SIGTERM. The first asks for a staged stop and
  * exit; a second one sets *ebf_ctl_force, which data planes honour by
  * abandoning what they cannot finish (counted). */

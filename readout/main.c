@@ -339,20 +339,8 @@ int main(int argc, char **argv)
         ebf_eal_exit(EXIT_FAILURE, "readout: cannot start run control: %s\n", strerror(errno));
     ebf_ctl_serve(runner.ctl, &runner, &c.idle);
     ebf_ctl_destroy(runner.ctl);
-    if (o.stats) {
-        static struct ro_snap snap;
-        struct ebf_metrics ms;
-        int finished;
-        FILE *f = ebf_kv_create(o.stats);
-        if (!f || ebf_metrics_init(&ms, 256))
-            ebf_eal_exit(EXIT_FAILURE, "readout: cannot write '%s': %s\n", o.stats, strerror(errno));
-        ro_ctl_ops.snapshot(&runner, &snap, &finished);
-        ro_metrics(&snap, &ms);
-        ebf_metrics_write_kv(&ms, f);
-        ebf_metrics_free(&ms);
-        if (ebf_kv_commit(f, o.stats))
-            ebf_eal_exit(EXIT_FAILURE, "readout: cannot write '%s': %s\n", o.stats, strerror(errno));
-    }
+    if (o.stats && ebf_ctl_write_stats(&ro_ctl_ops, &runner, o.stats) != 0)
+        ebf_eal_exit(EXIT_FAILURE, "readout: cannot write '%s': %s\n", o.stats, strerror(errno));
     ro_fault_tx_free(c.fault);
     ebf_port_close(c.port);
     ebf_eal_cleanup();

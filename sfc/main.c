@@ -221,20 +221,8 @@ int main(int argc, char **argv)
     }
     ebf_ctl_serve(ctl, &runner, &c.idle);
     ebf_ctl_destroy(ctl);
-    if (o.stats) {
-        static struct sfc_snap snap;
-        struct ebf_metrics ms;
-        int finished;
-        FILE *f = ebf_kv_create(o.stats);
-        if (!f || ebf_metrics_init(&ms, 2048))
-            ebf_eal_exit(EXIT_FAILURE, "sfc: cannot write '%s': %s\n", o.stats, strerror(errno));
-        sfc_ctl_ops.snapshot(&runner, &snap, &finished);
-        sfc_metrics(&snap, &ms);
-        ebf_metrics_write_kv(&ms, f);
-        ebf_metrics_free(&ms);
-        if (ebf_kv_commit(f, o.stats))
-            ebf_eal_exit(EXIT_FAILURE, "sfc: cannot write '%s': %s\n", o.stats, strerror(errno));
-    }
+    if (o.stats && ebf_ctl_write_stats(&sfc_ctl_ops, &runner, o.stats) != 0)
+        ebf_eal_exit(EXIT_FAILURE, "sfc: cannot write '%s': %s\n", o.stats, strerror(errno));
     sfc_runner_fini(&runner);
     ebf_port_close(c.rx_port);
     for (uint16_t i = 0; i < c.n_nodes; i++)
