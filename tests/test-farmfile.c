@@ -187,6 +187,27 @@ START_TEST(test_real_nics)
 }
 END_TEST
 
+START_TEST(test_faults_example)
+{
+    load_example("faults.yaml");
+    const struct ff_run *r = &spec.run;
+    ck_assert_str_eq(spec.name, "faults");
+    ck_assert_uint_eq(r->events, 100000);
+    ck_assert_int_eq(r->frag_dist, FF_DIST_LOGNORMAL);
+    ck_assert(r->frag_mean == 1024 && r->frag_sigma == 512);
+    ck_assert_uint_eq(r->frag_min, 64);
+    ck_assert_uint_eq(r->frag_max, 8192);
+    ck_assert_uint_eq(r->seed, 7);
+    ck_assert_str_eq(r->faults, "drop=0.001,dup=0.001,reorder=0.01,corrupt=0.0005");
+    ck_assert_uint_eq(r->fault_seed, 7);
+    ck_assert_uint_eq(r->silence_source, 7);
+    ck_assert_uint_eq(r->silence_event, 80000);
+    ck_assert_uint_eq(r->burst_events, 0);
+    ck_assert_uint_eq(r->burst_gap_us, 0);
+    ck_assert_uint_eq(spec.n_nodes, 2);
+}
+END_TEST
+
 /* --- Small files ----------------------------------------------------------- */
 
 #define HEAD "farm: t\n"
@@ -235,6 +256,13 @@ START_TEST(test_minimal_defaults)
     ck_assert_int_eq(spec.run.encap, FF_ENCAP_ETH);
     ck_assert_uint_eq(spec.run.mtu, 1500);
     ck_assert(spec.run.duration_s == 0 && spec.run.rate == 0);
+    ck_assert_int_eq(spec.run.frag_dist, FF_DIST_FIXED);
+    ck_assert(spec.run.frag_mean == 0 && spec.run.frag_sigma == 0);
+    ck_assert_str_eq(spec.run.faults, "");
+    ck_assert_uint_eq(spec.run.fault_seed, 1);
+    ck_assert_uint_eq(spec.run.silence_source, FF_NO_SILENCE);
+    ck_assert_uint_eq(spec.run.burst_events, 0);
+    ck_assert_uint_eq(spec.run.burst_gap_us, 0);
     ck_assert_uint_eq(spec.readout[0].p.memory_mb, 256);
     ck_assert_int_eq(spec.readout[0].p.no_huge, 1);
     ck_assert_int_eq(spec.readout[0].p.idle, FF_IDLE_SPIN);
@@ -269,6 +297,7 @@ START_TEST(test_ports_and_overrides)
     ck_assert_msg(parse(yaml) == 0, "%s", err);
     ck_assert_uint_eq(spec.run.frag_min, 64);
     ck_assert_uint_eq(spec.run.frag_max, 8192);
+    ck_assert_int_eq(spec.run.frag_dist, FF_DIST_UNIFORM);     /* the default for a range */
     ck_assert_int_eq(spec.run.encap, FF_ENCAP_UDP);
     ck_assert_uint_eq(spec.run.udp_port, 4000);
     ck_assert(spec.run.rate == 1e6);
@@ -296,6 +325,63 @@ START_TEST(test_ports_and_overrides)
     ck_assert_str_eq(spec.node[0].p.eal_args[1], "--vdev=net_null0");
     assert_mac(spec.node[1].sfc_mac, "02:00:00:00:01:04");
     ck_assert_uint_eq(spec.node[1].credits, 8);
+}
+END_TEST
+
+/* The fault and size keys: every one given, then "none" and the clamp's default. */
+START_TEST(test_faults_and_sizes)
+{
+    static const char every[] = BASE
+        "run:\n"
+        "  sources: 16\n"
+        "  frag_dist: lognormal\n"
+        "  frag_mean: 2000.5\n"
+        "  frag_sigma: 0\n"
+        "  faults: drop=0.001,dup=0.001,reorder=0.01,corrupt=0.0005,window=16\n"
+        "  fault_seed: 18446744073709551615\n"
+        "  silence: 15@4294967296\n"
+        "  burst_events: 1000\n"
+        "  burst_gap_us: 2000\n";
+    static const char nothing[] = BASE
+        "run:\n"
+        "  frag_dist: uniform\n"
+        "  faults: none\n"
+        "  silence: none\n"
+        "  burst_events: 0\n";
+    static const char clamp[] = BASE
+        "run:\n"
+        "  frag_dist: lognormal\n"
+        "  frag_min: 64\n"
+        "  frag_max: 64\n"
+        "  frag_mean: 64\n"
+        "  frag_sigma: 1e3\n"
+        "  faults: ''\n";
+
+    ck_assert_msg(parse(every) == 0, "%s", err);
+    ck_assert_int_eq(spec.run.frag_dist, FF_DIST_LOGNORMAL);
+    ck_assert(spec.run.frag_mean == 2000.5 && spec.run.frag_sigma == 0);
+    ck_assert_uint_eq(spec.run.frag_min, 1);           /* log-normal: [1, 1048576] */
+    ck_assert_uint_eq(spec.run.frag_max, 1048576);
+    ck_assert_str_eq(spec.run.faults, "drop=0.001,dup=0.001,reorder=0.01,corrupt=0.0005,window=16");
+    ck_assert_uint_eq(spec.run.fault_seed, UINT64_MAX);
+    ck_assert_uint_eq(spec.run.silence_source, 15);
+    ck_assert_uint_eq(spec.run.silence_event, 4294967296ull);
+    ck_assert_uint_eq(spec.run.burst_events, 1000);
+    ck_assert_uint_eq(spec.run.burst_gap_us, 2000);
+
+    ck_assert_msg(parse(nothing) == 0, "%s", err);
+    ck_assert_int_eq(spec.run.frag_dist, FF_DIST_UNIFORM);   /* uniform over 1024..1024 */
+    ck_assert_uint_eq(spec.run.frag_min, 1024);
+    ck_assert_uint_eq(spec.run.frag_max, 1024);
+    ck_assert_str_eq(spec.run.faults, "");
+    ck_assert_uint_eq(spec.run.silence_source, FF_NO_SILENCE);
+    ck_assert_uint_eq(spec.run.burst_events, 0);
+
+    ck_assert_msg(parse(clamp) == 0, "%s", err);
+    ck_assert_uint_eq(spec.run.frag_min, 64);
+    ck_assert_uint_eq(spec.run.frag_max, 64);
+    ck_assert(spec.run.frag_mean == 64 && spec.run.frag_sigma == 1000);
+    ck_assert_str_eq(spec.run.faults, "");
 }
 END_TEST
 
@@ -343,8 +429,9 @@ static const struct bad {
      "run:\n"
      "  sorces: 3\n",
      "key 'run.sorces' is not allowed (allowed: sources, events, rate, duration_s, "
-     "frag_size, frag_min, frag_max, encap, udp_port, mtu, seed, trigger_us, accept, "
-     "accept_seed, timeout_ms)"},
+     "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, encap, udp_port, mtu, "
+     "seed, trigger_us, accept, accept_seed, timeout_ms, faults, fault_seed, silence, "
+     "burst_events, burst_gap_us)"},
     {"unknown readout key",
      HEAD RO0
      "    sfc: sfc0\n"
@@ -384,8 +471,9 @@ static const struct bad {
      BASE
      "run: 5\n",
      "key 'run' must be a mapping of keys (allowed: sources, events, rate, duration_s, "
-     "frag_size, frag_min, frag_max, encap, udp_port, mtu, seed, trigger_us, accept, "
-     "accept_seed, timeout_ms)"},
+     "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, encap, udp_port, mtu, "
+     "seed, trigger_us, accept, accept_seed, timeout_ms, faults, fault_seed, silence, "
+     "burst_events, burst_gap_us)"},
     {"readouts not a list",
      HEAD
      "readouts: {name: ro0}\n"
@@ -778,6 +866,166 @@ static const struct bad {
      "  - {name: n0, sfc: sfc0, port: memif:b, mac: 02:00:00:00:00:03, ip: 10.0.0.1}\n",
      "key 'nodes[0].ip' is not allowed (allowed: name, sfc, port, mac, sfc_port, sfc_mac, "
      "credits, control, metrics, lcores, memory_mb, idle, eal_args)"},
+    {"faults unknown key",
+     BASE
+     "run:\n"
+     "  faults: drip=0.1\n",
+     "key 'run.faults': \"drip=0.1\" is not a fault spec: unknown key 'drip' (allowed: drop, "
+     "dup, reorder, delay, corrupt_payload, corrupt_header, corrupt, window, delay_us, "
+     "delay_frames)"},
+    {"faults probability above 1",
+     BASE
+     "run:\n"
+     "  faults: dup=0.001,drop=2\n",
+     "key 'run.faults': \"dup=0.001,drop=2\" is not a fault spec: 'drop': \"2\" is not a "
+     "probability in 0..1"},
+    {"faults adding up above 1",
+     BASE
+     "run:\n"
+     "  faults: drop=0.6,reorder=0.6\n",
+     "key 'run.faults': \"drop=0.6,reorder=0.6\" is not a fault spec: probabilities add up to "
+     "1.2, above 1 (a frame gets one fault at most)"},
+    {"faults key without value",
+     BASE
+     "run:\n"
+     "  faults: drop\n",
+     "key 'run.faults': \"drop\" is not a fault spec: 'drop' has no value (want drop=VALUE)"},
+    {"faults window 0",
+     BASE
+     "run:\n"
+     "  faults: reorder=0.1,window=0\n",
+     "key 'run.faults': \"reorder=0.1,window=0\" is not a fault spec: 'window': \"0\" is not an "
+     "integer in 1..1024"},
+    {"fault_seed negative",
+     BASE
+     "run:\n"
+     "  fault_seed: -1\n",
+     "key 'run.fault_seed': \"-1\" is not an integer (0 to 18446744073709551615)"},
+    {"silence without @",
+     BASE
+     "run:\n"
+     "  silence: 3\n",
+     "key 'run.silence': \"3\" is not SOURCE@EVENT (for example 3@1000)"},
+    {"silence bad source",
+     BASE
+     "run:\n"
+     "  silence: x@5\n",
+     "key 'run.silence': \"x@5\": source \"x\" is not an integer in 0..127"},
+    {"silence bad event",
+     BASE
+     "run:\n"
+     "  silence: 2@-5\n",
+     "key 'run.silence': \"2@-5\": event \"-5\" is not an unsigned integer"},
+    {"silence source not below sources",
+     BASE
+     "run:\n"
+     "  sources: 4\n"
+     "  silence: 4@100\n",
+     "key 'run.silence': source 4 is not below run.sources (4)"},
+    {"burst_events with rate",
+     BASE
+     "run:\n"
+     "  rate: 1000\n"
+     "  burst_events: 100\n",
+     "key 'run.burst_events': 100 cannot be used with run.rate 1000 (bursts replace the rate: "
+     "give one of them)"},
+    {"burst_events text",
+     BASE
+     "run:\n"
+     "  burst_events: many\n",
+     "key 'run.burst_events': \"many\" is not an integer (0 to 4294967295)"},
+    {"burst_gap_us alone",
+     BASE
+     "run:\n"
+     "  burst_gap_us: 500\n",
+     "key 'run.burst_gap_us' needs run.burst_events above 0 (it is the pause between bursts of "
+     "burst_events events)"},
+    {"burst_gap_us with burst_events 0",
+     BASE
+     "run:\n"
+     "  burst_events: 0\n"
+     "  burst_gap_us: 0\n",
+     "key 'run.burst_gap_us' needs run.burst_events above 0 (it is the pause between bursts of "
+     "burst_events events)"},
+    {"burst_gap_us too long",
+     BASE
+     "run:\n"
+     "  burst_events: 10\n"
+     "  burst_gap_us: 60000001\n",
+     "key 'run.burst_gap_us': 60000001 is out of range (0 to 60000000)"},
+    {"bad frag_dist",
+     BASE
+     "run:\n"
+     "  frag_dist: normal\n",
+     "key 'run.frag_dist': \"normal\" is not allowed (allowed: fixed, uniform, lognormal)"},
+    {"fixed with a range",
+     BASE
+     "run:\n"
+     "  frag_dist: fixed\n"
+     "  frag_min: 64\n"
+     "  frag_max: 128\n",
+     "key 'run.frag_dist': fixed takes one size, but run.frag_min (64) and run.frag_max (128) "
+     "differ (give frag_size, or frag_dist uniform)"},
+    {"lognormal without frag_sigma",
+     BASE
+     "run:\n"
+     "  frag_dist: lognormal\n"
+     "  frag_mean: 1000\n",
+     "key 'run.frag_sigma' is required with 'run.frag_dist' lognormal (give frag_mean and "
+     "frag_sigma, in bytes)"},
+    {"lognormal without frag_mean",
+     BASE
+     "run:\n"
+     "  frag_dist: lognormal\n"
+     "  frag_sigma: 100\n",
+     "key 'run.frag_mean' is required with 'run.frag_dist' lognormal (give frag_mean and "
+     "frag_sigma, in bytes)"},
+    {"lognormal with frag_size",
+     BASE
+     "run:\n"
+     "  frag_dist: lognormal\n"
+     "  frag_size: 1000\n"
+     "  frag_mean: 1000\n"
+     "  frag_sigma: 100\n",
+     "key 'run.frag_size' cannot be given with 'run.frag_dist' lognormal (its sizes are clamped "
+     "to [frag_min, frag_max], by default [1, 1048576])"},
+    {"frag_mean without lognormal",
+     BASE
+     "run:\n"
+     "  frag_mean: 1000\n",
+     "key 'run.frag_mean' is only allowed with 'run.frag_dist' lognormal"},
+    {"frag_sigma with uniform",
+     BASE
+     "run:\n"
+     "  frag_dist: uniform\n"
+     "  frag_min: 64\n"
+     "  frag_max: 128\n"
+     "  frag_sigma: 10\n",
+     "key 'run.frag_sigma' is only allowed with 'run.frag_dist' lognormal"},
+    {"frag_mean 0",
+     BASE
+     "run:\n"
+     "  frag_dist: lognormal\n"
+     "  frag_mean: 0\n"
+     "  frag_sigma: 100\n",
+     "key 'run.frag_mean': 0 is out of range (1 to 1048576)"},
+    {"frag_sigma text",
+     BASE
+     "run:\n"
+     "  frag_dist: lognormal\n"
+     "  frag_mean: 1000\n"
+     "  frag_sigma: wide\n",
+     "key 'run.frag_sigma': \"wide\" is not a number (0 to 16777216)"},
+    {"frag_mean outside the clamp",
+     BASE
+     "run:\n"
+     "  frag_dist: lognormal\n"
+     "  frag_min: 100\n"
+     "  frag_max: 2000\n"
+     "  frag_mean: 5000\n"
+     "  frag_sigma: 10\n",
+     "key 'run.frag_mean': 5000 is outside [run.frag_min, run.frag_max] (100 to 2000), where "
+     "the sizes are clamped"},
     {"too many readouts",
      HEAD "readouts:\n" RX17 SFC0 NODE0,
      "key 'readouts': more than 16 entries (allowed: 1 to 16)"},
@@ -861,6 +1109,41 @@ START_TEST(test_check_in_code)
     ck_assert_str_eq(err, "farm 'demo': key 'run.accept': 2 is out of range (0 to 1)");
     spec.run.accept = 0.1;
     ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), 0);
+
+    /* The fault keys, as the demo's options set them. */
+    snprintf(spec.run.faults, sizeof(spec.run.faults), "drop=0.1,bogus=1");
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 'demo': key 'run.faults': \"drop=0.1,bogus=1\" is not a fault "
+                          "spec: unknown key 'bogus' (allowed: drop, dup, reorder, delay, "
+                          "corrupt_payload, corrupt_header, corrupt, window, delay_us, "
+                          "delay_frames)");
+    snprintf(spec.run.faults, sizeof(spec.run.faults), "none");
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), 0);
+    spec.run.silence_source = 8;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 'demo': key 'run.silence': source 8 is not below run.sources (8)");
+    spec.run.silence_source = 7;
+    spec.run.burst_gap_us = 10;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 'demo': key 'run.burst_gap_us' needs run.burst_events above 0 "
+                          "(it is the pause between bursts of burst_events events)");
+    spec.run.burst_events = 100;
+    spec.run.rate = 5e4;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 'demo': key 'run.burst_events': 100 cannot be used with run.rate "
+                          "50000 (bursts replace the rate: give one of them)");
+    spec.run.rate = 0;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), 0);
+    spec.run.frag_max = 2048;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 'demo': key 'run.frag_dist': fixed takes one size, but "
+                          "run.frag_min (1024) and run.frag_max (2048) differ (give frag_size, "
+                          "or frag_dist uniform)");
+    spec.run.frag_dist = FF_DIST_LOGNORMAL;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 'demo': key 'run.frag_mean': 0 is out of range (1 to 1048576)");
+    spec.run.frag_mean = 1500;
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), 0);
 }
 END_TEST
 
@@ -875,8 +1158,10 @@ Suite *farmfile_suite(void)
     tcase_add_test(tc, test_demo);
     tcase_add_test(tc, test_demo_udp);
     tcase_add_test(tc, test_real_nics);
+    tcase_add_test(tc, test_faults_example);
     tcase_add_test(tc, test_minimal_defaults);
     tcase_add_test(tc, test_ports_and_overrides);
+    tcase_add_test(tc, test_faults_and_sizes);
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof(bad) / sizeof(bad[0])));
     tcase_add_test(tc, test_file_errors);
     tcase_add_test(tc, test_check_in_code);

@@ -39,8 +39,11 @@ struct raw_defaults {
 
 struct raw_run {
     char *sources, *events, *rate, *duration_s, *frag_size, *frag_min, *frag_max;
+    int *frag_dist;
+    char *frag_mean, *frag_sigma;
     int *encap;
     char *udp_port, *mtu, *seed, *trigger_us, *accept, *accept_seed, *timeout_ms;
+    char *faults, *fault_seed, *silence, *burst_events, *burst_gap_us;
 };
 
 struct raw_farm {
@@ -65,6 +68,11 @@ static const cyaml_strval_t idle_strings[] = {
 static const cyaml_strval_t encap_strings[] = {
     {"eth", FF_ENCAP_ETH},
     {"udp", FF_ENCAP_UDP},
+};
+static const cyaml_strval_t dist_strings[] = {
+    {"fixed", FF_DIST_FIXED},
+    {"uniform", FF_DIST_UNIFORM},
+    {"lognormal", FF_DIST_LOGNORMAL},
 };
 
 static const cyaml_schema_value_t string_entry = {
@@ -133,6 +141,10 @@ static const cyaml_schema_field_t run_fields[] = {
     STR("frag_size", OPT, struct raw_run, frag_size),
     STR("frag_min", OPT, struct raw_run, frag_min),
     STR("frag_max", OPT, struct raw_run, frag_max),
+    CYAML_FIELD_ENUM_PTR("frag_dist", OPT | CYAML_FLAG_STRICT, struct raw_run, frag_dist,
+                         dist_strings, CYAML_ARRAY_LEN(dist_strings)),
+    STR("frag_mean", OPT, struct raw_run, frag_mean),
+    STR("frag_sigma", OPT, struct raw_run, frag_sigma),
     CYAML_FIELD_ENUM_PTR("encap", OPT | CYAML_FLAG_STRICT, struct raw_run, encap, encap_strings,
                          CYAML_ARRAY_LEN(encap_strings)),
     STR("udp_port", OPT, struct raw_run, udp_port),
@@ -142,6 +154,11 @@ static const cyaml_schema_field_t run_fields[] = {
     STR("accept", OPT, struct raw_run, accept),
     STR("accept_seed", OPT, struct raw_run, accept_seed),
     STR("timeout_ms", OPT, struct raw_run, timeout_ms),
+    STR("faults", OPT, struct raw_run, faults),
+    STR("fault_seed", OPT, struct raw_run, fault_seed),
+    STR("silence", OPT, struct raw_run, silence),
+    STR("burst_events", OPT, struct raw_run, burst_events),
+    STR("burst_gap_us", OPT, struct raw_run, burst_gap_us),
     CYAML_FIELD_END,
 };
 
@@ -196,9 +213,13 @@ static int conv_defaults(struct ff_cv *c, const struct raw_defaults *d, struct f
     return rc;
 }
 
+/* Fragment sizes: frag_size, or frag_min and frag_max, and their
+ * distribution. Log-normal sizes are clamped to [frag_min, frag_max], by
+ * default [1, 1048576], as the readout's options have it. */
 static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *run)
 {
     const char *alone = "give frag_size alone, or frag_min and frag_max";
+    int lognormal = r->frag_dist && *r->frag_dist == FF_DIST_LOGNORMAL;
     int rc = 0;
 
     if (r->frag_size && (r->frag_min || r->frag_max))
@@ -208,6 +229,20 @@ static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *ru
         return FAIL(c, "key 'run.%s' is required with 'run.%s' (%s)",
                     r->frag_min ? "frag_max" : "frag_min", r->frag_min ? "frag_min" : "frag_max",
                     alone);
+    if (lognormal && r->frag_size)
+        return FAIL(c, "key 'run.frag_size' cannot be given with 'run.frag_dist' lognormal (its "
+                    "sizes are clamped to [frag_min, frag_max], by default [%d, %d])",
+                    FF_FRAG_MIN, FF_FRAG_MAX);
+    if (!lognormal && (r->frag_mean || r->frag_sigma))
+        return FAIL(c, "key 'run.%s' is only allowed with 'run.frag_dist' lognormal",
+                    r->frag_mean ? "frag_mean" : "frag_sigma");
+    if (lognormal && (!r->frag_mean || !r->frag_sigma))
+        return FAIL(c, "key 'run.%s' is required with 'run.frag_dist' lognormal (give frag_mean "
+                    "and frag_sigma, in bytes)", r->frag_mean ? "frag_sigma" : "frag_mean");
+    if (lognormal) {
+        run->frag_min = FF_FRAG_MIN;
+        run->frag_max = FF_FRAG_MAX;
+    }
     rc = rc ? rc : ff_get_u32(c, "frag_size", r->frag_size, FF_FRAG_MIN, FF_FRAG_MAX,
                               &run->frag_min);
     rc = rc ? rc : ff_get_u32(c, "frag_size", r->frag_size, FF_FRAG_MIN, FF_FRAG_MAX,
@@ -217,6 +252,33 @@ static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *ru
     if (rc == 0 && run->frag_min > run->frag_max)
         rc = FAIL(c, "key 'run.frag_min': %u is more than run.frag_max (%u)", run->frag_min,
                   run->frag_max);
+    run->frag_dist = r->frag_dist ? (enum ff_frag_dist)*r->frag_dist
+                     : run->frag_min == run->frag_max ? FF_DIST_FIXED : FF_DIST_UNIFORM;
+    rc = rc ? rc : ff_get_dbl(c, "frag_mean", r->frag_mean, FF_FRAG_MIN, FF_FRAG_MAX,
+                              &run->frag_mean);
+    rc = rc ? rc : ff_get_dbl(c, "frag_sigma", r->frag_sigma, 0, FF_FRAG_SIGMA_MAX,
+                              &run->frag_sigma);
+    return rc;
+}
+
+/* The readouts' fault injection; the spec and the silence are checked
+ * with the readout's own parsers (farm_spec_check does it again). */
+static int conv_faults(struct ff_cv *c, const struct raw_run *r, struct ff_run *run)
+{
+    int rc = 0;
+
+    rc = rc ? rc : ff_get_faults(c, "faults", r->faults, run->faults, sizeof(run->faults));
+    rc = rc ? rc : ff_get_u64(c, "fault_seed", r->fault_seed, 0, UINT64_MAX, &run->fault_seed);
+    rc = rc ? rc : ff_get_silence(c, "silence", r->silence, &run->silence_source,
+                                  &run->silence_event);
+    rc = rc ? rc : ff_get_u32(c, "burst_events", r->burst_events, 0, UINT32_MAX,
+                              &run->burst_events);
+    rc = rc ? rc : ff_get_u32(c, "burst_gap_us", r->burst_gap_us, 0, FF_BURST_GAP_US_MAX,
+                              &run->burst_gap_us);
+    /* Also "burst_gap_us: 0" alone: the readout refuses a gap without bursts. */
+    if (rc == 0 && r->burst_gap_us && run->burst_events == 0)
+        rc = FAIL(c, "key 'run.burst_gap_us' needs run.burst_events above 0 (it is the pause "
+                  "between bursts of burst_events events)");
     return rc;
 }
 
@@ -244,6 +306,7 @@ static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run
     rc = rc ? rc : ff_get_u64(c, "accept_seed", r->accept_seed, 0, UINT64_MAX, &run->accept_seed);
     rc = rc ? rc : ff_get_dbl(c, "timeout_ms", r->timeout_ms, FF_TIMEOUT_MS_MIN, FF_TIMEOUT_MS_MAX,
                            &run->timeout_ms);
+    rc = rc ? rc : conv_faults(c, r, run);
     return rc;
 }
 

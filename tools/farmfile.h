@@ -25,6 +25,9 @@
 enum ff_port_kind { FF_PORT_MEMIF, FF_PORT_PCI, FF_PORT_VDEV };
 enum ff_idle { FF_IDLE_SPIN, FF_IDLE_BACKOFF };
 enum ff_encap { FF_ENCAP_ETH, FF_ENCAP_UDP };
+enum ff_frag_dist { FF_DIST_FIXED, FF_DIST_UNIFORM, FF_DIST_LOGNORMAL };
+
+#define FF_NO_SILENCE UINT32_MAX     /* ff_run.silence_source: no source goes silent */
 
 /* memif: dev is the LINK name (both ends of a link name it); pci: the
  * address in full form, lower case ("0000:3b:00.0"); vdev: the whole string
@@ -75,7 +78,9 @@ struct ff_run {
     uint16_t sources;
     uint64_t events;             /* 0: until stopped */
     double rate, duration_s;     /* events/s (0: as fast as the farm takes them); 0: no limit */
-    uint32_t frag_min, frag_max; /* equal for a fixed size */
+    uint32_t frag_min, frag_max; /* equal for a fixed size; the clamp of log-normal sizes */
+    enum ff_frag_dist frag_dist;
+    double frag_mean, frag_sigma;    /* log-normal only: mean and standard deviation, bytes */
     enum ff_encap encap;
     uint16_t udp_port, mtu;
     uint64_t seed;
@@ -83,6 +88,13 @@ struct ff_run {
     uint64_t accept_seed;
     double timeout_ms;
     double metrics_period_ms;    /* from defaults.metrics_period_ms */
+    /* The readouts' fault injection (readout/ro_fault.h). */
+    char faults[FF_STR_MAX];     /* frame fault spec, "" for none ("none" in the file) */
+    uint64_t fault_seed;
+    uint32_t silence_source;     /* FF_NO_SILENCE, or a source that sends nothing ... */
+    uint64_t silence_event;      /*   from this event id on */
+    uint32_t burst_events;       /* 0, or events sent back to back (not with a rate) ... */
+    uint32_t burst_gap_us;       /*   then a pause this long */
 };
 
 struct farm_spec {

@@ -122,6 +122,7 @@ void ff_spec_default(struct farm_spec *s)
         .sources = 8, .events = 200000, .frag_min = 1024, .frag_max = 1024,
         .encap = FF_ENCAP_ETH, .udp_port = 50505, .mtu = 1500, .seed = 1,
         .trigger_us = 1, .accept = 0.1, .timeout_ms = 100, .metrics_period_ms = 1000,
+        .frag_dist = FF_DIST_FIXED, .fault_seed = 1, .silence_source = FF_NO_SILENCE,
     };
 }
 
@@ -217,6 +218,49 @@ static int check_proc(struct ctx *c, const char *pre, const struct ff_proc *p)
     return rc;
 }
 
+/* The fragment-size distribution against frag_min and frag_max. */
+static int check_dist(struct ctx *c, const struct ff_run *r)
+{
+    int rc = 0;
+
+    if (r->frag_dist != FF_DIST_FIXED && r->frag_dist != FF_DIST_UNIFORM &&
+        r->frag_dist != FF_DIST_LOGNORMAL)
+        return FAIL(c, "key 'run.frag_dist': %d is not fixed, uniform or lognormal",
+                    (int)r->frag_dist);
+    if (r->frag_dist == FF_DIST_FIXED && r->frag_min != r->frag_max)
+        return FAIL(c, "key 'run.frag_dist': fixed takes one size, but run.frag_min (%u) and "
+                    "run.frag_max (%u) differ (give frag_size, or frag_dist uniform)",
+                    r->frag_min, r->frag_max);
+    if (r->frag_dist != FF_DIST_LOGNORMAL)
+        return 0;
+    rc = rc ? rc : range_d(c, "run.frag_mean", r->frag_mean, FF_FRAG_MIN, FF_FRAG_MAX);
+    rc = rc ? rc : range_d(c, "run.frag_sigma", r->frag_sigma, 0, FF_FRAG_SIGMA_MAX);
+    if (rc == 0 && (r->frag_mean < r->frag_min || r->frag_mean > r->frag_max))
+        rc = FAIL(c, "key 'run.frag_mean': %.15g is outside [run.frag_min, run.frag_max] "
+                  "(%u to %u), where the sizes are clamped", r->frag_mean, r->frag_min,
+                  r->frag_max);
+    return rc;
+}
+
+/* The readouts' fault injection, with the readout's own spec parser. */
+static int check_faults(struct ctx *c, const struct ff_run *r)
+{
+    char why[512];
+
+    if (ff_faults_check(r->faults, why, sizeof(why)))
+        return FAIL(c, "key 'run.faults': \"%s\" is not a fault spec: %s", r->faults, why);
+    if (r->silence_source != FF_NO_SILENCE && r->silence_source >= r->sources)
+        return FAIL(c, "key 'run.silence': source %u is not below run.sources (%u)",
+                    r->silence_source, r->sources);
+    if (r->burst_events && r->rate > 0)
+        return FAIL(c, "key 'run.burst_events': %u cannot be used with run.rate %.15g (bursts "
+                    "replace the rate: give one of them)", r->burst_events, r->rate);
+    if (r->burst_gap_us && !r->burst_events)
+        return FAIL(c, "key 'run.burst_gap_us' needs run.burst_events above 0 (it is the pause "
+                    "between bursts of burst_events events)");
+    return range_u(c, "run.burst_gap_us", r->burst_gap_us, 0, FF_BURST_GAP_US_MAX);
+}
+
 static int check_run(struct ctx *c, const struct ff_run *r)
 {
     uint32_t l2 = FF_ETH_HLEN + (r->encap == FF_ENCAP_UDP ? FF_UDP_EXTRA : 0);
@@ -248,6 +292,8 @@ static int check_run(struct ctx *c, const struct ff_run *r)
                            FF_TIMEOUT_MS_MAX);
     rc = rc ? rc : range_d(c, "defaults.metrics_period_ms", r->metrics_period_ms,
                            FF_METRICS_MS_MIN, FF_METRICS_MS_MAX);
+    rc = rc ? rc : check_dist(c, r);
+    rc = rc ? rc : check_faults(c, r);
     return rc;
 }
 

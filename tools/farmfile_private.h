@@ -34,6 +34,8 @@
 #define FF_MBUFS_MAX 4194304
 #define FF_MAX_CREDITS_MAX 65535
 #define FF_CREDITS_MAX 4096
+#define FF_FRAG_SIGMA_MAX 16777216   /* the readout's --frag-sigma bound */
+#define FF_BURST_GAP_US_MAX 60000000 /* the readout's --burst-gap-us bound */
 
 /* Bytes around a fragment piece in a frame: Ethernet (+ IPv4 + UDP),
  * fragment header, and the room the SFC needs for its event header. */
@@ -102,6 +104,14 @@ int ff_get_dbl(struct ff_cv *c, const char *field, const char *txt, double min, 
 int ff_get_bool(struct ff_cv *c, const char *field, const char *txt, int *out);
 int ff_get_mac(struct ff_cv *c, const char *field, const char *txt, uint8_t mac[6]);
 int ff_get_port(struct ff_cv *c, const char *field, const char *txt, struct ff_port *p);
+/* A frame fault spec (readout --faults syntax, or "none"): stored as
+ * written, "none" as "". A silence "SOURCE@EVENT" or "none" (FF_NO_SILENCE). */
+int ff_get_faults(struct ff_cv *c, const char *field, const char *txt, char *dst, size_t len);
+int ff_get_silence(struct ff_cv *c, const char *field, const char *txt, uint32_t *source,
+                   uint64_t *event);
+/* 0 when spec is "", "none" or a valid fault spec; else -EINVAL and why
+ * (the readout parser's message: the bad key or value, what is allowed). */
+int ff_faults_check(const char *spec, char *why, size_t len);
 /* A list of EAL arguments (when given) is appended to the one in p. */
 int ff_get_args(struct ff_cv *c, char **args, unsigned n, struct ff_proc *p);
 

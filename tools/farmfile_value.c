@@ -8,6 +8,7 @@
 
 #include "ebf_util.h"
 #include "farmfile_private.h"
+#include "ro_fault.h"
 
 #define FAIL(c, ...) ff_fail((c)->err, (c)->errlen, (c)->where, __VA_ARGS__)
 
@@ -137,4 +138,50 @@ int ff_get_args(struct ff_cv *c, char **args, unsigned n, struct ff_proc *p)
         p->n_eal_args += rc == 0;
     }
     return rc;
+}
+
+int ff_faults_check(const char *spec, char *why, size_t len)
+{
+    struct ro_fault_conf fc;
+
+    if (!strcmp(spec, "none"))
+        return 0;
+    ro_fault_conf_init(&fc);
+    return ro_fault_parse(spec, &fc, why, len);
+}
+
+/* "none" is stored as "" (no frame faults). */
+int ff_get_faults(struct ff_cv *c, const char *field, const char *txt, char *dst, size_t len)
+{
+    char why[512];
+    int rc;
+
+    if (!txt)
+        return 0;
+    if ((rc = ff_get_str(c, field, strcmp(txt, "none") ? txt : "", dst, len)))
+        return rc;
+    if (ff_faults_check(dst, why, sizeof(why)) == 0)
+        return 0;
+    return FAIL(c, "key '%s': \"%s\" is not a fault spec: %s", ff_key(c, field), txt, why);
+}
+
+int ff_get_silence(struct ff_cv *c, const char *field, const char *txt, uint32_t *source,
+                   uint64_t *event)
+{
+    struct ro_fault_conf fc;
+    char why[256];
+
+    if (!txt)
+        return 0;
+    if (!strcmp(txt, "none")) {
+        *source = FF_NO_SILENCE;
+        *event = 0;
+        return 0;
+    }
+    ro_fault_conf_init(&fc);
+    if (ro_fault_parse_silence(txt, &fc, why, sizeof(why)))
+        return FAIL(c, "key '%s': %s", ff_key(c, field), why);
+    *source = fc.silence_source;
+    *event = fc.silence_event;
+    return 0;
 }
