@@ -453,6 +453,8 @@ enum ebf_reason ebf_throttle_view_offer(struct ebf_throttle_view *v, const uint8
     struct ebf_throttle_hdr h;
     enum ebf_reason r = ebf_parse_l2l3(frame, len, udp_port, &l);
 
+    if (r == EBF_R_NOT_EBFARM)
+        return r;                       /* another protocol: not ours to count */
     if (r == EBF_R_OK && l.type != EBF_T_THROTTLE)
         return EBF_R_BAD_FIELD;         /* another frame type: not ours to count */
     if (r == EBF_R_OK)

@@ -288,7 +288,8 @@ void ebf_throttle_view_init(struct ebf_throttle_view *v);
  * Offer one received frame (Ethernet onwards, len bytes) at time now_ns.
  * Returns EBF_R_OK when it was a throttle frame and was applied (or was
  * stale), another reason when it was not a valid throttle frame (a frame
- * of another type is EBF_R_BAD_FIELD and is not counted as rejected).
+ * of another ebfarm type is EBF_R_BAD_FIELD and a frame of another protocol
+ * EBF_R_NOT_EBFARM; neither is counted as rejected).
  */
 enum ebf_reason ebf_throttle_view_offer(struct ebf_throttle_view *v, const uint8_t *frame,
                                         size_t len, uint16_t udp_port, uint64_t now_ns);

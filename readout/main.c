@@ -145,6 +145,8 @@ static int check_fault_opts(struct ro_conf *c, struct opts *o)
         c->size_dist = RO_SIZE_LOGNORMAL;
         if (!o->have_range)
             c->size_min = 1, c->size_max = 1u << 20;
+        c->size_mean = o->mean;
+        c->size_sd = o->sigma;
         ro_size_lognormal_params(o->mean, o->sigma, &c->size_mu, &c->size_sigma);
     }
     if (o->fault.silence_source != RO_FAULT_NO_SILENCE && o->fault.silence_source >= c->n_sources) {
@@ -314,11 +316,7 @@ int main(int argc, char **argv)
     c.pool = ebf_pool_create("ro_pool", 8191, 2048, (int)rte_socket_id());
     if (!c.pool)
         ebf_eal_exit(EXIT_FAILURE, "readout: mempool: %s\n", rte_strerror(rte_errno));
-    if (ro_fault_conf_active(&o.fault)) {
-        c.fault = ro_fault_tx_create(&o.fault, c.encap, c.pool, (int)rte_socket_id());
-        if (!c.fault)
-            ebf_eal_exit(EXIT_FAILURE, "readout: fault stage: %s\n", strerror(errno));
-    }
+    c.faults = o.fault;         /* each run makes its fault stage from it */
     if (ebf_port_start(c.port, c.pool, 1024, 1024))
         ebf_eal_exit(EXIT_FAILURE, "readout: cannot start port '%s'\n", o.port_name);
     signal(SIGINT, ebf_ctl_on_signal);
@@ -341,7 +339,7 @@ int main(int argc, char **argv)
     ebf_ctl_destroy(runner.ctl);
     if (o.stats && ebf_ctl_write_stats(&ro_ctl_ops, &runner, o.stats) != 0)
         ebf_eal_exit(EXIT_FAILURE, "readout: cannot write '%s': %s\n", o.stats, strerror(errno));
-    ro_fault_tx_free(c.fault);
+    ro_runner_fini(&runner);
     ebf_port_close(c.port);
     ebf_eal_cleanup();
     return runner.g.rc ? EXIT_FAILURE : EXIT_SUCCESS;

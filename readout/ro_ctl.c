@@ -8,11 +8,80 @@
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_lcore.h>
 #include <rte_mempool.h>
 
 #include "ebf_opt.h"
 
-#define RO_PARAMS "events, rate, duration_s, frag_size, frag_min, frag_max, seed"
+#define RO_PARAMS                                                                   \
+    "events, rate, duration_s, frag_size, frag_min, frag_max, frag_dist, frag_mean, "  \
+    "frag_sigma, seed, faults, fault_seed, silence, burst_events, burst_gap_us"
+
+/* The fault and size-distribution keys; 1 when key is none of them. */
+static int fault_param(struct ro_conf *c, const char *key, const char *value, char *err,
+                       size_t len)
+{
+    struct ro_fault_conf *f = &c->faults;
+    char why[384];
+    uint64_t v;
+    int rc;
+
+    if (strcmp(key, "faults") == 0) {
+        /* A spec replaces the previous one: the frame faults start from the
+         * defaults; seed, silence and bursts are keys of their own. */
+        struct ro_fault_conf d;
+        ro_fault_conf_init(&d);
+        memcpy(f->p, d.p, sizeof(f->p));
+        f->window = d.window;
+        f->delay_us = d.delay_us;
+        f->delay_frames = d.delay_frames;
+        if (value[0] == '\0' || strcmp(value, "none") == 0)
+            return 0;
+        if (ro_fault_parse(value, f, why, sizeof(why)) == 0)
+            return 0;
+        snprintf(err, len, "parameter 'faults': %s", why);
+        return -EINVAL;
+    }
+    if (strcmp(key, "silence") == 0) {
+        if (strcmp(value, "none") == 0) {
+            f->silence_source = RO_FAULT_NO_SILENCE;
+            f->silence_event = 0;
+            return 0;
+        }
+        if (ro_fault_parse_silence(value, f, why, sizeof(why)) == 0)
+            return 0;
+        snprintf(err, len, "parameter 'silence': %s (or none)", why);
+        return -EINVAL;
+    }
+    if (strcmp(key, "fault_seed") == 0)
+        return ebf_param_u64(key, value, 0, UINT64_MAX, &f->seed, err, len);
+    if (strcmp(key, "burst_events") == 0 || strcmp(key, "burst_gap_us") == 0) {
+        int events = key[6] == 'e';
+        rc = ebf_param_u64(key, value, 0, events ? UINT32_MAX : 60000000, &v, err, len);
+        if (rc == 0 && events)
+            f->burst_events = (uint32_t)v;
+        else if (rc == 0)
+            f->burst_gap_us = (uint32_t)v;
+        return rc;
+    }
+    if (strcmp(key, "frag_dist") == 0) {
+        if (strcmp(value, "lognormal") == 0)
+            c->size_dist = RO_SIZE_LOGNORMAL;
+        else if (strcmp(value, "uniform") == 0 || strcmp(value, "fixed") == 0)
+            c->size_dist = RO_SIZE_UNIFORM;     /* fixed: frag_min == frag_max */
+        else {
+            snprintf(err, len, "parameter 'frag_dist': \"%s\" is not fixed, uniform or lognormal",
+                     value);
+            return -EINVAL;
+        }
+        return 0;
+    }
+    if (strcmp(key, "frag_mean") == 0)
+        return ebf_param_double(key, value, 1, 1u << 24, &c->size_mean, err, len);
+    if (strcmp(key, "frag_sigma") == 0)
+        return ebf_param_double(key, value, 0, 1u << 24, &c->size_sd, err, len);
+    return 1;
+}
 
 int ro_param(void *conf, const char *key, const char *value, char *err, size_t len)
 {
@@ -28,6 +97,9 @@ int ro_param(void *conf, const char *key, const char *value, char *err, size_t l
         return ebf_param_double(key, value, 0, 1e9, &c->duration_s, err, len);
     if (strcmp(key, "seed") == 0)
         return ebf_param_u64(key, value, 0, UINT64_MAX, &c->seed, err, len);
+    rc = fault_param(c, key, value, err, len);
+    if (rc <= 0)
+        return rc;
     if (strcmp(key, "frag_size") && strcmp(key, "frag_min") && strcmp(key, "frag_max"))
         return ebf_param_unknown(key, RO_PARAMS, err, len);
     rc = ebf_param_u64(key, value, 1, 1u << 24, &v, err, len);
@@ -40,6 +112,40 @@ int ro_param(void *conf, const char *key, const char *value, char *err, size_t l
     else
         c->size_max = (uint32_t)v;
     /* A later frag_max may still raise the bound; checked at start too. */
+    return 0;
+}
+
+/* The checks that take several parameters together, when a configure is
+ * adopted; the log-normal parameters are derived here. 0 or -EINVAL. */
+static int check_conf(struct ro_conf *c, char *err, size_t len)
+{
+    const struct ro_fault_conf *f = &c->faults;
+
+    if (c->size_min > c->size_max) {
+        snprintf(err, len, "parameter 'frag_min': %u is above frag_max %u", c->size_min,
+                 c->size_max);
+        return -EINVAL;
+    }
+    if (c->size_dist == RO_SIZE_LOGNORMAL) {
+        if (c->size_mean < 1) {
+            snprintf(err, len, "parameter 'frag_dist': lognormal needs frag_mean and frag_sigma");
+            return -EINVAL;
+        }
+        ro_size_lognormal_params(c->size_mean, c->size_sd, &c->size_mu, &c->size_sigma);
+    }
+    if (f->silence_source != RO_FAULT_NO_SILENCE && f->silence_source >= c->n_sources) {
+        snprintf(err, len, "parameter 'silence': source %u is not below the readout's %u sources",
+                 f->silence_source, c->n_sources);
+        return -EINVAL;
+    }
+    if (f->burst_events && c->rate > 0) {
+        snprintf(err, len, "parameter 'burst_events': bursts replace the rate: give rate 0");
+        return -EINVAL;
+    }
+    if (f->burst_gap_us && !f->burst_events) {
+        snprintf(err, len, "parameter 'burst_gap_us': needs burst_events");
+        return -EINVAL;
+    }
     return 0;
 }
 
@@ -59,25 +165,50 @@ void ro_runner_init(struct ro_runner *r, const struct ro_conf *c)
     r->initial = r->conf;
 }
 
+/* A fresh fault stage for a run (the last run's is freed), or none: each
+ * run replays its faults from the seed and starts with empty counters. */
+static int new_stage(struct ro_runner *r, char *err, size_t len)
+{
+    ro_fault_tx_free(r->conf.fault);
+    r->conf.fault = NULL;
+    if (!ro_fault_conf_active(&r->conf.faults))
+        return 0;
+    r->conf.fault = ro_fault_tx_create(&r->conf.faults, r->conf.encap, r->conf.pool,
+                                       (int)rte_socket_id());
+    if (r->conf.fault)
+        return 0;
+    snprintf(err, len, "cannot create the fault stage: %s", strerror(errno));
+    return -1;
+}
+
+void ro_runner_fini(struct ro_runner *r)
+{
+    ro_fault_tx_free(r->conf.fault);
+    r->conf.fault = NULL;
+}
+
 static int apply(void *dp, struct ebf_req *q)
 {
     struct ro_runner *r = dp;
 
     switch (q->op) {
     case EBF_OP_CONFIGURE: {
-        const struct ro_conf *c = q->conf;
-        if (c->size_min > c->size_max) {
-            snprintf(q->err, sizeof(q->err),
-                     "parameter 'frag_min': %u is above frag_max %u", c->size_min, c->size_max);
+        struct ro_conf c = *(const struct ro_conf *)q->conf;
+        if (check_conf(&c, q->err, sizeof(q->err)))
             return -EINVAL;
-        }
-        r->conf = *c;
+        c.fault = r->conf.fault;
+        r->conf = c;
         return 0;
     }
-    case EBF_OP_RESET:
+    case EBF_OP_RESET: {
+        struct ro_fault_tx *stage = r->conf.fault;
         r->conf = r->initial;
+        r->conf.fault = stage;
         return 0;
+    }
     case EBF_OP_START:
+        if (new_stage(r, q->err, sizeof(q->err)))
+            return -EINVAL;
         if (ro_begin(&r->g, &r->conf, &r->st)) {
             snprintf(q->err, sizeof(q->err), "the run parameters are not usable");
             return -EINVAL;
@@ -148,6 +279,7 @@ static void snapshot(void *dp, void *out, int *finished)
         s->link_up = link.link_status == RTE_ETH_LINK_UP;
     s->running = r->running;
     s->paused = r->paused;
+    s->throttled = r->running && r->g.held_since != 0;
     s->rate = r->conf.rate;
     s->n_sources = r->conf.n_sources;
     if (r->conf.fault) {
@@ -174,6 +306,16 @@ void ro_metrics(const void *snap, struct ebf_metrics *ms)
     ebf_metrics_counter(ms, "last_event", st->last_event);
     ebf_metrics_counter(ms, "start_ns", st->start_ns);
     ebf_metrics_counter(ms, "end_ns", st->end_ns);
+    ebf_metrics_counter(ms, "rx.frames", st->rx_frames);
+    ebf_metrics_counter(ms, "rx.other", st->rx_other);
+    ebf_metrics_counter(ms, "throttle.frames", st->throttle_frames);
+    ebf_metrics_counter(ms, "throttle.on_frames", st->throttle_on_frames);
+    ebf_metrics_counter(ms, "throttle.off_frames", st->throttle_off_frames);
+    ebf_metrics_counter(ms, "throttle.stale", st->throttle_stale);
+    ebf_metrics_counter(ms, "throttle.rejected", st->throttle_rejected);
+    ebf_metrics_counter(ms, "throttle.holds", st->throttle_holds);
+    ebf_metrics_counter(ms, "throttle.held_ns", st->throttle_held_ns);
+    ebf_metrics_counter(ms, "throttle.held_polls", st->throttle_held_polls);
     ebf_metrics_counter(ms, "port.ipackets", s->port_ipackets);
     ebf_metrics_counter(ms, "port.opackets", s->port_opackets);
     ebf_metrics_counter(ms, "port.oerrors", s->port_oerrors);
@@ -197,6 +339,7 @@ void ro_metrics(const void *snap, struct ebf_metrics *ms)
     ebf_metrics_gauge(ms, "mempool_in_use", NULL, NULL, (double)s->mempool_in_use);
     ebf_metrics_gauge(ms, "link_up", NULL, NULL, s->link_up);
     ebf_metrics_gauge(ms, "paused", NULL, NULL, s->paused);
+    ebf_metrics_gauge(ms, "throttled", NULL, NULL, s->throttled);
     ebf_metrics_gauge(ms, "rate_target", NULL, NULL, s->rate);
 }
 

@@ -12,6 +12,7 @@ struct ro_snap {
     uint64_t mempool_in_use;
     uint64_t port_ipackets, port_opackets, port_oerrors, port_imissed;
     int link_up, running, paused;
+    int throttled;               /* an SFC holds the readout now */
     double rate;                 /* the run's target, events/s (0: unpaced) */
     int faults;                  /* a fault stage is configured */
     uint16_t n_sources;
@@ -35,11 +36,18 @@ extern const struct ebf_ctl_ops ro_ctl_ops;
  * at the control service, so requests are answered under back-pressure. */
 void ro_runner_init(struct ro_runner *r, const struct ro_conf *c);
 
+/* Free what the runs left (the last fault stage). */
+void ro_runner_fini(struct ro_runner *r);
+
 /* The readout's metric list (control thread, or main after the run). */
 void ro_metrics(const void *snap, struct ebf_metrics *ms);
 
 /* Set run parameter key in conf (control thread): events, rate, duration_s,
- * frag_size, frag_min, frag_max, seed. 0 or -EINVAL with err set. */
+ * frag_size, frag_min, frag_max, frag_dist (fixed|uniform|lognormal),
+ * frag_mean, frag_sigma, seed, faults (a --faults spec, or none: it replaces
+ * the frame faults), fault_seed, silence (S@E or none), burst_events,
+ * burst_gap_us. 0 or -EINVAL with err set; the checks across keys come when
+ * the lcore adopts the configuration. */
 int ro_param(void *conf, const char *key, const char *value, char *err, size_t len);
 
 #endif /* RO_CTL_H */

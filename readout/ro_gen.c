@@ -36,6 +36,47 @@ uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_i
     return c->size_min + (uint32_t)(r % ((uint64_t)c->size_max - c->size_min + 1));
 }
 
+#define RX_BURST 32
+
+/* Take what the port received: throttle frames go to the view, everything
+ * is freed and counted. Returns the frames taken. */
+static unsigned rx_poll(struct ro_gen *g, uint64_t now_ns)
+{
+    struct rte_mbuf *m[RX_BURST];
+    struct ro_stats *st = g->st;
+    struct ebf_throttle_view *v = &g->tv;
+    uint16_t n = rte_eth_rx_burst(g->c->port, 0, m, RX_BURST);
+
+    if (n == 0)
+        return 0;
+    for (uint16_t i = 0; i < n; i++) {
+        uint64_t rejected = v->rejected;
+        enum ebf_reason r = ebf_throttle_view_offer(v, rte_pktmbuf_mtod(m[i], const uint8_t *),
+                                                    rte_pktmbuf_data_len(m[i]),
+                                                    g->c->udp_port, now_ns);
+        st->rx_other += r != EBF_R_OK && v->rejected == rejected;
+    }
+    rte_pktmbuf_free_bulk(m, n);
+    st->rx_frames += n;
+    st->throttle_frames = v->frames;
+    st->throttle_on_frames = v->on_frames;
+    st->throttle_off_frames = v->off_frames;
+    st->throttle_stale = v->stale;
+    st->throttle_rejected = v->rejected;
+    return n;
+}
+
+/* The end of a hold at TSC now: its time is counted, and the schedule moves
+ * on by it (no catch-up burst). */
+static void hold_end(struct ro_gen *g, uint64_t now)
+{
+    uint64_t d = now - g->held_since;
+
+    g->st->throttle_held_ns += d * 1000000000ull / rte_get_tsc_hz();
+    g->t0 += d;
+    g->held_since = 0;
+}
+
 /*
  * Hand every queued frame to the port, retrying what it refuses (calling
  * the conf's yield hook between tries, so control requests are answered
@@ -66,6 +107,8 @@ static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
             rte_pktmbuf_free_bulk(pkt + done, n - done);
             return -EINTR;
         }
+        if (done < n)
+            rx_poll(g, ebf_now_ns());   /* the SFC may be saying why */
         if (done < n && c->yield)
             c->yield(c->yield_arg);
     }
@@ -140,6 +183,7 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
     g->t0 = rte_get_tsc_cycles();
     g->end = c->duration_s > 0 ? g->t0 + (uint64_t)(c->duration_s * (double)hz) : UINT64_MAX;
     g->tsc_per_event = c->rate > 0 ? (double)hz / c->rate : 0;
+    ebf_throttle_view_init(&g->tv);
     st->start_ns = ebf_now_ns();
     return 0;
 }
@@ -159,15 +203,28 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
 
     if (g->done)
         return 0;
+    uint64_t now_ns = ebf_now_ns();
+    rx_poll(g, now_ns);
     if ((c->n_events && e >= c->n_events) || now >= g->end || due_tsc(g, e) >= g->end) {
         ro_finish(g);           /* the next event falls after the deadline */
         return 0;
     }
+    if (ebf_throttle_view_held(&g->tv, now_ns)) {
+        if (!g->held_since) {
+            g->held_since = now;
+            st->throttle_holds++;
+        }
+        st->throttle_held_polls++;
+        return 0;
+    }
+    if (g->held_since)
+        hold_end(g, now);
     if (now < due_tsc(g, e))
         return 0;
     if (c->fault && ro_fault_tx_gap(c->fault, e, c->idle.mode == EBF_IDLE_BACKOFF, force))
         return 0;               /* forced stop between bursts */
-    uint64_t now_ns = ebf_now_ns();
+    if (c->fault)
+        now_ns = ebf_now_ns();  /* after a burst gap */
     for (uint16_t s = 0; s < c->n_sources && rc == 0; s++)
         rc = emit_fragment(g, force, s, e, now_ns);
     if (rc == 0 && g->q.n)
@@ -201,6 +258,8 @@ void ro_finish(struct ro_gen *g)
     if (g->done)
         return;
     g->done = 1;
+    if (g->held_since)
+        hold_end(g, rte_get_tsc_cycles());
     if (c && c->fault && g->rc == 0 && !g->forced && ro_fault_tx_held(c->fault)) {
         ro_fault_tx_finish(c->fault);   /* reordered and delayed frames go out */
         flush(g, &no_force);
@@ -239,7 +298,11 @@ int ro_run(const struct ro_conf *c, struct ro_stats *st, const volatile sig_atom
             ro_finish(&g);      /* stopped: send nothing more */
             break;
         }
-        if (!ro_next(&g, force))
+        if (ro_next(&g, force))
+            continue;
+        if (g.held_since)
+            ebf_idle_note(&g.idle, 0);  /* held by an SFC: back off */
+        else
             pace(&g, stop);
     }
     return g.rc;

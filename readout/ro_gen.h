@@ -41,6 +41,8 @@ struct ro_conf {
     void *yield_arg;
     enum ro_size_dist size_dist; /* uniform in [size_min, size_max], or log-normal */
     double size_mu, size_sigma;  /* log-normal: ro_size_lognormal_params() */
+    double size_mean, size_sd;   /* log-normal: the mean and deviation asked, bytes */
+    struct ro_fault_conf faults; /* what the fault stage of each run is made from */
     struct ro_fault_tx *fault;   /* NULL, or the caller's fault stage for this run */
 };
 
@@ -55,6 +57,16 @@ struct ro_stats {
     uint64_t id_digest;          /* sum of ebf_mix64(id) over events */
     uint64_t first_event, last_event;
     uint64_t start_ns, end_ns;
+    /* What the port received: throttle frames from the SFCs, anything else
+     * (freed, counted). The throttle counters are the view's. */
+    uint64_t rx_frames;
+    uint64_t rx_other;           /* not a throttle frame */
+    uint64_t throttle_frames;    /* valid throttle frames, stale ones included */
+    uint64_t throttle_on_frames, throttle_off_frames, throttle_stale;
+    uint64_t throttle_rejected;  /* throttle frames that failed the parser */
+    uint64_t throttle_holds;     /* times generation was held */
+    uint64_t throttle_held_ns;   /* time held, in total */
+    uint64_t throttle_held_polls;/* polls that found generation held */
 };
 
 /* Largest piece payload for this conf: what fits in the MTU after the
@@ -83,6 +95,8 @@ struct ro_gen {
     uint64_t t0, end;            /* TSC at start, and of the deadline */
     double tsc_per_event;        /* 0: unpaced */
     uint64_t next_event;
+    struct ebf_throttle_view tv; /* what the SFCs asked for */
+    uint64_t held_since;         /* TSC when the current hold began; 0: not held */
     int done;                    /* nothing more will be generated */
     int rc;                      /* 0 or -ENOMEM when it ended for lack of mbufs */
     int forced;                  /* cut short by a forced stop */
@@ -95,8 +109,16 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st);
 /*
  * Generate and send the next event if it is due: every fragment of every
  * source, retrying refused frames (*force abandons them, counted). Returns
- * 1 when an event was generated, 0 when it is not due yet or the run is
- * over (g->done: event count or deadline reached, or out of mbufs).
+ * 1 when an event was generated, 0 when it is not due yet, when an SFC holds
+ * the readout (throttle), or the run is over (g->done: event count or
+ * deadline reached, or out of mbufs).
+ *
+ * Throttle (docs/protocol.md, section 10): every call first takes a burst
+ * from the port's receive queue (also between tries while the port refuses
+ * frames) and offers each frame to the throttle view. While the view holds
+ * the readout nothing is generated; when it lets go, the pacing schedule is
+ * moved on by the time held, so that the held events are not sent in a
+ * burst to catch up. A deadline (duration) is not moved.
  */
 int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force);
 

@@ -1246,6 +1246,20 @@ START_TEST(test_throttle_frame)
     f[hl + 1] = EBF_T_CREDIT;
     ck_assert_int_eq(ebf_throttle_view_offer(&v, f, 60, EBF_UDP_PORT_DEFAULT, 0), EBF_R_BAD_FIELD);
     ck_assert_uint_eq(v.rejected, 0);
+    /* nor is another protocol (an IPv6 EtherType) */
+    f[12] = 0x86;
+    f[13] = 0xdd;
+    ck_assert_int_eq(ebf_throttle_view_offer(&v, f, 60, EBF_UDP_PORT_DEFAULT, 0),
+                     EBF_R_NOT_EBFARM);
+    ck_assert_uint_eq(v.rejected, 0);
+    /* a throttle frame with a bad field is */
+    f[12] = 0x88;
+    f[13] = 0xb5;
+    f[hl + 1] = EBF_T_THROTTLE;
+    f[hl + 4] = 2;
+    ck_assert_int_eq(ebf_throttle_view_offer(&v, f, 60, EBF_UDP_PORT_DEFAULT, 0), EBF_R_BAD_FIELD);
+    ck_assert_uint_eq(v.rejected, 1);
+    ck_assert_uint_eq(v.frames, 4);
 }
 END_TEST
 

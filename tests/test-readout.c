@@ -616,6 +616,107 @@ START_TEST(test_force_abandons)
 }
 END_TEST
 
+/* Put one frame from SFC 0 on the readout's receive ring: a throttle frame
+ * (on 0 or 1, or 2: malformed), or with ethertype set, a frame of another
+ * protocol. */
+static void put_rx(struct rig *g, uint8_t on, uint32_t seq, uint16_t ethertype)
+{
+    struct rte_ring *rx = rte_ring_lookup("ro_rx");
+    struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH, .src_mac = {0x02, 0xeb, 0, 0, 0x01, 0}};
+    struct ebf_throttle_hdr h = {.sfc_id = 0, .on = on > 1 ? 1 : on, .fill = 800, .seq = seq};
+
+    ck_assert_ptr_nonnull(rx);
+    ck_assert_ptr_nonnull(m);
+    memcpy(a.dst_mac, src_mac, 6);
+    uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, EBF_ETH_HLEN + EBF_THROTTLE_LEN);
+    ebf_encap_write(p, &a, EBF_THROTTLE_LEN);
+    ebf_throttle_write(p + EBF_ETH_HLEN, &h);
+    if (on > 1)
+        p[EBF_ETH_HLEN + 4] = on;
+    if (ethertype) {
+        p[12] = (uint8_t)(ethertype >> 8);
+        p[13] = (uint8_t)ethertype;
+    }
+    ck_assert_int_eq(rte_ring_enqueue(rx, m), 0);
+}
+
+/* Calls of ro_next() that generated an event. */
+static unsigned next_n(struct ro_gen *gen, unsigned calls)
+{
+    static const volatile sig_atomic_t no_force;
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < calls; i++)
+        n += (unsigned)ro_next(gen, &no_force);
+    return n;
+}
+
+/* Throttle frames on the readout's port hold generation: "on" until "off",
+ * or until it is not refreshed; stale, malformed and foreign frames are
+ * counted and change nothing; the schedule moves on by the time held; every
+ * received frame is freed; the run still sends every event. */
+START_TEST(test_throttle_obeyed)
+{
+    struct rig g;
+    struct ro_conf c;
+    struct ro_stats st;
+    struct ro_gen gen;
+
+    rig_up(&g, TX_RING);
+    conf_init(&c, &g, 2, 100, 64, 64, EBF_ENCAP_ETH);
+    ck_assert_int_eq(ro_begin(&gen, &c, &st), 0);
+    ck_assert_uint_eq(next_n(&gen, 10), 10);
+
+    put_rx(&g, 0, 0, 0x86dd);           /* another protocol */
+    put_rx(&g, 2, 1, 0);                /* a malformed throttle frame */
+    put_rx(&g, 1, 1, 0);                /* on */
+    ck_assert_uint_eq(next_n(&gen, 50), 0);
+    ck_assert_uint_eq(st.events, 10);
+    ck_assert_uint_eq(st.rx_frames, 3);
+    ck_assert_uint_eq(st.rx_other, 1);
+    ck_assert_uint_eq(st.throttle_rejected, 1);
+    ck_assert_uint_eq(st.throttle_frames, 1);
+    ck_assert_uint_eq(st.throttle_on_frames, 1);
+    ck_assert_uint_eq(st.throttle_holds, 1);
+    ck_assert_uint_eq(st.throttle_held_polls, 50);
+    ck_assert_uint_eq(st.throttle_held_ns, 0);      /* counted when the hold ends */
+
+    uint64_t t0 = gen.t0;
+    put_rx(&g, 0, 2, 0);                /* off */
+    ck_assert_uint_eq(next_n(&gen, 5), 5);
+    ck_assert_uint_eq(st.throttle_off_frames, 1);
+    ck_assert_uint_gt(st.throttle_held_ns, 0);
+    /* the schedule moved on by exactly the time held */
+    ck_assert_uint_eq((gen.t0 - t0) * 1000000000ull / rte_get_tsc_hz(), st.throttle_held_ns);
+
+    put_rx(&g, 1, 1, 0);                /* an old "on": stale, ignored */
+    ck_assert_uint_eq(next_n(&gen, 5), 5);
+    ck_assert_uint_eq(st.throttle_stale, 1);
+    ck_assert_uint_eq(st.throttle_holds, 1);
+
+    /* "on" without a refresh lets go after EBF_THROTTLE_HOLD_NS */
+    put_rx(&g, 1, 3, 0);
+    ck_assert_uint_eq(next_n(&gen, 3), 0);
+    ck_assert_uint_eq(st.throttle_holds, 2);
+    rte_delay_us_sleep((unsigned)(EBF_THROTTLE_HOLD_NS / 1000) + 50000);
+    ck_assert_uint_eq(next_n(&gen, 1), 1);
+    ck_assert_uint_ge(st.throttle_held_ns, EBF_THROTTLE_HOLD_NS);
+
+    while (!gen.done)
+        next_n(&gen, 1);
+    ck_assert_uint_eq(st.events, 100);
+    ck_assert_uint_eq(st.id_digest, digest(100));
+    ck_assert_uint_eq(st.rx_frames, 6);
+    ck_assert_uint_eq(st.throttle_frames, 4);
+    unsigned n = drain(&g);
+    ck_assert_uint_eq(n, 200);
+    free_frames(&g, n);
+    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);     /* received frames freed */
+    rig_down(&g);
+}
+END_TEST
+
 /* Confs ro_run() must refuse, sending nothing. */
 START_TEST(test_bad_conf)
 {
@@ -671,6 +772,7 @@ Suite *readout_suite(void)
     tcase_add_test(tc, test_stop_while_pacing);
     tcase_add_test(tc, test_force_abandons);
     tcase_add_test(tc, test_bad_conf);
+    tcase_add_test(tc, test_throttle_obeyed);
     suite_add_tcase(s, tc);
     return s;
 }

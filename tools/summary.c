@@ -195,9 +195,13 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     fprintf(out, "ebfarm run: %" PRIu64 " events x %u sources, fragments %u..%u B, %u nodes\n",
             c->events, c->sources, c->frag_min, c->frag_max, c->nodes);
     fprintf(out, "  readout  generated %" PRIu64 " events, sent %" PRIu64 " frames (%" PRIu64
-            " bytes); back-pressure: %" PRIu64 " frames refused at first try, all retried\n",
+            " bytes); back-pressure: %" PRIu64 " frames refused at first try, all retried\n"
+            "           throttled %" PRIu64 " times for %.1f ms in all (%" PRIu64
+            " throttle frames heard)\n",
             l->generated, ebf_kv_u64(ro, "frames", 0), ebf_kv_u64(ro, "bytes", 0),
-            ebf_kv_u64(ro, "tx_refused", 0));
+            ebf_kv_u64(ro, "tx_refused", 0), ebf_kv_u64(ro, "throttle.holds", 0),
+            (double)ebf_kv_u64(ro, "throttle.held_ns", 0) / 1e6,
+            ebf_kv_u64(ro, "throttle.frames", 0));
     fprintf(out, "  sfc      received %" PRIu64 " frames; rejected: ",
             ebf_kv_u64(sfc, "rx.frames", 0));
     reasons_text(out, sfc, "rx.reject.");
@@ -325,9 +329,14 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
             c->events, c->sources, c->nodes, c->frag_min, c->frag_max, c->rate,
             c->udp ? "udp" : "eth");
     fprintf(out, " \"readout\": {\"events\": %" PRIu64 ", \"frames\": %" PRIu64
-            ", \"bytes\": %" PRIu64 ", \"tx_refused\": %" PRIu64 ", \"tx_abandoned\": %" PRIu64 "},\n",
+            ", \"bytes\": %" PRIu64 ", \"tx_refused\": %" PRIu64 ", \"tx_abandoned\": %" PRIu64,
             ebf_kv_u64(ro, "events", 0), ebf_kv_u64(ro, "frames", 0), ebf_kv_u64(ro, "bytes", 0),
             ebf_kv_u64(ro, "tx_refused", 0), ebf_kv_u64(ro, "tx_abandoned", 0));
+    fprintf(out, ", \"throttle\": {\"holds\": %" PRIu64 ", \"held_ms\": %.1f, \"frames\": %" PRIu64
+            ", \"stale\": %" PRIu64 ", \"rejected\": %" PRIu64 "}, \"rx_other\": %" PRIu64 "},\n",
+            ebf_kv_u64(ro, "throttle.holds", 0), (double)ebf_kv_u64(ro, "throttle.held_ns", 0) / 1e6,
+            ebf_kv_u64(ro, "throttle.frames", 0), ebf_kv_u64(ro, "throttle.stale", 0),
+            ebf_kv_u64(ro, "throttle.rejected", 0), ebf_kv_u64(ro, "rx.other", 0));
     fprintf(out, " \"sfc\": {\"rx_frames\": %" PRIu64 ", \"rx_reject\": ",
             ebf_kv_u64(sfc, "rx.frames", 0));
     reasons_json(out, sfc, "rx.reject.");
