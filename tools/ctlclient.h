@@ -11,7 +11,7 @@
 
 struct ctl_param {
     const char *key;
-    char value[64];
+    char value[256];             /* room for a fault spec (a farm file string) */
 };
 
 /*

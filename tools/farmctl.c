@@ -275,6 +275,37 @@ static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build
     ctl_args(c, fp, &x->p, s->run.metrics_period_ms);
 }
 
+/*
+ * The readouts' fault and size-distribution parameters, every one each
+ * time (a configure replaces the last one's): faults or "none",
+ * fault_seed, silence "S@E" or "none", bursts, frag_dist, and frag_mean
+ * and frag_sigma with lognormal only.
+ */
+static void readout_fault_params(const struct ff_run *r, struct ctl_param *p, unsigned *n)
+{
+    static const char *const dist[] = {
+        [FF_DIST_FIXED] = "fixed", [FF_DIST_UNIFORM] = "uniform",
+        [FF_DIST_LOGNORMAL] = "lognormal",
+    };
+
+#define P(k, fmt, ...) \
+    (p[*n].key = (k), snprintf(p[*n].value, sizeof(p[*n].value), fmt, __VA_ARGS__), (*n)++)
+    P("faults", "%s", r->faults[0] ? r->faults : "none");
+    P("fault_seed", "%llu", (unsigned long long)r->fault_seed);
+    if (r->silence_source == FF_NO_SILENCE)
+        P("silence", "%s", "none");
+    else
+        P("silence", "%u@%llu", r->silence_source, (unsigned long long)r->silence_event);
+    P("burst_events", "%u", r->burst_events);
+    P("burst_gap_us", "%u", r->burst_gap_us);
+    P("frag_dist", "%s", dist[r->frag_dist]);
+    if (r->frag_dist == FF_DIST_LOGNORMAL) {
+        P("frag_mean", "%.17g", r->frag_mean);
+        P("frag_sigma", "%.17g", r->frag_sigma);
+    }
+#undef P
+}
+
 /* The run parameters each kind of daemon takes with configure. */
 static unsigned run_params(const struct farm_spec *s, enum farm_role role, struct ctl_param *p)
 {
@@ -290,6 +321,7 @@ static unsigned run_params(const struct farm_spec *s, enum farm_role role, struc
         P("frag_max", "%u", r->frag_max);
         P("frag_min", "%u", r->frag_min);
         P("seed", "%llu", (unsigned long long)r->seed);
+        readout_fault_params(r, p, &n);
         break;
     case FARM_SFC:
         P("sources", "%u", r->sources);
@@ -636,7 +668,7 @@ static int spawn_role(struct farm_state *st, const struct farm_spec *s, const ch
 int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *run_dir,
                struct farm_state *st, char *err, size_t len)
 {
-    struct ctl_param params[16];
+    struct ctl_param params[32];
     char path[600];
 
     memset(st, 0, sizeof(*st));
@@ -811,7 +843,7 @@ int farmctl_kill_node_after(const struct farm_state *st, unsigned node, uint64_t
 int farmctl_respawn_node(struct farm_state *st, const struct farm_spec *spec, const char *build,
                          unsigned node, char *err, size_t len)
 {
-    struct ctl_param params[16];
+    struct ctl_param params[32];
     struct farm_proc *p = NULL;
     struct cmdline c = {0};
     char log[FF_NAME_MAX + 16];
