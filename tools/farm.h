@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "ebf_kv.h"
+#include "farmfile.h"
 
 #define FARM_MAX_NODES 64
 
@@ -27,6 +28,16 @@ struct farm_conf {
     uint64_t kill_node_after;    /* SIGKILL node 0 once this many events were
                                   * generated; 0: never */
     double restart_after_ms;     /* then start it again this much later; 0: never */
+    /* Fragment sizes: lognormal, or else fixed or uniform by frag_min/frag_max. */
+    enum ff_frag_dist frag_dist;
+    double frag_mean, frag_sigma;    /* lognormal: bytes, clamped to [frag_min, frag_max] */
+    /* The readout's fault injection (readout/ro_fault.h). */
+    uint64_t seed;               /* fragment sizes and fault decisions (1) */
+    char faults[FF_STR_MAX];     /* frame fault spec, "" for none */
+    uint32_t silence_source;     /* FF_NO_SILENCE, or a source silent ... */
+    uint64_t silence_event;      /*   from this event id on */
+    uint32_t burst_events;       /* 0, or events sent back to back ... */
+    uint32_t burst_gap_us;       /*   then a pause this long */
 };
 
 struct farm_result {

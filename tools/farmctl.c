@@ -1040,6 +1040,15 @@ void farmctl_conf_of(const struct farm_spec *s, struct farm_conf *c)
     c->timeout_ms = s->run.timeout_ms;
     c->credits = s->n_nodes ? s->node[0].credits : 0;
     c->max_seconds = s->run.duration_s;
+    c->frag_dist = s->run.frag_dist;
+    c->frag_mean = s->run.frag_mean;
+    c->frag_sigma = s->run.frag_sigma;
+    c->seed = s->run.seed;
+    snprintf(c->faults, sizeof(c->faults), "%s", s->run.faults);
+    c->silence_source = s->run.silence_source;
+    c->silence_event = s->run.silence_event;
+    c->burst_events = s->run.burst_events;
+    c->burst_gap_us = s->run.burst_gap_us;
 }
 
 int farmctl_demo_spec(const struct farm_conf *c, const char *farm_file, struct farm_spec *s,
@@ -1061,6 +1070,19 @@ int farmctl_demo_spec(const struct farm_conf *c, const char *farm_file, struct f
     s->run.accept = c->accept;
     s->run.timeout_ms = c->timeout_ms;
     s->run.duration_s = c->max_seconds;
+    /* Sizes: log-normal when asked, else fixed or uniform by the bounds. */
+    s->run.frag_dist = c->frag_dist == FF_DIST_LOGNORMAL ? FF_DIST_LOGNORMAL
+                       : c->frag_min == c->frag_max ? FF_DIST_FIXED : FF_DIST_UNIFORM;
+    s->run.frag_mean = c->frag_mean;
+    s->run.frag_sigma = c->frag_sigma;
+    /* One seed for the run: the sizes and the fault decisions. */
+    s->run.seed = c->seed;
+    s->run.fault_seed = c->seed;
+    snprintf(s->run.faults, sizeof(s->run.faults), "%s", c->faults);
+    s->run.silence_source = c->silence_source;
+    s->run.silence_event = c->silence_event;
+    s->run.burst_events = c->burst_events;
+    s->run.burst_gap_us = c->burst_gap_us;
     /* Nodes: as many as asked, each like the file's first, on its own link. */
     for (unsigned i = 0; i < c->nodes; i++) {
         struct ff_node *n = &s->node[i];
