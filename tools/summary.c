@@ -8,6 +8,7 @@
 
 #include "ebf_hist.h"
 #include "ebf_idset.h"
+#include "ro_fault.h"
 
 /* Sum of every key that starts with prefix, over the nodes or one kv. */
 static uint64_t prefix_sum(const struct ebf_kv *kv, const char *prefix)
@@ -185,6 +186,56 @@ static void reasons_text(FILE *out, const struct ebf_kv *kv, const char *prefix)
         fprintf(out, "none");
 }
 
+static const char *const dist_names[] = {
+    [FF_DIST_FIXED] = "fixed", [FF_DIST_UNIFORM] = "uniform", [FF_DIST_LOGNORMAL] = "lognormal",
+};
+
+static const char *dist_name(enum ff_frag_dist d)
+{
+    return (unsigned)d < 3 ? dist_names[d] : "unknown";
+}
+
+/* "S@E" or "none". */
+static const char *silence_str(const struct farm_conf *c, char *buf, size_t len)
+{
+    if (c->silence_source == FF_NO_SILENCE)
+        return "none";
+    snprintf(buf, len, "%u@%" PRIu64, c->silence_source, c->silence_event);
+    return buf;
+}
+
+/* 1 when the run asked for faults, or the readout had a fault stage. */
+static int any_faults(const struct farm_conf *c, const struct ebf_kv *ro)
+{
+    return c->faults[0] || c->silence_source != FF_NO_SILENCE || c->burst_events ||
+           ebf_kv_u64(ro, "fault.frames_in", 0) > 0;
+}
+
+/* What was asked for, then what the readout's fault stage did. */
+static void faults_text(FILE *out, const struct farm_conf *c, const struct ebf_kv *ro)
+{
+    char key[48], sil[48];
+
+    fprintf(out, "  faults   frame faults %s; silence %s; ", c->faults[0] ? c->faults : "none",
+            silence_str(c, sil, sizeof(sil)));
+    if (c->burst_events)
+        fprintf(out, "bursts of %u events, %u us apart", c->burst_events, c->burst_gap_us);
+    else
+        fprintf(out, "no bursts");
+    fprintf(out, "; seed %" PRIu64 "\n           readout: of %" PRIu64 " frames:", c->seed,
+            ebf_kv_u64(ro, "fault.frames_in", 0));
+    for (unsigned k = 0; k < RO_FK_MAX; k++) {
+        snprintf(key, sizeof(key), "fault.%s", ro_fault_counter(k));
+        fprintf(out, "%s %s %" PRIu64, k ? "," : "", ro_fault_counter(k), ebf_kv_u64(ro, key, 0));
+    }
+    fprintf(out, "; silenced %" PRIu64 " frames (%" PRIu64 " fragments); %" PRIu64
+            " burst gaps; not done: %" PRIu64 " duplicates (no mbuf), %" PRIu64
+            " reorders/delays (hold full)\n",
+            ebf_kv_u64(ro, "fault.silenced_frames", 0),
+            ebf_kv_u64(ro, "fault.silenced_fragments", 0), ebf_kv_u64(ro, "fault.burst_gaps", 0),
+            ebf_kv_u64(ro, "fault.dup_failed", 0), ebf_kv_u64(ro, "fault.hold_full", 0));
+}
+
 void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result *r,
                   const struct ledger *l)
 {
@@ -192,8 +243,11 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     const struct ebf_kv *ro = &r->readout, *sfc = &r->sfc;
 
     figures(r, &fg);
-    fprintf(out, "ebfarm run: %" PRIu64 " events x %u sources, fragments %u..%u B, %u nodes\n",
-            c->events, c->sources, c->frag_min, c->frag_max, c->nodes);
+    fprintf(out, "ebfarm run: %" PRIu64 " events x %u sources, fragments ", c->events,
+            c->sources);
+    if (c->frag_dist == FF_DIST_LOGNORMAL)
+        fprintf(out, "log-normal (mean %g B, sd %g B) in ", c->frag_mean, c->frag_sigma);
+    fprintf(out, "%u..%u B, %u nodes\n", c->frag_min, c->frag_max, c->nodes);
     fprintf(out, "  readout  generated %" PRIu64 " events, sent %" PRIu64 " frames (%" PRIu64
             " bytes); back-pressure: %" PRIu64 " frames refused at first try, all retried\n"
             "           throttled %" PRIu64 " times for %.1f ms in all (%" PRIu64
@@ -202,6 +256,8 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
             ebf_kv_u64(ro, "tx_refused", 0), ebf_kv_u64(ro, "throttle.holds", 0),
             (double)ebf_kv_u64(ro, "throttle.held_ns", 0) / 1e6,
             ebf_kv_u64(ro, "throttle.frames", 0));
+    if (any_faults(c, ro))
+        faults_text(out, c, ro);
     fprintf(out, "  sfc      received %" PRIu64 " frames; rejected: ",
             ebf_kv_u64(sfc, "rx.frames", 0));
     reasons_text(out, sfc, "rx.reject.");
@@ -286,6 +342,29 @@ static void hist_json(FILE *out, const struct ebf_hist *h)
             ebf_hist_quantile(h, 0.999), h->max);
 }
 
+/* The readout's fault counters, ", \"faults\": {...}},\n" closing the readout object;
+ * zeros when it had no fault stage. */
+static void faults_json(FILE *out, const struct ebf_kv *ro)
+{
+    static const char *const more[] = {
+        "silenced_frames", "silenced_fragments", "dup_failed", "hold_full", "burst_gaps",
+    };
+    char key[48];
+
+    fprintf(out, ", \"faults\": {\"frames_in\": %" PRIu64, ebf_kv_u64(ro, "fault.frames_in", 0));
+    for (unsigned k = 0; k < RO_FK_MAX; k++) {
+        snprintf(key, sizeof(key), "fault.%s", ro_fault_counter(k));
+        fprintf(out, ", \"%s\": %" PRIu64, ro_fault_counter(k), ebf_kv_u64(ro, key, 0));
+    }
+    for (unsigned i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+        snprintf(key, sizeof(key), "fault.%s", more[i]);
+        fprintf(out, ", \"%s\": %" PRIu64, more[i], ebf_kv_u64(ro, key, 0));
+    }
+    fprintf(out, ", \"dropped_by_source\": ");
+    reasons_json(out, ro, "fault.dropped.source.");
+    fprintf(out, "}},\n");
+}
+
 void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result *r,
                   const struct ledger *l)
 {
@@ -324,19 +403,26 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
             l->nodes_dead, l->redispatched, l->late_acks, l->rejoins, l->revived, l->nodes_silent,
             l->nodes_reported ? (l->nodes_agree ? "true" : "false") : "null",
             l->closed ? "true" : "false");
+    char sil[48];
     fprintf(out, " \"config\": {\"events\": %" PRIu64 ", \"sources\": %u, \"nodes\": %u"
-            ", \"frag_min\": %u, \"frag_max\": %u, \"rate\": %g, \"encap\": \"%s\"},\n",
-            c->events, c->sources, c->nodes, c->frag_min, c->frag_max, c->rate,
-            c->udp ? "udp" : "eth");
+            ", \"frag_min\": %u, \"frag_max\": %u, \"frag_dist\": \"%s\", \"frag_mean\": %g"
+            ", \"frag_sigma\": %g, \"rate\": %g, \"encap\": \"%s\", \"seed\": %" PRIu64
+            ", \"faults\": \"%s\", \"silence\": \"%s\", \"burst_events\": %u"
+            ", \"burst_gap_us\": %u},\n",
+            c->events, c->sources, c->nodes, c->frag_min, c->frag_max, dist_name(c->frag_dist),
+            c->frag_mean, c->frag_sigma, c->rate, c->udp ? "udp" : "eth", c->seed,
+            c->faults[0] ? c->faults : "none", silence_str(c, sil, sizeof(sil)), c->burst_events,
+            c->burst_gap_us);
     fprintf(out, " \"readout\": {\"events\": %" PRIu64 ", \"frames\": %" PRIu64
             ", \"bytes\": %" PRIu64 ", \"tx_refused\": %" PRIu64 ", \"tx_abandoned\": %" PRIu64,
             ebf_kv_u64(ro, "events", 0), ebf_kv_u64(ro, "frames", 0), ebf_kv_u64(ro, "bytes", 0),
             ebf_kv_u64(ro, "tx_refused", 0), ebf_kv_u64(ro, "tx_abandoned", 0));
     fprintf(out, ", \"throttle\": {\"holds\": %" PRIu64 ", \"held_ms\": %.1f, \"frames\": %" PRIu64
-            ", \"stale\": %" PRIu64 ", \"rejected\": %" PRIu64 "}, \"rx_other\": %" PRIu64 "},\n",
+            ", \"stale\": %" PRIu64 ", \"rejected\": %" PRIu64 "}, \"rx_other\": %" PRIu64,
             ebf_kv_u64(ro, "throttle.holds", 0), (double)ebf_kv_u64(ro, "throttle.held_ns", 0) / 1e6,
             ebf_kv_u64(ro, "throttle.frames", 0), ebf_kv_u64(ro, "throttle.stale", 0),
             ebf_kv_u64(ro, "throttle.rejected", 0), ebf_kv_u64(ro, "rx.other", 0));
+    faults_json(out, ro);
     fprintf(out, " \"sfc\": {\"rx_frames\": %" PRIu64 ", \"rx_reject\": ",
             ebf_kv_u64(sfc, "rx.frames", 0));
     reasons_json(out, sfc, "rx.reject.");
