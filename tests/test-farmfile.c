@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test-farmfile.c - farm file tests: the example farms' values, bad files' exact messages. */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +206,28 @@ START_TEST(test_faults_example)
     ck_assert_uint_eq(r->burst_events, 0);
     ck_assert_uint_eq(r->burst_gap_us, 0);
     ck_assert_uint_eq(spec.n_nodes, 2);
+}
+END_TEST
+
+/* Every .yaml file in farms/ loads, also one added without a test of its own. */
+START_TEST(test_every_example)
+{
+    char dir[512];
+    unsigned n = 0;
+    struct dirent *de;
+
+    snprintf(dir, sizeof(dir), "%s/farms", EBF_SOURCE_ROOT);
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    while ((de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len > 5 && strcmp(de->d_name + len - 5, ".yaml") == 0) {
+            load_example(de->d_name);
+            n++;
+        }
+    }
+    closedir(d);
+    ck_assert_uint_ge(n, 4);    /* demo, demo-udp, real-nics, faults */
 }
 END_TEST
 
@@ -1159,6 +1182,7 @@ Suite *farmfile_suite(void)
     tcase_add_test(tc, test_demo_udp);
     tcase_add_test(tc, test_real_nics);
     tcase_add_test(tc, test_faults_example);
+    tcase_add_test(tc, test_every_example);
     tcase_add_test(tc, test_minimal_defaults);
     tcase_add_test(tc, test_ports_and_overrides);
     tcase_add_test(tc, test_faults_and_sizes);
