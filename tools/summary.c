@@ -211,6 +211,14 @@ static int any_faults(const struct farm_conf *c, const struct ebf_kv *ro)
            ebf_kv_u64(ro, "fault.frames_in", 0) > 0;
 }
 
+/* 1 when the readout's fault stage kept frames from the SFCs. */
+static int frames_withheld(const struct ebf_kv *ro)
+{
+    return ebf_kv_u64(ro, "fault.dropped", 0) + ebf_kv_u64(ro, "fault.corrupted_payload", 0) +
+           ebf_kv_u64(ro, "fault.corrupted_header", 0) +
+           ebf_kv_u64(ro, "fault.silenced_frames", 0) > 0;
+}
+
 /* What was asked for, then what the readout's fault stage did. */
 static void faults_text(FILE *out, const struct farm_conf *c, const struct ebf_kv *ro)
 {
@@ -308,6 +316,9 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
         fprintf(out, "; ids counted twice or never generated: ");
         ids_text(out, l->extra, l->n_extra, !l->ids_listed || l->n_extra == LEDGER_MAX_IDS);
     }
+    if (!l->closed && l->unaccounted > 0 && frames_withheld(ro))
+        fprintf(out, "\n           the readout withheld frames (dropped, corrupted or silenced): "
+                "an event none of whose frames reached an SFC is in no bucket (docs/demo.md)");
     fprintf(out, "\n  rate     %.0f events/s, %.0f frames/s, %.2f Gbit/s payload over %.2f s\n",
             fg.events_s, fg.frames_s, fg.payload_gbit_s, fg.seconds);
     fprintf(out, "  latency  build p50 %.1f us p99 %.1f us; end-to-end p50 %.1f us p99 %.1f us max %.1f us\n",
