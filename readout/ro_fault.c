@@ -12,7 +12,7 @@
 #define SPEC_MAX 1024
 #define DRAW_ONE ((double)(UINT64_C(1) << 53))     /* a draw is 53 bits */
 
-enum key_what { K_PROB, K_WINDOW, K_DELAY_US, K_DELAY_FRAMES };
+enum key_what { K_PROB, K_WINDOW, K_DELAY_US, K_DELAY_FRAMES, K_DUP_FRAMES };
 
 static const struct fault_key {
     const char *name;
@@ -26,6 +26,7 @@ static const struct fault_key {
     {"window", K_WINDOW, RO_FK_MAX},
     {"delay_us", K_DELAY_US, RO_FK_MAX + 1},
     {"delay_frames", K_DELAY_FRAMES, RO_FK_MAX + 2},
+    {"dup_frames", K_DUP_FRAMES, RO_FK_MAX + 3},
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -130,6 +131,12 @@ static int parse_item(char *item, struct ro_fault_conf *fc, unsigned *seen, char
             return fail(err, errlen, "'%s': \"%s\" is not an integer in 0..%u", item, val,
                         RO_FAULT_WINDOW_MAX);
         fc->delay_frames = (uint32_t)v;
+        return 0;
+    case K_DUP_FRAMES:
+        if (ebf_parse_u64(val, 0, RO_FAULT_WINDOW_MAX, &v))
+            return fail(err, errlen, "'%s': \"%s\" is not an integer in 0..%u", item, val,
+                        RO_FAULT_WINDOW_MAX);
+        fc->dup_frames = (uint32_t)v;
         return 0;
     }
     return fail(err, errlen, "'%s': internal error", item);

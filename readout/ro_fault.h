@@ -40,6 +40,8 @@ struct ro_fault_conf {
     uint32_t window;             /* reorder: released 1..window frames later (8) */
     uint32_t delay_us;           /* delay: held at least this long (1000) ... */
     uint32_t delay_frames;       /* ... or, when not 0, exactly this many frames */
+    uint32_t dup_frames;         /* dup: the copy leaves this many frames after
+                                  * the original (0: right after it) */
     uint64_t seed;               /* the decisions' PRNG seed (1) */
     uint32_t silence_source;     /* RO_FAULT_NO_SILENCE, or a source that goes */
     uint64_t silence_event;      /*   silent from this event id on */
@@ -78,7 +80,7 @@ int ro_fault_conf_active(const struct ro_fault_conf *fc);
  * value). Keys: the probabilities drop, dup, reorder, delay, corrupt (the
  * same as corrupt_payload), corrupt_payload, corrupt_header, each in 0..1,
  * adding up to at most 1; window (1..1024), delay_us (0..10000000),
- * delay_frames (0..1024). An empty spec is valid and changes nothing.
+ * delay_frames (0..1024), dup_frames (0..1024). An empty spec is valid and changes nothing.
  * Returns 0, or -EINVAL with a message in err naming the bad key or value
  * and what is allowed; fc may then be partly updated.
  */

@@ -37,7 +37,7 @@ struct ro_fault_tx *ro_fault_tx_create(const struct ro_fault_conf *fc, enum ebf_
                                        struct rte_mempool *pool, int socket)
 {
     if (!fc || !pool || fc->window == 0 || fc->window > RO_FAULT_WINDOW_MAX ||
-        fc->delay_frames > RO_FAULT_WINDOW_MAX) {
+        fc->delay_frames > RO_FAULT_WINDOW_MAX || fc->dup_frames > RO_FAULT_WINDOW_MAX) {
         errno = EINVAL;
         return NULL;
     }
@@ -134,7 +134,12 @@ static void apply(struct ro_fault_tx *f, struct rte_mbuf *m, enum ro_fault_kind 
             f->st.dup_failed++;
             return;
         }
-        f->out[f->n_out++] = copy;
+        if (f->conf.dup_frames == 0)
+            f->out[f->n_out++] = copy;
+        else if (hold(f, copy, f->index + f->conf.dup_frames, 0) != 0) {
+            f->out[f->n_out++] = copy;  /* sent at once, counted */
+            f->st.hold_full++;
+        }
         break;
     case RO_FK_REORDER:
     case RO_FK_DELAY:

@@ -23,7 +23,9 @@
  * seeded stream of ro_fault_decide(), so a run is reproducible frame by frame):
  * - drop: freed; counted per source too.
  * - dup: sent, then a byte-identical copy (rte_pktmbuf_copy from the pool)
- *   right after it; with the pool empty it is sent once (dup_failed).
+ *   right after it, or held until dup_frames more frames have passed (a
+ *   duplicate that arrives after its event was built); with the pool empty
+ *   it is sent once (dup_failed).
  * - reorder: held until d more frames have passed the stage, d uniform in
  *   1..window, then sent right after the d-th: no frame overtakes it by more
  *   than the window.

@@ -895,7 +895,7 @@ static const struct bad {
      "  faults: drip=0.1\n",
      "key 'run.faults': \"drip=0.1\" is not a fault spec: unknown key 'drip' (allowed: drop, "
      "dup, reorder, delay, corrupt_payload, corrupt_header, corrupt, window, delay_us, "
-     "delay_frames)"},
+     "delay_frames, dup_frames)"},
     {"faults probability above 1",
      BASE
      "run:\n"
@@ -1139,7 +1139,7 @@ START_TEST(test_check_in_code)
     ck_assert_str_eq(err, "farm 'demo': key 'run.faults': \"drop=0.1,bogus=1\" is not a fault "
                           "spec: unknown key 'bogus' (allowed: drop, dup, reorder, delay, "
                           "corrupt_payload, corrupt_header, corrupt, window, delay_us, "
-                          "delay_frames)");
+                          "delay_frames, dup_frames)");
     snprintf(spec.run.faults, sizeof(spec.run.faults), "none");
     ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), 0);
     spec.run.silence_source = 8;

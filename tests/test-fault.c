@@ -11,7 +11,7 @@
 #include "ro_size.h"
 
 #define ALL_KEYS "drop, dup, reorder, delay, corrupt_payload, corrupt_header, corrupt, " \
-                 "window, delay_us, delay_frames"
+                 "window, delay_us, delay_frames, dup_frames"
 
 /* Specs that parse, and the conf they give (the other fields at defaults). */
 START_TEST(test_parse_good)
@@ -70,6 +70,8 @@ START_TEST(test_parse_bad)
         {"window=1025", "'window': \"1025\" is not an integer in 1..1024"},
         {"delay_us=-1", "'delay_us': \"-1\" is not an integer in 0..10000000"},
         {"delay_frames=2000", "'delay_frames': \"2000\" is not an integer in 0..1024"},
+        {"dup_frames=1025", "'dup_frames': \"1025\" is not an integer in 0..1024"},
+        {"dup=0.1,dup_frames=x", "'dup_frames': \"x\" is not an integer in 0..1024"},
         {"drop=0.1,,dup=0.1", "empty item (want key=value,key=value,...)"},
         {"drop=0.1,", "empty item (want key=value,key=value,...)"},
         {"drop=0.1,drop=0.2", "'drop' given twice"},

@@ -53,7 +53,7 @@ static void demo_usage(FILE *out)
             "  --faults SPEC     readout frame faults, e.g. drop=0.001,dup=0.001,\n"
             "                    reorder=0.01,corrupt=0.0005 (keys: drop, dup, reorder,\n"
             "                    delay, corrupt, corrupt_header, window, delay_us,\n"
-            "                    delay_frames; see docs/demo.md)\n"
+            "                    delay_frames, dup_frames; see docs/daemons.md)\n"
             "  --silence S@E     source S sends nothing from event E on\n"
             "  --burst-events N  send N events back to back, then pause (not with --rate)\n"
             "  --burst-gap-us T  the pause between bursts (0)\n"

@@ -91,6 +91,9 @@ int farm_run(const struct farm_conf *c, struct farm_result *r)
     }
     if (farmctl_start(st, r->error, sizeof(r->error)) == 0 &&
         (!c->kill_node_after || kill_and_restart(c, spec, st, r) == 0) &&
+        (!c->stall_nodes_after ||
+         farmctl_stall_nodes(st, c->stall_nodes_after, c->stall_ms, c->max_seconds + 30, r->error,
+                             sizeof(r->error)) == 0) &&
         farmctl_wait_finished(st, c->max_seconds + 30, r->error, sizeof(r->error)) == 0)
         rc = farmctl_stop(st, r, r->error, sizeof(r->error));
     /* Down in any case; its own failure counts only when the run was good. */

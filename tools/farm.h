@@ -28,6 +28,10 @@ struct farm_conf {
     uint64_t kill_node_after;    /* SIGKILL node 0 once this many events were
                                   * generated; 0: never */
     double restart_after_ms;     /* then start it again this much later; 0: never */
+    uint64_t stall_nodes_after;  /* SIGSTOP every node once this many events were
+                                  * generated, SIGCONT them stall_ms after the
+                                  * readout is throttled; 0: never */
+    double stall_ms;
     /* Fragment sizes: lognormal, or else fixed or uniform by frag_min/frag_max. */
     enum ff_frag_dist frag_dist;
     double frag_mean, frag_sigma;    /* lognormal: bytes, clamped to [frag_min, frag_max] */

@@ -786,11 +786,29 @@ static uint64_t status_counter(const struct farm_proc *p, const char *key, uint6
     return v;
 }
 
+/* Wait until the readout ro has generated `events` or finished. */
+static int wait_events(const struct farm_proc *ro, uint64_t events, double timeout_s, char *err,
+                       size_t len)
+{
+    double end = now_s() + timeout_s;
+
+    for (;;) {
+        int finished = 0;
+        if (status_counter(ro, "events", 0, &finished) >= events || finished)
+            return 0;
+        if (now_s() > end) {
+            snprintf(err, len, "the readout did not reach %llu events within %.0f s",
+                     (unsigned long long)events, timeout_s);
+            return -1;
+        }
+        sleep_ms(5);
+    }
+}
+
 int farmctl_kill_node_after(const struct farm_state *st, unsigned node, uint64_t events,
                             double timeout_s, char *err, size_t len)
 {
     const struct farm_proc *ro = NULL, *victim = NULL, *sfc = NULL;
-    double end = now_s() + timeout_s;
 
     for (unsigned i = 0, k = 0; i < st->n; i++) {
         if (st->proc[i].role == FARM_READOUT && !ro)
@@ -804,17 +822,8 @@ int farmctl_kill_node_after(const struct farm_state *st, unsigned node, uint64_t
         snprintf(err, len, "no readout, SFC or node %u to kill", node);
         return -1;
     }
-    for (;;) {
-        int finished = 0;
-        if (status_counter(ro, "events", 0, &finished) >= events || finished)
-            break;
-        if (now_s() > end) {
-            snprintf(err, len, "the readout did not reach %llu events within %.0f s",
-                     (unsigned long long)events, timeout_s);
-            return -1;
-        }
-        sleep_ms(5);
-    }
+    if (wait_events(ro, events, timeout_s, err, len))
+        return -1;
     /*
      * Freeze the node first and let the SFC declare it dead (it then sends
      * it nothing and rarely polls its port), then kill it: the memif PMD of
@@ -837,6 +846,51 @@ int farmctl_kill_node_after(const struct farm_state *st, unsigned node, uint64_t
     waitpid(victim->pid, NULL, 0);
     fprintf(stderr, "ebfarm: killed %s (SIGSTOP, then SIGKILL once its SFC declared it dead) "
             "after %llu events\n", victim->name, (unsigned long long)events);
+    return 0;
+}
+
+/* Send sig to every node process; -1 with err on the first failure. */
+static int signal_nodes(const struct farm_state *st, int sig, char *err, size_t len)
+{
+    for (unsigned i = 0; i < st->n; i++)
+        if (st->proc[i].role == FARM_NODE && kill(st->proc[i].pid, sig) != 0) {
+            snprintf(err, len, "cannot %s %s: %s", sig == SIGSTOP ? "stop" : "continue",
+                     st->proc[i].name, strerror(errno));
+            return -1;
+        }
+    return 0;
+}
+
+int farmctl_stall_nodes(const struct farm_state *st, uint64_t events, double hold_ms,
+                        double timeout_s, char *err, size_t len)
+{
+    const struct farm_proc *ro = NULL;
+
+    for (unsigned i = 0; i < st->n && !ro; i++)
+        if (st->proc[i].role == FARM_READOUT)
+            ro = &st->proc[i];
+    if (!ro) {
+        snprintf(err, len, "no readout to watch");
+        return -1;
+    }
+    if (wait_events(ro, events, timeout_s, err, len) || signal_nodes(st, SIGSTOP, err, len))
+        return -1;
+    double t0 = now_s(), give_up = t0 + 20;
+    int held = 0;
+    while (!(held = status_counter(ro, "throttle.holds", 0, NULL) > 0) && now_s() < give_up)
+        sleep_ms(5);
+    double onset = now_s() - t0;
+    if (held)
+        sleep_ms((unsigned)hold_ms);
+    if (signal_nodes(st, SIGCONT, err, len))
+        return -1;
+    if (!held) {
+        snprintf(err, len, "the readout was not throttled within 20 s of stalling every node");
+        return -1;
+    }
+    fprintf(stderr, "ebfarm: stalled every node after %llu events; the readout was throttled "
+            "%.0f ms later; nodes resumed %.0f ms after that\n", (unsigned long long)events,
+            onset * 1e3, hold_ms);
     return 0;
 }
 

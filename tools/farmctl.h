@@ -65,6 +65,13 @@ int farmctl_wait_finished(const struct farm_state *st, double timeout_s, char *e
 int farmctl_kill_node_after(const struct farm_state *st, unsigned node, uint64_t events,
                             double timeout_s, char *err, size_t len);
 
+/* Once the readouts have generated `events` (or finished), SIGSTOP every
+ * node; once the first readout reports a throttle hold, wait hold_ms more
+ * and SIGCONT them. -1 with err when the readout is not held within 20 s
+ * (the nodes are continued in any case). */
+int farmctl_stall_nodes(const struct farm_state *st, uint64_t events, double hold_ms,
+                        double timeout_s, char *err, size_t len);
+
 /* Start the node-th node again (it was killed), configure it and start it
  * into the current run: a new process, so a new epoch at its SFC. */
 int farmctl_respawn_node(struct farm_state *st, const struct farm_spec *spec, const char *build,
