@@ -77,6 +77,20 @@ static void hold_end(struct ro_gen *g, uint64_t now)
     g->held_since = 0;
 }
 
+/* Whether an SFC holds the readout now; a hold that begins is counted, and
+ * every poll held. */
+static int held(struct ro_gen *g, uint64_t now_ns, uint64_t now)
+{
+    if (!ebf_throttle_view_held(&g->tv, now_ns))
+        return 0;
+    if (!g->held_since) {
+        g->held_since = now;
+        g->st->throttle_holds++;
+    }
+    g->st->throttle_held_polls++;
+    return 1;
+}
+
 /*
  * Hand every queued frame to the port, retrying what it refuses (calling
  * the conf's yield hook between tries, so control requests are answered
@@ -107,8 +121,13 @@ static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
             rte_pktmbuf_free_bulk(pkt + done, n - done);
             return -EINTR;
         }
-        if (done < n)
-            rx_poll(g, ebf_now_ns());   /* the SFC may be saying why */
+        if (done < n) {
+            /* The SFC may be saying why: a hold heard now counts from now,
+             * though the event in hand is finished first. */
+            uint64_t now_ns = ebf_now_ns();
+            rx_poll(g, now_ns);
+            held(g, now_ns, rte_get_tsc_cycles());
+        }
         if (done < n && c->yield)
             c->yield(c->yield_arg);
     }
@@ -209,14 +228,8 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
         ro_finish(g);           /* the next event falls after the deadline */
         return 0;
     }
-    if (ebf_throttle_view_held(&g->tv, now_ns)) {
-        if (!g->held_since) {
-            g->held_since = now;
-            st->throttle_holds++;
-        }
-        st->throttle_held_polls++;
+    if (held(g, now_ns, now))
         return 0;
-    }
     if (g->held_since)
         hold_end(g, now);
     if (now < due_tsc(g, e))

@@ -304,8 +304,10 @@ static int intake_allowed(struct sfc_dp *dp)
     struct sfc_evtab_counts k;
 
     sfc_evtab_counts(dp->tab, &k);
-    if (k.ready + k.sent >= dp->c.capacity - dp->c.capacity / 4 ||
-        k.free_records < dp->c.max_frames / 4) {
+    /* 7/8: above the throttle's 3/4, so that the readouts hear the
+     * throttle before the link backs up. */
+    if (k.ready + k.sent >= dp->c.capacity - dp->c.capacity / 8 ||
+        k.free_records < dp->c.max_frames / 8) {
         dp->st.backpressure_polls++;
         return 0;
     }

@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test-farm.c - whole-farm runs: readout, SFC and nodes as processes over memif, exact ledger. */
 #include <check.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "farm.h"
 #include "node_dp.h"
-#include "ro_fault.h"
 #include "summary.h"
 
 static void run(struct farm_conf *c, struct farm_result *r, struct ledger *l)
@@ -186,107 +184,6 @@ START_TEST(test_farm_node_restarts)
 }
 END_TEST
 
-/* What a fault run should do, replayed from its seed: one decision per
- * frame that is not silenced, in the readout's order (event by event,
- * sources in turn; one frame per fragment). */
-struct fault_replay {
-    uint64_t n[RO_FK_MAX];
-    uint64_t incomplete;                /* events with a frame lost or silenced */
-    uint64_t missing[EBF_MAX_SOURCES];  /* per source: events that lack it */
-    uint64_t dropped[EBF_MAX_SOURCES];
-};
-
-static void fault_replay(const struct farm_conf *c, struct fault_replay *x)
-{
-    struct ro_fault_conf fc;
-    struct ro_fault_plan plan;
-    char why[256];
-
-    memset(x, 0, sizeof(*x));
-    ro_fault_conf_init(&fc);
-    ck_assert_msg(ro_fault_parse(c->faults, &fc, why, sizeof(why)) == 0, "%s", why);
-    fc.seed = c->seed;
-    ro_fault_plan_init(&plan, &fc);
-    for (uint64_t e = 0; e < c->events; e++) {
-        int lacks = 0;
-        for (uint16_t s = 0; s < c->sources; s++) {
-            uint32_t arg;
-            int lost = s == c->silence_source && e >= c->silence_event;
-            if (!lost) {
-                enum ro_fault_kind k = ro_fault_decide(&plan, &arg);
-                if (k != RO_FK_NONE)
-                    x->n[k]++;
-                x->dropped[s] += k == RO_FK_DROP;
-                lost = k == RO_FK_DROP || k == RO_FK_CORRUPT_PAYLOAD;
-            }
-            x->missing[s] += lost;
-            lacks |= lost;
-        }
-        x->incomplete += lacks;
-    }
-}
-
-/* Frame faults and a silent source: every fault is seen where it should
- * be, the events it touched go out incomplete (none lost), and the
- * counts are those the seed gives. */
-START_TEST(test_farm_faults)
-{
-    struct farm_conf c;
-    struct farm_result r;
-    struct fault_replay x;
-    struct ledger l;
-    char key[48];
-
-    farm_conf_default(&c);
-    c.events = 40000;
-    c.seed = 7;
-    snprintf(c.faults, sizeof(c.faults), "drop=0.002,dup=0.002,reorder=0.02,corrupt=0.001");
-    c.silence_source = 5;
-    c.silence_event = 38000;
-    fault_replay(&c, &x);
-    run(&c, &r, &l);
-    const struct ebf_kv *ro = &r.readout, *sfc = &r.sfc;
-    uint64_t in = ebf_kv_u64(ro, "fault.frames_in", 0);
-    ck_assert_uint_eq(in, 40000 * 8);
-    ck_assert_uint_eq(ebf_kv_u64(ro, "fault.silenced_frames", 0), 2000);
-    ck_assert_uint_eq(ebf_kv_u64(ro, "fault.silenced_fragments", 0), 2000);
-    for (unsigned k = 0; k < RO_FK_MAX; k++) {
-        snprintf(key, sizeof(key), "fault.%s", ro_fault_counter(k));
-        ck_assert_msg(ebf_kv_u64(ro, key, 0) == x.n[k], "%s %" PRIu64 ", replay %" PRIu64, key,
-                      ebf_kv_u64(ro, key, 0), x.n[k]);
-    }
-    ck_assert_uint_gt(x.n[RO_FK_DROP], 0);
-    ck_assert_uint_gt(x.n[RO_FK_CORRUPT_PAYLOAD], 0);
-    ck_assert_uint_eq(ebf_kv_u64(ro, "fault.dup_failed", 1), 0);
-    ck_assert_uint_eq(ebf_kv_u64(ro, "fault.hold_full", 1), 0);
-    /* The SFC saw each fault under its own counter. */
-    ck_assert_uint_eq(ebf_kv_u64(sfc, "rx.frames", 0),
-                      in - 2000 - x.n[RO_FK_DROP] + x.n[RO_FK_DUP]);
-    ck_assert_uint_eq(ebf_kv_u64(sfc, "rx.reject.bad_checksum", 0), x.n[RO_FK_CORRUPT_PAYLOAD]);
-    ck_assert_uint_eq(ebf_kv_u64(sfc, "rx.drop.duplicate", 0) +
-                      ebf_kv_u64(sfc, "rx.drop.duplicate_sent", 0), x.n[RO_FK_DUP]);
-    ck_assert_uint_eq(ebf_kv_u64(sfc, "rx.drop.late", 1), 0);
-    ck_assert_uint_eq(ebf_kv_u64(sfc, "rx.drop.stale", 1), 0);
-    for (unsigned s = 0; s < 8; s++) {
-        snprintf(key, sizeof(key), "missing.source.%u", s);
-        ck_assert_uint_eq(ebf_kv_u64(sfc, key, 0), x.missing[s]);
-        snprintf(key, sizeof(key), "fault.dropped.source.%u", s);
-        ck_assert_uint_eq(ebf_kv_u64(ro, key, 0), x.dropped[s]);
-    }
-    /* The ledger: touched events went out incomplete, none was lost. */
-    ck_assert_uint_eq(l.generated, 40000);
-    ck_assert_uint_eq(l.incomplete, x.incomplete);
-    ck_assert_uint_eq(ebf_kv_u64(sfc, "events.complete", 0), 40000 - x.incomplete);
-    ck_assert_uint_eq(l.accepted, expected_accepts(40000, c.accept));
-    ck_assert_uint_eq(l.accepted + l.rejected, 40000);
-    ck_assert_uint_eq(l.lost_total, 0);
-    ck_assert(l.closed);
-    ck_assert_uint_eq(sum_nodes(&r, "events_bad"), 0);     /* corrupt frames stopped at the SFC */
-    ck_assert_uint_eq(sum_nodes(&r, "incomplete"), x.incomplete);
-    farm_result_free(&r);
-}
-END_TEST
-
 Suite *farm_suite(void);
 
 Suite *farm_suite(void)
@@ -299,7 +196,6 @@ Suite *farm_suite(void)
     tcase_add_test(tc, test_farm_udp_multiframe);
     tcase_add_test(tc, test_farm_node_killed);
     tcase_add_test(tc, test_farm_node_restarts);
-    tcase_add_test(tc, test_farm_faults);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -66,6 +66,9 @@ static void demo_usage(FILE *out)
             "  --max-seconds S   stop generating after S seconds (300)\n"
             "  --kill-node-after N  SIGKILL node 0 once N events were generated: its\n"
             "                    events go to the other nodes, the ledger must still close\n"
+            "  --stall-nodes-after N  SIGSTOP every node once N events were generated; once\n"
+            "                    the SFC has throttled the readout, SIGCONT them after\n"
+            "  --stall-ms T      this long (1000); nothing may be lost\n"
             "  --keep            keep the run directory (logs and counters)\n"
             "  --json            print the summary as one JSON object\n"
             "Exits 0 when the ledger closes, 1 when it does not or a process failed.\n",
@@ -215,6 +218,7 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"accept", 1, 0, 'A'}, {"timeout-ms", 1, 0, 'T'}, {"credits", 1, 0, 'c'},
         {"max-seconds", 1, 0, 'M'}, {"keep", 0, 0, 'k'}, {"json", 0, 0, 'j'},
         {"kill-node-after", 1, 0, 'K'}, {"help", 0, 0, 'h'},
+        {"stall-nodes-after", 1, 0, 'S'}, {"stall-ms", 1, 0, 'W'},
         {"frag-dist", 1, 0, OPT_FRAG_DIST}, {"frag-mean", 1, 0, OPT_FRAG_MEAN},
         {"frag-sigma", 1, 0, OPT_FRAG_SIGMA}, {"seed", 1, 0, OPT_SEED},
         {"faults", 1, 0, OPT_FAULTS}, {"silence", 1, 0, OPT_SILENCE},
@@ -270,6 +274,11 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
             rc = ebf_opt_u64("ebfarm demo", "--kill-node-after", optarg, 1, UINT64_MAX / 2,
                              &c->kill_node_after);
             break;
+        case 'S':
+            rc = ebf_opt_u64("ebfarm demo", "--stall-nodes-after", optarg, 1, UINT64_MAX / 2,
+                             &c->stall_nodes_after);
+            break;
+        case 'W': rc = ebf_opt_double("ebfarm demo", "--stall-ms", optarg, 0, 600000, &c->stall_ms); break;
         case 'j': *json = 1; break;
         case 'h': demo_usage(stdout); exit(0);
         default: demo_usage(stderr); return -EINVAL;

@@ -25,6 +25,7 @@ void farm_conf_default(struct farm_conf *c)
     c->timeout_ms = 100;
     c->credits = 32;
     c->max_seconds = 300;
+    c->stall_ms = 1000;
     c->frag_dist = FF_DIST_FIXED;
     c->seed = 1;
     c->silence_source = FF_NO_SILENCE;
