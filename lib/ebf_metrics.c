@@ -82,6 +82,19 @@ void ebf_metrics_counter_index(struct ebf_metrics *ms, const char *name, const c
     }
 }
 
+void ebf_metrics_id_record(struct ebf_metrics *ms, const char *name, const uint64_t *count,
+                           const uint64_t *id_sum, const uint64_t *hash_sum, unsigned n)
+{
+    char key[64];
+
+    snprintf(key, sizeof(key), "%s.count", name);
+    ebf_metrics_counter_index(ms, key, "cell", count, n, 1);
+    snprintf(key, sizeof(key), "%s.id_sum", name);
+    ebf_metrics_counter_index(ms, key, "cell", id_sum, n, 1);
+    snprintf(key, sizeof(key), "%s.hash_sum", name);
+    ebf_metrics_counter_index(ms, key, "cell", hash_sum, n, 1);
+}
+
 void ebf_metrics_gauge(struct ebf_metrics *ms, const char *name, const char *label,
                        const char *label_value, double v)
 {

@@ -58,6 +58,12 @@ void ebf_metrics_counter_each(struct ebf_metrics *ms, const char *name, const ch
 void ebf_metrics_counter_index(struct ebf_metrics *ms, const char *name, const char *label,
                                const uint64_t *v, unsigned n, int skip_zero);
 
+/* A ledger id record (proto/ebf_idset.h) of n cells as the counters
+ * "<name>.count", "<name>.id_sum" and "<name>.hash_sum", labelled by "cell",
+ * zero cells left out. */
+void ebf_metrics_id_record(struct ebf_metrics *ms, const char *name, const uint64_t *count,
+                           const uint64_t *id_sum, const uint64_t *hash_sum, unsigned n);
+
 void ebf_metrics_gauge(struct ebf_metrics *ms, const char *name, const char *label,
                        const char *label_value, double v);
 void ebf_metrics_hist(struct ebf_metrics *ms, const char *name, const struct ebf_hist *h);

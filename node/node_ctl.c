@@ -159,12 +159,8 @@ void node_metrics(const void *snap, struct ebf_metrics *ms)
     ebf_metrics_counter(ms, "tx_refused", st->tx_refused);
     ebf_metrics_counter(ms, "decided_digest", st->decided_digest);
     ebf_metrics_counter(ms, "dup_events", st->dup_events);
-    ebf_metrics_counter_index(ms, "ledger.acks.count", "cell", st->acked_ids.count,
-                              EBF_IDSET_CELLS, 1);
-    ebf_metrics_counter_index(ms, "ledger.acks.id_sum", "cell", st->acked_ids.id_sum,
-                              EBF_IDSET_CELLS, 1);
-    ebf_metrics_counter_index(ms, "ledger.acks.hash_sum", "cell", st->acked_ids.hash_sum,
-                              EBF_IDSET_CELLS, 1);
+    ebf_metrics_id_record(ms, "ledger.acks", st->acked_ids.count, st->acked_ids.id_sum,
+                          st->acked_ids.hash_sum, EBF_IDSET_CELLS);
     ebf_metrics_counter(ms, "port.ipackets", s->port_ipackets);
     ebf_metrics_counter(ms, "port.opackets", s->port_opackets);
     ebf_metrics_counter(ms, "port.imissed", s->port_imissed);

@@ -333,6 +333,10 @@ void ro_metrics(const void *snap, struct ebf_metrics *ms)
         ebf_metrics_counter(ms, "fault.dup_failed", f->dup_failed);
         ebf_metrics_counter(ms, "fault.hold_full", f->hold_full);
         ebf_metrics_counter(ms, "fault.burst_gaps", f->burst_gaps);
+        ebf_metrics_counter(ms, "fault.withheld_events", f->withheld_events);
+        ebf_metrics_counter(ms, "fault.withheld_digest", f->withheld_digest);
+        ebf_metrics_id_record(ms, "ledger.withheld", f->withheld.count, f->withheld.id_sum,
+                              f->withheld.hash_sum, EBF_IDSET_CELLS);
         ebf_metrics_counter_index(ms, "fault.dropped.source", "source", f->dropped_source,
                                   s->n_sources, 0);
     }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ebf_idset.h"
 #include "ebf_proto.h"
 
 /*
@@ -59,6 +60,12 @@ struct ro_fault_stats {
     uint64_t hold_full;          /* reorders/delays not done: hold full */
     uint64_t burst_gaps;         /* pauses taken between bursts */
     uint64_t dropped_source[EBF_MAX_SOURCES];
+    /* Events none of whose frames left intact (every one dropped, corrupted
+     * or silenced): no SFC can know of them, so the readout accounts for
+     * them in the ledger as lost, reason "withheld". */
+    uint64_t withheld_events;
+    uint64_t withheld_digest;    /* sum of ebf_mix64(id) over them */
+    struct ebf_idset withheld;   /* their id record */
 };
 
 /* The seeded decision stream: one per run, on the transmitting lcore. */

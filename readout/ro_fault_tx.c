@@ -25,6 +25,8 @@ struct ro_fault_tx {
     struct rte_mempool *pool;
     uint16_t hlen;               /* encapsulation bytes before the fragment header */
     int finishing;
+    int cur_open, cur_intact;    /* the event whose frames are passing now */
+    uint64_t cur_event;
     uint64_t index;              /* frames that took a draw so far */
     uint64_t delay_tsc;
     uint64_t min_index, min_tsc; /* earliest release among the held frames */
@@ -54,6 +56,7 @@ struct ro_fault_tx *ro_fault_tx_create(const struct ro_fault_conf *fc, enum ebf_
     f->delay_tsc = (uint64_t)fc->delay_us * rte_get_tsc_hz() / 1000000;
     f->min_index = UINT64_MAX;
     f->min_tsc = UINT64_MAX;
+    ebf_idset_init(&f->st.withheld);
     return f;
 }
 
@@ -71,6 +74,29 @@ static inline uint64_t rd_be(const uint8_t *p, unsigned n)
     for (unsigned i = 0; i < n; i++)
         v = v << 8 | p[i];
     return v;
+}
+
+/* The event whose frames just passed is over: withheld when none of its
+ * frames left intact. */
+static void event_close(struct ro_fault_tx *f)
+{
+    if (f->cur_open && !f->cur_intact) {
+        f->st.withheld_events++;
+        f->st.withheld_digest += ebf_mix64(f->cur_event);
+        ebf_idset_add(&f->st.withheld, f->cur_event);
+    }
+    f->cur_open = 0;
+}
+
+/* Frame of event_id about to pass: closes the previous event at a new id. */
+static inline void event_note(struct ro_fault_tx *f, uint64_t event_id)
+{
+    if (f->cur_open && event_id == f->cur_event)
+        return;
+    event_close(f);
+    f->cur_open = 1;
+    f->cur_intact = 0;
+    f->cur_event = event_id;
 }
 
 /* Move every held frame that is due (all of them when finishing) to out,
@@ -186,6 +212,7 @@ uint16_t ro_fault_tx_burst(struct ro_fault_tx *f, struct rte_mbuf **pkts, uint16
         uint16_t src = (uint16_t)rd_be(frag + 2, 2);
         uint64_t event_id = rd_be(frag + 8, 8);
         uint16_t piece_len = (uint16_t)rd_be(frag + 24, 2);
+        event_note(f, event_id);
         if (src == f->conf.silence_source && event_id >= f->conf.silence_event) {
             f->st.silenced_frames++;
             f->st.silenced_fragments += rd_be(frag + 20, 4) == 0;
@@ -198,6 +225,7 @@ uint16_t ro_fault_tx_burst(struct ro_fault_tx *f, struct rte_mbuf **pkts, uint16
         if (piece_len == 0 && k == RO_FK_CORRUPT_PAYLOAD)
             k = RO_FK_NONE;             /* nothing to corrupt; never built */
         apply(f, m, k, arg, src, frag, piece_len, now);
+        f->cur_intact |= k != RO_FK_DROP && k != RO_FK_CORRUPT_PAYLOAD && k != RO_FK_CORRUPT_HEADER;
         release_due(f, now);
     }
     release_due(f, now);
@@ -208,6 +236,11 @@ uint16_t ro_fault_tx_burst(struct ro_fault_tx *f, struct rte_mbuf **pkts, uint16
 void ro_fault_tx_finish(struct ro_fault_tx *f)
 {
     f->finishing = 1;
+}
+
+void ro_fault_tx_end(struct ro_fault_tx *f)
+{
+    event_close(f);
 }
 
 unsigned ro_fault_tx_held(const struct ro_fault_tx *f)

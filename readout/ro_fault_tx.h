@@ -42,6 +42,12 @@
  *   (silenced_frames; silenced_fragments counts the fragments); these frames
  *   take no draw.
  * Frames sent = frames_in - silenced_frames - dropped + duplicated.
+ *
+ * An event none of whose frames leaves intact (each dropped, corrupted or
+ * silenced) is withheld: counted, and its id added to the withheld record,
+ * since no SFC can account for it (the frames of one event pass the stage
+ * together, so this is known when the next event's first frame arrives, or
+ * at ro_fault_tx_end()).
  */
 
 #define RO_FAULT_BURST_MAX 256           /* frames per ro_fault_tx_burst() call */
@@ -68,6 +74,10 @@ uint16_t ro_fault_tx_burst(struct ro_fault_tx *f, struct rte_mbuf **pkts, uint16
 
 /* From now on every call releases every held frame (the end of a run). */
 void ro_fault_tx_finish(struct ro_fault_tx *f);
+
+/* Every frame of the run has passed: account for the last event (withheld
+ * or not). Call once at the end of a run. */
+void ro_fault_tx_end(struct ro_fault_tx *f);
 
 /* Frames held now. */
 unsigned ro_fault_tx_held(const struct ro_fault_tx *f);

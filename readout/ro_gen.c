@@ -273,6 +273,8 @@ void ro_finish(struct ro_gen *g)
     g->done = 1;
     if (g->held_since)
         hold_end(g, rte_get_tsc_cycles());
+    if (c && c->fault)
+        ro_fault_tx_end(c->fault);
     if (c && c->fault && g->rc == 0 && !g->forced && ro_fault_tx_held(c->fault)) {
         ro_fault_tx_finish(c->fault);   /* reordered and delayed frames go out */
         flush(g, &no_force);

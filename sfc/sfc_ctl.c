@@ -201,12 +201,8 @@ static void idset(struct ebf_metrics *ms, const char *name, const struct ebf_ids
 {
     char key[40];
 
-    snprintf(key, sizeof(key), "ledger.%s.count", name);
-    ebf_metrics_counter_index(ms, key, "cell", r->count, EBF_IDSET_CELLS, 1);
-    snprintf(key, sizeof(key), "ledger.%s.id_sum", name);
-    ebf_metrics_counter_index(ms, key, "cell", r->id_sum, EBF_IDSET_CELLS, 1);
-    snprintf(key, sizeof(key), "ledger.%s.hash_sum", name);
-    ebf_metrics_counter_index(ms, key, "cell", r->hash_sum, EBF_IDSET_CELLS, 1);
+    snprintf(key, sizeof(key), "ledger.%s", name);
+    ebf_metrics_id_record(ms, key, r->count, r->id_sum, r->hash_sum, EBF_IDSET_CELLS);
 }
 
 /* Sequence gaps, duplicates and late pieces by source; dead nodes; throttle;

@@ -30,6 +30,7 @@ struct model {
     uint64_t gap[SOURCES], reorder[SOURCES], dup[SOURCES];
     uint64_t missing[SOURCES];              /* events delivered without source s */
     uint64_t incomplete;                    /* events missing at least one source */
+    uint64_t withheld;                      /* events missing every source */
     uint64_t accepted;                      /* of the decision function */
 };
 
@@ -147,13 +148,14 @@ static void model_run(const char *spec, uint32_t silence_source, uint64_t silenc
     m->rejected_payload = m->fs.n[RO_FK_CORRUPT_PAYLOAD];
     m->rejected_header = m->fs.n[RO_FK_CORRUPT_HEADER];
     for (uint32_t e = 0; e < EVENTS; e++) {
-        int miss = 0;
+        unsigned miss = 0;
         for (uint32_t s = 0; s < SOURCES; s++)
             if (lost[e * SOURCES + s]) {
                 m->missing[s]++;
-                miss = 1;
+                miss++;
             }
-        m->incomplete += (uint64_t)miss;
+        m->incomplete += miss > 0 && miss < SOURCES;
+        m->withheld += miss == SOURCES;
     }
 }
 
@@ -223,6 +225,7 @@ static void assert_model(const struct farm_result *r, const struct ledger *l,
     ck_assert_uint_eq(ebf_kv_u64(ro, "fault.silenced_frames", UINT64_MAX), m->fs.silenced_frames);
     ck_assert_uint_eq(ebf_kv_u64(ro, "fault.dup_failed", UINT64_MAX), 0);
     ck_assert_uint_eq(ebf_kv_u64(ro, "fault.hold_full", UINT64_MAX), 0);
+    ck_assert_uint_eq(ebf_kv_u64(ro, "fault.withheld_events", UINT64_MAX), m->withheld);
     for (unsigned s = 0; s < SOURCES; s++)
         ck_assert_uint_eq(kv_at(ro, "fault.dropped.source.", s), m->fs.dropped_source[s]);
 
@@ -392,6 +395,59 @@ START_TEST(test_faults_mixed)
 }
 END_TEST
 
+/* One source, 1% of its frames dropped: each drop withholds a whole event
+ * from the SFC; the readout accounts for them, and the ledger counts them
+ * lost as "withheld", by id. */
+START_TEST(test_faults_withheld)
+{
+    struct farm_conf c;
+    struct farm_result r;
+    struct ledger l;
+    struct ro_fault_conf fc;
+    struct ro_fault_plan pl;
+    const char *dir = getenv("EBFARM_BUILD_DIR");
+    char err[128];
+    uint64_t drops = 0;
+
+    ro_fault_conf_init(&fc);
+    ck_assert_int_eq(ro_fault_parse("drop=0.01", &fc, err, sizeof(err)), 0);
+    fc.seed = FAULT_SEED;
+    ro_fault_plan_init(&pl, &fc);
+    for (unsigned i = 0; i < EVENTS; i++) {
+        uint32_t arg;
+        drops += ro_fault_decide(&pl, &arg) == RO_FK_DROP;
+    }
+    ck_assert_uint_gt(drops, 0);
+    ck_assert_msg(dir != NULL, "EBFARM_BUILD_DIR is not set");
+    farm_conf_default(&c);
+    c.build_dir = dir;
+    c.events = EVENTS;
+    c.sources = 1;
+    c.seed = FAULT_SEED;
+    c.timeout_ms = 2000;
+    snprintf(c.faults, sizeof(c.faults), "drop=0.01");
+    int rc = farm_run(&c, &r);
+    ck_assert_msg(rc == 0, "farm run failed: %s", r.error);
+    summary_ledger(&r, &l);
+    ck_assert_uint_eq(ebf_kv_u64(&r.readout, "fault.dropped", 0), drops);
+    ck_assert_uint_eq(ebf_kv_u64(&r.readout, "fault.withheld_events", 0), drops);
+    ck_assert_uint_eq(ebf_kv_u64(&r.sfc, "rx.frames", 0), EVENTS - drops);
+    ck_assert_uint_eq(ebf_kv_u64(&r.sfc, "events.complete", 0), EVENTS - drops);
+    ck_assert_uint_eq(l.generated, EVENTS);
+    ck_assert_uint_eq(l.accepted + l.rejected, EVENTS - drops);
+    ck_assert_uint_eq(l.lost_total, drops);
+    unsigned i = 0;
+    while (i < l.n_lost && strcmp(l.lost_name[i], "withheld") != 0)
+        i++;
+    ck_assert_uint_lt(i, l.n_lost);
+    ck_assert_uint_eq(l.lost[i], drops);
+    ck_assert(l.digest_match);
+    ck_assert(l.ids_match);
+    ck_assert(l.closed);
+    farm_result_free(&r);
+}
+END_TEST
+
 /* Every node stalled (SIGSTOP) mid-run: the SFC's queue fills, it
  * throttles the readout, which holds; the nodes resume and nothing is
  * lost or refused. */
@@ -447,6 +503,7 @@ Suite *farm_faults_suite(void)
     tcase_add_test(tc, test_faults_corrupt);
     tcase_add_test(tc, test_faults_silent_source);
     tcase_add_test(tc, test_faults_mixed);
+    tcase_add_test(tc, test_faults_withheld);
     tcase_add_test(tc, test_faults_nodes_stalled);
     suite_add_tcase(s, tc);
     return s;
