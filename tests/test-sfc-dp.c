@@ -676,6 +676,53 @@ START_TEST(test_throttle_hysteresis)
 }
 END_TEST
 
+/* No node alive: the only node goes silent holding two events; they go
+ * back to the queue, the queue fills until the readouts are throttled, and
+ * a stop in that state loses every held event as no_node, ids recorded. */
+START_TEST(test_no_node_alive)
+{
+    struct rig g;
+    struct rig_opts o = {.timeout_ms = 10000, .n_nodes = 1, .node_timeout_ms = 50};
+    uint64_t ids[64];
+    uint8_t to[64];
+    unsigned on, off;
+
+    rig_up_opts(&g, &o);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit_from(&g, 0, 3, 2, NULL, 0);
+    poll_n(&g, 2);
+    send_event(&g, 0, ALL);
+    send_event(&g, 1, ALL);
+    poll_n(&g, 8);
+    ck_assert_uint_eq(st->events_sent, 2);
+    ck_assert_uint_eq(node_take(&g, ids, to, 64), 2 * N_SOURCES);
+    usleep(80 * 1000);                              /* past the node timeout */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->nodes_dead, 1);
+    for (uint64_t id = 2; id < 48; id++)            /* 48 held: throttle on */
+        send_event(&g, id, ALL);
+    poll_n(&g, 16);
+    ck_assert_uint_eq(st->events_complete, 48);
+    ck_assert_uint_eq(st->events_sent, 2);          /* nothing more went out */
+    ck_assert_uint_eq(st->throttle_on, 1);
+    ro_throttle(&g, &on, &off);
+    ck_assert_uint_eq(on, 1);
+    ck_assert_uint_eq(off, 0);
+
+    drain(&g);
+    ck_assert_uint_eq(st->lost[SFC_LOST_STOPPED_NO_CREDIT], 48);
+    ck_assert_uint_eq(lost_total(st), 48);
+    ck_assert_uint_eq(st->acks, 0);
+    struct ebf_idset d;
+    ebf_idset_init(&d);
+    ebf_idset_add_range(&d, 0, 48);
+    ebf_idset_merge(&d, &st->ledger_lost, -1);
+    ck_assert(ebf_idset_empty(&d));
+    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
+    rig_down(&g);
+}
+END_TEST
+
 Suite *sfc_dp_suite(void);
 
 Suite *sfc_dp_suite(void)
@@ -692,6 +739,7 @@ Suite *sfc_dp_suite(void)
     tcase_add_test(tc, test_dead_node_redispatch);
     tcase_add_test(tc, test_rejoin_new_epoch);
     tcase_add_test(tc, test_throttle_hysteresis);
+    tcase_add_test(tc, test_no_node_alive);
     suite_add_tcase(s, tc);
     return s;
 }
