@@ -260,20 +260,29 @@ static void assert_model(const struct farm_result *r, const struct ledger *l,
     ck_assert(l->closed);
 }
 
+/* Replay spec (and a silence) into m, run the farm under it, and check
+ * every count the model fixes. */
+static void fault_case(const char *spec, uint32_t silence_source, uint64_t silence_event,
+                       struct model *m, struct farm_result *r, struct ledger *l)
+{
+    struct farm_conf c;
+
+    model_run(spec, silence_source, silence_event, m);
+    run(&c, spec, silence_source, silence_event, r, l);
+    assert_model(r, l, m);
+}
+
 /* 1% of the frames dropped: every one is a sequence gap of its source
  * (those after a source's last frame cannot be seen) and a missing source
  * of its event. */
 START_TEST(test_faults_drop)
 {
-    struct farm_conf c;
     struct farm_result r;
     struct ledger l;
     struct model m;
 
-    model_run("drop=0.01", NONE, 0, &m);
+    fault_case("drop=0.01", NONE, 0, &m, &r, &l);
     ck_assert_uint_gt(m.fs.n[RO_FK_DROP], FRAMES / 200);
-    run(&c, "drop=0.01", NONE, 0, &r, &l);
-    assert_model(&r, &l, &m);
     uint64_t gaps = 0;
     for (unsigned s = 0; s < SOURCES; s++)
         gaps += m.gap[s] - m.reorder[s];
@@ -287,15 +296,12 @@ END_TEST
  * is decided twice. */
 START_TEST(test_faults_dup)
 {
-    struct farm_conf c;
     struct farm_result r;
     struct ledger l;
     struct model m;
     const char *spec = "dup=0.01,dup_frames=64";
 
-    model_run(spec, NONE, 0, &m);
-    run(&c, spec, NONE, 0, &r, &l);
-    assert_model(&r, &l, &m);
+    fault_case(spec, NONE, 0, &m, &r, &l);
     uint64_t dups = 0;
     for (unsigned s = 0; s < SOURCES; s++)
         dups += m.dup[s];
@@ -310,15 +316,12 @@ END_TEST
  * every overtaken frame counted as a reorder of its source, none lost. */
 START_TEST(test_faults_reorder)
 {
-    struct farm_conf c;
     struct farm_result r;
     struct ledger l;
     struct model m;
     const char *spec = "reorder=0.02,window=8";
 
-    model_run(spec, NONE, 0, &m);
-    run(&c, spec, NONE, 0, &r, &l);
-    assert_model(&r, &l, &m);
+    fault_case(spec, NONE, 0, &m, &r, &l);
     uint64_t reorders = 0;
     for (unsigned s = 0; s < SOURCES; s++) {
         ck_assert_uint_eq(m.gap[s], m.reorder[s]);       /* nothing lost */
@@ -334,17 +337,14 @@ END_TEST
  * reason (bad_checksum, bad_field), none accepted into an event. */
 START_TEST(test_faults_corrupt)
 {
-    struct farm_conf c;
     struct farm_result r;
     struct ledger l;
     struct model m;
     const char *spec = "corrupt_payload=0.005,corrupt_header=0.005";
 
-    model_run(spec, NONE, 0, &m);
+    fault_case(spec, NONE, 0, &m, &r, &l);
     ck_assert_uint_gt(m.rejected_payload, 0);
     ck_assert_uint_gt(m.rejected_header, 0);
-    run(&c, spec, NONE, 0, &r, &l);
-    assert_model(&r, &l, &m);
     for (unsigned i = 0; i < r.n_nodes; i++)       /* every piece they got verified */
         for (unsigned j = 0; j < r.node[i].n; j++) {
             const struct ebf_kv_pair *p = &r.node[i].pair[j];
@@ -359,15 +359,12 @@ END_TEST
  * incomplete with source 3 missing, and only those. */
 START_TEST(test_faults_silent_source)
 {
-    struct farm_conf c;
     struct farm_result r;
     struct ledger l;
     struct model m;
 
-    model_run("", 3, 12000, &m);
+    fault_case("", 3, 12000, &m, &r, &l);
     ck_assert_uint_eq(m.incomplete, EVENTS - 12000);
-    run(&c, "", 3, 12000, &r, &l);
-    assert_model(&r, &l, &m);
     ck_assert_uint_eq(kv_at(&r.sfc, "missing.source.", 3), EVENTS - 12000);
     ck_assert_uint_eq(ebf_kv_u64(&r.readout, "fault.silenced_fragments", 0), EVENTS - 12000);
     farm_result_free(&r);
@@ -378,18 +375,15 @@ END_TEST
  * silent for the last 2000 events: each fault under its own counter. */
 START_TEST(test_faults_mixed)
 {
-    struct farm_conf c;
     struct farm_result r;
     struct ledger l;
     struct model m;
     const char *spec = "drop=0.002,dup=0.002,reorder=0.02,corrupt=0.001,corrupt_header=0.001";
 
-    model_run(spec, 5, EVENTS - 2000, &m);
+    fault_case(spec, 5, EVENTS - 2000, &m, &r, &l);
     for (unsigned k = 0; k < RO_FK_MAX; k++)
         if (k != RO_FK_DELAY)
             ck_assert_msg(m.fs.n[k] > 0, "the mix has no %s", ro_fault_key(k));
-    run(&c, spec, 5, EVENTS - 2000, &r, &l);
-    assert_model(&r, &l, &m);
     ck_assert_uint_eq(m.fs.silenced_frames, 2000);
     farm_result_free(&r);
 }
