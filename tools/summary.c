@@ -275,8 +275,12 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     reasons_text(out, sfc, "rx.reject.");
     fprintf(out, "; dropped: ");
     reasons_text(out, sfc, "rx.drop.");
-    fprintf(out, "\n           sequence gaps: ");
+    fprintf(out, "\n           sequence gaps by source: ");
     reasons_text(out, sfc, "seq.gap.");
+    fprintf(out, "; of them filled later (reordered): ");
+    reasons_text(out, sfc, "seq.reorder.");
+    fprintf(out, "; repeated: ");
+    reasons_text(out, sfc, "seq.dup.");
     fprintf(out, "; throttle on %" PRIu64 " times, %" PRIu64 " frames (%" PRIu64 " refused)",
             ebf_kv_u64(sfc, "throttle.on", 0), ebf_kv_u64(sfc, "throttle.frames", 0),
             ebf_kv_u64(sfc, "throttle.tx_fail", 0));
