@@ -226,6 +226,8 @@ static int apply(void *dp, struct ebf_req *q)
         r->g.t0 += d;
         if (r->g.end != UINT64_MAX)
             r->g.end += d;
+        if (r->g.held_since)
+            r->g.held_since += d;       /* a throttle hold does not count the pause */
         r->paused = 0;
         return 0;
     }
