@@ -56,7 +56,7 @@ static int fault_param(struct ro_conf *c, const char *key, const char *value, ch
     if (strcmp(key, "fault_seed") == 0)
         return ebf_param_u64(key, value, 0, UINT64_MAX, &f->seed, err, len);
     if (strcmp(key, "burst_events") == 0 || strcmp(key, "burst_gap_us") == 0) {
-        int events = key[6] == 'e';
+        int events = strcmp(key, "burst_events") == 0;
         rc = ebf_param_u64(key, value, 0, events ? UINT32_MAX : 60000000, &v, err, len);
         if (rc == 0 && events)
             f->burst_events = (uint32_t)v;
@@ -322,26 +322,8 @@ void ro_metrics(const void *snap, struct ebf_metrics *ms)
     ebf_metrics_counter(ms, "port.opackets", s->port_opackets);
     ebf_metrics_counter(ms, "port.oerrors", s->port_oerrors);
     ebf_metrics_counter(ms, "port.imissed", s->port_imissed);
-    if (s->faults) {
-        const struct ro_fault_stats *f = &s->fault;
-        char key[48];
-        ebf_metrics_counter(ms, "fault.frames_in", f->frames_in);
-        for (unsigned k = 0; k < RO_FK_MAX; k++) {
-            snprintf(key, sizeof(key), "fault.%s", ro_fault_counter(k));
-            ebf_metrics_counter(ms, key, f->n[k]);
-        }
-        ebf_metrics_counter(ms, "fault.silenced_frames", f->silenced_frames);
-        ebf_metrics_counter(ms, "fault.silenced_fragments", f->silenced_fragments);
-        ebf_metrics_counter(ms, "fault.dup_failed", f->dup_failed);
-        ebf_metrics_counter(ms, "fault.hold_full", f->hold_full);
-        ebf_metrics_counter(ms, "fault.burst_gaps", f->burst_gaps);
-        ebf_metrics_counter(ms, "fault.withheld_events", f->withheld_events);
-        ebf_metrics_counter(ms, "fault.withheld_digest", f->withheld_digest);
-        ebf_metrics_id_record(ms, "ledger.withheld", f->withheld.count, f->withheld.id_sum,
-                              f->withheld.hash_sum, EBF_IDSET_CELLS);
-        ebf_metrics_counter_index(ms, "fault.dropped.source", "source", f->dropped_source,
-                                  s->n_sources, 0);
-    }
+    if (s->faults)
+        ro_fault_metrics(&s->fault, s->n_sources, ms);
     ebf_metrics_gauge(ms, "mempool_in_use", NULL, NULL, (double)s->mempool_in_use);
     ebf_metrics_gauge(ms, "link_up", NULL, NULL, s->link_up);
     ebf_metrics_gauge(ms, "paused", NULL, NULL, s->paused);

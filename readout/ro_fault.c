@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "ebf_kv.h"
+#include "ebf_metrics.h"
 #include "ebf_util.h"
 
 #define SPEC_MAX 1024
@@ -229,22 +229,25 @@ enum ro_fault_kind ro_fault_decide(struct ro_fault_plan *p, uint32_t *arg)
     return (enum ro_fault_kind)k;
 }
 
-void ro_fault_write_stats(const struct ro_fault_stats *fs, uint16_t n_sources, FILE *f)
+void ro_fault_metrics(const struct ro_fault_stats *fs, uint16_t n_sources,
+                      struct ebf_metrics *ms)
 {
-    char key[64];
+    char key[48];
 
-    ebf_kv_put(f, "fault.frames_in", fs->frames_in);
+    ebf_metrics_counter(ms, "fault.frames_in", fs->frames_in);
     for (unsigned k = 0; k < RO_FK_MAX; k++) {
         snprintf(key, sizeof(key), "fault.%s", counter_names[k]);
-        ebf_kv_put(f, key, fs->n[k]);
+        ebf_metrics_counter(ms, key, fs->n[k]);
     }
-    ebf_kv_put(f, "fault.silenced_frames", fs->silenced_frames);
-    ebf_kv_put(f, "fault.silenced_fragments", fs->silenced_fragments);
-    ebf_kv_put(f, "fault.dup_failed", fs->dup_failed);
-    ebf_kv_put(f, "fault.hold_full", fs->hold_full);
-    ebf_kv_put(f, "fault.burst_gaps", fs->burst_gaps);
-    for (unsigned s = 0; s < n_sources && s < EBF_MAX_SOURCES; s++) {
-        snprintf(key, sizeof(key), "fault.dropped.source.%u", s);
-        ebf_kv_put(f, key, fs->dropped_source[s]);
-    }
+    ebf_metrics_counter(ms, "fault.silenced_frames", fs->silenced_frames);
+    ebf_metrics_counter(ms, "fault.silenced_fragments", fs->silenced_fragments);
+    ebf_metrics_counter(ms, "fault.dup_failed", fs->dup_failed);
+    ebf_metrics_counter(ms, "fault.hold_full", fs->hold_full);
+    ebf_metrics_counter(ms, "fault.burst_gaps", fs->burst_gaps);
+    ebf_metrics_counter(ms, "fault.withheld_events", fs->withheld_events);
+    ebf_metrics_counter(ms, "fault.withheld_digest", fs->withheld_digest);
+    ebf_metrics_id_record(ms, "ledger.withheld", fs->withheld.count, fs->withheld.id_sum,
+                          fs->withheld.hash_sum, EBF_IDSET_CELLS);
+    ebf_metrics_counter_index(ms, "fault.dropped.source", "source", fs->dropped_source,
+                              n_sources < EBF_MAX_SOURCES ? n_sources : EBF_MAX_SOURCES, 0);
 }

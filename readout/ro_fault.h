@@ -113,8 +113,11 @@ enum ro_fault_kind ro_fault_decide(struct ro_fault_plan *p, uint32_t *arg);
 const char *ro_fault_key(unsigned kind);
 const char *ro_fault_counter(unsigned kind);
 
-/* Write the "fault.*" lines of a stats file: the kinds, silence, bursts
- * and "fault.dropped.source.<s>" for s < n_sources. */
-void ro_fault_write_stats(const struct ro_fault_stats *fs, uint16_t n_sources, FILE *f);
+/* The fault counters into a metric list: "fault.<counter>" for the kinds,
+ * silence, bursts and withheld events, the withheld events' id record
+ * "ledger.withheld", and "fault.dropped.source" by source s < n_sources. */
+struct ebf_metrics;
+void ro_fault_metrics(const struct ro_fault_stats *fs, uint16_t n_sources,
+                      struct ebf_metrics *ms);
 
 #endif /* RO_FAULT_H */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebf_metrics.h"
 #include "ro_fault.h"
 #include "ro_size.h"
 
@@ -298,10 +299,11 @@ START_TEST(test_lognormal_sizes)
 }
 END_TEST
 
-/* The stats lines, exactly. */
+/* The fault counters as the readout publishes them, written as stats lines, exactly. */
 START_TEST(test_write_stats)
 {
     struct ro_fault_stats fs;
+    struct ebf_metrics ms;
     char *buf = NULL;
     size_t len = 0;
 
@@ -316,25 +318,49 @@ START_TEST(test_write_stats)
     fs.burst_gaps = 10;
     fs.dropped_source[1] = 1;
     fs.dropped_source[2] = 99;          /* beyond n_sources: not written */
+    fs.withheld_events = 1;
+    fs.withheld_digest = ebf_mix64(42);
+    ebf_idset_init(&fs.withheld);
+    ebf_idset_add(&fs.withheld, 42);
+    ck_assert_int_eq(ebf_metrics_init(&ms, 256), 0);
+    ro_fault_metrics(&fs, 2, &ms);
     FILE *f = open_memstream(&buf, &len);
     ck_assert_ptr_nonnull(f);
-    ro_fault_write_stats(&fs, 2, f);
+    ebf_metrics_write_kv(&ms, f);
     fclose(f);
-    ck_assert_str_eq(buf,
-                     "fault.frames_in 100\n"
-                     "fault.dropped 1\n"
-                     "fault.duplicated 2\n"
-                     "fault.reordered 3\n"
-                     "fault.delayed 4\n"
-                     "fault.corrupted_payload 5\n"
-                     "fault.corrupted_header 6\n"
-                     "fault.silenced_frames 7\n"
-                     "fault.silenced_fragments 5\n"
-                     "fault.dup_failed 8\n"
-                     "fault.hold_full 9\n"
-                     "fault.burst_gaps 10\n"
-                     "fault.dropped.source.0 0\n"
-                     "fault.dropped.source.1 1\n");
+    ebf_metrics_free(&ms);
+    /* the id record: one cell per partition holds id 42 */
+    char rec[1024];
+    size_t o = 0;
+    const char *part[3] = {"count", "id_sum", "hash_sum"};
+    for (unsigned p = 0; p < 3; p++)
+        for (unsigned k = 0; k < EBF_IDSET_PARTS; k++) {
+            unsigned c = ebf_idset_cell(42, k);
+            uint64_t v = p == 0 ? 1 : p == 1 ? 42 : ebf_idset_hash(42);
+            o += (size_t)snprintf(rec + o, sizeof(rec) - o, "ledger.withheld.%s.%u %llu\n",
+                                  part[p], c, (unsigned long long)v);
+        }
+    char want[4096];
+    snprintf(want, sizeof(want),
+             "fault.frames_in 100\n"
+             "fault.dropped 1\n"
+             "fault.duplicated 2\n"
+             "fault.reordered 3\n"
+             "fault.delayed 4\n"
+             "fault.corrupted_payload 5\n"
+             "fault.corrupted_header 6\n"
+             "fault.silenced_frames 7\n"
+             "fault.silenced_fragments 5\n"
+             "fault.dup_failed 8\n"
+             "fault.hold_full 9\n"
+             "fault.burst_gaps 10\n"
+             "fault.withheld_events 1\n"
+             "fault.withheld_digest %llu\n"
+             "%s"
+             "fault.dropped.source.0 0\n"
+             "fault.dropped.source.1 1\n",
+             (unsigned long long)ebf_mix64(42), rec);
+    ck_assert_str_eq(buf, want);
     free(buf);
 }
 END_TEST
