@@ -189,8 +189,6 @@ static const cyaml_schema_value_t farm_schema = {
 
 /* --- Sections -------------------------------------------------------------- */
 
-#define FAIL(c, ...) ff_fail((c)->err, (c)->errlen, (c)->where, __VA_ARGS__)
-
 static int conv_defaults(struct ff_cv *c, const struct raw_defaults *d, struct ff_proc *p,
                          struct ff_run *run)
 {

@@ -10,14 +10,6 @@
 #include "ebf_util.h"
 #include "farmfile_private.h"
 
-struct ctx {
-    const struct farm_spec *s;
-    const char *where;
-    char *err;
-    size_t errlen;
-};
-
-#define FAIL(c, ...) ff_fail((c)->err, (c)->errlen, (c)->where, __VA_ARGS__)
 
 int ff_fail(char *err, size_t errlen, const char *where, const char *fmt, ...)
 {
@@ -128,7 +120,7 @@ void ff_spec_default(struct farm_spec *s)
 
 /* --- Values ---------------------------------------------------------------- */
 
-static int range_u(struct ctx *c, const char *key, uint64_t v, uint64_t min, uint64_t max)
+static int range_u(struct ff_chk *c, const char *key, uint64_t v, uint64_t min, uint64_t max)
 {
     if (v >= min && v <= max)
         return 0;
@@ -136,14 +128,14 @@ static int range_u(struct ctx *c, const char *key, uint64_t v, uint64_t min, uin
                 min, max);
 }
 
-static int range_d(struct ctx *c, const char *key, double v, double min, double max)
+static int range_d(struct ff_chk *c, const char *key, double v, double min, double max)
 {
     if (v >= min && v <= max)
         return 0;
     return FAIL(c, "key '%s': %.15g is out of range (%.15g to %.15g)", key, v, min, max);
 }
 
-static int port_ok(struct ctx *c, const char *key, const struct ff_port *p)
+static int port_ok(struct ff_chk *c, const char *key, const struct ff_port *p)
 {
     char buf[FF_STR_MAX + 8];
     struct ff_port again;
@@ -188,7 +180,7 @@ int ff_lcores_ok(const char *s)
 }
 
 /* Checks of what every process has; pre is its key, "readouts[0]". */
-static int check_proc(struct ctx *c, const char *pre, const struct ff_proc *p)
+static int check_proc(struct ff_chk *c, const char *pre, const struct ff_proc *p)
 {
     char key[64];
     int rc = 0;
@@ -219,7 +211,7 @@ static int check_proc(struct ctx *c, const char *pre, const struct ff_proc *p)
 }
 
 /* The fragment-size distribution against frag_min and frag_max. */
-static int check_dist(struct ctx *c, const struct ff_run *r)
+static int check_dist(struct ff_chk *c, const struct ff_run *r)
 {
     int rc = 0;
 
@@ -243,7 +235,7 @@ static int check_dist(struct ctx *c, const struct ff_run *r)
 }
 
 /* The readouts' fault injection, with the readout's own spec parser. */
-static int check_faults(struct ctx *c, const struct ff_run *r)
+static int check_faults(struct ff_chk *c, const struct ff_run *r)
 {
     char why[512];
 
@@ -261,7 +253,7 @@ static int check_faults(struct ctx *c, const struct ff_run *r)
     return range_u(c, "run.burst_gap_us", r->burst_gap_us, 0, FF_BURST_GAP_US_MAX);
 }
 
-static int check_run(struct ctx *c, const struct ff_run *r)
+static int check_run(struct ff_chk *c, const struct ff_run *r)
 {
     uint32_t l2 = FF_ETH_HLEN + (r->encap == FF_ENCAP_UDP ? FF_UDP_EXTRA : 0);
     uint32_t need = l2 + FF_FRAG_HLEN + FF_EVENT_HLEN + 8;
@@ -297,7 +289,7 @@ static int check_run(struct ctx *c, const struct ff_run *r)
     return rc;
 }
 
-static int check_counts(struct ctx *c, const struct farm_spec *s)
+static int check_counts(struct ff_chk *c, const struct farm_spec *s)
 {
     if (s->n_readouts < 1 || s->n_readouts > FF_MAX_READOUTS)
         return FAIL(c, "key 'readouts': %u entries (allowed: 1 to %d)", s->n_readouts,
@@ -309,7 +301,7 @@ static int check_counts(struct ctx *c, const struct farm_spec *s)
     return 0;
 }
 
-static int check_readout(struct ctx *c, unsigned i)
+static int check_readout(struct ff_chk *c, unsigned i)
 {
     const struct ff_readout *r = &c->s->readout[i];
     char pre[32], key[64];
@@ -334,7 +326,7 @@ static int check_readout(struct ctx *c, unsigned i)
     return 0;
 }
 
-static int check_sfc(struct ctx *c, unsigned i)
+static int check_sfc(struct ff_chk *c, unsigned i)
 {
     const struct ff_sfc *f = &c->s->sfc[i];
     char pre[32], key[64];
@@ -354,7 +346,7 @@ static int check_sfc(struct ctx *c, unsigned i)
     return range_u(c, key, f->max_credits, 1, FF_MAX_CREDITS_MAX);
 }
 
-static int check_node(struct ctx *c, unsigned i)
+static int check_node(struct ff_chk *c, unsigned i)
 {
     const struct ff_node *n = &c->s->node[i];
     char pre[32], key[64];
@@ -381,7 +373,7 @@ static int check_node(struct ctx *c, unsigned i)
 
 int ff_check(const struct farm_spec *s, const char *where, char *err, size_t errlen)
 {
-    struct ctx c = {.s = s, .where = where, .err = err, .errlen = errlen};
+    struct ff_chk c = {.s = s, .where = where, .err = err, .errlen = errlen};
     int rc;
 
     if (!ff_name_ok(s->name))

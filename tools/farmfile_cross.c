@@ -9,14 +9,6 @@
 
 #define KEY_MAX 48
 
-struct ctx {
-    const struct farm_spec *s;
-    const char *where;
-    char *err;
-    size_t errlen;
-};
-
-#define FAIL(c, ...) ff_fail((c)->err, (c)->errlen, (c)->where, __VA_ARGS__)
 
 /* Processes are numbered readouts first, then SFCs, then nodes. */
 static unsigned n_procs(const struct farm_spec *s)
@@ -41,7 +33,7 @@ static const struct ff_proc *proc_of(const struct farm_spec *s, unsigned g, char
     return &s->node[g].p;
 }
 
-static int unique_names(struct ctx *c)
+static int unique_names(struct ff_chk *c)
 {
     char ki[KEY_MAX], kj[KEY_MAX];
 
@@ -55,7 +47,7 @@ static int unique_names(struct ctx *c)
     return 0;
 }
 
-static int unique_ids(struct ctx *c)
+static int unique_ids(struct ff_chk *c)
 {
     for (unsigned i = 0; i < c->s->n_sfcs; i++)
         for (unsigned j = 0; j < i; j++)
@@ -92,7 +84,7 @@ static int same_port(const struct ff_port *a, const struct ff_port *b)
 /* A MAC names one port of one process: the same MAC on another port or
  * process is an error. A node's sfc_mac equal to its SFC's mac is the
  * default and is not counted as a use. */
-static int unique_macs(struct ctx *c)
+static int unique_macs(struct ff_chk *c)
 {
     const struct farm_spec *s = c->s;
     struct use u[USES_MAX];
@@ -118,7 +110,7 @@ static int unique_macs(struct ctx *c)
     return 0;
 }
 
-static int unique_endpoints(struct ctx *c)
+static int unique_endpoints(struct ff_chk *c)
 {
     struct use u[USES_MAX];
     unsigned n = 0;
@@ -181,7 +173,7 @@ static const char *const lonely_hint[] = {
 
 /* A valid link joins a readout to an SFC that the readout sends to (and to
  * no other SFC), or a node to its SFC. */
-static int link_pair(struct ctx *c, const struct end *a, const struct end *b)
+static int link_pair(struct ff_chk *c, const struct end *a, const struct end *b)
 {
     const struct farm_spec *s = c->s;
 
@@ -201,7 +193,7 @@ static int link_pair(struct ctx *c, const struct end *a, const struct end *b)
                 "an SFC, or a node to its SFC)", b->key, b->port->dev, a->key, b->key);
 }
 
-static int memif_links(struct ctx *c, const struct end *e, unsigned n)
+static int memif_links(struct ff_chk *c, const struct end *e, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         unsigned at[3], k = 0;
@@ -232,7 +224,7 @@ static int memif_links(struct ctx *c, const struct end *e, unsigned n)
 }
 
 /* Every SFC is fed by a readout and has a node. */
-static int sfc_coverage(struct ctx *c)
+static int sfc_coverage(struct ff_chk *c)
 {
     const struct farm_spec *s = c->s;
 
@@ -255,7 +247,7 @@ static int sfc_coverage(struct ctx *c)
 
 int ff_check_cross(const struct farm_spec *s, const char *where, char *err, size_t errlen)
 {
-    struct ctx c = {.s = s, .where = where, .err = err, .errlen = errlen};
+    struct ff_chk c = {.s = s, .where = where, .err = err, .errlen = errlen};
     struct end e[FF_MAX_READOUTS + FF_MAX_SFCS + 2 * FF_MAX_NODES];
     unsigned n = collect_ends(s, e);
     int rc;

@@ -57,6 +57,18 @@
 int ff_fail(char *err, size_t errlen, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* ff_fail() with the error buffer and prefix of c: any context that has
+ * where, err and errlen. */
+#define FAIL(c, ...) ff_fail((c)->err, (c)->errlen, (c)->where, __VA_ARGS__)
+
+/* The context of the checks of a whole spec (farmfile_check.c, farmfile_cross.c). */
+struct ff_chk {
+    const struct farm_spec *s;
+    const char *where;
+    char *err;
+    size_t errlen;
+};
+
 /* 1 when s is a valid process or farm name. */
 int ff_name_ok(const char *s);
 

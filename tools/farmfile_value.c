@@ -10,8 +10,6 @@
 #include "farmfile_private.h"
 #include "ro_fault.h"
 
-#define FAIL(c, ...) ff_fail((c)->err, (c)->errlen, (c)->where, __VA_ARGS__)
-
 const char *ff_key(struct ff_cv *c, const char *field)
 {
     snprintf(c->key, sizeof(c->key), "%s%s%s", c->pre, c->pre[0] ? "." : "", field);
