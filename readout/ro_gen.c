@@ -72,7 +72,7 @@ static void hold_end(struct ro_gen *g, uint64_t now)
 {
     uint64_t d = now - g->held_since;
 
-    g->st->throttle_held_ns += d * 1000000000ull / rte_get_tsc_hz();
+    g->st->throttle_held_ns += (uint64_t)((double)d * 1e9 / (double)rte_get_tsc_hz());
     g->t0 += d;
     g->held_since = 0;
 }

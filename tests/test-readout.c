@@ -688,7 +688,8 @@ START_TEST(test_throttle_obeyed)
     ck_assert_uint_eq(st.throttle_off_frames, 1);
     ck_assert_uint_gt(st.throttle_held_ns, 0);
     /* the schedule moved on by exactly the time held */
-    ck_assert_uint_eq((gen.t0 - t0) * 1000000000ull / rte_get_tsc_hz(), st.throttle_held_ns);
+    ck_assert_uint_eq((uint64_t)((double)(gen.t0 - t0) * 1e9 / (double)rte_get_tsc_hz()),
+                      st.throttle_held_ns);
 
     put_rx(&g, 1, 1, 0);                /* an old "on": stale, ignored */
     ck_assert_uint_eq(next_n(&gen, 5), 5);
