@@ -27,7 +27,7 @@ void ebf_common_defaults(struct ebf_common_opts *o)
 
 /*
  * The shared options, pointing into cl->common, then --help and --version
- * (dst NULL). Returns the count written to t (at most 12).
+ * (flags without dst). Returns the count written to t (at most 12).
  */
 static size_t common_table(struct ebf_cmdline *cl, struct ebf_arg *t)
 {
@@ -187,7 +187,7 @@ int ebf_args_parse(struct ebf_cmdline *cl, int argc, char **argv, char *err, siz
         if (ch == '?' || ch == ':')
             return refusal(ch, t, argv, err, len);
         const struct ebf_arg *a = &t[ch - ARG_VAL0];
-        if (!a->dst)
+        if (a->kind == EBF_ARG_FLAG && !a->dst)
             return strcmp(a->name, "help") == 0 ? EBF_ARGS_HELP : EBF_ARGS_VERSION;
         if (set_value(a, optarg, why, sizeof(why))) {
             snprintf(err, len, "option '--%s': %s", a->name, why);

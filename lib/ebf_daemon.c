@@ -113,7 +113,7 @@ uint16_t ebf_daemon_port(struct ebf_daemon *d, const char *name)
     uint16_t port;
 
     if (ebf_port_find(name, &port))
-        ebf_daemon_fail(d, "no port '%s' (a vdev given to EAL, or a PCI address)", name);
+        ebf_daemon_fail(d, "no port '%s'", name);
     return port;
 }
 

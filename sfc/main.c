@@ -70,20 +70,25 @@ static const struct ebf_arg own[] = {
                 "create FILE once every port is started and control is bound"),
 };
 
-/* The readout port, then the nodes' (several nodes may share one). */
-static void start_ports(struct ebf_daemon *d, struct sfc_conf *c, struct rte_mempool *rx_pool,
-                        struct rte_mempool *ack_pool)
+/* The readout port and the nodes' ports, by name. */
+static void find_ports(struct ebf_daemon *d, struct sfc_conf *c)
 {
-    const char *rx_name = d->cl.common.port;
-
-    c->rx_port = ebf_daemon_port(d, rx_name);
+    c->rx_port = ebf_daemon_port(d, d->cl.common.port);
     if (d->cl.common.have_mac)
         memcpy(c->mac, d->cl.common.mac, 6);
     for (uint16_t i = 0; i < c->n_nodes; i++) {
         c->node[i].port = ebf_daemon_port(d, node_name[i]);
         if (c->node[i].port == c->rx_port)
-            ebf_daemon_fail(d, "node %u shares the readout port '%s'", i, rx_name);
+            ebf_daemon_fail(d, "node %u shares the readout port '%s'", i, d->cl.common.port);
     }
+}
+
+/* Start the readout port, then the nodes' (several nodes may share one). */
+static void start_ports(struct ebf_daemon *d, struct sfc_conf *c, struct rte_mempool *rx_pool,
+                        struct rte_mempool *ack_pool)
+{
+    const char *rx_name = d->cl.common.port;
+
     ebf_daemon_port_start(d, c->rx_port, rx_pool, rx_name);
     for (uint16_t i = 0; i < c->n_nodes; i++)
         ebf_daemon_port_start(d, c->node[i].port, ack_pool, node_name[i]);
@@ -106,6 +111,7 @@ int main(int argc, char **argv)
     d->cl.common.link_timeout_ms = 0;       /* the memif server: peers connect to it */
     ebf_daemon_start(d, argc, argv);
     ebf_idle_init(&c->idle, d->cl.common.idle);
+    find_ports(d, c);
     struct rte_mempool *rx_pool = ebf_daemon_pool(d, "sfc_rx", (unsigned)mbufs, 2048);
     struct rte_mempool *ack_pool = ebf_daemon_pool(d, "sfc_ack", 4095, 2048);
     c->hdr_pool = ebf_daemon_pool(d, "sfc_hdr", 8191, 128);
