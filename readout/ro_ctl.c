@@ -118,8 +118,9 @@ int ro_param(void *conf, const char *key, const char *value, char *err, size_t l
 
 /* The checks that take several parameters together, when a configure is
  * adopted; the log-normal parameters are derived here. 0 or -EINVAL. */
-static int check_conf(struct ro_conf *c, char *err, size_t len)
+static int check_conf(void *conf, char *err, size_t len)
 {
+    struct ro_conf *c = conf;
     const struct ro_fault_conf *f = &c->faults;
 
     if (c->size_min > c->size_max) {
@@ -148,12 +149,6 @@ static int check_conf(struct ro_conf *c, char *err, size_t len)
         return -EINVAL;
     }
     return 0;
-}
-
-/* A configure's parameters, checked and completed on the lcore. */
-static int check(void *conf, char *err, size_t len)
-{
-    return check_conf(conf, err, len);
 }
 
 /* A run with its own fault stage (or none): each run replays its faults
@@ -237,7 +232,7 @@ static void hold(void *dp, int paused)
 static const struct ebf_plug_ops ro_plug_ops = {
     .create = create,
     .destroy = destroy,
-    .check = check,
+    .check = check_conf,
     .begin = begin,
     .poll = poll,
     .drain_poll = drain_poll,
