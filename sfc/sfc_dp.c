@@ -69,8 +69,9 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
     dp->txq = rte_zmalloc("sfc_txq", sizeof(struct txq) * conf->n_nodes, RTE_CACHE_LINE_SIZE);
     if (!dp->tab || !dp->credit || !dp->txq)
         goto fail;
+    static const uint8_t zero[6];
     rte_eth_macaddr_get(conf->rx_port, &ea);
-    memcpy(dp->rx_mac, ea.addr_bytes, 6);
+    memcpy(dp->rx_mac, memcmp(conf->mac, zero, 6) ? conf->mac : ea.addr_bytes, 6);
     for (uint16_t i = 0; i < conf->n_nodes; i++) {
         uint16_t q = 0;
         while (q < dp->n_txq && dp->txq[q].port != conf->node[i].port)
