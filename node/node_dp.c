@@ -13,6 +13,8 @@
 #include <rte_mbuf.h>
 
 #include "ebf_kv.h"
+#include "ebf_mix.h"
+#include "ebf_pattern.h"
 #include "ebf_util.h"
 
 #define BURST_MAX 64

@@ -14,6 +14,7 @@
 #include <rte_mbuf.h>
 
 #include "ebf_kv.h"
+#include "ebf_mix.h"
 #include "sfc_dp_private.h"
 
 RTE_LOG_REGISTER_DEFAULT(sfc_logtype, INFO);

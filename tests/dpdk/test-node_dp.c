@@ -9,6 +9,8 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "ebf_mix.h"
+#include "ebf_pattern.h"
 #include "ebf_port.h"
 #include "ebf_proto.h"
 #include "node_dp.h"
