@@ -13,6 +13,7 @@
 #include "ebf_pattern.h"
 #include "ebf_port.h"
 #include "ebf_proto.h"
+#include "node_decide.h"
 #include "node_dp.h"
 #include "test-eal.h"
 
