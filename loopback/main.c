@@ -296,6 +296,10 @@ int main(int argc, char **argv)
         rte_exit(EXIT_FAILURE, "loopback: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
+    /* A peer that closes the control connection first (the sender closes
+     * right after "quit", before the receiver's "bye") is an EPIPE from
+     * write, not a signal that kills the process before EAL cleans up. */
+    signal(SIGPIPE, SIG_IGN);
     open_ports(&o, &p);
     if (o.role == LB_ROLE_RX) {
         rc = rx_role(&o, p.rx);
