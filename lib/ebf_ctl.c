@@ -23,7 +23,7 @@
 RTE_LOG_REGISTER_DEFAULT(ebf_ctl_logtype, INFO);
 #define CTL_LOG(level, ...) rte_log(RTE_LOG_##level, ebf_ctl_logtype, "ctl: " __VA_ARGS__)
 
-#define CTL_METRICS_MAX 2048
+#define CTL_METRICS_MAX 4096
 
 volatile sig_atomic_t ebf_ctl_force;
 static volatile sig_atomic_t signals_seen;
