@@ -115,7 +115,7 @@ static int netns_enter(const char *ns)
     int target = open(path, O_RDONLY | O_CLOEXEC);
     if (self < 0 || target < 0 || setns(target, CLONE_NEWNET) != 0)
         ebf_eal_exit(EXIT_FAILURE, "loopback: cannot enter network namespace '%s': %s "
-                                   "(create it with tools/ebfarm-cable up)\n", ns, strerror(errno));
+                                   "(create it with tools/scripts/ebfarm-cable up)\n", ns, strerror(errno));
     close(target);
     return self;
 }

@@ -1,0 +1,792 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-ebf_ctl.c - the control thread over ZeroMQ, driving a fake data plane through every state. */
+#include <check.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zmq.h>
+
+#include "ctlclient.h"
+#include "ebf_ctl.h"
+#include "ebf_pb.h"
+#include "ebf_port.h"
+#include "test-eal.h"
+
+/* --- The fake data plane -------------------------------------------------- */
+
+#define FAKE_X0 1                /* the command line's x */
+#define FAKE_COMPONENT "fake"
+#define FAKE_INSTANCE "fake-7"
+
+struct fake_conf {
+    uint64_t x;
+};
+
+struct fake_snap {
+    uint64_t events, bytes, drop_short, drop_crc;
+    uint64_t x;
+    uint32_t run;
+    int paused;
+};
+
+/*
+ * Lcore-owned fields plus what the test shares with the lcore thread, read
+ * and written atomically: op counts (STOP counts stop() calls), fail_start
+ * (START fails) and release (the drain may complete).
+ */
+struct fake_dp {
+    uint64_t x;
+    uint32_t run;
+    int paused, draining;
+    unsigned ops[EBF_OP_EXIT + 1];
+    int fail_start;
+    int release;
+};
+
+/* The counters of run n: what every snapshot must carry. */
+static void fake_counts(uint32_t run, uint64_t x, int paused, struct fake_snap *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->events = 1000ull * run + 7;
+    s->bytes = 64 * s->events;
+    s->drop_short = run;
+    s->drop_crc = 2ull * run + 1;
+    s->x = x;
+    s->run = run;
+    s->paused = paused;
+}
+
+static int fake_param(void *conf, const char *key, const char *value, char *err, size_t len)
+{
+    struct fake_conf *c = conf;
+    char *end;
+
+    if (strcmp(key, "x") != 0) {
+        snprintf(err, len, "fake: unknown parameter '%s' (allowed: x)", key);
+        return -EINVAL;
+    }
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (value[0] < '0' || value[0] > '9' || *end || errno) {
+        snprintf(err, len, "fake: parameter 'x': \"%s\" is not a number", value);
+        return -EINVAL;
+    }
+    c->x = v;
+    return 0;
+}
+
+static void fake_metrics(const void *snap, struct ebf_metrics *ms)
+{
+    const struct fake_snap *s = snap;
+
+    ebf_metrics_counter(ms, "events", s->events);
+    ebf_metrics_counter(ms, "bytes", s->bytes);
+    ebf_metrics_counter_l(ms, "drop", "reason", "short", s->drop_short);
+    ebf_metrics_counter_l(ms, "drop", "reason", "crc", s->drop_crc);
+    ebf_metrics_gauge(ms, "x", NULL, NULL, (double)s->x);
+    ebf_metrics_gauge(ms, "paused", NULL, NULL, s->paused);
+}
+
+static int fake_apply(void *p, struct ebf_req *r)
+{
+    struct fake_dp *dp = p;
+
+    __atomic_fetch_add(&dp->ops[r->op], 1, __ATOMIC_SEQ_CST);
+    switch (r->op) {
+    case EBF_OP_CONFIGURE:
+        dp->x = ((const struct fake_conf *)r->conf)->x;
+        return 0;
+    case EBF_OP_RESET:
+        dp->x = FAKE_X0;
+        return 0;
+    case EBF_OP_START:
+        if (__atomic_load_n(&dp->fail_start, __ATOMIC_SEQ_CST)) {
+            snprintf(r->err, sizeof(r->err), "fake: cannot start run %u", r->run_number);
+            return -EIO;
+        }
+        dp->run = r->run_number;
+        dp->paused = 0;
+        return 0;
+    case EBF_OP_PAUSE:
+    case EBF_OP_RESUME:
+        dp->paused = r->op == EBF_OP_PAUSE;
+        return 0;
+    default:
+        return -EINVAL;
+    }
+}
+
+static void fake_stop(void *p)
+{
+    struct fake_dp *dp = p;
+
+    __atomic_fetch_add(&dp->ops[EBF_OP_STOP], 1, __ATOMIC_SEQ_CST);
+    dp->draining = 1;
+}
+
+/* The drain completes only once the test released it. */
+static unsigned fake_poll(void *p, int *drained)
+{
+    struct fake_dp *dp = p;
+
+    if (dp->draining && __atomic_exchange_n(&dp->release, 0, __ATOMIC_SEQ_CST)) {
+        dp->draining = 0;
+        *drained = 1;
+    }
+    return 0;
+}
+
+static void fake_snapshot(void *p, void *snap, int *finished)
+{
+    struct fake_dp *dp = p;
+
+    __atomic_fetch_add(&dp->ops[EBF_OP_SNAPSHOT], 1, __ATOMIC_SEQ_CST);
+    fake_counts(dp->run, dp->x, dp->paused, snap);
+    *finished = 0;
+}
+
+static const struct ebf_ctl_ops fake_ops = {
+    .component = FAKE_COMPONENT,
+    .conf_size = sizeof(struct fake_conf),
+    .snap_size = sizeof(struct fake_snap),
+    .param = fake_param,
+    .metrics = fake_metrics,
+    .apply = fake_apply,
+    .stop = fake_stop,
+    .poll = fake_poll,
+    .snapshot = fake_snapshot,
+};
+
+/* --- The rig: one ebf_ctl, its lcore thread, endpoints -------------------- */
+
+static void *zctx;
+static char tmpdir[64];
+static unsigned rigs;
+static const struct fake_conf conf0 = {.x = FAKE_X0};
+
+struct rig {
+    char ctl_path[128], pub_path[128];
+    char ctl_ep[140], pub_ep[140];
+    struct ebf_ctl *ctl;
+    struct fake_dp dp;
+    pthread_t lcore;
+    int up;
+};
+
+static void setup(void)
+{
+    test_eal_init();
+    snprintf(tmpdir, sizeof(tmpdir), "/tmp/ebf-ctltest-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    zctx = zmq_ctx_new();
+    ck_assert_ptr_nonnull(zctx);
+}
+
+static void teardown(void)
+{
+    zmq_ctx_term(zctx);
+    rmdir(tmpdir);
+    ebf_eal_cleanup();
+}
+
+static void *lcore_main(void *arg)
+{
+    struct rig *r = arg;
+    struct ebf_idle idle;
+
+    ebf_idle_init(&idle, EBF_IDLE_BACKOFF);
+    ebf_ctl_serve(r->ctl, &r->dp, &idle);
+    return NULL;
+}
+
+/* A fresh ebf_ctl in INITIAL, publishing every period_ms. */
+static void rig_up(struct rig *r, double period_ms)
+{
+    memset(r, 0, sizeof(*r));
+    r->dp.x = FAKE_X0;
+    snprintf(r->ctl_path, sizeof(r->ctl_path), "%s/ctl%u", tmpdir, rigs);
+    snprintf(r->pub_path, sizeof(r->pub_path), "%s/pub%u", tmpdir, rigs++);
+    snprintf(r->ctl_ep, sizeof(r->ctl_ep), "ipc://%s", r->ctl_path);
+    snprintf(r->pub_ep, sizeof(r->pub_ep), "ipc://%s", r->pub_path);
+    struct ebf_ctl_conf c = {
+        .instance = FAKE_INSTANCE,
+        .control = r->ctl_ep,
+        .metrics = r->pub_ep,
+        .period_ms = period_ms,
+        .conf = &conf0,
+        .reply_timeout_s = 2,
+    };
+    r->ctl = ebf_ctl_create(&c, &fake_ops);
+    ck_assert_msg(r->ctl != NULL, "ebf_ctl_create: %s", strerror(errno));
+    ck_assert_int_eq(pthread_create(&r->lcore, NULL, lcore_main, r), 0);
+    r->up = 1;
+}
+
+/* After a shutdown was answered: the lcore leaves ebf_ctl_serve in state final. */
+static void rig_lcore_join(struct rig *r, enum ebf_state final)
+{
+    ck_assert_int_eq(pthread_join(r->lcore, NULL), 0);
+    ck_assert_int_eq(ebf_ctl_state(r->ctl), final);
+    r->up = 0;
+}
+
+static void rig_free(struct rig *r)
+{
+    ebf_ctl_destroy(r->ctl);
+    unlink(r->ctl_path);
+    unlink(r->pub_path);
+}
+
+static void rig_join(struct rig *r, enum ebf_state final)
+{
+    rig_lcore_join(r, final);
+    rig_free(r);
+}
+
+/* One request; the reply must come. */
+static Ebfarm__Reply *req(struct rig *r, enum ebf_cmd c, uint32_t run, const struct ctl_param *p,
+                          unsigned np)
+{
+    Ebfarm__Reply *rep;
+    char err[256];
+    int rc = ctl_request(zctx, r->ctl_ep, c, run, p, np, 3000, &rep, err, sizeof(err));
+
+    ck_assert_msg(rc == 0, "%s: %s", ebf_cmd_name(c), err);
+    ck_assert_ptr_nonnull(rep->status);
+    ck_assert_str_eq(rep->status->component, FAKE_COMPONENT);
+    ck_assert_str_eq(rep->status->instance, FAKE_INSTANCE);
+    ck_assert_uint_eq(rep->status->pid, (uint64_t)getpid());
+    return rep;
+}
+
+/* A request that must be carried out and lead to state want. */
+static void req_ok(struct rig *r, enum ebf_cmd c, uint32_t run, enum ebf_state want)
+{
+    Ebfarm__Reply *rep = req(r, c, run, NULL, 0);
+
+    ck_assert_msg(rep->ok, "%s refused: %s", ebf_cmd_name(c), rep->error);
+    ck_assert_str_eq(rep->error, "");
+    ck_assert_int_eq(rep->status->state, want);
+    ebfarm__reply__free_unpacked(rep, NULL);
+}
+
+static enum ebf_state status_state(struct rig *r)
+{
+    Ebfarm__Reply *rep = req(r, EBF_C_STATUS, 0, NULL, 0);
+    enum ebf_state s = (enum ebf_state)rep->status->state;
+
+    ck_assert(rep->ok);
+    ebfarm__reply__free_unpacked(rep, NULL);
+    return s;
+}
+
+/* Ask for status until the daemon is in want (within 3 s). */
+static void wait_state(struct rig *r, enum ebf_state want)
+{
+    for (int i = 0; i < 600; i++) {
+        if (status_state(r) == want)
+            return;
+        usleep(5000);
+    }
+    ck_abort_msg("state %s not reached", ebf_state_name(want));
+}
+
+static void release_drain(struct rig *r)
+{
+    __atomic_store_n(&r->dp.release, 1, __ATOMIC_SEQ_CST);
+    wait_state(r, EBF_S_CONFIGURED);
+}
+
+#define RUN 5
+
+/* From INITIAL to s through the ordinary commands (ERROR: a start that fails). */
+static void drive_to(struct rig *r, enum ebf_state s)
+{
+    if (s == EBF_S_INITIAL)
+        return;
+    req_ok(r, EBF_C_CONFIGURE, 0, EBF_S_CONFIGURED);
+    if (s == EBF_S_ERROR) {
+        __atomic_store_n(&r->dp.fail_start, 1, __ATOMIC_SEQ_CST);
+        Ebfarm__Reply *rep = req(r, EBF_C_START, RUN, NULL, 0);
+        ck_assert(!rep->ok);
+        ck_assert_int_eq(rep->status->state, EBF_S_ERROR);
+        ebfarm__reply__free_unpacked(rep, NULL);
+        __atomic_store_n(&r->dp.fail_start, 0, __ATOMIC_SEQ_CST);
+        return;
+    }
+    if (s == EBF_S_CONFIGURED)
+        return;
+    req_ok(r, EBF_C_START, RUN, EBF_S_RUNNING);
+    if (s == EBF_S_PAUSED)
+        req_ok(r, EBF_C_PAUSE, 0, EBF_S_PAUSED);
+    else if (s == EBF_S_DRAINING)
+        req_ok(r, EBF_C_STOP, 0, EBF_S_DRAINING);
+}
+
+/* Back to a state that allows shutdown, shut down, free. */
+static void rig_down(struct rig *r)
+{
+    if (!r->up)
+        return;
+    enum ebf_state s = status_state(r);
+    if (s == EBF_S_RUNNING || s == EBF_S_PAUSED) {
+        req_ok(r, EBF_C_STOP, 0, EBF_S_DRAINING);
+        s = EBF_S_DRAINING;
+    }
+    if (s == EBF_S_DRAINING) {
+        release_drain(r);
+        s = EBF_S_CONFIGURED;
+    }
+    req_ok(r, EBF_C_SHUTDOWN, 0, s);
+    rig_join(r, s);
+}
+
+static void ops_now(struct fake_dp *dp, unsigned out[EBF_OP_EXIT + 1])
+{
+    for (unsigned i = 0; i <= EBF_OP_EXIT; i++)
+        out[i] = __atomic_load_n(&dp->ops[i], __ATOMIC_SEQ_CST);
+}
+
+/* The ops a command reaches the data plane with (snapshots aside); -1: none. */
+static void check_ops(const unsigned before[], const unsigned after[], int op, const char *what)
+{
+    for (int i = 0; i <= EBF_OP_EXIT; i++) {
+        if (i == EBF_OP_SNAPSHOT)
+            continue;
+        unsigned want = before[i] + (i == op);
+        ck_assert_msg(after[i] == want, "%s: op %d reached the data plane %u times, want %u",
+                      what, i, after[i] - before[i], want - before[i]);
+    }
+}
+
+/* --- Every (state, command) pair ------------------------------------------ */
+
+#define NSTATES 6
+#define NCMDS 8
+
+/* The specification, as in test-fsm.c: spec[state - 1][command - 1], 0 refused. */
+static const enum ebf_state spec[NSTATES][NCMDS] = {
+    /* configure, start, pause, resume, stop, reset, status, shutdown */
+    {EBF_S_CONFIGURED, 0, 0, 0, 0, 0, EBF_S_INITIAL, EBF_S_INITIAL},
+    {EBF_S_CONFIGURED, EBF_S_RUNNING, 0, 0, 0, EBF_S_INITIAL, EBF_S_CONFIGURED,
+     EBF_S_CONFIGURED},
+    {0, 0, EBF_S_PAUSED, 0, EBF_S_DRAINING, 0, EBF_S_RUNNING, 0},
+    {0, 0, 0, EBF_S_RUNNING, EBF_S_DRAINING, 0, EBF_S_PAUSED, 0},
+    {0, 0, 0, 0, 0, 0, EBF_S_DRAINING, 0},
+    {0, 0, 0, 0, 0, EBF_S_INITIAL, EBF_S_ERROR, EBF_S_ERROR},
+};
+
+static const char *const allowed[NSTATES] = {
+    "configure, status, shutdown",
+    "configure, start, reset, status, shutdown",
+    "pause, stop, status",
+    "resume, stop, status",
+    "status",
+    "reset, status, shutdown",
+};
+
+/* The op each command sends to the lcore; -1: none (status, shutdown). */
+static const int cmd_op[NCMDS] = {
+    EBF_OP_CONFIGURE, EBF_OP_START, EBF_OP_PAUSE, EBF_OP_RESUME,
+    EBF_OP_STOP,      EBF_OP_RESET, -1,           -1,
+};
+
+static const char start_failure[] = "fake: cannot start run 5";
+
+/* Command c in state s on a fresh daemon: reply, state after, what the data plane saw. */
+static void check_pair(enum ebf_state s, enum ebf_cmd c)
+{
+    static const struct ctl_param x7 = {"x", "7"};
+    struct rig r;
+    unsigned before[EBF_OP_EXIT + 1], after[EBF_OP_EXIT + 1];
+    char what[64], want_err[256];
+    enum ebf_state next = spec[s - 1][c - 1];
+
+    snprintf(what, sizeof(what), "%s in %s", ebf_cmd_name(c), ebf_state_name(s));
+    rig_up(&r, 1000);
+    drive_to(&r, s);
+    ops_now(&r.dp, before);
+    Ebfarm__Reply *rep = req(&r, c, c == EBF_C_START ? 9 : 0, &x7, c == EBF_C_CONFIGURE);
+    ops_now(&r.dp, after);
+    if (next) {
+        ck_assert_msg(rep->ok, "%s refused: %s", what, rep->error);
+        ck_assert_str_eq(rep->error, "");
+        ck_assert_msg(rep->status->state == (Ebfarm__State)next, "%s: state %d, want %s", what,
+                      rep->status->state, ebf_state_name(next));
+        check_ops(before, after, cmd_op[c - 1], what);
+    } else {
+        snprintf(want_err, sizeof(want_err),
+                 "command '%s' is not allowed in state %s (allowed: %s)", ebf_cmd_name(c),
+                 ebf_state_name(s), allowed[s - 1]);
+        ck_assert_msg(!rep->ok, "%s carried out", what);
+        ck_assert_str_eq(rep->error, want_err);
+        ck_assert_msg(rep->status->state == (Ebfarm__State)s, "%s: state %d after a refusal",
+                      what, rep->status->state);
+        check_ops(before, after, -1, what);
+    }
+    /* The cause of ERROR is reported until reset clears it. */
+    const char *cause = s == EBF_S_ERROR && c != EBF_C_RESET ? start_failure : "";
+    ck_assert_str_eq(rep->status->error, cause);
+    /* What the data plane was told shows in the reply's counters. */
+    const Ebfarm__Snapshot *m = rep->status->metrics;
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(m->state, rep->status->state);
+    uint32_t run = 0;            /* INITIAL, CONFIGURED, ERROR: no run started */
+    if (c == EBF_C_START && next)
+        run = 9;
+    else if (s == EBF_S_RUNNING || s == EBF_S_PAUSED || s == EBF_S_DRAINING)
+        run = RUN;
+    ck_assert_uint_eq(rep->status->run_number, run);
+    ck_assert_uint_eq(m->run_number, run);
+    ck_assert_uint_eq(ebf_pb_counter(m, "events", NULL, 0), 1000ull * run + 7);
+    /* x: 7 once configure carried it, else the command line's (reset: back to it). */
+    double x = c == EBF_C_CONFIGURE && next ? 7 : FAKE_X0;
+    ck_assert(ebf_pb_gauge(m, "x", NULL, -1) == x);
+    ebfarm__reply__free_unpacked(rep, NULL);
+
+    if (c == EBF_C_SHUTDOWN && next)
+        rig_join(&r, s);
+    else
+        ck_assert_int_eq(status_state(&r), next ? next : s);
+    rig_down(&r);
+}
+
+START_TEST(test_every_pair)
+{
+    for (unsigned s = 1; s <= NSTATES; s++)
+        for (unsigned c = 1; c <= NCMDS; c++)
+            check_pair((enum ebf_state)s, (enum ebf_cmd)c);
+}
+END_TEST
+
+/* Command numbers outside the protocol are refused in every state, naming the range. */
+START_TEST(test_unknown_command)
+{
+    static const int bad[] = {0, EBF_C_END, 100};
+    unsigned before[EBF_OP_EXIT + 1], after[EBF_OP_EXIT + 1];
+    char want[128];
+
+    for (unsigned s = 1; s <= NSTATES; s++) {
+        struct rig r;
+        rig_up(&r, 1000);
+        drive_to(&r, (enum ebf_state)s);
+        for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+            ops_now(&r.dp, before);
+            Ebfarm__Reply *rep = req(&r, (enum ebf_cmd)bad[i], 0, NULL, 0);
+            ops_now(&r.dp, after);
+            snprintf(want, sizeof(want), "unknown command %d (allowed: 1..8, see ebfarm.proto)",
+                     bad[i]);
+            ck_assert(!rep->ok);
+            ck_assert_str_eq(rep->error, want);
+            ck_assert_int_eq(rep->status->state, (int)s);
+            check_ops(before, after, -1, want);
+            ebfarm__reply__free_unpacked(rep, NULL);
+        }
+        rig_down(&r);
+    }
+}
+END_TEST
+
+/* --- Parameters, run numbers, drain, error -------------------------------- */
+
+static void check_refused(struct rig *r, enum ebf_cmd c, uint32_t run, const struct ctl_param *p,
+                          unsigned np, const char *err, enum ebf_state s)
+{
+    unsigned before[EBF_OP_EXIT + 1], after[EBF_OP_EXIT + 1];
+
+    ops_now(&r->dp, before);
+    Ebfarm__Reply *rep = req(r, c, run, p, np);
+    ops_now(&r->dp, after);
+    ck_assert_msg(!rep->ok, "'%s' carried out", err);
+    ck_assert_str_eq(rep->error, err);
+    ck_assert_int_eq(rep->status->state, s);
+    check_ops(before, after, -1, err);
+    ebfarm__reply__free_unpacked(rep, NULL);
+}
+
+static double x_now(struct rig *r)
+{
+    Ebfarm__Reply *rep = req(r, EBF_C_STATUS, 0, NULL, 0);
+    double x = ebf_pb_gauge(rep->status->metrics, "x", NULL, -1);
+
+    ebfarm__reply__free_unpacked(rep, NULL);
+    return x;
+}
+
+/* A bad parameter refuses the whole configure with its message; nothing changes. */
+START_TEST(test_configure_params)
+{
+    static const struct {
+        struct ctl_param p[2];
+        unsigned n;
+        const char *err;
+    } bad[] = {
+        {{{"x", "abc"}}, 1, "fake: parameter 'x': \"abc\" is not a number"},
+        {{{"x", ""}}, 1, "fake: parameter 'x': \"\" is not a number"},
+        {{{"x", "-3"}}, 1, "fake: parameter 'x': \"-3\" is not a number"},
+        {{{"y", "1"}}, 1, "fake: unknown parameter 'y' (allowed: x)"},
+        {{{"x", "9"}, {"y", "1"}}, 2, "fake: unknown parameter 'y' (allowed: x)"},
+        {{{"x", "9"}, {"x", "9z"}}, 2, "fake: parameter 'x': \"9z\" is not a number"},
+    };
+    static const struct ctl_param x7 = {"x", "7"};
+    const unsigned nbad = sizeof(bad) / sizeof(bad[0]);
+    struct rig r;
+
+    rig_up(&r, 1000);
+    for (unsigned i = 0; i < nbad; i++)
+        check_refused(&r, EBF_C_CONFIGURE, 0, bad[i].p, bad[i].n, bad[i].err, EBF_S_INITIAL);
+    ck_assert(x_now(&r) == FAKE_X0);
+
+    Ebfarm__Reply *rep = req(&r, EBF_C_CONFIGURE, 0, &x7, 1);
+    ck_assert(rep->ok);
+    ck_assert_int_eq(rep->status->state, EBF_S_CONFIGURED);
+    ebfarm__reply__free_unpacked(rep, NULL);
+    ck_assert_uint_eq(__atomic_load_n(&r.dp.ops[EBF_OP_CONFIGURE], __ATOMIC_SEQ_CST), 1);
+    ck_assert(x_now(&r) == 7);
+    for (unsigned i = 0; i < nbad; i++)
+        check_refused(&r, EBF_C_CONFIGURE, 0, bad[i].p, bad[i].n, bad[i].err,
+                      EBF_S_CONFIGURED);
+    /* The refused values did not leak into the next configure: x stays 7. */
+    req_ok(&r, EBF_C_CONFIGURE, 0, EBF_S_CONFIGURED);
+    ck_assert(x_now(&r) == 7);
+    /* reset goes back to the command line's parameters. */
+    req_ok(&r, EBF_C_RESET, 0, EBF_S_INITIAL);
+    ck_assert(x_now(&r) == FAKE_X0);
+    req_ok(&r, EBF_C_CONFIGURE, 0, EBF_S_CONFIGURED);
+    ck_assert(x_now(&r) == FAKE_X0);
+    rig_down(&r);
+}
+END_TEST
+
+/* start needs a run number; a refused start leaves CONFIGURED and the lcore alone. */
+START_TEST(test_start_run_zero)
+{
+    struct rig r;
+
+    rig_up(&r, 1000);
+    drive_to(&r, EBF_S_CONFIGURED);
+    check_refused(&r, EBF_C_START, 0, NULL, 0, "command 'start' needs a run number above 0",
+                  EBF_S_CONFIGURED);
+    req_ok(&r, EBF_C_START, 1, EBF_S_RUNNING);
+    rig_down(&r);
+}
+END_TEST
+
+/* DRAINING lasts until the data plane is drained, then CONFIGURED with the final counters. */
+START_TEST(test_drain)
+{
+    struct rig r;
+    struct fake_snap want;
+
+    rig_up(&r, 1000);
+    drive_to(&r, EBF_S_DRAINING);
+    for (int i = 0; i < 10; i++) {
+        usleep(10000);
+        ck_assert_int_eq(status_state(&r), EBF_S_DRAINING);
+    }
+    ck_assert_uint_eq(__atomic_load_n(&r.dp.ops[EBF_OP_STOP], __ATOMIC_SEQ_CST), 1);
+    release_drain(&r);
+    /* A second run over the same daemon, paused and stopped from PAUSED. */
+    req_ok(&r, EBF_C_START, 6, EBF_S_RUNNING);
+    req_ok(&r, EBF_C_PAUSE, 0, EBF_S_PAUSED);
+    req_ok(&r, EBF_C_STOP, 0, EBF_S_DRAINING);
+    ck_assert_int_eq(status_state(&r), EBF_S_DRAINING);
+    release_drain(&r);
+    ck_assert_uint_eq(__atomic_load_n(&r.dp.ops[EBF_OP_STOP], __ATOMIC_SEQ_CST), 2);
+    ck_assert_uint_eq(__atomic_load_n(&r.dp.ops[EBF_OP_START], __ATOMIC_SEQ_CST), 2);
+    req_ok(&r, EBF_C_SHUTDOWN, 0, EBF_S_CONFIGURED);
+    rig_lcore_join(&r, EBF_S_CONFIGURED);
+    const struct fake_snap *fin = ebf_ctl_final(r.ctl);
+    ck_assert_ptr_nonnull(fin);
+    fake_counts(6, FAKE_X0, 1, &want);
+    ck_assert_int_eq(memcmp(fin, &want, sizeof(want)), 0);
+    rig_free(&r);
+}
+END_TEST
+
+/* A data plane that cannot start puts the daemon in ERROR until reset. */
+START_TEST(test_error)
+{
+    struct rig r;
+
+    rig_up(&r, 1000);
+    drive_to(&r, EBF_S_CONFIGURED);
+    __atomic_store_n(&r.dp.fail_start, 1, __ATOMIC_SEQ_CST);
+    Ebfarm__Reply *rep = req(&r, EBF_C_START, 3, NULL, 0);
+    ck_assert(!rep->ok);
+    ck_assert_str_eq(rep->error, "fake: cannot start run 3");
+    ck_assert_int_eq(rep->status->state, EBF_S_ERROR);
+    ck_assert_str_eq(rep->status->error, "fake: cannot start run 3");
+    ck_assert_uint_eq(rep->status->run_number, 0);
+    ebfarm__reply__free_unpacked(rep, NULL);
+    ck_assert_uint_eq(__atomic_load_n(&r.dp.ops[EBF_OP_START], __ATOMIC_SEQ_CST), 1);
+    __atomic_store_n(&r.dp.fail_start, 0, __ATOMIC_SEQ_CST);
+
+    rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+    ck_assert(rep->ok);
+    ck_assert_int_eq(rep->status->state, EBF_S_ERROR);
+    ck_assert_str_eq(rep->status->error, "fake: cannot start run 3");
+    ebfarm__reply__free_unpacked(rep, NULL);
+    check_refused(&r, EBF_C_START, 3, NULL, 0,
+                  "command 'start' is not allowed in state ERROR "
+                  "(allowed: reset, status, shutdown)",
+                  EBF_S_ERROR);
+
+    req_ok(&r, EBF_C_RESET, 0, EBF_S_INITIAL);
+    rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+    ck_assert_str_eq(rep->status->error, "");
+    ebfarm__reply__free_unpacked(rep, NULL);
+    req_ok(&r, EBF_C_CONFIGURE, 0, EBF_S_CONFIGURED);
+    req_ok(&r, EBF_C_START, 3, EBF_S_RUNNING);
+    rig_down(&r);
+}
+END_TEST
+
+/* --- Metrics -------------------------------------------------------------- */
+
+static uint64_t realtime_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A snapshot carries exactly the fake's counters of this run, and the daemon's names. */
+static void check_snapshot(const Ebfarm__Snapshot *m, enum ebf_state s, uint32_t run, uint64_t x,
+                           int paused)
+{
+    struct fake_snap w;
+
+    fake_counts(run, x, paused, &w);
+    ck_assert_str_eq(m->component, FAKE_COMPONENT);
+    ck_assert_str_eq(m->instance, FAKE_INSTANCE);
+    ck_assert_int_eq(m->state, s);
+    ck_assert_uint_eq(m->run_number, run);
+    ck_assert_uint_eq(m->n_counters, 4);
+    ck_assert_uint_eq(m->n_gauges, 2);
+    ck_assert_uint_eq(m->n_histograms, 0);
+    ck_assert_uint_eq(ebf_pb_counter(m, "events", NULL, 0), w.events);
+    ck_assert_uint_eq(ebf_pb_counter(m, "bytes", NULL, 0), w.bytes);
+    ck_assert_uint_eq(ebf_pb_counter(m, "drop", "short", 0), w.drop_short);
+    ck_assert_uint_eq(ebf_pb_counter(m, "drop", "crc", 0), w.drop_crc);
+    ck_assert(ebf_pb_gauge(m, "x", NULL, -1) == (double)x);
+    ck_assert(ebf_pb_gauge(m, "paused", NULL, -1) == paused);
+}
+
+/* The next published snapshot in state s (earlier ones may predate the command). */
+static Ebfarm__Snapshot *next_published(void *sub, enum ebf_state s)
+{
+    double deadline = (double)realtime_ns() + 3e9;
+
+    while ((double)realtime_ns() < deadline) {
+        zmq_msg_t msg;
+        zmq_msg_init(&msg);
+        int n = zmq_msg_recv(&msg, sub, 0);
+        ck_assert_msg(n >= 0, "no snapshot published: %s", zmq_strerror(errno));
+        Ebfarm__Snapshot *m = ebfarm__snapshot__unpack(NULL, zmq_msg_size(&msg),
+                                                       zmq_msg_data(&msg));
+        zmq_msg_close(&msg);
+        ck_assert_ptr_nonnull(m);
+        if (m->state == (Ebfarm__State)s)
+            return m;
+        ebfarm__snapshot__free_unpacked(m, NULL);
+    }
+    ck_abort_msg("no snapshot in state %s", ebf_state_name(s));
+    return NULL;
+}
+
+/* Published snapshots and status replies carry the fake's counters exactly. */
+START_TEST(test_metrics)
+{
+    static const struct ctl_param x7 = {"x", "7"};
+    struct rig r;
+    int timeout = 1000;
+
+    rig_up(&r, 50);
+    void *sub = zmq_socket(zctx, ZMQ_SUB);
+    ck_assert_ptr_nonnull(sub);
+    ck_assert_int_eq(zmq_setsockopt(sub, ZMQ_RCVTIMEO, &timeout, sizeof(timeout)), 0);
+    ck_assert_int_eq(zmq_setsockopt(sub, ZMQ_SUBSCRIBE, "", 0), 0);
+    ck_assert_int_eq(zmq_connect(sub, r.pub_ep), 0);
+
+    Ebfarm__Snapshot *m = next_published(sub, EBF_S_INITIAL);
+    check_snapshot(m, EBF_S_INITIAL, 0, FAKE_X0, 0);
+    uint64_t seq = m->seq;
+    ebfarm__snapshot__free_unpacked(m, NULL);
+
+    Ebfarm__Reply *rep = req(&r, EBF_C_CONFIGURE, 0, &x7, 1);
+    ck_assert(rep->ok);
+    ebfarm__reply__free_unpacked(rep, NULL);
+    uint64_t t0 = realtime_ns();
+    req_ok(&r, EBF_C_START, 4, EBF_S_RUNNING);
+    uint64_t t1 = realtime_ns();
+
+    m = next_published(sub, EBF_S_RUNNING);
+    check_snapshot(m, EBF_S_RUNNING, 4, 7, 0);
+    ck_assert_uint_gt(m->seq, seq);
+    ck_assert_uint_ge(m->time_ns, t0);
+    seq = m->seq;
+    ebfarm__snapshot__free_unpacked(m, NULL);
+    m = next_published(sub, EBF_S_RUNNING);
+    ck_assert_uint_gt(m->seq, seq);
+    check_snapshot(m, EBF_S_RUNNING, 4, 7, 0);
+    ebfarm__snapshot__free_unpacked(m, NULL);
+
+    rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+    ck_assert(rep->ok);
+    ck_assert_int_eq(rep->status->state, EBF_S_RUNNING);
+    ck_assert_uint_eq(rep->status->run_number, 4);
+    ck_assert_str_eq(rep->status->error, "");
+    ck_assert(!rep->status->finished);
+    ck_assert_uint_ge(rep->status->state_since_ns, t0);
+    ck_assert_uint_le(rep->status->state_since_ns, t1);
+    ck_assert_ptr_nonnull(rep->status->metrics);
+    check_snapshot(rep->status->metrics, EBF_S_RUNNING, 4, 7, 0);
+    ebfarm__reply__free_unpacked(rep, NULL);
+
+    req_ok(&r, EBF_C_PAUSE, 0, EBF_S_PAUSED);
+    m = next_published(sub, EBF_S_PAUSED);
+    check_snapshot(m, EBF_S_PAUSED, 4, 7, 1);
+    ebfarm__snapshot__free_unpacked(m, NULL);
+
+    /* After the run: CONFIGURED, and the counters of the run just drained. */
+    req_ok(&r, EBF_C_STOP, 0, EBF_S_DRAINING);
+    release_drain(&r);
+    m = next_published(sub, EBF_S_CONFIGURED);
+    check_snapshot(m, EBF_S_CONFIGURED, 4, 7, 1);
+    ebfarm__snapshot__free_unpacked(m, NULL);
+    rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+    check_snapshot(rep->status->metrics, EBF_S_CONFIGURED, 4, 7, 1);
+    ebfarm__reply__free_unpacked(rep, NULL);
+
+    zmq_close(sub);
+    rig_down(&r);
+}
+END_TEST
+
+Suite *ebf_ctl_suite(void);
+
+Suite *ebf_ctl_suite(void)
+{
+    Suite *s = suite_create("ctl");
+    TCase *tc = tcase_create("ctl");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_every_pair);
+    tcase_add_test(tc, test_unknown_command);
+    tcase_add_test(tc, test_configure_params);
+    tcase_add_test(tc, test_start_run_zero);
+    tcase_add_test(tc, test_drain);
+    tcase_add_test(tc, test_error);
+    tcase_add_test(tc, test_metrics);
+    suite_add_tcase(s, tc);
+    return s;
+}

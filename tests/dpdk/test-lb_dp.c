@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-lb_dp.c - loopback TX/RX lcores over crossed net_ring ports: exact accounting of injected faults, and a search against a port that drops above a known rate. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "ebf_port.h"
+#include "lb_run.h"
+#include "test-eal.h"
+
+/* EAL with three floating lcores (main, TX, RX) on whatever CPUs we have. */
+static void eal3(void)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof(prefix), "--file-prefix=lbtest%d", (int)getpid());
+    char *argv[] = {"test", "--no-huge", "-m", "256", "--no-pci", "--no-telemetry",
+                    "--lcores=0@(0,1),1@(0,1),2@(0,1)", prefix, "--log-level=*:warning", NULL};
+    ck_assert_int_ge(rte_eal_init(9, argv), 0);
+}
+
+/* --- Fault injection on the RX port ------------------------------------------ */
+
+/*
+ * An RX callback that rewrites the stream deterministically by sequence
+ * number: drops s % 97 == 5, duplicates s % 211 == 7, delays s % 331 == 9
+ * behind the next frame; and, when police_fps is set, passes only a
+ * police/offered share of frames (frame k passes when floor((k+1) * p / o)
+ * > floor(k * p / o)): a port that drops deterministically above a rate.
+ * Output goes through a FIFO so that duplicates never overflow a burst.
+ */
+struct faults {
+    int inject;
+    double police_fps, offered_fps;
+    uint64_t k;                          /* frames seen by the policer */
+    struct rte_mbuf *held;
+    struct rte_mbuf *fifo[4096];
+    unsigned head, n;
+};
+
+static struct faults fl;
+
+static uint32_t frame_seq(struct rte_mbuf *m)
+{
+    const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *) + 14 + 4;
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static void push(struct rte_mbuf *m)
+{
+    ck_assert_uint_lt(fl.n, 4096);
+    fl.fifo[(fl.head + fl.n++) % 4096] = m;
+}
+
+static void one_frame(struct rte_mbuf *m)
+{
+    uint32_t s = frame_seq(m);
+    if (fl.police_fps > 0 && fl.offered_fps > fl.police_fps) {
+        double q = fl.police_fps / fl.offered_fps;
+        uint64_t k = fl.k++;
+        if ((uint64_t)((double)(k + 1) * q) == (uint64_t)((double)k * q)) {
+            rte_pktmbuf_free(m);
+            return;
+        }
+    }
+    if (fl.inject && s % 97 == 5) {
+        rte_pktmbuf_free(m);
+        return;
+    }
+    if (fl.inject && s % 211 == 7) {
+        rte_pktmbuf_refcnt_update(m, 1);
+        push(m);
+        push(m);
+        return;
+    }
+    if (fl.inject && s % 331 == 9) {
+        fl.held = m;
+        return;
+    }
+    push(m);
+    if (fl.held) {
+        push(fl.held);
+        fl.held = NULL;
+    }
+}
+
+static uint16_t rx_faults(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n,
+                          uint16_t max, void *arg)
+{
+    (void)port, (void)q, (void)arg;
+    for (uint16_t i = 0; i < n; i++)
+        one_frame(pkts[i]);
+    uint16_t out = 0;
+    while (out < max && fl.n) {
+        pkts[out++] = fl.fifo[fl.head];
+        fl.head = (fl.head + 1) % 4096;
+        fl.n--;
+    }
+    return out;
+}
+
+/* --- Set-up ------------------------------------------------------------------ */
+
+static struct lb_runner run;
+static struct lb_report rep;
+static unsigned rx_lcore;
+static volatile int no_stop;
+
+static void setup(void)
+{
+    memset(&fl, 0, sizeof(fl));
+    memset(&rep, 0, sizeof(rep));
+    eal3();
+    struct rte_ring *a = test_ring("lb_a", 8192), *b = test_ring("lb_b", 8192);
+    uint16_t tx = test_ring_port("lb_tx", b, a), rx = test_ring_port("lb_rx", a, b);
+    struct rte_mempool *pool = ebf_pool_create("lb_pool", 8191, 2048, 0);
+    ck_assert_ptr_nonnull(pool);
+    ck_assert_int_eq(ebf_port_start(tx, pool, 1024, 1024), 0);
+    ck_assert_int_eq(ebf_port_start(rx, pool, 1024, 1024), 0);
+    ck_assert_ptr_nonnull(rte_eth_add_rx_callback(rx, 0, rx_faults, NULL));
+    run = (struct lb_runner){
+        .tx_port = tx, .rx_port = rx, .tx_pool = pool, .burst = 32, .streams = 1,
+        .trial_s = 0.25, .tolerance = 0.2, .drain_s = 0.05, .idle = EBF_IDLE_BACKOFF,
+        .stop = &no_stop, .frame_size = 64, .mode = "throughput", .report = &rep,
+        .next_trial_id = 1, .latency_valid = 1,
+    };
+    run.rx = rte_zmalloc("lb_rx", sizeof(*run.rx), RTE_CACHE_LINE_SIZE);
+    ck_assert_ptr_nonnull(run.rx);
+    lb_rx_init(run.rx);
+    run.rx->port = rx;
+    run.rx->streams = 1;
+    run.rx->check_crc = 1;
+    run.rx->idle = EBF_IDLE_BACKOFF;
+    run.tx_lcore = rte_get_next_lcore(-1, 1, 0);
+    rx_lcore = rte_get_next_lcore(run.tx_lcore, 1, 0);
+    ck_assert_uint_lt(rx_lcore, RTE_MAX_LCORE);
+    ck_assert_int_eq(rte_eal_remote_launch(lb_rx_loop, run.rx, rx_lcore), 0);
+}
+
+static void teardown(void)
+{
+    lb_rx_command(run.rx, LB_RX_QUIT, 0, NULL);
+    rte_eal_wait_lcore(rx_lcore);
+    lb_report_free(&rep);
+    ebf_eal_cleanup();
+}
+
+/* 10000 frames through drops, duplicates and delays: every count exact. */
+START_TEST(test_faults_exact)
+{
+    setup();
+    fl.inject = 1;
+    uint64_t exp_lost = 0, exp_dup = 0, exp_reordered = 0;
+    for (uint32_t s = 0; s < 10000; s++) {
+        if (s % 97 == 5)
+            exp_lost++;
+        else if (s % 211 == 7)
+            exp_dup++;
+        else if (s % 331 == 9)
+            exp_reordered++;
+    }
+    struct lb_trial_req req = {.fps = 40000, .count = 10000};
+    struct lb_trial_out out;
+    ck_assert_int_eq(lb_run_trial(&run, &req, &out), 0);
+    const struct lb_trial_rec *t = &rep.trial[0];
+    ck_assert_uint_eq(t->sent, 10000);
+    ck_assert_uint_eq(t->tx_accepted, 10000);
+    ck_assert_uint_eq(t->lost, exp_lost);
+    ck_assert_uint_eq(t->dup, exp_dup);
+    ck_assert_uint_eq(t->reordered, exp_reordered);
+    ck_assert_uint_eq(t->rx, 10000 - exp_lost + exp_dup);
+    ck_assert_uint_eq(t->unique, 10000 - exp_lost);
+    ck_assert_uint_eq(t->bursts, exp_lost);         /* isolated single drops */
+    ck_assert_uint_eq(t->max_burst, 1);
+    ck_assert_uint_eq(t->late + t->foreign + t->stale + t->bad_checksum + t->bad_frame, 0);
+    ck_assert_uint_eq(t->unattributed, exp_lost);   /* dropped behind the port's back */
+    ck_assert(t->lat.valid);
+    ck_assert_uint_eq(t->lat.count, 10000 - exp_lost + exp_dup);
+    ck_assert(t->lat.min > 0 && t->lat.min <= t->lat.p50 && t->lat.p50 <= t->lat.p99 &&
+              t->lat.p99 <= t->lat.max);
+    ck_assert_uint_eq(out.lost, exp_lost);
+    teardown();
+}
+END_TEST
+
+/* A trial function that tells the policer the offered rate first. */
+static int policed_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out *out)
+{
+    fl.offered_fps = req->fps;
+    fl.k = 0;
+    return lb_run_trial(ctx, req, out);
+}
+
+/* A port that drops above 15000 fps: the search ends within its resolution
+ * below, and every failed trial lost exactly what the policer dropped. */
+START_TEST(test_search_policed)
+{
+    setup();
+    fl.police_fps = 15000;
+    struct lb_search_conf c = {.max_fps = 40000, .resolution_fps = 1000, .loss_ratio = 0,
+                               .max_trials = 12};
+    struct lb_search_result r;
+    ck_assert_int_eq(lb_search_throughput(&c, policed_trial, &run, &r), 0);
+    ck_assert(r.found);
+    ck_assert_msg(r.fps <= 15000 && r.fps > 14000, "found %f", r.fps);
+    ck_assert_uint_eq(r.invalid, 0);
+    ck_assert_uint_eq(r.trials, rep.n_trials);
+    for (unsigned i = 0; i < rep.n_trials; i++) {
+        const struct lb_trial_rec *t = &rep.trial[i];
+        double q = 15000 / t->requested_fps;
+        uint64_t pass = t->requested_fps > 15000 ? (uint64_t)((double)t->sent * q) : t->sent;
+        ck_assert(t->valid);
+        ck_assert_uint_eq(t->lost, t->sent - pass);
+    }
+    teardown();
+}
+END_TEST
+
+Suite *lb_dp_suite(void);
+
+Suite *lb_dp_suite(void)
+{
+    Suite *s = suite_create("lb_dp");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_faults_exact);
+    tcase_add_test(tc, test_search_policed);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-node_dp.c - the trigger node under EAL over a net_ring link: credits, verification, decisions, acks. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "ebf_port.h"
+#include "ebf_proto.h"
+#include "node_dp.h"
+#include "test-eal.h"
+
+#define N_SOURCES 4
+#define FRAG 200
+#define CREDITS 4
+#define NODE_ID 3
+
+static const uint8_t node_mac[6] = {0x02, 0xeb, 0, 0, 0x02, 0x03};
+static const uint8_t sfc_mac[6] = {0x02, 0xeb, 0, 0, 0x01, 0x03};
+
+struct rig {
+    uint16_t sfc_port;           /* the test plays the SFC on this port */
+    struct rte_mempool *pool;
+    struct node_dp *dp;
+};
+
+static void rig_up(struct rig *g)
+{
+    test_eal_init();
+
+    struct rte_ring *down = test_ring("down", 1024), *up = test_ring("up", 1024);
+    g->sfc_port = test_ring_port("sfc", up, down);
+    uint16_t np = test_ring_port("node", down, up);
+    g->pool = ebf_pool_create("test_pool", 2047, 2048, 0);
+    ck_assert_ptr_nonnull(g->pool);
+    ck_assert_int_eq(ebf_port_start(g->sfc_port, g->pool, 512, 512), 0);
+    ck_assert_int_eq(ebf_port_start(np, g->pool, 512, 512), 0);
+
+    struct node_conf c = {
+        .port = np, .node_id = NODE_ID, .epoch = 77, .credits = CREDITS,
+        .accept = 0.5, .accept_seed = 0, .ack_batch = 16, .heartbeat_ms = 0,
+        .pool = g->pool, .burst = 32, .drain_quiet_ms = 10,
+    };
+    memcpy(c.mac, node_mac, 6);
+    memcpy(c.sfc_mac, sfc_mac, 6);
+    ebf_idle_init(&c.idle, EBF_IDLE_SPIN);
+    g->dp = node_dp_create(&c);
+    ck_assert_ptr_nonnull(g->dp);
+}
+
+static void rig_down(struct rig *g)
+{
+    node_dp_destroy(g->dp);
+    ebf_eal_cleanup();
+}
+
+/* How to spoil the pieces of an event frame. */
+enum spoil {
+    SPOIL_NONE,
+    SPOIL_CRC,                   /* flip a payload byte after the CRC */
+    SPOIL_PATTERN,               /* wrong pattern, consistent CRC */
+    SPOIL_EVENT_ID,              /* a piece of another event */
+};
+
+/*
+ * One event frame of event id: frame index/count as given, carrying full
+ * single-piece fragments of the sources in mask (bit s), present bits
+ * present, flags flags.
+ */
+static struct rte_mbuf *event_frame(struct rig *g, uint64_t id, uint16_t index, uint16_t count,
+                                    unsigned mask, uint64_t present, uint16_t flags,
+                                    enum spoil spoil)
+{
+    struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    unsigned n = (unsigned)__builtin_popcount(mask);
+    size_t len = EBF_EVENT_HLEN + n * (EBF_FRAG_HLEN + FRAG);
+    uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len));
+
+    memcpy(a.dst_mac, node_mac, 6);
+    memcpy(a.src_mac, sfc_mac, 6);
+    ebf_encap_write(p, &a, len);
+    struct ebf_event_hdr eh = {
+        .n_sources = N_SOURCES, .flags = flags, .event_id = id, .frame_index = index,
+        .frame_count = count, .n_pieces = (uint16_t)n,
+        .event_bytes = (uint32_t)__builtin_popcountll(present) * FRAG,
+        .present = {present, 0},
+    };
+    ebf_event_write(p + EBF_ETH_HLEN, &eh);
+    uint8_t *q = p + EBF_ETH_HLEN + EBF_EVENT_HLEN;
+    for (uint16_t s = 0; s < N_SOURCES; s++) {
+        if (!(mask & (1u << s)))
+            continue;
+        uint64_t piece_id = spoil == SPOIL_EVENT_ID ? id + 1000 : id;
+        ebf_pattern_fill(q + EBF_FRAG_HLEN, FRAG, s,
+                         spoil == SPOIL_PATTERN ? id + 1 : piece_id, 0);
+        struct ebf_frag_hdr h = {.source = s, .event_id = piece_id, .frag_len = FRAG,
+                                 .piece_len = FRAG, .tx_ns = 1};
+        ebf_frag_write(q, &h);
+        if (spoil == SPOIL_CRC)
+            q[EBF_FRAG_HLEN + 17] ^= 0x01;     /* every piece */
+        q += EBF_FRAG_HLEN + FRAG;
+    }
+    return m;
+}
+
+static void to_node(struct rig *g, struct rte_mbuf *m)
+{
+    ck_assert_uint_eq(rte_eth_tx_burst(g->sfc_port, 0, &m, 1), 1);
+}
+
+/* Read the next credit frame the node sent; 0 when there is none. */
+static int from_node(struct rig *g, struct ebf_credit_hdr *h, struct ebf_ack *acks)
+{
+    struct rte_mbuf *m;
+    struct ebf_l2l3 l;
+
+    if (rte_eth_rx_burst(g->sfc_port, 0, &m, 1) == 0)
+        return 0;
+    const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+    ck_assert_int_eq(ebf_parse_l2l3(p, m->data_len, EBF_UDP_PORT_DEFAULT, &l), EBF_R_OK);
+    ck_assert_uint_eq(l.type, EBF_T_CREDIT);
+    ck_assert_int_eq(memcmp(l.dst_mac, sfc_mac, 6), 0);
+    ck_assert_int_eq(memcmp(l.src_mac, node_mac, 6), 0);
+    ck_assert_int_eq(ebf_credit_parse(p + l.hlen, l.len, h, acks), EBF_R_OK);
+    ck_assert_uint_eq(h->node_id, NODE_ID);
+    ck_assert_uint_eq(h->epoch, 77);
+    rte_pktmbuf_free(m);
+    return 1;
+}
+
+static void poll_n(struct rig *g, int n)
+{
+    for (int i = 0; i < n; i++)
+        node_dp_poll(g->dp);
+}
+
+/* The initial grant, then one ack per event with one credit each. */
+static void expect_grant(struct rig *g)
+{
+    struct ebf_credit_hdr h;
+    struct ebf_ack acks[EBF_MAX_ACKS];
+
+    poll_n(g, 1);
+    ck_assert(from_node(g, &h, acks));
+    ck_assert_uint_eq(h.credits, CREDITS);
+    ck_assert_uint_eq(h.n_acks, 0);
+    ck_assert(!from_node(g, &h, acks));
+}
+
+/* Send one single-frame event and return the status of its ack. */
+static uint8_t one_event(struct rig *g, uint64_t id, unsigned mask, uint64_t present,
+                         uint16_t flags, enum spoil spoil)
+{
+    struct ebf_credit_hdr h;
+    struct ebf_ack acks[EBF_MAX_ACKS];
+
+    to_node(g, event_frame(g, id, 0, 1, mask, present, flags, spoil));
+    poll_n(g, 2);
+    ck_assert(from_node(g, &h, acks));
+    ck_assert_uint_eq(h.n_acks, 1);
+    ck_assert_uint_eq(h.credits, 1);
+    ck_assert_uint_eq(acks[0].event_id, id);
+    ck_assert_uint_eq(acks[0].decision,
+                      node_decide(id, 0, 0.5) ? EBF_DEC_ACCEPT : EBF_DEC_REJECT);
+    return acks[0].status;
+}
+
+START_TEST(test_good_event)
+{
+    struct rig g;
+    rig_up(&g);
+    expect_grant(&g);
+    ck_assert_uint_eq(one_event(&g, 5, 0xf, 0xf, 0, SPOIL_NONE), 0);
+    const struct node_stats *st = node_dp_stats(g.dp);
+    ck_assert_uint_eq(st->events, 1);
+    ck_assert_uint_eq(st->accepted + st->rejected, 1);
+    ck_assert_uint_eq(st->events_bad, 0);
+    ck_assert_uint_eq(st->payload_bytes, N_SOURCES * FRAG);
+    ck_assert_uint_eq(st->decided_digest, ebf_mix64(5));
+    ck_assert_uint_eq(st->e2e_ns.count, 1);
+    rig_down(&g);
+}
+END_TEST
+
+/* Each kind of damage is found, counted, and reported in the ack status;
+ * the event is still decided and acked, so its credit comes back. */
+START_TEST(test_verify_errors)
+{
+    struct rig g;
+    rig_up(&g);
+    expect_grant(&g);
+    ck_assert_uint_eq(one_event(&g, 10, 0xf, 0xf, 0, SPOIL_CRC), EBF_ACKS_BAD_CRC);
+    ck_assert_uint_eq(one_event(&g, 11, 0xf, 0xf, 0, SPOIL_PATTERN), EBF_ACKS_BAD_PATTERN);
+    ck_assert_uint_eq(one_event(&g, 12, 0xf, 0xf, 0, SPOIL_EVENT_ID), EBF_ACKS_BAD_EVENT_ID);
+    /* Claims all four sources, carries three. */
+    ck_assert_uint_eq(one_event(&g, 13, 0x7, 0xf, 0, SPOIL_NONE), EBF_ACKS_BAD_SOURCES);
+    /* Incomplete, missing source 3, carries a piece of source 3 anyway. */
+    ck_assert_uint_eq(one_event(&g, 14, 0xf, 0x7, EBF_EVF_INCOMPLETE, SPOIL_NONE),
+                      EBF_ACKS_BAD_SOURCES);
+    const struct node_stats *st = node_dp_stats(g.dp);
+    ck_assert_uint_eq(st->events, 5);
+    ck_assert_uint_eq(st->events_bad, 5);
+    ck_assert_uint_eq(st->verify[NODE_V_BAD_CRC], 1);
+    ck_assert_uint_eq(st->piece_reject[EBF_R_BAD_CHECKSUM], N_SOURCES); /* every piece */
+    ck_assert_uint_eq(st->verify[NODE_V_BAD_PATTERN], 1);
+    ck_assert_uint_eq(st->verify[NODE_V_BAD_EVENT_ID], 1);
+    ck_assert_uint_eq(st->verify[NODE_V_BAD_SOURCES], 2);
+    rig_down(&g);
+}
+END_TEST
+
+/* An incomplete event that carries exactly its present sources is fine. */
+START_TEST(test_incomplete_event)
+{
+    struct rig g;
+    rig_up(&g);
+    expect_grant(&g);
+    ck_assert_uint_eq(one_event(&g, 20, 0x5, 0x5, EBF_EVF_INCOMPLETE, SPOIL_NONE), 0);
+    const struct node_stats *st = node_dp_stats(g.dp);
+    ck_assert_uint_eq(st->incomplete, 1);
+    ck_assert_uint_eq(st->events_bad, 0);
+    ck_assert_uint_eq(st->payload_bytes, 2 * FRAG);
+    rig_down(&g);
+}
+END_TEST
+
+/* A two-frame event is decided only when both frames are in; frames of an
+ * event already decided are dropped and counted, never decided twice; the
+ * event sent again (its SFC took this node for dead) is re-acked once, on
+ * its last frame, with the same decision. */
+START_TEST(test_multi_frame_and_duplicates)
+{
+    struct rig g;
+    struct ebf_credit_hdr h;
+    struct ebf_ack acks[EBF_MAX_ACKS];
+
+    rig_up(&g);
+    expect_grant(&g);
+    to_node(&g, event_frame(&g, 30, 1, 2, 0xc, 0xf, 0, SPOIL_NONE));
+    poll_n(&g, 2);
+    ck_assert(!from_node(&g, &h, acks));
+    ck_assert_uint_eq(node_dp_stats(g.dp)->events, 0);
+    to_node(&g, event_frame(&g, 30, 0, 2, 0x3, 0xf, 0, SPOIL_NONE));
+    poll_n(&g, 2);
+    ck_assert(from_node(&g, &h, acks));
+    ck_assert_uint_eq(h.n_acks, 1);
+    ck_assert_uint_eq(acks[0].event_id, 30);
+    ck_assert_uint_eq(acks[0].status, 0);
+
+    to_node(&g, event_frame(&g, 30, 0, 2, 0x3, 0xf, 0, SPOIL_NONE));
+    poll_n(&g, 2);
+    ck_assert(!from_node(&g, &h, acks));
+    const struct node_stats *st = node_dp_stats(g.dp);
+    ck_assert_uint_eq(st->events, 1);
+    ck_assert_uint_eq(st->dup_frames, 1);
+    uint8_t decision = acks[0].decision;
+    to_node(&g, event_frame(&g, 30, 1, 2, 0xc, 0xf, 0, SPOIL_NONE));
+    poll_n(&g, 2);
+    ck_assert(from_node(&g, &h, acks));
+    ck_assert_uint_eq(h.n_acks, 1);
+    ck_assert_uint_eq(h.credits, 1);
+    ck_assert_uint_eq(acks[0].event_id, 30);
+    ck_assert_uint_eq(acks[0].decision, decision);
+    ck_assert_uint_eq(st->events, 1);
+    ck_assert_uint_eq(st->dup_frames, 2);
+    ck_assert_uint_eq(st->dup_events, 1);
+    struct ebf_idset want = {0};
+    ebf_idset_add(&want, 30);               /* the decision's ack */
+    ebf_idset_add(&want, 30);               /* and the re-ack */
+    ck_assert_int_eq(memcmp(&want, &st->acked_ids, sizeof(want)), 0);
+    rig_down(&g);
+}
+END_TEST
+
+/* Events beyond the credits granted find no slot and are counted. */
+START_TEST(test_beyond_credits)
+{
+    struct rig g;
+    rig_up(&g);
+    expect_grant(&g);
+    for (uint64_t id = 40; id < 40 + CREDITS + 1; id++)
+        to_node(&g, event_frame(&g, id, 0, 2, 0x3, 0xf, 0, SPOIL_NONE));
+    poll_n(&g, 2);
+    const struct node_stats *st = node_dp_stats(g.dp);
+    ck_assert_uint_eq(st->no_slot, 1);
+    ck_assert_uint_eq(st->events, 0);
+    rig_down(&g);
+}
+END_TEST
+
+/* Frames that are not event frames are counted by reason. */
+START_TEST(test_rejects)
+{
+    struct rig g;
+    rig_up(&g);
+    expect_grant(&g);
+    struct rte_mbuf *m = event_frame(&g, 50, 0, 1, 0xf, 0xf, 0, SPOIL_NONE);
+    rte_pktmbuf_mtod(m, uint8_t *)[EBF_ETH_HLEN + 1] = EBF_T_FRAGMENT;
+    to_node(&g, m);
+    m = event_frame(&g, 51, 0, 1, 0xf, 0xf, 0, SPOIL_NONE);
+    rte_pktmbuf_mtod(m, uint8_t *)[EBF_ETH_HLEN] = 2;      /* version 2 */
+    to_node(&g, m);
+    m = event_frame(&g, 52, 0, 1, 0xf, 0xf, 0, SPOIL_NONE);
+    rte_pktmbuf_trim(m, m->data_len - (EBF_ETH_HLEN + 20));
+    to_node(&g, m);
+    poll_n(&g, 2);
+    const struct node_stats *st = node_dp_stats(g.dp);
+    ck_assert_uint_eq(st->rx_frames, 3);
+    ck_assert_uint_eq(st->wrong_type, 1);
+    ck_assert_uint_eq(st->reject[EBF_R_BAD_VERSION], 1);
+    ck_assert_uint_eq(st->reject[EBF_R_TRUNCATED], 1);
+    ck_assert_uint_eq(st->events, 0);
+    rig_down(&g);
+}
+END_TEST
+
+Suite *node_dp_suite(void);
+
+Suite *node_dp_suite(void)
+{
+    Suite *s = suite_create("node_dp");
+    TCase *tc = tcase_create("node_dp");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_good_event);
+    tcase_add_test(tc, test_verify_errors);
+    tcase_add_test(tc, test_incomplete_event);
+    tcase_add_test(tc, test_multi_frame_and_duplicates);
+    tcase_add_test(tc, test_beyond_credits);
+    tcase_add_test(tc, test_rejects);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,745 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-sfc_dp.c - the SFC data plane under EAL over crossed net_ring ports: zero copy, credits, timeouts, rejects, faults. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "ebf_idset.h"
+#include "ebf_port.h"
+#include "ebf_proto.h"
+#include "sfc_dp.h"
+#include "test-eal.h"
+
+#define N_SOURCES 4
+#define FRAG_LEN 1000
+
+static const uint8_t node_mac[6] = {0x02, 0xeb, 0, 0, 0x02, 0x00};
+static const uint8_t node1_mac[6] = {0x02, 0xeb, 0, 0, 0x02, 0x01};
+static const uint8_t ro_mac[6] = {2, 0, 0, 0, 0, 9};
+
+struct rig_opts {
+    double timeout_ms;
+    uint16_t n_nodes;            /* both on the one node port */
+    double node_timeout_ms;
+};
+
+struct rig {
+    uint16_t ro_port, sfc_rx, sfc_node, node_port;
+    struct rte_mempool *pool;
+    struct sfc_dp *dp;
+    uint8_t sfc_rx_mac[6], sfc_node_mac[6];
+    uint32_t seq[N_SOURCES];     /* next sequence number per source */
+};
+
+/* EAL in this (forked) test process, four ports joined by rings:
+ * readout -> sfc_rx, sfc_node <-> node. */
+static void rig_up_opts(struct rig *g, const struct rig_opts *o)
+{
+    test_eal_init();
+
+    struct rte_ring *r_in = test_ring("r_in", 1024), *r_down = test_ring("r_down", 1024);
+    struct rte_ring *r_up = test_ring("r_up", 1024);
+    struct rte_ring *r_void1 = test_ring("r_void1", 1024), *r_void2 = test_ring("r_void2", 1024);
+    g->ro_port = test_ring_port("ro", r_void1, r_in);
+    g->sfc_rx = test_ring_port("sfcrx", r_in, r_void1);   /* throttle frames to ro */
+    (void)r_void2;
+    g->sfc_node = test_ring_port("sfcnode", r_up, r_down);
+    g->node_port = test_ring_port("node", r_down, r_up);
+    g->pool = ebf_pool_create("test_pool", 4095, 2048, 0);
+    ck_assert_ptr_nonnull(g->pool);
+    struct rte_mempool *hdr = ebf_pool_create("test_hdr", 1023, 128, 0);
+    struct rte_mempool *clone = ebf_pool_create("test_clone", 4095, 0, 0);
+    ck_assert_ptr_nonnull(hdr);
+    ck_assert_ptr_nonnull(clone);
+    uint16_t ports[] = {g->ro_port, g->sfc_rx, g->sfc_node, g->node_port};
+    for (unsigned i = 0; i < 4; i++)
+        ck_assert_int_eq(ebf_port_start(ports[i], g->pool, 512, 512), 0);
+
+    struct rte_ether_addr ea;
+    rte_eth_macaddr_get(g->sfc_rx, &ea);
+    memcpy(g->sfc_rx_mac, ea.addr_bytes, 6);
+    rte_eth_macaddr_get(g->sfc_node, &ea);
+    memcpy(g->sfc_node_mac, ea.addr_bytes, 6);
+
+    struct sfc_conf c = {
+        .rx_port = g->sfc_rx, .n_sources = N_SOURCES, .udp_port = EBF_UDP_PORT_DEFAULT,
+        .n_nodes = o->n_nodes ? o->n_nodes : 1, .capacity = 64, .max_frames = 1024,
+        .max_credits = 16, .timeout_ms = o->timeout_ms, .node_timeout_ms = o->node_timeout_ms,
+        .mtu = 1500, .burst = 32, .hdr_pool = hdr,
+        .clone_pool = clone, .drain_quiet_ms = 10, .drain_timeout_ms = 100,
+    };
+    c.node[0].port = g->sfc_node;
+    memcpy(c.node[0].mac, node_mac, 6);
+    c.node[1].port = g->sfc_node;
+    memcpy(c.node[1].mac, node1_mac, 6);
+    ebf_idle_init(&c.idle, EBF_IDLE_SPIN);
+    g->dp = sfc_dp_create(&c);
+    ck_assert_ptr_nonnull(g->dp);
+}
+
+static void rig_up(struct rig *g, double timeout_ms)
+{
+    struct rig_opts o = {.timeout_ms = timeout_ms};
+    rig_up_opts(g, &o);
+}
+
+static void rig_down(struct rig *g)
+{
+    sfc_dp_destroy(g->dp);
+    ebf_eal_cleanup();
+}
+
+static struct rte_mbuf *fragment_seq(struct rig *g, const uint8_t dst[6], uint16_t source,
+                                     uint64_t event, uint32_t seq);
+
+/* One single-piece fragment frame of (source, event) to dst. */
+static struct rte_mbuf *fragment(struct rig *g, const uint8_t dst[6], uint16_t source,
+                                 uint64_t event)
+{
+    return fragment_seq(g, dst, source, event, (uint32_t)event);
+}
+
+/* The same with a given sequence number. */
+static struct rte_mbuf *fragment_seq(struct rig *g, const uint8_t dst[6], uint16_t source,
+                                     uint64_t event, uint32_t seq)
+{
+    struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH, .src_mac = {2, 0, 0, 0, 0, 9}};
+    ck_assert_ptr_nonnull(m);
+    memcpy(a.dst_mac, dst, 6);
+    uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, EBF_ETH_HLEN + EBF_FRAG_HLEN + FRAG_LEN);
+    ebf_encap_write(p, &a, EBF_FRAG_HLEN + FRAG_LEN);
+    ebf_pattern_fill(p + EBF_ETH_HLEN + EBF_FRAG_HLEN, FRAG_LEN, source, event, 0);
+    struct ebf_frag_hdr h = {.source = source, .seq = seq, .event_id = event,
+                             .frag_len = FRAG_LEN, .piece_len = FRAG_LEN, .tx_ns = 1000};
+    ebf_frag_write(p + EBF_ETH_HLEN, &h);
+    return m;
+}
+
+static void send_frames(uint16_t port, struct rte_mbuf **m, uint16_t n)
+{
+    ck_assert_uint_eq(rte_eth_tx_burst(port, 0, m, n), n);
+}
+
+static void credit_from(struct rig *g, uint16_t node, uint32_t epoch, uint16_t credits,
+                        const struct ebf_ack *acks, uint16_t n);
+
+/* A credit frame from node 0, epoch 1: credits and acks. */
+static void credit(struct rig *g, uint16_t credits, const struct ebf_ack *acks, uint16_t n)
+{
+    credit_from(g, 0, 1, credits, acks, n);
+}
+
+/* A credit frame from node (0 or 1) of incarnation epoch. */
+static void credit_from(struct rig *g, uint16_t node, uint32_t epoch, uint16_t credits,
+                        const struct ebf_ack *acks, uint16_t n)
+{
+    struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    memcpy(a.dst_mac, g->sfc_node_mac, 6);
+    memcpy(a.src_mac, node ? node1_mac : node_mac, 6);
+    size_t len = ebf_credit_len(n);
+    uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len));
+    ebf_encap_write(p, &a, len);
+    struct ebf_credit_hdr h = {.node_id = node, .credits = credits, .n_acks = n, .epoch = epoch};
+    ebf_credit_write(p + EBF_ETH_HLEN, &h, acks);
+    send_frames(g->node_port, &m, 1);
+}
+
+static void poll_n(struct rig *g, int n)
+{
+    for (int i = 0; i < n; i++)
+        sfc_dp_poll(g->dp, 1);
+}
+
+/* Receive up to max frames at the node. */
+static uint16_t node_rx(struct rig *g, struct rte_mbuf **m, uint16_t max)
+{
+    return rte_eth_rx_burst(g->node_port, 0, m, max);
+}
+
+/* A complete event waits for credit, then goes out as header mbufs chained
+ * to clones of the very mbufs the SFC received; the ack frees them all. */
+START_TEST(test_zero_copy_dispatch_and_ack)
+{
+    struct rig g;
+    struct rte_mbuf *orig[N_SOURCES], *rx[16];
+
+    rig_up(&g, 1000);
+    for (uint16_t s = 0; s < N_SOURCES; s++)
+        orig[s] = fragment(&g, g.sfc_rx_mac, s, 7);
+    send_frames(g.ro_port, orig, N_SOURCES);
+    poll_n(&g, 4);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->rx_frames, N_SOURCES);
+    ck_assert_uint_eq(st->events_complete, 1);
+    ck_assert_uint_eq(st->events_sent, 0);          /* no credit yet */
+    ck_assert_uint_eq(node_rx(&g, rx, 16), 0);
+
+    credit(&g, 2, NULL, 0);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->credits_granted, 2);
+    ck_assert_uint_eq(st->events_sent, 1);
+    uint16_t n = node_rx(&g, rx, 16);
+    ck_assert_uint_eq(n, N_SOURCES);                /* 48 + 2 x 1040 > 1500 */
+    ck_assert_uint_eq(st->frames_tx, N_SOURCES);
+    for (uint16_t i = 0; i < n; i++) {
+        struct rte_mbuf *h = rx[i], *piece = h->next;
+        struct ebf_event_hdr eh;
+        ck_assert_uint_eq(h->nb_segs, 2);
+        ck_assert_uint_eq(h->data_len, EBF_ETH_HLEN + EBF_EVENT_HLEN);
+        ck_assert_int_eq(ebf_event_parse(rte_pktmbuf_mtod(h, uint8_t *) + EBF_ETH_HLEN,
+                                         EBF_EVENT_HLEN, &eh), EBF_R_OK);
+        ck_assert_uint_eq(eh.event_id, 7);
+        ck_assert_uint_eq(eh.frame_index, i);
+        ck_assert_uint_eq(eh.frame_count, N_SOURCES);
+        ck_assert_uint_eq(eh.n_pieces, 1);
+        ck_assert_uint_eq(eh.flags, 0);
+        ck_assert_uint_eq(eh.event_bytes, N_SOURCES * FRAG_LEN);
+        ck_assert_uint_eq(ebf_present_count(eh.present), N_SOURCES);
+        /* Zero copy: the piece is an indirect mbuf onto the received one. */
+        ck_assert(RTE_MBUF_CLONED(piece));
+        struct rte_mbuf *direct = rte_mbuf_from_indirect(piece);
+        ck_assert_ptr_eq(direct, orig[i]);
+        ck_assert_ptr_eq(rte_pktmbuf_mtod(piece, uint8_t *),
+                         rte_pktmbuf_mtod(orig[i], uint8_t *) + EBF_ETH_HLEN);
+        ck_assert_uint_eq(piece->data_len, EBF_FRAG_HLEN + FRAG_LEN);
+        struct ebf_frag_hdr fh;
+        size_t used;
+        ck_assert_int_eq(ebf_frag_parse(rte_pktmbuf_mtod(piece, uint8_t *), piece->data_len,
+                                        N_SOURCES, 1, &fh, &used), EBF_R_OK);
+        ck_assert_uint_eq(fh.source, i);
+        ck_assert_uint_eq(rte_mbuf_refcnt_read(orig[i]), 2);   /* SFC + in flight */
+    }
+    rte_pktmbuf_free_bulk(rx, n);
+    for (uint16_t s = 0; s < N_SOURCES; s++)
+        ck_assert_uint_eq(rte_mbuf_refcnt_read(orig[s]), 1);  /* held until acked */
+
+    struct ebf_ack ack = {.event_id = 7, .decision = EBF_DEC_ACCEPT};
+    credit(&g, 1, &ack, 1);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->acks, 1);
+    ck_assert_uint_eq(st->acked_accept, 1);
+    ck_assert_uint_eq(st->ack_unknown, 0);
+    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);    /* all released */
+
+    /* A second ack of the same event is unknown and changes nothing. */
+    credit(&g, 0, &ack, 1);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->acks, 1);
+    ck_assert_uint_eq(st->ack_unknown, 1);
+    rig_down(&g);
+}
+END_TEST
+
+/* An event missing a source goes out after the timeout, flagged incomplete,
+ * with the missing source named and counted. */
+START_TEST(test_timeout_incomplete)
+{
+    struct rig g;
+    struct rte_mbuf *m[N_SOURCES], *rx[16];
+
+    rig_up(&g, 20);
+    credit(&g, 4, NULL, 0);
+    for (uint16_t s = 0; s < N_SOURCES - 1; s++)
+        m[s] = fragment(&g, g.sfc_rx_mac, s, 9);
+    send_frames(g.ro_port, m, N_SOURCES - 1);
+    poll_n(&g, 4);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->events_sent, 0);
+    usleep(40 * 1000);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->events_sent, 1);
+    ck_assert_uint_eq(st->events_incomplete, 1);
+    ck_assert_uint_eq(st->events_complete, 0);
+    ck_assert_uint_eq(st->missing_by_source[N_SOURCES - 1], 1);
+    ck_assert_uint_eq(st->missing_by_source[0], 0);
+    uint16_t n = node_rx(&g, rx, 16);
+    ck_assert_uint_eq(n, N_SOURCES - 1);
+    struct ebf_event_hdr eh;
+    ck_assert_int_eq(ebf_event_parse(rte_pktmbuf_mtod(rx[0], uint8_t *) + EBF_ETH_HLEN,
+                                     EBF_EVENT_HLEN, &eh), EBF_R_OK);
+    ck_assert_uint_eq(eh.flags, EBF_EVF_INCOMPLETE);
+    ck_assert_uint_eq(eh.present[0], 0x7);
+    ck_assert_uint_eq(eh.event_bytes, (N_SOURCES - 1) * FRAG_LEN);
+    rte_pktmbuf_free_bulk(rx, n);
+
+    /* The missing piece arriving now is late, counted, and freed. */
+    m[0] = fragment(&g, g.sfc_rx_mac, N_SOURCES - 1, 9);
+    send_frames(g.ro_port, m, 1);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->drop[SFC_DROP_LATE], 1);
+    rig_down(&g);
+}
+END_TEST
+
+/* Malformed or misaddressed frames are counted by reason and freed. */
+START_TEST(test_rejects_counted)
+{
+    struct rig g;
+    struct rte_mbuf *m[4];
+    static const uint8_t other[6] = {0x02, 0x99, 0, 0, 0, 1};
+
+    rig_up(&g, 1000);
+    m[0] = fragment(&g, g.sfc_rx_mac, 0, 1);
+    rte_pktmbuf_mtod(m[0], uint8_t *)[EBF_ETH_HLEN + EBF_FRAG_HLEN + 5] ^= 0x10;
+    m[1] = fragment(&g, g.sfc_rx_mac, 1, 1);
+    rte_pktmbuf_trim(m[1], FRAG_LEN / 2);
+    m[2] = fragment(&g, other, 2, 1);
+    m[3] = fragment(&g, g.sfc_rx_mac, 3, 1);
+    rte_pktmbuf_mtod(m[3], uint8_t *)[EBF_ETH_HLEN] = 9;        /* version 9 */
+    send_frames(g.ro_port, m, 4);
+    poll_n(&g, 4);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->rx_frames, 4);
+    ck_assert_uint_eq(st->reject[EBF_R_BAD_CHECKSUM], 1);
+    ck_assert_uint_eq(st->reject[EBF_R_TRUNCATED], 1);
+    ck_assert_uint_eq(st->reject[EBF_R_BAD_VERSION], 1);
+    ck_assert_uint_eq(st->drop[SFC_DROP_NOT_FOR_US], 1);
+    ck_assert_uint_eq(st->events_complete + st->events_incomplete, 0);
+    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
+    rig_down(&g);
+}
+END_TEST
+
+/* --- Faults ---------------------------------------------------------------- */
+
+/* The fragments of event id from the sources in mask, each with the next
+ * sequence number of its source. */
+static void send_event(struct rig *g, uint64_t id, unsigned mask)
+{
+    struct rte_mbuf *m[N_SOURCES];
+    uint16_t n = 0;
+
+    for (uint16_t s = 0; s < N_SOURCES; s++)
+        if (mask & (1u << s))
+            m[n++] = fragment_seq(g, g->sfc_rx_mac, s, id, g->seq[s]++);
+    send_frames(g->ro_port, m, n);
+}
+
+#define ALL ((1u << N_SOURCES) - 1)
+
+/* Read every event frame at the node port: per frame its event id and the
+ * node it was addressed to (0 or 1); returns the number of frames. */
+static unsigned node_take(struct rig *g, uint64_t *ids, uint8_t *to, unsigned max)
+{
+    struct rte_mbuf *rx[64];
+    unsigned got = 0;
+    uint16_t n;
+
+    while ((n = node_rx(g, rx, 64)) > 0) {
+        for (uint16_t i = 0; i < n; i++) {
+            const uint8_t *p = rte_pktmbuf_mtod(rx[i], const uint8_t *);
+            struct ebf_event_hdr eh;
+            ck_assert_int_eq(ebf_event_parse(p + EBF_ETH_HLEN, EBF_EVENT_HLEN, &eh), EBF_R_OK);
+            ck_assert_uint_lt(got, max);
+            ids[got] = eh.event_id;
+            to[got++] = memcmp(p, node1_mac, 6) == 0;
+        }
+        rte_pktmbuf_free_bulk(rx, n);
+    }
+    return got;
+}
+
+static void drain(struct rig *g)
+{
+    int done = 0;
+    sfc_dp_drain_begin(g->dp);
+    while (!done) {
+        sfc_dp_drain_poll(g->dp, &done);
+        usleep(100);
+    }
+}
+
+static uint64_t lost_total(const struct sfc_stats *st)
+{
+    uint64_t n = 0;
+    for (unsigned r = 0; r < SFC_LOST_MAX; r++)
+        n += st->lost[r];
+    return n;
+}
+
+/* Duplicates while building, after the event was sent and after it was
+ * acked are dropped and counted apart from late pieces (a source the sent
+ * event lacked, counted by source); nothing reaches the node twice. */
+START_TEST(test_duplicates_and_late)
+{
+    struct rig g;
+    uint64_t ids[64];
+    uint8_t to[64];
+
+    rig_up(&g, 20);
+    memset(g.seq, 0, sizeof(g.seq));
+    credit(&g, 4, NULL, 0);
+    send_event(&g, 1, ALL);
+    poll_n(&g, 4);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->events_sent, 1);
+    send_event(&g, 1, 1u << 2);                     /* after sent, before ack */
+    send_event(&g, 2, 0x7);                         /* source 3 missing */
+    send_event(&g, 2, 0x1);                         /* while building */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->drop[SFC_DROP_DUPLICATE_SENT], 1);
+    ck_assert_uint_eq(st->drop[SFC_DROP_DUPLICATE], 1);
+    usleep(40 * 1000);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->events_sent, 2);
+    ck_assert_uint_eq(st->events_incomplete, 1);
+    send_event(&g, 2, 1u << 3);                     /* late: 2 went without 3 */
+    send_event(&g, 2, 1u << 1);                     /* 2 delivered source 1 */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->drop[SFC_DROP_LATE], 1);
+    ck_assert_uint_eq(st->late_by_source[3], 1);
+    ck_assert_uint_eq(st->drop[SFC_DROP_DUPLICATE_SENT], 2);
+
+    struct ebf_ack acks[2] = {{.event_id = 1, .decision = EBF_DEC_ACCEPT},
+                              {.event_id = 2, .decision = EBF_DEC_REJECT}};
+    credit(&g, 2, acks, 2);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->acks, 2);
+    send_event(&g, 1, ALL);                         /* all four after the ack */
+    send_event(&g, 2, 1u << 3);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->drop[SFC_DROP_DUPLICATE_SENT], 6);
+    ck_assert_uint_eq(st->drop[SFC_DROP_LATE], 2);
+    ck_assert_uint_eq(st->late_by_source[3], 2);
+    ck_assert_uint_eq(st->drop[SFC_DROP_STALE], 0);
+    ck_assert_uint_eq(st->events_complete, 1);
+    ck_assert_uint_eq(st->events_sent, 2);
+    ck_assert_uint_eq(st->last_by_source[N_SOURCES - 1], 1);
+    /* 4 frames of event 1, 3 of event 2, once each */
+    unsigned n = node_take(&g, ids, to, 64), of1 = 0, of2 = 0;
+    ck_assert_uint_eq(n, 7);
+    for (unsigned i = 0; i < n; i++) {
+        of1 += ids[i] == 1;
+        of2 += ids[i] == 2;
+    }
+    ck_assert_uint_eq(of1, 4);
+    ck_assert_uint_eq(of2, 3);
+    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
+    rig_down(&g);
+}
+END_TEST
+
+/* Frames missing from a source's sequence are counted for that source,
+ * whatever becomes of their events; a frame that fills a gap later is a
+ * reorder, one seen before a duplicate. */
+START_TEST(test_sequence_gaps)
+{
+    static const struct { uint16_t s; uint32_t seq; } f[] = {
+        {0, 0}, {0, 1}, {0, 2}, {0, 5}, {0, 6},       /* 3, 4 lost */
+        {1, 0}, {1, 3}, {1, 1}, {1, 3},               /* 2 lost, 1 late, 3 twice */
+        {2, 0}, {2, 1}, {2, 2}, {2, 3}, {2, 4},
+        {3, 10},                                      /* 0..9 lost */
+    };
+    struct rig g;
+    struct rte_mbuf *m[16];
+    unsigned n = sizeof(f) / sizeof(f[0]);
+
+    rig_up(&g, 1000);
+    for (unsigned i = 0; i < n; i++)
+        m[i] = fragment_seq(&g, g.sfc_rx_mac, f[i].s, 100 + i, f[i].seq);
+    send_frames(g.ro_port, m, (uint16_t)n);
+    poll_n(&g, 4);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->rx_frames, n);
+    static const uint64_t gap[] = {2, 2, 0, 10}, reorder[] = {0, 1, 0, 0}, dup[] = {0, 1, 0, 0};
+    for (unsigned s = 0; s < N_SOURCES; s++) {
+        ck_assert_uint_eq(st->seq.gap[s], gap[s]);
+        ck_assert_uint_eq(st->seq.reorder[s], reorder[s]);
+        ck_assert_uint_eq(st->seq.dup[s], dup[s]);
+    }
+    rig_down(&g);
+}
+END_TEST
+
+/* Node 0 goes silent: after the node timeout it is dead, its credits are
+ * revoked, its two unacked events go to node 1 (fresh clones of the held
+ * mbufs); its acks that come afterwards are late, counted and ignored; no
+ * event is lost and each is acked once. */
+START_TEST(test_dead_node_redispatch)
+{
+    struct rig g;
+    struct rig_opts o = {.timeout_ms = 1000, .n_nodes = 2, .node_timeout_ms = 50};
+    uint64_t ids[64];
+    uint8_t to[64];
+
+    rig_up_opts(&g, &o);
+    credit_from(&g, 0, 7, 2, NULL, 0);
+    credit_from(&g, 1, 7, 2, NULL, 0);
+    poll_n(&g, 2);
+    for (uint64_t id = 1; id <= 4; id++)
+        send_event(&g, id, ALL);
+    poll_n(&g, 8);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->events_sent, 4);
+    ck_assert_uint_eq(st->node_sent[0], 2);
+    ck_assert_uint_eq(st->node_sent[1], 2);
+    unsigned n = node_take(&g, ids, to, 64);
+    ck_assert_uint_eq(n, 16);
+    uint64_t dead_ids[2], live_ids[2];
+    unsigned nd = 0, nl = 0;
+    for (unsigned i = 0; i < n; i += N_SOURCES) {
+        if (to[i] == 0)
+            dead_ids[nd++] = ids[i];
+        else
+            live_ids[nl++] = ids[i];
+    }
+    ck_assert_uint_eq(nd, 2);
+    ck_assert_uint_eq(nl, 2);
+
+    /* node 1 acks and stays alive (heartbeats); node 0 says nothing */
+    struct ebf_ack a[2] = {{.event_id = live_ids[0], .decision = EBF_DEC_ACCEPT},
+                           {.event_id = live_ids[1], .decision = EBF_DEC_REJECT}};
+    credit_from(&g, 1, 7, 2, a, 2);
+    for (int t = 0; t < 10; t++) {
+        usleep(10 * 1000);
+        credit_from(&g, 1, 7, 0, NULL, 0);
+        poll_n(&g, 4);
+    }
+    ck_assert_uint_eq(st->nodes_dead, 1);
+    ck_assert_uint_eq(st->redispatched, 2);
+    struct sfc_gauges gg;
+    sfc_dp_gauges(g.dp, &gg);
+    ck_assert_uint_eq(gg.alive[0], 0);
+    ck_assert_uint_eq(gg.alive[1], 1);
+    ck_assert_uint_eq(gg.credits[0], 0);
+    ck_assert_uint_eq(gg.inflight[0], 0);
+    ck_assert_uint_eq(st->events_sent, 6);
+    n = node_take(&g, ids, to, 64);
+    ck_assert_uint_eq(n, 8);
+    for (unsigned i = 0; i < n; i++) {
+        ck_assert_uint_eq(to[i], 1);
+        ck_assert(ids[i] == dead_ids[0] || ids[i] == dead_ids[1]);
+    }
+
+    /* node 1 acks them; node 0's acks come late and change nothing */
+    struct ebf_ack b[2] = {{.event_id = dead_ids[0], .decision = EBF_DEC_ACCEPT},
+                           {.event_id = dead_ids[1], .decision = EBF_DEC_ACCEPT}};
+    credit_from(&g, 1, 7, 2, b, 2);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->acks, 4);
+    credit_from(&g, 0, 7, 2, b, 2);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->acks, 4);
+    ck_assert_uint_eq(st->late_acks, 2);
+    ck_assert_uint_eq(st->ack_unknown, 0);
+    ck_assert_uint_eq(st->revived, 1);
+    ck_assert_uint_eq(st->rejoins, 0);
+    ck_assert_uint_eq(st->acked_accept, 3);
+    ck_assert_uint_eq(st->acked_reject, 1);
+
+    drain(&g);
+    ck_assert_uint_eq(lost_total(st), 0);
+    /* The ledger: ids 1..4 acked exactly once; the late ones listed apart. */
+    struct ebf_idset d;
+    uint64_t miss[8], extra[8];
+    unsigned n_miss, n_extra;
+    ebf_idset_init(&d);
+    ebf_idset_add_range(&d, 1, 4);
+    ebf_idset_merge(&d, &st->ledger_acked, -1);
+    ck_assert(ebf_idset_empty(&d));
+    d = st->ledger_late;
+    ck_assert_int_eq(ebf_idset_list(&d, miss, &n_miss, extra, &n_extra, 8), 1);
+    ck_assert_uint_eq(n_miss, 2);
+    ck_assert_uint_eq(miss[0], dead_ids[0] < dead_ids[1] ? dead_ids[0] : dead_ids[1]);
+    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
+    rig_down(&g);
+}
+END_TEST
+
+/* A node that restarts (new epoch) before its timeout: the old incarnation
+ * is dead, its unacked event goes out again, to the new incarnation; an
+ * ack of the old epoch is late and its credits are ignored. */
+START_TEST(test_rejoin_new_epoch)
+{
+    struct rig g;
+    struct rig_opts o = {.timeout_ms = 1000, .n_nodes = 1, .node_timeout_ms = 1000};
+    uint64_t ids[16];
+    uint8_t to[16];
+
+    rig_up_opts(&g, &o);
+    credit_from(&g, 0, 100, 2, NULL, 0);
+    send_event(&g, 5, ALL);
+    poll_n(&g, 4);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(node_take(&g, ids, to, 16), N_SOURCES);
+    credit_from(&g, 0, 101, 2, NULL, 0);            /* restarted */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->nodes_dead, 1);
+    ck_assert_uint_eq(st->rejoins, 1);
+    ck_assert_uint_eq(st->redispatched, 1);
+    ck_assert_uint_eq(st->events_sent, 2);
+    ck_assert_uint_eq(node_take(&g, ids, to, 16), N_SOURCES);
+    ck_assert_uint_eq(ids[0], 5);
+    struct sfc_gauges gg;
+    sfc_dp_gauges(g.dp, &gg);
+    ck_assert_uint_eq(gg.epoch[0], 101);
+    ck_assert_uint_eq(gg.credits[0], 1);
+    ck_assert_uint_eq(gg.inflight[0], 1);
+
+    struct ebf_ack a = {.event_id = 5, .decision = EBF_DEC_ACCEPT};
+    credit_from(&g, 0, 100, 1, &a, 1);              /* the old incarnation */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->late_acks, 1);
+    ck_assert_uint_eq(st->acks, 0);
+    sfc_dp_gauges(g.dp, &gg);
+    ck_assert_uint_eq(gg.credits[0], 1);            /* its credit ignored */
+    credit_from(&g, 0, 101, 1, &a, 1);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->acks, 1);
+    sfc_dp_gauges(g.dp, &gg);
+    ck_assert_uint_eq(gg.credits[0], 2);
+    ck_assert_uint_eq(gg.inflight[0], 0);
+    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
+    rig_down(&g);
+}
+END_TEST
+
+/* Throttle frames read at the readout port: counts of "on" and "off". */
+static void ro_throttle(struct rig *g, unsigned *on, unsigned *off)
+{
+    struct rte_mbuf *rx[32];
+    uint16_t n;
+
+    *on = *off = 0;
+    while ((n = rte_eth_rx_burst(g->ro_port, 0, rx, 32)) > 0) {
+        for (uint16_t i = 0; i < n; i++) {
+            const uint8_t *p = rte_pktmbuf_mtod(rx[i], const uint8_t *);
+            struct ebf_throttle_hdr h;
+            ck_assert_int_eq(memcmp(p, ro_mac, 6), 0);
+            ck_assert_int_eq(ebf_throttle_parse(p + EBF_ETH_HLEN, rx[i]->data_len - EBF_ETH_HLEN,
+                                                &h), EBF_R_OK);
+            *on += h.on;
+            *off += !h.on;
+        }
+        rte_pktmbuf_free_bulk(rx, n);
+    }
+}
+
+/* With 64 slots the readouts are throttled when 48 events are held and
+ * released at 32, not in between (hysteresis). */
+START_TEST(test_throttle_hysteresis)
+{
+    struct rig g;
+    struct ebf_ack acks[16];
+    unsigned on, off;
+
+    rig_up(&g, 10000);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    for (uint64_t id = 0; id < 47; id++)
+        send_event(&g, id, ALL);
+    poll_n(&g, 12);
+    ro_throttle(&g, &on, &off);
+    ck_assert_uint_eq(st->events_complete, 47);
+    ck_assert_uint_eq(on + off, 0);
+    send_event(&g, 47, 0x1);                        /* 48 held: on */
+    poll_n(&g, 2);
+    ro_throttle(&g, &on, &off);
+    ck_assert_uint_eq(on, 1);
+    ck_assert_uint_eq(off, 0);
+    ck_assert_uint_eq(st->throttle_on, 1);
+
+    credit(&g, 16, NULL, 0);                        /* 16 sent, still held */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->events_sent, 16);
+    for (unsigned i = 0; i < 16; i++)
+        acks[i] = (struct ebf_ack){.event_id = i, .decision = EBF_DEC_REJECT};
+    credit(&g, 0, acks, 15);                        /* 33 held: still on */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->throttle_off, 0);
+    credit(&g, 0, acks + 15, 1);                    /* 32 held: off */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->throttle_off, 1);
+    ro_throttle(&g, &on, &off);
+    ck_assert_uint_eq(off, 1);
+    ck_assert_uint_le(on, 1);                       /* a refresh after 50 ms at most */
+
+    for (uint64_t id = 100; id < 115; id++)         /* back to 47: still off */
+        send_event(&g, id, ALL);
+    poll_n(&g, 8);
+    ck_assert_uint_eq(st->throttle_on, 1);
+    send_event(&g, 115, ALL);                       /* 48: on again */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->throttle_on, 2);
+    ro_throttle(&g, &on, &off);
+    ck_assert_uint_ge(on, 1);
+    ck_assert_uint_eq(off, 0);
+    ck_assert_uint_eq(st->throttle_tx_fail, 0);
+    ck_assert_uint_ge(st->throttle_frames, 3);     /* 2 on, 1 off, and refreshes */
+    rig_down(&g);
+}
+END_TEST
+
+/* No node alive: the only node goes silent holding two events; they go
+ * back to the queue, the queue fills until the readouts are throttled, and
+ * a stop in that state loses every held event as no_node, ids recorded. */
+START_TEST(test_no_node_alive)
+{
+    struct rig g;
+    struct rig_opts o = {.timeout_ms = 10000, .n_nodes = 1, .node_timeout_ms = 50};
+    uint64_t ids[64];
+    uint8_t to[64];
+    unsigned on, off;
+
+    rig_up_opts(&g, &o);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit_from(&g, 0, 3, 2, NULL, 0);
+    poll_n(&g, 2);
+    send_event(&g, 0, ALL);
+    send_event(&g, 1, ALL);
+    poll_n(&g, 8);
+    ck_assert_uint_eq(st->events_sent, 2);
+    ck_assert_uint_eq(node_take(&g, ids, to, 64), 2 * N_SOURCES);
+    usleep(80 * 1000);                              /* past the node timeout */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->nodes_dead, 1);
+    for (uint64_t id = 2; id < 48; id++)            /* 48 held: throttle on */
+        send_event(&g, id, ALL);
+    poll_n(&g, 16);
+    ck_assert_uint_eq(st->events_complete, 48);
+    ck_assert_uint_eq(st->events_sent, 2);          /* nothing more went out */
+    ck_assert_uint_eq(st->throttle_on, 1);
+    ro_throttle(&g, &on, &off);
+    ck_assert_uint_eq(on, 1);
+    ck_assert_uint_eq(off, 0);
+
+    drain(&g);
+    ck_assert_uint_eq(st->lost[SFC_LOST_STOPPED_NO_CREDIT], 48);
+    ck_assert_uint_eq(lost_total(st), 48);
+    ck_assert_uint_eq(st->acks, 0);
+    struct ebf_idset d;
+    ebf_idset_init(&d);
+    ebf_idset_add_range(&d, 0, 48);
+    ebf_idset_merge(&d, &st->ledger_lost, -1);
+    ck_assert(ebf_idset_empty(&d));
+    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
+    rig_down(&g);
+}
+END_TEST
+
+Suite *sfc_dp_suite(void);
+
+Suite *sfc_dp_suite(void)
+{
+    Suite *s = suite_create("sfc_dp");
+    TCase *tc = tcase_create("sfc_dp");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_zero_copy_dispatch_and_ack);
+    tcase_add_test(tc, test_timeout_incomplete);
+    tcase_add_test(tc, test_rejects_counted);
+    tcase_add_test(tc, test_duplicates_and_late);
+    tcase_add_test(tc, test_sequence_gaps);
+    tcase_add_test(tc, test_dead_node_redispatch);
+    tcase_add_test(tc, test_rejoin_new_epoch);
+    tcase_add_test(tc, test_throttle_hysteresis);
+    tcase_add_test(tc, test_no_node_alive);
+    suite_add_tcase(s, tc);
+    return s;
+}

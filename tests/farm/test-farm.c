@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-farm.c - whole-farm runs: readout, SFC and nodes as processes over memif, exact ledger. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "farm.h"
+#include "node_dp.h"
+#include "summary.h"
+
+static void run(struct farm_conf *c, struct farm_result *r, struct ledger *l)
+{
+    const char *dir = getenv("EBFARM_BUILD_DIR");
+    ck_assert_msg(dir != NULL, "EBFARM_BUILD_DIR is not set");
+    c->build_dir = dir;
+    /* Generous: a shared 2-core CI machine may deschedule the readout in the
+     * middle of an event; the test asserts that no event goes incomplete. */
+    c->timeout_ms = 2000;
+    int rc = farm_run(c, r);
+    ck_assert_msg(rc == 0, "farm run failed: %s", r->error);
+    ledger_close(r, l);
+}
+
+static uint64_t sum_nodes(const struct farm_result *r, const char *key)
+{
+    uint64_t s = 0;
+    for (unsigned i = 0; i < r->n_nodes; i++)
+        s += ebf_kv_u64(&r->node[i], key, UINT64_MAX / 64);
+    return s;
+}
+
+static uint64_t expected_accepts(uint64_t events, double accept)
+{
+    uint64_t n = 0;
+    for (uint64_t e = 0; e < events; e++)
+        n += (uint64_t)node_decide(e, 0, accept);
+    return n;
+}
+
+/* Every SFC reject and drop counter, and every node error counter, is 0. */
+static void assert_no_errors(const struct farm_result *r)
+{
+    for (unsigned i = 0; i < r->sfc.n; i++) {
+        const struct ebf_kv_pair *p = &r->sfc.pair[i];
+        if (!strncmp(p->key, "rx.reject.", 10) || !strncmp(p->key, "rx.drop.", 8) ||
+            !strncmp(p->key, "lost.", 5))
+            ck_assert_msg(strcmp(p->val, "0") == 0, "sfc %s = %s", p->key, p->val);
+    }
+    for (unsigned n = 0; n < r->n_nodes; n++)
+        for (unsigned i = 0; i < r->node[n].n; i++) {
+            const struct ebf_kv_pair *p = &r->node[n].pair[i];
+            if (!strncmp(p->key, "rx.reject.", 10) || !strncmp(p->key, "piece.reject.", 13) ||
+                !strncmp(p->key, "rx.drop.", 8) || !strncmp(p->key, "verify.", 7) ||
+                !strcmp(p->key, "events_bad") || !strcmp(p->key, "stopped_partial"))
+                ck_assert_msg(strcmp(p->val, "0") == 0, "node%u %s = %s", n, p->key, p->val);
+        }
+}
+
+/* The acceptance run: 100000 events of 8 sources over 2 nodes. */
+START_TEST(test_farm_100k_eth)
+{
+    struct farm_conf c;
+    struct farm_result r;
+    struct ledger l;
+
+    farm_conf_default(&c);
+    c.events = 100000;
+    run(&c, &r, &l);
+    uint64_t frames = ebf_kv_u64(&r.readout, "frames", 0);
+    ck_assert_uint_eq(l.generated, 100000);
+    ck_assert_uint_eq(frames, 800000);
+    ck_assert_uint_eq(ebf_kv_u64(&r.sfc, "rx.frames", 0), frames);
+    ck_assert_uint_eq(l.accepted + l.rejected, 100000);
+    ck_assert_uint_eq(l.accepted, expected_accepts(100000, c.accept));
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert_uint_eq(l.incomplete, 0);
+    ck_assert(l.digest_match);
+    ck_assert(l.closed);
+    ck_assert_uint_eq(ebf_kv_u64(&r.sfc, "events.complete", 0), 100000);
+    ck_assert_uint_eq(ebf_kv_u64(&r.sfc, "ack.events", 0), 100000);
+    ck_assert_uint_eq(sum_nodes(&r, "events"), 100000);
+    ck_assert_uint_eq(sum_nodes(&r, "payload_bytes"), 100000ull * 8 * 1024);
+    /* Both nodes took part: the credit queue balances the load. */
+    ck_assert_uint_gt(ebf_kv_u64(&r.node[0], "events", 0), 10000);
+    ck_assert_uint_gt(ebf_kv_u64(&r.node[1], "events", 0), 10000);
+    assert_no_errors(&r);
+    farm_result_free(&r);
+}
+END_TEST
+
+/* UDP/IPv4, fragment sizes from 1 to 6000 bytes (multi-frame fragments),
+ * three nodes. */
+START_TEST(test_farm_udp_multiframe)
+{
+    struct farm_conf c;
+    struct farm_result r;
+    struct ledger l;
+
+    farm_conf_default(&c);
+    c.events = 20000;
+    c.sources = 5;
+    c.nodes = 3;
+    c.frag_min = 1;
+    c.frag_max = 6000;
+    c.udp = 1;
+    c.accept = 0.25;
+    run(&c, &r, &l);
+    uint64_t frames = ebf_kv_u64(&r.readout, "frames", 0);
+    ck_assert_uint_gt(frames, 20000ull * 5);        /* some fragments span frames */
+    ck_assert_uint_eq(ebf_kv_u64(&r.sfc, "rx.frames", 0), frames);
+    ck_assert_uint_eq(l.generated, 20000);
+    ck_assert_uint_eq(l.accepted, expected_accepts(20000, c.accept));
+    ck_assert_uint_eq(l.accepted + l.rejected, 20000);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert(l.closed);
+    ck_assert_uint_eq(sum_nodes(&r, "payload_bytes"),
+                      ebf_kv_u64(&r.readout, "payload_bytes", 1));
+    assert_no_errors(&r);
+    farm_result_free(&r);
+}
+END_TEST
+
+/* Node 0 is SIGKILLed mid-run: the SFC declares it dead after its node
+ * timeout, its unacked events go to node 1; no event is lost, none is
+ * decided twice in the ledger, the id records close. */
+START_TEST(test_farm_node_killed)
+{
+    struct farm_conf c;
+    struct farm_result r;
+    struct ledger l;
+
+    farm_conf_default(&c);
+    c.events = 40000;
+    c.kill_node_after = 10000;
+    run(&c, &r, &l);
+    ck_assert_uint_eq(l.generated, 40000);
+    ck_assert_uint_eq(r.n_nodes, 1);
+    ck_assert_uint_eq(l.nodes_silent, 1);
+    ck_assert_uint_eq(l.nodes_dead, 1);
+    ck_assert_uint_ge(l.redispatched, 1);
+    ck_assert_uint_le(l.redispatched, c.credits);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert_uint_eq(l.accepted + l.rejected, 40000);
+    ck_assert_uint_eq(l.accepted, expected_accepts(40000, c.accept));
+    ck_assert_uint_eq(ebf_kv_u64(&r.sfc, "ack.events", 0), 40000);
+    ck_assert_uint_eq(ebf_kv_u64(&r.sfc, "events.complete", 0), 40000);
+    ck_assert(l.digest_match);
+    ck_assert(l.ids_match);
+    ck_assert_uint_eq(l.n_missing + l.n_extra, 0);
+    ck_assert(l.closed);
+    /* the survivor decided what node 0 had not acked, each once */
+    ck_assert_uint_eq(ebf_kv_u64(&r.node[0], "dup_events", 1), 0);
+    farm_result_free(&r);
+}
+END_TEST
+
+/* Node 0 is killed, declared dead, then started again: it rejoins with a
+ * new epoch and takes events again; nothing is lost, the ledger closes. */
+START_TEST(test_farm_node_restarts)
+{
+    struct farm_conf c;
+    struct farm_result r;
+    struct ledger l;
+
+    farm_conf_default(&c);
+    c.events = 60000;
+    c.rate = 20000;                 /* 3 s: room for the timeout and the restart */
+    c.kill_node_after = 8000;
+    c.restart_after_ms = 300;       /* the kill waits for the node timeout */
+    run(&c, &r, &l);
+    ck_assert_uint_eq(l.generated, 60000);
+    ck_assert_uint_eq(r.n_nodes, 2);
+    ck_assert_uint_eq(l.nodes_dead, 1);
+    ck_assert_uint_eq(l.rejoins, 1);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert_uint_eq(l.accepted + l.rejected, 60000);
+    ck_assert_uint_eq(l.accepted, expected_accepts(60000, c.accept));
+    ck_assert(l.ids_match);
+    ck_assert(l.closed);
+    /* the new node 0 took part after its rejoin */
+    ck_assert_uint_gt(ebf_kv_u64(&r.node[0], "events", 0), 1000);
+    farm_result_free(&r);
+}
+END_TEST
+
+Suite *farm_suite(void);
+
+Suite *farm_suite(void)
+{
+    Suite *s = suite_create("farm");
+    TCase *tc = tcase_create("farm");
+
+    tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, test_farm_100k_eth);
+    tcase_add_test(tc, test_farm_udp_multiframe);
+    tcase_add_test(tc, test_farm_node_killed);
+    tcase_add_test(tc, test_farm_node_restarts);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-ledger.c - the ledger from final counters: closes by id, or names the ids that differ. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebf_idset.h"
+#include "ledger.h"
+
+static void put(struct ebf_kv *kv, const char *key, uint64_t v)
+{
+    kv->pair = realloc(kv->pair, (kv->n + 1) * sizeof(kv->pair[0]));
+    ck_assert_ptr_nonnull(kv->pair);
+    snprintf(kv->pair[kv->n].key, sizeof(kv->pair[0].key), "%s", key);
+    snprintf(kv->pair[kv->n].val, sizeof(kv->pair[0].val), "%llu", (unsigned long long)v);
+    kv->n++;
+}
+
+static void put_idset(struct ebf_kv *kv, const char *prefix, const struct ebf_idset *r)
+{
+    char key[96];
+    for (unsigned c = 0; c < EBF_IDSET_CELLS; c++) {
+        snprintf(key, sizeof(key), "%s.count.%u", prefix, c);
+        put(kv, key, r->count[c]);
+        snprintf(key, sizeof(key), "%s.id_sum.%u", prefix, c);
+        put(kv, key, r->id_sum[c]);
+        snprintf(key, sizeof(key), "%s.hash_sum.%u", prefix, c);
+        put(kv, key, r->hash_sum[c]);
+    }
+}
+
+/*
+ * 1000 events generated. The SFC acked 0..999 except 42 and 500, acked 7
+ * twice (a bug the counts would hide: 999 acks + 1 lost = 1000) and lost
+ * 500. Node 1 was killed, so only the SFC's records count.
+ */
+static void farm_of(struct farm_result *r, int bug)
+{
+    struct ebf_idset acked, lost;
+    uint64_t acc = 0, rej = 0, dig = 0;
+
+    memset(r, 0, sizeof(*r));
+    ebf_idset_init(&acked);
+    ebf_idset_init(&lost);
+    uint64_t id_digest = 0;
+    for (uint64_t id = 0; id < 1000; id++) {
+        id_digest += ebf_mix64(id);
+        if (id == 500) {
+            ebf_idset_add(&lost, id);
+            continue;
+        }
+        if (bug && id == 42)
+            continue;
+        ebf_idset_add(&acked, id);
+        dig += ebf_mix64(id);
+        *(id % 10 ? &rej : &acc) += 1;
+    }
+    if (bug) {
+        ebf_idset_add(&acked, 7);
+        dig += ebf_mix64(7);
+        rej++;
+    }
+    put(&r->readout, "events", 1000);
+    put(&r->readout, "first_event", 0);
+    put(&r->readout, "id_digest", id_digest);
+    put(&r->sfc, "ack.accept", acc);
+    put(&r->sfc, "ack.reject", rej);
+    put(&r->sfc, "lost.no_node", 1);
+    put(&r->sfc, "lost_digest", ebf_mix64(500));
+    put(&r->sfc, "acked_digest", dig);
+    put(&r->sfc, "node.declared_dead", 1);
+    put_idset(&r->sfc, "ledger.acked", &acked);
+    put_idset(&r->sfc, "ledger.lost", &lost);
+    r->n_nodes = 1;
+    r->nodes_silent = 1;
+}
+
+START_TEST(test_ledger_closes_by_id)
+{
+    struct farm_result r;
+    struct ledger l;
+
+    farm_of(&r, 0);
+    ledger_close(&r, &l);
+    ck_assert_uint_eq(l.generated, 1000);
+    ck_assert_uint_eq(l.accepted + l.rejected, 999);
+    ck_assert_uint_eq(l.lost_total, 1);
+    ck_assert(l.digest_match);
+    ck_assert(l.ids_match);
+    ck_assert(!l.nodes_reported);
+    ck_assert(l.closed);
+    farm_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_ledger_mismatch_lists_ids)
+{
+    struct farm_result r;
+    struct farm_conf c;
+    struct ledger l;
+    char *buf = NULL;
+    size_t len = 0;
+
+    farm_of(&r, 1);
+    ledger_close(&r, &l);
+    ck_assert_int_eq(l.unaccounted, 0);     /* the counts balance... */
+    ck_assert(!l.digest_match);             /* ...the ids do not */
+    ck_assert(!l.ids_match);
+    ck_assert(l.ids_listed);
+    ck_assert_uint_eq(l.n_missing, 1);
+    ck_assert_uint_eq(l.missing[0], 42);
+    ck_assert_uint_eq(l.n_extra, 1);
+    ck_assert_uint_eq(l.extra[0], 7);
+    ck_assert(!l.closed);
+
+    farm_conf_default(&c);
+    FILE *f = open_memstream(&buf, &len);
+    summary_text(f, &c, &r, &l);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "ledger.mismatch: ids generated but in no bucket: 42; "
+                              "ids counted twice or never generated: 7") != NULL, "%s", buf);
+    free(buf);
+    f = open_memstream(&buf, &len);
+    summary_json(f, &c, &r, &l);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "\"mismatch\": {\"missing\": [42], \"extra\": [7], "
+                              "\"complete\": true}") != NULL, "%s", buf);
+    ck_assert(strstr(buf, "\"closed\": false") != NULL);
+    free(buf);
+    farm_result_free(&r);
+}
+END_TEST
+
+Suite *ledger_suite(void);
+
+Suite *ledger_suite(void)
+{
+    Suite *s = suite_create("summary");
+    TCase *tc = tcase_create("summary");
+
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_ledger_closes_by_id);
+    tcase_add_test(tc, test_ledger_mismatch_lists_ids);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* cmd_farm.c - ebfarm up, start, stop, down and status: a farm file's processes under control. */
+#include "cmd_farm.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ebf_fsm.h"
+#include "ebf_pb.h"
+#include "farmctl.h"
+#include "summary.h"
+
+/* Options every farm command takes: --farm NAME, --json, --keep. */
+struct farm_opts {
+    const char *farm;
+    int json, keep, no_start;
+};
+
+static int farm_opts(int argc, char **argv, struct farm_opts *o, const char *usage)
+{
+    static const struct option lo[] = {
+        {"farm", 1, 0, 'f'}, {"json", 0, 0, 'j'}, {"keep", 0, 0, 'k'},
+        {"no-start", 0, 0, 'n'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+    };
+    int ch;
+
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        switch (ch) {
+        case 'f': o->farm = optarg; break;
+        case 'j': o->json = 1; break;
+        case 'k': o->keep = 1; break;
+        case 'n': o->no_start = 1; break;
+        case 'h': printf("%s", usage); exit(0);
+        default: fprintf(stderr, "%s", usage); return -1;
+        }
+    }
+    return 0;
+}
+
+static int find(const struct farm_opts *o, struct farm_state *st, const char *cmd)
+{
+    char err[1024];
+
+    if (farmctl_find(o->farm, st, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm %s: %s\n", cmd, err);
+        return -1;
+    }
+    return 0;
+}
+
+static int build_dir(char *buf, size_t len)
+{
+    const char *env = getenv("EBFARM_BUILD_DIR");
+
+    if (env) {
+        snprintf(buf, len, "%s", env);
+        return 0;
+    }
+    return farm_build_dir(buf, (unsigned)len);
+}
+
+int cmd_up(int argc, char **argv)
+{
+    static const char usage[] =
+        "usage: ebfarm up FARM.yaml [--no-start] [--keep]\n"
+        "  starts every process of the farm on this host, configures them and starts\n"
+        "  run 1 (with --no-start: stops at CONFIGURED; then ebfarm start)\n";
+    struct farm_opts o = {0};
+    struct farm_spec *spec = malloc(sizeof(*spec));
+    struct farm_state *st = malloc(sizeof(*st));
+    char err[1024], build[PATH_MAX], run_dir[600];
+    int rc = 1;
+
+    if (!spec || !st || farm_opts(argc, argv, &o, usage))
+        goto out;
+    if (optind != argc - 1) {
+        fprintf(stderr, "%s", usage);
+        goto out;
+    }
+    if (farm_spec_load(argv[optind], spec, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm up: %s\n", err);
+        goto out;
+    }
+    if (build_dir(build, sizeof(build)) != 0) {
+        fprintf(stderr, "ebfarm up: cannot find the build directory; set EBFARM_BUILD_DIR\n");
+        goto out;
+    }
+    const char *base = farmctl_base_dir();
+    if (mkdir(base, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "ebfarm up: cannot create %s: %s\n", base, strerror(errno));
+        goto out;
+    }
+    snprintf(run_dir, sizeof(run_dir), "%s/%s", base, spec->name);
+    if (farmctl_up(spec, build, run_dir, st, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm up: %s\n", err);
+        goto out;
+    }
+    if (!realpath(argv[optind], st->farm_file))
+        snprintf(st->farm_file, sizeof(st->farm_file), "%s", argv[optind]);
+    farmctl_save(st);
+    if (!o.no_start && farmctl_start(st, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm up: %s (the farm stays up: ebfarm status, ebfarm down)\n", err);
+        goto out;
+    }
+    printf("farm '%s' is up: %u processes, %s (state and logs in %s)\n", st->name, st->n,
+           o.no_start ? "CONFIGURED" : "run 1 RUNNING", st->run_dir);
+    rc = 0;
+out:
+    free(spec);
+    free(st);
+    return rc;
+}
+
+int cmd_start(int argc, char **argv)
+{
+    static const char usage[] = "usage: ebfarm start [--farm NAME]\n"
+                                "  starts the next run of a farm that is up and CONFIGURED\n";
+    struct farm_opts o = {0};
+    struct farm_state st;
+    char err[1024];
+
+    if (farm_opts(argc, argv, &o, usage) || find(&o, &st, "start"))
+        return 1;
+    if (farmctl_start(&st, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm start: %s\n", err);
+        return 1;
+    }
+    printf("farm '%s': run %u RUNNING\n", st.name, st.run_number);
+    return 0;
+}
+
+int cmd_stop(int argc, char **argv)
+{
+    static const char usage[] =
+        "usage: ebfarm stop [--farm NAME] [--json]\n"
+        "  the staged stop: readouts stop generating, SFCs drain and wait for every\n"
+        "  ack, nodes finish; then prints the run summary with its ledger.\n"
+        "  Exits 1 when the ledger does not close.\n";
+    struct farm_opts o = {0};
+    struct farm_state st;
+    struct farm_spec *spec = malloc(sizeof(*spec));
+    struct farm_result r;
+    struct farm_conf c;
+    struct ledger l;
+    char err[1024];
+    int rc = 1;
+
+    if (!spec || farm_opts(argc, argv, &o, usage) || find(&o, &st, "stop"))
+        goto out;
+    if (farmctl_stop(&st, &r, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm stop: %s\n", err);
+        farm_result_free(&r);
+        goto out;
+    }
+    if (farm_spec_load(st.farm_file, spec, err, sizeof(err)) == 0)
+        farmctl_conf_of(spec, &c);
+    else
+        farm_conf_default(&c);
+    c.nodes = r.n_nodes;
+    ledger_close(&r, &l);
+    if (o.json)
+        summary_json(stdout, &c, &r, &l);
+    else
+        summary_text(stdout, &c, &r, &l);
+    farm_result_free(&r);
+    rc = l.closed ? 0 : 1;
+    if (!l.closed)
+        fprintf(stderr, "ebfarm stop: the ledger does not close\n");
+out:
+    free(spec);
+    return rc;
+}
+
+int cmd_down(int argc, char **argv)
+{
+    static const char usage[] =
+        "usage: ebfarm down [--farm NAME] [--keep]\n"
+        "  stops a run in progress, shuts every process down, removes sockets, DPDK\n"
+        "  runtime files and (unless --keep) the run directory with its logs\n";
+    struct farm_opts o = {0};
+    struct farm_state st;
+    char err[1024];
+
+    if (farm_opts(argc, argv, &o, usage) || find(&o, &st, "down"))
+        return 1;
+    if (farmctl_down(&st, o.keep, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm down: %s\n", err);
+        return 1;
+    }
+    printf("farm '%s' is down: %u processes stopped\n", st.name, st.n);
+    return 0;
+}
+
+static const char *state_name(const Ebfarm__Reply *r)
+{
+    return r && r->status ? ebf_state_name((enum ebf_state)r->status->state) : "NO_ANSWER";
+}
+
+static uint64_t counter(const Ebfarm__Reply *r, const char *name)
+{
+    return r && r->status && r->status->metrics ? ebf_pb_counter(r->status->metrics, name, NULL, 0)
+                                                : 0;
+}
+
+static uint64_t counter_sum(const Ebfarm__Reply *r, const char *name)
+{
+    uint64_t v = 0;
+
+    if (!r || !r->status || !r->status->metrics)
+        return 0;
+    for (size_t i = 0; i < r->status->metrics->n_counters; i++)
+        if (strcmp(r->status->metrics->counters[i]->name, name) == 0)
+            v += r->status->metrics->counters[i]->value;
+    return v;
+}
+
+/* The farm's totals so far: generated, decided, lost. */
+struct totals {
+    uint64_t generated, accepted, rejected, lost, frames;
+};
+
+static void totals(const struct farm_state *st, Ebfarm__Reply **rep, struct totals *t)
+{
+    memset(t, 0, sizeof(*t));
+    for (unsigned i = 0; i < st->n; i++) {
+        switch (st->proc[i].role) {
+        case FARM_READOUT:
+            t->generated += counter(rep[i], "events") + counter(rep[i], "events_abandoned");
+            t->frames += counter(rep[i], "frames");
+            break;
+        case FARM_NODE:
+            t->accepted += counter(rep[i], "accepted");
+            t->rejected += counter(rep[i], "rejected");
+            break;
+        case FARM_SFC:
+            t->lost += counter_sum(rep[i], "lost");
+            break;
+        }
+    }
+}
+
+static const char *const role_name[] = {"sfc", "node", "readout"};
+
+/* s as a JSON string. */
+static void jstr(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", (unsigned char)*s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
+{
+    struct totals t;
+
+    totals(st, rep, &t);
+    printf("{\"farm\":\"%s\",\"run_number\":%u,\"run_dir\":\"%s\",\"processes\":[", st->name,
+           st->run_number, st->run_dir);
+    for (unsigned i = 0; i < st->n; i++) {
+        const Ebfarm__Reply *r = rep[i];
+        printf("%s{\"name\":\"%s\",\"component\":\"%s\",\"pid\":%d,\"state\":\"%s\","
+               "\"run_number\":%u,\"finished\":%s,\"error\":",
+               i ? "," : "", st->proc[i].name, role_name[st->proc[i].role], (int)st->proc[i].pid,
+               state_name(r), r && r->status ? r->status->run_number : 0,
+               r && r->status && r->status->finished ? "true" : "false");
+        jstr(r && r->status ? r->status->error : "no answer on its control endpoint");
+        printf(",\"control\":");
+        jstr(st->proc[i].control);
+        printf(",\"metrics\":");
+        jstr(st->proc[i].metrics);
+        printf("}");
+    }
+    printf("],\"totals\":{\"generated\":%llu,\"accepted\":%llu,\"rejected\":%llu,"
+           "\"lost\":%llu,\"frames\":%llu}}\n",
+           (unsigned long long)t.generated, (unsigned long long)t.accepted,
+           (unsigned long long)t.rejected, (unsigned long long)t.lost,
+           (unsigned long long)t.frames);
+}
+
+static void status_text(const struct farm_state *st, Ebfarm__Reply **rep)
+{
+    struct totals t;
+
+    totals(st, rep, &t);
+    printf("farm %s, run %u (%s)\n", st->name, st->run_number, st->run_dir);
+    printf("%-12s %-8s %8s %-10s %5s  %s\n", "NAME", "ROLE", "PID", "STATE", "RUN", "NOTE");
+    for (unsigned i = 0; i < st->n; i++) {
+        const Ebfarm__Reply *r = rep[i];
+        const char *note = !r                              ? "no answer on its control endpoint"
+                           : r->status && r->status->error[0] ? r->status->error
+                           : r->status && r->status->finished ? "finished generating"
+                                                               : "";
+        printf("%-12s %-8s %8d %-10s %5u  %s\n", st->proc[i].name, role_name[st->proc[i].role],
+               (int)st->proc[i].pid, state_name(r), r && r->status ? r->status->run_number : 0,
+               note);
+    }
+    printf("totals: generated %llu, accepted %llu, rejected %llu, lost %llu, frames %llu\n",
+           (unsigned long long)t.generated, (unsigned long long)t.accepted,
+           (unsigned long long)t.rejected, (unsigned long long)t.lost,
+           (unsigned long long)t.frames);
+}
+
+int cmd_status(int argc, char **argv)
+{
+    static const char usage[] = "usage: ebfarm status [--farm NAME] [--json]\n"
+                                "  the state of every process of the farm and its totals\n";
+    struct farm_opts o = {0};
+    struct farm_state st;
+    Ebfarm__Reply *rep[FARMCTL_MAX_PROCS];
+    int all = 1;
+
+    if (farm_opts(argc, argv, &o, usage) || find(&o, &st, "status"))
+        return 1;
+    farmctl_status(&st, rep);
+    if (o.json)
+        status_json(&st, rep);
+    else
+        status_text(&st, rep);
+    for (unsigned i = 0; i < st.n; i++)
+        all &= rep[i] != NULL;
+    farmctl_free_replies(&st, rep);
+    return all ? 0 : 1;
+}

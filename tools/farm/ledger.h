@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ledger.h - a run's ledger: every generated event accepted, rejected or lost with a reason. */
+#ifndef LEDGER_H
+#define LEDGER_H
+
+#include <stdint.h>
+
+#include "farm.h"
+
+#define LEDGER_MAX_REASONS 16
+#define LEDGER_MAX_IDS 16        /* differing ids listed, each way */
+
+struct ledger {
+    uint64_t generated;          /* events the readout generated: ids lo .. lo+generated-1 */
+    uint64_t id_lo;
+    uint64_t accepted, rejected; /* decided: the acks the SFCs took, once per event */
+    uint64_t incomplete;         /* delivered incomplete (within the above) */
+    unsigned n_lost;
+    char lost_name[LEDGER_MAX_REASONS][48];
+    uint64_t lost[LEDGER_MAX_REASONS];
+    uint64_t lost_total;
+    int digest_match;            /* every id once: sum of mix64(id) agrees */
+    int ids_match;               /* the id records equal the readout's range */
+    int ids_listed;              /* every differing id is in missing/extra */
+    uint64_t missing[LEDGER_MAX_IDS];   /* generated, in no bucket (first ones) */
+    uint64_t extra[LEDGER_MAX_IDS];     /* in a bucket twice, or never generated */
+    unsigned n_missing, n_extra;
+    int nodes_reported;          /* every node incarnation gave its final counters
+                                  * (none killed, none restarted) */
+    int nodes_agree;             /* ids the nodes acked == acks taken + late acks */
+    unsigned nodes_silent;       /* nodes without final counters (killed) */
+    uint64_t late_acks, nodes_dead, redispatched, rejoins, revived;
+    int64_t unaccounted;         /* generated - (accepted + rejected + lost) */
+    int closed;
+};
+
+/*
+ * Closed means generated == accepted + rejected + lost, the id digests
+ * agree (the readout's sum of ebf_mix64(id) over generated ids equals the
+ * SFCs' over acked plus lost ids) and the id records agree: the SFCs'
+ * records of acked and lost ids (docs/protocol.md, "Ledger") equal the
+ * record of the readout's id range lo .. lo + generated - 1. When they do
+ * not, missing and extra list the first ids that differ. When every node
+ * reported, the nodes' records of the acks they sent must also equal the
+ * SFCs' acked plus late-acked ids (nodes_agree): no event decided by two
+ * nodes without the SFC knowing.
+ */
+void ledger_close(const struct farm_result *r, struct ledger *l);
+
+#endif /* LEDGER_H */
