@@ -137,10 +137,24 @@ void ebf_counters_metrics(const struct ebf_counter_table *t, const void *base,
     ebf_counters_metrics_l(t, base, NULL, NULL, ms);
 }
 
+/* 1 when name is one of the metrics id record c makes: "<c->name>.count"... */
+static int id_record_part(const struct ebf_counter *c, const char *name)
+{
+    static const char *const parts[] = {"count", "id_sum", "hash_sum"};
+    size_t n = strlen(c->name);
+
+    if (c->type != EBF_CT_IDSET || strncmp(name, c->name, n) != 0 || name[n] != '.')
+        return 0;
+    for (unsigned i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+        if (strcmp(name + n + 1, parts[i]) == 0)
+            return 1;
+    return 0;
+}
+
 const struct ebf_counter *ebf_counters_find(const struct ebf_counter_table *t, const char *name)
 {
     for (unsigned i = 0; i < t->n; i++)
-        if (strcmp(t->c[i].name, name) == 0)
+        if (strcmp(t->c[i].name, name) == 0 || id_record_part(&t->c[i], name))
             return &t->c[i];
     return NULL;
 }

@@ -104,7 +104,8 @@ void ebf_counters_metrics(const struct ebf_counter_table *t, const void *base,
 void ebf_counters_metrics_l(const struct ebf_counter_table *t, const void *base,
                             const char *label, const char *value, struct ebf_metrics *ms);
 
-/* The entry of t called name, or NULL. */
+/* The entry of t that makes metric name (an id record "ledger.acked"
+ * makes "ledger.acked.count", ".id_sum" and ".hash_sum"), or NULL. */
 const struct ebf_counter *ebf_counters_find(const struct ebf_counter_table *t, const char *name);
 
 /* The entry called name in the first table of the NULL-terminated list that
