@@ -8,6 +8,9 @@
 
 #include "ebf_fsm.h"
 #include "ebf_pb.h"
+#include "node_stats.h"
+#include "ro_stats.h"
+#include "sfc_stats.h"
 
 #define MISSING UINT64_MAX
 
@@ -24,13 +27,16 @@ double top_rate(const Ebfarm__Snapshot *prev, const Ebfarm__Snapshot *cur, const
     return (double)(b >= a ? b - a : b) / dt;
 }
 
-/* The counters behind frames/s, events/s and payload Gbit/s per component. */
+/* The counters behind frames/s, events/s and payload Gbit/s per component:
+ * entries of its counter table. */
 static const struct {
-    const char *component, *frames, *events, *payload;
+    const char *component;
+    const struct ebf_counter_table *t;
+    unsigned frames, events, payload;
 } rate_names[] = {
-    {"readout", "frames", "events", "payload_bytes"},
-    {"sfc", "rx.frames", "events.sent", "tx.payload_bytes"},
-    {"node", "rx.frames", "events", "payload_bytes"},
+    {"readout", &ro_counter_table, RO_M_FRAMES, RO_M_EVENTS, RO_M_PAYLOAD_BYTES},
+    {"sfc", &sfc_counter_table, SFC_M_RX_FRAMES, SFC_M_EVENTS_SENT, SFC_M_TX_PAYLOAD_BYTES},
+    {"node", &node_counter_table, NODE_M_RX_FRAMES, NODE_M_EVENTS, NODE_M_PAYLOAD_BYTES},
 };
 
 void top_rates(const char *component, const Ebfarm__Snapshot *prev, const Ebfarm__Snapshot *cur,
@@ -38,11 +44,12 @@ void top_rates(const char *component, const Ebfarm__Snapshot *prev, const Ebfarm
 {
     r->frames = r->events = r->gbit = -1;
     for (unsigned i = 0; i < sizeof(rate_names) / sizeof(rate_names[0]); i++) {
+        const struct ebf_counter *c = rate_names[i].t->c;
         if (strcmp(component, rate_names[i].component) != 0)
             continue;
-        r->frames = top_rate(prev, cur, rate_names[i].frames, NULL);
-        r->events = top_rate(prev, cur, rate_names[i].events, NULL);
-        double bytes = top_rate(prev, cur, rate_names[i].payload, NULL);
+        r->frames = top_rate(prev, cur, c[rate_names[i].frames].name, NULL);
+        r->events = top_rate(prev, cur, c[rate_names[i].events].name, NULL);
+        double bytes = top_rate(prev, cur, c[rate_names[i].payload].name, NULL);
         r->gbit = bytes < 0 ? -1 : bytes * 8e-9;
     }
 }
@@ -82,13 +89,13 @@ void top_totals_add(struct top_totals *t, const char *component, const Ebfarm__S
     if (!cur)
         return;
     if (strcmp(component, "readout") == 0) {
-        t->generated += ebf_pb_counter(cur, "events", NULL, 0) +
-                        ebf_pb_counter(cur, "events_abandoned", NULL, 0);
+        t->generated += ebf_pb_counter(cur, RO_NAME(EVENTS), NULL, 0) +
+                        ebf_pb_counter(cur, RO_NAME(EVENTS_ABANDONED), NULL, 0);
     } else if (strcmp(component, "node") == 0) {
-        t->accepted += ebf_pb_counter(cur, "accepted", NULL, 0);
-        t->rejected += ebf_pb_counter(cur, "rejected", NULL, 0);
+        t->accepted += ebf_pb_counter(cur, NODE_NAME(ACCEPTED), NULL, 0);
+        t->rejected += ebf_pb_counter(cur, NODE_NAME(REJECTED), NULL, 0);
     } else if (strcmp(component, "sfc") == 0) {
-        t->lost += counter_sum(cur, "lost");
+        t->lost += counter_sum(cur, SFC_NAME(LOST));
     }
 }
 
