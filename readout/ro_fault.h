@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ro_fault.h - the readout's fault plan: spec parsing, seeded per-frame decisions, counts; no DPDK. */
+/* ro_fault.h - the readout's fault plan: spec parsing, seeded decisions, counts; no DPDK. */
 #ifndef RO_FAULT_H
 #define RO_FAULT_H
 

@@ -156,7 +156,8 @@ START_TEST(test_farm_node_killed)
     ck_assert(l.closed);
     /* the survivor decided what node 0 had not acked, each once */
     ck_assert_uint_eq(ebf_kv_u64(&r.node[1].kv, "dup_events", 1), 0);
-    ck_assert_uint_eq(ebf_kv_u64(&r.node[1].kv, "events", 0), 40000 - ebf_kv_u64(&r.sfc, "node.acked.0", 0));
+    ck_assert_uint_eq(ebf_kv_u64(&r.node[1].kv, "events", 0),
+                      40000 - ebf_kv_u64(&r.sfc, "node.acked.0", 0));
     farm_result_free(&r);
 }
 END_TEST
