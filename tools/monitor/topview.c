@@ -131,15 +131,29 @@ static const char *fmt_ns(char *b, size_t n, uint64_t ns)
     return b;
 }
 
-/* Gauges shown on the queue line, in this order, with their short names. */
-static const struct {
-    const char *gauge, *shown;
-} queue_gauges[] = {
-    {"events_building", "building"}, {"ready_queue", "ready"},
-    {"events_in_progress", "in_progress"}, {"acks_pending", "acks_pending"},
-    {"node_credits", "credits"}, {"credits", "credits"},
-    {"node_unacked", "unacked"}, {"mempool_in_use", "mempool"},
+/* A metric of a daemon's counter table, shown under a short name. */
+struct shown_metric {
+    const struct ebf_counter_table *t;
+    unsigned id;
+    const char *shown;
 };
+
+/* Gauges shown on the queue line, in this order, with their short names. */
+static const struct shown_metric queue_gauges[] = {
+    {&sfc_counter_table, SFC_M_EVENTS_BUILDING, "building"},
+    {&sfc_counter_table, SFC_M_READY_QUEUE, "ready"},
+    {&node_counter_table, NODE_M_EVENTS_IN_PROGRESS, "in_progress"},
+    {&node_counter_table, NODE_M_ACKS_PENDING, "acks_pending"},
+    {&sfc_counter_table, SFC_M_NODE_CREDITS, "credits"},
+    {&node_counter_table, NODE_M_CREDITS, "credits"},
+    {&sfc_counter_table, SFC_M_NODE_UNACKED, "unacked"},
+    {&sfc_counter_table, SFC_M_MEMPOOL_RX, "mempool"},
+};
+
+static const char *shown_name(const struct shown_metric *m)
+{
+    return m->t->c[m->id].name;
+}
 
 static void queue_line(FILE *f, const Ebfarm__Snapshot *s)
 {
@@ -149,7 +163,7 @@ static void queue_line(FILE *f, const Ebfarm__Snapshot *s)
         int first = 1;
         for (size_t i = 0; i < s->n_gauges; i++) {
             const Ebfarm__Gauge *g = s->gauges[i];
-            if (strcmp(g->name, queue_gauges[q].gauge) != 0)
+            if (strcmp(g->name, shown_name(&queue_gauges[q])) != 0)
                 continue;
             if (first)
                 fprintf(f, "%s%s", any ? "  " : "    ", queue_gauges[q].shown);
@@ -191,11 +205,11 @@ static void latency_line(FILE *f, const Ebfarm__Snapshot *prev, const Ebfarm__Sn
 }
 
 /* Counters shown by reason when non-zero. */
-static const struct {
-    const char *counter, *shown;
-} problem_counters[] = {
-    {"rx.reject", "reject"}, {"piece.reject", "piece_reject"},
-    {"rx.drop", "drop"}, {"lost", "lost"},
+static const struct shown_metric problem_counters[] = {
+    {&sfc_counter_table, SFC_M_RX_REJECT, "reject"},
+    {&node_counter_table, NODE_M_PIECE_REJECT, "piece_reject"},
+    {&sfc_counter_table, SFC_M_RX_DROP, "drop"},
+    {&sfc_counter_table, SFC_M_LOST, "lost"},
 };
 
 static void problem_line(FILE *f, const Ebfarm__Snapshot *s)
@@ -206,7 +220,7 @@ static void problem_line(FILE *f, const Ebfarm__Snapshot *s)
         int first = 1;
         for (size_t i = 0; i < s->n_counters; i++) {
             const Ebfarm__Counter *c = s->counters[i];
-            if (!c->value || strcmp(c->name, problem_counters[q].counter) != 0)
+            if (!c->value || strcmp(c->name, shown_name(&problem_counters[q])) != 0)
                 continue;
             if (first)
                 fprintf(f, "%s%s", any ? "  " : "    ", problem_counters[q].shown);
