@@ -3,7 +3,6 @@
 #include "summary.h"
 
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ebf_hist.h"
@@ -31,7 +30,7 @@ static void ids_json(FILE *out, const uint64_t *ids, unsigned n)
     fputc(']', out);
 }
 
-/* The histogram name from the stats keys "hist.<name>.count" ... */
+/* Histogram name read back from its stats keys "hist.<name>.count" ... (0 if absent). */
 static void hist_load(const struct ebf_kv *kv, const char *name, struct ebf_hist *h)
 {
     char key[96];

@@ -96,14 +96,11 @@ static void sanitize(char *out, size_t len, const char *prefix, const char *src,
     out[o] = '\0';
 }
 
-/* The family name of a metric; -1 when it is left out. */
-static int family_name(enum fam_kind k, const char *component, const char *src, int ns,
-                       char *out, size_t len)
+/* The family name of a metric (whether or not it is left out). */
+static void family_name(enum fam_kind k, const char *src, int ns, char *out, size_t len)
 {
     size_t n = strlen(src);
 
-    if (skipped(k, component, src))
-        return -1;
     if (k == FAM_HIST && ns && ends_with(src, "_ns"))
         n -= 3;
     sanitize(out, len, "ebfarm_", src, n);
@@ -111,7 +108,17 @@ static int family_name(enum fam_kind k, const char *component, const char *src, 
         strncat(out, "_total", len - strlen(out) - 1);
     else if (k == FAM_HIST && ns)
         strncat(out, "_seconds", len - strlen(out) - 1);
-    return 0;
+}
+
+/* 1 when a component's metric src is a sample of fam (the table lookup
+ * only for a name that matches). */
+static int in_family(const struct family *fam, enum fam_kind k, const char *component,
+                     const char *src, int ns)
+{
+    char name[128];
+
+    family_name(k, src, ns, name, sizeof(name));
+    return strcmp(name, fam->name) == 0 && !skipped(k, component, src);
 }
 
 /* Note the help component's table gives fam, unless a like one is noted. */
@@ -133,8 +140,9 @@ static int fam_add(struct families *fs, enum fam_kind k, const char *component, 
 {
     char name[128];
 
-    if (family_name(k, component, src, ns, name, sizeof(name)) != 0)
+    if (skipped(k, component, src))
         return 0;
+    family_name(k, src, ns, name, sizeof(name));
     for (unsigned i = 0; i < fs->n; i++)
         if (strcmp(fs->f[i].name, name) == 0) {
             fam_help(&fs->f[i], component);     /* a clash of kinds keeps the first */
@@ -369,13 +377,12 @@ static int put_hist(FILE *f, const struct family *fam, const struct prom_proc *p
 static int put_samples(FILE *f, const struct family *fam, const struct prom_proc *p)
 {
     const Ebfarm__Snapshot *s = p->snap;
-    char name[128];
     int rc = 0;
 
     if (fam->kind == FAM_COUNTER) {
         for (size_t k = 0; k < s->n_counters; k++) {
             const Ebfarm__Counter *c = s->counters[k];
-            if (family_name(FAM_COUNTER, p->component, c->name, 0, name, sizeof(name)) || strcmp(name, fam->name))
+            if (!in_family(fam, FAM_COUNTER, p->component, c->name, 0))
                 continue;
             fputs(fam->name, f);
             put_labels(f, p, c->n_labels, c->labels, NULL, NULL);
@@ -384,7 +391,7 @@ static int put_samples(FILE *f, const struct family *fam, const struct prom_proc
     } else if (fam->kind == FAM_GAUGE) {
         for (size_t k = 0; k < s->n_gauges; k++) {
             const Ebfarm__Gauge *g = s->gauges[k];
-            if (family_name(FAM_GAUGE, p->component, g->name, 0, name, sizeof(name)) || strcmp(name, fam->name))
+            if (!in_family(fam, FAM_GAUGE, p->component, g->name, 0))
                 continue;
             fputs(fam->name, f);
             put_labels(f, p, g->n_labels, g->labels, NULL, NULL);
@@ -395,9 +402,7 @@ static int put_samples(FILE *f, const struct family *fam, const struct prom_proc
     } else {
         for (size_t k = 0; k < s->n_histograms; k++) {
             const Ebfarm__Histogram *h = s->histograms[k];
-            if (family_name(FAM_HIST, p->component, h->name, hist_in_ns(h), name,
-                            sizeof(name)) ||
-                strcmp(name, fam->name))
+            if (!in_family(fam, FAM_HIST, p->component, h->name, hist_in_ns(h)))
                 continue;
             int e = put_hist(f, fam, p, h);
             if (e && !rc)
