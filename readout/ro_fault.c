@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "ebf_mix.h"
 #include "ebf_util.h"
 
 #define SPEC_MAX 1024
