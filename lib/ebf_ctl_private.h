@@ -17,7 +17,7 @@
 extern int ebf_ctl_logtype;
 #define CTL_LOG(level, ...) rte_log(RTE_LOG_##level, ebf_ctl_logtype, "ctl: " __VA_ARGS__)
 
-#define CTL_METRICS_MAX 2048
+#define CTL_METRICS_MAX 4096
 
 struct ebf_ctl {
     struct ebf_ctl_conf c;

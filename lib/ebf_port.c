@@ -119,20 +119,23 @@ struct rte_mempool *ebf_pool_create(const char *name, unsigned n, uint16_t data_
                                    socket);
 }
 
-void ebf_port_write_stats(uint16_t port, const char *prefix, FILE *f)
+int ebf_port_stats_read(uint16_t port, struct ebf_port_stats *ps)
 {
     struct rte_eth_stats st;
+    int rc = rte_eth_stats_get(port, &st);
 
-    if (rte_eth_stats_get(port, &st) != 0)
-        return;
-    fprintf(f, "%s.ipackets %" PRIu64 "\n", prefix, st.ipackets);
-    fprintf(f, "%s.opackets %" PRIu64 "\n", prefix, st.opackets);
-    fprintf(f, "%s.ibytes %" PRIu64 "\n", prefix, st.ibytes);
-    fprintf(f, "%s.obytes %" PRIu64 "\n", prefix, st.obytes);
-    fprintf(f, "%s.imissed %" PRIu64 "\n", prefix, st.imissed);
-    fprintf(f, "%s.ierrors %" PRIu64 "\n", prefix, st.ierrors);
-    fprintf(f, "%s.oerrors %" PRIu64 "\n", prefix, st.oerrors);
-    fprintf(f, "%s.rx_nombuf %" PRIu64 "\n", prefix, st.rx_nombuf);
+    memset(ps, 0, sizeof(*ps));
+    if (rc != 0)
+        return rc;
+    ps->ipackets = st.ipackets;
+    ps->opackets = st.opackets;
+    ps->ibytes = st.ibytes;
+    ps->obytes = st.obytes;
+    ps->imissed = st.imissed;
+    ps->ierrors = st.ierrors;
+    ps->oerrors = st.oerrors;
+    ps->rx_nombuf = st.rx_nombuf;
+    return 0;
 }
 
 static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)

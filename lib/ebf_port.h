@@ -8,6 +8,8 @@
 
 #include <rte_mempool.h>
 
+#include "ebf_port_stats.h"
+
 /*
  * Called from main() before the data plane starts, never on the fast path.
  * Errors are -errno with a message already logged that names the port.
@@ -38,8 +40,9 @@ void ebf_port_close(uint16_t port);
 struct rte_mempool *ebf_pool_create(const char *name, unsigned n, uint16_t data_room,
                                     int socket);
 
-/* rte_eth_stats of the port as "<prefix>.ipackets N" ... lines. */
-void ebf_port_write_stats(uint16_t port, const char *prefix, FILE *f);
+/* The port's rte_eth_stats totals into ps (lib/ebf_port_stats.h); 0, or
+ * the driver's -errno with ps zeroed. Any lcore; not on the fast path. */
+int ebf_port_stats_read(uint16_t port, struct ebf_port_stats *ps);
 
 /* rte_eal_cleanup(), then remove this process's DPDK runtime directory
  * (/var/run/dpdk/<file-prefix>) so that nothing is left behind. */

@@ -10,6 +10,7 @@
 #include <rte_ethdev.h>
 
 #include "ebf_opt.h"
+#include "ebf_port.h"
 
 int node_param(void *conf, const char *key, const char *value, char *err, size_t len)
 {
@@ -82,72 +83,17 @@ static void snapshot(void *arg, void *out, int *finished)
 {
     struct node_runner *r = container_of(arg, struct node_runner, plug);
     struct node_snap *s = out;
-    struct rte_eth_stats ps;
     struct rte_eth_link link;
 
     memset(s, 0, sizeof(*s));
     s->st = *node_dp_stats(r->plug.dp);
     node_dp_gauges(r->plug.dp, &s->g);
-    if (rte_eth_stats_get(r->conf.port, &ps) == 0) {
-        s->port_ipackets = ps.ipackets;
-        s->port_opackets = ps.opackets;
-        s->port_imissed = ps.imissed;
-        s->port_rx_nombuf = ps.rx_nombuf;
-    }
+    ebf_port_stats_read(r->conf.port, &s->port);
     if (rte_eth_link_get_nowait(r->conf.port, &link) == 0)
         s->link_up = link.link_status == RTE_ETH_LINK_UP;
     s->running = r->plug.running;
     s->paused = r->plug.paused;
     *finished = 0;
-}
-
-static const char *reason_name(unsigned i)
-{
-    return ebf_reason_name((enum ebf_reason)i);
-}
-
-void node_metrics(const void *snap, struct ebf_metrics *ms)
-{
-    const struct node_snap *s = snap;
-    const struct node_stats *st = &s->st;
-
-    ebf_metrics_counter(ms, "rx.frames", st->rx_frames);
-    ebf_metrics_counter(ms, "rx.bytes", st->rx_bytes);
-    ebf_metrics_counter_each(ms, "rx.reject", "reason", st->reject, 1, EBF_R_MAX, reason_name, 0);
-    ebf_metrics_counter_each(ms, "piece.reject", "reason", st->piece_reject, 1, EBF_R_MAX,
-                             reason_name, 0);
-    ebf_metrics_counter_l(ms, "rx.drop", "reason", "wrong_type", st->wrong_type);
-    ebf_metrics_counter_l(ms, "rx.drop", "reason", "no_slot", st->no_slot);
-    ebf_metrics_counter_l(ms, "rx.drop", "reason", "dup_frames", st->dup_frames);
-    ebf_metrics_counter(ms, "events", st->events);
-    ebf_metrics_counter(ms, "accepted", st->accepted);
-    ebf_metrics_counter(ms, "rejected", st->rejected);
-    ebf_metrics_counter(ms, "incomplete", st->incomplete);
-    ebf_metrics_counter_each(ms, "verify", "check", st->verify, 0, NODE_V_MAX, node_verify_name, 0);
-    ebf_metrics_counter(ms, "events_bad", st->events_bad);
-    ebf_metrics_counter(ms, "stopped_partial", st->stopped_partial);
-    ebf_metrics_counter(ms, "payload_bytes", st->payload_bytes);
-    ebf_metrics_counter(ms, "acks_sent", st->acks_sent);
-    ebf_metrics_counter(ms, "credit_frames", st->credit_frames);
-    ebf_metrics_counter(ms, "credits_granted", st->credits_granted);
-    ebf_metrics_counter(ms, "heartbeats", st->heartbeats);
-    ebf_metrics_counter(ms, "tx_refused", st->tx_refused);
-    ebf_metrics_counter(ms, "decided_digest", st->decided_digest);
-    ebf_metrics_counter(ms, "dup_events", st->dup_events);
-    ebf_metrics_id_record(ms, "ledger.acks", st->acked_ids.count, st->acked_ids.id_sum,
-                          st->acked_ids.hash_sum, EBF_IDSET_CELLS);
-    ebf_metrics_counter(ms, "port.ipackets", s->port_ipackets);
-    ebf_metrics_counter(ms, "port.opackets", s->port_opackets);
-    ebf_metrics_counter(ms, "port.imissed", s->port_imissed);
-    ebf_metrics_counter(ms, "port.rx_nombuf", s->port_rx_nombuf);
-    ebf_metrics_gauge(ms, "events_in_progress", NULL, NULL, s->g.events_in_progress);
-    ebf_metrics_gauge(ms, "acks_pending", NULL, NULL, s->g.acks_pending);
-    ebf_metrics_gauge(ms, "credits", NULL, NULL, s->g.credits);
-    ebf_metrics_gauge(ms, "epoch", NULL, NULL, s->g.epoch);
-    ebf_metrics_gauge(ms, "mempool_in_use", NULL, NULL, s->g.pool_in_use);
-    ebf_metrics_gauge(ms, "link_up", NULL, NULL, s->link_up);
-    ebf_metrics_gauge(ms, "paused", NULL, NULL, s->paused);
-    ebf_metrics_hist(ms, "e2e_ns", &st->e2e_ns);
 }
 
 const struct ebf_ctl_ops node_ctl_ops = {

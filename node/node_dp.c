@@ -28,12 +28,6 @@ static const uint8_t verify_bit[] = {
 #undef NODE_VERIFY_BIT
 };
 
-static const char *const verify_name[] = {
-#define NODE_VERIFY_NAME(n, s, b) s,
-    NODE_FOREACH_VERIFY(NODE_VERIFY_NAME)
-#undef NODE_VERIFY_NAME
-};
-
 /* An event being received. */
 struct node_ev {
     uint64_t id;
@@ -408,9 +402,4 @@ void node_dp_gauges(const struct node_dp *dp, struct node_gauges *g)
 const struct node_stats *node_dp_stats(const struct node_dp *dp)
 {
     return &dp->st;
-}
-
-const char *node_verify_name(unsigned v)
-{
-    return v < NODE_V_MAX ? verify_name[v] : "unknown";
 }

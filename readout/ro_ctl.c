@@ -13,6 +13,7 @@
 #include <rte_mempool.h>
 
 #include "ebf_opt.h"
+#include "ebf_port.h"
 
 #define RO_PARAMS                                                                   \
     "events, rate, duration_s, frag_size, frag_min, frag_max, frag_dist, frag_mean, "  \
@@ -265,18 +266,12 @@ static void snapshot(void *dp, void *out, int *finished)
     struct ro_runner *r = container_of(dp, struct ro_runner, plug);
     const struct ro_run *run = r->plug.dp;
     struct ro_snap *s = out;
-    struct rte_eth_stats ps;
     struct rte_eth_link link;
 
     memset(s, 0, sizeof(*s));
     s->st = run->st;
     s->mempool_in_use = rte_mempool_in_use_count(r->conf.pool);
-    if (rte_eth_stats_get(r->conf.port, &ps) == 0) {
-        s->port_ipackets = ps.ipackets;
-        s->port_opackets = ps.opackets;
-        s->port_oerrors = ps.oerrors;
-        s->port_imissed = ps.imissed;
-    }
+    ebf_port_stats_read(r->conf.port, &s->port);
     if (rte_eth_link_get_nowait(r->conf.port, &link) == 0)
         s->link_up = link.link_status == RTE_ETH_LINK_UP;
     s->running = r->plug.running;
@@ -289,46 +284,6 @@ static void snapshot(void *dp, void *out, int *finished)
         s->fault = *ro_fault_tx_stats(run->conf.fault);
     }
     *finished = r->plug.running ? run->g.done : run->st.start_ns != 0;
-}
-
-void ro_metrics(const void *snap, struct ebf_metrics *ms)
-{
-    const struct ro_snap *s = snap;
-    const struct ro_stats *st = &s->st;
-
-    ebf_metrics_counter(ms, "events", st->events);
-    ebf_metrics_counter(ms, "frames", st->frames);
-    ebf_metrics_counter(ms, "bytes", st->bytes);
-    ebf_metrics_counter(ms, "payload_bytes", st->payload_bytes);
-    ebf_metrics_counter(ms, "tx_refused", st->tx_refused);
-    ebf_metrics_counter(ms, "tx_abandoned", st->tx_abandoned);
-    ebf_metrics_counter(ms, "events_abandoned", st->events_abandoned);
-    ebf_metrics_counter(ms, "id_digest", st->id_digest);
-    ebf_metrics_counter(ms, "first_event", st->first_event);
-    ebf_metrics_counter(ms, "last_event", st->last_event);
-    ebf_metrics_counter(ms, "start_ns", st->start_ns);
-    ebf_metrics_counter(ms, "end_ns", st->end_ns);
-    ebf_metrics_counter(ms, "rx.frames", st->rx_frames);
-    ebf_metrics_counter(ms, "rx.other", st->rx_other);
-    ebf_metrics_counter(ms, "throttle.frames", st->throttle_frames);
-    ebf_metrics_counter(ms, "throttle.on_frames", st->throttle_on_frames);
-    ebf_metrics_counter(ms, "throttle.off_frames", st->throttle_off_frames);
-    ebf_metrics_counter(ms, "throttle.stale", st->throttle_stale);
-    ebf_metrics_counter(ms, "throttle.rejected", st->throttle_rejected);
-    ebf_metrics_counter(ms, "throttle.holds", st->throttle_holds);
-    ebf_metrics_counter(ms, "throttle.held_ns", st->throttle_held_ns);
-    ebf_metrics_counter(ms, "throttle.held_polls", st->throttle_held_polls);
-    ebf_metrics_counter(ms, "port.ipackets", s->port_ipackets);
-    ebf_metrics_counter(ms, "port.opackets", s->port_opackets);
-    ebf_metrics_counter(ms, "port.oerrors", s->port_oerrors);
-    ebf_metrics_counter(ms, "port.imissed", s->port_imissed);
-    if (s->faults)
-        ro_fault_metrics(&s->fault, s->n_sources, ms);
-    ebf_metrics_gauge(ms, "mempool_in_use", NULL, NULL, (double)s->mempool_in_use);
-    ebf_metrics_gauge(ms, "link_up", NULL, NULL, s->link_up);
-    ebf_metrics_gauge(ms, "paused", NULL, NULL, s->paused);
-    ebf_metrics_gauge(ms, "throttled", NULL, NULL, s->throttled);
-    ebf_metrics_gauge(ms, "rate_target", NULL, NULL, s->rate);
 }
 
 const struct ebf_ctl_ops ro_ctl_ops = {

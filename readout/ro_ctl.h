@@ -6,19 +6,7 @@
 #include "ebf_ctl.h"
 #include "ebf_plug.h"
 #include "ro_gen.h"
-
-/* What the lcore copies for the control thread. */
-struct ro_snap {
-    struct ro_stats st;
-    uint64_t mempool_in_use;
-    uint64_t port_ipackets, port_opackets, port_oerrors, port_imissed;
-    int link_up, running, paused;
-    int throttled;               /* an SFC holds the readout now */
-    double rate;                 /* the run's target, events/s (0: unpaced) */
-    int faults;                  /* a fault stage is configured */
-    uint16_t n_sources;
-    struct ro_fault_stats fault; /* what the fault stage did */
-};
+#include "ro_stats.h"
 
 /* One run: the readout's data plane, made afresh at every start. */
 struct ro_run {
@@ -48,9 +36,6 @@ void ro_runner_fini(struct ro_runner *r);
 
 /* 1 when the last run ended for lack of mbufs. */
 int ro_runner_failed(const struct ro_runner *r);
-
-/* The readout's metric list (control thread, or main after the run). */
-void ro_metrics(const void *snap, struct ebf_metrics *ms);
 
 /* Set run parameter key in conf (control thread): events, rate, duration_s,
  * frag_size, frag_min, frag_max, frag_dist (fixed|uniform|lognormal),

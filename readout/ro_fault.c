@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ro_fault.c - fault specs, the seeded per-frame decision stream and the fault counters. */
+/* ro_fault.c - fault specs, the seeded per-frame decision stream, and the names of the faults. */
 #include "ro_fault.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
-#include "ebf_metrics.h"
 #include "ebf_mix.h"
 #include "ebf_util.h"
 
@@ -228,27 +227,4 @@ enum ro_fault_kind ro_fault_decide(struct ro_fault_plan *p, uint32_t *arg)
     else if (k == RO_FK_CORRUPT_PAYLOAD)
         *arg = (uint32_t)(next_draw(p) >> 32);
     return (enum ro_fault_kind)k;
-}
-
-void ro_fault_metrics(const struct ro_fault_stats *fs, uint16_t n_sources,
-                      struct ebf_metrics *ms)
-{
-    char key[48];
-
-    ebf_metrics_counter(ms, "fault.frames_in", fs->frames_in);
-    for (unsigned k = 0; k < RO_FK_MAX; k++) {
-        snprintf(key, sizeof(key), "fault.%s", counter_names[k]);
-        ebf_metrics_counter(ms, key, fs->n[k]);
-    }
-    ebf_metrics_counter(ms, "fault.silenced_frames", fs->silenced_frames);
-    ebf_metrics_counter(ms, "fault.silenced_fragments", fs->silenced_fragments);
-    ebf_metrics_counter(ms, "fault.dup_failed", fs->dup_failed);
-    ebf_metrics_counter(ms, "fault.hold_full", fs->hold_full);
-    ebf_metrics_counter(ms, "fault.burst_gaps", fs->burst_gaps);
-    ebf_metrics_counter(ms, "fault.withheld_events", fs->withheld_events);
-    ebf_metrics_counter(ms, "fault.withheld_digest", fs->withheld_digest);
-    ebf_metrics_id_record(ms, "ledger.withheld", fs->withheld.count, fs->withheld.id_sum,
-                          fs->withheld.hash_sum, EBF_IDSET_CELLS);
-    ebf_metrics_counter_index(ms, "fault.dropped.source", "source", fs->dropped_source,
-                              n_sources < EBF_MAX_SOURCES ? n_sources : EBF_MAX_SOURCES, 0);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ro_fault.h - the readout's fault plan: spec parsing, seeded per-frame decisions, counters; no DPDK. */
+/* ro_fault.h - the readout's fault plan: spec parsing, seeded decisions, counts; no DPDK. */
 #ifndef RO_FAULT_H
 #define RO_FAULT_H
 
@@ -13,16 +13,21 @@
 /*
  * The frame faults, in the order their probabilities are stacked: one draw
  * per frame picks at most one of them. X-macro: the enum, the spec keys
- * and the counter names ("fault.<counter>") come from this one list.
+ * and the counter names ("fault.<counter>", readout/ro_stats.h) come from
+ * this one list.
  *   X(enum suffix, spec key, counter name)
+ * RO_FOREACH_FAULT_P(X, P) passes P on as a fourth argument, for an X that
+ * expands to another X-macro's entry.
  */
-#define RO_FOREACH_FAULT(X)                                              \
-    X(DROP, "drop", "dropped")             /* freed, never sent */       \
-    X(DUP, "dup", "duplicated")            /* sent twice, back to back */ \
-    X(REORDER, "reorder", "reordered")     /* sent 1..window frames later */ \
-    X(DELAY, "delay", "delayed")           /* sent after delay_us or delay_frames */ \
-    X(CORRUPT_PAYLOAD, "corrupt_payload", "corrupted_payload") /* bad_checksum */ \
-    X(CORRUPT_HEADER, "corrupt_header", "corrupted_header")    /* bad_field */
+#define RO_FOREACH_FAULT_P(X, P)                                         \
+    X(DROP, "drop", "dropped", P)          /* freed, never sent */       \
+    X(DUP, "dup", "duplicated", P)         /* sent twice, back to back */ \
+    X(REORDER, "reorder", "reordered", P)  /* sent 1..window frames later */ \
+    X(DELAY, "delay", "delayed", P)        /* sent after delay_us or delay_frames */ \
+    X(CORRUPT_PAYLOAD, "corrupt_payload", "corrupted_payload", P) /* bad_checksum */ \
+    X(CORRUPT_HEADER, "corrupt_header", "corrupted_header", P)    /* bad_field */
+#define RO_FAULT_CALL_(n, key, ctr, X) X(n, key, ctr)
+#define RO_FOREACH_FAULT(X) RO_FOREACH_FAULT_P(RO_FAULT_CALL_, X)
 
 enum ro_fault_kind {
 #define RO_FAULT_ENUM(n, key, ctr) RO_FK_##n,
@@ -112,12 +117,5 @@ enum ro_fault_kind ro_fault_decide(struct ro_fault_plan *p, uint32_t *arg);
 /* Spec key and counter name of a kind, or "unknown". */
 const char *ro_fault_key(unsigned kind);
 const char *ro_fault_counter(unsigned kind);
-
-/* The fault counters into a metric list: "fault.<counter>" for the kinds,
- * silence, bursts and withheld events, the withheld events' id record
- * "ledger.withheld", and "fault.dropped.source" by source s < n_sources. */
-struct ebf_metrics;
-void ro_fault_metrics(const struct ro_fault_stats *fs, uint16_t n_sources,
-                      struct ebf_metrics *ms);
 
 #endif /* RO_FAULT_H */

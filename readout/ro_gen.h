@@ -13,6 +13,7 @@
 #include "ebf_proto.h"
 #include "ro_fault_tx.h"
 #include "ro_size.h"
+#include "ro_stats.h"
 #include "ro_throttle.h"
 
 #define RO_MAX_SFCS 64
@@ -45,29 +46,6 @@ struct ro_conf {
     double size_mean, size_sd;   /* log-normal: the mean and deviation asked, bytes */
     struct ro_fault_conf faults; /* what the fault stage of each run is made from */
     struct ro_fault_tx *fault;   /* NULL, or the caller's fault stage for this run */
-};
-
-struct ro_stats {
-    uint64_t events;             /* events whose every frame the port took */
-    uint64_t frames;
-    uint64_t bytes;              /* frame bytes handed to the port */
-    uint64_t payload_bytes;
-    uint64_t tx_refused;         /* frames the port refused at first (then retried) */
-    uint64_t tx_abandoned;       /* frames given up at a forced stop */
-    uint64_t events_abandoned;   /* events cut short by a forced stop */
-    uint64_t id_digest;          /* sum of ebf_mix64(id) over events */
-    uint64_t first_event, last_event;
-    uint64_t start_ns, end_ns;
-    /* What the port received: throttle frames from the SFCs, anything else
-     * (freed, counted). The throttle counters are the view's. */
-    uint64_t rx_frames;
-    uint64_t rx_other;           /* not a throttle frame */
-    uint64_t throttle_frames;    /* valid throttle frames, stale ones included */
-    uint64_t throttle_on_frames, throttle_off_frames, throttle_stale;
-    uint64_t throttle_rejected;  /* throttle frames that failed the parser */
-    uint64_t throttle_holds;     /* times generation was held */
-    uint64_t throttle_held_ns;   /* time held, in total */
-    uint64_t throttle_held_polls;/* polls that found generation held */
 };
 
 /* Largest piece payload for this conf: what fits in the MTU after the

@@ -8,15 +8,7 @@
 #include "ebf_ctl.h"
 #include "ebf_plug.h"
 #include "sfc_dp.h"
-
-/* What the lcore copies for the control thread. */
-struct sfc_snap {
-    struct sfc_stats st;
-    struct sfc_gauges g;
-    uint64_t rx_pool_in_use;
-    uint64_t port_ipackets, port_imissed, port_ierrors, port_rx_nombuf;
-    int link_up, running, paused;
-};
+#include "sfc_stats.h"
 
 /* The SFC's run-control plug: the data plane is made afresh at every start,
  * from conf. */
@@ -31,8 +23,6 @@ extern const struct ebf_ctl_ops sfc_ctl_ops;
 /* Set up r around a data plane made from c (validating c); -errno. */
 int sfc_runner_init(struct sfc_runner *r, const struct sfc_conf *c, struct rte_mempool *rx_pool);
 void sfc_runner_fini(struct sfc_runner *r);
-
-void sfc_metrics(const void *snap, struct ebf_metrics *ms);
 
 /* Run parameters: sources, timeout_ms, drain_quiet_ms, drain_timeout_ms,
  * node_timeout_ms. */

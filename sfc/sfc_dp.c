@@ -20,28 +20,6 @@
 RTE_LOG_REGISTER_DEFAULT(sfc_logtype, INFO);
 #define SFC_LOG(level, ...) rte_log(RTE_LOG_##level, sfc_logtype, "sfc: " __VA_ARGS__)
 
-static const char *const drop_names[] = {
-#define SFC_DROP_NAME(n, s) s,
-    SFC_FOREACH_DROP(SFC_DROP_NAME)
-#undef SFC_DROP_NAME
-};
-
-static const char *const lost_names[] = {
-#define SFC_LOST_NAME(n, s) s,
-    SFC_FOREACH_LOST(SFC_LOST_NAME)
-#undef SFC_LOST_NAME
-};
-
-const char *sfc_drop_name(enum sfc_drop d)
-{
-    return (unsigned)d < SFC_DROP_MAX ? drop_names[d] : "unknown";
-}
-
-const char *sfc_lost_name(enum sfc_lost l)
-{
-    return (unsigned)l < SFC_LOST_MAX ? lost_names[l] : "unknown";
-}
-
 static void free_mbuf(void *frame, void *arg)
 {
     (void)arg;

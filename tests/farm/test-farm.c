@@ -26,7 +26,7 @@ static uint64_t sum_nodes(const struct farm_result *r, const char *key)
 {
     uint64_t s = 0;
     for (unsigned i = 0; i < r->n_nodes; i++)
-        s += ebf_kv_u64(&r->node[i], key, UINT64_MAX / 64);
+        s += ebf_kv_u64(&r->node[i].kv, key, UINT64_MAX / 64);
     return s;
 }
 
@@ -48,8 +48,8 @@ static void assert_no_errors(const struct farm_result *r)
             ck_assert_msg(strcmp(p->val, "0") == 0, "sfc %s = %s", p->key, p->val);
     }
     for (unsigned n = 0; n < r->n_nodes; n++)
-        for (unsigned i = 0; i < r->node[n].n; i++) {
-            const struct ebf_kv_pair *p = &r->node[n].pair[i];
+        for (unsigned i = 0; i < r->node[n].kv.n; i++) {
+            const struct ebf_kv_pair *p = &r->node[n].kv.pair[i];
             if (!strncmp(p->key, "rx.reject.", 10) || !strncmp(p->key, "piece.reject.", 13) ||
                 !strncmp(p->key, "rx.drop.", 8) || !strncmp(p->key, "verify.", 7) ||
                 !strcmp(p->key, "events_bad") || !strcmp(p->key, "stopped_partial"))
@@ -82,8 +82,8 @@ START_TEST(test_farm_100k_eth)
     ck_assert_uint_eq(sum_nodes(&r, "events"), 100000);
     ck_assert_uint_eq(sum_nodes(&r, "payload_bytes"), 100000ull * 8 * 1024);
     /* Both nodes took part: the credit queue balances the load. */
-    ck_assert_uint_gt(ebf_kv_u64(&r.node[0], "events", 0), 10000);
-    ck_assert_uint_gt(ebf_kv_u64(&r.node[1], "events", 0), 10000);
+    ck_assert_uint_gt(ebf_kv_u64(&r.node[0].kv, "events", 0), 10000);
+    ck_assert_uint_gt(ebf_kv_u64(&r.node[1].kv, "events", 0), 10000);
     assert_no_errors(&r);
     farm_result_free(&r);
 }
@@ -135,7 +135,12 @@ START_TEST(test_farm_node_killed)
     c.kill_node_after = 10000;
     run(&c, &r, &l);
     ck_assert_uint_eq(l.generated, 40000);
-    ck_assert_uint_eq(r.n_nodes, 1);
+    ck_assert_uint_eq(r.n_nodes, 2);            /* both ran, by name; node0 is gone */
+    ck_assert_str_eq(r.node[0].name, "node0");
+    ck_assert_int_eq(r.node[0].gone, 1);
+    ck_assert_uint_eq(r.node[0].kv.n, 0);
+    ck_assert_str_eq(r.node[1].name, "node1");
+    ck_assert_int_eq(r.node[1].gone, 0);
     ck_assert_uint_eq(l.nodes_silent, 1);
     ck_assert_uint_eq(l.nodes_dead, 1);
     ck_assert_uint_ge(l.redispatched, 1);
@@ -150,7 +155,9 @@ START_TEST(test_farm_node_killed)
     ck_assert_uint_eq(l.n_missing + l.n_extra, 0);
     ck_assert(l.closed);
     /* the survivor decided what node 0 had not acked, each once */
-    ck_assert_uint_eq(ebf_kv_u64(&r.node[0], "dup_events", 1), 0);
+    ck_assert_uint_eq(ebf_kv_u64(&r.node[1].kv, "dup_events", 1), 0);
+    ck_assert_uint_eq(ebf_kv_u64(&r.node[1].kv, "events", 0),
+                      40000 - ebf_kv_u64(&r.sfc, "node.acked.0", 0));
     farm_result_free(&r);
 }
 END_TEST
@@ -171,6 +178,8 @@ START_TEST(test_farm_node_restarts)
     run(&c, &r, &l);
     ck_assert_uint_eq(l.generated, 60000);
     ck_assert_uint_eq(r.n_nodes, 2);
+    ck_assert_str_eq(r.node[0].name, "node0");
+    ck_assert_int_eq(r.node[0].gone, 0);         /* the restarted incarnation reported */
     ck_assert_uint_eq(l.nodes_dead, 1);
     ck_assert_uint_eq(l.rejoins, 1);
     ck_assert_uint_eq(l.lost_total, 0);
@@ -179,7 +188,7 @@ START_TEST(test_farm_node_restarts)
     ck_assert(l.ids_match);
     ck_assert(l.closed);
     /* the new node 0 took part after its rejoin */
-    ck_assert_uint_gt(ebf_kv_u64(&r.node[0], "events", 0), 1000);
+    ck_assert_uint_gt(ebf_kv_u64(&r.node[0].kv, "events", 0), 1000);
     farm_result_free(&r);
 }
 END_TEST

@@ -178,7 +178,7 @@ static uint64_t sum_nodes(const struct farm_result *r, const char *key)
 {
     uint64_t s = 0;
     for (unsigned i = 0; i < r->n_nodes; i++)
-        s += ebf_kv_u64(&r->node[i], key, UINT64_MAX / 64);
+        s += ebf_kv_u64(&r->node[i].kv, key, UINT64_MAX / 64);
     return s;
 }
 
@@ -346,8 +346,8 @@ START_TEST(test_faults_corrupt)
     ck_assert_uint_gt(m.rejected_payload, 0);
     ck_assert_uint_gt(m.rejected_header, 0);
     for (unsigned i = 0; i < r.n_nodes; i++)       /* every piece they got verified */
-        for (unsigned j = 0; j < r.node[i].n; j++) {
-            const struct ebf_kv_pair *p = &r.node[i].pair[j];
+        for (unsigned j = 0; j < r.node[i].kv.n; j++) {
+            const struct ebf_kv_pair *p = &r.node[i].kv.pair[j];
             if (!strncmp(p->key, "verify.", 7))
                 ck_assert_msg(strcmp(p->val, "0") == 0, "node%u %s = %s", i, p->key, p->val);
         }

@@ -341,6 +341,35 @@ START_TEST(test_prometheus)
     ck_assert_ptr_null(strstr(body, "digest"));
     ck_assert_ptr_null(strstr(body, "start_ns"));
     ck_assert_ptr_null(strstr(body, "first_event"));
+    ck_assert_ptr_null(strstr(body, "ebfarm_ledger_"));
+    /* One family per port counter, on every component, ports by role. */
+    static const char *const port_fams[] = {"ipackets", "opackets", "ibytes", "obytes",
+                                            "imissed", "ierrors", "oerrors", "rx_nombuf"};
+    static const char *const ports[][3] = {
+        {"readout", "ro0", "sfc"},   {"sfc", "sfc0", "readout"}, {"sfc", "sfc0", "node0"},
+        {"sfc", "sfc0", "node1"},    {"node", "node0", "sfc"},   {"node", "node1", "sfc"},
+    };
+    for (unsigned f = 0; f < 8; f++) {
+        char fam[64], s[192];
+        snprintf(fam, sizeof(fam), "ebfarm_port_%s_total", port_fams[f]);
+        snprintf(s, sizeof(s), "# TYPE %s counter\n", fam);
+        ck_assert_msg(strstr(body, s) != NULL, "missing: %s", s);
+        ck_assert_uint_eq(count_lines(body, fam), 6);       /* 6 ports, one sample each */
+        for (unsigned k = 0; k < 6; k++) {
+            snprintf(s, sizeof(s), "%s{component=\"%s\",instance=\"%s\",port=\"%s\"}", fam,
+                     ports[k][0], ports[k][1], ports[k][2]);
+            sample(body, s);
+        }
+    }
+    ck_assert_ptr_null(strstr(body, "ebfarm_port_rx_rx_"));     /* no SFC-only spelling */
+    ck_assert_ptr_null(strstr(body, "ebfarm_port_rx_ipackets"));
+    /* What left one end of a link came in at the other, so far. */
+    ck_assert_double_gt(sample(body, "ebfarm_port_opackets_total{component=\"readout\","
+                                     "instance=\"ro0\",port=\"sfc\"}"), 0);
+    ck_assert_double_gt(sample(body, "ebfarm_port_ipackets_total{component=\"sfc\","
+                                     "instance=\"sfc0\",port=\"readout\"}"), 0);
+    ck_assert_double_gt(sample(body, "ebfarm_port_ipackets_total{component=\"node\","
+                                     "instance=\"node1\",port=\"sfc\"}"), 0);
     /* Within one snapshot: decisions add up, acks add up, sends per node add up. */
     static const char *const nodes[] = {"node0", "node1"};
     double sent = 0;

@@ -7,6 +7,9 @@
 #include "ebf_fsm.h"
 #include "ebf_metrics.h"
 #include "ebf_pb.h"
+#include "node_stats.h"
+#include "ro_stats.h"
+#include "sfc_stats.h"
 #include "promtext.h"
 #include "test-snapshot.h"
 
@@ -26,7 +29,8 @@ static const char expected_exposition[] =
     "# TYPE ebfarm_run_number gauge\n"
     "ebfarm_run_number{component=\"sfc\",instance=\"sfc0\"} 7\n"
     "ebfarm_run_number{component=\"node\",instance=\"node0\"} 7\n"
-    "# HELP ebfarm_rx_frames_total Frames read from the data port.\n"
+    "# HELP ebfarm_rx_frames_total sfc: Frames read from the readout port. "
+    "node: Frames read from the node's port.\n"
     "# TYPE ebfarm_rx_frames_total counter\n"
     "ebfarm_rx_frames_total{component=\"sfc\",instance=\"sfc0\"} 100\n"
     "ebfarm_rx_frames_total{component=\"node\",instance=\"node0\"} 40\n"
@@ -47,7 +51,7 @@ static const char expected_exposition[] =
     "ebfarm_build_seconds_bucket{component=\"sfc\",instance=\"sfc0\",le=\"+Inf\"} 4\n"
     "ebfarm_build_seconds_sum{component=\"sfc\",instance=\"sfc0\"} 0.00000302\n"
     "ebfarm_build_seconds_count{component=\"sfc\",instance=\"sfc0\"} 4\n"
-    "# HELP ebfarm_events_total Events generated (readout) or decided (node).\n"
+    "# HELP ebfarm_events_total Events the node decided.\n"
     "# TYPE ebfarm_events_total counter\n"
     "ebfarm_events_total{component=\"node\",instance=\"node0\"} 10\n"
     "# HELP ebfarm_odd_name_x_total ebfarm counter 'odd.name-x' (docs/daemons.md).\n"
@@ -95,6 +99,92 @@ START_TEST(test_prom_exposition)
     ck_assert_int_eq(rc, 0);
     ck_assert_str_eq(text, expected_exposition);
     free(text);
+    drop(sfc);
+    drop(node);
+    ebf_metrics_free(&ms);
+}
+END_TEST
+
+static unsigned occurrences(const char *text, const char *s)
+{
+    unsigned n = 0;
+
+    for (const char *p = strstr(text, s); p; p = strstr(p + 1, s))
+        n++;
+    return n;
+}
+
+static struct ro_snap d_ro;
+static struct sfc_snap d_sfc;
+static struct node_snap d_node;
+
+/* The daemons' own metric lists: one family per port counter across the
+ * components, # HELP from their tables (each component's when they
+ * differ), run identifiers and id records left out. */
+START_TEST(test_prom_daemon_tables)
+{
+    struct ebf_metrics ms;
+    char *text = NULL;
+
+    ck_assert_int_eq(ebf_metrics_init(&ms, 4096), 0);
+    d_ro.port.rx_nombuf = 7;
+    d_ro.st.events = 40;
+    d_ro.st.id_digest = 12345;
+    d_ro.st.throttle_held_ns = 5;
+    ro_metrics(&d_ro, &ms);
+    Ebfarm__Snapshot *ro = received(&ms, "readout", "ro0", 1, EBF_S_RUNNING, 1000);
+    d_sfc.port.rx_nombuf = 8;
+    d_sfc.g.n_nodes = 1;
+    d_sfc.node_port_own[0] = 1;
+    d_sfc.node_port[0].rx_nombuf = 9;
+    ebf_idset_add(&d_sfc.st.ledger_acked, 3);
+    ebf_hist_init(&d_sfc.st.build_ns);
+    ebf_hist_init(&d_sfc.st.dispatch_ns);
+    ebf_hist_init(&d_sfc.st.ack_ns);
+    sfc_metrics(&d_sfc, &ms);
+    Ebfarm__Snapshot *sfc = received(&ms, "sfc", "sfc0", 1, EBF_S_RUNNING, 1000);
+    d_node.port.rx_nombuf = 10;
+    d_node.st.events = 30;
+    ebf_hist_init(&d_node.st.e2e_ns);
+    node_metrics(&d_node, &ms);
+    Ebfarm__Snapshot *node = received(&ms, "node", "node0", 1, EBF_S_RUNNING, 1000);
+    const struct prom_proc p[] = {
+        {"readout", "ro0", ro, 1},
+        {"sfc", "sfc0", sfc, 1},
+        {"node", "node0", node, 1},
+    };
+    int rc;
+    CAPTURE(text, rc = prom_render(m_, p, 3));
+    ck_assert_int_eq(rc, 0);
+    static const char nombuf[] =
+        "# HELP ebfarm_port_rx_nombuf_total Receive mbuf allocation failures of the port "
+        "(rte_eth_stats rx_nombuf).\n"
+        "# TYPE ebfarm_port_rx_nombuf_total counter\n"
+        "ebfarm_port_rx_nombuf_total{component=\"readout\",instance=\"ro0\",port=\"sfc\"} 7\n"
+        "ebfarm_port_rx_nombuf_total{component=\"sfc\",instance=\"sfc0\",port=\"readout\"} 8\n"
+        "ebfarm_port_rx_nombuf_total{component=\"sfc\",instance=\"sfc0\",port=\"node0\"} 9\n"
+        "ebfarm_port_rx_nombuf_total{component=\"node\",instance=\"node0\",port=\"sfc\"} 10\n"
+        "# HELP ";
+    ck_assert_msg(strstr(text, nombuf) != NULL, "%.2000s", strstr(text, "ebfarm_port_rx_nombuf"));
+    ck_assert_ptr_nonnull(strstr(text,
+        "# HELP ebfarm_events_total readout: Events whose every frame the readout's port took. "
+        "node: Events the node decided.\n"
+        "# TYPE ebfarm_events_total counter\n"
+        "ebfarm_events_total{component=\"readout\",instance=\"ro0\"} 40\n"
+        "ebfarm_events_total{component=\"node\",instance=\"node0\"} 30\n"));
+    ck_assert_ptr_nonnull(strstr(text, "# HELP ebfarm_rx_reject_total Frames that failed to parse, "
+                                       "by reason.\n"));
+    ck_assert_ptr_null(strstr(text, "port_rx_rx_nombuf"));
+    ck_assert_ptr_null(strstr(text, "digest"));
+    ck_assert_ptr_null(strstr(text, "ebfarm_ledger"));
+    ck_assert_ptr_null(strstr(text, "held_ns"));
+    ck_assert_ptr_null(strstr(text, "first_event"));
+    ck_assert_ptr_null(strstr(text, "(docs/daemons.md)"));     /* every family has its help */
+    ck_assert_uint_eq(occurrences(text, "# TYPE ebfarm_port_rx_nombuf_total "), 1);
+    ck_assert_uint_eq(occurrences(text, "ebfarm_port_rx_nombuf_total{"), 4);
+    ck_assert_uint_eq(occurrences(text, "# TYPE ebfarm_port_"), 8);
+    free(text);
+    drop(ro);
     drop(sfc);
     drop(node);
     ebf_metrics_free(&ms);
@@ -165,6 +255,7 @@ Suite *promtext_suite(void)
 
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_prom_exposition);
+    tcase_add_test(tc, test_prom_daemon_tables);
     tcase_add_test(tc, test_prom_hist_buckets_bounded);
     tcase_add_test(tc, test_prom_decimal);
     suite_add_tcase(s, tc);

@@ -10,6 +10,7 @@
 #include "ebf_metrics.h"
 #include "ro_fault.h"
 #include "ro_size.h"
+#include "ro_stats.h"
 
 #define ALL_KEYS "drop, dup, reorder, delay, corrupt_payload, corrupt_header, corrupt, " \
                  "window, delay_us, delay_frames, dup_frames"
@@ -302,6 +303,7 @@ END_TEST
 /* The fault counters as the readout publishes them, written as stats lines, exactly. */
 START_TEST(test_write_stats)
 {
+    static struct ro_snap snap;
     struct ro_fault_stats fs;
     struct ebf_metrics ms;
     char *buf = NULL;
@@ -323,7 +325,9 @@ START_TEST(test_write_stats)
     ebf_idset_init(&fs.withheld);
     ebf_idset_add(&fs.withheld, 42);
     ck_assert_int_eq(ebf_metrics_init(&ms, 256), 0);
-    ro_fault_metrics(&fs, 2, &ms);
+    snap.fault = fs;
+    snap.n_sources = 2;
+    ro_fault_metrics(&snap, &ms);
     FILE *f = open_memstream(&buf, &len);
     ck_assert_ptr_nonnull(f);
     ebf_metrics_write_kv(&ms, f);

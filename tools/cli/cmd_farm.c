@@ -13,6 +13,9 @@
 #include "ebf_fsm.h"
 #include "ebf_pb.h"
 #include "farmctl.h"
+#include "node_stats.h"
+#include "ro_stats.h"
+#include "sfc_stats.h"
 #include "summary.h"
 
 /* Options every farm command takes: --farm NAME, --json, --keep. */
@@ -231,15 +234,16 @@ static void totals(const struct farm_state *st, Ebfarm__Reply **rep, struct tota
     for (unsigned i = 0; i < st->n; i++) {
         switch (st->proc[i].role) {
         case FARM_READOUT:
-            t->generated += counter(rep[i], "events") + counter(rep[i], "events_abandoned");
-            t->frames += counter(rep[i], "frames");
+            t->generated += counter(rep[i], RO_NAME(EVENTS)) +
+                            counter(rep[i], RO_NAME(EVENTS_ABANDONED));
+            t->frames += counter(rep[i], RO_NAME(FRAMES));
             break;
         case FARM_NODE:
-            t->accepted += counter(rep[i], "accepted");
-            t->rejected += counter(rep[i], "rejected");
+            t->accepted += counter(rep[i], NODE_NAME(ACCEPTED));
+            t->rejected += counter(rep[i], NODE_NAME(REJECTED));
             break;
         case FARM_SFC:
-            t->lost += counter_sum(rep[i], "lost");
+            t->lost += counter_sum(rep[i], SFC_NAME(LOST));
             break;
         }
     }

@@ -114,5 +114,5 @@ void farm_result_free(struct farm_result *r)
     ebf_kv_free(&r->readout);
     ebf_kv_free(&r->sfc);
     for (unsigned i = 0; i < FARM_MAX_NODES; i++)
-        ebf_kv_free(&r->node[i]);
+        ebf_kv_free(&r->node[i].kv);
 }

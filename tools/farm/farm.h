@@ -44,14 +44,21 @@ struct farm_conf {
     uint32_t burst_gap_us;       /*   then a pause this long */
 };
 
+/* One node process of a run, by its instance name in the farm file. */
+struct farm_node_result {
+    char name[FF_NAME_MAX];
+    int gone;                    /* it gave no final counters: killed or crashed */
+    struct ebf_kv kv;            /* its final counters; empty when gone */
+};
+
 struct farm_result {
     char run_dir[512];
     char error[512];             /* why the run failed, "" when it did not */
     struct ebf_kv readout;
     struct ebf_kv sfc;
-    struct ebf_kv node[FARM_MAX_NODES];
-    uint16_t n_nodes;            /* nodes that reported (node[0..n_nodes)) */
-    unsigned nodes_silent;       /* nodes that gave no final counters (killed) */
+    struct farm_node_result node[FARM_MAX_NODES];   /* in farm-file order */
+    uint16_t n_nodes;            /* node processes that ran, gone ones included */
+    unsigned nodes_silent;       /* of them, those that gave no final counters */
     double wall_s;               /* first frame sent to last event acked */
 };
 

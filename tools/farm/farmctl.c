@@ -958,17 +958,30 @@ static void kv_merge(struct ebf_kv *into, const struct ebf_kv *from)
     }
 }
 
+/* The next node entry of r, named after p; NULL when r is full. */
+static struct farm_node_result *node_result(struct farm_result *r, const struct farm_proc *p)
+{
+    if (r->n_nodes == FARM_MAX_NODES)
+        return NULL;
+    struct farm_node_result *n = &r->node[r->n_nodes++];
+    snprintf(n->name, sizeof(n->name), "%s", p->name);
+    return n;
+}
+
 static int collect_finals(const struct farm_state *st, struct farm_result *r, char *err,
                           size_t len)
 {
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *p = &st->proc[i];
+        struct farm_node_result *n = NULL;
         struct ebf_kv kv;
         if (!alive(p->pid)) {
             /* A dead node's decisions are in its SFC's acks; without an
              * SFC's or a readout's counters there is no ledger. */
             if (p->role == FARM_NODE) {
                 r->nodes_silent++;
+                if ((n = node_result(r, p)))
+                    n->gone = 1;
                 continue;
             }
             snprintf(err, len, "%s is gone: no final counters", p->name);
@@ -984,8 +997,11 @@ static int collect_finals(const struct farm_state *st, struct farm_result *r, ch
             snprintf(err, len, "%s sent no counters", p->name);
             return -1;
         }
-        if (p->role == FARM_NODE && r->n_nodes < FARM_MAX_NODES) {
-            r->node[r->n_nodes++] = kv;
+        if (p->role == FARM_NODE) {
+            if ((n = node_result(r, p)))
+                n->kv = kv;
+            else
+                ebf_kv_free(&kv);
             continue;
         }
         kv_merge(p->role == FARM_SFC ? &r->sfc : &r->readout, &kv);

@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "ebf_idset.h"
+#include "node_stats.h"
+#include "ro_stats.h"
+#include "sfc_stats.h"
 
 /* An id record from its stats keys "<prefix>.count.<cell>" ... (0 if absent). */
 static void kv_idset(const struct ebf_kv *kv, const char *prefix, struct ebf_idset *r)
@@ -32,11 +35,11 @@ static void ledger_ids(const struct farm_result *r, struct ledger *l)
 
     ebf_idset_init(&d);
     ebf_idset_add_range(&d, l->id_lo, l->generated);
-    kv_idset(&r->sfc, "ledger.acked", &x);
+    kv_idset(&r->sfc, SFC_NAME(LEDGER_ACKED), &x);
     ebf_idset_merge(&d, &x, -1);
-    kv_idset(&r->sfc, "ledger.lost", &x);
+    kv_idset(&r->sfc, SFC_NAME(LEDGER_LOST), &x);
     ebf_idset_merge(&d, &x, -1);
-    kv_idset(&r->readout, "ledger.withheld", &x);
+    kv_idset(&r->readout, RO_FAULT_NAME(LEDGER_WITHHELD), &x);
     ebf_idset_merge(&d, &x, -1);
     l->ids_match = ebf_idset_empty(&d);
     l->ids_listed = ebf_idset_list(&d, l->missing, &l->n_missing, l->extra, &l->n_extra,
@@ -45,12 +48,12 @@ static void ledger_ids(const struct farm_result *r, struct ledger *l)
         return;
     ebf_idset_init(&d);
     for (unsigned i = 0; i < r->n_nodes; i++) {
-        kv_idset(&r->node[i], "ledger.acks", &x);
+        kv_idset(&r->node[i].kv, NODE_NAME(LEDGER_ACKS), &x);
         ebf_idset_merge(&d, &x, 1);
     }
-    kv_idset(&r->sfc, "ledger.acked", &x);
+    kv_idset(&r->sfc, SFC_NAME(LEDGER_ACKED), &x);
     ebf_idset_merge(&d, &x, -1);
-    kv_idset(&r->sfc, "ledger.late", &x);
+    kv_idset(&r->sfc, SFC_NAME(LEDGER_LATE), &x);
     ebf_idset_merge(&d, &x, -1);
     l->nodes_agree = ebf_idset_empty(&d);
 }
@@ -58,42 +61,44 @@ static void ledger_ids(const struct farm_result *r, struct ledger *l)
 void ledger_close(const struct farm_result *r, struct ledger *l)
 {
     memset(l, 0, sizeof(*l));
-    l->generated = ebf_kv_u64(&r->readout, "events", 0) +
-                   ebf_kv_u64(&r->readout, "events_abandoned", 0);
-    l->id_lo = ebf_kv_u64(&r->readout, "first_event", 0);
+    l->generated = ebf_kv_u64(&r->readout, RO_NAME(EVENTS), 0) +
+                   ebf_kv_u64(&r->readout, RO_NAME(EVENTS_ABANDONED), 0);
+    l->id_lo = ebf_kv_u64(&r->readout, RO_NAME(FIRST_EVENT), 0);
     /* The SFC takes one ack per event, from the node that holds it: that
      * is the decision of record, also when a node died or answered late. */
-    l->accepted = ebf_kv_u64(&r->sfc, "ack.accept", 0);
-    l->rejected = ebf_kv_u64(&r->sfc, "ack.reject", 0);
-    l->incomplete = ebf_kv_u64(&r->sfc, "ack.incomplete", 0);
-    l->late_acks = ebf_kv_u64(&r->sfc, "ack.late_dead", 0);
-    l->nodes_dead = ebf_kv_u64(&r->sfc, "node.declared_dead", 0);
-    l->redispatched = ebf_kv_u64(&r->sfc, "node.redispatched", 0);
-    l->rejoins = ebf_kv_u64(&r->sfc, "node.rejoins", 0);
-    l->revived = ebf_kv_u64(&r->sfc, "node.revived", 0);
+    l->accepted = ebf_kv_u64(&r->sfc, SFC_NAME(ACK_ACCEPT), 0);
+    l->rejected = ebf_kv_u64(&r->sfc, SFC_NAME(ACK_REJECT), 0);
+    l->incomplete = ebf_kv_u64(&r->sfc, SFC_NAME(ACK_INCOMPLETE), 0);
+    l->late_acks = ebf_kv_u64(&r->sfc, SFC_NAME(ACK_LATE_DEAD), 0);
+    l->nodes_dead = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_DECLARED_DEAD), 0);
+    l->redispatched = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_REDISPATCHED), 0);
+    l->rejoins = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_REJOINS), 0);
+    l->revived = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_REVIVED), 0);
     l->nodes_silent = r->nodes_silent;
     /* A restarted node (a rejoin) took its past incarnation's record along. */
     l->nodes_reported = r->nodes_silent == 0 && l->rejoins == 0;
+    size_t lost = strlen(SFC_NAME(LOST));
     for (unsigned i = 0; i < r->sfc.n && l->n_lost < LEDGER_MAX_REASONS; i++) {
         const struct ebf_kv_pair *p = &r->sfc.pair[i];
-        if (strncmp(p->key, "lost.", 5) != 0)
+        if (strncmp(p->key, SFC_NAME(LOST), lost) != 0 || p->key[lost] != '.')
             continue;
-        snprintf(l->lost_name[l->n_lost], sizeof(l->lost_name[0]), "%s", p->key + 5);
+        snprintf(l->lost_name[l->n_lost], sizeof(l->lost_name[0]), "%s", p->key + lost + 1);
         l->lost[l->n_lost] = strtoull(p->val, NULL, 0);
         l->lost_total += l->lost[l->n_lost];
         l->n_lost++;
     }
     /* Events the readout's fault injection withheld entirely (no frame left
      * intact): no SFC saw them, the readout accounts for them. */
-    uint64_t withheld = ebf_kv_u64(&r->readout, "fault.withheld_events", UINT64_MAX);
+    uint64_t withheld = ebf_kv_u64(&r->readout, RO_FAULT_NAME(WITHHELD_EVENTS), UINT64_MAX);
     if (withheld != UINT64_MAX && l->n_lost < LEDGER_MAX_REASONS) {
         snprintf(l->lost_name[l->n_lost], sizeof(l->lost_name[0]), "withheld");
         l->lost[l->n_lost++] = withheld;
         l->lost_total += withheld;
     }
-    uint64_t want = ebf_kv_u64(&r->readout, "id_digest", 0);
-    uint64_t got = ebf_kv_u64(&r->sfc, "acked_digest", 0) + ebf_kv_u64(&r->sfc, "lost_digest", 0) +
-                   ebf_kv_u64(&r->readout, "fault.withheld_digest", 0);
+    uint64_t want = ebf_kv_u64(&r->readout, RO_NAME(ID_DIGEST), 0);
+    uint64_t got = ebf_kv_u64(&r->sfc, SFC_NAME(ACKED_DIGEST), 0) +
+                   ebf_kv_u64(&r->sfc, SFC_NAME(LOST_DIGEST), 0) +
+                   ebf_kv_u64(&r->readout, RO_FAULT_NAME(WITHHELD_DIGEST), 0);
     l->digest_match = want == got;
     ledger_ids(r, l);
     l->unaccounted = (int64_t)(l->generated - (l->accepted + l->rejected + l->lost_total));

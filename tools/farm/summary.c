@@ -3,22 +3,13 @@
 #include "summary.h"
 
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ebf_hist.h"
-#include "ro_fault.h"
-
-/* Sum of every key that starts with prefix, over the nodes or one kv. */
-static uint64_t prefix_sum(const struct ebf_kv *kv, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    uint64_t s = 0;
-    for (unsigned i = 0; i < kv->n; i++)
-        if (strncmp(kv->pair[i].key, prefix, n) == 0)
-            s += strtoull(kv->pair[i].val, NULL, 0);
-    return s;
-}
+#include "node_stats.h"
+#include "ro_stats.h"
+#include "sfc_stats.h"
+#include "sumtable.h"
 
 /* "a, b, c" of up to n ids, "..." when the list was cut. */
 static void ids_text(FILE *out, const uint64_t *ids, unsigned n, int cut)
@@ -39,21 +30,22 @@ static void ids_json(FILE *out, const uint64_t *ids, unsigned n)
     fputc(']', out);
 }
 
-static void hist_load(const struct ebf_kv *kv, const char *prefix, struct ebf_hist *h)
+/* Histogram name read back from its stats keys "hist.<name>.count" ... (0 if absent). */
+static void hist_load(const struct ebf_kv *kv, const char *name, struct ebf_hist *h)
 {
     char key[96];
 
     ebf_hist_init(h);
-    snprintf(key, sizeof(key), "%s.count", prefix);
+    snprintf(key, sizeof(key), "hist.%s.count", name);
     h->count = ebf_kv_u64(kv, key, 0);
-    snprintf(key, sizeof(key), "%s.sum", prefix);
+    snprintf(key, sizeof(key), "hist.%s.sum", name);
     h->sum = ebf_kv_u64(kv, key, 0);
-    snprintf(key, sizeof(key), "%s.min", prefix);
+    snprintf(key, sizeof(key), "hist.%s.min", name);
     h->min = h->count ? ebf_kv_u64(kv, key, 0) : UINT64_MAX;
-    snprintf(key, sizeof(key), "%s.max", prefix);
+    snprintf(key, sizeof(key), "hist.%s.max", name);
     h->max = ebf_kv_u64(kv, key, 0);
     for (unsigned b = 0; b < EBF_HIST_BUCKETS; b++) {
-        snprintf(key, sizeof(key), "%s.bucket.%u", prefix, b);
+        snprintf(key, sizeof(key), "hist.%s.bucket.%u", name, b);
         h->bucket[b] = ebf_kv_u64(kv, key, 0);
     }
 }
@@ -66,40 +58,24 @@ struct figures {
 
 static void figures(const struct farm_result *r, struct figures *fg)
 {
-    uint64_t t0 = ebf_kv_u64(&r->readout, "start_ns", 0);
-    uint64_t t1 = ebf_kv_u64(&r->readout, "end_ns", 0);
+    const struct ebf_kv *ro = &r->readout;
+    uint64_t t0 = ebf_kv_u64(ro, RO_NAME(START_NS), 0);
+    uint64_t t1 = ebf_kv_u64(ro, RO_NAME(END_NS), 0);
 
     memset(fg, 0, sizeof(*fg));
     fg->seconds = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0;
     if (fg->seconds > 0) {
-        fg->events_s = (double)ebf_kv_u64(&r->readout, "events", 0) / fg->seconds;
-        fg->frames_s = (double)ebf_kv_u64(&r->readout, "frames", 0) / fg->seconds;
-        fg->payload_gbit_s =
-            (double)ebf_kv_u64(&r->readout, "payload_bytes", 0) * 8e-9 / fg->seconds;
+        fg->events_s = (double)ebf_kv_u64(ro, RO_NAME(EVENTS), 0) / fg->seconds;
+        fg->frames_s = (double)ebf_kv_u64(ro, RO_NAME(FRAMES), 0) / fg->seconds;
+        fg->payload_gbit_s = (double)ebf_kv_u64(ro, RO_NAME(PAYLOAD_BYTES), 0) * 8e-9 / fg->seconds;
     }
-    hist_load(&r->sfc, "hist.build_ns", &fg->build);
+    hist_load(&r->sfc, SFC_NAME(BUILD_NS), &fg->build);
     ebf_hist_init(&fg->e2e);
     for (unsigned i = 0; i < r->n_nodes; i++) {
         struct ebf_hist h;
-        hist_load(&r->node[i], "hist.e2e_ns", &h);
+        hist_load(&r->node[i].kv, NODE_NAME(E2E_NS), &h);
         ebf_hist_merge(&fg->e2e, &h);
     }
-}
-
-/* Print "name N" for every non-zero key under prefix, or "none". */
-static void reasons_text(FILE *out, const struct ebf_kv *kv, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    int any = 0;
-    for (unsigned i = 0; i < kv->n; i++) {
-        const struct ebf_kv_pair *p = &kv->pair[i];
-        if (strncmp(p->key, prefix, n) == 0 && strcmp(p->val, "0") != 0) {
-            fprintf(out, "%s%s %s", any ? ", " : "", p->key + n, p->val);
-            any = 1;
-        }
-    }
-    if (!any)
-        fprintf(out, "none");
 }
 
 static const char *const dist_names[] = {
@@ -124,14 +100,13 @@ static const char *silence_str(const struct farm_conf *c, char *buf, size_t len)
 static int any_faults(const struct farm_conf *c, const struct ebf_kv *ro)
 {
     return c->faults[0] || c->silence_source != FF_NO_SILENCE || c->burst_events ||
-           ebf_kv_u64(ro, "fault.frames_in", 0) > 0;
+           ebf_kv_u64(ro, RO_FAULT_NAME(FRAMES_IN), 0) > 0;
 }
 
-/* 1 when the readout's fault stage kept frames from the SFCs. */
-/* What was asked for, then what the readout's fault stage did. */
-static void faults_text(FILE *out, const struct farm_conf *c, const struct ebf_kv *ro)
+/* What the run asked of the readout's fault stage. */
+static void faults_text(FILE *out, const struct farm_conf *c)
 {
-    char key[48], sil[48];
+    char sil[48];
 
     fprintf(out, "  faults   frame faults %s; silence %s; ", c->faults[0] ? c->faults : "none",
             silence_str(c, sil, sizeof(sil)));
@@ -139,69 +114,39 @@ static void faults_text(FILE *out, const struct farm_conf *c, const struct ebf_k
         fprintf(out, "bursts of %u events, %u us apart", c->burst_events, c->burst_gap_us);
     else
         fprintf(out, "no bursts");
-    fprintf(out, "; seed %" PRIu64 "\n           readout: of %" PRIu64 " frames:", c->seed,
-            ebf_kv_u64(ro, "fault.frames_in", 0));
-    for (unsigned k = 0; k < RO_FK_MAX; k++) {
-        snprintf(key, sizeof(key), "fault.%s", ro_fault_counter(k));
-        fprintf(out, "%s %s %" PRIu64, k ? "," : "", ro_fault_counter(k), ebf_kv_u64(ro, key, 0));
-    }
-    fprintf(out, "; silenced %" PRIu64 " frames (%" PRIu64 " fragments); %" PRIu64
-            " burst gaps; not done: %" PRIu64 " duplicates (no mbuf), %" PRIu64
-            " reorders/delays (hold full)\n",
-            ebf_kv_u64(ro, "fault.silenced_frames", 0),
-            ebf_kv_u64(ro, "fault.silenced_fragments", 0), ebf_kv_u64(ro, "fault.burst_gaps", 0),
-            ebf_kv_u64(ro, "fault.dup_failed", 0), ebf_kv_u64(ro, "fault.hold_full", 0));
+    fprintf(out, "; seed %" PRIu64 "\n", c->seed);
 }
 
-void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result *r,
-                  const struct ledger *l)
+/* Each process's summary counters (sumtable.h): the readout (its fault
+ * stage's when there were faults), the SFCs, then every node by name. */
+static void processes_text(FILE *out, const struct farm_conf *c, const struct farm_result *r)
 {
-    struct figures fg;
-    const struct ebf_kv *ro = &r->readout, *sfc = &r->sfc;
+    struct sum_line ln;
+    int faults = any_faults(c, &r->readout);
 
-    figures(r, &fg);
-    fprintf(out, "ebfarm run: %" PRIu64 " events x %u sources, fragments ", c->events,
-            c->sources);
-    if (c->frag_dist == FF_DIST_LOGNORMAL)
-        fprintf(out, "log-normal (mean %g B, sd %g B) in ", c->frag_mean, c->frag_sigma);
-    fprintf(out, "%u..%u B, %u nodes\n", c->frag_min, c->frag_max, c->nodes);
-    fprintf(out, "  readout  generated %" PRIu64 " events, sent %" PRIu64 " frames (%" PRIu64
-            " bytes); back-pressure: %" PRIu64 " frames refused at first try, all retried\n"
-            "           throttled %" PRIu64 " times for %.1f ms in all (%" PRIu64
-            " throttle frames heard)\n",
-            l->generated, ebf_kv_u64(ro, "frames", 0), ebf_kv_u64(ro, "bytes", 0),
-            ebf_kv_u64(ro, "tx_refused", 0), ebf_kv_u64(ro, "throttle.holds", 0),
-            (double)ebf_kv_u64(ro, "throttle.held_ns", 0) / 1e6,
-            ebf_kv_u64(ro, "throttle.frames", 0));
-    if (any_faults(c, ro))
-        faults_text(out, c, ro);
-    fprintf(out, "  sfc      received %" PRIu64 " frames; rejected: ",
-            ebf_kv_u64(sfc, "rx.frames", 0));
-    reasons_text(out, sfc, "rx.reject.");
-    fprintf(out, "; dropped: ");
-    reasons_text(out, sfc, "rx.drop.");
-    fprintf(out, "\n           sequence gaps by source: ");
-    reasons_text(out, sfc, "seq.gap.");
-    fprintf(out, "; of them filled later (reordered): ");
-    reasons_text(out, sfc, "seq.reorder.");
-    fprintf(out, "; repeated: ");
-    reasons_text(out, sfc, "seq.dup.");
-    fprintf(out, "; throttle on %" PRIu64 " times, %" PRIu64 " frames (%" PRIu64 " refused)",
-            ebf_kv_u64(sfc, "throttle.on", 0), ebf_kv_u64(sfc, "throttle.frames", 0),
-            ebf_kv_u64(sfc, "throttle.tx_fail", 0));
-    fprintf(out, "\n           built %" PRIu64 " complete, %" PRIu64 " incomplete; sent %" PRIu64
-            " events in %" PRIu64 " frames; acked %" PRIu64 "\n",
-            ebf_kv_u64(sfc, "events.complete", 0), ebf_kv_u64(sfc, "events.incomplete", 0),
-            ebf_kv_u64(sfc, "events.sent", 0), ebf_kv_u64(sfc, "tx.frames", 0),
-            ebf_kv_u64(sfc, "ack.events", 0));
+    if (faults)
+        faults_text(out, c);
+    sum_begin(&ln, out, "readout");
+    sum_text(&ln, &ro_counter_table, &r->readout);
+    if (faults)
+        sum_text(&ln, &ro_fault_counter_table, &r->readout);
+    sum_end(&ln);
+    sum_begin(&ln, out, "sfc");
+    sum_text(&ln, &sfc_counter_table, &r->sfc);
+    sum_end(&ln);
     for (unsigned i = 0; i < r->n_nodes; i++) {
-        const struct ebf_kv *n = &r->node[i];
-        fprintf(out, "  node%-4u decided %" PRIu64 " (accepted %" PRIu64 ", rejected %" PRIu64
-                "), bad events %" PRIu64 ", rejected frames %" PRIu64 "\n",
-                i, ebf_kv_u64(n, "events", 0), ebf_kv_u64(n, "accepted", 0),
-                ebf_kv_u64(n, "rejected", 0), ebf_kv_u64(n, "events_bad", 0),
-                prefix_sum(n, "rx.reject."));
+        sum_begin(&ln, out, r->node[i].name);
+        if (r->node[i].gone)
+            sum_item(&ln, "gone: no final counters (killed or crashed)");
+        else
+            sum_text(&ln, &node_counter_table, &r->node[i].kv);
+        sum_end(&ln);
     }
+}
+
+/* The ledger's lines. */
+static void ledger_text(FILE *out, const struct farm_result *r, const struct ledger *l)
+{
     fprintf(out, "  ledger   generated %" PRIu64 " = accepted %" PRIu64 " + rejected %" PRIu64
             " + lost %" PRIu64 "; incomplete %" PRIu64 "\n",
             l->generated, l->accepted, l->rejected, l->lost_total, l->incomplete);
@@ -210,7 +155,7 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
         fprintf(out, " %s %" PRIu64 "%s", l->lost_name[i], l->lost[i],
                 i + 1 < l->n_lost ? "," : "");
     fprintf(out, "\n           incomplete by missing source: ");
-    reasons_text(out, sfc, "missing.source.");
+    sum_values_text(out, SFC_NAME(MISSING_SOURCE), &r->sfc);
     fprintf(out, "\n           nodes: %" PRIu64 " declared dead, %" PRIu64 " events re-dispatched, %"
             PRIu64 " late acks ignored, %" PRIu64 " rejoins, %" PRIu64 " revived; ",
             l->nodes_dead, l->redispatched, l->late_acks, l->rejoins, l->revived);
@@ -229,28 +174,28 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
         fprintf(out, "; ids counted twice or never generated: ");
         ids_text(out, l->extra, l->n_extra, !l->ids_listed || l->n_extra == LEDGER_MAX_IDS);
     }
-    fprintf(out, "\n  rate     %.0f events/s, %.0f frames/s, %.2f Gbit/s payload over %.2f s\n",
+    fputc('\n', out);
+}
+
+void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result *r,
+                  const struct ledger *l)
+{
+    struct figures fg;
+
+    figures(r, &fg);
+    fprintf(out, "ebfarm run: %" PRIu64 " events x %u sources, fragments ", c->events,
+            c->sources);
+    if (c->frag_dist == FF_DIST_LOGNORMAL)
+        fprintf(out, "log-normal (mean %g B, sd %g B) in ", c->frag_mean, c->frag_sigma);
+    fprintf(out, "%u..%u B, %u nodes\n", c->frag_min, c->frag_max, c->nodes);
+    processes_text(out, c, r);
+    ledger_text(out, r, l);
+    fprintf(out, "  rate     %.0f events/s, %.0f frames/s, %.2f Gbit/s payload over %.2f s\n",
             fg.events_s, fg.frames_s, fg.payload_gbit_s, fg.seconds);
     fprintf(out, "  latency  build p50 %.1f us p99 %.1f us; end-to-end p50 %.1f us p99 %.1f us max %.1f us\n",
             ebf_hist_quantile(&fg.build, 0.5) / 1e3, ebf_hist_quantile(&fg.build, 0.99) / 1e3,
             ebf_hist_quantile(&fg.e2e, 0.5) / 1e3, ebf_hist_quantile(&fg.e2e, 0.99) / 1e3,
             (double)fg.e2e.max / 1e3);
-}
-
-/* JSON object of every key under prefix with a non-empty remainder. */
-static void reasons_json(FILE *out, const struct ebf_kv *kv, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    int any = 0;
-    fputc('{', out);
-    for (unsigned i = 0; i < kv->n; i++) {
-        const struct ebf_kv_pair *p = &kv->pair[i];
-        if (strncmp(p->key, prefix, n) == 0) {
-            fprintf(out, "%s\"%s\": %s", any ? ", " : "", p->key + n, p->val);
-            any = 1;
-        }
-    }
-    fputc('}', out);
 }
 
 static void hist_json(FILE *out, const struct ebf_hist *h)
@@ -263,34 +208,35 @@ static void hist_json(FILE *out, const struct ebf_hist *h)
             ebf_hist_quantile(h, 0.999), h->max);
 }
 
-/* The readout's fault counters, ", \"faults\": {...}},\n" closing the readout object;
- * zeros when it had no fault stage. */
-static void faults_json(FILE *out, const struct ebf_kv *ro)
+/* "readout", "sfc" and "nodes": each process's summary counters
+ * (sumtable.h); a node by name, gone or with its counters. */
+static void processes_json(FILE *out, const struct farm_result *r)
 {
-    static const char *const more[] = {
-        "silenced_frames", "silenced_fragments", "dup_failed", "hold_full", "burst_gaps",
-    };
-    char key[48];
+    int first = 1;
 
-    fprintf(out, ", \"faults\": {\"frames_in\": %" PRIu64, ebf_kv_u64(ro, "fault.frames_in", 0));
-    for (unsigned k = 0; k < RO_FK_MAX; k++) {
-        snprintf(key, sizeof(key), "fault.%s", ro_fault_counter(k));
-        fprintf(out, ", \"%s\": %" PRIu64, ro_fault_counter(k), ebf_kv_u64(ro, key, 0));
+    fprintf(out, " \"readout\": {");
+    sum_json(out, &ro_counter_table, &r->readout, &first);
+    sum_json(out, &ro_fault_counter_table, &r->readout, &first);
+    fprintf(out, "},\n \"sfc\": {");
+    first = 1;
+    sum_json(out, &sfc_counter_table, &r->sfc, &first);
+    fprintf(out, "},\n \"nodes\": [");
+    for (unsigned i = 0; i < r->n_nodes; i++) {
+        const struct farm_node_result *n = &r->node[i];
+        fprintf(out, "%s{\"name\": \"%s\", \"gone\": %s", i ? ", " : "", n->name,
+                n->gone ? "true" : "false");
+        first = 0;
+        if (!n->gone)
+            sum_json(out, &node_counter_table, &n->kv, &first);
+        fputc('}', out);
     }
-    for (unsigned i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
-        snprintf(key, sizeof(key), "fault.%s", more[i]);
-        fprintf(out, ", \"%s\": %" PRIu64, more[i], ebf_kv_u64(ro, key, 0));
-    }
-    fprintf(out, ", \"dropped_by_source\": ");
-    reasons_json(out, ro, "fault.dropped.source.");
-    fprintf(out, "}},\n");
+    fprintf(out, "],\n");
 }
 
 void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result *r,
                   const struct ledger *l)
 {
     struct figures fg;
-    const struct ebf_kv *ro = &r->readout, *sfc = &r->sfc;
 
     figures(r, &fg);
     fprintf(out, "{\"ledger\": {\"generated\": %" PRIu64 ", \"accepted\": %" PRIu64
@@ -316,7 +262,7 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
         fprintf(out, ", \"complete\": %s}", l->ids_listed ? "true" : "false");
     }
     fprintf(out, ", \"incomplete_by_missing_source\": ");
-    reasons_json(out, sfc, "missing.source.");
+    sum_values_json(out, SFC_NAME(MISSING_SOURCE), &r->sfc);
     fprintf(out, ", \"nodes_dead\": %" PRIu64 ", \"redispatched\": %" PRIu64
             ", \"late_acks\": %" PRIu64 ", \"rejoins\": %" PRIu64 ", \"revived\": %" PRIu64
             ", \"nodes_silent\": %u"
@@ -334,54 +280,8 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
             c->frag_mean, c->frag_sigma, c->rate, c->udp ? "udp" : "eth", c->seed,
             c->faults[0] ? c->faults : "none", silence_str(c, sil, sizeof(sil)), c->burst_events,
             c->burst_gap_us);
-    fprintf(out, " \"readout\": {\"events\": %" PRIu64 ", \"frames\": %" PRIu64
-            ", \"bytes\": %" PRIu64 ", \"tx_refused\": %" PRIu64 ", \"tx_abandoned\": %" PRIu64,
-            ebf_kv_u64(ro, "events", 0), ebf_kv_u64(ro, "frames", 0), ebf_kv_u64(ro, "bytes", 0),
-            ebf_kv_u64(ro, "tx_refused", 0), ebf_kv_u64(ro, "tx_abandoned", 0));
-    fprintf(out, ", \"throttle\": {\"holds\": %" PRIu64 ", \"held_ms\": %.1f, \"frames\": %" PRIu64
-            ", \"stale\": %" PRIu64 ", \"rejected\": %" PRIu64 "}, \"rx_other\": %" PRIu64,
-            ebf_kv_u64(ro, "throttle.holds", 0), (double)ebf_kv_u64(ro, "throttle.held_ns", 0) / 1e6,
-            ebf_kv_u64(ro, "throttle.frames", 0), ebf_kv_u64(ro, "throttle.stale", 0),
-            ebf_kv_u64(ro, "throttle.rejected", 0), ebf_kv_u64(ro, "rx.other", 0));
-    faults_json(out, ro);
-    fprintf(out, " \"sfc\": {\"rx_frames\": %" PRIu64 ", \"rx_reject\": ",
-            ebf_kv_u64(sfc, "rx.frames", 0));
-    reasons_json(out, sfc, "rx.reject.");
-    fprintf(out, ", \"rx_drop\": ");
-    reasons_json(out, sfc, "rx.drop.");
-    fprintf(out, ", \"events_complete\": %" PRIu64 ", \"events_incomplete\": %" PRIu64
-            ", \"events_sent\": %" PRIu64 ", \"tx_frames\": %" PRIu64 ", \"acks\": %" PRIu64
-            ", \"missing_by_source\": ",
-            ebf_kv_u64(sfc, "events.complete", 0), ebf_kv_u64(sfc, "events.incomplete", 0),
-            ebf_kv_u64(sfc, "events.sent", 0), ebf_kv_u64(sfc, "tx.frames", 0),
-            ebf_kv_u64(sfc, "ack.events", 0));
-    reasons_json(out, sfc, "missing.source.");
-    fprintf(out, ", \"seq_gap\": ");
-    reasons_json(out, sfc, "seq.gap.");
-    fprintf(out, ", \"seq_reorder\": ");
-    reasons_json(out, sfc, "seq.reorder.");
-    fprintf(out, ", \"seq_dup\": ");
-    reasons_json(out, sfc, "seq.dup.");
-    fprintf(out, ", \"late_by_source\": ");
-    reasons_json(out, sfc, "late.source.");
-    fprintf(out, ", \"throttle\": {\"on\": %" PRIu64 ", \"off\": %" PRIu64 ", \"frames\": %" PRIu64
-            ", \"tx_fail\": %" PRIu64 "}",
-            ebf_kv_u64(sfc, "throttle.on", 0), ebf_kv_u64(sfc, "throttle.off", 0),
-            ebf_kv_u64(sfc, "throttle.frames", 0), ebf_kv_u64(sfc, "throttle.tx_fail", 0));
-    fprintf(out, "},\n \"nodes\": [");
-    for (unsigned i = 0; i < r->n_nodes; i++) {
-        const struct ebf_kv *n = &r->node[i];
-        fprintf(out, "%s{\"events\": %" PRIu64 ", \"accepted\": %" PRIu64 ", \"rejected\": %" PRIu64
-                ", \"incomplete\": %" PRIu64 ", \"events_bad\": %" PRIu64 ", \"verify\": ",
-                i ? ", " : "", ebf_kv_u64(n, "events", 0), ebf_kv_u64(n, "accepted", 0),
-                ebf_kv_u64(n, "rejected", 0), ebf_kv_u64(n, "incomplete", 0),
-                ebf_kv_u64(n, "events_bad", 0));
-        reasons_json(out, n, "verify.");
-        fprintf(out, ", \"rx_reject\": ");
-        reasons_json(out, n, "rx.reject.");
-        fputc('}', out);
-    }
-    fprintf(out, "],\n \"rates\": {\"seconds\": %.3f, \"events_per_s\": %.0f, \"frames_per_s\": %.0f"
+    processes_json(out, r);
+    fprintf(out, " \"rates\": {\"seconds\": %.3f, \"events_per_s\": %.0f, \"frames_per_s\": %.0f"
             ", \"payload_gbit_per_s\": %.3f},\n",
             fg.seconds, fg.events_s, fg.frames_s, fg.payload_gbit_s);
     fprintf(out, " \"latency_ns\": {\"build\": ");

@@ -8,18 +8,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebf_counters.h"
 #include "ebf_fsm.h"
 #include "ebf_pb.h"
+#include "node_stats.h"
+#include "ro_stats.h"
+#include "sfc_stats.h"
 
 enum fam_kind { FAM_COUNTER, FAM_GAUGE, FAM_HIST };
 
 static const char *const kind_type[] = {"counter", "gauge", "histogram"};
 
-/* One metric family: its exposition name and the dotted name it came from. */
+/* At most this many components with their own help for one family. */
+#define FAM_MAX_HELP 4
+
+/* One metric family: its exposition name, the dotted name it came from,
+ * and the help of each component whose table describes it. */
 struct family {
     char name[128];
     enum fam_kind kind;
     const char *src;
+    unsigned n_help;
+    const char *help_component[FAM_MAX_HELP];
+    const char *help[FAM_MAX_HELP];
 };
 
 struct families {
@@ -27,43 +38,22 @@ struct families {
     unsigned n, cap;
 };
 
-/* Help for the metrics docs/daemons.md describes; others get a generic line. */
+/* The daemons' counter tables (lib/ebf_counters.h), by component. */
 static const struct {
-    const char *src, *help;
-} helps[] = {
-    {"rx.frames", "Frames read from the data port."},
-    {"rx.bytes", "Bytes of the frames read from the data port."},
-    {"rx.reject", "Frames that failed to parse, by reason."},
-    {"rx.drop", "Frames dropped after parsing, by reason."},
-    {"piece.reject", "Pieces inside event frames that failed to parse, by reason."},
-    {"lost", "Events the SFC lost, by reason."},
-    {"events", "Events generated (readout) or decided (node)."},
-    {"events.sent", "Built events the SFC sent to nodes."},
-    {"events.complete", "Events the SFC built with every source."},
-    {"events.incomplete", "Events the SFC delivered without some source."},
-    {"accepted", "Events the node's trigger accepted."},
-    {"rejected", "Events the node's trigger rejected."},
-    {"frames", "Frames the readout sent."},
-    {"bytes", "Bytes of the frames the readout sent."},
-    {"payload_bytes", "Fragment payload bytes sent (readout) or verified (node)."},
-    {"tx.payload_bytes", "Fragment payload bytes the SFC sent to nodes."},
-    {"events_building", "Events being built in the SFC's event table."},
-    {"ready_queue", "Built events waiting for a node credit."},
-    {"node_credits", "Credits the SFC holds for each node."},
-    {"node_unacked", "Events the SFC sent to each node and that are not acked yet."},
-    {"credits", "Event slots the node has granted in all."},
-    {"mempool_in_use", "Mbufs in use, by pool."},
-    {"build_ns", "Time from an event's first piece to complete."},
-    {"dispatch_ns", "Time from an event ready to sent to a node."},
-    {"ack_ns", "Time from an event sent to its ack."},
-    {"e2e_ns", "Time from the readout's transmit timestamp to the node's decision."},
+    const char *component;
+    const struct ebf_counter_table *const *tables;
+} components[] = {
+    {"readout", ro_counter_tables},
+    {"sfc", sfc_counter_tables},
+    {"node", node_counter_tables},
 };
 
-static const char *help_of(const char *src)
+/* The table entry describing metric src of a component, or NULL. */
+static const struct ebf_counter *describe(const char *component, const char *src)
 {
-    for (unsigned i = 0; i < sizeof(helps) / sizeof(helps[0]); i++)
-        if (strcmp(helps[i].src, src) == 0)
-            return helps[i].help;
+    for (unsigned i = 0; i < sizeof(components) / sizeof(components[0]); i++)
+        if (strcmp(components[i].component, component) == 0)
+            return ebf_counters_find_in(components[i].tables, src);
     return NULL;
 }
 
@@ -73,11 +63,19 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Counters that identify or time a run rather than count anything. */
-static int skipped(enum fam_kind k, const char *src)
+/* Counters that identify or time a run rather than count anything: those
+ * the component's table flags EBF_CF_RUN; for a metric no table describes,
+ * names ending in "_digest" or "_ns", and first_event, last_event. */
+static int skipped(enum fam_kind k, const char *component, const char *src)
 {
-    return k == FAM_COUNTER && (ends_with(src, "_digest") || ends_with(src, "_ns") ||
-                                strcmp(src, "first_event") == 0 || strcmp(src, "last_event") == 0);
+    const struct ebf_counter *c = describe(component, src);
+
+    if (k != FAM_COUNTER)
+        return 0;
+    if (c)
+        return (c->flags & EBF_CF_RUN) != 0;
+    return ends_with(src, "_digest") || ends_with(src, "_ns") || strcmp(src, "first_event") == 0 ||
+           strcmp(src, "last_event") == 0;
 }
 
 static int hist_in_ns(const Ebfarm__Histogram *h)
@@ -98,13 +96,11 @@ static void sanitize(char *out, size_t len, const char *prefix, const char *src,
     out[o] = '\0';
 }
 
-/* The family name of a metric; -1 when it is left out. */
-static int family_name(enum fam_kind k, const char *src, int ns, char *out, size_t len)
+/* The family name of a metric (whether or not it is left out). */
+static void family_name(enum fam_kind k, const char *src, int ns, char *out, size_t len)
 {
     size_t n = strlen(src);
 
-    if (skipped(k, src))
-        return -1;
     if (k == FAM_HIST && ns && ends_with(src, "_ns"))
         n -= 3;
     sanitize(out, len, "ebfarm_", src, n);
@@ -112,18 +108,46 @@ static int family_name(enum fam_kind k, const char *src, int ns, char *out, size
         strncat(out, "_total", len - strlen(out) - 1);
     else if (k == FAM_HIST && ns)
         strncat(out, "_seconds", len - strlen(out) - 1);
-    return 0;
 }
 
-static int fam_add(struct families *fs, enum fam_kind k, const char *src, int ns)
+/* 1 when a component's metric src is a sample of fam (the table lookup
+ * only for a name that matches). */
+static int in_family(const struct family *fam, enum fam_kind k, const char *component,
+                     const char *src, int ns)
 {
     char name[128];
 
-    if (family_name(k, src, ns, name, sizeof(name)) != 0)
+    family_name(k, src, ns, name, sizeof(name));
+    return strcmp(name, fam->name) == 0 && !skipped(k, component, src);
+}
+
+/* Note the help component's table gives fam, unless a like one is noted. */
+static void fam_help(struct family *fam, const char *component)
+{
+    const struct ebf_counter *c = describe(component, fam->src);
+
+    if (!c || fam->n_help == FAM_MAX_HELP)
+        return;
+    for (unsigned i = 0; i < fam->n_help; i++)
+        if (strcmp(fam->help_component[i], component) == 0 || strcmp(fam->help[i], c->help) == 0)
+            return;
+    fam->help_component[fam->n_help] = component;
+    fam->help[fam->n_help++] = c->help;
+}
+
+static int fam_add(struct families *fs, enum fam_kind k, const char *component, const char *src,
+                   int ns)
+{
+    char name[128];
+
+    if (skipped(k, component, src))
         return 0;
+    family_name(k, src, ns, name, sizeof(name));
     for (unsigned i = 0; i < fs->n; i++)
-        if (strcmp(fs->f[i].name, name) == 0)
-            return 0;     /* known; a clash of kinds keeps the first */
+        if (strcmp(fs->f[i].name, name) == 0) {
+            fam_help(&fs->f[i], component);     /* a clash of kinds keeps the first */
+            return 0;
+        }
     if (fs->n == fs->cap) {
         unsigned cap = fs->cap ? 2 * fs->cap : 64;
         struct family *f = realloc(fs->f, cap * sizeof(*f));
@@ -133,9 +157,11 @@ static int fam_add(struct families *fs, enum fam_kind k, const char *src, int ns
         fs->cap = cap;
     }
     struct family *f = &fs->f[fs->n++];
+    memset(f, 0, sizeof(*f));
     snprintf(f->name, sizeof(f->name), "%s", name);
     f->kind = k;
     f->src = src;
+    fam_help(f, component);
     return 0;
 }
 
@@ -148,12 +174,13 @@ static int collect(const struct prom_proc *p, unsigned n, struct families *fs)
         const Ebfarm__Snapshot *s = p[i].snap;
         if (!s)
             continue;
+        const char *cp = p[i].component;
         for (size_t k = 0; k < s->n_counters && rc == 0; k++)
-            rc = fam_add(fs, FAM_COUNTER, s->counters[k]->name, 0);
+            rc = fam_add(fs, FAM_COUNTER, cp, s->counters[k]->name, 0);
         for (size_t k = 0; k < s->n_gauges && rc == 0; k++)
-            rc = fam_add(fs, FAM_GAUGE, s->gauges[k]->name, 0);
+            rc = fam_add(fs, FAM_GAUGE, cp, s->gauges[k]->name, 0);
         for (size_t k = 0; k < s->n_histograms && rc == 0; k++)
-            rc = fam_add(fs, FAM_HIST, s->histograms[k]->name, hist_in_ns(s->histograms[k]));
+            rc = fam_add(fs, FAM_HIST, cp, s->histograms[k]->name, hist_in_ns(s->histograms[k]));
     }
     return rc;
 }
@@ -180,15 +207,22 @@ static void put_header(FILE *f, const char *name, const char *type, const char *
     fprintf(f, "\n# TYPE %s %s\n", name, type);
 }
 
+/* # HELP from the tables: one component's help, or each component's
+ * ("sfc: ... node: ...") when they differ; a generic line when none. */
 static void put_family_header(FILE *f, const struct family *fam)
 {
-    char generic[160];
-    const char *help = help_of(fam->src);
+    char help[1024];
+    size_t o = 0;
 
-    if (!help) {
-        snprintf(generic, sizeof(generic), "ebfarm %s '%s' (docs/daemons.md).",
-                 kind_type[fam->kind], fam->src);
-        help = generic;
+    if (fam->n_help == 0)
+        snprintf(help, sizeof(help), "ebfarm %s '%s' (docs/daemons.md).", kind_type[fam->kind],
+                 fam->src);
+    else if (fam->n_help == 1)
+        snprintf(help, sizeof(help), "%s", fam->help[0]);
+    for (unsigned i = 0; fam->n_help > 1 && i < fam->n_help && o < sizeof(help); i++) {
+        int n = snprintf(help + o, sizeof(help) - o, "%s%s: %s", i ? " " : "",
+                         fam->help_component[i], fam->help[i]);
+        o += n > 0 ? (size_t)n : 0;
     }
     put_header(f, fam->name, kind_type[fam->kind], help);
 }
@@ -343,13 +377,12 @@ static int put_hist(FILE *f, const struct family *fam, const struct prom_proc *p
 static int put_samples(FILE *f, const struct family *fam, const struct prom_proc *p)
 {
     const Ebfarm__Snapshot *s = p->snap;
-    char name[128];
     int rc = 0;
 
     if (fam->kind == FAM_COUNTER) {
         for (size_t k = 0; k < s->n_counters; k++) {
             const Ebfarm__Counter *c = s->counters[k];
-            if (family_name(FAM_COUNTER, c->name, 0, name, sizeof(name)) || strcmp(name, fam->name))
+            if (!in_family(fam, FAM_COUNTER, p->component, c->name, 0))
                 continue;
             fputs(fam->name, f);
             put_labels(f, p, c->n_labels, c->labels, NULL, NULL);
@@ -358,7 +391,7 @@ static int put_samples(FILE *f, const struct family *fam, const struct prom_proc
     } else if (fam->kind == FAM_GAUGE) {
         for (size_t k = 0; k < s->n_gauges; k++) {
             const Ebfarm__Gauge *g = s->gauges[k];
-            if (family_name(FAM_GAUGE, g->name, 0, name, sizeof(name)) || strcmp(name, fam->name))
+            if (!in_family(fam, FAM_GAUGE, p->component, g->name, 0))
                 continue;
             fputs(fam->name, f);
             put_labels(f, p, g->n_labels, g->labels, NULL, NULL);
@@ -369,8 +402,7 @@ static int put_samples(FILE *f, const struct family *fam, const struct prom_proc
     } else {
         for (size_t k = 0; k < s->n_histograms; k++) {
             const Ebfarm__Histogram *h = s->histograms[k];
-            if (family_name(FAM_HIST, h->name, hist_in_ns(h), name, sizeof(name)) ||
-                strcmp(name, fam->name))
+            if (!in_family(fam, FAM_HIST, p->component, h->name, hist_in_ns(h)))
                 continue;
             int e = put_hist(f, fam, p, h);
             if (e && !rc)

@@ -14,11 +14,15 @@
  * outside [a-zA-Z0-9_] become '_'; counters end in "_total"; gauges keep
  * their name; histograms in "ns" become "<name less _ns>_seconds" with
  * _bucket/_sum/_count in seconds. Every sample carries component and
- * instance, then the snapshot's label (reason, node, source, pool, check).
- * Counters that are not metrics (names ending in "_digest" or "_ns", and
- * first_event, last_event) are left out. Each family has one # HELP and
- * one # TYPE line and its samples from every process together, families in
- * the order they first appear. DPDK-free; no global state.
+ * instance, then the snapshot's label (reason, node, source, pool, check,
+ * port). # HELP comes from the component's counter table (readout/ro_stats.h,
+ * sfc/sfc_stats.h, node/node_stats.h, lib/ebf_port_stats.h), each
+ * component's own when they differ. Counters that are not metrics (flagged
+ * EBF_CF_RUN in their table: digests, id records, the id range, clock
+ * bounds; for a metric no table describes, names ending in "_digest" or
+ * "_ns", and first_event, last_event) are left out. Each family has one
+ * # HELP and one # TYPE line and its samples from every process together,
+ * families in the order they first appear. DPDK-free; no global state.
  */
 
 /* At most this many finite le values per histogram (plus +Inf). */

@@ -8,6 +8,9 @@
 
 #include "ebf_fsm.h"
 #include "ebf_pb.h"
+#include "node_stats.h"
+#include "ro_stats.h"
+#include "sfc_stats.h"
 
 #define MISSING UINT64_MAX
 
@@ -24,13 +27,16 @@ double top_rate(const Ebfarm__Snapshot *prev, const Ebfarm__Snapshot *cur, const
     return (double)(b >= a ? b - a : b) / dt;
 }
 
-/* The counters behind frames/s, events/s and payload Gbit/s per component. */
+/* The counters behind frames/s, events/s and payload Gbit/s per component:
+ * entries of its counter table. */
 static const struct {
-    const char *component, *frames, *events, *payload;
+    const char *component;
+    const struct ebf_counter_table *t;
+    unsigned frames, events, payload;
 } rate_names[] = {
-    {"readout", "frames", "events", "payload_bytes"},
-    {"sfc", "rx.frames", "events.sent", "tx.payload_bytes"},
-    {"node", "rx.frames", "events", "payload_bytes"},
+    {"readout", &ro_counter_table, RO_M_FRAMES, RO_M_EVENTS, RO_M_PAYLOAD_BYTES},
+    {"sfc", &sfc_counter_table, SFC_M_RX_FRAMES, SFC_M_EVENTS_SENT, SFC_M_TX_PAYLOAD_BYTES},
+    {"node", &node_counter_table, NODE_M_RX_FRAMES, NODE_M_EVENTS, NODE_M_PAYLOAD_BYTES},
 };
 
 void top_rates(const char *component, const Ebfarm__Snapshot *prev, const Ebfarm__Snapshot *cur,
@@ -38,11 +44,12 @@ void top_rates(const char *component, const Ebfarm__Snapshot *prev, const Ebfarm
 {
     r->frames = r->events = r->gbit = -1;
     for (unsigned i = 0; i < sizeof(rate_names) / sizeof(rate_names[0]); i++) {
+        const struct ebf_counter *c = rate_names[i].t->c;
         if (strcmp(component, rate_names[i].component) != 0)
             continue;
-        r->frames = top_rate(prev, cur, rate_names[i].frames, NULL);
-        r->events = top_rate(prev, cur, rate_names[i].events, NULL);
-        double bytes = top_rate(prev, cur, rate_names[i].payload, NULL);
+        r->frames = top_rate(prev, cur, c[rate_names[i].frames].name, NULL);
+        r->events = top_rate(prev, cur, c[rate_names[i].events].name, NULL);
+        double bytes = top_rate(prev, cur, c[rate_names[i].payload].name, NULL);
         r->gbit = bytes < 0 ? -1 : bytes * 8e-9;
     }
 }
@@ -82,13 +89,13 @@ void top_totals_add(struct top_totals *t, const char *component, const Ebfarm__S
     if (!cur)
         return;
     if (strcmp(component, "readout") == 0) {
-        t->generated += ebf_pb_counter(cur, "events", NULL, 0) +
-                        ebf_pb_counter(cur, "events_abandoned", NULL, 0);
+        t->generated += ebf_pb_counter(cur, RO_NAME(EVENTS), NULL, 0) +
+                        ebf_pb_counter(cur, RO_NAME(EVENTS_ABANDONED), NULL, 0);
     } else if (strcmp(component, "node") == 0) {
-        t->accepted += ebf_pb_counter(cur, "accepted", NULL, 0);
-        t->rejected += ebf_pb_counter(cur, "rejected", NULL, 0);
+        t->accepted += ebf_pb_counter(cur, NODE_NAME(ACCEPTED), NULL, 0);
+        t->rejected += ebf_pb_counter(cur, NODE_NAME(REJECTED), NULL, 0);
     } else if (strcmp(component, "sfc") == 0) {
-        t->lost += counter_sum(cur, "lost");
+        t->lost += counter_sum(cur, SFC_NAME(LOST));
     }
 }
 
@@ -124,15 +131,29 @@ static const char *fmt_ns(char *b, size_t n, uint64_t ns)
     return b;
 }
 
-/* Gauges shown on the queue line, in this order, with their short names. */
-static const struct {
-    const char *gauge, *shown;
-} queue_gauges[] = {
-    {"events_building", "building"}, {"ready_queue", "ready"},
-    {"events_in_progress", "in_progress"}, {"acks_pending", "acks_pending"},
-    {"node_credits", "credits"}, {"credits", "credits"},
-    {"node_unacked", "unacked"}, {"mempool_in_use", "mempool"},
+/* A metric of a daemon's counter table, shown under a short name. */
+struct shown_metric {
+    const struct ebf_counter_table *t;
+    unsigned id;
+    const char *shown;
 };
+
+/* Gauges shown on the queue line, in this order, with their short names. */
+static const struct shown_metric queue_gauges[] = {
+    {&sfc_counter_table, SFC_M_EVENTS_BUILDING, "building"},
+    {&sfc_counter_table, SFC_M_READY_QUEUE, "ready"},
+    {&node_counter_table, NODE_M_EVENTS_IN_PROGRESS, "in_progress"},
+    {&node_counter_table, NODE_M_ACKS_PENDING, "acks_pending"},
+    {&sfc_counter_table, SFC_M_NODE_CREDITS, "credits"},
+    {&node_counter_table, NODE_M_CREDITS, "credits"},
+    {&sfc_counter_table, SFC_M_NODE_UNACKED, "unacked"},
+    {&sfc_counter_table, SFC_M_MEMPOOL_RX, "mempool"},
+};
+
+static const char *shown_name(const struct shown_metric *m)
+{
+    return m->t->c[m->id].name;
+}
 
 static void queue_line(FILE *f, const Ebfarm__Snapshot *s)
 {
@@ -142,7 +163,7 @@ static void queue_line(FILE *f, const Ebfarm__Snapshot *s)
         int first = 1;
         for (size_t i = 0; i < s->n_gauges; i++) {
             const Ebfarm__Gauge *g = s->gauges[i];
-            if (strcmp(g->name, queue_gauges[q].gauge) != 0)
+            if (strcmp(g->name, shown_name(&queue_gauges[q])) != 0)
                 continue;
             if (first)
                 fprintf(f, "%s%s", any ? "  " : "    ", queue_gauges[q].shown);
@@ -184,11 +205,11 @@ static void latency_line(FILE *f, const Ebfarm__Snapshot *prev, const Ebfarm__Sn
 }
 
 /* Counters shown by reason when non-zero. */
-static const struct {
-    const char *counter, *shown;
-} problem_counters[] = {
-    {"rx.reject", "reject"}, {"piece.reject", "piece_reject"},
-    {"rx.drop", "drop"}, {"lost", "lost"},
+static const struct shown_metric problem_counters[] = {
+    {&sfc_counter_table, SFC_M_RX_REJECT, "reject"},
+    {&node_counter_table, NODE_M_PIECE_REJECT, "piece_reject"},
+    {&sfc_counter_table, SFC_M_RX_DROP, "drop"},
+    {&sfc_counter_table, SFC_M_LOST, "lost"},
 };
 
 static void problem_line(FILE *f, const Ebfarm__Snapshot *s)
@@ -199,7 +220,7 @@ static void problem_line(FILE *f, const Ebfarm__Snapshot *s)
         int first = 1;
         for (size_t i = 0; i < s->n_counters; i++) {
             const Ebfarm__Counter *c = s->counters[i];
-            if (!c->value || strcmp(c->name, problem_counters[q].counter) != 0)
+            if (!c->value || strcmp(c->name, shown_name(&problem_counters[q])) != 0)
                 continue;
             if (first)
                 fprintf(f, "%s%s", any ? "  " : "    ", problem_counters[q].shown);

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ro_stats.h - the readout's counters and snapshot, and the tables that name them; no DPDK. */
+#ifndef RO_STATS_H
+#define RO_STATS_H
+
+#include <stdint.h>
+
+#include "ebf_counters.h"
+#include "ebf_port_stats.h"
+#include "ro_fault.h"
+
+struct ro_stats {
+    uint64_t events;             /* events whose every frame the port took */
+    uint64_t frames;
+    uint64_t bytes;              /* frame bytes handed to the port */
+    uint64_t payload_bytes;
+    uint64_t tx_refused;         /* frames the port refused at first (then retried) */
+    uint64_t tx_abandoned;       /* frames given up at a forced stop */
+    uint64_t events_abandoned;   /* events cut short by a forced stop */
+    uint64_t id_digest;          /* sum of ebf_mix64(id) over events */
+    uint64_t first_event, last_event;
+    uint64_t start_ns, end_ns;
+    /* What the port received: throttle frames from the SFCs, anything else
+     * (freed, counted). The throttle counters are the view's. */
+    uint64_t rx_frames;
+    uint64_t rx_other;           /* not a throttle frame */
+    uint64_t throttle_frames;    /* valid throttle frames, stale ones included */
+    uint64_t throttle_on_frames, throttle_off_frames, throttle_stale;
+    uint64_t throttle_rejected;  /* throttle frames that failed the parser */
+    uint64_t throttle_holds;     /* times generation was held */
+    uint64_t throttle_held_ns;   /* time held, in total */
+    uint64_t throttle_held_polls;/* polls that found generation held */
+};
+
+/* What the lcore copies for the control thread. */
+struct ro_snap {
+    struct ro_stats st;
+    uint64_t mempool_in_use;
+    struct ebf_port_stats port;
+    int link_up, running, paused;
+    int throttled;               /* an SFC holds the readout now */
+    double rate;                 /* the run's target, events/s (0: unpaced) */
+    int faults;                  /* a fault stage is configured */
+    uint16_t n_sources;
+    struct ro_fault_stats fault; /* what the fault stage did */
+};
+
+/*
+ * The readout's metrics: X(ID, SHAPE, name, field of struct ro_snap, args,
+ * flags, help), lib/ebf_counters.h. The port counters come from the port
+ * table (lib/ebf_port_stats.h), labelled port="sfc"; the fault stage's
+ * from RO_FOREACH_FAULT_COUNTER, with fault injection only.
+ */
+#define RO_FOREACH_COUNTER(X)                                                                      \
+    X(EVENTS, C, "events", st.events, (), EBF_CF_SUM,                                              \
+      "Events whose every frame the readout's port took.")                                         \
+    X(FRAMES, C, "frames", st.frames, (), EBF_CF_SUM, "Frames the readout sent.")                  \
+    X(BYTES, C, "bytes", st.bytes, (), EBF_CF_SUM, "Bytes of the frames the readout sent.")        \
+    X(PAYLOAD_BYTES, C, "payload_bytes", st.payload_bytes, (), 0,                                  \
+      "Fragment payload bytes the readout sent.")                                                  \
+    X(TX_REFUSED, C, "tx_refused", st.tx_refused, (), EBF_CF_SUM,                                  \
+      "Frames the port refused at first try (back-pressure); each was retried.")                   \
+    X(TX_ABANDONED, C, "tx_abandoned", st.tx_abandoned, (), EBF_CF_SUM,                            \
+      "Frames given up at a forced stop.")                                                         \
+    X(EVENTS_ABANDONED, C, "events_abandoned", st.events_abandoned, (), EBF_CF_SUM,                \
+      "Events cut short by a forced stop or a lack of mbufs (generated, in the ledger).")          \
+    X(ID_DIGEST, C, "id_digest", st.id_digest, (), EBF_CF_RUN,                                     \
+      "Sum of mix64(id) over generated ids.")                                                      \
+    X(FIRST_EVENT, C, "first_event", st.first_event, (), EBF_CF_RUN, "The run's first event id.")  \
+    X(LAST_EVENT, C, "last_event", st.last_event, (), EBF_CF_RUN, "The run's last event id.")      \
+    X(START_NS, C, "start_ns", st.start_ns, (), EBF_CF_RUN,                                        \
+      "Wall clock of the run's first event, ns.")                                                  \
+    X(END_NS, C, "end_ns", st.end_ns, (), EBF_CF_RUN, "Wall clock of the run's last event, ns.")   \
+    X(RX_FRAMES, C, "rx.frames", st.rx_frames, (), 0,                                              \
+      "Frames the readout's port received (throttle frames from the SFCs, others).")               \
+    X(RX_OTHER, C, "rx.other", st.rx_other, (), EBF_CF_SUM,                                        \
+      "Received frames that were not throttle frames (freed).")                                    \
+    X(THROTTLE_FRAMES, C, "throttle.frames", st.throttle_frames, (), EBF_CF_SUM,                   \
+      "Throttle frames heard, stale ones included.")                                               \
+    X(THROTTLE_ON_FRAMES, C, "throttle.on_frames", st.throttle_on_frames, (), 0,                   \
+      "Throttle frames asking to hold.")                                                           \
+    X(THROTTLE_OFF_FRAMES, C, "throttle.off_frames", st.throttle_off_frames, (), 0,                \
+      "Throttle frames releasing the hold.")                                                       \
+    X(THROTTLE_STALE, C, "throttle.stale", st.throttle_stale, (), EBF_CF_SUM,                      \
+      "Throttle frames not newer than the last from that SFC.")                                    \
+    X(THROTTLE_REJECTED, C, "throttle.rejected", st.throttle_rejected, (), EBF_CF_SUM,             \
+      "Throttle frames that failed the parser.")                                                   \
+    X(THROTTLE_HOLDS, C, "throttle.holds", st.throttle_holds, (), EBF_CF_SUM,                      \
+      "Times an SFC held generation.")                                                             \
+    X(THROTTLE_HELD_NS, C, "throttle.held_ns", st.throttle_held_ns, (), EBF_CF_SUM | EBF_CF_RUN,   \
+      "Time generation was held, ns in all.")                                                      \
+    X(THROTTLE_HELD_POLLS, C, "throttle.held_polls", st.throttle_held_polls, (), 0,                \
+      "Polls that found generation held.")                                                         \
+    X(MEMPOOL_IN_USE, G, "mempool_in_use", mempool_in_use, (), 0, "Mbufs in use, by pool.")        \
+    X(LINK_UP, G, "link_up", link_up, (), 0, "1 when the port's link is up.")                      \
+    X(PAUSED, G, "paused", paused, (), 0, "1 while the run is paused.")                            \
+    X(THROTTLED, G, "throttled", throttled, (), 0, "1 while an SFC holds the readout.")            \
+    X(RATE_TARGET, G, "rate_target", rate, (), 0, "The run's event rate, events/s (0: unpaced).")
+
+/* One fault kind's counter, "fault.<counter name>" (RO_FOREACH_FAULT_P). */
+#define RO_FAULT_KIND_COUNTER_(k, key, ctr, X)                                                     \
+    X(k, C, "fault." ctr, fault.n[RO_FK_##k], (), EBF_CF_SUM,                                      \
+      "Frames the fault stage gave the fault '" key "'.")
+
+#define RO_FOREACH_FAULT_COUNTER(X)                                                                \
+    X(FRAMES_IN, C, "fault.frames_in", fault.frames_in, (), EBF_CF_SUM,                            \
+      "Frames that reached the fault stage.")                                                      \
+    RO_FOREACH_FAULT_P(RO_FAULT_KIND_COUNTER_, X)                                                  \
+    X(SILENCED_FRAMES, C, "fault.silenced_frames", fault.silenced_frames, (), EBF_CF_SUM,          \
+      "Frames of a silenced source, freed.")                                                       \
+    X(SILENCED_FRAGMENTS, C, "fault.silenced_fragments", fault.silenced_fragments, (),             \
+      EBF_CF_SUM, "Fragments the silenced frames were pieces of.")                                 \
+    X(DUP_FAILED, C, "fault.dup_failed", fault.dup_failed, (), EBF_CF_SUM,                         \
+      "Duplicates not made: the pool was empty.")                                                  \
+    X(HOLD_FULL, C, "fault.hold_full", fault.hold_full, (), EBF_CF_SUM,                            \
+      "Reorders and delays not done: the hold was full.")                                          \
+    X(BURST_GAPS, C, "fault.burst_gaps", fault.burst_gaps, (), EBF_CF_SUM,                         \
+      "Pauses taken between bursts.")                                                              \
+    X(WITHHELD_EVENTS, C, "fault.withheld_events", fault.withheld_events, (), EBF_CF_SUM,          \
+      "Events none of whose frames left intact: lost, reason withheld.")                           \
+    X(WITHHELD_DIGEST, C, "fault.withheld_digest", fault.withheld_digest, (), EBF_CF_RUN,          \
+      "Sum of mix64(id) over withheld events.")                                                    \
+    X(LEDGER_WITHHELD, I, "ledger.withheld", fault.withheld, (), EBF_CF_RUN,                       \
+      "Id record of the withheld events (docs/protocol.md, Ledger).")                              \
+    X(DROPPED_SOURCE, CN, "fault.dropped.source", fault.dropped_source,                      \
+      ("source", NULL, n_sources), EBF_CF_SUM, "Frames dropped by the fault stage, by source.")
+
+enum ro_counter_id {
+#define RO_COUNTER_ID(id, ...) RO_M_##id,
+    RO_FOREACH_COUNTER(RO_COUNTER_ID)
+#undef RO_COUNTER_ID
+    RO_M_MAX
+};
+
+enum ro_fault_counter_id {
+#define RO_FAULT_COUNTER_ID(id, ...) RO_FM_##id,
+    RO_FOREACH_FAULT_COUNTER(RO_FAULT_COUNTER_ID)
+#undef RO_FAULT_COUNTER_ID
+    RO_FM_MAX
+};
+
+extern const struct ebf_counter_table ro_counter_table;
+extern const struct ebf_counter_table ro_fault_counter_table;
+
+/* The readout's tables, NULL-terminated: its own, the fault stage's, the
+ * port counters. */
+extern const struct ebf_counter_table *const ro_counter_tables[];
+
+/* The metric name of an entry: RO_NAME(EVENTS) is "events",
+ * RO_FAULT_NAME(DROP) "fault.dropped". */
+#define RO_NAME(id) (ro_counter_table.c[RO_M_##id].name)
+#define RO_FAULT_NAME(id) (ro_fault_counter_table.c[RO_FM_##id].name)
+
+/* The readout's metric list from a snapshot: the table, its port
+ * (port="sfc"), and the fault stage's when it had one. Control thread, or
+ * main after the run. */
+void ro_metrics(const void *snap, struct ebf_metrics *ms);
+
+/* The fault stage's counters of a snapshot only (s->fault, s->n_sources). */
+void ro_fault_metrics(const struct ro_snap *s, struct ebf_metrics *ms);
+
+#endif /* RO_STATS_H */

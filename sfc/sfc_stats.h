@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sfc_stats.h - the SFC's counters, gauges and snapshot, and the table that names them; no DPDK. */
+#ifndef SFC_STATS_H
+#define SFC_STATS_H
+
+#include <stdint.h>
+
+#include "ebf_counters.h"
+#include "ebf_hist.h"
+#include "ebf_idset.h"
+#include "ebf_port_stats.h"
+#include "ebf_proto.h"
+
+#define SFC_MAX_NODES 64
+
+/* Frames dropped by the SFC itself (after they parsed), by reason. */
+#define SFC_FOREACH_DROP(X)                                                   \
+    X(NOT_FOR_US, "not_for_us")         /* destination MAC is not ours */     \
+    X(WRONG_TYPE, "wrong_type")         /* not a fragment on the rx port */   \
+    X(MULTISEG, "multiseg")             /* frame in several mbufs */          \
+    X(DUPLICATE, "duplicate")           /* piece already held */              \
+    X(DUPLICATE_SENT, "duplicate_sent") /* its source already delivered */    \
+    X(LATE, "late")                     /* a source its sent event lacked */  \
+    X(STALE, "stale")                   /* id older than the done window */   \
+    X(REFUSED_EVENT, "refused_event")   /* its event was refused */           \
+    X(LEN_MISMATCH, "len_mismatch")     /* fragment length changed */         \
+    X(NO_RECORD, "no_record")           /* no frame record left */            \
+    X(PARTIAL_AT_TIMEOUT, "partial_at_timeout") /* source incomplete */       \
+    X(UNKNOWN_NODE, "unknown_node")     /* credit frame from a stranger */
+
+enum sfc_drop {
+#define SFC_DROP_ENUM(n, s) SFC_DROP_##n,
+    SFC_FOREACH_DROP(SFC_DROP_ENUM)
+#undef SFC_DROP_ENUM
+    SFC_DROP_MAX
+};
+
+/* Events the SFC lost, by reason: the SFC's part of the ledger. */
+#define SFC_FOREACH_LOST(X)                                                   \
+    X(EVENT_TABLE_FULL, "event_table_full")   /* no slot for a new event */   \
+    X(STOPPED_BUILDING, "stopped_building")   /* run ended while building */  \
+    X(STOPPED_NO_CREDIT, "no_node")           /* run ended, no node had credit */ \
+    X(STOPPED_UNACKED, "stopped_unacked")     /* run ended before the ack */
+
+enum sfc_lost {
+#define SFC_LOST_ENUM(n, s) SFC_LOST_##n,
+    SFC_FOREACH_LOST(SFC_LOST_ENUM)
+#undef SFC_LOST_ENUM
+    SFC_LOST_MAX
+};
+
+/* Per-source sequence accounting of the fragment frames received. */
+struct sfc_seq_stats {
+    uint64_t gap[EBF_MAX_SOURCES];      /* frames skipped by the sequence */
+    uint64_t reorder[EBF_MAX_SOURCES];  /* skipped frames that came later */
+    uint64_t dup[EBF_MAX_SOURCES];      /* a sequence number seen before */
+};
+
+struct sfc_stats {
+    uint64_t rx_frames, rx_bytes;
+    uint64_t reject[EBF_R_MAX];  /* parse failures by reason */
+    uint64_t drop[SFC_DROP_MAX];
+    uint64_t lost[SFC_LOST_MAX];
+    uint64_t lost_digest;        /* sum of ebf_mix64(id) over lost events */
+    uint64_t events_complete, events_incomplete;
+    uint64_t events_sent, frames_tx, bytes_tx, tx_refused, clone_fail;
+    uint64_t credit_frames, credits_granted, credits_clamped;
+    uint64_t acks, acked_accept, acked_reject, ack_unknown, ack_status_errors;
+    uint64_t backpressure_polls;
+    uint64_t missing_by_source[EBF_MAX_SOURCES];
+    uint64_t late_by_source[EBF_MAX_SOURCES];   /* rx.drop.late by source */
+    uint64_t last_by_source[EBF_MAX_SOURCES];   /* source whose piece completed an event */
+    struct sfc_seq_stats seq;
+    uint64_t throttle_on, throttle_off;         /* transitions */
+    uint64_t throttle_frames, throttle_tx_fail; /* frames sent to readouts, refused */
+    uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
+    uint64_t redispatched;       /* events taken back from a dead node */
+    uint64_t late_acks;          /* acks from a dead node or an old epoch, ignored */
+    uint64_t rejoins;            /* nodes back with a new epoch (restarted) */
+    uint64_t revived;            /* dead nodes heard again with the same epoch */
+    uint64_t acked_incomplete;   /* acked events that were incomplete */
+    uint64_t acked_digest;       /* sum of ebf_mix64(id) over acked events */
+    uint64_t late_ack_digest;    /* the same over late acks */
+    struct ebf_idset ledger_acked;   /* ids of acked events: decided, once each */
+    struct ebf_idset ledger_lost;    /* ids of lost events */
+    struct ebf_idset ledger_late;    /* ids of late acks (decided again elsewhere) */
+    uint64_t node_sent[SFC_MAX_NODES], node_acked[SFC_MAX_NODES];
+    uint64_t payload_bytes_sent; /* fragment bytes in dispatched events */
+    struct ebf_hist build_ns;    /* first piece -> complete */
+    struct ebf_hist dispatch_ns; /* ready -> sent */
+    struct ebf_hist ack_ns;      /* sent -> acked */
+};
+
+/* Levels now: events by stage, credit and in-flight events per node. */
+struct sfc_gauges {
+    uint32_t building, ready, unacked, free_slots, free_records;
+    uint16_t n_nodes;
+    uint32_t credits[SFC_MAX_NODES], inflight[SFC_MAX_NODES];
+    uint32_t hdr_in_use, clone_in_use;
+    uint8_t alive[SFC_MAX_NODES];        /* 1 alive, 0 dead or never heard */
+    uint32_t epoch[SFC_MAX_NODES];
+    int throttled;               /* the readouts are asked to hold */
+    int draining;
+};
+
+/* What the lcore copies for the control thread. */
+struct sfc_snap {
+    struct sfc_stats st;
+    struct sfc_gauges g;
+    uint64_t rx_pool_in_use;
+    struct ebf_port_stats port;                 /* the readout port */
+    struct ebf_port_stats node_port[SFC_MAX_NODES];  /* node i's port, when node_port_own[i] */
+    uint8_t node_port_own[SFC_MAX_NODES];       /* 1: node i is the first node on its port */
+    int link_up, running, paused;
+};
+
+/*
+ * The SFC's metrics: X(ID, SHAPE, name, field of struct sfc_snap, args,
+ * flags, help), lib/ebf_counters.h. The port counters come from the port
+ * table (lib/ebf_port_stats.h), labelled port="readout" and port="node<i>".
+ */
+#define SFC_FOREACH_COUNTER(X)                                                                     \
+    X(RX_FRAMES, C, "rx.frames", st.rx_frames, (), EBF_CF_SUM,                                     \
+      "Frames read from the readout port.")                                                        \
+    X(RX_BYTES, C, "rx.bytes", st.rx_bytes, (), 0,                                                 \
+      "Bytes of the frames read from the readout port.")                                           \
+    X(RX_REJECT, CA, "rx.reject", st.reject, ("reason", 1, sfc_reason_label), EBF_CF_SUM,          \
+      "Frames that failed to parse, by reason.")                                                   \
+    X(RX_DROP, CA, "rx.drop", st.drop, ("reason", 0, sfc_drop_label), EBF_CF_SUM,                  \
+      "Frames dropped after parsing, by reason.")                                                  \
+    X(LOST, CA, "lost", st.lost, ("reason", 0, sfc_lost_label), 0,                                 \
+      "Events the SFC lost, by reason: its part of the ledger.")                                   \
+    X(LOST_DIGEST, C, "lost_digest", st.lost_digest, (), EBF_CF_RUN,                               \
+      "Sum of mix64(id) over lost events.")                                                        \
+    X(EVENTS_COMPLETE, C, "events.complete", st.events_complete, (), EBF_CF_SUM,                   \
+      "Events the SFC built with every source.")                                                   \
+    X(EVENTS_INCOMPLETE, C, "events.incomplete", st.events_incomplete, (), EBF_CF_SUM,             \
+      "Events the SFC delivered without some source.")                                             \
+    X(EVENTS_SENT, C, "events.sent", st.events_sent, (), EBF_CF_SUM,                               \
+      "Built events the SFC sent to nodes.")                                                       \
+    X(TX_FRAMES, C, "tx.frames", st.frames_tx, (), EBF_CF_SUM,                                     \
+      "Event frames the SFC sent to nodes.")                                                       \
+    X(TX_BYTES, C, "tx.bytes", st.bytes_tx, (), 0,                                                 \
+      "Bytes of the event frames the SFC sent to nodes.")                                          \
+    X(TX_REFUSED, C, "tx.refused", st.tx_refused, (), 0,                                           \
+      "Frames a node port refused at first try (retried).")                                        \
+    X(TX_CLONE_FAIL, C, "tx.clone_fail", st.clone_fail, (), 0,                                     \
+      "Zero-copy clones not made for lack of mbufs (retried).")                                    \
+    X(TX_PAYLOAD_BYTES, C, "tx.payload_bytes", st.payload_bytes_sent, (), 0,                       \
+      "Fragment payload bytes the SFC sent to nodes.")                                             \
+    X(CREDIT_FRAMES, C, "credit.frames", st.credit_frames, (), 0,                                  \
+      "Credit frames received from nodes.")                                                        \
+    X(CREDIT_GRANTED, C, "credit.granted", st.credits_granted, (), 0,                              \
+      "Credits nodes granted.")                                                                    \
+    X(CREDIT_CLAMPED, C, "credit.clamped", st.credits_clamped, (), 0,                              \
+      "Credits refused beyond max_credits.")                                                       \
+    X(ACK_EVENTS, C, "ack.events", st.acks, (), EBF_CF_SUM,                                        \
+      "Events acked by nodes.")                                                                    \
+    X(ACK_ACCEPT, C, "ack.accept", st.acked_accept, (), 0,                                         \
+      "Acked events the node's trigger accepted.")                                                 \
+    X(ACK_REJECT, C, "ack.reject", st.acked_reject, (), 0,                                         \
+      "Acked events the node's trigger rejected.")                                                 \
+    X(ACK_UNKNOWN, C, "ack.unknown", st.ack_unknown, (), 0,                                        \
+      "Acks for no event the SFC holds.")                                                          \
+    X(ACK_STATUS_ERRORS, C, "ack.status_errors", st.ack_status_errors, (), 0,                      \
+      "Acks reporting a verification error.")                                                      \
+    X(BACKPRESSURE_POLLS, C, "backpressure_polls", st.backpressure_polls, (), 0,                   \
+      "Polls that left the readout port unread: the table or records were at 3/4.")                \
+    X(MISSING_SOURCE, CA, "missing.source", st.missing_by_source, ("source", 0, NULL),             \
+      EBF_CF_SKIP0 | EBF_CF_SUM, "Incomplete events that lacked this source.")                     \
+    X(NODE_SENT, CN, "node.sent", st.node_sent, ("node", NULL, g.n_nodes), 0,                      \
+      "Events sent to each node.")                                                                 \
+    X(NODE_ACKED, CN, "node.acked", st.node_acked, ("node", NULL, g.n_nodes), 0,                   \
+      "Events each node acked.")                                                                   \
+    X(SEQ_GAP, CA, "seq.gap", st.seq.gap, ("source", 0, NULL), EBF_CF_SKIP0 | EBF_CF_SUM,          \
+      "Fragment frames the sequence of this source skipped.")                                      \
+    X(SEQ_REORDER, CA, "seq.reorder", st.seq.reorder, ("source", 0, NULL),                         \
+      EBF_CF_SKIP0 | EBF_CF_SUM, "Skipped frames of this source that came later.")                 \
+    X(SEQ_DUP, CA, "seq.dup", st.seq.dup, ("source", 0, NULL), EBF_CF_SKIP0 | EBF_CF_SUM,          \
+      "Sequence numbers of this source seen before.")                                              \
+    X(LATE_SOURCE, CA, "late.source", st.late_by_source, ("source", 0, NULL),                      \
+      EBF_CF_SKIP0 | EBF_CF_SUM, "Pieces of this source that came after their event was sent.")    \
+    X(LAST_SOURCE, CA, "last.source", st.last_by_source, ("source", 0, NULL), EBF_CF_SKIP0,        \
+      "Events this source's piece completed (the slowest source).")                                \
+    X(THROTTLE_ON, C, "throttle.on", st.throttle_on, (), EBF_CF_SUM,                               \
+      "Times the SFC asked the readouts to hold.")                                                 \
+    X(THROTTLE_OFF, C, "throttle.off", st.throttle_off, (), EBF_CF_SUM,                            \
+      "Times the SFC released the readouts.")                                                      \
+    X(THROTTLE_FRAMES, C, "throttle.frames", st.throttle_frames, (), EBF_CF_SUM,                   \
+      "Throttle frames the SFC sent to readouts.")                                                 \
+    X(THROTTLE_TX_FAIL, C, "throttle.tx_fail", st.throttle_tx_fail, (), EBF_CF_SUM,                \
+      "Throttle frames the port refused.")                                                         \
+    X(NODE_DECLARED_DEAD, C, "node.declared_dead", st.nodes_dead, (), 0,                           \
+      "Nodes declared dead (silent past node_timeout_ms, or back with a new epoch).")              \
+    X(NODE_REDISPATCHED, C, "node.redispatched", st.redispatched, (), 0,                           \
+      "Events taken back from a dead node and sent again.")                                        \
+    X(NODE_REJOINS, C, "node.rejoins", st.rejoins, (), 0,                                          \
+      "Nodes back with a new epoch (restarted).")                                                  \
+    X(NODE_REVIVED, C, "node.revived", st.revived, (), 0,                                          \
+      "Dead nodes heard again with the same epoch.")                                               \
+    X(ACK_LATE_DEAD, C, "ack.late_dead", st.late_acks, (), 0,                                      \
+      "Acks from a dead node or an old epoch, ignored.")                                           \
+    X(ACK_INCOMPLETE, C, "ack.incomplete", st.acked_incomplete, (), 0,                             \
+      "Acked events that were incomplete.")                                                        \
+    X(ACKED_DIGEST, C, "acked_digest", st.acked_digest, (), EBF_CF_RUN,                            \
+      "Sum of mix64(id) over acked events.")                                                       \
+    X(LATE_ACK_DIGEST, C, "late_ack_digest", st.late_ack_digest, (), EBF_CF_RUN,                   \
+      "Sum of mix64(id) over late acks.")                                                          \
+    X(LEDGER_ACKED, I, "ledger.acked", st.ledger_acked, (), EBF_CF_RUN,                            \
+      "Id record of the acked events (docs/protocol.md, Ledger).")                                 \
+    X(LEDGER_LOST, I, "ledger.lost", st.ledger_lost, (), EBF_CF_RUN,                               \
+      "Id record of the lost events.")                                                             \
+    X(LEDGER_LATE, I, "ledger.late", st.ledger_late, (), EBF_CF_RUN,                               \
+      "Id record of the late acks.")                                                               \
+    X(EVENTS_BUILDING, G, "events_building", g.building, (), 0,                                    \
+      "Events being built in the SFC's event table.")                                              \
+    X(READY_QUEUE, G, "ready_queue", g.ready, (), 0,                                               \
+      "Built events waiting for a node credit.")                                                   \
+    X(EVENTS_UNACKED, G, "events_unacked", g.unacked, (), 0,                                       \
+      "Events sent to nodes and not acked yet.")                                                   \
+    X(TABLE_FREE, G, "table_free", g.free_slots, (), 0,                                            \
+      "Free event slots.")                                                                         \
+    X(RECORDS_FREE, G, "records_free", g.free_records, (), 0,                                      \
+      "Free frame records.")                                                                       \
+    X(NODE_CREDITS, GN, "node_credits", g.credits, ("node", NULL, g.n_nodes), 0,                   \
+      "Credits the SFC holds for each node.")                                                      \
+    X(NODE_UNACKED, GN, "node_unacked", g.inflight, ("node", NULL, g.n_nodes), 0,                  \
+      "Events the SFC sent to each node and that are not acked yet.")                              \
+    X(NODE_ALIVE, GN, "node_alive", g.alive, ("node", NULL, g.n_nodes), 0,                         \
+      "1 when the node is alive, 0 when dead or never heard.")                                     \
+    X(NODE_EPOCH, GN, "node_epoch", g.epoch, ("node", NULL, g.n_nodes), 0,                         \
+      "The epoch each node announced last.")                                                       \
+    X(THROTTLED, G, "throttled", g.throttled, (), 0,                                               \
+      "1 while the SFC asks the readouts to hold.")                                                \
+    X(SLOWEST_SOURCE, GMAX, "slowest_source", st.last_by_source, (), 0,                            \
+      "The source that most often completed an event last; -1: none.")                             \
+    X(MOST_MISSING_SOURCE, GMAX, "most_missing_source", st.missing_by_source, (), 0,               \
+      "The source most often missing from incomplete events; -1: none.")                           \
+    X(MEMPOOL_RX, GL, "mempool_in_use", rx_pool_in_use, ("pool", "rx"), 0,                         \
+      "Mbufs in use, by pool.")                                                                    \
+    X(MEMPOOL_HDR, GL, "mempool_in_use", g.hdr_in_use, ("pool", "hdr"), 0,                         \
+      "Mbufs in use, by pool.")                                                                    \
+    X(MEMPOOL_CLONE, GL, "mempool_in_use", g.clone_in_use, ("pool", "clone"), 0,                   \
+      "Mbufs in use, by pool.")                                                                    \
+    X(LINK_UP, G, "link_up", link_up, (), 0, "1 when the readout port's link is up.")              \
+    X(PAUSED, G, "paused", paused, (), 0, "1 while the run is paused.")                            \
+    X(DRAINING, G, "draining", g.draining, (), 0, "1 while the SFC drains at a stop.")             \
+    X(BUILD_NS, H, "build_ns", st.build_ns, (), 0,                                                 \
+      "Time from an event's first piece to complete.")                                             \
+    X(DISPATCH_NS, H, "dispatch_ns", st.dispatch_ns, (), 0,                                        \
+      "Time from an event ready to sent to a node.")                                               \
+    X(ACK_NS, H, "ack_ns", st.ack_ns, (), 0, "Time from an event sent to its ack.")
+
+enum sfc_counter_id {
+#define SFC_COUNTER_ID(id, ...) SFC_M_##id,
+    SFC_FOREACH_COUNTER(SFC_COUNTER_ID)
+#undef SFC_COUNTER_ID
+    SFC_M_MAX
+};
+
+extern const struct ebf_counter_table sfc_counter_table;
+
+/* The SFC's tables, NULL-terminated: its own, then the port counters. */
+extern const struct ebf_counter_table *const sfc_counter_tables[];
+
+/* The metric name of an entry: SFC_NAME(ACK_ACCEPT) is "ack.accept". */
+#define SFC_NAME(id) (sfc_counter_table.c[SFC_M_##id].name)
+
+/* The SFC's metric list from a snapshot: the table, then the readout port
+ * (port="readout") and each node port once (port="node<i>", i the first
+ * node on it). Control thread, or main after the run. */
+void sfc_metrics(const void *snap, struct ebf_metrics *ms);
+
+const char *sfc_drop_name(enum sfc_drop d);
+const char *sfc_lost_name(enum sfc_lost l);
+
+#endif /* SFC_STATS_H */
