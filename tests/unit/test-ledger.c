@@ -7,6 +7,7 @@
 
 #include "ebf_idset.h"
 #include "ledger.h"
+#include "summary.h"
 
 static void put(struct ebf_kv *kv, const char *key, uint64_t v)
 {
