@@ -12,7 +12,13 @@
 
 #include "ebf_fsm.h"
 #include "ebf_pb.h"
+#include "farm_ask.h"
+#include "farm_collect.h"
+#include "farm_demo.h"
+#include "farm_proc.h"
+#include "farm_state.h"
 #include "farmctl.h"
+#include "ledger.h"
 #include "summary.h"
 
 /* Options every farm command takes: --farm NAME, --json, --keep. */
@@ -47,22 +53,11 @@ static int find(const struct farm_opts *o, struct farm_state *st, const char *cm
 {
     char err[1024];
 
-    if (farmctl_find(o->farm, st, err, sizeof(err)) != 0) {
+    if (farm_state_find(o->farm, st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm %s: %s\n", cmd, err);
         return -1;
     }
     return 0;
-}
-
-static int build_dir(char *buf, size_t len)
-{
-    const char *env = getenv("EBFARM_BUILD_DIR");
-
-    if (env) {
-        snprintf(buf, len, "%s", env);
-        return 0;
-    }
-    return farm_build_dir(buf, (unsigned)len);
 }
 
 int cmd_up(int argc, char **argv)
@@ -87,11 +82,11 @@ int cmd_up(int argc, char **argv)
         fprintf(stderr, "ebfarm up: %s\n", err);
         goto out;
     }
-    if (build_dir(build, sizeof(build)) != 0) {
+    if (farm_build_dir(build, sizeof(build)) != 0) {
         fprintf(stderr, "ebfarm up: cannot find the build directory; set EBFARM_BUILD_DIR\n");
         goto out;
     }
-    const char *base = farmctl_base_dir();
+    const char *base = farm_state_base_dir();
     if (mkdir(base, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "ebfarm up: cannot create %s: %s\n", base, strerror(errno));
         goto out;
@@ -103,7 +98,7 @@ int cmd_up(int argc, char **argv)
     }
     if (!realpath(argv[optind], st->farm_file))
         snprintf(st->farm_file, sizeof(st->farm_file), "%s", argv[optind]);
-    farmctl_save(st);
+    farm_state_save(st);
     if (!o.no_start && farmctl_start(st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm up: %s (the farm stays up: ebfarm status, ebfarm down)\n", err);
         goto out;
@@ -159,7 +154,7 @@ int cmd_stop(int argc, char **argv)
         goto out;
     }
     if (farm_spec_load(st.farm_file, spec, err, sizeof(err)) == 0)
-        farmctl_conf_of(spec, &c);
+        farm_conf_of(spec, &c);
     else
         farm_conf_default(&c);
     c.nodes = r.n_nodes;
@@ -245,8 +240,6 @@ static void totals(const struct farm_state *st, Ebfarm__Reply **rep, struct tota
     }
 }
 
-static const char *const role_name[] = {"sfc", "node", "readout"};
-
 /* s as a JSON string. */
 static void jstr(const char *s)
 {
@@ -273,8 +266,8 @@ static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
         const Ebfarm__Reply *r = rep[i];
         printf("%s{\"name\":\"%s\",\"component\":\"%s\",\"pid\":%d,\"state\":\"%s\","
                "\"run_number\":%u,\"finished\":%s,\"error\":",
-               i ? "," : "", st->proc[i].name, role_name[st->proc[i].role], (int)st->proc[i].pid,
-               state_name(r), r && r->status ? r->status->run_number : 0,
+               i ? "," : "", st->proc[i].name, farm_role_name(st->proc[i].role),
+               (int)st->proc[i].pid, state_name(r), r && r->status ? r->status->run_number : 0,
                r && r->status && r->status->finished ? "true" : "false");
         jstr(r && r->status ? r->status->error : "no answer on its control endpoint");
         printf(",\"control\":");
@@ -303,9 +296,9 @@ static void status_text(const struct farm_state *st, Ebfarm__Reply **rep)
                            : r->status && r->status->error[0] ? r->status->error
                            : r->status && r->status->finished ? "finished generating"
                                                                : "";
-        printf("%-12s %-8s %8d %-10s %5u  %s\n", st->proc[i].name, role_name[st->proc[i].role],
-               (int)st->proc[i].pid, state_name(r), r && r->status ? r->status->run_number : 0,
-               note);
+        printf("%-12s %-8s %8d %-10s %5u  %s\n", st->proc[i].name,
+               farm_role_name(st->proc[i].role), (int)st->proc[i].pid, state_name(r),
+               r && r->status ? r->status->run_number : 0, note);
     }
     printf("totals: generated %llu, accepted %llu, rejected %llu, lost %llu, frames %llu\n",
            (unsigned long long)t.generated, (unsigned long long)t.accepted,
@@ -319,18 +312,18 @@ int cmd_status(int argc, char **argv)
                                 "  the state of every process of the farm and its totals\n";
     struct farm_opts o = {0};
     struct farm_state st;
-    Ebfarm__Reply *rep[FARMCTL_MAX_PROCS];
+    Ebfarm__Reply *rep[FARM_MAX_PROCS];
     int all = 1;
 
     if (farm_opts(argc, argv, &o, usage) || find(&o, &st, "status"))
         return 1;
-    farmctl_status(&st, rep);
+    farm_status(&st, rep);
     if (o.json)
         status_json(&st, rep);
     else
         status_text(&st, rep);
     for (unsigned i = 0; i < st.n; i++)
         all &= rep[i] != NULL;
-    farmctl_free_replies(&st, rep);
+    farm_free_replies(&st, rep);
     return all ? 0 : 1;
 }

@@ -11,8 +11,11 @@
 #include "cmd_farm.h"
 #include "ebf_opt.h"
 #include "farm.h"
+#include "farm_proc.h"
+#include "prom.h"
 #include "ro_fault.h"
 #include "summary.h"
+#include "top.h"
 
 static void usage(FILE *out)
 {
@@ -311,10 +314,7 @@ static int cmd_demo(int argc, char **argv)
     farm_conf_default(&c);
     if (demo_args(argc, argv, &c, &json))
         return 2;
-    const char *env = getenv("EBFARM_BUILD_DIR");
-    if (env)
-        snprintf(build, sizeof(build), "%s", env);
-    else if (farm_build_dir(build, sizeof(build)) != 0) {
+    if (farm_build_dir(build, sizeof(build)) != 0) {
         fprintf(stderr, "ebfarm demo: cannot find the build directory; set EBFARM_BUILD_DIR\n");
         return 1;
     }
@@ -346,11 +346,7 @@ static int cmd_demo(int argc, char **argv)
 static int cmd_loopback(int argc, char **argv)
 {
     char build[PATH_MAX], exe[PATH_MAX + 32];
-    const char *env = getenv("EBFARM_BUILD_DIR");
-
-    if (env)
-        snprintf(build, sizeof(build), "%s", env);
-    else if (farm_build_dir(build, sizeof(build)) != 0) {
+    if (farm_build_dir(build, sizeof(build)) != 0) {
         fprintf(stderr, "ebfarm loopback: cannot find the build directory; set EBFARM_BUILD_DIR\n");
         return 1;
     }

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* prom.c - ebfarm metrics --prometheus: a small HTTP server exporting a farm's latest snapshots. */
+#include "prom.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <netdb.h>
@@ -10,8 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "cmd_farm.h"
-#include "farmctl.h"
+#include "farm_state.h"
 #include "promtext.h"
 #include "snapsub.h"
 
@@ -120,7 +121,7 @@ static int listen_on(const char *addr, char *err, size_t len)
 /* The exposition of every process's latest snapshot, in a malloc'd string. */
 static char *exposition(const struct snapsub *ss, size_t *len)
 {
-    struct prom_proc p[FARMCTL_MAX_PROCS];
+    struct prom_proc p[FARM_MAX_PROCS];
     double now = snapsub_now();
     char *text = NULL;
     FILE *m = open_memstream(&text, len);
@@ -258,7 +259,7 @@ static void client_write(struct client *c)
 /* Serve until a signal: SUB sockets, the listening socket and clients in one zmq_poll. */
 static void serve(struct snapsub *ss, int lfd, const char *farm)
 {
-    zmq_pollitem_t items[FARMCTL_MAX_PROCS + 1 + MAX_CLIENTS];
+    zmq_pollitem_t items[FARM_MAX_PROCS + 1 + MAX_CLIENTS];
     struct client cl[MAX_CLIENTS];
     unsigned slot[MAX_CLIENTS];
 
@@ -328,7 +329,7 @@ int cmd_metrics(int argc, char **argv)
 
     if (!ss || prom_args(argc, argv, &o))
         goto out;
-    if (farmctl_find(o.farm, &st, err, sizeof(err)) != 0) {
+    if (farm_state_find(o.farm, &st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm metrics: %s\n", err);
         goto out;
     }
