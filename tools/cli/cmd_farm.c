@@ -18,6 +18,7 @@
 #include "farm_proc.h"
 #include "farm_state.h"
 #include "farmctl.h"
+#include "farmfile.h"
 #include "ledger.h"
 #include "summary.h"
 

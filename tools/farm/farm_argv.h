@@ -4,7 +4,6 @@
 #define FARM_ARGV_H
 
 #include "farm_types.h"
-#include "farmfile.h"
 
 #define FARM_ARGV_MAX 96
 

@@ -5,7 +5,6 @@
 
 #include "ctlclient.h"
 #include "farm_types.h"
-#include "farmfile.h"
 
 #define FARM_PARAMS_MAX 32
 

@@ -7,7 +7,6 @@
 #include <stdint.h>
 
 #include "farm_types.h"
-#include "farmfile.h"
 
 /*
  * Once the readouts have generated `events` (or finished), kill the

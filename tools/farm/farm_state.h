@@ -6,7 +6,6 @@
 #include <stddef.h>
 
 #include "farm_types.h"
-#include "farmfile.h"
 
 /* The directory that holds one run directory per farm that is up:
  * $EBFARM_RUN_DIR, else /run/ebfarm. */

@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 #include "ebf_kv.h"
-#include "farmfile.h"
+#include "farmfile_types.h"
 
 /*
  * Plain types only, no functions: every module of tools/farm (and the

@@ -6,7 +6,6 @@
 #include <stddef.h>
 
 #include "farm_types.h"
-#include "farmfile.h"
 
 /*
  * Start every process of spec (SFCs first, then nodes and readouts), wait
