@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* farm_demo.c - the demo's settings and the farm spec they shape, and the settings a spec's run stands for. */
+/* farm_demo.c - the demo's settings, the farm spec they shape, and a spec's run as settings. */
 #include "farm_demo.h"
 
 #include <stdio.h>

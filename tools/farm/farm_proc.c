@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* farm_proc.c - a farm's daemons as processes on this host: where they are, start, watch, kill, clean up. */
+/* farm_proc.c - a farm's daemons as processes on this host: found, started, watched, killed. */
 #include "farm_proc.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* farm_proc.h - a farm's daemons as processes on this host: where they are, start, watch, kill, clean up. */
+/* farm_proc.h - a farm's daemons as processes on this host: found, started, watched, killed. */
 #ifndef FARM_PROC_H
 #define FARM_PROC_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* farm_types.h - what the farm modules share: a farm's processes as they run, a run's settings and its final counters. */
+/* farm_types.h - the farm modules' shared types: processes as run, a run's settings and result. */
 #ifndef FARM_TYPES_H
 #define FARM_TYPES_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* farmfile.c - load a farm file: libcyaml's raw structs converted, value by value, and checked into a farm_spec. */
+/* farmfile.c - load a farm file: libcyaml's raw structs converted and checked into a farm_spec. */
 #include "farmfile.h"
 
 #include <errno.h>

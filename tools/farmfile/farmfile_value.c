@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* farmfile_value.c - the farm file's values: the error message, names, ports, lcores, and the scalars parsed strictly. */
+/* farmfile_value.c - the farm file's values: error message, forms, scalars parsed strictly. */
 #include "farmfile_value.h"
 
 #include <ctype.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* farmfile_value.h - the farm file's values: limits, forms, the error message, and the scalars parsed strictly. */
+/* farmfile_value.h - the farm file's values: limits, forms, error message, strict scalars. */
 #ifndef FARMFILE_VALUE_H
 #define FARMFILE_VALUE_H
 
