@@ -61,6 +61,32 @@ static int find(const struct farm_opts *o, struct farm_state *st, const char *cm
     return 0;
 }
 
+/* Bring spec (loaded from path) up under the base directory, in
+ * <base>/<farm name>, and note path in its state. 0, or -1 after a message. */
+static int bring_up(const struct farm_spec *spec, const char *path, struct farm_state *st)
+{
+    char err[1024], build[PATH_MAX], run_dir[600];
+    const char *base = farm_state_base_dir();
+
+    if (farm_build_dir(build, sizeof(build)) != 0) {
+        fprintf(stderr, "ebfarm up: cannot find the build directory; set EBFARM_BUILD_DIR\n");
+        return -1;
+    }
+    if (mkdir(base, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "ebfarm up: cannot create %s: %s\n", base, strerror(errno));
+        return -1;
+    }
+    snprintf(run_dir, sizeof(run_dir), "%s/%s", base, spec->name);
+    if (farmctl_up(spec, build, run_dir, st, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm up: %s\n", err);
+        return -1;
+    }
+    if (!realpath(path, st->farm_file))
+        snprintf(st->farm_file, sizeof(st->farm_file), "%s", path);
+    farm_state_save(st);
+    return 0;
+}
+
 int cmd_up(int argc, char **argv)
 {
     static const char usage[] =
@@ -70,7 +96,7 @@ int cmd_up(int argc, char **argv)
     struct farm_opts o = {0};
     struct farm_spec *spec = malloc(sizeof(*spec));
     struct farm_state *st = malloc(sizeof(*st));
-    char err[1024], build[PATH_MAX], run_dir[600];
+    char err[1024];
     int rc = 1;
 
     if (!spec || !st || farm_opts(argc, argv, &o, usage))
@@ -83,23 +109,8 @@ int cmd_up(int argc, char **argv)
         fprintf(stderr, "ebfarm up: %s\n", err);
         goto out;
     }
-    if (farm_build_dir(build, sizeof(build)) != 0) {
-        fprintf(stderr, "ebfarm up: cannot find the build directory; set EBFARM_BUILD_DIR\n");
+    if (bring_up(spec, argv[optind], st) != 0)
         goto out;
-    }
-    const char *base = farm_state_base_dir();
-    if (mkdir(base, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "ebfarm up: cannot create %s: %s\n", base, strerror(errno));
-        goto out;
-    }
-    snprintf(run_dir, sizeof(run_dir), "%s/%s", base, spec->name);
-    if (farmctl_up(spec, build, run_dir, st, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ebfarm up: %s\n", err);
-        goto out;
-    }
-    if (!realpath(argv[optind], st->farm_file))
-        snprintf(st->farm_file, sizeof(st->farm_file), "%s", argv[optind]);
-    farm_state_save(st);
     if (!o.no_start && farmctl_start(st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm up: %s (the farm stays up: ebfarm status, ebfarm down)\n", err);
         goto out;
