@@ -2,10 +2,21 @@
 /* ebf_util.c - parsing helpers shared by the daemons and the tool. */
 #include "ebf_util.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+int ebf_parse_ipv4(const char *s, uint32_t *ip)
+{
+    struct in_addr a;
+
+    if (inet_pton(AF_INET, s, &a) != 1)
+        return -EINVAL;
+    *ip = ntohl(a.s_addr);
+    return 0;
+}
 
 int ebf_parse_mac(const char *s, uint8_t mac[6])
 {

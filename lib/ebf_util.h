@@ -9,6 +9,9 @@
 /* Parse "aa:bb:cc:dd:ee:ff" into mac; returns 0 or -EINVAL. */
 int ebf_parse_mac(const char *s, uint8_t mac[6]);
 
+/* Parse a dotted IPv4 address into host order; returns 0 or -EINVAL. */
+int ebf_parse_ipv4(const char *s, uint32_t *ip);
+
 /* Format mac as "aa:bb:cc:dd:ee:ff" into buf (18 bytes). */
 char *ebf_format_mac(const uint8_t mac[6], char buf[18]);
 

@@ -10,6 +10,7 @@
 #include <rte_mbuf.h>
 #include <rte_pause.h>
 
+#include "ebf_pattern.h"
 #include "ebf_proto.h"
 #include "lb_rate.h"
 

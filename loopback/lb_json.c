@@ -169,6 +169,18 @@ void lb_write_json(FILE *f, const struct lb_report *r)
     fprintf(f, "  ]\n}\n");
 }
 
+/* A CSV field in double quotes, a quote inside doubled (RFC 4180). */
+static void csv_quoted(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
 void lb_write_csv(FILE *f, const struct lb_report *r)
 {
     fprintf(f, "date,dpdk_version,cpu_model,tx_driver,rx_driver,link_mbps,trial_s,path,mode,"
@@ -179,12 +191,14 @@ void lb_write_csv(FILE *f, const struct lb_report *r)
     for (unsigned i = 0; i < r->n_trials; i++) {
         const struct lb_trial_rec *t = &r->trial[i];
         const struct lb_latency *l = &t->lat;
-        fprintf(f, "%s,%s,\"%s\",%s,%s,%.0f,%g,%s,%s,%u,%.1f,%.1f,%d,%" PRIu64 ",%" PRIu64
+        fprintf(f, "%s,%s,", r->meta.date, r->meta.dpdk_version);
+        csv_quoted(f, r->meta.cpu_model);
+        fprintf(f, ",%s,%s,%.0f,%g,%s,%s,%u,%.1f,%.1f,%d,%" PRIu64 ",%" PRIu64
                    ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                    ",%" PRIu64 ",%.6e,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
                    ",%" PRIu64,
-                r->meta.date, r->meta.dpdk_version, r->meta.cpu_model, r->meta.tx_driver,
-                r->meta.rx_driver, r->meta.link_mbps, r->meta.trial_s, t->path, t->mode,
+                r->meta.tx_driver, r->meta.rx_driver, r->meta.link_mbps, r->meta.trial_s,
+                t->path, t->mode,
                 t->frame_size, t->requested_fps, t->achieved_fps, t->valid, t->sent, t->rx,
                 t->unique, t->lost, t->dup, t->reordered, t->late, t->bursts, t->max_burst,
                 t->loss_ratio, t->tx_refused, t->tx_nombuf, t->imissed, t->rx_nombuf,

@@ -154,6 +154,34 @@ static void legend(FILE *f, const struct lb_report *r)
             MT + 18 * r->n_sizes + 32);
 }
 
+/* Text as XML character data: &, < and > escaped. */
+static void xml_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '&')
+            fputs("&amp;", f);
+        else if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+/* The footer: date, drivers, CPU and DPDK version. */
+static void footer(FILE *f, const struct lb_report *r)
+{
+    const char *const parts[] = {r->meta.date, ", ", r->meta.tx_driver, " -> ",
+                                 r->meta.rx_driver, ", ", r->meta.cpu_model, ", ",
+                                 r->meta.dpdk_version};
+
+    fprintf(f, "<text x='%d' y='%d' font-size='11' fill='#555'>", ML, 2 * PH + 20);
+    for (unsigned i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+        xml_text(f, parts[i]);
+    fprintf(f, "</text>\n");
+}
+
 int lb_write_svg(FILE *f, const struct lb_report *r)
 {
     fprintf(f, "<?xml version='1.0' encoding='UTF-8'?>\n"
@@ -163,9 +191,7 @@ int lb_write_svg(FILE *f, const struct lb_report *r)
     loss_panel(f, r);
     latency_panel(f, r);
     legend(f, r);
-    fprintf(f, "<text x='%d' y='%d' font-size='11' fill='#555'>%s, %s -&gt; %s, %s, DPDK %s</text>\n",
-            ML, 2 * PH + 20, r->meta.date, r->meta.tx_driver, r->meta.rx_driver, r->meta.cpu_model,
-            r->meta.dpdk_version);
+    footer(f, r);
     fprintf(f, "</svg>\n");
     return ferror(f) ? -1 : 0;
 }

@@ -24,95 +24,70 @@ int node_param(void *conf, const char *key, const char *value, char *err, size_t
     return ebf_param_unknown(key, "accept, accept_seed, trigger_us", err, len);
 }
 
+/* Fresh slots, counters and credit grant; the epoch of the process for
+ * its first run, then a new one for every run. */
+static void *create(void *ctx, const void *conf, uint32_t run)
+{
+    struct node_conf c = *(const struct node_conf *)conf;
+
+    (void)ctx;
+    c.epoch += run;
+    return node_dp_create(&c);
+}
+
+static void destroy(void *ctx, void *dp)
+{
+    (void)ctx;
+    node_dp_destroy(dp);
+}
+
+/* Paused: events wait in the port; the SFC keeps them counted as in
+ * flight and the node's credits stay spent. */
+static unsigned poll(void *dp, int intake)
+{
+    return intake ? node_dp_poll(dp) : 0;
+}
+
+static void drain_begin(void *dp)
+{
+    node_dp_drain_begin(dp);
+}
+
+static unsigned drain_poll(void *dp, int *done)
+{
+    return node_dp_drain_poll(dp, done);
+}
+
+static const struct ebf_plug_ops node_plug_ops = {
+    .create = create,
+    .destroy = destroy,
+    .poll = poll,
+    .drain_begin = drain_begin,
+    .drain_poll = drain_poll,
+};
+
 int node_runner_init(struct node_runner *r, const struct node_conf *c)
 {
     memset(r, 0, sizeof(*r));
-    r->conf = r->initial = *c;
-    r->dp = node_dp_create(c);
-    return r->dp ? 0 : -errno;
+    r->conf = *c;
+    return ebf_plug_init(&r->plug, &node_plug_ops, r, &r->conf, &r->initial, sizeof(r->conf));
 }
 
 void node_runner_fini(struct node_runner *r)
 {
-    node_dp_destroy(r->dp);
-    r->dp = NULL;
-}
-
-static int apply(void *arg, struct ebf_req *q)
-{
-    struct node_runner *r = arg;
-
-    switch (q->op) {
-    case EBF_OP_CONFIGURE:
-        r->conf = *(const struct node_conf *)q->conf;
-        return 0;
-    case EBF_OP_RESET:
-        r->conf = r->initial;
-        return 0;
-    case EBF_OP_START: {
-        /* Fresh slots, counters and credit grant; a new epoch per run. */
-        struct node_conf c = r->conf;
-        c.epoch = r->initial.epoch + (r->used ? q->run_number : 0);
-        struct node_dp *dp = node_dp_create(&c);
-        if (!dp) {
-            snprintf(q->err, sizeof(q->err), "cannot make the data plane: %s", strerror(errno));
-            return -errno;
-        }
-        node_dp_destroy(r->dp);
-        r->dp = dp;
-        r->used = 1;
-        r->running = 1;
-        r->paused = r->stopping = 0;
-        return 0;
-    }
-    case EBF_OP_PAUSE:
-        r->paused = 1;
-        return 0;
-    case EBF_OP_RESUME:
-        r->paused = 0;
-        return 0;
-    default:
-        return -EINVAL;
-    }
-}
-
-static void stop(void *arg)
-{
-    struct node_runner *r = arg;
-
-    r->stopping = 1;
-    node_dp_drain_begin(r->dp);
-}
-
-static unsigned poll(void *arg, int *drained)
-{
-    struct node_runner *r = arg;
-    int done = 0;
-
-    /* Paused: events wait in the port; the SFC keeps them counted as in
-     * flight and the node's credits stay spent. */
-    if (!r->running || (r->paused && !r->stopping))
-        return 0;
-    if (!r->stopping)
-        return node_dp_poll(r->dp);
-    unsigned work = node_dp_drain_poll(r->dp, &done);
-    if (done) {
-        r->running = 0;
-        *drained = 1;
-    }
-    return work;
+    ebf_plug_fini(&r->plug);
 }
 
 static void snapshot(void *arg, void *out, int *finished)
 {
-    struct node_runner *r = arg;
+    struct node_runner *r = container_of(arg, struct node_runner, plug);
     struct node_snap *s = out;
     struct rte_eth_stats ps;
     struct rte_eth_link link;
 
     memset(s, 0, sizeof(*s));
-    s->st = *node_dp_stats(r->dp);
-    node_dp_gauges(r->dp, &s->g);
+    s->st = *node_dp_stats(r->plug.dp);
+    node_dp_gauges(r->plug.dp, &s->g);
     if (rte_eth_stats_get(r->conf.port, &ps) == 0) {
         s->port_ipackets = ps.ipackets;
         s->port_opackets = ps.opackets;
@@ -121,8 +96,8 @@ static void snapshot(void *arg, void *out, int *finished)
     }
     if (rte_eth_link_get_nowait(r->conf.port, &link) == 0)
         s->link_up = link.link_status == RTE_ETH_LINK_UP;
-    s->running = r->running;
-    s->paused = r->paused;
+    s->running = r->plug.running;
+    s->paused = r->plug.paused;
     *finished = 0;
 }
 
@@ -181,8 +156,8 @@ const struct ebf_ctl_ops node_ctl_ops = {
     .snap_size = sizeof(struct node_snap),
     .param = node_param,
     .metrics = node_metrics,
-    .apply = apply,
-    .stop = stop,
-    .poll = poll,
+    .apply = ebf_plug_apply,
+    .stop = ebf_plug_stop,
+    .poll = ebf_plug_poll,
     .snapshot = snapshot,
 };

@@ -4,6 +4,7 @@
 #define NODE_CTL_H
 
 #include "ebf_ctl.h"
+#include "ebf_plug.h"
 #include "node_dp.h"
 
 struct node_snap {
@@ -13,11 +14,11 @@ struct node_snap {
     int link_up, running, paused;
 };
 
-/* Lcore state. dp is made afresh at every start, with a new epoch. */
+/* The node's run-control plug: the data plane is made afresh at every
+ * start, with a new epoch. */
 struct node_runner {
+    struct ebf_plug plug;        /* dp: a struct node_dp */
     struct node_conf conf, initial;
-    struct node_dp *dp;
-    int running, paused, stopping, used;
 };
 
 extern const struct ebf_ctl_ops node_ctl_ops;

@@ -13,7 +13,10 @@
 #include <rte_mbuf.h>
 
 #include "ebf_kv.h"
+#include "ebf_mix.h"
+#include "ebf_pattern.h"
 #include "ebf_util.h"
+#include "node_decide.h"
 
 #define BURST_MAX 64
 #define FRAME_MAX 9728
@@ -64,12 +67,6 @@ struct node_dp {
     uint64_t drain_last, drain_frames;
     uint8_t scratch[FRAME_MAX];
 };
-
-int node_decide(uint64_t event_id, uint64_t seed, double accept)
-{
-    uint64_t r = ebf_mix64(event_id ^ ebf_mix64(seed)) % 1000000;
-    return (double)r < accept * 1e6;
-}
 
 struct node_dp *node_dp_create(const struct node_conf *conf)
 {

@@ -96,9 +96,6 @@ struct node_gauges {
 
 void node_dp_gauges(const struct node_dp *dp, struct node_gauges *g);
 
-/* The decision for an event id: deterministic from (seed, id, accept). */
-int node_decide(uint64_t event_id, uint64_t seed, double accept);
-
 const struct node_stats *node_dp_stats(const struct node_dp *dp);
 
 /* Names of the verify counters ("bad_crc", ...). */

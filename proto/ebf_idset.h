@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "ebf_proto.h"
+#include "ebf_mix.h"
 
 /*
  * An invertible Bloom lookup table (IBLT) of event ids. Every id added

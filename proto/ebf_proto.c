@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ebf_proto.c - encoders and bounds-checked parsers of the ebfarm wire format v1. */
+/* ebf_proto.c - encoders and bounds-checked parsers of the ebfarm wire frames v1. */
 #include "ebf_proto.h"
 
 #include <string.h>
+
+#include "ebf_crc.h"
 
 static const char *const reason_names[] = {
 #define EBF_REASON_NAME(n, s) s,
@@ -50,65 +52,6 @@ static inline uint32_t get32(const uint8_t *p)
 static inline uint64_t get64(const uint8_t *p)
 {
     return ((uint64_t)get32(p) << 32) | get32(p + 4);
-}
-
-/* --- CRC32C -------------------------------------------------------------- */
-
-static uint32_t crc_table[256];
-static int crc_hw;
-
-/* Runs before main(): the table and the CPU probe are ready before any thread. */
-__attribute__((constructor)) static void crc_init(void)
-{
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = (c >> 1) ^ (0x82F63B78u & (0u - (c & 1u)));
-        crc_table[i] = c;
-    }
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    crc_hw = __builtin_cpu_supports("sse4.2") ? 1 : 0;
-#else
-    crc_hw = 0;
-#endif
-}
-
-static uint32_t crc_sw(uint32_t c, const uint8_t *p, size_t len)
-{
-    while (len--)
-        c = crc_table[(c ^ *p++) & 0xff] ^ (c >> 8);
-    return c;
-}
-
-#if defined(__x86_64__)
-__attribute__((target("sse4.2")))
-static uint32_t crc_hw_x86(uint32_t c, const uint8_t *p, size_t len)
-{
-    uint64_t c64 = c;
-    while (len >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        c64 = __builtin_ia32_crc32di(c64, w);
-        p += 8;
-        len -= 8;
-    }
-    c = (uint32_t)c64;
-    while (len--)
-        c = __builtin_ia32_crc32qi(c, *p++);
-    return c;
-}
-#endif
-
-uint32_t ebf_crc32c(uint32_t crc, const void *buf, size_t len)
-{
-    uint32_t c = ~crc;
-
-#if defined(__x86_64__)
-    if (crc_hw)
-        return ~crc_hw_x86(c, buf, len);
-#endif
-    return ~crc_sw(c, buf, len);
 }
 
 /* --- IPv4 ------------------------------------------------------------------ */
@@ -439,117 +382,4 @@ enum ebf_reason ebf_throttle_parse(const uint8_t *buf, size_t len, struct ebf_th
     if (buf[4] > 1 || buf[5] != 0 || get32(buf + 12) != 0)
         return EBF_R_BAD_FIELD;
     return EBF_R_OK;
-}
-
-void ebf_throttle_view_init(struct ebf_throttle_view *v)
-{
-    memset(v, 0, sizeof(*v));
-}
-
-enum ebf_reason ebf_throttle_view_offer(struct ebf_throttle_view *v, const uint8_t *frame,
-                                        size_t len, uint16_t udp_port, uint64_t now_ns)
-{
-    struct ebf_l2l3 l;
-    struct ebf_throttle_hdr h;
-    enum ebf_reason r = ebf_parse_l2l3(frame, len, udp_port, &l);
-
-    if (r == EBF_R_NOT_EBFARM)
-        return r;                       /* another protocol: not ours to count */
-    if (r == EBF_R_OK && l.type != EBF_T_THROTTLE)
-        return EBF_R_BAD_FIELD;         /* another frame type: not ours to count */
-    if (r == EBF_R_OK)
-        r = ebf_throttle_parse(frame + l.hlen, l.len, &h);
-    if (r == EBF_R_OK && h.sfc_id >= EBF_THROTTLE_MAX_SFCS)
-        r = EBF_R_BAD_SOURCE;
-    if (r != EBF_R_OK) {
-        v->rejected++;
-        return r;
-    }
-    v->frames++;
-    /* Sequence numbers wrap: a frame more than 2^31 behind is stale. */
-    if (v->heard[h.sfc_id] && (int32_t)(h.seq - v->last_seq[h.sfc_id]) <= 0) {
-        v->stale++;
-        return EBF_R_OK;
-    }
-    v->heard[h.sfc_id] = 1;
-    v->last_seq[h.sfc_id] = h.seq;
-    if (h.on) {
-        v->on_frames++;
-        v->on_until_ns[h.sfc_id] = now_ns + EBF_THROTTLE_HOLD_NS;
-    } else {
-        v->off_frames++;
-        v->on_until_ns[h.sfc_id] = 0;
-    }
-    return EBF_R_OK;
-}
-
-int ebf_throttle_view_held(const struct ebf_throttle_view *v, uint64_t now_ns)
-{
-    for (unsigned i = 0; i < EBF_THROTTLE_MAX_SFCS; i++)
-        if (v->on_until_ns[i] > now_ns)
-            return 1;
-    return 0;
-}
-
-/* --- Payload pattern ------------------------------------------------------- */
-
-/* Word i of a fragment is base + i * weyl, stored little-endian. */
-#define PATTERN_WEYL 0x9e3779b97f4a7c15ull
-
-static inline uint64_t pattern_base(uint16_t source, uint64_t event_id)
-{
-    return ebf_mix64(event_id ^ ((uint64_t)source << 48) ^ 0x65626661726dull);
-}
-
-static inline uint8_t pattern_byte(uint64_t base, uint64_t pos)
-{
-    uint64_t w = base + (pos >> 3) * PATTERN_WEYL;
-    return (uint8_t)(w >> ((pos & 7) * 8));
-}
-
-static inline void store_le64(uint8_t *p, uint64_t v)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    memcpy(p, &v, 8);
-}
-
-void ebf_pattern_fill(uint8_t *buf, size_t len, uint16_t source, uint64_t event_id,
-                      uint32_t off)
-{
-    uint64_t base = pattern_base(source, event_id);
-    uint64_t pos = off;
-    size_t i = 0;
-
-    for (; i < len && (pos & 7); i++, pos++)
-        buf[i] = pattern_byte(base, pos);
-    uint64_t w = base + (pos >> 3) * PATTERN_WEYL;
-    for (; i + 8 <= len; i += 8, pos += 8, w += PATTERN_WEYL)
-        store_le64(buf + i, w);
-    for (; i < len; i++, pos++)
-        buf[i] = pattern_byte(base, pos);
-}
-
-long ebf_pattern_check(const uint8_t *buf, size_t len, uint16_t source,
-                       uint64_t event_id, uint32_t off)
-{
-    uint64_t base = pattern_base(source, event_id);
-    uint64_t pos = off;
-    size_t i = 0;
-
-    for (; i < len && (pos & 7); i++, pos++)
-        if (buf[i] != pattern_byte(base, pos))
-            return (long)i;
-    uint64_t w = base + (pos >> 3) * PATTERN_WEYL;
-    for (; i + 8 <= len; i += 8, pos += 8, w += PATTERN_WEYL) {
-        uint8_t want[8];
-        store_le64(want, w);
-        if (memcmp(buf + i, want, 8) != 0)
-            break;              /* find the byte below */
-    }
-    for (; i < len; i++, pos++)
-        if (buf[i] != pattern_byte(base, pos))
-            return (long)i;
-    return -1;
 }

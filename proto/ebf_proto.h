@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ebf_proto.h - the ebfarm data-plane wire format v1: encode and parse, no DPDK. */
+/* ebf_proto.h - the ebfarm data-plane wire frames v1: encode and bounds-checked parse, no DPDK. */
 #ifndef EBF_PROTO_H
 #define EBF_PROTO_H
 
@@ -10,7 +10,9 @@
  * Every function here works on plain byte buffers and may be called from any
  * thread. Parsers never read past the length they are given and return one
  * enum ebf_reason per outcome. Multi-byte wire fields are big-endian.
- * docs/protocol.md is the byte-level specification.
+ * docs/protocol.md is the byte-level specification. The fragment checksum
+ * is in ebf_crc.h, the emulated payload in ebf_pattern.h, the mixer every
+ * per-event choice draws from in ebf_mix.h.
  */
 
 #define EBF_PROTO_VERSION 1
@@ -160,17 +162,12 @@ struct ebf_l2l3 {
     const uint8_t *src_mac;
 };
 
-/* --- Checksums -------------------------------------------------------- */
-
-/* CRC32C (Castagnoli) of buf, continuing from crc (start with 0). */
-uint32_t ebf_crc32c(uint32_t crc, const void *buf, size_t len);
+/* --- Encapsulation ---------------------------------------------------- */
 
 /* Internet checksum of an IPv4 header of hlen bytes, computed with the
  * checksum field taken as zero. The value is a plain number: store it
  * big-endian (most significant byte first) at offset 10. */
 uint16_t ebf_ipv4_cksum(const void *hdr, size_t hlen);
-
-/* --- Encapsulation ---------------------------------------------------- */
 
 /* Bytes of headers before the ebfarm header for this encapsulation. */
 size_t ebf_encap_hlen(enum ebf_encap encap);
@@ -254,74 +251,17 @@ enum ebf_reason ebf_credit_parse(const uint8_t *buf, size_t len,
 
 /* --- Throttle frames ------------------------------------------------- */
 
+/* The timing both ends keep: while it holds a throttle, an SFC repeats "on"
+ * this often; a readout lets an "on" go this long after it arrived unless
+ * it was refreshed (readout/ro_throttle.h). */
+#define EBF_THROTTLE_REFRESH_NS 50000000ull     /* 50 ms */
+#define EBF_THROTTLE_HOLD_NS 500000000ull       /* 500 ms */
+
 /* Write a throttle frame (EBF_THROTTLE_LEN bytes, without encapsulation). */
 void ebf_throttle_write(uint8_t *buf, const struct ebf_throttle_hdr *h);
 
 /* Parse a throttle frame: version, type, length, on is 0 or 1, reserved
  * bytes 0 (bad_field). */
 enum ebf_reason ebf_throttle_parse(const uint8_t *buf, size_t len, struct ebf_throttle_hdr *h);
-
-/*
- * The readout's side of throttling: what it has heard from up to
- * EBF_THROTTLE_MAX_SFCS SFCs (by sfc_id). A throttle-on expires after
- * EBF_THROTTLE_HOLD_NS without a refresh (the SFC repeats "on" every
- * EBF_THROTTLE_REFRESH_NS while it holds it), so a lost "off" frame or a
- * dead SFC cannot stop the readout for good. DPDK-free; one thread.
- */
-#define EBF_THROTTLE_MAX_SFCS 64
-#define EBF_THROTTLE_REFRESH_NS 50000000ull     /* 50 ms */
-#define EBF_THROTTLE_HOLD_NS 500000000ull       /* 500 ms */
-
-struct ebf_throttle_view {
-    uint64_t on_until_ns[EBF_THROTTLE_MAX_SFCS]; /* 0: not throttled by that SFC */
-    uint32_t last_seq[EBF_THROTTLE_MAX_SFCS];
-    uint8_t heard[EBF_THROTTLE_MAX_SFCS];
-    uint64_t frames;             /* throttle frames taken */
-    uint64_t on_frames, off_frames;
-    uint64_t stale;              /* older than the last frame of that SFC */
-    uint64_t rejected;           /* not a valid throttle frame */
-};
-
-void ebf_throttle_view_init(struct ebf_throttle_view *v);
-
-/*
- * Offer one received frame (Ethernet onwards, len bytes) at time now_ns.
- * Returns EBF_R_OK when it was a throttle frame and was applied (or was
- * stale), another reason when it was not a valid throttle frame (a frame
- * of another ebfarm type is EBF_R_BAD_FIELD and a frame of another protocol
- * EBF_R_NOT_EBFARM; neither is counted as rejected).
- */
-enum ebf_reason ebf_throttle_view_offer(struct ebf_throttle_view *v, const uint8_t *frame,
-                                        size_t len, uint16_t udp_port, uint64_t now_ns);
-
-/* Nonzero while some SFC holds the readout at now_ns. */
-int ebf_throttle_view_held(const struct ebf_throttle_view *v, uint64_t now_ns);
-
-/* --- Payload pattern -------------------------------------------------- */
-
-/*
- * The readout fills fragment bytes with a pattern derived from (source,
- * event, offset), so any piece can be checked alone. Fill len bytes of a
- * fragment's payload starting at fragment offset off.
- */
-void ebf_pattern_fill(uint8_t *buf, size_t len, uint16_t source, uint64_t event_id,
-                      uint32_t off);
-
-/* Check a piece against the pattern: returns the index of the first wrong
- * byte in buf, or -1 when all len bytes match. */
-long ebf_pattern_check(const uint8_t *buf, size_t len, uint16_t source,
-                       uint64_t event_id, uint32_t off);
-
-/* --- Deterministic helpers shared by all processes -------------------- */
-
-/* A 64-bit mixer (splitmix64 finaliser): the basis of every reproducible
- * per-event choice (sizes, decisions). */
-static inline uint64_t ebf_mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
 
 #endif /* EBF_PROTO_H */

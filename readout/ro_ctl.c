@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -117,8 +118,9 @@ int ro_param(void *conf, const char *key, const char *value, char *err, size_t l
 
 /* The checks that take several parameters together, when a configure is
  * adopted; the log-normal parameters are derived here. 0 or -EINVAL. */
-static int check_conf(struct ro_conf *c, char *err, size_t len)
+static int check_conf(void *conf, char *err, size_t len)
 {
+    struct ro_conf *c = conf;
     const struct ro_fault_conf *f = &c->faults;
 
     if (c->size_min > c->size_max) {
@@ -149,127 +151,125 @@ static int check_conf(struct ro_conf *c, char *err, size_t len)
     return 0;
 }
 
-static void yield(void *arg)
+/* A run with its own fault stage (or none): each run replays its faults
+ * from the seed and starts with empty counters. */
+static void *create(void *ctx, const void *conf, uint32_t run_number)
 {
-    struct ro_runner *r = arg;
+    struct ro_run *run = calloc(1, sizeof(*run));
 
-    ebf_ctl_service(r->ctl, r);
+    (void)ctx;
+    (void)run_number;
+    if (!run)
+        return NULL;
+    run->conf = *(const struct ro_conf *)conf;
+    run->conf.fault = NULL;
+    if (!ro_fault_conf_active(&run->conf.faults))
+        return run;
+    run->conf.fault = ro_fault_tx_create(&run->conf.faults, run->conf.encap, run->conf.pool,
+                                         (int)rte_socket_id());
+    if (run->conf.fault)
+        return run;
+    int e = errno;
+    free(run);
+    errno = e;
+    return NULL;
 }
 
-void ro_runner_init(struct ro_runner *r, const struct ro_conf *c)
+static void destroy(void *ctx, void *dp)
+{
+    struct ro_run *run = dp;
+
+    (void)ctx;
+    ro_fault_tx_free(run->conf.fault);
+    free(run);
+}
+
+static int begin(void *ctx, void *dp, char *err, size_t len)
+{
+    struct ro_run *run = dp;
+
+    (void)ctx;
+    if (ro_begin(&run->g, &run->conf, &run->st) == 0)
+        return 0;
+    snprintf(err, len, "the run parameters are not usable");
+    return -EINVAL;
+}
+
+static unsigned poll(void *dp, int intake)
+{
+    struct ro_run *run = dp;
+
+    return intake ? (unsigned)ro_next(&run->g, &ebf_ctl_force) : 0;
+}
+
+/* Events are whole here: the one in progress was finished. */
+static unsigned drain_poll(void *dp, int *done)
+{
+    struct ro_run *run = dp;
+
+    ro_finish(&run->g);
+    *done = 1;
+    return 0;
+}
+
+static void hold(void *dp, int paused)
+{
+    struct ro_run *run = dp;
+
+    if (paused) {
+        run->pause_tsc = rte_get_tsc_cycles();
+        return;
+    }
+    /* Shift the schedule by the pause, so no burst makes up for it. */
+    uint64_t d = rte_get_tsc_cycles() - run->pause_tsc;
+    run->g.t0 += d;
+    if (run->g.end != UINT64_MAX)
+        run->g.end += d;
+    if (run->g.held_since)
+        run->g.held_since += d;     /* a throttle hold does not count the pause */
+}
+
+static const struct ebf_plug_ops ro_plug_ops = {
+    .create = create,
+    .destroy = destroy,
+    .check = check_conf,
+    .begin = begin,
+    .poll = poll,
+    .drain_poll = drain_poll,
+    .pause = hold,
+};
+
+int ro_runner_init(struct ro_runner *r, const struct ro_conf *c)
 {
     memset(r, 0, sizeof(*r));
     r->conf = *c;
-    r->conf.yield = yield;
-    r->conf.yield_arg = r;
-    r->initial = r->conf;
-}
-
-/* A fresh fault stage for a run (the last run's is freed), or none: each
- * run replays its faults from the seed and starts with empty counters. */
-static int new_stage(struct ro_runner *r, char *err, size_t len)
-{
-    ro_fault_tx_free(r->conf.fault);
-    r->conf.fault = NULL;
-    if (!ro_fault_conf_active(&r->conf.faults))
-        return 0;
-    r->conf.fault = ro_fault_tx_create(&r->conf.faults, r->conf.encap, r->conf.pool,
-                                       (int)rte_socket_id());
-    if (r->conf.fault)
-        return 0;
-    snprintf(err, len, "cannot create the fault stage: %s", strerror(errno));
-    return -1;
+    r->conf.yield = ebf_plug_yield;
+    r->conf.yield_arg = &r->plug;
+    return ebf_plug_init(&r->plug, &ro_plug_ops, r, &r->conf, &r->initial, sizeof(r->conf));
 }
 
 void ro_runner_fini(struct ro_runner *r)
 {
-    ro_fault_tx_free(r->conf.fault);
-    r->conf.fault = NULL;
+    ebf_plug_fini(&r->plug);
 }
 
-static int apply(void *dp, struct ebf_req *q)
+int ro_runner_failed(const struct ro_runner *r)
 {
-    struct ro_runner *r = dp;
+    const struct ro_run *run = r->plug.dp;
 
-    switch (q->op) {
-    case EBF_OP_CONFIGURE: {
-        struct ro_conf c = *(const struct ro_conf *)q->conf;
-        if (check_conf(&c, q->err, sizeof(q->err)))
-            return -EINVAL;
-        c.fault = r->conf.fault;
-        r->conf = c;
-        return 0;
-    }
-    case EBF_OP_RESET: {
-        struct ro_fault_tx *stage = r->conf.fault;
-        r->conf = r->initial;
-        r->conf.fault = stage;
-        return 0;
-    }
-    case EBF_OP_START:
-        if (new_stage(r, q->err, sizeof(q->err)))
-            return -EINVAL;
-        if (ro_begin(&r->g, &r->conf, &r->st)) {
-            snprintf(q->err, sizeof(q->err), "the run parameters are not usable");
-            return -EINVAL;
-        }
-        r->running = 1;
-        r->paused = r->stopping = 0;
-        return 0;
-    case EBF_OP_PAUSE:
-        r->paused = 1;
-        r->pause_tsc = rte_get_tsc_cycles();
-        return 0;
-    case EBF_OP_RESUME: {
-        /* Shift the schedule by the pause, so no burst makes up for it. */
-        uint64_t d = rte_get_tsc_cycles() - r->pause_tsc;
-        r->g.t0 += d;
-        if (r->g.end != UINT64_MAX)
-            r->g.end += d;
-        if (r->g.held_since)
-            r->g.held_since += d;       /* a throttle hold does not count the pause */
-        r->paused = 0;
-        return 0;
-    }
-    default:
-        return -EINVAL;
-    }
-}
-
-static void stop(void *dp)
-{
-    struct ro_runner *r = dp;
-
-    r->stopping = 1;
-}
-
-static unsigned poll(void *dp, int *drained)
-{
-    struct ro_runner *r = dp;
-
-    if (!r->running)
-        return 0;
-    if (r->stopping) {
-        /* Events are whole here: the one in progress was finished. */
-        ro_finish(&r->g);
-        r->running = 0;
-        *drained = 1;
-        return 0;
-    }
-    if (r->paused)
-        return 0;
-    return (unsigned)ro_next(&r->g, &ebf_ctl_force);
+    return run && run->g.rc != 0;
 }
 
 static void snapshot(void *dp, void *out, int *finished)
 {
-    struct ro_runner *r = dp;
+    struct ro_runner *r = container_of(dp, struct ro_runner, plug);
+    const struct ro_run *run = r->plug.dp;
     struct ro_snap *s = out;
     struct rte_eth_stats ps;
     struct rte_eth_link link;
 
     memset(s, 0, sizeof(*s));
-    s->st = r->st;
+    s->st = run->st;
     s->mempool_in_use = rte_mempool_in_use_count(r->conf.pool);
     if (rte_eth_stats_get(r->conf.port, &ps) == 0) {
         s->port_ipackets = ps.ipackets;
@@ -279,16 +279,16 @@ static void snapshot(void *dp, void *out, int *finished)
     }
     if (rte_eth_link_get_nowait(r->conf.port, &link) == 0)
         s->link_up = link.link_status == RTE_ETH_LINK_UP;
-    s->running = r->running;
-    s->paused = r->paused;
-    s->throttled = r->running && r->g.held_since != 0;
+    s->running = r->plug.running;
+    s->paused = r->plug.paused;
+    s->throttled = r->plug.running && run->g.held_since != 0;
     s->rate = r->conf.rate;
     s->n_sources = r->conf.n_sources;
-    if (r->conf.fault) {
+    if (run->conf.fault) {
         s->faults = 1;
-        s->fault = *ro_fault_tx_stats(r->conf.fault);
+        s->fault = *ro_fault_tx_stats(run->conf.fault);
     }
-    *finished = r->running ? r->g.done : r->st.start_ns != 0;
+    *finished = r->plug.running ? run->g.done : run->st.start_ns != 0;
 }
 
 void ro_metrics(const void *snap, struct ebf_metrics *ms)
@@ -337,8 +337,8 @@ const struct ebf_ctl_ops ro_ctl_ops = {
     .snap_size = sizeof(struct ro_snap),
     .param = ro_param,
     .metrics = ro_metrics,
-    .apply = apply,
-    .stop = stop,
-    .poll = poll,
+    .apply = ebf_plug_apply,
+    .stop = ebf_plug_stop,
+    .poll = ebf_plug_poll,
     .snapshot = snapshot,
 };

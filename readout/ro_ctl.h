@@ -4,6 +4,7 @@
 #define RO_CTL_H
 
 #include "ebf_ctl.h"
+#include "ebf_plug.h"
 #include "ro_gen.h"
 
 /* What the lcore copies for the control thread. */
@@ -19,25 +20,34 @@ struct ro_snap {
     struct ro_fault_stats fault; /* what the fault stage did */
 };
 
-/* Lcore state; the control thread only passes it back to the ops. */
-struct ro_runner {
-    struct ro_conf conf;         /* the run's parameters, adopted from control */
-    struct ro_conf initial;      /* the command line's */
+/* One run: the readout's data plane, made afresh at every start. */
+struct ro_run {
+    struct ro_conf conf;         /* the run's parameters and fault stage; g points here */
     struct ro_gen g;
     struct ro_stats st;
-    struct ebf_ctl *ctl;         /* for the yield hook */
-    int running, paused, stopping;
     uint64_t pause_tsc;
+};
+
+/* The readout's run-control plug; the control thread only passes it back
+ * to the ops. */
+struct ro_runner {
+    struct ebf_plug plug;        /* dp: a struct ro_run */
+    struct ro_conf conf;         /* the run's parameters, adopted from control */
+    struct ro_conf initial;      /* the command line's */
 };
 
 extern const struct ebf_ctl_ops ro_ctl_ops;
 
 /* Set up r from the command line's conf; the conf's yield hook is pointed
- * at the control service, so requests are answered under back-pressure. */
-void ro_runner_init(struct ro_runner *r, const struct ro_conf *c);
+ * at the control service, so requests are answered under back-pressure.
+ * 0, or -errno when the first run's fault stage cannot be made. */
+int ro_runner_init(struct ro_runner *r, const struct ro_conf *c);
 
-/* Free what the runs left (the last fault stage). */
+/* Free what the runs left (the last run and its fault stage). */
 void ro_runner_fini(struct ro_runner *r);
+
+/* 1 when the last run ended for lack of mbufs. */
+int ro_runner_failed(const struct ro_runner *r);
 
 /* The readout's metric list (control thread, or main after the run). */
 void ro_metrics(const void *snap, struct ebf_metrics *ms);

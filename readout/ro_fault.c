@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ebf_metrics.h"
+#include "ebf_mix.h"
 #include "ebf_util.h"
 
 #define SPEC_MAX 1024

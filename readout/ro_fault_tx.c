@@ -9,6 +9,8 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 
+#include "ebf_mix.h"
+
 #define OUT_MAX (2 * RO_FAULT_BURST_MAX + RO_FAULT_HOLD_MAX)
 #define HDR_FLAGS_LO 27          /* fragment header byte XORed by corrupt_header */
 

@@ -12,6 +12,8 @@
 #include <rte_mbuf.h>
 
 #include "ebf_kv.h"
+#include "ebf_mix.h"
+#include "ebf_pattern.h"
 #include "ebf_util.h"
 
 RTE_LOG_REGISTER_DEFAULT(ro_logtype, INFO);
@@ -44,16 +46,16 @@ static unsigned rx_poll(struct ro_gen *g, uint64_t now_ns)
 {
     struct rte_mbuf *m[RX_BURST];
     struct ro_stats *st = g->st;
-    struct ebf_throttle_view *v = &g->tv;
+    struct ro_throttle_view *v = &g->tv;
     uint16_t n = rte_eth_rx_burst(g->c->port, 0, m, RX_BURST);
 
     if (n == 0)
         return 0;
     for (uint16_t i = 0; i < n; i++) {
         uint64_t rejected = v->rejected;
-        enum ebf_reason r = ebf_throttle_view_offer(v, rte_pktmbuf_mtod(m[i], const uint8_t *),
-                                                    rte_pktmbuf_data_len(m[i]),
-                                                    g->c->udp_port, now_ns);
+        enum ebf_reason r = ro_throttle_view_offer(v, rte_pktmbuf_mtod(m[i], const uint8_t *),
+                                                   rte_pktmbuf_data_len(m[i]),
+                                                   g->c->udp_port, now_ns);
         st->rx_other += r != EBF_R_OK && v->rejected == rejected;
     }
     rte_pktmbuf_free_bulk(m, n);
@@ -81,7 +83,7 @@ static void hold_end(struct ro_gen *g, uint64_t now)
  * every poll held. */
 static int held(struct ro_gen *g, uint64_t now_ns, uint64_t now)
 {
-    if (!ebf_throttle_view_held(&g->tv, now_ns))
+    if (!ro_throttle_view_held(&g->tv, now_ns))
         return 0;
     if (!g->held_since) {
         g->held_since = now;
@@ -202,7 +204,7 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
     g->t0 = rte_get_tsc_cycles();
     g->end = c->duration_s > 0 ? g->t0 + (uint64_t)(c->duration_s * (double)hz) : UINT64_MAX;
     g->tsc_per_event = c->rate > 0 ? (double)hz / c->rate : 0;
-    ebf_throttle_view_init(&g->tv);
+    ro_throttle_view_init(&g->tv);
     st->start_ns = ebf_now_ns();
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "ebf_proto.h"
 #include "ro_fault_tx.h"
 #include "ro_size.h"
+#include "ro_throttle.h"
 
 #define RO_MAX_SFCS 64
 
@@ -95,7 +96,7 @@ struct ro_gen {
     uint64_t t0, end;            /* TSC at start, and of the deadline */
     double tsc_per_event;        /* 0: unpaced */
     uint64_t next_event;
-    struct ebf_throttle_view tv; /* what the SFCs asked for */
+    struct ro_throttle_view tv;  /* what the SFCs asked for */
     uint64_t held_since;         /* TSC when the current hold began; 0: not held */
     int done;                    /* nothing more will be generated */
     int rc;                      /* 0 or -ENOMEM when it ended for lack of mbufs */

@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#include "ebf_proto.h"
+#include "ebf_mix.h"
 
 #define TWO_POW_M53 (1.0 / 9007199254740992.0)      /* 2^-53 */
 

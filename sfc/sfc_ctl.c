@@ -34,94 +34,66 @@ int sfc_param(void *conf, const char *key, const char *value, char *err, size_t 
                              "node_timeout_ms", err, len);
 }
 
+static void *create(void *ctx, const void *conf, uint32_t run)
+{
+    (void)ctx;
+    (void)run;
+    return sfc_dp_create(conf);
+}
+
+static void destroy(void *ctx, void *dp)
+{
+    (void)ctx;
+    sfc_dp_destroy(dp);
+}
+
+/* Paused: no intake, but credits, acks, timeouts and dispatch go on. */
+static unsigned poll(void *dp, int intake)
+{
+    return sfc_dp_poll(dp, intake);
+}
+
+static void drain_begin(void *dp)
+{
+    sfc_dp_drain_begin(dp);
+}
+
+static unsigned drain_poll(void *dp, int *done)
+{
+    return sfc_dp_drain_poll(dp, done);
+}
+
+static const struct ebf_plug_ops sfc_plug_ops = {
+    .create = create,
+    .destroy = destroy,
+    .poll = poll,
+    .drain_begin = drain_begin,
+    .drain_poll = drain_poll,
+};
+
 int sfc_runner_init(struct sfc_runner *r, const struct sfc_conf *c, struct rte_mempool *rx_pool)
 {
     memset(r, 0, sizeof(*r));
-    r->conf = r->initial = *c;
+    r->conf = *c;
     r->rx_pool = rx_pool;
-    r->dp = sfc_dp_create(c);
-    return r->dp ? 0 : -errno;
+    return ebf_plug_init(&r->plug, &sfc_plug_ops, r, &r->conf, &r->initial, sizeof(r->conf));
 }
 
 void sfc_runner_fini(struct sfc_runner *r)
 {
-    sfc_dp_destroy(r->dp);
-    r->dp = NULL;
-}
-
-static int apply(void *arg, struct ebf_req *q)
-{
-    struct sfc_runner *r = arg;
-
-    switch (q->op) {
-    case EBF_OP_CONFIGURE:
-        r->conf = *(const struct sfc_conf *)q->conf;
-        return 0;
-    case EBF_OP_RESET:
-        r->conf = r->initial;
-        return 0;
-    case EBF_OP_START:
-        if (r->used || memcmp(&r->conf, &r->initial, sizeof(r->conf)) != 0) {
-            /* A fresh table, credits and counters for every run. */
-            struct sfc_dp *dp = sfc_dp_create(&r->conf);
-            if (!dp) {
-                snprintf(q->err, sizeof(q->err), "cannot make the data plane: %s",
-                         strerror(errno));
-                return -errno;
-            }
-            sfc_dp_destroy(r->dp);
-            r->dp = dp;
-        }
-        r->used = 1;
-        r->running = 1;
-        r->paused = r->stopping = 0;
-        return 0;
-    case EBF_OP_PAUSE:
-        r->paused = 1;
-        return 0;
-    case EBF_OP_RESUME:
-        r->paused = 0;
-        return 0;
-    default:
-        return -EINVAL;
-    }
-}
-
-static void stop(void *arg)
-{
-    struct sfc_runner *r = arg;
-
-    r->stopping = 1;
-    sfc_dp_drain_begin(r->dp);
-}
-
-static unsigned poll(void *arg, int *drained)
-{
-    struct sfc_runner *r = arg;
-    int done = 0;
-
-    if (!r->running)
-        return 0;
-    if (!r->stopping)
-        return sfc_dp_poll(r->dp, !r->paused);
-    unsigned work = sfc_dp_drain_poll(r->dp, &done);
-    if (done) {
-        r->running = 0;
-        *drained = 1;
-    }
-    return work;
+    ebf_plug_fini(&r->plug);
 }
 
 static void snapshot(void *arg, void *out, int *finished)
 {
-    struct sfc_runner *r = arg;
+    struct sfc_runner *r = container_of(arg, struct sfc_runner, plug);
     struct sfc_snap *s = out;
     struct rte_eth_stats ps;
     struct rte_eth_link link;
 
     memset(s, 0, sizeof(*s));
-    s->st = *sfc_dp_stats(r->dp);
-    sfc_dp_gauges(r->dp, &s->g);
+    s->st = *sfc_dp_stats(r->plug.dp);
+    sfc_dp_gauges(r->plug.dp, &s->g);
     s->rx_pool_in_use = rte_mempool_in_use_count(r->rx_pool);
     if (rte_eth_stats_get(r->conf.rx_port, &ps) == 0) {
         s->port_ipackets = ps.ipackets;
@@ -131,8 +103,8 @@ static void snapshot(void *arg, void *out, int *finished)
     }
     if (rte_eth_link_get_nowait(r->conf.rx_port, &link) == 0)
         s->link_up = link.link_status == RTE_ETH_LINK_UP;
-    s->running = r->running;
-    s->paused = r->paused;
+    s->running = r->plug.running;
+    s->paused = r->plug.paused;
     *finished = 0;
 }
 
@@ -282,8 +254,8 @@ const struct ebf_ctl_ops sfc_ctl_ops = {
     .snap_size = sizeof(struct sfc_snap),
     .param = sfc_param,
     .metrics = sfc_metrics,
-    .apply = apply,
-    .stop = stop,
-    .poll = poll,
+    .apply = ebf_plug_apply,
+    .stop = ebf_plug_stop,
+    .poll = ebf_plug_poll,
     .snapshot = snapshot,
 };

@@ -6,6 +6,7 @@
 #include <rte_mempool.h>
 
 #include "ebf_ctl.h"
+#include "ebf_plug.h"
 #include "sfc_dp.h"
 
 /* What the lcore copies for the control thread. */
@@ -17,12 +18,12 @@ struct sfc_snap {
     int link_up, running, paused;
 };
 
-/* Lcore state. dp is made afresh at every start, from conf. */
+/* The SFC's run-control plug: the data plane is made afresh at every start,
+ * from conf. */
 struct sfc_runner {
+    struct ebf_plug plug;        /* dp: a struct sfc_dp */
     struct sfc_conf conf, initial;
     struct rte_mempool *rx_pool;
-    struct sfc_dp *dp;
-    int running, paused, stopping, used;
 };
 
 extern const struct ebf_ctl_ops sfc_ctl_ops;

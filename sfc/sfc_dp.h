@@ -60,6 +60,7 @@ struct sfc_node_conf {
 struct sfc_conf {
     uint16_t sfc_id;
     uint16_t rx_port;            /* readout-facing port */
+    uint8_t mac[6];              /* ours on rx_port; all zero: the port's */
     uint16_t n_sources;
     uint16_t udp_port;           /* UDP encapsulated fragments */
     uint16_t n_nodes;

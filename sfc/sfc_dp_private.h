@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* sfc_dp_private.h - the SFC data plane's state, shared by sfc_dp.c and sfc_faults.c. */
+/* sfc_dp_private.h - the SFC data plane's state, shared by sfc_dp.c, sfc_dispatch.c and sfc_faults.c. */
 #ifndef SFC_DP_PRIVATE_H
 #define SFC_DP_PRIVATE_H
 
@@ -67,6 +67,25 @@ struct sfc_dp {
     uint16_t q_alive[SFC_MAX_NODES];   /* nodes not dead on each node port */
     uint32_t polls;
 };
+
+static inline uint64_t tsc_to_ns(const struct sfc_dp *dp, uint64_t tsc)
+{
+    return (uint64_t)((double)tsc * dp->ns_per_tsc);
+}
+
+/* sfc_dispatch.c, the node side: called by the poll loop in sfc_dp.c. */
+
+/* Take the credit frames of every node port (acks, credits). Returns the
+ * frames taken. */
+unsigned sfc_poll_nodes(struct sfc_dp *dp, uint64_t now);
+
+/* Send ready events to nodes with credit, as event frames queued on their
+ * port's txq. Returns the events sent. */
+unsigned sfc_dispatch(struct sfc_dp *dp, uint64_t now);
+
+/* Hand each txq to its port; what a port refuses stays queued (counted).
+ * Returns the frames sent. */
+unsigned sfc_flush_tx(struct sfc_dp *dp);
 
 /* sfc_faults.c: called by the poll loop in sfc_dp.c. */
 void sfc_faults_init(struct sfc_dp *dp);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebf_mix.h"
+
 enum { DONE_EMPTY = 0, DONE_SENT = 1, DONE_REFUSED = 2 };
 
 struct fifo {

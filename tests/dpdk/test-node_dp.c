@@ -9,8 +9,11 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "ebf_mix.h"
+#include "ebf_pattern.h"
 #include "ebf_port.h"
 #include "ebf_proto.h"
+#include "node_decide.h"
 #include "node_dp.h"
 #include "test-eal.h"
 

@@ -10,6 +10,7 @@
 #include <rte_mbuf.h>
 
 #include "ebf_idle.h"
+#include "ebf_pattern.h"
 #include "ebf_port.h"
 #include "ebf_proto.h"
 #include "ro_fault.h"

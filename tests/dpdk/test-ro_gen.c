@@ -14,6 +14,8 @@
 #include <rte_ring.h>
 
 #include "ebf_idle.h"
+#include "ebf_mix.h"
+#include "ebf_pattern.h"
 #include "ebf_port.h"
 #include "ebf_proto.h"
 #include "ro_gen.h"

@@ -10,6 +10,7 @@
 #include <rte_ring.h>
 
 #include "ebf_idset.h"
+#include "ebf_pattern.h"
 #include "ebf_port.h"
 #include "ebf_proto.h"
 #include "sfc_dp.h"

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "node_dp.h"
+#include "node_decide.h"
 
 #define EVENTS 20000
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "farm.h"
-#include "node_dp.h"
+#include "node_decide.h"
 #include "summary.h"
 
 static void run(struct farm_conf *c, struct farm_result *r, struct ledger *l)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "farm.h"
-#include "node_dp.h"
+#include "node_decide.h"
 #include "ro_fault.h"
 #include "summary.h"
 

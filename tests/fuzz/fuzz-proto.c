@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebf_crc.h"
+#include "ebf_pattern.h"
 #include "ebf_proto.h"
 
 /*

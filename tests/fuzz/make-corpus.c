@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebf_pattern.h"
 #include "ebf_proto.h"
 
 /*

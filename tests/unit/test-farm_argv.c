@@ -69,7 +69,7 @@ START_TEST(test_sfc)
         "mac=02:eb:00:00:01:00,rsize=11",
         "--vdev=net_memif2,role=server,id=0,socket=/r/sfc0-node1.sock,socket-abstract=no,"
         "mac=02:eb:00:00:01:01,rsize=11",
-        "--", "--rx-port=net_memif0", "--node=net_memif1,02:eb:00:00:02:00",
+        "--", "--port=net_memif0", "--node=net_memif1,02:eb:00:00:02:00",
         "--node=net_memif2,02:eb:00:00:02:01", "--sources=8", "--sfc-id=0", "--timeout-ms=100",
         "--capacity=4096", "--mbufs=32767", "--max-credits=256", "--mtu=1500",
         "--udp-port=50505", "--idle=backoff", "--control=ipc:///r/sfc0.ctl",
@@ -133,7 +133,7 @@ START_TEST(test_shared_port_pci_and_eal_args)
         "--file-prefix=pfx-sfc0", "--log-level=lib.eal:warning", "--log-level=8",
         "-a", "0000:3b:00.0",
         "--vdev=net_af_packet0,iface=sw0",
-        "--", "--rx-port=0000:3b:00.0", "--node=net_af_packet0,02:eb:00:00:02:00",
+        "--", "--port=0000:3b:00.0", "--node=net_af_packet0,02:eb:00:00:02:00",
         "--node=net_af_packet0,02:eb:00:00:02:01", NULL,
     };
     struct farm_argv c;
@@ -173,7 +173,7 @@ END_TEST
 
 /* A command line longer than FARM_ARGV_MAX - 1 arguments is cut there,
  * still NULL-terminated: 9 EAL arguments, 16 extra ones, 65 ports, "--",
- * --rx-port and the first three --node of 64. */
+ * --port and the first three --node of 64. */
 START_TEST(test_full_argv_is_cut)
 {
     struct farm_argv c;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebf_mix.h"
 #include "ebf_proto.h"
 #include "lb_seq.h"
 

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "ebf_mix.h"
 #include "ebf_proto.h"
 #include "sfc_credit.h"
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebf_mix.h"
 #include "ebf_proto.h"
 #include "sfc_evtab.h"
 

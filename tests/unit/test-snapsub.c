@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-snapsub.c - the snapshot subscription against publishers the test binds: newest two kept, bad messages counted. */
+/* test-snapsub.c - the snapshot subscription against publishers the test binds. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +54,8 @@ static void setup(void)
     int zero = 0, timeout = WAIT_MS;
     char ep[sizeof(dir) + 16];
 
-    snprintf(dir, sizeof(dir), "/tmp/ebf-snapsub-XXXXXX");      /* CK_FORK=no runs them all in one */
+    /* Again each time: with CK_FORK=no every test runs in this process. */
+    snprintf(dir, sizeof(dir), "/tmp/ebf-snapsub-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     memset(&st, 0, sizeof(st));
     snprintf(st.name, sizeof(st.name), "demo");

@@ -164,7 +164,7 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
     port_args(c, &x->port, 1, x->mac, &n_memif, run_dir, names[0], sizeof(names[0]));
     sfc_node_ports(c, s, idx, nn, &n_memif, run_dir, names + 1);
     arg(c, "--");
-    arg(c, "--rx-port=%s", names[0]);
+    arg(c, "--port=%s", names[0]);
     for (unsigned j = 0; j < nn; j++) {
         mac_str(s->node[idx[j]].mac, m);
         arg(c, "--node=%s,%s", names[j + 1], m);

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_log.h - a log stream whose every line carries a UTC timestamp and the instance name. */
+#ifndef EBF_LOG_H
+#define EBF_LOG_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <time.h>
+
+/*
+ * DPDK 22.11 logs have no timestamp (the EAL option --log-timestamp came in
+ * 24.11), so a daemon hands EAL this stream (rte_openlog_stream): every line
+ * written to it goes to fd as
+ *
+ *   2026-11-23T16:40:01.123Z sfc0: EAL: Detected CPU lcores: 2
+ *
+ * in one write(2), so lines from several threads and processes sharing the
+ * file do not mix. A line longer than the buffer (1 KiB) is cut in pieces,
+ * each with the prefix. stdio locks the stream around each write, so any
+ * thread may log.
+ */
+
+/* The stream; NULL with errno set. fclose() writes a last unfinished line. */
+FILE *ebf_log_open(const char *name, int fd);
+
+/* The prefix for time ts: "2026-11-23T16:40:01.123Z name: " into buf;
+ * returns its length (truncated to len - 1 at most). */
+size_t ebf_log_prefix(char *buf, size_t len, const struct timespec *ts, const char *name);
+
+#endif /* EBF_LOG_H */

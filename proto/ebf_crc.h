@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_crc.h - CRC32C (Castagnoli), the checksum of every fragment piece. */
+#ifndef EBF_CRC_H
+#define EBF_CRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * CRC32C of len bytes at buf, continuing from crc (start with 0):
+ * ebf_crc32c(ebf_crc32c(0, a, n), b, m) is the CRC of a followed by b.
+ * SSE4.2 instructions when the CPU has them, a table otherwise; both are
+ * set up before main() runs, so any thread may call it at any time.
+ */
+uint32_t ebf_crc32c(uint32_t crc, const void *buf, size_t len);
+
+#endif /* EBF_CRC_H */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_pattern.h - the emulated payload: bytes derived from (source, event, offset), checkable piece by piece. */
+#ifndef EBF_PATTERN_H
+#define EBF_PATTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The readout fills fragment bytes with a pattern derived from (source,
+ * event, offset), so that any piece can be checked alone, wherever it was
+ * cut (docs/protocol.md gives the definition). Pure functions over plain
+ * buffers: any thread.
+ */
+
+/* Fill len bytes of a fragment's payload starting at fragment offset off. */
+void ebf_pattern_fill(uint8_t *buf, size_t len, uint16_t source, uint64_t event_id,
+                      uint32_t off);
+
+/* Check a piece against the pattern: returns the index of the first wrong
+ * byte in buf, or -1 when all len bytes match. */
+long ebf_pattern_check(const uint8_t *buf, size_t len, uint16_t source,
+                       uint64_t event_id, uint32_t off);
+
+#endif /* EBF_PATTERN_H */

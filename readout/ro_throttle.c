@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ro_throttle.c - the readout's throttle view: apply throttle frames per SFC, expire unrefreshed holds. */
+#include "ro_throttle.h"
+
+#include <string.h>
+
+void ro_throttle_view_init(struct ro_throttle_view *v)
+{
+    memset(v, 0, sizeof(*v));
+}
+
+enum ebf_reason ro_throttle_view_offer(struct ro_throttle_view *v, const uint8_t *frame,
+                                       size_t len, uint16_t udp_port, uint64_t now_ns)
+{
+    struct ebf_l2l3 l;
+    struct ebf_throttle_hdr h;
+    enum ebf_reason r = ebf_parse_l2l3(frame, len, udp_port, &l);
+
+    if (r == EBF_R_NOT_EBFARM)
+        return r;                       /* another protocol: not ours to count */
+    if (r == EBF_R_OK && l.type != EBF_T_THROTTLE)
+        return EBF_R_BAD_FIELD;         /* another frame type: not ours to count */
+    if (r == EBF_R_OK)
+        r = ebf_throttle_parse(frame + l.hlen, l.len, &h);
+    if (r == EBF_R_OK && h.sfc_id >= RO_THROTTLE_MAX_SFCS)
+        r = EBF_R_BAD_SOURCE;
+    if (r != EBF_R_OK) {
+        v->rejected++;
+        return r;
+    }
+    v->frames++;
+    /* Sequence numbers wrap: a frame more than 2^31 behind is stale. */
+    if (v->heard[h.sfc_id] && (int32_t)(h.seq - v->last_seq[h.sfc_id]) <= 0) {
+        v->stale++;
+        return EBF_R_OK;
+    }
+    v->heard[h.sfc_id] = 1;
+    v->last_seq[h.sfc_id] = h.seq;
+    if (h.on) {
+        v->on_frames++;
+        v->on_until_ns[h.sfc_id] = now_ns + EBF_THROTTLE_HOLD_NS;
+    } else {
+        v->off_frames++;
+        v->on_until_ns[h.sfc_id] = 0;
+    }
+    return EBF_R_OK;
+}
+
+int ro_throttle_view_held(const struct ro_throttle_view *v, uint64_t now_ns)
+{
+    for (unsigned i = 0; i < RO_THROTTLE_MAX_SFCS; i++)
+        if (v->on_until_ns[i] > now_ns)
+            return 1;
+    return 0;
+}

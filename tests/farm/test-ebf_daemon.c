@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-ebf_daemon.c - the three daemons as processes: --help, --version, refusals, log lines. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define RUNTIME "/var/run/dpdk"
+#define OUT_MAX 65536
+
+static const struct {
+    const char *exe, *component, *synopsis, *required;
+} daemons[] = {
+    {"readout/ebfarm-readout", "readout", "--port NAME --sfc-mac MAC[,MAC...]",
+     "--sfc-mac=02:eb:00:00:00:01"},
+    {"sfc/ebfarm-sfc", "sfc", "--port NAME --node PORT,MAC [--node ...]",
+     "--node=net_null1,02:eb:00:00:02:00"},
+    {"node/ebfarm-node", "node", "--port NAME --sfc-mac MAC", "--sfc-mac=02:eb:00:00:00:01"},
+};
+
+static char out[OUT_MAX], err[OUT_MAX];
+
+static void slurp(const char *path, char *buf)
+{
+    FILE *f = fopen(path, "r");
+
+    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+    size_t n = fread(buf, 1, OUT_MAX - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* Run daemon k with the NULL-terminated args; its stdout and stderr in
+ * out and err; returns the exit status (-1: killed). */
+static int run(int k, const char *const *args)
+{
+    char exe[512], o[64], e[64];
+    const char *argv[32];
+    int n = 0;
+
+    snprintf(exe, sizeof(exe), "%s/%s", getenv("EBFARM_BUILD_DIR"), daemons[k].exe);
+    argv[n++] = exe;
+    for (; *args && n < 31; args++)
+        argv[n++] = *args;
+    argv[n] = NULL;
+    snprintf(o, sizeof(o), "/tmp/ebftest-daemon-%d.out", (int)getpid());
+    snprintf(e, sizeof(e), "/tmp/ebftest-daemon-%d.err", (int)getpid());
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
+            _exit(127);
+        execv(exe, (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    slurp(o, out);
+    slurp(e, err);
+    unlink(o);
+    unlink(e);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int exists(const char *path)
+{
+    struct stat sb;
+
+    return stat(path, &sb) == 0;
+}
+
+/* The project's version, from the top meson.build. */
+static void project_version(char *buf, size_t len)
+{
+    static char text[OUT_MAX];
+
+    slurp(EBF_SOURCE_ROOT "/meson.build", text);
+    const char *p = strstr(text, "version: '");
+    ck_assert_ptr_nonnull(p);
+    p += strlen("version: '");
+    size_t n = strcspn(p, "'");
+    ck_assert_uint_lt(n, len);
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+}
+
+/* --help with no EAL option at all: usage on stdout, exit 0, and EAL never
+ * made its default runtime directory. */
+START_TEST(test_help)
+{
+    const char *args[] = {"--help", NULL};
+    char head[256];
+    int rte_before = exists(RUNTIME "/rte");
+
+    ck_assert_int_eq(run(_i, args), 0);
+    snprintf(head, sizeof(head), "usage: ebfarm-%s [EAL options] -- %s [options]\n",
+             daemons[_i].component, daemons[_i].synopsis);
+    ck_assert_msg(strncmp(out, head, strlen(head)) == 0, "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "\n  --port NAME           "));
+    ck_assert_ptr_nonnull(strstr(out, "\n  --mac MAC             our MAC on --port "
+                                      "(default: the port's)\n"));
+    ck_assert_ptr_nonnull(strstr(out, "\n  --link-timeout MS     wait for link up at most MS; "
+                                      "0: do not wait ("));
+    ck_assert_ptr_nonnull(strstr(out, "\n  --version             the version, then exit\n"));
+    ck_assert_str_eq(err, "");
+    if (!rte_before)
+        ck_assert_msg(!exists(RUNTIME "/rte"), "--help made " RUNTIME "/rte");
+}
+END_TEST
+
+/* --help and --version among EAL options, or after "--" among bad ones:
+ * answered before EAL starts, nothing under /var/run/dpdk. */
+START_TEST(test_help_before_eal)
+{
+    char prefix[64], dir[128], version[32], want[64];
+
+    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest-help%d", (int)getpid());
+    snprintf(dir, sizeof(dir), RUNTIME "/ebftest-help%d", (int)getpid());
+    const char *help_eal[] = {"--no-huge", "-m", "64", prefix, "--help", "--", "--port", "x",
+                              NULL};
+    const char *help_own[] = {"--no-huge", prefix, "--", "--sources", "0", "--help", NULL};
+    const char *version_own[] = {"--no-huge", prefix, "--", "--port", "x", "--version", NULL};
+
+    ck_assert_int_eq(run(_i, help_eal), 0);
+    ck_assert_int_eq(strncmp(out, "usage: ebfarm-", 14), 0);
+    ck_assert_int_eq(run(_i, help_own), 0);
+    ck_assert_int_eq(strncmp(out, "usage: ebfarm-", 14), 0);
+    ck_assert_int_eq(run(_i, version_own), 0);
+    project_version(version, sizeof(version));
+    snprintf(want, sizeof(want), "ebfarm-%s %s\n", daemons[_i].component, version);
+    ck_assert_str_eq(out, want);
+    ck_assert_str_eq(err, "");
+    ck_assert_msg(!exists(dir), "%s is there", dir);
+}
+END_TEST
+
+START_TEST(test_version)
+{
+    const char *args[] = {"--version", NULL};
+    char version[32], want[64];
+
+    project_version(version, sizeof(version));
+    ck_assert_int_eq(run(_i, args), 0);
+    snprintf(want, sizeof(want), "ebfarm-%s %s\n", daemons[_i].component, version);
+    ck_assert_str_eq(out, want);
+    ck_assert_str_eq(err, "");
+}
+END_TEST
+
+/* Bad options: refused before EAL, exit 2, one line naming the option. */
+START_TEST(test_refused)
+{
+    char prefix[64], dir[128], want[256];
+    const char *c = daemons[_i].component;
+
+    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest-bad%d", (int)getpid());
+    snprintf(dir, sizeof(dir), RUNTIME "/ebftest-bad%d", (int)getpid());
+    const char *unknown[] = {"--no-huge", prefix, "--", "--port=x", daemons[_i].required,
+                             "--rx-port=x", NULL};
+    const char *bad_idle[] = {"--no-huge", prefix, "--", "--port=x", daemons[_i].required,
+                              "--idle=sleepy", NULL};
+    const char *bad_timeout[] = {"--no-huge", prefix, "--", "--port=x", daemons[_i].required,
+                                 "--link-timeout=-5", NULL};
+    const char *no_port[] = {"--no-huge", prefix, "--", daemons[_i].required, NULL};
+
+    ck_assert_int_eq(run(_i, unknown), 2);
+    snprintf(want, sizeof(want), "%s: unknown option '--rx-port' (see --help)\n", c);
+    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(out, "");
+    ck_assert_int_eq(run(_i, bad_idle), 2);
+    snprintf(want, sizeof(want), "%s: option '--idle': \"sleepy\" is not spin or backoff\n", c);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(run(_i, bad_timeout), 2);
+    snprintf(want, sizeof(want),
+             "%s: option '--link-timeout': \"-5\" is not an integer in 0..3600000\n", c);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(run(_i, no_port), 2);
+    snprintf(want, sizeof(want), "%s: option '--port' is required\n", c);
+    ck_assert_str_eq(err, want);
+    ck_assert_msg(!exists(dir), "%s is there", dir);
+}
+END_TEST
+
+/* After EAL started every log line carries the time and the instance name,
+ * EAL's own included; a failure still removes the runtime directory. */
+START_TEST(test_log_lines)
+{
+    char prefix[64], dir[128], name[32], tag[40], want[128];
+
+    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest-log%d", (int)getpid());
+    snprintf(dir, sizeof(dir), RUNTIME "/ebftest-log%d", (int)getpid());
+    snprintf(name, sizeof(name), "--name=%s7", daemons[_i].component);
+    snprintf(tag, sizeof(tag), " %s7: ", daemons[_i].component);
+    const char *args[] = {"--no-huge", "-m", "64", "--no-pci", prefix, "--vdev=net_null0",
+                          "--", "--port=nope", daemons[_i].required, name, NULL};
+
+    ck_assert_int_eq(run(_i, args), 1);
+    ck_assert_str_eq(out, "");
+    snprintf(want, sizeof(want), "%sno port 'nope'\n", tag);
+    ck_assert_msg(strstr(err, want) != NULL, "no \"%s\" in the log: %s", want, err);
+    unsigned lines = 0, eal = 0;
+    for (char *l = err, *nl; *l; l = nl + 1) {
+        nl = strchr(l, '\n');
+        ck_assert_msg(nl != NULL, "unfinished line: %s", l);
+        *nl = '\0';
+        int y, mo, d, h, mi, s, ms;
+        char z;
+        ck_assert_msg(sscanf(l, "%4d-%2d-%2dT%2d:%2d:%2d.%3d%c", &y, &mo, &d, &h, &mi, &s, &ms,
+                             &z) == 8 && z == 'Z' && l[23] == 'Z', "no timestamp: %s", l);
+        ck_assert_msg(strncmp(l + 24, tag, strlen(tag)) == 0, "no instance name: %s", l);
+        eal += strncmp(l + 24 + strlen(tag), "EAL: ", 5) == 0;
+        lines++;
+    }
+    ck_assert_uint_ge(eal, 1);
+    ck_assert_uint_ge(lines, 2);
+    ck_assert_msg(!exists(dir), "%s is there", dir);
+}
+END_TEST
+
+Suite *ebf_daemon_suite(void);
+
+Suite *ebf_daemon_suite(void)
+{
+    Suite *s = suite_create("ebf_daemon");
+    TCase *tc = tcase_create("daemon");
+    int n = (int)(sizeof(daemons) / sizeof(daemons[0]));
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_help, 0, n);
+    tcase_add_loop_test(tc, test_help_before_eal, 0, n);
+    tcase_add_loop_test(tc, test_version, 0, n);
+    tcase_add_loop_test(tc, test_refused, 0, n);
+    tcase_add_loop_test(tc, test_log_lines, 0, n);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-ebf_crc.c - Check unit tests of CRC32C: published vectors, incremental use, the bitwise reference. */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ebf_crc.h"
+#include "ebf_mix.h"
+#include "ref-crc32c.h"
+
+#define T_TIMEOUT 30            /* seconds per test; valgrind runs are slow */
+
+START_TEST(test_crc32c_vectors)
+{
+    uint8_t b[32];
+
+    ck_assert_uint_eq(ebf_crc32c(0, "123456789", 9), 0xE3069283u);
+    ck_assert_uint_eq(ebf_crc32c(0, "", 0), 0);
+    memset(b, 0, sizeof(b));                 /* RFC 3720 B.4 vectors */
+    ck_assert_uint_eq(ebf_crc32c(0, b, 32), 0x8A9136AAu);
+    memset(b, 0xff, sizeof(b));
+    ck_assert_uint_eq(ebf_crc32c(0, b, 32), 0x62A8AB43u);
+    for (int i = 0; i < 32; i++)
+        b[i] = (uint8_t)i;
+    ck_assert_uint_eq(ebf_crc32c(0, b, 32), 0x46DD794Eu);
+    for (int i = 0; i < 32; i++)
+        b[i] = (uint8_t)(31 - i);
+    ck_assert_uint_eq(ebf_crc32c(0, b, 32), 0x113FDB5Cu);
+}
+END_TEST
+
+START_TEST(test_crc32c_incremental)
+{
+    uint8_t b[1000];
+    uint32_t whole;
+
+    for (size_t i = 0; i < sizeof(b); i++)
+        b[i] = (uint8_t)(i * 7 + 3);
+    whole = ebf_crc32c(0, b, sizeof(b));
+    ck_assert_uint_eq(whole, ref_crc32c(0, b, sizeof(b)));
+    for (size_t cut = 0; cut <= sizeof(b); cut++) {
+        uint32_t c = ebf_crc32c(0, b, cut);
+        ck_assert_uint_eq(ebf_crc32c(c, b + cut, sizeof(b) - cut), whole);
+    }
+    /* three pieces at odd cuts, and byte by byte */
+    uint32_t c = ebf_crc32c(0, b, 13);
+    c = ebf_crc32c(c, b + 13, 500);
+    c = ebf_crc32c(c, b + 513, sizeof(b) - 513);
+    ck_assert_uint_eq(c, whole);
+    c = 0;
+    for (size_t i = 0; i < sizeof(b); i++)
+        c = ebf_crc32c(c, b + i, 1);
+    ck_assert_uint_eq(c, whole);
+}
+END_TEST
+
+/* Whatever implementation is picked (table or SSE4.2), every length and
+ * alignment gives the bitwise reference. */
+START_TEST(test_crc32c_reference)
+{
+    uint8_t b[200];
+
+    for (size_t i = 0; i < sizeof(b); i++)
+        b[i] = (uint8_t)(ebf_mix64(i) >> 17);
+    for (size_t start = 0; start < 8; start++)
+        for (size_t n = 0; start + n <= 120; n++)
+            ck_assert_uint_eq(ebf_crc32c(0, b + start, n), ref_crc32c(0, b + start, n));
+    ck_assert_uint_eq(ebf_crc32c(0x12345678u, b, 77), ref_crc32c(0x12345678u, b, 77));
+}
+END_TEST
+
+/* --- Suite ----------------------------------------------------------------- */
+
+Suite *ebf_crc_suite(void);   /* called by check-main.c, which has no header */
+
+Suite *ebf_crc_suite(void)
+{
+    Suite *s = suite_create("crc");
+    TCase *tc = tcase_create("crc32c");
+
+    tcase_set_timeout(tc, T_TIMEOUT);
+    tcase_add_test(tc, test_crc32c_vectors);
+    tcase_add_test(tc, test_crc32c_incremental);
+    tcase_add_test(tc, test_crc32c_reference);
+    suite_add_tcase(s, tc);
+    return s;
+}

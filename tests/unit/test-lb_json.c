@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-lb_json.c - Check unit tests of the loopback's JSON and CSV output: the exact text for known reports. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lb_report.h"
+#include "test-lb_report.h"
+#include "test-text.h"
+
+#define T_TIMEOUT 30            /* seconds per test; valgrind runs are slow */
+
+/* What a writer wrote for report r, as a malloc'd string. */
+static char *written(void (*write)(FILE *, const struct lb_report *), const struct lb_report *r)
+{
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+
+    ck_assert_ptr_nonnull(f);
+    write(f, r);
+    ck_assert_int_eq(fclose(f), 0);
+    return text;
+}
+
+/*
+ * The known report (tests/common/test-lb_report.h). By hand: 1 Mfps of
+ * 64 B frames is 1e6 * 8 * (64 + 20) = 6.72e8 bit/s at L1 and 1e6 * 8 * 64 =
+ * 5.12e8 at L2; line rate at 10 Gbit/s is 1e10 / (8 * 84) = 14.88 Mfps, so
+ * 6.72 % of it. A size that found nothing reports 0s; a latency trial index
+ * of -1, latency not valid, a NaN and a negative burst time are null.
+ * Numbers are %.6g: 812743.8 fps reads 812744, 5 / 812744 reads 6.152e-06.
+ */
+static const char expected_json[] =
+    "{\n"
+    "  \"schema\": \"ebfarm-loopback/1\",\n"
+    "  \"meta\": {\n"
+    "    \"date\": \"2026-01-02T03:04:05Z\",\n"
+    "    \"dpdk_version\": \"DPDK 22.11.1\",\n"
+    "    \"cpu_model\": \"Test \\\"CPU\\\" \\\\ 2\\u0009GHz <&>\",\n"
+    "    \"cpu_mhz\": 2600,\n"
+    "    \"tsc_hz\": 2.6e+09,\n"
+    "    \"hostname\": \"host1\",\n"
+    "    \"kernel\": \"Linux 6.1\",\n"
+    "    \"tx_port\": \"net_ring0\",\n"
+    "    \"rx_port\": \"net_ring1\",\n"
+    "    \"tx_driver\": \"net_ring\",\n"
+    "    \"rx_driver\": \"net_memif\",\n"
+    "    \"link_mbps\": 10000,\n"
+    "    \"link_mtu\": 1500,\n"
+    "    \"mode\": \"throughput\",\n"
+    "    \"trial_s\": 1,\n"
+    "    \"tolerance\": 0.01,\n"
+    "    \"loss_ratio_allowed\": 0,\n"
+    "    \"resolution_pct\": 1,\n"
+    "    \"pacing\": \"constant\",\n"
+    "    \"idle\": \"spin\",\n"
+    "    \"tsc_read_ns\": 12.5,\n"
+    "    \"compare_kernel\": false\n"
+    "  },\n"
+    "  \"results\": [\n"
+    "    {\"frame_size\": 64, \"dpdk\": {\"found\": true, \"trials\": 3, \"invalid_trials\": 1, "
+    "\"fps\": 1e+06, \"l1_bps\": 6.72e+08, \"l2_bps\": 5.12e+08, \"pct_line\": 6.72, "
+    "\"latency_ns\": {\"count\": 1000000, \"min\": 100, \"p50\": 200, \"p90\": 300, "
+    "\"p99\": 400, \"p99_9\": 500, \"p99_99\": 600, \"max\": 700, \"mean\": 250.5}}, "
+    "\"loss\": []},\n"
+    "    {\"frame_size\": 1518, \"dpdk\": {\"found\": false, \"trials\": 2, "
+    "\"invalid_trials\": 0, \"fps\": 0, \"l1_bps\": 0, \"l2_bps\": 0, \"pct_line\": 0, "
+    "\"latency_ns\": null}, \"loss\": []}\n"
+    "  ],\n"
+    "  \"trials\": [\n"
+    "    {\"path\": \"dpdk\", \"mode\": \"throughput\", \"frame_size\": 64, "
+    "\"requested_fps\": 1e+06, \"achieved_fps\": 999000, \"valid\": true, \"duration_s\": 1, "
+    "\"sent\": 1000000, \"tx_accepted\": 1000000, \"rx\": 1000000, \"unique\": 1000000, "
+    "\"lost\": 0, \"dup\": 0, \"reordered\": 0, \"late\": 0, \"bursts\": 0, \"max_burst\": 0, "
+    "\"foreign\": 0, \"stale\": 0, \"loss_ratio\": 0, \"loss_attribution\": {\"tx_refused\": 0, "
+    "\"tx_nombuf\": 0, \"imissed\": 0, \"rx_nombuf\": 0, \"bad_checksum\": 0, \"bad_frame\": 0, "
+    "\"unattributed\": 0}, \"ierrors\": 0, \"oerrors\": 0, \"latency_ns\": {\"count\": 1000000, "
+    "\"min\": 100, \"p50\": 200, \"p90\": 300, \"p99\": 400, \"p99_9\": 500, \"p99_99\": 600, "
+    "\"max\": 700, \"mean\": 250.5}, \"overhead_ns\": {\"tx_lag_p99\": 50, \"tx_hold_p99\": 60, "
+    "\"rx_loop_p99\": 70}, \"loss_bursts\": []},\n"
+    "    {\"path\": \"dpdk\", \"mode\": \"throughput\", \"frame_size\": 1518, "
+    "\"requested_fps\": 812744, \"achieved_fps\": 800000, \"valid\": false, "
+    "\"duration_s\": 1.02, \"sent\": 812744, \"tx_accepted\": 812740, \"rx\": 812741, "
+    "\"unique\": 812739, \"lost\": 5, \"dup\": 2, \"reordered\": 1, \"late\": 1, \"bursts\": 2, "
+    "\"max_burst\": 3, \"foreign\": 7, \"stale\": 1, \"loss_ratio\": 6.152e-06, "
+    "\"loss_attribution\": {\"tx_refused\": 4, \"tx_nombuf\": 0, \"imissed\": 1, "
+    "\"rx_nombuf\": 0, \"bad_checksum\": 0, \"bad_frame\": 0, \"unattributed\": 0}, "
+    "\"ierrors\": 1, \"oerrors\": 2, \"latency_ns\": null, "
+    "\"overhead_ns\": {\"tx_lag_p99\": null, \"tx_hold_p99\": 0, \"rx_loop_p99\": 0}, "
+    "\"loss_bursts\": [{\"first_seq\": 10, \"len\": 3, \"t_ms\": 1.5}, {\"first_seq\": 400000, "
+    "\"len\": 2, \"t_ms\": null}]}\n"
+    "  ]\n"
+    "}\n";
+
+
+START_TEST(test_json_known)
+{
+    struct lb_report r;
+
+    known_report(&r);
+    char *text = written(lb_write_json, &r);
+    assert_text_eq(text, expected_json);
+    free(text);
+    lb_report_free(&r);
+}
+END_TEST
+
+/*
+ * Back-to-back with --compare-kernel, loss points, and a link that reports
+ * no speed: the DPDK search gives the burst length in frames, the kernel's
+ * gives a rate (500000 fps: 3.36e8 bit/s at L1, 2.56e8 at L2) with no
+ * percentage of line rate, and a kernel latency trial index past the last
+ * trial is null.
+ */
+static const char expected_b2b_results[] =
+    "  \"results\": [\n"
+    "    {\"frame_size\": 64, \"dpdk\": {\"found\": true, \"trials\": 5, \"invalid_trials\": 0, "
+    "\"burst_frames\": 12345, \"latency_ns\": {\"count\": 1000000, \"min\": 100, \"p50\": 200, "
+    "\"p90\": 300, \"p99\": 400, \"p99_9\": 500, \"p99_99\": 600, \"max\": 700, "
+    "\"mean\": 250.5}}, \"kernel\": {\"found\": true, \"trials\": 4, \"invalid_trials\": 2, "
+    "\"fps\": 500000, \"l1_bps\": 3.36e+08, \"l2_bps\": 2.56e+08, \"pct_line\": null, "
+    "\"latency_ns\": null}, \"loss\": [{\"pct\": 100, \"fps\": 1e+06, \"loss_ratio\": 0.001, "
+    "\"valid\": true}, {\"pct\": 90, \"fps\": 900000, \"loss_ratio\": 0, \"valid\": false}]}\n"
+    "  ],\n";
+
+
+START_TEST(test_json_b2b_kernel_loss)
+{
+    struct lb_report r;
+
+    known_report(&r);
+    r.meta.mode = "back-to-back";
+    r.meta.compare_kernel = 1;
+    r.meta.link_mbps = 0;
+    r.n_sizes = 1;
+    r.size[0] = (struct lb_size_result){
+        .frame_size = 64, .tput = {1, 12345, 5, 0}, .lat_trial = 0, .n_loss = 2,
+        .loss = {{100, 1e6, 0.001, 1}, {90, 9e5, 0, 0}},
+        .kernel = {1, 5e5, 4, 2}, .kernel_lat_trial = 7,
+    };
+    char *text = written(lb_write_json, &r);
+    ck_assert_msg(strstr(text, expected_b2b_results) != NULL, "results: %s", text);
+    ck_assert_ptr_nonnull(strstr(text, "    \"mode\": \"back-to-back\",\n"));
+    ck_assert_ptr_nonnull(strstr(text, "    \"link_mbps\": 0,\n"));
+    ck_assert_ptr_nonnull(strstr(text, "    \"compare_kernel\": true\n"));
+    free(text);
+    lb_report_free(&r);
+}
+END_TEST
+
+/* No size, no trial: the frame of the document alone. */
+START_TEST(test_json_empty)
+{
+    static const char end[] = "  },\n  \"results\": [\n  ],\n  \"trials\": [\n  ]\n}\n";
+    struct lb_report r;
+
+    known_report(&r);
+    r.n_sizes = 0;
+    lb_report_free(&r);
+    char *text = written(lb_write_json, &r);
+    const char *tail = strstr(text, "  },\n  \"results\"");
+
+    ck_assert_ptr_nonnull(tail);
+    ck_assert_str_eq(tail, end);              /* nothing after it */
+    free(text);
+}
+END_TEST
+
+/*
+ * One row a trial, the metadata repeated; the CPU model quoted with its
+ * quotes doubled; loss_ratio %.6e; the latency columns empty when the trial
+ * has none.
+ */
+static const char expected_csv[] =
+    "date,dpdk_version,cpu_model,tx_driver,rx_driver,link_mbps,trial_s,path,mode,frame_size,reque"
+    "sted_fps,achieved_fps,valid,sent,rx,unique,lost,dup,reordered,late,bursts,max_burst,loss_rat"
+    "io,tx_refused,tx_nombuf,imissed,rx_nombuf,bad_checksum,unattributed,lat_min_ns,lat_p50_ns,la"
+    "t_p90_ns,lat_p99_ns,lat_p99_9_ns,lat_p99_99_ns,lat_max_ns\n"
+    "2026-01-02T03:04:05Z,DPDK 22.11.1,\"Test \"\"CPU\"\" \\ 2\tGHz <&>\",net_ring,net_memif,1000"
+    "0,1,dpdk,throughput,64,1000000.0,999000.0,1,1000000,1000000,1000000,0,0,0,0,0,0,0.000000e+00"
+    ",0,0,0,0,0,0,100,200,300,400,500,600,700\n"
+    "2026-01-02T03:04:05Z,DPDK 22.11.1,\"Test \"\"CPU\"\" \\ 2\tGHz <&>\",net_ring,net_memif,1000"
+    "0,1,dpdk,throughput,1518,812743.8,800000.0,0,812744,812741,812739,5,2,1,1,2,3,6.151999e-06,4"
+    ",0,1,0,0,0,,,,,,,\n";
+
+
+START_TEST(test_csv_known)
+{
+    struct lb_report r;
+
+    known_report(&r);
+    char *text = written(lb_write_csv, &r);
+    assert_text_eq(text, expected_csv);
+    free(text);
+    lb_report_free(&r);
+}
+END_TEST
+
+/* --- Suite ----------------------------------------------------------------- */
+
+Suite *lb_json_suite(void);   /* called by check-main.c, which has no header */
+
+Suite *lb_json_suite(void)
+{
+    Suite *s = suite_create("lb_json");
+    TCase *tc = tcase_create("output");
+
+    tcase_set_timeout(tc, T_TIMEOUT);
+    tcase_add_test(tc, test_json_known);
+    tcase_add_test(tc, test_json_b2b_kernel_loss);
+    tcase_add_test(tc, test_json_empty);
+    tcase_add_test(tc, test_csv_known);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-lb_svg.c - Check unit tests of the loopback's --plot figure: the exact SVG for known reports. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lb_report.h"
+#include "test-lb_report.h"
+#include "test-text.h"
+
+#define T_TIMEOUT 30            /* seconds per test; valgrind runs are slow */
+
+/* The SVG written for r, as a malloc'd string; lb_write_svg returns 0. */
+static char *svg_of(const struct lb_report *r)
+{
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(lb_write_svg(f, r), 0);
+    ck_assert_int_eq(fclose(f), 0);
+    return text;
+}
+
+/*
+ * The known report (tests/common/test-lb_report.h), worked by hand. Panel 1
+ * (x 80..740 px, y 310..40 px): offered load up to 1 Mpps, axis to 1.05;
+ * loss up to 1 % at least, axis to 1.05. Trial 0 (64 B, colour 0, valid:
+ * filled) at 80 + 1 / 1.05 * 660 = 708.6, loss 0 at 310; trial 1 (1518 B,
+ * colour 1, invalid: hollow) at 80 + 0.8127438 / 1.05 * 660 = 590.9, loss
+ * 6.152e-4 % at 310 - 6.152e-4 / 1.05 * 270 = 309.8. Panel 2 (y 670..400):
+ * the 64 B latency trial only (the 1518 B size has none), latency 100..700
+ * ns, log axis from 100 / 1.5 = 66.7 to 700 * 1.5 = 1050 with ticks at its
+ * fifths in log; 30 of 40 frames in the bucket from 256 ns and 10 in the one
+ * from 1024 ns: fractions 0.75 and 0.25 on an axis to 0.75 * 1.05 = 0.7875,
+ * points (80 + log(256 / 66.7) / log(1050 / 66.7) * 660, 670 - 0.75 /
+ * 0.7875 * 270) = (402.1, 412.9) and (734.0, 584.3). The footer escapes
+ * <, & and > for XML.
+ */
+static const char expected_svg[] =
+    "<?xml version='1.0' encoding='UTF-8'?>\n"
+    "<svg xmlns='http://www.w3.org/2000/svg' width='900' height='750' font-family='sans-serif'>\n"
+    "<rect width='100%' height='100%' fill='white'/>\n"
+    "<rect x='80' y='40' width='660' height='270' fill='none' stroke='#333'/>\n"
+    "<text x='80' y='24' font-size='15' font-weight='bold'>Frame loss against offered load (fille"
+    "d: valid trial, hollow: sender missed the rate)</text>\n"
+    "<text x='410' y='348' font-size='12' text-anchor='middle'>offered load, Mpps</text>\n"
+    "<text x='16' y='180' font-size='12' transform='rotate(-90 16 180)' text-anchor='middle'>loss"
+    ", %</text>\n"
+    "<text x='80.0' y='326' font-size='11' text-anchor='middle'>0</text>\n"
+    "<text x='74' y='314.0' font-size='11' text-anchor='end'>0</text>\n"
+    "<text x='245.0' y='326' font-size='11' text-anchor='middle'>0.263</text>\n"
+    "<text x='74' y='246.5' font-size='11' text-anchor='end'>0.263</text>\n"
+    "<text x='410.0' y='326' font-size='11' text-anchor='middle'>0.525</text>\n"
+    "<text x='74' y='179.0' font-size='11' text-anchor='end'>0.525</text>\n"
+    "<text x='575.0' y='326' font-size='11' text-anchor='middle'>0.788</text>\n"
+    "<text x='74' y='111.5' font-size='11' text-anchor='end'>0.788</text>\n"
+    "<text x='740.0' y='326' font-size='11' text-anchor='middle'>1.05</text>\n"
+    "<text x='74' y='44.0' font-size='11' text-anchor='end'>1.05</text>\n"
+    "<circle cx='708.6' cy='310.0' r='4' stroke='#1f77b4' fill='#1f77b4'/>\n"
+    "<circle cx='590.9' cy='309.8' r='4' stroke='#ff7f0e' fill='none'/>\n"
+    "<rect x='80' y='400' width='660' height='270' fill='none' stroke='#333'/>\n"
+    "<text x='80' y='384' font-size='15' font-weight='bold'>One-way latency of every frame (log-b"
+    "ucketed histogram)</text>\n"
+    "<text x='410' y='708' font-size='12' text-anchor='middle'>latency, ns (log)</text>\n"
+    "<text x='16' y='540' font-size='12' transform='rotate(-90 16 540)' text-anchor='middle'>frac"
+    "tion of frames</text>\n"
+    "<text x='80.0' y='686' font-size='11' text-anchor='middle'>66.7</text>\n"
+    "<text x='74' y='674.0' font-size='11' text-anchor='end'>0</text>\n"
+    "<text x='245.0' y='686' font-size='11' text-anchor='middle'>133</text>\n"
+    "<text x='74' y='606.5' font-size='11' text-anchor='end'>0.197</text>\n"
+    "<text x='410.0' y='686' font-size='11' text-anchor='middle'>265</text>\n"
+    "<text x='74' y='539.0' font-size='11' text-anchor='end'>0.394</text>\n"
+    "<text x='575.0' y='686' font-size='11' text-anchor='middle'>527</text>\n"
+    "<text x='74' y='471.5' font-size='11' text-anchor='end'>0.591</text>\n"
+    "<text x='740.0' y='686' font-size='11' text-anchor='middle'>1.05e+03</text>\n"
+    "<text x='74' y='404.0' font-size='11' text-anchor='end'>0.788</text>\n"
+    "<polyline fill='none' stroke='#1f77b4' stroke-width='1.5' points='402.1,412.9 734.0,584.3 '/"
+    ">\n"
+    "<rect x='756' y='40' width='12' height='12' fill='#1f77b4'/><text x='774' y='51' font-size='"
+    "12'>64 B</text>\n"
+    "<rect x='756' y='58' width='12' height='12' fill='#ff7f0e'/><text x='774' y='69' font-size='"
+    "12'>1518 B</text>\n"
+    "<text x='756' y='92' font-size='11'>circle: DPDK</text>\n"
+    "<text x='756' y='108' font-size='11'>square: kernel</text>\n"
+    "<text x='80' y='740' font-size='11' fill='#555'>2026-01-02T03:04:05Z, "
+    "net_ring -&gt; net_memif, Test \"CPU\" \\ 2\tGHz &lt;&amp;&gt;, DPDK 22.11.1</text>\n"
+    "</svg>\n";
+
+START_TEST(test_svg_known)
+{
+    struct lb_report r;
+
+    known_report(&r);
+    char *text = svg_of(&r);
+    assert_text_eq(text, expected_svg);
+    free(text);
+    lb_report_free(&r);
+}
+END_TEST
+
+/* Without a latency trial named for a size, its last valid DPDK trial with
+ * a latency stands for it: here the same trial, so the same figure. */
+START_TEST(test_svg_latency_fallback)
+{
+    struct lb_report r;
+
+    known_report(&r);
+    r.size[0].lat_trial = -1;
+    char *text = svg_of(&r);
+    assert_text_eq(text, expected_svg);
+    free(text);
+    lb_report_free(&r);
+}
+END_TEST
+
+/* Lines of the figure that change when the 64 B trial ran over the kernel
+ * and has no latency: a square instead of a circle (7 px, centred on the
+ * same point), no histogram at all, and the latency panel's default axes
+ * (1..10 ns widened by 1.5: 0.667..15, fractions 0..1). */
+static const char *const kernel_lines[] = {
+    "<rect x='705.1' y='306.5' width='7' height='7' stroke='#1f77b4' fill='#1f77b4'/>\n",
+    "<text x='80.0' y='686' font-size='11' text-anchor='middle'>0.667</text>\n",
+    "<text x='245.0' y='686' font-size='11' text-anchor='middle'>1.45</text>\n",
+    "<text x='410.0' y='686' font-size='11' text-anchor='middle'>3.16</text>\n",
+    "<text x='575.0' y='686' font-size='11' text-anchor='middle'>6.89</text>\n",
+    "<text x='740.0' y='686' font-size='11' text-anchor='middle'>15</text>\n",
+    "<text x='74' y='606.5' font-size='11' text-anchor='end'>0.25</text>\n",
+    "<text x='74' y='539.0' font-size='11' text-anchor='end'>0.5</text>\n",
+    "<text x='74' y='471.5' font-size='11' text-anchor='end'>0.75</text>\n",
+    "<text x='74' y='404.0' font-size='11' text-anchor='end'>1</text>\n",
+};
+
+START_TEST(test_svg_kernel_no_latency)
+{
+    struct lb_report r;
+
+    known_report(&r);
+    r.trial[0].path = "kernel";
+    r.trial[0].lat.valid = 0;
+    r.size[0].lat_trial = -1;
+    char *text = svg_of(&r);
+    for (unsigned i = 0; i < sizeof(kernel_lines) / sizeof(kernel_lines[0]); i++)
+        ck_assert_msg(strstr(text, kernel_lines[i]) != NULL, "missing: %s", kernel_lines[i]);
+    ck_assert_ptr_null(strstr(text, "<polyline"));
+    ck_assert_ptr_null(strstr(text, "<circle cx='708.6'"));
+    ck_assert_ptr_nonnull(strstr(text, "<circle cx='590.9' cy='309.8' r='4' stroke='#ff7f0e' "
+                                       "fill='none'/>\n"));
+    /* the rest is the known figure: as many lines, minus the polyline */
+    unsigned lines = 0, want = 0;
+    for (const char *p = text; *p; p++)
+        lines += *p == '\n';
+    for (const char *p = expected_svg; *p; p++)
+        want += *p == '\n';
+    ck_assert_uint_eq(lines, want - 1);
+    free(text);
+    lb_report_free(&r);
+}
+END_TEST
+
+/* A stream that fails: -1. */
+START_TEST(test_svg_write_error)
+{
+    struct lb_report r;
+    FILE *f = fopen("/dev/null", "r");
+
+    ck_assert_ptr_nonnull(f);
+    known_report(&r);
+    ck_assert_int_eq(lb_write_svg(f, &r), -1);
+    fclose(f);
+    lb_report_free(&r);
+}
+END_TEST
+
+/* --- Suite ----------------------------------------------------------------- */
+
+Suite *lb_svg_suite(void);   /* called by check-main.c, which has no header */
+
+Suite *lb_svg_suite(void)
+{
+    Suite *s = suite_create("lb_svg");
+    TCase *tc = tcase_create("figure");
+
+    tcase_set_timeout(tc, T_TIMEOUT);
+    tcase_add_test(tc, test_svg_known);
+    tcase_add_test(tc, test_svg_latency_fallback);
+    tcase_add_test(tc, test_svg_kernel_no_latency);
+    tcase_add_test(tc, test_svg_write_error);
+    suite_add_tcase(s, tc);
+    return s;
+}
