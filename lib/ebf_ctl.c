@@ -16,49 +16,15 @@
 #include <rte_ring.h>
 #include <zmq.h>
 
+#include "ebf_ctl_private.h"
 #include "ebf_kv.h"
 #include "ebf_pb.h"
 #include "ebf_util.h"
 
 RTE_LOG_REGISTER_DEFAULT(ebf_ctl_logtype, INFO);
-#define CTL_LOG(level, ...) rte_log(RTE_LOG_##level, ebf_ctl_logtype, "ctl: " __VA_ARGS__)
-
-#define CTL_METRICS_MAX 2048
 
 volatile sig_atomic_t ebf_ctl_force;
 static volatile sig_atomic_t signals_seen;
-
-struct ebf_ctl {
-    struct ebf_ctl_conf c;
-    const struct ebf_ctl_ops *ops;
-    char instance[64];
-    void *zctx, *rep, *pub;
-    struct rte_ring *req, *rsp;
-    pthread_t thread;
-
-    enum ebf_state state;
-    uint64_t since_ns;
-    uint32_t run_number;
-    char error[256];
-    int shutdown;                /* leave the loop */
-    int stop_then_exit;          /* a signal or a finished standalone run */
-
-    void *conf_initial, *conf_cur, *conf_scratch;
-    struct ebf_req sync, stop;   /* at most one of each outstanding */
-    int sync_lost;               /* sync timed out: the lcore still owes it */
-    int stop_out;
-    void *snap, *final;
-    int have_final;
-    int finished;
-
-    struct ebf_metrics ms;
-    uint64_t seq;
-    double next_pub;
-
-    /* Owned by the lcore. */
-    struct ebf_req *lc_stop;     /* the stop being drained */
-    int lc_exit;
-};
 
 void ebf_ctl_on_signal(int sig)
 {
@@ -68,7 +34,7 @@ void ebf_ctl_on_signal(int sig)
     signals_seen++;
 }
 
-static double mono_s(void)
+double ebf_ctl_mono_s(void)
 {
     struct timespec ts;
 
@@ -112,7 +78,7 @@ static void on_answer(struct ebf_ctl *ctl, struct ebf_req *r)
     set_state(ctl, EBF_S_CONFIGURED);
 }
 
-static void collect(struct ebf_ctl *ctl)
+void ebf_ctl_collect(struct ebf_ctl *ctl)
 {
     void *p;
 
@@ -125,10 +91,10 @@ static void collect(struct ebf_ctl *ctl)
 static int call(struct ebf_ctl *ctl, enum ebf_op op)
 {
     struct ebf_req *r = &ctl->sync;
-    double end = mono_s() + ctl->c.reply_timeout_s;
+    double end = ebf_ctl_mono_s() + ctl->c.reply_timeout_s;
     void *p;
 
-    collect(ctl);
+    ebf_ctl_collect(ctl);
     if (ctl->sync_lost)
         return -ETIMEDOUT;
     r->op = op;
@@ -143,7 +109,7 @@ static int call(struct ebf_ctl *ctl, enum ebf_op op)
                 return r->rc;
             on_answer(ctl, p);
         }
-        if (mono_s() > end) {
+        if (ebf_ctl_mono_s() > end) {
             ctl->sync_lost = 1;
             return -ETIMEDOUT;
         }
@@ -153,7 +119,7 @@ static int call(struct ebf_ctl *ctl, enum ebf_op op)
 
 /* --- Commands ------------------------------------------------------------- */
 
-static int do_snapshot(struct ebf_ctl *ctl)
+int ebf_ctl_snapshot(struct ebf_ctl *ctl)
 {
     ctl->sync.snap = ctl->snap;
     int rc = call(ctl, EBF_OP_SNAPSHOT);
@@ -241,10 +207,10 @@ static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run, const Ebfa
 }
 
 /* Check c against the state machine, then execute it. */
-static int command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
-                   const Ebfarm__Param *const *p, size_t np, char *err, size_t len)
+int ebf_ctl_command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
+                    const Ebfarm__Param *const *p, size_t np, char *err, size_t len)
 {
-    collect(ctl);
+    ebf_ctl_collect(ctl);
     err[0] = '\0';
     if (c <= 0 || c >= EBF_C_END) {
         snprintf(err, len, "unknown command %d (allowed: 1..%d, see ebfarm.proto)", (int)c,
@@ -262,99 +228,6 @@ static int command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
     return execute(ctl, c, run, p, np, err, len);
 }
 
-/* --- Messages ------------------------------------------------------------- */
-
-/* The snapshot message of snap; seq is the published sequence number (a
- * status reply carries the last one published). */
-static Ebfarm__Snapshot *snapshot_msg(struct ebf_ctl *ctl, const void *snap, uint64_t seq)
-{
-    ebf_metrics_clear(&ctl->ms);
-    ctl->ops->metrics(snap, &ctl->ms);
-    Ebfarm__Snapshot *s = ebf_pb_snapshot(&ctl->ms, ctl->ops->component, ctl->instance,
-                                          seq, ctl->run_number, ctl->state);
-    if (s)
-        s->time_ns = ebf_now_ns();
-    return s;
-}
-
-static void reply(struct ebf_ctl *ctl, int ok, const char *err)
-{
-    Ebfarm__Reply r = EBFARM__REPLY__INIT;
-    Ebfarm__Status st = EBFARM__STATUS__INIT;
-    Ebfarm__Snapshot *snap = NULL;
-
-    /* The counters: the lcore's now, or the drained run's when it cannot answer. */
-    if (do_snapshot(ctl) == 0)
-        snap = snapshot_msg(ctl, ctl->snap, ctl->seq);
-    else if (ctl->have_final)
-        snap = snapshot_msg(ctl, ctl->final, ctl->seq);
-    st.component = (char *)ctl->ops->component;
-    st.instance = ctl->instance;
-    st.state = (Ebfarm__State)ctl->state;
-    st.run_number = ctl->run_number;
-    st.pid = (uint64_t)getpid();
-    st.error = ctl->error;
-    st.state_since_ns = ctl->since_ns;
-    st.finished = ctl->finished;
-    st.metrics = snap;
-    r.ok = ok;
-    r.error = (char *)err;
-    r.status = &st;
-    size_t n = ebfarm__reply__get_packed_size(&r);
-    uint8_t *buf = malloc(n ? n : 1);
-    if (buf) {
-        ebfarm__reply__pack(&r, buf);
-        if (zmq_send(ctl->rep, buf, n, 0) < 0)
-            CTL_LOG(WARNING, "cannot send a reply: %s\n", zmq_strerror(errno));
-        free(buf);
-    }
-    ebf_pb_snapshot_free(snap);
-}
-
-/* One request from the REP socket: decode, execute, always reply. */
-static void serve_one(struct ebf_ctl *ctl)
-{
-    zmq_msg_t msg;
-    char err[512];
-    int ok = 0;
-
-    zmq_msg_init(&msg);
-    if (zmq_msg_recv(&msg, ctl->rep, ZMQ_DONTWAIT) < 0) {
-        zmq_msg_close(&msg);
-        return;
-    }
-    Ebfarm__Request *rq = ebfarm__request__unpack(NULL, zmq_msg_size(&msg), zmq_msg_data(&msg));
-    zmq_msg_close(&msg);
-    if (!rq) {
-        snprintf(err, sizeof(err), "the request is not an ebfarm.Request message");
-    } else {
-        ok = command(ctl, (enum ebf_cmd)rq->command, rq->run_number,
-                     (const Ebfarm__Param *const *)rq->params, rq->n_params, err,
-                     sizeof(err)) == 0;
-        if (!ok)
-            CTL_LOG(NOTICE, "refused '%s': %s\n", ebf_cmd_name((enum ebf_cmd)rq->command), err);
-        ebfarm__request__free_unpacked(rq, NULL);
-    }
-    reply(ctl, ok, ok ? "" : err);
-}
-
-static void publish(struct ebf_ctl *ctl)
-{
-    if (do_snapshot(ctl) != 0 || !ctl->pub)
-        return;
-    Ebfarm__Snapshot *s = snapshot_msg(ctl, ctl->snap, ++ctl->seq);
-    if (!s)
-        return;
-    size_t n = ebfarm__snapshot__get_packed_size(s);
-    uint8_t *buf = malloc(n ? n : 1);
-    if (buf) {
-        ebfarm__snapshot__pack(s, buf);
-        zmq_send(ctl->pub, buf, n, ZMQ_DONTWAIT);   /* no subscriber: dropped by design */
-        free(buf);
-    }
-    ebf_pb_snapshot_free(s);
-}
-
 /* Signals and standalone runs: stop a run, then shut down once it drained. */
 static void local_commands(struct ebf_ctl *ctl)
 {
@@ -369,7 +242,7 @@ static void local_commands(struct ebf_ctl *ctl)
     if (!ctl->stop_then_exit)
         return;
     if (ctl->state == EBF_S_RUNNING || ctl->state == EBF_S_PAUSED)
-        command(ctl, EBF_C_STOP, 0, NULL, 0, err, sizeof(err));
+        ebf_ctl_command(ctl, EBF_C_STOP, 0, NULL, 0, err, sizeof(err));
     else if (ctl->state != EBF_S_DRAINING)
         ctl->shutdown = 1;
 }
@@ -380,25 +253,25 @@ static void *ctl_main(void *arg)
     double period = ctl->c.period_ms * 1e-3;
     char err[256];
 
-    if (ctl->c.autostart && (command(ctl, EBF_C_CONFIGURE, 0, NULL, 0, err, sizeof(err)) ||
-                             command(ctl, EBF_C_START, 1, NULL, 0, err, sizeof(err))))
+    if (ctl->c.autostart && (ebf_ctl_command(ctl, EBF_C_CONFIGURE, 0, NULL, 0, err, sizeof(err)) ||
+                             ebf_ctl_command(ctl, EBF_C_START, 1, NULL, 0, err, sizeof(err))))
         CTL_LOG(ERR, "cannot start: %s\n", err);
-    ctl->next_pub = mono_s() + period;
+    ctl->next_pub = ebf_ctl_mono_s() + period;
     while (!ctl->shutdown) {
         if (ctl->rep) {
             zmq_pollitem_t it = {.socket = ctl->rep, .events = ZMQ_POLLIN};
             if (zmq_poll(&it, 1, 20) > 0 && (it.revents & ZMQ_POLLIN))
-                serve_one(ctl);
+                ebf_ctl_serve_one(ctl);
         } else {
             usleep(20000);
         }
-        collect(ctl);
+        ebf_ctl_collect(ctl);
         local_commands(ctl);
-        if (mono_s() >= ctl->next_pub) {
-            publish(ctl);
+        if (ebf_ctl_mono_s() >= ctl->next_pub) {
+            ebf_ctl_publish(ctl);
             ctl->next_pub += period;
-            if (ctl->next_pub < mono_s())
-                ctl->next_pub = mono_s() + period;
+            if (ctl->next_pub < ebf_ctl_mono_s())
+                ctl->next_pub = ebf_ctl_mono_s() + period;
         }
     }
     /* Tell the lcore to leave; wait for it (it answers between passes). */
@@ -409,24 +282,6 @@ static void *ctl_main(void *arg)
 }
 
 /* --- Set-up --------------------------------------------------------------- */
-
-static void *bind_socket(struct ebf_ctl *ctl, int type, const char *ep)
-{
-    void *s = zmq_socket(ctl->zctx, type);
-    int zero = 0;
-
-    if (!s)
-        return NULL;
-    zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof(zero));
-    if (zmq_bind(s, ep) != 0) {
-        int e = errno;
-        fprintf(stderr, "%s: cannot bind '%s': %s\n", ctl->ops->component, ep, zmq_strerror(e));
-        zmq_close(s);
-        errno = e;
-        return NULL;
-    }
-    return s;
-}
 
 /* Free everything ctl holds (the thread is joined or never started). */
 static void release(struct ebf_ctl *ctl)
@@ -491,11 +346,11 @@ struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ct
     if (!ctl->zctx)
         goto fail;
     e = EADDRINUSE;
-    if (c->control && !(ctl->rep = bind_socket(ctl, ZMQ_REP, c->control))) {
+    if (c->control && !(ctl->rep = ebf_ctl_bind(ctl, ZMQ_REP, c->control))) {
         e = errno;
         goto fail;
     }
-    if (c->metrics && !(ctl->pub = bind_socket(ctl, ZMQ_PUB, c->metrics))) {
+    if (c->metrics && !(ctl->pub = ebf_ctl_bind(ctl, ZMQ_PUB, c->metrics))) {
         e = errno;
         goto fail;
     }
@@ -553,51 +408,3 @@ enum ebf_state ebf_ctl_state(const struct ebf_ctl *ctl)
     return ctl->state;
 }
 
-/* --- Lcore side ----------------------------------------------------------- */
-
-static void answer(struct ebf_ctl *ctl, struct ebf_req *r)
-{
-    while (rte_ring_sp_enqueue(ctl->rsp, r) != 0)
-        rte_pause();            /* 64 slots, at most two requests out: never full */
-}
-
-void ebf_ctl_service(struct ebf_ctl *ctl, void *dp)
-{
-    const struct ebf_ctl_ops *o = ctl->ops;
-    void *p;
-
-    while (!ctl->lc_exit && rte_ring_sc_dequeue(ctl->req, &p) == 0) {
-        struct ebf_req *r = p;
-        if (r->op == EBF_OP_EXIT) {
-            ctl->lc_exit = 1;
-        } else if (r->op == EBF_OP_STOP) {
-            o->stop(dp);
-            ctl->lc_stop = r;
-        } else {
-            if (r->op == EBF_OP_SNAPSHOT)
-                o->snapshot(dp, r->snap, &r->finished);
-            else
-                r->rc = o->apply(dp, r);
-            answer(ctl, r);
-        }
-    }
-}
-
-void ebf_ctl_serve(struct ebf_ctl *ctl, void *dp, struct ebf_idle *idle)
-{
-    const struct ebf_ctl_ops *o = ctl->ops;
-    unsigned work = 1;
-
-    for (uint64_t pass = 0; !ctl->lc_exit; pass++) {
-        if ((pass & 15) == 0 || work == 0)
-            ebf_ctl_service(ctl, dp);
-        int drained = 0;
-        work = o->poll(dp, &drained);
-        if (drained && ctl->lc_stop) {
-            o->snapshot(dp, ctl->lc_stop->snap, &ctl->lc_stop->finished);
-            answer(ctl, ctl->lc_stop);
-            ctl->lc_stop = NULL;
-        }
-        ebf_idle_note(idle, work);
-    }
-}

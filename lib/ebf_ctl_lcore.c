@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_ctl_lcore.c - the data-plane lcore's side of run control: requests off the ring, answers back. */
+#include <rte_pause.h>
+#include <rte_ring.h>
+
+#include "ebf_ctl_private.h"
+
+static void answer(struct ebf_ctl *ctl, struct ebf_req *r)
+{
+    while (rte_ring_sp_enqueue(ctl->rsp, r) != 0)
+        rte_pause();            /* 64 slots, at most two requests out: never full */
+}
+
+void ebf_ctl_service(struct ebf_ctl *ctl, void *dp)
+{
+    const struct ebf_ctl_ops *o = ctl->ops;
+    void *p;
+
+    while (!ctl->lc_exit && rte_ring_sc_dequeue(ctl->req, &p) == 0) {
+        struct ebf_req *r = p;
+        if (r->op == EBF_OP_EXIT) {
+            ctl->lc_exit = 1;
+        } else if (r->op == EBF_OP_STOP) {
+            o->stop(dp);
+            ctl->lc_stop = r;
+        } else {
+            if (r->op == EBF_OP_SNAPSHOT)
+                o->snapshot(dp, r->snap, &r->finished);
+            else
+                r->rc = o->apply(dp, r);
+            answer(ctl, r);
+        }
+    }
+}
+
+void ebf_ctl_serve(struct ebf_ctl *ctl, void *dp, struct ebf_idle *idle)
+{
+    const struct ebf_ctl_ops *o = ctl->ops;
+    unsigned work = 1;
+
+    for (uint64_t pass = 0; !ctl->lc_exit; pass++) {
+        if ((pass & 15) == 0 || work == 0)
+            ebf_ctl_service(ctl, dp);
+        int drained = 0;
+        work = o->poll(dp, &drained);
+        if (drained && ctl->lc_stop) {
+            o->snapshot(dp, ctl->lc_stop->snap, &ctl->lc_stop->finished);
+            answer(ctl, ctl->lc_stop);
+            ctl->lc_stop = NULL;
+        }
+        ebf_idle_note(idle, work);
+    }
+}

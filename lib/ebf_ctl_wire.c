@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_ctl_wire.c - the control thread's ZeroMQ side: requests in, replies and published snapshots out. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <rte_log.h>
+#include <zmq.h>
+
+#include "ebf_ctl_private.h"
+#include "ebf_pb.h"
+#include "ebf_util.h"
+
+/* The snapshot message of snap; seq is the published sequence number (a
+ * status reply carries the last one published). */
+static Ebfarm__Snapshot *snapshot_msg(struct ebf_ctl *ctl, const void *snap, uint64_t seq)
+{
+    ebf_metrics_clear(&ctl->ms);
+    ctl->ops->metrics(snap, &ctl->ms);
+    Ebfarm__Snapshot *s = ebf_pb_snapshot(&ctl->ms, ctl->ops->component, ctl->instance,
+                                          seq, ctl->run_number, ctl->state);
+    if (s)
+        s->time_ns = ebf_now_ns();
+    return s;
+}
+
+static void reply(struct ebf_ctl *ctl, int ok, const char *err)
+{
+    Ebfarm__Reply r = EBFARM__REPLY__INIT;
+    Ebfarm__Status st = EBFARM__STATUS__INIT;
+    Ebfarm__Snapshot *snap = NULL;
+
+    /* The counters: the lcore's now, or the drained run's when it cannot answer. */
+    if (ebf_ctl_snapshot(ctl) == 0)
+        snap = snapshot_msg(ctl, ctl->snap, ctl->seq);
+    else if (ctl->have_final)
+        snap = snapshot_msg(ctl, ctl->final, ctl->seq);
+    st.component = (char *)ctl->ops->component;
+    st.instance = ctl->instance;
+    st.state = (Ebfarm__State)ctl->state;
+    st.run_number = ctl->run_number;
+    st.pid = (uint64_t)getpid();
+    st.error = ctl->error;
+    st.state_since_ns = ctl->since_ns;
+    st.finished = ctl->finished;
+    st.metrics = snap;
+    r.ok = ok;
+    r.error = (char *)err;
+    r.status = &st;
+    size_t n = ebfarm__reply__get_packed_size(&r);
+    uint8_t *buf = malloc(n ? n : 1);
+    if (buf) {
+        ebfarm__reply__pack(&r, buf);
+        if (zmq_send(ctl->rep, buf, n, 0) < 0)
+            CTL_LOG(WARNING, "cannot send a reply: %s\n", zmq_strerror(errno));
+        free(buf);
+    }
+    ebf_pb_snapshot_free(snap);
+}
+
+/* One request from the REP socket: decode, execute, always reply. */
+void ebf_ctl_serve_one(struct ebf_ctl *ctl)
+{
+    zmq_msg_t msg;
+    char err[512];
+    int ok = 0;
+
+    zmq_msg_init(&msg);
+    if (zmq_msg_recv(&msg, ctl->rep, ZMQ_DONTWAIT) < 0) {
+        zmq_msg_close(&msg);
+        return;
+    }
+    Ebfarm__Request *rq = ebfarm__request__unpack(NULL, zmq_msg_size(&msg), zmq_msg_data(&msg));
+    zmq_msg_close(&msg);
+    if (!rq) {
+        snprintf(err, sizeof(err), "the request is not an ebfarm.Request message");
+    } else {
+        ok = ebf_ctl_command(ctl, (enum ebf_cmd)rq->command, rq->run_number,
+                     (const Ebfarm__Param *const *)rq->params, rq->n_params, err,
+                     sizeof(err)) == 0;
+        if (!ok)
+            CTL_LOG(NOTICE, "refused '%s': %s\n", ebf_cmd_name((enum ebf_cmd)rq->command), err);
+        ebfarm__request__free_unpacked(rq, NULL);
+    }
+    reply(ctl, ok, ok ? "" : err);
+}
+
+void ebf_ctl_publish(struct ebf_ctl *ctl)
+{
+    if (ebf_ctl_snapshot(ctl) != 0 || !ctl->pub)
+        return;
+    Ebfarm__Snapshot *s = snapshot_msg(ctl, ctl->snap, ++ctl->seq);
+    if (!s)
+        return;
+    size_t n = ebfarm__snapshot__get_packed_size(s);
+    uint8_t *buf = malloc(n ? n : 1);
+    if (buf) {
+        ebfarm__snapshot__pack(s, buf);
+        zmq_send(ctl->pub, buf, n, ZMQ_DONTWAIT);   /* no subscriber: dropped by design */
+        free(buf);
+    }
+    ebf_pb_snapshot_free(s);
+}
+
+void *ebf_ctl_bind(struct ebf_ctl *ctl, int type, const char *ep)
+{
+    void *s = zmq_socket(ctl->zctx, type);
+    int zero = 0;
+
+    if (!s)
+        return NULL;
+    zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof(zero));
+    if (zmq_bind(s, ep) != 0) {
+        int e = errno;
+        fprintf(stderr, "%s: cannot bind '%s': %s\n", ctl->ops->component, ep, zmq_strerror(e));
+        zmq_close(s);
+        errno = e;
+        return NULL;
+    }
+    return s;
+}
+
