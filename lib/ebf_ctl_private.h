@@ -49,6 +49,7 @@ struct ebf_ctl {
     /* Owned by the lcore. */
     struct ebf_req *lc_stop;     /* the stop being drained */
     int lc_exit;
+    struct ebf_cycles *lc_cycles;    /* the run's cycles (ebf_ctl_serve's) */
 };
 
 /* ZeroMQ side (ebf_ctl_wire.c), control thread; below ebf_ctl.c, which it never calls. */

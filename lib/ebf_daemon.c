@@ -188,7 +188,7 @@ void ebf_daemon_serve(struct ebf_daemon *d, const struct ebf_ctl_ops *ops, struc
         ebf_daemon_fail(d, "cannot start run control: %s", strerror(errno));
     if (d->ready_file)
         ready(d);
-    ebf_ctl_serve(plug->ctl, plug, &idle);
+    ebf_ctl_serve(plug->ctl, plug, &idle, &plug->cycles);
     ebf_ctl_destroy(plug->ctl);
     plug->ctl = NULL;
     if (co->stats && ebf_ctl_write_stats(ops, plug, co->stats) != 0)

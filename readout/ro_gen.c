@@ -117,7 +117,7 @@ static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
             st->tx_refused += (uint64_t)(n - k);        /* once per frame */
         first = 0;
         done += k;
-        ebf_idle_note(&g->idle, k);
+        ebf_cycles_pass_end(c->cycles, &g->idle, k);
         if (done < n && *force) {
             st->tx_abandoned += n - done;
             rte_pktmbuf_free_bulk(pkt + done, n - done);
