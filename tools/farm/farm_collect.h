@@ -8,11 +8,12 @@
 #include "farm_types.h"
 
 /*
- * Ask every process of st for its status and take its counters into r
- * (zeroed by the caller): each node's into r->node[] in farm order, the
- * readouts' and the SFCs' summed into r->readout and r->sfc so that
- * several read as one (start_ns and first_event: the earliest; end_ns,
- * last_event and *.max: the latest; *.min: the least). r->wall_s is then
+ * Ask every process of st for its status and take its counters, and its
+ * TSC rate as "tsc_hz" (a gauge, the one kept), into r (zeroed by the
+ * caller): each node's into r->node[] in farm order, the readouts' and the
+ * SFCs' summed into r->readout and r->sfc so that several read as one
+ * (start_ns and first_event: the earliest; end_ns, last_event, *.max and
+ * tsc_hz: the latest or largest; *.min: the least). r->wall_s is then
  * the readouts' start_ns to end_ns. A node process that is gone (killed)
  * is counted in r->nodes_silent; a gone SFC or readout, or one that does
  * not answer or sends no counters, is an error: -1 with err naming it.

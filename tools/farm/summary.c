@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* summary.c - a run's summary as text or JSON: the ledger, counters, rates and latency. */
+/* summary.c - a run's summary as text or JSON: the ledger, counters, rates, capacity and latency. */
 #include "summary.h"
 
 #include <inttypes.h>
 #include <string.h>
 
+#include "capacity.h"
 #include "ebf_hist.h"
 #include "node_stats.h"
 #include "ro_stats.h"
@@ -192,6 +193,7 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     ledger_text(out, r, l);
     fprintf(out, "  rate     %.0f events/s, %.0f frames/s, %.2f Gbit/s payload over %.2f s\n",
             fg.events_s, fg.frames_s, fg.payload_gbit_s, fg.seconds);
+    capacity_text(out, r);
     fprintf(out, "  latency  build p50 %.1f us p99 %.1f us; end-to-end p50 %.1f us p99 %.1f us max %.1f us\n",
             ebf_hist_quantile(&fg.build, 0.5) / 1e3, ebf_hist_quantile(&fg.build, 0.99) / 1e3,
             ebf_hist_quantile(&fg.e2e, 0.5) / 1e3, ebf_hist_quantile(&fg.e2e, 0.99) / 1e3,
@@ -284,6 +286,7 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
     fprintf(out, " \"rates\": {\"seconds\": %.3f, \"events_per_s\": %.0f, \"frames_per_s\": %.0f"
             ", \"payload_gbit_per_s\": %.3f},\n",
             fg.seconds, fg.events_s, fg.frames_s, fg.payload_gbit_s);
+    capacity_json(out, r);
     fprintf(out, " \"latency_ns\": {\"build\": ");
     hist_json(out, &fg.build);
     fprintf(out, ", \"end_to_end\": ");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* summary.h - the run summary: ledger, counters, rates and latency, as text or JSON. */
+/* summary.h - the run summary: ledger, counters, rates, per-core capacity and latency, as text or JSON. */
 #ifndef SUMMARY_H
 #define SUMMARY_H
 
