@@ -77,7 +77,8 @@ void ebf_daemon_link_wait(struct ebf_daemon *d, uint16_t port, const char *name)
 /*
  * Run control over plug until shutdown: bind --control and --metrics (run 1
  * configured and started at once without --control), create the ready
- * file, serve on this lcore (idling as --idle says), then write --stats.
+ * file, serve on this lcore (idling as --idle says, its busy and idle
+ * cycles counted in plug->cycles), then write --stats.
  */
 void ebf_daemon_serve(struct ebf_daemon *d, const struct ebf_ctl_ops *ops, struct ebf_plug *plug);
 
