@@ -42,9 +42,9 @@ struct ro_conf {
      * can answer control requests meanwhile; NULL: none. */
     void (*yield)(void *arg);
     void *yield_arg;
-    /* The lcore's cycle accounting, when the caller has one: each try to
-     * hand frames to the port is a pass of its loop (one the port refused
-     * entirely is idle, its back-off too); NULL: none. */
+    /* The lcore's cycle accounting, when the caller has one: while the
+     * port refuses frames, each try is a pass of its loop (one the port
+     * took nothing of is idle, its back-off too); NULL: none. */
     struct ebf_cycles *cycles;
     enum ro_size_dist size_dist; /* uniform in [size_min, size_max], or log-normal */
     double size_mu, size_sigma;  /* log-normal: ro_size_lognormal_params() */
