@@ -21,7 +21,7 @@ static int one_run(const struct farm_conf *c, const struct farm_spec *spec, stru
     size_t len = sizeof(r->error);
     double timeout_s = c->max_seconds + 30;
 
-    if (farmctl_start(st, err, len))
+    if (farmctl_start(st, 1, err, len))     /* a fresh run directory: run 1 */
         return -1;
     if (c->kill_node_after && farm_kill_and_restart(st, spec, c->build_dir, 0, c->kill_node_after,
                                                     c->restart_after_ms, timeout_s, err, len))
@@ -58,6 +58,7 @@ int farm_run(const struct farm_conf *c, struct farm_result *r)
         goto out;
     }
     rc = one_run(c, spec, st, r);
+    farm_result_hosts(spec, r);
     /* Down in any case; its own failure counts only when the run was good. */
     if (farmctl_down(st, c->keep || rc != 0, err, sizeof(err)) != 0 && rc == 0) {
         snprintf(r->error, sizeof(r->error), "%s", err);
