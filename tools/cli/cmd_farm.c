@@ -16,6 +16,7 @@
 #include "farm_collect.h"
 #include "farm_demo.h"
 #include "farm_proc.h"
+#include "farm_signal.h"
 #include "farm_state.h"
 #include "farmctl.h"
 #include "farmfile.h"
@@ -80,8 +81,11 @@ static int bring_up(const struct farm_spec *spec, const char *path, struct farm_
         return -1;
     }
     snprintf(run_dir, sizeof(run_dir), "%s/%s", base, spec->name);
+    farm_signal_catch();
     if (farmctl_up(spec, build, run_dir, st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm up: %s\n", err);
+        if (farm_signal_count())     /* interrupted: nothing stays, logs neither */
+            farm_rm_rf(run_dir);
         return -1;
     }
     if (!realpath(path, st->farm_file))
@@ -163,6 +167,8 @@ int cmd_stop(int argc, char **argv)
 
     if (!spec || farm_opts(argc, argv, &o, usage) || find(&o, &st, "stop"))
         goto out;
+    /* A first Ctrl-C lets the staged stop finish; a second ends it. */
+    farm_signal_catch();
     if (farmctl_stop(&st, &r, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm stop: %s\n", err);
         farm_result_free(&r);
