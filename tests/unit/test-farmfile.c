@@ -227,7 +227,7 @@ START_TEST(test_every_example)
         }
     }
     closedir(d);
-    ck_assert_uint_ge(n, 4);    /* demo, demo-udp, real-nics, faults */
+    ck_assert_uint_ge(n, 5);    /* demo, demo-udp, real-nics, faults, hosts-example */
 }
 END_TEST
 

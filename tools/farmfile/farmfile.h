@@ -17,8 +17,8 @@
  */
 
 /*
- * Load and validate the farm file at path into *spec (about 100 kB; callers
- * may want it static or on the heap). Returns 0; or -ENOENT, -EACCES, ...
+ * Load and validate the farm file at path into *spec (over 500 kB: callers
+ * keep it static or on the heap). Returns 0; or -ENOENT, -EACCES, ...
  * when the file cannot be read, -EINVAL when it is not a valid farm file,
  * -ENOMEM; err then holds one line naming the file, the key, the bad value
  * and what is allowed, e.g.
