@@ -40,8 +40,8 @@ static void rig_up(struct rig *g)
     uint16_t np = test_ring_port("node", down, up);
     g->pool = ebf_pool_create("test_pool", 2047, 2048, 0);
     ck_assert_ptr_nonnull(g->pool);
-    ck_assert_int_eq(ebf_port_start(g->sfc_port, g->pool, 512, 512), 0);
-    ck_assert_int_eq(ebf_port_start(np, g->pool, 512, 512), 0);
+    ck_assert_int_eq(ebf_port_start(g->sfc_port, g->pool, 0, 512, 512), 0);
+    ck_assert_int_eq(ebf_port_start(np, g->pool, 0, 512, 512), 0);
 
     struct node_conf c = {
         .port = np, .node_id = NODE_ID, .epoch = 77, .credits = CREDITS,

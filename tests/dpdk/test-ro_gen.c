@@ -58,7 +58,7 @@ static void rig_up(struct rig *g, unsigned tx_size)
     g->port = test_ring_port("ro", rx, g->tx);
     g->pool = ebf_pool_create("ro_pool", POOL_N, 2048, 0);
     ck_assert_ptr_nonnull(g->pool);
-    ck_assert_int_eq(ebf_port_start(g->port, g->pool, 512, 512), 0);
+    ck_assert_int_eq(ebf_port_start(g->port, g->pool, 0, 512, 512), 0);
 }
 
 static void rig_down(struct rig *g)

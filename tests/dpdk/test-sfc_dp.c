@@ -59,7 +59,7 @@ static void rig_up_opts(struct rig *g, const struct rig_opts *o)
     ck_assert_ptr_nonnull(clone);
     uint16_t ports[] = {g->ro_port, g->sfc_rx, g->sfc_node, g->node_port};
     for (unsigned i = 0; i < 4; i++)
-        ck_assert_int_eq(ebf_port_start(ports[i], g->pool, 512, 512), 0);
+        ck_assert_int_eq(ebf_port_start(ports[i], g->pool, 0, 512, 512), 0);
 
     struct rte_ether_addr ea;
     rte_eth_macaddr_get(g->sfc_rx, &ea);
