@@ -111,10 +111,13 @@ void ebf_daemon_fail(struct ebf_daemon *d, const char *fmt, ...)
 
 uint16_t ebf_daemon_port(struct ebf_daemon *d, const char *name)
 {
-    uint16_t port;
+    uint16_t port, mtu = d->cl.common.mtu;
+    char err[256];
 
     if (ebf_port_find(name, &port))
         ebf_daemon_fail(d, "no port '%s'", name);
+    if (ebf_port_mtu_check(port, name, mtu, NULL, err, sizeof(err)))
+        ebf_daemon_fail(d, "--mtu %u: %s", mtu, err);
     return port;
 }
 
@@ -154,9 +157,9 @@ void ebf_daemon_port_start(struct ebf_daemon *d, uint16_t port, struct rte_mempo
 
     if (d->started[port])
         return;
-    d->started[port] = 1;        /* closed at exit even when the start failed */
     if (ebf_port_mtu_check(port, name, mtu, pool, err, sizeof(err)))
         ebf_daemon_fail(d, "--mtu %u: %s", mtu, err);
+    d->started[port] = 1;        /* closed at exit even when the start failed */
     if (ebf_port_start(port, pool, mtu, 1024, 1024))
         ebf_daemon_fail(d, "cannot start port '%s'", name);
 }

@@ -58,7 +58,8 @@ void ebf_daemon_start(struct ebf_daemon *d, int argc, char **argv);
 __attribute__((noreturn, format(printf, 2, 3)))
 void ebf_daemon_fail(struct ebf_daemon *d, const char *fmt, ...);
 
-/* The port called name (a vdev or PCI name); fails when there is none. */
+/* The port called name (a vdev or PCI name); fails when there is none, or
+ * when it cannot carry --mtu (before any pool is made for it). */
 uint16_t ebf_daemon_port(struct ebf_daemon *d, const char *name);
 
 /* Our MAC on port: --mac if given, else the port's. */
