@@ -139,8 +139,8 @@ struct rte_mempool *ebf_daemon_pool(struct ebf_daemon *d, const char *name, unsi
     struct rte_mempool *mp = ebf_pool_create(name, n, data_room, (int)rte_socket_id());
 
     if (!mp)
-        ebf_daemon_fail(d, "mempool '%s' of %u mbufs of %u B: %s (raise EAL -m)", name, n,
-                        data_room, rte_strerror(rte_errno));
+        ebf_daemon_fail(d, "mempool '%s' of %u mbufs of %u B: %s (raise EAL -m, in a farm "
+                        "file memory_mb)", name, n, data_room, rte_strerror(rte_errno));
     return mp;
 }
 

@@ -88,7 +88,9 @@ static struct rte_mbuf *event_frame(struct rig *g, uint64_t id, uint16_t index, 
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
     unsigned n = (unsigned)__builtin_popcount(mask);
     size_t len = EBF_EVENT_HLEN + n * (EBF_FRAG_HLEN + FRAG);
+    ck_assert_ptr_nonnull(m);
     uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len));
+    ck_assert_ptr_nonnull(p);
 
     memcpy(a.dst_mac, node_mac, 6);
     memcpy(a.src_mac, sfc_mac, 6);

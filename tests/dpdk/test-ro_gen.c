@@ -637,6 +637,7 @@ static void put_rx(struct rig *g, uint8_t on, uint32_t seq, uint16_t ethertype)
     ck_assert_ptr_nonnull(m);
     memcpy(a.dst_mac, src_mac, 6);
     uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, EBF_ETH_HLEN + EBF_THROTTLE_LEN);
+    ck_assert_ptr_nonnull(p);
     ebf_encap_write(p, &a, EBF_THROTTLE_LEN);
     ebf_throttle_write(p + EBF_ETH_HLEN, &h);
     if (on > 1)
