@@ -34,7 +34,7 @@ void ebf_ctl_on_signal(int sig)
     signals_seen++;
 }
 
-double ebf_ctl_mono_s(void)
+static double mono_s(void)
 {
     struct timespec ts;
 
@@ -78,7 +78,7 @@ static void on_answer(struct ebf_ctl *ctl, struct ebf_req *r)
     set_state(ctl, EBF_S_CONFIGURED);
 }
 
-void ebf_ctl_collect(struct ebf_ctl *ctl)
+static void collect(struct ebf_ctl *ctl)
 {
     void *p;
 
@@ -91,10 +91,10 @@ void ebf_ctl_collect(struct ebf_ctl *ctl)
 static int call(struct ebf_ctl *ctl, enum ebf_op op)
 {
     struct ebf_req *r = &ctl->sync;
-    double end = ebf_ctl_mono_s() + ctl->c.reply_timeout_s;
+    double end = mono_s() + ctl->c.reply_timeout_s;
     void *p;
 
-    ebf_ctl_collect(ctl);
+    collect(ctl);
     if (ctl->sync_lost)
         return -ETIMEDOUT;
     r->op = op;
@@ -109,7 +109,7 @@ static int call(struct ebf_ctl *ctl, enum ebf_op op)
                 return r->rc;
             on_answer(ctl, p);
         }
-        if (ebf_ctl_mono_s() > end) {
+        if (mono_s() > end) {
             ctl->sync_lost = 1;
             return -ETIMEDOUT;
         }
@@ -119,7 +119,7 @@ static int call(struct ebf_ctl *ctl, enum ebf_op op)
 
 /* --- Commands ------------------------------------------------------------- */
 
-int ebf_ctl_snapshot(struct ebf_ctl *ctl)
+static int do_snapshot(struct ebf_ctl *ctl)
 {
     ctl->sync.snap = ctl->snap;
     int rc = call(ctl, EBF_OP_SNAPSHOT);
@@ -207,10 +207,10 @@ static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run, const Ebfa
 }
 
 /* Check c against the state machine, then execute it. */
-int ebf_ctl_command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
-                    const Ebfarm__Param *const *p, size_t np, char *err, size_t len)
+static int command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
+                   const Ebfarm__Param *const *p, size_t np, char *err, size_t len)
 {
-    ebf_ctl_collect(ctl);
+    collect(ctl);
     err[0] = '\0';
     if (c <= 0 || c >= EBF_C_END) {
         snprintf(err, len, "unknown command %d (allowed: 1..%d, see ebfarm.proto)", (int)c,
@@ -228,6 +228,45 @@ int ebf_ctl_command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
     return execute(ctl, c, run, p, np, err, len);
 }
 
+/* --- Requests and snapshots ------------------------------------------------ */
+
+/* One request from the REP socket: decode, execute, always reply with the
+ * counters: the lcore's now, or the drained run's when it cannot answer. */
+static void serve_one(struct ebf_ctl *ctl)
+{
+    char err[512];
+    int got, ok = 0;
+    Ebfarm__Request *rq = ebf_ctl_recv(ctl, &got);
+
+    if (!got)
+        return;
+    if (!rq) {
+        snprintf(err, sizeof(err), "the request is not an ebfarm.Request message");
+    } else {
+        ok = command(ctl, (enum ebf_cmd)rq->command, rq->run_number,
+                     (const Ebfarm__Param *const *)rq->params, rq->n_params, err,
+                     sizeof(err)) == 0;
+        if (!ok)
+            CTL_LOG(NOTICE, "refused '%s': %s\n", ebf_cmd_name((enum ebf_cmd)rq->command), err);
+        ebfarm__request__free_unpacked(rq, NULL);
+    }
+    const void *snap = NULL;
+    if (do_snapshot(ctl) == 0)
+        snap = ctl->snap;
+    else if (ctl->have_final)
+        snap = ctl->final;
+    ebf_ctl_reply(ctl, ok, ok ? "" : err, snap);
+}
+
+/* The lcore's counters on the PUB socket. The snapshot is taken also with
+ * no PUB socket: it tells a standalone run that it has finished. */
+static void publish(struct ebf_ctl *ctl)
+{
+    if (do_snapshot(ctl) != 0 || !ctl->pub)
+        return;
+    ebf_ctl_send_snapshot(ctl, ctl->snap);
+}
+
 /* Signals and standalone runs: stop a run, then shut down once it drained. */
 static void local_commands(struct ebf_ctl *ctl)
 {
@@ -242,7 +281,7 @@ static void local_commands(struct ebf_ctl *ctl)
     if (!ctl->stop_then_exit)
         return;
     if (ctl->state == EBF_S_RUNNING || ctl->state == EBF_S_PAUSED)
-        ebf_ctl_command(ctl, EBF_C_STOP, 0, NULL, 0, err, sizeof(err));
+        command(ctl, EBF_C_STOP, 0, NULL, 0, err, sizeof(err));
     else if (ctl->state != EBF_S_DRAINING)
         ctl->shutdown = 1;
 }
@@ -253,25 +292,25 @@ static void *ctl_main(void *arg)
     double period = ctl->c.period_ms * 1e-3;
     char err[256];
 
-    if (ctl->c.autostart && (ebf_ctl_command(ctl, EBF_C_CONFIGURE, 0, NULL, 0, err, sizeof(err)) ||
-                             ebf_ctl_command(ctl, EBF_C_START, 1, NULL, 0, err, sizeof(err))))
+    if (ctl->c.autostart && (command(ctl, EBF_C_CONFIGURE, 0, NULL, 0, err, sizeof(err)) ||
+                             command(ctl, EBF_C_START, 1, NULL, 0, err, sizeof(err))))
         CTL_LOG(ERR, "cannot start: %s\n", err);
-    ctl->next_pub = ebf_ctl_mono_s() + period;
+    ctl->next_pub = mono_s() + period;
     while (!ctl->shutdown) {
         if (ctl->rep) {
             zmq_pollitem_t it = {.socket = ctl->rep, .events = ZMQ_POLLIN};
             if (zmq_poll(&it, 1, 20) > 0 && (it.revents & ZMQ_POLLIN))
-                ebf_ctl_serve_one(ctl);
+                serve_one(ctl);
         } else {
             usleep(20000);
         }
-        ebf_ctl_collect(ctl);
+        collect(ctl);
         local_commands(ctl);
-        if (ebf_ctl_mono_s() >= ctl->next_pub) {
-            ebf_ctl_publish(ctl);
+        if (mono_s() >= ctl->next_pub) {
+            publish(ctl);
             ctl->next_pub += period;
-            if (ctl->next_pub < ebf_ctl_mono_s())
-                ctl->next_pub = ebf_ctl_mono_s() + period;
+            if (ctl->next_pub < mono_s())
+                ctl->next_pub = mono_s() + period;
         }
     }
     /* Tell the lcore to leave; wait for it (it answers between passes). */

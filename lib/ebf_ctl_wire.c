@@ -25,17 +25,12 @@ static Ebfarm__Snapshot *snapshot_msg(struct ebf_ctl *ctl, const void *snap, uin
     return s;
 }
 
-static void reply(struct ebf_ctl *ctl, int ok, const char *err)
+void ebf_ctl_reply(struct ebf_ctl *ctl, int ok, const char *err, const void *snap)
 {
     Ebfarm__Reply r = EBFARM__REPLY__INIT;
     Ebfarm__Status st = EBFARM__STATUS__INIT;
-    Ebfarm__Snapshot *snap = NULL;
+    Ebfarm__Snapshot *msg = snap ? snapshot_msg(ctl, snap, ctl->seq) : NULL;
 
-    /* The counters: the lcore's now, or the drained run's when it cannot answer. */
-    if (ebf_ctl_snapshot(ctl) == 0)
-        snap = snapshot_msg(ctl, ctl->snap, ctl->seq);
-    else if (ctl->have_final)
-        snap = snapshot_msg(ctl, ctl->final, ctl->seq);
     st.component = (char *)ctl->ops->component;
     st.instance = ctl->instance;
     st.state = (Ebfarm__State)ctl->state;
@@ -44,7 +39,7 @@ static void reply(struct ebf_ctl *ctl, int ok, const char *err)
     st.error = ctl->error;
     st.state_since_ns = ctl->since_ns;
     st.finished = ctl->finished;
-    st.metrics = snap;
+    st.metrics = msg;
     r.ok = ok;
     r.error = (char *)err;
     r.status = &st;
@@ -56,41 +51,28 @@ static void reply(struct ebf_ctl *ctl, int ok, const char *err)
             CTL_LOG(WARNING, "cannot send a reply: %s\n", zmq_strerror(errno));
         free(buf);
     }
-    ebf_pb_snapshot_free(snap);
+    ebf_pb_snapshot_free(msg);
 }
 
-/* One request from the REP socket: decode, execute, always reply. */
-void ebf_ctl_serve_one(struct ebf_ctl *ctl)
+Ebfarm__Request *ebf_ctl_recv(struct ebf_ctl *ctl, int *got)
 {
     zmq_msg_t msg;
-    char err[512];
-    int ok = 0;
 
+    *got = 0;
     zmq_msg_init(&msg);
     if (zmq_msg_recv(&msg, ctl->rep, ZMQ_DONTWAIT) < 0) {
         zmq_msg_close(&msg);
-        return;
+        return NULL;
     }
+    *got = 1;
     Ebfarm__Request *rq = ebfarm__request__unpack(NULL, zmq_msg_size(&msg), zmq_msg_data(&msg));
     zmq_msg_close(&msg);
-    if (!rq) {
-        snprintf(err, sizeof(err), "the request is not an ebfarm.Request message");
-    } else {
-        ok = ebf_ctl_command(ctl, (enum ebf_cmd)rq->command, rq->run_number,
-                     (const Ebfarm__Param *const *)rq->params, rq->n_params, err,
-                     sizeof(err)) == 0;
-        if (!ok)
-            CTL_LOG(NOTICE, "refused '%s': %s\n", ebf_cmd_name((enum ebf_cmd)rq->command), err);
-        ebfarm__request__free_unpacked(rq, NULL);
-    }
-    reply(ctl, ok, ok ? "" : err);
+    return rq;
 }
 
-void ebf_ctl_publish(struct ebf_ctl *ctl)
+void ebf_ctl_send_snapshot(struct ebf_ctl *ctl, const void *snap)
 {
-    if (ebf_ctl_snapshot(ctl) != 0 || !ctl->pub)
-        return;
-    Ebfarm__Snapshot *s = snapshot_msg(ctl, ctl->snap, ++ctl->seq);
+    Ebfarm__Snapshot *s = snapshot_msg(ctl, snap, ++ctl->seq);
     if (!s)
         return;
     size_t n = ebfarm__snapshot__get_packed_size(s);
