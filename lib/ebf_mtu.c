@@ -97,8 +97,8 @@ uint16_t ebf_port_rx_room(uint16_t port, uint16_t mtu)
         room = EBF_ROOM_DEFAULT;
     if (port != UINT16_MAX && rte_eth_dev_info_get(port, &info) == 0) {
         const struct buf_driver *b = buf_driver(&info);
-        if (b && b->fills_mbuf && buf_usable(&info, b) > room)
-            room = buf_usable(&info, b);
+        if (b && buf_usable(&info, b) > room)
+            room = buf_usable(&info, b);        /* one buffer, one mbuf */
     }
     return (uint16_t)(room < max ? room : max);
 }

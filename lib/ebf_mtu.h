@@ -24,9 +24,10 @@
 /*
  * The data room (headroom not counted) that a pool receiving from port
  * needs so that each frame of mtu lands in one mbuf: the largest frame
- * (mtu + EBF_L2_MAX_HLEN), at least EBF_ROOM_DEFAULT, and at least what the
- * driver fills per mbuf (net_af_packet: its framesz less 32 B). port
- * UINT16_MAX: no port, the frame and the default only.
+ * (mtu + EBF_L2_MAX_HLEN), at least EBF_ROOM_DEFAULT, and at least one
+ * buffer of a buffer-limited driver (net_memif: its bsize, so that every
+ * descriptor lands in one mbuf; net_af_packet: its framesz less 32 B, which
+ * its RX requires). port UINT16_MAX: no port, the frame and the default only.
  */
 uint16_t ebf_port_rx_room(uint16_t port, uint16_t mtu);
 

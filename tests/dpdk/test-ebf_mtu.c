@@ -101,6 +101,9 @@ START_TEST(test_memif_bsize)
                      -EMSGSIZE);
     ck_assert_str_eq(err, "port 'net_memif1' carries at most 9006 (memif bsize 9024; give "
                           "bsize=9618 or more)");
+    ck_assert_uint_eq(ebf_port_rx_room(dflt, 1500), 2048);
+    ck_assert_uint_eq(ebf_port_rx_room(big, 1500), 9024);   /* a buffer per mbuf */
+    ck_assert_uint_eq(ebf_port_rx_room(big, 9000), 9024);
     /* ethdev would refuse 9000 on memif (max_rx_pktlen 1518): not set */
     ck_assert_int_eq(ebf_port_start(big, pool("m", 9018), 9000, 64, 64), 0);
     ck_assert_int_eq(rte_eth_dev_get_mtu(big, &mtu), 0);
