@@ -122,8 +122,9 @@ START_TEST(test_farm_udp_multiframe)
 END_TEST
 
 /* Jumbo frames end to end: at MTU 9000 (memif links with 9024-byte
- * buffers, pools whose mbufs take a whole buffer) each 8000-byte fragment travels in one
- * frame, and each of its pieces in one event frame to the nodes. */
+ * buffers, pools whose mbufs take a whole buffer) each 8000-byte fragment
+ * travels in one frame, and each of its pieces in one event frame to the
+ * nodes. */
 START_TEST(test_farm_jumbo)
 {
     struct farm_conf c;
