@@ -30,6 +30,7 @@ struct ebf_ctl {
     enum ebf_state state;
     uint64_t since_ns;
     uint32_t run_number;
+    char farm[33];               /* configure parameter farm, in every snapshot; "" before one */
     char error[256];
     int shutdown;                /* leave the loop */
     int stop_then_exit;          /* a signal or a finished standalone run */

@@ -558,6 +558,11 @@ START_TEST(test_configure_params)
         {{{"y", "1"}}, 1, "fake: unknown parameter 'y' (allowed: x)"},
         {{{"x", "9"}, {"y", "1"}}, 2, "fake: unknown parameter 'y' (allowed: x)"},
         {{{"x", "9"}, {"x", "9z"}}, 2, "fake: parameter 'x': \"9z\" is not a number"},
+        {{{"farm", "Demo"}}, 1, "parameter 'farm': \"Demo\" is not a farm name (1 to 32 "
+                                "characters of a-z, 0-9, _ and -)"},
+        {{{"farm", ""}}, 1, "parameter 'farm': \"\" is not a farm name (1 to 32 characters of "
+                            "a-z, 0-9, _ and -)"},
+        {{{"farm", "f"}, {"x", "-1"}}, 2, "fake: parameter 'x': \"-1\" is not a number"},
     };
     static const struct ctl_param x7 = {"x", "7"};
     const unsigned nbad = sizeof(bad) / sizeof(bad[0]);
@@ -577,12 +582,26 @@ START_TEST(test_configure_params)
     for (unsigned i = 0; i < nbad; i++)
         check_refused(&r, EBF_C_CONFIGURE, 0, bad[i].p, bad[i].n, bad[i].err,
                       EBF_S_CONFIGURED);
-    /* The refused values did not leak into the next configure: x stays 7. */
+    /* The refused values did not leak into the next configure: x stays 7,
+     * and the farm has no name. */
     req_ok(&r, EBF_C_CONFIGURE, 0, EBF_S_CONFIGURED);
     ck_assert(x_now(&r) == 7);
-    /* reset goes back to the command line's parameters. */
+    rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+    ck_assert_str_eq(rep->status->metrics->farm, "");
+    ebfarm__reply__free_unpacked(rep, NULL);
+    /* reset goes back to the command line's parameters, and forgets the farm. */
+    static const struct ctl_param named = {"farm", "f2"};
+    rep = req(&r, EBF_C_CONFIGURE, 0, &named, 1);
+    ck_assert_msg(rep->ok, "%s", rep->error);
+    ebfarm__reply__free_unpacked(rep, NULL);
+    rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+    ck_assert_str_eq(rep->status->metrics->farm, "f2");
+    ebfarm__reply__free_unpacked(rep, NULL);
     req_ok(&r, EBF_C_RESET, 0, EBF_S_INITIAL);
     ck_assert(x_now(&r) == FAKE_X0);
+    rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+    ck_assert_str_eq(rep->status->metrics->farm, "");
+    ebfarm__reply__free_unpacked(rep, NULL);
     req_ok(&r, EBF_C_CONFIGURE, 0, EBF_S_CONFIGURED);
     ck_assert(x_now(&r) == FAKE_X0);
     rig_down(&r);
@@ -800,10 +819,11 @@ static Ebfarm__Snapshot *next_published(void *sub, enum ebf_state s)
     return NULL;
 }
 
-/* Published snapshots and status replies carry the fake's counters exactly. */
+/* Published snapshots and status replies carry the fake's counters exactly,
+ * and the farm's name once a configure gave it. */
 START_TEST(test_metrics)
 {
-    static const struct ctl_param x7 = {"x", "7"};
+    static const struct ctl_param x7[] = {{"x", "7"}, {"farm", "farm-a_1"}};
     struct rig r;
     int timeout = 1000;
 
@@ -816,10 +836,11 @@ START_TEST(test_metrics)
 
     Ebfarm__Snapshot *m = next_published(sub, EBF_S_INITIAL);
     check_snapshot(m, EBF_S_INITIAL, 0, FAKE_X0, 0);
+    ck_assert_str_eq(m->farm, "");
     uint64_t seq = m->seq;
     ebfarm__snapshot__free_unpacked(m, NULL);
 
-    Ebfarm__Reply *rep = req(&r, EBF_C_CONFIGURE, 0, &x7, 1);
+    Ebfarm__Reply *rep = req(&r, EBF_C_CONFIGURE, 0, x7, 2);
     ck_assert(rep->ok);
     ebfarm__reply__free_unpacked(rep, NULL);
     uint64_t t0 = realtime_ns();
@@ -828,6 +849,7 @@ START_TEST(test_metrics)
 
     m = next_published(sub, EBF_S_RUNNING);
     check_snapshot(m, EBF_S_RUNNING, 4, 7, 0);
+    ck_assert_str_eq(m->farm, "farm-a_1");
     ck_assert_uint_gt(m->seq, seq);
     ck_assert_uint_ge(m->time_ns, t0);
     seq = m->seq;
@@ -847,6 +869,7 @@ START_TEST(test_metrics)
     ck_assert_uint_le(rep->status->state_since_ns, t1);
     ck_assert_ptr_nonnull(rep->status->metrics);
     check_snapshot(rep->status->metrics, EBF_S_RUNNING, 4, 7, 0);
+    ck_assert_str_eq(rep->status->metrics->farm, "farm-a_1");
     ebfarm__reply__free_unpacked(rep, NULL);
 
     req_ok(&r, EBF_C_PAUSE, 0, EBF_S_PAUSED);

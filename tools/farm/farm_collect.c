@@ -132,6 +132,24 @@ int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, 
     return 0;
 }
 
+/* 1 when a readout that sends to node n's SFC is on another host than n. */
+static int readouts_apart(const struct farm_spec *s, const struct ff_node *n)
+{
+    for (unsigned k = 0; k < s->n_readouts; k++)
+        for (unsigned j = 0; j < s->readout[k].n_sfcs; j++)
+            if (s->readout[k].sfc[j] == n->sfc && s->readout[k].p.host != n->p.host)
+                return 1;
+    return 0;
+}
+
+void farm_result_hosts(const struct farm_spec *s, struct farm_result *r)
+{
+    for (unsigned i = 0; i < r->n_nodes; i++)
+        for (unsigned j = 0; j < s->n_nodes; j++)
+            if (strcmp(s->node[j].p.name, r->node[i].name) == 0)
+                r->node[i].apart = readouts_apart(s, &s->node[j]);
+}
+
 void farm_result_free(struct farm_result *r)
 {
     ebf_kv_free(&r->readout);

@@ -21,6 +21,15 @@
  */
 int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, size_t len);
 
+/*
+ * Mark each node of r whose events come from a readout on another host
+ * than its own (r->node[i].apart), from the hosts of s: its end-to-end
+ * latency subtracts a timestamp of one host's clock from one of another's,
+ * which share no base, and the summary leaves it out. Nodes are matched
+ * by name; one that s does not name is left as it is.
+ */
+void farm_result_hosts(const struct farm_spec *s, struct farm_result *r);
+
 /* Free what farm_collect allocated in r (r may be zeroed or partly filled). */
 void farm_result_free(struct farm_result *r);
 

@@ -4,9 +4,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,6 +52,8 @@ void farm_state_add(struct farm_state *st, const struct farm_spec *s, const stru
 
     memset(fp, 0, sizeof(*fp));
     snprintf(fp->name, sizeof(fp->name), "%s", p->name);
+    snprintf(fp->host, sizeof(fp->host), "%s",
+             p->host < s->n_hosts ? s->host[p->host].name : FF_LOCALHOST);
     fp->role = role;
     snprintf(fp->prefix, sizeof(fp->prefix), "ebf%d-%s-%s", (int)getpid(), s->name, p->name);
     subst(fp->control, sizeof(fp->control), p->control, st->run_dir);
@@ -67,10 +71,12 @@ int farm_state_save(const struct farm_state *st)
         return -errno;
     fprintf(f, "farm %s\nrun_number %u\nfarm_file %s\n", st->name, st->run_number,
             st->farm_file[0] ? st->farm_file : "-");
+    fprintf(f, "run_start_ms %lld\nfarm_file_sha256 %s\n", (long long)st->run_start_ms,
+            st->farm_file_sha256[0] ? st->farm_file_sha256 : "-");
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *p = &st->proc[i];
-        fprintf(f, "proc %s %s %d %s %s %s\n", p->name, farm_role_name(p->role), (int)p->pid,
-                p->prefix, p->control, p->metrics);
+        fprintf(f, "proc %s %s %d %s %s %s %s\n", p->name, farm_role_name(p->role), (int)p->pid,
+                p->prefix, p->control, p->metrics, p->host[0] ? p->host : "-");
     }
     if (fclose(f) != 0 || rename(tmp, path) != 0)
         return -errno;
@@ -82,15 +88,27 @@ static void load_line(const char *line, struct farm_state *st)
 {
     struct farm_proc *p = &st->proc[st->n];
     char role[16];
+    long long ms;
     int pid;
 
+    if (sscanf(line, "run_start_ms %lld", &ms) == 1) {
+        st->run_start_ms = ms;
+        return;
+    }
+    if (sscanf(line, "farm_file_sha256 %64s", st->farm_file_sha256) == 1) {
+        if (!strcmp(st->farm_file_sha256, "-"))
+            st->farm_file_sha256[0] = '\0';
+        return;
+    }
     if (sscanf(line, "farm_file %511s", st->farm_file) == 1 ||
         sscanf(line, "farm %32s", st->name) == 1 ||
         sscanf(line, "run_number %u", &st->run_number) == 1)
         return;
     if (st->n < FARM_MAX_PROCS &&
-        sscanf(line, "proc %32s %15s %d %95s %255s %255s", p->name, role, &pid, p->prefix,
-               p->control, p->metrics) == 6) {
+        sscanf(line, "proc %32s %15s %d %95s %255s %255s %32s", p->name, role, &pid, p->prefix,
+               p->control, p->metrics, p->host) >= 6) {
+        if (!strcmp(p->host, "-"))
+            p->host[0] = '\0';
         p->pid = pid;
         p->role = strcmp(role, "sfc") == 0 ? FARM_SFC
                   : strcmp(role, "node") == 0 ? FARM_NODE : FARM_READOUT;
@@ -171,4 +189,40 @@ int farm_state_find(const char *name, struct farm_state *st, char *err, size_t l
         return -1;
     }
     return farm_state_load(found, st, err, len);
+}
+
+int farm_state_lock(const char *name, const char *cmd, char *err, size_t len)
+{
+    const char *base = farm_state_base_dir();
+    char path[600], holder[128] = "";
+
+    if (mkdir(base, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, len, "cannot create %s: %s", base, strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof(path), "%s/.%s.lock", base, name);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(err, len, "cannot open the lock %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        ssize_t n = pread(fd, holder, sizeof(holder) - 1, 0);
+        holder[n > 0 ? n : 0] = '\0';
+        holder[strcspn(holder, "\n")] = '\0';
+        close(fd);
+        if (e == EWOULDBLOCK)
+            snprintf(err, len, "farm '%s' is busy: %s holds its lock (%s); try again when it "
+                     "is done", name, holder[0] ? holder : "another ebfarm command", path);
+        else
+            snprintf(err, len, "cannot lock %s: %s", path, strerror(e));
+        return -1;
+    }
+    /* The note only makes the next command's message say more: a failure
+     * to write it is harmless. */
+    int n = snprintf(holder, sizeof(holder), "'ebfarm %s' (pid %d)\n", cmd, (int)getpid());
+    if (ftruncate(fd, 0) == 0)
+        n = (int)pwrite(fd, holder, (size_t)n, 0);
+    return fd;
 }
