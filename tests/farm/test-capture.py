@@ -53,7 +53,7 @@ run:
   events: {events}
   rate: 2000
   frag_size: {frag}
-  trigger_us: 2000
+  trigger_us: 4000          # nodes take 500 events/s, the readout sends 2000
   accept: 0.5
   timeout_ms: 100
   faults: corrupt_payload=0.01,corrupt_header=0.01
@@ -140,36 +140,50 @@ class Hugepages:
     """A hugetlbfs directory with PAGES free 2 MB pages for the farm."""
 
     def __init__(self, tmp):
-        self.dir, self.mounted, self.nr = None, False, None
+        self.dir, self.mounted, self.added = None, False, 0
         self.tmp = tmp
 
     def __enter__(self):
         free = read_int(HP + "/free_hugepages") if os.path.isdir(HP) else 0
         if os.geteuid() != 0:
-            mounts = [l.split()[1] for l in open("/proc/mounts") if l.split()[2] == "hugetlbfs"]
+            with open("/proc/mounts") as f:
+                mounts = [w[1] for w in (l.split() for l in f) if w[2] == "hugetlbfs"]
             if not mounts or free < PAGES:
                 raise Skip("needs root (to reserve hugepages) or %d free 2 MB hugepages on a "
                            "hugetlbfs mount (%d free)" % (PAGES, free))
             self.dir = mounts[0]
             return self
+        try:
+            self.reserve(free)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def reserve(self, free):
+        """As root: add the pages that are missing, mount our own hugetlbfs."""
         if free < PAGES:
-            self.nr = read_int(HP + "/nr_hugepages")
-            write_int(HP + "/nr_hugepages", self.nr + PAGES - free)
+            self.added = PAGES - free
+            write_int(HP + "/nr_hugepages", read_int(HP + "/nr_hugepages") + self.added)
             if read_int(HP + "/free_hugepages") < PAGES:
                 raise RuntimeError("could not reserve %d hugepages (see %s)" % (PAGES, HP))
         self.dir = os.path.join(self.tmp, "huge")
         os.mkdir(self.dir)
         sh("mount", "-t", "hugetlbfs", "-o", "pagesize=2M", "nodev", self.dir)
         self.mounted = True
-        return self
 
     def __exit__(self, *exc):
+        """Unmount, and give back the pages we added (by count: another user
+        of hugepages may have changed the total meanwhile)."""
         if self.mounted:
             for f in os.listdir(self.dir):
                 os.unlink(os.path.join(self.dir, f))
             sh("umount", self.dir)
-        if self.nr is not None:
-            write_int(HP + "/nr_hugepages", self.nr)
+            self.mounted = False
+        if self.added:
+            nr = read_int(HP + "/nr_hugepages")
+            write_int(HP + "/nr_hugepages", max(nr - self.added, 0))
+            self.added = 0
 
 
 # --- The farm and its capture ----------------------------------------------------
@@ -199,9 +213,9 @@ class Farm:
         prefix = self.prefixes()
         for proc, port, _ in PORTS:
             base = os.path.join(self.tmp, "%s-%s" % (proc, port))
-            log = open(base + ".log", "w")
-            p = subprocess.Popen(["dpdk-dumpcap", "--file-prefix=" + prefix[proc], "-i", port,
-                                  "-w", base + ".pcapng"], stdout=log, stderr=log)
+            with open(base + ".log", "w") as log:
+                p = subprocess.Popen(["dpdk-dumpcap", "--file-prefix=" + prefix[proc], "-i",
+                                      port, "-w", base + ".pcapng"], stdout=log, stderr=log)
             self.dumpcaps.append((p, base))
         # Each prints "Packets captured: 0" once its port is being captured.
         deadline = time.time() + 20
@@ -248,9 +262,11 @@ class Farm:
                 time.sleep(0.3)
                 text = urllib.request.urlopen(url, timeout=5).read().decode()
                 got = parse_prom(text)
-                if sum(v for k, v in got.items() if k[1] == "ebfarm_up") == 4 and got == last:
+                counters = {k: v for k, v in got.items() if k[1].endswith("_total")}
+                if sum(v for k, v in got.items() if k[1] == "ebfarm_up") == 4 and \
+                        counters == last:
                     return got
-                last = got
+                last = counters
             raise RuntimeError("the exporter did not settle on the counters of 4 processes")
         finally:
             exp.send_signal(signal.SIGINT)
@@ -303,10 +319,6 @@ def dissect(lua, pcap):
 
 def one(row, field):
     return row[field][0] if row[field] else None
-
-
-def ints(row, field):
-    return [int(v, 0) for v in row[field]]
 
 
 # --- The checks ------------------------------------------------------------------
