@@ -10,7 +10,8 @@
 -- receiver's reason (docs/protocol.md, section 7): ebfarm.truncated,
 -- ebfarm.bad_version, ebfarm.unknown_type, ebfarm.bad_length,
 -- ebfarm.bad_source, ebfarm.bad_field, ebfarm.crc.bad. Installation and
--- use: tools/wireshark/README.md.
+-- use: tools/wireshark/README.md. One file, longer than our modules, so
+-- that installing it is copying it.
 
 local ebf = Proto("ebfarm", "ebfarm event-building protocol")
 
@@ -195,8 +196,7 @@ local function flag(item, e, text)
     item:add_proto_expert_info(e, text)
 end
 
--- Version and type bytes of a header at off; nil when they are not
--- those of the expected type (the tree says why).
+-- The version byte of a header at off; false when it is not 1 (marked).
 local function check_version(tvb, off, tree)
     local v = tvb(off, 1):uint()
     local vi = tree:add(f.version, tvb(off, 1))
@@ -260,9 +260,50 @@ local function add_frag_fields(tvb, off, t)
     return fi
 end
 
+-- The checks and fields of a fragment at off whose 40 header bytes are
+-- there (left bytes from off); returns as dissect_frag does.
+local function frag_body(tvb, off, t, left)
+    local h = {
+        source = tvb(off + 2, 2):uint(), seq = tvb(off + 4, 4):uint(),
+        event_id = tvb(off + 8, 8):uint64(), frag_len = tvb(off + 16, 4):uint(),
+        offset = tvb(off + 20, 4):uint(), piece_len = tvb(off + 24, 2):uint(),
+        flags = tvb(off + 26, 2):uint(),
+    }
+    local fi = add_frag_fields(tvb, off, t)
+    local lengths_ok = h.piece_len >= 1 and h.offset + h.piece_len <= h.frag_len
+    if not lengths_ok then
+        flag(t, ex.bad_length, string.format(
+            "piece_len %d at offset %d does not fit a fragment of %d bytes (piece_len >= 1, "
+            .. "offset + piece_len <= frag_len)", h.piece_len, h.offset, h.frag_len))
+    end
+    local have = left >= FRAG_HLEN + h.piece_len
+    if have and h.piece_len > 0 then
+        t:add(f.frag_piece, tvb(off + FRAG_HLEN, h.piece_len))
+    elseif not have then
+        flag(t, ex.truncated, string.format("Truncated piece: %d of %d bytes",
+                                            left - FRAG_HLEN, h.piece_len))
+    end
+    if h.flags ~= 0 then
+        flag(fi, ex.bad_field, string.format("Flags 0x%04x: reserved, must be 0", h.flags))
+    end
+    local n_sources = ebf.prefs.n_sources
+    if n_sources > 0 and h.source >= n_sources then
+        flag(t, ex.bad_source, string.format("Source %d: the run has %d", h.source, n_sources))
+    end
+    local status = add_crc(tvb, off, t, have and lengths_ok, h.piece_len)
+    local take = have and FRAG_HLEN + h.piece_len or nil
+    local info = string.format("src=%d seq=%d ev=%s off=%d len=%d/%d", h.source, h.seq,
+                               tostring(h.event_id), h.offset, h.piece_len, h.frag_len)
+    if status == CRC_BAD then
+        info = info .. " [BAD CRC]"
+    end
+    return take, info, status, h.source, h.event_id
+end
+
 -- Dissect one fragment (a frame's ebfarm bytes, or a piece of an event
 -- frame) at off under tree. Returns the bytes it takes (nil when its end
--- cannot be known), a summary for the Info column and its CRC status.
+-- cannot be known), a summary for the Info column, and when its header
+-- is there its CRC status, source and event id.
 local function dissect_frag(tvb, off, tree)
     local left = tvb:len() - off
     local t = tree:add(f.frag, tvb(off, math.min(left, FRAG_HLEN)))
@@ -283,45 +324,11 @@ local function dissect_frag(tvb, off, tree)
     if not need(tvb, off, FRAG_HLEN, t, "fragment header") then
         return nil, "(truncated)"
     end
-    local source = tvb(off + 2, 2):uint()
-    local seq = tvb(off + 4, 4):uint()
-    local event_id = tvb(off + 8, 8):uint64()
-    local frag_len = tvb(off + 16, 4):uint()
-    local offset = tvb(off + 20, 4):uint()
-    local piece_len = tvb(off + 24, 2):uint()
-    local flags = tvb(off + 26, 2):uint()
-    local fi = add_frag_fields(tvb, off, t)
-    local lengths_ok = piece_len >= 1 and offset + piece_len <= frag_len
-    if not lengths_ok then
-        flag(t, ex.bad_length, string.format(
-            "piece_len %d at offset %d does not fit a fragment of %d bytes (piece_len >= 1, "
-            .. "offset + piece_len <= frag_len)", piece_len, offset, frag_len))
-    end
-    local have = left >= FRAG_HLEN + piece_len
-    if have and piece_len > 0 then
-        t:add(f.frag_piece, tvb(off + FRAG_HLEN, piece_len))
-    elseif not have then
-        flag(t, ex.truncated, string.format("Truncated piece: %d of %d bytes", left - FRAG_HLEN,
-                                            piece_len))
-    end
-    if flags ~= 0 then
-        flag(fi, ex.bad_field, string.format("Flags 0x%04x: reserved, must be 0", flags))
-    end
-    local n_sources = ebf.prefs.n_sources
-    if n_sources > 0 and source >= n_sources then
-        flag(t, ex.bad_source, string.format("Source %d: the run has %d", source, n_sources))
-    end
-    local status = add_crc(tvb, off, t, have and lengths_ok, piece_len)
-    local take = have and FRAG_HLEN + piece_len or nil
+    local take, info, status, source, event_id = frag_body(tvb, off, t, left)
     if take then
         t:set_len(take)
     end
-    local info = string.format("src=%d seq=%d ev=%s off=%d len=%d/%d", source, seq,
-                               tostring(event_id), offset, piece_len, frag_len)
-    if status == CRC_BAD then
-        info = info .. " [BAD CRC]"
-    end
-    t:set_text(string.format("Fragment piece: %s", info))
+    t:set_text("Fragment piece: " .. info)
     return take, info, status, source, event_id
 end
 
