@@ -4,9 +4,10 @@
 #
 # The frames are written from the specification: the worked examples of
 # section 9 byte for byte (their CRC32C 0x6ED26917 included), the other
-# frame types from the tables of sections 5, 6 and 10, and one malformed
-# frame for each expert info. The capture is a pcap file the test writes;
-# the live capture of a farm is tests/farm/test-capture.py.
+# frame types from the tables of sections 5, 6 and 10, one malformed frame
+# for each expert info, and frames a capture's snap length cut. The
+# capture is a pcap file the test writes; the live capture of a farm is
+# tests/farm/test-capture.py.
 #
 # Usage: test-wireshark.py SOURCE_ROOT. Exit 0: passed, 1: failed, 77:
 # skipped because tshark is not installed.
@@ -153,6 +154,11 @@ CASES = [
     ("event piece with a bad CRC",
      ETH + event(3, 5, 1, 0x1000, 0, 1, 1, 16, 1 << 2, flip(FRAG, 50)), {
          "ebfarm.frag.crc.status": "0", "ebfarm.crc.bad": "1"}),
+    ("piece cut by the snap length", (SPEC_FRAGMENT[:64], 70), {
+        "ebfarm.snapped": "1", "ebfarm.truncated": "-", "ebfarm.frag.source": "2",
+        "ebfarm.frag.crc.status": "2"}),
+    ("event header cut by the snap length", (ETH + event(3, 5, 0, 1, 0, 1, 0, 0, 7)[:30], 62),
+     {"ebfarm.snapped": "1", "ebfarm.truncated": "-", "ebfarm.event.n_sources": "-"}),
     ("fragment to UDP port 4000", udp_to(4000, FRAG), {
         "udp.dstport": "4000", "ebfarm.type": "-"}),
     ("fragment with a bad CRC to UDP port 4001", udp_to(4001, flip(FRAG, 50)), {
@@ -176,10 +182,12 @@ failures = []
 
 
 def write_pcap(path, frames):
+    """A pcap of Ethernet frames: bytes, or (captured bytes, length on the wire)."""
     with open(path, "wb") as f:
         f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
         for i, frame in enumerate(frames):
-            f.write(struct.pack("<IIII", 1700000000 + i, 0, len(frame), len(frame)))
+            frame, wire = frame if isinstance(frame, tuple) else (frame, len(frame))
+            f.write(struct.pack("<IIII", 1700000000 + i, 0, len(frame), wire))
             f.write(frame)
 
 

@@ -130,9 +130,11 @@ local ex = {
                                      expert.group.PROTOCOL, expert.severity.WARN),
     incomplete = ProtoExpert.new("ebfarm.event.incomplete", "Incomplete event: sources missing",
                                  expert.group.SEQUENCE, expert.severity.NOTE),
+    snapped = ProtoExpert.new("ebfarm.snapped", "Cut by the capture's snap length",
+                              expert.group.UNDECODED, expert.severity.NOTE),
 }
 ebf.experts = { ex.truncated, ex.bad_version, ex.unknown_type, ex.bad_length, ex.bad_source,
-                ex.bad_field, ex.crc_bad, ex.piece_mismatch, ex.incomplete }
+                ex.bad_field, ex.crc_bad, ex.piece_mismatch, ex.incomplete, ex.snapped }
 
 -- --- Preferences -----------------------------------------------------------
 
@@ -207,7 +209,19 @@ local function check_version(tvb, off, tree)
     return true
 end
 
--- A header needs n bytes at off; false (and truncated) when fewer are left.
+-- Fewer than n bytes of what at off are in the capture: mark item as
+-- truncated, or as snapped when the frame had them but the capture cut
+-- them off (its snap length).
+local function short(tvb, off, n, item, what)
+    local left, sent = tvb:len() - off, tvb:reported_len() - off
+    if sent >= n then
+        flag(item, ex.snapped, string.format("%s: %d of its %d bytes captured", what, left, n))
+    else
+        flag(item, ex.truncated, string.format("Truncated %s: %d of %d bytes", what, left, n))
+    end
+end
+
+-- A header needs n bytes at off; false (and marked) when fewer are there.
 local function need(tvb, off, n, tree, what)
     local left = tvb:len() - off
     if left >= n then
@@ -215,7 +229,7 @@ local function need(tvb, off, n, tree, what)
     end
     local item = tree:add(tvb(off, left > 0 and left or 0), string.format(
         "%s: %d bytes, at least %d needed", what, left, n))
-    flag(item, ex.truncated, string.format("Truncated %s: %d of %d bytes", what, left, n))
+    short(tvb, off, n, item, what)
     return false
 end
 
@@ -280,8 +294,7 @@ local function frag_body(tvb, off, t, left)
     if have and h.piece_len > 0 then
         t:add(f.frag_piece, tvb(off + FRAG_HLEN, h.piece_len))
     elseif not have then
-        flag(t, ex.truncated, string.format("Truncated piece: %d of %d bytes",
-                                            left - FRAG_HLEN, h.piece_len))
+        short(tvb, off, FRAG_HLEN + h.piece_len, t, "fragment piece")
     end
     if h.flags ~= 0 then
         flag(fi, ex.bad_field, string.format("Flags 0x%04x: reserved, must be 0", h.flags))
