@@ -91,6 +91,9 @@ int farm_run(const struct farm_conf *c, struct farm_result *r)
         rc = -1;
     }
     snprintf(r->run_dir, sizeof(r->run_dir), "%s", run_dir);
+    /* A second signal cut the run short: that, not what it broke, is why. */
+    if (rc != 0 && farm_signal_count() >= 2)
+        farm_signal_check(2, r->error, sizeof(r->error));
 out:
     free(spec);
     free(st);
