@@ -15,7 +15,8 @@
 
 #define ARGS_MAX 96              /* shared and own options together */
 #define ARG_VAL0 256             /* getopt values: ARG_VAL0 + index in the table */
-#define USAGE_COL 24             /* where the help text starts */
+#define USAGE_COL 24
+#define COMMON_MAX 14            /* entries of common_table */             /* where the help text starts */
 
 void ebf_common_defaults(struct ebf_common_opts *o)
 {
@@ -28,7 +29,7 @@ void ebf_common_defaults(struct ebf_common_opts *o)
 
 /*
  * The shared options, pointing into cl->common, then --help and --version
- * (flags without dst). Returns the count written to t (at most 12).
+ * (flags without dst). Returns the count written to t (at most COMMON_MAX).
  */
 static size_t common_table(struct ebf_cmdline *cl, struct ebf_arg *t)
 {
@@ -50,6 +51,12 @@ static size_t common_table(struct ebf_cmdline *cl, struct ebf_arg *t)
                     "it, run 1 starts at once and SIGINT stops it"),
         EBF_ARG_VAL(EBF_ARG_STR, "metrics", &o->metrics, "EP",
                     "publish metrics snapshots on this ZeroMQ PUB endpoint"),
+        EBF_ARG_VAL(EBF_ARG_STR, "curve-keys", &o->curve_keys, "DIR",
+                    "CURVE keys of tcp:// endpoints (ebfarm keygen DIR): the\n"
+                    "server keypair and the authorised clients/*.pub"),
+        EBF_ARG_VAL(EBF_ARG_FLAG, "insecure", &o->insecure, NULL,
+                    "bind tcp:// endpoints without keys: anyone who reaches\n"
+                    "them controls the daemon and reads its metrics"),
         EBF_ARG_NUM("metrics-period-ms", &o->period_ms, 10, 60000, "T", "snapshot period"),
         EBF_ARG_VAL(EBF_ARG_STR, "stats", &o->stats, "FILE", "write final counters to FILE at exit"),
         EBF_ARG_VAL(EBF_ARG_STR, "name", &o->name, "NAME",
@@ -66,7 +73,7 @@ static size_t common_table(struct ebf_cmdline *cl, struct ebf_arg *t)
  * there are too many. */
 static size_t full_table(struct ebf_cmdline *cl, struct ebf_arg *t)
 {
-    if (cl->n_own > ARGS_MAX - 12)
+    if (cl->n_own > ARGS_MAX - COMMON_MAX)
         return 0;
     memcpy(t, cl->own, cl->n_own * sizeof(*t));
     return cl->n_own + common_table(cl, t + cl->n_own);
