@@ -183,7 +183,7 @@ int ebf_args_parse(struct ebf_cmdline *cl, int argc, char **argv, char *err, siz
     int ch;
 
     if (n == 0) {
-        snprintf(err, len, "more than %d options in the table", ARGS_MAX - 12);
+        snprintf(err, len, "more than %d options in the table", ARGS_MAX - COMMON_MAX);
         return -EINVAL;
     }
     for (size_t i = 0; i < n; i++)
@@ -265,7 +265,7 @@ static void usage_line(FILE *f, const struct ebf_arg *a, const char *dflt)
 void ebf_args_usage(const struct ebf_cmdline *cl, FILE *f)
 {
     struct ebf_cmdline copy = *cl;
-    struct ebf_arg t[12];
+    struct ebf_arg t[COMMON_MAX];
     char dflt[64];
     size_t n = common_table(&copy, t);
 
