@@ -207,7 +207,7 @@ int ebf_curve_client_socket(void *s, const struct ebf_curve_client *k)
 struct ebf_zap {
     void *sock;
     pthread_t thread;
-    volatile int stop;
+    int stop;                    /* set by ebf_zap_stop */
     unsigned long refused;
     unsigned n;
     uint8_t key[EBF_CURVE_CLIENTS_MAX][32];
@@ -257,7 +257,7 @@ static void zap_answer(struct ebf_zap *z, zmq_msg_t *f, unsigned n)
     const char *text = ok ? "OK" : "client key not authorised";
 
     if (!ok)
-        z->refused++;
+        __atomic_fetch_add(&z->refused, 1, __ATOMIC_RELAXED);
     zmq_send(z->sock, "1.0", 3, ZMQ_SNDMORE);
     if (n >= 2)
         zmq_send(z->sock, zmq_msg_data(&f[1]), zmq_msg_size(&f[1]), ZMQ_SNDMORE);
@@ -274,7 +274,7 @@ static void *zap_main(void *arg)
     struct ebf_zap *z = arg;
     zmq_msg_t f[ZAP_FRAMES];
 
-    while (!z->stop) {
+    while (!__atomic_load_n(&z->stop, __ATOMIC_ACQUIRE)) {
         zmq_pollitem_t it = {.socket = z->sock, .events = ZMQ_POLLIN};
         if (zmq_poll(&it, 1, 100) <= 0 || !(it.revents & ZMQ_POLLIN))
             continue;
@@ -330,7 +330,7 @@ void ebf_zap_stop(struct ebf_zap *z)
 {
     if (!z)
         return;
-    z->stop = 1;
+    __atomic_store_n(&z->stop, 1, __ATOMIC_RELEASE);
     pthread_join(z->thread, NULL);
     free(z);
 }
