@@ -24,7 +24,8 @@
  * what they show is one process-wide copy: the control thread refreshes it
  * from every metric list it builds (each metrics period and each reply to a
  * command, ebf_ctl_metrics) under tel.lock, and the commands read it under
- * the same lock. They never reach the data plane or the control block.
+ * the same lock. They never reach the data plane or the control block. A
+ * process with several control threads (tests) shows the last to publish.
  *
  * A reply must fit DPDK's 16 KB output buffer and a dict holds at most
  * RTE_TEL_MAX_DICT_ENTRIES (256) entries: a selection larger than a page
