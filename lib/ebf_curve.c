@@ -82,10 +82,15 @@ int ebf_curve_keygen(const char *dir, char *err, size_t len)
         snprintf(err, len, "cannot make a CURVE keypair: %s", zmq_strerror(errno));
         return -1;
     }
-    if (write_key(dir, "server.key", ssec, err, len) || write_key(dir, "server.pub", spub, err, len) ||
-        write_key(dir, "client.key", csec, err, len) || write_key(dir, "client.pub", cpub, err, len) ||
-        write_key(sub, "client.pub", cpub, err, len))
-        return -1;
+    const struct {
+        const char *dir, *name, *key;
+    } files[] = {
+        {dir, "server.key", ssec}, {dir, "server.pub", spub}, {dir, "client.key", csec},
+        {dir, "client.pub", cpub}, {sub, "client.pub", cpub},
+    };
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+        if (write_key(files[i].dir, files[i].name, files[i].key, err, len))
+            return -1;
     return 0;
 }
 

@@ -344,9 +344,10 @@ START_TEST(test_bind_refused)
     ck_assert_ptr_nonnull(f);
     fputs("precious\n", f);
     fclose(f);
-#define BIND_ARGS(extra, more)                                                                 \
-    {"--no-huge", "-m", "256", "--no-pci", prefix, "--vdev=net_null0", "--vdev=net_null1", "--",\
-     "--port=net_null0", daemons[_i].required, name, "--link-timeout=0", extra, more, NULL}
+#define BIND_ARGS(extra, more)                                                          \
+    {"--no-huge", "-m", "256", "--no-pci", prefix, "--vdev=net_null0", "--vdev=net_null1", \
+     "--", "--port=net_null0", daemons[_i].required, name, "--link-timeout=0", extra, more, \
+     NULL}
     const char *on_file[] = BIND_ARGS(ctl, NULL);
     const char *plain[] = BIND_ARGS(tcp, NULL);
     const char *bad_keys[] = BIND_ARGS(tcp, keys);
