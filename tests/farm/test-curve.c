@@ -214,7 +214,7 @@ static void teardown(void)
         fprintf(stderr, "teardown: %s failed\n", cmd);
 }
 
-/* keygen's files; up, status and stop with the keys; a client without
+/* keygen's files; up, status, top and stop with the keys; a client without
  * them, with keys the farm does not know, or expecting another server
  * gets no answer and changes nothing: every process stays RUNNING and the
  * run's ledger closes. */
@@ -250,6 +250,8 @@ START_TEST(test_only_keys_get_through)
     ck_assert_int_eq(ebf("status --json"), 0);
     ck_assert_msg(count(out, "\"state\":\"RUNNING\"") == 3, "%s", out);
     ck_assert_msg(!strstr(out, "insecure"), "%s", out);
+    /* top subscribes with the keys: every process's two snapshots come. */
+    ck_assert_msg(ebf("top --once") == 0, "ebfarm top: %s", out);
 
     key("server.pub", spub);
     key("client.pub", cpub);
