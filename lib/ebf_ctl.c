@@ -144,8 +144,8 @@ static int lcore_call(struct ebf_ctl *ctl, enum ebf_op op, char *err, size_t len
  * -1 with err set; a refusal leaves the state as it was, a data plane that
  * failed to carry out an allowed command puts the daemon in ERROR.
  */
-static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run, const Ebfarm__Param *const *p,
-                   size_t np, char *err, size_t len)
+static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
+                   const struct ebf_ctl_param *p, size_t np, char *err, size_t len)
 {
     const struct ebf_ctl_ops *o = ctl->ops;
 
@@ -153,7 +153,7 @@ static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run, const Ebfa
     case EBF_C_CONFIGURE:
         memcpy(ctl->conf_scratch, ctl->conf_cur, o->conf_size);
         for (size_t i = 0; i < np; i++)
-            if (o->param(ctl->conf_scratch, p[i]->key, p[i]->value, err, len))
+            if (o->param(ctl->conf_scratch, p[i].key, p[i].value, err, len))
                 return -1;      /* refused: nothing changed */
         ctl->sync.conf = ctl->conf_scratch;
         if (lcore_call(ctl, EBF_OP_CONFIGURE, err, len))
@@ -208,7 +208,7 @@ static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run, const Ebfa
 
 /* Check c against the state machine, then execute it. */
 int ebf_ctl_command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
-                    const Ebfarm__Param *const *p, size_t np, char *err, size_t len)
+                    const struct ebf_ctl_param *p, size_t np, char *err, size_t len)
 {
     ebf_ctl_collect(ctl);
     err[0] = '\0';
@@ -258,6 +258,7 @@ static void *ctl_main(void *arg)
         CTL_LOG(ERR, "cannot start: %s\n", err);
     ctl->next_pub = ebf_ctl_mono_s() + period;
     while (!ctl->shutdown) {
+        ebf_ctl_log_refusal(ctl, NULL, NULL, 0);
         if (ctl->rep) {
             zmq_pollitem_t it = {.socket = ctl->rep, .events = ZMQ_POLLIN};
             if (zmq_poll(&it, 1, 20) > 0 && (it.revents & ZMQ_POLLIN))
@@ -274,6 +275,7 @@ static void *ctl_main(void *arg)
                 ctl->next_pub = ebf_ctl_mono_s() + period;
         }
     }
+    ebf_ctl_log_refusal(ctl, NULL, NULL, 1);
     /* Tell the lcore to leave; wait for it (it answers between passes). */
     ctl->sync.op = EBF_OP_EXIT;
     while (rte_ring_sp_enqueue(ctl->req, &ctl->sync) != 0)
@@ -318,6 +320,8 @@ struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ct
         ctl->c.period_ms = 1000;
     if (ctl->c.reply_timeout_s <= 0)
         ctl->c.reply_timeout_s = 5;
+    ebf_ratelim_init(&ctl->refusals, c->refusal_log_burst ? c->refusal_log_burst : 10,
+                     c->refusal_log_window_s > 0 ? c->refusal_log_window_s : 10);
     snprintf(ctl->instance, sizeof(ctl->instance), "%s", c->instance ? c->instance : ops->component);
     ctl->state = EBF_S_INITIAL;
     ctl->since_ns = ebf_now_ns();

@@ -13,11 +13,18 @@
 #include "ebf_fsm.h"
 #include "ebf_metrics.h"
 #include "ebf_pb.h"
+#include "ebf_ratelim.h"
 
 extern int ebf_ctl_logtype;
 #define CTL_LOG(level, ...) rte_log(RTE_LOG_##level, ebf_ctl_logtype, "ctl: " __VA_ARGS__)
 
 #define CTL_METRICS_MAX 4096
+
+/* One configure parameter, checked and made C strings by the wire side. */
+struct ebf_ctl_param {
+    char key[EBF_CTL_KEY_MAX + 1];
+    char value[EBF_CTL_VALUE_MAX + 1];
+};
 
 struct ebf_ctl {
     struct ebf_ctl_conf c;
@@ -46,6 +53,9 @@ struct ebf_ctl {
     uint64_t seq;
     double next_pub;
 
+    struct ebf_ctl_param params[EBF_CTL_PARAMS_MAX];  /* the request being served */
+    struct ebf_ratelim refusals; /* their log lines */
+
     /* Owned by the lcore. */
     struct ebf_req *lc_stop;     /* the stop being drained */
     int lc_exit;
@@ -60,7 +70,11 @@ int ebf_ctl_snapshot(struct ebf_ctl *ctl);
 /* Check command c against the state machine, then carry it out. 0, or -1
  * with err set (a refusal changes nothing). p: configure's parameters. */
 int ebf_ctl_command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
-                    const Ebfarm__Param *const *p, size_t np, char *err, size_t len);
+                    const struct ebf_ctl_param *p, size_t np, char *err, size_t len);
+/* Log a refused request (at most as ctl->refusals allows) and report what
+ * was left out once its window ended; cmd NULL: only the report (force:
+ * whatever is left out now, at exit). */
+void ebf_ctl_log_refusal(struct ebf_ctl *ctl, const char *cmd, const char *err, int force);
 
 /* ZeroMQ side (ebf_ctl_wire.c), control thread. */
 /* One request from the REP socket: decode, execute, always reply. */
