@@ -34,7 +34,7 @@ void ebf_ctl_on_signal(int sig)
     signals_seen++;
 }
 
-double ebf_ctl_mono_s(void)
+static double mono_s(void)
 {
     struct timespec ts;
 
@@ -78,7 +78,7 @@ static void on_answer(struct ebf_ctl *ctl, struct ebf_req *r)
     set_state(ctl, EBF_S_CONFIGURED);
 }
 
-void ebf_ctl_collect(struct ebf_ctl *ctl)
+static void collect(struct ebf_ctl *ctl)
 {
     void *p;
 
@@ -91,10 +91,10 @@ void ebf_ctl_collect(struct ebf_ctl *ctl)
 static int call(struct ebf_ctl *ctl, enum ebf_op op)
 {
     struct ebf_req *r = &ctl->sync;
-    double end = ebf_ctl_mono_s() + ctl->c.reply_timeout_s;
+    double end = mono_s() + ctl->c.reply_timeout_s;
     void *p;
 
-    ebf_ctl_collect(ctl);
+    collect(ctl);
     if (ctl->sync_lost)
         return -ETIMEDOUT;
     r->op = op;
@@ -109,7 +109,7 @@ static int call(struct ebf_ctl *ctl, enum ebf_op op)
                 return r->rc;
             on_answer(ctl, p);
         }
-        if (ebf_ctl_mono_s() > end) {
+        if (mono_s() > end) {
             ctl->sync_lost = 1;
             return -ETIMEDOUT;
         }
@@ -119,7 +119,7 @@ static int call(struct ebf_ctl *ctl, enum ebf_op op)
 
 /* --- Commands ------------------------------------------------------------- */
 
-int ebf_ctl_snapshot(struct ebf_ctl *ctl)
+static int do_snapshot(struct ebf_ctl *ctl)
 {
     ctl->sync.snap = ctl->snap;
     int rc = call(ctl, EBF_OP_SNAPSHOT);
@@ -207,10 +207,10 @@ static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
 }
 
 /* Check c against the state machine, then execute it. */
-int ebf_ctl_command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
-                    const struct ebf_ctl_param *p, size_t np, char *err, size_t len)
+static int command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
+                   const struct ebf_ctl_param *p, size_t np, char *err, size_t len)
 {
-    ebf_ctl_collect(ctl);
+    collect(ctl);
     err[0] = '\0';
     if (c <= 0 || c >= EBF_C_END) {
         snprintf(err, len, "unknown command %d (allowed: 1..%d, see ebfarm.proto)", (int)c,
@@ -228,6 +228,62 @@ int ebf_ctl_command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
     return execute(ctl, c, run, p, np, err, len);
 }
 
+/* --- Requests and snapshots ------------------------------------------------ */
+
+/* Log a refused request, at most as ctl->refusals allows (a peer can send
+ * them at will), and report what was left out once its window ended; cmd
+ * NULL: only the report (force: all left out so far, at exit). */
+static void log_refusal(struct ebf_ctl *ctl, const char *cmd, const char *err, int force)
+{
+    const struct ebf_ratelim *rl = &ctl->refusals;
+    double now = mono_s();
+    uint64_t n = ebf_ratelim_report(&ctl->refusals, now, force);
+
+    if (n)
+        CTL_LOG(NOTICE, "suppressed %llu more refused requests (at most %u are logged every "
+                "%g s)\n", (unsigned long long)n, rl->burst, rl->window_s);
+    if (cmd && ebf_ratelim_take(&ctl->refusals, now))
+        CTL_LOG(NOTICE, "refused '%s': %s\n", cmd, err);
+}
+
+/* One request from the REP socket: decode, execute, always reply with the
+ * counters: the lcore's now, or the drained run's when it cannot answer. */
+static void serve_one(struct ebf_ctl *ctl)
+{
+    char err[512];
+    int got, ok = 0;
+    Ebfarm__Request *rq = ebf_ctl_recv(ctl, &got);
+
+    if (!got)
+        return;
+    if (!rq) {
+        snprintf(err, sizeof(err), "the request is not an ebfarm.Request message");
+        log_refusal(ctl, "?", err, 0);
+    } else {
+        enum ebf_cmd c = (enum ebf_cmd)rq->command;
+        ok = ebf_ctl_take_params(ctl, rq, err, sizeof(err)) == 0 &&
+             command(ctl, c, rq->run_number, ctl->params, rq->n_params, err, sizeof(err)) == 0;
+        if (!ok)
+            log_refusal(ctl, ebf_cmd_name(c), err, 0);
+        ebfarm__request__free_unpacked(rq, NULL);
+    }
+    const void *snap = NULL;
+    if (do_snapshot(ctl) == 0)
+        snap = ctl->snap;
+    else if (ctl->have_final)
+        snap = ctl->final;
+    ebf_ctl_reply(ctl, ok, ok ? "" : err, snap);
+}
+
+/* The lcore's counters on the PUB socket. The snapshot is taken also with
+ * no PUB socket: it tells a standalone run that it has finished. */
+static void publish(struct ebf_ctl *ctl)
+{
+    if (do_snapshot(ctl) != 0 || !ctl->pub)
+        return;
+    ebf_ctl_send_snapshot(ctl, ctl->snap);
+}
+
 /* Signals and standalone runs: stop a run, then shut down once it drained. */
 static void local_commands(struct ebf_ctl *ctl)
 {
@@ -242,7 +298,7 @@ static void local_commands(struct ebf_ctl *ctl)
     if (!ctl->stop_then_exit)
         return;
     if (ctl->state == EBF_S_RUNNING || ctl->state == EBF_S_PAUSED)
-        ebf_ctl_command(ctl, EBF_C_STOP, 0, NULL, 0, err, sizeof(err));
+        command(ctl, EBF_C_STOP, 0, NULL, 0, err, sizeof(err));
     else if (ctl->state != EBF_S_DRAINING)
         ctl->shutdown = 1;
 }
@@ -253,29 +309,29 @@ static void *ctl_main(void *arg)
     double period = ctl->c.period_ms * 1e-3;
     char err[256];
 
-    if (ctl->c.autostart && (ebf_ctl_command(ctl, EBF_C_CONFIGURE, 0, NULL, 0, err, sizeof(err)) ||
-                             ebf_ctl_command(ctl, EBF_C_START, 1, NULL, 0, err, sizeof(err))))
+    if (ctl->c.autostart && (command(ctl, EBF_C_CONFIGURE, 0, NULL, 0, err, sizeof(err)) ||
+                             command(ctl, EBF_C_START, 1, NULL, 0, err, sizeof(err))))
         CTL_LOG(ERR, "cannot start: %s\n", err);
-    ctl->next_pub = ebf_ctl_mono_s() + period;
+    ctl->next_pub = mono_s() + period;
     while (!ctl->shutdown) {
-        ebf_ctl_log_refusal(ctl, NULL, NULL, 0);
+        log_refusal(ctl, NULL, NULL, 0);
         if (ctl->rep) {
             zmq_pollitem_t it = {.socket = ctl->rep, .events = ZMQ_POLLIN};
             if (zmq_poll(&it, 1, 20) > 0 && (it.revents & ZMQ_POLLIN))
-                ebf_ctl_serve_one(ctl);
+                serve_one(ctl);
         } else {
             usleep(20000);
         }
-        ebf_ctl_collect(ctl);
+        collect(ctl);
         local_commands(ctl);
-        if (ebf_ctl_mono_s() >= ctl->next_pub) {
-            ebf_ctl_publish(ctl);
+        if (mono_s() >= ctl->next_pub) {
+            publish(ctl);
             ctl->next_pub += period;
-            if (ctl->next_pub < ebf_ctl_mono_s())
-                ctl->next_pub = ebf_ctl_mono_s() + period;
+            if (ctl->next_pub < mono_s())
+                ctl->next_pub = mono_s() + period;
         }
     }
-    ebf_ctl_log_refusal(ctl, NULL, NULL, 1);
+    log_refusal(ctl, NULL, NULL, 1);
     /* Tell the lcore to leave; wait for it (it answers between passes). */
     ctl->sync.op = EBF_OP_EXIT;
     while (rte_ring_sp_enqueue(ctl->req, &ctl->sync) != 0)

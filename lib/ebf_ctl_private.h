@@ -61,26 +61,22 @@ struct ebf_ctl {
     int lc_exit;
 };
 
-/* Control thread (ebf_ctl.c). */
-double ebf_ctl_mono_s(void);
-/* Take the lcore's asynchronous answers (a finished stop) off the ring. */
-void ebf_ctl_collect(struct ebf_ctl *ctl);
-/* The lcore's counters now into ctl->snap: 0, or -errno when it did not answer. */
-int ebf_ctl_snapshot(struct ebf_ctl *ctl);
-/* Check command c against the state machine, then carry it out. 0, or -1
- * with err set (a refusal changes nothing). p: configure's parameters. */
-int ebf_ctl_command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
-                    const struct ebf_ctl_param *p, size_t np, char *err, size_t len);
-/* Log a refused request (at most as ctl->refusals allows) and report what
- * was left out once its window ended; cmd NULL: only the report (force:
- * whatever is left out now, at exit). */
-void ebf_ctl_log_refusal(struct ebf_ctl *ctl, const char *cmd, const char *err, int force);
-
-/* ZeroMQ side (ebf_ctl_wire.c), control thread. */
-/* One request from the REP socket: decode, execute, always reply. */
-void ebf_ctl_serve_one(struct ebf_ctl *ctl);
-/* Publish one snapshot on the PUB socket (dropped when nobody listens). */
-void ebf_ctl_publish(struct ebf_ctl *ctl);
+/* ZeroMQ side (ebf_ctl_wire.c), control thread; below ebf_ctl.c, which it never calls. */
+/* The next request on the REP socket, decoded: *got says whether a message
+ * came; NULL with *got set means it was not an ebfarm.Request. Free it with
+ * ebfarm__request__free_unpacked. */
+Ebfarm__Request *ebf_ctl_recv(struct ebf_ctl *ctl, int *got);
+/* The parameters of rq into ctl->params as checked C strings: each value
+ * taken with its length (a NUL inside is refused, not cut short), keys
+ * that are names, each once, at most EBF_CTL_PARAMS_MAX. 0, or -1 with err
+ * naming the key and value. */
+int ebf_ctl_take_params(struct ebf_ctl *ctl, const Ebfarm__Request *rq, char *err, size_t len);
+/* The reply to the request just received: ok or err, the daemon's status
+ * and, unless snap is NULL, the metrics of snap. */
+void ebf_ctl_reply(struct ebf_ctl *ctl, int ok, const char *err, const void *snap);
+/* The metrics of snap on the PUB socket with the next sequence number
+ * (dropped when nobody listens). */
+void ebf_ctl_send_snapshot(struct ebf_ctl *ctl, const void *snap);
 /* A socket of type bound to ep, or NULL with errno set and the cause on stderr. */
 void *ebf_ctl_bind(struct ebf_ctl *ctl, int type, const char *ep);
 

@@ -26,17 +26,12 @@ static Ebfarm__Snapshot *snapshot_msg(struct ebf_ctl *ctl, const void *snap, uin
     return s;
 }
 
-static void reply(struct ebf_ctl *ctl, int ok, const char *err)
+void ebf_ctl_reply(struct ebf_ctl *ctl, int ok, const char *err, const void *snap)
 {
     Ebfarm__Reply r = EBFARM__REPLY__INIT;
     Ebfarm__Status st = EBFARM__STATUS__INIT;
-    Ebfarm__Snapshot *snap = NULL;
+    Ebfarm__Snapshot *msg = snap ? snapshot_msg(ctl, snap, ctl->seq) : NULL;
 
-    /* The counters: the lcore's now, or the drained run's when it cannot answer. */
-    if (ebf_ctl_snapshot(ctl) == 0)
-        snap = snapshot_msg(ctl, ctl->snap, ctl->seq);
-    else if (ctl->have_final)
-        snap = snapshot_msg(ctl, ctl->final, ctl->seq);
     st.component = (char *)ctl->ops->component;
     st.instance = ctl->instance;
     st.state = (Ebfarm__State)ctl->state;
@@ -45,7 +40,7 @@ static void reply(struct ebf_ctl *ctl, int ok, const char *err)
     st.error = ctl->error;
     st.state_since_ns = ctl->since_ns;
     st.finished = ctl->finished;
-    st.metrics = snap;
+    st.metrics = msg;
     r.ok = ok;
     r.error = (char *)err;
     r.status = &st;
@@ -57,7 +52,23 @@ static void reply(struct ebf_ctl *ctl, int ok, const char *err)
             CTL_LOG(WARNING, "cannot send a reply: %s\n", zmq_strerror(errno));
         free(buf);
     }
-    ebf_pb_snapshot_free(snap);
+    ebf_pb_snapshot_free(msg);
+}
+
+Ebfarm__Request *ebf_ctl_recv(struct ebf_ctl *ctl, int *got)
+{
+    zmq_msg_t msg;
+
+    *got = 0;
+    zmq_msg_init(&msg);
+    if (zmq_msg_recv(&msg, ctl->rep, ZMQ_DONTWAIT) < 0) {
+        zmq_msg_close(&msg);
+        return NULL;
+    }
+    *got = 1;
+    Ebfarm__Request *rq = ebfarm__request__unpack(NULL, zmq_msg_size(&msg), zmq_msg_data(&msg));
+    zmq_msg_close(&msg);
+    return rq;
 }
 
 /* 1 when the len bytes at k are a key: 1..EBF_CTL_KEY_MAX of a-z, 0-9, _. */
@@ -71,12 +82,7 @@ static int key_ok(const uint8_t *k, size_t len)
     return 1;
 }
 
-/*
- * The parameters of a request into ctl->params, as C strings: each value is
- * taken with its length, so a NUL inside is refused rather than cutting it
- * short ("10\0garbage" is not 10), and each key once. 0, or -1 with err.
- */
-static int take_params(struct ebf_ctl *ctl, const Ebfarm__Request *rq, char *err, size_t len)
+int ebf_ctl_take_params(struct ebf_ctl *ctl, const Ebfarm__Request *rq, char *err, size_t len)
 {
     char q[96];
 
@@ -110,53 +116,9 @@ static int take_params(struct ebf_ctl *ctl, const Ebfarm__Request *rq, char *err
     return 0;
 }
 
-void ebf_ctl_log_refusal(struct ebf_ctl *ctl, const char *cmd, const char *err, int force)
+void ebf_ctl_send_snapshot(struct ebf_ctl *ctl, const void *snap)
 {
-    const struct ebf_ratelim *rl = &ctl->refusals;
-    double now = ebf_ctl_mono_s();
-    uint64_t n = ebf_ratelim_report(&ctl->refusals, now, force);
-
-    if (n)
-        CTL_LOG(NOTICE, "suppressed %llu more refused requests (at most %u are logged every "
-                "%g s)\n", (unsigned long long)n, rl->burst, rl->window_s);
-    if (cmd && ebf_ratelim_take(&ctl->refusals, now))
-        CTL_LOG(NOTICE, "refused '%s': %s\n", cmd, err);
-}
-
-/* One request from the REP socket: decode, execute, always reply. */
-void ebf_ctl_serve_one(struct ebf_ctl *ctl)
-{
-    zmq_msg_t msg;
-    char err[512];
-    int ok = 0;
-
-    zmq_msg_init(&msg);
-    if (zmq_msg_recv(&msg, ctl->rep, ZMQ_DONTWAIT) < 0) {
-        zmq_msg_close(&msg);
-        return;
-    }
-    Ebfarm__Request *rq = ebfarm__request__unpack(NULL, zmq_msg_size(&msg), zmq_msg_data(&msg));
-    zmq_msg_close(&msg);
-    if (!rq) {
-        snprintf(err, sizeof(err), "the request is not an ebfarm.Request message");
-        ebf_ctl_log_refusal(ctl, "?", err, 0);
-    } else {
-        enum ebf_cmd c = (enum ebf_cmd)rq->command;
-        ok = take_params(ctl, rq, err, sizeof(err)) == 0 &&
-             ebf_ctl_command(ctl, c, rq->run_number, ctl->params, rq->n_params, err,
-                             sizeof(err)) == 0;
-        if (!ok)
-            ebf_ctl_log_refusal(ctl, ebf_cmd_name(c), err, 0);
-        ebfarm__request__free_unpacked(rq, NULL);
-    }
-    reply(ctl, ok, ok ? "" : err);
-}
-
-void ebf_ctl_publish(struct ebf_ctl *ctl)
-{
-    if (ebf_ctl_snapshot(ctl) != 0 || !ctl->pub)
-        return;
-    Ebfarm__Snapshot *s = snapshot_msg(ctl, ctl->snap, ++ctl->seq);
+    Ebfarm__Snapshot *s = snapshot_msg(ctl, snap, ++ctl->seq);
     if (!s)
         return;
     size_t n = ebfarm__snapshot__get_packed_size(s);

@@ -175,7 +175,8 @@ END_TEST
 /* --- The exporter --------------------------------------------------------- */
 
 /* GET path over HTTP/1.0; the whole response in a malloc'd string. */
-static char *http_get(const char *path)
+/* Send the request line (and a Host header); the whole response. */
+static char *http_request(const char *line)
 {
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -185,7 +186,7 @@ static char *http_get(const char *path)
 
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-    int n = snprintf(req, sizeof(req), "GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n", path);
+    int n = snprintf(req, sizeof(req), "%s\r\nHost: 127.0.0.1\r\n\r\n", line);
     ck_assert_int_eq(send(fd, req, (size_t)n, 0), n);
     for (;;) {
         if (len + 4096 + 1 > cap) {
@@ -202,6 +203,14 @@ static char *http_get(const char *path)
     close(fd);
     out[len] = '\0';
     return out;
+}
+
+static char *http_get(const char *path)
+{
+    char line[128];
+
+    snprintf(line, sizeof(line), "GET %s HTTP/1.0", path);
+    return http_request(line);
 }
 
 /* The value of the sample line that starts with prefix (labels included). */
@@ -408,8 +417,25 @@ START_TEST(test_http_paths)
     ck_assert_msg(strncmp(r, "HTTP/1.0 200 OK\r\n", 17) == 0, "%.100s", r);
     ck_assert_ptr_nonnull(strstr(r, "<a href=\"/metrics\">"));
     free(r);
-    r = http_get("/nothing");
-    ck_assert_msg(strncmp(r, "HTTP/1.0 404 Not Found\r\n", 24) == 0, "%.100s", r);
+    r = http_get("/nothing?x=1");
+    ck_assert_str_eq(r, "HTTP/1.0 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                        "Content-Length: 14\r\nConnection: close\r\n\r\n404 Not Found\n");
+    free(r);
+    r = http_request("POST /metrics HTTP/1.1");
+    ck_assert_str_eq(r, "HTTP/1.1 405 Method Not Allowed\r\n"
+                        "Content-Type: text/plain; charset=utf-8\r\nContent-Length: 23\r\n"
+                        "Allow: GET, HEAD\r\nConnection: close\r\n\r\n405 Method Not Allowed\n");
+    free(r);
+    /* HEAD: the headers of a GET, no body. */
+    r = http_request("HEAD /metrics HTTP/1.1");
+    static const char head[] = "HTTP/1.1 200 OK\r\n"
+                               "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
+                               "Content-Length: ";
+    ck_assert_msg(strncmp(r, head, strlen(head)) == 0, "%.200s", r);
+    char *end = strstr(r, "\r\nConnection: close\r\n\r\n");
+    ck_assert_ptr_nonnull(end);
+    ck_assert_str_eq(end + 23, "");
+    ck_assert_uint_gt(strtoull(r + strlen(head), NULL, 10), 1000);
     free(r);
 }
 END_TEST

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "ebf_idset.h"
+#include "farm_collect.h"
+#include "farm_demo.h"
 #include "ledger.h"
 #include "summary.h"
 

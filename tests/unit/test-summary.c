@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "ledger.h"
+#include "farm_collect.h"
+#include "farm_demo.h"
 #include "summary.h"
 
 static void put(struct ebf_kv *kv, const char *key, uint64_t v)

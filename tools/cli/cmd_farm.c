@@ -12,7 +12,15 @@
 
 #include "ebf_fsm.h"
 #include "ebf_pb.h"
+#include "farm_ask.h"
+#include "farm_collect.h"
+#include "farm_demo.h"
+#include "farm_proc.h"
+#include "farm_signal.h"
+#include "farm_state.h"
 #include "farmctl.h"
+#include "farmfile.h"
+#include "ledger.h"
 #include "node_stats.h"
 #include "ro_stats.h"
 #include "sfc_stats.h"
@@ -50,22 +58,61 @@ static int find(const struct farm_opts *o, struct farm_state *st, const char *cm
 {
     char err[1024];
 
-    if (farmctl_find(o->farm, st, err, sizeof(err)) != 0) {
+    if (farm_state_find(o->farm, st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm %s: %s\n", cmd, err);
         return -1;
     }
     return 0;
 }
 
-static int build_dir(char *buf, size_t len)
+/* The farm's command lock, held until this process exits (a second up,
+ * start, stop or down on the same farm is refused with the holder named).
+ * 0, or -1 after a message. */
+static int lock_farm(const char *name, const char *cmd)
 {
-    const char *env = getenv("EBFARM_BUILD_DIR");
+    char err[1024];
 
-    if (env) {
-        snprintf(buf, len, "%s", env);
-        return 0;
+    if (farm_state_lock(name, cmd, err, sizeof(err)) < 0) {
+        fprintf(stderr, "ebfarm %s: %s\n", cmd, err);
+        return -1;
     }
-    return farm_build_dir(buf, (unsigned)len);
+    return 0;
+}
+
+/* find, then the farm's command lock; the state is read again under the
+ * lock, since the holder may have changed it. */
+static int find_locked(const struct farm_opts *o, struct farm_state *st, const char *cmd)
+{
+    return find(o, st, cmd) || lock_farm(st->name, cmd) || find(o, st, cmd);
+}
+
+/* Bring spec (loaded from path) up under the base directory, in
+ * <base>/<farm name>, and note path in its state. 0, or -1 after a message. */
+static int bring_up(const struct farm_spec *spec, const char *path, struct farm_state *st)
+{
+    char err[1024], build[PATH_MAX], run_dir[600];
+    const char *base = farm_state_base_dir();
+
+    if (farm_build_dir(build, sizeof(build)) != 0) {
+        fprintf(stderr, "ebfarm up: cannot find the build directory; set EBFARM_BUILD_DIR\n");
+        return -1;
+    }
+    if (mkdir(base, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "ebfarm up: cannot create %s: %s\n", base, strerror(errno));
+        return -1;
+    }
+    snprintf(run_dir, sizeof(run_dir), "%s/%s", base, spec->name);
+    farm_signal_catch();
+    if (farmctl_up(spec, build, run_dir, st, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm up: %s\n", err);
+        if (farm_signal_count())     /* interrupted: nothing stays, logs neither */
+            farm_rm_rf(run_dir);
+        return -1;
+    }
+    if (!realpath(path, st->farm_file))
+        snprintf(st->farm_file, sizeof(st->farm_file), "%s", path);
+    farm_state_save(st);
+    return 0;
 }
 
 int cmd_up(int argc, char **argv)
@@ -77,7 +124,7 @@ int cmd_up(int argc, char **argv)
     struct farm_opts o = {0};
     struct farm_spec *spec = malloc(sizeof(*spec));
     struct farm_state *st = malloc(sizeof(*st));
-    char err[1024], build[PATH_MAX], run_dir[600];
+    char err[1024];
     int rc = 1;
 
     if (!spec || !st || farm_opts(argc, argv, &o, usage))
@@ -90,23 +137,8 @@ int cmd_up(int argc, char **argv)
         fprintf(stderr, "ebfarm up: %s\n", err);
         goto out;
     }
-    if (build_dir(build, sizeof(build)) != 0) {
-        fprintf(stderr, "ebfarm up: cannot find the build directory; set EBFARM_BUILD_DIR\n");
+    if (lock_farm(spec->name, "up") || bring_up(spec, argv[optind], st) != 0)
         goto out;
-    }
-    const char *base = farmctl_base_dir();
-    if (mkdir(base, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "ebfarm up: cannot create %s: %s\n", base, strerror(errno));
-        goto out;
-    }
-    snprintf(run_dir, sizeof(run_dir), "%s/%s", base, spec->name);
-    if (farmctl_up(spec, build, run_dir, st, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ebfarm up: %s\n", err);
-        goto out;
-    }
-    if (!realpath(argv[optind], st->farm_file))
-        snprintf(st->farm_file, sizeof(st->farm_file), "%s", argv[optind]);
-    farmctl_save(st);
     if (!o.no_start && farmctl_start(st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm up: %s (the farm stays up: ebfarm status, ebfarm down)\n", err);
         goto out;
@@ -128,7 +160,7 @@ int cmd_start(int argc, char **argv)
     struct farm_state st;
     char err[1024];
 
-    if (farm_opts(argc, argv, &o, usage) || find(&o, &st, "start"))
+    if (farm_opts(argc, argv, &o, usage) || find_locked(&o, &st, "start"))
         return 1;
     if (farmctl_start(&st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm start: %s\n", err);
@@ -154,15 +186,17 @@ int cmd_stop(int argc, char **argv)
     char err[1024];
     int rc = 1;
 
-    if (!spec || farm_opts(argc, argv, &o, usage) || find(&o, &st, "stop"))
+    if (!spec || farm_opts(argc, argv, &o, usage) || find_locked(&o, &st, "stop"))
         goto out;
+    /* A first Ctrl-C lets the staged stop finish; a second ends it. */
+    farm_signal_catch();
     if (farmctl_stop(&st, &r, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm stop: %s\n", err);
         farm_result_free(&r);
         goto out;
     }
     if (farm_spec_load(st.farm_file, spec, err, sizeof(err)) == 0)
-        farmctl_conf_of(spec, &c);
+        farm_conf_of(spec, &c);
     else
         farm_conf_default(&c);
     c.nodes = r.n_nodes;
@@ -190,7 +224,7 @@ int cmd_down(int argc, char **argv)
     struct farm_state st;
     char err[1024];
 
-    if (farm_opts(argc, argv, &o, usage) || find(&o, &st, "down"))
+    if (farm_opts(argc, argv, &o, usage) || find_locked(&o, &st, "down"))
         return 1;
     if (farmctl_down(&st, o.keep, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm down: %s\n", err);
@@ -249,8 +283,6 @@ static void totals(const struct farm_state *st, Ebfarm__Reply **rep, struct tota
     }
 }
 
-static const char *const role_name[] = {"sfc", "node", "readout"};
-
 /* s as a JSON string. */
 static void jstr(const char *s)
 {
@@ -277,8 +309,8 @@ static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
         const Ebfarm__Reply *r = rep[i];
         printf("%s{\"name\":\"%s\",\"component\":\"%s\",\"pid\":%d,\"state\":\"%s\","
                "\"run_number\":%u,\"finished\":%s,\"error\":",
-               i ? "," : "", st->proc[i].name, role_name[st->proc[i].role], (int)st->proc[i].pid,
-               state_name(r), r && r->status ? r->status->run_number : 0,
+               i ? "," : "", st->proc[i].name, farm_role_name(st->proc[i].role),
+               (int)st->proc[i].pid, state_name(r), r && r->status ? r->status->run_number : 0,
                r && r->status && r->status->finished ? "true" : "false");
         jstr(r && r->status ? r->status->error : "no answer on its control endpoint");
         printf(",\"control\":");
@@ -307,9 +339,9 @@ static void status_text(const struct farm_state *st, Ebfarm__Reply **rep)
                            : r->status && r->status->error[0] ? r->status->error
                            : r->status && r->status->finished ? "finished generating"
                                                                : "";
-        printf("%-12s %-8s %8d %-10s %5u  %s\n", st->proc[i].name, role_name[st->proc[i].role],
-               (int)st->proc[i].pid, state_name(r), r && r->status ? r->status->run_number : 0,
-               note);
+        printf("%-12s %-8s %8d %-10s %5u  %s\n", st->proc[i].name,
+               farm_role_name(st->proc[i].role), (int)st->proc[i].pid, state_name(r),
+               r && r->status ? r->status->run_number : 0, note);
     }
     printf("totals: generated %llu, accepted %llu, rejected %llu, lost %llu, frames %llu\n",
            (unsigned long long)t.generated, (unsigned long long)t.accepted,
@@ -323,18 +355,18 @@ int cmd_status(int argc, char **argv)
                                 "  the state of every process of the farm and its totals\n";
     struct farm_opts o = {0};
     struct farm_state st;
-    Ebfarm__Reply *rep[FARMCTL_MAX_PROCS];
+    Ebfarm__Reply *rep[FARM_MAX_PROCS];
     int all = 1;
 
     if (farm_opts(argc, argv, &o, usage) || find(&o, &st, "status"))
         return 1;
-    farmctl_status(&st, rep);
+    farm_status(&st, rep);
     if (o.json)
         status_json(&st, rep);
     else
         status_text(&st, rep);
     for (unsigned i = 0; i < st.n; i++)
         all &= rep[i] != NULL;
-    farmctl_free_replies(&st, rep);
+    farm_free_replies(&st, rep);
     return all ? 0 : 1;
 }

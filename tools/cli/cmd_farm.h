@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_farm.h - ebfarm's farm commands: up, start, stop, down, status, top, metrics. */
+/* cmd_farm.h - ebfarm's farm commands: up, start, stop, down, status. */
 #ifndef CMD_FARM_H
 #define CMD_FARM_H
 
@@ -10,7 +10,5 @@ int cmd_start(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_down(int argc, char **argv);
 int cmd_status(int argc, char **argv);
-int cmd_top(int argc, char **argv);
-int cmd_metrics(int argc, char **argv);
 
 #endif /* CMD_FARM_H */

@@ -9,17 +9,19 @@
 
 #include <zmq.h>
 
-int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run_number,
-                const struct ctl_param *params, unsigned n_params, int timeout_ms,
-                Ebfarm__Reply **reply, char *err, size_t len)
+#define PARAMS_MAX 32
+
+/* The request packed into buf of size: its length, or -EINVAL (too many
+ * parameters) or -E2BIG (too large) with err naming endpoint. */
+static int pack_request(const char *endpoint, enum ebf_cmd cmd, uint32_t run_number,
+                        const struct ctl_param *params, unsigned n_params, uint8_t *buf,
+                        size_t size, char *err, size_t len)
 {
     Ebfarm__Request rq = EBFARM__REQUEST__INIT;
-    Ebfarm__Param pv[32], *pp[32];
-    int zero = 0, rc = 0;
+    Ebfarm__Param pv[PARAMS_MAX], *pp[PARAMS_MAX];
 
-    *reply = NULL;
-    if (n_params > 32) {
-        snprintf(err, len, "%s: more than 32 parameters", endpoint);
+    if (n_params > PARAMS_MAX) {
+        snprintf(err, len, "%s: more than %d parameters", endpoint, PARAMS_MAX);
         return -EINVAL;
     }
     rq.command = (Ebfarm__Command)cmd;
@@ -34,34 +36,27 @@ int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run
     }
     rq.n_params = n_params;
     rq.params = pp;
-    void *s = zmq_socket(zctx, ZMQ_REQ);
-    if (!s) {
-        snprintf(err, len, "%s: %s", endpoint, zmq_strerror(errno));
-        return -errno;
-    }
-    zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof(zero));
-    zmq_setsockopt(s, ZMQ_RCVTIMEO, &timeout_ms, sizeof(timeout_ms));
-    zmq_setsockopt(s, ZMQ_SNDTIMEO, &timeout_ms, sizeof(timeout_ms));
-    size_t n = ebfarm__request__get_packed_size(&rq);
-    uint8_t buf[4096];
-    if (n > sizeof(buf)) {
+    if (ebfarm__request__get_packed_size(&rq) > size) {
         snprintf(err, len, "%s: request too large", endpoint);
-        rc = -E2BIG;
-        goto out;
+        return -E2BIG;
     }
-    ebfarm__request__pack(&rq, buf);
-    if (zmq_connect(s, endpoint) != 0 || zmq_send(s, buf, n, 0) < 0) {
-        rc = -errno;
-        snprintf(err, len, "%s: cannot send: %s", endpoint, zmq_strerror(errno));
-        goto out;
-    }
+    return (int)ebfarm__request__pack(&rq, buf);
+}
+
+/* Wait on s (its receive timeout set) for the reply: 0 with *reply, or
+ * -ETIMEDOUT, -errno or -EPROTO with err naming endpoint. */
+static int recv_reply(void *s, const char *endpoint, int timeout_ms, Ebfarm__Reply **reply,
+                      char *err, size_t len)
+{
     zmq_msg_t msg;
+    int rc = 0;
+
     zmq_msg_init(&msg);
     if (zmq_msg_recv(&msg, s, 0) < 0) {
         rc = errno == EAGAIN ? -ETIMEDOUT : -errno;
         snprintf(err, len, "%s: no reply within %d ms", endpoint, timeout_ms);
         zmq_msg_close(&msg);
-        goto out;
+        return rc;
     }
     *reply = ebfarm__reply__unpack(NULL, zmq_msg_size(&msg), zmq_msg_data(&msg));
     zmq_msg_close(&msg);
@@ -69,7 +64,35 @@ int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run
         snprintf(err, len, "%s: the reply is not an ebfarm.Reply message", endpoint);
         rc = -EPROTO;
     }
-out:
+    return rc;
+}
+
+int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run_number,
+                const struct ctl_param *params, unsigned n_params, int timeout_ms,
+                Ebfarm__Reply **reply, char *err, size_t len)
+{
+    uint8_t buf[4096];
+    int zero = 0, rc;
+    int n = pack_request(endpoint, cmd, run_number, params, n_params, buf, sizeof(buf), err, len);
+
+    *reply = NULL;
+    if (n < 0)
+        return n;
+    void *s = zmq_socket(zctx, ZMQ_REQ);
+    if (!s) {
+        rc = -errno;
+        snprintf(err, len, "%s: %s", endpoint, zmq_strerror(-rc));
+        return rc;
+    }
+    zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof(zero));
+    zmq_setsockopt(s, ZMQ_RCVTIMEO, &timeout_ms, sizeof(timeout_ms));
+    zmq_setsockopt(s, ZMQ_SNDTIMEO, &timeout_ms, sizeof(timeout_ms));
+    if (zmq_connect(s, endpoint) != 0 || zmq_send(s, buf, (size_t)n, 0) < 0) {
+        rc = -errno;
+        snprintf(err, len, "%s: cannot send: %s", endpoint, zmq_strerror(-rc));
+    } else {
+        rc = recv_reply(s, endpoint, timeout_ms, reply, err, len);
+    }
     zmq_close(s);
     return rc;
 }

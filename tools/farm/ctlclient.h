@@ -15,12 +15,12 @@ struct ctl_param {
 };
 
 /*
- * Send cmd to the daemon at endpoint and wait up to timeout_ms for its
- * reply (a fresh REQ socket per call, so a lost reply cannot wedge the
- * next one). Returns 0 with *reply set (free it with
- * ebfarm__reply__free_unpacked; reply->ok says whether the command was
- * carried out), or -ETIMEDOUT / -EPROTO / -errno with err naming the
- * endpoint.
+ * Send cmd with its n_params parameters (at most 32) to the daemon at
+ * endpoint and wait up to timeout_ms for its reply (a fresh REQ socket per
+ * call, so a lost reply cannot wedge the next one). Returns 0 with *reply
+ * set (free it with ebfarm__reply__free_unpacked; reply->ok says whether
+ * the command was carried out), or -ETIMEDOUT / -EPROTO / -EINVAL /
+ * -E2BIG / -errno with err naming the endpoint.
  */
 int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run_number,
                 const struct ctl_param *params, unsigned n_params, int timeout_ms,

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "farm.h"
+#include "farm_types.h"
 
 #define LEDGER_MAX_REASONS 16
 #define LEDGER_MAX_IDS 16        /* differing ids listed, each way */

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "farm.h"
+#include "farm_types.h"
 #include "ledger.h"
 
 void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result *r,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* farmfile.c - load a farm file: the libcyaml schema, and its values checked into a farm_spec. */
+/* farmfile.c - load a farm file: libcyaml's raw structs converted and checked into a farm_spec. */
 #include "farmfile.h"
 
 #include <errno.h>
@@ -7,185 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "farmfile_private.h"
+#include "farmfile_check.h"
+#include "farmfile_schema.h"
+#include "farmfile_value.h"
+#include "farmfile_yaml.h"
 
-/*
- * libcyaml checks the structure: which keys a mapping may have, which are
- * required, mappings against lists against single values, list lengths and
- * the enums. Every other scalar is loaded as a string and parsed here,
- * because libcyaml 1.3 takes "1.5" for the integer 1 and "maybe" for true,
- * and because a message must show the value as it was written. A missing
- * optional key leaves a NULL pointer, so "not given" is told from any value.
- */
-
-struct raw_proc {                /* one struct for readouts, SFCs and nodes */
-    char *name, *id, *sfc, *port, *mac, *sfc_port, *sfc_mac;
-    char *capacity, *mbufs, *max_credits, *credits;
-    char **sfcs;
-    unsigned sfcs_count;
-    char *control, *metrics, *lcores, *memory_mb;
-    int *idle;
-    char **eal_args;
-    unsigned eal_args_count;
-};
-
-struct raw_defaults {
-    int *idle;
-    char *no_huge, *memory_mb, *lcores;
-    char **eal_args;
-    unsigned eal_args_count;
-    char *metrics_period_ms;
-};
-
-struct raw_run {
-    char *sources, *events, *rate, *duration_s, *frag_size, *frag_min, *frag_max;
-    int *frag_dist;
-    char *frag_mean, *frag_sigma;
-    int *encap;
-    char *udp_port, *mtu, *seed, *trigger_us, *accept, *accept_seed, *timeout_ms;
-    char *faults, *fault_seed, *silence, *burst_events, *burst_gap_us;
-};
-
-struct raw_farm {
-    char *farm;
-    struct raw_defaults *defaults;
-    struct raw_run *run;
-    struct raw_proc *readouts, *sfcs, *nodes;
-    unsigned readouts_count, sfcs_count, nodes_count;
-};
-
-/* --- Schema ---------------------------------------------------------------- */
-
-#define OPT (CYAML_FLAG_OPTIONAL | CYAML_FLAG_POINTER)
-#define REQ CYAML_FLAG_POINTER
-#define STR(key, flags, type, member) \
-    CYAML_FIELD_STRING_PTR(key, flags, type, member, 0, CYAML_UNLIMITED)
-
-static const cyaml_strval_t idle_strings[] = {
-    {"spin", FF_IDLE_SPIN},
-    {"backoff", FF_IDLE_BACKOFF},
-};
-static const cyaml_strval_t encap_strings[] = {
-    {"eth", FF_ENCAP_ETH},
-    {"udp", FF_ENCAP_UDP},
-};
-static const cyaml_strval_t dist_strings[] = {
-    {"fixed", FF_DIST_FIXED},
-    {"uniform", FF_DIST_UNIFORM},
-    {"lognormal", FF_DIST_LOGNORMAL},
-};
-
-static const cyaml_schema_value_t string_entry = {
-    CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
-};
-
-/* The per-process keys that override defaults; last in every process. */
-#define PROC_COMMON                                                                        \
-    STR("control", OPT, struct raw_proc, control),                                         \
-    STR("metrics", OPT, struct raw_proc, metrics),                                         \
-    STR("lcores", OPT, struct raw_proc, lcores),                                           \
-    STR("memory_mb", OPT, struct raw_proc, memory_mb),                                     \
-    CYAML_FIELD_ENUM_PTR("idle", OPT | CYAML_FLAG_STRICT, struct raw_proc, idle,          \
-                         idle_strings, CYAML_ARRAY_LEN(idle_strings)),                     \
-    CYAML_FIELD_SEQUENCE("eal_args", OPT, struct raw_proc, eal_args, &string_entry, 0,    \
-                         FF_MAX_EAL_ARGS),                                                 \
-    CYAML_FIELD_END
-
-static const cyaml_schema_field_t readout_fields[] = {
-    STR("name", REQ, struct raw_proc, name),
-    STR("port", REQ, struct raw_proc, port),
-    STR("mac", REQ, struct raw_proc, mac),
-    CYAML_FIELD_SEQUENCE("sfcs", REQ, struct raw_proc, sfcs, &string_entry, 1, FF_MAX_SFCS),
-    PROC_COMMON,
-};
-
-static const cyaml_schema_field_t sfc_fields[] = {
-    STR("name", REQ, struct raw_proc, name),
-    STR("id", OPT, struct raw_proc, id),
-    STR("port", REQ, struct raw_proc, port),
-    STR("mac", REQ, struct raw_proc, mac),
-    STR("capacity", OPT, struct raw_proc, capacity),
-    STR("mbufs", OPT, struct raw_proc, mbufs),
-    STR("max_credits", OPT, struct raw_proc, max_credits),
-    PROC_COMMON,
-};
-
-static const cyaml_schema_field_t node_fields[] = {
-    STR("name", REQ, struct raw_proc, name),
-    STR("sfc", REQ, struct raw_proc, sfc),
-    STR("port", REQ, struct raw_proc, port),
-    STR("mac", REQ, struct raw_proc, mac),
-    STR("sfc_port", OPT, struct raw_proc, sfc_port),
-    STR("sfc_mac", OPT, struct raw_proc, sfc_mac),
-    STR("credits", OPT, struct raw_proc, credits),
-    PROC_COMMON,
-};
-
-static const cyaml_schema_field_t defaults_fields[] = {
-    CYAML_FIELD_ENUM_PTR("idle", OPT | CYAML_FLAG_STRICT, struct raw_defaults, idle, idle_strings,
-                         CYAML_ARRAY_LEN(idle_strings)),
-    STR("no_huge", OPT, struct raw_defaults, no_huge),
-    STR("memory_mb", OPT, struct raw_defaults, memory_mb),
-    STR("lcores", OPT, struct raw_defaults, lcores),
-    CYAML_FIELD_SEQUENCE("eal_args", OPT, struct raw_defaults, eal_args, &string_entry, 0,
-                         FF_MAX_EAL_ARGS),
-    STR("metrics_period_ms", OPT, struct raw_defaults, metrics_period_ms),
-    CYAML_FIELD_END,
-};
-
-static const cyaml_schema_field_t run_fields[] = {
-    STR("sources", OPT, struct raw_run, sources),
-    STR("events", OPT, struct raw_run, events),
-    STR("rate", OPT, struct raw_run, rate),
-    STR("duration_s", OPT, struct raw_run, duration_s),
-    STR("frag_size", OPT, struct raw_run, frag_size),
-    STR("frag_min", OPT, struct raw_run, frag_min),
-    STR("frag_max", OPT, struct raw_run, frag_max),
-    CYAML_FIELD_ENUM_PTR("frag_dist", OPT | CYAML_FLAG_STRICT, struct raw_run, frag_dist,
-                         dist_strings, CYAML_ARRAY_LEN(dist_strings)),
-    STR("frag_mean", OPT, struct raw_run, frag_mean),
-    STR("frag_sigma", OPT, struct raw_run, frag_sigma),
-    CYAML_FIELD_ENUM_PTR("encap", OPT | CYAML_FLAG_STRICT, struct raw_run, encap, encap_strings,
-                         CYAML_ARRAY_LEN(encap_strings)),
-    STR("udp_port", OPT, struct raw_run, udp_port),
-    STR("mtu", OPT, struct raw_run, mtu),
-    STR("seed", OPT, struct raw_run, seed),
-    STR("trigger_us", OPT, struct raw_run, trigger_us),
-    STR("accept", OPT, struct raw_run, accept),
-    STR("accept_seed", OPT, struct raw_run, accept_seed),
-    STR("timeout_ms", OPT, struct raw_run, timeout_ms),
-    STR("faults", OPT, struct raw_run, faults),
-    STR("fault_seed", OPT, struct raw_run, fault_seed),
-    STR("silence", OPT, struct raw_run, silence),
-    STR("burst_events", OPT, struct raw_run, burst_events),
-    STR("burst_gap_us", OPT, struct raw_run, burst_gap_us),
-    CYAML_FIELD_END,
-};
-
-static const cyaml_schema_value_t readout_entry = {
-    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_proc, readout_fields),
-};
-static const cyaml_schema_value_t sfc_entry = {
-    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_proc, sfc_fields),
-};
-static const cyaml_schema_value_t node_entry = {
-    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_proc, node_fields),
-};
-
-static const cyaml_schema_field_t farm_fields[] = {
-    STR("farm", REQ, struct raw_farm, farm),
-    CYAML_FIELD_MAPPING_PTR("defaults", OPT, struct raw_farm, defaults, defaults_fields),
-    CYAML_FIELD_MAPPING_PTR("run", OPT, struct raw_farm, run, run_fields),
-    CYAML_FIELD_SEQUENCE("readouts", REQ, struct raw_farm, readouts, &readout_entry, 1,
-                         FF_MAX_READOUTS),
-    CYAML_FIELD_SEQUENCE("sfcs", REQ, struct raw_farm, sfcs, &sfc_entry, 1, FF_MAX_SFCS),
-    CYAML_FIELD_SEQUENCE("nodes", REQ, struct raw_farm, nodes, &node_entry, 1, FF_MAX_NODES),
-    CYAML_FIELD_END,
-};
-
-static const cyaml_schema_value_t farm_schema = {
-    CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct raw_farm, farm_fields),
-};
+/* The defaults of a spec before a file is applied: the demo's run
+ * parameters, no processes. */
+static void spec_default(struct farm_spec *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->run = (struct ff_run){
+        .sources = 8, .events = 200000, .frag_min = 1024, .frag_max = 1024,
+        .encap = FF_ENCAP_ETH, .udp_port = 50505, .mtu = 1500, .seed = 1,
+        .trigger_us = 1, .accept = 0.1, .timeout_ms = 100, .metrics_period_ms = 1000,
+        .frag_dist = FF_DIST_FIXED, .fault_seed = 1, .silence_source = FF_NO_SILENCE,
+    };
+}
 
 /* --- Sections -------------------------------------------------------------- */
 
@@ -424,7 +262,7 @@ static int convert(struct ff_cv *c, const struct raw_farm *f, struct farm_spec *
                           .idle = FF_IDLE_SPIN};
     int rc;
 
-    ff_spec_default(s);
+    spec_default(s);
     if ((rc = ff_get_str(c, "farm", f->farm, s->name, sizeof(s->name))) ||
         (rc = conv_defaults(c, f->defaults, &def, &s->run)) || (rc = conv_run(c, f->run, &s->run)))
         return rc;
@@ -465,15 +303,15 @@ int farm_spec_parse(const char *yaml, size_t len, const char *name_for_errors,
     snprintf(where, sizeof(where), "farm file '%s'", name_for_errors);
     if ((rc = ff_yaml_syntax(yaml, len, where, err, errlen)))
         return rc;
-    e = cyaml_load_data((const uint8_t *)yaml, len, &cfg, &farm_schema, (cyaml_data_t **)&raw,
+    e = cyaml_load_data((const uint8_t *)yaml, len, &cfg, &ff_farm_schema, (cyaml_data_t **)&raw,
                         NULL);
     if (e != CYAML_OK)
-        return ff_cyaml_error(&log, e, &farm_schema, where, err, errlen);
+        return ff_cyaml_error(&log, e, &ff_farm_schema, where, err, errlen);
     if (!raw)
         return ff_fail(err, errlen, where, "the file is empty (a farm file needs the keys farm, "
                        "readouts, sfcs and nodes)");
     rc = convert(&c, raw, spec);
-    cyaml_free(&cfg, &farm_schema, raw, 0);
+    cyaml_free(&cfg, &ff_farm_schema, raw, 0);
     return rc ? rc : ff_check(spec, where, err, errlen);
 }
 
@@ -510,4 +348,12 @@ int farm_spec_load(const char *path, struct farm_spec *spec, char *err, size_t e
     free(buf);
     fclose(f);
     return rc;
+}
+
+int farm_spec_check(const struct farm_spec *spec, char *err, size_t errlen)
+{
+    char where[FF_NAME_MAX + 16];
+
+    snprintf(where, sizeof(where), "farm '%s'", spec->name);
+    return ff_check(spec, where, err, errlen);
 }

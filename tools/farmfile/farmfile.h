@@ -4,7 +4,8 @@
 #define FARMFILE_H
 
 #include <stddef.h>
-#include <stdint.h>
+
+#include "farmfile_types.h"
 
 /*
  * A farm file names every process of a farm (readouts, SFCs, nodes), their
@@ -14,97 +15,6 @@
  * arrays, so a runner can walk it without allocating. DPDK-free; any thread
  * may call these functions (they keep no state between calls).
  */
-
-#define FF_NAME_MAX 33           /* names: 1..32 characters + NUL */
-#define FF_STR_MAX 256
-#define FF_MAX_READOUTS 16
-#define FF_MAX_SFCS 16
-#define FF_MAX_NODES 64
-#define FF_MAX_EAL_ARGS 16
-
-enum ff_port_kind { FF_PORT_MEMIF, FF_PORT_PCI, FF_PORT_VDEV };
-enum ff_idle { FF_IDLE_SPIN, FF_IDLE_BACKOFF };
-enum ff_encap { FF_ENCAP_ETH, FF_ENCAP_UDP };
-enum ff_frag_dist { FF_DIST_FIXED, FF_DIST_UNIFORM, FF_DIST_LOGNORMAL };
-
-#define FF_NO_SILENCE UINT32_MAX     /* ff_run.silence_source: no source goes silent */
-
-/* memif: dev is the LINK name (both ends of a link name it); pci: the
- * address in full form, lower case ("0000:3b:00.0"); vdev: the whole string
- * ("net_af_packet0,iface=veth0"). */
-struct ff_port {
-    enum ff_port_kind kind;
-    char dev[FF_STR_MAX];
-};
-
-/* What every process has. */
-struct ff_proc {
-    char name[FF_NAME_MAX];
-    char control[FF_STR_MAX], metrics[FF_STR_MAX]; /* verbatim, "{run}" not substituted */
-    char lcores[FF_STR_MAX];                       /* "auto" or an EAL --lcores value */
-    uint32_t memory_mb;
-    int no_huge;
-    enum ff_idle idle;
-    unsigned n_eal_args;
-    char eal_args[FF_MAX_EAL_ARGS][FF_STR_MAX];
-};
-
-struct ff_readout {
-    struct ff_proc p;
-    struct ff_port port;
-    uint8_t mac[6];
-    unsigned n_sfcs;
-    unsigned sfc[FF_MAX_SFCS];   /* indices into spec->sfc; event e goes to sfc[e % n_sfcs] */
-};
-
-struct ff_sfc {
-    struct ff_proc p;
-    uint16_t id;
-    struct ff_port port;         /* the readout-facing port */
-    uint8_t mac[6];
-    uint32_t capacity, mbufs, max_credits;
-};
-
-struct ff_node {
-    struct ff_proc p;
-    unsigned sfc;                /* index into spec->sfc */
-    struct ff_port port;         /* the node's own port */
-    struct ff_port sfc_port;     /* the SFC's port toward this node */
-    uint8_t mac[6], sfc_mac[6];
-    uint16_t credits;
-};
-
-struct ff_run {
-    uint16_t sources;
-    uint64_t events;             /* 0: until stopped */
-    double rate, duration_s;     /* events/s (0: as fast as the farm takes them); 0: no limit */
-    uint32_t frag_min, frag_max; /* equal for a fixed size; the clamp of log-normal sizes */
-    enum ff_frag_dist frag_dist;
-    double frag_mean, frag_sigma;    /* log-normal only: mean and standard deviation, bytes */
-    enum ff_encap encap;
-    uint16_t udp_port, mtu;
-    uint64_t seed;
-    double trigger_us, accept;
-    uint64_t accept_seed;
-    double timeout_ms;
-    double metrics_period_ms;    /* from defaults.metrics_period_ms */
-    /* The readouts' fault injection (readout/ro_fault.h). */
-    char faults[FF_STR_MAX];     /* frame fault spec, "" for none ("none" in the file) */
-    uint64_t fault_seed;
-    uint32_t silence_source;     /* FF_NO_SILENCE, or a source that sends nothing ... */
-    uint64_t silence_event;      /*   from this event id on */
-    uint32_t burst_events;       /* 0, or events sent back to back (not with a rate) ... */
-    uint32_t burst_gap_us;       /*   then a pause this long */
-};
-
-struct farm_spec {
-    char name[FF_NAME_MAX];
-    struct ff_run run;
-    unsigned n_readouts, n_sfcs, n_nodes;
-    struct ff_readout readout[FF_MAX_READOUTS];
-    struct ff_sfc sfc[FF_MAX_SFCS];
-    struct ff_node node[FF_MAX_NODES];
-};
 
 /*
  * Load and validate the farm file at path into *spec (about 100 kB; callers

@@ -1,122 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* farmfile_check.c - validation of a farm spec: value ranges and forms, then the cross checks. */
+#include "farmfile_check.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ebf_util.h"
-#include "farmfile_private.h"
+#include "farmfile_cross.h"
+#include "farmfile_value.h"
 
-
-int ff_fail(char *err, size_t errlen, const char *where, const char *fmt, ...)
-{
-    va_list ap;
-    int n = snprintf(err, errlen, "%s: ", where);
-
-    if (n >= 0 && (size_t)n < errlen) {
-        va_start(ap, fmt);
-        vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    return -EINVAL;
-}
-
-/* 1 when s is 1..max characters of a-z, 0-9, '_' and '-'. */
-static int word_ok(const char *s, size_t max)
-{
-    size_t n = strlen(s);
-
-    if (n == 0 || n > max)
-        return 0;
-    for (; *s; s++)
-        if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_' || *s == '-'))
-            return 0;
-    return 1;
-}
-
-int ff_name_ok(const char *s)
-{
-    return word_ok(s, FF_NAME_MAX - 1);
-}
-
-/* n hex digits at s; returns the value or -1. */
-static long hexn(const char *s, int n)
-{
-    long v = 0;
-
-    for (int i = 0; i < n; i++) {
-        if (!isxdigit((unsigned char)s[i]))
-            return -1;
-        v = v * 16 + (isdigit((unsigned char)s[i]) ? s[i] - '0' : (tolower(s[i]) - 'a' + 10));
-    }
-    return v;
-}
-
-/* "dddd:bb:dd.f" or "bb:dd.f" into its full lower-case form; 0 or -EINVAL. */
-static int pci_parse(const char *s, char out[FF_STR_MAX])
-{
-    long dom = 0, bus, dev, fn;
-    size_t n = strlen(s);
-
-    if (n == 12 && s[4] == ':') {
-        dom = hexn(s, 4);
-        s += 5;
-    } else if (n != 7) {
-        return -EINVAL;
-    }
-    if (dom < 0 || s[2] != ':' || s[5] != '.' || s[7] != '\0')
-        return -EINVAL;
-    bus = hexn(s, 2);
-    dev = hexn(s + 3, 2);
-    fn = hexn(s + 6, 1);
-    if (bus < 0 || dev < 0 || dev > 0x1f || fn < 0 || fn > 7)
-        return -EINVAL;
-    snprintf(out, FF_STR_MAX, "%04lx:%02lx:%02lx.%lx", dom, bus, dev, fn);
-    return 0;
-}
-
-int ff_port_parse(const char *s, struct ff_port *p)
-{
-    if (strncmp(s, "memif:", 6) == 0) {
-        if (!word_ok(s + 6, FF_NAME_MAX - 1))
-            return -EINVAL;
-        p->kind = FF_PORT_MEMIF;
-        snprintf(p->dev, sizeof(p->dev), "%s", s + 6);
-        return 0;
-    }
-    if (strncmp(s, "net_", 4) == 0) {
-        if (strlen(s) < 5 || strlen(s) >= sizeof(p->dev))
-            return -EINVAL;
-        for (const char *q = s; *q; q++)
-            if (!isgraph((unsigned char)*q))
-                return -EINVAL;
-        p->kind = FF_PORT_VDEV;
-        snprintf(p->dev, sizeof(p->dev), "%s", s);
-        return 0;
-    }
-    p->kind = FF_PORT_PCI;
-    return pci_parse(s, p->dev);
-}
-
-const char *ff_port_str(const struct ff_port *p, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s%s", p->kind == FF_PORT_MEMIF ? "memif:" : "", p->dev);
-    return buf;
-}
-
-void ff_spec_default(struct farm_spec *s)
-{
-    memset(s, 0, sizeof(*s));
-    s->run = (struct ff_run){
-        .sources = 8, .events = 200000, .frag_min = 1024, .frag_max = 1024,
-        .encap = FF_ENCAP_ETH, .udp_port = 50505, .mtu = 1500, .seed = 1,
-        .trigger_us = 1, .accept = 0.1, .timeout_ms = 100, .metrics_period_ms = 1000,
-        .frag_dist = FF_DIST_FIXED, .fault_seed = 1, .silence_source = FF_NO_SILENCE,
-    };
-}
+/* Bytes around a fragment piece in a frame: Ethernet (+ IPv4 + UDP),
+ * fragment header, and the room the SFC needs for its event header. */
+#define FF_ETH_HLEN 14
+#define FF_UDP_EXTRA (20 + 8)
+#define FF_FRAG_HLEN 40
+#define FF_EVENT_HLEN 48
 
 /* --- Values ---------------------------------------------------------------- */
 
@@ -158,25 +59,6 @@ static int endpoint_ok(const char *s)
     colon = strrchr(s + 6, ':');
     return colon && colon > s + 6 && ebf_parse_u64(colon + 1, 1, 65535, &port) == 0 &&
            isdigit((unsigned char)colon[1]) && strpbrk(s, " \t") == NULL;
-}
-
-int ff_lcores_ok(const char *s)
-{
-    int depth = 0;
-
-    if (!strcmp(s, "auto"))
-        return 1;
-    if (!isdigit((unsigned char)*s) && *s != '(')
-        return 0;
-    for (; *s; s++) {
-        if (*s == '(')
-            depth++;
-        else if (*s == ')' && --depth < 0)
-            return 0;
-        else if (!isdigit((unsigned char)*s) && !strchr(",-@()", *s))
-            return 0;
-    }
-    return depth == 0;
 }
 
 /* Checks of what every process has; pre is its key, "readouts[0]". */
@@ -390,12 +272,4 @@ int ff_check(const struct farm_spec *s, const char *where, char *err, size_t err
         if ((rc = check_node(&c, i)))
             return rc;
     return ff_check_cross(s, where, err, errlen);
-}
-
-int farm_spec_check(const struct farm_spec *spec, char *err, size_t errlen)
-{
-    char where[FF_NAME_MAX + 16];
-
-    snprintf(where, sizeof(where), "farm '%s'", spec->name);
-    return ff_check(spec, where, err, errlen);
 }

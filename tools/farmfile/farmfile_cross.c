@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* farmfile_cross.c - the farm spec's checks across processes: names, MACs, endpoints, links. */
+#include "farmfile_cross.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ebf_util.h"
-#include "farmfile_private.h"
+#include "farmfile_value.h"
 
 #define KEY_MAX 48
-
 
 /* Processes are numbered readouts first, then SFCs, then nodes. */
 static unsigned n_procs(const struct farm_spec *s)

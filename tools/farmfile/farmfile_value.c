@@ -1,14 +1,136 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* farmfile_value.c - the farm file's scalars: strings parsed strictly into numbers, MACs, ports. */
+/* farmfile_value.c - the farm file's values: error message, forms, scalars parsed strictly. */
+#include "farmfile_value.h"
+
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ebf_util.h"
-#include "farmfile_private.h"
 #include "ro_fault.h"
+
+/* --- Forms and the error message ------------------------------------------ */
+
+int ff_fail(char *err, size_t errlen, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(err, errlen, "%s: ", where);
+
+    if (n >= 0 && (size_t)n < errlen) {
+        va_start(ap, fmt);
+        vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return -EINVAL;
+}
+
+/* 1 when s is 1..max characters of a-z, 0-9, '_' and '-'. */
+static int word_ok(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+
+    if (n == 0 || n > max)
+        return 0;
+    for (; *s; s++)
+        if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_' || *s == '-'))
+            return 0;
+    return 1;
+}
+
+int ff_name_ok(const char *s)
+{
+    return word_ok(s, FF_NAME_MAX - 1);
+}
+
+/* n hex digits at s; returns the value or -1. */
+static long hexn(const char *s, int n)
+{
+    long v = 0;
+
+    for (int i = 0; i < n; i++) {
+        if (!isxdigit((unsigned char)s[i]))
+            return -1;
+        v = v * 16 + (isdigit((unsigned char)s[i]) ? s[i] - '0' : (tolower(s[i]) - 'a' + 10));
+    }
+    return v;
+}
+
+/* "dddd:bb:dd.f" or "bb:dd.f" into its full lower-case form; 0 or -EINVAL. */
+static int pci_parse(const char *s, char out[FF_STR_MAX])
+{
+    long dom = 0, bus, dev, fn;
+    size_t n = strlen(s);
+
+    if (n == 12 && s[4] == ':') {
+        dom = hexn(s, 4);
+        s += 5;
+    } else if (n != 7) {
+        return -EINVAL;
+    }
+    if (dom < 0 || s[2] != ':' || s[5] != '.' || s[7] != '\0')
+        return -EINVAL;
+    bus = hexn(s, 2);
+    dev = hexn(s + 3, 2);
+    fn = hexn(s + 6, 1);
+    if (bus < 0 || dev < 0 || dev > 0x1f || fn < 0 || fn > 7)
+        return -EINVAL;
+    snprintf(out, FF_STR_MAX, "%04lx:%02lx:%02lx.%lx", dom, bus, dev, fn);
+    return 0;
+}
+
+int ff_port_parse(const char *s, struct ff_port *p)
+{
+    if (strncmp(s, "memif:", 6) == 0) {
+        if (!word_ok(s + 6, FF_NAME_MAX - 1))
+            return -EINVAL;
+        p->kind = FF_PORT_MEMIF;
+        snprintf(p->dev, sizeof(p->dev), "%s", s + 6);
+        return 0;
+    }
+    if (strncmp(s, "net_", 4) == 0) {
+        if (strlen(s) < 5 || strlen(s) >= sizeof(p->dev))
+            return -EINVAL;
+        for (const char *q = s; *q; q++)
+            if (!isgraph((unsigned char)*q))
+                return -EINVAL;
+        p->kind = FF_PORT_VDEV;
+        snprintf(p->dev, sizeof(p->dev), "%s", s);
+        return 0;
+    }
+    p->kind = FF_PORT_PCI;
+    return pci_parse(s, p->dev);
+}
+
+const char *ff_port_str(const struct ff_port *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s", p->kind == FF_PORT_MEMIF ? "memif:" : "", p->dev);
+    return buf;
+}
+
+int ff_lcores_ok(const char *s)
+{
+    int depth = 0;
+
+    if (!strcmp(s, "auto"))
+        return 1;
+    if (!isdigit((unsigned char)*s) && *s != '(')
+        return 0;
+    for (; *s; s++) {
+        if (*s == '(')
+            depth++;
+        else if (*s == ')' && --depth < 0)
+            return 0;
+        else if (!isdigit((unsigned char)*s) && !strchr(",-@()", *s))
+            return 0;
+    }
+    return depth == 0;
+}
+
+/* --- Scalars ---------------------------------------------------------------- */
 
 const char *ff_key(struct ff_cv *c, const char *field)
 {

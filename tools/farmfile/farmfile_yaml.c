@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* farmfile_yaml.c - YAML syntax errors, and libcyaml's errors turned into farm file messages. */
+#include "farmfile_yaml.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
-#include "farmfile_private.h"
+#include "farmfile_value.h"
 
 int ff_yaml_syntax(const char *yaml, size_t len, const char *where, char *err, size_t errlen)
 {

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* prom.c - ebfarm metrics --prometheus: a small HTTP server exporting a farm's latest snapshots. */
+#include "prom.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <netdb.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "cmd_farm.h"
-#include "farmctl.h"
+#include "farm_state.h"
 #include "promtext.h"
 #include "snapsub.h"
 
@@ -120,7 +122,7 @@ static int listen_on(const char *addr, char *err, size_t len)
 /* The exposition of every process's latest snapshot, in a malloc'd string. */
 static char *exposition(const struct snapsub *ss, size_t *len)
 {
-    struct prom_proc p[FARMCTL_MAX_PROCS];
+    struct prom_proc p[FARM_MAX_PROCS];
     double now = snapsub_now();
     char *text = NULL;
     FILE *m = open_memstream(&text, len);
@@ -142,54 +144,78 @@ static char *exposition(const struct snapsub *ss, size_t *len)
     return text;
 }
 
-/* The response to the request line in c->in: status, headers, body. */
-static void respond(struct client *c, const struct snapsub *ss, const char *farm)
+/* fmt formatted into a malloc'd string, its length in *len; NULL when
+ * out of memory. */
+static char *format(size_t *len, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static char *format(size_t *len, const char *fmt, ...)
+{
+    char *s = NULL;
+    FILE *m = open_memstream(&s, len);
+    va_list ap;
+
+    if (!m)
+        return NULL;
+    va_start(ap, fmt);
+    vfprintf(m, fmt, ap);
+    va_end(ap);
+    fclose(m);
+    return s;
+}
+
+/* The body for method and target (a malloc'd string, *len bytes), with
+ * its status and content type: the exposition at /metrics, a link to it
+ * at /, else the status line as text. */
+static char *answer(const char *method, const char *target, const struct snapsub *ss,
+                    const char *farm, size_t *len, const char **status, const char **type)
 {
     static const char page[] =
         "<html><head><title>ebfarm exporter</title></head><body>"
         "<h1>ebfarm exporter</h1><p>Farm '%s': <a href=\"/metrics\">/metrics</a>"
         " (docs/monitoring.md).</p></body></html>\n";
+    char *body = NULL;
+
+    *status = "200 OK";
+    *type = "text/plain; version=0.0.4; charset=utf-8";
+    if (strcmp(method, "HEAD") != 0 && strcmp(method, "GET") != 0) {
+        *status = "405 Method Not Allowed";
+    } else if (strcmp(target, "/metrics") == 0) {
+        body = exposition(ss, len);
+        if (!body)
+            *status = "500 Internal Server Error";
+    } else if (strcmp(target, "/") == 0) {
+        *type = "text/html; charset=utf-8";
+        body = format(len, page, farm);
+    } else {
+        *status = "404 Not Found";
+    }
+    if (!body) {
+        *type = "text/plain; charset=utf-8";
+        body = format(len, "%s\n", *status);
+    }
+    return body;
+}
+
+/* The response to the request line in c->in: status, headers, body. */
+static void respond(struct client *c, const struct snapsub *ss, const char *farm)
+{
     char method[16] = "", target[256] = "", version[16] = "HTTP/1.0";
-    char *body = NULL, *out = NULL;
+    const char *status, *type;
     size_t body_len = 0, out_len = 0;
-    const char *status = "200 OK", *type = "text/plain; version=0.0.4; charset=utf-8";
+    char *out = NULL;
 
     sscanf(c->in, "%15s %255s %15s", method, target, version);
     char *q = strchr(target, '?');
     if (q)
         *q = '\0';
-    int head = strcmp(method, "HEAD") == 0;
-    if (!head && strcmp(method, "GET") != 0) {
-        status = "405 Method Not Allowed";
-    } else if (strcmp(target, "/metrics") == 0) {
-        body = exposition(ss, &body_len);
-        if (!body)
-            status = "500 Internal Server Error";
-    } else if (strcmp(target, "/") == 0) {
-        type = "text/html; charset=utf-8";
-        FILE *m = open_memstream(&body, &body_len);
-        if (m) {
-            fprintf(m, page, farm);
-            fclose(m);
-        }
-    } else {
-        status = "404 Not Found";
-    }
-    if (!body) {
-        type = "text/plain; charset=utf-8";
-        FILE *m = open_memstream(&body, &body_len);
-        if (m) {
-            fprintf(m, "%s\n", status);
-            fclose(m);
-        }
-    }
+    char *body = answer(method, target, ss, farm, &body_len, &status, &type);
     FILE *m = open_memstream(&out, &out_len);
     if (m) {
         fprintf(m, "%s %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s"
                    "Connection: close\r\n\r\n",
                 strcmp(version, "HTTP/1.1") == 0 ? "HTTP/1.1" : "HTTP/1.0", status, type,
-                body_len, strncmp(status, "405", 3) == 0 ? "Allow: GET, HEAD\r\n" : "");
-        if (!head && body)
+                body ? body_len : 0, strncmp(status, "405", 3) == 0 ? "Allow: GET, HEAD\r\n" : "");
+        if (strcmp(method, "HEAD") != 0 && body)
             fwrite(body, 1, body_len, m);
         fclose(m);
     }
@@ -258,7 +284,7 @@ static void client_write(struct client *c)
 /* Serve until a signal: SUB sockets, the listening socket and clients in one zmq_poll. */
 static void serve(struct snapsub *ss, int lfd, const char *farm)
 {
-    zmq_pollitem_t items[FARMCTL_MAX_PROCS + 1 + MAX_CLIENTS];
+    zmq_pollitem_t items[FARM_MAX_PROCS + 1 + MAX_CLIENTS];
     struct client cl[MAX_CLIENTS];
     unsigned slot[MAX_CLIENTS];
 
@@ -328,7 +354,7 @@ int cmd_metrics(int argc, char **argv)
 
     if (!ss || prom_args(argc, argv, &o))
         goto out;
-    if (farmctl_find(o.farm, &st, err, sizeof(err)) != 0) {
+    if (farm_state_find(o.farm, &st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm metrics: %s\n", err);
         goto out;
     }

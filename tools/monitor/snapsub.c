@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "farm_state.h"
 #include "farmfile.h"
 
 double snapsub_now(void)
@@ -15,16 +16,6 @@ double snapsub_now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-const char *snapsub_component(enum farm_role role)
-{
-    switch (role) {
-    case FARM_SFC: return "sfc";
-    case FARM_NODE: return "node";
-    case FARM_READOUT: return "readout";
-    }
-    return "unknown";
 }
 
 /* The farm file's metrics period in seconds; 1 when it cannot be read. */
@@ -56,7 +47,7 @@ int snapsub_open(struct snapsub *ss, const struct farm_state *st, char *err, siz
         struct snapsub_proc *p = &ss->p[i];
         const struct farm_proc *fp = &st->proc[i];
         snprintf(p->name, sizeof(p->name), "%s", fp->name);
-        p->component = snapsub_component(fp->role);
+        p->component = farm_role_name(fp->role);
         ss->n = i + 1;
         p->sub = zmq_socket(ss->zctx, ZMQ_SUB);
         if (!p->sub || zmq_setsockopt(p->sub, ZMQ_LINGER, &zero, sizeof(zero)) != 0 ||

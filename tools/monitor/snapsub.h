@@ -9,7 +9,7 @@
 #include <zmq.h>
 
 #include "ebfarm.pb-c.h"
-#include "farmctl.h"
+#include "farm_types.h"
 
 /*
  * One ZMQ_SUB socket per process of a farm that is up, connected to its
@@ -33,14 +33,11 @@ struct snapsub {
     void *zctx;
     unsigned n;
     double period_s;                 /* the farm's metrics period */
-    struct snapsub_proc p[FARMCTL_MAX_PROCS];
+    struct snapsub_proc p[FARM_MAX_PROCS];
 };
 
 /* Seconds on a monotonic clock. */
 double snapsub_now(void);
-
-/* The component name of a farm role. */
-const char *snapsub_component(enum farm_role role);
 
 /*
  * Connect to every process of st. The metrics period comes from the farm

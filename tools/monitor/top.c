@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* top.c - ebfarm top: a live terminal view of a farm's metrics, or one plain-text frame. */
+#include "top.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -11,9 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd_farm.h"
 #include "ebf_opt.h"
-#include "farmctl.h"
+#include "farm_state.h"
 #include "snapsub.h"
 #include "topview.h"
 
@@ -68,7 +69,7 @@ static int top_args(int argc, char **argv, struct top_opts *o)
 
 static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss)
 {
-    struct top_proc p[FARMCTL_MAX_PROCS];
+    struct top_proc p[FARM_MAX_PROCS];
     double now = snapsub_now();
 
     for (unsigned i = 0; i < ss->n; i++) {
@@ -97,7 +98,7 @@ static int pump(struct snapsub *ss, zmq_pollitem_t *items, unsigned n_items, dou
 /* One frame after two snapshots from every process (or a timeout). */
 static int run_once(const struct farm_state *st, struct snapsub *ss)
 {
-    zmq_pollitem_t items[FARMCTL_MAX_PROCS];
+    zmq_pollitem_t items[FARM_MAX_PROCS];
     double deadline = snapsub_now() + 4 * ss->period_s + 2;
     unsigned missing;
 
@@ -154,7 +155,7 @@ static void draw(const struct farm_state *st, const struct snapsub *ss, double i
 /* The live view until q, Ctrl-C or a signal; the terminal restored after. */
 static int run_live(const struct farm_state *st, struct snapsub *ss, double interval)
 {
-    zmq_pollitem_t items[FARMCTL_MAX_PROCS + 1];
+    zmq_pollitem_t items[FARM_MAX_PROCS + 1];
     struct termios saved, raw;
     int tty_in = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0;
     double next = snapsub_now();
@@ -210,7 +211,7 @@ int cmd_top(int argc, char **argv)
 
     if (!ss || top_args(argc, argv, &o))
         goto out;
-    if (farmctl_find(o.farm, &st, err, sizeof(err)) != 0) {
+    if (farm_state_find(o.farm, &st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm top: %s\n", err);
         goto out;
     }

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* farmfile_private.h - limits, hints and helpers shared by the farm file loader and checker. */
-#ifndef FARMFILE_PRIVATE_H
-#define FARMFILE_PRIVATE_H
+/* farmfile_value.h - the farm file's values: limits, forms, error message, strict scalars. */
+#ifndef FARMFILE_VALUE_H
+#define FARMFILE_VALUE_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cyaml/cyaml.h>
+#include "farmfile_types.h"
 
-#include "farmfile.h"
+/*
+ * The bottom of the loader: every other farmfile_*.c includes this header
+ * and none of them is included here. DPDK-free, no state.
+ */
 
 /* Limits of the numeric keys; the loader and farm_spec_check use the same. */
 #define FF_SOURCES_MIN 1
@@ -36,13 +38,6 @@
 #define FF_CREDITS_MAX 4096
 #define FF_FRAG_SIGMA_MAX 16777216   /* the readout's --frag-sigma bound */
 #define FF_BURST_GAP_US_MAX 60000000 /* the readout's --burst-gap-us bound */
-
-/* Bytes around a fragment piece in a frame: Ethernet (+ IPv4 + UDP),
- * fragment header, and the room the SFC needs for its event header. */
-#define FF_ETH_HLEN 14
-#define FF_UDP_EXTRA (20 + 8)
-#define FF_FRAG_HLEN 40
-#define FF_EVENT_HLEN 48
 
 /* What a value of each kind may be, for messages. */
 #define FF_HINT_NAME "1 to 32 characters of a-z, 0-9, _ and -"
@@ -81,16 +76,6 @@ int ff_port_parse(const char *s, struct ff_port *p);
 /* The port as it is written in a farm file, into buf. */
 const char *ff_port_str(const struct ff_port *p, char *buf, size_t len);
 
-/* The defaults of a spec before a file is applied: run parameters of the
- * demo, no processes. */
-void ff_spec_default(struct farm_spec *s);
-
-/* farm_spec_check with "<where>" as the message prefix. */
-int ff_check(const struct farm_spec *s, const char *where, char *err, size_t errlen);
-
-/* The checks across processes (farmfile_cross.c), after every value is valid. */
-int ff_check_cross(const struct farm_spec *s, const char *where, char *err, size_t errlen);
-
 /* Conversion of the farm file's scalars (farmfile_value.c). Each takes the
  * text as written (NULL: not given, *out keeps its default), and returns 0,
  * or -EINVAL with a message naming the key "<pre>.<field>", the value and
@@ -127,32 +112,4 @@ int ff_faults_check(const char *spec, char *why, size_t len);
 /* A list of EAL arguments (when given) is appended to the one in p. */
 int ff_get_args(struct ff_cv *c, char **args, unsigned n, struct ff_proc *p);
 
-/* What libcyaml logged about a failed load: its message and the backtrace,
- * innermost frame first. */
-#define FF_LOG_FRAMES 16
-
-struct ff_log {
-    char msg[512];
-    unsigned n_frames;
-    struct ff_frame {
-        enum { FF_IN_FIELD, FF_IN_ENTRY, FF_IN_MAPPING } kind;
-        char name[64];           /* FF_IN_FIELD: the key */
-        unsigned entry;          /* FF_IN_ENTRY: entries so far, the current one included */
-    } frame[FF_LOG_FRAMES];
-};
-
-/* A cyaml_config_t log_fn that records error messages in the struct ff_log
- * given as log_ctx. */
-void ff_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args);
-
-/* Check that yaml is one well-formed YAML document; 0 or -EINVAL with a
- * message naming the line and column. */
-int ff_yaml_syntax(const char *yaml, size_t len, const char *where, char *err, size_t errlen);
-
-/* Turn what libcyaml logged while loading with schema top into one line in
- * err: the key path, the bad value, what is allowed. Returns -EINVAL
- * (-ENOMEM for CYAML_ERR_OOM). */
-int ff_cyaml_error(const struct ff_log *log, cyaml_err_t e, const cyaml_schema_value_t *top,
-                   const char *where, char *err, size_t errlen);
-
-#endif /* FARMFILE_PRIVATE_H */
+#endif /* FARMFILE_VALUE_H */

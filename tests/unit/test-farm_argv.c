@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-farm_argv.c - the daemons' command lines built from a farm spec, argument by argument. */
+#include <check.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "farm_argv.h"
+#include "farmfile.h"
+
+static struct farm_spec spec;
+
+static void setup(void)
+{
+    char err[512] = "";
+
+    ck_assert_msg(farm_spec_load(EBF_SOURCE_ROOT "/farms/demo.yaml", &spec, err, sizeof(err)) == 0,
+                  "%s", err);
+    /* Fixed lcores: "auto" depends on this machine (test_auto_lcores). */
+    snprintf(spec.sfc[0].p.lcores, sizeof(spec.sfc[0].p.lcores), "1-3");
+    for (unsigned i = 0; i < spec.n_nodes; i++)
+        snprintf(spec.node[i].p.lcores, sizeof(spec.node[i].p.lcores), "2");
+    snprintf(spec.readout[0].p.lcores, sizeof(spec.readout[0].p.lcores), "0@(0,1)");
+}
+
+/* The process as the runner would list it, with endpoints under /r. */
+static struct farm_proc proc_of(const char *name, enum farm_role role)
+{
+    struct farm_proc p = {.role = role};
+
+    snprintf(p.name, sizeof(p.name), "%s", name);
+    snprintf(p.prefix, sizeof(p.prefix), "pfx-%s", name);
+    snprintf(p.control, sizeof(p.control), "ipc:///r/%s.ctl", name);
+    snprintf(p.metrics, sizeof(p.metrics), "ipc:///r/%s.pub", name);
+    return p;
+}
+
+/* c starts with want (NULL-terminated); with exact, it holds just that. */
+static void check_argv(const struct farm_argv *c, const char *const *want, int exact)
+{
+    int n = 0;
+
+    for (; want[n]; n++) {
+        ck_assert_msg(n < c->argc, "argv has %d arguments, want more: '%s' next", c->argc, want[n]);
+        ck_assert_msg(strcmp(c->argv[n], want[n]) == 0, "argv[%d] is '%s', want '%s'", n,
+                      c->argv[n], want[n]);
+    }
+    if (exact)
+        ck_assert_int_eq(c->argc, n);
+    ck_assert_ptr_null(c->argv[c->argc]);
+}
+
+static void build(enum farm_role role, unsigned k, const char *name, struct farm_argv *c)
+{
+    struct farm_proc p = proc_of(name, role);
+
+    memset(c, 0, sizeof(*c));
+    farm_argv_build(&spec, role, k, "/b", &p, "/r", c);
+}
+
+START_TEST(test_sfc)
+{
+    static const char *const want[] = {
+        "/b/sfc/ebfarm-sfc", "--no-huge", "-m", "256", "--no-pci", "--no-telemetry",
+        "--lcores=1-3", "--file-prefix=pfx-sfc0", "--log-level=lib.eal:warning",
+        "--vdev=net_memif0,role=server,id=0,socket=/r/ro0-sfc0.sock,socket-abstract=no,"
+        "mac=02:eb:00:00:00:01,rsize=11",
+        "--vdev=net_memif1,role=server,id=0,socket=/r/sfc0-node0.sock,socket-abstract=no,"
+        "mac=02:eb:00:00:01:00,rsize=11",
+        "--vdev=net_memif2,role=server,id=0,socket=/r/sfc0-node1.sock,socket-abstract=no,"
+        "mac=02:eb:00:00:01:01,rsize=11",
+        "--", "--port=net_memif0", "--node=net_memif1,02:eb:00:00:02:00",
+        "--node=net_memif2,02:eb:00:00:02:01", "--sources=8", "--sfc-id=0", "--timeout-ms=100",
+        "--capacity=4096", "--mbufs=32767", "--max-credits=256", "--mtu=1500",
+        "--udp-port=50505", "--idle=backoff", "--control=ipc:///r/sfc0.ctl",
+        "--metrics=ipc:///r/sfc0.pub", "--metrics-period-ms=1000", "--name=sfc0", NULL,
+    };
+    struct farm_argv c;
+
+    build(FARM_SFC, 0, "sfc0", &c);
+    check_argv(&c, want, 1);
+    farm_argv_free(&c);
+    ck_assert_int_eq(c.argc, 0);
+}
+END_TEST
+
+START_TEST(test_node)
+{
+    static const char *const want[] = {
+        "/b/node/ebfarm-node", "--no-huge", "-m", "128", "--no-pci", "--no-telemetry",
+        "--lcores=2", "--file-prefix=pfx-node1", "--log-level=lib.eal:warning",
+        "--vdev=net_memif0,role=client,id=0,socket=/r/sfc0-node1.sock,socket-abstract=no,"
+        "mac=02:eb:00:00:02:01,rsize=11",
+        "--", "--port=net_memif0", "--sfc-mac=02:eb:00:00:01:01", "--mac=02:eb:00:00:02:01",
+        "--node-id=1", "--credits=32", "--trigger-us=1", "--accept=0.1", "--accept-seed=0",
+        "--idle=backoff", "--control=ipc:///r/node1.ctl", "--metrics=ipc:///r/node1.pub",
+        "--metrics-period-ms=1000", "--name=node1", NULL,
+    };
+    struct farm_argv c;
+
+    build(FARM_NODE, 1, "node1", &c);
+    check_argv(&c, want, 1);
+    farm_argv_free(&c);
+}
+END_TEST
+
+START_TEST(test_readout)
+{
+    static const char *const want[] = {
+        "/b/readout/ebfarm-readout", "--no-huge", "-m", "128", "--no-pci", "--no-telemetry",
+        "--lcores=0@(0,1)", "--file-prefix=pfx-ro0", "--log-level=lib.eal:warning",
+        "--vdev=net_memif0,role=client,id=0,socket=/r/ro0-sfc0.sock,socket-abstract=no,"
+        "mac=02:eb:00:00:00:10,rsize=11",
+        "--", "--port=net_memif0", "--sfc-mac=02:eb:00:00:00:01", "--mac=02:eb:00:00:00:10",
+        "--sources=8", "--encap=eth", "--udp-port=50505", "--mtu=1500", "--idle=backoff",
+        "--control=ipc:///r/ro0.ctl", "--metrics=ipc:///r/ro0.pub", "--metrics-period-ms=1000",
+        "--name=ro0", NULL,
+    };
+    struct farm_argv c;
+
+    build(FARM_READOUT, 0, "ro0", &c);
+    check_argv(&c, want, 1);
+    farm_argv_free(&c);
+}
+END_TEST
+
+/* Nodes behind one switch port share the SFC's device, opened once; a PCI
+ * port is allowed by address, without --no-pci; extra EAL arguments last. */
+START_TEST(test_shared_port_pci_and_eal_args)
+{
+    static const char *const want[] = {
+        "/b/sfc/ebfarm-sfc", "-m", "256", "--no-telemetry", "--lcores=1-3",
+        "--file-prefix=pfx-sfc0", "--log-level=lib.eal:warning", "--log-level=8",
+        "-a", "0000:3b:00.0",
+        "--vdev=net_af_packet0,iface=sw0",
+        "--", "--port=0000:3b:00.0", "--node=net_af_packet0,02:eb:00:00:02:00",
+        "--node=net_af_packet0,02:eb:00:00:02:01", NULL,
+    };
+    struct farm_argv c;
+
+    spec.sfc[0].p.no_huge = 0;
+    spec.sfc[0].p.n_eal_args = 1;
+    snprintf(spec.sfc[0].p.eal_args[0], sizeof(spec.sfc[0].p.eal_args[0]), "--log-level=8");
+    spec.sfc[0].port = (struct ff_port){.kind = FF_PORT_PCI, .dev = "0000:3b:00.0"};
+    for (unsigned i = 0; i < 2; i++)
+        spec.node[i].sfc_port = (struct ff_port){.kind = FF_PORT_VDEV,
+                                                 .dev = "net_af_packet0,iface=sw0"};
+    build(FARM_SFC, 0, "sfc0", &c);
+    check_argv(&c, want, 0);         /* the SFC's own options after these: test_sfc */
+    farm_argv_free(&c);
+}
+END_TEST
+
+START_TEST(test_auto_lcores)
+{
+    cpu_set_t set;
+    char want[300] = "--lcores=0@(";
+    size_t o = strlen(want);
+    struct farm_argv c;
+    int n = 0;
+
+    snprintf(spec.node[0].p.lcores, sizeof(spec.node[0].p.lcores), "auto");
+    ck_assert_int_eq(sched_getaffinity(0, sizeof(set), &set), 0);
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &set))
+            o += (size_t)snprintf(want + o, sizeof(want) - o, "%s%d", n++ ? "," : "", cpu);
+    snprintf(want + o, sizeof(want) - o, ")");
+    build(FARM_NODE, 0, "node0", &c);
+    ck_assert_str_eq(c.argv[6], want);
+    farm_argv_free(&c);
+}
+END_TEST
+
+/* A command line longer than FARM_ARGV_MAX - 1 arguments is cut there,
+ * still NULL-terminated: 9 EAL arguments, 16 extra ones, 65 ports, "--",
+ * --port and the first three --node of 64. */
+START_TEST(test_full_argv_is_cut)
+{
+    struct farm_argv c;
+
+    spec.node[0].p.n_eal_args = FF_MAX_EAL_ARGS;
+    for (unsigned i = 0; i < FF_MAX_EAL_ARGS; i++)
+        snprintf(spec.node[0].p.eal_args[i], sizeof(spec.node[0].p.eal_args[i]), "-x%u", i);
+    spec.sfc[0].p = spec.node[0].p;
+    for (unsigned i = 2; i < FF_MAX_NODES; i++) {
+        spec.node[i] = spec.node[1];
+        snprintf(spec.node[i].port.dev, sizeof(spec.node[i].port.dev), "l%u", i);
+        spec.node[i].sfc_port = spec.node[i].port;
+    }
+    spec.n_nodes = FF_MAX_NODES;
+    build(FARM_SFC, 0, "sfc0", &c);
+    ck_assert_int_eq(c.argc, FARM_ARGV_MAX - 1);
+    ck_assert_ptr_null(c.argv[FARM_ARGV_MAX - 1]);
+    ck_assert_str_eq(c.argv[89], "--vdev=net_memif64,role=server,id=0,socket=/r/l63.sock,"
+                                 "socket-abstract=no,mac=02:eb:00:00:01:01,rsize=11");
+    ck_assert_str_eq(c.argv[90], "--");
+    ck_assert_str_eq(c.argv[94], "--node=net_memif3,02:eb:00:00:02:01");
+    farm_argv_free(&c);
+}
+END_TEST
+
+Suite *farm_argv_suite(void);
+
+Suite *farm_argv_suite(void)
+{
+    Suite *s = suite_create("farm_argv");
+    TCase *tc = tcase_create("farm_argv");
+
+    tcase_add_checked_fixture(tc, setup, NULL);
+    tcase_set_timeout(tc, 10);
+    tcase_add_test(tc, test_sfc);
+    tcase_add_test(tc, test_node);
+    tcase_add_test(tc, test_readout);
+    tcase_add_test(tc, test_shared_port_pci_and_eal_args);
+    tcase_add_test(tc, test_auto_lcores);
+    tcase_add_test(tc, test_full_argv_is_cut);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* cmd_demo.c - ebfarm demo: its options, one run of the demo farm, the summary and its ledger. */
+#include "cmd_demo.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebf_opt.h"
+#include "farm.h"
+#include "farm_proc.h"
+#include "farm_signal.h"
+#include "ledger.h"
+#include "ro_fault.h"
+#include "summary.h"
+
+static void demo_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: ebfarm demo [options]\n"
+            "  --events N        events to generate (200000)\n"
+            "  --sources N       readout sources per event (8)\n"
+            "  --nodes N         trigger nodes, 1..%d (2)\n"
+            "  --frag-size B     fixed fragment size in bytes (1024)\n"
+            "  --frag-min B --frag-max B  uniform fragment sizes\n"
+            "  --frag-dist fixed|uniform|lognormal  fragment-size distribution (fixed\n"
+            "                    with --frag-size, uniform with --frag-min/--frag-max)\n"
+            "  --frag-mean B --frag-sigma S  log-normal mean and standard deviation in\n"
+            "                    bytes; sizes clamped to [--frag-min, --frag-max]\n"
+            "                    (default [1, 1048576])\n"
+            "  --seed N          seed of the run: fragment sizes and fault decisions (1)\n"
+            "  --faults SPEC     readout frame faults, e.g. drop=0.001,dup=0.001,\n"
+            "                    reorder=0.01,corrupt=0.0005 (keys: drop, dup, reorder,\n"
+            "                    delay, corrupt, corrupt_header, window, delay_us,\n"
+            "                    delay_frames, dup_frames; see docs/daemons.md)\n"
+            "  --silence S@E     source S sends nothing from event E on\n"
+            "  --burst-events N  send N events back to back, then pause (not with --rate)\n"
+            "  --burst-gap-us T  the pause between bursts (0)\n"
+            "  --rate EV/S       event rate, 0 for as fast as the farm takes them (0)\n"
+            "  --udp             UDP/IPv4 fragments instead of raw Ethernet\n"
+            "  --trigger-us T    node busy time per event (1)\n"
+            "  --accept F        fraction of events the nodes accept (0.1)\n"
+            "  --timeout-ms T    SFC event-building timeout (100)\n"
+            "  --credits N       event slots each node grants (32)\n"
+            "  --max-seconds S   stop generating after S seconds (300)\n"
+            "  --kill-node-after N  SIGKILL node 0 once N events were generated: its\n"
+            "                    events go to the other nodes, the ledger must still close\n"
+            "  --stall-nodes-after N  SIGSTOP every node once N events were generated; once\n"
+            "                    the SFC has throttled the readout, SIGCONT them after\n"
+            "  --stall-ms T      this long (1000); nothing may be lost\n"
+            "  --keep            keep the run directory (logs and counters)\n"
+            "  --json            print the summary as one JSON object\n"
+            "Exits 0 when the ledger closes, 1 when it does not or a process failed.\n",
+            FARM_MAX_NODES);
+}
+
+/* Which of the size and fault options were given, for the checks across them. */
+struct demo_seen {
+    int size, range, dist, mean, sigma, gap;
+};
+
+#define DEMO "ebfarm demo"
+
+enum {
+    OPT_FRAG_DIST = 256, OPT_FRAG_MEAN, OPT_FRAG_SIGMA, OPT_SEED, OPT_FAULTS, OPT_SILENCE,
+    OPT_BURST_EVENTS, OPT_BURST_GAP,
+};
+
+/* --faults and --silence, with the readout's parsers; "none" is allowed. */
+static int fault_opt(int ch, const char *val, struct farm_conf *c)
+{
+    const char *opt = ch == OPT_FAULTS ? "--faults" : "--silence";
+    struct ro_fault_conf fc;
+    char why[512];
+    int rc;
+
+    ro_fault_conf_init(&fc);
+    if (strcmp(val, "none") == 0) {
+        if (ch == OPT_FAULTS)
+            c->faults[0] = '\0';
+        else
+            c->silence_source = FF_NO_SILENCE;
+        return 0;
+    }
+    if (ch == OPT_FAULTS && strlen(val) >= sizeof(c->faults)) {
+        fprintf(stderr, DEMO ": option '--faults': the spec is longer than %zu characters\n",
+                sizeof(c->faults) - 1);
+        return -EINVAL;
+    }
+    rc = ch == OPT_FAULTS ? ro_fault_parse(val, &fc, why, sizeof(why))
+                          : ro_fault_parse_silence(val, &fc, why, sizeof(why));
+    if (rc) {
+        fprintf(stderr, DEMO ": option '%s': %s\n", opt, why);
+        return rc;
+    }
+    if (ch == OPT_FAULTS) {
+        snprintf(c->faults, sizeof(c->faults), "%s", val);
+    } else {
+        c->silence_source = fc.silence_source;
+        c->silence_event = fc.silence_event;
+    }
+    return 0;
+}
+
+/* The options of fragment-size distributions and faults; 1 when ch is none of them. */
+static int size_fault_opt(int ch, const char *val, struct farm_conf *c, struct demo_seen *seen)
+{
+    static const char *const dists[] = {
+        [FF_DIST_FIXED] = "fixed", [FF_DIST_UNIFORM] = "uniform",
+        [FF_DIST_LOGNORMAL] = "lognormal",
+    };
+    uint64_t v;
+    int rc;
+
+    switch (ch) {
+    case OPT_FRAG_DIST:
+        for (unsigned i = 0; i < 3; i++)
+            if (strcmp(val, dists[i]) == 0) {
+                c->frag_dist = (enum ff_frag_dist)i;
+                seen->dist = 1;
+                return 0;
+            }
+        fprintf(stderr, DEMO ": option '--frag-dist': \"%s\" is not fixed, uniform or "
+                "lognormal\n", val);
+        return -EINVAL;
+    case OPT_FRAG_MEAN:
+        seen->mean = 1;
+        return ebf_opt_double(DEMO, "--frag-mean", val, 1, 1u << 20, &c->frag_mean);
+    case OPT_FRAG_SIGMA:
+        seen->sigma = 1;
+        return ebf_opt_double(DEMO, "--frag-sigma", val, 0, 1u << 24, &c->frag_sigma);
+    case OPT_SEED:
+        return ebf_opt_u64(DEMO, "--seed", val, 0, UINT64_MAX, &c->seed);
+    case OPT_FAULTS:
+    case OPT_SILENCE:
+        return fault_opt(ch, val, c);
+    case OPT_BURST_EVENTS:
+        rc = ebf_opt_u64(DEMO, "--burst-events", val, 1, UINT32_MAX, &v);
+        c->burst_events = (uint32_t)v;
+        return rc;
+    case OPT_BURST_GAP:
+        seen->gap = 1;
+        rc = ebf_opt_u64(DEMO, "--burst-gap-us", val, 0, 60000000, &v);
+        c->burst_gap_us = (uint32_t)v;
+        return rc;
+    }
+    return 1;
+}
+
+static int demo_error(const char *msg)
+{
+    fprintf(stderr, DEMO ": %s\n", msg);
+    return -EINVAL;
+}
+
+/* The checks across the size and fault options, once all are in; as the
+ * readout's own options have them. */
+static int size_fault_check(struct farm_conf *c, const struct demo_seen *seen)
+{
+    int lognormal = c->frag_dist == FF_DIST_LOGNORMAL;
+
+    if ((seen->mean || seen->sigma) && !lognormal)
+        return demo_error("--frag-mean and --frag-sigma need --frag-dist lognormal");
+    if (lognormal && !(seen->mean && seen->sigma))
+        return demo_error("--frag-dist lognormal needs --frag-mean and --frag-sigma");
+    if (lognormal && seen->size)
+        return demo_error("--frag-dist lognormal takes --frag-min/--frag-max, not --frag-size");
+    if (c->frag_dist == FF_DIST_FIXED && seen->dist && c->frag_min != c->frag_max)
+        return demo_error("--frag-dist fixed takes --frag-size, not --frag-min/--frag-max");
+    if (lognormal && !seen->range) {
+        c->frag_min = 1;
+        c->frag_max = 1u << 20;
+    }
+    if (lognormal && (c->frag_mean < c->frag_min || c->frag_mean > c->frag_max)) {
+        fprintf(stderr, DEMO ": --frag-mean %g is outside [--frag-min, --frag-max] (%u to %u)\n",
+                c->frag_mean, c->frag_min, c->frag_max);
+        return -EINVAL;
+    }
+    if (c->silence_source != FF_NO_SILENCE && c->silence_source >= c->sources) {
+        fprintf(stderr, DEMO ": option '--silence': source %u is not below --sources %u\n",
+                c->silence_source, c->sources);
+        return -EINVAL;
+    }
+    if (c->burst_events && c->rate > 0)
+        return demo_error("--burst-events replaces --rate: give one of them");
+    if (seen->gap && !c->burst_events)
+        return demo_error("--burst-gap-us needs --burst-events");
+    return 0;
+}
+
+/* An integer option in min..max into a narrower field. */
+static int opt_u32(const char *opt, const char *val, uint64_t min, uint64_t max, uint32_t *out)
+{
+    uint64_t v;
+    int rc = ebf_opt_u64(DEMO, opt, val, min, max, &v);
+
+    if (rc == 0)
+        *out = (uint32_t)v;
+    return rc;
+}
+
+static int opt_u16(const char *opt, const char *val, uint64_t min, uint64_t max, uint16_t *out)
+{
+    uint32_t v;
+    int rc = opt_u32(opt, val, min, max, &v);
+
+    if (rc == 0)
+        *out = (uint16_t)v;
+    return rc;
+}
+
+/* The options of the run's shape: events, sources, nodes, sizes, rate,
+ * encapsulation, the nodes' work. 1 when ch is none of them. */
+static int shape_opt(int ch, const char *val, struct farm_conf *c, struct demo_seen *seen)
+{
+    int rc;
+
+    switch (ch) {
+    case 'e': return ebf_opt_u64(DEMO, "--events", val, 1, UINT64_MAX / 2, &c->events);
+    case 's': return opt_u16("--sources", val, 1, 128, &c->sources);
+    case 'n': return opt_u16("--nodes", val, 1, FARM_MAX_NODES, &c->nodes);
+    case 'f':
+        seen->size = 1;
+        rc = opt_u32("--frag-size", val, 1, 1u << 20, &c->frag_min);
+        c->frag_max = c->frag_min;
+        return rc;
+    case 'a':
+        seen->range = 1;
+        return opt_u32("--frag-min", val, 1, 1u << 20, &c->frag_min);
+    case 'b':
+        seen->range = 1;
+        return opt_u32("--frag-max", val, 1, 1u << 20, &c->frag_max);
+    case 'r': return ebf_opt_double(DEMO, "--rate", val, 0, 1e9, &c->rate);
+    case 'u': c->udp = 1; return 0;
+    case 't': return ebf_opt_double(DEMO, "--trigger-us", val, 0, 1e6, &c->trigger_us);
+    case 'A': return ebf_opt_double(DEMO, "--accept", val, 0, 1, &c->accept);
+    case 'T': return ebf_opt_double(DEMO, "--timeout-ms", val, 0.01, 3.6e6, &c->timeout_ms);
+    case 'c': return opt_u16("--credits", val, 1, 4096, &c->credits);
+    }
+    return 1;
+}
+
+/* The options of how the demo runs: its limit, the node faults, what it
+ * keeps and prints. 1 when ch is none of them. */
+static int run_opt(int ch, const char *val, struct farm_conf *c, int *json)
+{
+    switch (ch) {
+    case 'M': return ebf_opt_double(DEMO, "--max-seconds", val, 1, 86400, &c->max_seconds);
+    case 'K':
+        return ebf_opt_u64(DEMO, "--kill-node-after", val, 1, UINT64_MAX / 2,
+                           &c->kill_node_after);
+    case 'S':
+        return ebf_opt_u64(DEMO, "--stall-nodes-after", val, 1, UINT64_MAX / 2,
+                           &c->stall_nodes_after);
+    case 'W': return ebf_opt_double(DEMO, "--stall-ms", val, 0, 600000, &c->stall_ms);
+    case 'k': c->keep = 1; return 0;
+    case 'j': *json = 1; return 0;
+    case 'h': demo_usage(stdout); exit(0);
+    }
+    return 1;
+}
+
+/* The checks once every option is in: none left over, then across options. */
+static int demo_check(int argc, char **argv, struct farm_conf *c, const struct demo_seen *seen)
+{
+    if (optind < argc) {
+        fprintf(stderr, DEMO ": unexpected argument '%s'\n", argv[optind]);
+        return -EINVAL;
+    }
+    if (c->kill_node_after && c->nodes < 2)
+        return demo_error("--kill-node-after needs --nodes 2 or more");
+    if (c->frag_min > c->frag_max) {
+        fprintf(stderr, DEMO ": --frag-min %u is above --frag-max %u\n", c->frag_min,
+                c->frag_max);
+        return -EINVAL;
+    }
+    return size_fault_check(c, seen);
+}
+
+/* c and *json from the demo's options; 0, or -EINVAL after a message. */
+static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
+{
+    static const struct option lo[] = {
+        {"events", 1, 0, 'e'}, {"sources", 1, 0, 's'}, {"nodes", 1, 0, 'n'},
+        {"frag-size", 1, 0, 'f'}, {"frag-min", 1, 0, 'a'}, {"frag-max", 1, 0, 'b'},
+        {"rate", 1, 0, 'r'}, {"udp", 0, 0, 'u'}, {"trigger-us", 1, 0, 't'},
+        {"accept", 1, 0, 'A'}, {"timeout-ms", 1, 0, 'T'}, {"credits", 1, 0, 'c'},
+        {"max-seconds", 1, 0, 'M'}, {"keep", 0, 0, 'k'}, {"json", 0, 0, 'j'},
+        {"kill-node-after", 1, 0, 'K'}, {"help", 0, 0, 'h'},
+        {"stall-nodes-after", 1, 0, 'S'}, {"stall-ms", 1, 0, 'W'},
+        {"frag-dist", 1, 0, OPT_FRAG_DIST}, {"frag-mean", 1, 0, OPT_FRAG_MEAN},
+        {"frag-sigma", 1, 0, OPT_FRAG_SIGMA}, {"seed", 1, 0, OPT_SEED},
+        {"faults", 1, 0, OPT_FAULTS}, {"silence", 1, 0, OPT_SILENCE},
+        {"burst-events", 1, 0, OPT_BURST_EVENTS}, {"burst-gap-us", 1, 0, OPT_BURST_GAP},
+        {0, 0, 0, 0},
+    };
+    struct demo_seen seen = {0};
+    int ch, rc;
+
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        if ((rc = size_fault_opt(ch, optarg, c, &seen)) == 1 &&
+            (rc = shape_opt(ch, optarg, c, &seen)) == 1 &&
+            (rc = run_opt(ch, optarg, c, json)) == 1) {
+            demo_usage(stderr);
+            return -EINVAL;
+        }
+        if (rc)
+            return rc;
+    }
+    return demo_check(argc, argv, c, &seen);
+}
+
+int cmd_demo(int argc, char **argv)
+{
+    struct farm_conf c;
+    struct farm_result r;
+    struct ledger l;
+    char build[PATH_MAX];
+    int json = 0;
+
+    farm_conf_default(&c);
+    if (demo_args(argc, argv, &c, &json))
+        return 2;
+    if (farm_build_dir(build, sizeof(build)) != 0) {
+        fprintf(stderr, "ebfarm demo: cannot find the build directory; set EBFARM_BUILD_DIR\n");
+        return 1;
+    }
+    c.build_dir = build;
+    if (!json)
+        fprintf(stderr, "ebfarm demo: starting sfc, %u nodes and readout (%llu events)...\n",
+                c.nodes, (unsigned long long)c.events);
+    farm_signal_catch();
+    if (farm_run(&c, &r) != 0) {
+        fprintf(stderr, "ebfarm demo: run failed: %s\n", r.error);
+        farm_result_free(&r);
+        return farm_signal_count() ? 128 + farm_signal_last() : 1;
+    }
+    ledger_close(&r, &l);
+    if (json)
+        summary_json(stdout, &c, &r, &l);
+    else
+        summary_text(stdout, &c, &r, &l);
+    if (c.keep)
+        fprintf(stderr, "ebfarm demo: logs and counters kept in %s\n", r.run_dir);
+    farm_result_free(&r);
+    if (!l.closed) {
+        fprintf(stderr, "ebfarm demo: the ledger does not close\n");
+        return 1;
+    }
+    if (farm_signal_count()) {
+        /* Stopped early by the operator: the summary above is the run's. */
+        fprintf(stderr, "ebfarm demo: interrupted after %llu of %llu events; the run was "
+                "stopped in stages and its ledger closes\n", (unsigned long long)l.generated,
+                (unsigned long long)c.events);
+        return 128 + farm_signal_last();
+    }
+    return 0;
+}

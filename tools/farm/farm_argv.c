@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farm_argv.c - a daemon's command line from a farm spec: EAL arguments, its ports, its own options. */
+#include "farm_argv.h"
+
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Append one argument, formatted; dropped when c is full. */
+static void arg(struct farm_argv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void arg(struct farm_argv *c, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    if (c->argc < FARM_ARGV_MAX - 1)
+        c->argv[c->argc++] = strdup(buf);
+    c->argv[c->argc] = NULL;
+}
+
+void farm_argv_free(struct farm_argv *c)
+{
+    for (int i = 0; i < c->argc; i++)
+        free(c->argv[i]);
+    c->argc = 0;
+    c->argv[0] = NULL;
+}
+
+static void mac_str(const uint8_t m[6], char *buf)
+{
+    sprintf(buf, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
+/* --lcores for "auto": lcore 0 on every CPU this process may run on. */
+static void auto_lcores(struct farm_argv *c)
+{
+    cpu_set_t set;
+    char cpus[256];
+    size_t o = 0;
+
+    cpus[0] = '\0';
+    if (sched_getaffinity(0, sizeof(set), &set) == 0)
+        for (int cpu = 0; cpu < CPU_SETSIZE && o < sizeof(cpus) - 8; cpu++)
+            if (CPU_ISSET(cpu, &set))
+                o += (size_t)snprintf(cpus + o, sizeof(cpus) - o, "%s%d", o ? "," : "", cpu);
+    arg(c, "--lcores=0@(%s)", o ? cpus : "0");
+}
+
+/* EAL arguments of a process, up to the ports. */
+static void eal_args(struct farm_argv *c, const char *build, const char *bin,
+                     const struct ff_proc *p, const char *prefix, int has_pci)
+{
+    arg(c, "%s/%s", build, bin);
+    if (p->no_huge)
+        arg(c, "--no-huge");
+    arg(c, "-m");
+    arg(c, "%u", p->memory_mb);
+    if (!has_pci)
+        arg(c, "--no-pci");
+    arg(c, "--no-telemetry");
+    if (strcmp(p->lcores, "auto") == 0)
+        auto_lcores(c);
+    else
+        arg(c, "--lcores=%s", p->lcores);
+    arg(c, "--file-prefix=%s", prefix);
+    arg(c, "--log-level=lib.eal:warning");
+    for (unsigned i = 0; i < p->n_eal_args; i++)
+        arg(c, "%s", p->eal_args[i]);
+}
+
+/*
+ * EAL arguments for one port of a process; name receives the device name
+ * the daemon's options use. memif links: the SFC side is the server.
+ */
+static void port_args(struct farm_argv *c, const struct ff_port *pt, int server,
+                      const uint8_t mac[6], unsigned *n_memif, const char *run_dir, char *name,
+                      size_t len)
+{
+    char m[24];
+
+    mac_str(mac, m);
+    switch (pt->kind) {
+    case FF_PORT_MEMIF:
+        snprintf(name, len, "net_memif%u", (*n_memif)++);
+        arg(c, "--vdev=%s,role=%s,id=0,socket=%s/%s.sock,socket-abstract=no,mac=%s,rsize=11",
+            name, server ? "server" : "client", run_dir, pt->dev, m);
+        break;
+    case FF_PORT_PCI:
+        snprintf(name, len, "%s", pt->dev);
+        arg(c, "-a");
+        arg(c, "%s", pt->dev);
+        break;
+    case FF_PORT_VDEV: {
+        const char *comma = strchr(pt->dev, ',');
+        size_t n = comma ? (size_t)(comma - pt->dev) : strlen(pt->dev);
+        snprintf(name, len, "%.*s", (int)n, pt->dev);
+        arg(c, "--vdev=%s", pt->dev);
+        break;
+    }
+    }
+}
+
+/* The options every daemon takes: idle policy, endpoints, instance name. */
+static void ctl_args(struct farm_argv *c, const struct farm_proc *fp, const struct ff_proc *p,
+                     double period_ms)
+{
+    arg(c, "--idle=%s", p->idle == FF_IDLE_BACKOFF ? "backoff" : "spin");
+    arg(c, "--control=%s", fp->control);
+    arg(c, "--metrics=%s", fp->metrics);
+    arg(c, "--metrics-period-ms=%g", period_ms);
+    arg(c, "--name=%s", p->name);
+}
+
+/* The SFC's port toward node nd: its own sfc_port when the file names one. */
+static const struct ff_port *sfc_side(const struct ff_node *nd)
+{
+    return nd->sfc_port.dev[0] ? &nd->sfc_port : &nd->port;
+}
+
+/*
+ * The SFC's ports toward its nn nodes s->node[idx[j]]: names[j] receives
+ * each one's device name. Several nodes behind one switch port (not memif)
+ * share the device, so it is opened once.
+ */
+static void sfc_node_ports(struct farm_argv *c, const struct farm_spec *s, const unsigned *idx,
+                           unsigned nn, unsigned *n_memif, const char *run_dir,
+                           char names[][FF_STR_MAX])
+{
+    for (unsigned j = 0; j < nn; j++) {
+        const struct ff_node *nd = &s->node[idx[j]];
+        const struct ff_port *pt = sfc_side(nd);
+        int shared = 0;
+        for (unsigned q = 0; q < j && pt->kind != FF_PORT_MEMIF && !shared; q++) {
+            if (strcmp(sfc_side(&s->node[idx[q]])->dev, pt->dev) == 0) {
+                snprintf(names[j], FF_STR_MAX, "%s", names[q]);
+                shared = 1;
+            }
+        }
+        if (!shared)
+            port_args(c, pt, 1, nd->sfc_mac, n_memif, run_dir, names[j], FF_STR_MAX);
+    }
+}
+
+static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
+                    const struct farm_proc *fp, const char *run_dir, struct farm_argv *c)
+{
+    const struct ff_sfc *x = &s->sfc[k];
+    char names[FF_MAX_NODES + 1][FF_STR_MAX], m[24];
+    unsigned n_memif = 0, nn = 0, idx[FF_MAX_NODES];
+    int pci = x->port.kind == FF_PORT_PCI;
+
+    for (unsigned i = 0; i < s->n_nodes; i++)
+        if (s->node[i].sfc == k) {
+            idx[nn++] = i;
+            pci |= s->node[i].sfc_port.kind == FF_PORT_PCI;
+        }
+    eal_args(c, build, "sfc/ebfarm-sfc", &x->p, fp->prefix, pci);
+    port_args(c, &x->port, 1, x->mac, &n_memif, run_dir, names[0], sizeof(names[0]));
+    sfc_node_ports(c, s, idx, nn, &n_memif, run_dir, names + 1);
+    arg(c, "--");
+    arg(c, "--port=%s", names[0]);
+    for (unsigned j = 0; j < nn; j++) {
+        mac_str(s->node[idx[j]].mac, m);
+        arg(c, "--node=%s,%s", names[j + 1], m);
+    }
+    arg(c, "--sources=%u", s->run.sources);
+    arg(c, "--sfc-id=%u", x->id);
+    arg(c, "--timeout-ms=%g", s->run.timeout_ms);
+    arg(c, "--capacity=%u", x->capacity);
+    arg(c, "--mbufs=%u", x->mbufs);
+    arg(c, "--max-credits=%u", x->max_credits);
+    arg(c, "--mtu=%u", s->run.mtu);
+    arg(c, "--udp-port=%u", s->run.udp_port);
+    ctl_args(c, fp, &x->p, s->run.metrics_period_ms);
+}
+
+/* A node's id at its SFC: its place among that SFC's nodes. */
+static unsigned node_id(const struct farm_spec *s, unsigned i)
+{
+    unsigned id = 0;
+
+    for (unsigned j = 0; j < i; j++)
+        id += s->node[j].sfc == s->node[i].sfc;
+    return id;
+}
+
+static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
+                     const struct farm_proc *fp, const char *run_dir, struct farm_argv *c)
+{
+    const struct ff_node *x = &s->node[k];
+    char name[FF_STR_MAX], m[24];
+    unsigned n_memif = 0;
+
+    eal_args(c, build, "node/ebfarm-node", &x->p, fp->prefix, x->port.kind == FF_PORT_PCI);
+    port_args(c, &x->port, 0, x->mac, &n_memif, run_dir, name, sizeof(name));
+    arg(c, "--");
+    arg(c, "--port=%s", name);
+    mac_str(x->sfc_mac, m);
+    arg(c, "--sfc-mac=%s", m);
+    mac_str(x->mac, m);
+    arg(c, "--mac=%s", m);
+    arg(c, "--node-id=%u", node_id(s, k));
+    arg(c, "--credits=%u", x->credits);
+    arg(c, "--trigger-us=%g", s->run.trigger_us);
+    arg(c, "--accept=%g", s->run.accept);
+    arg(c, "--accept-seed=%llu", (unsigned long long)s->run.accept_seed);
+    ctl_args(c, fp, &x->p, s->run.metrics_period_ms);
+}
+
+static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build,
+                        const struct farm_proc *fp, const char *run_dir, struct farm_argv *c)
+{
+    const struct ff_readout *x = &s->readout[k];
+    char name[FF_STR_MAX], m[24], list[FF_MAX_SFCS * 18 + 1];
+    unsigned n_memif = 0;
+    size_t o = 0;
+
+    eal_args(c, build, "readout/ebfarm-readout", &x->p, fp->prefix, x->port.kind == FF_PORT_PCI);
+    port_args(c, &x->port, 0, x->mac, &n_memif, run_dir, name, sizeof(name));
+    arg(c, "--");
+    arg(c, "--port=%s", name);
+    for (unsigned i = 0; i < x->n_sfcs; i++) {
+        mac_str(s->sfc[x->sfc[i]].mac, m);
+        o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? "," : "", m);
+    }
+    arg(c, "--sfc-mac=%s", list);
+    mac_str(x->mac, m);
+    arg(c, "--mac=%s", m);
+    arg(c, "--sources=%u", s->run.sources);
+    arg(c, "--encap=%s", s->run.encap == FF_ENCAP_UDP ? "udp" : "eth");
+    arg(c, "--udp-port=%u", s->run.udp_port);
+    arg(c, "--mtu=%u", s->run.mtu);
+    ctl_args(c, fp, &x->p, s->run.metrics_period_ms);
+}
+
+void farm_argv_build(const struct farm_spec *s, enum farm_role role, unsigned k, const char *build,
+                     const struct farm_proc *fp, const char *run_dir, struct farm_argv *c)
+{
+    switch (role) {
+    case FARM_SFC: sfc_cmd(s, k, build, fp, run_dir, c); break;
+    case FARM_NODE: node_cmd(s, k, build, fp, run_dir, c); break;
+    case FARM_READOUT: readout_cmd(s, k, build, fp, run_dir, c); break;
+    }
+}

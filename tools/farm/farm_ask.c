@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farm_ask.c - a farm's processes asked over their control endpoints: commands, status, waits. */
+#include "farm_ask.h"
+
+#include <stdio.h>
+#include <zmq.h>
+
+#include "ebf_pb.h"
+#include "farm_proc.h"
+#include "farm_signal.h"
+
+static void *zctx(void)
+{
+    static void *z;
+
+    if (!z)
+        z = zmq_ctx_new();
+    return z;
+}
+
+Ebfarm__Reply *farm_ask(const struct farm_proc *p, enum ebf_cmd cmd, uint32_t run,
+                        const struct ctl_param *params, unsigned n, int timeout_ms, char *err,
+                        size_t len)
+{
+    Ebfarm__Reply *r = NULL;
+    char e[512];
+
+    if (ctl_request(zctx(), p->control, cmd, run, params, n, timeout_ms, &r, e, sizeof(e)) != 0) {
+        snprintf(err, len, "%s: %s", p->name, e);
+        return NULL;
+    }
+    return r;
+}
+
+int farm_order(const struct farm_proc *p, enum ebf_cmd cmd, uint32_t run,
+               const struct ctl_param *params, unsigned n, char *err, size_t len)
+{
+    Ebfarm__Reply *r = farm_ask(p, cmd, run, params, n, FARM_REPLY_MS, err, len);
+
+    if (!r)
+        return -1;
+    int ok = r->ok;
+    if (!ok)
+        snprintf(err, len, "%s refused '%s': %s", p->name, ebf_cmd_name(cmd), r->error);
+    ebfarm__reply__free_unpacked(r, NULL);
+    return ok ? 0 : -1;
+}
+
+void farm_status(const struct farm_state *st, Ebfarm__Reply **replies)
+{
+    char e[1024];
+
+    for (unsigned i = 0; i < st->n; i++)
+        replies[i] = farm_ask(&st->proc[i], EBF_C_STATUS, 0, NULL, 0, 1000, e, sizeof(e));
+}
+
+void farm_free_replies(const struct farm_state *st, Ebfarm__Reply **replies)
+{
+    for (unsigned i = 0; i < st->n; i++)
+        if (replies[i])
+            ebfarm__reply__free_unpacked(replies[i], NULL);
+}
+
+uint64_t farm_counter(const struct farm_proc *p, const char *key, uint64_t def, int *finished)
+{
+    char e[512];
+    Ebfarm__Reply *r = farm_ask(p, EBF_C_STATUS, 0, NULL, 0, FARM_REPLY_MS, e, sizeof(e));
+    struct ebf_kv kv = {0};
+    uint64_t v = def;
+
+    if (!r)
+        return def;
+    if (finished)
+        *finished = r->status && r->status->finished;
+    if (r->status && r->status->metrics && ebf_pb_snapshot_kv(r->status->metrics, &kv) == 0)
+        v = ebf_kv_u64(&kv, key, def);
+    ebf_kv_free(&kv);
+    ebfarm__reply__free_unpacked(r, NULL);
+    return v;
+}
+
+int farm_wait_answer(const struct farm_state *st, const struct farm_proc *p, double timeout_s,
+                     char *err, size_t len)
+{
+    double end = farm_now() + timeout_s;
+
+    for (;;) {
+        char e[1024];
+        Ebfarm__Reply *r = farm_ask(p, EBF_C_STATUS, 0, NULL, 0, 300, e, sizeof(e));
+        if (r) {
+            ebfarm__reply__free_unpacked(r, NULL);
+            return 0;
+        }
+        if (farm_signal_check(1, err, len))
+            return -1;
+        if (!farm_alive(p->pid)) {
+            snprintf(err, len, "%s exited while starting (log: %s/%s.log)", p->name, st->run_dir,
+                     p->name);
+            return -1;
+        }
+        if (farm_now() > end) {
+            snprintf(err, len, "%s did not answer on %s within %.0f s (log: %s/%s.log)", p->name,
+                     p->control, timeout_s, st->run_dir, p->name);
+            return -1;
+        }
+        farm_sleep_ms(50);
+    }
+}
+
+/* Whether p is in state want: 1 or 0, or -1 with err when it does not
+ * answer or is in ERROR. */
+static int in_state(const struct farm_proc *p, enum ebf_state want, char *err, size_t len)
+{
+    char e[1024];
+    Ebfarm__Reply *r = farm_ask(p, EBF_C_STATUS, 0, NULL, 0, FARM_REPLY_MS, e, sizeof(e));
+    int rc;
+
+    if (!r) {
+        snprintf(err, len, "%s", e);
+        return -1;
+    }
+    if (r->status && (enum ebf_state)r->status->state == EBF_S_ERROR) {
+        snprintf(err, len, "%s is in ERROR: %s", p->name, r->status->error);
+        rc = -1;
+    } else {
+        rc = r->status && (enum ebf_state)r->status->state == want;
+    }
+    ebfarm__reply__free_unpacked(r, NULL);
+    return rc;
+}
+
+int farm_wait_state(const struct farm_state *st, enum farm_role role, enum ebf_state want,
+                    double timeout_s, char *err, size_t len)
+{
+    double end = farm_now() + timeout_s;
+
+    for (;;) {
+        int all = 1;
+        for (unsigned i = 0; i < st->n && all == 1; i++) {
+            const struct farm_proc *p = &st->proc[i];
+            if (p->role == role && farm_alive(p->pid))
+                all = in_state(p, want, err, len);
+        }
+        if (all != 0)
+            return all == 1 ? 0 : -1;
+        if (farm_signal_check(2, err, len))
+            return -1;
+        if (farm_now() > end) {
+            snprintf(err, len, "not every process reached %s within %.0f s",
+                     ebf_state_name(want), timeout_s);
+            return -1;
+        }
+        farm_sleep_ms(50);
+    }
+}
+
+int farm_wait_finished(const struct farm_state *st, double timeout_s, char *err, size_t len)
+{
+    double end = farm_now() + timeout_s;
+
+    for (;;) {
+        int all = 1;
+        for (unsigned i = 0; i < st->n && all; i++) {
+            if (st->proc[i].role != FARM_READOUT)
+                continue;
+            Ebfarm__Reply *r =
+                farm_ask(&st->proc[i], EBF_C_STATUS, 0, NULL, 0, FARM_REPLY_MS, err, len);
+            if (!r)
+                return -1;
+            all = r->status && r->status->finished;
+            ebfarm__reply__free_unpacked(r, NULL);
+        }
+        if (all)
+            return 0;
+        if (farm_signal_check(1, err, len))
+            return -1;
+        if (farm_now() > end) {
+            snprintf(err, len, "the readouts did not finish within %.0f s", timeout_s);
+            return -1;
+        }
+        farm_sleep_ms(100);
+    }
+}
+
+int farm_wait_events(const struct farm_proc *ro, uint64_t events, double timeout_s, char *err,
+                     size_t len)
+{
+    double end = farm_now() + timeout_s;
+
+    for (;;) {
+        int finished = 0;
+        if (farm_counter(ro, "events", 0, &finished) >= events || finished)
+            return 0;
+        if (farm_signal_check(1, err, len))
+            return -1;
+        if (farm_now() > end) {
+            snprintf(err, len, "the readout did not reach %llu events within %.0f s",
+                     (unsigned long long)events, timeout_s);
+            return -1;
+        }
+        farm_sleep_ms(5);
+    }
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farm_collect.c - every process's final counters, after the staged stop, into a farm_result. */
+#include "farm_collect.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebf_pb.h"
+#include "farm_ask.h"
+#include "farm_proc.h"
+
+/* v and u of key k combined: the earliest, the latest, the least or the sum. */
+static uint64_t merge_value(const char *k, uint64_t u, uint64_t v)
+{
+    if (strcmp(k, "start_ns") == 0 || strcmp(k, "first_event") == 0)
+        return v < u ? v : u;
+    if (strcmp(k, "end_ns") == 0 || strcmp(k, "last_event") == 0 || strstr(k, ".max"))
+        return v > u ? v : u;
+    if (strstr(k, ".min"))
+        return v < u ? v : u;
+    return u + v;
+}
+
+/* Add every value of from into into (merge_value), so several readouts or
+ * SFCs read as one. A key new to into is appended; out of memory, the
+ * rest of from is left out. */
+static void kv_merge(struct ebf_kv *into, const struct ebf_kv *from)
+{
+    for (unsigned i = 0; i < from->n; i++) {
+        const char *k = from->pair[i].key;
+        unsigned j;
+        for (j = 0; j < into->n && strcmp(into->pair[j].key, k) != 0; j++)
+            ;
+        if (j == into->n) {
+            struct ebf_kv_pair *p = realloc(into->pair, (into->n + 1) * sizeof(*p));
+            if (!p)
+                return;
+            into->pair = p;
+            into->pair[into->n++] = from->pair[i];
+            continue;
+        }
+        uint64_t u = merge_value(k, strtoull(into->pair[j].val, NULL, 10),
+                                 strtoull(from->pair[i].val, NULL, 10));
+        snprintf(into->pair[j].val, sizeof(into->pair[j].val), "%llu", (unsigned long long)u);
+    }
+}
+
+/* p's counters from its status into kv: 0, or -1 with err. */
+static int final_counters(const struct farm_proc *p, struct ebf_kv *kv, char *err, size_t len)
+{
+    Ebfarm__Reply *rep = farm_ask(p, EBF_C_STATUS, 0, NULL, 0, FARM_REPLY_MS, err, len);
+    int rc;
+
+    if (!rep)
+        return -1;
+    rc = rep->status && rep->status->metrics ? ebf_pb_snapshot_kv(rep->status->metrics, kv)
+                                             : -EPROTO;
+    ebfarm__reply__free_unpacked(rep, NULL);
+    if (rc) {
+        snprintf(err, len, "%s sent no counters", p->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* The next node entry of r, named after p; NULL when r is full. */
+static struct farm_node_result *node_result(struct farm_result *r, const struct farm_proc *p)
+{
+    if (r->n_nodes == FARM_MAX_NODES)
+        return NULL;
+    struct farm_node_result *n = &r->node[r->n_nodes++];
+    snprintf(n->name, sizeof(n->name), "%s", p->name);
+    return n;
+}
+
+int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, size_t len)
+{
+    for (unsigned i = 0; i < st->n; i++) {
+        const struct farm_proc *p = &st->proc[i];
+        struct farm_node_result *n = NULL;
+        struct ebf_kv kv;
+        if (!farm_alive(p->pid)) {
+            /* A dead node's decisions are in its SFC's acks; without an
+             * SFC's or a readout's counters there is no ledger. */
+            if (p->role == FARM_NODE) {
+                r->nodes_silent++;
+                if ((n = node_result(r, p)))
+                    n->gone = 1;
+                continue;
+            }
+            snprintf(err, len, "%s is gone: no final counters", p->name);
+            return -1;
+        }
+        if (final_counters(p, &kv, err, len))
+            return -1;
+        if (p->role == FARM_NODE) {
+            if ((n = node_result(r, p)))
+                n->kv = kv;
+            else
+                ebf_kv_free(&kv);
+            continue;
+        }
+        kv_merge(p->role == FARM_SFC ? &r->sfc : &r->readout, &kv);
+        ebf_kv_free(&kv);
+    }
+    uint64_t t0 = ebf_kv_u64(&r->readout, "start_ns", 0), t1 = ebf_kv_u64(&r->readout, "end_ns", 0);
+    r->wall_s = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0;
+    return 0;
+}
+
+void farm_result_free(struct farm_result *r)
+{
+    ebf_kv_free(&r->readout);
+    ebf_kv_free(&r->sfc);
+    for (unsigned i = 0; i < FARM_MAX_NODES; i++)
+        ebf_kv_free(&r->node[i].kv);
+}

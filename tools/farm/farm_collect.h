@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farm_collect.h - every process's final counters, after the staged stop, into a farm_result. */
+#ifndef FARM_COLLECT_H
+#define FARM_COLLECT_H
+
+#include <stddef.h>
+
+#include "farm_types.h"
+
+/*
+ * Ask every process of st for its status and take its counters into r
+ * (zeroed by the caller): each node's into r->node[] in farm order, the
+ * readouts' and the SFCs' summed into r->readout and r->sfc so that
+ * several read as one (start_ns and first_event: the earliest; end_ns,
+ * last_event and *.max: the latest; *.min: the least). r->wall_s is then
+ * the readouts' start_ns to end_ns. A node process that is gone (killed)
+ * is counted in r->nodes_silent; a gone SFC or readout, or one that does
+ * not answer or sends no counters, is an error: -1 with err naming it.
+ * Returns 0.
+ */
+int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, size_t len);
+
+/* Free what farm_collect allocated in r (r may be zeroed or partly filled). */
+void farm_result_free(struct farm_result *r);
+
+#endif /* FARM_COLLECT_H */

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farm_demo.c - the demo's settings, the farm spec they shape, and a spec's run as settings. */
+#include "farm_demo.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void farm_conf_default(struct farm_conf *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->events = 200000;
+    c->sources = 8;
+    c->nodes = 2;
+    c->frag_min = c->frag_max = 1024;
+    c->trigger_us = 1;
+    c->accept = 0.1;
+    c->timeout_ms = 100;
+    c->credits = 32;
+    c->max_seconds = 300;
+    c->stall_ms = 1000;
+    c->frag_dist = FF_DIST_FIXED;
+    c->seed = 1;
+    c->silence_source = FF_NO_SILENCE;
+}
+
+void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)
+{
+    farm_conf_default(c);
+    c->events = s->run.events;
+    c->sources = s->run.sources;
+    c->nodes = (uint16_t)s->n_nodes;
+    c->frag_min = s->run.frag_min;
+    c->frag_max = s->run.frag_max;
+    c->rate = s->run.rate;
+    c->udp = s->run.encap == FF_ENCAP_UDP;
+    c->trigger_us = s->run.trigger_us;
+    c->accept = s->run.accept;
+    c->timeout_ms = s->run.timeout_ms;
+    c->credits = s->n_nodes ? s->node[0].credits : 0;
+    c->max_seconds = s->run.duration_s;
+    c->frag_dist = s->run.frag_dist;
+    c->frag_mean = s->run.frag_mean;
+    c->frag_sigma = s->run.frag_sigma;
+    c->seed = s->run.seed;
+    snprintf(c->faults, sizeof(c->faults), "%s", s->run.faults);
+    c->silence_source = s->run.silence_source;
+    c->silence_event = s->run.silence_event;
+    c->burst_events = s->run.burst_events;
+    c->burst_gap_us = s->run.burst_gap_us;
+}
+
+/* c's run parameters into run. */
+static void demo_run(const struct farm_conf *c, struct ff_run *run)
+{
+    run->events = c->events;
+    run->sources = c->sources;
+    run->frag_min = c->frag_min;
+    run->frag_max = c->frag_max;
+    run->rate = c->rate;
+    run->encap = c->udp ? FF_ENCAP_UDP : FF_ENCAP_ETH;
+    run->trigger_us = c->trigger_us;
+    run->accept = c->accept;
+    run->timeout_ms = c->timeout_ms;
+    run->duration_s = c->max_seconds;
+    /* Sizes: log-normal when asked, else fixed or uniform by the bounds. */
+    run->frag_dist = c->frag_dist == FF_DIST_LOGNORMAL ? FF_DIST_LOGNORMAL
+                     : c->frag_min == c->frag_max ? FF_DIST_FIXED : FF_DIST_UNIFORM;
+    run->frag_mean = c->frag_mean;
+    run->frag_sigma = c->frag_sigma;
+    /* One seed for the run: the sizes and the fault decisions. */
+    run->seed = c->seed;
+    run->fault_seed = c->seed;
+    snprintf(run->faults, sizeof(run->faults), "%s", c->faults);
+    run->silence_source = c->silence_source;
+    run->silence_event = c->silence_event;
+    run->burst_events = c->burst_events;
+    run->burst_gap_us = c->burst_gap_us;
+}
+
+/* Nodes: as many as asked, each like the file's first, on its own link. */
+static void demo_nodes(const struct farm_conf *c, struct farm_spec *s)
+{
+    for (unsigned i = 0; i < c->nodes; i++) {
+        struct ff_node *n = &s->node[i];
+        if (i >= s->n_nodes) {
+            *n = s->node[0];
+            snprintf(n->p.name, sizeof(n->p.name), "node%u", i);
+            snprintf(n->p.control, sizeof(n->p.control), "ipc://{run}/%s.ctl", n->p.name);
+            snprintf(n->p.metrics, sizeof(n->p.metrics), "ipc://{run}/%s.pub", n->p.name);
+            snprintf(n->port.dev, sizeof(n->port.dev), "sfc0-node%u", i);
+            n->sfc_port = n->port;
+            n->mac[5] = (uint8_t)i;
+            n->sfc_mac[5] = (uint8_t)i;
+        }
+        n->credits = c->credits;
+    }
+    s->n_nodes = c->nodes;
+}
+
+int farm_demo_spec(const struct farm_conf *c, const char *farm_file, struct farm_spec *s,
+                   char *err, size_t len)
+{
+    if (farm_spec_load(farm_file, s, err, len) != 0)
+        return -1;
+    if (c->nodes > FF_MAX_NODES || s->n_nodes == 0) {
+        snprintf(err, len, "the demo takes 1..%d nodes", FF_MAX_NODES);
+        return -1;
+    }
+    demo_run(c, &s->run);
+    demo_nodes(c, s);
+    return farm_spec_check(s, err, len) == 0 ? 0 : -1;
+}

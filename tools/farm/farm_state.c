@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farm_state.c - the run directory of a farm that is up and its state file, farm.state. */
+#include "farm_state.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *farm_state_base_dir(void)
+{
+    const char *e = getenv("EBFARM_RUN_DIR");
+
+    return e && *e ? e : "/run/ebfarm";
+}
+
+const char *farm_role_name(enum farm_role role)
+{
+    switch (role) {
+    case FARM_SFC: return "sfc";
+    case FARM_NODE: return "node";
+    case FARM_READOUT: return "readout";
+    }
+    return "unknown";
+}
+
+/* s with every "{run}" replaced by run_dir, into out. */
+static void subst(char *out, size_t len, const char *s, const char *run_dir)
+{
+    size_t o = 0;
+
+    while (*s && o + 1 < len) {
+        if (strncmp(s, "{run}", 5) == 0) {
+            o += (size_t)snprintf(out + o, len - o, "%s", run_dir);
+            s += 5;
+        } else {
+            out[o++] = *s++;
+        }
+    }
+    out[o < len ? o : len - 1] = '\0';
+}
+
+void farm_state_add(struct farm_state *st, const struct farm_spec *s, const struct ff_proc *p,
+                    enum farm_role role)
+{
+    struct farm_proc *fp = &st->proc[st->n++];
+
+    memset(fp, 0, sizeof(*fp));
+    snprintf(fp->name, sizeof(fp->name), "%s", p->name);
+    fp->role = role;
+    snprintf(fp->prefix, sizeof(fp->prefix), "ebf%d-%s-%s", (int)getpid(), s->name, p->name);
+    subst(fp->control, sizeof(fp->control), p->control, st->run_dir);
+    subst(fp->metrics, sizeof(fp->metrics), p->metrics, st->run_dir);
+}
+
+int farm_state_save(const struct farm_state *st)
+{
+    char path[600], tmp[610];
+
+    snprintf(path, sizeof(path), "%s/farm.state", st->run_dir);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return -errno;
+    fprintf(f, "farm %s\nrun_number %u\nfarm_file %s\n", st->name, st->run_number,
+            st->farm_file[0] ? st->farm_file : "-");
+    for (unsigned i = 0; i < st->n; i++) {
+        const struct farm_proc *p = &st->proc[i];
+        fprintf(f, "proc %s %s %d %s %s %s\n", p->name, farm_role_name(p->role), (int)p->pid,
+                p->prefix, p->control, p->metrics);
+    }
+    if (fclose(f) != 0 || rename(tmp, path) != 0)
+        return -errno;
+    return 0;
+}
+
+/* One line of a state file into st; lines it does not know are skipped. */
+static void load_line(const char *line, struct farm_state *st)
+{
+    struct farm_proc *p = &st->proc[st->n];
+    char role[16];
+    int pid;
+
+    if (sscanf(line, "farm_file %511s", st->farm_file) == 1 ||
+        sscanf(line, "farm %32s", st->name) == 1 ||
+        sscanf(line, "run_number %u", &st->run_number) == 1)
+        return;
+    if (st->n < FARM_MAX_PROCS &&
+        sscanf(line, "proc %32s %15s %d %95s %255s %255s", p->name, role, &pid, p->prefix,
+               p->control, p->metrics) == 6) {
+        p->pid = pid;
+        p->role = strcmp(role, "sfc") == 0 ? FARM_SFC
+                  : strcmp(role, "node") == 0 ? FARM_NODE : FARM_READOUT;
+        st->n++;
+    }
+}
+
+int farm_state_load(const char *run_dir, struct farm_state *st, char *err, size_t len)
+{
+    char path[600], line[1200];
+
+    memset(st, 0, sizeof(*st));
+    snprintf(st->run_dir, sizeof(st->run_dir), "%s", run_dir);
+    snprintf(path, sizeof(path), "%s/farm.state", run_dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, len, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    while (fgets(line, sizeof(line), f))
+        load_line(line, st);
+    fclose(f);
+    if (!st->name[0] || !st->n) {
+        snprintf(err, len, "%s is not an ebfarm state file", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The farms that are up under base: how many, the run directory of the
+ * last one found into found, and their names, comma separated, into names. */
+static unsigned farms_up(const char *base, char *found, size_t found_len, char *names,
+                         size_t names_len)
+{
+    DIR *d = opendir(base);
+    struct dirent *de;
+    char path[600];
+    unsigned n = 0;
+
+    while (d && (de = readdir(d))) {
+        struct stat sb;
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "%s/%s/farm.state", base, de->d_name);
+        if (stat(path, &sb) != 0)
+            continue;
+        snprintf(found, found_len, "%s/%s", base, de->d_name);
+        size_t o = strlen(names);
+        snprintf(names + o, names_len - o, "%s%s", n ? ", " : "", de->d_name);
+        n++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+int farm_state_find(const char *name, struct farm_state *st, char *err, size_t len)
+{
+    const char *base = farm_state_base_dir();
+    char dir[600], found[600] = "", names[512] = "";
+
+    if (name) {
+        snprintf(dir, sizeof(dir), "%s/%s", base, name);
+        if (farm_state_load(dir, st, err, len) != 0) {
+            snprintf(err, len, "farm '%s' is not up (no %s/farm.state)", name, dir);
+            return -1;
+        }
+        return 0;
+    }
+    unsigned n = farms_up(base, found, sizeof(found), names, sizeof(names));
+    if (n == 0) {
+        snprintf(err, len, "no farm is up (nothing in %s; start one with ebfarm up FARM.yaml)",
+                 base);
+        return -1;
+    }
+    if (n > 1) {
+        snprintf(err, len, "several farms are up (%s): name one with --farm NAME", names);
+        return -1;
+    }
+    return farm_state_load(found, st, err, len);
+}
+
+int farm_state_lock(const char *name, const char *cmd, char *err, size_t len)
+{
+    const char *base = farm_state_base_dir();
+    char path[600], holder[128] = "";
+
+    if (mkdir(base, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, len, "cannot create %s: %s", base, strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof(path), "%s/.%s.lock", base, name);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(err, len, "cannot open the lock %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        ssize_t n = pread(fd, holder, sizeof(holder) - 1, 0);
+        holder[n > 0 ? n : 0] = '\0';
+        holder[strcspn(holder, "\n")] = '\0';
+        close(fd);
+        if (e == EWOULDBLOCK)
+            snprintf(err, len, "farm '%s' is busy: %s holds its lock (%s); try again when it "
+                     "is done", name, holder[0] ? holder : "another ebfarm command", path);
+        else
+            snprintf(err, len, "cannot lock %s: %s", path, strerror(e));
+        return -1;
+    }
+    /* The note only makes the next command's message say more: a failure
+     * to write it is harmless. */
+    int n = snprintf(holder, sizeof(holder), "'ebfarm %s' (pid %d)\n", cmd, (int)getpid());
+    if (ftruncate(fd, 0) == 0)
+        n = (int)pwrite(fd, holder, (size_t)n, 0);
+    return fd;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farm_types.h - the farm modules' shared types: processes as run, a run's settings and result. */
+#ifndef FARM_TYPES_H
+#define FARM_TYPES_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ebf_kv.h"
+#include "farmfile_types.h"
+
+/*
+ * Plain types only, no functions: every module of tools/farm (and the
+ * ledger, the summary and the monitor above them) includes this header
+ * instead of one another's, so their includes go one way.
+ */
+
+#define FARM_MAX_NODES 64
+#define FARM_MAX_PROCS (FF_MAX_READOUTS + FF_MAX_SFCS + FF_MAX_NODES)
+
+enum farm_role { FARM_SFC, FARM_NODE, FARM_READOUT };
+
+struct farm_proc {
+    char name[FF_NAME_MAX];
+    enum farm_role role;
+    pid_t pid;
+    char prefix[96];             /* EAL --file-prefix */
+    char control[FF_STR_MAX];    /* endpoints with {run} substituted */
+    char metrics[FF_STR_MAX];
+};
+
+/* What `ebfarm up` leaves in <run_dir>/farm.state for the later commands. */
+struct farm_state {
+    char name[FF_NAME_MAX];
+    char run_dir[512];
+    char farm_file[512];         /* the file it was brought up from */
+    uint32_t run_number;         /* the last run started */
+    unsigned n;
+    struct farm_proc proc[FARM_MAX_PROCS];
+};
+
+/* The demo's settings (ebfarm demo's options), and the summary's view of a run. */
+struct farm_conf {
+    const char *build_dir;       /* holds readout/ebfarm-readout, sfc/..., node/... */
+    const char *farm_file;       /* the farm to shape; NULL: farms/demo.yaml */
+    uint64_t events;
+    uint16_t sources;
+    uint16_t nodes;
+    uint32_t frag_min, frag_max;
+    double rate;                 /* events/s, 0: as fast as possible */
+    int udp;                     /* UDP/IPv4 fragments instead of raw Ethernet */
+    double trigger_us;
+    double accept;
+    double timeout_ms;           /* SFC event timeout */
+    uint16_t credits;            /* per node */
+    int keep;                    /* keep the run directory (logs, stats) */
+    double max_seconds;          /* give the readout at most this long */
+    uint64_t kill_node_after;    /* SIGKILL node 0 once this many events were
+                                  * generated; 0: never */
+    double restart_after_ms;     /* then start it again this much later; 0: never */
+    uint64_t stall_nodes_after;  /* SIGSTOP every node once this many events were
+                                  * generated, SIGCONT them stall_ms after the
+                                  * readout is throttled; 0: never */
+    double stall_ms;
+    /* Fragment sizes: lognormal, or else fixed or uniform by frag_min/frag_max. */
+    enum ff_frag_dist frag_dist;
+    double frag_mean, frag_sigma;    /* lognormal: bytes, clamped to [frag_min, frag_max] */
+    /* The readout's fault injection (readout/ro_fault.h). */
+    uint64_t seed;               /* fragment sizes and fault decisions (1) */
+    char faults[FF_STR_MAX];     /* frame fault spec, "" for none */
+    uint32_t silence_source;     /* FF_NO_SILENCE, or a source silent ... */
+    uint64_t silence_event;      /*   from this event id on */
+    uint32_t burst_events;       /* 0, or events sent back to back ... */
+    uint32_t burst_gap_us;       /*   then a pause this long */
+};
+
+/* Every process's final counters after the staged stop (farm_collect.h). */
+/* One node process of a run, by its instance name in the farm file. */
+struct farm_node_result {
+    char name[FF_NAME_MAX];
+    int gone;                    /* it gave no final counters: killed or crashed */
+    struct ebf_kv kv;            /* its final counters; empty when gone */
+};
+
+struct farm_result {
+    char run_dir[512];
+    char error[512];             /* why the run failed, "" when it did not */
+    struct ebf_kv readout;
+    struct ebf_kv sfc;
+    struct farm_node_result node[FARM_MAX_NODES];   /* in farm-file order */
+    uint16_t n_nodes;            /* node processes that ran, gone ones included */
+    unsigned nodes_silent;       /* of them, those that gave no final counters */
+    int interrupted;             /* the signal that stopped the run early (the
+                                  * staged stop then ran), 0 when none */
+    double wall_s;               /* first frame sent to last event acked */
+};
+
+#endif /* FARM_TYPES_H */

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farmfile_schema.c - the farm file's libcyaml schema: which keys each mapping has, which are required. */
+#include "farmfile_schema.h"
+
+#include "farmfile_types.h"
+
+#define OPT (CYAML_FLAG_OPTIONAL | CYAML_FLAG_POINTER)
+#define REQ CYAML_FLAG_POINTER
+#define STR(key, flags, type, member) \
+    CYAML_FIELD_STRING_PTR(key, flags, type, member, 0, CYAML_UNLIMITED)
+
+static const cyaml_strval_t idle_strings[] = {
+    {"spin", FF_IDLE_SPIN},
+    {"backoff", FF_IDLE_BACKOFF},
+};
+static const cyaml_strval_t encap_strings[] = {
+    {"eth", FF_ENCAP_ETH},
+    {"udp", FF_ENCAP_UDP},
+};
+static const cyaml_strval_t dist_strings[] = {
+    {"fixed", FF_DIST_FIXED},
+    {"uniform", FF_DIST_UNIFORM},
+    {"lognormal", FF_DIST_LOGNORMAL},
+};
+
+static const cyaml_schema_value_t string_entry = {
+    CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
+};
+
+/* The per-process keys that override defaults; last in every process. */
+#define PROC_COMMON                                                                        \
+    STR("control", OPT, struct raw_proc, control),                                         \
+    STR("metrics", OPT, struct raw_proc, metrics),                                         \
+    STR("lcores", OPT, struct raw_proc, lcores),                                           \
+    STR("memory_mb", OPT, struct raw_proc, memory_mb),                                     \
+    CYAML_FIELD_ENUM_PTR("idle", OPT | CYAML_FLAG_STRICT, struct raw_proc, idle,          \
+                         idle_strings, CYAML_ARRAY_LEN(idle_strings)),                     \
+    CYAML_FIELD_SEQUENCE("eal_args", OPT, struct raw_proc, eal_args, &string_entry, 0,    \
+                         FF_MAX_EAL_ARGS),                                                 \
+    CYAML_FIELD_END
+
+static const cyaml_schema_field_t readout_fields[] = {
+    STR("name", REQ, struct raw_proc, name),
+    STR("port", REQ, struct raw_proc, port),
+    STR("mac", REQ, struct raw_proc, mac),
+    CYAML_FIELD_SEQUENCE("sfcs", REQ, struct raw_proc, sfcs, &string_entry, 1, FF_MAX_SFCS),
+    PROC_COMMON,
+};
+
+static const cyaml_schema_field_t sfc_fields[] = {
+    STR("name", REQ, struct raw_proc, name),
+    STR("id", OPT, struct raw_proc, id),
+    STR("port", REQ, struct raw_proc, port),
+    STR("mac", REQ, struct raw_proc, mac),
+    STR("capacity", OPT, struct raw_proc, capacity),
+    STR("mbufs", OPT, struct raw_proc, mbufs),
+    STR("max_credits", OPT, struct raw_proc, max_credits),
+    PROC_COMMON,
+};
+
+static const cyaml_schema_field_t node_fields[] = {
+    STR("name", REQ, struct raw_proc, name),
+    STR("sfc", REQ, struct raw_proc, sfc),
+    STR("port", REQ, struct raw_proc, port),
+    STR("mac", REQ, struct raw_proc, mac),
+    STR("sfc_port", OPT, struct raw_proc, sfc_port),
+    STR("sfc_mac", OPT, struct raw_proc, sfc_mac),
+    STR("credits", OPT, struct raw_proc, credits),
+    PROC_COMMON,
+};
+
+static const cyaml_schema_field_t defaults_fields[] = {
+    CYAML_FIELD_ENUM_PTR("idle", OPT | CYAML_FLAG_STRICT, struct raw_defaults, idle, idle_strings,
+                         CYAML_ARRAY_LEN(idle_strings)),
+    STR("no_huge", OPT, struct raw_defaults, no_huge),
+    STR("memory_mb", OPT, struct raw_defaults, memory_mb),
+    STR("lcores", OPT, struct raw_defaults, lcores),
+    CYAML_FIELD_SEQUENCE("eal_args", OPT, struct raw_defaults, eal_args, &string_entry, 0,
+                         FF_MAX_EAL_ARGS),
+    STR("metrics_period_ms", OPT, struct raw_defaults, metrics_period_ms),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t run_fields[] = {
+    STR("sources", OPT, struct raw_run, sources),
+    STR("events", OPT, struct raw_run, events),
+    STR("rate", OPT, struct raw_run, rate),
+    STR("duration_s", OPT, struct raw_run, duration_s),
+    STR("frag_size", OPT, struct raw_run, frag_size),
+    STR("frag_min", OPT, struct raw_run, frag_min),
+    STR("frag_max", OPT, struct raw_run, frag_max),
+    CYAML_FIELD_ENUM_PTR("frag_dist", OPT | CYAML_FLAG_STRICT, struct raw_run, frag_dist,
+                         dist_strings, CYAML_ARRAY_LEN(dist_strings)),
+    STR("frag_mean", OPT, struct raw_run, frag_mean),
+    STR("frag_sigma", OPT, struct raw_run, frag_sigma),
+    CYAML_FIELD_ENUM_PTR("encap", OPT | CYAML_FLAG_STRICT, struct raw_run, encap, encap_strings,
+                         CYAML_ARRAY_LEN(encap_strings)),
+    STR("udp_port", OPT, struct raw_run, udp_port),
+    STR("mtu", OPT, struct raw_run, mtu),
+    STR("seed", OPT, struct raw_run, seed),
+    STR("trigger_us", OPT, struct raw_run, trigger_us),
+    STR("accept", OPT, struct raw_run, accept),
+    STR("accept_seed", OPT, struct raw_run, accept_seed),
+    STR("timeout_ms", OPT, struct raw_run, timeout_ms),
+    STR("faults", OPT, struct raw_run, faults),
+    STR("fault_seed", OPT, struct raw_run, fault_seed),
+    STR("silence", OPT, struct raw_run, silence),
+    STR("burst_events", OPT, struct raw_run, burst_events),
+    STR("burst_gap_us", OPT, struct raw_run, burst_gap_us),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t readout_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_proc, readout_fields),
+};
+static const cyaml_schema_value_t sfc_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_proc, sfc_fields),
+};
+static const cyaml_schema_value_t node_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_proc, node_fields),
+};
+
+static const cyaml_schema_field_t farm_fields[] = {
+    STR("farm", REQ, struct raw_farm, farm),
+    CYAML_FIELD_MAPPING_PTR("defaults", OPT, struct raw_farm, defaults, defaults_fields),
+    CYAML_FIELD_MAPPING_PTR("run", OPT, struct raw_farm, run, run_fields),
+    CYAML_FIELD_SEQUENCE("readouts", REQ, struct raw_farm, readouts, &readout_entry, 1,
+                         FF_MAX_READOUTS),
+    CYAML_FIELD_SEQUENCE("sfcs", REQ, struct raw_farm, sfcs, &sfc_entry, 1, FF_MAX_SFCS),
+    CYAML_FIELD_SEQUENCE("nodes", REQ, struct raw_farm, nodes, &node_entry, 1, FF_MAX_NODES),
+    CYAML_FIELD_END,
+};
+
+const cyaml_schema_value_t ff_farm_schema = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct raw_farm, farm_fields),
+};

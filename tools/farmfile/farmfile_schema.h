@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farmfile_schema.h - the farm file's libcyaml schema and the raw structs it loads into. */
+#ifndef FARMFILE_SCHEMA_H
+#define FARMFILE_SCHEMA_H
+
+#include <cyaml/cyaml.h>
+
+/*
+ * libcyaml checks the structure: which keys a mapping may have, which are
+ * required, mappings against lists against single values, list lengths and
+ * the enums. Every other scalar is loaded as a string and parsed here,
+ * because libcyaml 1.3 takes "1.5" for the integer 1 and "maybe" for true,
+ * and because a message must show the value as it was written. A missing
+ * optional key leaves a NULL pointer, so "not given" is told from any value.
+ */
+
+struct raw_proc {                /* one struct for readouts, SFCs and nodes */
+    char *name, *id, *sfc, *port, *mac, *sfc_port, *sfc_mac;
+    char *capacity, *mbufs, *max_credits, *credits;
+    char **sfcs;
+    unsigned sfcs_count;
+    char *control, *metrics, *lcores, *memory_mb;
+    int *idle;
+    char **eal_args;
+    unsigned eal_args_count;
+};
+
+struct raw_defaults {
+    int *idle;
+    char *no_huge, *memory_mb, *lcores;
+    char **eal_args;
+    unsigned eal_args_count;
+    char *metrics_period_ms;
+};
+
+struct raw_run {
+    char *sources, *events, *rate, *duration_s, *frag_size, *frag_min, *frag_max;
+    int *frag_dist;
+    char *frag_mean, *frag_sigma;
+    int *encap;
+    char *udp_port, *mtu, *seed, *trigger_us, *accept, *accept_seed, *timeout_ms;
+    char *faults, *fault_seed, *silence, *burst_events, *burst_gap_us;
+};
+
+struct raw_farm {
+    char *farm;
+    struct raw_defaults *defaults;
+    struct raw_run *run;
+    struct raw_proc *readouts, *sfcs, *nodes;
+    unsigned readouts_count, sfcs_count, nodes_count;
+};
+
+/* The whole file: a struct raw_farm, loaded through a pointer. */
+extern const cyaml_schema_value_t ff_farm_schema;
+
+#endif /* FARMFILE_SCHEMA_H */
