@@ -53,28 +53,82 @@ int farm_build_dir(char *buf, size_t len)
     return 0;
 }
 
-pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name)
+pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, char *err,
+                 size_t len)
 {
     char log[768];
 
+    /* The log is made here, so that a run directory that is full or not
+     * writable is reported, not left to a daemon that logs into nothing. */
     snprintf(log, sizeof(log), "%s/%s.log", run_dir, log_name);
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        int e = errno;
+        snprintf(err, len, "cannot create %s: %s", log, strerror(e));
+        errno = e;
+        return -1;
+    }
     fflush(NULL);
     pid_t pid = fork();
-    if (pid != 0)
-        return pid;
-    setsid();
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-        dup2(fd, 1);
-        dup2(fd, 2);
+    if (pid != 0) {
+        int e = errno;
         close(fd);
+        if (pid < 0)
+            snprintf(err, len, "cannot start %s: %s", argv[0], strerror(e));
+        errno = e;
+        return pid;
     }
+    setsid();
+    dup2(fd, 1);                 /* dup2 clears O_CLOEXEC on the copies */
+    dup2(fd, 2);
     int nul = open("/dev/null", O_RDONLY);
     if (nul >= 0)
         dup2(nul, 0);
     execv(argv[0], argv);
     fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
     _exit(127);
+}
+
+/* Whether line (n bytes, no newline) is a daemon's own account of why it
+ * failed; its text into buf. The daemons tag error lines after their
+ * timestamp and name ("2026-...Z sfc0: error: EAL: lcore 4 unavailable");
+ * before their log starts they refuse options as "sfc: option ...". */
+static int cause_line(const char *line, size_t n, const char *name, char *buf, size_t len)
+{
+    static const char *const early[] = {"readout: ", "sfc: ", "node: ", "cannot run "};
+    char tag[FF_NAME_MAX + 16];
+    int t = snprintf(tag, sizeof(tag), " %s: error: ", name);
+    const char *hit = memmem(line, n, tag, (size_t)t);
+
+    if (hit && hit - line == 24) {           /* after "YYYY-MM-DDTHH:MM:SS.mmmZ" */
+        const char *text = hit + t;
+        snprintf(buf, len, "%.*s", (int)(n - (size_t)(text - line)), text);
+        return 1;
+    }
+    for (unsigned i = 0; i < sizeof(early) / sizeof(early[0]); i++)
+        if (n >= strlen(early[i]) && memcmp(line, early[i], strlen(early[i])) == 0) {
+            snprintf(buf, len, "%.*s", (int)n, line);
+            return 1;
+        }
+    return 0;
+}
+
+int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len)
+{
+    char path[768], line[1200];
+    int found = 0;
+
+    snprintf(path, sizeof(path), "%s/%s.log", run_dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    /* The first 4 MiB at most: the cause comes early, before EAL's usage. */
+    for (unsigned lines = 0; !found && lines < 16384 && fgets(line, sizeof(line), f); lines++) {
+        size_t n = strcspn(line, "\n");
+        found = cause_line(line, n, name, buf, len);
+    }
+    fclose(f);
+    return found;
 }
 
 int farm_alive(pid_t pid)

@@ -25,10 +25,20 @@ int farm_build_dir(char *buf, size_t len);
 /*
  * Start argv (argv[0] a path, the list ending in NULL) in its own session,
  * stdin from /dev/null, stdout and stderr to <run_dir>/<log_name>.log.
- * Returns the child's pid, or -1 with errno when fork fails; a program
- * that cannot be executed exits 127 with the reason in its log.
+ * Returns the child's pid, or -1 with errno and err naming the log file
+ * that cannot be created or the fork that failed; a program that cannot be
+ * executed exits 127 with the reason in its log.
  */
-pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name);
+pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, char *err,
+                 size_t len);
+
+/*
+ * Why the daemon called name failed, from <run_dir>/<name>.log: the first
+ * line it logged as an error ("EAL: lcore 4 unavailable"), or its refusal
+ * of an option from before its log started. 1 with the text in buf, 0 when
+ * the log holds none (or cannot be read).
+ */
+int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len);
 
 /* Whether pid still runs. A child of ours that exited is reaped; a zombie
  * that is not ours (its parent, ebfarm up, is gone) counts as exited. */
