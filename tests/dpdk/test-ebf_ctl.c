@@ -856,6 +856,7 @@ static void check_raw_refused(struct rig *r, const struct raw_param *rp, size_t 
 START_TEST(test_param_text)
 {
     static const struct raw_param nul_value[] = {RAW("x", "10\0garbage")};
+    static const struct raw_param nul_rate[] = {RAW("rate", "10\0garbage")};
     static const struct raw_param nul_key[] = {RAW("x\0y", "7")};
     static const struct raw_param empty_key[] = {RAW("", "7")};
     static const struct raw_param upper_key[] = {RAW("X", "7")};
@@ -869,6 +870,9 @@ START_TEST(test_param_text)
     rig_up(&r, 1000);
     check_raw_refused(&r, nul_value, 1,
                       "parameter 'x': \"10\\0garbage\" holds a NUL byte (a value is text)");
+    /* The readout's rate as an adversary sent it: not taken as 10. */
+    check_raw_refused(&r, nul_rate, 1,
+                      "parameter 'rate': \"10\\0garbage\" holds a NUL byte (a value is text)");
     check_raw_refused(&r, nul_key, 1,
                       "parameter key \"x\\0y\" is not a name (1 to 63 characters of a-z, 0-9 "
                       "and _)");
