@@ -30,6 +30,18 @@ int ebf_opt_double(const char *prog, const char *opt, const char *val, double mi
     return -EINVAL;
 }
 
+int ebf_opt_param(const char *prog, const struct ebf_param_def *d, const char *val, void *out)
+{
+    char range[64];
+
+    if (ebf_param_parse(d, val, strlen(val), out) == 0)
+        return 0;
+    fprintf(stderr, "%s: option '--%s': \"%s\" is not %s in %s\n", prog, d->opt, val,
+            d->type == EBF_PT_DOUBLE ? "a number" : "an integer",
+            ebf_param_range(d, range, sizeof(range)));
+    return -EINVAL;
+}
+
 int ebf_opt_mac(const char *prog, const char *opt, const char *val, uint8_t mac[6])
 {
     if (ebf_parse_mac(val, mac) == 0)

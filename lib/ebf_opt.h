@@ -27,6 +27,10 @@ int ebf_opt_mac_list(const char *prog, const char *opt, const char *val,
 /* "spin" or "backoff" (the --idle option). */
 int ebf_opt_idle(const char *prog, const char *opt, const char *val, enum ebf_idle_mode *mode);
 
+/* A shared parameter (ebf_param.h) as the option --<d->opt>, into out of
+ * d's type: "prog: option '--rate': \"x\" is not a number in 0..1e+09". */
+int ebf_opt_param(const char *prog, const struct ebf_param_def *d, const char *val, void *out);
+
 /* Dotted IPv4 address into host order. */
 int ebf_opt_ipv4(const char *prog, const char *opt, const char *val, uint32_t *ip);
 
