@@ -53,40 +53,118 @@ int farm_build_dir(char *buf, size_t len)
     return 0;
 }
 
-pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, char *err,
-                 size_t len)
+/* The daemon's side of farm_spawn: its log (log_fd, made by the tool), no
+ * stdin, then argv. */
+static void exec_daemon(char *const argv[], int log_fd)
 {
-    char log[768];
-
-    /* The log is made here, so that a run directory that is full or not
-     * writable is reported, not left to a daemon that logs into nothing. */
-    snprintf(log, sizeof(log), "%s/%s.log", run_dir, log_name);
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        int e = errno;
-        snprintf(err, len, "cannot create %s: %s", log, strerror(e));
-        errno = e;
-        return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid != 0) {
-        int e = errno;
-        close(fd);
-        if (pid < 0)
-            snprintf(err, len, "cannot start %s: %s", argv[0], strerror(e));
-        errno = e;
-        return pid;
-    }
-    setsid();
-    dup2(fd, 1);                 /* dup2 clears O_CLOEXEC on the copies */
-    dup2(fd, 2);
+    dup2(log_fd, 1);             /* the copies do not inherit O_CLOEXEC */
+    dup2(log_fd, 2);
+    close(log_fd);
     int nul = open("/dev/null", O_RDONLY);
     if (nul >= 0)
         dup2(nul, 0);
     execv(argv[0], argv);
     fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
     _exit(127);
+}
+
+/* How a process ended: "exited with status N" or "killed by SIGKILL". */
+static void describe_exit(const siginfo_t *si, char *buf, size_t len)
+{
+    if (si->si_code == CLD_EXITED)
+        snprintf(buf, len, "exited with status %d", si->si_status);
+    else
+        snprintf(buf, len, "killed by SIG%s",
+                 sigabbrev_np(si->si_status) ? sigabbrev_np(si->si_status) : "?");
+}
+
+/*
+ * The session leader between the tool and its daemon: it waits for the
+ * daemon and writes how it ended to <run_dir>/exit.<pid>, so that status
+ * can tell an exited daemon (and why) from one that does not answer, also
+ * when the tool that started it is gone. The daemon is reaped only after
+ * the record is written, so whoever sees the pid gone finds the record.
+ * It closes every descriptor it inherited (the farm's lock among them) and
+ * exits with the daemon.
+ */
+static void keeper(char *const argv[], const char *run_dir, int log_fd, int report)
+{
+    char path[768], how[96];
+    siginfo_t si;
+
+    setsid();
+    signal(SIGINT, SIG_IGN);     /* signals are for the daemon, sent by pid */
+    signal(SIGTERM, SIG_IGN);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        close(report);
+        exec_daemon(argv, log_fd);
+    }
+    int sent = write(report, &pid, sizeof(pid)) == (ssize_t)sizeof(pid);
+    close_range(0, ~0U, 0);
+    if (!sent || pid < 0)
+        _exit(1);
+    memset(&si, 0, sizeof(si));
+    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) != 0)
+        if (errno != EINTR)
+            _exit(1);
+    describe_exit(&si, how, sizeof(how));
+    snprintf(path, sizeof(path), "%s/exit.%d", run_dir, (int)pid);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%s\n", how);
+        fclose(f);
+    }
+    waitpid(pid, NULL, 0);
+    _exit(0);
+}
+
+pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, char *err,
+                 size_t len)
+{
+    char log[768];
+    int pfd[2], e;
+    pid_t pid = -1;
+
+    /* The log is made here, so that a run directory that is full or not
+     * writable is reported, not left to a daemon that logs into nothing. */
+    snprintf(log, sizeof(log), "%s/%s.log", run_dir, log_name);
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        e = errno;
+        snprintf(err, len, "cannot create %s: %s", log, strerror(e));
+        errno = e;
+        return -1;
+    }
+    if (pipe2(pfd, O_CLOEXEC) != 0) {
+        e = errno;
+        close(fd);
+        snprintf(err, len, "cannot start %s: %s", argv[0], strerror(e));
+        errno = e;
+        return -1;
+    }
+    fflush(NULL);
+    pid_t k = fork();
+    if (k == 0) {
+        close(pfd[0]);
+        keeper(argv, run_dir, fd, pfd[1]);
+    }
+    e = errno;
+    close(fd);
+    close(pfd[1]);
+    if (k > 0 && read(pfd[0], &pid, sizeof(pid)) != (ssize_t)sizeof(pid)) {
+        pid = -1;
+        e = ECHILD;
+    }
+    close(pfd[0]);
+    if (k < 0 || pid < 0) {
+        snprintf(err, len, "cannot start %s: %s", argv[0], strerror(e));
+        errno = e;
+        return -1;
+    }
+    return pid;
 }
 
 /* Whether line (n bytes, no newline) is a daemon's own account of why it
@@ -122,7 +200,7 @@ int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len)
     FILE *f = fopen(path, "r");
     if (!f)
         return 0;
-    /* The first 4 MiB at most: the cause comes early, before EAL's usage. */
+    /* The first 16384 lines at most: the cause comes early, before EAL's usage. */
     for (unsigned lines = 0; !found && lines < 16384 && fgets(line, sizeof(line), f); lines++) {
         size_t n = strcspn(line, "\n");
         found = cause_line(line, n, name, buf, len);
@@ -131,26 +209,34 @@ int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len)
     return found;
 }
 
-int farm_alive(pid_t pid)
+int farm_exit_how(const char *run_dir, pid_t pid, char *buf, size_t len)
 {
-    char path[64], buf[256];
-    int status;
+    char path[768];
 
-    if (pid <= 0)
-        return 0;
-    if (waitpid(pid, &status, WNOHANG) == pid)
-        return 0;
-    if (kill(pid, 0) != 0)
-        return 0;
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    snprintf(path, sizeof(path), "%s/exit.%d", run_dir, (int)pid);
     FILE *f = fopen(path, "r");
     if (!f)
-        return 1;
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+        return -1;
+    if (!fgets(buf, (int)len, f))
+        buf[0] = '\0';
     fclose(f);
-    buf[n] = '\0';
-    const char *paren = strrchr(buf, ')');   /* "pid (comm) S ..." */
-    return !(paren && paren[1] == ' ' && paren[2] == 'Z');
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+void farm_wait_gone(pid_t pid, double timeout_s)
+{
+    double end = farm_now() + timeout_s;
+
+    while (farm_alive(pid) && farm_now() < end)
+        farm_sleep_ms(5);
+}
+
+int farm_alive(pid_t pid)
+{
+    /* A daemon that has exited stays a zombie only until its keeper has
+     * recorded how it ended: until then it still counts. */
+    return pid > 0 && kill(pid, 0) == 0;
 }
 
 void farm_kill_all(const struct farm_state *st)
@@ -159,7 +245,14 @@ void farm_kill_all(const struct farm_state *st)
         if (farm_alive(st->proc[i].pid))
             kill(st->proc[i].pid, SIGKILL);
     for (unsigned i = 0; i < st->n; i++)
-        waitpid(st->proc[i].pid, NULL, WNOHANG);
+        farm_wait_gone(st->proc[i].pid, 5);
+    farm_reap();
+}
+
+void farm_reap(void)
+{
+    while (waitpid(-1, NULL, WNOHANG) > 0)
+        ;
 }
 
 void farm_rm_rf(const char *path)
