@@ -12,7 +12,7 @@
 
 static struct sfc_conf conf = {
     .n_sources = 8, .udp_port = EBF_UDP_PORT_DEFAULT, .capacity = 4096,
-    .max_credits = 256, .timeout_ms = 100, .mtu = 1500, .burst = 32,
+    .max_credits = 256, .timeout_ms = 100, .burst = 32,
     .drain_quiet_ms = 200, .drain_timeout_ms = 5000, .node_timeout_ms = 1000,
 };
 static char node_name[SFC_MAX_NODES][128];
@@ -53,7 +53,6 @@ static const struct ebf_arg own[] = {
                   "events held at once: building, ready, unacked (4096)"),
     EBF_ARG_PARAM(MBUFS, &mbufs, "N", "receive mbufs (32767)"),
     EBF_ARG_PARAM(MAX_CREDITS, &conf.max_credits, "N", "credits + unacked events per node (256)"),
-    EBF_ARG_INT(EBF_ARG_U16, "mtu", &conf.mtu, 256, 9600, "N", "link MTU (1500)"),
     EBF_ARG_INT(EBF_ARG_U16, "burst", &conf.burst, 1, 64, "N", "rx burst (32)"),
     EBF_ARG_PARAM(UDP_PORT, &conf.udp_port, "P", "UDP port of fragments (50505)"),
     EBF_ARG_PARAM(DRAIN_QUIET_MS, &conf.drain_quiet_ms, "T",
@@ -102,6 +101,19 @@ static void find_ports(struct ebf_daemon *d, struct sfc_conf *c)
     }
 }
 
+/* The data room of the pool the node ports receive into: the largest any
+ * of them needs at --mtu. */
+static uint16_t node_room(const struct ebf_daemon *d, const struct sfc_conf *c)
+{
+    uint16_t room = ebf_daemon_room(d, UINT16_MAX);
+
+    for (uint16_t i = 0; i < c->n_nodes; i++) {
+        uint16_t r = ebf_daemon_room(d, c->node[i].port);
+        room = r > room ? r : room;
+    }
+    return room;
+}
+
 /* Start the readout port, then the nodes' (several nodes may share one). */
 static void start_ports(struct ebf_daemon *d, struct sfc_conf *c, struct rte_mempool *rx_pool,
                         struct rte_mempool *ack_pool)
@@ -132,8 +144,10 @@ int main(int argc, char **argv)
     ebf_daemon_start(d, argc, argv);
     ebf_idle_init(&c->idle, d->cl.common.idle);
     find_ports(d, c);
-    struct rte_mempool *rx_pool = ebf_daemon_pool(d, "sfc_rx", mbufs, 2048);
-    struct rte_mempool *ack_pool = ebf_daemon_pool(d, "sfc_ack", 4095, 2048);
+    c->mtu = d->cl.common.mtu;
+    struct rte_mempool *rx_pool = ebf_daemon_pool(d, "sfc_rx", mbufs,
+                                                  ebf_daemon_room(d, c->rx_port));
+    struct rte_mempool *ack_pool = ebf_daemon_pool(d, "sfc_ack", 4095, node_room(d, c));
     c->hdr_pool = ebf_daemon_pool(d, "sfc_hdr", 8191, 128);
     c->clone_pool = ebf_daemon_pool(d, "sfc_clone", mbufs, 0);
     c->max_frames = mbufs;
