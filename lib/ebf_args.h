@@ -95,10 +95,6 @@ struct ebf_cmdline {
     struct ebf_common_opts common;
 };
 
-/* The MTU range every daemon takes (the farm file's too). */
-#define EBF_MTU_MIN 256
-#define EBF_MTU_MAX 9600
-
 /* The defaults of the shared options: link timeout 10000 ms, MTU 1500,
  * idle spin, metrics period 1000 ms, nothing else set. */
 void ebf_common_defaults(struct ebf_common_opts *o);

@@ -23,6 +23,8 @@
 
 #define EBF_FRAG_MAX 1048576     /* largest fragment: the SFC holds an event in its pools */
 #define EBF_PORTS_MAX 32         /* ports one daemon can open: DPDK's RTE_MAX_ETHPORTS */
+#define EBF_MTU_MIN 256          /* the MTU range of every daemon and the farm file */
+#define EBF_MTU_MAX 9600
 
 enum ebf_param_type {
     EBF_PT_U16,
@@ -80,6 +82,8 @@ enum ebf_param_use {
       "events sent back to back, then a pause; 0: no bursts")                                \
     X(BURST_GAP_US, "burst_gap_us", "burst-gap-us", U32, 0, 60000000, "us", "run",           \
       EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM, "the pause between bursts")              \
+    X(MTU, "mtu", "mtu", U16, EBF_MTU_MIN, EBF_MTU_MAX, "bytes", "run",                    \
+      EBF_PU_ALL_OPT | EBF_PU_FARM, "the MTU of every port (frames of at most MTU + 18 B)")   \
     X(UDP_PORT, "udp_port", "udp-port", U16, 1, 65535, "", "run",                            \
       EBF_PU_RO_OPT | EBF_PU_SFC_OPT | EBF_PU_FARM, "UDP port of fragments")                 \
     D(TIMEOUT_MS, "timeout_ms", "timeout-ms", 0.01, 3.6e6, "ms", "run",                      \

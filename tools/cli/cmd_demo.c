@@ -231,7 +231,7 @@ static int shape_opt(int ch, const char *val, struct farm_conf *c, struct demo_s
         return ebf_opt_param(DEMO, EBF_PARAM(FRAG_MAX), val, &c->frag_max);
     case 'r': return ebf_opt_param(DEMO, EBF_PARAM(RATE), val, &c->rate);
     case 'u': c->udp = 1; return 0;
-    case 'm': return opt_u16("--mtu", val, 256, 9600, &c->mtu);
+    case 'm': return ebf_opt_param(DEMO, EBF_PARAM(MTU), val, &c->mtu);
     case 't': return ebf_opt_param(DEMO, EBF_PARAM(TRIGGER_US), val, &c->trigger_us);
     case 'A': return ebf_opt_param(DEMO, EBF_PARAM(ACCEPT), val, &c->accept);
     case 'T': return ebf_opt_param(DEMO, EBF_PARAM(TIMEOUT_MS), val, &c->timeout_ms);

@@ -130,7 +130,7 @@ static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run
     if (rc == 0 && r->encap)
         run->encap = (enum ff_encap)*r->encap;
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(UDP_PORT), r->udp_port, &run->udp_port);
-    rc = rc ? rc : ff_get_u16(c, "mtu", r->mtu, FF_MTU_MIN, FF_MTU_MAX, &run->mtu);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(MTU), r->mtu, &run->mtu);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(SEED), r->seed, &run->seed);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(TRIGGER_US), r->trigger_us, &run->trigger_us);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(ACCEPT), r->accept, &run->accept);

@@ -176,7 +176,7 @@ static int check_run(struct ff_chk *c, const struct ff_run *r)
                   "headers, %d fragment header, %d event header, 8 bytes of piece)",
                   r->mtu, r->encap == FF_ENCAP_UDP ? "udp" : "eth", need, l2, FF_FRAG_HLEN,
                   FF_EVENT_HLEN);
-    rc = rc ? rc : range_u(c, "run.mtu", r->mtu, FF_MTU_MIN, FF_MTU_MAX);
+    rc = rc ? rc : RANGE_U(c, "run.mtu", MTU, r->mtu);
     rc = rc ? rc : RANGE_D(c, "run.trigger_us", TRIGGER_US, r->trigger_us);
     rc = rc ? rc : RANGE_D(c, "run.accept", ACCEPT, r->accept);
     rc = rc ? rc : RANGE_D(c, "run.timeout_ms", TIMEOUT_MS, r->timeout_ms);

@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ebf_args.h"
 #include "ebf_param.h"
 #include "farmfile_types.h"
 
@@ -18,8 +17,6 @@
 /* Limits of the keys only the farm file has. The keys that daemons also
  * take (run parameters, SFC and node sizes) have theirs in lib/ebf_param.h,
  * one definition for the options, configure and the farm file. */
-#define FF_MTU_MIN EBF_MTU_MIN  /* the daemons' --mtu range (ebf_args.h) */
-#define FF_MTU_MAX EBF_MTU_MAX
 #define FF_MEMORY_MB_MIN 64
 #define FF_MEMORY_MB_MAX 65536
 #define FF_FILE_MAX (1 << 20)     /* bytes of a farm file */
