@@ -79,3 +79,44 @@ const char *ebf_param_range(const struct ebf_param_def *d, char *buf, size_t len
         snprintf(buf, len, "%" PRIu64 "..%" PRIu64, d->min, d->max);
     return buf;
 }
+
+uint32_t ebf_piece_max(enum ebf_encap encap, uint32_t mtu)
+{
+    uint32_t l3 = encap == EBF_ENCAP_UDP ? EBF_IPV4_HLEN + EBF_UDP_HLEN : 0;
+    uint32_t head = l3 + EBF_FRAG_HLEN + EBF_EVENT_HLEN;
+
+    return mtu > head ? (mtu - head) & ~7u : 0;
+}
+
+uint64_t ebf_event_frames(uint32_t n_sources, uint32_t frag_max, enum ebf_encap encap,
+                          uint32_t mtu)
+{
+    uint32_t piece = ebf_piece_max(encap, mtu);
+
+    if (piece == 0)
+        return UINT64_MAX;
+    return (uint64_t)n_sources * ((frag_max + (uint64_t)piece - 1) / piece);
+}
+
+uint32_t ebf_frag_fit(uint32_t n_sources, enum ebf_encap encap, uint32_t mtu)
+{
+    uint64_t fit = n_sources ? (uint64_t)(EBF_EVENT_FRAMES_MAX / n_sources) *
+                               ebf_piece_max(encap, mtu)
+                             : EBF_FRAG_MAX;
+
+    return fit < EBF_FRAG_MAX ? (uint32_t)fit : EBF_FRAG_MAX;
+}
+
+int ebf_event_frames_check(uint32_t n_sources, uint32_t frag_max, enum ebf_encap encap,
+                           uint32_t mtu, char *why, size_t len)
+{
+    uint64_t frames = ebf_event_frames(n_sources, frag_max, encap, mtu);
+
+    if (frames <= EBF_EVENT_FRAMES_MAX)
+        return 0;
+    snprintf(why, len, "events of %u fragments of up to %u B take %" PRIu64 " frames at MTU %u "
+             "(pieces of %u B), more than the %d an SFC sends of one event (fragments of at "
+             "most %u B fit)", n_sources, frag_max, frames, mtu, ebf_piece_max(encap, mtu),
+             EBF_EVENT_FRAMES_MAX, ebf_frag_fit(n_sources, encap, mtu));
+    return -EINVAL;
+}

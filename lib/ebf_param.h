@@ -23,6 +23,7 @@
 
 #define EBF_FRAG_MAX 1048576     /* largest fragment: the SFC holds an event in its pools */
 #define EBF_PORTS_MAX 32         /* ports one daemon can open: DPDK's RTE_MAX_ETHPORTS */
+#define EBF_EVENT_FRAMES_MAX 1023 /* frames of one event: what an SFC queues toward a node at once */
 #define EBF_MTU_MIN 256          /* the MTU range of every daemon and the farm file */
 #define EBF_MTU_MAX 9600
 
@@ -159,5 +160,24 @@ int ebf_param_parse(const struct ebf_param_def *d, const char *text, size_t len,
 
 /* The range of d as the messages write it: "1..128", "0..1e+09". */
 const char *ebf_param_range(const struct ebf_param_def *d, char *buf, size_t len);
+
+/*
+ * Fragment sizes against the frames of an event. A readout cuts a fragment
+ * into pieces of at most ebf_piece_max() bytes, one frame each; an SFC
+ * sends an event only when all its frames fit its queue toward a node
+ * (EBF_EVENT_FRAMES_MAX), so n_sources fragments of frag_max bytes must
+ * not take more. These are the checks' shared arithmetic (DPDK-free).
+ */
+uint32_t ebf_piece_max(enum ebf_encap encap, uint32_t mtu);
+uint64_t ebf_event_frames(uint32_t n_sources, uint32_t frag_max, enum ebf_encap encap,
+                          uint32_t mtu);
+/* The largest frag_max whose events fit (at most EBF_FRAG_MAX). */
+uint32_t ebf_frag_fit(uint32_t n_sources, enum ebf_encap encap, uint32_t mtu);
+/* 0 when events of n_sources fragments of frag_max bytes fit; else
+ * -EINVAL and why: "events of 8 fragments of up to 1048576 B take 5960
+ * frames at MTU 1500 (pieces of 1408 B), more than the 1023 an SFC sends
+ * of one event (fragments of at most 178816 B fit)". */
+int ebf_event_frames_check(uint32_t n_sources, uint32_t frag_max, enum ebf_encap encap,
+                           uint32_t mtu, char *why, size_t len);
 
 #endif /* EBF_PARAM_H */

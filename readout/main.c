@@ -20,6 +20,8 @@ static struct ro_conf conf = {
     .src_ip = 0x0a000001,
 };
 
+static struct ebf_daemon ro_daemon;
+
 /* What only the checks across options need. */
 static struct {
     int have_size, have_range, have_gap;
@@ -131,8 +133,8 @@ static const struct ebf_arg own[] = {
     EBF_ARG_PARAM(FRAG_MEAN, &opt.mean, "B", "log-normal mean in bytes"),
     EBF_ARG_PARAM(FRAG_SIGMA, &opt.sigma, "S",
                   "log-normal standard deviation in bytes; sizes clamped\n"
-                  "to [--frag-min, --frag-max] (default: 1 to the largest\n"
-                  "fragment --frag-max allows)"),
+                  "to [--frag-min, --frag-max] (default: 1 to what an\n"
+                  "event of --sources fragments carries at --mtu)"),
     EBF_ARG_CALL("encap", parse_encap, &conf.encap, "eth|udp",
                  "raw Ethernet (EtherType 0x88b5) or UDP/IPv4 (eth)"),
     EBF_ARG_PARAM(UDP_PORT, &conf.udp_port, "P", "UDP port (50505)"),
@@ -168,6 +170,7 @@ static int refuse(char *err, size_t len, const char *msg)
 static int check_opts(char *err, size_t len)
 {
     struct ro_conf *c = &conf;
+    char why[320];
     int lognormal = opt.dist == RO_SIZE_LOGNORMAL;
 
     if (c->size_min > c->size_max) {
@@ -192,10 +195,18 @@ static int check_opts(char *err, size_t len)
         return refuse(err, len, "--burst-events replaces --rate: give one of them");
     if (opt.have_gap && !opt.fault.burst_events)
         return refuse(err, len, "--burst-gap-us needs --burst-events");
+    /* Log-normal sizes without --frag-min/--frag-max: clamped to what an
+     * event of --sources fragments can carry at --mtu. */
+    enum ebf_encap encap = c->encap;
+    uint16_t mtu = ro_daemon.cl.common.mtu;
+    if (lognormal && !opt.have_range)
+        c->size_min = 1, c->size_max = ebf_frag_fit(c->n_sources, encap, mtu);
+    if (ebf_event_frames_check(c->n_sources, c->size_max, encap, mtu, why, sizeof(why))) {
+        snprintf(err, len, "%s: %s", opt.have_size ? "--frag-size" : "--frag-max", why);
+        return -EINVAL;
+    }
     if (lognormal) {
         c->size_dist = RO_SIZE_LOGNORMAL;
-        if (!opt.have_range)
-            c->size_min = 1, c->size_max = EBF_FRAG_MAX;
         c->size_mean = opt.mean;
         c->size_sd = opt.sigma;
         ro_size_lognormal_params(opt.mean, opt.sigma, &c->size_mu, &c->size_sigma);
@@ -206,37 +217,37 @@ static int check_opts(char *err, size_t len)
 
 int main(int argc, char **argv)
 {
-    static struct ebf_daemon d;
     static struct ro_runner runner;
+    struct ebf_daemon *d = &ro_daemon;
     struct ro_conf *c = &conf;
 
     for (int i = 0; i < RO_MAX_SFCS; i++)
         c->sfc_ip[i] = 0x0a000101 + (uint32_t)i;
     ro_fault_conf_init(&opt.fault);
-    ebf_daemon_init(&d, "readout");
-    d.cl.synopsis = "--port NAME --sfc-mac MAC[,MAC...]";
-    d.cl.port_help = "DPDK device to send on (vdev name or PCI address)";
-    d.cl.own = own;
-    d.cl.n_own = sizeof(own) / sizeof(own[0]);
-    d.cl.check = check_opts;
-    ebf_daemon_start(&d, argc, argv);
-    ebf_idle_init(&c->idle, d.cl.common.idle);
-    c->port = ebf_daemon_port(&d, d.cl.common.port);
-    ebf_daemon_mac(&d, c->port, c->src_mac);
-    c->mtu = d.cl.common.mtu;
+    ebf_daemon_init(d, "readout");
+    d->cl.synopsis = "--port NAME --sfc-mac MAC[,MAC...]";
+    d->cl.port_help = "DPDK device to send on (vdev name or PCI address)";
+    d->cl.own = own;
+    d->cl.n_own = sizeof(own) / sizeof(own[0]);
+    d->cl.check = check_opts;
+    ebf_daemon_start(d, argc, argv);
+    ebf_idle_init(&c->idle, d->cl.common.idle);
+    c->port = ebf_daemon_port(d, d->cl.common.port);
+    ebf_daemon_mac(d, c->port, c->src_mac);
+    c->mtu = d->cl.common.mtu;
     /* Above the default room, 4095 mbufs: at --mtu 9000 they fit --no-huge's
      * default 64 MB and still cover both rings (1024 each), a burst and
      * the fault stage's 1024 held frames. */
-    uint16_t room = ebf_daemon_room(&d, c->port);
-    c->pool = ebf_daemon_pool(&d, "ro_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room);
-    ebf_daemon_port_start(&d, c->port, c->pool, d.cl.common.port);
-    ebf_daemon_link_wait(&d, c->port, d.cl.common.port);
+    uint16_t room = ebf_daemon_room(d, c->port);
+    c->pool = ebf_daemon_pool(d, "ro_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room);
+    ebf_daemon_port_start(d, c->port, c->pool, d->cl.common.port);
+    ebf_daemon_link_wait(d, c->port, d->cl.common.port);
     int rc = ro_runner_init(&runner, c);
     if (rc)
-        ebf_daemon_fail(&d, "cannot create the data plane: %s", strerror(-rc));
-    d.exit_when_finished = d.cl.common.control == NULL && !opt.linger;
-    ebf_daemon_serve(&d, &ro_ctl_ops, &runner.plug);
+        ebf_daemon_fail(d, "cannot create the data plane: %s", strerror(-rc));
+    d->exit_when_finished = d->cl.common.control == NULL && !opt.linger;
+    ebf_daemon_serve(d, &ro_ctl_ops, &runner.plug);
     rc = ro_runner_failed(&runner) ? EXIT_FAILURE : EXIT_SUCCESS;
     ro_runner_fini(&runner);
-    return ebf_daemon_exit(&d, rc);
+    return ebf_daemon_exit(d, rc);
 }

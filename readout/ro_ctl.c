@@ -105,16 +105,19 @@ int ro_param(void *conf, const char *key, const char *value, char *err, size_t l
     return ebf_param_unknown(key, RO_PARAMS, err, len);
 }
 
-/* The checks that take several parameters together, when a configure is
- * adopted; the log-normal parameters are derived here. 0 or -EINVAL. */
-static int check_conf(void *conf, char *err, size_t len)
+int ro_conf_check(void *conf, char *err, size_t len)
 {
     struct ro_conf *c = conf;
+    char why[320];
     const struct ro_fault_conf *f = &c->faults;
 
     if (c->size_min > c->size_max) {
         snprintf(err, len, "parameter 'frag_min': %u is above frag_max %u", c->size_min,
                  c->size_max);
+        return -EINVAL;
+    }
+    if (ebf_event_frames_check(c->n_sources, c->size_max, c->encap, c->mtu, why, sizeof(why))) {
+        snprintf(err, len, "parameter 'frag_max': %s", why);
         return -EINVAL;
     }
     if (c->size_dist == RO_SIZE_LOGNORMAL) {
@@ -221,7 +224,7 @@ static void hold(void *dp, int paused)
 static const struct ebf_plug_ops ro_plug_ops = {
     .create = create,
     .destroy = destroy,
-    .check = check_conf,
+    .check = ro_conf_check,
     .begin = begin,
     .poll = poll,
     .drain_poll = drain_poll,

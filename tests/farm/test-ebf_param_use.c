@@ -223,6 +223,43 @@ START_TEST(test_ports)
 }
 END_TEST
 
+/* --- Fragment sizes against the frames of an event ------------------------- */
+
+/* The fragments of an event, cut into frames at the MTU, must fit what an
+ * SFC sends of one event (1023 frames): 8 sources at MTU 1500 carry at most
+ * 127 pieces of 1408 B each. The readout's options and configure refuse
+ * one byte more with the same words as the farm file (test-farmfile). */
+START_TEST(test_event_frames)
+{
+    static const char why[] =
+        "events of 8 fragments of up to 178817 B take 1024 frames at MTU 1500 (pieces of "
+        "1408 B), more than the 1023 an SFC sends of one event (fragments of at most 178816 B "
+        "fit)";
+    static struct ro_conf ro;
+    const char *fits[] = {"--frag-size=178816", NULL};
+    const char *over[] = {"--frag-size=178817", NULL};
+    char want[512], err[512];
+
+    ck_assert_int_eq(run_argv(0, "--no-such-option", fits, 0), 1);
+    ck_assert_msg(strstr(err_text, " readout: error: EAL: ") != NULL, "%s", err_text);
+    ck_assert_int_eq(run_argv(0, "--no-such-option", over, 0), 2);
+    snprintf(want, sizeof(want), "readout: --frag-size: %s\n", why);
+    ck_assert_str_eq(err_text, want);
+
+    memset(&ro, 0, sizeof(ro));
+    ro.n_sources = 8;
+    ro.mtu = 1500;
+    ro.encap = EBF_ENCAP_ETH;
+    ro.faults.silence_source = RO_FAULT_NO_SILENCE;
+    ck_assert_int_eq(ro_param(&ro, "frag_size", "178816", err, sizeof(err)), 0);
+    ck_assert_msg(ro_conf_check(&ro, err, sizeof(err)) == 0, "%s", err);
+    ck_assert_int_eq(ro_param(&ro, "frag_max", "178817", err, sizeof(err)), 0);
+    ck_assert_int_eq(ro_conf_check(&ro, err, sizeof(err)), -EINVAL);
+    snprintf(want, sizeof(want), "parameter 'frag_max': %s", why);
+    ck_assert_str_eq(err, want);
+}
+END_TEST
+
 /* --- configure ------------------------------------------------------------- */
 
 typedef int (*param_fn)(void *conf, const char *key, const char *value, char *err, size_t len);
@@ -283,17 +320,21 @@ END_TEST
 #define FARM_SFC "  - {name: sfc0, port: memif:a, mac: 02:00:00:00:00:02%s}\n"
 #define FARM_NODE "  - {name: n0, sfc: sfc0, port: memif:b, mac: 02:00:00:00:00:03%s}\n"
 
-/* The keys some keys need beside them in "run". */
+/* The keys some keys need beside them in "run". The largest fragments fit
+ * an event of one source (745 frames at MTU 1500): the frames of an event
+ * are checked apart (test-farmfile). */
 static const char *run_company(const struct ebf_param_def *d)
 {
+    if (d == EBF_PARAM(FRAG_SIZE))
+        return "  sources: 1\n";
     if (d == EBF_PARAM(FRAG_MIN))
-        return "  frag_max: 1048576\n";
+        return "  sources: 1\n  frag_max: 1048576\n";
     if (d == EBF_PARAM(FRAG_MAX))
-        return "  frag_min: 1\n";
+        return "  sources: 1\n  frag_min: 1\n";
     if (d == EBF_PARAM(FRAG_MEAN))
-        return "  frag_dist: lognormal\n  frag_sigma: 1\n";
+        return "  sources: 1\n  frag_dist: lognormal\n  frag_sigma: 1\n";
     if (d == EBF_PARAM(FRAG_SIGMA))
-        return "  frag_dist: lognormal\n  frag_mean: 1000\n";
+        return "  sources: 1\n  frag_dist: lognormal\n  frag_mean: 1000\n";
     if (d == EBF_PARAM(BURST_GAP_US))
         return "  burst_events: 1\n";
     return "";
@@ -375,6 +416,7 @@ Suite *ebf_param_use_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_options);
     tcase_add_test(tc, test_ports);
+    tcase_add_test(tc, test_event_frames);
     tcase_add_test(tc, test_configure);
     tcase_add_test(tc, test_farm_file);
     suite_add_tcase(s, tc);

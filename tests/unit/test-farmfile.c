@@ -392,8 +392,10 @@ START_TEST(test_faults_and_sizes)
     ck_assert_msg(parse(every) == 0, "%s", err);
     ck_assert_int_eq(spec.run.frag_dist, FF_DIST_LOGNORMAL);
     ck_assert(spec.run.frag_mean == 2000.5 && spec.run.frag_sigma == 0);
-    ck_assert_uint_eq(spec.run.frag_min, 1);           /* log-normal: [1, 1048576] */
-    ck_assert_uint_eq(spec.run.frag_max, 1048576);
+    /* Log-normal, no clamp given: from 1 to what an event of 16 fragments
+     * carries at MTU 1500, 1023 / 16 = 63 frames of 1408 B each. */
+    ck_assert_uint_eq(spec.run.frag_min, 1);
+    ck_assert_uint_eq(spec.run.frag_max, 63 * 1408);
     ck_assert_str_eq(spec.run.faults, "drop=0.001,dup=0.001,reorder=0.01,corrupt=0.0005,window=16");
     ck_assert_uint_eq(spec.run.fault_seed, UINT64_MAX);
     ck_assert_uint_eq(spec.run.silence_source, 15);
@@ -1026,7 +1028,26 @@ static const struct bad {
      "  frag_mean: 1000\n"
      "  frag_sigma: 100\n",
      "key 'run.frag_size' cannot be given with 'run.frag_dist' lognormal (its sizes are clamped "
-     "to [frag_min, frag_max], by default [1, 1048576])"},
+     "to [frag_min, frag_max], by default from 1 to what an event of run.sources fragments can "
+     "carry)"},
+    {"events of more frames than an SFC sends",
+     BASE
+     "run:\n"
+     "  frag_size: 1048576\n",
+     "key 'run.frag_max': events of 8 fragments of up to 1048576 B take 5960 frames at MTU 1500 "
+     "(pieces of 1408 B), more than the 1023 an SFC sends of one event (fragments of at most "
+     "178816 B fit)"},
+    {"events of more frames than an SFC sends, udp at 9000",
+     BASE
+     "run:\n"
+     "  sources: 128\n"
+     "  encap: udp\n"
+     "  mtu: 9000\n"
+     "  frag_min: 1\n"
+     "  frag_max: 80000\n",
+     "key 'run.frag_max': events of 128 fragments of up to 80000 B take 1280 frames at MTU 9000 "
+     "(pieces of 8880 B), more than the 1023 an SFC sends of one event (fragments of at most "
+     "62160 B fit)"},
     {"frag_mean without lognormal",
      BASE
      "run:\n"

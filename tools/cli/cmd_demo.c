@@ -30,7 +30,7 @@ static void demo_usage(FILE *out)
             "                    with --frag-size, uniform with --frag-min/--frag-max)\n"
             "  --frag-mean B --frag-sigma S  log-normal mean and standard deviation in\n"
             "                    bytes; sizes clamped to [--frag-min, --frag-max]\n"
-            "                    (default [1, 1048576])\n"
+            "                    (default: 1 to what an event can carry)\n"
             "  --seed N          seed of the run: fragment sizes and fault decisions (1)\n"
             "  --faults SPEC     readout frame faults, e.g. drop=0.001,dup=0.001,\n"
             "                    reorder=0.01,corrupt=0.0005 (keys: drop, dup, reorder,\n"
@@ -165,9 +165,9 @@ static int size_fault_check(struct farm_conf *c, const struct demo_seen *seen)
         return demo_error("--frag-dist lognormal takes --frag-min/--frag-max, not --frag-size");
     if (c->frag_dist == FF_DIST_FIXED && seen->dist && c->frag_min != c->frag_max)
         return demo_error("--frag-dist fixed takes --frag-size, not --frag-min/--frag-max");
-    if (lognormal && !seen->range) {
+    if (lognormal && !seen->range) {     /* what an event of --sources fragments carries */
         c->frag_min = (uint32_t)EBF_PARAM(FRAG_MIN)->min;
-        c->frag_max = (uint32_t)EBF_PARAM(FRAG_MAX)->max;
+        c->frag_max = ebf_frag_fit(c->sources, c->udp ? EBF_ENCAP_UDP : EBF_ENCAP_ETH, c->mtu);
     }
     if (lognormal && (c->frag_mean < c->frag_min || c->frag_mean > c->frag_max)) {
         fprintf(stderr, DEMO ": --frag-mean %g is outside [--frag-min, --frag-max] (%u to %u)\n",

@@ -51,8 +51,8 @@ static int conv_defaults(struct ff_cv *c, const struct raw_defaults *d, struct f
 
 /* Fragment sizes: frag_size, or frag_min and frag_max, and their
  * distribution. Log-normal sizes are clamped to [frag_min, frag_max], by
- * default the whole range of a fragment size, as the readout's options
- * have it. */
+ * default from 1 to what an event can carry (conv_run), as the readout's
+ * options have it. */
 static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *run)
 {
     const char *alone = "give frag_size alone, or frag_min and frag_max";
@@ -68,8 +68,9 @@ static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *ru
                     alone);
     if (lognormal && r->frag_size)
         return FAIL(c, "key 'run.frag_size' cannot be given with 'run.frag_dist' lognormal (its "
-                    "sizes are clamped to [frag_min, frag_max], by default [%u, %u])",
-                    (unsigned)EBF_PARAM(FRAG_MIN)->min, (unsigned)EBF_PARAM(FRAG_MAX)->max);
+                    "sizes are clamped to [frag_min, frag_max], by default from %u to what an "
+                    "event of run.sources fragments can carry)",
+                    (unsigned)EBF_PARAM(FRAG_MIN)->min);
     if (!lognormal && (r->frag_mean || r->frag_sigma))
         return FAIL(c, "key 'run.%s' is only allowed with 'run.frag_dist' lognormal",
                     r->frag_mean ? "frag_mean" : "frag_sigma");
@@ -137,6 +138,10 @@ static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(ACCEPT_SEED), r->accept_seed, &run->accept_seed);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(TIMEOUT_MS), r->timeout_ms, &run->timeout_ms);
     rc = rc ? rc : conv_faults(c, r, run);
+    /* Log-normal sizes without frag_min and frag_max: clamped to what an
+     * event of run.sources fragments can carry at run.mtu. */
+    if (rc == 0 && run->frag_dist == FF_DIST_LOGNORMAL && !r->frag_min && !r->frag_max)
+        run->frag_max = ebf_frag_fit(run->sources, ff_encap(run->encap), run->mtu);
     return rc;
 }
 

@@ -154,6 +154,7 @@ static int check_faults(struct ff_chk *c, const struct ff_run *r)
 
 static int check_run(struct ff_chk *c, const struct ff_run *r)
 {
+    char why[320];
     uint32_t l2 = FF_ETH_HLEN + (r->encap == FF_ENCAP_UDP ? FF_UDP_EXTRA : 0);
     uint32_t need = l2 + FF_FRAG_HLEN + FF_EVENT_HLEN + 8;
     int rc = 0;
@@ -177,6 +178,10 @@ static int check_run(struct ff_chk *c, const struct ff_run *r)
                   r->mtu, r->encap == FF_ENCAP_UDP ? "udp" : "eth", need, l2, FF_FRAG_HLEN,
                   FF_EVENT_HLEN);
     rc = rc ? rc : RANGE_U(c, "run.mtu", MTU, r->mtu);
+    /* Every frame of an event must fit the SFC's queue toward a node. */
+    if (rc == 0 && ebf_event_frames_check(r->sources, r->frag_max, ff_encap(r->encap), r->mtu,
+                                          why, sizeof(why)))
+        rc = FAIL(c, "key 'run.frag_max': %s", why);
     rc = rc ? rc : RANGE_D(c, "run.trigger_us", TRIGGER_US, r->trigger_us);
     rc = rc ? rc : RANGE_D(c, "run.accept", ACCEPT, r->accept);
     rc = rc ? rc : RANGE_D(c, "run.timeout_ms", TIMEOUT_MS, r->timeout_ms);

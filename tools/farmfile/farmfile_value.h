@@ -31,6 +31,12 @@
 #define FF_HINT_ENDPOINT "tcp://HOST:PORT or ipc://PATH, where {run} stands for the run directory"
 #define FF_HINT_LCORES "\"auto\" or an EAL --lcores value such as 0@(0,1) or 1-3"
 
+/* The wire's encapsulation of a farm file's encap. */
+static inline enum ebf_encap ff_encap(enum ff_encap e)
+{
+    return e == FF_ENCAP_UDP ? EBF_ENCAP_UDP : EBF_ENCAP_ETH;
+}
+
 /* Write "<where>: <message>" into err; returns -EINVAL. */
 int ff_fail(char *err, size_t errlen, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
