@@ -113,7 +113,8 @@ int ff_eal_arg_ok(const char *arg, const char *prev);
 #define FF_EAL_ALLOWED                                                                      \
     "--log-level, --syslog, -l, -c, --main-lcore, -n, -r, --socket-mem, --socket-limit, "   \
     "--huge-dir, --huge-unlink, --single-file-segments, --legacy-mem, --match-allocations, " \
-    "--iova-mode, -a, --allow, -b, --block, --force-max-simd-bitwidth"
+    "--iova-mode, --in-memory, --no-shconf, -a, --allow, -b, --block, "                     \
+    "--force-max-simd-bitwidth"
 /* What the message of a refused EAL argument says after its value. */
 #define FF_EAL_HINT                                                                         \
     "allowed: " FF_EAL_ALLOWED "; each option alone, as --opt=VALUE, or followed by its "     \
