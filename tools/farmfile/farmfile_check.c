@@ -77,6 +77,7 @@ static int endpoint_ok(const char *s)
 /* Checks of what every process has; pre is its key, "readouts[0]". */
 static int check_proc(struct ff_chk *c, const char *pre, const struct ff_proc *p)
 {
+    char why[1024];
     char key[64];
     int rc = 0;
 
@@ -102,9 +103,8 @@ static int check_proc(struct ff_chk *c, const char *pre, const struct ff_proc *p
         if (a[0] == '\0')
             rc = FAIL(c, "key '%s.eal_args[%u]' is empty (an EAL argument such as --log-level=8)",
                       pre, i);
-        else if (!ff_eal_arg_ok(a, i ? p->eal_args[i - 1] : NULL))
-            rc = FAIL(c, "key '%s.eal_args[%u]': \"%s\" is not allowed (%s)", pre, i, a,
-                      FF_EAL_HINT);
+        else if (ff_eal_arg_refused(a, i ? p->eal_args[i - 1] : NULL, why, sizeof(why)))
+            rc = FAIL(c, "key '%s.eal_args[%u]': %s", pre, i, why);
     }
 #undef KEY
     return rc;

@@ -257,7 +257,7 @@ int ff_get_port(struct ff_cv *c, const char *field, const char *txt, struct ff_p
  * list from a missing one, so a process cannot clear the defaults' list). */
 int ff_get_args(struct ff_cv *c, char **args, unsigned n, struct ff_proc *p)
 {
-    char field[32];
+    char field[32], why[1024];
     int rc = 0;
 
     for (unsigned i = 0; i < n && rc == 0; i++) {
@@ -271,9 +271,9 @@ int ff_get_args(struct ff_cv *c, char **args, unsigned n, struct ff_proc *p)
             rc = FAIL(c, "key '%s' is empty (an EAL argument such as --log-level=8)",
                       ff_key(c, field));
         else if (rc == 0 &&
-                 !ff_eal_arg_ok(dst, p->n_eal_args ? p->eal_args[p->n_eal_args - 1] : NULL))
-            rc = FAIL(c, "key '%s': \"%s\" is not allowed (%s)", ff_key(c, field), dst,
-                      FF_EAL_HINT);
+                 ff_eal_arg_refused(dst, p->n_eal_args ? p->eal_args[p->n_eal_args - 1] : NULL,
+                                    why, sizeof(why)))
+            rc = FAIL(c, "key '%s': %s", ff_key(c, field), why);
         p->n_eal_args += rc == 0;
     }
     return rc;
@@ -315,6 +315,17 @@ int ff_eal_arg_ok(const char *arg, const char *prev)
     if (!prev || !(pn = opt_name(prev)) || !allowed_opt(prev, pn))
         return 0;
     return prev[pn] == '\0';
+}
+
+int ff_eal_arg_refused(const char *arg, const char *prev, char *why, size_t len)
+{
+    if (!strcmp(arg, "--telemetry") || !strcmp(arg, "--no-telemetry"))
+        return snprintf(why, len, "\"%s\" is set by the key 'telemetry' (true, the default, or "
+                        "false), not in eal_args", arg), -EINVAL;
+    if (ff_eal_arg_ok(arg, prev))
+        return 0;
+    snprintf(why, len, "\"%s\" is not allowed (%s)", arg, FF_EAL_HINT);
+    return -EINVAL;
 }
 
 int ff_faults_check(const char *spec, char *why, size_t len)

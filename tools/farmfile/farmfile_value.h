@@ -110,6 +110,10 @@ int ff_get_args(struct ff_cv *c, char **args, unsigned n, struct ff_proc *p);
  * (--file-prefix, --vdev, --trace-dir ...) or that the runner sets itself
  * (-m, --no-huge, --lcores) are not allowed. */
 int ff_eal_arg_ok(const char *arg, const char *prev);
+/* 0 when arg may stand in eal_args after prev; else -EINVAL and why, the
+ * message after the key: "\"-d\" is not allowed (allowed: ...)", or for
+ * --telemetry and --no-telemetry, that the key telemetry sets them. */
+int ff_eal_arg_refused(const char *arg, const char *prev, char *why, size_t len);
 #define FF_EAL_ALLOWED                                                                      \
     "--log-level, --syslog, -l, -c, --main-lcore, -n, -r, --socket-mem, --socket-limit, "   \
     "--huge-dir, --huge-unlink, --single-file-segments, --legacy-mem, --match-allocations, " \
