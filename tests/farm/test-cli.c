@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -186,6 +188,30 @@ START_TEST(up_status_stop_down)
 
     ck_assert_int_eq(ebf("status --json"), 0);
     ck_assert_msg(count(out, "\"state\":\"CONFIGURED\"") == 4, "%s", out);
+
+    /* While another command holds the farm's lock, up, start, stop and down
+     * are refused with the holder named; status is not. */
+    char lock[128], want[512];
+    snprintf(lock, sizeof(lock), "%s/.clitest.lock", base);
+    int fd = open(lock, O_RDWR);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(flock(fd, LOCK_EX | LOCK_NB), 0);
+    ck_assert_int_eq(ftruncate(fd, 0), 0);
+    ck_assert_int_eq(pwrite(fd, "'ebfarm stop' (pid 4242)\n", 25, 0), 25);
+    static const char *const refused[] = {"start", "stop", "down"};
+    for (unsigned i = 0; i < 3; i++) {
+        ck_assert_int_eq(ebf(refused[i]), 1);
+        snprintf(want, sizeof(want), "ebfarm %s: farm 'clitest' is busy: 'ebfarm stop' (pid "
+                 "4242) holds its lock (%s); try again when it is done\n", refused[i], lock);
+        ck_assert_str_eq(out, want);
+    }
+    snprintf(cmd, sizeof(cmd), "up %s/clitest.yaml", base);
+    ck_assert_int_eq(ebf(cmd), 1);
+    ck_assert_msg(strstr(out, "ebfarm up: farm 'clitest' is busy: 'ebfarm stop' (pid 4242)")
+                  == out, "%s", out);
+    ck_assert_int_eq(ebf("status --json"), 0);
+    ck_assert_uint_eq(count(out, "\"state\":\"CONFIGURED\""), 4);
+    close(fd);
 
     ck_assert_msg(ebf("down") == 0, "ebfarm down: %s", out);
     for (unsigned i = 0; i < 4; i++) {

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test-cmd_demo.c - ebfarm demo's options: each refused with its exact message, and a run shaped by many. */
 #include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 static char out[65536];
 
@@ -120,6 +126,235 @@ START_TEST(test_run_shaped_by_options)
 }
 END_TEST
 
+
+/* --- Signals on the demo ------------------------------------------------- */
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+
+    nanosleep(&ts, NULL);
+}
+
+/* Start "ebfarm demo ARGS" with stdout and stderr to files; its pid. */
+static pid_t demo_start(const char *args, const char *out_path, const char *err_path)
+{
+    char cmd[1024];
+    pid_t pid = fork();
+
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(o, 1);
+        dup2(e, 2);
+        snprintf(cmd, sizeof(cmd), "exec %s/tools/ebfarm demo %s", getenv("EBFARM_BUILD_DIR"),
+                 args);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+static void slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = 0;
+
+    ck_assert_ptr_nonnull(f);
+    n = fread(out, 1, sizeof(out) - 1, f);
+    out[n] = '\0';
+    fclose(f);
+}
+
+/* Entries of dir whose name starts with prefix: how many. */
+static unsigned count_entries(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    unsigned n = 0;
+
+    while (d && (de = readdir(d)))
+        n += strncmp(de->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* The command line of process name (a /proc entry) with its NULs as
+ * blanks, in line; 0, or -1 when it is not a process or is gone. */
+static int read_cmdline(const char *name, char *line, size_t len)
+{
+    char path[300];
+
+    if (name[0] < '0' || name[0] > '9')
+        return -1;
+    snprintf(path, sizeof(path), "/proc/%s/cmdline", name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t k = fread(line, 1, len - 1, f);
+    fclose(f);
+    for (size_t i = 0; i < k; i++)
+        if (line[i] == '\0')
+            line[i] = ' ';
+    line[k] = '\0';
+    return 0;
+}
+
+/* Processes whose command line holds s: how many. */
+static unsigned count_procs(const char *s)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *de;
+    char line[4096];
+    unsigned n = 0;
+
+    while (d && (de = readdir(d)))
+        n += read_cmdline(de->d_name, line, sizeof(line)) == 0 && strstr(line, s) != NULL;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* The demo of pid left nothing: no daemon with its --file-prefix, no
+ * DPDK runtime directory of its, and its run directory is gone. */
+static void nothing_left(pid_t pid, const char *run_dir)
+{
+    char prefix[64];
+
+    snprintf(prefix, sizeof(prefix), "--file-prefix=ebf%d-", (int)pid);
+    ck_assert_uint_eq(count_procs(prefix), 0);
+    snprintf(prefix, sizeof(prefix), "ebf%d-", (int)pid);
+    ck_assert_uint_eq(count_entries("/var/run/dpdk", prefix), 0);
+    if (run_dir[0])
+        ck_assert_int_ne(access(run_dir, F_OK), 0);
+}
+
+/* The run directory the demo of pid made, found in its daemons' command
+ * lines (memif sockets live in it), "" when none runs yet. */
+static void run_dir_of(pid_t pid, char *dir, size_t len)
+{
+    char want[64], line[4096];
+    DIR *d = opendir("/proc");
+    struct dirent *de;
+
+    dir[0] = '\0';
+    snprintf(want, sizeof(want), "--file-prefix=ebf%d-", (int)pid);
+    while (d && (de = readdir(d)) && !dir[0]) {
+        char *r;
+        if (read_cmdline(de->d_name, line, sizeof(line)) == 0 && strstr(line, want) &&
+            (r = strstr(line, "/tmp/ebfarm-run-")))
+            snprintf(dir, len, "%.22s", r);      /* "/tmp/ebfarm-run-XXXXXX" */
+    }
+    if (d)
+        closedir(d);
+}
+
+/* Wait until the demo of pid has a readout generating events (its run
+ * directory known), at most 60 s. */
+static void wait_running(pid_t pid, char *run_dir, size_t len)
+{
+    char prefix[64];
+
+    snprintf(prefix, sizeof(prefix), "--file-prefix=ebf%d-demo-ro0", (int)pid);
+    for (int i = 0; i < 600 && count_procs(prefix) == 0; i++)
+        sleep_ms(100);
+    ck_assert_uint_eq(count_procs(prefix), 1);
+    run_dir_of(pid, run_dir, len);
+    ck_assert_str_ne(run_dir, "");
+    sleep_ms(1500);                 /* the run has started and events flow */
+}
+
+/* One Ctrl-C: the run is stopped in stages, the summary printed with a
+ * closed ledger of the events generated so far, exit 130, nothing left. */
+START_TEST(test_sigint_stops_in_stages)
+{
+    char run_dir[64];
+    unsigned long long gen, acc, rej, lost;
+    int st;
+    pid_t pid = demo_start("--events 50000000 --rate 20000", "/tmp/ebftest-sig.out",
+                           "/tmp/ebftest-sig.err");
+
+    wait_running(pid, run_dir, sizeof(run_dir));
+    kill(pid, SIGINT);
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 130);
+    slurp("/tmp/ebftest-sig.out");
+    char *l = strstr(out, "  ledger   generated ");
+    ck_assert_ptr_nonnull(l);
+    ck_assert_int_eq(sscanf(l, "  ledger   generated %llu = accepted %llu + rejected %llu + "
+                               "lost %llu", &gen, &acc, &rej, &lost), 4);
+    ck_assert_uint_gt(gen, 0);
+    ck_assert_uint_lt(gen, 50000000);
+    ck_assert_uint_eq(gen, acc + rej);
+    ck_assert_uint_eq(lost, 0);
+    ck_assert_ptr_nonnull(strstr(l, "CLOSED"));
+    slurp("/tmp/ebftest-sig.err");
+    ck_assert_ptr_nonnull(strstr(out, "ebfarm: SIGINT: stopping the run in stages (once more "
+                                      "to kill)\n"));
+    char want[160];
+    snprintf(want, sizeof(want), "ebfarm demo: interrupted after %llu of 50000000 events; the "
+             "run was stopped in stages and its ledger closes\n", gen);
+    ck_assert_ptr_nonnull(strstr(out, want));
+    nothing_left(pid, run_dir);
+    unlink("/tmp/ebftest-sig.out");
+    unlink("/tmp/ebftest-sig.err");
+}
+END_TEST
+
+/* Two Ctrl-Cs: the staged stop is cut short, every process killed, exit
+ * 130, nothing left. */
+START_TEST(test_second_sigint_kills)
+{
+    char run_dir[64];
+    int st;
+    pid_t pid = demo_start("--events 50000000 --rate 20000", "/tmp/ebftest-sig2.out",
+                           "/tmp/ebftest-sig2.err");
+
+    wait_running(pid, run_dir, sizeof(run_dir));
+    kill(pid, SIGINT);
+    sleep_ms(20);
+    kill(pid, SIGINT);
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 130);
+    slurp("/tmp/ebftest-sig2.err");
+    ck_assert_ptr_nonnull(strstr(out, "ebfarm demo: run failed: interrupted by SIGINT\n"));
+    nothing_left(pid, run_dir);
+    unlink("/tmp/ebftest-sig2.out");
+    unlink("/tmp/ebftest-sig2.err");
+}
+END_TEST
+
+/* SIGTERM while the farm is still starting: exit 143, nothing left. */
+START_TEST(test_sigterm_while_starting)
+{
+    int st;
+    pid_t pid = demo_start("--events 50000000 --rate 20000", "/tmp/ebftest-sig3.out",
+                           "/tmp/ebftest-sig3.err");
+    char prefix[64];
+
+    snprintf(prefix, sizeof(prefix), "--file-prefix=ebf%d-demo-sfc0", (int)pid);
+    for (int i = 0; i < 600 && count_procs(prefix) == 0; i++)
+        sleep_ms(10);
+    ck_assert_uint_eq(count_procs(prefix), 1);
+    char run_dir[64];
+    run_dir_of(pid, run_dir, sizeof(run_dir));
+    ck_assert_str_ne(run_dir, "");
+    kill(pid, SIGTERM);
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 143);
+    slurp("/tmp/ebftest-sig3.err");
+    ck_assert_ptr_nonnull(strstr(out, "interrupted by SIGTERM"));
+    nothing_left(pid, run_dir);
+    unlink("/tmp/ebftest-sig3.out");
+    unlink("/tmp/ebftest-sig3.err");
+}
+END_TEST
+
 Suite *cmd_demo_suite(void);
 
 Suite *cmd_demo_suite(void)
@@ -131,6 +366,12 @@ Suite *cmd_demo_suite(void)
     tcase_add_loop_test(tc, test_refused, 0, (int)(sizeof(refused) / sizeof(refused[0])));
     tcase_add_test(tc, test_unknown_option_and_help);
     tcase_add_test(tc, test_run_shaped_by_options);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("signals");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_sigint_stops_in_stages);
+    tcase_add_test(tc, test_second_sigint_kills);
+    tcase_add_test(tc, test_sigterm_while_starting);
     suite_add_tcase(s, tc);
     return s;
 }

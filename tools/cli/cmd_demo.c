@@ -12,6 +12,7 @@
 #include "ebf_opt.h"
 #include "farm.h"
 #include "farm_proc.h"
+#include "farm_signal.h"
 #include "ledger.h"
 #include "ro_fault.h"
 #include "summary.h"
@@ -332,10 +333,11 @@ int cmd_demo(int argc, char **argv)
     if (!json)
         fprintf(stderr, "ebfarm demo: starting sfc, %u nodes and readout (%llu events)...\n",
                 c.nodes, (unsigned long long)c.events);
+    farm_signal_catch();
     if (farm_run(&c, &r) != 0) {
         fprintf(stderr, "ebfarm demo: run failed: %s\n", r.error);
         farm_result_free(&r);
-        return 1;
+        return farm_signal_count() ? 128 + farm_signal_last() : 1;
     }
     ledger_close(&r, &l);
     if (json)
@@ -348,6 +350,13 @@ int cmd_demo(int argc, char **argv)
     if (!l.closed) {
         fprintf(stderr, "ebfarm demo: the ledger does not close\n");
         return 1;
+    }
+    if (farm_signal_count()) {
+        /* Stopped early by the operator: the summary above is the run's. */
+        fprintf(stderr, "ebfarm demo: interrupted after %llu of %llu events; the run was "
+                "stopped in stages and its ledger closes\n", (unsigned long long)l.generated,
+                (unsigned long long)c.events);
+        return 128 + farm_signal_last();
     }
     return 0;
 }

@@ -16,6 +16,7 @@
 #include "farm_collect.h"
 #include "farm_demo.h"
 #include "farm_proc.h"
+#include "farm_signal.h"
 #include "farm_state.h"
 #include "farmctl.h"
 #include "farmfile.h"
@@ -64,6 +65,27 @@ static int find(const struct farm_opts *o, struct farm_state *st, const char *cm
     return 0;
 }
 
+/* The farm's command lock, held until this process exits (a second up,
+ * start, stop or down on the same farm is refused with the holder named).
+ * 0, or -1 after a message. */
+static int lock_farm(const char *name, const char *cmd)
+{
+    char err[1024];
+
+    if (farm_state_lock(name, cmd, err, sizeof(err)) < 0) {
+        fprintf(stderr, "ebfarm %s: %s\n", cmd, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* find, then the farm's command lock; the state is read again under the
+ * lock, since the holder may have changed it. */
+static int find_locked(const struct farm_opts *o, struct farm_state *st, const char *cmd)
+{
+    return find(o, st, cmd) || lock_farm(st->name, cmd) || find(o, st, cmd);
+}
+
 /* Bring spec (loaded from path) up under the base directory, in
  * <base>/<farm name>, and note path in its state. 0, or -1 after a message. */
 static int bring_up(const struct farm_spec *spec, const char *path, struct farm_state *st)
@@ -80,8 +102,11 @@ static int bring_up(const struct farm_spec *spec, const char *path, struct farm_
         return -1;
     }
     snprintf(run_dir, sizeof(run_dir), "%s/%s", base, spec->name);
+    farm_signal_catch();
     if (farmctl_up(spec, build, run_dir, st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm up: %s\n", err);
+        if (farm_signal_count())     /* interrupted: nothing stays, logs neither */
+            farm_rm_rf(run_dir);
         return -1;
     }
     if (!realpath(path, st->farm_file))
@@ -112,7 +137,7 @@ int cmd_up(int argc, char **argv)
         fprintf(stderr, "ebfarm up: %s\n", err);
         goto out;
     }
-    if (bring_up(spec, argv[optind], st) != 0)
+    if (lock_farm(spec->name, "up") || bring_up(spec, argv[optind], st) != 0)
         goto out;
     if (!o.no_start && farmctl_start(st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm up: %s (the farm stays up: ebfarm status, ebfarm down)\n", err);
@@ -135,7 +160,7 @@ int cmd_start(int argc, char **argv)
     struct farm_state st;
     char err[1024];
 
-    if (farm_opts(argc, argv, &o, usage) || find(&o, &st, "start"))
+    if (farm_opts(argc, argv, &o, usage) || find_locked(&o, &st, "start"))
         return 1;
     if (farmctl_start(&st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm start: %s\n", err);
@@ -161,8 +186,10 @@ int cmd_stop(int argc, char **argv)
     char err[1024];
     int rc = 1;
 
-    if (!spec || farm_opts(argc, argv, &o, usage) || find(&o, &st, "stop"))
+    if (!spec || farm_opts(argc, argv, &o, usage) || find_locked(&o, &st, "stop"))
         goto out;
+    /* A first Ctrl-C lets the staged stop finish; a second ends it. */
+    farm_signal_catch();
     if (farmctl_stop(&st, &r, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm stop: %s\n", err);
         farm_result_free(&r);
@@ -197,7 +224,7 @@ int cmd_down(int argc, char **argv)
     struct farm_state st;
     char err[1024];
 
-    if (farm_opts(argc, argv, &o, usage) || find(&o, &st, "down"))
+    if (farm_opts(argc, argv, &o, usage) || find_locked(&o, &st, "down"))
         return 1;
     if (farmctl_down(&st, o.keep, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm down: %s\n", err);

@@ -3,13 +3,16 @@
 #include "farm.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "farm_ask.h"
+#include "farm_proc.h"
 #include "farm_scenario.h"
+#include "farm_signal.h"
 #include "farmctl.h"
 
 /* Start the run, inject c's faults, wait for the readouts to finish and
@@ -34,6 +37,21 @@ static int one_run(const struct farm_conf *c, const struct farm_spec *spec, stru
     return farmctl_stop(st, r, err, len);
 }
 
+/* One Ctrl-C or SIGTERM ended the run's waits: stop it in stages, so the
+ * ledger of what was generated closes; r->interrupted names the signal.
+ * 0, or -1 with r->error (a second signal ends the stop too). */
+static int stop_early(struct farm_state *st, struct farm_result *r)
+{
+    int sig = farm_signal_last();
+
+    fprintf(stderr, "ebfarm: %s: stopping the run in stages (once more to kill)\n",
+            sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    if (farmctl_stop(st, r, r->error, sizeof(r->error)) != 0)
+        return -1;
+    r->interrupted = sig;
+    return 0;
+}
+
 int farm_run(const struct farm_conf *c, struct farm_result *r)
 {
     struct farm_spec *spec = malloc(sizeof(*spec));
@@ -54,12 +72,20 @@ int farm_run(const struct farm_conf *c, struct farm_result *r)
         goto out;
     }
     if (farmctl_up(spec, c->build_dir, run_dir, st, r->error, sizeof(r->error)) != 0) {
-        rmdir(run_dir);
+        /* Its logs stay for a failure, not for a Ctrl-C. */
+        if (farm_signal_count() && !c->keep)
+            farm_rm_rf(run_dir);
+        else
+            rmdir(run_dir);
         goto out;
     }
     rc = one_run(c, spec, st, r);
-    /* Down in any case; its own failure counts only when the run was good. */
-    if (farmctl_down(st, c->keep || rc != 0, err, sizeof(err)) != 0 && rc == 0) {
+    if (rc != 0 && farm_signal_count() == 1)
+        rc = stop_early(st, r);
+    /* Down in any case; its own failure counts only when the run was good.
+     * The logs stay for a failure, not for a Ctrl-C. */
+    int keep = c->keep || (rc != 0 && !farm_signal_count());
+    if (farmctl_down(st, keep, err, sizeof(err)) != 0 && rc == 0) {
         snprintf(r->error, sizeof(r->error), "%s", err);
         rc = -1;
     }

@@ -7,6 +7,7 @@
 
 #include "ebf_pb.h"
 #include "farm_proc.h"
+#include "farm_signal.h"
 
 static void *zctx(void)
 {
@@ -90,6 +91,8 @@ int farm_wait_answer(const struct farm_state *st, const struct farm_proc *p, dou
             ebfarm__reply__free_unpacked(r, NULL);
             return 0;
         }
+        if (farm_signal_check(1, err, len))
+            return -1;
         if (!farm_alive(p->pid)) {
             snprintf(err, len, "%s exited while starting (log: %s/%s.log)", p->name, st->run_dir,
                      p->name);
@@ -140,6 +143,8 @@ int farm_wait_state(const struct farm_state *st, enum farm_role role, enum ebf_s
         }
         if (all != 0)
             return all == 1 ? 0 : -1;
+        if (farm_signal_check(2, err, len))
+            return -1;
         if (farm_now() > end) {
             snprintf(err, len, "not every process reached %s within %.0f s",
                      ebf_state_name(want), timeout_s);
@@ -167,6 +172,8 @@ int farm_wait_finished(const struct farm_state *st, double timeout_s, char *err,
         }
         if (all)
             return 0;
+        if (farm_signal_check(1, err, len))
+            return -1;
         if (farm_now() > end) {
             snprintf(err, len, "the readouts did not finish within %.0f s", timeout_s);
             return -1;
@@ -184,6 +191,8 @@ int farm_wait_events(const struct farm_proc *ro, uint64_t events, double timeout
         int finished = 0;
         if (farm_counter(ro, "events", 0, &finished) >= events || finished)
             return 0;
+        if (farm_signal_check(1, err, len))
+            return -1;
         if (farm_now() > end) {
             snprintf(err, len, "the readout did not reach %llu events within %.0f s",
                      (unsigned long long)events, timeout_s);

@@ -14,6 +14,7 @@
 #include "farm_ask.h"
 #include "farm_params.h"
 #include "farm_proc.h"
+#include "farm_signal.h"
 #include "farm_state.h"
 
 /* The k-th process of role in st, or NULL (const in, not out, as strchr). */
@@ -87,12 +88,14 @@ int farm_stall_nodes(const struct farm_state *st, uint64_t events, double hold_m
         return -1;
     double t0 = farm_now(), give_up = t0 + 20;
     int held = 0;
-    while (!(held = farm_counter(ro, "throttle.holds", 0, NULL) > 0) && farm_now() < give_up)
+    while (!(held = farm_counter(ro, "throttle.holds", 0, NULL) > 0) && farm_now() < give_up &&
+           !farm_signal_count())
         farm_sleep_ms(5);
     double onset = farm_now() - t0;
-    if (held)
+    if (held && !farm_signal_count())
         farm_sleep_ms((unsigned)hold_ms);
-    if (signal_nodes(st, SIGCONT, err, len))
+    /* The nodes go on also when a signal ended the stall early. */
+    if (signal_nodes(st, SIGCONT, err, len) || farm_signal_check(1, err, len))
         return -1;
     if (!held) {
         snprintf(err, len, "the readout was not throttled within 20 s of stalling every node");

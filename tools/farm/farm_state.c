@@ -4,9 +4,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -171,4 +173,40 @@ int farm_state_find(const char *name, struct farm_state *st, char *err, size_t l
         return -1;
     }
     return farm_state_load(found, st, err, len);
+}
+
+int farm_state_lock(const char *name, const char *cmd, char *err, size_t len)
+{
+    const char *base = farm_state_base_dir();
+    char path[600], holder[128] = "";
+
+    if (mkdir(base, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, len, "cannot create %s: %s", base, strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof(path), "%s/.%s.lock", base, name);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(err, len, "cannot open the lock %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        ssize_t n = pread(fd, holder, sizeof(holder) - 1, 0);
+        holder[n > 0 ? n : 0] = '\0';
+        holder[strcspn(holder, "\n")] = '\0';
+        close(fd);
+        if (e == EWOULDBLOCK)
+            snprintf(err, len, "farm '%s' is busy: %s holds its lock (%s); try again when it "
+                     "is done", name, holder[0] ? holder : "another ebfarm command", path);
+        else
+            snprintf(err, len, "cannot lock %s: %s", path, strerror(e));
+        return -1;
+    }
+    /* The note only makes the next command's message say more: a failure
+     * to write it is harmless. */
+    int n = snprintf(holder, sizeof(holder), "'ebfarm %s' (pid %d)\n", cmd, (int)getpid());
+    if (ftruncate(fd, 0) == 0)
+        n = (int)pwrite(fd, holder, (size_t)n, 0);
+    return fd;
 }

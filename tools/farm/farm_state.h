@@ -37,4 +37,14 @@ int farm_state_load(const char *run_dir, struct farm_state *st, char *err, size_
  * (or several, named) are up and what to do. */
 int farm_state_find(const char *name, struct farm_state *st, char *err, size_t len);
 
+/*
+ * Take the command lock of farm name for cmd ("stop", "down", ...): an
+ * exclusive flock on <base>/.<name>.lock, which notes the holder's command
+ * and pid. Returns the descriptor that holds the lock until it is closed or
+ * the process exits, or -1 with err naming the holder ("farm 'demo' is
+ * busy: 'ebfarm stop' (pid 1234) holds it; try again when it is done") or
+ * the file that could not be opened and why.
+ */
+int farm_state_lock(const char *name, const char *cmd, char *err, size_t len);
+
 #endif /* FARM_STATE_H */

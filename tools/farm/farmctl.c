@@ -15,6 +15,7 @@
 #include "farm_collect.h"
 #include "farm_params.h"
 #include "farm_proc.h"
+#include "farm_signal.h"
 #include "farm_state.h"
 
 /* Start every process of role (the k-th of its kind from spec's k-th
@@ -116,6 +117,21 @@ int farmctl_start(struct farm_state *st, char *err, size_t len)
     return farm_state_save(st) == 0 ? 0 : -1;
 }
 
+/* Whether p is in a run that a stop would end (RUNNING or PAUSED); a
+ * process already draining or stopped is left to finish. */
+static int in_run(const struct farm_proc *p)
+{
+    char e[512];
+    Ebfarm__Reply *r = farm_ask(p, EBF_C_STATUS, 0, NULL, 0, FARM_REPLY_MS, e, sizeof(e));
+    int yes = !r || !r->status ||      /* no answer: the stop says why */
+              r->status->state == EBFARM__STATE__RUNNING ||
+              r->status->state == EBFARM__STATE__PAUSED;
+
+    if (r)
+        ebfarm__reply__free_unpacked(r, NULL);
+    return yes;
+}
+
 int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, size_t len)
 {
     static const enum farm_role stages[] = {FARM_READOUT, FARM_SFC, FARM_NODE};
@@ -126,6 +142,7 @@ int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, 
     for (unsigned k = 0; k < 3; k++) {
         for (unsigned i = 0; i < st->n; i++)
             if (st->proc[i].role == stages[k] && farm_alive(st->proc[i].pid) &&
+                in_run(&st->proc[i]) &&
                 farm_order(&st->proc[i], EBF_C_STOP, 0, NULL, 0, err, len))
                 return -1;
         if (farm_wait_state(st, stages[k], EBF_S_CONFIGURED, stage_s[k], err, len))
@@ -180,7 +197,8 @@ static unsigned shut_down_role(const struct farm_state *st, enum farm_role role,
         const struct farm_proc *p = &st->proc[i];
         if (p->role != role)
             continue;
-        while (farm_alive(p->pid) && farm_now() < end)
+        /* A second Ctrl-C on the tool: kill at once. */
+        while (farm_alive(p->pid) && farm_now() < end && farm_signal_count() < 2)
             farm_sleep_ms(20);
         if (farm_alive(p->pid)) {
             kill(p->pid, SIGKILL);
@@ -201,7 +219,8 @@ int farmctl_down(const struct farm_state *st, int keep, char *err, size_t len)
     unsigned killed = 0;
 
     err[0] = '\0';
-    if (run_in_progress(st)) {
+    /* After a second Ctrl-C on the tool, no staged stop: processes go. */
+    if (farm_signal_count() < 2 && run_in_progress(st)) {
         struct farm_result r;
         if (farmctl_stop(st, &r, e, sizeof(e)) != 0)
             fprintf(stderr, "ebfarm down: the staged stop failed: %s\n", e);
