@@ -249,14 +249,12 @@ static int ss_covers(const char *ss, const char *section)
     return strcmp(ss, section) == 0 || has_token(ss, section);
 }
 
-/*
- * Check the keys of one mapping of the schema against the tags of the
- * subsections that cover it, then its mappings and lists of mappings
- * (subsections "key" and "key[]"; nested: "parent.key"). Each key must have
- * an entry; each token of such an entry must be one of the mapping's keys.
- */
-static void check_mapping(const struct page *p, const cyaml_schema_field_t *fields,
-                          const char *section, char *report)
+/* The subsection of the farm file's top-level keys. */
+#define TOP "Top level"
+
+/* Each key of fields has an entry in a subsection that covers section. */
+static void keys_have_entries(const struct page *p, const cyaml_schema_field_t *fields,
+                              const char *section, char *report)
 {
     for (const cyaml_schema_field_t *f = fields; f->key; f++) {
         int found = 0;
@@ -265,10 +263,16 @@ static void check_mapping(const struct page *p, const cyaml_schema_field_t *fiel
         if (!found)
             report_add(report, "no entry for key '%s' in subsection '%s'; ", f->key, section);
     }
+}
+
+/* Each word of an entry in a subsection that covers section is a key of fields. */
+static void entries_are_keys(const struct page *p, const cyaml_schema_field_t *fields,
+                             const char *section, char *report)
+{
     for (unsigned i = 0; i < p->n; i++) {
+        char text[256], *save = NULL;
         if (!ss_covers(p->t[i].ss, section))
             continue;
-        char text[256], *save = NULL;
         snprintf(text, sizeof(text), "%s", p->t[i].text);
         for (char *w = strtok_r(text, " ,/", &save); w; w = strtok_r(NULL, " ,/", &save)) {
             const cyaml_schema_field_t *f = fields;
@@ -278,11 +282,24 @@ static void check_mapping(const struct page *p, const cyaml_schema_field_t *fiel
                 report_add(report, "entry '%s' in subsection '%s' is no key there; ", w, section);
         }
     }
+}
+
+/*
+ * Check one mapping of the schema against the subsections that cover it,
+ * both ways, then its mappings and lists of mappings: subsections "key"
+ * and "key[]" (nested: "parent.key"). Findings are appended to report.
+ */
+static void check_mapping(const struct page *p, const cyaml_schema_field_t *fields,
+                          const char *section, char *report)
+{
+    const char *base = strcmp(section, TOP) == 0 ? "" : section;
+    const char *dot = *base ? "." : "";
+
+    keys_have_entries(p, fields, section, report);
+    entries_are_keys(p, fields, section, report);
     for (const cyaml_schema_field_t *f = fields; f->key; f++) {
         const cyaml_schema_value_t *v = &f->value;
         char sub[128];
-        const char *dot = strcmp(section, "Top level") == 0 ? "" : ".";
-        const char *base = *dot ? section : "";
         if (v->type == CYAML_MAPPING) {
             snprintf(sub, sizeof(sub), "%s%s%s", base, dot, f->key);
             check_mapping(p, v->mapping.fields, sub, report);
@@ -299,7 +316,7 @@ START_TEST(farmfile_keys)
 
     ck_assert_int_eq(ff_farm_schema.type, CYAML_MAPPING);
     page_load("ebfarm-farm.5", &pg);
-    check_mapping(&pg, ff_farm_schema.mapping.fields, "Top level", report);
+    check_mapping(&pg, ff_farm_schema.mapping.fields, TOP, report);
     ck_assert_msg(report[0] == '\0', "ebfarm-farm.5: %s", report);
 }
 END_TEST
@@ -325,7 +342,7 @@ START_TEST(checks_fail)
         if (strcmp(pg.t[i].ss, "run") == 0 && strcmp(pg.t[i].text, "mtu") == 0)
             snprintf(pg.t[i].ss, sizeof(pg.t[i].ss), "sfcs[]");
     report[0] = '\0';
-    check_mapping(&pg, ff_farm_schema.mapping.fields, "Top level", report);
+    check_mapping(&pg, ff_farm_schema.mapping.fields, TOP, report);
     ck_assert_str_eq(report, "no entry for key 'mtu' in subsection 'run'; "
                              "entry 'mtu' in subsection 'sfcs[]' is no key there; ");
 }
