@@ -213,6 +213,32 @@ START_TEST(up_status_stop_down)
     ck_assert_uint_eq(count(out, "\"state\":\"CONFIGURED\""), 4);
     close(fd);
 
+    /* A stopped node does not answer; a killed readout has EXITED and says
+     * how; no total mixes in a process that gave no counters. */
+    ck_assert_int_eq(kill(pr[2].pid, SIGSTOP), 0);
+    ck_assert_int_eq(kill(pr[3].pid, SIGKILL), 0);
+    for (int i = 0; i < 250 && kill(pr[3].pid, 0) == 0; i++)   /* reaped by its keeper */
+        usleep(20000);
+    ck_assert_int_ne(kill(pr[3].pid, 0), 0);
+    ck_assert_int_eq(ebf("status --json"), 1);
+    snprintf(want, sizeof(want), "{\"name\":\"node1\",\"component\":\"node\",\"pid\":%d,"
+             "\"state\":\"NO_ANSWER\",\"run_number\":0,\"finished\":false,\"error\":\"runs, "
+             "but no answer on ipc://%s/clitest/node1.ctl within 3000 ms\"", pr[2].pid, base);
+    ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+    snprintf(want, sizeof(want), "{\"name\":\"ro0\",\"component\":\"readout\",\"pid\":%d,"
+             "\"state\":\"EXITED\",\"run_number\":0,\"finished\":false,\"error\":\"killed by "
+             "SIGKILL (log: %s/clitest/ro0.log)\"", pr[3].pid, base);
+    ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\"totals\":{\"generated\":null,\"accepted\":null,"
+                              "\"rejected\":null,\"lost\":0,\"frames\":null,"
+                              "\"without\":\"node1, ro0\"}}") != NULL, "%s", out);
+    ck_assert_int_eq(kill(pr[2].pid, SIGCONT), 0);
+    ck_assert_int_eq(ebf("status"), 1);
+    snprintf(want, sizeof(want), "totals: generated ?, accepted %llu, rejected %llu, lost 0, "
+             "frames ? (? : no counters from ro0)\n", (unsigned long long)accepts,
+             (unsigned long long)(EVENTS - accepts));
+    ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+
     ck_assert_msg(ebf("down") == 0, "ebfarm down: %s", out);
     for (unsigned i = 0; i < 4; i++) {
         ck_assert_msg(gone(pr[i].pid), "process %d is still there", pr[i].pid);

@@ -234,9 +234,39 @@ int cmd_down(int argc, char **argv)
     return 0;
 }
 
-static const char *state_name(const Ebfarm__Reply *r)
+/* What status says of process i: its state, or EXITED (it has gone) or
+ * NO_ANSWER (it runs but its control endpoint did not answer), and a note:
+ * its error, how it ended, or why it did not answer. */
+struct proc_view {
+    const char *state;
+    char note[1024];
+};
+
+static void view_of(const struct farm_state *st, unsigned i, const Ebfarm__Reply *r,
+                    struct proc_view *v)
 {
-    return r && r->status ? ebf_state_name((enum ebf_state)r->status->state) : "NO_ANSWER";
+    const struct farm_proc *p = &st->proc[i];
+    char how[128];
+
+    v->note[0] = '\0';
+    if (r && r->status) {
+        v->state = ebf_state_name((enum ebf_state)r->status->state);
+        if (r->status->error[0])
+            snprintf(v->note, sizeof(v->note), "%s", r->status->error);
+        else if (r->status->finished)
+            snprintf(v->note, sizeof(v->note), "finished generating");
+    } else if (!farm_alive(p->pid)) {
+        v->state = "EXITED";
+        if (farm_exit_how(st->run_dir, p->pid, how, sizeof(how)) == 0)
+            snprintf(v->note, sizeof(v->note), "%s (log: %s/%s.log)", how, st->run_dir, p->name);
+        else
+            snprintf(v->note, sizeof(v->note), "gone; how it ended was not recorded (log: "
+                     "%s/%s.log)", st->run_dir, p->name);
+    } else {
+        v->state = "NO_ANSWER";
+        snprintf(v->note, sizeof(v->note), "runs, but no answer on %s within %d ms", p->control,
+                 FARM_REPLY_MS);
+    }
 }
 
 static uint64_t counter(const Ebfarm__Reply *r, const char *name)
@@ -260,12 +290,27 @@ static uint64_t counter_sum(const Ebfarm__Reply *r, const char *name)
 /* The farm's totals so far: generated, decided, lost. */
 struct totals {
     uint64_t generated, accepted, rejected, lost, frames;
+    /* A role with a process that gave no counters has no total: its sum
+     * would mix that process's nothing with the others' counts. */
+    int readouts_all, nodes_all, sfcs_all;
+    char missing[256];           /* those processes, comma separated */
 };
 
 static void totals(const struct farm_state *st, Ebfarm__Reply **rep, struct totals *t)
 {
     memset(t, 0, sizeof(*t));
+    t->readouts_all = t->nodes_all = t->sfcs_all = 1;
     for (unsigned i = 0; i < st->n; i++) {
+        if (!rep[i] || !rep[i]->status || !rep[i]->status->metrics) {
+            int *all = st->proc[i].role == FARM_READOUT ? &t->readouts_all
+                       : st->proc[i].role == FARM_NODE  ? &t->nodes_all
+                                                        : &t->sfcs_all;
+            size_t o = strlen(t->missing);
+            *all = 0;
+            snprintf(t->missing + o, sizeof(t->missing) - o, "%s%s", o ? ", " : "",
+                     st->proc[i].name);
+            continue;
+        }
         switch (st->proc[i].role) {
         case FARM_READOUT:
             t->generated += counter(rep[i], RO_NAME(EVENTS)) +
@@ -298,6 +343,24 @@ static void jstr(const char *s)
     putchar('"');
 }
 
+/* "name":v, or "name":null when a process of its role gave no counters. */
+static void json_total(const char *name, uint64_t v, int all, int comma)
+{
+    if (all)
+        printf("%s\"%s\":%llu", comma ? "," : "", name, (unsigned long long)v);
+    else
+        printf("%s\"%s\":null", comma ? "," : "", name);
+}
+
+/* "name N" or "name ?" when a process of its role gave no counters. */
+static void text_total(const char *name, uint64_t v, int all, int comma)
+{
+    if (all)
+        printf("%s%s %llu", comma ? ", " : "", name, (unsigned long long)v);
+    else
+        printf("%s%s ?", comma ? ", " : "", name);
+}
+
 static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
 {
     struct totals t;
@@ -307,23 +370,29 @@ static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
            st->run_number, st->run_dir);
     for (unsigned i = 0; i < st->n; i++) {
         const Ebfarm__Reply *r = rep[i];
+        struct proc_view v;
+        view_of(st, i, r, &v);
         printf("%s{\"name\":\"%s\",\"component\":\"%s\",\"pid\":%d,\"state\":\"%s\","
                "\"run_number\":%u,\"finished\":%s,\"error\":",
                i ? "," : "", st->proc[i].name, farm_role_name(st->proc[i].role),
-               (int)st->proc[i].pid, state_name(r), r && r->status ? r->status->run_number : 0,
+               (int)st->proc[i].pid, v.state, r && r->status ? r->status->run_number : 0,
                r && r->status && r->status->finished ? "true" : "false");
-        jstr(r && r->status ? r->status->error : "no answer on its control endpoint");
+        jstr(r && r->status ? r->status->error : v.note);
         printf(",\"control\":");
         jstr(st->proc[i].control);
         printf(",\"metrics\":");
         jstr(st->proc[i].metrics);
         printf("}");
     }
-    printf("],\"totals\":{\"generated\":%llu,\"accepted\":%llu,\"rejected\":%llu,"
-           "\"lost\":%llu,\"frames\":%llu}}\n",
-           (unsigned long long)t.generated, (unsigned long long)t.accepted,
-           (unsigned long long)t.rejected, (unsigned long long)t.lost,
-           (unsigned long long)t.frames);
+    printf("],\"totals\":{");
+    json_total("generated", t.generated, t.readouts_all, 0);
+    json_total("accepted", t.accepted, t.nodes_all, 1);
+    json_total("rejected", t.rejected, t.nodes_all, 1);
+    json_total("lost", t.lost, t.sfcs_all, 1);
+    json_total("frames", t.frames, t.readouts_all, 1);
+    printf(",\"without\":");
+    jstr(t.missing);
+    printf("}}\n");
 }
 
 static void status_text(const struct farm_state *st, Ebfarm__Reply **rep)
@@ -335,18 +404,21 @@ static void status_text(const struct farm_state *st, Ebfarm__Reply **rep)
     printf("%-12s %-8s %8s %-10s %5s  %s\n", "NAME", "ROLE", "PID", "STATE", "RUN", "NOTE");
     for (unsigned i = 0; i < st->n; i++) {
         const Ebfarm__Reply *r = rep[i];
-        const char *note = !r                              ? "no answer on its control endpoint"
-                           : r->status && r->status->error[0] ? r->status->error
-                           : r->status && r->status->finished ? "finished generating"
-                                                               : "";
+        struct proc_view v;
+        view_of(st, i, r, &v);
         printf("%-12s %-8s %8d %-10s %5u  %s\n", st->proc[i].name,
-               farm_role_name(st->proc[i].role), (int)st->proc[i].pid, state_name(r),
-               r && r->status ? r->status->run_number : 0, note);
+               farm_role_name(st->proc[i].role), (int)st->proc[i].pid, v.state,
+               r && r->status ? r->status->run_number : 0, v.note);
     }
-    printf("totals: generated %llu, accepted %llu, rejected %llu, lost %llu, frames %llu\n",
-           (unsigned long long)t.generated, (unsigned long long)t.accepted,
-           (unsigned long long)t.rejected, (unsigned long long)t.lost,
-           (unsigned long long)t.frames);
+    printf("totals: ");
+    text_total("generated", t.generated, t.readouts_all, 0);
+    text_total("accepted", t.accepted, t.nodes_all, 1);
+    text_total("rejected", t.rejected, t.nodes_all, 1);
+    text_total("lost", t.lost, t.sfcs_all, 1);
+    text_total("frames", t.frames, t.readouts_all, 1);
+    if (t.missing[0])
+        printf(" (? : no counters from %s)", t.missing);
+    printf("\n");
 }
 
 int cmd_status(int argc, char **argv)

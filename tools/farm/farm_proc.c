@@ -53,16 +53,9 @@ int farm_build_dir(char *buf, size_t len)
     return 0;
 }
 
-pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name)
+/* The daemon's side of farm_spawn: its log, no stdin, then argv. */
+static void exec_daemon(char *const argv[], const char *log)
 {
-    char log[768];
-
-    snprintf(log, sizeof(log), "%s/%s.log", run_dir, log_name);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid != 0)
-        return pid;
-    setsid();
     int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
         dup2(fd, 1);
@@ -77,26 +70,111 @@ pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name)
     _exit(127);
 }
 
-int farm_alive(pid_t pid)
+/* How a process ended: "exited with status N" or "killed by SIGKILL". */
+static void describe_exit(const siginfo_t *si, char *buf, size_t len)
 {
-    char path[64], buf[256];
-    int status;
+    if (si->si_code == CLD_EXITED)
+        snprintf(buf, len, "exited with status %d", si->si_status);
+    else
+        snprintf(buf, len, "killed by SIG%s",
+                 sigabbrev_np(si->si_status) ? sigabbrev_np(si->si_status) : "?");
+}
 
-    if (pid <= 0)
-        return 0;
-    if (waitpid(pid, &status, WNOHANG) == pid)
-        return 0;
-    if (kill(pid, 0) != 0)
-        return 0;
-    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+/*
+ * The session leader between the tool and its daemon: it waits for the
+ * daemon and writes how it ended to <run_dir>/exit.<pid>, so that status
+ * can tell an exited daemon (and why) from one that does not answer, also
+ * when the tool that started it is gone. The daemon is reaped only after
+ * the record is written, so whoever sees the pid gone finds the record.
+ * It closes every descriptor it inherited (the farm's lock among them) and
+ * exits with the daemon.
+ */
+static void keeper(char *const argv[], const char *run_dir, const char *log, int report)
+{
+    char path[768], how[96];
+    siginfo_t si;
+
+    setsid();
+    signal(SIGINT, SIG_IGN);     /* signals are for the daemon, sent by pid */
+    signal(SIGTERM, SIG_IGN);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        close(report);
+        exec_daemon(argv, log);
+    }
+    int sent = write(report, &pid, sizeof(pid)) == (ssize_t)sizeof(pid);
+    close_range(0, ~0U, 0);
+    if (!sent || pid < 0)
+        _exit(1);
+    memset(&si, 0, sizeof(si));
+    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) != 0)
+        if (errno != EINTR)
+            _exit(1);
+    describe_exit(&si, how, sizeof(how));
+    snprintf(path, sizeof(path), "%s/exit.%d", run_dir, (int)pid);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%s\n", how);
+        fclose(f);
+    }
+    waitpid(pid, NULL, 0);
+    _exit(0);
+}
+
+pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name)
+{
+    char log[768];
+    int pfd[2];
+    pid_t pid = -1;
+
+    snprintf(log, sizeof(log), "%s/%s.log", run_dir, log_name);
+    if (pipe2(pfd, O_CLOEXEC) != 0)
+        return -1;
+    fflush(NULL);
+    pid_t k = fork();
+    if (k == 0) {
+        close(pfd[0]);
+        keeper(argv, run_dir, log, pfd[1]);
+    }
+    close(pfd[1]);
+    if (k > 0 && read(pfd[0], &pid, sizeof(pid)) != (ssize_t)sizeof(pid)) {
+        pid = -1;
+        errno = ECHILD;
+    }
+    close(pfd[0]);
+    return k < 0 ? -1 : pid;
+}
+
+int farm_exit_how(const char *run_dir, pid_t pid, char *buf, size_t len)
+{
+    char path[768];
+
+    snprintf(path, sizeof(path), "%s/exit.%d", run_dir, (int)pid);
     FILE *f = fopen(path, "r");
     if (!f)
-        return 1;
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+        return -1;
+    if (!fgets(buf, (int)len, f))
+        buf[0] = '\0';
     fclose(f);
-    buf[n] = '\0';
-    const char *paren = strrchr(buf, ')');   /* "pid (comm) S ..." */
-    return !(paren && paren[1] == ' ' && paren[2] == 'Z');
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+void farm_wait_gone(pid_t pid, double timeout_s)
+{
+    double end = farm_now() + timeout_s;
+
+    while (farm_alive(pid) && farm_now() < end)
+        farm_sleep_ms(5);
+}
+
+int farm_alive(pid_t pid)
+{
+    /* A daemon that has exited stays a zombie only until its keeper has
+     * recorded how it ended: until then it still counts. */
+    return pid > 0 && kill(pid, 0) == 0;
 }
 
 void farm_kill_all(const struct farm_state *st)
@@ -105,7 +183,14 @@ void farm_kill_all(const struct farm_state *st)
         if (farm_alive(st->proc[i].pid))
             kill(st->proc[i].pid, SIGKILL);
     for (unsigned i = 0; i < st->n; i++)
-        waitpid(st->proc[i].pid, NULL, WNOHANG);
+        farm_wait_gone(st->proc[i].pid, 5);
+    farm_reap();
+}
+
+void farm_reap(void)
+{
+    while (waitpid(-1, NULL, WNOHANG) > 0)
+        ;
 }
 
 void farm_rm_rf(const char *path)

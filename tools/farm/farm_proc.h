@@ -23,15 +23,28 @@ void farm_sleep_ms(unsigned ms);
 int farm_build_dir(char *buf, size_t len);
 
 /*
- * Start argv (argv[0] a path, the list ending in NULL) in its own session,
- * stdin from /dev/null, stdout and stderr to <run_dir>/<log_name>.log.
- * Returns the child's pid, or -1 with errno when fork fails; a program
- * that cannot be executed exits 127 with the reason in its log.
+ * Start argv (argv[0] a path, the list ending in NULL) in a session of its
+ * own, stdin from /dev/null, stdout and stderr to <run_dir>/<log_name>.log.
+ * A small keeper process (the session leader, the daemon's parent) waits
+ * for it and writes how it ended to <run_dir>/exit.<pid> (farm_exit_how).
+ * Returns the daemon's pid, or -1 with errno when fork or pipe fails; a
+ * program that cannot be executed exits 127 with the reason in its log.
  */
 pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name);
 
-/* Whether pid still runs. A child of ours that exited is reaped; a zombie
- * that is not ours (its parent, ebfarm up, is gone) counts as exited. */
+/* How the daemon pid of run_dir ended, as its keeper wrote it ("exited
+ * with status 1", "killed by SIGKILL"): 0, or -1 when nothing was written
+ * (it runs, or its keeper was killed too). */
+int farm_exit_how(const char *run_dir, pid_t pid, char *buf, size_t len);
+
+/* Wait until pid has gone, at most timeout_s. */
+void farm_wait_gone(pid_t pid, double timeout_s);
+
+/* Reap the tool's children that have ended (the daemons' keepers). */
+void farm_reap(void);
+
+/* Whether pid still runs (or has exited and its keeper has not yet
+ * recorded how: farm_spawn). */
 int farm_alive(pid_t pid);
 
 /* SIGKILL every process of st that still runs, and reap those that are ours. */

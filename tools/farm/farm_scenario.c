@@ -57,7 +57,7 @@ int farm_kill_node_after(const struct farm_state *st, unsigned node, uint64_t ev
         snprintf(err, len, "cannot kill %s: %s", victim->name, strerror(errno));
         return -1;
     }
-    waitpid(victim->pid, NULL, 0);
+    farm_wait_gone(victim->pid, 5);
     fprintf(stderr, "ebfarm: killed %s (SIGSTOP, then SIGKILL once its SFC declared it dead) "
             "after %llu events\n", victim->name, (unsigned long long)events);
     return 0;

@@ -202,7 +202,7 @@ static unsigned shut_down_role(const struct farm_state *st, enum farm_role role,
             farm_sleep_ms(20);
         if (farm_alive(p->pid)) {
             kill(p->pid, SIGKILL);
-            waitpid(p->pid, NULL, 0);
+            farm_wait_gone(p->pid, 5);
             size_t o = strlen(err);
             snprintf(err + o, len - o, "%s%s did not exit and was killed", o ? "; " : "",
                      p->name);
@@ -229,6 +229,7 @@ int farmctl_down(const struct farm_state *st, int keep, char *err, size_t len)
     for (unsigned k = 0; k < 3; k++)
         killed += shut_down_role(st, order_of_exit[k], err, len);
     farm_remove_runtime(st);
+    farm_reap();
     snprintf(path, sizeof(path), "%s/farm.state", st->run_dir);
     unlink(path);
     if (!keep)
