@@ -23,6 +23,7 @@ void ebf_common_defaults(struct ebf_common_opts *o)
     o->link_timeout_ms = 10000;
     o->idle = EBF_IDLE_SPIN;
     o->period_ms = 1000;
+    o->mtu = 1500;
 }
 
 /*
@@ -39,6 +40,8 @@ static size_t common_table(struct ebf_cmdline *cl, struct ebf_arg *t)
          .help = "our MAC on --port (default: the port's)"},
         EBF_ARG_INT(EBF_ARG_U64, "link-timeout", &o->link_timeout_ms, 0, 3600000, "MS",
                     "wait for link up at most MS; 0: do not wait"),
+        EBF_ARG_INT(EBF_ARG_U16, "mtu", &o->mtu, EBF_MTU_MIN, EBF_MTU_MAX, "N",
+                    "the MTU of every port: frames of at most N + 18 bytes"),
         EBF_ARG_VAL(EBF_ARG_IDLE, "idle", &o->idle, "spin|backoff",
                     "idle policy: spin (production) or back off"),
         EBF_ARG_VAL(EBF_ARG_STR, "control", &o->control, "EP",
@@ -224,6 +227,8 @@ static void default_of(const struct ebf_arg *a, const char *component, char *buf
     buf[0] = '\0';
     if (a->kind == EBF_ARG_U64)
         snprintf(buf, len, " (%" PRIu64 ")", *(const uint64_t *)a->dst);
+    else if (a->kind == EBF_ARG_U16)
+        snprintf(buf, len, " (%u)", *(const uint16_t *)a->dst);
     else if (a->kind == EBF_ARG_DOUBLE)
         snprintf(buf, len, " (%g)", *(const double *)a->dst);
     else if (a->kind == EBF_ARG_IDLE)

@@ -65,6 +65,7 @@ struct ebf_common_opts {
     uint8_t mac[6];              /* --mac MAC: ours on that port */
     int have_mac;                /* else: the port's own */
     uint64_t link_timeout_ms;    /* --link-timeout MS; 0: do not wait for the link */
+    uint16_t mtu;                /* --mtu N: of every port (EBF_MTU_MIN..EBF_MTU_MAX) */
     enum ebf_idle_mode idle;     /* --idle spin|backoff */
     const char *control;         /* --control EP: run control; NULL: standalone */
     const char *metrics;         /* --metrics EP: snapshots; NULL: none */
@@ -86,8 +87,12 @@ struct ebf_cmdline {
     struct ebf_common_opts common;
 };
 
-/* The defaults of the shared options: link timeout 10000 ms, idle spin,
- * metrics period 1000 ms, nothing else set. */
+/* The MTU range every daemon takes (the farm file's too). */
+#define EBF_MTU_MIN 256
+#define EBF_MTU_MAX 9600
+
+/* The defaults of the shared options: link timeout 10000 ms, MTU 1500,
+ * idle spin, metrics period 1000 ms, nothing else set. */
 void ebf_common_defaults(struct ebf_common_opts *o);
 
 enum {

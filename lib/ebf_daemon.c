@@ -16,6 +16,7 @@
 #include <rte_log.h>
 
 #include "ebf_log.h"
+#include "ebf_mtu.h"
 #include "ebf_port.h"
 
 RTE_LOG_REGISTER_DEFAULT(ebf_daemon_logtype, INFO);
@@ -110,10 +111,13 @@ void ebf_daemon_fail(struct ebf_daemon *d, const char *fmt, ...)
 
 uint16_t ebf_daemon_port(struct ebf_daemon *d, const char *name)
 {
-    uint16_t port;
+    uint16_t port, mtu = d->cl.common.mtu;
+    char err[256];
 
     if (ebf_port_find(name, &port))
         ebf_daemon_fail(d, "no port '%s'", name);
+    if (ebf_port_mtu_check(port, name, mtu, NULL, err, sizeof(err)))
+        ebf_daemon_fail(d, "--mtu %u: %s", mtu, err);
     return port;
 }
 
@@ -135,18 +139,28 @@ struct rte_mempool *ebf_daemon_pool(struct ebf_daemon *d, const char *name, unsi
     struct rte_mempool *mp = ebf_pool_create(name, n, data_room, (int)rte_socket_id());
 
     if (!mp)
-        ebf_daemon_fail(d, "mempool '%s' of %u mbufs: %s (raise EAL -m)", name, n,
-                        rte_strerror(rte_errno));
+        ebf_daemon_fail(d, "mempool '%s' of %u mbufs of %u B: %s (raise EAL -m, in a farm "
+                        "file memory_mb)", name, n, data_room, rte_strerror(rte_errno));
     return mp;
+}
+
+uint16_t ebf_daemon_room(const struct ebf_daemon *d, uint16_t port)
+{
+    return ebf_port_rx_room(port, d->cl.common.mtu);
 }
 
 void ebf_daemon_port_start(struct ebf_daemon *d, uint16_t port, struct rte_mempool *pool,
                            const char *name)
 {
+    uint16_t mtu = d->cl.common.mtu;
+    char err[256];
+
     if (d->started[port])
         return;
+    if (ebf_port_mtu_check(port, name, mtu, pool, err, sizeof(err)))
+        ebf_daemon_fail(d, "--mtu %u: %s", mtu, err);
     d->started[port] = 1;        /* closed at exit even when the start failed */
-    if (ebf_port_start(port, pool, 1024, 1024))
+    if (ebf_port_start(port, pool, mtu, 1024, 1024))
         ebf_daemon_fail(d, "cannot start port '%s'", name);
 }
 

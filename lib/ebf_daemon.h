@@ -10,6 +10,7 @@
 
 #include "ebf_args.h"
 #include "ebf_ctl.h"
+#include "ebf_mtu.h"
 #include "ebf_plug.h"
 
 /*
@@ -19,6 +20,7 @@
  *   d.cl.own = ...; (its own option table, synopsis, --port help)
  *   ebf_daemon_start(&d, argc, argv);    --help/--version, options, logs, EAL, signals
  *   port = ebf_daemon_port(&d, d.cl.common.port);
+ *   pool = ebf_daemon_pool(&d, name, n, ebf_daemon_room(&d, port));
  *   ebf_daemon_port_start(&d, port, pool, name);
  *   ebf_daemon_link_wait(&d, port, name);
  *   ebf_plug_init(&runner.plug, ...);    the daemon's run-control plug
@@ -56,7 +58,8 @@ void ebf_daemon_start(struct ebf_daemon *d, int argc, char **argv);
 __attribute__((noreturn, format(printf, 2, 3)))
 void ebf_daemon_fail(struct ebf_daemon *d, const char *fmt, ...);
 
-/* The port called name (a vdev or PCI name); fails when there is none. */
+/* The port called name (a vdev or PCI name); fails when there is none, or
+ * when it cannot carry --mtu (before any pool is made for it). */
 uint16_t ebf_daemon_port(struct ebf_daemon *d, const char *name);
 
 /* Our MAC on port: --mac if given, else the port's. */
@@ -66,8 +69,15 @@ void ebf_daemon_mac(const struct ebf_daemon *d, uint16_t port, uint8_t mac[6]);
 struct rte_mempool *ebf_daemon_pool(struct ebf_daemon *d, const char *name, unsigned n,
                                     uint16_t data_room);
 
-/* Start port (once, however often asked: ports may be shared), receiving
- * into pool; it is closed by ebf_daemon_exit. */
+/* The data room of a pool receiving from port at --mtu: every frame in one
+ * mbuf (ebf_port_rx_room; UINT16_MAX: a pool for no port in particular). */
+uint16_t ebf_daemon_room(const struct ebf_daemon *d, uint16_t port);
+
+/* Start port (once, however often asked: ports may be shared) at --mtu,
+ * receiving into pool; it is closed by ebf_daemon_exit. An MTU that the
+ * port or the pool cannot carry fails with both named:
+ *   --mtu 9000: port 'net_memif0' carries at most 2030 (memif bsize 2048; ...)
+ * (ebf_port_mtu_check). */
 void ebf_daemon_port_start(struct ebf_daemon *d, uint16_t port, struct rte_mempool *pool,
                            const char *name);
 

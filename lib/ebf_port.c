@@ -18,6 +18,8 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
+#include "ebf_mtu.h"
+
 RTE_LOG_REGISTER_DEFAULT(ebf_port_logtype, INFO);
 #define PORT_LOG(level, ...) rte_log(RTE_LOG_##level, ebf_port_logtype, "ebfarm: " __VA_ARGS__)
 
@@ -37,7 +39,7 @@ static int is_memif(const struct rte_eth_dev_info *info)
     return info->driver_name && strcmp(info->driver_name, "net_memif") == 0;
 }
 
-int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t nb_rxd,
+int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu, uint16_t nb_rxd,
                    uint16_t nb_txd)
 {
     struct rte_eth_dev_info info;
@@ -50,6 +52,10 @@ int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t nb_rxd,
         goto fail;
     if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
         conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+    /* ethdev checks it against max_mtu and max_rx_pktlen, as
+     * ebf_port_mtu_check did; 0 is its default (1500). */
+    if (!ebf_port_mtu_by_buffer(port))
+        conf.rxmode.mtu = mtu;
     rc = rte_eth_dev_configure(port, 1, 1, &conf);
     if (rc)
         goto fail;

@@ -19,10 +19,11 @@
  * PCI address such as "0000:3b:00.0"). Returns 0 or -ENODEV. */
 int ebf_port_find(const char *name, uint16_t *port);
 
-/* Configure one RX and one TX queue, enable multi-segment TX when the
- * driver can, and start the port. A memif client that cannot reach its
- * server yet is left for ebf_port_wait_up() to start. */
-int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t nb_rxd,
+/* Configure one RX and one TX queue at mtu (0: the driver's default; memif
+ * and af_packet ports keep theirs, see ebf_mtu.h), enable
+ * multi-segment TX when the driver can, and start the port. A memif client
+ * that cannot reach its server yet is left for ebf_port_wait_up() to start. */
+int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu, uint16_t nb_rxd,
                    uint16_t nb_txd);
 
 /* Wait until the link is up or *stop is set or timeout_ms passes. Returns 0

@@ -50,11 +50,30 @@ static void wait_until(uint64_t due, uint64_t hz, enum ebf_idle_mode idle,
     }
 }
 
+/* The conf's ranges, and a frame (less its FCS) within the pool's room. */
 static int tx_conf_ok(const struct lb_tx_conf *c)
 {
+    unsigned room = c->pool ? rte_pktmbuf_data_room_size(c->pool) : 0;
+
+    room = room > RTE_PKTMBUF_HEADROOM ? room - RTE_PKTMBUF_HEADROOM : 0;
     return c->burst >= 1 && c->burst <= LB_BURST_MAX && c->frame_size >= LB_MIN_FRAME &&
-           c->frame_size <= LB_MAX_FRAME && c->fps > 0 && c->streams >= 1 &&
-           c->streams <= LB_MAX_STREAMS;
+           c->frame_size <= LB_MAX_FRAME && c->frame_size - 4 <= room && c->fps > 0 &&
+           c->streams >= 1 && c->streams <= LB_MAX_STREAMS;
+}
+
+/* Build n frames of len bytes from the templates; 0, or -1 when an mbuf has
+ * no room for one (all n freed: the caller counts them). */
+static int build(struct rte_mbuf **m, unsigned n, uint64_t first, size_t len, uint16_t streams)
+{
+    for (unsigned k = 0; k < n; k++) {
+        uint8_t *p = (uint8_t *)rte_pktmbuf_append(m[k], (uint16_t)len);
+        if (!p) {
+            rte_pktmbuf_free_bulk(m, n);
+            return -1;
+        }
+        memcpy(p, tmpl[(first + k) % streams], len);
+    }
+    return 0;
 }
 
 /* Stamp and checksum n built frames whose numbers start at first. */
@@ -114,18 +133,14 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
             n++;
         }
         ebf_hist_add(&st->lag, now - due);
-        if (rte_pktmbuf_alloc_bulk(c->pool, m, n) != 0) {
-            st->drop[LB_TX_NOMBUF] += n;
+        for (unsigned k = 0; k < n; k++)
+            st->per_stream[(i + k) % c->streams]++;
+        if (rte_pktmbuf_alloc_bulk(c->pool, m, n) != 0 ||
+            build(m, n, i, len, c->streams) != 0) {
+            st->drop[LB_TX_NOMBUF] += n;        /* no mbuf, or none with room */
             st->scheduled += n;
-            for (unsigned k = 0; k < n; k++)
-                st->per_stream[(i + k) % c->streams]++;
             i += n;
             continue;
-        }
-        for (unsigned k = 0; k < n; k++) {
-            uint8_t *p = (uint8_t *)rte_pktmbuf_append(m[k], (uint16_t)len);
-            memcpy(p, tmpl[(i + k) % c->streams], len);
-            st->per_stream[(i + k) % c->streams]++;
         }
         uint64_t first_stamp = 0;
         stamp(m, n, i, c, piece, &first_stamp);

@@ -191,7 +191,7 @@ int lb_port_open(const struct lb_opts *o, const char *spec, const char *ns,
     if (attach(spec, ns, port))
         return -ENODEV;
     int self = lb_netns_enter(ns);
-    int rc = ebf_port_start(*port, pool, 1024, 1024);
+    int rc = ebf_port_start(*port, pool, 0, 1024, 1024);   /* the port's MTU */
     if (rc == 0)
         rc = ebf_port_wait_up(*port, &no_stop, o->link_timeout_ms);
     *max_frame = port_max_frame(*port);

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* main.c - ebfarm-node: its own options and its port around the daemon skeleton. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -33,6 +35,21 @@ static const struct ebf_arg own[] = {
                 "at stop, input quiet this long ends the run (200)"),
 };
 
+static struct ebf_daemon node_daemon;
+
+/* The checks across options: the acks of a credit frame within the MTU. */
+static int check_opts(char *err, size_t len)
+{
+    uint16_t mtu = node_daemon.cl.common.mtu, fit = node_max_acks(mtu);
+
+    if (conf.ack_batch <= fit)
+        return 0;
+    snprintf(err, len, "--ack-batch %u: a credit frame of %u acks (%zu B) passes --mtu %u "
+             "(at most %u acks)", conf.ack_batch, conf.ack_batch,
+             ebf_credit_len(conf.ack_batch), mtu, fit);
+    return -EINVAL;
+}
+
 /* A new epoch for every process: the wall clock in milliseconds, so a node
  * restarted within the same second still rejoins as a new incarnation (the
  * SFC compares epochs as wrapping 32-bit numbers). */
@@ -46,27 +63,32 @@ static uint32_t process_epoch(void)
 
 int main(int argc, char **argv)
 {
-    static struct ebf_daemon d;
     static struct node_runner runner;
+    struct ebf_daemon *d = &node_daemon;
     struct node_conf *c = &conf;
 
-    ebf_daemon_init(&d, "node");
-    d.cl.synopsis = "--port NAME --sfc-mac MAC";
-    d.cl.port_help = "DPDK device linked to the SFC";
-    d.cl.own = own;
-    d.cl.n_own = sizeof(own) / sizeof(own[0]);
-    ebf_daemon_start(&d, argc, argv);
-    ebf_idle_init(&c->idle, d.cl.common.idle);
-    c->port = ebf_daemon_port(&d, d.cl.common.port);
-    ebf_daemon_mac(&d, c->port, c->mac);
+    ebf_daemon_init(d, "node");
+    d->cl.synopsis = "--port NAME --sfc-mac MAC";
+    d->cl.port_help = "DPDK device linked to the SFC";
+    d->cl.own = own;
+    d->cl.n_own = sizeof(own) / sizeof(own[0]);
+    d->cl.check = check_opts;
+    ebf_daemon_start(d, argc, argv);
+    ebf_idle_init(&c->idle, d->cl.common.idle);
+    c->port = ebf_daemon_port(d, d->cl.common.port);
+    ebf_daemon_mac(d, c->port, c->mac);
     c->epoch = process_epoch();
-    c->pool = ebf_daemon_pool(&d, "node_pool", 8191, 2048);
-    ebf_daemon_port_start(&d, c->port, c->pool, d.cl.common.port);
-    ebf_daemon_link_wait(&d, c->port, d.cl.common.port);
+    c->mtu = d->cl.common.mtu;
+    /* Above the default room, 4095 mbufs: at --mtu 9000 they fit --no-huge's
+     * default 64 MB and still cover both rings (1024 each). */
+    uint16_t room = ebf_daemon_room(d, c->port);
+    c->pool = ebf_daemon_pool(d, "node_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room);
+    ebf_daemon_port_start(d, c->port, c->pool, d->cl.common.port);
+    ebf_daemon_link_wait(d, c->port, d->cl.common.port);
     int rc = node_runner_init(&runner, c);
     if (rc)
-        ebf_daemon_fail(&d, "cannot create the data plane: %s", strerror(-rc));
-    ebf_daemon_serve(&d, &node_ctl_ops, &runner.plug);
+        ebf_daemon_fail(d, "cannot create the data plane: %s", strerror(-rc));
+    ebf_daemon_serve(d, &node_ctl_ops, &runner.plug);
     node_runner_fini(&runner);
-    return ebf_daemon_exit(&d, EXIT_SUCCESS);
+    return ebf_daemon_exit(d, EXIT_SUCCESS);
 }

@@ -12,6 +12,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "ebf_args.h"
 #include "ebf_kv.h"
 #include "ebf_mix.h"
 #include "ebf_pattern.h"
@@ -19,7 +20,8 @@
 #include "node_decide.h"
 
 #define BURST_MAX 64
-#define FRAME_MAX 9728
+#define FRAME_MAX 9728           /* a chained frame is read whole into scratch */
+_Static_assert(FRAME_MAX >= EBF_MTU_MAX + EBF_L2_MAX_HLEN, "scratch below the largest frame");
 #define DONE_WINDOW 65536
 
 static const uint8_t verify_bit[] = {
@@ -51,6 +53,7 @@ struct node_dp {
     struct node_ev *ev;          /* c.credits entries */
     struct ebf_ack ack[EBF_MAX_ACKS];
     uint16_t n_ack;
+    uint16_t max_acks;           /* in one credit frame: node_max_acks(mtu) */
     uint16_t credits_owed;       /* initial grant not yet sent */
     uint32_t seq;
     uint64_t last_tx_tsc;
@@ -61,6 +64,13 @@ struct node_dp {
     uint64_t drain_last, drain_frames;
     uint8_t scratch[FRAME_MAX];
 };
+
+uint16_t node_max_acks(uint16_t mtu)
+{
+    size_t fit = ((mtu ? mtu : 1500) - ebf_credit_len(0)) / EBF_ACK_LEN;
+
+    return (uint16_t)(fit < EBF_MAX_ACKS ? fit : EBF_MAX_ACKS);
+}
 
 struct node_dp *node_dp_create(const struct node_conf *conf)
 {
@@ -74,8 +84,11 @@ struct node_dp *node_dp_create(const struct node_conf *conf)
     dp->c = *conf;
     if (dp->c.burst == 0 || dp->c.burst > BURST_MAX)
         dp->c.burst = 32;
+    dp->max_acks = node_max_acks(conf->mtu);
     if (dp->c.ack_batch == 0 || dp->c.ack_batch > EBF_MAX_ACKS)
         dp->c.ack_batch = 16;
+    if (dp->c.ack_batch > dp->max_acks)
+        dp->c.ack_batch = dp->max_acks;
     dp->ev = rte_zmalloc("node_ev", sizeof(*dp->ev) * conf->credits, RTE_CACHE_LINE_SIZE);
     dp->done = rte_zmalloc("node_done", sizeof(uint64_t) * DONE_WINDOW, 0);
     dp->done_ack = rte_zmalloc("node_done_ack", sizeof(struct ebf_ack) * DONE_WINDOW, 0);
@@ -114,6 +127,11 @@ static int send_credit(struct node_dp *dp, uint16_t credits)
         return 0;
     size_t len = ebf_credit_len(dp->n_ack);
     uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len));
+    if (!p) {                    /* the pool's room is below the MTU's frame */
+        rte_pktmbuf_free(m);
+        dp->st.tx_no_room++;
+        return 0;
+    }
     memcpy(a.dst_mac, dp->c.sfc_mac, 6);
     memcpy(a.src_mac, dp->c.mac, 6);
     ebf_encap_write(p, &a, len);
@@ -261,7 +279,7 @@ static void finish_event(struct node_dp *dp, struct node_ev *e)
 static void queue_ack(struct node_dp *dp, const struct ebf_ack *a)
 {
     ebf_idset_add(&dp->st.acked_ids, a->event_id);
-    while (dp->n_ack >= EBF_MAX_ACKS && !flush_acks(dp))
+    while (dp->n_ack >= dp->max_acks && !flush_acks(dp))
         rte_pause();            /* the port must take the full batch first */
     dp->ack[dp->n_ack++] = *a;
     if (dp->n_ack >= dp->c.ack_batch)

@@ -23,7 +23,9 @@ struct node_conf {
     double trigger_us;           /* busy time per event */
     double accept;               /* fraction accepted, from the event id */
     uint64_t accept_seed;
-    uint16_t ack_batch;          /* acks per credit frame, at most EBF_MAX_ACKS */
+    uint16_t ack_batch;          /* acks per credit frame, at most EBF_MAX_ACKS and
+                                  * node_max_acks(mtu) */
+    uint16_t mtu;                /* of the port; 0: 1500 */
     double heartbeat_ms;         /* empty credit frame when silent this long */
     struct rte_mempool *pool;
     uint16_t burst;
@@ -32,6 +34,10 @@ struct node_conf {
 };
 
 struct node_dp;
+
+/* The acks one credit frame holds at mtu (0: 1500): EBF_MAX_ACKS, or fewer
+ * when a frame of that many would pass the MTU. */
+uint16_t node_max_acks(uint16_t mtu);
 
 /* NULL with errno set. The port must be started. */
 struct node_dp *node_dp_create(const struct node_conf *conf);

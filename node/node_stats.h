@@ -41,6 +41,7 @@ struct node_stats {
     uint64_t stopped_partial;    /* events still partial when the run ended */
     uint64_t payload_bytes;
     uint64_t acks_sent, credit_frames, credits_granted, heartbeats, tx_refused;
+    uint64_t tx_no_room;         /* credit frames not built: no room in the mbuf */
     uint64_t decided_digest;     /* sum of ebf_mix64(id) over decided events */
     struct ebf_idset acked_ids;  /* the ledger's record of the ids this node acked:
                                   * each decision once, plus each re-ack */
@@ -106,6 +107,8 @@ struct node_snap {
       "Empty credit frames sent when the node was silent.")                                        \
     X(TX_REFUSED, C, "tx_refused", st.tx_refused, (), 0,                                           \
       "Credit frames the port refused at first try (retried).")                                    \
+    X(TX_NO_ROOM, C, "tx_no_room", st.tx_no_room, (), 0,                                           \
+      "Credit frames not built: the mbuf had no room for them (retried).")                         \
     X(DECIDED_DIGEST, C, "decided_digest", st.decided_digest, (), EBF_CF_RUN,                      \
       "Sum of mix64(id) over decided events.")                                                     \
     X(DUP_EVENTS, C, "dup_events", st.dup_events, (), 0,                                           \

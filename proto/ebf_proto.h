@@ -22,6 +22,8 @@
 #define EBF_UDP_PORT_DEFAULT 50505
 
 #define EBF_ETH_HLEN 14
+#define EBF_VLAN_HLEN 4          /* one 802.1Q tag */
+#define EBF_L2_MAX_HLEN (EBF_ETH_HLEN + EBF_VLAN_HLEN)  /* a frame is at most MTU + this */
 #define EBF_IPV4_HLEN 20
 #define EBF_UDP_HLEN 8
 

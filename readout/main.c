@@ -17,7 +17,7 @@
 
 static struct ro_conf conf = {
     .n_sources = 8, .size_min = 1024, .size_max = 1024, .seed = 1,
-    .encap = EBF_ENCAP_ETH, .udp_port = EBF_UDP_PORT_DEFAULT, .mtu = 1500, .burst = 32,
+    .encap = EBF_ENCAP_ETH, .udp_port = EBF_UDP_PORT_DEFAULT, .burst = 32,
     .src_ip = 0x0a000001,
 };
 
@@ -136,7 +136,6 @@ static const struct ebf_arg own[] = {
     EBF_ARG_INT(EBF_ARG_U16, "udp-port", &conf.udp_port, 1, 65535, "P", "UDP port (50505)"),
     EBF_ARG_VAL(EBF_ARG_IPV4, "src-ip", &conf.src_ip, "A", "IPv4 source for --encap udp"),
     EBF_ARG_CALL("sfc-ip", parse_sfc_ips, &conf, "A[,A...]", "the SFCs' IPv4 for --encap udp"),
-    EBF_ARG_INT(EBF_ARG_U16, "mtu", &conf.mtu, 256, 9600, "N", "link MTU (1500)"),
     EBF_ARG_INT(EBF_ARG_U16, "burst", &conf.burst, 1, 256, "N", "frames per tx burst (32)"),
     EBF_ARG_INT(EBF_ARG_U64, "seed", &conf.seed, 0, UINT64_MAX, "N",
                 "seed of the fragment sizes (1)"),
@@ -225,7 +224,12 @@ int main(int argc, char **argv)
     ebf_idle_init(&c->idle, d.cl.common.idle);
     c->port = ebf_daemon_port(&d, d.cl.common.port);
     ebf_daemon_mac(&d, c->port, c->src_mac);
-    c->pool = ebf_daemon_pool(&d, "ro_pool", 8191, 2048);
+    c->mtu = d.cl.common.mtu;
+    /* Above the default room, 4095 mbufs: at --mtu 9000 they fit --no-huge's
+     * default 64 MB and still cover both rings (1024 each), a burst and
+     * the fault stage's 1024 held frames. */
+    uint16_t room = ebf_daemon_room(&d, c->port);
+    c->pool = ebf_daemon_pool(&d, "ro_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room);
     ebf_daemon_port_start(&d, c->port, c->pool, d.cl.common.port);
     ebf_daemon_link_wait(&d, c->port, d.cl.common.port);
     int rc = ro_runner_init(&runner, c);

@@ -137,7 +137,9 @@ static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
 }
 
 /* Build the frames of one source's fragment of event e into the queue
- * (flushing when it fills). Returns 0, -ENOMEM, or -EINTR from flush. */
+ * (flushing when it fills). Returns 0, -ENOMEM (no mbuf), -EMSGSIZE (an
+ * mbuf without room for the frame: the pool's data room is below the
+ * MTU's frame; counted in tx_no_room), or -EINTR from flush. */
 static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, uint16_t source,
                          uint64_t e, uint64_t now_ns)
 {
@@ -166,6 +168,11 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
         }
         size_t flen = hlen + EBF_FRAG_HLEN + piece;
         uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen);
+        if (!p) {
+            rte_pktmbuf_free(m);
+            st->tx_no_room++;
+            return -EMSGSIZE;
+        }
         ebf_encap_write(p, &a, EBF_FRAG_HLEN + piece);
         struct ebf_frag_hdr h = {
             .source = source, .seq = g->seq[source]++, .event_id = e, .frag_len = len,
@@ -250,6 +257,9 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
         st->id_digest += ebf_mix64(e);
         if (rc == -EINTR)
             RO_LOG(NOTICE, "event %" PRIu64 " cut short by a forced stop\n", e);
+        else if (rc == -EMSGSIZE)
+            RO_LOG(ERR, "event %" PRIu64 " cut short: a frame of --mtu %u does not fit an "
+                   "mbuf of the pool\n", e, c->mtu);
         else
             RO_LOG(ERR, "event %" PRIu64 " cut short: no mbufs\n", e);
         g->rc = rc == -EINTR ? 0 : rc;

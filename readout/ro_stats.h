@@ -16,6 +16,7 @@ struct ro_stats {
     uint64_t payload_bytes;
     uint64_t tx_refused;         /* frames the port refused at first (then retried) */
     uint64_t tx_abandoned;       /* frames given up at a forced stop */
+    uint64_t tx_no_room;         /* frames not built: the mbuf had no room for them */
     uint64_t events_abandoned;   /* events cut short by a forced stop */
     uint64_t id_digest;          /* sum of ebf_mix64(id) over events */
     uint64_t first_event, last_event;
@@ -62,6 +63,8 @@ struct ro_snap {
       "Frames the port refused at first try (back-pressure); each was retried.")                   \
     X(TX_ABANDONED, C, "tx_abandoned", st.tx_abandoned, (), EBF_CF_SUM,                            \
       "Frames given up at a forced stop.")                                                         \
+    X(TX_NO_ROOM, C, "tx_no_room", st.tx_no_room, (), 0,                                           \
+      "Frames not built: the mbuf had no room for them (the run ends).")                           \
     X(EVENTS_ABANDONED, C, "events_abandoned", st.events_abandoned, (), EBF_CF_SUM,                \
       "Events cut short by a forced stop or a lack of mbufs (generated, in the ledger).")          \
     X(ID_DIGEST, C, "id_digest", st.id_digest, (), EBF_CF_RUN,                                     \

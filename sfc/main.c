@@ -11,7 +11,7 @@
 
 static struct sfc_conf conf = {
     .n_sources = 8, .udp_port = EBF_UDP_PORT_DEFAULT, .capacity = 4096,
-    .max_credits = 256, .timeout_ms = 100, .mtu = 1500, .burst = 32,
+    .max_credits = 256, .timeout_ms = 100, .burst = 32,
     .drain_quiet_ms = 200, .drain_timeout_ms = 5000, .node_timeout_ms = 1000,
 };
 static char node_name[SFC_MAX_NODES][128];
@@ -55,7 +55,6 @@ static const struct ebf_arg own[] = {
     EBF_ARG_INT(EBF_ARG_U64, "mbufs", &mbufs, 1023, 1u << 22, "N", "receive mbufs (32767)"),
     EBF_ARG_INT(EBF_ARG_U32, "max-credits", &conf.max_credits, 1, 65535, "N",
                 "credits + unacked events per node (256)"),
-    EBF_ARG_INT(EBF_ARG_U16, "mtu", &conf.mtu, 256, 9600, "N", "link MTU (1500)"),
     EBF_ARG_INT(EBF_ARG_U16, "burst", &conf.burst, 1, 64, "N", "rx burst (32)"),
     EBF_ARG_INT(EBF_ARG_U16, "udp-port", &conf.udp_port, 1, 65535, "P",
                 "UDP port of fragments (50505)"),
@@ -81,6 +80,19 @@ static void find_ports(struct ebf_daemon *d, struct sfc_conf *c)
         if (c->node[i].port == c->rx_port)
             ebf_daemon_fail(d, "node %u shares the readout port '%s'", i, d->cl.common.port);
     }
+}
+
+/* The data room of the pool the node ports receive into: the largest any
+ * of them needs at --mtu. */
+static uint16_t node_room(const struct ebf_daemon *d, const struct sfc_conf *c)
+{
+    uint16_t room = ebf_daemon_room(d, UINT16_MAX);
+
+    for (uint16_t i = 0; i < c->n_nodes; i++) {
+        uint16_t r = ebf_daemon_room(d, c->node[i].port);
+        room = r > room ? r : room;
+    }
+    return room;
 }
 
 /* Start the readout port, then the nodes' (several nodes may share one). */
@@ -112,8 +124,10 @@ int main(int argc, char **argv)
     ebf_daemon_start(d, argc, argv);
     ebf_idle_init(&c->idle, d->cl.common.idle);
     find_ports(d, c);
-    struct rte_mempool *rx_pool = ebf_daemon_pool(d, "sfc_rx", (unsigned)mbufs, 2048);
-    struct rte_mempool *ack_pool = ebf_daemon_pool(d, "sfc_ack", 4095, 2048);
+    c->mtu = d->cl.common.mtu;
+    struct rte_mempool *rx_pool = ebf_daemon_pool(d, "sfc_rx", (unsigned)mbufs,
+                                                  ebf_daemon_room(d, c->rx_port));
+    struct rte_mempool *ack_pool = ebf_daemon_pool(d, "sfc_ack", 4095, node_room(d, c));
     c->hdr_pool = ebf_daemon_pool(d, "sfc_hdr", 8191, 128);
     c->clone_pool = ebf_daemon_pool(d, "sfc_clone", (unsigned)mbufs, 0);
     c->max_frames = (uint32_t)mbufs;

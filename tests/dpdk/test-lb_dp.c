@@ -122,8 +122,8 @@ static void setup(void)
     uint16_t tx = test_ring_port("lb_tx", b, a), rx = test_ring_port("lb_rx", a, b);
     struct rte_mempool *pool = ebf_pool_create("lb_pool", 8191, 2048, 0);
     ck_assert_ptr_nonnull(pool);
-    ck_assert_int_eq(ebf_port_start(tx, pool, 1024, 1024), 0);
-    ck_assert_int_eq(ebf_port_start(rx, pool, 1024, 1024), 0);
+    ck_assert_int_eq(ebf_port_start(tx, pool, 0, 1024, 1024), 0);
+    ck_assert_int_eq(ebf_port_start(rx, pool, 0, 1024, 1024), 0);
     ck_assert_ptr_nonnull(rte_eth_add_rx_callback(rx, 0, rx_faults, NULL));
     run = (struct lb_runner){
         .tx_port = tx, .rx_port = rx, .tx_pool = pool, .burst = 32, .streams = 1,

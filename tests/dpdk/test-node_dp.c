@@ -31,7 +31,8 @@ struct rig {
     struct node_dp *dp;
 };
 
-static void rig_up(struct rig *g)
+/* The node with credits slots, ack_batch acks per credit frame, at mtu. */
+static void rig_up_with(struct rig *g, uint16_t credits, uint16_t ack_batch, uint16_t mtu)
 {
     test_eal_init();
 
@@ -40,19 +41,24 @@ static void rig_up(struct rig *g)
     uint16_t np = test_ring_port("node", down, up);
     g->pool = ebf_pool_create("test_pool", 2047, 2048, 0);
     ck_assert_ptr_nonnull(g->pool);
-    ck_assert_int_eq(ebf_port_start(g->sfc_port, g->pool, 512, 512), 0);
-    ck_assert_int_eq(ebf_port_start(np, g->pool, 512, 512), 0);
+    ck_assert_int_eq(ebf_port_start(g->sfc_port, g->pool, 0, 512, 512), 0);
+    ck_assert_int_eq(ebf_port_start(np, g->pool, 0, 512, 512), 0);
 
     struct node_conf c = {
-        .port = np, .node_id = NODE_ID, .epoch = 77, .credits = CREDITS,
-        .accept = 0.5, .accept_seed = 0, .ack_batch = 16, .heartbeat_ms = 0,
-        .pool = g->pool, .burst = 32, .drain_quiet_ms = 10,
+        .port = np, .node_id = NODE_ID, .epoch = 77, .credits = credits,
+        .accept = 0.5, .accept_seed = 0, .ack_batch = ack_batch, .heartbeat_ms = 0,
+        .mtu = mtu, .pool = g->pool, .burst = 32, .drain_quiet_ms = 10,
     };
     memcpy(c.mac, node_mac, 6);
     memcpy(c.sfc_mac, sfc_mac, 6);
     ebf_idle_init(&c.idle, EBF_IDLE_SPIN);
     g->dp = node_dp_create(&c);
     ck_assert_ptr_nonnull(g->dp);
+}
+
+static void rig_up(struct rig *g)
+{
+    rig_up_with(g, CREDITS, 16, 0);
 }
 
 static void rig_down(struct rig *g)
@@ -82,7 +88,9 @@ static struct rte_mbuf *event_frame(struct rig *g, uint64_t id, uint16_t index, 
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
     unsigned n = (unsigned)__builtin_popcount(mask);
     size_t len = EBF_EVENT_HLEN + n * (EBF_FRAG_HLEN + FRAG);
+    ck_assert_ptr_nonnull(m);
     uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len));
+    ck_assert_ptr_nonnull(p);
 
     memcpy(a.dst_mac, node_mac, 6);
     memcpy(a.src_mac, sfc_mac, 6);
@@ -322,6 +330,46 @@ START_TEST(test_rejects)
 }
 END_TEST
 
+/* The acks a credit frame holds: 64, or fewer when the MTU is small. */
+START_TEST(test_max_acks)
+{
+    ck_assert_uint_eq(node_max_acks(0), 64);        /* 1500 */
+    ck_assert_uint_eq(node_max_acks(9000), 64);
+    ck_assert_uint_eq(node_max_acks(784), 64);      /* 16 + 64 x 12 */
+    ck_assert_uint_eq(node_max_acks(783), 63);
+    ck_assert_uint_eq(node_max_acks(256), 20);
+}
+END_TEST
+
+/* At MTU 256 a credit frame carries at most 20 acks, whatever the batch
+ * asked: 24 events are acked in frames of 20 and 4. */
+START_TEST(test_acks_within_mtu)
+{
+    struct ebf_credit_hdr h;
+    struct ebf_ack acks[EBF_MAX_ACKS];
+    struct rig g;
+    unsigned frames = 0, n_acks = 0;
+
+    rig_up_with(&g, 24, 64, 256);
+    poll_n(&g, 1);
+    ck_assert(from_node(&g, &h, acks));
+    ck_assert_uint_eq(h.credits, 24);
+    for (uint64_t id = 0; id < 24; id++)
+        to_node(&g, event_frame(&g, id, 0, 1, 0xf, 0xf, 0, SPOIL_NONE));
+    poll_n(&g, 2);
+    while (from_node(&g, &h, acks)) {
+        ck_assert_uint_eq(h.n_acks, frames == 0 ? 20 : 4);
+        ck_assert_uint_le(ebf_credit_len(h.n_acks), 256);
+        n_acks += h.n_acks;
+        frames++;
+    }
+    ck_assert_uint_eq(frames, 2);
+    ck_assert_uint_eq(n_acks, 24);
+    ck_assert_uint_eq(node_dp_stats(g.dp)->tx_no_room, 0);
+    rig_down(&g);
+}
+END_TEST
+
 Suite *node_dp_suite(void);
 
 Suite *node_dp_suite(void)
@@ -336,6 +384,8 @@ Suite *node_dp_suite(void)
     tcase_add_test(tc, test_multi_frame_and_duplicates);
     tcase_add_test(tc, test_beyond_credits);
     tcase_add_test(tc, test_rejects);
+    tcase_add_test(tc, test_max_acks);
+    tcase_add_test(tc, test_acks_within_mtu);
     suite_add_tcase(s, tc);
     return s;
 }

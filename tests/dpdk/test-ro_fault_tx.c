@@ -40,8 +40,8 @@ static void rig_up(struct rig *g)
     g->rx_port = test_ring_port("fb", ab, ba);
     g->pool = ebf_pool_create("f_pool", POOL_N, 2048, 0);
     ck_assert_ptr_nonnull(g->pool);
-    ck_assert_int_eq(ebf_port_start(g->tx_port, g->pool, 512, 512), 0);
-    ck_assert_int_eq(ebf_port_start(g->rx_port, g->pool, 512, 512), 0);
+    ck_assert_int_eq(ebf_port_start(g->tx_port, g->pool, 0, 512, 512), 0);
+    ck_assert_int_eq(ebf_port_start(g->rx_port, g->pool, 0, 512, 512), 0);
 }
 
 /* Everything the other port has received. */

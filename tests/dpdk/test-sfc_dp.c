@@ -59,7 +59,7 @@ static void rig_up_opts(struct rig *g, const struct rig_opts *o)
     ck_assert_ptr_nonnull(clone);
     uint16_t ports[] = {g->ro_port, g->sfc_rx, g->sfc_node, g->node_port};
     for (unsigned i = 0; i < 4; i++)
-        ck_assert_int_eq(ebf_port_start(ports[i], g->pool, 512, 512), 0);
+        ck_assert_int_eq(ebf_port_start(ports[i], g->pool, 0, 512, 512), 0);
 
     struct rte_ether_addr ea;
     rte_eth_macaddr_get(g->sfc_rx, &ea);
@@ -114,6 +114,7 @@ static struct rte_mbuf *fragment_seq(struct rig *g, const uint8_t dst[6], uint16
     ck_assert_ptr_nonnull(m);
     memcpy(a.dst_mac, dst, 6);
     uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, EBF_ETH_HLEN + EBF_FRAG_HLEN + FRAG_LEN);
+    ck_assert_ptr_nonnull(p);
     ebf_encap_write(p, &a, EBF_FRAG_HLEN + FRAG_LEN);
     ebf_pattern_fill(p + EBF_ETH_HLEN + EBF_FRAG_HLEN, FRAG_LEN, source, event, 0);
     struct ebf_frag_hdr h = {.source = source, .seq = seq, .event_id = event,
@@ -145,7 +146,9 @@ static void credit_from(struct rig *g, uint16_t node, uint32_t epoch, uint16_t c
     memcpy(a.dst_mac, g->sfc_node_mac, 6);
     memcpy(a.src_mac, node ? node1_mac : node_mac, 6);
     size_t len = ebf_credit_len(n);
+    ck_assert_ptr_nonnull(m);
     uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len));
+    ck_assert_ptr_nonnull(p);
     ebf_encap_write(p, &a, len);
     struct ebf_credit_hdr h = {.node_id = node, .credits = credits, .n_acks = n, .epoch = epoch};
     ebf_credit_write(p + EBF_ETH_HLEN, &h, acks);

@@ -44,6 +44,8 @@ static const struct {
     {"--accept 2", "option '--accept': \"2\" is not a number in 0..1"},
     {"--timeout-ms 0", "option '--timeout-ms': \"0\" is not a number in 0.01..3.6e+06"},
     {"--credits 4097", "option '--credits': \"4097\" is not an integer in 1..4096"},
+    {"--mtu 255", "option '--mtu': \"255\" is not an integer in 256..9600"},
+    {"--mtu 9601", "option '--mtu': \"9601\" is not an integer in 256..9600"},
     {"--max-seconds 0", "option '--max-seconds': \"0\" is not a number in 1..86400"},
     {"--kill-node-after 0",
      "option '--kill-node-after': \"0\" is not an integer in 1..9223372036854775807"},
@@ -114,12 +116,12 @@ START_TEST(test_run_shaped_by_options)
 {
     ck_assert_int_eq(demo("--events 3000 --sources 4 --nodes 3 --frag-dist lognormal "
                           "--frag-mean 300 --frag-sigma 50 --frag-min 64 --frag-max 2048 "
-                          "--seed 7 --udp --credits 16 --accept 0.5 --json", 1), 0);
+                          "--seed 7 --udp --mtu 3000 --credits 16 --accept 0.5 --json", 1), 0);
     squeeze();
     ck_assert_ptr_nonnull(strstr(out, "\"config\":{\"events\":3000,\"sources\":4,\"nodes\":3,"
                                       "\"frag_min\":64,\"frag_max\":2048,\"frag_dist\":"
                                       "\"lognormal\",\"frag_mean\":300,\"frag_sigma\":50,"
-                                      "\"rate\":0,\"encap\":\"udp\",\"seed\":7,"
+                                      "\"rate\":0,\"encap\":\"udp\",\"mtu\":3000,\"seed\":7,"
                                       "\"faults\":\"none\",\"silence\":\"none\","
                                       "\"burst_events\":0,\"burst_gap_us\":0}"));
     ck_assert_ptr_nonnull(strstr(out, "\"closed\":true"));

@@ -224,6 +224,105 @@ START_TEST(test_log_lines)
 }
 END_TEST
 
+/* An MTU the port cannot carry: refused at start with the MTU and the
+ * port's limit named, exit 1, no runtime directory and no memif socket
+ * left; one beyond every daemon's range: refused before EAL, exit 2. */
+START_TEST(test_mtu_refused)
+{
+    char prefix[64], dir[128], sock[64], vdev[160], name[32], want[256];
+    const char *c = daemons[_i].component;
+
+    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest-mtu%d", (int)getpid());
+    snprintf(dir, sizeof(dir), RUNTIME "/ebftest-mtu%d", (int)getpid());
+    snprintf(sock, sizeof(sock), "/tmp/ebftest-mtu%d.sock", (int)getpid());
+    snprintf(vdev, sizeof(vdev), "--vdev=net_memif0,role=%s,socket=%s,socket-abstract=no",
+             _i == 1 ? "server" : "client", sock);
+    snprintf(name, sizeof(name), "--name=%s7", c);
+    const char *args[] = {"--no-huge", "-m", "64", "--no-pci", prefix, vdev, "--vdev=net_null1",
+                          "--", "--port=net_memif0", daemons[_i].required, name, "--mtu=9000",
+                          NULL};
+    const char *range[] = {"--no-huge", prefix, "--", "--port=net_memif0",
+                           daemons[_i].required, "--mtu=9601", NULL};
+
+    ck_assert_int_eq(run(_i, args), 1);
+    ck_assert_str_eq(out, "");
+    snprintf(want, sizeof(want), " %s7: --mtu 9000: port 'net_memif0' carries at most 2030 "
+             "(memif bsize 2048; give bsize=9018 or more)\n", c);
+    ck_assert_msg(strstr(err, want) != NULL, "no \"%s\" in the log: %s", want, err);
+    ck_assert_msg(!exists(dir), "%s is there", dir);
+    ck_assert_msg(!exists(sock), "%s is there", sock);
+    ck_assert_int_eq(run(_i, range), 2);
+    snprintf(want, sizeof(want), "%s: option '--mtu': \"9601\" is not an integer in "
+             "256..9600\n", c);
+    ck_assert_str_eq(err, want);
+    ck_assert_msg(!exists(dir), "%s is there", dir);
+}
+END_TEST
+
+/* The node: a credit frame of --ack-batch acks must fit --mtu; refused
+ * before EAL, exit 2. */
+START_TEST(test_node_ack_batch_mtu)
+{
+    char prefix[64], dir[128];
+
+    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest-acks%d", (int)getpid());
+    snprintf(dir, sizeof(dir), RUNTIME "/ebftest-acks%d", (int)getpid());
+    const char *args[] = {"--no-huge", prefix, "--", "--port=x", daemons[2].required,
+                          "--mtu=256", "--ack-batch=21", NULL};
+    const char *fits[] = {"--no-huge", "-m", "64", "--no-pci", prefix, "--", "--port=x",
+                          daemons[2].required, "--mtu=256", "--ack-batch=20", NULL};
+
+    ck_assert_int_eq(run(2, args), 2);
+    ck_assert_str_eq(err, "node: --ack-batch 21: a credit frame of 21 acks (268 B) passes "
+                          "--mtu 256 (at most 20 acks)\n");
+    /* 20 acks fit: the options pass, and the node goes on to look for its port */
+    ck_assert_int_eq(run(2, fits), 1);
+    ck_assert_ptr_nonnull(strstr(err, " node: no port 'x'\n"));
+    ck_assert_msg(!exists(dir), "%s is there", dir);
+}
+END_TEST
+
+/* The readout at MTU 9000 with 4000-byte fragments on net_null (it used to
+ * crash: a pool of 2048-byte rooms and an unchecked append): each fragment
+ * in one frame, its final counters exact, nothing left behind. */
+START_TEST(test_readout_jumbo)
+{
+    char prefix[64], dir[128], stats[64], line[128];
+    unsigned long long v;
+
+    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest-jumbo%d", (int)getpid());
+    snprintf(dir, sizeof(dir), RUNTIME "/ebftest-jumbo%d", (int)getpid());
+    snprintf(stats, sizeof(stats), "--stats=/tmp/ebftest-jumbo%d.stats", (int)getpid());
+    const char *args[] = {"--no-huge", "--no-pci", prefix, "--vdev=net_null0", "--",
+                          "--port", "net_null0", "--sfc-mac", "02:eb:00:00:00:01", "--events",
+                          "1000", "--mtu", "9000", "--frag-size", "4000", stats, NULL};
+    static const struct {
+        const char *key;
+        unsigned long long want;
+    } want[] = {
+        {"events", 1000}, {"frames", 8000}, {"bytes", 8000ull * (14 + 40 + 4000)},
+        {"payload_bytes", 8000ull * 4000}, {"tx_no_room", 0}, {"events_abandoned", 0},
+    };
+    unsigned found = 0;
+
+    ck_assert_int_eq(run(0, args), 0);
+    FILE *f = fopen(stats + 8, "r");
+    ck_assert_ptr_nonnull(f);
+    while (fgets(line, sizeof(line), f))
+        for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+            char key[64];
+            if (sscanf(line, "%63s %llu", key, &v) == 2 && strcmp(key, want[i].key) == 0) {
+                ck_assert_msg(v == want[i].want, "%s %llu, want %llu", key, v, want[i].want);
+                found++;
+            }
+        }
+    fclose(f);
+    unlink(stats + 8);
+    ck_assert_uint_eq(found, sizeof(want) / sizeof(want[0]));
+    ck_assert_msg(!exists(dir), "%s is there", dir);
+}
+END_TEST
+
 Suite *ebf_daemon_suite(void);
 
 Suite *ebf_daemon_suite(void)
@@ -238,6 +337,9 @@ Suite *ebf_daemon_suite(void)
     tcase_add_loop_test(tc, test_version, 0, n);
     tcase_add_loop_test(tc, test_refused, 0, n);
     tcase_add_loop_test(tc, test_log_lines, 0, n);
+    tcase_add_loop_test(tc, test_mtu_refused, 0, n);
+    tcase_add_test(tc, test_readout_jumbo);
+    tcase_add_test(tc, test_node_ack_batch_mtu);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -120,6 +120,7 @@ START_TEST(test_defaults)
     ck_assert_ptr_null(o.control);
     ck_assert_ptr_null(o.metrics);
     ck_assert(o.period_ms == 1000);
+    ck_assert_uint_eq(o.mtu, 1500);
     ck_assert_ptr_null(o.stats);
     ck_assert_ptr_null(o.name);
 }
@@ -129,9 +130,10 @@ END_TEST
 START_TEST(test_common_options)
 {
     ck_assert_int_eq(parse("--port", "net_memif0", "--mac=02:eb:00:00:00:01",
-                           "--link-timeout", "0", "--idle=backoff", "--control",
-                           "ipc:///tmp/c", "--metrics=tcp://*:5555", "--metrics-period-ms",
-                           "250.5", "--stats=/tmp/s", "--name", "sfc3", NULL), 0);
+                           "--link-timeout", "0", "--mtu", "9000", "--idle=backoff",
+                           "--control", "ipc:///tmp/c", "--metrics=tcp://*:5555",
+                           "--metrics-period-ms", "250.5", "--stats=/tmp/s", "--name", "sfc3",
+                           NULL), 0);
     const struct ebf_common_opts *o = &cl.common;
     ck_assert_str_eq(o->port, "net_memif0");
     ck_assert_int_eq(o->have_mac, 1);
@@ -139,6 +141,7 @@ START_TEST(test_common_options)
     ck_assert_uint_eq(o->mac[1], 0xeb);
     ck_assert_uint_eq(o->mac[5], 0x01);
     ck_assert_uint_eq(o->link_timeout_ms, 0);
+    ck_assert_uint_eq(o->mtu, 9000);
     ck_assert_int_eq(o->idle, EBF_IDLE_BACKOFF);
     ck_assert_str_eq(o->control, "ipc:///tmp/c");
     ck_assert_str_eq(o->metrics, "tcp://*:5555");
@@ -182,6 +185,8 @@ static const struct {
     {"--link-timeout", "-1", "option '--link-timeout': \"-1\" is not an integer in 0..3600000"},
     {"--link-timeout", "3600001",
      "option '--link-timeout': \"3600001\" is not an integer in 0..3600000"},
+    {"--mtu", "255", "option '--mtu': \"255\" is not an integer in 256..9600"},
+    {"--mtu", "9601", "option '--mtu': \"9601\" is not an integer in 256..9600"},
     {"--idle", "sleep", "option '--idle': \"sleep\" is not spin or backoff"},
     {"--metrics-period-ms", "5",
      "option '--metrics-period-ms': \"5\" is not a number in 10..60000"},
@@ -307,6 +312,9 @@ START_TEST(test_usage)
     ck_assert_msg(strstr(u, "\n  --poll spin|backoff   an idle mode\n") != NULL, "%s", u);
     ck_assert_ptr_nonnull(strstr(u, "\n  --link-timeout MS     wait for link up at most MS; "
                                     "0: do not wait (0)\n"));
+    ck_assert_ptr_nonnull(strstr(u, "\n  --link-timeout MS     wait for link up at most MS; "
+                                    "0: do not wait (0)\n  --mtu N               the MTU of "
+                                    "every port: frames of at most N + 18 bytes (1500)\n"));
     ck_assert_ptr_nonnull(strstr(u, "\n  --idle spin|backoff   idle policy: spin (production) "
                                     "or back off (spin)\n"));
     ck_assert_ptr_nonnull(strstr(u, "\n  --control EP          run control: ZeroMQ REP endpoint "
@@ -319,7 +327,7 @@ START_TEST(test_usage)
     unsigned lines = 0;
     for (const char *p = u; *p; p++)
         lines += *p == '\n';
-    ck_assert_uint_eq(lines, 1 + 10 + 11 + 2);
+    ck_assert_uint_eq(lines, 1 + 10 + 12 + 2);
     free(u);
 }
 END_TEST

@@ -93,7 +93,7 @@ START_TEST(test_node)
         "mac=02:eb:00:00:02:01,rsize=11",
         "--", "--port=net_memif0", "--sfc-mac=02:eb:00:00:01:01", "--mac=02:eb:00:00:02:01",
         "--node-id=1", "--credits=32", "--trigger-us=1", "--accept=0.1", "--accept-seed=0",
-        "--idle=backoff", "--control=ipc:///r/node1.ctl", "--metrics=ipc:///r/node1.pub",
+        "--mtu=1500", "--idle=backoff", "--control=ipc:///r/node1.ctl", "--metrics=ipc:///r/node1.pub",
         "--metrics-period-ms=1000", "--name=node1", NULL,
     };
     struct farm_argv c;
@@ -120,6 +120,47 @@ START_TEST(test_readout)
 
     build(FARM_READOUT, 0, "ro0", &c);
     check_argv(&c, want, 1);
+    farm_argv_free(&c);
+}
+END_TEST
+
+/* The farm's MTU reaches every daemon; above 2030 every memif link gets a
+ * buffer (bsize) that takes a whole frame: MTU + 18, rounded up to 64. */
+START_TEST(test_jumbo_mtu)
+{
+    static const char *const vdev[] = {
+        "--vdev=net_memif0,role=server,id=0,socket=/r/ro0-sfc0.sock,socket-abstract=no,"
+        "mac=02:eb:00:00:00:01,rsize=11,bsize=9024",
+        "--vdev=net_memif1,role=server,id=0,socket=/r/sfc0-node0.sock,socket-abstract=no,"
+        "mac=02:eb:00:00:01:00,rsize=11,bsize=9024",
+        "--vdev=net_memif2,role=server,id=0,socket=/r/sfc0-node1.sock,socket-abstract=no,"
+        "mac=02:eb:00:00:01:01,rsize=11,bsize=9024",
+        "--vdev=net_memif0,role=client,id=0,socket=/r/sfc0-node1.sock,socket-abstract=no,"
+        "mac=02:eb:00:00:02:01,rsize=11,bsize=9024",
+        "--vdev=net_memif0,role=client,id=0,socket=/r/ro0-sfc0.sock,socket-abstract=no,"
+        "mac=02:eb:00:00:00:10,rsize=11,bsize=2112",
+    };
+    struct farm_argv c;
+
+    spec.run.mtu = 9000;
+    build(FARM_SFC, 0, "sfc0", &c);
+    for (int i = 0; i < 3; i++)
+        ck_assert_str_eq(c.argv[9 + i], vdev[i]);
+    ck_assert_str_eq(c.argv[22], "--mtu=9000");
+    farm_argv_free(&c);
+    build(FARM_NODE, 1, "node1", &c);
+    ck_assert_str_eq(c.argv[9], vdev[3]);
+    ck_assert_str_eq(c.argv[19], "--mtu=9000");
+    farm_argv_free(&c);
+    spec.run.mtu = 2031;         /* a frame of 2049 B: the first MTU past 2048 */
+    build(FARM_READOUT, 0, "ro0", &c);
+    ck_assert_str_eq(c.argv[9], vdev[4]);
+    ck_assert_str_eq(c.argv[17], "--mtu=2031");
+    farm_argv_free(&c);
+    spec.run.mtu = 2030;         /* 2048 B: memif's default buffer takes it */
+    build(FARM_READOUT, 0, "ro0", &c);
+    ck_assert_str_eq(c.argv[9], "--vdev=net_memif0,role=client,id=0,socket=/r/ro0-sfc0.sock,"
+                                "socket-abstract=no,mac=02:eb:00:00:00:10,rsize=11");
     farm_argv_free(&c);
 }
 END_TEST
@@ -211,6 +252,7 @@ Suite *farm_argv_suite(void)
     tcase_add_test(tc, test_sfc);
     tcase_add_test(tc, test_node);
     tcase_add_test(tc, test_readout);
+    tcase_add_test(tc, test_jumbo_mtu);
     tcase_add_test(tc, test_shared_port_pci_and_eal_args);
     tcase_add_test(tc, test_auto_lcores);
     tcase_add_test(tc, test_full_argv_is_cut);

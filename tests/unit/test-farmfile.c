@@ -625,6 +625,11 @@ static const struct bad {
      "run:\n"
      "  mtu: 100\n",
      "key 'run.mtu': 100 is out of range (256 to 9600)"},
+    {"mtu large",
+     BASE
+     "run:\n"
+     "  mtu: 9601\n",
+     "key 'run.mtu': 9601 is out of range (256 to 9600)"},
     {"frag_size + frag_min",
      BASE
      "run:\n"

@@ -41,6 +41,7 @@ static void demo_usage(FILE *out)
             "  --burst-gap-us T  the pause between bursts (0)\n"
             "  --rate EV/S       event rate, 0 for as fast as the farm takes them (0)\n"
             "  --udp             UDP/IPv4 fragments instead of raw Ethernet\n"
+            "  --mtu N           MTU of every link, 256..9600 (1500): 9000 for jumbo frames\n"
             "  --trigger-us T    node busy time per event (1)\n"
             "  --accept F        fraction of events the nodes accept (0.1)\n"
             "  --timeout-ms T    SFC event-building timeout (100)\n"
@@ -235,6 +236,7 @@ static int shape_opt(int ch, const char *val, struct farm_conf *c, struct demo_s
         return opt_u32("--frag-max", val, 1, 1u << 20, &c->frag_max);
     case 'r': return ebf_opt_double(DEMO, "--rate", val, 0, 1e9, &c->rate);
     case 'u': c->udp = 1; return 0;
+    case 'm': return opt_u16("--mtu", val, 256, 9600, &c->mtu);
     case 't': return ebf_opt_double(DEMO, "--trigger-us", val, 0, 1e6, &c->trigger_us);
     case 'A': return ebf_opt_double(DEMO, "--accept", val, 0, 1, &c->accept);
     case 'T': return ebf_opt_double(DEMO, "--timeout-ms", val, 0.01, 3.6e6, &c->timeout_ms);
@@ -286,8 +288,9 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
     static const struct option lo[] = {
         {"events", 1, 0, 'e'}, {"sources", 1, 0, 's'}, {"nodes", 1, 0, 'n'},
         {"frag-size", 1, 0, 'f'}, {"frag-min", 1, 0, 'a'}, {"frag-max", 1, 0, 'b'},
-        {"rate", 1, 0, 'r'}, {"udp", 0, 0, 'u'}, {"trigger-us", 1, 0, 't'},
-        {"accept", 1, 0, 'A'}, {"timeout-ms", 1, 0, 'T'}, {"credits", 1, 0, 'c'},
+        {"rate", 1, 0, 'r'}, {"udp", 0, 0, 'u'}, {"mtu", 1, 0, 'm'},
+        {"trigger-us", 1, 0, 't'}, {"accept", 1, 0, 'A'}, {"timeout-ms", 1, 0, 'T'},
+        {"credits", 1, 0, 'c'},
         {"max-seconds", 1, 0, 'M'}, {"keep", 0, 0, 'k'}, {"json", 0, 0, 'j'},
         {"kill-node-after", 1, 0, 'K'}, {"help", 0, 0, 'h'},
         {"stall-nodes-after", 1, 0, 'S'}, {"stall-ms", 1, 0, 'W'},

@@ -74,22 +74,42 @@ static void eal_args(struct farm_argv *c, const char *build, const char *bin,
         arg(c, "%s", p->eal_args[i]);
 }
 
+/* What every port of a process shares: where memif sockets go, how many
+ * memif ports it has so far, the farm's MTU. */
+struct port_ctx {
+    const char *run_dir;
+    unsigned n_memif;
+    uint16_t mtu;
+};
+
+/* memif's buffer size (its bsize devarg) is 2048 unless the frames of the
+ * MTU (mtu + 18 bytes) need more: the daemons refuse a memif port whose
+ * buffer cannot take a frame whole (lib/ebf_mtu.c). Rounded up to 64. */
+static void memif_bsize(uint16_t mtu, char *buf, size_t len)
+{
+    unsigned frame = (unsigned)mtu + 18;
+
+    buf[0] = '\0';
+    if (frame > 2048)
+        snprintf(buf, len, ",bsize=%u", (frame + 63) / 64 * 64);
+}
+
 /*
  * EAL arguments for one port of a process; name receives the device name
  * the daemon's options use. memif links: the SFC side is the server.
  */
 static void port_args(struct farm_argv *c, const struct ff_port *pt, int server,
-                      const uint8_t mac[6], unsigned *n_memif, const char *run_dir, char *name,
-                      size_t len)
+                      const uint8_t mac[6], struct port_ctx *pc, char *name, size_t len)
 {
-    char m[24];
+    char m[24], bsize[24];
 
     mac_str(mac, m);
     switch (pt->kind) {
     case FF_PORT_MEMIF:
-        snprintf(name, len, "net_memif%u", (*n_memif)++);
-        arg(c, "--vdev=%s,role=%s,id=0,socket=%s/%s.sock,socket-abstract=no,mac=%s,rsize=11",
-            name, server ? "server" : "client", run_dir, pt->dev, m);
+        snprintf(name, len, "net_memif%u", pc->n_memif++);
+        memif_bsize(pc->mtu, bsize, sizeof(bsize));
+        arg(c, "--vdev=%s,role=%s,id=0,socket=%s/%s.sock,socket-abstract=no,mac=%s,rsize=11%s",
+            name, server ? "server" : "client", pc->run_dir, pt->dev, m, bsize);
         break;
     case FF_PORT_PCI:
         snprintf(name, len, "%s", pt->dev);
@@ -129,8 +149,7 @@ static const struct ff_port *sfc_side(const struct ff_node *nd)
  * share the device, so it is opened once.
  */
 static void sfc_node_ports(struct farm_argv *c, const struct farm_spec *s, const unsigned *idx,
-                           unsigned nn, unsigned *n_memif, const char *run_dir,
-                           char names[][FF_STR_MAX])
+                           unsigned nn, struct port_ctx *pc, char names[][FF_STR_MAX])
 {
     for (unsigned j = 0; j < nn; j++) {
         const struct ff_node *nd = &s->node[idx[j]];
@@ -143,7 +162,7 @@ static void sfc_node_ports(struct farm_argv *c, const struct farm_spec *s, const
             }
         }
         if (!shared)
-            port_args(c, pt, 1, nd->sfc_mac, n_memif, run_dir, names[j], FF_STR_MAX);
+            port_args(c, pt, 1, nd->sfc_mac, pc, names[j], FF_STR_MAX);
     }
 }
 
@@ -152,7 +171,8 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
 {
     const struct ff_sfc *x = &s->sfc[k];
     char names[FF_MAX_NODES + 1][FF_STR_MAX], m[24];
-    unsigned n_memif = 0, nn = 0, idx[FF_MAX_NODES];
+    unsigned nn = 0, idx[FF_MAX_NODES];
+    struct port_ctx pc = {.run_dir = run_dir, .mtu = s->run.mtu};
     int pci = x->port.kind == FF_PORT_PCI;
 
     for (unsigned i = 0; i < s->n_nodes; i++)
@@ -161,8 +181,8 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
             pci |= s->node[i].sfc_port.kind == FF_PORT_PCI;
         }
     eal_args(c, build, "sfc/ebfarm-sfc", &x->p, fp->prefix, pci);
-    port_args(c, &x->port, 1, x->mac, &n_memif, run_dir, names[0], sizeof(names[0]));
-    sfc_node_ports(c, s, idx, nn, &n_memif, run_dir, names + 1);
+    port_args(c, &x->port, 1, x->mac, &pc, names[0], sizeof(names[0]));
+    sfc_node_ports(c, s, idx, nn, &pc, names + 1);
     arg(c, "--");
     arg(c, "--port=%s", names[0]);
     for (unsigned j = 0; j < nn; j++) {
@@ -195,10 +215,10 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
 {
     const struct ff_node *x = &s->node[k];
     char name[FF_STR_MAX], m[24];
-    unsigned n_memif = 0;
+    struct port_ctx pc = {.run_dir = run_dir, .mtu = s->run.mtu};
 
     eal_args(c, build, "node/ebfarm-node", &x->p, fp->prefix, x->port.kind == FF_PORT_PCI);
-    port_args(c, &x->port, 0, x->mac, &n_memif, run_dir, name, sizeof(name));
+    port_args(c, &x->port, 0, x->mac, &pc, name, sizeof(name));
     arg(c, "--");
     arg(c, "--port=%s", name);
     mac_str(x->sfc_mac, m);
@@ -210,6 +230,7 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
     arg(c, "--trigger-us=%g", s->run.trigger_us);
     arg(c, "--accept=%g", s->run.accept);
     arg(c, "--accept-seed=%llu", (unsigned long long)s->run.accept_seed);
+    arg(c, "--mtu=%u", s->run.mtu);
     ctl_args(c, fp, &x->p, s->run.metrics_period_ms);
 }
 
@@ -218,11 +239,11 @@ static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build
 {
     const struct ff_readout *x = &s->readout[k];
     char name[FF_STR_MAX], m[24], list[FF_MAX_SFCS * 18 + 1];
-    unsigned n_memif = 0;
+    struct port_ctx pc = {.run_dir = run_dir, .mtu = s->run.mtu};
     size_t o = 0;
 
     eal_args(c, build, "readout/ebfarm-readout", &x->p, fp->prefix, x->port.kind == FF_PORT_PCI);
-    port_args(c, &x->port, 0, x->mac, &n_memif, run_dir, name, sizeof(name));
+    port_args(c, &x->port, 0, x->mac, &pc, name, sizeof(name));
     arg(c, "--");
     arg(c, "--port=%s", name);
     for (unsigned i = 0; i < x->n_sfcs; i++) {

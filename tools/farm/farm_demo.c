@@ -12,6 +12,7 @@ void farm_conf_default(struct farm_conf *c)
     c->sources = 8;
     c->nodes = 2;
     c->frag_min = c->frag_max = 1024;
+    c->mtu = 1500;
     c->trigger_us = 1;
     c->accept = 0.1;
     c->timeout_ms = 100;
@@ -33,6 +34,7 @@ void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)
     c->frag_max = s->run.frag_max;
     c->rate = s->run.rate;
     c->udp = s->run.encap == FF_ENCAP_UDP;
+    c->mtu = s->run.mtu;
     c->trigger_us = s->run.trigger_us;
     c->accept = s->run.accept;
     c->timeout_ms = s->run.timeout_ms;
@@ -58,6 +60,7 @@ static void demo_run(const struct farm_conf *c, struct ff_run *run)
     run->frag_max = c->frag_max;
     run->rate = c->rate;
     run->encap = c->udp ? FF_ENCAP_UDP : FF_ENCAP_ETH;
+    run->mtu = c->mtu;
     run->trigger_us = c->trigger_us;
     run->accept = c->accept;
     run->timeout_ms = c->timeout_ms;
@@ -97,6 +100,22 @@ static void demo_nodes(const struct farm_conf *c, struct farm_spec *s)
     s->n_nodes = c->nodes;
 }
 
+/*
+ * Memory for frames of the MTU. The daemons' pools take a whole frame per
+ * mbuf (mtu + 18 B, at least 2048 B): the SFC keeps its mbuf count, so its
+ * pools grow with the frame and its memory_mb does too, in proportion; the
+ * readout and the nodes halve their pools' counts above 2048 B and fit.
+ */
+static void demo_memory(uint16_t mtu, struct farm_spec *s)
+{
+    uint64_t room = (uint64_t)mtu + 18 < 2048 ? 2048 : (uint64_t)mtu + 18;
+
+    for (unsigned i = 0; i < s->n_sfcs; i++) {
+        uint64_t mb = (s->sfc[i].p.memory_mb * room + 2047) / 2048;
+        s->sfc[i].p.memory_mb = (uint32_t)mb;
+    }
+}
+
 int farm_demo_spec(const struct farm_conf *c, const char *farm_file, struct farm_spec *s,
                    char *err, size_t len)
 {
@@ -108,5 +127,6 @@ int farm_demo_spec(const struct farm_conf *c, const char *farm_file, struct farm
     }
     demo_run(c, &s->run);
     demo_nodes(c, s);
+    demo_memory(c->mtu, s);
     return farm_spec_check(s, err, len) == 0 ? 0 : -1;
 }

@@ -49,6 +49,7 @@ struct farm_conf {
     uint32_t frag_min, frag_max;
     double rate;                 /* events/s, 0: as fast as possible */
     int udp;                     /* UDP/IPv4 fragments instead of raw Ethernet */
+    uint16_t mtu;                /* of every link (1500); frames of at most mtu + 18 B */
     double trigger_us;
     double accept;
     double timeout_ms;           /* SFC event timeout */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ebf_args.h"
 #include "farmfile_types.h"
 
 /*
@@ -21,8 +22,8 @@
 #define FF_DURATION_MAX 1e9
 #define FF_FRAG_MIN 1
 #define FF_FRAG_MAX 1048576
-#define FF_MTU_MIN 256
-#define FF_MTU_MAX 9600
+#define FF_MTU_MIN EBF_MTU_MIN  /* the daemons' --mtu range (ebf_args.h) */
+#define FF_MTU_MAX EBF_MTU_MAX
 #define FF_TRIGGER_US_MAX 1e6
 #define FF_TIMEOUT_MS_MIN 0.01
 #define FF_TIMEOUT_MS_MAX 3.6e6
