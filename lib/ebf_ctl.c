@@ -139,6 +139,45 @@ static int lcore_call(struct ebf_ctl *ctl, enum ebf_op op, char *err, size_t len
     return rc;
 }
 
+/* Parameter farm, which every daemon takes (its snapshots carry it): a
+ * name of 1 to 32 characters of a-z, 0-9, '_' and '-' into farm. */
+static int farm_param(char farm[33], const char *value, char *err, size_t len)
+{
+    size_t n = strlen(value);
+
+    if (n >= 1 && n <= 32 && strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789_-") == n) {
+        memcpy(farm, value, n + 1);
+        return 0;
+    }
+    snprintf(err, len, "parameter 'farm': \"%s\" is not a farm name (1 to 32 characters of "
+             "a-z, 0-9, _ and -)", value);
+    return -1;
+}
+
+/* Configure: every parameter into a copy of the conf (farm apart), which
+ * the lcore adopts; a refused one changes nothing. */
+static int configure(struct ebf_ctl *ctl, const Ebfarm__Param *const *p, size_t np, char *err,
+                     size_t len)
+{
+    const struct ebf_ctl_ops *o = ctl->ops;
+    char farm[sizeof(ctl->farm)];
+
+    memcpy(ctl->conf_scratch, ctl->conf_cur, o->conf_size);
+    memcpy(farm, ctl->farm, sizeof(farm));
+    for (size_t i = 0; i < np; i++)
+        if (strcmp(p[i]->key, "farm") == 0 ? farm_param(farm, p[i]->value, err, len)
+                                           : o->param(ctl->conf_scratch, p[i]->key, p[i]->value,
+                                                      err, len))
+            return -1;      /* refused: nothing changed */
+    ctl->sync.conf = ctl->conf_scratch;
+    if (lcore_call(ctl, EBF_OP_CONFIGURE, err, len))
+        return -1;
+    memcpy(ctl->conf_cur, ctl->conf_scratch, o->conf_size);
+    memcpy(ctl->farm, farm, sizeof(farm));
+    set_state(ctl, EBF_S_CONFIGURED);
+    return 0;
+}
+
 /*
  * Carry out command c (already allowed by the state machine). Returns 0, or
  * -1 with err set; a refusal leaves the state as it was, a data plane that
@@ -151,20 +190,12 @@ static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run, const Ebfa
 
     switch (c) {
     case EBF_C_CONFIGURE:
-        memcpy(ctl->conf_scratch, ctl->conf_cur, o->conf_size);
-        for (size_t i = 0; i < np; i++)
-            if (o->param(ctl->conf_scratch, p[i]->key, p[i]->value, err, len))
-                return -1;      /* refused: nothing changed */
-        ctl->sync.conf = ctl->conf_scratch;
-        if (lcore_call(ctl, EBF_OP_CONFIGURE, err, len))
-            return -1;
-        memcpy(ctl->conf_cur, ctl->conf_scratch, o->conf_size);
-        set_state(ctl, EBF_S_CONFIGURED);
-        return 0;
+        return configure(ctl, p, np, err, len);
     case EBF_C_RESET:
         if (lcore_call(ctl, EBF_OP_RESET, err, len))
             break;
         memcpy(ctl->conf_cur, ctl->conf_initial, o->conf_size);
+        ctl->farm[0] = '\0';
         ctl->error[0] = '\0';
         set_state(ctl, EBF_S_INITIAL);
         return 0;

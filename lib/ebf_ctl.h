@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ebf_cycles.h"
 #include "ebf_fsm.h"
 #include "ebf_idle.h"
 #include "ebf_metrics.h"
@@ -88,9 +89,15 @@ void ebf_ctl_destroy(struct ebf_ctl *ctl);
 
 /*
  * Lcore: run the data plane under control until SHUTDOWN. Requests are
- * polled every few passes and whenever the data plane is idle.
+ * polled every few passes and whenever the data plane is idle. Every pass
+ * ends in ebf_cycles_pass_end(cycles, idle, work): cycles counts the run's
+ * busy and idle cycles, from a START it applies (zeroed just before) to the
+ * end of the pass that completed the run's drain (the final snapshot
+ * includes that pass); between runs it keeps its values. The data plane's
+ * snapshot op copies it (ebf_cycles_read) on this lcore.
  */
-void ebf_ctl_serve(struct ebf_ctl *ctl, void *dp, struct ebf_idle *idle);
+void ebf_ctl_serve(struct ebf_ctl *ctl, void *dp, struct ebf_idle *idle,
+                   struct ebf_cycles *cycles);
 
 /*
  * Lcore: answer the requests waiting now. For data planes that block in a

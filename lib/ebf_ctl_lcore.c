@@ -11,6 +11,22 @@ static void answer(struct ebf_ctl *ctl, struct ebf_req *r)
         rte_pause();            /* 64 slots, at most two requests out: never full */
 }
 
+/* Apply r; a START zeroes the lcore's cycles just before, so that they count
+ * the run from its start (a refused START leaves them as they were). */
+static int apply(struct ebf_ctl *ctl, void *dp, struct ebf_req *r)
+{
+    struct ebf_cycles *cy = ctl->lc_cycles, before;
+
+    if (r->op != EBF_OP_START || !cy)
+        return ctl->ops->apply(dp, r);
+    before = *cy;
+    ebf_cycles_start(cy);
+    int rc = ctl->ops->apply(dp, r);
+    if (rc)
+        *cy = before;
+    return rc;
+}
+
 void ebf_ctl_service(struct ebf_ctl *ctl, void *dp)
 {
     const struct ebf_ctl_ops *o = ctl->ops;
@@ -27,27 +43,34 @@ void ebf_ctl_service(struct ebf_ctl *ctl, void *dp)
             if (r->op == EBF_OP_SNAPSHOT)
                 o->snapshot(dp, r->snap, &r->finished);
             else
-                r->rc = o->apply(dp, r);
+                r->rc = apply(ctl, dp, r);
             answer(ctl, r);
         }
     }
 }
 
-void ebf_ctl_serve(struct ebf_ctl *ctl, void *dp, struct ebf_idle *idle)
+void ebf_ctl_serve(struct ebf_ctl *ctl, void *dp, struct ebf_idle *idle,
+                   struct ebf_cycles *cycles)
 {
     const struct ebf_ctl_ops *o = ctl->ops;
     unsigned work = 1;
 
+    ctl->lc_cycles = cycles;
     for (uint64_t pass = 0; !ctl->lc_exit; pass++) {
         if ((pass & 15) == 0 || work == 0)
             ebf_ctl_service(ctl, dp);
         int drained = 0;
         work = o->poll(dp, &drained);
         if (drained && ctl->lc_stop) {
+            /* The run ends with this pass: charge it, then the final
+             * snapshot; no back-off before the answer. */
+            ebf_cycles_note(cycles, work);
+            ebf_cycles_stop(cycles);
             o->snapshot(dp, ctl->lc_stop->snap, &ctl->lc_stop->finished);
             answer(ctl, ctl->lc_stop);
             ctl->lc_stop = NULL;
+            continue;
         }
-        ebf_idle_note(idle, work);
+        ebf_cycles_pass_end(cycles, idle, work);
     }
 }

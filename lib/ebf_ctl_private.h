@@ -30,6 +30,7 @@ struct ebf_ctl {
     enum ebf_state state;
     uint64_t since_ns;
     uint32_t run_number;
+    char farm[33];               /* configure parameter farm, in every snapshot; "" before one */
     char error[256];
     int shutdown;                /* leave the loop */
     int stop_then_exit;          /* a signal or a finished standalone run */
@@ -49,6 +50,7 @@ struct ebf_ctl {
     /* Owned by the lcore. */
     struct ebf_req *lc_stop;     /* the stop being drained */
     int lc_exit;
+    struct ebf_cycles *lc_cycles;    /* the run's cycles (ebf_ctl_serve's) */
 };
 
 /* ZeroMQ side (ebf_ctl_wire.c), control thread; below ebf_ctl.c, which it never calls. */

@@ -20,8 +20,10 @@ static Ebfarm__Snapshot *snapshot_msg(struct ebf_ctl *ctl, const void *snap, uin
     ctl->ops->metrics(snap, &ctl->ms);
     Ebfarm__Snapshot *s = ebf_pb_snapshot(&ctl->ms, ctl->ops->component, ctl->instance,
                                           seq, ctl->run_number, ctl->state);
-    if (s)
+    if (s) {
         s->time_ns = ebf_now_ns();
+        s->farm = ctl->farm;
+    }
     return s;
 }
 

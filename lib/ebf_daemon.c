@@ -14,6 +14,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
+#include <rte_pdump.h>
 
 #include "ebf_log.h"
 #include "ebf_mtu.h"
@@ -90,6 +91,11 @@ void ebf_daemon_start(struct ebf_daemon *d, int argc, char **argv)
     if (n + 1 < dd)
         ebf_daemon_fail(d, "unexpected argument '%s' among the EAL options (options of "
                         "ebfarm-%s go after \"--\")", argv[n + 1], d->cl.component);
+    /* dpdk-dumpcap attaches through this (docs/capture.md); without it the
+     * daemon still runs, uncapturable. */
+    if (rte_pdump_init() != 0)
+        DAEMON_LOG(WARNING, "packet capture unavailable: rte_pdump_init: %s\n",
+                   rte_strerror(rte_errno));
     signal(SIGINT, ebf_ctl_on_signal);
     signal(SIGTERM, ebf_ctl_on_signal);
     DAEMON_LOG(INFO, "ebfarm-%s %s started, pid %d\n", d->cl.component, EBF_VERSION,
@@ -202,7 +208,7 @@ void ebf_daemon_serve(struct ebf_daemon *d, const struct ebf_ctl_ops *ops, struc
         ebf_daemon_fail(d, "cannot start run control: %s", strerror(errno));
     if (d->ready_file)
         ready(d);
-    ebf_ctl_serve(plug->ctl, plug, &idle);
+    ebf_ctl_serve(plug->ctl, plug, &idle, &plug->cycles);
     ebf_ctl_destroy(plug->ctl);
     plug->ctl = NULL;
     if (co->stats && ebf_ctl_write_stats(ops, plug, co->stats) != 0)
@@ -215,6 +221,7 @@ int ebf_daemon_exit(struct ebf_daemon *d, int code)
         if (d->started[p] && rte_eth_dev_is_valid_port(p))
             ebf_port_close(p);
     memset(d->started, 0, sizeof(d->started));
+    rte_pdump_uninit();
     ebf_eal_cleanup();
     return code;
 }

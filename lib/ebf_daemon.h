@@ -18,7 +18,8 @@
  *
  *   ebf_daemon_init(&d, "sfc");          defaults of the shared options
  *   d.cl.own = ...; (its own option table, synopsis, --port help)
- *   ebf_daemon_start(&d, argc, argv);    --help/--version, options, logs, EAL, signals
+ *   ebf_daemon_start(&d, argc, argv);    --help/--version, options, logs, EAL, capture,
+ *                                        signals
  *   port = ebf_daemon_port(&d, d.cl.common.port);
  *   pool = ebf_daemon_pool(&d, name, n, ebf_daemon_room(&d, port));
  *   ebf_daemon_port_start(&d, port, pool, name);
@@ -50,7 +51,10 @@ void ebf_daemon_init(struct ebf_daemon *d, const char *component);
  * argv: "[EAL options] -- [options]". --help or --version anywhere: print
  * to stdout and exit 0. Else parse the options after "--" (exit 2 with the
  * refusal on stderr), open the timestamped log, start EAL on the options
- * before "--" and catch SIGINT/SIGTERM (ebf_ctl_on_signal: a staged stop).
+ * before "--", initialise DPDK's packet capture framework (rte_pdump, which
+ * dpdk-dumpcap attaches to; a warning when it cannot) and catch
+ * SIGINT/SIGTERM (ebf_ctl_on_signal: a staged stop). ebf_daemon_exit
+ * uninitialises it.
  */
 void ebf_daemon_start(struct ebf_daemon *d, int argc, char **argv);
 
@@ -87,7 +91,8 @@ void ebf_daemon_link_wait(struct ebf_daemon *d, uint16_t port, const char *name)
 /*
  * Run control over plug until shutdown: bind --control and --metrics (run 1
  * configured and started at once without --control), create the ready
- * file, serve on this lcore (idling as --idle says), then write --stats.
+ * file, serve on this lcore (idling as --idle says, its busy and idle
+ * cycles counted in plug->cycles), then write --stats.
  */
 void ebf_daemon_serve(struct ebf_daemon *d, const struct ebf_ctl_ops *ops, struct ebf_plug *plug);
 

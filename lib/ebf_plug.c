@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
+
 int ebf_plug_init(struct ebf_plug *p, const struct ebf_plug_ops *ops, void *ctx, void *conf,
                   void *initial, size_t size)
 {
@@ -138,4 +140,9 @@ void ebf_plug_yield(void *arg)
 
     if (p->ctl)
         ebf_ctl_service(p->ctl, p);
+}
+
+void ebf_plug_lcore_stats(const struct ebf_plug *p, struct ebf_lcore_stats *out)
+{
+    ebf_cycles_read(&p->cycles, 1, rte_get_tsc_hz(), out);
 }

@@ -56,6 +56,7 @@ struct ebf_plug {
     struct ebf_ctl *ctl;         /* for ebf_plug_yield; set once control runs */
     int running, paused, stopping;
     int used;                    /* dp has run: the next start makes a fresh one */
+    struct ebf_cycles cycles;    /* the lcore's busy and idle cycles (ebf_ctl_serve) */
 };
 
 /*
@@ -74,6 +75,10 @@ void ebf_plug_fini(struct ebf_plug *p);
 int ebf_plug_apply(void *arg, struct ebf_req *r);
 void ebf_plug_stop(void *arg);
 unsigned ebf_plug_poll(void *arg, int *drained);
+
+/* The run's lcore cycles (loop 0) and the TSC rate, for the daemon's
+ * snapshot: on the lcore, or on main once it left ebf_ctl_serve. */
+void ebf_plug_lcore_stats(const struct ebf_plug *p, struct ebf_lcore_stats *out);
 
 /*
  * For data planes that block in a loop of their own (a readout while the

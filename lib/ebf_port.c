@@ -17,6 +17,7 @@
 #include <rte_ethdev.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
+#include <rte_memory.h>
 
 #include "ebf_mtu.h"
 
@@ -152,11 +153,37 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
     return remove(path);
 }
 
+/* Unlink the hugetlbfs file behind one memory segment, which its fd names
+ * (/proc/self/fd/N -> <huge-dir>/<file-prefix>map_K); already unlinked
+ * files (several segments share one with --single-file-segments) are left. */
+static int unlink_seg(const struct rte_memseg_list *msl, const struct rte_memseg *ms, void *arg)
+{
+    char link[64], path[PATH_MAX];
+    int fd = msl->external ? -1 : rte_memseg_get_fd_thread_unsafe(ms);
+
+    (void)arg;
+    if (fd < 0)
+        return 0;
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, path, sizeof(path) - 1);
+    if (n <= 0)
+        return 0;
+    path[n] = '\0';
+    if (path[0] == '/' && !strstr(path, " (deleted)"))
+        unlink(path);
+    return 0;
+}
+
 void ebf_eal_cleanup(void)
 {
     char dir[PATH_MAX];
 
     snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
+    /* EAL 22.11 leaves a primary's hugepage files behind at exit (they are
+     * what secondaries such as dpdk-dumpcap map): remove them now, so that
+     * their pages return to the pool. The mappings stay valid until exit. */
+    if (rte_eal_has_hugepages() && rte_eal_process_type() == RTE_PROC_PRIMARY)
+        rte_memseg_walk(unlink_seg, NULL);
     rte_eal_cleanup();
     if (dir[0])
         nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);

@@ -45,8 +45,9 @@ struct rte_mempool *ebf_pool_create(const char *name, unsigned n, uint16_t data_
  * the driver's -errno with ps zeroed. Any lcore; not on the fast path. */
 int ebf_port_stats_read(uint16_t port, struct ebf_port_stats *ps);
 
-/* rte_eal_cleanup(), then remove this process's DPDK runtime directory
- * (/var/run/dpdk/<file-prefix>) so that nothing is left behind. */
+/* Unlink this process's hugepage files (EAL 22.11 keeps them after exit;
+ * none with --no-huge), rte_eal_cleanup(), then remove its DPDK runtime
+ * directory (/var/run/dpdk/<file-prefix>) so that nothing is left behind. */
 void ebf_eal_cleanup(void);
 
 /* For main() after rte_eal_init(): print the message to stderr, clean up as

@@ -111,6 +111,7 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
         lb_frame_template(tmpl[k], &one);
         ebf_pattern_fill(tmpl[k] + LB_FRAME_HDR, piece, (uint16_t)k, c->trial_id, 0);
     }
+    ebf_cycles_start(&st->cycles);
     lb_sched_init(&s, rte_get_tsc_cycles(), hz, c->fps, c->poisson, c->seed);
     st->t0 = s.t0;
     st->tsc_per_frame = s.tsc_per_frame;
@@ -124,6 +125,7 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
             break;
         if (now < due) {
             wait_until(due, hz, c->idle, c->stop);
+            ebf_cycles_note(&st->cycles, 0);    /* a pass that waited */
             continue;
         }
         /* Everything due by now, up to a burst: late frames catch up. */
@@ -140,6 +142,7 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
             st->drop[LB_TX_NOMBUF] += n;        /* no mbuf, or none with room */
             st->scheduled += n;
             i += n;
+            ebf_cycles_note(&st->cycles, n);
             continue;
         }
         uint64_t first_stamp = 0;
@@ -156,7 +159,9 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
         st->last_tsc = after;
         i += n;
         __atomic_store_n(&st->live_accepted, st->accepted, __ATOMIC_RELAXED);
+        ebf_cycles_note(&st->cycles, n);
     }
+    ebf_cycles_stop(&st->cycles);
     return 0;
 }
 
@@ -182,6 +187,7 @@ static void trial_start(struct lb_rx *rx, uint64_t trial)
     ebf_hist_init(&r->loop);
     for (unsigned s = 0; s < rx->streams; s++)
         lb_seq_init(&r->seq[s]);
+    ebf_cycles_start(&r->cycles);
     __atomic_store_n(&rx->live_rx, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&rx->live_lost, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&rx->live_p99, 0, __ATOMIC_RELAXED);
@@ -193,6 +199,7 @@ static void trial_stop(struct lb_rx *rx, const uint64_t *sent)
     uint64_t now = rte_rdtsc();
     for (unsigned s = 0; s < rx->streams; s++)
         lb_seq_finish(&rx->r.seq[s], sent[s], now);
+    ebf_cycles_stop(&rx->r.cycles);
     rx->active = 0;
 }
 
@@ -289,7 +296,7 @@ int lb_rx_loop(void *arg)
         }
         if (n)
             rte_pktmbuf_free_bulk(m, n);
-        ebf_idle_note(&idle, n);
+        ebf_cycles_pass_end(&rx->r.cycles, &idle, n);
     }
 }
 

@@ -8,6 +8,7 @@
 #include <rte_common.h>
 #include <rte_mempool.h>
 
+#include "ebf_cycles.h"
 #include "ebf_hist.h"
 #include "ebf_idle.h"
 #include "lb_reason.h"
@@ -58,13 +59,16 @@ struct lb_tx_stats {
     struct ebf_hist lag;             /* cycles a burst went out after its first frame was due */
     struct ebf_hist hold;            /* cycles from a burst's first stamp to tx_burst return */
     uint64_t live_accepted;          /* published for the live line (relaxed atomic) */
+    struct ebf_cycles cycles;        /* the TX loop's passes: a burst sent (busy), a wait
+                                      * for the schedule (idle) */
 };
 
 /*
  * Send c->count frames on the absolute schedule of c->fps from now. Never
  * retries a refused frame: it is counted, freed, and its number is lost at
  * the receiver (attributed to tx_refused). Returns 0, or -EINVAL for a bad
- * conf. st is reset first.
+ * conf. st is reset first; st->cycles counts the trial's passes (st must be
+ * cache-aligned).
  */
 int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st);
 
@@ -84,6 +88,7 @@ struct lb_rx_result {
     struct ebf_hist lat;             /* TSC cycles, transmit to receive */
     struct ebf_hist loop;            /* cycles from rx_burst return to the frames done */
     struct lb_seq seq[LB_MAX_STREAMS];
+    struct ebf_cycles cycles;        /* the RX loop's passes from START to STOP */
 };
 
 struct lb_rx {

@@ -35,6 +35,7 @@ const struct ebf_counter_table node_counter_table = EBF_COUNTER_TABLE("node", no
 const struct ebf_counter_table *const node_counter_tables[] = {
     &node_counter_table,
     &ebf_port_counter_table,
+    &ebf_lcore_counter_table,
     NULL,
 };
 
@@ -44,4 +45,5 @@ void node_metrics(const void *snap, struct ebf_metrics *ms)
 
     ebf_counters_metrics(&node_counter_table, s, ms);
     ebf_port_metrics(&s->port, "sfc", ms);
+    ebf_lcore_metrics(&s->lcore, ms);
 }

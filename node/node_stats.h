@@ -8,6 +8,7 @@
 #include "ebf_counters.h"
 #include "ebf_hist.h"
 #include "ebf_idset.h"
+#include "ebf_lcore_stats.h"
 #include "ebf_port_stats.h"
 #include "ebf_proto.h"
 
@@ -61,13 +62,15 @@ struct node_snap {
     struct node_stats st;
     struct node_gauges g;
     struct ebf_port_stats port;
+    struct ebf_lcore_stats lcore;   /* the poll loop's busy and idle cycles */
     int link_up, running, paused;
 };
 
 /*
  * The node's metrics: X(ID, SHAPE, name, field of struct node_snap, args,
  * flags, help), lib/ebf_counters.h. The port counters come from the port
- * table (lib/ebf_port_stats.h), labelled port="sfc".
+ * table (lib/ebf_port_stats.h), labelled port="sfc", the poll loop's
+ * cycles from the lcore table (lib/ebf_lcore_stats.h).
  */
 #define NODE_FOREACH_COUNTER(X)                                                                    \
     X(RX_FRAMES, C, "rx.frames", st.rx_frames, (), 0, "Frames read from the node's port.")         \
@@ -136,14 +139,14 @@ enum node_counter_id {
 
 extern const struct ebf_counter_table node_counter_table;
 
-/* The node's tables, NULL-terminated: its own, then the port counters. */
+/* The node's tables, NULL-terminated: its own, the port counters, the lcore cycles. */
 extern const struct ebf_counter_table *const node_counter_tables[];
 
 /* The metric name of an entry: NODE_NAME(EVENTS) is "events". */
 #define NODE_NAME(id) (node_counter_table.c[NODE_M_##id].name)
 
 /* The node's metric list from a snapshot: the table, then its port
- * (port="sfc"). Control thread, or main after the run. */
+ * (port="sfc"), then the lcore cycles. Control thread, or main after the run. */
 void node_metrics(const void *snap, struct ebf_metrics *ms);
 
 /* Names of the verify counters ("bad_crc", ...). */

@@ -246,6 +246,7 @@ int ro_runner_init(struct ro_runner *r, const struct ro_conf *c)
     r->conf = *c;
     r->conf.yield = ebf_plug_yield;
     r->conf.yield_arg = &r->plug;
+    r->conf.cycles = &r->plug.cycles;
     return ebf_plug_init(&r->plug, &ro_plug_ops, r, &r->conf, &r->initial, sizeof(r->conf));
 }
 
@@ -274,6 +275,7 @@ static void snapshot(void *dp, void *out, int *finished)
     ebf_port_stats_read(r->conf.port, &s->port);
     if (rte_eth_link_get_nowait(r->conf.port, &link) == 0)
         s->link_up = link.link_status == RTE_ETH_LINK_UP;
+    ebf_plug_lcore_stats(&r->plug, &s->lcore);
     s->running = r->plug.running;
     s->paused = r->plug.paused;
     s->throttled = r->plug.running && run->g.held_since != 0;

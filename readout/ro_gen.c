@@ -115,9 +115,15 @@ static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
         uint16_t k = rte_eth_tx_burst(c->port, 0, pkt + done, n - done);
         if (first)
             st->tx_refused += (uint64_t)(n - k);        /* once per frame */
-        first = 0;
         done += k;
         ebf_idle_note(&g->idle, k);
+        /* Refused: from here each try is a pass of the lcore's loop (its
+         * busy cycles, c->cycles), charged after its back-off: the first
+         * busy, as it made the frames; a later one busy when the port took
+         * frames, else idle. A burst taken at once stays in the caller's pass. */
+        if (c->cycles && (done < n || !first))
+            ebf_cycles_note(c->cycles, first ? 1u : k);
+        first = 0;
         if (done < n && *force) {
             st->tx_abandoned += n - done;
             rte_pktmbuf_free_bulk(pkt + done, n - done);

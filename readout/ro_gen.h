@@ -9,6 +9,7 @@
 
 #include <rte_mempool.h>
 
+#include "ebf_cycles.h"
 #include "ebf_idle.h"
 #include "ebf_proto.h"
 #include "ro_fault_tx.h"
@@ -41,6 +42,10 @@ struct ro_conf {
      * can answer control requests meanwhile; NULL: none. */
     void (*yield)(void *arg);
     void *yield_arg;
+    /* The lcore's cycle accounting, when the caller has one: while the
+     * port refuses frames, each try is a pass of its loop (one the port
+     * took nothing of is idle, its back-off too); NULL: none. */
+    struct ebf_cycles *cycles;
     enum ro_size_dist size_dist; /* uniform in [size_min, size_max], or log-normal */
     double size_mu, size_sigma;  /* log-normal: ro_size_lognormal_params() */
     double size_mean, size_sd;   /* log-normal: the mean and deviation asked, bytes */

@@ -23,6 +23,7 @@ const struct ebf_counter_table *const ro_counter_tables[] = {
     &ro_counter_table,
     &ro_fault_counter_table,
     &ebf_port_counter_table,
+    &ebf_lcore_counter_table,
     NULL,
 };
 
@@ -37,6 +38,7 @@ void ro_metrics(const void *snap, struct ebf_metrics *ms)
 
     ebf_counters_metrics(&ro_counter_table, s, ms);
     ebf_port_metrics(&s->port, "sfc", ms);
+    ebf_lcore_metrics(&s->lcore, ms);
     if (s->faults)
         ro_fault_metrics(s, ms);
 }

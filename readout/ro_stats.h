@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "ebf_counters.h"
+#include "ebf_lcore_stats.h"
 #include "ebf_port_stats.h"
 #include "ro_fault.h"
 
@@ -38,6 +39,7 @@ struct ro_snap {
     struct ro_stats st;
     uint64_t mempool_in_use;
     struct ebf_port_stats port;
+    struct ebf_lcore_stats lcore;   /* the poll loop's busy and idle cycles */
     int link_up, running, paused;
     int throttled;               /* an SFC holds the readout now */
     double rate;                 /* the run's target, events/s (0: unpaced) */
@@ -49,7 +51,8 @@ struct ro_snap {
 /*
  * The readout's metrics: X(ID, SHAPE, name, field of struct ro_snap, args,
  * flags, help), lib/ebf_counters.h. The port counters come from the port
- * table (lib/ebf_port_stats.h), labelled port="sfc"; the fault stage's
+ * table (lib/ebf_port_stats.h), labelled port="sfc", the poll loop's
+ * cycles from the lcore table (lib/ebf_lcore_stats.h); the fault stage's
  * from RO_FOREACH_FAULT_COUNTER, with fault injection only.
  */
 #define RO_FOREACH_COUNTER(X)                                                                      \
@@ -146,7 +149,7 @@ extern const struct ebf_counter_table ro_counter_table;
 extern const struct ebf_counter_table ro_fault_counter_table;
 
 /* The readout's tables, NULL-terminated: its own, the fault stage's, the
- * port counters. */
+ * port counters, the lcore cycles. */
 extern const struct ebf_counter_table *const ro_counter_tables[];
 
 /* The metric name of an entry: RO_NAME(EVENTS) is "events",
@@ -155,8 +158,8 @@ extern const struct ebf_counter_table *const ro_counter_tables[];
 #define RO_FAULT_NAME(id) (ro_fault_counter_table.c[RO_FM_##id].name)
 
 /* The readout's metric list from a snapshot: the table, its port
- * (port="sfc"), and the fault stage's when it had one. Control thread, or
- * main after the run. */
+ * (port="sfc"), the lcore cycles, and the fault stage's when it had one.
+ * Control thread, or main after the run. */
 void ro_metrics(const void *snap, struct ebf_metrics *ms);
 
 /* The fault stage's counters of a snapshot only (s->fault, s->n_sources). */

@@ -113,6 +113,7 @@ static void snapshot(void *arg, void *out, int *finished)
     port_stats(&r->conf, s);
     if (rte_eth_link_get_nowait(r->conf.rx_port, &link) == 0)
         s->link_up = link.link_status == RTE_ETH_LINK_UP;
+    ebf_plug_lcore_stats(&r->plug, &s->lcore);
     s->running = r->plug.running;
     s->paused = r->plug.paused;
     *finished = 0;

@@ -53,6 +53,7 @@ const struct ebf_counter_table sfc_counter_table = EBF_COUNTER_TABLE("sfc", sfc_
 const struct ebf_counter_table *const sfc_counter_tables[] = {
     &sfc_counter_table,
     &ebf_port_counter_table,
+    &ebf_lcore_counter_table,
     NULL,
 };
 
@@ -69,4 +70,5 @@ void sfc_metrics(const void *snap, struct ebf_metrics *ms)
         snprintf(role, sizeof(role), "node%u", i);
         ebf_port_metrics(&s->node_port[i], role, ms);
     }
+    ebf_lcore_metrics(&s->lcore, ms);
 }

@@ -8,6 +8,7 @@
 #include "ebf_counters.h"
 #include "ebf_hist.h"
 #include "ebf_idset.h"
+#include "ebf_lcore_stats.h"
 #include "ebf_port_stats.h"
 #include "ebf_proto.h"
 
@@ -111,13 +112,15 @@ struct sfc_snap {
     struct ebf_port_stats port;                 /* the readout port */
     struct ebf_port_stats node_port[SFC_MAX_NODES];  /* node i's port, when node_port_own[i] */
     uint8_t node_port_own[SFC_MAX_NODES];       /* 1: node i is the first node on its port */
+    struct ebf_lcore_stats lcore;               /* the poll loop's busy and idle cycles */
     int link_up, running, paused;
 };
 
 /*
  * The SFC's metrics: X(ID, SHAPE, name, field of struct sfc_snap, args,
  * flags, help), lib/ebf_counters.h. The port counters come from the port
- * table (lib/ebf_port_stats.h), labelled port="readout" and port="node<i>".
+ * table (lib/ebf_port_stats.h), labelled port="readout" and port="node<i>",
+ * the poll loop's cycles from the lcore table (lib/ebf_lcore_stats.h).
  */
 #define SFC_FOREACH_COUNTER(X)                                                                     \
     X(RX_FRAMES, C, "rx.frames", st.rx_frames, (), EBF_CF_SUM,                                     \
@@ -260,7 +263,7 @@ enum sfc_counter_id {
 
 extern const struct ebf_counter_table sfc_counter_table;
 
-/* The SFC's tables, NULL-terminated: its own, then the port counters. */
+/* The SFC's tables, NULL-terminated: its own, the port counters, the lcore cycles. */
 extern const struct ebf_counter_table *const sfc_counter_tables[];
 
 /* The metric name of an entry: SFC_NAME(ACK_ACCEPT) is "ack.accept". */
@@ -268,7 +271,7 @@ extern const struct ebf_counter_table *const sfc_counter_tables[];
 
 /* The SFC's metric list from a snapshot: the table, then the readout port
  * (port="readout") and each node port once (port="node<i>", i the first
- * node on it). Control thread, or main after the run. */
+ * node on it), then the lcore cycles. Control thread, or main after the run. */
 void sfc_metrics(const void *snap, struct ebf_metrics *ms);
 
 const char *sfc_drop_name(enum sfc_drop d);

@@ -2,6 +2,7 @@
 /* test-ebf_ctl.c - the control thread over ZeroMQ, driving a fake data plane through every state. */
 #include <check.h>
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <zmq.h>
 
 #include "ctlclient.h"
@@ -33,20 +35,26 @@ struct fake_snap {
     uint64_t x;
     uint32_t run;
     int paused;
+    struct ebf_lcore_stats lcore;    /* the serving loop's cycles */
 };
 
 /*
  * Lcore-owned fields plus what the test shares with the lcore thread, read
  * and written atomically: op counts (STOP counts stop() calls), fail_start
- * (START fails) and release (the drain may complete).
+ * (START fails), release (the drain may complete) and work (polls left that
+ * report work). From a START to the end of its drain, polls counts every
+ * poll and work_polls those that reported work.
  */
 struct fake_dp {
     uint64_t x;
     uint32_t run;
-    int paused, draining;
+    int paused, draining, running;
     unsigned ops[EBF_OP_EXIT + 1];
     int fail_start;
     int release;
+    unsigned work;
+    uint64_t polls, work_polls;
+    const struct ebf_cycles *cycles;     /* the serving loop's */
 };
 
 /* The counters of run n: what every snapshot must carry. */
@@ -91,6 +99,7 @@ static void fake_metrics(const void *snap, struct ebf_metrics *ms)
     ebf_metrics_counter_l(ms, "drop", "reason", "crc", s->drop_crc);
     ebf_metrics_gauge(ms, "x", NULL, NULL, (double)s->x);
     ebf_metrics_gauge(ms, "paused", NULL, NULL, s->paused);
+    ebf_lcore_metrics(&s->lcore, ms);
 }
 
 static int fake_apply(void *p, struct ebf_req *r)
@@ -112,6 +121,8 @@ static int fake_apply(void *p, struct ebf_req *r)
         }
         dp->run = r->run_number;
         dp->paused = 0;
+        dp->running = 1;
+        dp->polls = dp->work_polls = 0;
         return 0;
     case EBF_OP_PAUSE:
     case EBF_OP_RESUME:
@@ -130,16 +141,27 @@ static void fake_stop(void *p)
     dp->draining = 1;
 }
 
-/* The drain completes only once the test released it. */
+/* The drain completes only once the test released it. Work is reported
+ * while the test's budget of working polls lasts. */
 static unsigned fake_poll(void *p, int *drained)
 {
     struct fake_dp *dp = p;
+    unsigned work = 0;
 
+    if (__atomic_load_n(&dp->work, __ATOMIC_SEQ_CST)) {
+        __atomic_fetch_sub(&dp->work, 1, __ATOMIC_SEQ_CST);
+        work = 1;
+    }
+    if (dp->running) {
+        dp->polls++;
+        dp->work_polls += work;
+    }
     if (dp->draining && __atomic_exchange_n(&dp->release, 0, __ATOMIC_SEQ_CST)) {
         dp->draining = 0;
+        dp->running = 0;
         *drained = 1;
     }
-    return 0;
+    return work;
 }
 
 static void fake_snapshot(void *p, void *snap, int *finished)
@@ -148,6 +170,7 @@ static void fake_snapshot(void *p, void *snap, int *finished)
 
     __atomic_fetch_add(&dp->ops[EBF_OP_SNAPSHOT], 1, __ATOMIC_SEQ_CST);
     fake_counts(dp->run, dp->x, dp->paused, snap);
+    ebf_cycles_read(dp->cycles, 1, rte_get_tsc_hz(), &((struct fake_snap *)snap)->lcore);
     *finished = 0;
 }
 
@@ -175,6 +198,7 @@ struct rig {
     char ctl_ep[140], pub_ep[140];
     struct ebf_ctl *ctl;
     struct fake_dp dp;
+    struct ebf_cycles cycles;    /* the lcore's */
     pthread_t lcore;
     int up;
 };
@@ -201,7 +225,7 @@ static void *lcore_main(void *arg)
     struct ebf_idle idle;
 
     ebf_idle_init(&idle, EBF_IDLE_BACKOFF);
-    ebf_ctl_serve(r->ctl, &r->dp, &idle);
+    ebf_ctl_serve(r->ctl, &r->dp, &idle, &r->cycles);
     return NULL;
 }
 
@@ -210,6 +234,7 @@ static void rig_up(struct rig *r, double period_ms)
 {
     memset(r, 0, sizeof(*r));
     r->dp.x = FAKE_X0;
+    r->dp.cycles = &r->cycles;
     snprintf(r->ctl_path, sizeof(r->ctl_path), "%s/ctl%u", tmpdir, rigs);
     snprintf(r->pub_path, sizeof(r->pub_path), "%s/pub%u", tmpdir, rigs++);
     snprintf(r->ctl_ep, sizeof(r->ctl_ep), "ipc://%s", r->ctl_path);
@@ -533,6 +558,11 @@ START_TEST(test_configure_params)
         {{{"y", "1"}}, 1, "fake: unknown parameter 'y' (allowed: x)"},
         {{{"x", "9"}, {"y", "1"}}, 2, "fake: unknown parameter 'y' (allowed: x)"},
         {{{"x", "9"}, {"x", "9z"}}, 2, "fake: parameter 'x': \"9z\" is not a number"},
+        {{{"farm", "Demo"}}, 1, "parameter 'farm': \"Demo\" is not a farm name (1 to 32 "
+                                "characters of a-z, 0-9, _ and -)"},
+        {{{"farm", ""}}, 1, "parameter 'farm': \"\" is not a farm name (1 to 32 characters of "
+                            "a-z, 0-9, _ and -)"},
+        {{{"farm", "f"}, {"x", "-1"}}, 2, "fake: parameter 'x': \"-1\" is not a number"},
     };
     static const struct ctl_param x7 = {"x", "7"};
     const unsigned nbad = sizeof(bad) / sizeof(bad[0]);
@@ -552,12 +582,26 @@ START_TEST(test_configure_params)
     for (unsigned i = 0; i < nbad; i++)
         check_refused(&r, EBF_C_CONFIGURE, 0, bad[i].p, bad[i].n, bad[i].err,
                       EBF_S_CONFIGURED);
-    /* The refused values did not leak into the next configure: x stays 7. */
+    /* The refused values did not leak into the next configure: x stays 7,
+     * and the farm has no name. */
     req_ok(&r, EBF_C_CONFIGURE, 0, EBF_S_CONFIGURED);
     ck_assert(x_now(&r) == 7);
-    /* reset goes back to the command line's parameters. */
+    rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+    ck_assert_str_eq(rep->status->metrics->farm, "");
+    ebfarm__reply__free_unpacked(rep, NULL);
+    /* reset goes back to the command line's parameters, and forgets the farm. */
+    static const struct ctl_param named = {"farm", "f2"};
+    rep = req(&r, EBF_C_CONFIGURE, 0, &named, 1);
+    ck_assert_msg(rep->ok, "%s", rep->error);
+    ebfarm__reply__free_unpacked(rep, NULL);
+    rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+    ck_assert_str_eq(rep->status->metrics->farm, "f2");
+    ebfarm__reply__free_unpacked(rep, NULL);
     req_ok(&r, EBF_C_RESET, 0, EBF_S_INITIAL);
     ck_assert(x_now(&r) == FAKE_X0);
+    rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+    ck_assert_str_eq(rep->status->metrics->farm, "");
+    ebfarm__reply__free_unpacked(rep, NULL);
     req_ok(&r, EBF_C_CONFIGURE, 0, EBF_S_CONFIGURED);
     ck_assert(x_now(&r) == FAKE_X0);
     rig_down(&r);
@@ -605,7 +649,7 @@ START_TEST(test_drain)
     const struct fake_snap *fin = ebf_ctl_final(r.ctl);
     ck_assert_ptr_nonnull(fin);
     fake_counts(6, FAKE_X0, 1, &want);
-    ck_assert_int_eq(memcmp(fin, &want, sizeof(want)), 0);
+    ck_assert_int_eq(memcmp(fin, &want, offsetof(struct fake_snap, lcore)), 0);
     rig_free(&r);
 }
 END_TEST
@@ -648,6 +692,79 @@ START_TEST(test_error)
 }
 END_TEST
 
+/* --- Busy cycles ---------------------------------------------------------- */
+
+/* A counter of the lcore table, loop 0, from m. */
+static uint64_t lcore_counter(const Ebfarm__Snapshot *m, enum ebf_lcore_counter_id id)
+{
+    return ebf_pb_counter(m, ebf_lcore_counter_table.c[id].name, "0", UINT64_MAX);
+}
+
+/*
+ * The serving loop's cycles reach the snapshot after the drain: one pass
+ * per poll from the START to the end of the drain, busy those that reported
+ * work; busy + idle cycles inside the run's TSC span, at least from the
+ * START's answer to the STOP's request, at most from the START's request to
+ * the end of the drain. A second run counts afresh; between runs and after
+ * a refused START nothing changes.
+ */
+START_TEST(test_cycles)
+{
+    static const unsigned work[] = {1000, 10};
+    struct rig r;
+
+    rig_up(&r, 1000);
+    drive_to(&r, EBF_S_CONFIGURED);
+    for (uint32_t run = 1; run <= 2; run++) {
+        uint64_t t0 = rte_rdtsc();
+        req_ok(&r, EBF_C_START, run, EBF_S_RUNNING);
+        uint64_t t1 = rte_rdtsc();
+        __atomic_store_n(&r.dp.work, work[run - 1], __ATOMIC_SEQ_CST);
+        while (__atomic_load_n(&r.dp.work, __ATOMIC_SEQ_CST))
+            usleep(1000);
+        usleep(20000);          /* idle passes, back-off sleeps among them */
+        uint64_t t2 = rte_rdtsc();
+        req_ok(&r, EBF_C_STOP, 0, EBF_S_DRAINING);
+        release_drain(&r);
+        uint64_t t3 = rte_rdtsc();
+        usleep(20000);          /* idle passes after the run: not counted */
+        Ebfarm__Reply *rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+        const Ebfarm__Snapshot *m = rep->status->metrics;
+        uint64_t busy = lcore_counter(m, EBF_LCORE_M_BUSY_CYCLES);
+        uint64_t idle = lcore_counter(m, EBF_LCORE_M_IDLE_CYCLES);
+        uint64_t bp = lcore_counter(m, EBF_LCORE_M_BUSY_PASSES);
+        uint64_t ip = lcore_counter(m, EBF_LCORE_M_IDLE_PASSES);
+        ck_assert_uint_eq(bp, work[run - 1]);
+        ck_assert_uint_eq(bp, __atomic_load_n(&r.dp.work_polls, __ATOMIC_SEQ_CST));
+        ck_assert_uint_eq(bp + ip, __atomic_load_n(&r.dp.polls, __ATOMIC_SEQ_CST));
+        ck_assert_uint_gt(ip, 0);
+        ck_assert_uint_gt(busy, 0);
+        ck_assert_msg(busy + idle >= t2 - t1 && busy + idle <= t3 - t0,
+                      "run %u: busy %lu + idle %lu cycles outside [%lu, %lu]", run,
+                      (unsigned long)busy, (unsigned long)idle, (unsigned long)(t2 - t1),
+                      (unsigned long)(t3 - t0));
+        ck_assert(ebf_pb_gauge(m, "tsc_hz", NULL, -1) == (double)rte_get_tsc_hz());
+        ebfarm__reply__free_unpacked(rep, NULL);
+        /* The status after the run's end changed nothing. */
+        rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+        ck_assert_uint_eq(lcore_counter(rep->status->metrics, EBF_LCORE_M_IDLE_CYCLES), idle);
+        ck_assert_uint_eq(lcore_counter(rep->status->metrics, EBF_LCORE_M_IDLE_PASSES), ip);
+        ebfarm__reply__free_unpacked(rep, NULL);
+    }
+    /* A refused START leaves the last run's cycles. */
+    Ebfarm__Reply *rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+    uint64_t idle = lcore_counter(rep->status->metrics, EBF_LCORE_M_IDLE_CYCLES);
+    ebfarm__reply__free_unpacked(rep, NULL);
+    __atomic_store_n(&r.dp.fail_start, 1, __ATOMIC_SEQ_CST);
+    rep = req(&r, EBF_C_START, 3, NULL, 0);
+    ck_assert(!rep->ok);
+    ck_assert_uint_eq(lcore_counter(rep->status->metrics, EBF_LCORE_M_BUSY_PASSES), work[1]);
+    ck_assert_uint_eq(lcore_counter(rep->status->metrics, EBF_LCORE_M_IDLE_CYCLES), idle);
+    ebfarm__reply__free_unpacked(rep, NULL);
+    rig_down(&r);
+}
+END_TEST
+
 /* --- Metrics -------------------------------------------------------------- */
 
 static uint64_t realtime_ns(void)
@@ -669,8 +786,8 @@ static void check_snapshot(const Ebfarm__Snapshot *m, enum ebf_state s, uint32_t
     ck_assert_str_eq(m->instance, FAKE_INSTANCE);
     ck_assert_int_eq(m->state, s);
     ck_assert_uint_eq(m->run_number, run);
-    ck_assert_uint_eq(m->n_counters, 4);
-    ck_assert_uint_eq(m->n_gauges, 2);
+    ck_assert_uint_eq(m->n_counters, 4 + 4);     /* and the lcore's cycles and passes */
+    ck_assert_uint_eq(m->n_gauges, 2 + 1);       /* and tsc_hz */
     ck_assert_uint_eq(m->n_histograms, 0);
     ck_assert_uint_eq(ebf_pb_counter(m, "events", NULL, 0), w.events);
     ck_assert_uint_eq(ebf_pb_counter(m, "bytes", NULL, 0), w.bytes);
@@ -702,10 +819,11 @@ static Ebfarm__Snapshot *next_published(void *sub, enum ebf_state s)
     return NULL;
 }
 
-/* Published snapshots and status replies carry the fake's counters exactly. */
+/* Published snapshots and status replies carry the fake's counters exactly,
+ * and the farm's name once a configure gave it. */
 START_TEST(test_metrics)
 {
-    static const struct ctl_param x7 = {"x", "7"};
+    static const struct ctl_param x7[] = {{"x", "7"}, {"farm", "farm-a_1"}};
     struct rig r;
     int timeout = 1000;
 
@@ -718,10 +836,11 @@ START_TEST(test_metrics)
 
     Ebfarm__Snapshot *m = next_published(sub, EBF_S_INITIAL);
     check_snapshot(m, EBF_S_INITIAL, 0, FAKE_X0, 0);
+    ck_assert_str_eq(m->farm, "");
     uint64_t seq = m->seq;
     ebfarm__snapshot__free_unpacked(m, NULL);
 
-    Ebfarm__Reply *rep = req(&r, EBF_C_CONFIGURE, 0, &x7, 1);
+    Ebfarm__Reply *rep = req(&r, EBF_C_CONFIGURE, 0, x7, 2);
     ck_assert(rep->ok);
     ebfarm__reply__free_unpacked(rep, NULL);
     uint64_t t0 = realtime_ns();
@@ -730,6 +849,7 @@ START_TEST(test_metrics)
 
     m = next_published(sub, EBF_S_RUNNING);
     check_snapshot(m, EBF_S_RUNNING, 4, 7, 0);
+    ck_assert_str_eq(m->farm, "farm-a_1");
     ck_assert_uint_gt(m->seq, seq);
     ck_assert_uint_ge(m->time_ns, t0);
     seq = m->seq;
@@ -749,6 +869,7 @@ START_TEST(test_metrics)
     ck_assert_uint_le(rep->status->state_since_ns, t1);
     ck_assert_ptr_nonnull(rep->status->metrics);
     check_snapshot(rep->status->metrics, EBF_S_RUNNING, 4, 7, 0);
+    ck_assert_str_eq(rep->status->metrics->farm, "farm-a_1");
     ebfarm__reply__free_unpacked(rep, NULL);
 
     req_ok(&r, EBF_C_PAUSE, 0, EBF_S_PAUSED);
@@ -787,6 +908,7 @@ Suite *ebf_ctl_suite(void)
     tcase_add_test(tc, test_drain);
     tcase_add_test(tc, test_error);
     tcase_add_test(tc, test_metrics);
+    tcase_add_test(tc, test_cycles);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-lb_dp.c - loopback TX/RX lcores over crossed net_ring ports: exact accounting of injected faults, and a search against a port that drops above a known rate. */
+/* test-lb_dp.c - loopback TX/RX lcores over crossed net_ring ports: exact accounting of injected faults, a search against a port that drops above a known rate, the loops' busy cycles. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_launch.h>
@@ -168,8 +169,20 @@ START_TEST(test_faults_exact)
     }
     struct lb_trial_req req = {.fps = 40000, .count = 10000};
     struct lb_trial_out out;
+    uint64_t t0 = rte_rdtsc();
     ck_assert_int_eq(lb_run_trial(&run, &req, &out), 0);
+    uint64_t t1 = rte_rdtsc();
     const struct lb_trial_rec *t = &rep.trial[0];
+    /* The RX loop's passes of the trial: the first to the last frame is
+     * inside them, and they are inside the trial. */
+    const struct lb_rx_result *rr = &run.rx->r;
+    uint64_t rx_cycles = rr->cycles.busy_cycles + rr->cycles.idle_cycles;
+    ck_assert_uint_gt(rr->cycles.busy_passes, 0);
+    ck_assert_uint_le(rr->cycles.busy_passes, 10000 + exp_dup);
+    ck_assert_uint_gt(rr->cycles.idle_passes, 0);
+    ck_assert_msg(rx_cycles >= rr->last_tsc - rr->first_tsc && rx_cycles <= t1 - t0,
+                  "rx cycles %lu outside [%lu, %lu]", (unsigned long)rx_cycles,
+                  (unsigned long)(rr->last_tsc - rr->first_tsc), (unsigned long)(t1 - t0));
     ck_assert_uint_eq(t->sent, 10000);
     ck_assert_uint_eq(t->tx_accepted, 10000);
     ck_assert_uint_eq(t->lost, exp_lost);
@@ -186,6 +199,35 @@ START_TEST(test_faults_exact)
     ck_assert(t->lat.min > 0 && t->lat.min <= t->lat.p50 && t->lat.p50 <= t->lat.p99 &&
               t->lat.p99 <= t->lat.max);
     ck_assert_uint_eq(out.lost, exp_lost);
+    teardown();
+}
+END_TEST
+
+/* The TX loop's passes: a burst sent is busy, a wait for the schedule idle;
+ * from the schedule's start to the last burst is inside them, and they are
+ * inside the call. */
+START_TEST(test_tx_cycles)
+{
+    static volatile int stop;
+    static struct lb_tx_stats st;    /* cache-aligned, as its cycles need */
+
+    setup();
+    struct lb_tx_conf c = {
+        .port = run.tx_port, .pool = run.tx_pool, .burst = 32, .frame_size = 64, .fps = 40000,
+        .count = 2000, .trial_id = 99, .streams = 1, .idle = EBF_IDLE_BACKOFF, .stop = &stop,
+    };
+    uint64_t t0 = rte_rdtsc();
+    ck_assert_int_eq(lb_tx_run(&c, &st), 0);
+    uint64_t t1 = rte_rdtsc();
+    uint64_t cycles = st.cycles.busy_cycles + st.cycles.idle_cycles;
+    ck_assert_uint_eq(st.accepted, 2000);
+    ck_assert_uint_ge(st.cycles.busy_passes, (2000 + 31) / 32);
+    ck_assert_uint_le(st.cycles.busy_passes, 2000);
+    ck_assert_uint_gt(st.cycles.idle_passes, 0);
+    ck_assert_msg(cycles >= st.last_tsc - st.t0 && cycles <= t1 - t0,
+                  "tx cycles %lu outside [%lu, %lu]", (unsigned long)cycles,
+                  (unsigned long)(st.last_tsc - st.t0), (unsigned long)(t1 - t0));
+    ck_assert_int_eq(st.cycles.on, 0);
     teardown();
 }
 END_TEST
@@ -232,6 +274,7 @@ Suite *lb_dp_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_faults_exact);
     tcase_add_test(tc, test_search_policed);
+    tcase_add_test(tc, test_tx_cycles);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -623,6 +623,60 @@ START_TEST(test_force_abandons)
 }
 END_TEST
 
+/* A yield hook that empties the TX ring at its at-th call. */
+struct drain_at {
+    struct rig *g;
+    unsigned calls, at;
+};
+
+static void drain_on_call(void *arg)
+{
+    struct drain_at *d = arg;
+
+    if (++d->calls == d->at)
+        rte_pktmbuf_free_bulk(pkts, drain(d->g));   /* one frame is still the readout's */
+}
+
+/*
+ * While the port refuses frames each try is a pass of the lcore's cycle
+ * accounting: a TX ring of 64 takes events 0..14 whole (no pass of their
+ * own) and 3 of event 15's 4 frames: that try is busy (it made the frames),
+ * the next four take nothing (idle), the yield hook empties the ring at its
+ * 5th call, and the sixth try sends the last frame (busy).
+ */
+START_TEST(test_refused_tries_are_passes)
+{
+    static const volatile sig_atomic_t no_force;
+    static struct ebf_cycles cy;
+    struct rig g;
+    struct ro_conf c;
+    struct ro_stats st;
+    struct ro_gen gen;
+    struct drain_at d = {.g = &g, .at = 5};
+
+    rig_up(&g, 64);
+    conf_init(&c, &g, 4, 16, 1024, 1024, EBF_ENCAP_ETH);
+    c.yield = drain_on_call;
+    c.yield_arg = &d;
+    c.cycles = &cy;
+    ck_assert_int_eq(ro_begin(&gen, &c, &st), 0);
+    ebf_cycles_start(&cy);
+    uint64_t t0 = cy.last;
+    for (unsigned e = 0; e < 16; e++)
+        ck_assert_int_eq(ro_next(&gen, &no_force), 1);
+    uint64_t t1 = rte_rdtsc();
+    ck_assert_uint_eq(st.events, 16);
+    ck_assert_uint_eq(st.tx_refused, 1);
+    ck_assert_uint_eq(d.calls, 5);
+    ck_assert_uint_eq(cy.busy_passes, 2);
+    ck_assert_uint_eq(cy.idle_passes, 4);
+    ck_assert_uint_eq(cy.busy_cycles + cy.idle_cycles, cy.last - t0);
+    ck_assert_uint_le(cy.last, t1);
+    free_frames(&g, drain(&g));
+    rig_down(&g);
+}
+END_TEST
+
 /* Put one frame from SFC 0 on the readout's receive ring: a throttle frame
  * (on 0 or 1, or 2: malformed), or with ethertype set, a frame of another
  * protocol. */
@@ -836,6 +890,7 @@ Suite *ro_gen_suite(void)
     tcase_add_test(tc, test_duration_not_overrun_by_pacing);
     tcase_add_test(tc, test_stop_while_pacing);
     tcase_add_test(tc, test_force_abandons);
+    tcase_add_test(tc, test_refused_tries_are_passes);
     tcase_add_test(tc, test_bad_conf);
     tcase_add_test(tc, test_jumbo_frames);
     tcase_add_test(tc, test_frame_without_room);

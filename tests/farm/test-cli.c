@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "node_decide.h"
@@ -252,16 +253,207 @@ START_TEST(up_status_stop_down)
 }
 END_TEST
 
+/* Write farm_yaml (or text) to <base>/<name>; its path into path. */
+static void write_farm(const char *text, const char *name, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", base, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Run a command; it exits 0 and prints exactly want. */
+static void ebf_ok(const char *args, const char *want)
+{
+    ck_assert_msg(ebf(args) == 0, "ebfarm %s: %s", args, out);
+    ck_assert_msg(strcmp(out, want) == 0, "ebfarm %s:\n got: %s\nwant: %s", args, out, want);
+}
+
+/* Run a command; it exits 1 with exactly want. */
+static void ebf_refused(const char *args, const char *want)
+{
+    ck_assert_msg(ebf(args) == 1, "ebfarm %s: %s", args, out);
+    ck_assert_msg(strcmp(out, want) == 0, "ebfarm %s:\n got: %s\nwant: %s", args, out, want);
+}
+
+/* "YYYY-MM-DDTHH:MM:SS.mmmZ" at s, followed by a quote. */
+static int iso_utc(const char *s)
+{
+    static const char form[] = "dddd-dd-ddTdd:dd:dd.dddZ\"";
+
+    for (unsigned i = 0; form[i]; i++)
+        if (form[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != form[i])
+            return 0;
+    return 1;
+}
+
+/* The summary of `stop --json` is of run `run` of farm clitest, brought up
+ * from a file whose SHA-256 is sha; it started and stopped within the
+ * last 10 minutes, in that order. */
+static void check_run_object(uint32_t run, const char *sha)
+{
+    char want[256];
+    const char *start, *stop;
+
+    snprintf(want, sizeof(want), "{\"run\": {\"farm\": \"clitest\", \"run\": %u, "
+             "\"start_utc\": \"", run);
+    ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "%s", out);
+    start = out + strlen(want);
+    ck_assert_msg(iso_utc(start), "%s", out);
+    ck_assert_msg(strncmp(start + 25, ", \"stop_utc\": \"", 15) == 0, "%s", out);
+    stop = start + 40;
+    ck_assert_msg(iso_utc(stop), "%s", out);
+    ck_assert_msg(strncmp(start, stop, 24) <= 0, "stopped before it started: %s", out);
+    time_t now = time(NULL);
+    char today[16];
+    strftime(today, sizeof(today), "%Y-%m-%d", gmtime(&now));
+    ck_assert_msg(strncmp(start, today, 10) == 0 || now % 86400 < 600, "%s", out);
+    snprintf(want, sizeof(want), "\", \"farm_file_sha256\": \"%s\"},\n \"ledger\": {", sha);
+    ck_assert_msg(strncmp(stop + 24, want, strlen(want)) == 0, "%s", out);
+}
+
+/* The SHA-256 of the file at path, by sha256sum. */
+static void sha256_of(const char *path, char sha[65])
+{
+    char cmd[512];
+
+    snprintf(cmd, sizeof(cmd), "sha256sum '%s'", path);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(fscanf(p, "%64s", sha), 1);
+    pclose(p);
+}
+
+/*
+ * Run numbers: 1 and 2 from the counter, kept across down and up (3),
+ * --run 17 and on from there (18); a bad --run refused; every summary
+ * names its run; every process's snapshots name the farm.
+ */
+START_TEST(run_numbers)
+{
+    char path[128], cmd[256], want[512], sha[65], counter[128];
+
+    write_farm(farm_yaml, "clitest.yaml", path, sizeof(path));
+    sha256_of(path, sha);
+    snprintf(counter, sizeof(counter), "%s/clitest.next-run", base);
+
+    snprintf(cmd, sizeof(cmd), "up %s --no-start --run 5", path);
+    ebf_refused(cmd, "ebfarm up: --run numbers the run that up starts: not with --no-start (give "
+                     "it to ebfarm start)\n");
+    snprintf(cmd, sizeof(cmd), "up %s --no-start", path);
+    snprintf(want, sizeof(want), "farm 'clitest' is up: 4 processes, CONFIGURED (state and logs "
+             "in %s/clitest)\n", base);
+    ebf_ok(cmd, want);
+    ebf_refused("start --run 0", "ebfarm start: --run: \"0\" is not a run number (1 to "
+                                 "4294967294)\n");
+    ebf_refused("start --run 3x", "ebfarm start: --run: \"3x\" is not a run number (1 to "
+                                  "4294967294)\n");
+    ck_assert_int_eq(access(counter, F_OK), -1);
+    ebf_ok("start", "farm 'clitest': run 1 RUNNING\n");
+    ck_assert_int_eq(ebf("status --json"), 0);
+    ck_assert_msg(count(out, "\"run_number\":1") == 5, "%s", out);
+    ck_assert_msg(count(out, "\"farm\":\"clitest\"") == 5, "%s", out);   /* and each snapshot */
+    snprintf(want, sizeof(want), "\"farm_file_sha256\":\"%s\"", sha);
+    ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+    ck_assert_msg(count(out, "\"host\":\"localhost\"") == 4, "%s", out);
+    /* A start refused by every process uses no number. */
+    ck_assert_int_eq(ebf("start"), 1);
+    ck_assert_msg(strstr(out, "command 'start' is not allowed in state RUNNING") != NULL, "%s", out);
+    ck_assert_msg(ebf("stop --json") == 0, "ebfarm stop: %s", out);
+    check_run_object(1, sha);
+    ebf_ok("start", "farm 'clitest': run 2 RUNNING\n");
+    ck_assert_msg(ebf("stop --json") == 0, "ebfarm stop: %s", out);
+    check_run_object(2, sha);
+    ck_assert_msg(ebf("down") == 0, "ebfarm down: %s", out);
+
+    /* Down and up again: run 3. */
+    snprintf(cmd, sizeof(cmd), "up %s", path);
+    snprintf(want, sizeof(want), "farm 'clitest' is up: 4 processes, run 3 RUNNING (state and logs "
+             "in %s/clitest)\n", base);
+    ebf_ok(cmd, want);
+    ck_assert_msg(ebf("stop") == 0, "ebfarm stop: %s", out);
+    ck_assert_msg(strstr(out, "\n  run      farm clitest, run 3, ") != NULL, "%s", out);
+    snprintf(want, sizeof(want), "Z\n           farm file sha256 %s\n", sha);
+    ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+    ebf_ok("start --run 17", "farm 'clitest': run 17 RUNNING\n");
+    ck_assert_int_eq(ebf("status --json"), 0);
+    ck_assert_msg(count(out, "\"run_number\":17") == 5, "%s", out);
+    ck_assert_msg(ebf("stop --json") == 0, "ebfarm stop: %s", out);
+    check_run_object(17, sha);
+    ck_assert_msg(ebf("down") == 0, "ebfarm down: %s", out);
+    snprintf(cmd, sizeof(cmd), "up %s --no-start", path);
+    ck_assert_msg(ebf(cmd) == 0, "ebfarm up: %s", out);
+    ebf_ok("start", "farm 'clitest': run 18 RUNNING\n");
+    ck_assert_msg(ebf("down") == 0, "ebfarm down: %s", out);
+    FILE *f = fopen(counter, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fscanf(f, "%127s", want), 1);
+    fclose(f);
+    ck_assert_str_eq(want, "19");
+}
+END_TEST
+
+/* A farm with a process on an ssh or a netns host is refused by up before
+ * anything starts (the launch on those hosts is not built yet). */
+START_TEST(up_refuses_other_hosts)
+{
+    static const char head[] =
+        "farm: clitest\n"
+        "hosts:\n"
+        "  - {name: here, local: true}\n"
+        "  - {name: rack2, %s}\n"
+        "readouts:\n"
+        "  - {name: ro0, host: here, port: memif:a, mac: 02:eb:00:00:00:10, sfcs: [sfc0]}\n"
+        "sfcs:\n"
+        "  - {name: sfc0, host: here, port: memif:a, mac: 02:eb:00:00:00:01}\n"
+        "nodes:\n"
+        "  - {name: node0, host: here, sfc: sfc0, port: memif:b, mac: 02:eb:00:00:02:00}\n"
+        "  - {name: node3, host: rack2, sfc: sfc0, port: 'net_af_packet0,iface=eth1',\n"
+        "     sfc_port: 'net_af_packet1,iface=veth3', mac: 02:eb:00:00:02:03}\n";
+    static const char *const kind[] = {"ssh: daq@10.0.0.2", "netns: ebf-rack2"};
+    static const char *const why[] = {
+        "(ssh), and launching over ssh is not built yet (issue 11 item 2)",
+        "(netns), and launching into a network namespace is not built yet (issue 11 item 5)",
+    };
+    char yaml[1024], path[128], cmd[256], want[512], dir[128];
+    struct stat sb;
+
+    for (unsigned k = 0; k < 2; k++) {
+        snprintf(yaml, sizeof(yaml), head, kind[k]);
+        write_farm(yaml, "hosts.yaml", path, sizeof(path));
+        snprintf(cmd, sizeof(cmd), "up %s", path);
+        snprintf(want, sizeof(want), "ebfarm up: process 'node3' is on host 'rack2' %s; put every "
+                 "process on a local host\n", why[k]);
+        ebf_refused(cmd, want);
+        snprintf(dir, sizeof(dir), "%s/clitest", base);
+        ck_assert_msg(stat(dir, &sb) != 0, "%s made", dir);
+    }
+    snprintf(path, sizeof(path), "%s/clitest.next-run", base);
+    ck_assert_msg(stat(path, &sb) != 0, "%s made", path);
+}
+END_TEST
+
+/* A test case of one test: its unchecked fixture gives it a run directory
+ * of its own. */
+static void add_case(Suite *s, const char *name, const TTest *test)
+{
+    TCase *tc = tcase_create(name);
+
+    tcase_set_timeout(tc, 180);
+    tcase_add_unchecked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test);
+    suite_add_tcase(s, tc);
+}
+
 Suite *cli_suite(void);
 
 Suite *cli_suite(void)
 {
     Suite *s = suite_create("farmcli");
-    TCase *tc = tcase_create("cli");
 
-    tcase_set_timeout(tc, 180);
-    tcase_add_unchecked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, up_status_stop_down);
-    suite_add_tcase(s, tc);
+    add_case(s, "cli", up_status_stop_down);
+    add_case(s, "runs", run_numbers);
+    add_case(s, "hosts", up_refuses_other_hosts);
     return s;
 }

@@ -138,16 +138,25 @@ static void sleep_ms(unsigned ms)
     nanosleep(&ts, NULL);
 }
 
+static char out_path[64], err_path[64];
+
+/* Output files of this test process: no clash with another run of the suite. */
+static void name_outputs(void)
+{
+    snprintf(out_path, sizeof(out_path), "/tmp/ebftest-sig-%d.out", (int)getpid());
+    snprintf(err_path, sizeof(err_path), "/tmp/ebftest-sig-%d.err", (int)getpid());
+}
+
 /* Start "ebfarm demo ARGS" with stdout and stderr to files; its pid. */
-static pid_t demo_start(const char *args, const char *out_path, const char *err_path)
+static pid_t demo_start(const char *args, const char *to_out, const char *to_err)
 {
     char cmd[1024];
     pid_t pid = fork();
 
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
-        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int o = open(to_out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int e = open(to_err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         dup2(o, 1);
         dup2(e, 2);
         snprintf(cmd, sizeof(cmd), "exec %s/tools/ebfarm demo %s", getenv("EBFARM_BUILD_DIR"),
@@ -275,15 +284,15 @@ START_TEST(test_sigint_stops_in_stages)
     char run_dir[64];
     unsigned long long gen, acc, rej, lost;
     int st;
-    pid_t pid = demo_start("--events 50000000 --rate 20000", "/tmp/ebftest-sig.out",
-                           "/tmp/ebftest-sig.err");
+    name_outputs();
+    pid_t pid = demo_start("--events 50000000 --rate 20000", out_path, err_path);
 
     wait_running(pid, run_dir, sizeof(run_dir));
     kill(pid, SIGINT);
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
     ck_assert(WIFEXITED(st));
     ck_assert_int_eq(WEXITSTATUS(st), 130);
-    slurp("/tmp/ebftest-sig.out");
+    slurp(out_path);
     char *l = strstr(out, "  ledger   generated ");
     ck_assert_ptr_nonnull(l);
     ck_assert_int_eq(sscanf(l, "  ledger   generated %llu = accepted %llu + rejected %llu + "
@@ -293,7 +302,7 @@ START_TEST(test_sigint_stops_in_stages)
     ck_assert_uint_eq(gen, acc + rej);
     ck_assert_uint_eq(lost, 0);
     ck_assert_ptr_nonnull(strstr(l, "CLOSED"));
-    slurp("/tmp/ebftest-sig.err");
+    slurp(err_path);
     ck_assert_ptr_nonnull(strstr(out, "ebfarm: SIGINT: stopping the run in stages (once more "
                                       "to kill)\n"));
     char want[160];
@@ -301,8 +310,8 @@ START_TEST(test_sigint_stops_in_stages)
              "run was stopped in stages and its ledger closes\n", gen);
     ck_assert_ptr_nonnull(strstr(out, want));
     nothing_left(pid, run_dir);
-    unlink("/tmp/ebftest-sig.out");
-    unlink("/tmp/ebftest-sig.err");
+    unlink(out_path);
+    unlink(err_path);
 }
 END_TEST
 
@@ -312,8 +321,8 @@ START_TEST(test_second_sigint_kills)
 {
     char run_dir[64];
     int st;
-    pid_t pid = demo_start("--events 50000000 --rate 20000", "/tmp/ebftest-sig2.out",
-                           "/tmp/ebftest-sig2.err");
+    name_outputs();
+    pid_t pid = demo_start("--events 50000000 --rate 20000", out_path, err_path);
 
     wait_running(pid, run_dir, sizeof(run_dir));
     kill(pid, SIGINT);
@@ -322,11 +331,11 @@ START_TEST(test_second_sigint_kills)
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
     ck_assert(WIFEXITED(st));
     ck_assert_int_eq(WEXITSTATUS(st), 130);
-    slurp("/tmp/ebftest-sig2.err");
+    slurp(err_path);
     ck_assert_ptr_nonnull(strstr(out, "ebfarm demo: run failed: interrupted by SIGINT\n"));
     nothing_left(pid, run_dir);
-    unlink("/tmp/ebftest-sig2.out");
-    unlink("/tmp/ebftest-sig2.err");
+    unlink(out_path);
+    unlink(err_path);
 }
 END_TEST
 
@@ -334,8 +343,8 @@ END_TEST
 START_TEST(test_sigterm_while_starting)
 {
     int st;
-    pid_t pid = demo_start("--events 50000000 --rate 20000", "/tmp/ebftest-sig3.out",
-                           "/tmp/ebftest-sig3.err");
+    name_outputs();
+    pid_t pid = demo_start("--events 50000000 --rate 20000", out_path, err_path);
     char prefix[64];
 
     snprintf(prefix, sizeof(prefix), "--file-prefix=ebf%d-demo-sfc0", (int)pid);
@@ -349,11 +358,11 @@ START_TEST(test_sigterm_while_starting)
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
     ck_assert(WIFEXITED(st));
     ck_assert_int_eq(WEXITSTATUS(st), 143);
-    slurp("/tmp/ebftest-sig3.err");
+    slurp(err_path);
     ck_assert_ptr_nonnull(strstr(out, "interrupted by SIGTERM"));
     nothing_left(pid, run_dir);
-    unlink("/tmp/ebftest-sig3.out");
-    unlink("/tmp/ebftest-sig3.err");
+    unlink(out_path);
+    unlink(err_path);
 }
 END_TEST
 

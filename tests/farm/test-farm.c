@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
+
 #include "farm.h"
 #include "node_decide.h"
 #include "summary.h"
@@ -57,6 +59,85 @@ static void assert_no_errors(const struct farm_result *r)
         }
 }
 
+/* The sum of the values of the labelled name in kv ("<name>.<lcore>"). */
+static uint64_t sum_labelled(const struct ebf_kv *kv, const char *name)
+{
+    size_t n = strlen(name);
+    uint64_t s = 0;
+
+    for (unsigned i = 0; i < kv->n; i++)
+        if (!strncmp(kv->pair[i].key, name, n) && kv->pair[i].key[n] == '.')
+            s += strtoull(kv->pair[i].val, NULL, 10);
+    return s;
+}
+
+/* Column col (0: the name) of the summary's busy-table line for who. */
+static void busy_column(const char *text, const char *who, unsigned col, char *out, size_t len)
+{
+    char head[32];
+
+    snprintf(head, sizeof(head), "\n           %-10s", who);
+    const char *p = strstr(text, head);
+    ck_assert_msg(p != NULL, "no busy line for %s in\n%s", who, text);
+    p += 1;
+    for (unsigned k = 0; k <= col; k++) {
+        while (*p == ' ')
+            p++;
+        size_t w = strcspn(p, " \n");
+        if (k == col)
+            snprintf(out, len, "%.*s", (int)w, p);
+        p += w;
+    }
+}
+
+/*
+ * A process's lcore cycles after the run: passes that did work; busy + idle
+ * cycles at most the test's TSC span around the run, and at least the
+ * readout's generation (start_ns to end_ns, inside every process's run;
+ * converted at the process's tsc_hz, with 1% for the rate's estimate); and
+ * the summary's cycles per frame and per event are busy cycles over frames
+ * and events, as printed.
+ */
+static void check_cycles(const char *text, const char *who, const struct ebf_kv *kv,
+                         const struct ebf_kv *ro, const char *frames_key,
+                         const char *events_key, uint64_t span)
+{
+    uint64_t busy = sum_labelled(kv, "lcore.busy_cycles");
+    uint64_t idle = sum_labelled(kv, "lcore.idle_cycles");
+    uint64_t hz = ebf_kv_u64(kv, "tsc_hz", 0);
+    uint64_t gen_ns = ebf_kv_u64(ro, "end_ns", 0) - ebf_kv_u64(ro, "start_ns", 0);
+    double gen = (double)gen_ns * 1e-9 * (double)hz * 0.99;
+    char want[32], got[32];
+
+    ck_assert_uint_gt(sum_labelled(kv, "lcore.busy_passes"), 0);
+    ck_assert_uint_gt(sum_labelled(kv, "lcore.idle_passes"), 0);
+    ck_assert_uint_gt(hz, 0);
+    ck_assert_msg(busy + idle <= span && (double)(busy + idle) >= gen,
+                  "%s: busy %lu + idle %lu cycles outside [%.0f, %lu]", who,
+                  (unsigned long)busy, (unsigned long)idle, gen, (unsigned long)span);
+    snprintf(want, sizeof(want), "%.1f",
+             (double)busy / (double)ebf_kv_u64(kv, frames_key, 0));
+    busy_column(text, who, 4, got, sizeof(got));
+    ck_assert_str_eq(got, want);
+    snprintf(want, sizeof(want), "%.1f",
+             (double)busy / (double)ebf_kv_u64(kv, events_key, 0));
+    busy_column(text, who, 5, got, sizeof(got));
+    ck_assert_str_eq(got, want);
+}
+
+static char *summary_of(const struct farm_conf *c, const struct farm_result *r,
+                        const struct ledger *l)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    ck_assert_ptr_nonnull(f);
+    summary_text(f, c, r, l);
+    fclose(f);
+    return buf;
+}
+
 /* The acceptance run: 100000 events of 8 sources over 2 nodes. */
 START_TEST(test_farm_100k_eth)
 {
@@ -66,7 +147,9 @@ START_TEST(test_farm_100k_eth)
 
     farm_conf_default(&c);
     c.events = 100000;
+    uint64_t t0 = rte_rdtsc();
     run(&c, &r, &l);
+    uint64_t span = rte_rdtsc() - t0;
     uint64_t frames = ebf_kv_u64(&r.readout, "frames", 0);
     ck_assert_uint_eq(l.generated, 100000);
     ck_assert_uint_eq(frames, 800000);
@@ -85,6 +168,14 @@ START_TEST(test_farm_100k_eth)
     ck_assert_uint_gt(ebf_kv_u64(&r.node[0].kv, "events", 0), 10000);
     ck_assert_uint_gt(ebf_kv_u64(&r.node[1].kv, "events", 0), 10000);
     assert_no_errors(&r);
+    /* Busy cycles of every process, and the summary's figures from them. */
+    char *text = summary_of(&c, &r, &l);
+    check_cycles(text, "readout", &r.readout, &r.readout, "frames", "events", span);
+    check_cycles(text, "sfc", &r.sfc, &r.readout, "rx.frames", "events.sent", span);
+    for (unsigned i = 0; i < r.n_nodes; i++)
+        check_cycles(text, r.node[i].name, &r.node[i].kv, &r.readout, "rx.frames", "events",
+                     span);
+    free(text);
     farm_result_free(&r);
 }
 END_TEST

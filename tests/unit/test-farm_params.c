@@ -35,9 +35,9 @@ static void check_params(enum farm_role role, const char *const *want)
 
 START_TEST(test_sfc_and_node)
 {
-    static const char *const sfc[] = {"sources=8", "timeout_ms=100", NULL};
+    static const char *const sfc[] = {"farm=demo", "sources=8", "timeout_ms=100", NULL};
     static const char *const node[] = {
-        "accept=0.10000000000000001", "accept_seed=0", "trigger_us=1", NULL,
+        "farm=demo", "accept=0.10000000000000001", "accept_seed=0", "trigger_us=1", NULL,
     };
 
     check_params(FARM_SFC, sfc);
@@ -49,7 +49,7 @@ END_TEST
 START_TEST(test_readout_without_faults)
 {
     static const char *const want[] = {
-        "events=200000", "rate=0", "duration_s=300", "frag_max=1024", "frag_min=1024", "seed=1",
+        "farm=demo", "events=200000", "rate=0", "duration_s=300", "frag_max=1024", "frag_min=1024", "seed=1",
         "faults=none", "fault_seed=1", "silence=none", "burst_events=0", "burst_gap_us=0",
         "frag_dist=fixed", NULL,
     };
@@ -61,7 +61,7 @@ END_TEST
 START_TEST(test_readout_with_faults_and_lognormal_sizes)
 {
     static const char *const want[] = {
-        "events=5", "rate=2.5", "duration_s=300", "frag_max=4096", "frag_min=64", "seed=9",
+        "farm=demo", "events=5", "rate=2.5", "duration_s=300", "frag_max=4096", "frag_min=64", "seed=9",
         "faults=drop=0.01,dup=0.001", "fault_seed=11", "silence=3@100", "burst_events=50",
         "burst_gap_us=20", "frag_dist=lognormal", "frag_mean=700.5", "frag_sigma=120", NULL,
     };

@@ -46,6 +46,8 @@ static void demo_up(struct farm_state *st, const char *name)
     for (unsigned i = 0; i < st->n; i++)
         st->proc[i].pid = 100 + (pid_t)i;
     st->run_number = 3;
+    st->run_start_ms = 1748779200123;   /* 2025-06-01T12:00:00.123Z */
+    snprintf(st->farm_file_sha256, sizeof(st->farm_file_sha256), "%s", spec.file_sha256);
     snprintf(st->farm_file, sizeof(st->farm_file), "/farms/demo.yaml");
     ck_assert_int_eq(farm_state_save(st), 0);
 }
@@ -93,6 +95,7 @@ START_TEST(test_add)
     farm_state_add(&st, &spec, &spec.node[0].p, FARM_NODE);
     ck_assert_uint_eq(st.n, 1);
     ck_assert_str_eq(st.proc[0].name, "node0");
+    ck_assert_str_eq(st.proc[0].host, "localhost");
     ck_assert_int_eq(st.proc[0].role, FARM_NODE);
     ck_assert_int_eq(st.proc[0].pid, 0);
     snprintf(prefix, sizeof(prefix), "ebf%d-demo-node0", (int)getpid());
@@ -112,10 +115,14 @@ START_TEST(test_save_and_load)
     snprintf(path, sizeof(path), "%s/farm.state", st.run_dir);
     snprintf(want, sizeof(want),
              "farm demo\nrun_number 3\nfarm_file /farms/demo.yaml\n"
-             "proc sfc0 sfc 100 ebf%d-demo-sfc0 ipc://%s/demo/sfc0.ctl ipc://%s/demo/sfc0.pub\n"
+             "run_start_ms 1748779200123\nfarm_file_sha256 %s\n"
+             "proc sfc0 sfc 100 ebf%d-demo-sfc0 ipc://%s/demo/sfc0.ctl ipc://%s/demo/sfc0.pub "
+             "localhost\n"
              "proc node0 node 101 ebf%d-demo-node0 ipc://%s/demo/node0.ctl "
-             "ipc://%s/demo/node0.pub\n"
-             "proc ro0 readout 102 ebf%d-demo-ro0 ipc://%s/demo/ro0.ctl ipc://%s/demo/ro0.pub\n",
+             "ipc://%s/demo/node0.pub localhost\n"
+             "proc ro0 readout 102 ebf%d-demo-ro0 ipc://%s/demo/ro0.ctl ipc://%s/demo/ro0.pub "
+             "localhost\n",
+             spec.file_sha256,
              pid, base, base, pid, base, base, pid, base, base);
     ck_assert_str_eq(slurp(path), want);
     ck_assert_int_eq(farm_state_load(st.run_dir, &back, err, sizeof(err)), 0);
@@ -142,6 +149,32 @@ START_TEST(test_load_errors)
     ck_assert_int_eq(farm_state_load(dir, &st, err, sizeof(err)), -1);
     snprintf(want, sizeof(want), "%s is not an ebfarm state file", path);
     ck_assert_str_eq(err, want);
+}
+END_TEST
+
+/* A state file of before hosts and run identity: no host, no start, no hash. */
+START_TEST(test_load_older)
+{
+    struct farm_state st;
+    char dir[600], path[620], err[512] = "";
+    FILE *f;
+
+    snprintf(dir, sizeof(dir), "%s/old", base);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    snprintf(path, sizeof(path), "%s/farm.state", dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("farm old\nrun_number 2\nfarm_file -\n"
+          "proc sfc0 sfc 7 p ipc://x/sfc0.ctl ipc://x/sfc0.pub\n", f);
+    fclose(f);
+    ck_assert_int_eq(farm_state_load(dir, &st, err, sizeof(err)), 0);
+    ck_assert_str_eq(st.name, "old");
+    ck_assert_uint_eq(st.run_number, 2);
+    ck_assert_int_eq(st.run_start_ms, 0);
+    ck_assert_str_eq(st.farm_file_sha256, "");
+    ck_assert_uint_eq(st.n, 1);
+    ck_assert_str_eq(st.proc[0].metrics, "ipc://x/sfc0.pub");
+    ck_assert_str_eq(st.proc[0].host, "");
 }
 END_TEST
 
@@ -186,6 +219,7 @@ Suite *farm_state_suite(void)
     tcase_add_test(tc, test_add);
     tcase_add_test(tc, test_save_and_load);
     tcase_add_test(tc, test_load_errors);
+    tcase_add_test(tc, test_load_older);
     tcase_add_test(tc, test_find);
     suite_add_tcase(s, tc);
     return s;

@@ -227,7 +227,7 @@ START_TEST(test_every_example)
         }
     }
     closedir(d);
-    ck_assert_uint_ge(n, 4);    /* demo, demo-udp, real-nics, faults */
+    ck_assert_uint_ge(n, 5);    /* demo, demo-udp, real-nics, faults, hosts-example */
 }
 END_TEST
 
@@ -298,7 +298,8 @@ START_TEST(test_minimal_defaults)
 END_TEST
 
 /* Ports of each kind, overrides of defaults, and a file that is valid
- * although it uses every optional key. */
+ * although it uses every optional key. Every process is on the implicit
+ * local host, so each has CPUs of its own. */
 START_TEST(test_ports_and_overrides)
 {
     static const char yaml[] = HEAD
@@ -307,15 +308,16 @@ START_TEST(test_ports_and_overrides)
         "readouts:\n"
         "  - {name: ro0, port: 3b:00.0, mac: 02:00:00:00:00:01, sfcs: [s1, s0]}\n"
         "sfcs:\n"
-        "  - {name: s0, id: 9, port: 'net_af_packet0,iface=veth0', mac: 02:00:00:00:00:02}\n"
+        "  - {name: s0, id: 9, port: 'net_af_packet0,iface=veth0', mac: 02:00:00:00:00:02,\n"
+        "     lcores: '5'}\n"
         "  - {name: s1, port: 0000:3B:00.1, mac: 02:00:00:00:00:05, idle: spin,\n"
-        "     eal_args: [], lcores: '0@(0,1)', max_credits: 8}\n"
+        "     eal_args: [], lcores: '0@(0,4)', max_credits: 8}\n"
         "nodes:\n"
         "  - {name: n0, sfc: s0, port: net_null0, sfc_port: 'net_af_packet0,iface=veth0',\n"
         "     mac: 02:00:00:00:00:03, memory_mb: 64, control: 'tcp://10.0.0.2:5555',\n"
-        "     eal_args: [--vdev=net_null0]}\n"
+        "     eal_args: [--vdev=net_null0], lcores: 6-7}\n"
         "  - {name: n1, sfc: s1, port: memif:n1, sfc_port: memif:n1, credits: 8,\n"
-        "     mac: 02:00:00:00:00:04, sfc_mac: 02:00:00:00:01:04}\n";
+        "     mac: 02:00:00:00:00:04, sfc_mac: 02:00:00:00:01:04, lcores: '0@(8)'}\n";
 
     ck_assert_msg(parse(yaml) == 0, "%s", err);
     ck_assert_uint_eq(spec.run.frag_min, 64);
@@ -337,7 +339,7 @@ START_TEST(test_ports_and_overrides)
     ck_assert_int_eq(spec.sfc[0].p.idle, FF_IDLE_BACKOFF);
     ck_assert_int_eq(spec.sfc[1].p.idle, FF_IDLE_SPIN);
     ck_assert_uint_eq(spec.sfc[1].p.n_eal_args, 1);     /* [] adds nothing to defaults' */
-    ck_assert_str_eq(spec.sfc[1].p.lcores, "0@(0,1)");
+    ck_assert_str_eq(spec.sfc[1].p.lcores, "0@(0,4)");
     ck_assert_uint_eq(spec.sfc[1].p.memory_mb, 512);
     assert_port(&spec.node[0].port, FF_PORT_VDEV, "net_null0");
     ck_assert_uint_eq(spec.node[0].p.memory_mb, 64);
@@ -435,12 +437,13 @@ static const struct bad {
      "a second YAML document starts at line 16 (a farm file is one document)"},
     {"top is a list",
      "- farm: t\n",
-     "the file must be a mapping of keys (allowed: farm, defaults, run, readouts, sfcs, "
-     "nodes)"},
+     "the file must be a mapping of keys (allowed: farm, defaults, run, hosts, readouts, "
+     "sfcs, nodes)"},
     {"unknown top key",
      BASE
      "bogus: 1\n",
-     "key 'bogus' is not allowed (allowed: farm, defaults, run, readouts, sfcs, nodes)"},
+     "key 'bogus' is not allowed (allowed: farm, defaults, run, hosts, readouts, sfcs, "
+     "nodes)"},
     {"unknown defaults key",
      BASE
      "defaults:\n"
@@ -459,19 +462,19 @@ static const struct bad {
      HEAD RO0
      "    sfc: sfc0\n"
      SFC0 NODE0,
-     "key 'readouts[0].sfc' is not allowed (allowed: name, port, mac, sfcs, control, "
+     "key 'readouts[0].sfc' is not allowed (allowed: name, port, mac, sfcs, host, control, "
      "metrics, lcores, memory_mb, idle, eal_args)"},
     {"unknown sfc key",
      HEAD RO0 SFC0
      "    capcity: 5\n"
      NODE0,
      "key 'sfcs[0].capcity' is not allowed (allowed: name, id, port, mac, capacity, mbufs, "
-     "max_credits, control, metrics, lcores, memory_mb, idle, eal_args)"},
+     "max_credits, host, control, metrics, lcores, memory_mb, idle, eal_args)"},
     {"unknown node key",
      BASE N1
      "    credit: 4\n",
      "key 'nodes[1].credit' is not allowed (allowed: name, sfc, port, mac, sfc_port, "
-     "sfc_mac, credits, control, metrics, lcores, memory_mb, idle, eal_args)"},
+     "sfc_mac, credits, host, control, metrics, lcores, memory_mb, idle, eal_args)"},
     {"missing farm",
      RO0 SFC0 NODE0,
      "key 'farm' is required"},
@@ -893,7 +896,7 @@ static const struct bad {
      "nodes:\n"
      "  - {name: n0, sfc: sfc0, port: memif:b, mac: 02:00:00:00:00:03, ip: 10.0.0.1}\n",
      "key 'nodes[0].ip' is not allowed (allowed: name, sfc, port, mac, sfc_port, sfc_mac, "
-     "credits, control, metrics, lcores, memory_mb, idle, eal_args)"},
+     "credits, host, control, metrics, lcores, memory_mb, idle, eal_args)"},
     {"faults unknown key",
      BASE
      "run:\n"

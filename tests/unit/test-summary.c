@@ -8,6 +8,7 @@
 #include "ledger.h"
 #include "farm_collect.h"
 #include "farm_demo.h"
+#include "farmfile.h"
 #include "summary.h"
 
 static void put(struct ebf_kv *kv, const char *key, uint64_t v)
@@ -64,6 +65,35 @@ static void farm_of(struct farm_result *r)
     put(&r->node[2].kv, "events", 400);
     put(&r->node[2].kv, "accepted", 40);
     put(&r->node[2].kv, "rejected", 360);
+}
+
+/*
+ * The lcore cycles of farm_of's processes at 2 GHz: the readout's one
+ * lcore, the SFC's two (summed), node1's; node2 has none (a daemon before
+ * the accounting), node0 is gone.
+ */
+static void cycles_of(struct farm_result *r)
+{
+    put(&r->readout, "lcore.busy_cycles.0", 1000000000);
+    put(&r->readout, "lcore.idle_cycles.0", 3000000000);
+    put(&r->readout, "lcore.busy_passes.0", 40);
+    put(&r->readout, "lcore.idle_passes.0", 900);
+    put(&r->readout, "tsc_hz", 2000000000);
+    put(&r->sfc, "lcore.busy_cycles.0", 600000000);
+    put(&r->sfc, "lcore.busy_cycles.1", 200000000);
+    put(&r->sfc, "lcore.idle_cycles.0", 100);
+    put(&r->sfc, "lcore.idle_cycles.1", 200);
+    put(&r->sfc, "lcore.busy_passes.0", 30);
+    put(&r->sfc, "lcore.busy_passes.1", 10);
+    put(&r->sfc, "lcore.idle_passes.0", 5);
+    put(&r->sfc, "lcore.idle_passes.1", 6);
+    put(&r->sfc, "tsc_hz", 2000000000);
+    put(&r->node[1].kv, "rx.frames", 4800);
+    put(&r->node[1].kv, "lcore.busy_cycles.0", 333333333);
+    put(&r->node[1].kv, "lcore.idle_cycles.0", 7);
+    put(&r->node[1].kv, "lcore.busy_passes.0", 8);
+    put(&r->node[1].kv, "lcore.idle_passes.0", 9);
+    put(&r->node[1].kv, "tsc_hz", 2000000000);
 }
 
 static char *text_of(const struct farm_conf *c, const struct farm_result *r, int json)
@@ -186,6 +216,210 @@ START_TEST(test_json_names_nodes)
 }
 END_TEST
 
+#define SHA "45238f7a60cf40937f1c9faa57a030c837d40d9ecd572ca8eef134ce535f3709"
+
+static int starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static void identify(struct farm_result *r)
+{
+    snprintf(r->id.farm, sizeof(r->id.farm), "clitest");
+    r->id.run = 42;
+    r->id.start_ms = 1748779200123;      /* 2025-06-01T12:00:00.123Z */
+    r->id.stop_ms = 1748779263004;
+    snprintf(r->id.farm_file_sha256, sizeof(r->id.farm_file_sha256), SHA);
+}
+
+/* Which run: farm, run number, start and stop in UTC, the farm file's hash. */
+START_TEST(test_run_identity)
+{
+    struct farm_result r;
+    struct farm_conf c;
+
+    farm_conf_default(&c);
+    farm_of(&r);
+    identify(&r);
+    char *t = text_of(&c, &r, 0);
+    ck_assert_msg(strstr(t, " 2 nodes\n"
+                            "  run      farm clitest, run 42, 2025-06-01T12:00:00.123Z to "
+                            "2025-06-01T12:01:03.004Z\n"
+                            "           farm file sha256 " SHA "\n"
+                            "  readout  events 1000;") != NULL, "%s", t);
+    free(t);
+    t = text_of(&c, &r, 1);
+    ck_assert_msg(starts(t, "{\"run\": {\"farm\": \"clitest\", \"run\": 42, \"start_utc\": "
+                            "\"2025-06-01T12:00:00.123Z\", \"stop_utc\": "
+                            "\"2025-06-01T12:01:03.004Z\", \"farm_file_sha256\": \"" SHA "\"},\n"
+                            " \"ledger\": {\"generated\": 1000, "), "%s", t);
+    free(t);
+    /* Not known: said so, null in JSON. */
+    memset(&r.id, 0, sizeof(r.id));
+    t = text_of(&c, &r, 0);
+    ck_assert_msg(strstr(t, "  run      farm unknown, run unknown, unknown to unknown\n"
+                            "           farm file sha256 unknown\n") != NULL, "%s", t);
+    free(t);
+    t = text_of(&c, &r, 1);
+    ck_assert_msg(starts(t, "{\"run\": {\"farm\": null, \"run\": null, \"start_utc\": null, "
+                            "\"stop_utc\": null, \"farm_file_sha256\": null},\n \"ledger\": "),
+                  "%s", t);
+    free(t);
+    farm_result_free(&r);
+}
+END_TEST
+
+/* A farm: ro0 and sfc0 on `here`, node0 on h0, node1 and node2 on h1,
+ * h2 (every node on `here` when together). */
+static void hosts_of(int together, struct farm_result *r)
+{
+    static struct farm_spec spec;
+    char yaml[2048], err[1024];
+    int o = snprintf(yaml, sizeof(yaml),
+        "farm: apart\n"
+        "hosts:\n  - {name: here, local: true}\n  - {name: h0, ssh: h0.example.org}\n"
+        "  - {name: h1, ssh: 10.0.0.1}\n"
+        "readouts:\n  - {name: ro0, host: here, port: memif:a, mac: 02:00:00:00:00:01, "
+        "sfcs: [sfc0]}\n"
+        "sfcs:\n  - {name: sfc0, host: here, port: memif:a, mac: 02:00:00:00:00:02}\n"
+        "nodes:\n");
+    for (unsigned i = 0; i < 3; i++)
+        o += snprintf(yaml + o, sizeof(yaml) - (size_t)o,
+                      "  - {name: node%u, host: %s, sfc: sfc0, port: 'net_af_packet%u,iface=e%u',"
+                      " sfc_port: 'net_af_packet9,iface=s', mac: 02:00:00:00:01:0%u}\n", i,
+                      together ? "here" : i ? "h1" : "h0", i, i, i);
+    ck_assert_msg(farm_spec_parse(yaml, (size_t)o, "apart.yaml", &spec, err, sizeof(err)) == 0,
+                  "%s", err);
+    farm_result_hosts(&spec, r);
+}
+
+/* The end-to-end latency only from nodes on their readouts' host, and the
+ * clock of each latency said. */
+START_TEST(test_latency_clocks)
+{
+    struct farm_result r;
+    struct farm_conf c;
+    char *t;
+
+    farm_conf_default(&c);
+    farm_of(&r);
+    put(&r.node[1].kv, "hist.e2e_ns.count", 5);
+    put(&r.node[2].kv, "hist.e2e_ns.count", 7);
+    hosts_of(1, &r);
+    ck_assert(!r.node[0].apart && !r.node[1].apart && !r.node[2].apart);
+    t = text_of(&c, &r, 0);
+    ck_assert_msg(strstr(t, "  latency  build p50 0.0 us p99 0.0 us (clock: tsc, on the SFC)\n"
+                            "           end-to-end p50 0.0 us p99 0.0 us max 0.0 us (clock: "
+                            "realtime, one host)\n") != NULL, "%s", t);
+    free(t);
+    t = text_of(&c, &r, 1);
+    ck_assert_msg(strstr(t, "\"end_to_end\": {\"count\": 12, ") != NULL, "%s", t);
+    ck_assert_msg(strstr(t, "\"end_to_end_nodes_apart\": 0, \"clock\": {\"build\": \"tsc, on "
+                            "the SFC\", \"end_to_end\": \"realtime, one host\"}}}\n") != NULL,
+                  "%s", t);
+    free(t);
+
+    /* Every node away from the readout: not computed. */
+    hosts_of(0, &r);
+    ck_assert(r.node[0].apart && r.node[1].apart && r.node[2].apart);
+    t = text_of(&c, &r, 0);
+    ck_assert_msg(strstr(t, "(clock: tsc, on the SFC)\n           end-to-end not computed (clock: "
+                            "none: the readouts of every node are on other hosts, whose clocks "
+                            "share no base with its own)\n") != NULL, "%s", t);
+    free(t);
+    t = text_of(&c, &r, 1);
+    ck_assert_msg(strstr(t, "\"end_to_end\": null, \"end_to_end_nodes_apart\": 3, \"clock\": "
+                            "{\"build\": \"tsc, on the SFC\", \"end_to_end\": \"none: the "
+                            "readouts of every node are on other hosts, whose clocks share no "
+                            "base with its own\"}}}\n") != NULL, "%s", t);
+    free(t);
+
+    /* node2 with its readout again: its latency alone, and said so. */
+    r.node[2].apart = 0;
+    t = text_of(&c, &r, 1);
+    ck_assert_msg(strstr(t, "\"end_to_end\": {\"count\": 7, ") != NULL, "%s", t);
+    ck_assert_msg(strstr(t, "\"end_to_end_nodes_apart\": 2, \"clock\": {\"build\": \"tsc, on "
+                            "the SFC\", \"end_to_end\": \"realtime, one host; 1 of 3 nodes, the "
+                            "readouts of the others are on other hosts\"}}}\n") != NULL, "%s", t);
+    free(t);
+    farm_result_free(&r);
+}
+END_TEST
+
+/*
+ * Per-core capacity, worked by hand: readout 1e9 busy cycles at 2 GHz are
+ * 0.5 s, 8000 frames and 1000 events in them 16000 and 2000 per busy
+ * second, 125000 and 1e6 cycles each; the SFC's two lcores 0.4 s over 8000
+ * frames and no event sent; node1 333333333 cycles over 4800 frames and
+ * 600 events; node2 without cycles and node0 gone.
+ */
+START_TEST(test_text_capacity)
+{
+    struct farm_result r;
+    struct farm_conf c;
+
+    farm_conf_default(&c);
+    farm_of(&r);
+    cycles_of(&r);
+    char *t = text_of(&c, &r, 0);
+    static const char want[] =
+        "  busy     process     busy s   frames/busy s   "
+        "events/busy s   cycles/frame   cycles/event\n"
+        "           readout      0.500           16000   "
+        "         2000       125000.0      1000000.0\n"
+        "           sfc          0.400           20000   "
+        "            0       100000.0              -\n"
+        "           node0     gone: no final counters\n"
+        "           node1        0.167           28800   "
+        "         3600        69444.4       555555.6\n"
+        "           node2            -               -   "
+        "            -              -              -\n"
+        "  latency  ";
+    ck_assert_msg(strstr(t, want) != NULL, "%s", t);
+    free(t);
+    farm_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_json_capacity)
+{
+    struct farm_result r;
+    struct farm_conf c;
+
+    farm_conf_default(&c);
+    farm_of(&r);
+    cycles_of(&r);
+    char *t = text_of(&c, &r, 1);
+    static const char want[] =
+        " \"capacity\": {\"readout\": {\"busy_cycles\": 1000000000, \"idle_cycles\": 3000000000, "
+        "\"busy_passes\": 40, \"idle_passes\": 900, \"tsc_hz\": 2000000000, \"frames\": 8000, "
+        "\"events\": 1000, \"busy_s\": 0.500000, \"frames_per_busy_s\": 16000, "
+        "\"events_per_busy_s\": 2000, \"cycles_per_frame\": 125000.0, "
+        "\"cycles_per_event\": 1000000.0}, "
+        "\"sfc\": {\"busy_cycles\": 800000000, \"idle_cycles\": 300, \"busy_passes\": 40, "
+        "\"idle_passes\": 11, \"tsc_hz\": 2000000000, \"frames\": 8000, \"events\": 0, "
+        "\"busy_s\": 0.400000, \"frames_per_busy_s\": 20000, \"events_per_busy_s\": 0, "
+        "\"cycles_per_frame\": 100000.0, \"cycles_per_event\": null}, "
+        "\"nodes\": [{\"name\": \"node0\", \"gone\": true}, "
+        "{\"name\": \"node1\", \"gone\": false, \"busy_cycles\": 333333333, \"idle_cycles\": 7, "
+        "\"busy_passes\": 8, \"idle_passes\": 9, \"tsc_hz\": 2000000000, \"frames\": 4800, "
+        "\"events\": 600, \"busy_s\": 0.166667, \"frames_per_busy_s\": 28800, "
+        "\"events_per_busy_s\": 3600, \"cycles_per_frame\": 69444.4, "
+        "\"cycles_per_event\": 555555.6}, "
+        "{\"name\": \"node2\", \"gone\": false, \"busy_cycles\": 0, \"idle_cycles\": 0, "
+        "\"busy_passes\": 0, \"idle_passes\": 0, \"tsc_hz\": null, \"frames\": 0, "
+        "\"events\": 400, \"busy_s\": null, \"frames_per_busy_s\": null, "
+        "\"events_per_busy_s\": null, \"cycles_per_frame\": null, "
+        "\"cycles_per_event\": null}]},\n"
+        " \"latency_ns\": ";
+    ck_assert_msg(strstr(t, want) != NULL, "%s", t);
+    /* after the rates */
+    ck_assert_ptr_nonnull(strstr(t, "\"payload_gbit_per_s\": 0.000},\n \"capacity\": "));
+    free(t);
+    farm_result_free(&r);
+}
+END_TEST
+
 Suite *summary_suite(void);
 
 Suite *summary_suite(void)
@@ -197,6 +431,10 @@ Suite *summary_suite(void)
     tcase_add_test(tc, test_text_names_nodes);
     tcase_add_test(tc, test_text_faults);
     tcase_add_test(tc, test_json_names_nodes);
+    tcase_add_test(tc, test_run_identity);
+    tcase_add_test(tc, test_latency_clocks);
+    tcase_add_test(tc, test_text_capacity);
+    tcase_add_test(tc, test_json_capacity);
     suite_add_tcase(s, tc);
     return s;
 }

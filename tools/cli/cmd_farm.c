@@ -16,6 +16,7 @@
 #include "farm_collect.h"
 #include "farm_demo.h"
 #include "farm_proc.h"
+#include "farm_runid.h"
 #include "farm_signal.h"
 #include "farm_state.h"
 #include "farmctl.h"
@@ -26,9 +27,11 @@
 #include "sfc_stats.h"
 #include "summary.h"
 
-/* Options every farm command takes: --farm NAME, --json, --keep. */
+/* Options every farm command takes: --farm NAME, --json, --keep,
+ * --no-start, --run N. */
 struct farm_opts {
     const char *farm;
+    const char *run;             /* --run N as given; NULL: the farm's counter */
     int json, keep, no_start;
 };
 
@@ -36,7 +39,7 @@ static int farm_opts(int argc, char **argv, struct farm_opts *o, const char *usa
 {
     static const struct option lo[] = {
         {"farm", 1, 0, 'f'}, {"json", 0, 0, 'j'}, {"keep", 0, 0, 'k'},
-        {"no-start", 0, 0, 'n'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+        {"no-start", 0, 0, 'n'}, {"run", 1, 0, 'r'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
     };
     int ch;
 
@@ -47,6 +50,7 @@ static int farm_opts(int argc, char **argv, struct farm_opts *o, const char *usa
         case 'j': o->json = 1; break;
         case 'k': o->keep = 1; break;
         case 'n': o->no_start = 1; break;
+        case 'r': o->run = optarg; break;
         case 'h': printf("%s", usage); exit(0);
         default: fprintf(stderr, "%s", usage); return -1;
         }
@@ -59,6 +63,20 @@ static int find(const struct farm_opts *o, struct farm_state *st, const char *cm
     char err[1024];
 
     if (farm_state_find(o->farm, st, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm %s: %s\n", cmd, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* The run number --run asks for into *want (0: none given). 0, or -1
+ * after a message. */
+static int run_wanted(const struct farm_opts *o, const char *cmd, uint32_t *want)
+{
+    char err[256];
+
+    *want = 0;
+    if (o->run && farm_run_parse(o->run, want, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm %s: %s\n", cmd, err);
         return -1;
     }
@@ -84,6 +102,28 @@ static int lock_farm(const char *name, const char *cmd)
 static int find_locked(const struct farm_opts *o, struct farm_state *st, const char *cmd)
 {
     return find(o, st, cmd) || lock_farm(st->name, cmd) || find(o, st, cmd);
+}
+
+/* Start the next run of st: number want, or the farm's counter's (which
+ * moves past it). 0, or -1 after a message; a run that no process took
+ * gives its number back. Under the farm's command lock. */
+static int start_run(struct farm_state *st, uint32_t want, const char *cmd, const char *after)
+{
+    char err[1024];
+    uint32_t run;
+    int rc;
+
+    if (farm_run_take(st->name, want, &run, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm %s: %s%s\n", cmd, err, after);
+        return -1;
+    }
+    if ((rc = farmctl_start(st, run, err, sizeof(err))) == -2)
+        farm_run_give_back(st->name, run);
+    if (rc) {
+        fprintf(stderr, "ebfarm %s: %s%s\n", cmd, err, after);
+        return -1;
+    }
+    return 0;
 }
 
 /* Bring spec (loaded from path) up under the base directory, in
@@ -118,19 +158,26 @@ static int bring_up(const struct farm_spec *spec, const char *path, struct farm_
 int cmd_up(int argc, char **argv)
 {
     static const char usage[] =
-        "usage: ebfarm up FARM.yaml [--no-start] [--keep]\n"
+        "usage: ebfarm up FARM.yaml [--no-start | --run N] [--keep]\n"
         "  starts every process of the farm on this host, configures them and starts\n"
-        "  run 1 (with --no-start: stops at CONFIGURED; then ebfarm start)\n";
+        "  the farm's next run, or run N (with --no-start: stops at CONFIGURED; then\n"
+        "  ebfarm start)\n";
     struct farm_opts o = {0};
     struct farm_spec *spec = malloc(sizeof(*spec));
     struct farm_state *st = malloc(sizeof(*st));
     char err[1024];
+    uint32_t want;
     int rc = 1;
 
-    if (!spec || !st || farm_opts(argc, argv, &o, usage))
+    if (!spec || !st || farm_opts(argc, argv, &o, usage) || run_wanted(&o, "up", &want))
         goto out;
     if (optind != argc - 1) {
         fprintf(stderr, "%s", usage);
+        goto out;
+    }
+    if (o.run && o.no_start) {
+        fprintf(stderr, "ebfarm up: --run numbers the run that up starts: not with --no-start "
+                "(give it to ebfarm start)\n");
         goto out;
     }
     if (farm_spec_load(argv[optind], spec, err, sizeof(err)) != 0) {
@@ -139,12 +186,15 @@ int cmd_up(int argc, char **argv)
     }
     if (lock_farm(spec->name, "up") || bring_up(spec, argv[optind], st) != 0)
         goto out;
-    if (!o.no_start && farmctl_start(st, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ebfarm up: %s (the farm stays up: ebfarm status, ebfarm down)\n", err);
+    if (!o.no_start &&
+        start_run(st, want, "up", " (the farm stays up: ebfarm status, ebfarm down)") != 0)
         goto out;
-    }
-    printf("farm '%s' is up: %u processes, %s (state and logs in %s)\n", st->name, st->n,
-           o.no_start ? "CONFIGURED" : "run 1 RUNNING", st->run_dir);
+    if (o.no_start)
+        printf("farm '%s' is up: %u processes, CONFIGURED (state and logs in %s)\n", st->name,
+               st->n, st->run_dir);
+    else
+        printf("farm '%s' is up: %u processes, run %u RUNNING (state and logs in %s)\n",
+               st->name, st->n, st->run_number, st->run_dir);
     rc = 0;
 out:
     free(spec);
@@ -154,18 +204,17 @@ out:
 
 int cmd_start(int argc, char **argv)
 {
-    static const char usage[] = "usage: ebfarm start [--farm NAME]\n"
-                                "  starts the next run of a farm that is up and CONFIGURED\n";
+    static const char usage[] =
+        "usage: ebfarm start [--farm NAME] [--run N]\n"
+        "  starts the next run of a farm that is up and CONFIGURED, or run N (then\n"
+        "  the runs after it count on from N + 1)\n";
     struct farm_opts o = {0};
     struct farm_state st;
-    char err[1024];
+    uint32_t want;
 
-    if (farm_opts(argc, argv, &o, usage) || find_locked(&o, &st, "start"))
+    if (farm_opts(argc, argv, &o, usage) || run_wanted(&o, "start", &want) ||
+        find_locked(&o, &st, "start") || start_run(&st, want, "start", "") != 0)
         return 1;
-    if (farmctl_start(&st, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ebfarm start: %s\n", err);
-        return 1;
-    }
     printf("farm '%s': run %u RUNNING\n", st.name, st.run_number);
     return 0;
 }
@@ -195,10 +244,12 @@ int cmd_stop(int argc, char **argv)
         farm_result_free(&r);
         goto out;
     }
-    if (farm_spec_load(st.farm_file, spec, err, sizeof(err)) == 0)
+    if (farm_spec_load(st.farm_file, spec, err, sizeof(err)) == 0) {
         farm_conf_of(spec, &c);
-    else
+        farm_result_hosts(spec, &r);
+    } else {
         farm_conf_default(&c);
+    }
     c.nodes = r.n_nodes;
     ledger_close(&r, &l);
     if (o.json)
@@ -343,6 +394,15 @@ static void jstr(const char *s)
     putchar('"');
 }
 
+/* s as a JSON string, or null when it is empty. */
+static void jstr_or_null(const char *s)
+{
+    if (s[0])
+        jstr(s);
+    else
+        printf("null");
+}
+
 /* "name":v, or "name":null when a process of its role gave no counters. */
 static void json_total(const char *name, uint64_t v, int all, int comma)
 {
@@ -364,12 +424,18 @@ static void text_total(const char *name, uint64_t v, int all, int comma)
 static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
 {
     struct totals t;
+    char t0[32];
 
     totals(st, rep, &t);
-    printf("{\"farm\":\"%s\",\"run_number\":%u,\"run_dir\":\"%s\",\"processes\":[", st->name,
-           st->run_number, st->run_dir);
+    printf("{\"farm\":\"%s\",\"run_number\":%u,\"run_start_utc\":", st->name,
+           st->run_number);
+    jstr_or_null(farm_utc_iso(st->run_start_ms, t0, sizeof(t0)));
+    printf(",\"farm_file_sha256\":");
+    jstr_or_null(st->farm_file_sha256);
+    printf(",\"run_dir\":\"%s\",\"processes\":[", st->run_dir);
     for (unsigned i = 0; i < st->n; i++) {
         const Ebfarm__Reply *r = rep[i];
+        const Ebfarm__Snapshot *m = r && r->status ? r->status->metrics : NULL;
         struct proc_view v;
         view_of(st, i, r, &v);
         printf("%s{\"name\":\"%s\",\"component\":\"%s\",\"pid\":%d,\"state\":\"%s\","
@@ -382,6 +448,8 @@ static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
         jstr(st->proc[i].control);
         printf(",\"metrics\":");
         jstr(st->proc[i].metrics);
+        printf(",\"host\":\"%s\",\"farm\":", st->proc[i].host);
+        jstr(m && m->farm ? m->farm : "");      /* the name its snapshots carry */
         printf("}");
     }
     printf("],\"totals\":{");

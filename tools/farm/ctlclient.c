@@ -40,8 +40,11 @@ static int pack_request(const char *endpoint, enum ebf_cmd cmd, uint32_t run_num
     return (int)ebfarm__request__pack(&rq, buf);
 }
 
+int (*ctl_cancelled)(void);
+
 /* Wait on s (its receive timeout set) for the reply: 0 with *reply, or
- * -ETIMEDOUT, -errno or -EPROTO with err naming endpoint. */
+ * -ETIMEDOUT, -EINTR (ctl_cancelled), -errno or -EPROTO with err naming
+ * endpoint. */
 static int recv_reply(void *s, const char *endpoint, int timeout_ms, Ebfarm__Reply **reply,
                       char *err, size_t len)
 {
@@ -49,9 +52,14 @@ static int recv_reply(void *s, const char *endpoint, int timeout_ms, Ebfarm__Rep
     int rc = 0;
 
     zmq_msg_init(&msg);
-    if (zmq_msg_recv(&msg, s, 0) < 0) {
+    while (zmq_msg_recv(&msg, s, 0) < 0) {
+        if (errno == EINTR && !(ctl_cancelled && ctl_cancelled()))
+            continue;           /* a signal the caller lets the wait outlast */
         rc = errno == EAGAIN ? -ETIMEDOUT : -errno;
-        snprintf(err, len, "%s: no reply within %d ms", endpoint, timeout_ms);
+        if (rc == -EINTR)
+            snprintf(err, len, "%s: the wait for the reply was interrupted", endpoint);
+        else
+            snprintf(err, len, "%s: no reply within %d ms", endpoint, timeout_ms);
         zmq_msg_close(&msg);
         return rc;
     }

@@ -26,4 +26,8 @@ int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run
                 const struct ctl_param *params, unsigned n_params, int timeout_ms,
                 Ebfarm__Reply **reply, char *err, size_t len);
 
+/* When set and it returns non-zero, a wait for a reply that a signal
+ * interrupted ends (-EINTR); otherwise the wait goes on. NULL: it goes on. */
+extern int (*ctl_cancelled)(void);
+
 #endif /* CTLCLIENT_H */

@@ -24,7 +24,7 @@ static int one_run(const struct farm_conf *c, const struct farm_spec *spec, stru
     size_t len = sizeof(r->error);
     double timeout_s = c->max_seconds + 30;
 
-    if (farmctl_start(st, err, len))
+    if (farmctl_start(st, 1, err, len))     /* a fresh run directory: run 1 */
         return -1;
     if (c->kill_node_after && farm_kill_and_restart(st, spec, c->build_dir, 0, c->kill_node_after,
                                                     c->restart_after_ms, timeout_s, err, len))
@@ -82,6 +82,7 @@ int farm_run(const struct farm_conf *c, struct farm_result *r)
     rc = one_run(c, spec, st, r);
     if (rc != 0 && farm_signal_count() == 1)
         rc = stop_early(st, r);
+    farm_result_hosts(spec, r);
     /* Down in any case; its own failure counts only when the run was good.
      * The logs stay for a failure, not for a Ctrl-C. */
     int keep = c->keep || (rc != 0 && !farm_signal_count());
@@ -90,6 +91,9 @@ int farm_run(const struct farm_conf *c, struct farm_result *r)
         rc = -1;
     }
     snprintf(r->run_dir, sizeof(r->run_dir), "%s", run_dir);
+    /* A second signal cut the run short: that, not what it broke, is why. */
+    if (rc != 0 && farm_signal_count() >= 2)
+        farm_signal_check(2, r->error, sizeof(r->error));
 out:
     free(spec);
     free(st);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebf_lcore_stats.h"
 #include "ebf_pb.h"
 #include "farm_ask.h"
 #include "farm_proc.h"
@@ -16,7 +17,8 @@ static uint64_t merge_value(const char *k, uint64_t u, uint64_t v)
 {
     if (strcmp(k, "start_ns") == 0 || strcmp(k, "first_event") == 0)
         return v < u ? v : u;
-    if (strcmp(k, "end_ns") == 0 || strcmp(k, "last_event") == 0 || strstr(k, ".max"))
+    if (strcmp(k, "end_ns") == 0 || strcmp(k, "last_event") == 0 || strstr(k, ".max") ||
+        strcmp(k, EBF_LCORE_NAME(TSC_HZ)) == 0)
         return v > u ? v : u;
     if (strstr(k, ".min"))
         return v < u ? v : u;
@@ -47,7 +49,22 @@ static void kv_merge(struct ebf_kv *into, const struct ebf_kv *from)
     }
 }
 
-/* p's counters from its status into kv: 0, or -1 with err. */
+/* Append "key v" to kv: 0, or -ENOMEM. */
+static int kv_append(struct ebf_kv *kv, const char *key, uint64_t v)
+{
+    struct ebf_kv_pair *p = realloc(kv->pair, (kv->n + 1) * sizeof(*p));
+
+    if (!p)
+        return -ENOMEM;
+    kv->pair = p;
+    snprintf(p[kv->n].key, sizeof(p[kv->n].key), "%s", key);
+    snprintf(p[kv->n].val, sizeof(p[kv->n].val), "%llu", (unsigned long long)v);
+    kv->n++;
+    return 0;
+}
+
+/* p's counters from its status into kv, and its TSC rate (the gauge
+ * tsc_hz, which turns its lcore cycles into seconds): 0, or -1 with err. */
 static int final_counters(const struct farm_proc *p, struct ebf_kv *kv, char *err, size_t len)
 {
     Ebfarm__Reply *rep = farm_ask(p, EBF_C_STATUS, 0, NULL, 0, FARM_REPLY_MS, err, len);
@@ -57,6 +74,11 @@ static int final_counters(const struct farm_proc *p, struct ebf_kv *kv, char *er
         return -1;
     rc = rep->status && rep->status->metrics ? ebf_pb_snapshot_kv(rep->status->metrics, kv)
                                              : -EPROTO;
+    if (rc == 0) {
+        double hz = ebf_pb_gauge(rep->status->metrics, EBF_LCORE_NAME(TSC_HZ), NULL, 0);
+        if (hz >= 1 && (rc = kv_append(kv, EBF_LCORE_NAME(TSC_HZ), (uint64_t)hz)) != 0)
+            ebf_kv_free(kv);
+    }
     ebfarm__reply__free_unpacked(rep, NULL);
     if (rc) {
         snprintf(err, len, "%s sent no counters", p->name);
@@ -108,6 +130,24 @@ int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, 
     uint64_t t0 = ebf_kv_u64(&r->readout, "start_ns", 0), t1 = ebf_kv_u64(&r->readout, "end_ns", 0);
     r->wall_s = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0;
     return 0;
+}
+
+/* 1 when a readout that sends to node n's SFC is on another host than n. */
+static int readouts_apart(const struct farm_spec *s, const struct ff_node *n)
+{
+    for (unsigned k = 0; k < s->n_readouts; k++)
+        for (unsigned j = 0; j < s->readout[k].n_sfcs; j++)
+            if (s->readout[k].sfc[j] == n->sfc && s->readout[k].p.host != n->p.host)
+                return 1;
+    return 0;
+}
+
+void farm_result_hosts(const struct farm_spec *s, struct farm_result *r)
+{
+    for (unsigned i = 0; i < r->n_nodes; i++)
+        for (unsigned j = 0; j < s->n_nodes; j++)
+            if (strcmp(s->node[j].p.name, r->node[i].name) == 0)
+                r->node[i].apart = readouts_apart(s, &s->node[j]);
 }
 
 void farm_result_free(struct farm_result *r)

@@ -8,17 +8,27 @@
 #include "farm_types.h"
 
 /*
- * Ask every process of st for its status and take its counters into r
- * (zeroed by the caller): each node's into r->node[] in farm order, the
- * readouts' and the SFCs' summed into r->readout and r->sfc so that
- * several read as one (start_ns and first_event: the earliest; end_ns,
- * last_event and *.max: the latest; *.min: the least). r->wall_s is then
+ * Ask every process of st for its status and take its counters, and its
+ * TSC rate as "tsc_hz" (a gauge, the one kept), into r (zeroed by the
+ * caller): each node's into r->node[] in farm order, the readouts' and the
+ * SFCs' summed into r->readout and r->sfc so that several read as one
+ * (start_ns and first_event: the earliest; end_ns, last_event, *.max and
+ * tsc_hz: the latest or largest; *.min: the least). r->wall_s is then
  * the readouts' start_ns to end_ns. A node process that is gone (killed)
  * is counted in r->nodes_silent; a gone SFC or readout, or one that does
  * not answer or sends no counters, is an error: -1 with err naming it.
  * Returns 0.
  */
 int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, size_t len);
+
+/*
+ * Mark each node of r whose events come from a readout on another host
+ * than its own (r->node[i].apart), from the hosts of s: its end-to-end
+ * latency subtracts a timestamp of one host's clock from one of another's,
+ * which share no base, and the summary leaves it out. Nodes are matched
+ * by name; one that s does not name is left as it is.
+ */
+void farm_result_hosts(const struct farm_spec *s, struct farm_result *r);
 
 /* Free what farm_collect allocated in r (r may be zeroed or partly filled). */
 void farm_result_free(struct farm_result *r);

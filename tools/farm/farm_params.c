@@ -51,6 +51,7 @@ unsigned farm_params(const struct farm_spec *s, enum farm_role role, struct ctl_
     const struct ff_run *r = &s->run;
     unsigned count = 0, *n = &count;
 
+    P("farm", "%s", s->name);    /* every daemon: its snapshots carry it */
     switch (role) {
     case FARM_READOUT:
         readout_params(r, p, n);

@@ -10,7 +10,8 @@
 
 /*
  * Fill p (room for FARM_PARAMS_MAX) with the configure parameters of a
- * daemon of role from s->run; returns how many. Readouts take every fault
+ * daemon of role from s->run, the farm's name (farm) first; returns how
+ * many. Readouts take every fault
  * and size-distribution parameter each time ("none" where there is none),
  * because a configure replaces the last one's.
  */

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ctlclient.h"
+
 static volatile sig_atomic_t caught, last;
 
 static void on_signal(int sig)
@@ -15,10 +17,18 @@ static void on_signal(int sig)
     last = sig;
 }
 
+/* A wait for a daemon's reply outlasts the first signal (the staged stop
+ * goes on), not the second. */
+static int second_signal(void)
+{
+    return caught >= 2;
+}
+
 void farm_signal_catch(void)
 {
     struct sigaction sa;
 
+    ctl_cancelled = second_signal;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);

@@ -52,6 +52,8 @@ void farm_state_add(struct farm_state *st, const struct farm_spec *s, const stru
 
     memset(fp, 0, sizeof(*fp));
     snprintf(fp->name, sizeof(fp->name), "%s", p->name);
+    snprintf(fp->host, sizeof(fp->host), "%s",
+             p->host < s->n_hosts ? s->host[p->host].name : FF_LOCALHOST);
     fp->role = role;
     snprintf(fp->prefix, sizeof(fp->prefix), "ebf%d-%s-%s", (int)getpid(), s->name, p->name);
     subst(fp->control, sizeof(fp->control), p->control, st->run_dir);
@@ -69,10 +71,12 @@ int farm_state_save(const struct farm_state *st)
         return -errno;
     fprintf(f, "farm %s\nrun_number %u\nfarm_file %s\n", st->name, st->run_number,
             st->farm_file[0] ? st->farm_file : "-");
+    fprintf(f, "run_start_ms %lld\nfarm_file_sha256 %s\n", (long long)st->run_start_ms,
+            st->farm_file_sha256[0] ? st->farm_file_sha256 : "-");
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *p = &st->proc[i];
-        fprintf(f, "proc %s %s %d %s %s %s\n", p->name, farm_role_name(p->role), (int)p->pid,
-                p->prefix, p->control, p->metrics);
+        fprintf(f, "proc %s %s %d %s %s %s %s\n", p->name, farm_role_name(p->role), (int)p->pid,
+                p->prefix, p->control, p->metrics, p->host[0] ? p->host : "-");
     }
     if (fclose(f) != 0 || rename(tmp, path) != 0)
         return -errno;
@@ -84,15 +88,27 @@ static void load_line(const char *line, struct farm_state *st)
 {
     struct farm_proc *p = &st->proc[st->n];
     char role[16];
+    long long ms;
     int pid;
 
+    if (sscanf(line, "run_start_ms %lld", &ms) == 1) {
+        st->run_start_ms = ms;
+        return;
+    }
+    if (sscanf(line, "farm_file_sha256 %64s", st->farm_file_sha256) == 1) {
+        if (!strcmp(st->farm_file_sha256, "-"))
+            st->farm_file_sha256[0] = '\0';
+        return;
+    }
     if (sscanf(line, "farm_file %511s", st->farm_file) == 1 ||
         sscanf(line, "farm %32s", st->name) == 1 ||
         sscanf(line, "run_number %u", &st->run_number) == 1)
         return;
     if (st->n < FARM_MAX_PROCS &&
-        sscanf(line, "proc %32s %15s %d %95s %255s %255s", p->name, role, &pid, p->prefix,
-               p->control, p->metrics) == 6) {
+        sscanf(line, "proc %32s %15s %d %95s %255s %255s %32s", p->name, role, &pid, p->prefix,
+               p->control, p->metrics, p->host) >= 6) {
+        if (!strcmp(p->host, "-"))
+            p->host[0] = '\0';
         p->pid = pid;
         p->role = strcmp(role, "sfc") == 0 ? FARM_SFC
                   : strcmp(role, "node") == 0 ? FARM_NODE : FARM_READOUT;

@@ -22,6 +22,7 @@ enum farm_role { FARM_SFC, FARM_NODE, FARM_READOUT };
 
 struct farm_proc {
     char name[FF_NAME_MAX];
+    char host[FF_NAME_MAX];      /* the farm file's host it runs on */
     enum farm_role role;
     pid_t pid;
     char prefix[96];             /* EAL --file-prefix */
@@ -35,6 +36,8 @@ struct farm_state {
     char run_dir[512];
     char farm_file[512];         /* the file it was brought up from */
     uint32_t run_number;         /* the last run started */
+    int64_t run_start_ms;        /* its start, UTC ms since the epoch; 0 before one */
+    char farm_file_sha256[65];   /* of the farm file as it was brought up */
     unsigned n;
     struct farm_proc proc[FARM_MAX_PROCS];
 };
@@ -75,15 +78,27 @@ struct farm_conf {
     uint32_t burst_gap_us;       /*   then a pause this long */
 };
 
+/* Which run a summary is of: the farm, the run number, when it started and
+ * stopped, and the farm file it was brought up from. */
+struct farm_run_id {
+    char farm[FF_NAME_MAX];
+    uint32_t run;                /* 0: not known */
+    int64_t start_ms, stop_ms;   /* UTC ms since the epoch; 0: not known */
+    char farm_file_sha256[65];   /* lower-case hex; "" when not known */
+};
+
 /* Every process's final counters after the staged stop (farm_collect.h). */
 /* One node process of a run, by its instance name in the farm file. */
 struct farm_node_result {
     char name[FF_NAME_MAX];
     int gone;                    /* it gave no final counters: killed or crashed */
+    int apart;                   /* a readout of its SFC is on another host: its end-to-end
+                                  * latency compares two hosts' clocks and is left out */
     struct ebf_kv kv;            /* its final counters; empty when gone */
 };
 
 struct farm_result {
+    struct farm_run_id id;
     char run_dir[512];
     char error[512];             /* why the run failed, "" when it did not */
     struct ebf_kv readout;

@@ -15,8 +15,10 @@
 #include "farm_collect.h"
 #include "farm_params.h"
 #include "farm_proc.h"
+#include "farm_runid.h"
 #include "farm_signal.h"
 #include "farm_state.h"
+#include "farmfile.h"
 
 /* Start every process of role (the k-th of its kind from spec's k-th
  * entry), then wait until each answers. */
@@ -53,6 +55,7 @@ static int new_state(const struct farm_spec *spec, const char *run_dir, struct f
     memset(st, 0, sizeof(*st));
     snprintf(st->name, sizeof(st->name), "%s", spec->name);
     snprintf(st->run_dir, sizeof(st->run_dir), "%s", run_dir);
+    snprintf(st->farm_file_sha256, sizeof(st->farm_file_sha256), "%s", spec->file_sha256);
     snprintf(path, sizeof(path), "%s/farm.state", run_dir);
     if (access(path, F_OK) == 0) {
         snprintf(err, len, "farm '%s' is already up (%s); take it down with: ebfarm down --farm %s",
@@ -72,13 +75,41 @@ static int new_state(const struct farm_spec *spec, const char *run_dir, struct f
     return 0;
 }
 
+/* Every process of spec is on a local host: the launch over ssh and into
+ * network namespaces is not built yet. 0, or -1 with err naming the first
+ * process that is not. */
+static int local_only(const struct farm_spec *s, char *err, size_t len)
+{
+    const struct ff_proc *p[FARM_MAX_PROCS];
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < s->n_readouts; i++)
+        p[n++] = &s->readout[i].p;
+    for (unsigned i = 0; i < s->n_sfcs; i++)
+        p[n++] = &s->sfc[i].p;
+    for (unsigned i = 0; i < s->n_nodes; i++)
+        p[n++] = &s->node[i].p;
+    for (unsigned i = 0; i < n; i++) {
+        const struct ff_host *h = &s->host[p[i]->host];
+        if (h->kind == FF_HOST_LOCAL)
+            continue;
+        snprintf(err, len, "process '%s' is on host '%s' (%s), and %s; put every process on a "
+                 "local host", p[i]->name, h->name, farm_host_kind_name(h->kind),
+                 h->kind == FF_HOST_SSH
+                     ? "launching over ssh is not built yet (issue 11 item 2)"
+                     : "launching into a network namespace is not built yet (issue 11 item 5)");
+        return -1;
+    }
+    return 0;
+}
+
 int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *run_dir,
                struct farm_state *st, char *err, size_t len)
 {
     struct ctl_param params[FARM_PARAMS_MAX];
     char path[600];
 
-    if (new_state(spec, run_dir, st, err, len))
+    if (local_only(spec, err, len) || new_state(spec, run_dir, st, err, len))
         return -1;
     snprintf(path, sizeof(path), "%s/farm.state", run_dir);
     /* memif servers (the SFCs) first: a client connects only to a server. */
@@ -103,18 +134,29 @@ fail:
     return -1;
 }
 
-int farmctl_start(struct farm_state *st, char *err, size_t len)
+int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len)
 {
     static const enum farm_role order_of_start[] = {FARM_SFC, FARM_NODE, FARM_READOUT};
-    uint32_t run = st->run_number + 1;
+    int64_t t0 = farm_utc_now_ms();
+    int started = 0;
 
     for (unsigned r = 0; r < 3; r++)
-        for (unsigned i = 0; i < st->n; i++)
-            if (st->proc[i].role == order_of_start[r] &&
-                farm_order(&st->proc[i], EBF_C_START, run, NULL, 0, err, len))
-                return -1;
-    st->run_number = run;
+        for (unsigned i = 0; i < st->n; i++) {
+            if (st->proc[i].role != order_of_start[r])
+                continue;
+            if (farm_order(&st->proc[i], EBF_C_START, run, NULL, 0, err, len))
+                goto fail;
+            if (!started++) {
+                st->run_number = run;
+                st->run_start_ms = t0;
+            }
+        }
     return farm_state_save(st) == 0 ? 0 : -1;
+fail:
+    if (!started)
+        return -2;
+    farm_state_save(st);
+    return -1;
 }
 
 /* Whether p is in a run that a stop would end (RUNNING or PAUSED); a
@@ -139,6 +181,10 @@ int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, 
 
     memset(r, 0, sizeof(*r));
     snprintf(r->run_dir, sizeof(r->run_dir), "%s", st->run_dir);
+    snprintf(r->id.farm, sizeof(r->id.farm), "%s", st->name);
+    r->id.run = st->run_number;
+    r->id.start_ms = st->run_start_ms;
+    snprintf(r->id.farm_file_sha256, sizeof(r->id.farm_file_sha256), "%s", st->farm_file_sha256);
     for (unsigned k = 0; k < 3; k++) {
         for (unsigned i = 0; i < st->n; i++)
             if (st->proc[i].role == stages[k] && farm_alive(st->proc[i].pid) &&
@@ -148,6 +194,7 @@ int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, 
         if (farm_wait_state(st, stages[k], EBF_S_CONFIGURED, stage_s[k], err, len))
             return -1;
     }
+    r->id.stop_ms = farm_utc_now_ms();
     return farm_collect(st, r, err, len);
 }
 

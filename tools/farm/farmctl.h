@@ -12,15 +12,19 @@
  * until each answers on its control endpoint, save the state file in
  * run_dir (created), then configure them all with the spec's run
  * parameters. Returns 0, or -1 with err naming the process and its log;
- * on failure nothing is left running. build_dir holds the daemons.
+ * on failure nothing is left running. build_dir holds the daemons. A
+ * process on an ssh or netns host is refused before anything starts (the
+ * launch on those hosts is not built yet).
  */
 int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *run_dir,
                struct farm_state *st, char *err, size_t len);
 
-/* Start run st->run_number + 1 (SFCs, then nodes, then readouts) and save
- * the state file. Returns 0, or -1 with err naming the process that
- * refused or did not answer. */
-int farmctl_start(struct farm_state *st, char *err, size_t len);
+/* Start run `run` (above 0: the caller numbers runs, farm_runid.h) on
+ * SFCs, then nodes, then readouts, note its number and start time in st
+ * and save the state file. Returns 0; or with err naming the process that
+ * refused or did not answer, -1 when some process had started the run
+ * (its number is used), -2 when none had (st unchanged). */
+int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len);
 
 /*
  * The staged stop: readouts stop generating; once they are CONFIGURED the
@@ -28,8 +32,9 @@ int farmctl_start(struct farm_state *st, char *err, size_t len);
  * then the nodes finish. r receives every process's final counters
  * (farm_collect.h: readouts and SFCs summed). A node process that is gone
  * (killed) is skipped and counted in r->nodes_silent; a gone SFC or
- * readout is an error. Returns 0, or -1 with err set; r is zeroed first
- * in any case (free it with farm_result_free).
+ * readout is an error. r->id says which run it was (its stop time: when
+ * every process was back in CONFIGURED). Returns 0, or -1 with err set;
+ * r is zeroed first in any case (free it with farm_result_free).
  */
 int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, size_t len);
 

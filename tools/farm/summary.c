@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* summary.c - a run's summary as text or JSON: the ledger, counters, rates and latency. */
+/* summary.c - a run's summary as text or JSON: the ledger, counters, rates, capacity and latency. */
 #include "summary.h"
 
 #include <inttypes.h>
 #include <string.h>
 
+#include "capacity.h"
 #include "ebf_hist.h"
+#include "farm_runid.h"
 #include "node_stats.h"
 #include "ro_stats.h"
 #include "sfc_stats.h"
@@ -54,6 +56,7 @@ struct figures {
     double seconds;
     double events_s, frames_s, payload_gbit_s;
     struct ebf_hist build, e2e;
+    unsigned e2e_nodes, e2e_apart;   /* nodes whose e2e is in, and left out */
 };
 
 static void figures(const struct farm_result *r, struct figures *fg)
@@ -71,11 +74,83 @@ static void figures(const struct farm_result *r, struct figures *fg)
     }
     hist_load(&r->sfc, SFC_NAME(BUILD_NS), &fg->build);
     ebf_hist_init(&fg->e2e);
+    /* A node whose readouts are on another host measured against their
+     * clock: no end-to-end latency from it. */
     for (unsigned i = 0; i < r->n_nodes; i++) {
         struct ebf_hist h;
+        if (r->node[i].apart) {
+            fg->e2e_apart++;
+            continue;
+        }
         hist_load(&r->node[i].kv, NODE_NAME(E2E_NS), &h);
         ebf_hist_merge(&fg->e2e, &h);
+        fg->e2e_nodes++;
     }
+}
+
+/* The clocks of the latencies: the SFC's build time is two TSC readings
+ * of one SFC; end to end is the readout's CLOCK_REALTIME at transmit
+ * against the node's at its decision, one clock only on one host. */
+#define CLOCK_BUILD "tsc, on the SFC"
+#define CLOCK_E2E "realtime, one host"
+#define CLOCK_E2E_NONE                                                                   \
+    "none: the readouts of every node are on other hosts, whose clocks share no base with " \
+    "its own"
+
+/* "realtime, one host", and which nodes when some were left out. */
+static const char *e2e_clock(const struct figures *fg, char *buf, size_t len)
+{
+    if (!fg->e2e_nodes && fg->e2e_apart)
+        return CLOCK_E2E_NONE;
+    if (!fg->e2e_apart)
+        return CLOCK_E2E;
+    snprintf(buf, len, "%s; %u of %u nodes, the readouts of the others are on other hosts",
+             CLOCK_E2E, fg->e2e_nodes, fg->e2e_nodes + fg->e2e_apart);
+    return buf;
+}
+
+/* The run's identity: farm, run number, start and stop (UTC), farm file. */
+static void run_text(FILE *out, const struct farm_run_id *id)
+{
+    char t0[32], t1[32];
+
+    fprintf(out, "  run      farm %s, run ", id->farm[0] ? id->farm : "unknown");
+    if (id->run)
+        fprintf(out, "%u", id->run);
+    else
+        fprintf(out, "unknown");
+    farm_utc_iso(id->start_ms, t0, sizeof(t0));
+    farm_utc_iso(id->stop_ms, t1, sizeof(t1));
+    fprintf(out, ", %s to %s\n", t0[0] ? t0 : "unknown", t1[0] ? t1 : "unknown");
+    fprintf(out, "           farm file sha256 %s\n",
+            id->farm_file_sha256[0] ? id->farm_file_sha256 : "unknown");
+}
+
+/* s as a JSON string, or null when it is empty. */
+static void str_or_null(FILE *out, const char *s)
+{
+    if (s[0])
+        fprintf(out, "\"%s\"", s);
+    else
+        fputs("null", out);
+}
+
+static void run_json(FILE *out, const struct farm_run_id *id)
+{
+    char t[32];
+
+    fprintf(out, "\"run\": {\"farm\": ");
+    str_or_null(out, id->farm);
+    if (id->run)
+        fprintf(out, ", \"run\": %u, \"start_utc\": ", id->run);
+    else
+        fprintf(out, ", \"run\": null, \"start_utc\": ");
+    str_or_null(out, farm_utc_iso(id->start_ms, t, sizeof(t)));
+    fprintf(out, ", \"stop_utc\": ");
+    str_or_null(out, farm_utc_iso(id->stop_ms, t, sizeof(t)));
+    fprintf(out, ", \"farm_file_sha256\": ");
+    str_or_null(out, id->farm_file_sha256);
+    fputc('}', out);
 }
 
 static const char *const dist_names[] = {
@@ -181,6 +256,7 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
                   const struct ledger *l)
 {
     struct figures fg;
+    char clk[160];
 
     figures(r, &fg);
     fprintf(out, "ebfarm run: %" PRIu64 " events x %u sources, fragments ", c->events,
@@ -188,14 +264,21 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     if (c->frag_dist == FF_DIST_LOGNORMAL)
         fprintf(out, "log-normal (mean %g B, sd %g B) in ", c->frag_mean, c->frag_sigma);
     fprintf(out, "%u..%u B, %u nodes\n", c->frag_min, c->frag_max, c->nodes);
+    run_text(out, &r->id);
     processes_text(out, c, r);
     ledger_text(out, r, l);
     fprintf(out, "  rate     %.0f events/s, %.0f frames/s, %.2f Gbit/s payload over %.2f s\n",
             fg.events_s, fg.frames_s, fg.payload_gbit_s, fg.seconds);
-    fprintf(out, "  latency  build p50 %.1f us p99 %.1f us; end-to-end p50 %.1f us p99 %.1f us max %.1f us\n",
+    capacity_text(out, r);
+    fprintf(out, "  latency  build p50 %.1f us p99 %.1f us (clock: %s)\n",
             ebf_hist_quantile(&fg.build, 0.5) / 1e3, ebf_hist_quantile(&fg.build, 0.99) / 1e3,
-            ebf_hist_quantile(&fg.e2e, 0.5) / 1e3, ebf_hist_quantile(&fg.e2e, 0.99) / 1e3,
-            (double)fg.e2e.max / 1e3);
+            CLOCK_BUILD);
+    if (!fg.e2e_nodes && fg.e2e_apart)
+        fprintf(out, "           end-to-end not computed (clock: %s)\n", CLOCK_E2E_NONE);
+    else
+        fprintf(out, "           end-to-end p50 %.1f us p99 %.1f us max %.1f us (clock: %s)\n",
+                ebf_hist_quantile(&fg.e2e, 0.5) / 1e3, ebf_hist_quantile(&fg.e2e, 0.99) / 1e3,
+                (double)fg.e2e.max / 1e3, e2e_clock(&fg, clk, sizeof(clk)));
 }
 
 static void hist_json(FILE *out, const struct ebf_hist *h)
@@ -237,9 +320,12 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
                   const struct ledger *l)
 {
     struct figures fg;
+    char clk[160];
 
     figures(r, &fg);
-    fprintf(out, "{\"ledger\": {\"generated\": %" PRIu64 ", \"accepted\": %" PRIu64
+    fputc('{', out);
+    run_json(out, &r->id);
+    fprintf(out, ",\n \"ledger\": {\"generated\": %" PRIu64 ", \"accepted\": %" PRIu64
             ", \"rejected\": %" PRIu64 ", \"incomplete\": %" PRIu64 ", \"lost\": {",
             l->generated, l->accepted, l->rejected, l->incomplete);
     int any = 0;
@@ -285,9 +371,15 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
     fprintf(out, " \"rates\": {\"seconds\": %.3f, \"events_per_s\": %.0f, \"frames_per_s\": %.0f"
             ", \"payload_gbit_per_s\": %.3f},\n",
             fg.seconds, fg.events_s, fg.frames_s, fg.payload_gbit_s);
+    capacity_json(out, r);
     fprintf(out, " \"latency_ns\": {\"build\": ");
     hist_json(out, &fg.build);
     fprintf(out, ", \"end_to_end\": ");
-    hist_json(out, &fg.e2e);
-    fprintf(out, "}}\n");
+    if (!fg.e2e_nodes && fg.e2e_apart)
+        fputs("null", out);
+    else
+        hist_json(out, &fg.e2e);
+    fprintf(out, ", \"end_to_end_nodes_apart\": %u, \"clock\": {\"build\": \"%s\", "
+            "\"end_to_end\": \"%s\"}}}\n", fg.e2e_apart, CLOCK_BUILD,
+            e2e_clock(&fg, clk, sizeof(clk)));
 }

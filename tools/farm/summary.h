@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* summary.h - the run summary: ledger, counters, rates and latency, as text or JSON. */
+/* summary.h - the run summary: ledger, counters, rates, per-core capacity and latency, as text or JSON. */
 #ifndef SUMMARY_H
 #define SUMMARY_H
 
@@ -9,6 +9,14 @@
 #include "farm_types.h"
 #include "ledger.h"
 
+/*
+ * The run summary of r: which run it was (r->id: farm, run number, start
+ * and stop in UTC, the farm file's SHA-256), every process's summary
+ * counters, the ledger l, rates, and latencies with the clock each was
+ * measured with (build: the SFC's TSC; end to end: CLOCK_REALTIME of one
+ * host, computed only from nodes whose readouts are on their host, see
+ * farm_result_hosts). As text, or as one JSON object.
+ */
 void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result *r,
                   const struct ledger *l);
 void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result *r,

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "farmfile_check.h"
+#include "farmfile_hosts.h"
 #include "farmfile_schema.h"
 #include "farmfile_value.h"
 #include "farmfile_yaml.h"
@@ -146,14 +149,16 @@ static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run
     return rc;
 }
 
-/* The keys every process has, over the defaults in def; c->pre is set. */
-static int conv_proc(struct ff_cv *c, const struct raw_proc *r, const struct ff_proc *def,
-                     struct ff_proc *p)
+/* The keys every process has, over its host's defaults over those in def
+ * (hosts already in s); c->pre is set. */
+static int conv_proc(struct ff_cv *c, const struct raw_farm *f, const struct raw_proc *r,
+                     const struct farm_spec *s, const struct ff_proc *def, struct ff_proc *p)
 {
     int rc = 0;
 
     *p = *def;
     rc = rc ? rc : ff_get_str(c, "name", r->name, p->name, sizeof(p->name));
+    rc = rc ? rc : ff_conv_proc_host(c, f, s, r->host, p);
     snprintf(p->control, sizeof(p->control), "ipc://{run}/%s.ctl", p->name);
     snprintf(p->metrics, sizeof(p->metrics), "ipc://{run}/%s.pub", p->name);
     rc = rc ? rc : ff_get_str(c, "control", r->control, p->control, sizeof(p->control));
@@ -183,14 +188,15 @@ static int sfc_ref(struct ff_cv *c, const char *field, const char *name, const s
 }
 
 static int conv_readout(struct ff_cv *c, const struct raw_farm *f, unsigned i,
-                        const struct ff_proc *def, struct ff_readout *ro)
+                        const struct ff_proc *def, struct farm_spec *s)
 {
     const struct raw_proc *r = &f->readouts[i];
+    struct ff_readout *ro = &s->readout[i];
     char field[32];
     int rc;
 
     snprintf(c->pre, sizeof(c->pre), "readouts[%u]", i);
-    if ((rc = conv_proc(c, r, def, &ro->p)) || (rc = ff_get_port(c, "port", r->port, &ro->port)) ||
+    if ((rc = conv_proc(c, f, r, s, def, &ro->p)) || (rc = ff_get_port(c, "port", r->port, &ro->port)) ||
         (rc = ff_get_mac(c, "mac", r->mac, ro->mac)))
         return rc;
     ro->n_sfcs = r->sfcs_count;
@@ -204,9 +210,11 @@ static int conv_readout(struct ff_cv *c, const struct raw_farm *f, unsigned i,
     return 0;
 }
 
-static int conv_sfc(struct ff_cv *c, const struct raw_proc *r, unsigned i,
-                    const struct ff_proc *def, struct ff_sfc *sfc)
+static int conv_sfc(struct ff_cv *c, const struct raw_farm *f, unsigned i,
+                    const struct ff_proc *def, struct farm_spec *s)
 {
+    const struct raw_proc *r = &f->sfcs[i];
+    struct ff_sfc *sfc = &s->sfc[i];
     int rc = 0;
 
     snprintf(c->pre, sizeof(c->pre), "sfcs[%u]", i);
@@ -214,7 +222,7 @@ static int conv_sfc(struct ff_cv *c, const struct raw_proc *r, unsigned i,
     sfc->capacity = 4096;
     sfc->mbufs = 32767;
     sfc->max_credits = 256;
-    rc = rc ? rc : conv_proc(c, r, def, &sfc->p);
+    rc = rc ? rc : conv_proc(c, f, r, s, def, &sfc->p);
     rc = rc ? rc : ff_get_u16(c, "id", r->id, 0, 65535, &sfc->id);
     rc = rc ? rc : ff_get_port(c, "port", r->port, &sfc->port);
     rc = rc ? rc : ff_get_mac(c, "mac", r->mac, sfc->mac);
@@ -236,7 +244,7 @@ static int conv_node(struct ff_cv *c, const struct raw_farm *f, unsigned i,
 
     snprintf(c->pre, sizeof(c->pre), "nodes[%u]", i);
     n->credits = 32;
-    if ((rc = conv_proc(c, r, def, &n->p)))
+    if ((rc = conv_proc(c, f, r, s, def, &n->p)))
         return rc;
     if ((j = sfc_ref(c, "sfc", r->sfc, f)) < 0)
         return -EINVAL;
@@ -266,14 +274,16 @@ static int convert(struct ff_cv *c, const struct raw_farm *f, struct farm_spec *
     if ((rc = ff_get_str(c, "farm", f->farm, s->name, sizeof(s->name))) ||
         (rc = conv_defaults(c, f->defaults, &def, &s->run)) || (rc = conv_run(c, f->run, &s->run)))
         return rc;
+    if ((rc = ff_conv_hosts(c, f, s)))
+        return rc;
     s->n_readouts = f->readouts_count;
     s->n_sfcs = f->sfcs_count;
     s->n_nodes = f->nodes_count;
     for (unsigned i = 0; i < f->readouts_count; i++)
-        if ((rc = conv_readout(c, f, i, &def, &s->readout[i])))
+        if ((rc = conv_readout(c, f, i, &def, s)))
             return rc;
     for (unsigned i = 0; i < f->sfcs_count; i++)
-        if ((rc = conv_sfc(c, &f->sfcs[i], i, &def, &s->sfc[i])))
+        if ((rc = conv_sfc(c, f, i, &def, s)))
             return rc;
     for (unsigned i = 0; i < f->nodes_count; i++)
         if ((rc = conv_node(c, f, i, &def, s)))
@@ -282,6 +292,16 @@ static int convert(struct ff_cv *c, const struct raw_farm *f, struct farm_spec *
 }
 
 /* --- Entry points ---------------------------------------------------------- */
+
+/* The SHA-256 of the len bytes at data, as lower-case hex, into hex. No
+ * sodium_init(): SHA-256 needs none, and it would open /dev/urandom. */
+static void sha256_hex(const char *data, size_t len, char hex[65])
+{
+    unsigned char md[crypto_hash_sha256_BYTES];
+
+    crypto_hash_sha256(md, (const unsigned char *)data, len);
+    sodium_bin2hex(hex, 65, md, sizeof(md));
+}
 
 int farm_spec_parse(const char *yaml, size_t len, const char *name_for_errors,
                     struct farm_spec *spec, char *err, size_t errlen)
@@ -312,6 +332,8 @@ int farm_spec_parse(const char *yaml, size_t len, const char *name_for_errors,
                        "readouts, sfcs and nodes)");
     rc = convert(&c, raw, spec);
     cyaml_free(&cfg, &ff_farm_schema, raw, 0);
+    if (rc == 0)
+        sha256_hex(yaml, len, spec->file_sha256);
     return rc ? rc : ff_check(spec, where, err, errlen);
 }
 

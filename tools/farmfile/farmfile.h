@@ -17,13 +17,14 @@
  */
 
 /*
- * Load and validate the farm file at path into *spec (about 100 kB; callers
- * may want it static or on the heap). Returns 0; or -ENOENT, -EACCES, ...
+ * Load and validate the farm file at path into *spec (over 500 kB: callers
+ * keep it static or on the heap). Returns 0; or -ENOENT, -EACCES, ...
  * when the file cannot be read, -EINVAL when it is not a valid farm file,
  * -ENOMEM; err then holds one line naming the file, the key, the bad value
  * and what is allowed, e.g.
  *   farm file 'farms/x.yaml': key 'nodes[1].mac': "zz:00" is not a MAC address (...)
- * *spec is unspecified after a failure.
+ * *spec is unspecified after a failure. spec->file_sha256 is the SHA-256
+ * of the bytes read (the farm file's hash in a run's identity).
  */
 int farm_spec_load(const char *path, struct farm_spec *spec, char *err, size_t errlen);
 
@@ -40,5 +41,9 @@ int farm_spec_parse(const char *yaml, size_t len, const char *name_for_errors,
  * written in a farm file ("farm 'demo': key 'sfcs[0].id': ...").
  */
 int farm_spec_check(const struct farm_spec *spec, char *err, size_t errlen);
+
+/* The kind of a host as a farm file and messages say it: "local", "ssh",
+ * "netns" ("unknown" for anything else). */
+const char *farm_host_kind_name(enum ff_host_kind kind);
 
 #endif /* FARMFILE_H */

@@ -10,6 +10,7 @@
 
 #include "ebf_util.h"
 #include "farmfile_cross.h"
+#include "farmfile_hosts.h"
 #include "farmfile_value.h"
 
 /* Bytes around a fragment piece in a frame: Ethernet (+ IPv4 + UDP),
@@ -271,5 +272,7 @@ int ff_check(const struct farm_spec *s, const char *where, char *err, size_t err
     for (unsigned i = 0; i < s->n_nodes; i++)
         if ((rc = check_node(&c, i)))
             return rc;
+    if ((rc = ff_check_hosts(s, where, err, errlen)))
+        return rc;
     return ff_check_cross(s, where, err, errlen);
 }

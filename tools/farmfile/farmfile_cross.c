@@ -9,16 +9,14 @@
 #include "ebf_util.h"
 #include "farmfile_value.h"
 
-#define KEY_MAX 48
+#define KEY_MAX FF_KEY_MAX
 
-/* Processes are numbered readouts first, then SFCs, then nodes. */
-static unsigned n_procs(const struct farm_spec *s)
+unsigned ff_n_procs(const struct farm_spec *s)
 {
     return s->n_readouts + s->n_sfcs + s->n_nodes;
 }
 
-/* Process g's proc, and its key ("sfcs[1]") in key. */
-static const struct ff_proc *proc_of(const struct farm_spec *s, unsigned g, char key[KEY_MAX])
+const struct ff_proc *ff_proc_at(const struct farm_spec *s, unsigned g, char key[FF_KEY_MAX])
 {
     if (g < s->n_readouts) {
         snprintf(key, KEY_MAX, "readouts[%u]", g);
@@ -38,10 +36,10 @@ static int unique_names(struct ff_chk *c)
 {
     char ki[KEY_MAX], kj[KEY_MAX];
 
-    for (unsigned i = 0; i < n_procs(c->s); i++) {
-        const struct ff_proc *pi = proc_of(c->s, i, ki);
+    for (unsigned i = 0; i < ff_n_procs(c->s); i++) {
+        const struct ff_proc *pi = ff_proc_at(c->s, i, ki);
         for (unsigned j = 0; j < i; j++)
-            if (!strcmp(proc_of(c->s, j, kj)->name, pi->name))
+            if (!strcmp(ff_proc_at(c->s, j, kj)->name, pi->name))
                 return FAIL(c, "key '%s.name': \"%s\" is already the name of %s", ki, pi->name,
                             kj);
     }
@@ -111,14 +109,23 @@ static int unique_macs(struct ff_chk *c)
     return 0;
 }
 
+/* 1 when processes g and h are on one host. */
+static int same_host(const struct farm_spec *s, unsigned g, unsigned h)
+{
+    char key[KEY_MAX];
+
+    return ff_proc_at(s, g, key)->host == ff_proc_at(s, h, key)->host;
+}
+
+/* An endpoint is bound on its process's host: unique on each host. */
 static int unique_endpoints(struct ff_chk *c)
 {
     struct use u[USES_MAX];
     unsigned n = 0;
     char pre[KEY_MAX];
 
-    for (unsigned g = 0; g < n_procs(c->s); g++) {
-        const struct ff_proc *p = proc_of(c->s, g, pre);
+    for (unsigned g = 0; g < ff_n_procs(c->s); g++) {
+        const struct ff_proc *p = ff_proc_at(c->s, g, pre);
         u[n] = (struct use){.val = p->control, .owner = g};
         snprintf(u[n++].key, sizeof(u[0].key), "%s.control", pre);
         u[n] = (struct use){.val = p->metrics, .owner = g};
@@ -126,7 +133,7 @@ static int unique_endpoints(struct ff_chk *c)
     }
     for (unsigned i = 0; i < n; i++)
         for (unsigned j = 0; j < i; j++)
-            if (!strcmp(u[i].val, u[j].val))
+            if (!strcmp(u[i].val, u[j].val) && same_host(c->s, u[i].owner, u[j].owner))
                 return FAIL(c, "key '%s': \"%s\" is already used by %s", u[i].key,
                             (const char *)u[i].val, u[j].key);
     return 0;

@@ -7,10 +7,16 @@
 
 #include "farmfile_types.h"
 
+/* Processes are numbered readouts first, then SFCs, then nodes: how many
+ * there are, and process g with its key ("sfcs[1]") in key. */
+#define FF_KEY_MAX 48
+unsigned ff_n_procs(const struct farm_spec *s);
+const struct ff_proc *ff_proc_at(const struct farm_spec *s, unsigned g, char key[FF_KEY_MAX]);
+
 /*
  * The checks across processes, after every value is valid (ff_check):
  * unique process names, SFC ids, MACs (one port of one process each) and
- * endpoints; memif links with exactly two ends, joining a readout to an
+ * endpoints (on each host: two hosts may bind the same); memif links with exactly two ends, joining a readout to an
  * SFC it sends to or a node to its SFC; every SFC fed by a readout and
  * serving a node. Returns 0, or -EINVAL with "<where>: key '...': ..." in
  * err.

@@ -29,6 +29,7 @@ static const cyaml_schema_value_t string_entry = {
 
 /* The per-process keys that override defaults; last in every process. */
 #define PROC_COMMON                                                                        \
+    STR("host", OPT, struct raw_proc, host),                                               \
     STR("control", OPT, struct raw_proc, control),                                         \
     STR("metrics", OPT, struct raw_proc, metrics),                                         \
     STR("lcores", OPT, struct raw_proc, lcores),                                           \
@@ -81,6 +82,19 @@ static const cyaml_schema_field_t defaults_fields[] = {
     CYAML_FIELD_END,
 };
 
+static const cyaml_schema_field_t host_fields[] = {
+    STR("name", REQ, struct raw_host, name),
+    STR("ssh", OPT, struct raw_host, ssh),
+    STR("address", OPT, struct raw_host, address),
+    STR("user", OPT, struct raw_host, user),
+    STR("netns", OPT, struct raw_host, netns),
+    STR("local", OPT, struct raw_host, local),
+    STR("lcores", OPT, struct raw_host, lcores),
+    CYAML_FIELD_SEQUENCE("eal_args", OPT, struct raw_host, eal_args, &string_entry, 0,
+                         FF_MAX_EAL_ARGS),
+    CYAML_FIELD_END,
+};
+
 static const cyaml_schema_field_t run_fields[] = {
     STR("sources", OPT, struct raw_run, sources),
     STR("events", OPT, struct raw_run, events),
@@ -110,6 +124,9 @@ static const cyaml_schema_field_t run_fields[] = {
     CYAML_FIELD_END,
 };
 
+static const cyaml_schema_value_t host_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_host, host_fields),
+};
 static const cyaml_schema_value_t readout_entry = {
     CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_proc, readout_fields),
 };
@@ -124,6 +141,7 @@ static const cyaml_schema_field_t farm_fields[] = {
     STR("farm", REQ, struct raw_farm, farm),
     CYAML_FIELD_MAPPING_PTR("defaults", OPT, struct raw_farm, defaults, defaults_fields),
     CYAML_FIELD_MAPPING_PTR("run", OPT, struct raw_farm, run, run_fields),
+    CYAML_FIELD_SEQUENCE("hosts", OPT, struct raw_farm, hosts, &host_entry, 1, FF_MAX_HOSTS),
     CYAML_FIELD_SEQUENCE("readouts", REQ, struct raw_farm, readouts, &readout_entry, 1,
                          FF_MAX_READOUTS),
     CYAML_FIELD_SEQUENCE("sfcs", REQ, struct raw_farm, sfcs, &sfc_entry, 1, FF_MAX_SFCS),

@@ -19,8 +19,15 @@ struct raw_proc {                /* one struct for readouts, SFCs and nodes */
     char *capacity, *mbufs, *max_credits, *credits;
     char **sfcs;
     unsigned sfcs_count;
+    char *host;
     char *control, *metrics, *lcores, *memory_mb;
     int *idle;
+    char **eal_args;
+    unsigned eal_args_count;
+};
+
+struct raw_host {
+    char *name, *ssh, *address, *user, *netns, *local, *lcores;
     char **eal_args;
     unsigned eal_args_count;
 };
@@ -46,6 +53,8 @@ struct raw_farm {
     char *farm;
     struct raw_defaults *defaults;
     struct raw_run *run;
+    struct raw_host *hosts;
+    unsigned hosts_count;
     struct raw_proc *readouts, *sfcs, *nodes;
     unsigned readouts_count, sfcs_count, nodes_count;
 };

@@ -12,11 +12,15 @@
 #define FF_MAX_SFCS 16
 #define FF_MAX_NODES 64
 #define FF_MAX_EAL_ARGS 16
+#define FF_MAX_HOSTS (FF_MAX_READOUTS + FF_MAX_SFCS + FF_MAX_NODES) /* a host per process */
+#define FF_ADDR_MAX 254          /* a hostname (253) or an IPv6 literal with a zone + NUL */
+#define FF_LOCALHOST "localhost" /* the implicit host of a file without hosts */
 
 enum ff_port_kind { FF_PORT_MEMIF, FF_PORT_PCI, FF_PORT_VDEV };
 enum ff_idle { FF_IDLE_SPIN, FF_IDLE_BACKOFF };
 enum ff_encap { FF_ENCAP_ETH, FF_ENCAP_UDP };
 enum ff_frag_dist { FF_DIST_FIXED, FF_DIST_UNIFORM, FF_DIST_LOGNORMAL };
+enum ff_host_kind { FF_HOST_LOCAL, FF_HOST_SSH, FF_HOST_NETNS };
 
 #define FF_NO_SILENCE UINT32_MAX     /* ff_run.silence_source: no source goes silent */
 
@@ -28,9 +32,22 @@ struct ff_port {
     char dev[FF_STR_MAX];
 };
 
+/* A machine processes run on: this one, one reached over ssh, or a
+ * network namespace of this one (tests, and farms without a cluster). The
+ * file's per-host defaults (lcores, eal_args) are applied to its processes
+ * at load time and not kept here. */
+struct ff_host {
+    char name[FF_NAME_MAX];
+    enum ff_host_kind kind;
+    char user[FF_NAME_MAX];      /* ssh: the login; "" leaves it to ssh */
+    char address[FF_ADDR_MAX];   /* ssh: a hostname, or an IPv4 or IPv6 address (no brackets) */
+    char netns[FF_NAME_MAX];     /* netns: the namespace */
+};
+
 /* What every process has. */
 struct ff_proc {
     char name[FF_NAME_MAX];
+    unsigned host;               /* index into spec->host */
     char control[FF_STR_MAX], metrics[FF_STR_MAX]; /* verbatim, "{run}" not substituted */
     char lcores[FF_STR_MAX];                       /* "auto" or an EAL --lcores value */
     uint32_t memory_mb;
@@ -90,7 +107,10 @@ struct ff_run {
 
 struct farm_spec {
     char name[FF_NAME_MAX];
+    char file_sha256[65];        /* of the bytes loaded, lower-case hex; "" when built in code */
     struct ff_run run;
+    unsigned n_hosts;            /* 1 or more: a file without hosts has FF_LOCALHOST */
+    struct ff_host host[FF_MAX_HOSTS];
     unsigned n_readouts, n_sfcs, n_nodes;
     struct ff_readout readout[FF_MAX_READOUTS];
     struct ff_sfc sfc[FF_MAX_SFCS];

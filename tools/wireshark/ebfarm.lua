@@ -1,0 +1,670 @@
+-- SPDX-License-Identifier: BSD-3-Clause
+-- ebfarm.lua - Wireshark dissector of the ebfarm wire protocol v1 (docs/protocol.md) over raw Ethernet and UDP.
+--
+-- Frames: EtherType 0x88B5, or UDP to the port of the preference
+-- ebfarm.udp_port (50505). Every header field of the four frame types is
+-- a named, typed field (ebfarm.frag.*, ebfarm.event.*, ebfarm.credit.*,
+-- ebfarm.ack.*, ebfarm.throttle.*), flags are bit fields, the CRC32C of
+-- every fragment piece (alone or inside an event frame) is checked, and a
+-- frame that a receiver would refuse carries expert info named after the
+-- receiver's reason (docs/protocol.md, section 7): ebfarm.truncated,
+-- ebfarm.bad_version, ebfarm.unknown_type, ebfarm.bad_length,
+-- ebfarm.bad_source, ebfarm.bad_field, ebfarm.crc.bad. Installation and
+-- use: tools/wireshark/README.md. One file, longer than our modules, so
+-- that installing it is copying it.
+
+local ebf = Proto("ebfarm", "ebfarm event-building protocol")
+
+local VERSION = 1
+local ETHERTYPE = 0x88B5
+local UDP_PORT_DEFAULT = 50505
+local FRAG_HLEN, EVENT_HLEN, CREDIT_HLEN, ACK_LEN, THROTTLE_LEN = 40, 48, 16, 12, 16
+local MAX_SOURCES, MAX_ACKS = 128, 64
+local T_FRAGMENT, T_EVENT, T_CREDIT, T_THROTTLE = 1, 2, 3, 4
+
+local type_names = {
+    [T_FRAGMENT] = "fragment", [T_EVENT] = "event", [T_CREDIT] = "credit",
+    [T_THROTTLE] = "throttle",
+}
+local crc_status_names = { [0] = "Bad", [1] = "Good", [2] = "Unverified" }
+local CRC_BAD, CRC_GOOD, CRC_UNVERIFIED = 0, 1, 2
+
+-- --- Fields ---------------------------------------------------------------
+
+local f = {
+    version = ProtoField.uint8("ebfarm.version", "Version", base.DEC),
+    type = ProtoField.uint8("ebfarm.type", "Type", base.DEC, type_names),
+
+    frag = ProtoField.bytes("ebfarm.frag", "Fragment piece", base.NONE),
+    frag_source = ProtoField.uint16("ebfarm.frag.source", "Source", base.DEC),
+    frag_seq = ProtoField.uint32("ebfarm.frag.seq", "Sequence", base.DEC),
+    frag_event_id = ProtoField.uint64("ebfarm.frag.event_id", "Event id", base.DEC),
+    frag_len = ProtoField.uint32("ebfarm.frag.frag_len", "Fragment length", base.DEC),
+    frag_offset = ProtoField.uint32("ebfarm.frag.offset", "Piece offset", base.DEC),
+    frag_piece_len = ProtoField.uint16("ebfarm.frag.piece_len", "Piece length", base.DEC),
+    frag_flags = ProtoField.uint16("ebfarm.frag.flags", "Flags (reserved)", base.HEX),
+    frag_crc = ProtoField.uint32("ebfarm.frag.crc", "CRC32C", base.HEX),
+    frag_crc_status = ProtoField.uint8("ebfarm.frag.crc.status", "CRC32C status", base.DEC,
+                                       crc_status_names),
+    frag_crc_calc = ProtoField.uint32("ebfarm.frag.crc.calculated", "Calculated CRC32C",
+                                      base.HEX),
+    frag_tx_ns = ProtoField.uint64("ebfarm.frag.tx_ns", "Transmit time (ns)", base.DEC),
+    frag_piece = ProtoField.bytes("ebfarm.frag.piece", "Piece bytes"),
+
+    ev_n_sources = ProtoField.uint16("ebfarm.event.n_sources", "Sources", base.DEC),
+    ev_sfc_id = ProtoField.uint16("ebfarm.event.sfc_id", "SFC id", base.DEC),
+    ev_flags = ProtoField.uint16("ebfarm.event.flags", "Flags", base.HEX),
+    ev_flag_incomplete = ProtoField.bool("ebfarm.event.flags.incomplete", "Incomplete", 16,
+                                         nil, 0x0001),
+    ev_flag_reserved = ProtoField.uint16("ebfarm.event.flags.reserved", "Reserved flags",
+                                         base.HEX, nil, 0xFFFE),
+    ev_event_id = ProtoField.uint64("ebfarm.event.event_id", "Event id", base.DEC),
+    ev_frame_index = ProtoField.uint16("ebfarm.event.frame_index", "Frame index", base.DEC),
+    ev_frame_count = ProtoField.uint16("ebfarm.event.frame_count", "Frame count", base.DEC),
+    ev_n_pieces = ProtoField.uint16("ebfarm.event.n_pieces", "Pieces", base.DEC),
+    ev_reserved = ProtoField.uint16("ebfarm.event.reserved", "Reserved", base.HEX),
+    ev_event_bytes = ProtoField.uint32("ebfarm.event.event_bytes", "Event bytes", base.DEC),
+    ev_reserved2 = ProtoField.uint32("ebfarm.event.reserved2", "Reserved", base.HEX),
+    ev_present0 = ProtoField.uint64("ebfarm.event.present0", "Present (sources 0-63)",
+                                    base.HEX),
+    ev_present1 = ProtoField.uint64("ebfarm.event.present1", "Present (sources 64-127)",
+                                    base.HEX),
+    ev_present_count = ProtoField.uint16("ebfarm.event.present_count", "Sources present",
+                                         base.DEC),
+    ev_missing = ProtoField.string("ebfarm.event.missing", "Missing sources"),
+
+    cr_node_id = ProtoField.uint16("ebfarm.credit.node_id", "Node id", base.DEC),
+    cr_credits = ProtoField.uint16("ebfarm.credit.credits", "Credits", base.DEC),
+    cr_n_acks = ProtoField.uint16("ebfarm.credit.n_acks", "Acks", base.DEC),
+    cr_epoch = ProtoField.uint32("ebfarm.credit.epoch", "Epoch", base.DEC),
+    cr_seq = ProtoField.uint32("ebfarm.credit.seq", "Sequence", base.DEC),
+    cr_heartbeat = ProtoField.bool("ebfarm.credit.heartbeat", "Heartbeat"),
+
+    ack = ProtoField.bytes("ebfarm.ack", "Ack", base.NONE),
+    ack_event_id = ProtoField.uint64("ebfarm.ack.event_id", "Event id", base.DEC),
+    ack_decision = ProtoField.uint8("ebfarm.ack.decision", "Decision", base.DEC,
+                                    { [0] = "reject", [1] = "accept" }),
+    ack_status = ProtoField.uint8("ebfarm.ack.status", "Status", base.HEX),
+    ack_bad_crc = ProtoField.bool("ebfarm.ack.status.bad_crc", "Bad CRC", 8, nil, 0x01),
+    ack_bad_pattern = ProtoField.bool("ebfarm.ack.status.bad_pattern", "Bad pattern", 8, nil,
+                                      0x02),
+    ack_bad_sources = ProtoField.bool("ebfarm.ack.status.bad_sources", "Bad sources", 8, nil,
+                                      0x04),
+    ack_bad_event_id = ProtoField.bool("ebfarm.ack.status.bad_event_id", "Bad event id", 8,
+                                       nil, 0x08),
+    ack_status_reserved = ProtoField.uint8("ebfarm.ack.status.reserved", "Reserved bits",
+                                           base.HEX, nil, 0xF0),
+    ack_reserved = ProtoField.uint16("ebfarm.ack.reserved", "Reserved", base.HEX),
+
+    th_sfc_id = ProtoField.uint16("ebfarm.throttle.sfc_id", "SFC id", base.DEC),
+    th_on = ProtoField.uint8("ebfarm.throttle.on", "On", base.DEC,
+                             { [0] = "resume", [1] = "hold" }),
+    th_reserved = ProtoField.uint8("ebfarm.throttle.reserved", "Reserved", base.HEX),
+    th_fill = ProtoField.uint16("ebfarm.throttle.fill", "Fill (per mille)", base.DEC),
+    th_seq = ProtoField.uint32("ebfarm.throttle.seq", "Sequence", base.DEC),
+    th_reserved2 = ProtoField.uint32("ebfarm.throttle.reserved2", "Reserved", base.HEX),
+}
+local field_list = {}
+for _, v in pairs(f) do field_list[#field_list + 1] = v end
+ebf.fields = field_list
+
+-- --- Expert info: one per receiver reason (docs/protocol.md, section 7) ----
+
+local ex = {
+    truncated = ProtoExpert.new("ebfarm.truncated", "Truncated: the bytes end before the headers do",
+                                expert.group.MALFORMED, expert.severity.ERROR),
+    bad_version = ProtoExpert.new("ebfarm.bad_version", "Version byte is not 1",
+                                  expert.group.MALFORMED, expert.severity.ERROR),
+    unknown_type = ProtoExpert.new("ebfarm.unknown_type", "Unknown frame type",
+                                   expert.group.MALFORMED, expert.severity.ERROR),
+    bad_length = ProtoExpert.new("ebfarm.bad_length", "Length fields disagree",
+                                 expert.group.MALFORMED, expert.severity.ERROR),
+    bad_source = ProtoExpert.new("ebfarm.bad_source", "Source id out of range",
+                                 expert.group.MALFORMED, expert.severity.ERROR),
+    bad_field = ProtoExpert.new("ebfarm.bad_field", "Reserved bits set or a count out of range",
+                                expert.group.MALFORMED, expert.severity.ERROR),
+    crc_bad = ProtoExpert.new("ebfarm.crc.bad", "Bad CRC32C",
+                              expert.group.CHECKSUM, expert.severity.ERROR),
+    piece_mismatch = ProtoExpert.new("ebfarm.piece.mismatch",
+                                     "Piece does not match its event header",
+                                     expert.group.PROTOCOL, expert.severity.WARN),
+    incomplete = ProtoExpert.new("ebfarm.event.incomplete", "Incomplete event: sources missing",
+                                 expert.group.SEQUENCE, expert.severity.NOTE),
+    snapped = ProtoExpert.new("ebfarm.snapped", "Cut by the capture's snap length",
+                              expert.group.UNDECODED, expert.severity.NOTE),
+}
+ebf.experts = { ex.truncated, ex.bad_version, ex.unknown_type, ex.bad_length, ex.bad_source,
+                ex.bad_field, ex.crc_bad, ex.piece_mismatch, ex.incomplete, ex.snapped }
+
+-- --- Preferences -----------------------------------------------------------
+
+ebf.prefs.udp_port = Pref.uint("UDP port", UDP_PORT_DEFAULT,
+                               "UDP port of ebfarm frames (the farm file's run.udp_port)")
+ebf.prefs.check_crc = Pref.bool("Verify CRC32C", true,
+                                "Check the CRC32C of every fragment piece")
+ebf.prefs.n_sources = Pref.uint("Sources", 0,
+                                "Sources of the run: fragments from a source at or above "
+                                .. "it are marked bad_source (0: not checked)")
+ebf.prefs.heuristic = Pref.bool("Find ebfarm on any UDP port", false,
+                                "Try every UDP payload that passes the header checks "
+                                .. "(fragments must carry a good CRC32C)")
+
+-- --- CRC32C (Castagnoli, reflected 0x82F63B78), docs/protocol.md section 4 -
+
+-- 32-bit unsigned bit operations: bit32 (Lua 5.2), the native operators
+-- (Lua 5.3 and later), or LuaBitOp (signed results, made unsigned).
+local bxor, band, rshift
+if bit32 then
+    bxor, band, rshift = bit32.bxor, bit32.band, bit32.rshift
+else
+    local native = load and load("return function(a, b) return a ~ b end, "
+                                 .. "function(a, b) return a & b end, "
+                                 .. "function(a, n) return a >> n end")
+    if native then
+        bxor, band, rshift = native()
+    else
+        local M = 4294967296
+        bxor = function(a, b) return bit.bxor(a, b) % M end
+        band = function(a, b) return bit.band(a, b) % M end
+        rshift = function(a, n) return bit.rshift(a, n) % M end
+    end
+end
+
+local crc_table = {}
+for i = 0, 255 do
+    local c = i
+    for _ = 1, 8 do
+        if band(c, 1) == 1 then
+            c = bxor(rshift(c, 1), 0x82F63B78)
+        else
+            c = rshift(c, 1)
+        end
+    end
+    crc_table[i] = c
+end
+
+local function crc32c(s)
+    local c = 0xFFFFFFFF
+    for i = 1, #s do
+        c = bxor(crc_table[band(bxor(c, s:byte(i)), 0xFF)], rshift(c, 8))
+    end
+    return bxor(c, 0xFFFFFFFF)
+end
+
+-- --- Helpers -----------------------------------------------------------------
+
+-- A check that failed: mark item with the expert info e and a text.
+local function flag(item, e, text)
+    item:add_proto_expert_info(e, text)
+end
+
+-- The version byte of a header at off; false when it is not 1 (marked).
+local function check_version(tvb, off, tree)
+    local v = tvb(off, 1):uint()
+    local vi = tree:add(f.version, tvb(off, 1))
+    if v ~= VERSION then
+        flag(vi, ex.bad_version, string.format("Version %d: this is protocol version 1", v))
+        return false
+    end
+    return true
+end
+
+-- Fewer than n bytes of what at off are in the capture: mark item as
+-- truncated, or as snapped when the frame had them but the capture cut
+-- them off (its snap length).
+local function short(tvb, off, n, item, what)
+    local left, sent = tvb:len() - off, tvb:reported_len() - off
+    if sent >= n then
+        flag(item, ex.snapped, string.format("%s: %d of its %d bytes captured", what, left, n))
+    else
+        flag(item, ex.truncated, string.format("Truncated %s: %d of %d bytes", what, left, n))
+    end
+end
+
+-- A header needs n bytes at off; false (and marked) when fewer are there.
+local function need(tvb, off, n, tree, what)
+    local left = tvb:len() - off
+    if left >= n then
+        return true
+    end
+    local item = tree:add(tvb(off, left > 0 and left or 0), string.format(
+        "%s: %d bytes, at least %d needed", what, left, n))
+    short(tvb, off, n, item, what)
+    return false
+end
+
+-- --- Fragment header and piece (type 1), docs/protocol.md section 4 --------
+
+-- The CRC of the fragment at off: header bytes 0-27 and 32-39 and the piece.
+local function frag_crc(tvb, off, piece_len)
+    return crc32c(tvb:raw(off, 28) .. tvb:raw(off + 32, 8) .. tvb:raw(off + FRAG_HLEN, piece_len))
+end
+
+-- Add the CRC fields of a piece; returns the status.
+local function add_crc(tvb, off, t, piece_ok, piece_len)
+    local crc = tvb(off + 28, 4):uint()
+    local ci = t:add(f.frag_crc, tvb(off + 28, 4))
+    if not piece_ok or not ebf.prefs.check_crc then
+        t:add(f.frag_crc_status, CRC_UNVERIFIED):set_generated()
+        return CRC_UNVERIFIED
+    end
+    local calc = frag_crc(tvb, off, piece_len)
+    t:add(f.frag_crc_calc, calc):set_generated()
+    if calc == crc then
+        ci:append_text(" [correct]")
+        t:add(f.frag_crc_status, CRC_GOOD):set_generated()
+        return CRC_GOOD
+    end
+    ci:append_text(string.format(" [incorrect, should be 0x%08x]", calc))
+    t:add(f.frag_crc_status, CRC_BAD):set_generated()
+    flag(ci, ex.crc_bad, string.format("Bad CRC32C 0x%08x (calculated 0x%08x)", crc, calc))
+    return CRC_BAD
+end
+
+-- The 40-byte header fields of a fragment at off under t.
+local function add_frag_fields(tvb, off, t)
+    t:add(f.frag_source, tvb(off + 2, 2))
+    t:add(f.frag_seq, tvb(off + 4, 4))
+    t:add(f.frag_event_id, tvb(off + 8, 8))
+    t:add(f.frag_len, tvb(off + 16, 4))
+    t:add(f.frag_offset, tvb(off + 20, 4))
+    t:add(f.frag_piece_len, tvb(off + 24, 2))
+    local fi = t:add(f.frag_flags, tvb(off + 26, 2))
+    t:add(f.frag_tx_ns, tvb(off + 32, 8))
+    return fi
+end
+
+-- The checks and fields of a fragment at off whose 40 header bytes are
+-- there (left bytes from off); returns as dissect_frag does.
+local function frag_body(tvb, off, t, left)
+    local h = {
+        source = tvb(off + 2, 2):uint(), seq = tvb(off + 4, 4):uint(),
+        event_id = tvb(off + 8, 8):uint64(), frag_len = tvb(off + 16, 4):uint(),
+        offset = tvb(off + 20, 4):uint(), piece_len = tvb(off + 24, 2):uint(),
+        flags = tvb(off + 26, 2):uint(),
+    }
+    local fi = add_frag_fields(tvb, off, t)
+    local lengths_ok = h.piece_len >= 1 and h.offset + h.piece_len <= h.frag_len
+    if not lengths_ok then
+        flag(t, ex.bad_length, string.format(
+            "piece_len %d at offset %d does not fit a fragment of %d bytes (piece_len >= 1, "
+            .. "offset + piece_len <= frag_len)", h.piece_len, h.offset, h.frag_len))
+    end
+    local have = left >= FRAG_HLEN + h.piece_len
+    if have and h.piece_len > 0 then
+        t:add(f.frag_piece, tvb(off + FRAG_HLEN, h.piece_len))
+    elseif not have then
+        short(tvb, off, FRAG_HLEN + h.piece_len, t, "fragment piece")
+    end
+    if h.flags ~= 0 then
+        flag(fi, ex.bad_field, string.format("Flags 0x%04x: reserved, must be 0", h.flags))
+    end
+    local n_sources = ebf.prefs.n_sources
+    if n_sources > 0 and h.source >= n_sources then
+        flag(t, ex.bad_source, string.format("Source %d: the run has %d", h.source, n_sources))
+    end
+    local status = add_crc(tvb, off, t, have and lengths_ok, h.piece_len)
+    local take = have and FRAG_HLEN + h.piece_len or nil
+    local info = string.format("src=%d seq=%d ev=%s off=%d len=%d/%d", h.source, h.seq,
+                               tostring(h.event_id), h.offset, h.piece_len, h.frag_len)
+    if status == CRC_BAD then
+        info = info .. " [BAD CRC]"
+    end
+    return take, info, status, h.source, h.event_id
+end
+
+-- Dissect one fragment (a frame's ebfarm bytes, or a piece of an event
+-- frame) at off under tree. Returns the bytes it takes (nil when its end
+-- cannot be known), a summary for the Info column, and when its header
+-- is there its CRC status, source and event id.
+local function dissect_frag(tvb, off, tree)
+    local left = tvb:len() - off
+    local t = tree:add(f.frag, tvb(off, math.min(left, FRAG_HLEN)))
+    t:set_text("Fragment piece")
+    if not need(tvb, off, 2, t, "fragment header") then
+        return nil, "(truncated)"
+    end
+    if not check_version(tvb, off, t) then
+        return nil, "(bad version)"
+    end
+    local ty = tvb(off + 1, 1):uint()
+    local ti = t:add(f.type, tvb(off + 1, 1))
+    if ty ~= T_FRAGMENT then
+        local e = type_names[ty] and ex.bad_field or ex.unknown_type
+        flag(ti, e, string.format("Type %d where a fragment (1) was expected", ty))
+        return nil, "(not a fragment)"
+    end
+    if not need(tvb, off, FRAG_HLEN, t, "fragment header") then
+        return nil, "(truncated)"
+    end
+    local take, info, status, source, event_id = frag_body(tvb, off, t, left)
+    if take then
+        t:set_len(take)
+    end
+    t:set_text("Fragment piece: " .. info)
+    return take, info, status, source, event_id
+end
+
+-- --- Event frame (type 2), docs/protocol.md section 5 ----------------------
+
+-- The present bitmap as four 32-bit words: sources 32w .. 32w+31.
+local function present_words(tvb, off)
+    return { [0] = tvb(off + 36, 4):uint(), tvb(off + 32, 4):uint(), tvb(off + 44, 4):uint(),
+             tvb(off + 40, 4):uint() }
+end
+
+local function is_present(words, s)
+    return band(rshift(words[math.floor(s / 32)], s % 32), 1) == 1
+end
+
+-- Present count, missing sources below n, and whether a bit at or above n is set.
+local function present_summary(words, n)
+    local count, missing, above = 0, {}, false
+    for s = 0, MAX_SOURCES - 1 do
+        if is_present(words, s) then
+            count = count + 1
+            above = above or s >= n
+        elseif s < n then
+            missing[#missing + 1] = tostring(s)
+        end
+    end
+    return count, missing, above
+end
+
+-- Header checks and fields of an event frame; returns the header's values.
+local function event_header(tvb, t)
+    local h = {
+        n_sources = tvb(2, 2):uint(), sfc_id = tvb(4, 2):uint(), flags = tvb(6, 2):uint(),
+        event_id = tvb(8, 8):uint64(), frame_index = tvb(16, 2):uint(),
+        frame_count = tvb(18, 2):uint(), n_pieces = tvb(20, 2):uint(),
+    }
+    local ni = t:add(f.ev_n_sources, tvb(2, 2))
+    if h.n_sources == 0 or h.n_sources > MAX_SOURCES then
+        flag(ni, ex.bad_field, string.format("n_sources %d: 1 to 128 allowed", h.n_sources))
+    end
+    t:add(f.ev_sfc_id, tvb(4, 2))
+    local fl = t:add(f.ev_flags, tvb(6, 2))
+    fl:add(f.ev_flag_incomplete, tvb(6, 2))
+    fl:add(f.ev_flag_reserved, tvb(6, 2))
+    if band(h.flags, 0xFFFE) ~= 0 then
+        flag(fl, ex.bad_field, string.format("Flags 0x%04x: only INCOMPLETE (0x0001) is defined",
+                                             h.flags))
+    end
+    t:add(f.ev_event_id, tvb(8, 8))
+    local fx = t:add(f.ev_frame_index, tvb(16, 2))
+    t:add(f.ev_frame_count, tvb(18, 2))
+    if h.frame_count == 0 or h.frame_index >= h.frame_count then
+        flag(fx, ex.bad_field, string.format("Frame %d of %d: frame_index < frame_count >= 1",
+                                             h.frame_index, h.frame_count))
+    end
+    t:add(f.ev_n_pieces, tvb(20, 2))
+    local r1 = t:add(f.ev_reserved, tvb(22, 2))
+    t:add(f.ev_event_bytes, tvb(24, 4))
+    local r2 = t:add(f.ev_reserved2, tvb(28, 4))
+    for _, r in ipairs({ { r1, tvb(22, 2):uint() }, { r2, tvb(28, 4):uint() } }) do
+        if r[2] ~= 0 then
+            flag(r[1], ex.bad_field, "Reserved bytes must be 0")
+        end
+    end
+    return h
+end
+
+-- The present bitmap of the header: fields, count, missing sources, checks.
+local function event_present(tvb, t, h)
+    local pi = t:add(f.ev_present0, tvb(32, 8))
+    t:add(f.ev_present1, tvb(40, 8))
+    h.words = present_words(tvb, 0)
+    local count, missing, above = present_summary(h.words, h.n_sources)
+    t:add(f.ev_present_count, count):set_generated()
+    h.count = count
+    if above then
+        flag(pi, ex.bad_source, string.format("A present bit at or above n_sources (%d)",
+                                              h.n_sources))
+    end
+    h.incomplete = band(h.flags, 1) == 1
+    if h.incomplete then
+        local mi = t:add(f.ev_missing, table.concat(missing, ","))
+        mi:set_generated()
+        flag(mi, ex.incomplete, string.format("Incomplete event: %d of %d sources, missing %s",
+                                              count, h.n_sources, table.concat(missing, ",")))
+    elseif count ~= h.n_sources then
+        flag(pi, ex.bad_field, string.format("Complete event with %d of %d sources present",
+                                             count, h.n_sources))
+    end
+end
+
+-- The pieces after the header, each a fragment checked against the event.
+local function event_pieces(tvb, t, h)
+    local off = EVENT_HLEN
+    local bad_crc = 0
+    for i = 1, h.n_pieces do
+        if tvb:len() - off < 2 then
+            local item = t:add(tvb(off, 0), string.format("Piece %d of %d: missing", i,
+                                                          h.n_pieces))
+            flag(item, ex.truncated, string.format("The frame ends after %d of %d pieces",
+                                                   i - 1, h.n_pieces))
+            return off
+        end
+        local take, _, status, source, event_id = dissect_frag(tvb, off, t)
+        if status == CRC_BAD then
+            bad_crc = bad_crc + 1
+        end
+        if event_id and (event_id ~= h.event_id or not is_present(h.words, source)) then
+            flag(t, ex.piece_mismatch, string.format(
+                "Piece %d: source %d of event %s in event %s", i, source, tostring(event_id),
+                tostring(h.event_id)))
+        end
+        if not take then
+            return tvb:len(), bad_crc
+        end
+        off = off + take
+    end
+    return off, bad_crc
+end
+
+local function dissect_event(tvb, pinfo, t)
+    if not need(tvb, 0, EVENT_HLEN, t, "event header") then
+        return tvb:len(), "Event (truncated)"
+    end
+    local h = event_header(tvb, t)
+    event_present(tvb, t, h)
+    local take, bad_crc = event_pieces(tvb, t, h)
+    local info = string.format("Event ev=%s sfc=%d frame %d/%d pieces=%d sources=%d/%d",
+                               tostring(h.event_id), h.sfc_id, h.frame_index + 1,
+                               h.frame_count, h.n_pieces, h.count, h.n_sources)
+    if h.incomplete then
+        info = info .. " INCOMPLETE"
+    end
+    if bad_crc and bad_crc > 0 then
+        info = info .. " [BAD CRC]"
+    end
+    return take, info
+end
+
+-- --- Credit/ack frame (type 3), docs/protocol.md section 6 -----------------
+
+local function dissect_ack(tvb, off, t, i)
+    local a = t:add(f.ack, tvb(off, ACK_LEN))
+    local event_id = tvb(off, 8):uint64()
+    local decision = tvb(off + 8, 1):uint()
+    local status = tvb(off + 9, 1):uint()
+    a:add(f.ack_event_id, tvb(off, 8))
+    local di = a:add(f.ack_decision, tvb(off + 8, 1))
+    if decision > 1 then
+        flag(di, ex.bad_field, string.format("Decision %d: 0 (reject) or 1 (accept)", decision))
+    end
+    local si = a:add(f.ack_status, tvb(off + 9, 1))
+    si:add(f.ack_bad_crc, tvb(off + 9, 1))
+    si:add(f.ack_bad_pattern, tvb(off + 9, 1))
+    si:add(f.ack_bad_sources, tvb(off + 9, 1))
+    si:add(f.ack_bad_event_id, tvb(off + 9, 1))
+    si:add(f.ack_status_reserved, tvb(off + 9, 1))
+    local ri = a:add(f.ack_reserved, tvb(off + 10, 2))
+    if tvb(off + 10, 2):uint() ~= 0 then
+        flag(ri, ex.bad_field, "Reserved bytes must be 0")
+    end
+    a:set_text(string.format("Ack %d: event %s %s%s", i, tostring(event_id),
+                             decision == 1 and "accept" or (decision == 0 and "reject" or "?"),
+                             status ~= 0 and string.format(" status 0x%02x", status) or ""))
+end
+
+local function dissect_credit(tvb, pinfo, t)
+    if not need(tvb, 0, CREDIT_HLEN, t, "credit header") then
+        return tvb:len(), "Credit (truncated)"
+    end
+    local node, credits, n_acks = tvb(2, 2):uint(), tvb(4, 2):uint(), tvb(6, 2):uint()
+    local epoch, seq = tvb(8, 4):uint(), tvb(12, 4):uint()
+    t:add(f.cr_node_id, tvb(2, 2))
+    t:add(f.cr_credits, tvb(4, 2))
+    local ni = t:add(f.cr_n_acks, tvb(6, 2))
+    t:add(f.cr_epoch, tvb(8, 4))
+    t:add(f.cr_seq, tvb(12, 4))
+    local heartbeat = credits == 0 and n_acks == 0
+    t:add(f.cr_heartbeat, heartbeat):set_generated()
+    local info = string.format("%s node=%d epoch=%d seq=%d credits=%d acks=%d",
+                               heartbeat and "Heartbeat" or "Credit", node, epoch, seq, credits,
+                               n_acks)
+    if n_acks > MAX_ACKS then
+        flag(ni, ex.bad_length, string.format("%d acks: at most 64", n_acks))
+        return tvb:len(), info
+    end
+    if not need(tvb, 0, CREDIT_HLEN + ACK_LEN * n_acks, t, "ack records") then
+        return tvb:len(), info
+    end
+    for i = 1, n_acks do
+        dissect_ack(tvb, CREDIT_HLEN + ACK_LEN * (i - 1), t, i)
+    end
+    return CREDIT_HLEN + ACK_LEN * n_acks, info
+end
+
+-- --- Throttle frame (type 4), docs/protocol.md section 10 ------------------
+
+local function dissect_throttle(tvb, pinfo, t)
+    if not need(tvb, 0, THROTTLE_LEN, t, "throttle frame") then
+        return tvb:len(), "Throttle (truncated)"
+    end
+    local sfc, on, fill, seq = tvb(2, 2):uint(), tvb(4, 1):uint(), tvb(6, 2):uint(),
+        tvb(8, 4):uint()
+    t:add(f.th_sfc_id, tvb(2, 2))
+    local oi = t:add(f.th_on, tvb(4, 1))
+    if on > 1 then
+        flag(oi, ex.bad_field, string.format("on %d: 0 (resume) or 1 (hold)", on))
+    end
+    local r1 = t:add(f.th_reserved, tvb(5, 1))
+    t:add(f.th_fill, tvb(6, 2))
+    t:add(f.th_seq, tvb(8, 4))
+    local r2 = t:add(f.th_reserved2, tvb(12, 4))
+    if tvb(5, 1):uint() ~= 0 then
+        flag(r1, ex.bad_field, "Reserved byte must be 0")
+    end
+    if tvb(12, 4):uint() ~= 0 then
+        flag(r2, ex.bad_field, "Reserved bytes must be 0")
+    end
+    return THROTTLE_LEN, string.format("Throttle sfc=%d %s fill=%d seq=%d", sfc,
+                                       on == 1 and "ON" or (on == 0 and "OFF" or "?"), fill, seq)
+end
+
+-- --- The frame -----------------------------------------------------------------
+
+local by_type = { [T_EVENT] = dissect_event, [T_CREDIT] = dissect_credit,
+                  [T_THROTTLE] = dissect_throttle }
+
+-- The ebfarm bytes of one frame (after the EtherType or the UDP header).
+-- Returns the bytes the message takes; Ethernet padding after it is left
+-- to the Ethernet dissector.
+function ebf.dissector(tvb, pinfo, tree)
+    pinfo.cols.protocol = "ebfarm"
+    local t = tree:add(ebf, tvb())
+    if not need(tvb, 0, 2, t, "ebfarm header") then
+        pinfo.cols.info = "ebfarm (truncated)"
+        return tvb:len()
+    end
+    local ty = tvb(1, 1):uint()
+    if tvb(0, 1):uint() ~= VERSION then
+        check_version(tvb, 0, t)
+        pinfo.cols.info = string.format("ebfarm version %d", tvb(0, 1):uint())
+        return tvb:len()
+    end
+    if ty == T_FRAGMENT then
+        local take, info = dissect_frag(tvb, 0, t)
+        pinfo.cols.info = "Fragment " .. info
+        take = take or tvb:len()
+        t:set_len(take)
+        t:append_text(", fragment")
+        return take
+    end
+    check_version(tvb, 0, t)
+    local ti = t:add(f.type, tvb(1, 1))
+    local fn = by_type[ty]
+    if not fn then
+        flag(ti, ex.unknown_type, string.format("Type %d: 1 to 4 are known", ty))
+        pinfo.cols.info = string.format("ebfarm type %d", ty)
+        return tvb:len()
+    end
+    local take, info = fn(tvb, pinfo, t)
+    pinfo.cols.info = info
+    t:set_len(take)
+    t:append_text(", " .. type_names[ty])
+    return take
+end
+
+-- --- Registration ----------------------------------------------------------------
+
+-- Whether a UDP payload looks like ebfarm: the checks of a receiver on
+-- its header (a fragment must also carry a good CRC).
+local function plausible(tvb)
+    local len = tvb:len()
+    if len < 16 or tvb(0, 1):uint() ~= VERSION then
+        return false
+    end
+    local ty = tvb(1, 1):uint()
+    if ty == T_FRAGMENT then
+        if len < FRAG_HLEN then return false end
+        local piece_len, offset, frag_len = tvb(24, 2):uint(), tvb(20, 4):uint(), tvb(16, 4):uint()
+        return piece_len >= 1 and offset + piece_len <= frag_len and tvb(26, 2):uint() == 0
+            and len >= FRAG_HLEN + piece_len
+            and frag_crc(tvb, 0, piece_len) == tvb(28, 4):uint()
+    elseif ty == T_EVENT then
+        local n, fi, fc = tvb(2, 2):uint(), tvb(16, 2):uint(), tvb(18, 2):uint()
+        return len >= EVENT_HLEN and n >= 1 and n <= MAX_SOURCES and fi < fc
+            and band(tvb(6, 2):uint(), 0xFFFE) == 0 and tvb(22, 2):uint() == 0
+            and tvb(28, 4):uint() == 0
+    elseif ty == T_CREDIT then
+        local n = tvb(6, 2):uint()
+        return n <= MAX_ACKS and len >= CREDIT_HLEN + ACK_LEN * n
+    elseif ty == T_THROTTLE then
+        return tvb(4, 1):uint() <= 1 and tvb(5, 1):uint() == 0 and tvb(12, 4):uint() == 0
+    end
+    return false
+end
+
+local function heuristic(tvb, pinfo, tree)
+    if not ebf.prefs.heuristic or not plausible(tvb) then
+        return false
+    end
+    ebf.dissector(tvb, pinfo, tree)
+    return true
+end
+
+local udp_port = 0
+
+local function register_udp_port()
+    local t = DissectorTable.get("udp.port")
+    if udp_port ~= 0 then
+        t:remove(udp_port, ebf)
+    end
+    udp_port = ebf.prefs.udp_port
+    if udp_port ~= 0 then
+        t:add(udp_port, ebf)
+    end
+end
+
+function ebf.prefs_changed()
+    if ebf.prefs.udp_port ~= udp_port then
+        register_udp_port()
+    end
+end
+
+DissectorTable.get("ethertype"):add(ETHERTYPE, ebf)
+register_udp_port()
+ebf:register_heuristic("udp", heuristic)
