@@ -115,7 +115,8 @@ START_TEST(farm_files_and_farms)
     ck_assert_str_eq(ebfarm("up \"\""), "a.yaml\nrun\nsub\n");
     ck_assert_str_eq(ebfarm("up a"), "a.yaml\n");
     ck_assert_str_eq(ebfarm("up --no-start \"\""), "a.yaml\nrun\nsub\n");
-    ck_assert_str_eq(ebfarm("up --"), "--help\n--keep\n--no-start\n");
+    ck_assert_str_eq(ebfarm("up --"), "--help\n--keep\n--no-start\n--run\n");
+    ck_assert_str_eq(ebfarm("up --run \"\""), "");
     ck_assert_str_eq(ebfarm("stop --farm \"\""), "up1\nup2\n");
     ck_assert_str_eq(ebfarm("top --farm up2"), "up2\n");
     ck_assert_str_eq(ebfarm("loopback --plot \"\""), "plot.svg\nrun\nsub\n");

@@ -70,7 +70,7 @@ _ebfarm_value()
     while IFS= read -r line; do
         [[ $line =~ $re ]] || continue
         meta=${BASH_REMATCH[2]%%[])]*} rest=${BASH_REMATCH[3]}
-        if [[ $meta == *'|'* ]]; then
+        if [[ $meta =~ ^[a-z0-9-]+(\|[a-z0-9-]+)+$ ]]; then
             echo "choices ${meta//|/ }"
         elif [[ $meta == FILE.svg ]]; then
             echo svg
