@@ -181,7 +181,9 @@ Suite *completion_suite(void)
     Suite *s = suite_create("completion");
     TCase *tc = tcase_create("completion");
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    /* Once around all the tests, in the runner's process: the teardown
+     * runs also after a failed test (the tests only read the directory). */
+    tcase_add_unchecked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, subcommands);
     tcase_add_test(tc, wrapper);
