@@ -88,7 +88,7 @@ static const char *ebfarm(const char *words)
 START_TEST(subcommands)
 {
     ck_assert_str_eq(ebfarm("\"\""),
-                     "demo\ndown\nhelp\nloopback\nmetrics\nstart\nstatus\nstop\ntop\nup\n");
+                     "demo\ndown\nhelp\nkeygen\nloopback\nmetrics\nstart\nstatus\nstop\ntop\nup\n");
     ck_assert_str_eq(ebfarm("st"), "start\nstatus\nstop\n");
     ck_assert_str_eq(ebfarm("--"), "--help\n");
     ck_assert_str_eq(ebfarm("bogus --"), "");
