@@ -113,4 +113,18 @@ void lb_write_csv(FILE *f, const struct lb_report *r);
  * latency trials (or, without one, of the last valid trial of each size). */
 int lb_write_svg(FILE *f, const struct lb_report *r);
 
+/*
+ * The figure's ticks. lb_ticks_linear: the multiples of a 1-2-5 step
+ * (1, 2 or 5 times a power of ten) in [lo, hi], about want of them, at
+ * most max, into v; *decimals: the decimals the step needs. lb_ticks_log:
+ * 1, 2 and 5 times the powers of ten in [lo, hi] (only the powers when
+ * that is more than 8). Both return how many. lb_tick_label: v with
+ * decimals (-1: as many as a 1-2-5 value needs), no exponent, then " unit"
+ * ("" for none): "0.5 Mpps", "20 %", "0.02" with the micro sign and "s".
+ */
+unsigned lb_ticks_linear(double lo, double hi, unsigned want, double *v, unsigned max,
+                         int *decimals);
+unsigned lb_ticks_log(double lo, double hi, double *v, unsigned max);
+void lb_tick_label(char *b, size_t n, double v, int decimals, const char *unit);
+
 #endif /* LB_REPORT_H */
