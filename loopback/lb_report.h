@@ -106,6 +106,17 @@ void lb_print_live(FILE *f, double t_s, unsigned frame_size, double fps, double 
                    double p99_ns);
 
 void lb_print_table(FILE *f, const struct lb_report *r);
+
+/*
+ * When every trial of frame_size on path ("dpdk", "kernel") was invalid
+ * (the sender missed the asked rate): the line "loopback: every dpdk trial
+ * of 64-byte frames was invalid: the sender reached at most 0.8127 Mfps of
+ * the 7.4405 asked; try --rate 810kfps\n" in b, the best achieved rate
+ * rounded down to two significant digits, and 1. 0 (b untouched) when a
+ * trial was valid or there was none.
+ */
+int lb_rate_hint(const struct lb_report *r, unsigned frame_size, const char *path, char *b,
+                 size_t n);
 void lb_write_json(FILE *f, const struct lb_report *r);
 void lb_write_csv(FILE *f, const struct lb_report *r);
 

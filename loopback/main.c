@@ -125,7 +125,13 @@ static void fill_meta(const struct lb_opts *o, struct lb_meta *m, uint16_t tx_po
 
 static int write_outputs(const struct lb_opts *o, const struct lb_report *r)
 {
+    char hint[256];
+
     lb_print_table(o->json ? stderr : stdout, r);
+    for (unsigned i = 0; i < r->n_sizes; i++)
+        for (unsigned k = 0; k < 2; k++)
+            if (lb_rate_hint(r, r->size[i].frame_size, k ? "kernel" : "dpdk", hint, sizeof(hint)))
+                fputs(hint, stderr);
     if (o->json)
         lb_write_json(stdout, r);
     const char *paths[2] = {o->csv, o->plot};
