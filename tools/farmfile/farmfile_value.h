@@ -25,6 +25,7 @@
 #define FF_MTU_MIN EBF_MTU_MIN  /* the daemons' --mtu range (ebf_args.h) */
 #define FF_MTU_MAX EBF_MTU_MAX
 #define FF_TRIGGER_US_MAX 1e6
+#define FF_TRIGGER_TIMEOUT_MS_MAX 3.6e6
 #define FF_TIMEOUT_MS_MIN 0.01
 #define FF_TIMEOUT_MS_MAX 3.6e6
 #define FF_METRICS_MS_MIN 10
