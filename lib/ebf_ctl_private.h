@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ebf_ctl_private.h - the control block shared by ebf_ctl.c (commands, thread), ebf_ctl_wire.c and ebf_ctl_lcore.c. */
+/* ebf_ctl_private.h - the control block shared by ebf_ctl.c (commands, thread), ebf_ctl_wire.c, ebf_ctl_tel.c and ebf_ctl_lcore.c. */
 #ifndef EBF_CTL_PRIVATE_H
 #define EBF_CTL_PRIVATE_H
 
@@ -13,11 +13,18 @@
 #include "ebf_fsm.h"
 #include "ebf_metrics.h"
 #include "ebf_pb.h"
+#include "ebf_ratelim.h"
 
 extern int ebf_ctl_logtype;
 #define CTL_LOG(level, ...) rte_log(RTE_LOG_##level, ebf_ctl_logtype, "ctl: " __VA_ARGS__)
 
 #define CTL_METRICS_MAX 4096
+
+/* One configure parameter, checked and made C strings by the wire side. */
+struct ebf_ctl_param {
+    char key[EBF_CTL_KEY_MAX + 1];
+    char value[EBF_CTL_VALUE_MAX + 1];
+};
 
 struct ebf_ctl {
     struct ebf_ctl_conf c;
@@ -47,6 +54,9 @@ struct ebf_ctl {
     uint64_t seq;
     double next_pub;
 
+    struct ebf_ctl_param params[EBF_CTL_PARAMS_MAX];  /* the request being served */
+    struct ebf_ratelim refusals; /* their log lines */
+
     /* Owned by the lcore. */
     struct ebf_req *lc_stop;     /* the stop being drained */
     int lc_exit;
@@ -58,6 +68,11 @@ struct ebf_ctl {
  * came; NULL with *got set means it was not an ebfarm.Request. Free it with
  * ebfarm__request__free_unpacked. */
 Ebfarm__Request *ebf_ctl_recv(struct ebf_ctl *ctl, int *got);
+/* The parameters of rq into ctl->params as checked C strings: each value
+ * taken with its length (a NUL inside is refused, not cut short), keys
+ * that are names, each once, at most EBF_CTL_PARAMS_MAX. 0, or -1 with err
+ * naming the key and value. */
+int ebf_ctl_take_params(struct ebf_ctl *ctl, const Ebfarm__Request *rq, char *err, size_t len);
 /* The reply to the request just received: ok or err, the daemon's status
  * and, unless snap is NULL, the metrics of snap. */
 void ebf_ctl_reply(struct ebf_ctl *ctl, int ok, const char *err, const void *snap);
@@ -66,5 +81,13 @@ void ebf_ctl_reply(struct ebf_ctl *ctl, int ok, const char *err, const void *sna
 void ebf_ctl_send_snapshot(struct ebf_ctl *ctl, const void *snap);
 /* A socket of type bound to ep, or NULL with errno set and the cause on stderr. */
 void *ebf_ctl_bind(struct ebf_ctl *ctl, int type, const char *ep);
+
+/* DPDK telemetry (ebf_ctl_tel.c), below ebf_ctl.c and ebf_ctl_wire.c. */
+/* Register the /ebfarm/... commands, once per process; any thread. */
+void ebf_ctl_tel_register(void);
+/* Control thread: ctl->ms := the metric list of snap, and a copy of it and
+ * of the daemon's state kept for the telemetry commands (the only thing
+ * they read, under a lock of their own). */
+void ebf_ctl_metrics(struct ebf_ctl *ctl, const void *snap);
 
 #endif /* EBF_CTL_PRIVATE_H */

@@ -28,13 +28,10 @@ static const struct ebf_arg own[] = {
      .help = "the SFC's MAC on that link"},
     EBF_ARG_INT(EBF_ARG_U16, "node-id", &conf.node_id, 0, 1023, "N",
                 "this node's id at its SFC (0)"),
-    EBF_ARG_INT(EBF_ARG_U16, "credits", &conf.credits, 1, 4096, "N",
-                "event slots granted to the SFC (32)"),
-    EBF_ARG_NUM("trigger-us", &conf.trigger_us, 0, 1e6, "T",
-                "busy time per event, microseconds (0)"),
-    EBF_ARG_NUM("accept", &conf.accept, 0, 1, "F", "fraction of events accepted, 0..1 (0.1)"),
-    EBF_ARG_INT(EBF_ARG_U64, "accept-seed", &conf.accept_seed, 0, UINT64_MAX, "N",
-                "seed of the accept decision (0)"),
+    EBF_ARG_PARAM(CREDITS, &conf.credits, "N", "event slots granted to the SFC (32)"),
+    EBF_ARG_PARAM(TRIGGER_US, &conf.trigger_us, "T", "busy time per event, microseconds (0)"),
+    EBF_ARG_PARAM(ACCEPT, &conf.accept, "F", "fraction of events accepted, 0..1 (0.1)"),
+    EBF_ARG_PARAM(ACCEPT_SEED, &conf.accept_seed, "N", "seed of the accept decision (0)"),
     EBF_ARG_VAL(EBF_ARG_STR, "trigger", &trigger_path, "PATH",
                 "trigger plug-in (.so, docs/trigger.md); default: the built-in emulation"),
     EBF_ARG_CALL("trigger-param", trigger_param, &trigger, "KEY=VALUE",
@@ -46,8 +43,8 @@ static const struct ebf_arg own[] = {
     EBF_ARG_NUM("heartbeat-ms", &conf.heartbeat_ms, 0, 3.6e6, "T",
                 "empty credit frame after T ms of silence (100)"),
     EBF_ARG_INT(EBF_ARG_U16, "burst", &conf.burst, 1, 64, "N", "rx burst (32)"),
-    EBF_ARG_NUM("drain-quiet-ms", &conf.drain_quiet_ms, 1, 3.6e6, "T",
-                "at stop, input quiet this long ends the run (200)"),
+    EBF_ARG_PARAM(DRAIN_QUIET_MS, &conf.drain_quiet_ms, "T",
+                  "at stop, input quiet this long ends the run (200)"),
 };
 
 static struct ebf_daemon node_daemon;
