@@ -108,7 +108,7 @@ END_TEST
 START_TEST(test_node_trigger)
 {
     static const char *const want[] = {
-        "/b/node/ebfarm-node", "--no-huge", "-m", "128", "--no-pci", "--no-telemetry",
+        "/b/node/ebfarm-node", "--no-huge", "-m", "128", "--no-pci",
         "--lcores=2", "--file-prefix=pfx-node0", "--log-level=lib.eal:warning",
         "--vdev=net_memif0,role=client,id=0,socket=/r/sfc0-node0.sock,socket-abstract=no,"
         "mac=02:eb:00:00:02:00,rsize=11",
