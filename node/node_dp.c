@@ -17,10 +17,9 @@
 #include "ebf_mix.h"
 #include "ebf_pattern.h"
 #include "ebf_util.h"
-#include "node_view.h"
+#include "node_dp_private.h"
 
 #define BURST_MAX 64
-#define FRAME_MAX 9728           /* a chained frame is read whole into scratch */
 _Static_assert(FRAME_MAX >= EBF_MTU_MAX + EBF_L2_MAX_HLEN, "scratch below the largest frame");
 #define DONE_WINDOW 65536
 
@@ -30,81 +29,6 @@ static const uint8_t verify_bit[] = {
 #undef NODE_VERIFY_BIT
 };
 
-/* An event being received. */
-struct node_ev {
-    uint64_t id;
-    uint64_t first_tx_ns;
-    uint64_t present[2];
-    uint32_t bytes;              /* from the header */
-    uint32_t got_bytes;          /* piece bytes received */
-    uint16_t n_sources;
-    uint16_t flags;
-    uint16_t frame_count;
-    uint16_t frames_got;
-    uint8_t status;              /* EBF_ACKS_* found so far */
-    uint8_t used;
-    uint32_t src_len[EBF_MAX_SOURCES];
-    uint32_t src_got[EBF_MAX_SOURCES];
-};
-
-struct node_dp {
-    struct node_conf c;
-    struct node_stats st;
-    struct node_ev *ev;          /* c.credits entries */
-    struct ebf_ack ack[EBF_MAX_ACKS];
-    uint16_t n_ack;
-    uint16_t max_acks;           /* in one credit frame: node_max_acks(mtu) */
-    uint16_t credits_owed;       /* initial grant not yet sent */
-    uint32_t seq;
-    uint64_t last_tx_tsc;
-    uint64_t hb_tsc;
-    uint64_t *done;              /* decided ids + 1, indexed by id % DONE_WINDOW */
-    struct ebf_ack *done_ack;    /* the ack each of them got */
-    int draining;
-    uint64_t drain_last, drain_frames;
-    const struct ebf_trigger_plugin *tp;
-    void *tstate;                /* the plug-in's, for this run */
-    int view;                    /* hold frames: the plug-in reads payload */
-    int guard;                   /* a loaded plug-in: under the crash guard */
-    uint64_t slow_tsc;           /* trigger_timeout_ms in TSC cycles; 0: off */
-    struct node_view v;
-    struct ebf_trigger_fragment lens[EBF_MAX_SOURCES];  /* built-in: lengths only */
-    uint8_t scratch[FRAME_MAX];
-};
-
-/* The plug-in's init for this run: a loaded one with its own parameters,
- * the built-in with the node's accept, accept_seed and trigger_us. */
-static int trigger_start(struct node_dp *dp)
-{
-    const struct node_trigger *t = dp->c.trigger;
-    char text[3][48], err[256];
-    struct ebf_trigger_param emu[3] = {
-        {"accept", text[0]}, {"accept_seed", text[1]}, {"trigger_us", text[2]},
-    };
-    struct ebf_trigger_run run = {.run_number = dp->c.run, .node_id = dp->c.node_id,
-                                  .n_params = 3, .params = emu};
-
-    snprintf(text[0], sizeof(text[0]), "%.17g", dp->c.accept);
-    snprintf(text[1], sizeof(text[1]), "%" PRIu64, dp->c.accept_seed);
-    snprintf(text[2], sizeof(text[2]), "%.17g", dp->c.trigger_us);
-    dp->tp = &node_emulate_plugin;
-    if (t && t->dl) {
-        dp->tp = t->p;
-        run.n_params = t->n_params;
-        run.params = t->params;
-        dp->view = dp->guard = 1;
-    }
-    dp->slow_tsc = (uint64_t)(dp->c.trigger_timeout_ms * 1e-3 * (double)rte_get_tsc_hz());
-    if (dp->tp->init(&run, &dp->tstate, err, sizeof(err)))
-        return -EINVAL;
-    if (dp->view && node_view_init(&dp->v, dp->c.credits)) {
-        if (dp->tp->fini)
-            dp->tp->fini(dp->tstate);
-        dp->tp = NULL;
-        return -ENOMEM;
-    }
-    return 0;
-}
 
 uint16_t node_max_acks(uint16_t mtu)
 {
@@ -138,7 +62,7 @@ struct node_dp *node_dp_create(const struct node_conf *conf)
         errno = ENOMEM;
         return NULL;
     }
-    int rc = trigger_start(dp);
+    int rc = node_dp_trigger_start(dp);
     if (rc) {
         dp->tp = NULL;
         node_dp_destroy(dp);
@@ -156,10 +80,7 @@ void node_dp_destroy(struct node_dp *dp)
 {
     if (!dp)
         return;
-    if (dp->view)
-        node_view_free(&dp->v);
-    if (dp->tp && dp->tp->fini)
-        dp->tp->fini(dp->tstate);
+    node_dp_trigger_stop(dp);
     rte_free(dp->ev);
     rte_free(dp->done);
     rte_free(dp->done_ack);
@@ -296,51 +217,6 @@ static void verify_pieces(struct node_dp *dp, struct node_ev *e, const uint8_t *
 
 static void queue_ack(struct node_dp *dp, const struct ebf_ack *a);
 
-/* The fragments of e as the plug-in sees them: pieces in the held frames,
- * or (the built-in, which reads no payload) lengths only. NULL: overflowed. */
-static const struct ebf_trigger_fragment *fragments(struct node_dp *dp, struct node_ev *e)
-{
-    if (dp->view)
-        return node_view_build(&dp->v, (uint16_t)(e - dp->ev), e->n_sources) ? NULL
-                                                                               : dp->v.frags;
-    for (unsigned s = 0; s < e->n_sources; s++)
-        dp->lens[s] = (struct ebf_trigger_fragment){
-            .len = ebf_present_test(e->present, s) ? e->src_got[s] : 0,
-        };
-    return dp->lens;
-}
-
-/* The plug-in's decision on e (1: accept); what it did not decide is
- * rejected and counted by reason. The held frames are released after. */
-static int decide(struct node_dp *dp, struct node_ev *e)
-{
-    struct ebf_trigger_event ev = {
-        .event_id = e->id, .run_number = dp->c.run, .n_sources = e->n_sources,
-        .flags = e->flags, .present = {e->present[0], e->present[1]},
-        .fragments = fragments(dp, e),
-    };
-    struct ebf_trigger_decision d = {0};
-    int rc = -1;
-
-    if (!ev.fragments) {
-        dp->st.trigger_fail[NODE_TF_VIEW_OVERFLOW]++;
-    } else {
-        if (dp->guard)
-            node_trigger_guard_enter(e->id);
-        uint64_t t0 = rte_get_tsc_cycles();
-        rc = dp->tp->decide(dp->tstate, &ev, &d);
-        uint64_t took = rte_get_tsc_cycles() - t0;
-        if (dp->guard)
-            node_trigger_guard_leave();
-        dp->st.trigger_slow += dp->slow_tsc && took > dp->slow_tsc;
-        if (rc)
-            dp->st.trigger_fail[NODE_TF_ERROR]++;
-    }
-    if (dp->view)
-        node_view_reset(&dp->v, (uint16_t)(e - dp->ev));
-    return rc == 0 && d.accept;
-}
-
 /* Every frame of e is in: check the source set, spend the trigger time,
  * decide and queue the ack. */
 static void finish_event(struct node_dp *dp, struct node_ev *e)
@@ -352,7 +228,7 @@ static void finish_event(struct node_dp *dp, struct node_ev *e)
     }
     if (e->got_bytes != e->bytes)
         flag(e, NODE_V_BAD_SOURCES);
-    int accept = decide(dp, e);
+    int accept = node_dp_decide(dp, e);
     uint64_t now = ebf_now_ns();
     if (e->first_tx_ns != UINT64_MAX && now > e->first_tx_ns)
         ebf_hist_add(&dp->st.e2e_ns, now - e->first_tx_ns);
