@@ -8,6 +8,7 @@
 
 #include "cmd_demo.h"
 #include "cmd_farm.h"
+#include "cmd_keygen.h"
 #include "farm_proc.h"
 #include "prom.h"
 #include "top.h"
@@ -25,6 +26,7 @@ static void usage(FILE *out)
             "  down     shut every process of the farm down and clean up\n"
             "  status   state of every process and the farm's totals (--json)\n"
             "  top      live view of the farm, refreshed every second\n"
+            "  keygen DIR   make the farm's CURVE keys (farm file: keys: DIR)\n"
             "  metrics  --prometheus [--listen ADDR]: serve the farm's metrics over HTTP\n"
             "  loopback frame-drop benchmark (RFC 2544) of a TX port cabled to an RX port:\n"
             "           ebfarm loopback --tx PORT --rx PORT [options]; --help lists them\n"
@@ -63,6 +65,7 @@ int main(int argc, char **argv)
     } cmds[] = {
         {"up", cmd_up}, {"start", cmd_start}, {"stop", cmd_stop}, {"down", cmd_down},
         {"status", cmd_status}, {"top", cmd_top}, {"metrics", cmd_metrics},
+        {"keygen", cmd_keygen},
     };
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         if (strcmp(argv[1], cmds[i].name) == 0)
