@@ -19,6 +19,7 @@ import sys
 RESULTS = [  # name, unit, reference
     ("readout_tx", "frames/s", "testpmd_txonly"),
     ("node_verify", "bytes/s", "crc32c"),
+    ("sfc_cycles", "cycles/frame", "testpmd_io"),
 ]
 META = {"cpu_model": str, "cpu_mhz": (int, float), "cpus": int, "dpdk_version": str,
         "driver": str, "frame_size": int, "frag_size": int, "pairs": int, "quick": bool,
@@ -42,7 +43,7 @@ def check_meta(m):
     for k, t in META.items():
         if not isinstance(m.get(k), t):
             fail("meta.%s is %r, not a %s" % (k, m.get(k), t))
-    if m["driver"] != "net_null" or m["frame_size"] != 1078 or m["frag_size"] != 1024:
+    if m["driver"] != "net_null, net_memif (sfc_cycles)" or m["frame_size"] != 1078 or m["frag_size"] != 1024:
         fail("meta driver/frame/frag: %r" % m)
     if m["pairs"] != 5 or m["quick"] is not True or not m["date"].endswith("Z"):
         fail("meta pairs/quick/date: %r" % m)

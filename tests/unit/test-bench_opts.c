@@ -26,6 +26,7 @@ START_TEST(test_defaults)
     ck_assert_uint_eq(o.frag_size, 1024);
     ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_READOUT_TX), 1);
     ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_NODE_VERIFY), 1);
+    ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_SFC_CYCLES), 1);
 }
 END_TEST
 
@@ -40,6 +41,11 @@ START_TEST(test_values)
     ck_assert_uint_eq(o.frag_size, 64);
     ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_READOUT_TX), 0);
     ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_NODE_VERIFY), 1);
+    ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_SFC_CYCLES), 0);
+    ck_assert_int_eq(PARSE(&o, "--only", "sfc_cycles", "--only", "readout_tx"), 0);
+    ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_READOUT_TX), 1);
+    ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_NODE_VERIFY), 0);
+    ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_SFC_CYCLES), 1);
     ck_assert_int_eq(PARSE(&o, "--csv", "--pairs", "100", "--frag-size", "1400"), 0);
     ck_assert_int_eq(o.format, BENCH_OUT_CSV);
     ck_assert_uint_eq(o.pairs, 100);
@@ -61,7 +67,7 @@ START_TEST(test_refusals)
     ck_assert_int_eq(PARSE(&o, "--frag-size", "-1"), -1);
     ck_assert_str_eq(err, "bench: option '--frag-size': '-1' is not an integer in 64..1400");
     ck_assert_int_eq(PARSE(&o, "--only", "sfc"), -1);
-    ck_assert_str_eq(err, "bench: option '--only': unknown case 'sfc' (readout_tx, node_verify)");
+    ck_assert_str_eq(err, "bench: option '--only': unknown case 'sfc' (readout_tx, node_verify, sfc_cycles)");
     ck_assert_int_eq(PARSE(&o, "--pairs"), -1);
     ck_assert_str_eq(err, "bench: option '--pairs' needs a value");
     ck_assert_int_eq(PARSE(&o, "--json", "--csv"), -1);

@@ -39,6 +39,44 @@ START_TEST(test_testpmd_pps)
 }
 END_TEST
 
+/* The end of a testpmd io run with --record-core-cycles (22.11). */
+START_TEST(test_testpmd_io_cycles)
+{
+    FILE *f = text("  TX-packets: 5          TX-errors: 0          TX-bytes:  0\n"
+                   "  ---------------------- Forward statistics for port 1  ----------\n"
+                   "  TX-packets: 400000         TX-dropped: 0             TX-total: 400000\n"
+                   "  +++++++++++++++ Accumulated forward statistics for all ports++++++\n"
+                   "  RX-packets: 0              RX-dropped: 0             RX-total: 0\n"
+                   "  TX-packets: 400000         TX-dropped: 0             TX-total: 400000\n"
+                   "  CPU cycles/packet=INF (total cycles=361800292 / total io packets=0) at "
+                   "2600 MHz Clock\n");
+    double c, p;
+    ck_assert_int_eq(bench_testpmd_io_cycles(f, &c, &p), 0);
+    ck_assert(c == 361800292 && p == 400000);
+    fclose(f);
+    f = text("  TX-packets: 400000         TX-dropped: 0\n"
+             "  CPU cycles/packet=INF (total cycles=361800292 / total io packets=0)\n");
+    ck_assert_int_eq(bench_testpmd_io_cycles(f, &c, &p), -1); /* no accumulated stats */
+    fclose(f);
+}
+END_TEST
+
+START_TEST(test_json_number)
+{
+    static const char *const path[] = {"capacity", "sfc", "cycles_per_frame"};
+    const char *doc = "{\"sfc\":{\"cycles_per_frame\":1},\"capacity\":{\"readout\":"
+                      "{\"cycles_per_frame\": 2},\"sfc\":{\"busy_s\":0.5,"
+                      "\"cycles_per_frame\": 6435.1}}}";
+    double v = 0;
+    ck_assert_int_eq(bench_json_number(doc, path, 3, &v), 0);
+    ck_assert(v == 6435.1);
+    ck_assert_int_eq(bench_json_number("{\"capacity\":{\"sfc\":{}}}", path, 3, &v), -1);
+    ck_assert_int_eq(
+        bench_json_number("{\"capacity\":{\"sfc\":{\"cycles_per_frame\":null}}}", path, 3, &v),
+        -1);
+}
+END_TEST
+
 static void write_file(const char *path, const char *s)
 {
     FILE *f = fopen(path, "w");
@@ -117,6 +155,8 @@ Suite *bench_parse_suite(void)
     TCase *tc = tcase_create("bench_parse");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_testpmd_pps);
+    tcase_add_test(tc, test_testpmd_io_cycles);
+    tcase_add_test(tc, test_json_number);
     tcase_add_test(tc, test_readout_stats);
     tcase_add_test(tc, test_cpuinfo);
     tcase_add_test(tc, test_pieces);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_sfc.h"
 #include "bench_stats.h"
 #include "bench_txrate.h"
 #include "bench_verify.h"
@@ -15,6 +16,7 @@
 static const struct bench_case_def cases[BENCH_CASE_MAX] = {
     [BENCH_CASE_READOUT_TX] = {"readout_tx", "frames/s", "testpmd_txonly", bench_txrate_side},
     [BENCH_CASE_NODE_VERIFY] = {"node_verify", "bytes/s", "crc32c", bench_verify_side},
+    [BENCH_CASE_SFC_CYCLES] = {"sfc_cycles", "cycles/frame", "testpmd_io", bench_sfc_side},
 };
 
 void bench_env_prefix(struct bench_env *env, char *buf, size_t len)

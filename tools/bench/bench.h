@@ -29,6 +29,6 @@ int bench_run_all(const struct bench_opts *o, struct bench_result *r, FILE *prog
                   size_t len);
 
 /* The device name of the metadata. */
-#define BENCH_DRIVER "net_null"
+#define BENCH_DRIVER "net_null, net_memif (sfc_cycles)"
 
 #endif /* BENCH_H */

@@ -14,7 +14,8 @@ const char bench_usage[] =
     "  --quick          shorter runs: the whole bench within 2 minutes\n"
     "  --pairs N        subject/reference pairs per result (5..100, default 5)\n"
     "  --frag-size N    fragment payload bytes (64..1400, default 1024)\n"
-    "  --only CASE      run one case (repeatable): readout_tx, node_verify\n"
+    "  --only CASE      run one case (repeatable): readout_tx, node_verify,\n"
+    "                   sfc_cycles\n"
     "  --json           one JSON object on stdout\n"
     "  --csv            CSV on stdout\n"
     "  --help           this text\n";
@@ -47,7 +48,8 @@ static int parse_case(const char *s, unsigned *only, char *err, size_t len)
             *only |= 1u << c;
             return 0;
         }
-    snprintf(err, len, "bench: option '--only': unknown case '%s' (readout_tx, node_verify)", s);
+    snprintf(err, len,
+             "bench: option '--only': unknown case '%s' (readout_tx, node_verify, sfc_cycles)", s);
     return -1;
 }
 

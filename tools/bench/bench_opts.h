@@ -28,7 +28,8 @@ struct bench_opts {
 /* The cases, by the name --only takes. */
 #define BENCH_FOREACH_CASE(X)                                                          \
     X(READOUT_TX, "readout_tx", "readout TX rate against dpdk-testpmd txonly")         \
-    X(NODE_VERIFY, "node_verify", "node piece verification against a plain CRC32C pass")
+    X(NODE_VERIFY, "node_verify", "node piece verification against a plain CRC32C pass") \
+    X(SFC_CYCLES, "sfc_cycles", "SFC busy cycles per frame against dpdk-testpmd io-forward")
 
 enum bench_case {
 #define BENCH_CASE_ENUM(id, name, help) BENCH_CASE_##id,

@@ -35,6 +35,55 @@ double bench_testpmd_tx_pps(FILE *out)
     return s.median;
 }
 
+/* The number after label in line, or -1 when line has no such label. */
+static double number_after(const char *line, const char *label)
+{
+    const char *p = strstr(line, label);
+    if (!p)
+        return -1;
+    char *end;
+    double x = strtod(p + strlen(label), &end);
+    return end == p + strlen(label) ? -1 : x;
+}
+
+int bench_testpmd_io_cycles(FILE *out, double *cycles, double *packets)
+{
+    char line[512];
+    int accumulated = 0;
+    *cycles = -1;
+    *packets = -1;
+    while (fgets(line, sizeof(line), out)) {
+        if (strstr(line, "Accumulated forward statistics"))
+            accumulated = 1;
+        else if (accumulated && *packets < 0 && strstr(line, "TX-packets:"))
+            *packets = number_after(line, "TX-packets:");
+        if (strstr(line, "total cycles="))
+            *cycles = number_after(line, "total cycles=");
+    }
+    return *cycles >= 0 && *packets >= 0 ? 0 : -1;
+}
+
+int bench_json_number(const char *text, const char *const *keys, unsigned n, double *out)
+{
+    const char *p = text;
+    for (unsigned i = 0; i < n; i++) {
+        char q[80];
+        snprintf(q, sizeof(q), "\"%s\"", keys[i]);
+        p = strstr(p, q);
+        if (!p)
+            return -1;
+        p += strlen(q);
+    }
+    while (*p == ' ' || *p == ':')
+        p++;
+    char *end;
+    double x = strtod(p, &end);
+    if (end == p)
+        return -1;
+    *out = x;
+    return 0;
+}
+
 int bench_ro_load(const char *path, struct bench_ro_run *r)
 {
     struct ebf_kv kv;

@@ -15,6 +15,23 @@
  */
 double bench_testpmd_tx_pps(FILE *out);
 
+/*
+ * dpdk-testpmd with --record-core-cycles prints at its end "total
+ * cycles=N" (the cycles of its forwarding passes that moved packets; 22.11
+ * prints "total io packets=0" and INF beside them) and the accumulated
+ * forward statistics, "TX-packets: N" among them. Sets *cycles and
+ * *packets; returns 0, or -1 when either is missing.
+ */
+int bench_testpmd_io_cycles(FILE *out, double *cycles, double *packets);
+
+/*
+ * The number after the last of keys (n quoted JSON keys, each looked for
+ * after the previous one) in text: {"a": {"b": 3}} with keys a, b gives 3.
+ * Enough for the summary of `ebfarm demo --json`, whose keys are unique
+ * along such a path. Returns 0, or -1 when a key or the number is missing.
+ */
+int bench_json_number(const char *text, const char *const *keys, unsigned n, double *out);
+
 /* The figures of a readout run, from its stats file. */
 struct bench_ro_run {
     uint64_t frames;             /* "frames": frames sent */

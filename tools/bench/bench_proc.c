@@ -67,25 +67,25 @@ static int wait_limited(pid_t pid, const struct bench_proc_limits *lim, int *int
     }
 }
 
-int bench_proc_run(char *const argv[], const char *out_path, const struct bench_proc_limits *lim,
-                   const char *file_prefix, char *err, size_t len)
+int bench_proc_start(char *const argv[], const char *out_path)
+{
+    return (int)start(argv, out_path);
+}
+
+int bench_proc_wait(int pid, const char *name, const char *out_path,
+                    const struct bench_proc_limits *lim, const char *file_prefix, char *err,
+                    size_t len)
 {
     char dir[512];
-    int rc = 0;
-    pid_t pid = start(argv, out_path);
-    if (pid < 0) {
-        snprintf(err, len, "cannot start %s: %s", argv[0], strerror(errno));
-        return -1;
-    }
-    int interrupted;
-    int status = wait_limited(pid, lim, &interrupted);
-    int stopped = interrupted && WIFSIGNALED(status) && WTERMSIG(status) == SIGINT;
+    int rc = 0, interrupted;
+    int status = wait_limited((pid_t)pid, lim, &interrupted);
+    int stopped = interrupted && status >= 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGINT;
     if (status < 0) {
-        snprintf(err, len, "%s timed out after %.0f s and was killed (output: %s)", argv[0],
+        snprintf(err, len, "%s timed out after %.0f s and was killed (output: %s)", name,
                  lim->timeout_s, out_path);
         rc = -1;
     } else if (!stopped && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
-        snprintf(err, len, "%s %s %d (output: %s)", argv[0],
+        snprintf(err, len, "%s %s %d (output: %s)", name,
                  WIFEXITED(status) ? "exited with status" : "was killed by signal",
                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), out_path);
         rc = -1;
@@ -94,4 +94,15 @@ int bench_proc_run(char *const argv[], const char *out_path, const struct bench_
     if (access(dir, F_OK) == 0)
         farm_rm_rf(dir);
     return rc;
+}
+
+int bench_proc_run(char *const argv[], const char *out_path, const struct bench_proc_limits *lim,
+                   const char *file_prefix, char *err, size_t len)
+{
+    pid_t pid = start(argv, out_path);
+    if (pid < 0) {
+        snprintf(err, len, "cannot start %s: %s", argv[0], strerror(errno));
+        return -1;
+    }
+    return bench_proc_wait(pid, argv[0], out_path, lim, file_prefix, err, len);
 }

@@ -22,6 +22,14 @@ struct bench_proc_limits {
 int bench_proc_run(char *const argv[], const char *out_path, const struct bench_proc_limits *lim,
                    const char *file_prefix, char *err, size_t len);
 
+/* The same in two steps, for a program that must run beside another:
+ * start it (returns its pid, or -1 with errno), then wait for it with lim
+ * counted from the call to bench_proc_wait. */
+int bench_proc_start(char *const argv[], const char *out_path);
+int bench_proc_wait(int pid, const char *name, const char *out_path,
+                    const struct bench_proc_limits *lim, const char *file_prefix, char *err,
+                    size_t len);
+
 /* The DPDK runtime directory of file_prefix: /var/run/dpdk/<prefix> as
  * root, else $XDG_RUNTIME_DIR/dpdk/<prefix> (or /tmp/dpdk/<prefix>). */
 void bench_runtime_dir(const char *file_prefix, char *buf, size_t len);

@@ -30,7 +30,7 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
     fprintf(f, "fragment %u B, frame %u B; %u pairs (subject, reference alternated); "
                "median [min-max]\n\n",
             m->frag_size, m->frame_size, m->pairs);
-    fprintf(f, "%-20s %-34s %-10s %-20s %-34s %s\n", "name", "value", "unit", "reference",
+    fprintf(f, "%-20s %-34s %-13s %-20s %-34s %s\n", "name", "value", "unit", "reference",
             "reference value", "ratio");
     for (size_t i = 0; i < n; i++) {
         char v[64], rv[64], ra[64];
@@ -40,7 +40,7 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
                  r[i].reference_value.min, r[i].reference_value.max);
         snprintf(ra, sizeof(ra), "%.3f [%.3f-%.3f]", r[i].ratio.median, r[i].ratio.min,
                  r[i].ratio.max);
-        fprintf(f, "%-20s %-34s %-10s %-20s %-34s %s\n", r[i].name, v, r[i].unit,
+        fprintf(f, "%-20s %-34s %-13s %-20s %-34s %s\n", r[i].name, v, r[i].unit,
                 r[i].reference, rv, ra);
     }
 }

@@ -14,7 +14,7 @@ struct bench_meta {
     double cpu_mhz;              /* /proc/cpuinfo "cpu MHz" of the first CPU, 0 if absent */
     unsigned cpus;               /* online CPUs */
     char dpdk_version[32];       /* the DPDK the daemons were built with */
-    char driver[32];             /* the virtual device both sides ran on */
+    char driver[64];             /* the virtual device both sides ran on */
     unsigned frame_size;         /* bytes of each frame on the device */
     unsigned frag_size;          /* fragment payload bytes */
     unsigned pairs;              /* subject/reference pairs of each result */
