@@ -132,7 +132,8 @@ void bench_print_csv(FILE *f, const struct bench_meta *m, const struct bench_res
                 r[i].reference_value.min, r[i].reference_value.max, r[i].ratio.min,
                 r[i].ratio.max);
         csv_str(f, m->cpu_model);
-        fprintf(f, ",%.3f,%s,%s,%u,%s\n", m->cpu_mhz, m->dpdk_version, m->driver, m->frame_size,
-                m->date);
+        fprintf(f, ",%.3f,%s,", m->cpu_mhz, m->dpdk_version);
+        csv_str(f, m->driver);
+        fprintf(f, ",%u,%s\n", m->frame_size, m->date);
     }
 }
