@@ -289,13 +289,17 @@ static void serve_one(struct ebf_ctl *ctl)
     ebf_ctl_reply(ctl, ok, ok ? "" : err, snap);
 }
 
-/* The lcore's counters on the PUB socket. The snapshot is taken also with
- * no PUB socket: it tells a standalone run that it has finished. */
+/* The lcore's counters on the PUB socket and for telemetry. The snapshot
+ * is taken also with no PUB socket: it tells a standalone run that it has
+ * finished. */
 static void publish(struct ebf_ctl *ctl)
 {
-    if (do_snapshot(ctl) != 0 || !ctl->pub)
+    if (do_snapshot(ctl) != 0)
         return;
-    ebf_ctl_send_snapshot(ctl, ctl->snap);
+    if (ctl->pub)
+        ebf_ctl_send_snapshot(ctl, ctl->snap);
+    else
+        ebf_ctl_metrics(ctl, ctl->snap);
 }
 
 /* Signals and standalone runs: stop a run, then shut down once it drained. */
@@ -424,6 +428,7 @@ struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ct
         e = errno;
         goto fail;
     }
+    ebf_ctl_tel_register();
     e = rte_ctrl_thread_create(&ctl->thread, "ebf-ctl", NULL, ctl_main, ctl);
     if (e) {
         e = e < 0 ? -e : e;

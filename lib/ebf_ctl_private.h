@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ebf_ctl_private.h - the control block shared by ebf_ctl.c (commands, thread), ebf_ctl_wire.c and ebf_ctl_lcore.c. */
+/* ebf_ctl_private.h - the control block shared by ebf_ctl.c (commands, thread), ebf_ctl_wire.c, ebf_ctl_tel.c and ebf_ctl_lcore.c. */
 #ifndef EBF_CTL_PRIVATE_H
 #define EBF_CTL_PRIVATE_H
 
@@ -66,5 +66,13 @@ void ebf_ctl_reply(struct ebf_ctl *ctl, int ok, const char *err, const void *sna
 void ebf_ctl_send_snapshot(struct ebf_ctl *ctl, const void *snap);
 /* A socket of type bound to ep, or NULL with errno set and the cause on stderr. */
 void *ebf_ctl_bind(struct ebf_ctl *ctl, int type, const char *ep);
+
+/* DPDK telemetry (ebf_ctl_tel.c), below ebf_ctl.c and ebf_ctl_wire.c. */
+/* Register the /ebfarm/... commands, once per process; any thread. */
+void ebf_ctl_tel_register(void);
+/* Control thread: ctl->ms := the metric list of snap, and a copy of it and
+ * of the daemon's state kept for the telemetry commands (the only thing
+ * they read, under a lock of their own). */
+void ebf_ctl_metrics(struct ebf_ctl *ctl, const void *snap);
 
 #endif /* EBF_CTL_PRIVATE_H */

@@ -16,8 +16,7 @@
  * status reply carries the last one published). */
 static Ebfarm__Snapshot *snapshot_msg(struct ebf_ctl *ctl, const void *snap, uint64_t seq)
 {
-    ebf_metrics_clear(&ctl->ms);
-    ctl->ops->metrics(snap, &ctl->ms);
+    ebf_ctl_metrics(ctl, snap);
     Ebfarm__Snapshot *s = ebf_pb_snapshot(&ctl->ms, ctl->ops->component, ctl->instance,
                                           seq, ctl->run_number, ctl->state);
     if (s) {

@@ -61,7 +61,7 @@ static void build(enum farm_role role, unsigned k, const char *name, struct farm
 START_TEST(test_sfc)
 {
     static const char *const want[] = {
-        "/b/sfc/ebfarm-sfc", "--no-huge", "-m", "256", "--no-pci", "--no-telemetry",
+        "/b/sfc/ebfarm-sfc", "--no-huge", "-m", "256", "--no-pci",
         "--lcores=1-3", "--file-prefix=pfx-sfc0", "--log-level=lib.eal:warning",
         "--vdev=net_memif0,role=server,id=0,socket=/r/ro0-sfc0.sock,socket-abstract=no,"
         "mac=02:eb:00:00:00:01,rsize=11",
@@ -87,7 +87,7 @@ END_TEST
 START_TEST(test_node)
 {
     static const char *const want[] = {
-        "/b/node/ebfarm-node", "--no-huge", "-m", "128", "--no-pci", "--no-telemetry",
+        "/b/node/ebfarm-node", "--no-huge", "-m", "128", "--no-pci",
         "--lcores=2", "--file-prefix=pfx-node1", "--log-level=lib.eal:warning",
         "--vdev=net_memif0,role=client,id=0,socket=/r/sfc0-node1.sock,socket-abstract=no,"
         "mac=02:eb:00:00:02:01,rsize=11",
@@ -107,7 +107,7 @@ END_TEST
 START_TEST(test_readout)
 {
     static const char *const want[] = {
-        "/b/readout/ebfarm-readout", "--no-huge", "-m", "128", "--no-pci", "--no-telemetry",
+        "/b/readout/ebfarm-readout", "--no-huge", "-m", "128", "--no-pci",
         "--lcores=0@(0,1)", "--file-prefix=pfx-ro0", "--log-level=lib.eal:warning",
         "--vdev=net_memif0,role=client,id=0,socket=/r/ro0-sfc0.sock,socket-abstract=no,"
         "mac=02:eb:00:00:00:10,rsize=11",
@@ -145,21 +145,21 @@ START_TEST(test_jumbo_mtu)
     spec.run.mtu = 9000;
     build(FARM_SFC, 0, "sfc0", &c);
     for (int i = 0; i < 3; i++)
-        ck_assert_str_eq(c.argv[9 + i], vdev[i]);
-    ck_assert_str_eq(c.argv[22], "--mtu=9000");
+        ck_assert_str_eq(c.argv[8 + i], vdev[i]);
+    ck_assert_str_eq(c.argv[21], "--mtu=9000");
     farm_argv_free(&c);
     build(FARM_NODE, 1, "node1", &c);
-    ck_assert_str_eq(c.argv[9], vdev[3]);
-    ck_assert_str_eq(c.argv[19], "--mtu=9000");
+    ck_assert_str_eq(c.argv[8], vdev[3]);
+    ck_assert_str_eq(c.argv[18], "--mtu=9000");
     farm_argv_free(&c);
     spec.run.mtu = 2031;         /* a frame of 2049 B: the first MTU past 2048 */
     build(FARM_READOUT, 0, "ro0", &c);
-    ck_assert_str_eq(c.argv[9], vdev[4]);
-    ck_assert_str_eq(c.argv[17], "--mtu=2031");
+    ck_assert_str_eq(c.argv[8], vdev[4]);
+    ck_assert_str_eq(c.argv[16], "--mtu=2031");
     farm_argv_free(&c);
     spec.run.mtu = 2030;         /* 2048 B: memif's default buffer takes it */
     build(FARM_READOUT, 0, "ro0", &c);
-    ck_assert_str_eq(c.argv[9], "--vdev=net_memif0,role=client,id=0,socket=/r/ro0-sfc0.sock,"
+    ck_assert_str_eq(c.argv[8], "--vdev=net_memif0,role=client,id=0,socket=/r/ro0-sfc0.sock,"
                                 "socket-abstract=no,mac=02:eb:00:00:00:10,rsize=11");
     farm_argv_free(&c);
 }
@@ -180,6 +180,7 @@ START_TEST(test_shared_port_pci_and_eal_args)
     struct farm_argv c;
 
     spec.sfc[0].p.no_huge = 0;
+    spec.sfc[0].p.telemetry = 0;
     spec.sfc[0].p.n_eal_args = 1;
     snprintf(spec.sfc[0].p.eal_args[0], sizeof(spec.sfc[0].p.eal_args[0]), "--log-level=8");
     spec.sfc[0].port = (struct ff_port){.kind = FF_PORT_PCI, .dev = "0000:3b:00.0"};
@@ -207,7 +208,7 @@ START_TEST(test_auto_lcores)
             o += (size_t)snprintf(want + o, sizeof(want) - o, "%s%d", n++ ? "," : "", cpu);
     snprintf(want + o, sizeof(want) - o, ")");
     build(FARM_NODE, 0, "node0", &c);
-    ck_assert_str_eq(c.argv[6], want);
+    ck_assert_str_eq(c.argv[5], want);
     farm_argv_free(&c);
 }
 END_TEST
@@ -219,6 +220,7 @@ START_TEST(test_full_argv_is_cut)
 {
     struct farm_argv c;
 
+    spec.node[0].p.telemetry = 0;
     spec.node[0].p.n_eal_args = FF_MAX_EAL_ARGS;
     for (unsigned i = 0; i < FF_MAX_EAL_ARGS; i++)
         snprintf(spec.node[0].p.eal_args[i], sizeof(spec.node[0].p.eal_args[i]), "-x%u", i);

@@ -288,6 +288,7 @@ START_TEST(test_minimal_defaults)
     ck_assert_uint_eq(spec.run.burst_gap_us, 0);
     ck_assert_uint_eq(spec.readout[0].p.memory_mb, 256);
     ck_assert_int_eq(spec.readout[0].p.no_huge, 1);
+    ck_assert_int_eq(spec.readout[0].p.telemetry, 1);
     ck_assert_int_eq(spec.readout[0].p.idle, FF_IDLE_SPIN);
     ck_assert_str_eq(spec.readout[0].p.lcores, "auto");
     ck_assert_uint_eq(spec.sfc[0].id, 0);
@@ -303,7 +304,8 @@ END_TEST
 START_TEST(test_ports_and_overrides)
 {
     static const char yaml[] = HEAD
-        "defaults: {idle: backoff, memory_mb: 512, eal_args: [--log-level=7], lcores: 1-3}\n"
+        "defaults: {idle: backoff, memory_mb: 512, eal_args: [--log-level=7], lcores: 1-3,\n"
+        "           telemetry: false}\n"
         "run: {frag_min: 64, frag_max: 8192, encap: udp, udp_port: 4000, rate: 1e6}\n"
         "readouts:\n"
         "  - {name: ro0, port: 3b:00.0, mac: 02:00:00:00:00:01, sfcs: [s1, s0]}\n"
@@ -311,7 +313,7 @@ START_TEST(test_ports_and_overrides)
         "  - {name: s0, id: 9, port: 'net_af_packet0,iface=veth0', mac: 02:00:00:00:00:02,\n"
         "     lcores: '5'}\n"
         "  - {name: s1, port: 0000:3B:00.1, mac: 02:00:00:00:00:05, idle: spin,\n"
-        "     eal_args: [], lcores: '0@(0,4)', max_credits: 8}\n"
+        "     eal_args: [], lcores: '0@(0,4)', max_credits: 8, telemetry: true}\n"
         "nodes:\n"
         "  - {name: n0, sfc: s0, port: net_null0, sfc_port: 'net_af_packet0,iface=veth0',\n"
         "     mac: 02:00:00:00:00:03, memory_mb: 64, control: 'tcp://10.0.0.2:5555',\n"
@@ -339,6 +341,8 @@ START_TEST(test_ports_and_overrides)
     ck_assert_int_eq(spec.sfc[0].p.idle, FF_IDLE_BACKOFF);
     ck_assert_int_eq(spec.sfc[1].p.idle, FF_IDLE_SPIN);
     ck_assert_uint_eq(spec.sfc[1].p.n_eal_args, 1);     /* [] adds nothing to defaults' */
+    ck_assert_int_eq(spec.sfc[0].p.telemetry, 0);       /* the defaults' false */
+    ck_assert_int_eq(spec.sfc[1].p.telemetry, 1);       /* its own true over it */
     ck_assert_str_eq(spec.sfc[1].p.lcores, "0@(0,4)");
     ck_assert_uint_eq(spec.sfc[1].p.memory_mb, 512);
     assert_port(&spec.node[0].port, FF_PORT_VDEV, "net_null0");
@@ -449,7 +453,7 @@ static const struct bad {
      "defaults:\n"
      "  idel: spin\n",
      "key 'defaults.idel' is not allowed (allowed: idle, no_huge, memory_mb, lcores, "
-     "eal_args, metrics_period_ms)"},
+     "telemetry, eal_args, metrics_period_ms)"},
     {"unknown run key",
      BASE
      "run:\n"
@@ -463,18 +467,18 @@ static const struct bad {
      "    sfc: sfc0\n"
      SFC0 NODE0,
      "key 'readouts[0].sfc' is not allowed (allowed: name, port, mac, sfcs, host, control, "
-     "metrics, lcores, memory_mb, idle, eal_args)"},
+     "metrics, lcores, memory_mb, telemetry, idle, eal_args)"},
     {"unknown sfc key",
      HEAD RO0 SFC0
      "    capcity: 5\n"
      NODE0,
      "key 'sfcs[0].capcity' is not allowed (allowed: name, id, port, mac, capacity, mbufs, "
-     "max_credits, host, control, metrics, lcores, memory_mb, idle, eal_args)"},
+     "max_credits, host, control, metrics, lcores, memory_mb, telemetry, idle, eal_args)"},
     {"unknown node key",
      BASE N1
      "    credit: 4\n",
      "key 'nodes[1].credit' is not allowed (allowed: name, sfc, port, mac, sfc_port, "
-     "sfc_mac, credits, host, control, metrics, lcores, memory_mb, idle, eal_args)"},
+     "sfc_mac, credits, host, control, metrics, lcores, memory_mb, telemetry, idle, eal_args)"},
     {"missing farm",
      RO0 SFC0 NODE0,
      "key 'farm' is required"},
@@ -623,6 +627,21 @@ static const struct bad {
      "defaults:\n"
      "  no_huge: maybe\n",
      "key 'defaults.no_huge': \"maybe\" is not true or false"},
+    {"bad telemetry",
+     BASE
+     "    telemetry: yes\n",
+     "key 'nodes[0].telemetry': \"yes\" is not true or false"},
+    {"telemetry in eal_args",
+     BASE
+     "    eal_args: [--log-level=7, --no-telemetry]\n",
+     "key 'nodes[0].eal_args[1]': \"--no-telemetry\" is set by the key 'telemetry' (true, the "
+     "default, or false), not in eal_args"},
+    {"telemetry on in defaults' eal_args",
+     BASE
+     "defaults:\n"
+     "  eal_args: [--telemetry]\n",
+     "key 'readouts[0].eal_args[0]': \"--telemetry\" is set by the key 'telemetry' (true, the "
+     "default, or false), not in eal_args"},
     {"mtu small",
      BASE
      "run:\n"
@@ -896,7 +915,7 @@ static const struct bad {
      "nodes:\n"
      "  - {name: n0, sfc: sfc0, port: memif:b, mac: 02:00:00:00:00:03, ip: 10.0.0.1}\n",
      "key 'nodes[0].ip' is not allowed (allowed: name, sfc, port, mac, sfc_port, sfc_mac, "
-     "credits, host, control, metrics, lcores, memory_mb, idle, eal_args)"},
+     "credits, host, control, metrics, lcores, memory_mb, telemetry, idle, eal_args)"},
     {"faults unknown key",
      BASE
      "run:\n"

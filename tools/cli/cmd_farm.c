@@ -421,6 +421,23 @@ static void text_total(const char *name, uint64_t v, int all, int comma)
         printf("%s%s ?", comma ? ", " : "", name);
 }
 
+/* ,"counters":{...}: every counter of m under its stats-file key, the
+ * label values folded into the name ("rx.reject.bad_checksum"), as the
+ * DPDK telemetry command /ebfarm/counters lists them ('/' for '.'); {}
+ * when the process gave no counters. */
+static void json_counters(const Ebfarm__Snapshot *m)
+{
+    printf(",\"counters\":{");
+    for (size_t i = 0; m && i < m->n_counters; i++) {
+        const Ebfarm__Counter *c = m->counters[i];
+        printf("%s\"%s", i ? "," : "", c->name);
+        for (size_t l = 0; l < c->n_labels; l++)
+            printf(".%s", c->labels[l]->value);
+        printf("\":%llu", (unsigned long long)c->value);
+    }
+    printf("}");
+}
+
 static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
 {
     struct totals t;
@@ -450,6 +467,7 @@ static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
         jstr(st->proc[i].metrics);
         printf(",\"host\":\"%s\",\"farm\":", st->proc[i].host);
         jstr(m && m->farm ? m->farm : "");      /* the name its snapshots carry */
+        json_counters(m);
         printf("}");
     }
     printf("],\"totals\":{");

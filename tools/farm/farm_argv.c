@@ -63,7 +63,8 @@ static void eal_args(struct farm_argv *c, const char *build, const char *bin,
     arg(c, "%u", p->memory_mb);
     if (!has_pci)
         arg(c, "--no-pci");
-    arg(c, "--no-telemetry");
+    if (!p->telemetry)           /* the farm file's telemetry: false; EAL's default is on */
+        arg(c, "--no-telemetry");
     if (strcmp(p->lcores, "auto") == 0)
         auto_lcores(c);
     else

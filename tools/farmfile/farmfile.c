@@ -44,6 +44,7 @@ static int conv_defaults(struct ff_cv *c, const struct raw_defaults *d, struct f
     rc = rc ? rc : ff_get_u32(c, "memory_mb", d->memory_mb, FF_MEMORY_MB_MIN, FF_MEMORY_MB_MAX,
                            &p->memory_mb);
     rc = rc ? rc : ff_get_str(c, "lcores", d->lcores, p->lcores, sizeof(p->lcores));
+    rc = rc ? rc : ff_get_bool(c, "telemetry", d->telemetry, &p->telemetry);
     if (rc == 0 && !ff_lcores_ok(p->lcores))
         rc = FAIL(c, "key 'defaults.lcores': \"%s\" is not %s", p->lcores, FF_HINT_LCORES);
     rc = rc ? rc : ff_get_args(c, d->eal_args, d->eal_args_count, p);
@@ -166,6 +167,7 @@ static int conv_proc(struct ff_cv *c, const struct raw_farm *f, const struct raw
     rc = rc ? rc : ff_get_str(c, "lcores", r->lcores, p->lcores, sizeof(p->lcores));
     rc = rc ? rc : ff_get_u32(c, "memory_mb", r->memory_mb, FF_MEMORY_MB_MIN, FF_MEMORY_MB_MAX,
                            &p->memory_mb);
+    rc = rc ? rc : ff_get_bool(c, "telemetry", r->telemetry, &p->telemetry);
     if (rc == 0 && r->idle)
         p->idle = (enum ff_idle)*r->idle;
     rc = rc ? rc : ff_get_args(c, r->eal_args, r->eal_args_count, p);
@@ -266,7 +268,7 @@ static int conv_node(struct ff_cv *c, const struct raw_farm *f, unsigned i,
 /* Everything the raw file holds into s, in file order. */
 static int convert(struct ff_cv *c, const struct raw_farm *f, struct farm_spec *s)
 {
-    struct ff_proc def = {.lcores = "auto", .memory_mb = 256, .no_huge = 1,
+    struct ff_proc def = {.lcores = "auto", .memory_mb = 256, .no_huge = 1, .telemetry = 1,
                           .idle = FF_IDLE_SPIN};
     int rc;
 

@@ -89,6 +89,10 @@ static int check_proc(struct ff_chk *c, const char *pre, const struct ff_proc *p
         if (p->eal_args[i][0] == '\0')
             rc = FAIL(c, "key '%s.eal_args[%u]' is empty (an EAL argument such as --log-level=8)",
                       pre, i);
+        else if (!strcmp(p->eal_args[i], "--telemetry") ||
+                 !strcmp(p->eal_args[i], "--no-telemetry"))
+            rc = FAIL(c, "key '%s.eal_args[%u]': \"%s\" is set by the key 'telemetry' (true, the "
+                      "default, or false), not in eal_args", pre, i, p->eal_args[i]);
 #undef KEY
     return rc;
 }

@@ -34,6 +34,7 @@ static const cyaml_schema_value_t string_entry = {
     STR("metrics", OPT, struct raw_proc, metrics),                                         \
     STR("lcores", OPT, struct raw_proc, lcores),                                           \
     STR("memory_mb", OPT, struct raw_proc, memory_mb),                                     \
+    STR("telemetry", OPT, struct raw_proc, telemetry),                                     \
     CYAML_FIELD_ENUM_PTR("idle", OPT | CYAML_FLAG_STRICT, struct raw_proc, idle,          \
                          idle_strings, CYAML_ARRAY_LEN(idle_strings)),                     \
     CYAML_FIELD_SEQUENCE("eal_args", OPT, struct raw_proc, eal_args, &string_entry, 0,    \
@@ -76,6 +77,7 @@ static const cyaml_schema_field_t defaults_fields[] = {
     STR("no_huge", OPT, struct raw_defaults, no_huge),
     STR("memory_mb", OPT, struct raw_defaults, memory_mb),
     STR("lcores", OPT, struct raw_defaults, lcores),
+    STR("telemetry", OPT, struct raw_defaults, telemetry),
     CYAML_FIELD_SEQUENCE("eal_args", OPT, struct raw_defaults, eal_args, &string_entry, 0,
                          FF_MAX_EAL_ARGS),
     STR("metrics_period_ms", OPT, struct raw_defaults, metrics_period_ms),

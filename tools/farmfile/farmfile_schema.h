@@ -20,7 +20,7 @@ struct raw_proc {                /* one struct for readouts, SFCs and nodes */
     char **sfcs;
     unsigned sfcs_count;
     char *host;
-    char *control, *metrics, *lcores, *memory_mb;
+    char *control, *metrics, *lcores, *memory_mb, *telemetry;
     int *idle;
     char **eal_args;
     unsigned eal_args_count;
@@ -34,7 +34,7 @@ struct raw_host {
 
 struct raw_defaults {
     int *idle;
-    char *no_huge, *memory_mb, *lcores;
+    char *no_huge, *memory_mb, *lcores, *telemetry;
     char **eal_args;
     unsigned eal_args_count;
     char *metrics_period_ms;

@@ -52,6 +52,7 @@ struct ff_proc {
     char lcores[FF_STR_MAX];                       /* "auto" or an EAL --lcores value */
     uint32_t memory_mb;
     int no_huge;
+    int telemetry;               /* DPDK telemetry socket; 0: EAL --no-telemetry */
     enum ff_idle idle;
     unsigned n_eal_args;
     char eal_args[FF_MAX_EAL_ARGS][FF_STR_MAX];
