@@ -12,11 +12,13 @@
 #include "bench_txrate.h"
 #include "bench_verify.h"
 #include "farm_proc.h"
+#include "farm_signal.h"
 
+/* Each case's unit, reference and runs; the name is bench_case_name()'s. */
 static const struct bench_case_def cases[BENCH_CASE_MAX] = {
-    [BENCH_CASE_READOUT_TX] = {"readout_tx", "frames/s", "testpmd_txonly", bench_txrate_side},
-    [BENCH_CASE_NODE_VERIFY] = {"node_verify", "bytes/s", "crc32c", bench_verify_side},
-    [BENCH_CASE_SFC_CYCLES] = {"sfc_cycles", "cycles/frame", "testpmd_io", bench_sfc_side},
+    [BENCH_CASE_READOUT_TX] = {NULL, "frames/s", "testpmd_txonly", bench_txrate_side},
+    [BENCH_CASE_NODE_VERIFY] = {NULL, "bytes/s", "crc32c", bench_verify_side},
+    [BENCH_CASE_SFC_CYCLES] = {NULL, "cycles/frame", "testpmd_io", bench_sfc_side},
 };
 
 void bench_env_prefix(struct bench_env *env, char *buf, size_t len)
@@ -40,11 +42,32 @@ int bench_run_case(struct bench_env *env, const struct bench_case_def *def,
     return 0;
 }
 
-/* dpdk-testpmd: $EBFARM_TESTPMD, else the name, looked up in PATH. */
-static void find_testpmd(struct bench_env *env)
+/* dpdk-testpmd: $EBFARM_TESTPMD, else the first dpdk-testpmd in PATH.
+ * Returns 0, or -1 with err saying where to get it. */
+static int find_testpmd(struct bench_env *env, char *err, size_t len)
 {
     const char *t = getenv("EBFARM_TESTPMD");
-    snprintf(env->testpmd, sizeof(env->testpmd), "%s", t && t[0] ? t : "dpdk-testpmd");
+    if (t && t[0]) {
+        snprintf(env->testpmd, sizeof(env->testpmd), "%s", t);
+        if (access(t, X_OK) == 0)
+            return 0;
+        snprintf(err, len, "EBFARM_TESTPMD=%s is not an executable file", t);
+        return -1;
+    }
+    const char *path = getenv("PATH");
+    char dir[PATH_MAX];
+    for (const char *p = path ? path : ""; *p;) {
+        size_t n = strcspn(p, ":");
+        snprintf(dir, sizeof(dir), "%.*s", (int)n, p);
+        p += n + (p[n] == ':');
+        if (snprintf(env->testpmd, sizeof(env->testpmd), "%s/dpdk-testpmd", dir) <
+                (int)sizeof(env->testpmd) &&
+            access(env->testpmd, X_OK) == 0)
+            return 0;
+    }
+    snprintf(err, len, "dpdk-testpmd is not in PATH: install the dpdk-dev package "
+                       "(tools/scripts/packages.txt) or set EBFARM_TESTPMD");
+    return -1;
 }
 
 int bench_run_all(const struct bench_opts *o, struct bench_result *r, FILE *progress, char *err,
@@ -55,7 +78,10 @@ int bench_run_all(const struct bench_opts *o, struct bench_result *r, FILE *prog
         snprintf(err, len, "cannot find the build directory; set EBFARM_BUILD_DIR");
         return -1;
     }
-    find_testpmd(&env);
+    int wants_testpmd = bench_opts_wants(o, BENCH_CASE_READOUT_TX) ||
+                        bench_opts_wants(o, BENCH_CASE_SFC_CYCLES);
+    if (wants_testpmd && find_testpmd(&env, err, len) != 0)
+        return -1;
     snprintf(env.tmp, sizeof(env.tmp), "/tmp/ebfarm-bench.XXXXXX");
     if (!mkdtemp(env.tmp)) {
         snprintf(err, len, "cannot make a scratch directory under /tmp");
@@ -65,13 +91,15 @@ int bench_run_all(const struct bench_opts *o, struct bench_result *r, FILE *prog
     for (unsigned c = 0; c < BENCH_CASE_MAX; c++) {
         if (!bench_opts_wants(o, c))
             continue;
-        if (bench_run_case(&env, &cases[c], &r[n], progress, err, len) != 0) {
+        struct bench_case_def def = cases[c];
+        def.name = bench_case_name(c);
+        if (bench_run_case(&env, &def, &r[n], progress, err, len) != 0) {
             n = -1;
             break;
         }
         n++;
     }
-    if (n >= 0) /* a failure's message names a log in it: kept */
+    if (n >= 0 || farm_signal_count() > 0) /* a failure's message names a log in it: kept */
         farm_rm_rf(env.tmp);
     return n;
 }

@@ -10,7 +10,7 @@
 
 /* A measurement and its reference, as `ebfarm bench` runs them. */
 struct bench_case_def {
-    const char *name;            /* the result's name */
+    const char *name;            /* the result's name: bench_case_name() */
     const char *unit;
     const char *reference;       /* the reference's name */
     bench_side_fn side;

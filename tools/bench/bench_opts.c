@@ -103,6 +103,11 @@ int bench_opts_parse(struct bench_opts *o, int argc, char **argv, char *err, siz
     return 0;
 }
 
+const char *bench_case_name(enum bench_case c)
+{
+    return c < BENCH_CASE_MAX ? case_name[c] : "?";
+}
+
 int bench_opts_wants(const struct bench_opts *o, enum bench_case c)
 {
     return o->only == 0 || (o->only & (1u << c)) != 0;

@@ -42,6 +42,9 @@ enum bench_case {
  * the option, the value and what is allowed in err. */
 int bench_opts_parse(struct bench_opts *o, int argc, char **argv, char *err, size_t len);
 
+/* The name of case c ("readout_tx" ...): its --only value and its result's name. */
+const char *bench_case_name(enum bench_case c);
+
 /* Whether case c is to run. */
 int bench_opts_wants(const struct bench_opts *o, enum bench_case c);
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "farm_proc.h"
+#include "farm_signal.h"
 
 void bench_runtime_dir(const char *file_prefix, char *buf, size_t len)
 {
@@ -27,6 +28,7 @@ static pid_t start(char *const argv[], const char *out_path)
     pid_t pid = fork();
     if (pid != 0)
         return pid;
+    setsid(); /* a Ctrl-C at the terminal reaches the tool only: it stops us */
     int in = open("/dev/null", O_RDONLY);
     int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (in < 0 || out < 0)
@@ -39,12 +41,13 @@ static pid_t start(char *const argv[], const char *out_path)
     _exit(127);
 }
 
-/* Wait for pid, interrupting and killing it on lim's times. Returns its
- * wait status, or -1 when it had to be killed; *interrupted tells whether
- * it was sent lim's SIGINT. */
+/* Wait for pid, interrupting and killing it on lim's times; a SIGINT or
+ * SIGTERM on the tool (farm_signal_catch) interrupts it at once and kills
+ * it 15 s later. Returns its wait status, or -1 when it had to be killed;
+ * *interrupted tells whether it was sent a SIGINT. */
 static int wait_limited(pid_t pid, const struct bench_proc_limits *lim, int *interrupted)
 {
-    double t0 = farm_now();
+    double t0 = farm_now(), kill_at = lim->timeout_s;
     int status;
     *interrupted = 0;
     for (;;) {
@@ -54,11 +57,15 @@ static int wait_limited(pid_t pid, const struct bench_proc_limits *lim, int *int
         if (w < 0 && errno != EINTR)
             return -1;
         double t = farm_now() - t0;
-        if (lim->interrupt_after_s > 0 && !*interrupted && t >= lim->interrupt_after_s) {
+        int asked = farm_signal_count() > 0;
+        int due = lim->interrupt_after_s > 0 && t >= lim->interrupt_after_s;
+        if (!*interrupted && (asked || due)) {
             kill(pid, SIGINT);
             *interrupted = 1;
+            if (asked && t + 15 < kill_at)
+                kill_at = t + 15;
         }
-        if (t >= lim->timeout_s) {
+        if (t >= kill_at) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
             return -1;
@@ -80,7 +87,11 @@ int bench_proc_wait(int pid, const char *name, const char *out_path,
     int rc = 0, interrupted;
     int status = wait_limited((pid_t)pid, lim, &interrupted);
     int stopped = interrupted && status >= 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGINT;
-    if (status < 0) {
+    if (farm_signal_count() > 0) {
+        snprintf(err, len, "stopped by %s while %s ran",
+                 farm_signal_last() == SIGTERM ? "SIGTERM" : "SIGINT", name);
+        rc = -1;
+    } else if (status < 0) {
         snprintf(err, len, "%s timed out after %.0f s and was killed (output: %s)", name,
                  lim->timeout_s, out_path);
         rc = -1;

@@ -9,6 +9,7 @@
 #include "bench_opts.h"
 #include "bench_report.h"
 #include "bench_txrate.h"
+#include "farm_signal.h"
 
 int cmd_bench(int argc, char **argv)
 {
@@ -29,6 +30,7 @@ int cmd_bench(int argc, char **argv)
     m.frame_size = bench_tx_frame_size(o.frag_size);
     m.pairs = o.pairs;
     m.quick = o.quick;
+    farm_signal_catch(); /* Ctrl-C stops the run going on and cleans up */
     struct bench_result r[BENCH_CASE_MAX];
     int n = bench_run_all(&o, r, stderr, err, sizeof(err));
     if (n < 0) {
