@@ -66,6 +66,7 @@ static int wait_limited(pid_t pid, const struct bench_proc_limits *lim, int *int
                 kill_at = t + 15;
         }
         if (t >= kill_at) {
+            kill(-pid, SIGKILL); /* its session's group: what it started too */
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
             return -1;

@@ -15,7 +15,8 @@ struct bench_proc_limits {
  * Run argv (argv[0] a path or a name looked up in PATH, NULL-terminated)
  * with stdout and stderr to out_path, stdin from /dev/null. It ends by
  * itself, or on the SIGINT of lim; if it still runs at lim->timeout_s it is
- * killed. Whatever happened, the DPDK runtime directory of file_prefix is
+ * killed, with every process of its session (it runs in a session of its
+ * own, so that a Ctrl-C at the terminal reaches the tool only). Whatever happened, the DPDK runtime directory of file_prefix is
  * removed. Returns 0 when it exited with status 0, else -1 with the reason
  * in err ("timed out after 30 s", "exited with status 1", ...).
  */
