@@ -40,8 +40,7 @@ static size_t common_table(struct ebf_cmdline *cl, struct ebf_arg *t)
          .help = "our MAC on --port (default: the port's)"},
         EBF_ARG_INT(EBF_ARG_U64, "link-timeout", &o->link_timeout_ms, 0, 3600000, "MS",
                     "wait for link up at most MS; 0: do not wait"),
-        EBF_ARG_INT(EBF_ARG_U16, "mtu", &o->mtu, EBF_MTU_MIN, EBF_MTU_MAX, "N",
-                    "the MTU of every port: frames of at most N + 18 bytes"),
+        EBF_ARG_PARAM(MTU, &o->mtu, "N", "the MTU of every port: frames of at most N + 18 bytes"),
         EBF_ARG_VAL(EBF_ARG_IDLE, "idle", &o->idle, "spin|backoff",
                     "idle policy: spin (production) or back off"),
         EBF_ARG_VAL(EBF_ARG_STR, "control", &o->control, "EP",
@@ -50,7 +49,7 @@ static size_t common_table(struct ebf_cmdline *cl, struct ebf_arg *t)
                     "it, run 1 starts at once and SIGINT stops it"),
         EBF_ARG_VAL(EBF_ARG_STR, "metrics", &o->metrics, "EP",
                     "publish metrics snapshots on this ZeroMQ PUB endpoint"),
-        EBF_ARG_NUM("metrics-period-ms", &o->period_ms, 10, 60000, "T", "snapshot period"),
+        EBF_ARG_PARAM(METRICS_PERIOD_MS, &o->period_ms, "T", "snapshot period"),
         EBF_ARG_VAL(EBF_ARG_STR, "stats", &o->stats, "FILE", "write final counters to FILE at exit"),
         EBF_ARG_VAL(EBF_ARG_STR, "name", &o->name, "NAME",
                     "instance name in status, metrics and logs"),
@@ -62,14 +61,40 @@ static size_t common_table(struct ebf_cmdline *cl, struct ebf_arg *t)
     return sizeof(c) / sizeof(c[0]);
 }
 
+/* An EBF_ARG_PARAM entry as the plain entry it stands for: the option's
+ * name, kind and range from the shared definition. */
+static struct ebf_arg resolve(const struct ebf_arg *a)
+{
+    static const enum ebf_arg_kind kinds[] = {
+        [EBF_PT_U16] = EBF_ARG_U16, [EBF_PT_U32] = EBF_ARG_U32,
+        [EBF_PT_U64] = EBF_ARG_U64, [EBF_PT_DOUBLE] = EBF_ARG_DOUBLE,
+    };
+    struct ebf_arg r = *a;
+    const struct ebf_param_def *p = a->param;
+
+    if (a->kind != EBF_ARG_PARAM)
+        return r;
+    r.name = p->opt;
+    r.kind = kinds[p->type];
+    r.min = p->min;
+    r.max = p->max;
+    r.dmin = p->dmin;
+    r.dmax = p->dmax;
+    return r;
+}
+
 /* The daemon's own options, then the shared ones; the count, or 0 when
  * there are too many. */
 static size_t full_table(struct ebf_cmdline *cl, struct ebf_arg *t)
 {
     if (cl->n_own > ARGS_MAX - 12)
         return 0;
-    memcpy(t, cl->own, cl->n_own * sizeof(*t));
-    return cl->n_own + common_table(cl, t + cl->n_own);
+    for (size_t i = 0; i < cl->n_own; i++)
+        t[i] = resolve(&cl->own[i]);
+    size_t n = cl->n_own + common_table(cl, t + cl->n_own);
+    for (size_t i = cl->n_own; i < n; i++)
+        t[i] = resolve(&t[i]);
+    return n;
 }
 
 /* Store an integer of a's width; its range was checked. */
@@ -127,6 +152,8 @@ static int set_value(const struct ebf_arg *a, const char *val, char *why, size_t
     case EBF_ARG_FN:
         why[0] = '\0';
         return a->fn(a->dst, val, why, len) ? -EINVAL : 0;
+    case EBF_ARG_PARAM:          /* resolved by full_table */
+        break;
     }
     return -EINVAL;
 }
@@ -258,16 +285,18 @@ static void usage_line(FILE *f, const struct ebf_arg *a, const char *dflt)
 void ebf_args_usage(const struct ebf_cmdline *cl, FILE *f)
 {
     struct ebf_cmdline copy = *cl;
-    struct ebf_arg t[12];
+    struct ebf_arg t[12], own;
     char dflt[64];
     size_t n = common_table(&copy, t);
 
     /* --port and --mac, the daemon's own options, then the other shared ones. */
     fprintf(f, "usage: ebfarm-%s [EAL options] -- %s [options]\n", cl->component, cl->synopsis);
     for (size_t i = 0; i < n; i++) {
-        if (i == 2)
-            for (size_t j = 0; j < cl->n_own; j++)
-                usage_line(f, &cl->own[j], "");
+        for (size_t j = 0; i == 2 && j < cl->n_own; j++) {
+            own = resolve(&cl->own[j]);
+            usage_line(f, &own, "");
+        }
+        t[i] = resolve(&t[i]);
         if (t[i].dst)
             default_of(&t[i], cl->component, dflt, sizeof(dflt));
         else

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "ebf_idle.h"
+#include "ebf_param.h"
 
 /*
  * A daemon's command line is "[EAL options] -- [options]". Its options are
@@ -31,6 +32,8 @@ enum ebf_arg_kind {
     EBF_ARG_IPV4,                /* uint32_t, host order */
     EBF_ARG_IDLE,                /* enum ebf_idle_mode: spin or backoff */
     EBF_ARG_FN,                  /* fn(dst, value, err, len) */
+    EBF_ARG_PARAM,               /* a shared parameter (ebf_param.h): its option name,
+                                  * type and range come from param */
 };
 
 /* One option. */
@@ -43,6 +46,7 @@ struct ebf_arg {
     /* EBF_ARG_FN: parse value into dst; 0, or -EINVAL with err saying what
      * is wrong with the value (the option's name is added in front). */
     int (*fn)(void *dst, const char *value, char *err, size_t len);
+    const struct ebf_param_def *param;  /* EBF_ARG_PARAM */
     int *seen;                   /* set to 1 when given; may be NULL */
     int required;                /* refused when not given */
     const char *meta;            /* the value in the usage: "N", "MAC" */
@@ -58,6 +62,10 @@ struct ebf_arg {
 #define EBF_ARG_VAL(k, n, d, m, h) {.name = (n), .kind = (k), .dst = (d), .meta = (m), .help = (h)}
 #define EBF_ARG_CALL(n, f, d, m, h) \
     {.name = (n), .kind = EBF_ARG_FN, .fn = (f), .dst = (d), .meta = (m), .help = (h)}
+/* The shared parameter EBF_P_<id>: dst must have its type (uint16_t for
+ * EBF_PT_U16, ..., double). */
+#define EBF_ARG_PARAM(id, d, m, h) \
+    {.kind = EBF_ARG_PARAM, .param = EBF_PARAM(id), .dst = (d), .meta = (m), .help = (h)}
 
 /* The options every daemon takes. Set the daemon's defaults, then parse. */
 struct ebf_common_opts {
@@ -86,10 +94,6 @@ struct ebf_cmdline {
     int (*check)(char *err, size_t len);
     struct ebf_common_opts common;
 };
-
-/* The MTU range every daemon takes (the farm file's too). */
-#define EBF_MTU_MIN 256
-#define EBF_MTU_MAX 9600
 
 /* The defaults of the shared options: link timeout 10000 ms, MTU 1500,
  * idle spin, metrics period 1000 ms, nothing else set. */

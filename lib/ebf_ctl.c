@@ -156,7 +156,7 @@ static int farm_param(char farm[33], const char *value, char *err, size_t len)
 
 /* Configure: every parameter into a copy of the conf (farm apart), which
  * the lcore adopts; a refused one changes nothing. */
-static int configure(struct ebf_ctl *ctl, const Ebfarm__Param *const *p, size_t np, char *err,
+static int configure(struct ebf_ctl *ctl, const struct ebf_ctl_param *p, size_t np, char *err,
                      size_t len)
 {
     const struct ebf_ctl_ops *o = ctl->ops;
@@ -165,9 +165,9 @@ static int configure(struct ebf_ctl *ctl, const Ebfarm__Param *const *p, size_t 
     memcpy(ctl->conf_scratch, ctl->conf_cur, o->conf_size);
     memcpy(farm, ctl->farm, sizeof(farm));
     for (size_t i = 0; i < np; i++)
-        if (strcmp(p[i]->key, "farm") == 0 ? farm_param(farm, p[i]->value, err, len)
-                                           : o->param(ctl->conf_scratch, p[i]->key, p[i]->value,
-                                                      err, len))
+        if (strcmp(p[i].key, "farm") == 0 ? farm_param(farm, p[i].value, err, len)
+                                          : o->param(ctl->conf_scratch, p[i].key, p[i].value,
+                                                     err, len))
             return -1;      /* refused: nothing changed */
     ctl->sync.conf = ctl->conf_scratch;
     if (lcore_call(ctl, EBF_OP_CONFIGURE, err, len))
@@ -183,8 +183,8 @@ static int configure(struct ebf_ctl *ctl, const Ebfarm__Param *const *p, size_t 
  * -1 with err set; a refusal leaves the state as it was, a data plane that
  * failed to carry out an allowed command puts the daemon in ERROR.
  */
-static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run, const Ebfarm__Param *const *p,
-                   size_t np, char *err, size_t len)
+static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
+                   const struct ebf_ctl_param *p, size_t np, char *err, size_t len)
 {
     const struct ebf_ctl_ops *o = ctl->ops;
 
@@ -239,7 +239,7 @@ static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run, const Ebfa
 
 /* Check c against the state machine, then execute it. */
 static int command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
-                   const Ebfarm__Param *const *p, size_t np, char *err, size_t len)
+                   const struct ebf_ctl_param *p, size_t np, char *err, size_t len)
 {
     collect(ctl);
     err[0] = '\0';
@@ -261,6 +261,22 @@ static int command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
 
 /* --- Requests and snapshots ------------------------------------------------ */
 
+/* Log a refused request, at most as ctl->refusals allows (a peer can send
+ * them at will), and report what was left out once its window ended; cmd
+ * NULL: only the report (force: all left out so far, at exit). */
+static void log_refusal(struct ebf_ctl *ctl, const char *cmd, const char *err, int force)
+{
+    const struct ebf_ratelim *rl = &ctl->refusals;
+    double now = mono_s();
+    uint64_t n = ebf_ratelim_report(&ctl->refusals, now, force);
+
+    if (n)
+        CTL_LOG(NOTICE, "suppressed %llu more refused requests (at most %u are logged every "
+                "%g s)\n", (unsigned long long)n, rl->burst, rl->window_s);
+    if (cmd && ebf_ratelim_take(&ctl->refusals, now))
+        CTL_LOG(NOTICE, "refused '%s': %s\n", cmd, err);
+}
+
 /* One request from the REP socket: decode, execute, always reply with the
  * counters: the lcore's now, or the drained run's when it cannot answer. */
 static void serve_one(struct ebf_ctl *ctl)
@@ -273,12 +289,13 @@ static void serve_one(struct ebf_ctl *ctl)
         return;
     if (!rq) {
         snprintf(err, sizeof(err), "the request is not an ebfarm.Request message");
+        log_refusal(ctl, "?", err, 0);
     } else {
-        ok = command(ctl, (enum ebf_cmd)rq->command, rq->run_number,
-                     (const Ebfarm__Param *const *)rq->params, rq->n_params, err,
-                     sizeof(err)) == 0;
+        enum ebf_cmd c = (enum ebf_cmd)rq->command;
+        ok = ebf_ctl_take_params(ctl, rq, err, sizeof(err)) == 0 &&
+             command(ctl, c, rq->run_number, ctl->params, rq->n_params, err, sizeof(err)) == 0;
         if (!ok)
-            CTL_LOG(NOTICE, "refused '%s': %s\n", ebf_cmd_name((enum ebf_cmd)rq->command), err);
+            log_refusal(ctl, ebf_cmd_name(c), err, 0);
         ebfarm__request__free_unpacked(rq, NULL);
     }
     const void *snap = NULL;
@@ -332,6 +349,7 @@ static void *ctl_main(void *arg)
         CTL_LOG(ERR, "cannot start: %s\n", err);
     ctl->next_pub = mono_s() + period;
     while (!ctl->shutdown) {
+        log_refusal(ctl, NULL, NULL, 0);
         if (ctl->rep) {
             zmq_pollitem_t it = {.socket = ctl->rep, .events = ZMQ_POLLIN};
             if (zmq_poll(&it, 1, 20) > 0 && (it.revents & ZMQ_POLLIN))
@@ -348,6 +366,7 @@ static void *ctl_main(void *arg)
                 ctl->next_pub = mono_s() + period;
         }
     }
+    log_refusal(ctl, NULL, NULL, 1);
     /* Tell the lcore to leave; wait for it (it answers between passes). */
     ctl->sync.op = EBF_OP_EXIT;
     while (rte_ring_sp_enqueue(ctl->req, &ctl->sync) != 0)
@@ -392,6 +411,8 @@ struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ct
         ctl->c.period_ms = 1000;
     if (ctl->c.reply_timeout_s <= 0)
         ctl->c.reply_timeout_s = 5;
+    ebf_ratelim_init(&ctl->refusals, c->refusal_log_burst ? c->refusal_log_burst : 10,
+                     c->refusal_log_window_s > 0 ? c->refusal_log_window_s : 10);
     snprintf(ctl->instance, sizeof(ctl->instance), "%s", c->instance ? c->instance : ops->component);
     ctl->state = EBF_S_INITIAL;
     ctl->since_ns = ebf_now_ns();

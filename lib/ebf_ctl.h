@@ -50,7 +50,9 @@ struct ebf_ctl_ops {
     size_t conf_size;            /* run-parameter struct */
     size_t snap_size;            /* counters + gauges copied by the lcore */
     /* Control thread: set one run parameter in conf. 0, or -EINVAL with
-     * err naming the key, the value and what is allowed. */
+     * err naming the key, the value and what is allowed. key and value are
+     * checked text (no NUL inside, within EBF_CTL_KEY_MAX and
+     * EBF_CTL_VALUE_MAX), each key at most once per configure. */
     int (*param)(void *conf, const char *key, const char *value, char *err, size_t len);
     /* Control thread: the metric list of a snapshot. */
     void (*metrics)(const void *snap, struct ebf_metrics *ms);
@@ -67,6 +69,14 @@ struct ebf_ctl_ops {
     void (*snapshot)(void *dp, void *snap, int *finished);
 };
 
+/* The largest request the control socket takes (ZMQ_MAXMSGSIZE): ZeroMQ
+ * drops a larger message and the connection it came on, unanswered. */
+#define EBF_CTL_MSG_MAX 65536
+/* What a configure may hold: keys are names of a-z, 0-9 and _. */
+#define EBF_CTL_PARAMS_MAX 64
+#define EBF_CTL_KEY_MAX 63
+#define EBF_CTL_VALUE_MAX 255
+
 struct ebf_ctl_conf {
     const char *instance;        /* the process's name */
     const char *control;         /* REP endpoint; NULL: standalone */
@@ -76,6 +86,10 @@ struct ebf_ctl_conf {
     int autostart;               /* configure and start run 1 at once */
     int exit_when_finished;      /* stop and exit when the run is finished */
     double reply_timeout_s;      /* the lcore must answer within this (5) */
+    /* Refused requests are logged at most refusal_log_burst times per
+     * refusal_log_window_s, then counted and reported (10 per 10 s). */
+    unsigned refusal_log_burst;
+    double refusal_log_window_s;
 };
 
 struct ebf_ctl;

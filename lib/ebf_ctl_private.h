@@ -13,11 +13,18 @@
 #include "ebf_fsm.h"
 #include "ebf_metrics.h"
 #include "ebf_pb.h"
+#include "ebf_ratelim.h"
 
 extern int ebf_ctl_logtype;
 #define CTL_LOG(level, ...) rte_log(RTE_LOG_##level, ebf_ctl_logtype, "ctl: " __VA_ARGS__)
 
 #define CTL_METRICS_MAX 4096
+
+/* One configure parameter, checked and made C strings by the wire side. */
+struct ebf_ctl_param {
+    char key[EBF_CTL_KEY_MAX + 1];
+    char value[EBF_CTL_VALUE_MAX + 1];
+};
 
 struct ebf_ctl {
     struct ebf_ctl_conf c;
@@ -47,6 +54,9 @@ struct ebf_ctl {
     uint64_t seq;
     double next_pub;
 
+    struct ebf_ctl_param params[EBF_CTL_PARAMS_MAX];  /* the request being served */
+    struct ebf_ratelim refusals; /* their log lines */
+
     /* Owned by the lcore. */
     struct ebf_req *lc_stop;     /* the stop being drained */
     int lc_exit;
@@ -58,6 +68,11 @@ struct ebf_ctl {
  * came; NULL with *got set means it was not an ebfarm.Request. Free it with
  * ebfarm__request__free_unpacked. */
 Ebfarm__Request *ebf_ctl_recv(struct ebf_ctl *ctl, int *got);
+/* The parameters of rq into ctl->params as checked C strings: each value
+ * taken with its length (a NUL inside is refused, not cut short), keys
+ * that are names, each once, at most EBF_CTL_PARAMS_MAX. 0, or -1 with err
+ * naming the key and value. */
+int ebf_ctl_take_params(struct ebf_ctl *ctl, const Ebfarm__Request *rq, char *err, size_t len);
 /* The reply to the request just received: ok or err, the daemon's status
  * and, unless snap is NULL, the metrics of snap. */
 void ebf_ctl_reply(struct ebf_ctl *ctl, int ok, const char *err, const void *snap);

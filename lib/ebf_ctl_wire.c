@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <rte_log.h>
@@ -71,6 +72,51 @@ Ebfarm__Request *ebf_ctl_recv(struct ebf_ctl *ctl, int *got)
     return rq;
 }
 
+/* 1 when the len bytes at k are a key: 1..EBF_CTL_KEY_MAX of a-z, 0-9, _. */
+static int key_ok(const uint8_t *k, size_t len)
+{
+    if (len == 0 || len > EBF_CTL_KEY_MAX)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= '0' && k[i] <= '9') || k[i] == '_'))
+            return 0;
+    return 1;
+}
+
+int ebf_ctl_take_params(struct ebf_ctl *ctl, const Ebfarm__Request *rq, char *err, size_t len)
+{
+    char q[96];
+
+    if (rq->n_params > EBF_CTL_PARAMS_MAX)
+        return snprintf(err, len, "%zu parameters in one request (at most %d)", rq->n_params,
+                        EBF_CTL_PARAMS_MAX), -1;
+    for (size_t i = 0; i < rq->n_params; i++) {
+        const ProtobufCBinaryData *k = &rq->params[i]->key, *v = &rq->params[i]->value;
+        struct ebf_ctl_param *p = &ctl->params[i];
+        if (!key_ok(k->data, k->len))
+            return snprintf(err, len, "parameter key \"%s\" is not a name (1 to %d characters "
+                            "of a-z, 0-9 and _)", ebf_quote((const char *)k->data, k->len, q,
+                                                             sizeof(q)), EBF_CTL_KEY_MAX), -1;
+        memcpy(p->key, k->data, k->len);
+        p->key[k->len] = '\0';
+        if (v->len > EBF_CTL_VALUE_MAX)
+            return snprintf(err, len, "parameter '%s': a value of %zu bytes (at most %d)",
+                            p->key, v->len, EBF_CTL_VALUE_MAX), -1;
+        if (v->len && memchr(v->data, '\0', v->len))
+            return snprintf(err, len, "parameter '%s': \"%s\" holds a NUL byte (a value is "
+                            "text)", p->key, ebf_quote((const char *)v->data, v->len, q,
+                                                       sizeof(q))), -1;
+        if (v->len)
+            memcpy(p->value, v->data, v->len);
+        p->value[v->len] = '\0';
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(ctl->params[j].key, p->key) == 0)
+                return snprintf(err, len, "parameter '%s' is given twice (each key at most "
+                                "once)", p->key), -1;
+    }
+    return 0;
+}
+
 void ebf_ctl_send_snapshot(struct ebf_ctl *ctl, const void *snap)
 {
     Ebfarm__Snapshot *s = snapshot_msg(ctl, snap, ++ctl->seq);
@@ -89,11 +135,16 @@ void ebf_ctl_send_snapshot(struct ebf_ctl *ctl, const void *snap)
 void *ebf_ctl_bind(struct ebf_ctl *ctl, int type, const char *ep)
 {
     void *s = zmq_socket(ctl->zctx, type);
+    int64_t max = EBF_CTL_MSG_MAX;
     int zero = 0;
 
     if (!s)
         return NULL;
     zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof(zero));
+    /* A request over the limit is never read into memory: ZeroMQ drops it
+     * and the connection it came on (the client sees no reply). */
+    if (type == ZMQ_REP)
+        zmq_setsockopt(s, ZMQ_MAXMSGSIZE, &max, sizeof(max));
     if (zmq_bind(s, ep) != 0) {
         int e = errno;
         fprintf(stderr, "%s: cannot bind '%s': %s\n", ctl->ops->component, ep, zmq_strerror(e));

@@ -18,6 +18,7 @@
 
 #include "ebf_log.h"
 #include "ebf_mtu.h"
+#include "ebf_param.h"
 #include "ebf_port.h"
 
 RTE_LOG_REGISTER_DEFAULT(ebf_daemon_logtype, INFO);
@@ -33,6 +34,20 @@ void ebf_daemon_init(struct ebf_daemon *d, const char *component)
     d->cl.component = component;
     d->instance = component;
     ebf_common_defaults(&d->cl.common);
+}
+
+/* One process opens at most EBF_PORTS_MAX ports, the limit the farm file
+ * and the SFC's options check: DPDK must allow as many. */
+_Static_assert(EBF_PORTS_MAX <= RTE_MAX_ETHPORTS, "EBF_PORTS_MAX above RTE_MAX_ETHPORTS");
+
+/* The log lines of messages at ERR or worse (EAL's too) say "error: ", so
+ * a start-up failure's cause can be found in the log (the farm tool quotes
+ * the first such line). rte_vlog sets the level before it writes. */
+static const char *level_tag(void)
+{
+    int level = rte_log_cur_msg_loglevel();
+
+    return level >= (int)RTE_LOG_EMERG && level <= (int)RTE_LOG_ERR ? "error: " : NULL;
 }
 
 /* --help or --version: print to stdout, exit 0. */
@@ -81,7 +96,7 @@ void ebf_daemon_start(struct ebf_daemon *d, int argc, char **argv)
     parse_own(d, argc, argv, dd);
     if (d->cl.common.name)
         d->instance = d->cl.common.name;
-    FILE *log = ebf_log_open(d->instance, STDERR_FILENO);
+    FILE *log = ebf_log_open_tagged(d->instance, STDERR_FILENO, level_tag);
     if (log)
         rte_openlog_stream(log);
     int n = rte_eal_init(dd, argv);

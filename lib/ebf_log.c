@@ -12,6 +12,7 @@
 
 struct log_sink {
     int fd;
+    const char *(*tag)(void);    /* after the name: "error: " or "" */
     char name[64];
     size_t n;                    /* bytes of the unfinished line */
     char line[LOG_LINE_MAX];
@@ -38,6 +39,11 @@ static void emit(struct log_sink *s)
 
     clock_gettime(CLOCK_REALTIME, &ts);
     size_t p = ebf_log_prefix(out, LOG_PREFIX_MAX, &ts, s->name);
+    const char *tag = s->tag ? s->tag() : NULL;
+    if (tag && *tag && p + strlen(tag) < LOG_PREFIX_MAX) {
+        memcpy(out + p, tag, strlen(tag));
+        p += strlen(tag);
+    }
     memcpy(out + p, s->line, s->n);
     out[p + s->n] = '\n';
     size_t total = p + s->n + 1, done = 0;
@@ -80,12 +86,18 @@ static int sink_close(void *cookie)
 
 FILE *ebf_log_open(const char *name, int fd)
 {
+    return ebf_log_open_tagged(name, fd, NULL);
+}
+
+FILE *ebf_log_open_tagged(const char *name, int fd, const char *(*tag)(void))
+{
     static const cookie_io_functions_t io = {.write = sink_write, .close = sink_close};
     struct log_sink *s = calloc(1, sizeof(*s));
 
     if (!s)
         return NULL;
     s->fd = fd;
+    s->tag = tag;
     snprintf(s->name, sizeof(s->name), "%s", name);
     FILE *f = fopencookie(s, "w", io);
     if (!f) {

@@ -23,6 +23,15 @@
 /* The stream; NULL with errno set. fclose() writes a last unfinished line. */
 FILE *ebf_log_open(const char *name, int fd);
 
+/*
+ * The same, with tag() called as each line is written: what it returns
+ * (NULL or "" for nothing) goes between the name and the text, so that
+ * error lines can be told from the rest:
+ *
+ *   2026-11-23T16:40:01.123Z sfc0: error: EAL: lcore 4 unavailable
+ */
+FILE *ebf_log_open_tagged(const char *name, int fd, const char *(*tag)(void));
+
 /* The prefix for time ts: "2026-11-23T16:40:01.123Z name: " into buf;
  * returns its length (truncated to len - 1 at most). */
 size_t ebf_log_prefix(char *buf, size_t len, const struct timespec *ts, const char *name);

@@ -30,6 +30,18 @@ int ebf_opt_double(const char *prog, const char *opt, const char *val, double mi
     return -EINVAL;
 }
 
+int ebf_opt_param(const char *prog, const struct ebf_param_def *d, const char *val, void *out)
+{
+    char range[64];
+
+    if (ebf_param_parse(d, val, strlen(val), out) == 0)
+        return 0;
+    fprintf(stderr, "%s: option '--%s': \"%s\" is not %s in %s\n", prog, d->opt, val,
+            d->type == EBF_PT_DOUBLE ? "a number" : "an integer",
+            ebf_param_range(d, range, sizeof(range)));
+    return -EINVAL;
+}
+
 int ebf_opt_mac(const char *prog, const char *opt, const char *val, uint8_t mac[6])
 {
     if (ebf_parse_mac(val, mac) == 0)
@@ -109,4 +121,45 @@ int ebf_param_unknown(const char *key, const char *allowed, char *err, size_t le
 {
     snprintf(err, len, "unknown parameter '%s' (allowed: %s)", key, allowed);
     return -EINVAL;
+}
+
+int ebf_param_set(const struct ebf_param_def *d, const char *val, void *dst, char *err,
+                  size_t len)
+{
+    char range[64], q[96];
+
+    if (ebf_param_parse(d, val, strlen(val), dst) == 0)
+        return 0;
+    snprintf(err, len, "parameter '%s': \"%s\" is not %s in %s", d->key,
+             ebf_quote(val, strlen(val), q, sizeof(q)),
+             d->type == EBF_PT_DOUBLE ? "a number" : "an integer",
+             ebf_param_range(d, range, sizeof(range)));
+    return -EINVAL;
+}
+
+int ebf_conf_set(const struct ebf_conf_key *keys, size_t n, void *conf, const char *key,
+                 const char *val, char *err, size_t len)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct ebf_param_def *d = keys[i].param;
+        if (strcmp(d->key, key) != 0)
+            continue;
+        if (keys[i].size != ebf_param_size(d->type)) {
+            snprintf(err, len, "parameter '%s': %zu-byte member for a %zu-byte value", key,
+                     keys[i].size, ebf_param_size(d->type));
+            return -EINVAL;
+        }
+        return ebf_param_set(d, val, (char *)conf + keys[i].offset, err, len);
+    }
+    return 1;
+}
+
+const char *ebf_conf_keys(const struct ebf_conf_key *keys, size_t n, char *buf, size_t len)
+{
+    size_t o = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", keys[i].param->key);
+    return buf;
 }

@@ -3,10 +3,12 @@
 #include "ebf_util.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int ebf_parse_ipv4(const char *s, uint32_t *ip)
 {
@@ -43,7 +45,8 @@ int ebf_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     char *end;
     uint64_t mult = 1;
 
-    if (!s || !*s || *s == '-')
+    /* strtoull alone would take leading blanks, a sign, and " -1" as UINT64_MAX. */
+    if (!s || !isdigit((unsigned char)*s))
         return -EINVAL;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 0);
@@ -68,7 +71,8 @@ int ebf_parse_double(const char *s, double min, double max, double *out)
 {
     char *end;
 
-    if (!s || !*s)
+    /* strtod alone would take leading blanks, "inf", "nan" and hex floats. */
+    if (!s || !*s || !strchr("0123456789.+-", *s) || strpbrk(s, "xX"))
         return -EINVAL;
     errno = 0;
     double v = strtod(s, &end);
@@ -76,4 +80,54 @@ int ebf_parse_double(const char *s, double min, double max, double *out)
         return -EINVAL;
     *out = v;
     return 0;
+}
+
+/* Byte ch as it is shown in a message, into out (5 bytes); its length. */
+static size_t quote_byte(unsigned char ch, char out[5])
+{
+    static const char hex[] = "0123456789abcdef";
+
+    if (ch == '\0' || ch == '"' || ch == '\\') {
+        out[0] = '\\';
+        out[1] = ch ? (char)ch : '0';
+        return 2;
+    }
+    if (ch < 0x20 || ch >= 0x7f) {
+        out[0] = '\\';
+        out[1] = 'x';
+        out[2] = hex[ch >> 4];
+        out[3] = hex[ch & 15];
+        return 4;
+    }
+    out[0] = (char)ch;
+    return 1;
+}
+
+const char *ebf_quote(const char *s, size_t len, char *buf, size_t buflen)
+{
+    size_t o = 0, i, total = 0;
+    char piece[5];
+
+    if (buflen < 4) {
+        if (buflen)
+            buf[0] = '\0';
+        return buf;
+    }
+    for (i = 0; i < len && total < buflen; i++)
+        total += quote_byte((unsigned char)s[i], piece);
+    /* When it does not all fit, keep room for "..." and the NUL. */
+    size_t room = total < buflen ? buflen - 1 : buflen - 4;
+    for (i = 0; i < len; i++) {
+        size_t n = quote_byte((unsigned char)s[i], piece);
+        if (o + n > room)
+            break;
+        memcpy(buf + o, piece, n);
+        o += n;
+    }
+    if (i < len) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o] = '\0';
+    return buf;
 }

@@ -3,6 +3,7 @@
 #ifndef EBF_UTIL_H
 #define EBF_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -16,11 +17,18 @@ int ebf_parse_ipv4(const char *s, uint32_t *ip);
 char *ebf_format_mac(const uint8_t mac[6], char buf[18]);
 
 /* Parse an unsigned integer in [min, max] (decimal, or 0x hex, with an
- * optional k/M/G suffix meaning 10^3/10^6/10^9); returns 0 or -EINVAL. */
+ * optional k/M/G suffix meaning 10^3/10^6/10^9): a digit first, nothing
+ * after; returns 0 or -EINVAL. */
 int ebf_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
-/* Parse a non-negative finite number; returns 0 or -EINVAL. */
+/* Parse a finite decimal number in [min, max]: no blanks, no hex, nothing
+ * after it; returns 0 or -EINVAL. */
 int ebf_parse_double(const char *s, double min, double max, double *out);
+
+/* The len bytes at s (NULs allowed) as printable text for a message, into
+ * buf: '"', '\\' and NUL escaped as \", \\ and \0, other control bytes
+ * as \xNN; cut with "..." when buf is short. Returns buf. */
+const char *ebf_quote(const char *s, size_t len, char *buf, size_t buflen);
 
 /* Wall-clock nanoseconds (CLOCK_REALTIME: comparable across processes and,
  * with synchronised clocks, across hosts). A vDSO call, no syscall. */

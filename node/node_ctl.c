@@ -12,17 +12,21 @@
 #include "ebf_opt.h"
 #include "ebf_port.h"
 
+static const struct ebf_conf_key node_keys[] = {
+    EBF_CONF_KEY(ACCEPT, struct node_conf, accept),
+    EBF_CONF_KEY(ACCEPT_SEED, struct node_conf, accept_seed),
+    EBF_CONF_KEY(TRIGGER_US, struct node_conf, trigger_us),
+};
+
 int node_param(void *conf, const char *key, const char *value, char *err, size_t len)
 {
-    struct node_conf *c = conf;
+    const size_t n = sizeof(node_keys) / sizeof(node_keys[0]);
+    char keys[128];
+    int rc = ebf_conf_set(node_keys, n, conf, key, value, err, len);
 
-    if (strcmp(key, "accept") == 0)
-        return ebf_param_double(key, value, 0, 1, &c->accept, err, len);
-    if (strcmp(key, "accept_seed") == 0)
-        return ebf_param_u64(key, value, 0, UINT64_MAX, &c->accept_seed, err, len);
-    if (strcmp(key, "trigger_us") == 0)
-        return ebf_param_double(key, value, 0, 1e6, &c->trigger_us, err, len);
-    return ebf_param_unknown(key, "accept, accept_seed, trigger_us", err, len);
+    if (rc <= 0)
+        return rc;
+    return ebf_param_unknown(key, ebf_conf_keys(node_keys, n, keys, sizeof(keys)), err, len);
 }
 
 /* Fresh slots, counters and credit grant; the epoch of the process for

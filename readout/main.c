@@ -13,13 +13,14 @@
 #include "ro_size.h"
 
 #define DIST_FIXED 2             /* beside enum ro_size_dist: --frag-dist fixed */
-#define FRAG_MAX (1u << 24)
 
 static struct ro_conf conf = {
     .n_sources = 8, .size_min = 1024, .size_max = 1024, .seed = 1,
     .encap = EBF_ENCAP_ETH, .udp_port = EBF_UDP_PORT_DEFAULT, .burst = 32,
     .src_ip = 0x0a000001,
 };
+
+static struct ebf_daemon ro_daemon;
 
 /* What only the checks across options need. */
 static struct {
@@ -69,12 +70,15 @@ static int parse_sfc_ips(void *arg, const char *val, char *err, size_t len)
 /* --frag-size: one size for all, in place of --frag-min/--frag-max. */
 static int parse_frag_size(void *arg, const char *val, char *err, size_t len)
 {
+    const struct ebf_param_def *d = EBF_PARAM(FRAG_SIZE);
     struct ro_conf *c = arg;
-    uint64_t v;
+    uint32_t v;
+    char range[64];
 
-    if (ebf_parse_u64(val, 1, FRAG_MAX, &v))
-        return snprintf(err, len, "\"%s\" is not an integer in 1..%u", val, FRAG_MAX), -EINVAL;
-    c->size_min = c->size_max = (uint32_t)v;
+    if (ebf_param_parse(d, val, strlen(val), &v))
+        return snprintf(err, len, "\"%s\" is not an integer in %s", val,
+                        ebf_param_range(d, range, sizeof(range))), -EINVAL;
+    c->size_min = c->size_max = v;
     opt.have_size = 1;
     return 0;
 }
@@ -112,47 +116,44 @@ static int parse_silence(void *arg, const char *val, char *err, size_t len)
 static const struct ebf_arg own[] = {
     {.name = "sfc-mac", .kind = EBF_ARG_FN, .fn = parse_sfc_macs, .dst = &conf, .required = 1,
      .meta = "LIST", .help = "SFC MACs; event e goes to SFC e % count"},
-    EBF_ARG_INT(EBF_ARG_U16, "sources", &conf.n_sources, 1, EBF_MAX_SOURCES, "N",
-                "readout boards emulated on this port (8)"),
-    EBF_ARG_INT(EBF_ARG_U64, "events", &conf.n_events, 0, UINT64_MAX / 2, "N",
-                "events to send (0: until --duration or SIGINT) (0)"),
-    EBF_ARG_NUM("duration", &conf.duration_s, 0, 1e9, "S", "stop after S seconds (0: no limit)"),
-    EBF_ARG_NUM("rate", &conf.rate, 0, 1e9, "EV/S",
-                "event rate (0: as fast as the port takes frames) (0)"),
-    EBF_ARG_CALL("frag-size", parse_frag_size, &conf, "N", "fixed fragment size in bytes (1024)"),
-    {.name = "frag-min", .kind = EBF_ARG_U32, .dst = &conf.size_min, .min = 1, .max = FRAG_MAX,
+    EBF_ARG_PARAM(SOURCES, &conf.n_sources, "N", "readout boards emulated on this port (8)"),
+    EBF_ARG_PARAM(EVENTS, &conf.n_events, "N",
+                  "events to send (0: until --duration or SIGINT) (0)"),
+    EBF_ARG_PARAM(DURATION, &conf.duration_s, "S", "stop after S seconds (0: no limit)"),
+    EBF_ARG_PARAM(RATE, &conf.rate, "EV/S", "event rate (0: as fast as the port takes frames) (0)"),
+    {.kind = EBF_ARG_FN, .name = "frag-size", .fn = parse_frag_size, .dst = &conf, .meta = "N",
+     .help = "fixed fragment size in bytes (1024)"},
+    {.kind = EBF_ARG_PARAM, .param = EBF_PARAM(FRAG_MIN), .dst = &conf.size_min,
      .seen = &opt.have_range, .meta = "N", .help = "smallest fragment, uniform sizes"},
-    {.name = "frag-max", .kind = EBF_ARG_U32, .dst = &conf.size_max, .min = 1, .max = FRAG_MAX,
+    {.kind = EBF_ARG_PARAM, .param = EBF_PARAM(FRAG_MAX), .dst = &conf.size_max,
      .seen = &opt.have_range, .meta = "N", .help = "largest fragment, uniform sizes"},
     EBF_ARG_CALL("frag-dist", parse_dist, &opt.dist, "fixed|uniform|lognormal",
                  "fragment-size distribution (fixed with --frag-size,\n"
                  "uniform with --frag-min/--frag-max)"),
-    EBF_ARG_NUM("frag-mean", &opt.mean, 1, FRAG_MAX, "B", "log-normal mean in bytes"),
-    EBF_ARG_NUM("frag-sigma", &opt.sigma, 0, FRAG_MAX, "S",
-                "log-normal standard deviation in bytes; sizes clamped\n"
-                "to [--frag-min, --frag-max] (default [1, 1048576])"),
+    EBF_ARG_PARAM(FRAG_MEAN, &opt.mean, "B", "log-normal mean in bytes"),
+    EBF_ARG_PARAM(FRAG_SIGMA, &opt.sigma, "S",
+                  "log-normal standard deviation in bytes; sizes clamped\n"
+                  "to [--frag-min, --frag-max] (default: 1 to what an\n"
+                  "event of --sources fragments carries at --mtu)"),
     EBF_ARG_CALL("encap", parse_encap, &conf.encap, "eth|udp",
                  "raw Ethernet (EtherType 0x88b5) or UDP/IPv4 (eth)"),
-    EBF_ARG_INT(EBF_ARG_U16, "udp-port", &conf.udp_port, 1, 65535, "P", "UDP port (50505)"),
+    EBF_ARG_PARAM(UDP_PORT, &conf.udp_port, "P", "UDP port (50505)"),
     EBF_ARG_VAL(EBF_ARG_IPV4, "src-ip", &conf.src_ip, "A", "IPv4 source for --encap udp"),
     EBF_ARG_CALL("sfc-ip", parse_sfc_ips, &conf, "A[,A...]", "the SFCs' IPv4 for --encap udp"),
     EBF_ARG_INT(EBF_ARG_U16, "burst", &conf.burst, 1, 256, "N", "frames per tx burst (32)"),
-    EBF_ARG_INT(EBF_ARG_U64, "seed", &conf.seed, 0, UINT64_MAX, "N",
-                "seed of the fragment sizes (1)"),
+    EBF_ARG_PARAM(SEED, &conf.seed, "N", "seed of the fragment sizes (1)"),
     EBF_ARG_CALL("faults", parse_faults, &opt.fault, "SPEC",
                  "frame faults, e.g. drop=0.001,dup=0.001,reorder=0.01,\n"
                  "corrupt=0.0005,delay=0.001 (keys: drop, dup, reorder,\n"
                  "delay, corrupt, corrupt_payload, corrupt_header: per-frame\n"
                  "probabilities; window=N, delay_us=T, delay_frames=N)"),
-    EBF_ARG_INT(EBF_ARG_U64, "fault-seed", &opt.fault.seed, 0, UINT64_MAX, "N",
-                "seed of the fault decisions (1)"),
+    EBF_ARG_PARAM(FAULT_SEED, &opt.fault.seed, "N", "seed of the fault decisions (1)"),
     EBF_ARG_CALL("silence", parse_silence, &opt.fault, "S@E",
                  "source S sends nothing from event E on"),
-    EBF_ARG_INT(EBF_ARG_U32, "burst-events", &opt.fault.burst_events, 1, UINT32_MAX, "N",
-                "send N events back to back, then pause (not with --rate)"),
-    {.name = "burst-gap-us", .kind = EBF_ARG_U32, .dst = &opt.fault.burst_gap_us, .min = 0,
-     .max = 60000000, .seen = &opt.have_gap, .meta = "T",
-     .help = "the pause between bursts (0)"},
+    EBF_ARG_PARAM(BURST_EVENTS, &opt.fault.burst_events, "N",
+                  "send N events back to back, then pause (not with --rate)"),
+    {.kind = EBF_ARG_PARAM, .param = EBF_PARAM(BURST_GAP_US), .dst = &opt.fault.burst_gap_us,
+     .seen = &opt.have_gap, .meta = "T", .help = "the pause between bursts (0)"},
     EBF_ARG_VAL(EBF_ARG_FLAG, "linger", &opt.linger, NULL,
                 "without --control: when done, keep the link up until\n"
                 "SIGINT: shared-memory links such as memif drop what\n"
@@ -169,6 +170,7 @@ static int refuse(char *err, size_t len, const char *msg)
 static int check_opts(char *err, size_t len)
 {
     struct ro_conf *c = &conf;
+    char why[320];
     int lognormal = opt.dist == RO_SIZE_LOGNORMAL;
 
     if (c->size_min > c->size_max) {
@@ -193,10 +195,18 @@ static int check_opts(char *err, size_t len)
         return refuse(err, len, "--burst-events replaces --rate: give one of them");
     if (opt.have_gap && !opt.fault.burst_events)
         return refuse(err, len, "--burst-gap-us needs --burst-events");
+    /* Log-normal sizes without --frag-min/--frag-max: clamped to what an
+     * event of --sources fragments can carry at --mtu. */
+    enum ebf_encap encap = c->encap;
+    uint16_t mtu = ro_daemon.cl.common.mtu;
+    if (lognormal && !opt.have_range)
+        c->size_min = 1, c->size_max = ebf_frag_fit(c->n_sources, encap, mtu);
+    if (ebf_event_frames_check(c->n_sources, c->size_max, encap, mtu, why, sizeof(why))) {
+        snprintf(err, len, "%s: %s", opt.have_size ? "--frag-size" : "--frag-max", why);
+        return -EINVAL;
+    }
     if (lognormal) {
         c->size_dist = RO_SIZE_LOGNORMAL;
-        if (!opt.have_range)
-            c->size_min = 1, c->size_max = 1u << 20;
         c->size_mean = opt.mean;
         c->size_sd = opt.sigma;
         ro_size_lognormal_params(opt.mean, opt.sigma, &c->size_mu, &c->size_sigma);
@@ -207,37 +217,37 @@ static int check_opts(char *err, size_t len)
 
 int main(int argc, char **argv)
 {
-    static struct ebf_daemon d;
     static struct ro_runner runner;
+    struct ebf_daemon *d = &ro_daemon;
     struct ro_conf *c = &conf;
 
     for (int i = 0; i < RO_MAX_SFCS; i++)
         c->sfc_ip[i] = 0x0a000101 + (uint32_t)i;
     ro_fault_conf_init(&opt.fault);
-    ebf_daemon_init(&d, "readout");
-    d.cl.synopsis = "--port NAME --sfc-mac MAC[,MAC...]";
-    d.cl.port_help = "DPDK device to send on (vdev name or PCI address)";
-    d.cl.own = own;
-    d.cl.n_own = sizeof(own) / sizeof(own[0]);
-    d.cl.check = check_opts;
-    ebf_daemon_start(&d, argc, argv);
-    ebf_idle_init(&c->idle, d.cl.common.idle);
-    c->port = ebf_daemon_port(&d, d.cl.common.port);
-    ebf_daemon_mac(&d, c->port, c->src_mac);
-    c->mtu = d.cl.common.mtu;
+    ebf_daemon_init(d, "readout");
+    d->cl.synopsis = "--port NAME --sfc-mac MAC[,MAC...]";
+    d->cl.port_help = "DPDK device to send on (vdev name or PCI address)";
+    d->cl.own = own;
+    d->cl.n_own = sizeof(own) / sizeof(own[0]);
+    d->cl.check = check_opts;
+    ebf_daemon_start(d, argc, argv);
+    ebf_idle_init(&c->idle, d->cl.common.idle);
+    c->port = ebf_daemon_port(d, d->cl.common.port);
+    ebf_daemon_mac(d, c->port, c->src_mac);
+    c->mtu = d->cl.common.mtu;
     /* Above the default room, 4095 mbufs: at --mtu 9000 they fit --no-huge's
      * default 64 MB and still cover both rings (1024 each), a burst and
      * the fault stage's 1024 held frames. */
-    uint16_t room = ebf_daemon_room(&d, c->port);
-    c->pool = ebf_daemon_pool(&d, "ro_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room);
-    ebf_daemon_port_start(&d, c->port, c->pool, d.cl.common.port);
-    ebf_daemon_link_wait(&d, c->port, d.cl.common.port);
+    uint16_t room = ebf_daemon_room(d, c->port);
+    c->pool = ebf_daemon_pool(d, "ro_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room);
+    ebf_daemon_port_start(d, c->port, c->pool, d->cl.common.port);
+    ebf_daemon_link_wait(d, c->port, d->cl.common.port);
     int rc = ro_runner_init(&runner, c);
     if (rc)
-        ebf_daemon_fail(&d, "cannot create the data plane: %s", strerror(-rc));
-    d.exit_when_finished = d.cl.common.control == NULL && !opt.linger;
-    ebf_daemon_serve(&d, &ro_ctl_ops, &runner.plug);
+        ebf_daemon_fail(d, "cannot create the data plane: %s", strerror(-rc));
+    d->exit_when_finished = d->cl.common.control == NULL && !opt.linger;
+    ebf_daemon_serve(d, &ro_ctl_ops, &runner.plug);
     rc = ro_runner_failed(&runner) ? EXIT_FAILURE : EXIT_SUCCESS;
     ro_runner_fini(&runner);
-    return ebf_daemon_exit(&d, rc);
+    return ebf_daemon_exit(d, rc);
 }

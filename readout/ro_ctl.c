@@ -19,114 +19,105 @@
     "events, rate, duration_s, frag_size, frag_min, frag_max, frag_dist, frag_mean, "  \
     "frag_sigma, seed, faults, fault_seed, silence, burst_events, burst_gap_us"
 
-/* The fault and size-distribution keys; 1 when key is none of them. */
-static int fault_param(struct ro_conf *c, const char *key, const char *value, char *err,
-                       size_t len)
-{
-    struct ro_fault_conf *f = &c->faults;
-    char why[384];
-    uint64_t v;
-    int rc;
+/* The keys that are one shared parameter each. */
+static const struct ebf_conf_key ro_keys[] = {
+    EBF_CONF_KEY(EVENTS, struct ro_conf, n_events),
+    EBF_CONF_KEY(RATE, struct ro_conf, rate),
+    EBF_CONF_KEY(DURATION, struct ro_conf, duration_s),
+    EBF_CONF_KEY(FRAG_MIN, struct ro_conf, size_min),
+    EBF_CONF_KEY(FRAG_MAX, struct ro_conf, size_max),
+    EBF_CONF_KEY(FRAG_MEAN, struct ro_conf, size_mean),
+    EBF_CONF_KEY(FRAG_SIGMA, struct ro_conf, size_sd),
+    EBF_CONF_KEY(SEED, struct ro_conf, seed),
+    EBF_CONF_KEY(FAULT_SEED, struct ro_conf, faults.seed),
+    EBF_CONF_KEY(BURST_EVENTS, struct ro_conf, faults.burst_events),
+    EBF_CONF_KEY(BURST_GAP_US, struct ro_conf, faults.burst_gap_us),
+};
 
-    if (strcmp(key, "faults") == 0) {
-        /* A spec replaces the previous one: the frame faults start from the
-         * defaults; seed, silence and bursts are keys of their own. */
-        struct ro_fault_conf d;
-        ro_fault_conf_init(&d);
-        memcpy(f->p, d.p, sizeof(f->p));
-        f->window = d.window;
-        f->delay_us = d.delay_us;
-        f->delay_frames = d.delay_frames;
-        if (value[0] == '\0' || strcmp(value, "none") == 0)
-            return 0;
-        if (ro_fault_parse(value, f, why, sizeof(why)) == 0)
-            return 0;
-        snprintf(err, len, "parameter 'faults': %s", why);
-        return -EINVAL;
-    }
-    if (strcmp(key, "silence") == 0) {
-        if (strcmp(value, "none") == 0) {
-            f->silence_source = RO_FAULT_NO_SILENCE;
-            f->silence_event = 0;
-            return 0;
-        }
-        if (ro_fault_parse_silence(value, f, why, sizeof(why)) == 0)
-            return 0;
-        snprintf(err, len, "parameter 'silence': %s (or none)", why);
-        return -EINVAL;
-    }
-    if (strcmp(key, "fault_seed") == 0)
-        return ebf_param_u64(key, value, 0, UINT64_MAX, &f->seed, err, len);
-    if (strcmp(key, "burst_events") == 0 || strcmp(key, "burst_gap_us") == 0) {
-        int events = strcmp(key, "burst_events") == 0;
-        rc = ebf_param_u64(key, value, 0, events ? UINT32_MAX : 60000000, &v, err, len);
-        if (rc == 0 && events)
-            f->burst_events = (uint32_t)v;
-        else if (rc == 0)
-            f->burst_gap_us = (uint32_t)v;
-        return rc;
-    }
-    if (strcmp(key, "frag_dist") == 0) {
-        if (strcmp(value, "lognormal") == 0)
-            c->size_dist = RO_SIZE_LOGNORMAL;
-        else if (strcmp(value, "uniform") == 0 || strcmp(value, "fixed") == 0)
-            c->size_dist = RO_SIZE_UNIFORM;     /* fixed: frag_min == frag_max */
-        else {
-            snprintf(err, len, "parameter 'frag_dist': \"%s\" is not fixed, uniform or lognormal",
-                     value);
-            return -EINVAL;
-        }
+/* faults: a spec replaces the previous one: the frame faults start from
+ * the defaults; seed, silence and bursts are keys of their own. */
+static int faults_param(struct ro_fault_conf *f, const char *value, char *err, size_t len)
+{
+    struct ro_fault_conf d;
+    char why[384];
+
+    ro_fault_conf_init(&d);
+    memcpy(f->p, d.p, sizeof(f->p));
+    f->window = d.window;
+    f->delay_us = d.delay_us;
+    f->delay_frames = d.delay_frames;
+    if (value[0] == '\0' || strcmp(value, "none") == 0)
+        return 0;
+    if (ro_fault_parse(value, f, why, sizeof(why)) == 0)
+        return 0;
+    snprintf(err, len, "parameter 'faults': %s", why);
+    return -EINVAL;
+}
+
+static int silence_param(struct ro_fault_conf *f, const char *value, char *err, size_t len)
+{
+    char why[384];
+
+    if (strcmp(value, "none") == 0) {
+        f->silence_source = RO_FAULT_NO_SILENCE;
+        f->silence_event = 0;
         return 0;
     }
-    if (strcmp(key, "frag_mean") == 0)
-        return ebf_param_double(key, value, 1, 1u << 24, &c->size_mean, err, len);
-    if (strcmp(key, "frag_sigma") == 0)
-        return ebf_param_double(key, value, 0, 1u << 24, &c->size_sd, err, len);
-    return 1;
+    if (ro_fault_parse_silence(value, f, why, sizeof(why)) == 0)
+        return 0;
+    snprintf(err, len, "parameter 'silence': %s (or none)", why);
+    return -EINVAL;
+}
+
+static int dist_param(struct ro_conf *c, const char *value, char *err, size_t len)
+{
+    if (strcmp(value, "lognormal") == 0)
+        c->size_dist = RO_SIZE_LOGNORMAL;
+    else if (strcmp(value, "uniform") == 0 || strcmp(value, "fixed") == 0)
+        c->size_dist = RO_SIZE_UNIFORM;     /* fixed: frag_min == frag_max */
+    else
+        return snprintf(err, len, "parameter 'frag_dist': \"%s\" is not fixed, uniform or "
+                        "lognormal", value), -EINVAL;
+    return 0;
 }
 
 int ro_param(void *conf, const char *key, const char *value, char *err, size_t len)
 {
     struct ro_conf *c = conf;
-    uint64_t v;
-    int rc;
+    uint32_t size;
+    int rc = ebf_conf_set(ro_keys, sizeof(ro_keys) / sizeof(ro_keys[0]), conf, key, value, err,
+                          len);
 
-    if (strcmp(key, "events") == 0)
-        return ebf_param_u64(key, value, 0, UINT64_MAX / 2, &c->n_events, err, len);
-    if (strcmp(key, "rate") == 0)
-        return ebf_param_double(key, value, 0, 1e9, &c->rate, err, len);
-    if (strcmp(key, "duration_s") == 0)
-        return ebf_param_double(key, value, 0, 1e9, &c->duration_s, err, len);
-    if (strcmp(key, "seed") == 0)
-        return ebf_param_u64(key, value, 0, UINT64_MAX, &c->seed, err, len);
-    rc = fault_param(c, key, value, err, len);
     if (rc <= 0)
+        return rc;               /* a later frag_max may still raise the bound; checked at start */
+    if (strcmp(key, "frag_size") == 0) {
+        rc = ebf_param_set(EBF_PARAM(FRAG_SIZE), value, &size, err, len);
+        if (rc == 0)
+            c->size_min = c->size_max = size;
         return rc;
-    if (strcmp(key, "frag_size") && strcmp(key, "frag_min") && strcmp(key, "frag_max"))
-        return ebf_param_unknown(key, RO_PARAMS, err, len);
-    rc = ebf_param_u64(key, value, 1, 1u << 24, &v, err, len);
-    if (rc)
-        return rc;
-    if (strcmp(key, "frag_size") == 0)
-        c->size_min = c->size_max = (uint32_t)v;
-    else if (strcmp(key, "frag_min") == 0)
-        c->size_min = (uint32_t)v;
-    else
-        c->size_max = (uint32_t)v;
-    /* A later frag_max may still raise the bound; checked at start too. */
-    return 0;
+    }
+    if (strcmp(key, "faults") == 0)
+        return faults_param(&c->faults, value, err, len);
+    if (strcmp(key, "silence") == 0)
+        return silence_param(&c->faults, value, err, len);
+    if (strcmp(key, "frag_dist") == 0)
+        return dist_param(c, value, err, len);
+    return ebf_param_unknown(key, RO_PARAMS, err, len);
 }
 
-/* The checks that take several parameters together, when a configure is
- * adopted; the log-normal parameters are derived here. 0 or -EINVAL. */
-static int check_conf(void *conf, char *err, size_t len)
+int ro_conf_check(void *conf, char *err, size_t len)
 {
     struct ro_conf *c = conf;
+    char why[320];
     const struct ro_fault_conf *f = &c->faults;
 
     if (c->size_min > c->size_max) {
         snprintf(err, len, "parameter 'frag_min': %u is above frag_max %u", c->size_min,
                  c->size_max);
+        return -EINVAL;
+    }
+    if (ebf_event_frames_check(c->n_sources, c->size_max, c->encap, c->mtu, why, sizeof(why))) {
+        snprintf(err, len, "parameter 'frag_max': %s", why);
         return -EINVAL;
     }
     if (c->size_dist == RO_SIZE_LOGNORMAL) {
@@ -233,7 +224,7 @@ static void hold(void *dp, int paused)
 static const struct ebf_plug_ops ro_plug_ops = {
     .create = create,
     .destroy = destroy,
-    .check = check_conf,
+    .check = ro_conf_check,
     .begin = begin,
     .poll = poll,
     .drain_poll = drain_poll,

@@ -45,4 +45,10 @@ int ro_runner_failed(const struct ro_runner *r);
  * the lcore adopts the configuration. */
 int ro_param(void *conf, const char *key, const char *value, char *err, size_t len);
 
+/* The checks that take several parameters together, when a configure is
+ * adopted (on the lcore): frag_min <= frag_max, events that fit the frames
+ * an SFC sends of one, the log-normal parameters (derived here), silence,
+ * bursts. 0 or -EINVAL with err naming the parameter. */
+int ro_conf_check(void *conf, char *err, size_t len);
+
 #endif /* RO_CTL_H */

@@ -13,6 +13,7 @@
 
 #include "ebf_kv.h"
 #include "ebf_mix.h"
+#include "ebf_param.h"
 #include "ebf_pattern.h"
 #include "ebf_util.h"
 
@@ -22,9 +23,7 @@ RTE_LOG_REGISTER_DEFAULT(ro_logtype, INFO);
 
 uint32_t ro_max_piece(const struct ro_conf *c)
 {
-    uint32_t l3 = c->encap == EBF_ENCAP_UDP ? EBF_IPV4_HLEN + EBF_UDP_HLEN : 0;
-    uint32_t room = c->mtu - l3 - EBF_FRAG_HLEN - EBF_EVENT_HLEN;
-    return room & ~7u;
+    return ebf_piece_max(c->encap, c->mtu);     /* as the checks of fragment sizes count */
 }
 
 uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_id)

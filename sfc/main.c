@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* main.c - ebfarm-sfc: its own options, pools and ports around the daemon skeleton. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@ static struct sfc_conf conf = {
     .drain_quiet_ms = 200, .drain_timeout_ms = 5000, .node_timeout_ms = 1000,
 };
 static char node_name[SFC_MAX_NODES][128];
-static uint64_t mbufs = 32767;
+static uint32_t mbufs = 32767;
 static struct ebf_daemon sfc_daemon;
 
 /* --node PORT,MAC: the next node's port (by name) and MAC. */
@@ -44,30 +45,48 @@ static int parse_node(void *arg, const char *val, char *err, size_t len)
 static const struct ebf_arg own[] = {
     {.name = "node", .kind = EBF_ARG_FN, .fn = parse_node, .dst = &conf, .required = 1,
      .meta = "NAME,MAC", .help = "a trigger node: its port and MAC; node ids in order"},
-    EBF_ARG_INT(EBF_ARG_U16, "sources", &conf.n_sources, 1, EBF_MAX_SOURCES, "N",
-                "sources every event has (8)"),
-    EBF_ARG_INT(EBF_ARG_U16, "sfc-id", &conf.sfc_id, 0, 65535, "N",
-                "this SFC's id in event frames (0)"),
-    EBF_ARG_NUM("timeout-ms", &conf.timeout_ms, 0.001, 3.6e6, "T",
-                "an event still building after T ms goes incomplete (100)"),
-    EBF_ARG_INT(EBF_ARG_U32, "capacity", &conf.capacity, 16, 1u << 20, "N",
-                "events held at once: building, ready, unacked (4096)"),
-    EBF_ARG_INT(EBF_ARG_U64, "mbufs", &mbufs, 1023, 1u << 22, "N", "receive mbufs (32767)"),
-    EBF_ARG_INT(EBF_ARG_U32, "max-credits", &conf.max_credits, 1, 65535, "N",
-                "credits + unacked events per node (256)"),
+    EBF_ARG_PARAM(SOURCES, &conf.n_sources, "N", "sources every event has (8)"),
+    EBF_ARG_PARAM(SFC_ID, &conf.sfc_id, "N", "this SFC's id in event frames (0)"),
+    EBF_ARG_PARAM(TIMEOUT_MS, &conf.timeout_ms, "T",
+                  "an event still building after T ms goes incomplete (100)"),
+    EBF_ARG_PARAM(CAPACITY, &conf.capacity, "N",
+                  "events held at once: building, ready, unacked (4096)"),
+    EBF_ARG_PARAM(MBUFS, &mbufs, "N", "receive mbufs (32767)"),
+    EBF_ARG_PARAM(MAX_CREDITS, &conf.max_credits, "N", "credits + unacked events per node (256)"),
     EBF_ARG_INT(EBF_ARG_U16, "burst", &conf.burst, 1, 64, "N", "rx burst (32)"),
-    EBF_ARG_INT(EBF_ARG_U16, "udp-port", &conf.udp_port, 1, 65535, "P",
-                "UDP port of fragments (50505)"),
-    EBF_ARG_NUM("drain-quiet-ms", &conf.drain_quiet_ms, 1, 3.6e6, "T",
-                "at stop, input quiet this long ends intake (200)"),
-    EBF_ARG_NUM("drain-timeout-ms", &conf.drain_timeout_ms, 1, 3.6e6, "T",
-                "at stop, wait for acks at most T (5000)"),
-    EBF_ARG_NUM("node-timeout-ms", &conf.node_timeout_ms, 0, 3.6e6, "T",
-                "a node silent for T ms is dead: its events go to\n"
-                "other nodes; 0 never declares one dead (1000)"),
+    EBF_ARG_PARAM(UDP_PORT, &conf.udp_port, "P", "UDP port of fragments (50505)"),
+    EBF_ARG_PARAM(DRAIN_QUIET_MS, &conf.drain_quiet_ms, "T",
+                  "at stop, input quiet this long ends intake (200)"),
+    EBF_ARG_PARAM(DRAIN_TIMEOUT_MS, &conf.drain_timeout_ms, "T",
+                  "at stop, wait for acks at most T (5000)"),
+    EBF_ARG_PARAM(NODE_TIMEOUT_MS, &conf.node_timeout_ms, "T",
+                  "a node silent for T ms is dead: its events go to\n"
+                  "other nodes; 0 never declares one dead (1000)"),
     EBF_ARG_VAL(EBF_ARG_STR, "ready-file", &sfc_daemon.ready_file, "FILE",
                 "create FILE once every port is started and control is bound"),
 };
+
+/* The ports the SFC would open: --port and each distinct --node port. One
+ * process opens at most EBF_PORTS_MAX (DPDK's RTE_MAX_ETHPORTS): more is
+ * refused here, before EAL, rather than failing in a driver. */
+static int check_opts(char *err, size_t len)
+{
+    const struct ebf_param_def *d = EBF_PARAM(PORTS);
+    const char *rx = sfc_daemon.cl.common.port;
+    unsigned ports = 1;
+
+    for (uint16_t i = 0; i < conf.n_nodes; i++) {
+        uint16_t j = 0;
+        while (j < i && strcmp(node_name[j], node_name[i]) != 0)
+            j++;
+        ports += j == i && strcmp(node_name[i], rx) != 0;
+    }
+    if (ports <= d->max)
+        return 0;
+    snprintf(err, len, "option '--node': %u ports (--port and %u node ports), more than the %" PRIu64
+             " one process can open (RTE_MAX_ETHPORTS)", ports, ports - 1, d->max);
+    return -EINVAL;
+}
 
 /* The readout port and the nodes' ports, by name. */
 static void find_ports(struct ebf_daemon *d, struct sfc_conf *c)
@@ -120,17 +139,18 @@ int main(int argc, char **argv)
     d->cl.port_help = "DPDK device the readout frames arrive on";
     d->cl.own = own;
     d->cl.n_own = sizeof(own) / sizeof(own[0]);
+    d->cl.check = check_opts;
     d->cl.common.link_timeout_ms = 0;       /* the memif server: peers connect to it */
     ebf_daemon_start(d, argc, argv);
     ebf_idle_init(&c->idle, d->cl.common.idle);
     find_ports(d, c);
     c->mtu = d->cl.common.mtu;
-    struct rte_mempool *rx_pool = ebf_daemon_pool(d, "sfc_rx", (unsigned)mbufs,
+    struct rte_mempool *rx_pool = ebf_daemon_pool(d, "sfc_rx", mbufs,
                                                   ebf_daemon_room(d, c->rx_port));
     struct rte_mempool *ack_pool = ebf_daemon_pool(d, "sfc_ack", 4095, node_room(d, c));
     c->hdr_pool = ebf_daemon_pool(d, "sfc_hdr", 8191, 128);
-    c->clone_pool = ebf_daemon_pool(d, "sfc_clone", (unsigned)mbufs, 0);
-    c->max_frames = (uint32_t)mbufs;
+    c->clone_pool = ebf_daemon_pool(d, "sfc_clone", mbufs, 0);
+    c->max_frames = mbufs;
     start_ports(d, c, rx_pool, ack_pool);
     int rc = sfc_runner_init(&runner, c, rx_pool);
     if (rc)

@@ -11,28 +11,23 @@
 #include "ebf_opt.h"
 #include "ebf_port.h"
 
+static const struct ebf_conf_key sfc_keys[] = {
+    EBF_CONF_KEY(SOURCES, struct sfc_conf, n_sources),
+    EBF_CONF_KEY(TIMEOUT_MS, struct sfc_conf, timeout_ms),
+    EBF_CONF_KEY(DRAIN_QUIET_MS, struct sfc_conf, drain_quiet_ms),
+    EBF_CONF_KEY(DRAIN_TIMEOUT_MS, struct sfc_conf, drain_timeout_ms),
+    EBF_CONF_KEY(NODE_TIMEOUT_MS, struct sfc_conf, node_timeout_ms),
+};
+
 int sfc_param(void *conf, const char *key, const char *value, char *err, size_t len)
 {
-    struct sfc_conf *c = conf;
-    uint64_t v;
+    const size_t n = sizeof(sfc_keys) / sizeof(sfc_keys[0]);
+    char keys[256];
+    int rc = ebf_conf_set(sfc_keys, n, conf, key, value, err, len);
 
-    if (strcmp(key, "sources") == 0) {
-        int rc = ebf_param_u64(key, value, 1, EBF_MAX_SOURCES, &v, err, len);
-        if (rc == 0)
-            c->n_sources = (uint16_t)v;
+    if (rc <= 0)
         return rc;
-    }
-    if (strcmp(key, "timeout_ms") == 0)
-        return ebf_param_double(key, value, 0.001, 3.6e6, &c->timeout_ms, err, len);
-    if (strcmp(key, "drain_quiet_ms") == 0)
-        return ebf_param_double(key, value, 1, 3.6e6, &c->drain_quiet_ms, err, len);
-    if (strcmp(key, "drain_timeout_ms") == 0)
-        return ebf_param_double(key, value, 1, 3.6e6, &c->drain_timeout_ms, err, len);
-    if (strcmp(key, "node_timeout_ms") == 0)
-        return ebf_param_double(key, value, 0, 3.6e6, &c->node_timeout_ms, err, len);
-    return ebf_param_unknown(key,
-                             "sources, timeout_ms, drain_quiet_ms, drain_timeout_ms, "
-                             "node_timeout_ms", err, len);
+    return ebf_param_unknown(key, ebf_conf_keys(sfc_keys, n, keys, sizeof(keys)), err, len);
 }
 
 static void *create(void *ctx, const void *conf, uint32_t run)

@@ -8,11 +8,16 @@
 
 #include <rte_mbuf.h>
 
+#include "ebf_param.h"
 #include "sfc_credit.h"
 #include "sfc_dp.h"
 #include "sfc_evtab.h"
 
 #define TXQ_SIZE 1024
+/* An event is queued whole (with room for one more frame): the farm file,
+ * the readout's options and configure keep events within this. */
+_Static_assert(TXQ_SIZE - 1 >= EBF_EVENT_FRAMES_MAX, "an event of EBF_EVENT_FRAMES_MAX frames "
+               "must fit the queue toward a node");
 #define BURST_MAX 64
 #define SFC_MAX_READOUTS 16      /* readout MACs throttle frames go to */
 

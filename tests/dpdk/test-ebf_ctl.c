@@ -16,6 +16,7 @@
 
 #include "ctlclient.h"
 #include "ebf_ctl.h"
+#include "ebf_ctl_private.h"     /* ebf_ctl_logtype, to see the refusal lines */
 #include "ebf_pb.h"
 #include "ebf_port.h"
 #include "test-eal.h"
@@ -229,8 +230,9 @@ static void *lcore_main(void *arg)
     return NULL;
 }
 
-/* A fresh ebf_ctl in INITIAL, publishing every period_ms. */
-static void rig_up(struct rig *r, double period_ms)
+/* A fresh ebf_ctl in INITIAL, publishing every period_ms; refused requests
+ * logged at most burst times per window_s (0: the defaults). */
+static void rig_up_log(struct rig *r, double period_ms, unsigned burst, double window_s)
 {
     memset(r, 0, sizeof(*r));
     r->dp.x = FAKE_X0;
@@ -246,11 +248,18 @@ static void rig_up(struct rig *r, double period_ms)
         .period_ms = period_ms,
         .conf = &conf0,
         .reply_timeout_s = 2,
+        .refusal_log_burst = burst,
+        .refusal_log_window_s = window_s,
     };
     r->ctl = ebf_ctl_create(&c, &fake_ops);
     ck_assert_msg(r->ctl != NULL, "ebf_ctl_create: %s", strerror(errno));
     ck_assert_int_eq(pthread_create(&r->lcore, NULL, lcore_main, r), 0);
     r->up = 1;
+}
+
+static void rig_up(struct rig *r, double period_ms)
+{
+    rig_up_log(r, period_ms, 0, 0);
 }
 
 /* After a shutdown was answered: the lcore leaves ebf_ctl_serve in state final. */
@@ -557,7 +566,8 @@ START_TEST(test_configure_params)
         {{{"x", "-3"}}, 1, "fake: parameter 'x': \"-3\" is not a number"},
         {{{"y", "1"}}, 1, "fake: unknown parameter 'y' (allowed: x)"},
         {{{"x", "9"}, {"y", "1"}}, 2, "fake: unknown parameter 'y' (allowed: x)"},
-        {{{"x", "9"}, {"x", "9z"}}, 2, "fake: parameter 'x': \"9z\" is not a number"},
+        {{{"x", "9"}, {"x", "9z"}}, 2, "parameter 'x' is given twice (each key at most once)"},
+        {{{"x", "9"}, {"x", "9"}}, 2, "parameter 'x' is given twice (each key at most once)"},
         {{{"farm", "Demo"}}, 1, "parameter 'farm': \"Demo\" is not a farm name (1 to 32 "
                                 "characters of a-z, 0-9, _ and -)"},
         {{{"farm", ""}}, 1, "parameter 'farm': \"\" is not a farm name (1 to 32 characters of "
@@ -892,6 +902,180 @@ START_TEST(test_metrics)
 }
 END_TEST
 
+/* --- Bounded input: parameter text, message size, refusal logs ----------- */
+
+/* Send n bytes as one request; the reply, or NULL when none came within
+ * timeout_ms. */
+static Ebfarm__Reply *send_bytes(struct rig *r, const void *buf, size_t n, int timeout_ms)
+{
+    void *s = zmq_socket(zctx, ZMQ_REQ);
+    Ebfarm__Reply *rep = NULL;
+    zmq_msg_t msg;
+    int zero = 0;
+
+    ck_assert_ptr_nonnull(s);
+    zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof(zero));
+    zmq_setsockopt(s, ZMQ_RCVTIMEO, &timeout_ms, sizeof(timeout_ms));
+    ck_assert_int_eq(zmq_connect(s, r->ctl_ep), 0);
+    ck_assert_int_eq(zmq_send(s, buf, n, 0), (int)n);
+    zmq_msg_init(&msg);
+    if (zmq_msg_recv(&msg, s, 0) >= 0) {
+        rep = ebfarm__reply__unpack(NULL, zmq_msg_size(&msg), zmq_msg_data(&msg));
+        ck_assert_ptr_nonnull(rep);
+    } else {
+        ck_assert_int_eq(errno, EAGAIN);
+    }
+    zmq_msg_close(&msg);
+    zmq_close(s);
+    return rep;
+}
+
+/* A configure parameter as raw bytes: what a client other than ours may send. */
+struct raw_param {
+    const char *k, *v;
+    size_t kn, vn;
+};
+
+/* A configure with n raw parameters must be refused with err, changing nothing. */
+static void check_raw_refused(struct rig *r, const struct raw_param *rp, size_t n, const char *err)
+{
+    Ebfarm__Request rq = EBFARM__REQUEST__INIT;
+    Ebfarm__Param pv[80], *pp[80];
+    unsigned before[EBF_OP_EXIT + 1], after[EBF_OP_EXIT + 1];
+
+    ck_assert_uint_le(n, 80);
+    for (size_t i = 0; i < n; i++) {
+        ebfarm__param__init(&pv[i]);
+        pv[i].key = (ProtobufCBinaryData){rp[i].kn, (uint8_t *)rp[i].k};
+        pv[i].value = (ProtobufCBinaryData){rp[i].vn, (uint8_t *)rp[i].v};
+        pp[i] = &pv[i];
+    }
+    rq.command = EBFARM__COMMAND__CONFIGURE;
+    rq.n_params = n;
+    rq.params = pp;
+    size_t len = ebfarm__request__get_packed_size(&rq);
+    uint8_t *buf = malloc(len);
+    ck_assert_ptr_nonnull(buf);
+    ebfarm__request__pack(&rq, buf);
+    ops_now(&r->dp, before);
+    Ebfarm__Reply *rep = send_bytes(r, buf, len, 3000);
+    ops_now(&r->dp, after);
+    free(buf);
+    ck_assert_ptr_nonnull(rep);
+    ck_assert_msg(!rep->ok, "'%s' carried out", err);
+    ck_assert_str_eq(rep->error, err);
+    ck_assert_int_eq(rep->status->state, EBF_S_INITIAL);
+    check_ops(before, after, -1, err);
+    ebfarm__reply__free_unpacked(rep, NULL);
+}
+
+#define RAW(k, v) {k, v, sizeof(k) - 1, sizeof(v) - 1}
+
+/* Keys and values are taken with their lengths: a NUL inside, a key that
+ * is no name, an oversized value, too many or repeated keys are refused
+ * before the daemon's parser sees them. */
+START_TEST(test_param_text)
+{
+    static const struct raw_param nul_value[] = {RAW("x", "10\0garbage")};
+    static const struct raw_param nul_rate[] = {RAW("rate", "10\0garbage")};
+    static const struct raw_param nul_key[] = {RAW("x\0y", "7")};
+    static const struct raw_param empty_key[] = {RAW("", "7")};
+    static const struct raw_param upper_key[] = {RAW("X", "7")};
+    static const struct raw_param twice[] = {RAW("x", "7"), RAW("x", "8")};
+    static char long_key[65], long_value[257], keys[65][8];
+    struct raw_param rp[65];
+    struct rig r;
+
+    memset(long_key, 'k', 64);
+    memset(long_value, '7', 256);
+    rig_up(&r, 1000);
+    check_raw_refused(&r, nul_value, 1,
+                      "parameter 'x': \"10\\0garbage\" holds a NUL byte (a value is text)");
+    /* The readout's rate as an adversary sent it: not taken as 10. */
+    check_raw_refused(&r, nul_rate, 1,
+                      "parameter 'rate': \"10\\0garbage\" holds a NUL byte (a value is text)");
+    check_raw_refused(&r, nul_key, 1,
+                      "parameter key \"x\\0y\" is not a name (1 to 63 characters of a-z, 0-9 "
+                      "and _)");
+    check_raw_refused(&r, empty_key, 1,
+                      "parameter key \"\" is not a name (1 to 63 characters of a-z, 0-9 and _)");
+    check_raw_refused(&r, upper_key, 1,
+                      "parameter key \"X\" is not a name (1 to 63 characters of a-z, 0-9 and _)");
+    rp[0] = (struct raw_param){long_key, "7", 64, 1};
+    check_raw_refused(&r, rp, 1,
+                      "parameter key \"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+                      "kkkkkkk\" is not a name (1 to 63 characters of a-z, 0-9 and _)");
+    rp[0] = (struct raw_param){"x", long_value, 1, 256};
+    check_raw_refused(&r, rp, 1, "parameter 'x': a value of 256 bytes (at most 255)");
+    check_raw_refused(&r, twice, 2, "parameter 'x' is given twice (each key at most once)");
+    for (unsigned i = 0; i < 65; i++) {
+        snprintf(keys[i], sizeof(keys[i]), "k%u", i);
+        rp[i] = (struct raw_param){keys[i], "1", strlen(keys[i]), 1};
+    }
+    check_raw_refused(&r, rp, 65, "65 parameters in one request (at most 64)");
+    /* 64 pass the count; the daemon's parser refuses the first key. */
+    check_raw_refused(&r, rp, 64, "fake: unknown parameter 'k0' (allowed: x)");
+    ck_assert(x_now(&r) == FAKE_X0);
+    rig_down(&r);
+}
+END_TEST
+
+/* A request over EBF_CTL_MSG_MAX bytes is dropped unread, unanswered; the
+ * daemon stays up and answers the next one. One of exactly the limit is read
+ * (and refused: it is no Request). */
+START_TEST(test_msg_max)
+{
+    const size_t big = 16u << 20;
+    uint8_t *buf = malloc(big);
+    struct rig r;
+
+    ck_assert_ptr_nonnull(buf);
+    memset(buf, 0xff, big);
+    rig_up(&r, 1000);
+    Ebfarm__Reply *rep = send_bytes(&r, buf, EBF_CTL_MSG_MAX, 3000);
+    ck_assert_ptr_nonnull(rep);
+    ck_assert(!rep->ok);
+    ck_assert_str_eq(rep->error, "the request is not an ebfarm.Request message");
+    ebfarm__reply__free_unpacked(rep, NULL);
+    ck_assert_ptr_null(send_bytes(&r, buf, EBF_CTL_MSG_MAX + 1, 1000));
+    ck_assert_ptr_null(send_bytes(&r, buf, big, 1000));
+    ck_assert_int_eq(status_state(&r), EBF_S_INITIAL);
+    req_ok(&r, EBF_C_CONFIGURE, 0, EBF_S_CONFIGURED);
+    free(buf);
+    rig_down(&r);
+}
+END_TEST
+
+/* 50 refusals with a limit of 3 lines a window: 3 lines, then one line
+ * with the 47 left out (reported at exit: the window is a minute). */
+START_TEST(test_refusal_log)
+{
+    static const char refusal[] =
+        "command 'start' is not allowed in state INITIAL (allowed: configure, status, shutdown)";
+    char *text = NULL, want[512];
+    size_t len = 0;
+    FILE *log = open_memstream(&text, &len);
+    struct rig r;
+
+    ck_assert_ptr_nonnull(log);
+    ck_assert_int_eq(rte_openlog_stream(log), 0);
+    ck_assert_int_eq(rte_log_set_level(ebf_ctl_logtype, RTE_LOG_INFO), 0);
+    rig_up_log(&r, 1000, 3, 60);
+    for (int i = 0; i < 50; i++)
+        check_refused(&r, EBF_C_START, 1, NULL, 0, refusal, EBF_S_INITIAL);
+    req_ok(&r, EBF_C_SHUTDOWN, 0, EBF_S_INITIAL);
+    rig_join(&r, EBF_S_INITIAL);
+    rte_openlog_stream(NULL);
+    fclose(log);
+    snprintf(want, sizeof(want),
+             "ctl: refused 'start': %s\nctl: refused 'start': %s\nctl: refused 'start': %s\n"
+             "ctl: suppressed 47 more refused requests (at most 3 are logged every 60 s)\n",
+             refusal, refusal, refusal);
+    ck_assert_str_eq(text, want);
+    free(text);
+}
+END_TEST
+
 Suite *ebf_ctl_suite(void);
 
 Suite *ebf_ctl_suite(void)
@@ -909,6 +1093,14 @@ Suite *ebf_ctl_suite(void)
     tcase_add_test(tc, test_error);
     tcase_add_test(tc, test_metrics);
     tcase_add_test(tc, test_cycles);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("input");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_param_text);
+    tcase_add_test(tc, test_msg_max);
+    tcase_add_test(tc, test_refusal_log);
     suite_add_tcase(s, tc);
     return s;
 }

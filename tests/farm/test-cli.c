@@ -446,6 +446,123 @@ static void add_case(Suite *s, const char *name, const TTest *test)
     suite_add_tcase(s, tc);
 }
 
+/* farm_yaml as farm name, with extra lines for sfc0 (after its memory_mb). */
+static void write_farm_sfc(const char *name, const char *sfc_extra, char *path, size_t len)
+{
+    const char *sfc_end = strstr(farm_yaml, "    memory_mb: 256\n") + 19;
+
+    snprintf(path, len, "%s/%s.yaml", base, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "farm: %s\n%.*s%s%s", name, (int)(sfc_end - farm_yaml - 14), farm_yaml + 14,
+            sfc_extra, sfc_end);
+    fclose(f);
+}
+
+/* No process of farm name is left, nor a DPDK runtime directory of it. */
+static void nothing_left(const char *name)
+{
+    char cmd[512];
+
+    snprintf(cmd, sizeof(cmd), "ls /var/run/dpdk 2>/dev/null | grep -q -- '-%s-' || "
+             "pgrep -f -- '--file-prefix=ebf[0-9]*-%s-' >/dev/null", name, name);
+    ck_assert_msg(system(cmd) != 0, "%s left something behind", name);
+}
+
+/* A daemon that cannot start: the tool's message quotes the daemon's own
+ * error line, not only where its log is (EAL's 100-line usage follows it). */
+START_TEST(up_startup_failure)
+{
+    char path[128], cmd[256], want[512];
+
+    write_farm_sfc("clifail", "    eal_args: [-l, '99']\n", path, sizeof(path));
+    snprintf(cmd, sizeof(cmd), "up %s", path);
+    ck_assert_int_eq(ebf(cmd), 1);
+    snprintf(want, sizeof(want), "ebfarm up: sfc0 exited while starting: EAL: lcore 99 "
+             "unavailable (log: %s/clifail/sfc0.log)\n", base);
+    ck_assert_str_eq(out, want);
+    snprintf(path, sizeof(path), "%s/clifail/farm.state", base);
+    ck_assert_int_eq(access(path, F_OK), -1);
+    nothing_left("clifail");
+}
+END_TEST
+
+/* EAL options that load code or move the runtime directory are refused
+ * before anything starts, the allowed ones named. */
+START_TEST(up_eal_args_refused)
+{
+    static const char *const bad[] = {"-d", "--file-prefix=other"};
+    char path[128], cmd[256], extra[128], want[1024];
+
+    for (unsigned i = 0; i < 2; i++) {
+        snprintf(extra, sizeof(extra), "    eal_args: ['%s', /tmp/x.so]\n", bad[i]);
+        write_farm_sfc("clieal", extra, path, sizeof(path));
+        snprintf(cmd, sizeof(cmd), "up %s", path);
+        ck_assert_int_eq(ebf(cmd), 1);
+        snprintf(want, sizeof(want), "ebfarm up: farm file '%s': key 'sfcs[0].eal_args[0]': "
+                 "\"%s\" is not allowed (allowed: --log-level, --syslog, -l, -c, --main-lcore, "
+                 "-n, -r, --socket-mem, --socket-limit, --huge-dir, --huge-unlink, "
+                 "--single-file-segments, --legacy-mem, --match-allocations, --iova-mode, "
+                 "--in-memory, --no-shconf, -a, --allow, -b, --block, "
+                 "--force-max-simd-bitwidth; each option alone, as "
+                 "--opt=VALUE, or followed by its value; the runner sets --file-prefix, -m, "
+                 "--no-huge, --lcores and the ports itself)\n", path, bad[i]);
+        ck_assert_str_eq(out, want);
+    }
+    snprintf(path, sizeof(path), "%s/clieal", base);
+    ck_assert_int_eq(access(path, F_OK), -1);
+    nothing_left("clieal");
+}
+END_TEST
+
+/* sh -c script in a mount namespace of its own, with the test's base as
+ * the run directory and $E the ebfarm binary; its output in out. */
+static int in_mount_ns(const char *script)
+{
+    char cmd[2048];
+
+    snprintf(cmd, sizeof(cmd), "B=%s E=%s unshare -m sh -c '%s' 2>&1", base, ebfarm, script);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, sizeof(out) - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A full run directory, and one mounted read-only: reported with the path
+ * and the reason before any daemon starts (a daemon logging into a full
+ * disk wrote nothing and the tool said nothing either). */
+START_TEST(up_run_dir_refused)
+{
+    char path[128], script[1024], want[512];
+
+    write_farm_sfc("clifull", "", path, sizeof(path));
+    snprintf(script, sizeof(script),
+             "mkdir -p $B/runs && mount -t tmpfs -o size=256k tmpfs $B/runs && "
+             "dd if=/dev/zero of=$B/runs/filler bs=4k count=64 2>/dev/null; "
+             "EBFARM_RUN_DIR=$B/runs $E up %s", path);
+    ck_assert_int_eq(in_mount_ns(script), 1);
+    snprintf(want, sizeof(want), "ebfarm up: the run directory %s/runs/clifull cannot take the "
+             "logs and the state: cannot write %s/runs/clifull/.room: No space left on device\n",
+             base, base);
+    ck_assert_str_eq(out, want);
+    nothing_left("clifull");
+
+    write_farm_sfc("cliro", "", path, sizeof(path));
+    snprintf(script, sizeof(script),
+             "mkdir -p $B/runs && mount -t tmpfs -o size=1m tmpfs $B/runs && "
+             "mkdir $B/runs/cliro && mount --bind $B/runs/cliro $B/runs/cliro && "
+             "mount -o remount,bind,ro $B/runs/cliro && EBFARM_RUN_DIR=$B/runs $E up %s", path);
+    ck_assert_int_eq(in_mount_ns(script), 1);
+    snprintf(want, sizeof(want), "ebfarm up: the run directory %s/runs/cliro cannot take the "
+             "logs and the state: cannot write %s/runs/cliro/.room: Read-only file system\n",
+             base, base);
+    ck_assert_str_eq(out, want);
+    nothing_left("cliro");
+}
+END_TEST
+
 Suite *cli_suite(void);
 
 Suite *cli_suite(void)
@@ -455,5 +572,8 @@ Suite *cli_suite(void)
     add_case(s, "cli", up_status_stop_down);
     add_case(s, "runs", run_numbers);
     add_case(s, "hosts", up_refuses_other_hosts);
+    add_case(s, "startup", up_startup_failure);
+    add_case(s, "eal_args", up_eal_args_refused);
+    add_case(s, "run_dir", up_run_dir_refused);
     return s;
 }

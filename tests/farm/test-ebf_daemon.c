@@ -203,7 +203,7 @@ START_TEST(test_log_lines)
 
     ck_assert_int_eq(run(_i, args), 1);
     ck_assert_str_eq(out, "");
-    snprintf(want, sizeof(want), "%sno port 'nope'\n", tag);
+    snprintf(want, sizeof(want), "%serror: no port 'nope'\n", tag);
     ck_assert_msg(strstr(err, want) != NULL, "no \"%s\" in the log: %s", want, err);
     unsigned lines = 0, eal = 0;
     for (char *l = err, *nl; *l; l = nl + 1) {
@@ -220,6 +220,28 @@ START_TEST(test_log_lines)
     }
     ck_assert_uint_ge(eal, 1);
     ck_assert_uint_ge(lines, 2);
+    ck_assert_msg(!exists(dir), "%s is there", dir);
+}
+END_TEST
+
+/* An EAL that refuses to start: its own error line is the first one that
+ * says "error: " (the farm tool quotes it), before the 100-line usage. */
+START_TEST(test_error_line)
+{
+    char prefix[64], dir[128], want[128];
+    const char *c = daemons[_i].component;
+
+    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest-err%d", (int)getpid());
+    snprintf(dir, sizeof(dir), RUNTIME "/ebftest-err%d", (int)getpid());
+    const char *args[] = {"--no-huge", "-m", "64", "--no-pci", prefix, "-l", "99", "--",
+                          "--port=x", daemons[_i].required, NULL};
+
+    ck_assert_int_eq(run(_i, args), 1);
+    const char *first = strstr(err, " error: ");
+    ck_assert_msg(first != NULL, "no error line: %s", err);
+    snprintf(want, sizeof(want), " %s: error: EAL: lcore 99 unavailable\n", c);
+    ck_assert_msg(strncmp(first - strlen(c) - 2, want, strlen(want)) == 0, "first error: %.120s",
+                  first - strlen(c) - 2);
     ck_assert_msg(!exists(dir), "%s is there", dir);
 }
 END_TEST
@@ -246,7 +268,7 @@ START_TEST(test_mtu_refused)
 
     ck_assert_int_eq(run(_i, args), 1);
     ck_assert_str_eq(out, "");
-    snprintf(want, sizeof(want), " %s7: --mtu 9000: port 'net_memif0' carries at most 2030 "
+    snprintf(want, sizeof(want), " %s7: error: --mtu 9000: port 'net_memif0' carries at most 2030 "
              "(memif bsize 2048; give bsize=9018 or more)\n", c);
     ck_assert_msg(strstr(err, want) != NULL, "no \"%s\" in the log: %s", want, err);
     ck_assert_msg(!exists(dir), "%s is there", dir);
@@ -277,7 +299,7 @@ START_TEST(test_node_ack_batch_mtu)
                           "--mtu 256 (at most 20 acks)\n");
     /* 20 acks fit: the options pass, and the node goes on to look for its port */
     ck_assert_int_eq(run(2, fits), 1);
-    ck_assert_ptr_nonnull(strstr(err, " node: no port 'x'\n"));
+    ck_assert_ptr_nonnull(strstr(err, " node: error: no port 'x'\n"));
     ck_assert_msg(!exists(dir), "%s is there", dir);
 }
 END_TEST
@@ -337,6 +359,7 @@ Suite *ebf_daemon_suite(void)
     tcase_add_loop_test(tc, test_version, 0, n);
     tcase_add_loop_test(tc, test_refused, 0, n);
     tcase_add_loop_test(tc, test_log_lines, 0, n);
+    tcase_add_loop_test(tc, test_error_line, 0, n);
     tcase_add_loop_test(tc, test_mtu_refused, 0, n);
     tcase_add_test(tc, test_readout_jumbo);
     tcase_add_test(tc, test_node_ack_batch_mtu);

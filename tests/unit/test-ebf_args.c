@@ -18,6 +18,7 @@ static struct {
     uint16_t u16;
     uint32_t u32;
     uint64_t u64;
+    uint32_t frag;
     double num;
     uint8_t mac[6];
     uint32_t ip;
@@ -65,6 +66,7 @@ static const struct ebf_arg table[] = {
     EBF_ARG_VAL(EBF_ARG_IPV4, "ip", &own.ip, "A", "an address"),
     EBF_ARG_VAL(EBF_ARG_IDLE, "poll", &own.idle, "spin|backoff", "an idle mode"),
     EBF_ARG_CALL("even", parse_even, NULL, "N", "an even number"),
+    EBF_ARG_PARAM(FRAG_SIZE, &own.frag, "B", "a shared parameter"),
 };
 
 static struct ebf_cmdline cl;
@@ -158,7 +160,7 @@ START_TEST(test_own_options)
     ck_assert_int_eq(parse("--port=p", "--str", "hello", "--flag", "--u16=64", "--u32", "100k",
                            "--u64", "18446744073709551615", "--num=2.5", "--hw",
                            "aa:BB:cc:00:11:22", "--ip", "10.1.2.3", "--poll", "backoff",
-                           "--even", "42", NULL), 0);
+                           "--even", "42", "--frag-size", "1048576", NULL), 0);
     ck_assert_str_eq(own.str, "hello");
     ck_assert_int_eq(own.flag, 1);
     ck_assert_uint_eq(own.u16, 64);
@@ -172,6 +174,7 @@ START_TEST(test_own_options)
     ck_assert_int_eq(own.idle, EBF_IDLE_BACKOFF);
     ck_assert_int_eq(own.fn_calls, 1);
     ck_assert_str_eq(own.fn_last, "42");
+    ck_assert_uint_eq(own.frag, EBF_FRAG_MAX);
     ck_assert_int_eq(cl.common.have_mac, 0);
     ck_assert_int_eq(own.seen_u32, 1);
 }
@@ -202,6 +205,17 @@ static const struct {
     {"--ip", "10.1.2", "option '--ip': \"10.1.2\" is not an IPv4 address"},
     {"--poll", "Spin", "option '--poll': \"Spin\" is not spin or backoff"},
     {"--even", "7", "option '--even': \"7\" is not an even number"},
+    /* Numbers are strict: no blanks or sign before, nothing after. */
+    {"--u64", " -1", "option '--u64': \" -1\" is not an integer in 0..18446744073709551615"},
+    {"--u16", "+5", "option '--u16': \"+5\" is not an integer in 1..64"},
+    {"--u16", "5 ", "option '--u16': \"5 \" is not an integer in 1..64"},
+    {"--num", " 1", "option '--num': \" 1\" is not a number in 0.5..2.5"},
+    {"--num", "0x1p0", "option '--num': \"0x1p0\" is not a number in 0.5..2.5"},
+    {"--num", "inf", "option '--num': \"inf\" is not a number in 0.5..2.5"},
+    /* A shared parameter: its option name and range from ebf_param.h. */
+    {"--frag-size", "1048577", "option '--frag-size': \"1048577\" is not an integer in "
+                               "1..1048576"},
+    {"--frag-size", "0", "option '--frag-size': \"0\" is not an integer in 1..1048576"},
 };
 
 START_TEST(test_bad_value)
@@ -310,6 +324,7 @@ START_TEST(test_usage)
                        "  --flag                a flag\n";
     ck_assert_msg(strncmp(u, head, strlen(head)) == 0, "%s", u);
     ck_assert_msg(strstr(u, "\n  --poll spin|backoff   an idle mode\n") != NULL, "%s", u);
+    ck_assert_msg(strstr(u, "\n  --frag-size B         a shared parameter\n") != NULL, "%s", u);
     ck_assert_ptr_nonnull(strstr(u, "\n  --link-timeout MS     wait for link up at most MS; "
                                     "0: do not wait (0)\n"));
     ck_assert_ptr_nonnull(strstr(u, "\n  --link-timeout MS     wait for link up at most MS; "
@@ -327,7 +342,7 @@ START_TEST(test_usage)
     unsigned lines = 0;
     for (const char *p = u; *p; p++)
         lines += *p == '\n';
-    ck_assert_uint_eq(lines, 1 + 10 + 12 + 2);
+    ck_assert_uint_eq(lines, 1 + 11 + 12 + 2);
     free(u);
 }
 END_TEST

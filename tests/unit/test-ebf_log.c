@@ -135,6 +135,37 @@ START_TEST(test_empty_line)
 }
 END_TEST
 
+static const char *current_tag;
+
+static const char *tag_now(void)
+{
+    return current_tag;
+}
+
+/* A tagged stream puts what the tag function says when each line is
+ * written between the name and the text: error lines can be found. */
+START_TEST(test_tag)
+{
+    fclose(log_f);
+    log_f = ebf_log_open_tagged("sfc0", fds[1], tag_now);
+    ck_assert_ptr_nonnull(log_f);
+    current_tag = "error: ";
+    fprintf(log_f, "EAL: lcore 4 unavailable\n");
+    fflush(log_f);
+    current_tag = NULL;
+    fprintf(log_f, "EAL: Detected CPU lcores: 2\n");
+    fflush(log_f);
+    current_tag = "";
+    fprintf(log_f, "ctl: INITIAL -> CONFIGURED\n");
+    fflush(log_f);
+    const char *out = drain();
+    out = line(out, "error: EAL: lcore 4 unavailable", 31);
+    out = line(out, "EAL: Detected CPU lcores: 2", 27);
+    out = line(out, "ctl: INITIAL -> CONFIGURED", 26);
+    ck_assert_str_eq(out, "");
+}
+END_TEST
+
 Suite *ebf_log_suite(void);
 
 Suite *ebf_log_suite(void)
@@ -152,6 +183,7 @@ Suite *ebf_log_suite(void)
     tcase_add_test(tc, test_partial);
     tcase_add_test(tc, test_long_line);
     tcase_add_test(tc, test_empty_line);
+    tcase_add_test(tc, test_tag);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,6 +2,7 @@
 /* test-ebf_util.c - unit tests of the DPDK-free helpers: parsing, stats files, idle policy. */
 #include <check.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,13 @@ START_TEST(test_parse_u64)
     ck_assert_int_eq(ebf_parse_u64("", 0, UINT64_MAX, &v), -EINVAL);
     ck_assert_int_eq(ebf_parse_u64("99999999999999999999", 0, UINT64_MAX, &v), -EINVAL);
     ck_assert_int_eq(ebf_parse_u64("20000000000G", 0, UINT64_MAX, &v), -EINVAL);
+    /* Strict: a digit first (strtoull alone takes " -1" as UINT64_MAX). */
+    v = 7;
+    ck_assert_int_eq(ebf_parse_u64(" -1", 0, UINT64_MAX, &v), -EINVAL);
+    ck_assert_int_eq(ebf_parse_u64(" 5", 0, UINT64_MAX, &v), -EINVAL);
+    ck_assert_int_eq(ebf_parse_u64("+5", 0, UINT64_MAX, &v), -EINVAL);
+    ck_assert_int_eq(ebf_parse_u64("5 ", 0, UINT64_MAX, &v), -EINVAL);
+    ck_assert_uint_eq(v, 7);
 }
 END_TEST
 
@@ -61,6 +69,32 @@ START_TEST(test_parse_double)
     ck_assert_int_eq(ebf_parse_double("1.5", 0, 1, &d), -EINVAL);
     ck_assert_int_eq(ebf_parse_double("nan", 0, 1, &d), -EINVAL);
     ck_assert_int_eq(ebf_parse_double("1e3x", 0, 1e9, &d), -EINVAL);
+    /* Strict: no blanks, no infinity or hex floats, nothing after. */
+    d = 7;
+    ck_assert_int_eq(ebf_parse_double(" 1", 0, 1e9, &d), -EINVAL);
+    ck_assert_int_eq(ebf_parse_double("1 ", 0, 1e9, &d), -EINVAL);
+    ck_assert_int_eq(ebf_parse_double("inf", 0, INFINITY, &d), -EINVAL);
+    ck_assert_int_eq(ebf_parse_double("0x10", 0, 1e9, &d), -EINVAL);
+    ck_assert(d == 7);
+    ck_assert_int_eq(ebf_parse_double("-0.5", -1, 1, &d), 0);
+    ck_assert(d == -0.5);
+    ck_assert_int_eq(ebf_parse_double(".5", 0, 1, &d), 0);
+    ck_assert(d == 0.5);
+}
+END_TEST
+
+/* Bytes shown in messages: NUL, quotes and control bytes escaped, cut with "...". */
+START_TEST(test_quote)
+{
+    char buf[32];
+
+    ck_assert_str_eq(ebf_quote("10\0garbage", 10, buf, sizeof(buf)), "10\\0garbage");
+    ck_assert_str_eq(ebf_quote("a\"b\\c\n\x7f", 7, buf, sizeof(buf)), "a\\\"b\\\\c\\x0a\\x7f");
+    ck_assert_str_eq(ebf_quote("", 0, buf, sizeof(buf)), "");
+    ck_assert_str_eq(ebf_quote("0123456789", 10, buf, 11), "0123456789");
+    ck_assert_str_eq(ebf_quote("0123456789", 10, buf, 10), "012345...");
+    ck_assert_str_eq(ebf_quote("\0\0\0\0\0", 5, buf, 10), "\\0\\0\\0...");
+    ck_assert_str_eq(ebf_quote("abc", 3, buf, 3), "");
 }
 END_TEST
 
@@ -171,6 +205,7 @@ Suite *ebf_util_suite(void)
     tcase_add_test(tc, test_parse_mac);
     tcase_add_test(tc, test_parse_u64);
     tcase_add_test(tc, test_parse_double);
+    tcase_add_test(tc, test_quote);
     tcase_add_test(tc, test_kv_roundtrip);
     tcase_add_test(tc, test_kv_commit);
     tcase_add_test(tc, test_idle);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ebf_util.h"
@@ -262,6 +263,15 @@ END_TEST
 #define RX4 RX RX RX RX
 #define RX17 RX4 RX4 RX4 RX4 RX
 
+/* The end of the message for a refused EAL argument. */
+#define EAL_HINT                                                                              \
+    "allowed: --log-level, --syslog, -l, -c, --main-lcore, -n, -r, --socket-mem, "             \
+    "--socket-limit, --huge-dir, --huge-unlink, --single-file-segments, --legacy-mem, "        \
+    "--match-allocations, --iova-mode, --in-memory, --no-shconf, -a, --allow, -b, --block, "   \
+    "--force-max-simd-bitwidth; "                                                               \
+    "each option alone, as --opt=VALUE, or followed by its value; the runner sets "            \
+    "--file-prefix, -m, --no-huge, --lcores and the ports itself"
+
 static int parse(const char *yaml)
 {
     err[0] = '\0';
@@ -317,7 +327,7 @@ START_TEST(test_ports_and_overrides)
         "nodes:\n"
         "  - {name: n0, sfc: s0, port: net_null0, sfc_port: 'net_af_packet0,iface=veth0',\n"
         "     mac: 02:00:00:00:00:03, memory_mb: 64, control: 'tcp://10.0.0.2:5555',\n"
-        "     eal_args: [--vdev=net_null0], lcores: 6-7}\n"
+        "     eal_args: [--iova-mode=va], lcores: 6-7}\n"
         "  - {name: n1, sfc: s1, port: memif:n1, sfc_port: memif:n1, credits: 8,\n"
         "     mac: 02:00:00:00:00:04, sfc_mac: 02:00:00:00:01:04, lcores: '0@(8)'}\n";
 
@@ -351,7 +361,7 @@ START_TEST(test_ports_and_overrides)
     ck_assert_str_eq(spec.node[0].p.metrics, "ipc://{run}/n0.pub");
     ck_assert_uint_eq(spec.node[0].p.n_eal_args, 2);
     ck_assert_str_eq(spec.node[0].p.eal_args[0], "--log-level=7");
-    ck_assert_str_eq(spec.node[0].p.eal_args[1], "--vdev=net_null0");
+    ck_assert_str_eq(spec.node[0].p.eal_args[1], "--iova-mode=va");
     assert_mac(spec.node[1].sfc_mac, "02:00:00:00:01:04");
     ck_assert_uint_eq(spec.node[1].credits, 8);
 }
@@ -389,8 +399,10 @@ START_TEST(test_faults_and_sizes)
     ck_assert_msg(parse(every) == 0, "%s", err);
     ck_assert_int_eq(spec.run.frag_dist, FF_DIST_LOGNORMAL);
     ck_assert(spec.run.frag_mean == 2000.5 && spec.run.frag_sigma == 0);
-    ck_assert_uint_eq(spec.run.frag_min, 1);           /* log-normal: [1, 1048576] */
-    ck_assert_uint_eq(spec.run.frag_max, 1048576);
+    /* Log-normal, no clamp given: from 1 to what an event of 16 fragments
+     * carries at MTU 1500, 1023 / 16 = 63 frames of 1408 B each. */
+    ck_assert_uint_eq(spec.run.frag_min, 1);
+    ck_assert_uint_eq(spec.run.frag_max, 63 * 1408);
     ck_assert_str_eq(spec.run.faults, "drop=0.001,dup=0.001,reorder=0.01,corrupt=0.0005,window=16");
     ck_assert_uint_eq(spec.run.fault_seed, UINT64_MAX);
     ck_assert_uint_eq(spec.run.silence_source, 15);
@@ -640,7 +652,7 @@ static const struct bad {
      BASE
      "defaults:\n"
      "  eal_args: [--telemetry]\n",
-     "key 'readouts[0].eal_args[0]': \"--telemetry\" is set by the key 'telemetry' (true, the "
+     "key 'defaults.eal_args[0]': \"--telemetry\" is set by the key 'telemetry' (true, the "
      "default, or false), not in eal_args"},
     {"mtu small",
      BASE
@@ -897,9 +909,10 @@ static const struct bad {
      "1-3"},
     {"eal_args over 16 with those of defaults",
      BASE
-     "    eal_args: [i, j, k, l, m, n, o, p, q]\n"
+     "    eal_args: [--legacy-mem, -n, '4', -r, '2', --legacy-mem, --huge-unlink, --syslog,\n"
+     "               --legacy-mem]\n"
      "defaults:\n"
-     "  eal_args: [a, b, c, d, e, f, g, h]\n",
+     "  eal_args: [--log-level=8, --log-level, '8', -l, '0', -a, 0000:3b:00.0, --syslog]\n",
      "key 'nodes[0].eal_args[8]': more than 16 EAL arguments with those of defaults"},
     {"eal arg empty",
      BASE
@@ -1038,7 +1051,26 @@ static const struct bad {
      "  frag_mean: 1000\n"
      "  frag_sigma: 100\n",
      "key 'run.frag_size' cannot be given with 'run.frag_dist' lognormal (its sizes are clamped "
-     "to [frag_min, frag_max], by default [1, 1048576])"},
+     "to [frag_min, frag_max], by default from 1 to what an event of run.sources fragments can "
+     "carry)"},
+    {"events of more frames than an SFC sends",
+     BASE
+     "run:\n"
+     "  frag_size: 1048576\n",
+     "key 'run.frag_max': events of 8 fragments of up to 1048576 B take 5960 frames at MTU 1500 "
+     "(pieces of 1408 B), more than the 1023 an SFC sends of one event (fragments of at most "
+     "178816 B fit)"},
+    {"events of more frames than an SFC sends, udp at 9000",
+     BASE
+     "run:\n"
+     "  sources: 128\n"
+     "  encap: udp\n"
+     "  mtu: 9000\n"
+     "  frag_min: 1\n"
+     "  frag_max: 80000\n",
+     "key 'run.frag_max': events of 128 fragments of up to 80000 B take 1280 frames at MTU 9000 "
+     "(pieces of 8880 B), more than the 1023 an SFC sends of one event (fragments of at most "
+     "62160 B fit)"},
     {"frag_mean without lognormal",
      BASE
      "run:\n"
@@ -1076,6 +1108,51 @@ static const struct bad {
      "  frag_sigma: 10\n",
      "key 'run.frag_mean': 5000 is outside [run.frag_min, run.frag_max] (100 to 2000), where "
      "the sizes are clamped"},
+    {"eal_args -d",
+     BASE
+     "    eal_args: [-d, /tmp/x.so]\n",
+     "key 'nodes[0].eal_args[0]': \"-d\" is not allowed (" EAL_HINT ")"},
+    {"eal_args -d attached",
+     BASE
+     "    eal_args: [-d/tmp/x.so]\n",
+     "key 'nodes[0].eal_args[0]': \"-d/tmp/x.so\" is not allowed (" EAL_HINT ")"},
+    {"eal_args --file-prefix",
+     BASE
+     "    eal_args: [--file-prefix=other]\n",
+     "key 'nodes[0].eal_args[0]': \"--file-prefix=other\" is not allowed (" EAL_HINT ")"},
+    {"eal_args --file-prefix abbreviated",
+     BASE
+     "    eal_args: [--file-pre=other]\n",
+     "key 'nodes[0].eal_args[0]': \"--file-pre=other\" is not allowed (" EAL_HINT ")"},
+    {"eal_args --file-prefix as the value of -l",
+     BASE
+     "    eal_args: [-l, --file-prefix=x]\n",
+     "key 'nodes[0].eal_args[1]': \"--file-prefix=x\" is not allowed (" EAL_HINT ")"},
+    {"eal_args a value after a whole option",
+     BASE
+     "    eal_args: [--log-level=8, /tmp/x.so]\n",
+     "key 'nodes[0].eal_args[1]': \"/tmp/x.so\" is not allowed (" EAL_HINT ")"},
+    {"eal_args the end of EAL options",
+     BASE
+     "    eal_args: ['--', --port=x]\n",
+     "key 'nodes[0].eal_args[0]': \"--\" is not allowed (" EAL_HINT ")"},
+    {"eal_args --vdev in defaults",
+     BASE
+     "defaults:\n"
+     "  eal_args: ['--vdev=net_pcap0,tx_pcap=/etc/passwd']\n",
+     "key 'defaults.eal_args[0]': \"--vdev=net_pcap0,tx_pcap=/etc/passwd\" is not allowed ("
+     EAL_HINT ")"},
+    {"eal_args a value after the defaults' option",
+     BASE
+     "    eal_args: ['/tmp/x.so']\n"
+     "defaults:\n"
+     "  eal_args: [--log-level=8]\n",
+     "key 'nodes[0].eal_args[0]': \"/tmp/x.so\" is not allowed (" EAL_HINT ")"},
+    {"frag_size above 1 MiB",
+     BASE
+     "run:\n"
+     "  frag_size: 16777216\n",
+     "key 'run.frag_size': 16777216 is out of range (1 to 1048576)"},
     {"too many readouts",
      HEAD "readouts:\n" RX17 SFC0 NODE0,
      "key 'readouts': more than 16 entries (allowed: 1 to 16)"},
@@ -1197,6 +1274,171 @@ START_TEST(test_check_in_code)
 }
 END_TEST
 
+/* --- Hostile files ---------------------------------------------------------- */
+
+static double mono_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* 1 MiB of nested flow lists kept libyaml's scanner busy for minutes (its
+ * cost per token grows with the depth): refused at depth 9, at once. */
+START_TEST(test_nested)
+{
+    static const struct {
+        const char *open, *close, *msg;
+    } kinds[] = {
+        {"[", "]", "lists and mappings nested deeper than 8 levels at line 1, column 9 (a farm "
+                   "file needs 4)"},
+        {"{a: ", "}", "lists and mappings nested deeper than 8 levels at line 1, column 33 (a "
+                      "farm file needs 4)"},
+        {"- ", "", "lists and mappings nested deeper than 8 levels at line 1, column 17 (a farm "
+                   "file needs 4)"},
+    };
+    const size_t size = 1u << 20;
+    char *yaml = malloc(size + 1), want[256];
+
+    ck_assert_ptr_nonnull(yaml);
+    for (unsigned k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        size_t o = 0, no = strlen(kinds[k].open), nc = strlen(kinds[k].close);
+        unsigned depth = 0;
+        while (o + no + (depth + 1) * nc + 1 <= size) {
+            memcpy(yaml + o, kinds[k].open, no);
+            o += no;
+            depth++;
+        }
+        if (nc == 0)
+            yaml[o++] = 'x';
+        for (unsigned i = 0; i < depth && nc; i++, o += nc)
+            memcpy(yaml + o, kinds[k].close, nc);
+        double t0 = mono_now();
+        err[0] = '\0';
+        ck_assert_int_eq(farm_spec_parse(yaml, o, "nested.yaml", &spec, err, sizeof(err)),
+                         -EINVAL);
+        double took = mono_now() - t0;
+        snprintf(want, sizeof(want), "farm file 'nested.yaml': %s", kinds[k].msg);
+        ck_assert_str_eq(err, want);
+        ck_assert_msg(took < 2, "%s: %.3f s for %zu bytes nested %u deep", kinds[k].open, took,
+                      o, depth);
+    }
+    free(yaml);
+    /* 8 levels pass the pre-scan: the schema refuses the shape. */
+    ck_assert_int_eq(parse(BASE "    eal_args: [[[[[x]]]]]\n"), -EINVAL);
+    ck_assert_str_eq(err, "farm file 'bad.yaml': key 'nodes[0].eal_args[0]' must be a single "
+                          "value, not a list");
+    ck_assert_int_eq(parse(BASE "    eal_args: [[[[[[x]]]]]]\n"), -EINVAL);
+    ck_assert_str_eq(err, "farm file 'bad.yaml': lists and mappings nested deeper than 8 levels "
+                          "at line 16, column 20 (a farm file needs 4)");
+}
+END_TEST
+
+/* More than 1 MiB is refused before any parser reads it, from memory and
+ * from disk; exactly 1 MiB is read. */
+START_TEST(test_too_big)
+{
+    const size_t max = 1u << 20;
+    char *yaml = malloc(max + 2), path[] = "/tmp/ebf-test-big-XXXXXX", want[256];
+
+    ck_assert_ptr_nonnull(yaml);
+    memset(yaml, '#', max + 1);
+    memcpy(yaml, BASE, strlen(BASE));
+    yaml[max - 1] = '\n';
+    ck_assert_msg(farm_spec_parse(yaml, max, "big.yaml", &spec, err, sizeof(err)) == 0, "%s",
+                  err);
+    ck_assert_int_eq(farm_spec_parse(yaml, max + 1, "big.yaml", &spec, err, sizeof(err)),
+                     -EFBIG);
+    ck_assert_str_eq(err, "farm file 'big.yaml': 1048577 bytes is too big (at most 1048576)");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, yaml, max + 1), (ssize_t)(max + 1));
+    close(fd);
+    ck_assert_int_eq(farm_spec_load(path, &spec, err, sizeof(err)), -EFBIG);
+    snprintf(want, sizeof(want), "farm file '%s': 1048577 bytes is too big (at most 1048576)",
+             path);
+    ck_assert_str_eq(err, want);
+    unlink(path);
+    free(yaml);
+}
+END_TEST
+
+/* A farm of n nodes on sfc0; memif: each its own link, else all behind one
+ * switch port of the SFC. */
+static char *many_nodes(unsigned n, int memif)
+{
+    size_t len = 4096 + n * 160, o;
+    char *yaml = malloc(len);
+
+    ck_assert_ptr_nonnull(yaml);
+    o = (size_t)snprintf(yaml, len, "%s%snodes:\n", HEAD RO0, SFC0);
+    for (unsigned i = 0; i < n; i++) {
+        if (memif)
+            o += (size_t)snprintf(yaml + o, len - o,
+                                  "  - {name: n%u, sfc: sfc0, port: memif:n%u, "
+                                  "mac: '02:00:00:00:01:%02x'}\n", i, i, i);
+        else
+            o += (size_t)snprintf(yaml + o, len - o,
+                                  "  - {name: n%u, sfc: sfc0, port: 'net_af_packet%u,iface=n%u', "
+                                  "sfc_port: 'net_af_packet9,iface=sw', "
+                                  "mac: '02:00:00:00:01:%02x'}\n", i, i, i, i);
+    }
+    return yaml;
+}
+
+/* One SFC opens at most 32 ports (RTE_MAX_ETHPORTS): its own and 31 node
+ * links pass; one more is refused when the file is checked, not after a
+ * start-up timeout. Nodes behind one switch port share it. */
+START_TEST(test_ports_per_sfc)
+{
+    static const char msg[] =
+        "farm file 'bad.yaml': key 'nodes[31]': SFC 'sfc0' would open 33 ports (its own and 32 "
+        "toward its first 32 nodes), more than the 32 one process can open (RTE_MAX_ETHPORTS); "
+        "spread the nodes over more SFCs, or give them one sfc_port behind a switch";
+    char *yaml = many_nodes(31, 1);
+
+    ck_assert_msg(parse(yaml) == 0, "%s", err);
+    ck_assert_uint_eq(spec.n_nodes, 31);
+    free(yaml);
+    yaml = many_nodes(32, 1);
+    ck_assert_int_eq(parse(yaml), -EINVAL);
+    ck_assert_str_eq(err, msg);
+    free(yaml);
+    yaml = many_nodes(40, 1);
+    ck_assert_int_eq(parse(yaml), -EINVAL);
+    ck_assert_str_eq(err, msg);
+    free(yaml);
+    yaml = many_nodes(64, 0);
+    ck_assert_msg(parse(yaml) == 0, "%s", err);
+    ck_assert_uint_eq(spec.n_nodes, 64);
+    free(yaml);
+    /* farm_spec_check counts the same for a spec built in code. */
+    yaml = many_nodes(31, 1);
+    ck_assert_int_eq(parse(yaml), 0);
+    free(yaml);
+    spec.node[31] = spec.node[30];
+    spec.n_nodes = 32;
+    for (unsigned i = 30; i < 32; i++) {
+        struct ff_node *d = &spec.node[i];
+        snprintf(d->p.name, sizeof(d->p.name), "n%u", i);
+        snprintf(d->p.control, sizeof(d->p.control), "ipc://{run}/n%u.ctl", i);
+        snprintf(d->p.metrics, sizeof(d->p.metrics), "ipc://{run}/n%u.pub", i);
+        d->port = (struct ff_port){.kind = FF_PORT_VDEV};
+        snprintf(d->port.dev, sizeof(d->port.dev), "net_null%u", i);
+        d->sfc_port = (struct ff_port){.kind = FF_PORT_VDEV, .dev = "net_null99"};
+        d->mac[5] = (uint8_t)i;
+    }
+    ck_assert_msg(farm_spec_check(&spec, err, sizeof(err)) == 0, "%s", err);
+    snprintf(spec.node[31].sfc_port.dev, sizeof(spec.node[31].sfc_port.dev), "net_null98");
+    ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "farm 't': key 'nodes[31]': SFC 'sfc0' would open 33 ports (its own "
+                          "and 32 toward its first 32 nodes), more than the 32 one process can "
+                          "open (RTE_MAX_ETHPORTS); spread the nodes over more SFCs, or give "
+                          "them one sfc_port behind a switch");
+}
+END_TEST
+
 Suite *farmfile_suite(void);
 
 Suite *farmfile_suite(void)
@@ -1216,6 +1458,13 @@ Suite *farmfile_suite(void)
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof(bad) / sizeof(bad[0])));
     tcase_add_test(tc, test_file_errors);
     tcase_add_test(tc, test_check_in_code);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("hostile");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_nested);
+    tcase_add_test(tc, test_too_big);
+    tcase_add_test(tc, test_ports_per_sfc);
     suite_add_tcase(s, tc);
     return s;
 }

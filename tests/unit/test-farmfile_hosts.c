@@ -118,7 +118,7 @@ START_TEST(test_one_host_defaults)
         "    netns: ebf-ns1\n"
         "    lcores: '0@(3)'\n"
         "    eal_args: [--in-memory, --log-level=lib.eal:debug]\n"
-        RO("    eal_args: [--vdev=net_null0]\n")
+        RO("    eal_args: [--iova-mode=va]\n")
         SFC("    lcores: 4\n")
         N0("    lcores: '0@(5,6)'\n");
 
@@ -132,7 +132,7 @@ START_TEST(test_one_host_defaults)
     ck_assert_str_eq(spec.readout[0].p.eal_args[0], "--log-level=7");
     ck_assert_str_eq(spec.readout[0].p.eal_args[1], "--in-memory");
     ck_assert_str_eq(spec.readout[0].p.eal_args[2], "--log-level=lib.eal:debug");
-    ck_assert_str_eq(spec.readout[0].p.eal_args[3], "--vdev=net_null0");
+    ck_assert_str_eq(spec.readout[0].p.eal_args[3], "--iova-mode=va");
     ck_assert_str_eq(spec.sfc[0].p.lcores, "4");
     ck_assert_uint_eq(spec.sfc[0].p.n_eal_args, 3);
     ck_assert_str_eq(spec.node[0].p.lcores, "0@(5,6)");
@@ -367,8 +367,10 @@ static const struct bad {
      N0(ON("here") "    control: tcp://*:5550\n"),
      "key 'nodes[0].control': \"tcp://*:5550\" is already used by readouts[0].control"},
     {"too many EAL arguments with a host's",
-     HEAD "defaults: {eal_args: [a, b, c, d, e, f, g, h, i, j, k, l, m, n]}\n"
-     "hosts:\n  - {name: h1, local: true, eal_args: [o, p, q]}\n" RO("") SFC("") N0(""),
+     HEAD "defaults: {eal_args: [--syslog, --syslog, --syslog, --syslog, --syslog, --syslog,\n"
+     "  --syslog, --syslog, --syslog, --syslog, --syslog, --syslog, --syslog, --syslog]}\n"
+     "hosts:\n  - {name: h1, local: true, eal_args: [--legacy-mem, --legacy-mem, --legacy-mem]}\n"
+     RO("") SFC("") N0(""),
      "key 'hosts[0].eal_args[2]': more than 16 EAL arguments for process 'ro0' with those of "
      "defaults"},
 };

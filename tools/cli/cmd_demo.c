@@ -30,7 +30,7 @@ static void demo_usage(FILE *out)
             "                    with --frag-size, uniform with --frag-min/--frag-max)\n"
             "  --frag-mean B --frag-sigma S  log-normal mean and standard deviation in\n"
             "                    bytes; sizes clamped to [--frag-min, --frag-max]\n"
-            "                    (default [1, 1048576])\n"
+            "                    (default: 1 to what an event can carry)\n"
             "  --seed N          seed of the run: fragment sizes and fault decisions (1)\n"
             "  --faults SPEC     readout frame faults, e.g. drop=0.001,dup=0.001,\n"
             "                    reorder=0.01,corrupt=0.0005 (keys: drop, dup, reorder,\n"
@@ -113,8 +113,6 @@ static int size_fault_opt(int ch, const char *val, struct farm_conf *c, struct d
         [FF_DIST_FIXED] = "fixed", [FF_DIST_UNIFORM] = "uniform",
         [FF_DIST_LOGNORMAL] = "lognormal",
     };
-    uint64_t v;
-    int rc;
 
     switch (ch) {
     case OPT_FRAG_DIST:
@@ -129,24 +127,20 @@ static int size_fault_opt(int ch, const char *val, struct farm_conf *c, struct d
         return -EINVAL;
     case OPT_FRAG_MEAN:
         seen->mean = 1;
-        return ebf_opt_double(DEMO, "--frag-mean", val, 1, 1u << 20, &c->frag_mean);
+        return ebf_opt_param(DEMO, EBF_PARAM(FRAG_MEAN), val, &c->frag_mean);
     case OPT_FRAG_SIGMA:
         seen->sigma = 1;
-        return ebf_opt_double(DEMO, "--frag-sigma", val, 0, 1u << 24, &c->frag_sigma);
+        return ebf_opt_param(DEMO, EBF_PARAM(FRAG_SIGMA), val, &c->frag_sigma);
     case OPT_SEED:
-        return ebf_opt_u64(DEMO, "--seed", val, 0, UINT64_MAX, &c->seed);
+        return ebf_opt_param(DEMO, EBF_PARAM(SEED), val, &c->seed);
     case OPT_FAULTS:
     case OPT_SILENCE:
         return fault_opt(ch, val, c);
     case OPT_BURST_EVENTS:
-        rc = ebf_opt_u64(DEMO, "--burst-events", val, 1, UINT32_MAX, &v);
-        c->burst_events = (uint32_t)v;
-        return rc;
+        return ebf_opt_param(DEMO, EBF_PARAM(BURST_EVENTS), val, &c->burst_events);
     case OPT_BURST_GAP:
         seen->gap = 1;
-        rc = ebf_opt_u64(DEMO, "--burst-gap-us", val, 0, 60000000, &v);
-        c->burst_gap_us = (uint32_t)v;
-        return rc;
+        return ebf_opt_param(DEMO, EBF_PARAM(BURST_GAP_US), val, &c->burst_gap_us);
     }
     return 1;
 }
@@ -171,9 +165,9 @@ static int size_fault_check(struct farm_conf *c, const struct demo_seen *seen)
         return demo_error("--frag-dist lognormal takes --frag-min/--frag-max, not --frag-size");
     if (c->frag_dist == FF_DIST_FIXED && seen->dist && c->frag_min != c->frag_max)
         return demo_error("--frag-dist fixed takes --frag-size, not --frag-min/--frag-max");
-    if (lognormal && !seen->range) {
-        c->frag_min = 1;
-        c->frag_max = 1u << 20;
+    if (lognormal && !seen->range) {     /* what an event of --sources fragments carries */
+        c->frag_min = (uint32_t)EBF_PARAM(FRAG_MIN)->min;
+        c->frag_max = ebf_frag_fit(c->sources, c->udp ? EBF_ENCAP_UDP : EBF_ENCAP_ETH, c->mtu);
     }
     if (lognormal && (c->frag_mean < c->frag_min || c->frag_mean > c->frag_max)) {
         fprintf(stderr, DEMO ": --frag-mean %g is outside [--frag-min, --frag-max] (%u to %u)\n",
@@ -220,27 +214,28 @@ static int shape_opt(int ch, const char *val, struct farm_conf *c, struct demo_s
     int rc;
 
     switch (ch) {
-    case 'e': return ebf_opt_u64(DEMO, "--events", val, 1, UINT64_MAX / 2, &c->events);
-    case 's': return opt_u16("--sources", val, 1, 128, &c->sources);
+    /* At least one event: a demo runs until its events are done. */
+    case 'e': return ebf_opt_u64(DEMO, "--events", val, 1, EBF_PARAM(EVENTS)->max, &c->events);
+    case 's': return ebf_opt_param(DEMO, EBF_PARAM(SOURCES), val, &c->sources);
     case 'n': return opt_u16("--nodes", val, 1, FARM_MAX_NODES, &c->nodes);
     case 'f':
         seen->size = 1;
-        rc = opt_u32("--frag-size", val, 1, 1u << 20, &c->frag_min);
+        rc = ebf_opt_param(DEMO, EBF_PARAM(FRAG_SIZE), val, &c->frag_min);
         c->frag_max = c->frag_min;
         return rc;
     case 'a':
         seen->range = 1;
-        return opt_u32("--frag-min", val, 1, 1u << 20, &c->frag_min);
+        return ebf_opt_param(DEMO, EBF_PARAM(FRAG_MIN), val, &c->frag_min);
     case 'b':
         seen->range = 1;
-        return opt_u32("--frag-max", val, 1, 1u << 20, &c->frag_max);
-    case 'r': return ebf_opt_double(DEMO, "--rate", val, 0, 1e9, &c->rate);
+        return ebf_opt_param(DEMO, EBF_PARAM(FRAG_MAX), val, &c->frag_max);
+    case 'r': return ebf_opt_param(DEMO, EBF_PARAM(RATE), val, &c->rate);
     case 'u': c->udp = 1; return 0;
-    case 'm': return opt_u16("--mtu", val, 256, 9600, &c->mtu);
-    case 't': return ebf_opt_double(DEMO, "--trigger-us", val, 0, 1e6, &c->trigger_us);
-    case 'A': return ebf_opt_double(DEMO, "--accept", val, 0, 1, &c->accept);
-    case 'T': return ebf_opt_double(DEMO, "--timeout-ms", val, 0.01, 3.6e6, &c->timeout_ms);
-    case 'c': return opt_u16("--credits", val, 1, 4096, &c->credits);
+    case 'm': return ebf_opt_param(DEMO, EBF_PARAM(MTU), val, &c->mtu);
+    case 't': return ebf_opt_param(DEMO, EBF_PARAM(TRIGGER_US), val, &c->trigger_us);
+    case 'A': return ebf_opt_param(DEMO, EBF_PARAM(ACCEPT), val, &c->accept);
+    case 'T': return ebf_opt_param(DEMO, EBF_PARAM(TIMEOUT_MS), val, &c->timeout_ms);
+    case 'c': return ebf_opt_param(DEMO, EBF_PARAM(CREDITS), val, &c->credits);
     }
     return 1;
 }

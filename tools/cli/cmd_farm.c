@@ -151,7 +151,10 @@ static int bring_up(const struct farm_spec *spec, const char *path, struct farm_
     }
     if (!realpath(path, st->farm_file))
         snprintf(st->farm_file, sizeof(st->farm_file), "%s", path);
-    farm_state_save(st);
+    if (farm_state_save_err(st, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm up: %s (the farm stays up: ebfarm status, ebfarm down)\n", err);
+        return -1;
+    }
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <zmq.h>
 
@@ -27,8 +28,10 @@ static int pack_request(const char *endpoint, enum ebf_cmd cmd, uint32_t run_num
     rq.run_number = run_number;
     for (unsigned i = 0; i < n_params; i++) {
         ebfarm__param__init(&pv[i]);
-        pv[i].key = (char *)params[i].key;
-        pv[i].value = (char *)params[i].value;
+        pv[i].key.data = (uint8_t *)params[i].key;
+        pv[i].key.len = strlen(params[i].key);
+        pv[i].value.data = (uint8_t *)params[i].value;
+        pv[i].value.len = strlen(params[i].value);
         pp[i] = &pv[i];
     }
     rq.n_params = n_params;

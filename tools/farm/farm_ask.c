@@ -94,8 +94,13 @@ int farm_wait_answer(const struct farm_state *st, const struct farm_proc *p, dou
         if (farm_signal_check(1, err, len))
             return -1;
         if (!farm_alive(p->pid)) {
-            snprintf(err, len, "%s exited while starting (log: %s/%s.log)", p->name, st->run_dir,
-                     p->name);
+            char cause[512];
+            if (farm_log_cause(st->run_dir, p->name, cause, sizeof(cause)))
+                snprintf(err, len, "%s exited while starting: %s (log: %s/%s.log)", p->name,
+                         cause, st->run_dir, p->name);
+            else
+                snprintf(err, len, "%s exited while starting (log: %s/%s.log)", p->name,
+                         st->run_dir, p->name);
             return -1;
         }
         if (farm_now() > end) {

@@ -53,15 +53,13 @@ int farm_build_dir(char *buf, size_t len)
     return 0;
 }
 
-/* The daemon's side of farm_spawn: its log, no stdin, then argv. */
-static void exec_daemon(char *const argv[], const char *log)
+/* The daemon's side of farm_spawn: its log (log_fd, made by the tool), no
+ * stdin, then argv. */
+static void exec_daemon(char *const argv[], int log_fd)
 {
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-        dup2(fd, 1);
-        dup2(fd, 2);
-        close(fd);
-    }
+    dup2(log_fd, 1);             /* the copies do not inherit O_CLOEXEC */
+    dup2(log_fd, 2);
+    close(log_fd);
     int nul = open("/dev/null", O_RDONLY);
     if (nul >= 0)
         dup2(nul, 0);
@@ -89,7 +87,7 @@ static void describe_exit(const siginfo_t *si, char *buf, size_t len)
  * It closes every descriptor it inherited (the farm's lock among them) and
  * exits with the daemon.
  */
-static void keeper(char *const argv[], const char *run_dir, const char *log, int report)
+static void keeper(char *const argv[], const char *run_dir, int log_fd, int report)
 {
     char path[768], how[96];
     siginfo_t si;
@@ -102,7 +100,7 @@ static void keeper(char *const argv[], const char *run_dir, const char *log, int
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         close(report);
-        exec_daemon(argv, log);
+        exec_daemon(argv, log_fd);
     }
     int sent = write(report, &pid, sizeof(pid)) == (ssize_t)sizeof(pid);
     close_range(0, ~0U, 0);
@@ -123,28 +121,92 @@ static void keeper(char *const argv[], const char *run_dir, const char *log, int
     _exit(0);
 }
 
-pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name)
+pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, char *err,
+                 size_t len)
 {
     char log[768];
-    int pfd[2];
+    int pfd[2], e;
     pid_t pid = -1;
 
+    /* The log is made here, so that a run directory that is full or not
+     * writable is reported, not left to a daemon that logs into nothing. */
     snprintf(log, sizeof(log), "%s/%s.log", run_dir, log_name);
-    if (pipe2(pfd, O_CLOEXEC) != 0)
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        e = errno;
+        snprintf(err, len, "cannot create %s: %s", log, strerror(e));
+        errno = e;
         return -1;
+    }
+    if (pipe2(pfd, O_CLOEXEC) != 0) {
+        e = errno;
+        close(fd);
+        snprintf(err, len, "cannot start %s: %s", argv[0], strerror(e));
+        errno = e;
+        return -1;
+    }
     fflush(NULL);
     pid_t k = fork();
     if (k == 0) {
         close(pfd[0]);
-        keeper(argv, run_dir, log, pfd[1]);
+        keeper(argv, run_dir, fd, pfd[1]);
     }
+    e = errno;
+    close(fd);
     close(pfd[1]);
     if (k > 0 && read(pfd[0], &pid, sizeof(pid)) != (ssize_t)sizeof(pid)) {
         pid = -1;
-        errno = ECHILD;
+        e = ECHILD;
     }
     close(pfd[0]);
-    return k < 0 ? -1 : pid;
+    if (k < 0 || pid < 0) {
+        snprintf(err, len, "cannot start %s: %s", argv[0], strerror(e));
+        errno = e;
+        return -1;
+    }
+    return pid;
+}
+
+/* Whether line (n bytes, no newline) is a daemon's own account of why it
+ * failed; its text into buf. The daemons tag error lines after their
+ * timestamp and name ("2026-...Z sfc0: error: EAL: lcore 4 unavailable");
+ * before their log starts they refuse options as "sfc: option ...". */
+static int cause_line(const char *line, size_t n, const char *name, char *buf, size_t len)
+{
+    static const char *const early[] = {"readout: ", "sfc: ", "node: ", "cannot run "};
+    char tag[FF_NAME_MAX + 16];
+    int t = snprintf(tag, sizeof(tag), " %s: error: ", name);
+    const char *hit = memmem(line, n, tag, (size_t)t);
+
+    if (hit && hit - line == 24) {           /* after "YYYY-MM-DDTHH:MM:SS.mmmZ" */
+        const char *text = hit + t;
+        snprintf(buf, len, "%.*s", (int)(n - (size_t)(text - line)), text);
+        return 1;
+    }
+    for (unsigned i = 0; i < sizeof(early) / sizeof(early[0]); i++)
+        if (n >= strlen(early[i]) && memcmp(line, early[i], strlen(early[i])) == 0) {
+            snprintf(buf, len, "%.*s", (int)n, line);
+            return 1;
+        }
+    return 0;
+}
+
+int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len)
+{
+    char path[768], line[1200];
+    int found = 0;
+
+    snprintf(path, sizeof(path), "%s/%s.log", run_dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    /* The first 16384 lines at most: the cause comes early, before EAL's usage. */
+    for (unsigned lines = 0; !found && lines < 16384 && fgets(line, sizeof(line), f); lines++) {
+        size_t n = strcspn(line, "\n");
+        found = cause_line(line, n, name, buf, len);
+    }
+    fclose(f);
+    return found;
 }
 
 int farm_exit_how(const char *run_dir, pid_t pid, char *buf, size_t len)

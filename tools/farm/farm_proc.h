@@ -27,10 +27,20 @@ int farm_build_dir(char *buf, size_t len);
  * own, stdin from /dev/null, stdout and stderr to <run_dir>/<log_name>.log.
  * A small keeper process (the session leader, the daemon's parent) waits
  * for it and writes how it ended to <run_dir>/exit.<pid> (farm_exit_how).
- * Returns the daemon's pid, or -1 with errno when fork or pipe fails; a
+ * Returns the daemon's pid, or -1 with errno and err naming the log file
+ * that cannot be created (with why) or the fork or pipe that failed; a
  * program that cannot be executed exits 127 with the reason in its log.
  */
-pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name);
+pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, char *err,
+                 size_t len);
+
+/*
+ * Why the daemon called name failed, from <run_dir>/<name>.log: the first
+ * line it logged as an error ("EAL: lcore 4 unavailable"), or its refusal
+ * of an option from before its log started. 1 with the text in buf, 0 when
+ * the log holds none (or cannot be read).
+ */
+int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len);
 
 /* How the daemon pid of run_dir ended, as its keeper wrote it ("exited
  * with status 1", "killed by SIGKILL"): 0, or -1 when nothing was written

@@ -121,10 +121,11 @@ int farm_respawn_node(struct farm_state *st, const struct farm_spec *spec, const
     }
     farm_argv_build(spec, FARM_NODE, node, build, p, st->run_dir, &c);
     snprintf(log, sizeof(log), "%s.restart", p->name);     /* keep the first log */
-    p->pid = farm_spawn(c.argv, st->run_dir, log);
+    char e[900];
+    p->pid = farm_spawn(c.argv, st->run_dir, log, e, sizeof(e));
     farm_argv_free(&c);
     if (p->pid < 0) {
-        snprintf(err, len, "cannot restart %s: %s", p->name, strerror(errno));
+        snprintf(err, len, "cannot restart %s: %s", p->name, e);
         return -1;
     }
     int rc = farm_state_save(st);

@@ -83,6 +83,38 @@ int farm_state_save(const struct farm_state *st)
     return 0;
 }
 
+int farm_state_save_err(const struct farm_state *st, char *err, size_t len)
+{
+    int rc = farm_state_save(st);
+
+    if (rc)
+        snprintf(err, len, "cannot write %s/farm.state: %s", st->run_dir, strerror(-rc));
+    return rc;
+}
+
+int farm_state_dir_check(const char *run_dir, char *err, size_t len)
+{
+    static const char zeros[4096];
+    char path[640];
+    int rc = 0;
+
+    snprintf(path, sizeof(path), "%s/.room", run_dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        rc = -errno;
+    for (size_t done = 0; rc == 0 && done < FARM_STATE_ROOM; done += sizeof(zeros))
+        if (write(fd, zeros, sizeof(zeros)) != (ssize_t)sizeof(zeros))
+            rc = errno ? -errno : -ENOSPC;
+    if (fd >= 0 && close(fd) != 0 && rc == 0)
+        rc = -errno;
+    if (fd >= 0)
+        unlink(path);
+    if (rc)
+        snprintf(err, len, "the run directory %s cannot take the logs and the state: cannot "
+                 "write %s: %s", run_dir, path, strerror(-rc));
+    return rc;
+}
+
 /* One line of a state file into st; lines it does not know are skipped. */
 static void load_line(const char *line, struct farm_state *st)
 {

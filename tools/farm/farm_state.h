@@ -28,6 +28,19 @@ void farm_state_add(struct farm_state *st, const struct farm_spec *s, const stru
  * Returns 0 or -errno. */
 int farm_state_save(const struct farm_state *st);
 
+/* farm_state_save, with err ("cannot write <path>: <why>") on failure. */
+int farm_state_save_err(const struct farm_state *st, char *err, size_t len);
+
+/*
+ * Whether run_dir takes the daemons' logs and the state: FARM_STATE_ROOM
+ * bytes are written to a file in it (then removed). 0, or -errno with err
+ * naming the directory, the file and why ("No space left on device",
+ * "Read-only file system"): a daemon whose log cannot be written would
+ * fail, or run, with nothing to say.
+ */
+#define FARM_STATE_ROOM (64 * 1024)
+int farm_state_dir_check(const char *run_dir, char *err, size_t len);
+
 /* Read <run_dir>/farm.state into st. Returns 0, or -1 with err when the
  * file cannot be read or names no farm or no process. */
 int farm_state_load(const char *run_dir, struct farm_state *st, char *err, size_t len);

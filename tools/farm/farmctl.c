@@ -31,10 +31,11 @@ static int spawn_role(struct farm_state *st, const struct farm_spec *s, const ch
         if (p->role != role)
             continue;
         farm_argv_build(s, role, k++, build, p, st->run_dir, &c);
-        p->pid = farm_spawn(c.argv, st->run_dir, p->name);
+        char e[900];
+        p->pid = farm_spawn(c.argv, st->run_dir, p->name, e, sizeof(e));
         farm_argv_free(&c);
         if (p->pid < 0) {
-            snprintf(err, len, "cannot start %s: %s", p->name, strerror(errno));
+            snprintf(err, len, "cannot start %s: %s", p->name, e);
             return -1;
         }
     }
@@ -46,7 +47,7 @@ static int spawn_role(struct farm_state *st, const struct farm_spec *s, const ch
 
 /* st for spec in run_dir, every process listed (not started); the run
  * directory made. -1 with err when the farm is up already or run_dir
- * cannot be made. */
+ * cannot be made or written (full, read-only: named with the reason). */
 static int new_state(const struct farm_spec *spec, const char *run_dir, struct farm_state *st,
                      char *err, size_t len)
 {
@@ -64,6 +65,10 @@ static int new_state(const struct farm_spec *spec, const char *run_dir, struct f
     }
     if (mkdir(run_dir, 0755) != 0 && errno != EEXIST) {
         snprintf(err, len, "cannot create %s: %s", run_dir, strerror(errno));
+        return -1;
+    }
+    if (farm_state_dir_check(run_dir, err, len)) {
+        rmdir(run_dir);          /* when it was made here: nothing is in it */
         return -1;
     }
     for (unsigned i = 0; i < spec->n_sfcs; i++)
@@ -117,10 +122,8 @@ int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *
         spawn_role(st, spec, build_dir, FARM_NODE, err, len) ||
         spawn_role(st, spec, build_dir, FARM_READOUT, err, len))
         goto fail;
-    if (farm_state_save(st) != 0) {
-        snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
+    if (farm_state_save_err(st, err, len) != 0)
         goto fail;
-    }
     for (unsigned i = 0; i < st->n; i++) {
         unsigned n = farm_params(spec, st->proc[i].role, params);
         if (farm_order(&st->proc[i], EBF_C_CONFIGURE, 0, params, n, err, len))
@@ -151,7 +154,7 @@ int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len)
                 st->run_start_ms = t0;
             }
         }
-    return farm_state_save(st) == 0 ? 0 : -1;
+    return farm_state_save_err(st, err, len) == 0 ? 0 : -1;
 fail:
     if (!started)
         return -2;

@@ -48,14 +48,15 @@ static int conv_defaults(struct ff_cv *c, const struct raw_defaults *d, struct f
     if (rc == 0 && !ff_lcores_ok(p->lcores))
         rc = FAIL(c, "key 'defaults.lcores': \"%s\" is not %s", p->lcores, FF_HINT_LCORES);
     rc = rc ? rc : ff_get_args(c, d->eal_args, d->eal_args_count, p);
-    rc = rc ? rc : ff_get_dbl(c, "metrics_period_ms", d->metrics_period_ms, FF_METRICS_MS_MIN,
-                           FF_METRICS_MS_MAX, &run->metrics_period_ms);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(METRICS_PERIOD_MS), d->metrics_period_ms,
+                                &run->metrics_period_ms);
     return rc;
 }
 
 /* Fragment sizes: frag_size, or frag_min and frag_max, and their
  * distribution. Log-normal sizes are clamped to [frag_min, frag_max], by
- * default [1, 1048576], as the readout's options have it. */
+ * default from 1 to what an event can carry (conv_run), as the readout's
+ * options have it. */
 static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *run)
 {
     const char *alone = "give frag_size alone, or frag_min and frag_max";
@@ -71,8 +72,9 @@ static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *ru
                     alone);
     if (lognormal && r->frag_size)
         return FAIL(c, "key 'run.frag_size' cannot be given with 'run.frag_dist' lognormal (its "
-                    "sizes are clamped to [frag_min, frag_max], by default [%d, %d])",
-                    FF_FRAG_MIN, FF_FRAG_MAX);
+                    "sizes are clamped to [frag_min, frag_max], by default from %u to what an "
+                    "event of run.sources fragments can carry)",
+                    (unsigned)EBF_PARAM(FRAG_MIN)->min);
     if (!lognormal && (r->frag_mean || r->frag_sigma))
         return FAIL(c, "key 'run.%s' is only allowed with 'run.frag_dist' lognormal",
                     r->frag_mean ? "frag_mean" : "frag_sigma");
@@ -80,24 +82,20 @@ static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *ru
         return FAIL(c, "key 'run.%s' is required with 'run.frag_dist' lognormal (give frag_mean "
                     "and frag_sigma, in bytes)", r->frag_mean ? "frag_sigma" : "frag_mean");
     if (lognormal) {
-        run->frag_min = FF_FRAG_MIN;
-        run->frag_max = FF_FRAG_MAX;
+        run->frag_min = (uint32_t)EBF_PARAM(FRAG_MIN)->min;
+        run->frag_max = (uint32_t)EBF_PARAM(FRAG_MAX)->max;
     }
-    rc = rc ? rc : ff_get_u32(c, "frag_size", r->frag_size, FF_FRAG_MIN, FF_FRAG_MAX,
-                              &run->frag_min);
-    rc = rc ? rc : ff_get_u32(c, "frag_size", r->frag_size, FF_FRAG_MIN, FF_FRAG_MAX,
-                              &run->frag_max);
-    rc = rc ? rc : ff_get_u32(c, "frag_min", r->frag_min, FF_FRAG_MIN, FF_FRAG_MAX, &run->frag_min);
-    rc = rc ? rc : ff_get_u32(c, "frag_max", r->frag_max, FF_FRAG_MIN, FF_FRAG_MAX, &run->frag_max);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(FRAG_SIZE), r->frag_size, &run->frag_min);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(FRAG_SIZE), r->frag_size, &run->frag_max);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(FRAG_MIN), r->frag_min, &run->frag_min);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(FRAG_MAX), r->frag_max, &run->frag_max);
     if (rc == 0 && run->frag_min > run->frag_max)
         rc = FAIL(c, "key 'run.frag_min': %u is more than run.frag_max (%u)", run->frag_min,
                   run->frag_max);
     run->frag_dist = r->frag_dist ? (enum ff_frag_dist)*r->frag_dist
                      : run->frag_min == run->frag_max ? FF_DIST_FIXED : FF_DIST_UNIFORM;
-    rc = rc ? rc : ff_get_dbl(c, "frag_mean", r->frag_mean, FF_FRAG_MIN, FF_FRAG_MAX,
-                              &run->frag_mean);
-    rc = rc ? rc : ff_get_dbl(c, "frag_sigma", r->frag_sigma, 0, FF_FRAG_SIGMA_MAX,
-                              &run->frag_sigma);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(FRAG_MEAN), r->frag_mean, &run->frag_mean);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(FRAG_SIGMA), r->frag_sigma, &run->frag_sigma);
     return rc;
 }
 
@@ -108,13 +106,13 @@ static int conv_faults(struct ff_cv *c, const struct raw_run *r, struct ff_run *
     int rc = 0;
 
     rc = rc ? rc : ff_get_faults(c, "faults", r->faults, run->faults, sizeof(run->faults));
-    rc = rc ? rc : ff_get_u64(c, "fault_seed", r->fault_seed, 0, UINT64_MAX, &run->fault_seed);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(FAULT_SEED), r->fault_seed, &run->fault_seed);
     rc = rc ? rc : ff_get_silence(c, "silence", r->silence, &run->silence_source,
                                   &run->silence_event);
-    rc = rc ? rc : ff_get_u32(c, "burst_events", r->burst_events, 0, UINT32_MAX,
-                              &run->burst_events);
-    rc = rc ? rc : ff_get_u32(c, "burst_gap_us", r->burst_gap_us, 0, FF_BURST_GAP_US_MAX,
-                              &run->burst_gap_us);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(BURST_EVENTS), r->burst_events,
+                                &run->burst_events);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(BURST_GAP_US), r->burst_gap_us,
+                                &run->burst_gap_us);
     /* Also "burst_gap_us: 0" alone: the readout refuses a gap without bursts. */
     if (rc == 0 && r->burst_gap_us && run->burst_events == 0)
         rc = FAIL(c, "key 'run.burst_gap_us' needs run.burst_events above 0 (it is the pause "
@@ -129,24 +127,25 @@ static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run
     if (!r)
         return 0;
     snprintf(c->pre, sizeof(c->pre), "run");
-    rc = rc ? rc : ff_get_u16(c, "sources", r->sources, FF_SOURCES_MIN, FF_SOURCES_MAX,
-                              &run->sources);
-    rc = rc ? rc : ff_get_u64(c, "events", r->events, 0, FF_EVENTS_MAX, &run->events);
-    rc = rc ? rc : ff_get_dbl(c, "rate", r->rate, 0, FF_RATE_MAX, &run->rate);
-    rc = rc ? rc : ff_get_dbl(c, "duration_s", r->duration_s, 0, FF_DURATION_MAX, &run->duration_s);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(SOURCES), r->sources, &run->sources);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(EVENTS), r->events, &run->events);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(RATE), r->rate, &run->rate);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(DURATION), r->duration_s, &run->duration_s);
     rc = rc ? rc : conv_frag(c, r, run);
     if (rc == 0 && r->encap)
         run->encap = (enum ff_encap)*r->encap;
-    rc = rc ? rc : ff_get_u16(c, "udp_port", r->udp_port, 1, 65535, &run->udp_port);
-    rc = rc ? rc : ff_get_u16(c, "mtu", r->mtu, FF_MTU_MIN, FF_MTU_MAX, &run->mtu);
-    rc = rc ? rc : ff_get_u64(c, "seed", r->seed, 0, UINT64_MAX, &run->seed);
-    rc = rc ? rc : ff_get_dbl(c, "trigger_us", r->trigger_us, 0, FF_TRIGGER_US_MAX,
-                              &run->trigger_us);
-    rc = rc ? rc : ff_get_dbl(c, "accept", r->accept, 0, 1, &run->accept);
-    rc = rc ? rc : ff_get_u64(c, "accept_seed", r->accept_seed, 0, UINT64_MAX, &run->accept_seed);
-    rc = rc ? rc : ff_get_dbl(c, "timeout_ms", r->timeout_ms, FF_TIMEOUT_MS_MIN, FF_TIMEOUT_MS_MAX,
-                           &run->timeout_ms);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(UDP_PORT), r->udp_port, &run->udp_port);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(MTU), r->mtu, &run->mtu);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(SEED), r->seed, &run->seed);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(TRIGGER_US), r->trigger_us, &run->trigger_us);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(ACCEPT), r->accept, &run->accept);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(ACCEPT_SEED), r->accept_seed, &run->accept_seed);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(TIMEOUT_MS), r->timeout_ms, &run->timeout_ms);
     rc = rc ? rc : conv_faults(c, r, run);
+    /* Log-normal sizes without frag_min and frag_max: clamped to what an
+     * event of run.sources fragments can carry at run.mtu. */
+    if (rc == 0 && run->frag_dist == FF_DIST_LOGNORMAL && !r->frag_min && !r->frag_max)
+        run->frag_max = ebf_frag_fit(run->sources, ff_encap(run->encap), run->mtu);
     return rc;
 }
 
@@ -225,14 +224,12 @@ static int conv_sfc(struct ff_cv *c, const struct raw_farm *f, unsigned i,
     sfc->mbufs = 32767;
     sfc->max_credits = 256;
     rc = rc ? rc : conv_proc(c, f, r, s, def, &sfc->p);
-    rc = rc ? rc : ff_get_u16(c, "id", r->id, 0, 65535, &sfc->id);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(SFC_ID), r->id, &sfc->id);
     rc = rc ? rc : ff_get_port(c, "port", r->port, &sfc->port);
     rc = rc ? rc : ff_get_mac(c, "mac", r->mac, sfc->mac);
-    rc = rc ? rc : ff_get_u32(c, "capacity", r->capacity, FF_CAPACITY_MIN, FF_CAPACITY_MAX,
-                           &sfc->capacity);
-    rc = rc ? rc : ff_get_u32(c, "mbufs", r->mbufs, FF_MBUFS_MIN, FF_MBUFS_MAX, &sfc->mbufs);
-    rc = rc ? rc : ff_get_u32(c, "max_credits", r->max_credits, 1, FF_MAX_CREDITS_MAX,
-                           &sfc->max_credits);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(CAPACITY), r->capacity, &sfc->capacity);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(MBUFS), r->mbufs, &sfc->mbufs);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(MAX_CREDITS), r->max_credits, &sfc->max_credits);
     return rc;
 }
 
@@ -261,7 +258,7 @@ static int conv_node(struct ff_cv *c, const struct raw_farm *f, unsigned i,
     memcpy(n->sfc_mac, s->sfc[j].mac, 6);
     rc = rc ? rc : ff_get_port(c, "sfc_port", r->sfc_port, &n->sfc_port);
     rc = rc ? rc : ff_get_mac(c, "sfc_mac", r->sfc_mac, n->sfc_mac);
-    rc = rc ? rc : ff_get_u16(c, "credits", r->credits, 1, FF_CREDITS_MAX, &n->credits);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(CREDITS), r->credits, &n->credits);
     return rc;
 }
 
@@ -357,9 +354,10 @@ int farm_spec_load(const char *path, struct farm_spec *spec, char *err, size_t e
         fclose(f);
         return rc;
     }
-    if (len > (1 << 20)) {
+    if (len > FF_FILE_MAX) {     /* not read at all */
         fclose(f);
-        snprintf(err, errlen, "farm file '%s': %ld bytes is too big (at most 1 MiB)", path, len);
+        snprintf(err, errlen, "farm file '%s': %ld bytes is too big (at most %d)", path, len,
+                 FF_FILE_MAX);
         return -EFBIG;
     }
     buf = malloc((size_t)len + 1);

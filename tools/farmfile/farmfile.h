@@ -19,9 +19,11 @@
 /*
  * Load and validate the farm file at path into *spec (over 500 kB: callers
  * keep it static or on the heap). Returns 0; or -ENOENT, -EACCES, ...
- * when the file cannot be read, -EINVAL when it is not a valid farm file,
- * -ENOMEM; err then holds one line naming the file, the key, the bad value
- * and what is allowed, e.g.
+ * when the file cannot be read, -EFBIG when it is over 1 MiB, -EINVAL when
+ * it is not a valid farm file (lists and mappings nested more than 8 deep
+ * are refused before the YAML loader spends time on them), -ENOMEM; err
+ * then holds one line naming the file, the key, the bad value and what is
+ * allowed, e.g.
  *   farm file 'farms/x.yaml': key 'nodes[1].mac': "zz:00" is not a MAC address (...)
  * *spec is unspecified after a failure. spec->file_sha256 is the SHA-256
  * of the bytes read (the farm file's hash in a run's identity).

@@ -37,6 +37,18 @@ static int range_d(struct ff_chk *c, const char *key, double v, double min, doub
     return FAIL(c, "key '%s': %.15g is out of range (%.15g to %.15g)", key, v, min, max);
 }
 
+/* A shared parameter's value against its range (ebf_param.h); key as in
+ * the file. v: the value, as a double for EBF_PT_DOUBLE. */
+static int range_p(struct ff_chk *c, const char *key, const struct ebf_param_def *d, uint64_t v,
+                   double x)
+{
+    if (d->type == EBF_PT_DOUBLE)
+        return range_d(c, key, x, d->dmin, d->dmax);
+    return range_u(c, key, v, d->min, d->max);
+}
+#define RANGE_U(c, key, id, v) range_p((c), (key), EBF_PARAM(id), (v), 0)
+#define RANGE_D(c, key, id, x) range_p((c), (key), EBF_PARAM(id), 0, (x))
+
 static int port_ok(struct ff_chk *c, const char *key, const struct ff_port *p)
 {
     char buf[FF_STR_MAX + 8];
@@ -65,6 +77,7 @@ static int endpoint_ok(const char *s)
 /* Checks of what every process has; pre is its key, "readouts[0]". */
 static int check_proc(struct ff_chk *c, const char *pre, const struct ff_proc *p)
 {
+    char why[1024];
     char key[64];
     int rc = 0;
 
@@ -85,14 +98,14 @@ static int check_proc(struct ff_chk *c, const char *pre, const struct ff_proc *p
     if (rc == 0 && p->n_eal_args > FF_MAX_EAL_ARGS)
         rc = FAIL(c, "key '%s': %u entries (allowed: 0 to %d)", KEY("eal_args"), p->n_eal_args,
                   FF_MAX_EAL_ARGS);
-    for (unsigned i = 0; rc == 0 && i < p->n_eal_args; i++)
-        if (p->eal_args[i][0] == '\0')
+    for (unsigned i = 0; rc == 0 && i < p->n_eal_args; i++) {
+        const char *a = p->eal_args[i];
+        if (a[0] == '\0')
             rc = FAIL(c, "key '%s.eal_args[%u]' is empty (an EAL argument such as --log-level=8)",
                       pre, i);
-        else if (!strcmp(p->eal_args[i], "--telemetry") ||
-                 !strcmp(p->eal_args[i], "--no-telemetry"))
-            rc = FAIL(c, "key '%s.eal_args[%u]': \"%s\" is set by the key 'telemetry' (true, the "
-                      "default, or false), not in eal_args", pre, i, p->eal_args[i]);
+        else if (ff_eal_arg_refused(a, i ? p->eal_args[i - 1] : NULL, why, sizeof(why)))
+            rc = FAIL(c, "key '%s.eal_args[%u]': %s", pre, i, why);
+    }
 #undef KEY
     return rc;
 }
@@ -112,8 +125,8 @@ static int check_dist(struct ff_chk *c, const struct ff_run *r)
                     r->frag_min, r->frag_max);
     if (r->frag_dist != FF_DIST_LOGNORMAL)
         return 0;
-    rc = rc ? rc : range_d(c, "run.frag_mean", r->frag_mean, FF_FRAG_MIN, FF_FRAG_MAX);
-    rc = rc ? rc : range_d(c, "run.frag_sigma", r->frag_sigma, 0, FF_FRAG_SIGMA_MAX);
+    rc = rc ? rc : RANGE_D(c, "run.frag_mean", FRAG_MEAN, r->frag_mean);
+    rc = rc ? rc : RANGE_D(c, "run.frag_sigma", FRAG_SIGMA, r->frag_sigma);
     if (rc == 0 && (r->frag_mean < r->frag_min || r->frag_mean > r->frag_max))
         rc = FAIL(c, "key 'run.frag_mean': %.15g is outside [run.frag_min, run.frag_max] "
                   "(%u to %u), where the sizes are clamped", r->frag_mean, r->frag_min,
@@ -137,40 +150,44 @@ static int check_faults(struct ff_chk *c, const struct ff_run *r)
     if (r->burst_gap_us && !r->burst_events)
         return FAIL(c, "key 'run.burst_gap_us' needs run.burst_events above 0 (it is the pause "
                     "between bursts of burst_events events)");
-    return range_u(c, "run.burst_gap_us", r->burst_gap_us, 0, FF_BURST_GAP_US_MAX);
+    return RANGE_U(c, "run.burst_gap_us", BURST_GAP_US, r->burst_gap_us);
 }
 
 static int check_run(struct ff_chk *c, const struct ff_run *r)
 {
+    char why[320];
     uint32_t l2 = FF_ETH_HLEN + (r->encap == FF_ENCAP_UDP ? FF_UDP_EXTRA : 0);
     uint32_t need = l2 + FF_FRAG_HLEN + FF_EVENT_HLEN + 8;
     int rc = 0;
 
-    rc = rc ? rc : range_u(c, "run.sources", r->sources, FF_SOURCES_MIN, FF_SOURCES_MAX);
-    rc = rc ? rc : range_u(c, "run.events", r->events, 0, FF_EVENTS_MAX);
-    rc = rc ? rc : range_d(c, "run.rate", r->rate, 0, FF_RATE_MAX);
-    rc = rc ? rc : range_d(c, "run.duration_s", r->duration_s, 0, FF_DURATION_MAX);
-    rc = rc ? rc : range_u(c, "run.frag_min", r->frag_min, FF_FRAG_MIN, FF_FRAG_MAX);
-    rc = rc ? rc : range_u(c, "run.frag_max", r->frag_max, FF_FRAG_MIN, FF_FRAG_MAX);
+    rc = rc ? rc : RANGE_U(c, "run.sources", SOURCES, r->sources);
+    rc = rc ? rc : RANGE_U(c, "run.events", EVENTS, r->events);
+    rc = rc ? rc : RANGE_D(c, "run.rate", RATE, r->rate);
+    rc = rc ? rc : RANGE_D(c, "run.duration_s", DURATION, r->duration_s);
+    rc = rc ? rc : RANGE_U(c, "run.frag_min", FRAG_MIN, r->frag_min);
+    rc = rc ? rc : RANGE_U(c, "run.frag_max", FRAG_MAX, r->frag_max);
     if (rc == 0 && r->frag_min > r->frag_max)
         rc = FAIL(c, "key 'run.frag_min': %u is more than run.frag_max (%u)", r->frag_min,
                   r->frag_max);
     if (rc == 0 && r->encap != FF_ENCAP_ETH && r->encap != FF_ENCAP_UDP)
         rc = FAIL(c, "key 'run.encap': %d is not eth or udp", (int)r->encap);
-    rc = rc ? rc : range_u(c, "run.udp_port", r->udp_port, 1, 65535);
+    rc = rc ? rc : RANGE_U(c, "run.udp_port", UDP_PORT, r->udp_port);
     /* Before the range, so that a spec built in code learns why. */
     if (rc == 0 && r->mtu < need)
         rc = FAIL(c, "key 'run.mtu': %u leaves no room for a fragment piece (%s needs %u: %u of "
                   "headers, %d fragment header, %d event header, 8 bytes of piece)",
                   r->mtu, r->encap == FF_ENCAP_UDP ? "udp" : "eth", need, l2, FF_FRAG_HLEN,
                   FF_EVENT_HLEN);
-    rc = rc ? rc : range_u(c, "run.mtu", r->mtu, FF_MTU_MIN, FF_MTU_MAX);
-    rc = rc ? rc : range_d(c, "run.trigger_us", r->trigger_us, 0, FF_TRIGGER_US_MAX);
-    rc = rc ? rc : range_d(c, "run.accept", r->accept, 0, 1);
-    rc = rc ? rc : range_d(c, "run.timeout_ms", r->timeout_ms, FF_TIMEOUT_MS_MIN,
-                           FF_TIMEOUT_MS_MAX);
-    rc = rc ? rc : range_d(c, "defaults.metrics_period_ms", r->metrics_period_ms,
-                           FF_METRICS_MS_MIN, FF_METRICS_MS_MAX);
+    rc = rc ? rc : RANGE_U(c, "run.mtu", MTU, r->mtu);
+    /* Every frame of an event must fit the SFC's queue toward a node. */
+    if (rc == 0 && ebf_event_frames_check(r->sources, r->frag_max, ff_encap(r->encap), r->mtu,
+                                          why, sizeof(why)))
+        rc = FAIL(c, "key 'run.frag_max': %s", why);
+    rc = rc ? rc : RANGE_D(c, "run.trigger_us", TRIGGER_US, r->trigger_us);
+    rc = rc ? rc : RANGE_D(c, "run.accept", ACCEPT, r->accept);
+    rc = rc ? rc : RANGE_D(c, "run.timeout_ms", TIMEOUT_MS, r->timeout_ms);
+    rc = rc ? rc : RANGE_D(c, "defaults.metrics_period_ms", METRICS_PERIOD_MS,
+                           r->metrics_period_ms);
     rc = rc ? rc : check_dist(c, r);
     rc = rc ? rc : check_faults(c, r);
     return rc;
@@ -223,14 +240,17 @@ static int check_sfc(struct ff_chk *c, unsigned i)
     snprintf(key, sizeof(key), "%s.port", pre);
     if ((rc = check_proc(c, pre, &f->p)) || (rc = port_ok(c, key, &f->port)))
         return rc;
+    snprintf(key, sizeof(key), "%s.id", pre);
+    if ((rc = RANGE_U(c, key, SFC_ID, f->id)))
+        return rc;
     snprintf(key, sizeof(key), "%s.capacity", pre);
-    if ((rc = range_u(c, key, f->capacity, FF_CAPACITY_MIN, FF_CAPACITY_MAX)))
+    if ((rc = RANGE_U(c, key, CAPACITY, f->capacity)))
         return rc;
     snprintf(key, sizeof(key), "%s.mbufs", pre);
-    if ((rc = range_u(c, key, f->mbufs, FF_MBUFS_MIN, FF_MBUFS_MAX)))
+    if ((rc = RANGE_U(c, key, MBUFS, f->mbufs)))
         return rc;
     snprintf(key, sizeof(key), "%s.max_credits", pre);
-    return range_u(c, key, f->max_credits, 1, FF_MAX_CREDITS_MAX);
+    return RANGE_U(c, key, MAX_CREDITS, f->max_credits);
 }
 
 static int check_node(struct ff_chk *c, unsigned i)
@@ -250,7 +270,7 @@ static int check_node(struct ff_chk *c, unsigned i)
         return FAIL(c, "key '%s.sfc': %u is not an SFC index (0 to %u)", pre, n->sfc,
                     c->s->n_sfcs - 1);
     snprintf(key, sizeof(key), "%s.credits", pre);
-    if ((rc = range_u(c, key, n->credits, 1, FF_CREDITS_MAX)))
+    if ((rc = RANGE_U(c, key, CREDITS, n->credits)))
         return rc;
     if (n->credits > c->s->sfc[n->sfc].max_credits)
         return FAIL(c, "key '%s': %u is more than sfcs[%u].max_credits (%u) of its SFC", key,

@@ -253,6 +253,57 @@ static int sfc_coverage(struct ff_chk *c)
     return 0;
 }
 
+/* The SFC's port toward node d: its sfc_port (the node's own memif link
+ * when none is given), as the runner opens it. */
+static const struct ff_port *sfc_side(const struct ff_node *d)
+{
+    return d->sfc_port.dev[0] ? &d->sfc_port : &d->port;
+}
+
+/* 1 when node i is the first of SFC k's nodes to need the port it reaches
+ * the SFC on: a memif link is the node's own, a switch port may be shared. */
+static int new_port(const struct farm_spec *s, unsigned k, unsigned i)
+{
+    const struct ff_port *pt = sfc_side(&s->node[i]);
+
+    if (pt->kind == FF_PORT_MEMIF)
+        return 1;
+    if (pt->kind == s->sfc[k].port.kind && strcmp(pt->dev, s->sfc[k].port.dev) == 0)
+        return 0;
+    for (unsigned j = 0; j < i; j++)
+        if (s->node[j].sfc == k && sfc_side(&s->node[j])->kind == pt->kind &&
+            strcmp(sfc_side(&s->node[j])->dev, pt->dev) == 0)
+            return 0;
+    return 1;
+}
+
+/* An SFC opens its own port and one per distinct port toward its nodes;
+ * one process opens at most EBF_PORTS_MAX (DPDK's RTE_MAX_ETHPORTS), or
+ * the SFC would fail at start. Refused here, naming the node that is one
+ * too many. */
+static int sfc_ports(struct ff_chk *c)
+{
+    const struct farm_spec *s = c->s;
+    const uint64_t max = EBF_PARAM(PORTS)->max;
+
+    for (unsigned k = 0; k < s->n_sfcs; k++) {
+        unsigned ports = 1, nodes = 0;
+        for (unsigned i = 0; i < s->n_nodes; i++) {
+            if (s->node[i].sfc != k)
+                continue;
+            nodes++;
+            ports += (unsigned)new_port(s, k, i);
+            if (ports > max)
+                return FAIL(c, "key 'nodes[%u]': SFC '%s' would open %u ports (its own and %u "
+                            "toward its first %u nodes), more than the %u one process can open "
+                            "(RTE_MAX_ETHPORTS); spread the nodes over more SFCs, or give "
+                            "them one sfc_port behind a switch", i, s->sfc[k].p.name, ports,
+                            ports - 1, nodes, (unsigned)max);
+        }
+    }
+    return 0;
+}
+
 int ff_check_cross(const struct farm_spec *s, const char *where, char *err, size_t errlen)
 {
     struct ff_chk c = {.s = s, .where = where, .err = err, .errlen = errlen};
@@ -262,7 +313,7 @@ int ff_check_cross(const struct farm_spec *s, const char *where, char *err, size
 
     if ((rc = unique_names(&c)) || (rc = unique_ids(&c)) || (rc = unique_macs(&c)) ||
         (rc = unique_endpoints(&c)) || (rc = memif_links(&c, e, n)) ||
-        (rc = sfc_coverage(&c)))
+        (rc = sfc_ports(&c)) || (rc = sfc_coverage(&c)))
         return rc;
     return 0;
 }

@@ -212,6 +212,21 @@ int ff_get_dbl(struct ff_cv *c, const char *field, const char *txt, double min, 
     return 0;
 }
 
+int ff_get_param(struct ff_cv *c, const struct ebf_param_def *d, const char *txt, void *out)
+{
+    switch (d->type) {
+    case EBF_PT_U16:
+        return ff_get_u16(c, d->key, txt, (uint16_t)d->min, (uint16_t)d->max, out);
+    case EBF_PT_U32:
+        return ff_get_u32(c, d->key, txt, (uint32_t)d->min, (uint32_t)d->max, out);
+    case EBF_PT_U64:
+        return ff_get_u64(c, d->key, txt, d->min, d->max, out);
+    case EBF_PT_DOUBLE:
+        return ff_get_dbl(c, d->key, txt, d->dmin, d->dmax, out);
+    }
+    return -EINVAL;
+}
+
 int ff_get_bool(struct ff_cv *c, const char *field, const char *txt, int *out)
 {
     if (!txt)
@@ -242,7 +257,7 @@ int ff_get_port(struct ff_cv *c, const char *field, const char *txt, struct ff_p
  * list from a missing one, so a process cannot clear the defaults' list). */
 int ff_get_args(struct ff_cv *c, char **args, unsigned n, struct ff_proc *p)
 {
-    char field[32];
+    char field[32], why[1024];
     int rc = 0;
 
     for (unsigned i = 0; i < n && rc == 0; i++) {
@@ -255,9 +270,62 @@ int ff_get_args(struct ff_cv *c, char **args, unsigned n, struct ff_proc *p)
         if (rc == 0 && args[i][0] == '\0')
             rc = FAIL(c, "key '%s' is empty (an EAL argument such as --log-level=8)",
                       ff_key(c, field));
+        else if (rc == 0 &&
+                 ff_eal_arg_refused(dst, p->n_eal_args ? p->eal_args[p->n_eal_args - 1] : NULL,
+                                    why, sizeof(why)))
+            rc = FAIL(c, "key '%s': %s", ff_key(c, field), why);
         p->n_eal_args += rc == 0;
     }
     return rc;
+}
+
+/* The name of the option in arg: up to '=' for a long one, the first two
+ * characters for a short one; its length, 0 when arg is no option. */
+static size_t opt_name(const char *arg)
+{
+    if (arg[0] != '-' || arg[1] == '\0')
+        return 0;
+    if (arg[1] != '-')
+        return 2;
+    return strcspn(arg, "=");
+}
+
+/* 1 when the n bytes at name are one of FF_EAL_ALLOWED, exactly. */
+static int allowed_opt(const char *name, size_t n)
+{
+    const char *list = FF_EAL_ALLOWED;
+
+    for (const char *p = list; *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && memcmp(p, name, n) == 0)
+            return 1;
+        p += k;
+        p += strspn(p, ", ");
+    }
+    return 0;
+}
+
+int ff_eal_arg_ok(const char *arg, const char *prev)
+{
+    size_t n = opt_name(arg), pn;
+
+    if (n)
+        return allowed_opt(arg, n);
+    /* A value: only right after an allowed option whose value is not attached. */
+    if (!prev || !(pn = opt_name(prev)) || !allowed_opt(prev, pn))
+        return 0;
+    return prev[pn] == '\0';
+}
+
+int ff_eal_arg_refused(const char *arg, const char *prev, char *why, size_t len)
+{
+    if (!strcmp(arg, "--telemetry") || !strcmp(arg, "--no-telemetry"))
+        return snprintf(why, len, "\"%s\" is set by the key 'telemetry' (true, the default, or "
+                        "false), not in eal_args", arg), -EINVAL;
+    if (ff_eal_arg_ok(arg, prev))
+        return 0;
+    snprintf(why, len, "\"%s\" is not allowed (%s)", arg, FF_EAL_HINT);
+    return -EINVAL;
 }
 
 int ff_faults_check(const char *spec, char *why, size_t len)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ebf_args.h"
+#include "ebf_param.h"
 #include "farmfile_types.h"
 
 /*
@@ -14,31 +14,13 @@
  * and none of them is included here. DPDK-free, no state.
  */
 
-/* Limits of the numeric keys; the loader and farm_spec_check use the same. */
-#define FF_SOURCES_MIN 1
-#define FF_SOURCES_MAX 128
-#define FF_EVENTS_MAX (UINT64_MAX / 2)
-#define FF_RATE_MAX 1e9
-#define FF_DURATION_MAX 1e9
-#define FF_FRAG_MIN 1
-#define FF_FRAG_MAX 1048576
-#define FF_MTU_MIN EBF_MTU_MIN  /* the daemons' --mtu range (ebf_args.h) */
-#define FF_MTU_MAX EBF_MTU_MAX
-#define FF_TRIGGER_US_MAX 1e6
-#define FF_TIMEOUT_MS_MIN 0.01
-#define FF_TIMEOUT_MS_MAX 3.6e6
-#define FF_METRICS_MS_MIN 10
-#define FF_METRICS_MS_MAX 60000
+/* Limits of the keys only the farm file has. The keys that daemons also
+ * take (run parameters, SFC and node sizes) have theirs in lib/ebf_param.h,
+ * one definition for the options, configure and the farm file. */
 #define FF_MEMORY_MB_MIN 64
 #define FF_MEMORY_MB_MAX 65536
-#define FF_CAPACITY_MIN 16
-#define FF_CAPACITY_MAX 1048576
-#define FF_MBUFS_MIN 1023
-#define FF_MBUFS_MAX 4194304
-#define FF_MAX_CREDITS_MAX 65535
-#define FF_CREDITS_MAX 4096
-#define FF_FRAG_SIGMA_MAX 16777216   /* the readout's --frag-sigma bound */
-#define FF_BURST_GAP_US_MAX 60000000 /* the readout's --burst-gap-us bound */
+#define FF_FILE_MAX (1 << 20)     /* bytes of a farm file */
+#define FF_DEPTH_MAX 8            /* nesting of its mappings and lists (a farm file needs 4) */
 
 /* What a value of each kind may be, for messages. */
 #define FF_HINT_NAME "1 to 32 characters of a-z, 0-9, _ and -"
@@ -48,6 +30,12 @@
     "3b:00.0; or a DPDK vdev such as net_af_packet0,iface=eth0"
 #define FF_HINT_ENDPOINT "tcp://HOST:PORT or ipc://PATH, where {run} stands for the run directory"
 #define FF_HINT_LCORES "\"auto\" or an EAL --lcores value such as 0@(0,1) or 1-3"
+
+/* The wire's encapsulation of a farm file's encap. */
+static inline enum ebf_encap ff_encap(enum ff_encap e)
+{
+    return e == FF_ENCAP_UDP ? EBF_ENCAP_UDP : EBF_ENCAP_ETH;
+}
 
 /* Write "<where>: <message>" into err; returns -EINVAL. */
 int ff_fail(char *err, size_t errlen, const char *where, const char *fmt, ...)
@@ -99,6 +87,9 @@ int ff_get_u16(struct ff_cv *c, const char *field, const char *txt, uint16_t min
                uint16_t *out);
 int ff_get_dbl(struct ff_cv *c, const char *field, const char *txt, double min, double max,
                double *out);
+/* A shared parameter (ebf_param.h) under its key d->key, its range from d,
+ * into out of d's type. */
+int ff_get_param(struct ff_cv *c, const struct ebf_param_def *d, const char *txt, void *out);
 int ff_get_bool(struct ff_cv *c, const char *field, const char *txt, int *out);
 int ff_get_mac(struct ff_cv *c, const char *field, const char *txt, uint8_t mac[6]);
 int ff_get_port(struct ff_cv *c, const char *field, const char *txt, struct ff_port *p);
@@ -112,5 +103,25 @@ int ff_get_silence(struct ff_cv *c, const char *field, const char *txt, uint32_t
 int ff_faults_check(const char *spec, char *why, size_t len);
 /* A list of EAL arguments (when given) is appended to the one in p. */
 int ff_get_args(struct ff_cv *c, char **args, unsigned n, struct ff_proc *p);
+/* 1 when arg may stand in eal_args after prev (NULL for the first): an
+ * option of FF_EAL_ALLOWED (exactly its name, "--name=value", or a short
+ * one with its value attached), or the value of the option before it.
+ * Options that load code (-d), name files or runtime directories
+ * (--file-prefix, --vdev, --trace-dir ...) or that the runner sets itself
+ * (-m, --no-huge, --lcores) are not allowed. */
+int ff_eal_arg_ok(const char *arg, const char *prev);
+/* 0 when arg may stand in eal_args after prev; else -EINVAL and why, the
+ * message after the key: "\"-d\" is not allowed (allowed: ...)", or for
+ * --telemetry and --no-telemetry, that the key telemetry sets them. */
+int ff_eal_arg_refused(const char *arg, const char *prev, char *why, size_t len);
+#define FF_EAL_ALLOWED                                                                      \
+    "--log-level, --syslog, -l, -c, --main-lcore, -n, -r, --socket-mem, --socket-limit, "   \
+    "--huge-dir, --huge-unlink, --single-file-segments, --legacy-mem, --match-allocations, " \
+    "--iova-mode, --in-memory, --no-shconf, -a, --allow, -b, --block, "                     \
+    "--force-max-simd-bitwidth"
+/* What the message of a refused EAL argument says after its value. */
+#define FF_EAL_HINT                                                                         \
+    "allowed: " FF_EAL_ALLOWED "; each option alone, as --opt=VALUE, or followed by its "     \
+    "value; the runner sets --file-prefix, -m, --no-huge, --lcores and the ports itself"
 
 #endif /* FARMFILE_VALUE_H */

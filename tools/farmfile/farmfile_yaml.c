@@ -10,26 +10,49 @@
 
 #include "farmfile_value.h"
 
+/* A libyaml parse error at the parser's mark, into err. */
+static int syntax_error(const yaml_parser_t *p, const char *where, char *err, size_t errlen)
+{
+    return ff_fail(err, errlen, where, "YAML syntax error at line %zu, column %zu: %s%s%s%s",
+                   p->problem_mark.line + 1, p->problem_mark.column + 1,
+                   p->problem ? p->problem : "unknown error", p->context ? " (" : "",
+                   p->context ? p->context : "", p->context ? ")" : "");
+}
+
+/*
+ * One pass of libyaml's event parser before libcyaml sees the file: the
+ * syntax, one document, and the nesting depth. libyaml's scanner costs
+ * O(depth) per token, so a hostile file of nested "[[[..." (1 MiB: minutes)
+ * is refused at depth FF_DEPTH_MAX, after a few thousand tokens.
+ */
 int ff_yaml_syntax(const char *yaml, size_t len, const char *where, char *err, size_t errlen)
 {
     yaml_parser_t p;
     yaml_event_t ev;
-    int docs = 0, rc = 0, done = 0;
+    int docs = 0, depth = 0, rc = 0, done = 0;
 
+    if (len > FF_FILE_MAX)
+        return ff_fail(err, errlen, where, "%zu bytes is too big (at most %d)", len,
+                       FF_FILE_MAX), -EFBIG;
     if (!yaml_parser_initialize(&p))
         return ff_fail(err, errlen, where, "out of memory"), -ENOMEM;
     yaml_parser_set_input_string(&p, (const unsigned char *)yaml, len);
     while (!done && rc == 0) {
         if (!yaml_parser_parse(&p, &ev)) {
-            rc = ff_fail(err, errlen, where, "YAML syntax error at line %zu, column %zu: %s%s%s%s",
-                         p.problem_mark.line + 1, p.problem_mark.column + 1,
-                         p.problem ? p.problem : "unknown error", p.context ? " (" : "",
-                         p.context ? p.context : "", p.context ? ")" : "");
+            rc = syntax_error(&p, where, err, errlen);
             break;
         }
         if (ev.type == YAML_DOCUMENT_START_EVENT && ++docs == 2)
             rc = ff_fail(err, errlen, where, "a second YAML document starts at line %zu (a farm "
                          "file is one document)", ev.start_mark.line + 1);
+        if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT)
+            depth++;
+        else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT)
+            depth--;
+        if (depth > FF_DEPTH_MAX)
+            rc = ff_fail(err, errlen, where, "lists and mappings nested deeper than %d levels "
+                         "at line %zu, column %zu (a farm file needs 4)", FF_DEPTH_MAX,
+                         ev.start_mark.line + 1, ev.start_mark.column + 1);
         done = ev.type == YAML_STREAM_END_EVENT;
         yaml_event_delete(&ev);
     }

@@ -26,8 +26,10 @@ struct ff_log {
  * given as log_ctx. */
 void ff_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args);
 
-/* Check that yaml is one well-formed YAML document; 0 or -EINVAL with a
- * message naming the line and column. */
+/* Check that yaml is one well-formed YAML document of at most FF_FILE_MAX
+ * bytes whose lists and mappings nest at most FF_DEPTH_MAX deep, before
+ * libcyaml sees it; 0, or -EINVAL (-EFBIG: too big) with a message naming
+ * the line and column. */
 int ff_yaml_syntax(const char *yaml, size_t len, const char *where, char *err, size_t errlen);
 
 /* Turn what libcyaml logged while loading with schema top into one line in

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_param.c - the shared parameter table and its strict value parser. */
+#include "ebf_param.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ebf_util.h"
+
+const struct ebf_param_def ebf_params[EBF_P_COUNT] = {
+#define EBF_PARAM_INT_(id, k, o, t, lo, hi, u, f, use_, h)                                  \
+    [EBF_P_##id] = {.key = (k), .opt = (o), .type = EBF_PT_##t, .min = (lo), .max = (hi),    \
+                    .unit = (u), .farm = (f), .use = (use_), .help = (h)},
+#define EBF_PARAM_DBL_(id, k, o, lo, hi, u, f, use_, h)                                     \
+    [EBF_P_##id] = {.key = (k), .opt = (o), .type = EBF_PT_DOUBLE, .dmin = (lo), .dmax = (hi), \
+                    .unit = (u), .farm = (f), .use = (use_), .help = (h)},
+    EBF_PARAMS(EBF_PARAM_INT_, EBF_PARAM_DBL_)
+#undef EBF_PARAM_INT_
+#undef EBF_PARAM_DBL_
+};
+
+size_t ebf_param_size(enum ebf_param_type t)
+{
+    switch (t) {
+    case EBF_PT_U16:
+        return sizeof(uint16_t);
+    case EBF_PT_U32:
+        return sizeof(uint32_t);
+    case EBF_PT_U64:
+        return sizeof(uint64_t);
+    case EBF_PT_DOUBLE:
+        return sizeof(double);
+    }
+    return 0;
+}
+
+const struct ebf_param_def *ebf_param_find(const char *key, size_t len)
+{
+    for (unsigned i = 0; i < EBF_P_COUNT; i++)
+        if (strlen(ebf_params[i].key) == len && memcmp(ebf_params[i].key, key, len) == 0)
+            return &ebf_params[i];
+    return NULL;
+}
+
+int ebf_param_parse(const struct ebf_param_def *d, const char *text, size_t len, void *dst)
+{
+    char buf[64];                /* longer than any number written out */
+    uint64_t v;
+    double x;
+
+    if (len >= sizeof(buf) || memchr(text, '\0', len))
+        return -EINVAL;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    if (d->type == EBF_PT_DOUBLE) {
+        if (ebf_parse_double(buf, d->dmin, d->dmax, &x))
+            return -EINVAL;
+        *(double *)dst = x;
+        return 0;
+    }
+    if (ebf_parse_u64(buf, d->min, d->max, &v))
+        return -EINVAL;
+    if (d->type == EBF_PT_U16)
+        *(uint16_t *)dst = (uint16_t)v;
+    else if (d->type == EBF_PT_U32)
+        *(uint32_t *)dst = (uint32_t)v;
+    else
+        *(uint64_t *)dst = v;
+    return 0;
+}
+
+const char *ebf_param_range(const struct ebf_param_def *d, char *buf, size_t len)
+{
+    if (d->type == EBF_PT_DOUBLE)
+        snprintf(buf, len, "%g..%g", d->dmin, d->dmax);
+    else
+        snprintf(buf, len, "%" PRIu64 "..%" PRIu64, d->min, d->max);
+    return buf;
+}
+
+uint32_t ebf_piece_max(enum ebf_encap encap, uint32_t mtu)
+{
+    uint32_t l3 = encap == EBF_ENCAP_UDP ? EBF_IPV4_HLEN + EBF_UDP_HLEN : 0;
+    uint32_t head = l3 + EBF_FRAG_HLEN + EBF_EVENT_HLEN;
+
+    return mtu > head ? (mtu - head) & ~7u : 0;
+}
+
+uint64_t ebf_event_frames(uint32_t n_sources, uint32_t frag_max, enum ebf_encap encap,
+                          uint32_t mtu)
+{
+    uint32_t piece = ebf_piece_max(encap, mtu);
+
+    if (piece == 0)
+        return UINT64_MAX;
+    return (uint64_t)n_sources * ((frag_max + (uint64_t)piece - 1) / piece);
+}
+
+uint32_t ebf_frag_fit(uint32_t n_sources, enum ebf_encap encap, uint32_t mtu)
+{
+    uint64_t fit = n_sources ? (uint64_t)(EBF_EVENT_FRAMES_MAX / n_sources) *
+                               ebf_piece_max(encap, mtu)
+                             : EBF_FRAG_MAX;
+
+    return fit < EBF_FRAG_MAX ? (uint32_t)fit : EBF_FRAG_MAX;
+}
+
+int ebf_event_frames_check(uint32_t n_sources, uint32_t frag_max, enum ebf_encap encap,
+                           uint32_t mtu, char *why, size_t len)
+{
+    uint64_t frames = ebf_event_frames(n_sources, frag_max, encap, mtu);
+
+    if (frames <= EBF_EVENT_FRAMES_MAX)
+        return 0;
+    snprintf(why, len, "events of %u fragments of up to %u B take %" PRIu64 " frames at MTU %u "
+             "(pieces of %u B), more than the %d an SFC sends of one event (fragments of at "
+             "most %u B fit)", n_sources, frag_max, frames, mtu, ebf_piece_max(encap, mtu),
+             EBF_EVENT_FRAMES_MAX, ebf_frag_fit(n_sources, encap, mtu));
+    return -EINVAL;
+}

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ebf_param.h - one definition per parameter (name, type, range, unit, meaning) for options, configure and the farm file. */
+#ifndef EBF_PARAM_H
+#define EBF_PARAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ebf_proto.h"
+
+/*
+ * A parameter that more than one place takes (a daemon option, a key of
+ * the control command `configure`, a farm file key) is defined once here:
+ * its key (configure and farm file), its option name, its type, its range,
+ * its unit and what it means. The daemons' option tables (ebf_args.h:
+ * EBF_ARG_PARAM), their configure parsers (ebf_opt.h: ebf_conf_set) and
+ * the farm file loader (tools/farmfile) take the range from here, so the
+ * three cannot disagree. `use` lists where each one is taken; a test walks
+ * the table and checks every place refuses exactly outside the range.
+ *
+ * DPDK-free; the table is constant, any thread may read it.
+ */
+
+#define EBF_FRAG_MAX 1048576     /* largest fragment: the SFC holds an event in its pools */
+#define EBF_PORTS_MAX 32         /* ports one daemon can open: DPDK's RTE_MAX_ETHPORTS */
+#define EBF_EVENT_FRAMES_MAX 1023 /* frames of one event: what an SFC queues toward a node at once */
+#define EBF_MTU_MIN 256          /* the MTU range of every daemon and the farm file */
+#define EBF_MTU_MAX 9600
+
+enum ebf_param_type {
+    EBF_PT_U16,
+    EBF_PT_U32,
+    EBF_PT_U64,
+    EBF_PT_DOUBLE,
+};
+
+/* Where a parameter is taken. */
+enum ebf_param_use {
+    EBF_PU_RO_OPT = 1 << 0,      /* ebfarm-readout --opt */
+    EBF_PU_SFC_OPT = 1 << 1,     /* ebfarm-sfc --opt */
+    EBF_PU_NODE_OPT = 1 << 2,    /* ebfarm-node --opt */
+    EBF_PU_RO_CONF = 1 << 3,     /* the readout's configure: key */
+    EBF_PU_SFC_CONF = 1 << 4,
+    EBF_PU_NODE_CONF = 1 << 5,
+    EBF_PU_FARM = 1 << 6,        /* the farm file: <farm>.key */
+};
+#define EBF_PU_ALL_OPT (EBF_PU_RO_OPT | EBF_PU_SFC_OPT | EBF_PU_NODE_OPT)
+
+/*
+ * The table: X(ID, key, option, type, min, max, unit, farm section, use,
+ * meaning) for integers, D(...) with the same fields for numbers. The farm
+ * section is "run", "defaults", "sfcs[]" or "nodes[]"; NULL when the farm
+ * file has no such key.
+ */
+#define EBF_PARAMS(X, D)                                                                     \
+    X(SOURCES, "sources", "sources", U16, 1, EBF_MAX_SOURCES, "", "run",                     \
+      EBF_PU_RO_OPT | EBF_PU_SFC_OPT | EBF_PU_SFC_CONF | EBF_PU_FARM,                        \
+      "sources (readout boards) every event has")                                            \
+    X(EVENTS, "events", "events", U64, 0, UINT64_MAX / 2, "", "run",                         \
+      EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM, "events to send; 0: until stopped")       \
+    D(RATE, "rate", "rate", 0, 1e9, "events/s", "run",                                       \
+      EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM,                                          \
+      "event rate; 0: as fast as the port takes frames")                                     \
+    D(DURATION, "duration_s", "duration", 0, 1e9, "s", "run",                                \
+      EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM, "run length; 0: no limit")               \
+    X(FRAG_SIZE, "frag_size", "frag-size", U32, 1, EBF_FRAG_MAX, "bytes", "run",             \
+      EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM, "one fragment size for every fragment")   \
+    X(FRAG_MIN, "frag_min", "frag-min", U32, 1, EBF_FRAG_MAX, "bytes", "run",                \
+      EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM, "smallest fragment")                     \
+    X(FRAG_MAX, "frag_max", "frag-max", U32, 1, EBF_FRAG_MAX, "bytes", "run",                \
+      EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM, "largest fragment")                      \
+    D(FRAG_MEAN, "frag_mean", "frag-mean", 1, EBF_FRAG_MAX, "bytes", "run",                  \
+      EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM, "log-normal sizes: their mean")           \
+    D(FRAG_SIGMA, "frag_sigma", "frag-sigma", 0, 16777216, "bytes", "run",                   \
+      EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM,                                          \
+      "log-normal sizes: their standard deviation")                                          \
+    X(SEED, "seed", "seed", U64, 0, UINT64_MAX, "", "run",                                   \
+      EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM, "seed of the fragment sizes")            \
+    X(FAULT_SEED, "fault_seed", "fault-seed", U64, 0, UINT64_MAX, "", "run",                 \
+      EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM, "seed of the fault decisions")           \
+    X(BURST_EVENTS, "burst_events", "burst-events", U32, 0, UINT32_MAX, "", "run",           \
+      EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM,                                          \
+      "events sent back to back, then a pause; 0: no bursts")                                \
+    X(BURST_GAP_US, "burst_gap_us", "burst-gap-us", U32, 0, 60000000, "us", "run",           \
+      EBF_PU_RO_OPT | EBF_PU_RO_CONF | EBF_PU_FARM, "the pause between bursts")              \
+    X(MTU, "mtu", "mtu", U16, EBF_MTU_MIN, EBF_MTU_MAX, "bytes", "run",                    \
+      EBF_PU_ALL_OPT | EBF_PU_FARM, "the MTU of every port (frames of at most MTU + 18 B)")   \
+    X(UDP_PORT, "udp_port", "udp-port", U16, 1, 65535, "", "run",                            \
+      EBF_PU_RO_OPT | EBF_PU_SFC_OPT | EBF_PU_FARM, "UDP port of fragments")                 \
+    D(TIMEOUT_MS, "timeout_ms", "timeout-ms", 0.01, 3.6e6, "ms", "run",                      \
+      EBF_PU_SFC_OPT | EBF_PU_SFC_CONF | EBF_PU_FARM,                                        \
+      "an event still building after this goes incomplete")                                  \
+    D(DRAIN_QUIET_MS, "drain_quiet_ms", "drain-quiet-ms", 1, 3.6e6, "ms", NULL,              \
+      EBF_PU_SFC_OPT | EBF_PU_SFC_CONF | EBF_PU_NODE_OPT,                                    \
+      "at stop, input quiet this long ends intake")                                          \
+    D(DRAIN_TIMEOUT_MS, "drain_timeout_ms", "drain-timeout-ms", 1, 3.6e6, "ms", NULL,        \
+      EBF_PU_SFC_OPT | EBF_PU_SFC_CONF, "at stop, wait for acks at most this long")          \
+    D(NODE_TIMEOUT_MS, "node_timeout_ms", "node-timeout-ms", 0, 3.6e6, "ms", NULL,           \
+      EBF_PU_SFC_OPT | EBF_PU_SFC_CONF, "a node silent this long is dead; 0: never")         \
+    X(SFC_ID, "id", "sfc-id", U16, 0, 65535, "", "sfcs[]", EBF_PU_SFC_OPT | EBF_PU_FARM,     \
+      "the SFC's id in event frames")                                                        \
+    X(CAPACITY, "capacity", "capacity", U32, 16, 1u << 20, "events", "sfcs[]",               \
+      EBF_PU_SFC_OPT | EBF_PU_FARM, "events an SFC holds at once: building, ready, unacked") \
+    X(MBUFS, "mbufs", "mbufs", U32, 1023, 1u << 22, "", "sfcs[]",                            \
+      EBF_PU_SFC_OPT | EBF_PU_FARM, "an SFC's receive mbufs")                                \
+    X(MAX_CREDITS, "max_credits", "max-credits", U32, 1, 65535, "", "sfcs[]",                \
+      EBF_PU_SFC_OPT | EBF_PU_FARM, "credits and unacked events per node at an SFC")         \
+    X(PORTS, "ports", "node", U32, 2, EBF_PORTS_MAX, "", "sfcs[]",                           \
+      EBF_PU_SFC_OPT | EBF_PU_FARM,                                                          \
+      "a count: the ports an SFC opens, its own and each node port (--node)")                \
+    X(CREDITS, "credits", "credits", U16, 1, 4096, "", "nodes[]",                            \
+      EBF_PU_NODE_OPT | EBF_PU_FARM, "event slots a node grants its SFC")                    \
+    D(TRIGGER_US, "trigger_us", "trigger-us", 0, 1e6, "us", "run",                           \
+      EBF_PU_NODE_OPT | EBF_PU_NODE_CONF | EBF_PU_FARM, "a node's busy time per event")      \
+    D(ACCEPT, "accept", "accept", 0, 1, "", "run",                                           \
+      EBF_PU_NODE_OPT | EBF_PU_NODE_CONF | EBF_PU_FARM, "fraction of events accepted")       \
+    X(ACCEPT_SEED, "accept_seed", "accept-seed", U64, 0, UINT64_MAX, "", "run",              \
+      EBF_PU_NODE_OPT | EBF_PU_NODE_CONF | EBF_PU_FARM, "seed of the accept decision")       \
+    D(METRICS_PERIOD_MS, "metrics_period_ms", "metrics-period-ms", 10, 60000, "ms",          \
+      "defaults", EBF_PU_ALL_OPT | EBF_PU_FARM, "period of the published snapshots")
+
+enum ebf_param_id {
+#define EBF_PARAM_ID_(id, ...) EBF_P_##id,
+    EBF_PARAMS(EBF_PARAM_ID_, EBF_PARAM_ID_)
+#undef EBF_PARAM_ID_
+    EBF_P_COUNT
+};
+
+struct ebf_param_def {
+    const char *key;             /* configure and the farm file: "frag_size" */
+    const char *opt;             /* the daemon option without "--": "frag-size" */
+    enum ebf_param_type type;
+    uint64_t min, max;           /* integers */
+    double dmin, dmax;           /* EBF_PT_DOUBLE */
+    const char *unit;            /* "bytes", "ms", "" */
+    const char *farm;            /* the farm file's section, or NULL */
+    unsigned use;                /* enum ebf_param_use bits */
+    const char *help;            /* what it means */
+};
+
+extern const struct ebf_param_def ebf_params[EBF_P_COUNT];
+
+/* The definition of id (a pointer into ebf_params: a constant address,
+ * usable in static initialisers). */
+#define EBF_PARAM(id) (&ebf_params[EBF_P_##id])
+
+/* Bytes a value of type t takes. */
+size_t ebf_param_size(enum ebf_param_type t);
+
+/* The definition whose key is key (len bytes; need not end in NUL), or NULL. */
+const struct ebf_param_def *ebf_param_find(const char *key, size_t len);
+
+/*
+ * Parse text (len bytes, not a C string: a NUL inside is refused) strictly
+ * as a value of d: a decimal or 0x integer with an optional k/M/G suffix,
+ * or a finite number, in d's range, with nothing after it. Stores it in
+ * dst (d's type and width). 0, or -EINVAL with dst untouched.
+ */
+int ebf_param_parse(const struct ebf_param_def *d, const char *text, size_t len, void *dst);
+
+/* The range of d as the messages write it: "1..128", "0..1e+09". */
+const char *ebf_param_range(const struct ebf_param_def *d, char *buf, size_t len);
+
+/*
+ * Fragment sizes against the frames of an event. A readout cuts a fragment
+ * into pieces of at most ebf_piece_max() bytes, one frame each; an SFC
+ * sends an event only when all its frames fit its queue toward a node
+ * (EBF_EVENT_FRAMES_MAX), so n_sources fragments of frag_max bytes must
+ * not take more. These are the checks' shared arithmetic (DPDK-free).
+ */
+uint32_t ebf_piece_max(enum ebf_encap encap, uint32_t mtu);
+uint64_t ebf_event_frames(uint32_t n_sources, uint32_t frag_max, enum ebf_encap encap,
+                          uint32_t mtu);
+/* The largest frag_max whose events fit (at most EBF_FRAG_MAX). */
+uint32_t ebf_frag_fit(uint32_t n_sources, enum ebf_encap encap, uint32_t mtu);
+/* 0 when events of n_sources fragments of frag_max bytes fit; else
+ * -EINVAL and why: "events of 8 fragments of up to 1048576 B take 5960
+ * frames at MTU 1500 (pieces of 1408 B), more than the 1023 an SFC sends
+ * of one event (fragments of at most 178816 B fit)". */
+int ebf_event_frames_check(uint32_t n_sources, uint32_t frag_max, enum ebf_encap encap,
+                           uint32_t mtu, char *why, size_t len);
+
+#endif /* EBF_PARAM_H */
