@@ -16,6 +16,7 @@
 #define ARGS_MAX 96              /* shared and own options together */
 #define ARG_VAL0 256             /* getopt values: ARG_VAL0 + index in the table */
 #define USAGE_COL 24             /* where the help text starts */
+#define COMMON_MAX 14            /* entries of common_table */
 
 void ebf_common_defaults(struct ebf_common_opts *o)
 {
@@ -28,7 +29,7 @@ void ebf_common_defaults(struct ebf_common_opts *o)
 
 /*
  * The shared options, pointing into cl->common, then --help and --version
- * (flags without dst). Returns the count written to t (at most 12).
+ * (flags without dst). Returns the count written to t (at most COMMON_MAX).
  */
 static size_t common_table(struct ebf_cmdline *cl, struct ebf_arg *t)
 {
@@ -49,6 +50,12 @@ static size_t common_table(struct ebf_cmdline *cl, struct ebf_arg *t)
                     "it, run 1 starts at once and SIGINT stops it"),
         EBF_ARG_VAL(EBF_ARG_STR, "metrics", &o->metrics, "EP",
                     "publish metrics snapshots on this ZeroMQ PUB endpoint"),
+        EBF_ARG_VAL(EBF_ARG_STR, "curve-keys", &o->curve_keys, "DIR",
+                    "CURVE keys of tcp:// endpoints (ebfarm keygen DIR): the\n"
+                    "server keypair and the authorised clients/*.pub"),
+        EBF_ARG_VAL(EBF_ARG_FLAG, "insecure", &o->insecure, NULL,
+                    "bind tcp:// endpoints without keys: anyone who reaches\n"
+                    "them controls the daemon and reads its metrics"),
         EBF_ARG_PARAM(METRICS_PERIOD_MS, &o->period_ms, "T", "snapshot period"),
         EBF_ARG_VAL(EBF_ARG_STR, "stats", &o->stats, "FILE", "write final counters to FILE at exit"),
         EBF_ARG_VAL(EBF_ARG_STR, "name", &o->name, "NAME",
@@ -87,7 +94,7 @@ static struct ebf_arg resolve(const struct ebf_arg *a)
  * there are too many. */
 static size_t full_table(struct ebf_cmdline *cl, struct ebf_arg *t)
 {
-    if (cl->n_own > ARGS_MAX - 12)
+    if (cl->n_own > ARGS_MAX - COMMON_MAX)
         return 0;
     for (size_t i = 0; i < cl->n_own; i++)
         t[i] = resolve(&cl->own[i]);
@@ -203,7 +210,7 @@ int ebf_args_parse(struct ebf_cmdline *cl, int argc, char **argv, char *err, siz
     int ch;
 
     if (n == 0) {
-        snprintf(err, len, "more than %d options in the table", ARGS_MAX - 12);
+        snprintf(err, len, "more than %d options in the table", ARGS_MAX - COMMON_MAX);
         return -EINVAL;
     }
     for (size_t i = 0; i < n; i++)
@@ -285,7 +292,7 @@ static void usage_line(FILE *f, const struct ebf_arg *a, const char *dflt)
 void ebf_args_usage(const struct ebf_cmdline *cl, FILE *f)
 {
     struct ebf_cmdline copy = *cl;
-    struct ebf_arg t[12], own;
+    struct ebf_arg t[COMMON_MAX], own;
     char dflt[64];
     size_t n = common_table(&copy, t);
 

@@ -78,6 +78,8 @@ struct ebf_common_opts {
     const char *control;         /* --control EP: run control; NULL: standalone */
     const char *metrics;         /* --metrics EP: snapshots; NULL: none */
     double period_ms;            /* --metrics-period-ms T */
+    const char *curve_keys;      /* --curve-keys DIR: CURVE on tcp:// endpoints */
+    int insecure;                /* --insecure: tcp:// without keys allowed */
     const char *stats;           /* --stats FILE: final counters at exit */
     const char *name;            /* --name NAME: instance name; NULL: the component */
 };

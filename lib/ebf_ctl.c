@@ -383,6 +383,8 @@ static void release(struct ebf_ctl *ctl)
         zmq_close(ctl->rep);
     if (ctl->pub)
         zmq_close(ctl->pub);
+    ebf_zap_stop(ctl->zap);         /* closes its socket: before the context ends */
+    free(ctl->keys);
     if (ctl->zctx)
         zmq_ctx_term(ctl->zctx);
     rte_ring_free(ctl->req);
@@ -440,6 +442,10 @@ struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ct
     ctl->zctx = zmq_ctx_new();
     if (!ctl->zctx)
         goto fail;
+    if (ebf_ctl_secure(ctl) != 0) {
+        e = errno;
+        goto fail;
+    }
     e = EADDRINUSE;
     if (c->control && !(ctl->rep = ebf_ctl_bind(ctl, ZMQ_REP, c->control))) {
         e = errno;

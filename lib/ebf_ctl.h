@@ -81,6 +81,8 @@ struct ebf_ctl_conf {
     const char *instance;        /* the process's name */
     const char *control;         /* REP endpoint; NULL: standalone */
     const char *metrics;         /* PUB endpoint; NULL: none */
+    const char *curve_keys;      /* key directory (ebf_curve.h): CURVE on tcp:// endpoints */
+    int insecure;                /* tcp:// without keys allowed */
     double period_ms;            /* metrics period (1000) */
     const void *conf;            /* the command line's run parameters */
     int autostart;               /* configure and start run 1 at once */
@@ -95,7 +97,10 @@ struct ebf_ctl_conf {
 struct ebf_ctl;
 
 /* Bind the endpoints, create the rings, start the control thread. NULL with
- * errno set and a message on stderr naming the endpoint. */
+ * errno set and a message on stderr naming the endpoint. A tcp:// endpoint
+ * needs curve_keys (then only the listed clients get through) or insecure
+ * (EPERM otherwise); an ipc:// path that exists and is not a socket is
+ * never replaced (EEXIST). */
 struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ctl_ops *ops);
 
 /* Join the control thread (it ends after SHUTDOWN) and free everything. */

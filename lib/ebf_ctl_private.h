@@ -10,6 +10,7 @@
 #include <rte_ring.h>
 
 #include "ebf_ctl.h"
+#include "ebf_curve.h"
 #include "ebf_fsm.h"
 #include "ebf_metrics.h"
 #include "ebf_pb.h"
@@ -31,6 +32,8 @@ struct ebf_ctl {
     const struct ebf_ctl_ops *ops;
     char instance[64];
     void *zctx, *rep, *pub;
+    struct ebf_curve_server *keys;   /* NULL: no CURVE (ipc:// only, or insecure) */
+    struct ebf_zap *zap;             /* the ZAP handler when keys are set */
     struct rte_ring *req, *rsp;
     pthread_t thread;
 
@@ -79,7 +82,12 @@ void ebf_ctl_reply(struct ebf_ctl *ctl, int ok, const char *err, const void *sna
 /* The metrics of snap on the PUB socket with the next sequence number
  * (dropped when nobody listens). */
 void ebf_ctl_send_snapshot(struct ebf_ctl *ctl, const void *snap);
-/* A socket of type bound to ep, or NULL with errno set and the cause on stderr. */
+/* Load c.curve_keys and start the ZAP handler (nothing without keys). 0, or
+ * -1 with errno set and the cause on stderr. Before ebf_ctl_bind. */
+int ebf_ctl_secure(struct ebf_ctl *ctl);
+/* A socket of type bound to ep, or NULL with errno set and the cause on
+ * stderr: tcp:// with CURVE (keys) or insecure, else EPERM; an ipc:// path
+ * that exists and is not a socket is kept, EEXIST. */
 void *ebf_ctl_bind(struct ebf_ctl *ctl, int type, const char *ep);
 
 /* DPDK telemetry (ebf_ctl_tel.c), below ebf_ctl.c and ebf_ctl_wire.c. */

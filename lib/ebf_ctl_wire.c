@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_log.h>
@@ -132,6 +133,54 @@ void ebf_ctl_send_snapshot(struct ebf_ctl *ctl, const void *snap)
     ebf_pb_snapshot_free(s);
 }
 
+int ebf_ctl_secure(struct ebf_ctl *ctl)
+{
+    const char *who = ctl->ops->component;
+    char err[512];
+
+    if (!ctl->c.curve_keys)
+        return 0;
+    ctl->keys = malloc(sizeof(*ctl->keys));
+    if (!ctl->keys) {
+        errno = ENOMEM;
+        return -1;
+    }
+    if (ebf_curve_server_load(ctl->c.curve_keys, ctl->keys, err, sizeof(err)) != 0 ||
+        !(ctl->zap = ebf_zap_start(ctl->zctx, ctl->keys, err, sizeof(err)))) {
+        fprintf(stderr, "%s: option '--curve-keys': %s\n", who, err);
+        errno = EACCES;
+        return -1;
+    }
+    return 0;
+}
+
+/* 0 when s may be bound to ep: a tcp:// endpoint gets CURVE or is allowed
+ * plain by insecure; an ipc:// path is new or a socket. Else -1, errno set. */
+static int bind_allowed(struct ebf_ctl *ctl, void *s, const char *ep)
+{
+    const char *who = ctl->ops->component;
+    struct stat sb;
+
+    if (ebf_curve_applies(ep)) {
+        if (ctl->keys)
+            return ebf_curve_server_socket(s, ctl->keys);
+        if (ctl->c.insecure)
+            return 0;
+        fprintf(stderr,
+                "%s: refusing to bind '%s' without keys: give --curve-keys DIR "
+                "(made by 'ebfarm keygen DIR') or --insecure\n", who, ep);
+        errno = EPERM;
+        return -1;
+    }
+    if (!strncmp(ep, "ipc://", 6) && lstat(ep + 6, &sb) == 0 && !S_ISSOCK(sb.st_mode)) {
+        fprintf(stderr, "%s: refusing to bind '%s': '%s' exists and is not a socket "
+                        "(an existing file is never replaced)\n", who, ep, ep + 6);
+        errno = EEXIST;
+        return -1;
+    }
+    return 0;
+}
+
 void *ebf_ctl_bind(struct ebf_ctl *ctl, int type, const char *ep)
 {
     void *s = zmq_socket(ctl->zctx, type);
@@ -145,6 +194,12 @@ void *ebf_ctl_bind(struct ebf_ctl *ctl, int type, const char *ep)
      * and the connection it came on (the client sees no reply). */
     if (type == ZMQ_REP)
         zmq_setsockopt(s, ZMQ_MAXMSGSIZE, &max, sizeof(max));
+    if (bind_allowed(ctl, s, ep) != 0) {
+        int e = errno;
+        zmq_close(s);
+        errno = e;
+        return NULL;
+    }
     if (zmq_bind(s, ep) != 0) {
         int e = errno;
         fprintf(stderr, "%s: cannot bind '%s': %s\n", ctl->ops->component, ep, zmq_strerror(e));
@@ -154,4 +209,3 @@ void *ebf_ctl_bind(struct ebf_ctl *ctl, int type, const char *ep)
     }
     return s;
 }
-

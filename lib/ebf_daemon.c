@@ -210,6 +210,8 @@ void ebf_daemon_serve(struct ebf_daemon *d, const struct ebf_ctl_ops *ops, struc
         .instance = d->instance,
         .control = co->control,
         .metrics = co->metrics,
+        .curve_keys = co->curve_keys,
+        .insecure = co->insecure,
         .period_ms = co->period_ms,
         .conf = plug->conf,
         .autostart = co->control == NULL,

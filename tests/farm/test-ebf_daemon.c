@@ -345,6 +345,59 @@ START_TEST(test_readout_jumbo)
 }
 END_TEST
 
+/* Endpoints a daemon must not bind: an ipc:// path where a regular file
+ * is (the file stays as it was), a tcp:// one without keys or --insecure,
+ * and keys that cannot be read. Each exits 1, naming the endpoint or the
+ * key, and leaves no runtime directory. */
+START_TEST(test_bind_refused)
+{
+    char prefix[64], dir[128], name[32], file[64], ctl[96], tcp[64], keys[64], want[512];
+    const char *c = daemons[_i].component;
+    int port = 20000 + (int)(getpid() % 20000);
+
+    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest-bind%d", (int)getpid());
+    snprintf(dir, sizeof(dir), RUNTIME "/ebftest-bind%d", (int)getpid());
+    snprintf(name, sizeof(name), "--name=%s7", c);
+    snprintf(file, sizeof(file), "/tmp/ebftest-bind%d.txt", (int)getpid());
+    snprintf(ctl, sizeof(ctl), "--control=ipc://%s", file);
+    snprintf(tcp, sizeof(tcp), "--metrics=tcp://127.0.0.1:%d", port);
+    snprintf(keys, sizeof(keys), "--curve-keys=/tmp/ebftest-nokeys%d", (int)getpid());
+    FILE *f = fopen(file, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("precious\n", f);
+    fclose(f);
+#define BIND_ARGS(extra, more)                                                          \
+    {"--no-huge", "-m", "256", "--no-pci", prefix, "--vdev=net_null0", "--vdev=net_null1", \
+     "--", "--port=net_null0", daemons[_i].required, name, "--link-timeout=0", extra, more, \
+     NULL}
+    const char *on_file[] = BIND_ARGS(ctl, NULL);
+    const char *plain[] = BIND_ARGS(tcp, NULL);
+    const char *bad_keys[] = BIND_ARGS(tcp, keys);
+#undef BIND_ARGS
+
+    ck_assert_int_eq(run(_i, on_file), 1);
+    snprintf(want, sizeof(want), "%s: refusing to bind 'ipc://%s': '%s' exists and is not a "
+             "socket (an existing file is never replaced)\n", c, file, file);
+    ck_assert_msg(strstr(err, want) != NULL, "no \"%s\" in: %s", want, err);
+    slurp(file, out);
+    ck_assert_str_eq(out, "precious\n");
+    unlink(file);
+    ck_assert_msg(!exists(dir), "%s is there", dir);
+
+    ck_assert_int_eq(run(_i, plain), 1);
+    snprintf(want, sizeof(want), "%s: refusing to bind 'tcp://127.0.0.1:%d' without keys: give "
+             "--curve-keys DIR (made by 'ebfarm keygen DIR') or --insecure\n", c, port);
+    ck_assert_msg(strstr(err, want) != NULL, "no \"%s\" in: %s", want, err);
+    ck_assert_msg(!exists(dir), "%s is there", dir);
+
+    ck_assert_int_eq(run(_i, bad_keys), 1);
+    snprintf(want, sizeof(want), "%s: option '--curve-keys': cannot read the key "
+             "'/tmp/ebftest-nokeys%d/server.key': No such file or directory\n", c, (int)getpid());
+    ck_assert_msg(strstr(err, want) != NULL, "no \"%s\" in: %s", want, err);
+    ck_assert_msg(!exists(dir), "%s is there", dir);
+}
+END_TEST
+
 Suite *ebf_daemon_suite(void);
 
 Suite *ebf_daemon_suite(void)
@@ -361,6 +414,7 @@ Suite *ebf_daemon_suite(void)
     tcase_add_loop_test(tc, test_log_lines, 0, n);
     tcase_add_loop_test(tc, test_error_line, 0, n);
     tcase_add_loop_test(tc, test_mtu_refused, 0, n);
+    tcase_add_loop_test(tc, test_bind_refused, 0, n);
     tcase_add_test(tc, test_readout_jumbo);
     tcase_add_test(tc, test_node_ack_batch_mtu);
     suite_add_tcase(s, tc);

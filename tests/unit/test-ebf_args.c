@@ -135,8 +135,10 @@ START_TEST(test_common_options)
                            "--link-timeout", "0", "--mtu", "9000", "--idle=backoff",
                            "--control", "ipc:///tmp/c", "--metrics=tcp://*:5555",
                            "--metrics-period-ms", "250.5", "--stats=/tmp/s", "--name", "sfc3",
-                           NULL), 0);
+                           "--curve-keys", "/k", "--insecure", NULL), 0);
     const struct ebf_common_opts *o = &cl.common;
+    ck_assert_str_eq(o->curve_keys, "/k");
+    ck_assert_int_eq(o->insecure, 1);
     ck_assert_str_eq(o->port, "net_memif0");
     ck_assert_int_eq(o->have_mac, 1);
     ck_assert_uint_eq(o->mac[0], 0x02);
@@ -335,6 +337,11 @@ START_TEST(test_usage)
     ck_assert_ptr_nonnull(strstr(u, "\n  --control EP          run control: ZeroMQ REP endpoint "
                                     "(tcp:// or ipc://);\n                        the daemon"));
     ck_assert_ptr_nonnull(strstr(u, "\n  --metrics-period-ms T snapshot period (1000)\n"));
+    ck_assert_ptr_nonnull(strstr(u, "\n  --curve-keys DIR      CURVE keys of tcp:// endpoints "
+                                    "(ebfarm keygen DIR): the\n                        server "
+                                    "keypair and the authorised clients/*.pub\n"));
+    ck_assert_ptr_nonnull(strstr(u, "\n  --insecure            bind tcp:// endpoints without "
+                                    "keys: anyone who reaches\n"));
     ck_assert_ptr_nonnull(strstr(u, "\n  --name NAME           instance name in status, metrics "
                                     "and logs (sfc)\n"));
     ck_assert_ptr_nonnull(strstr(u, "\n  --version             the version, then exit\n"));
@@ -342,7 +349,7 @@ START_TEST(test_usage)
     unsigned lines = 0;
     for (const char *p = u; *p; p++)
         lines += *p == '\n';
-    ck_assert_uint_eq(lines, 1 + 11 + 12 + 2);
+    ck_assert_uint_eq(lines, 1 + 11 + 14 + 2 + 1 + 1);
     free(u);
 }
 END_TEST

@@ -104,6 +104,38 @@ START_TEST(test_node)
 }
 END_TEST
 
+/* The farm's keys reach every daemon as --curve-keys, insecure as
+ * --insecure, after the endpoints. */
+START_TEST(test_keys_and_insecure)
+{
+    static const char *const keyed[] = {"--control=ipc:///r/node1.ctl",
+                                        "--metrics=ipc:///r/node1.pub", "--curve-keys=/k",
+                                        "--metrics-period-ms=1000", "--name=node1", NULL};
+    static const char *const plain[] = {"--control=ipc:///r/node1.ctl",
+                                        "--metrics=ipc:///r/node1.pub", "--insecure",
+                                        "--metrics-period-ms=1000", "--name=node1", NULL};
+    struct farm_argv c;
+
+    snprintf(spec.keys, sizeof(spec.keys), "/k");
+    build(FARM_NODE, 1, "node1", &c);
+    ck_assert_int_ge(c.argc, 5);
+    check_argv(&(struct farm_argv){.argc = 5, .argv = {c.argv[c.argc - 5], c.argv[c.argc - 4],
+                                                       c.argv[c.argc - 3], c.argv[c.argc - 2],
+                                                       c.argv[c.argc - 1]}},
+               keyed, 1);
+    farm_argv_free(&c);
+    spec.keys[0] = '\0';
+    spec.insecure = 1;
+    build(FARM_NODE, 1, "node1", &c);
+    check_argv(&(struct farm_argv){.argc = 5, .argv = {c.argv[c.argc - 5], c.argv[c.argc - 4],
+                                                       c.argv[c.argc - 3], c.argv[c.argc - 2],
+                                                       c.argv[c.argc - 1]}},
+               plain, 1);
+    farm_argv_free(&c);
+    spec.insecure = 0;
+}
+END_TEST
+
 START_TEST(test_readout)
 {
     static const char *const want[] = {
@@ -254,6 +286,7 @@ Suite *farm_argv_suite(void)
     tcase_add_test(tc, test_sfc);
     tcase_add_test(tc, test_node);
     tcase_add_test(tc, test_readout);
+    tcase_add_test(tc, test_keys_and_insecure);
     tcase_add_test(tc, test_jumbo_mtu);
     tcase_add_test(tc, test_shared_port_pci_and_eal_args);
     tcase_add_test(tc, test_auto_lcores);

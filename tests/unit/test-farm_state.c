@@ -130,6 +130,26 @@ START_TEST(test_save_and_load)
 }
 END_TEST
 
+/* A farm's key directory (a path with a space) and insecure survive the
+ * state file. */
+START_TEST(test_keys_saved)
+{
+    struct farm_state st, back;
+    char path[600], err[512] = "";
+
+    demo_up(&st, "keyed");
+    snprintf(st.keys, sizeof(st.keys), "/etc/ebfarm/my keys");
+    st.insecure = 1;
+    ck_assert_int_eq(farm_state_save(&st), 0);
+    snprintf(path, sizeof(path), "%s/farm.state", st.run_dir);
+    ck_assert_ptr_nonnull(strstr(slurp(path), "\nkeys /etc/ebfarm/my keys\ninsecure 1\nproc "));
+    ck_assert_int_eq(farm_state_load(st.run_dir, &back, err, sizeof(err)), 0);
+    ck_assert_str_eq(back.keys, "/etc/ebfarm/my keys");
+    ck_assert_int_eq(back.insecure, 1);
+    ck_assert_int_eq(memcmp(&st, &back, sizeof(st)), 0);
+}
+END_TEST
+
 START_TEST(test_load_errors)
 {
     struct farm_state st;
@@ -218,6 +238,7 @@ Suite *farm_state_suite(void)
     tcase_add_test(tc, test_base_dir);
     tcase_add_test(tc, test_add);
     tcase_add_test(tc, test_save_and_load);
+    tcase_add_test(tc, test_keys_saved);
     tcase_add_test(tc, test_load_errors);
     tcase_add_test(tc, test_load_older);
     tcase_add_test(tc, test_find);

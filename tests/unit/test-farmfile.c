@@ -161,8 +161,11 @@ START_TEST(test_real_nics)
     ck_assert_uint_eq(ro->sfc[0], 0);
     ck_assert_uint_eq(ro->sfc[1], 1);
     ck_assert_str_eq(ro->p.lcores, "0@(2)");
-    ck_assert_str_eq(ro->p.control, "tcp://*:5550");
-    ck_assert_str_eq(ro->p.metrics, "tcp://*:5551");
+    ck_assert_str_eq(ro->p.control, "tcp://10.1.0.1:5550");
+    ck_assert_str_eq(ro->p.metrics, "tcp://10.1.0.1:5551");
+    const char *k = strstr(spec.keys, "/farms/keys");
+    ck_assert_msg(k && !strcmp(k, "/farms/keys"), "keys: %s", spec.keys);
+    ck_assert_int_eq(spec.insecure, 0);
     ck_assert_int_eq(ro->p.no_huge, 0);
     ck_assert_int_eq(ro->p.idle, FF_IDLE_SPIN);
     ck_assert_uint_eq(ro->p.memory_mb, 2048);
@@ -314,6 +317,7 @@ END_TEST
 START_TEST(test_ports_and_overrides)
 {
     static const char yaml[] = HEAD
+        "insecure: true\n"
         "defaults: {idle: backoff, memory_mb: 512, eal_args: [--log-level=7], lcores: 1-3,\n"
         "           telemetry: false}\n"
         "run: {frag_min: 64, frag_max: 8192, encap: udp, udp_port: 4000, rate: 1e6}\n"
@@ -358,6 +362,8 @@ START_TEST(test_ports_and_overrides)
     assert_port(&spec.node[0].port, FF_PORT_VDEV, "net_null0");
     ck_assert_uint_eq(spec.node[0].p.memory_mb, 64);
     ck_assert_str_eq(spec.node[0].p.control, "tcp://10.0.0.2:5555");
+    ck_assert_int_eq(spec.insecure, 1);
+    ck_assert_str_eq(spec.keys, "");
     ck_assert_str_eq(spec.node[0].p.metrics, "ipc://{run}/n0.pub");
     ck_assert_uint_eq(spec.node[0].p.n_eal_args, 2);
     ck_assert_str_eq(spec.node[0].p.eal_args[0], "--log-level=7");
@@ -453,13 +459,13 @@ static const struct bad {
      "a second YAML document starts at line 16 (a farm file is one document)"},
     {"top is a list",
      "- farm: t\n",
-     "the file must be a mapping of keys (allowed: farm, defaults, run, hosts, readouts, "
-     "sfcs, nodes)"},
+     "the file must be a mapping of keys (allowed: farm, keys, insecure, defaults, run, hosts, "
+     "readouts, sfcs, nodes)"},
     {"unknown top key",
      BASE
      "bogus: 1\n",
-     "key 'bogus' is not allowed (allowed: farm, defaults, run, hosts, readouts, sfcs, "
-     "nodes)"},
+     "key 'bogus' is not allowed (allowed: farm, keys, insecure, defaults, run, hosts, "
+     "readouts, sfcs, nodes)"},
     {"unknown defaults key",
      BASE
      "defaults:\n"
@@ -836,6 +842,43 @@ static const struct bad {
      "    metrics: tcp://host\n",
      "key 'nodes[0].metrics': \"tcp://host\" is not a ZeroMQ endpoint (tcp://HOST:PORT or "
      "ipc://PATH, where {run} stands for the run directory)"},
+    {"tcp without keys",
+     BASE
+     "    control: tcp://127.0.0.1:5555\n",
+     "key 'nodes[0].control': \"tcp://127.0.0.1:5555\" is a tcp:// endpoint and the farm has no "
+     "keys: give 'keys: DIR' (made by 'ebfarm keygen DIR') or 'insecure: true'"},
+    {"tcp wildcard *",
+     BASE
+     "    metrics: tcp://*:5555\n",
+     "key 'nodes[0].metrics': \"tcp://*:5555\" binds every interface: give the host's address "
+     "(tcp://ADDR:PORT)"},
+    {"tcp wildcard 0.0.0.0, with keys",
+     "keys: /k\n" BASE
+     "    control: tcp://0.0.0.0:5555\n",
+     "key 'nodes[0].control': \"tcp://0.0.0.0:5555\" binds every interface: give the host's "
+     "address (tcp://ADDR:PORT)"},
+    {"tcp wildcard [::], insecure",
+     "insecure: true\n" BASE
+     "    control: 'tcp://[::]:5555'\n",
+     "key 'nodes[0].control': \"tcp://[::]:5555\" binds every interface: give the host's "
+     "address (tcp://ADDR:PORT)"},
+    {"ipc outside the run directory",
+     BASE
+     "    metrics: ipc:///etc/passwd\n",
+     "key 'nodes[0].metrics': \"ipc:///etc/passwd\" is outside the farm's run directory: give "
+     "ipc://{run}/NAME"},
+    {"ipc climbing out of the run directory",
+     BASE
+     "    control: ipc://{run}/../x\n",
+     "key 'nodes[0].control': \"ipc://{run}/../x\" is outside the farm's run directory: give "
+     "ipc://{run}/NAME"},
+    {"keys and insecure together",
+     "keys: /k\ninsecure: true\n" BASE,
+     "keys 'keys' and 'insecure': \"/k\" and true together: give one (keys for CURVE, "
+     "insecure: true for plain tcp://)"},
+    {"insecure not a boolean",
+     "insecure: maybe\n" BASE,
+     "key 'insecure': \"maybe\" is not true or false"},
     {"duplicate endpoint",
      BASE
      "    control: ipc://{run}/ro0.ctl\n",

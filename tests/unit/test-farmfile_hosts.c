@@ -145,6 +145,7 @@ END_TEST
 START_TEST(test_ssh_forms_and_two_hosts)
 {
     static const char yaml[] = HEAD
+        "keys: /etc/ebfarm/keys\n"
         "hosts:\n"
         "  - {name: a, ssh: 'root@[2001:db8::1]'}\n"
         "  - {name: b, ssh: rack-2.example.org}\n"
@@ -152,13 +153,13 @@ START_TEST(test_ssh_forms_and_two_hosts)
         "  - {name: d, address: 'fe80::1%eth0'}\n"
         "readouts:\n"
         "  - {name: ro0, host: a, port: 3b:00.0, mac: 02:00:00:00:00:01, sfcs: [sfc0],\n"
-        "     lcores: '0@(2)', control: 'tcp://*:5550'}\n"
+        "     lcores: '0@(2)', control: 'tcp://eth0:5550'}\n"
         "sfcs:\n"
         "  - {name: sfc0, host: b, port: 3b:00.0, mac: 02:00:00:00:00:02, lcores: '0@(2)',\n"
-        "     control: 'tcp://*:5550'}\n"
+        "     control: 'tcp://eth0:5550'}\n"
         "nodes:\n"
         "  - {name: n0, host: c, sfc: sfc0, port: 'net_af_packet0,iface=eth1',\n"
-        "     sfc_port: 3b:00.0, mac: 02:00:00:00:00:03, lcores: 2, control: 'tcp://*:5550'}\n"
+        "     sfc_port: 3b:00.0, mac: 02:00:00:00:00:03, lcores: 2, control: 'tcp://eth0:5550'}\n"
         "  - {name: n1, host: d, sfc: sfc0, port: 'net_af_xdp0,iface=eth1',\n"
         "     sfc_port: 3b:00.0, mac: 02:00:00:00:00:04, lcores: 2}\n";
 
@@ -363,9 +364,9 @@ static const struct bad {
      "memif link joins two processes of one host; between hosts use a NIC or a vdev such as "
      "net_af_packet0,iface=eth0)"},
     {"one endpoint twice on a host",
-     HEAD TWO_HOSTS RO(ON("here") "    control: tcp://*:5550\n") SFC(ON("here"))
-     N0(ON("here") "    control: tcp://*:5550\n"),
-     "key 'nodes[0].control': \"tcp://*:5550\" is already used by readouts[0].control"},
+     HEAD "insecure: true\n" TWO_HOSTS RO(ON("here") "    control: tcp://eth0:5550\n")
+     SFC(ON("here")) N0(ON("here") "    control: tcp://eth0:5550\n"),
+     "key 'nodes[0].control': \"tcp://eth0:5550\" is already used by readouts[0].control"},
     {"too many EAL arguments with a host's",
      HEAD "defaults: {eal_args: [--syslog, --syslog, --syslog, --syslog, --syslog, --syslog,\n"
      "  --syslog, --syslog, --syslog, --syslog, --syslog, --syslog, --syslog, --syslog]}\n"

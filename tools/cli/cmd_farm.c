@@ -62,7 +62,8 @@ static int find(const struct farm_opts *o, struct farm_state *st, const char *cm
 {
     char err[1024];
 
-    if (farm_state_find(o->farm, st, err, sizeof(err)) != 0) {
+    if (farm_state_find(o->farm, st, err, sizeof(err)) != 0 ||
+        ctl_use_keys(st->keys, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm %s: %s\n", cmd, err);
         return -1;
     }
@@ -452,6 +453,8 @@ static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
     jstr_or_null(farm_utc_iso(st->run_start_ms, t0, sizeof(t0)));
     printf(",\"farm_file_sha256\":");
     jstr_or_null(st->farm_file_sha256);
+    if (st->insecure)
+        printf(",\"insecure\":true");
     printf(",\"run_dir\":\"%s\",\"processes\":[", st->run_dir);
     for (unsigned i = 0; i < st->n; i++) {
         const Ebfarm__Reply *r = rep[i];
@@ -490,6 +493,8 @@ static void status_text(const struct farm_state *st, Ebfarm__Reply **rep)
 
     totals(st, rep, &t);
     printf("farm %s, run %u (%s)\n", st->name, st->run_number, st->run_dir);
+    if (st->insecure)
+        printf("%s\n", FARM_INSECURE_NOTE);
     printf("%-12s %-8s %8s %-10s %5s  %s\n", "NAME", "ROLE", "PID", "STATE", "RUN", "NOTE");
     for (unsigned i = 0; i < st->n; i++) {
         const Ebfarm__Reply *r = rep[i];

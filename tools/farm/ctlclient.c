@@ -9,6 +9,8 @@
 
 #include <zmq.h>
 
+#include "ebf_curve.h"
+
 #define PARAMS_MAX 32
 
 /* The request packed into buf of size: its length, or -EINVAL (too many
@@ -44,6 +46,20 @@ static int pack_request(const char *endpoint, enum ebf_cmd cmd, uint32_t run_num
 }
 
 int (*ctl_cancelled)(void);
+
+static struct ebf_curve_client keys;
+static int have_keys;
+
+int ctl_use_keys(const char *dir, char *err, size_t len)
+{
+    have_keys = 0;
+    if (!dir || !dir[0])
+        return 0;
+    if (ebf_curve_client_load(dir, &keys, err, len) != 0)
+        return -1;
+    have_keys = 1;
+    return 0;
+}
 
 /* Wait on s (its receive timeout set) for the reply: 0 with *reply, or
  * -ETIMEDOUT, -EINTR (ctl_cancelled), -errno or -EPROTO with err naming
@@ -95,7 +111,10 @@ int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run
     zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof(zero));
     zmq_setsockopt(s, ZMQ_RCVTIMEO, &timeout_ms, sizeof(timeout_ms));
     zmq_setsockopt(s, ZMQ_SNDTIMEO, &timeout_ms, sizeof(timeout_ms));
-    if (zmq_connect(s, endpoint) != 0 || zmq_send(s, buf, (size_t)n, 0) < 0) {
+    if (have_keys && ebf_curve_applies(endpoint) && ebf_curve_client_socket(s, &keys) != 0) {
+        rc = -errno;
+        snprintf(err, len, "%s: cannot set the CURVE keys: %s", endpoint, zmq_strerror(-rc));
+    } else if (zmq_connect(s, endpoint) != 0 || zmq_send(s, buf, (size_t)n, 0) < 0) {
         rc = -errno;
         snprintf(err, len, "%s: cannot send: %s", endpoint, zmq_strerror(-rc));
     } else {

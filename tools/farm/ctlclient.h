@@ -26,6 +26,11 @@ int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run
                 const struct ctl_param *params, unsigned n_params, int timeout_ms,
                 Ebfarm__Reply **reply, char *err, size_t len);
 
+/* The client keys of every later request to a tcp:// endpoint: those of the
+ * key directory dir (ebf_curve.h); NULL: none (a farm without keys, which
+ * its file marks insecure). 0, or -1 with err naming the file. */
+int ctl_use_keys(const char *dir, char *err, size_t len);
+
 /* When set and it returns non-zero, a wait for a reply that a signal
  * interrupted ends (-EINTR); otherwise the wait goes on. NULL: it goes on. */
 extern int (*ctl_cancelled)(void);

@@ -127,14 +127,19 @@ static void port_args(struct farm_argv *c, const struct ff_port *pt, int server,
     }
 }
 
-/* The options every daemon takes: idle policy, endpoints, instance name. */
-static void ctl_args(struct farm_argv *c, const struct farm_proc *fp, const struct ff_proc *p,
-                     double period_ms)
+/* The options every daemon takes: idle policy, endpoints, their keys (or
+ * none: insecure), instance name. */
+static void ctl_args(struct farm_argv *c, const struct farm_spec *s, const struct farm_proc *fp,
+                     const struct ff_proc *p)
 {
     arg(c, "--idle=%s", p->idle == FF_IDLE_BACKOFF ? "backoff" : "spin");
     arg(c, "--control=%s", fp->control);
     arg(c, "--metrics=%s", fp->metrics);
-    arg(c, "--metrics-period-ms=%g", period_ms);
+    if (s->keys[0])
+        arg(c, "--curve-keys=%s", s->keys);
+    if (s->insecure)
+        arg(c, "--insecure");
+    arg(c, "--metrics-period-ms=%g", s->run.metrics_period_ms);
     arg(c, "--name=%s", p->name);
 }
 
@@ -198,7 +203,7 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
     arg(c, "--max-credits=%u", x->max_credits);
     arg(c, "--mtu=%u", s->run.mtu);
     arg(c, "--udp-port=%u", s->run.udp_port);
-    ctl_args(c, fp, &x->p, s->run.metrics_period_ms);
+    ctl_args(c, s, fp, &x->p);
 }
 
 /* A node's id at its SFC: its place among that SFC's nodes. */
@@ -232,7 +237,7 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
     arg(c, "--accept=%g", s->run.accept);
     arg(c, "--accept-seed=%llu", (unsigned long long)s->run.accept_seed);
     arg(c, "--mtu=%u", s->run.mtu);
-    ctl_args(c, fp, &x->p, s->run.metrics_period_ms);
+    ctl_args(c, s, fp, &x->p);
 }
 
 static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build,
@@ -258,7 +263,7 @@ static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build
     arg(c, "--encap=%s", s->run.encap == FF_ENCAP_UDP ? "udp" : "eth");
     arg(c, "--udp-port=%u", s->run.udp_port);
     arg(c, "--mtu=%u", s->run.mtu);
-    ctl_args(c, fp, &x->p, s->run.metrics_period_ms);
+    ctl_args(c, s, fp, &x->p);
 }
 
 void farm_argv_build(const struct farm_spec *s, enum farm_role role, unsigned k, const char *build,

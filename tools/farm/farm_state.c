@@ -73,6 +73,10 @@ int farm_state_save(const struct farm_state *st)
             st->farm_file[0] ? st->farm_file : "-");
     fprintf(f, "run_start_ms %lld\nfarm_file_sha256 %s\n", (long long)st->run_start_ms,
             st->farm_file_sha256[0] ? st->farm_file_sha256 : "-");
+    if (st->keys[0])
+        fprintf(f, "keys %s\n", st->keys);
+    if (st->insecure)
+        fprintf(f, "insecure 1\n");
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *p = &st->proc[i];
         fprintf(f, "proc %s %s %d %s %s %s %s\n", p->name, farm_role_name(p->role), (int)p->pid,
@@ -123,6 +127,12 @@ static void load_line(const char *line, struct farm_state *st)
     long long ms;
     int pid;
 
+    if (!strncmp(line, "keys ", 5)) {
+        snprintf(st->keys, sizeof(st->keys), "%.*s", (int)strcspn(line + 5, "\n"), line + 5);
+        return;
+    }
+    if (sscanf(line, "insecure %d", &st->insecure) == 1)
+        return;
     if (sscanf(line, "run_start_ms %lld", &ms) == 1) {
         st->run_start_ms = ms;
         return;

@@ -38,6 +38,8 @@ struct farm_state {
     uint32_t run_number;         /* the last run started */
     int64_t run_start_ms;        /* its start, UTC ms since the epoch; 0 before one */
     char farm_file_sha256[65];   /* of the farm file as it was brought up */
+    char keys[256];              /* the farm's CURVE key directory; "" for none */
+    int insecure;                /* its file allows tcp:// without keys */
     unsigned n;
     struct farm_proc proc[FARM_MAX_PROCS];
 };
@@ -80,11 +82,16 @@ struct farm_conf {
 
 /* Which run a summary is of: the farm, the run number, when it started and
  * stopped, and the farm file it was brought up from. */
+/* What status and every summary say of a farm whose file has insecure: true. */
+#define FARM_INSECURE_NOTE \
+    "INSECURE: tcp:// control and metrics without keys (insecure: true in the farm file)"
+
 struct farm_run_id {
     char farm[FF_NAME_MAX];
     uint32_t run;                /* 0: not known */
     int64_t start_ms, stop_ms;   /* UTC ms since the epoch; 0: not known */
     char farm_file_sha256[65];   /* lower-case hex; "" when not known */
+    int insecure;                /* its tcp:// endpoints ran without keys */
 };
 
 /* Every process's final counters after the staged stop (farm_collect.h). */

@@ -57,13 +57,15 @@ static int new_state(const struct farm_spec *spec, const char *run_dir, struct f
     snprintf(st->name, sizeof(st->name), "%s", spec->name);
     snprintf(st->run_dir, sizeof(st->run_dir), "%s", run_dir);
     snprintf(st->farm_file_sha256, sizeof(st->farm_file_sha256), "%s", spec->file_sha256);
+    snprintf(st->keys, sizeof(st->keys), "%s", spec->keys);
+    st->insecure = spec->insecure;
     snprintf(path, sizeof(path), "%s/farm.state", run_dir);
     if (access(path, F_OK) == 0) {
         snprintf(err, len, "farm '%s' is already up (%s); take it down with: ebfarm down --farm %s",
                  spec->name, path, spec->name);
         return -1;
     }
-    if (mkdir(run_dir, 0755) != 0 && errno != EEXIST) {
+    if (mkdir(run_dir, 0700) != 0 && errno != EEXIST) {   /* ipc:// endpoints: ours only */
         snprintf(err, len, "cannot create %s: %s", run_dir, strerror(errno));
         return -1;
     }
@@ -114,7 +116,8 @@ int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *
     struct ctl_param params[FARM_PARAMS_MAX];
     char path[600];
 
-    if (local_only(spec, err, len) || new_state(spec, run_dir, st, err, len))
+    if (local_only(spec, err, len) || new_state(spec, run_dir, st, err, len) ||
+        ctl_use_keys(st->keys, err, len))
         return -1;
     snprintf(path, sizeof(path), "%s/farm.state", run_dir);
     /* memif servers (the SFCs) first: a client connects only to a server. */
@@ -188,6 +191,7 @@ int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, 
     r->id.run = st->run_number;
     r->id.start_ms = st->run_start_ms;
     snprintf(r->id.farm_file_sha256, sizeof(r->id.farm_file_sha256), "%s", st->farm_file_sha256);
+    r->id.insecure = st->insecure;
     for (unsigned k = 0; k < 3; k++) {
         for (unsigned i = 0; i < st->n; i++)
             if (st->proc[i].role == stages[k] && farm_alive(st->proc[i].pid) &&

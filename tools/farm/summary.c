@@ -124,6 +124,8 @@ static void run_text(FILE *out, const struct farm_run_id *id)
     fprintf(out, ", %s to %s\n", t0[0] ? t0 : "unknown", t1[0] ? t1 : "unknown");
     fprintf(out, "           farm file sha256 %s\n",
             id->farm_file_sha256[0] ? id->farm_file_sha256 : "unknown");
+    if (id->insecure)
+        fprintf(out, "           %s\n", FARM_INSECURE_NOTE);
 }
 
 /* s as a JSON string, or null when it is empty. */
@@ -150,6 +152,8 @@ static void run_json(FILE *out, const struct farm_run_id *id)
     str_or_null(out, farm_utc_iso(id->stop_ms, t, sizeof(t)));
     fprintf(out, ", \"farm_file_sha256\": ");
     str_or_null(out, id->farm_file_sha256);
+    if (id->insecure)
+        fprintf(out, ", \"insecure\": true");
     fputc('}', out);
 }
 

@@ -271,6 +271,8 @@ static int convert(struct ff_cv *c, const struct raw_farm *f, struct farm_spec *
 
     spec_default(s);
     if ((rc = ff_get_str(c, "farm", f->farm, s->name, sizeof(s->name))) ||
+        (rc = ff_get_str(c, "keys", f->keys, s->keys, sizeof(s->keys))) ||
+        (rc = ff_get_bool(c, "insecure", f->insecure, &s->insecure)) ||
         (rc = conv_defaults(c, f->defaults, &def, &s->run)) || (rc = conv_run(c, f->run, &s->run)))
         return rc;
     if ((rc = ff_conv_hosts(c, f, s)))
@@ -336,6 +338,29 @@ int farm_spec_parse(const char *yaml, size_t len, const char *name_for_errors,
     return rc ? rc : ff_check(spec, where, err, errlen);
 }
 
+/* A relative 'keys' directory is taken from the farm file's directory, and
+ * made absolute when it exists (the daemons run elsewhere). */
+static int keys_beside(const char *path, struct farm_spec *spec, char *err, size_t errlen)
+{
+    const char *slash = strrchr(path, '/');
+    char full[FF_STR_MAX], *abs;
+
+    if (!spec->keys[0] || spec->keys[0] == '/')
+        return 0;
+    if (snprintf(full, sizeof(full), "%.*s/%s", slash ? (int)(slash - path) : 1,
+                 slash ? path : ".", spec->keys) >= (int)sizeof(full)) {
+        snprintf(err, errlen, "farm file '%s': key 'keys': \"%s\" beside the file is longer "
+                 "than %d characters", path, spec->keys, FF_STR_MAX - 1);
+        return -ENAMETOOLONG;
+    }
+    abs = realpath(full, NULL);
+    if (abs && strlen(abs) < sizeof(full))
+        snprintf(full, sizeof(full), "%s", abs);
+    free(abs);
+    memcpy(spec->keys, full, sizeof(full));
+    return 0;
+}
+
 int farm_spec_load(const char *path, struct farm_spec *spec, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
@@ -367,6 +392,8 @@ int farm_spec_load(const char *path, struct farm_spec *spec, char *err, size_t e
     } else {
         rc = farm_spec_parse(buf, (size_t)len, path, spec, err, errlen);
     }
+    if (rc == 0)
+        rc = keys_beside(path, spec, err, errlen);
     free(buf);
     fclose(f);
     return rc;

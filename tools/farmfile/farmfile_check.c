@@ -74,6 +74,39 @@ static int endpoint_ok(const char *s)
            isdigit((unsigned char)colon[1]) && strpbrk(s, " \t") == NULL;
 }
 
+/* 1 when the host of tcp endpoint s is a wildcard (every interface). */
+static int wildcard(const char *s)
+{
+    static const char *const any[] = {"*", "0.0.0.0", "[::]", "::", "[::0]"};
+    const char *host = s + 6, *colon = strrchr(host, ':');
+    size_t n = colon ? (size_t)(colon - host) : strlen(host);
+
+    for (size_t i = 0; i < sizeof(any) / sizeof(any[0]); i++)
+        if (strlen(any[i]) == n && !strncmp(host, any[i], n))
+            return 1;
+    return 0;
+}
+
+/* The endpoint at key is one the farm may bind: a tcp:// one on an address
+ * with keys (or insecure), an ipc:// one inside the run directory. */
+static int endpoint_allowed(struct ff_chk *c, const char *key, const char *s)
+{
+    if (!strncmp(s, "ipc://", 6)) {
+        if (strncmp(s + 6, FF_RUN_PREFIX, strlen(FF_RUN_PREFIX)) != 0 || strstr(s, "..") ||
+            s[6 + strlen(FF_RUN_PREFIX)] == '\0')
+            return FAIL(c, "key '%s': \"%s\" is outside the farm's run directory: give "
+                        "ipc://" FF_RUN_PREFIX "NAME", key, s);
+        return 0;
+    }
+    if (wildcard(s))
+        return FAIL(c, "key '%s': \"%s\" binds every interface: give the host's address "
+                    "(tcp://ADDR:PORT)", key, s);
+    if (!c->s->keys[0] && !c->s->insecure)
+        return FAIL(c, "key '%s': \"%s\" is a tcp:// endpoint and the farm has no keys: give "
+                    "'keys: DIR' (made by 'ebfarm keygen DIR') or 'insecure: true'", key, s);
+    return 0;
+}
+
 /* Checks of what every process has; pre is its key, "readouts[0]". */
 static int check_proc(struct ff_chk *c, const char *pre, const struct ff_proc *p)
 {
@@ -90,6 +123,9 @@ static int check_proc(struct ff_chk *c, const char *pre, const struct ff_proc *p
     if (!endpoint_ok(p->metrics))
         return FAIL(c, "key '%s': \"%s\" is not a ZeroMQ endpoint (%s)", KEY("metrics"),
                     p->metrics, FF_HINT_ENDPOINT);
+    if ((rc = endpoint_allowed(c, KEY("control"), p->control)) ||
+        (rc = endpoint_allowed(c, KEY("metrics"), p->metrics)))
+        return rc;
     if (!ff_lcores_ok(p->lcores))
         return FAIL(c, "key '%s': \"%s\" is not %s", KEY("lcores"), p->lcores, FF_HINT_LCORES);
     if (p->idle != FF_IDLE_SPIN && p->idle != FF_IDLE_BACKOFF)
@@ -285,6 +321,9 @@ int ff_check(const struct farm_spec *s, const char *where, char *err, size_t err
 
     if (!ff_name_ok(s->name))
         return FAIL(&c, "key 'farm': \"%s\" is not a name (%s)", s->name, FF_HINT_NAME);
+    if (s->keys[0] && s->insecure)
+        return FAIL(&c, "keys 'keys' and 'insecure': \"%s\" and true together: give one "
+                    "(keys for CURVE, insecure: true for plain tcp://)", s->keys);
     if ((rc = check_counts(&c, s)) || (rc = check_run(&c, &s->run)))
         return rc;
     for (unsigned i = 0; i < s->n_readouts; i++)

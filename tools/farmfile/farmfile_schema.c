@@ -141,6 +141,8 @@ static const cyaml_schema_value_t node_entry = {
 
 static const cyaml_schema_field_t farm_fields[] = {
     STR("farm", REQ, struct raw_farm, farm),
+    STR("keys", OPT, struct raw_farm, keys),
+    STR("insecure", OPT, struct raw_farm, insecure),
     CYAML_FIELD_MAPPING_PTR("defaults", OPT, struct raw_farm, defaults, defaults_fields),
     CYAML_FIELD_MAPPING_PTR("run", OPT, struct raw_farm, run, run_fields),
     CYAML_FIELD_SEQUENCE("hosts", OPT, struct raw_farm, hosts, &host_entry, 1, FF_MAX_HOSTS),

@@ -51,6 +51,7 @@ struct raw_run {
 
 struct raw_farm {
     char *farm;
+    char *keys, *insecure;
     struct raw_defaults *defaults;
     struct raw_run *run;
     struct raw_host *hosts;

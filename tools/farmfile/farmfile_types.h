@@ -108,6 +108,8 @@ struct ff_run {
 
 struct farm_spec {
     char name[FF_NAME_MAX];
+    char keys[FF_STR_MAX];       /* the CURVE key directory (ebfarm keygen); "" for none */
+    int insecure;                /* tcp:// endpoints without keys allowed */
     char file_sha256[65];        /* of the bytes loaded, lower-case hex; "" when built in code */
     struct ff_run run;
     unsigned n_hosts;            /* 1 or more: a file without hosts has FF_LOCALHOST */

@@ -28,6 +28,7 @@
 #define FF_HINT_PORT                                                                      \
     "memif:LINK with LINK of a-z, 0-9, _ and -; a PCI address such as 0000:3b:00.0 or " \
     "3b:00.0; or a DPDK vdev such as net_af_packet0,iface=eth0"
+#define FF_RUN_PREFIX "{run}/"   /* where every ipc:// endpoint lives */
 #define FF_HINT_ENDPOINT "tcp://HOST:PORT or ipc://PATH, where {run} stands for the run directory"
 #define FF_HINT_LCORES "\"auto\" or an EAL --lcores value such as 0@(0,1) or 1-3"
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ebf_curve.h"
 #include "farm_state.h"
 #include "farmfile.h"
 
@@ -32,11 +33,29 @@ static double farm_period(const struct farm_state *st)
     return p;
 }
 
+/* The client keys of st's farm into *k (1), or none (0); -1 with err. */
+static int farm_keys(const struct farm_state *st, struct ebf_curve_client *k, char *err,
+                     size_t len)
+{
+    char e[512];
+
+    if (!st->keys[0])
+        return 0;
+    if (ebf_curve_client_load(st->keys, k, e, sizeof(e)) != 0) {
+        snprintf(err, len, "farm '%s': %s", st->name, e);
+        return -1;
+    }
+    return 1;
+}
+
 int snapsub_open(struct snapsub *ss, const struct farm_state *st, char *err, size_t len)
 {
-    int zero = 0;
+    struct ebf_curve_client keys;
+    int zero = 0, have_keys;
 
     memset(ss, 0, sizeof(*ss));
+    if ((have_keys = farm_keys(st, &keys, err, len)) < 0)
+        return -1;
     ss->period_s = farm_period(st);
     ss->zctx = zmq_ctx_new();
     if (!ss->zctx) {
@@ -52,6 +71,8 @@ int snapsub_open(struct snapsub *ss, const struct farm_state *st, char *err, siz
         p->sub = zmq_socket(ss->zctx, ZMQ_SUB);
         if (!p->sub || zmq_setsockopt(p->sub, ZMQ_LINGER, &zero, sizeof(zero)) != 0 ||
             zmq_setsockopt(p->sub, ZMQ_SUBSCRIBE, "", 0) != 0 ||
+            (have_keys && ebf_curve_applies(fp->metrics) &&
+             ebf_curve_client_socket(p->sub, &keys) != 0) ||
             zmq_connect(p->sub, fp->metrics) != 0) {
             snprintf(err, len, "%s: cannot subscribe to its metrics endpoint '%s': %s", fp->name,
                      fp->metrics, zmq_strerror(errno));
