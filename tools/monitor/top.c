@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ebf_opt.h"
+#include "ebf_pb.h"
 #include "farm_state.h"
 #include "snapsub.h"
 #include "topview.h"
@@ -102,6 +103,27 @@ static void term_size(const struct top_opts *o, unsigned *width, unsigned *heigh
         *height = o->height;
 }
 
+/* The first epoch top saw of each process in its current run: a node
+ * announcing another one later in the same run was restarted. */
+static struct {
+    uint32_t run;
+    double epoch;                /* < 0: none yet */
+} first_epoch[FARM_MAX_PROCS];
+
+static int saw_rejoin(unsigned i, const Ebfarm__Snapshot *cur)
+{
+    double epoch = cur ? ebf_pb_gauge(cur, "epoch", NULL, -1) : -1;
+
+    if (epoch < 0)
+        return 0;
+    if (first_epoch[i].epoch <= 0 || first_epoch[i].run != cur->run_number) {
+        first_epoch[i].run = cur->run_number;
+        first_epoch[i].epoch = epoch;
+        return 0;
+    }
+    return first_epoch[i].epoch != epoch;
+}
+
 static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss,
                   unsigned width, unsigned height)
 {
@@ -114,6 +136,7 @@ static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss
         p[i].prev = ss->p[i].prev;
         p[i].cur = ss->p[i].cur;
         p[i].stale = ss->p[i].cur && !snapsub_fresh(ss, i, now);
+        p[i].rejoined = !strcmp(p[i].component, "node") && saw_rejoin(i, p[i].cur);
     }
     top_frame_fit(f, st->name, p, ss->n, width, height);
 }

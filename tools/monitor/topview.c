@@ -275,6 +275,8 @@ const char *top_node_mark(const struct top_proc *all, unsigned n, const struct t
                 return "dead";
         }
     }
+    if (p->rejoined)
+        return "rejoined";
     if (p->prev && p->prev->run_number == p->cur->run_number) {
         double was = ebf_pb_gauge(p->prev, NODE_NAME(EPOCH), NULL, -1);
         if (was >= 0 && was != epoch)

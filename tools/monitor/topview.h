@@ -58,6 +58,7 @@ struct top_proc {
     const char *name, *component;
     const Ebfarm__Snapshot *prev, *cur;   /* NULL until received */
     int stale;                            /* cur is older than 3 periods */
+    int rejoined;                         /* the caller saw another epoch in this run */
 };
 
 /*
@@ -83,8 +84,9 @@ void top_frame_fit(FILE *f, const char *farm, const struct top_proc *p, unsigned
 /*
  * The mark of node row p among the n processes of all: "dead" when an SFC
  * whose node_epoch gauge names p's epoch says node_alive 0 for that node;
- * "rejoined" when p's epoch changed between its two newest snapshots of
- * the same run (a restarted node); NULL otherwise and for other roles.
+ * "rejoined" when p->rejoined is set or p's epoch changed between its two
+ * newest snapshots of the same run (a restarted node); NULL otherwise and
+ * for other roles.
  */
 const char *top_node_mark(const struct top_proc *all, unsigned n, const struct top_proc *p);
 
