@@ -212,7 +212,8 @@ static const char expected_small[] =
     "node0 RUNNING           -        -\n"
     "node1 STALE             -        - dead\n"
     "ro0   NO_DATA           -        -\n"
-    "totals: generated 0, accepted 0, rejecte\n"   /* cut at 40 */
+    "totals: generated 0, accepted 0,\n"          /* wrapped at 40 */
+    "  rejected 0, lost 5\n"
     "dropped columns: GBIT/S RUN ROLE\n"
     "dropped detail lines: too few rows\n";
 

@@ -407,8 +407,29 @@ static void dropped_line(FILE *f, const struct layout *l)
         fputc('\n', f);
 }
 
+/* The totals on one line, or wrapped at width after a comma. */
+static void totals_line(FILE *f, const struct top_totals *t, unsigned width)
+{
+    char item[4][48];
+    unsigned col = 0;
+
+    snprintf(item[0], sizeof(item[0]), "totals: generated %" PRIu64 ",", t->generated);
+    snprintf(item[1], sizeof(item[1]), "accepted %" PRIu64 ",", t->accepted);
+    snprintf(item[2], sizeof(item[2]), "rejected %" PRIu64 ",", t->rejected);
+    snprintf(item[3], sizeof(item[3]), "lost %" PRIu64, t->lost);
+    for (unsigned i = 0; i < 4; i++) {
+        unsigned w = (unsigned)strlen(item[i]);
+        if (i && width && col + 1 + w > width) {
+            fputs("\n ", f);
+            col = 1;
+        }
+        col += (unsigned)fprintf(f, "%s%s", i ? " " : "", item[i]);
+    }
+    fputc('\n', f);
+}
+
 static void frame_text(FILE *f, const char *farm, const struct top_proc *p, unsigned n,
-                       const struct layout *l)
+                       const struct layout *l, unsigned width)
 {
     static const char *const head[C_N] = {"NAME", "ROLE", "STATE", "RUN", "FRAMES/S",
                                            "EVENTS/S", "GBIT/S"};
@@ -420,9 +441,7 @@ static void frame_text(FILE *f, const char *farm, const struct top_proc *p, unsi
         proc_lines(f, l, &p[i], top_node_mark(p, n, &p[i]));
         top_totals_add(&t, p[i].component, p[i].cur);
     }
-    fprintf(f, "totals: generated %" PRIu64 ", accepted %" PRIu64 ", rejected %" PRIu64
-               ", lost %" PRIu64 "\n",
-            t.generated, t.accepted, t.rejected, t.lost);
+    totals_line(f, &t, width);
     dropped_line(f, l);
     if (!l->details)
         fputs("dropped detail lines: too few rows\n", f);
@@ -463,7 +482,7 @@ void top_frame_fit(FILE *f, const char *farm, const struct top_proc *p, unsigned
     for (;;) {
         if (!(m = open_memstream(&text, &len)))
             return;
-        frame_text(m, farm, p, n, &l);
+        frame_text(m, farm, p, n, &l, width);
         fclose(m);
         if (!height || !l.details || count_lines(text) <= height)
             break;
