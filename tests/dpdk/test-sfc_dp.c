@@ -154,13 +154,23 @@ static void credit(struct rig *g, uint16_t credits, const struct ebf_ack *acks, 
     credit_from(g, 0, 1, credits, acks, n);
 }
 
+static void credit_to(struct rig *g, const uint8_t dst[6], uint16_t node, uint32_t epoch,
+                      uint16_t credits, const struct ebf_ack *acks, uint16_t n);
+
 /* A credit frame from node (0 or 1) of incarnation epoch. */
 static void credit_from(struct rig *g, uint16_t node, uint32_t epoch, uint16_t credits,
                         const struct ebf_ack *acks, uint16_t n)
 {
+    credit_to(g, g->sfc_node_mac, node, epoch, credits, acks, n);
+}
+
+/* The same to the MAC dst. */
+static void credit_to(struct rig *g, const uint8_t dst[6], uint16_t node, uint32_t epoch,
+                      uint16_t credits, const struct ebf_ack *acks, uint16_t n)
+{
     struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
-    memcpy(a.dst_mac, g->sfc_node_mac, 6);
+    memcpy(a.dst_mac, dst, 6);
     memcpy(a.src_mac, node ? node1_mac : node_mac, 6);
     size_t len = ebf_credit_len(n);
     ck_assert_ptr_nonnull(m);
@@ -748,7 +758,7 @@ END_TEST
 
 /* Fragments to a broadcast or multicast MAC are dropped as not_unicast
  * before the sequence sees them; the event itself builds as if they had
- * not come. */
+ * not come. A credit frame to broadcast is dropped the same way. */
 START_TEST(test_not_unicast)
 {
     static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
@@ -772,6 +782,17 @@ START_TEST(test_not_unicast)
     ck_assert_uint_eq(st->seq.dup[0] + st->seq.dup[1], 0);
     ck_assert_uint_eq(st->seq.gap[0] + st->seq.gap[1], 0);
     ck_assert_str_eq(sfc_drop_name(SFC_DROP_NOT_UNICAST), "not_unicast");
+
+    /* a credit frame to broadcast grants nothing */
+    credit_to(&g, bcast, 0, 1, 4, NULL, 0);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->drop[SFC_DROP_NOT_UNICAST], 3);
+    ck_assert_uint_eq(st->credit_frames, 0);
+    ck_assert_uint_eq(st->events_sent, 0);
+    credit(&g, 4, NULL, 0);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->credit_frames, 1);
+    ck_assert_uint_eq(st->events_sent, 1);
     rig_down(&g);
 }
 END_TEST
