@@ -14,6 +14,15 @@ static struct node_conf conf = {
     .drain_quiet_ms = 200,
 };
 
+static struct node_trigger trigger;
+static const char *trigger_path;
+
+/* --trigger-param KEY=VALUE, once per parameter. */
+static int trigger_param(void *dst, const char *value, char *err, size_t len)
+{
+    return node_trigger_param_add(dst, value, err, len);
+}
+
 static const struct ebf_arg own[] = {
     {.name = "sfc-mac", .kind = EBF_ARG_MAC, .dst = conf.sfc_mac, .required = 1, .meta = "MAC",
      .help = "the SFC's MAC on that link"},
@@ -23,6 +32,12 @@ static const struct ebf_arg own[] = {
     EBF_ARG_PARAM(TRIGGER_US, &conf.trigger_us, "T", "busy time per event, microseconds (0)"),
     EBF_ARG_PARAM(ACCEPT, &conf.accept, "F", "fraction of events accepted, 0..1 (0.1)"),
     EBF_ARG_PARAM(ACCEPT_SEED, &conf.accept_seed, "N", "seed of the accept decision (0)"),
+    EBF_ARG_VAL(EBF_ARG_STR, "trigger", &trigger_path, "PATH",
+                "trigger plug-in (.so, docs/trigger.md); default: the built-in emulation"),
+    EBF_ARG_CALL("trigger-param", trigger_param, &trigger, "KEY=VALUE",
+                 "a parameter of the --trigger plug-in; once per key"),
+    EBF_ARG_NUM("trigger-timeout-ms", &conf.trigger_timeout_ms, 0, 3.6e6, "T",
+                "a longer decide counts as trigger.slow; 10 T ends the node (0: off)"),
     EBF_ARG_INT(EBF_ARG_U16, "ack-batch", &conf.ack_batch, 1, EBF_MAX_ACKS, "N",
                 "acks per credit frame, 1..64 (16)"),
     EBF_ARG_NUM("heartbeat-ms", &conf.heartbeat_ms, 0, 3.6e6, "T",
@@ -34,13 +49,35 @@ static const struct ebf_arg own[] = {
 
 static struct ebf_daemon node_daemon;
 
-/* The checks across options: the acks of a credit frame within the MTU. */
+/* The trigger plug-in: loaded, its ABI checked and its parameters tried
+ * by its init, before EAL starts. */
+static int load_trigger(char *err, size_t len)
+{
+    if (!trigger_path) {
+        if (trigger.n_params) {
+            snprintf(err, len, "--trigger-param %s=%s: parameters are for a --trigger "
+                     "plug-in (the built-in emulation takes --accept, --accept-seed and "
+                     "--trigger-us)", trigger.params[0].key, trigger.params[0].value);
+            return -EINVAL;
+        }
+        node_trigger_builtin(&trigger);
+        return 0;
+    }
+    if (node_trigger_load(&trigger, trigger_path, err, len) ||
+        node_trigger_check(&trigger, conf.node_id, err, len))
+        return -EINVAL;
+    conf.trigger = &trigger;
+    return 0;
+}
+
+/* The checks across options: the acks of a credit frame within the MTU;
+ * the trigger plug-in. */
 static int check_opts(char *err, size_t len)
 {
     uint16_t mtu = node_daemon.cl.common.mtu, fit = node_max_acks(mtu);
 
     if (conf.ack_batch <= fit)
-        return 0;
+        return load_trigger(err, len);
     snprintf(err, len, "--ack-batch %u: a credit frame of %u acks (%zu B) passes --mtu %u "
              "(at most %u acks)", conf.ack_batch, conf.ack_batch,
              ebf_credit_len(conf.ack_batch), mtu, fit);
@@ -71,6 +108,9 @@ int main(int argc, char **argv)
     d->cl.n_own = sizeof(own) / sizeof(own[0]);
     d->cl.check = check_opts;
     ebf_daemon_start(d, argc, argv);
+    if (c->trigger && node_trigger_guard_install(c->trigger->p->name,
+                                                 10 * c->trigger_timeout_ms))
+        ebf_daemon_fail(d, "cannot install the trigger plug-in's guard");
     ebf_idle_init(&c->idle, d->cl.common.idle);
     c->port = ebf_daemon_port(d, d->cl.common.port);
     ebf_daemon_mac(d, c->port, c->mac);
@@ -87,5 +127,6 @@ int main(int argc, char **argv)
         ebf_daemon_fail(d, "cannot create the data plane: %s", strerror(-rc));
     ebf_daemon_serve(d, &node_ctl_ops, &runner.plug);
     node_runner_fini(&runner);
+    node_trigger_unload(&trigger);
     return ebf_daemon_exit(d, EXIT_SUCCESS);
 }

@@ -37,6 +37,7 @@ static void *create(void *ctx, const void *conf, uint32_t run)
 
     (void)ctx;
     c.epoch += run;
+    c.run = run;
     return node_dp_create(&c);
 }
 

@@ -17,10 +17,9 @@
 #include "ebf_mix.h"
 #include "ebf_pattern.h"
 #include "ebf_util.h"
-#include "node_decide.h"
+#include "node_dp_private.h"
 
 #define BURST_MAX 64
-#define FRAME_MAX 9728           /* a chained frame is read whole into scratch */
 _Static_assert(FRAME_MAX >= EBF_MTU_MAX + EBF_L2_MAX_HLEN, "scratch below the largest frame");
 #define DONE_WINDOW 65536
 
@@ -30,40 +29,6 @@ static const uint8_t verify_bit[] = {
 #undef NODE_VERIFY_BIT
 };
 
-/* An event being received. */
-struct node_ev {
-    uint64_t id;
-    uint64_t first_tx_ns;
-    uint64_t present[2];
-    uint32_t bytes;              /* from the header */
-    uint32_t got_bytes;          /* piece bytes received */
-    uint16_t n_sources;
-    uint16_t flags;
-    uint16_t frame_count;
-    uint16_t frames_got;
-    uint8_t status;              /* EBF_ACKS_* found so far */
-    uint8_t used;
-    uint32_t src_len[EBF_MAX_SOURCES];
-    uint32_t src_got[EBF_MAX_SOURCES];
-};
-
-struct node_dp {
-    struct node_conf c;
-    struct node_stats st;
-    struct node_ev *ev;          /* c.credits entries */
-    struct ebf_ack ack[EBF_MAX_ACKS];
-    uint16_t n_ack;
-    uint16_t max_acks;           /* in one credit frame: node_max_acks(mtu) */
-    uint16_t credits_owed;       /* initial grant not yet sent */
-    uint32_t seq;
-    uint64_t last_tx_tsc;
-    uint64_t hb_tsc;
-    uint64_t *done;              /* decided ids + 1, indexed by id % DONE_WINDOW */
-    struct ebf_ack *done_ack;    /* the ack each of them got */
-    int draining;
-    uint64_t drain_last, drain_frames;
-    uint8_t scratch[FRAME_MAX];
-};
 
 uint16_t node_max_acks(uint16_t mtu)
 {
@@ -97,6 +62,13 @@ struct node_dp *node_dp_create(const struct node_conf *conf)
         errno = ENOMEM;
         return NULL;
     }
+    int rc = node_dp_trigger_start(dp);
+    if (rc) {
+        dp->tp = NULL;
+        node_dp_destroy(dp);
+        errno = -rc;
+        return NULL;
+    }
     dp->credits_owed = conf->credits;
     dp->hb_tsc = (uint64_t)(conf->heartbeat_ms * 1e-3 * (double)rte_get_tsc_hz());
     ebf_hist_init(&dp->st.e2e_ns);
@@ -108,6 +80,7 @@ void node_dp_destroy(struct node_dp *dp)
 {
     if (!dp)
         return;
+    node_dp_trigger_stop(dp);
     rte_free(dp->ev);
     rte_free(dp->done);
     rte_free(dp->done_ack);
@@ -199,9 +172,12 @@ static void flag(struct node_ev *e, enum node_verify v)
     e->status |= verify_bit[v];
 }
 
-/* Verify the pieces of one event frame (len bytes after the event header). */
+/* Verify the pieces of one event frame (len bytes after the event header);
+ * when the frame is held (the plug-in reads payload), note where each
+ * piece's payload lies in it (base: the frame's first byte as read). */
 static void verify_pieces(struct node_dp *dp, struct node_ev *e, const uint8_t *p,
-                          size_t len, uint16_t n_pieces)
+                          size_t len, uint16_t n_pieces, const struct rte_mbuf *held,
+                          const uint8_t *base)
 {
     for (uint16_t i = 0; i < n_pieces; i++) {
         struct ebf_frag_hdr h;
@@ -226,6 +202,9 @@ static void verify_pieces(struct node_dp *dp, struct node_ev *e, const uint8_t *
         if (!ebf_present_test(e->present, h.source) ||
             (e->src_got[h.source] && e->src_len[h.source] != h.frag_len))
             flag(e, NODE_V_BAD_SOURCES);
+        if (held)
+            node_view_add(&dp->v, (uint16_t)(e - dp->ev), held,
+                          (uint32_t)(p + EBF_FRAG_HLEN - base), h.piece_len, h.source, h.offset);
         e->src_len[h.source] = h.frag_len;
         e->src_got[h.source] += h.piece_len;
         e->got_bytes += h.piece_len;
@@ -249,9 +228,7 @@ static void finish_event(struct node_dp *dp, struct node_ev *e)
     }
     if (e->got_bytes != e->bytes)
         flag(e, NODE_V_BAD_SOURCES);
-    if (dp->c.trigger_us > 0)
-        rte_delay_us_block((unsigned)dp->c.trigger_us);
-    int accept = node_decide(e->id, dp->c.accept_seed, dp->c.accept);
+    int accept = node_dp_decide(dp, e);
     uint64_t now = ebf_now_ns();
     if (e->first_tx_ns != UINT64_MAX && now > e->first_tx_ns)
         ebf_hist_add(&dp->st.e2e_ns, now - e->first_tx_ns);
@@ -286,7 +263,9 @@ static void queue_ack(struct node_dp *dp, const struct ebf_ack *a)
         flush_acks(dp);
 }
 
-static void handle_frame(struct node_dp *dp, struct rte_mbuf *m)
+/* One received frame; returns 1 when the event's view holds it (the
+ * caller must not free it). */
+static int handle_frame(struct node_dp *dp, struct rte_mbuf *m)
 {
     const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
     size_t len = m->pkt_len;
@@ -298,20 +277,20 @@ static void handle_frame(struct node_dp *dp, struct rte_mbuf *m)
     if (m->nb_segs > 1) {
         if (len > FRAME_MAX) {
             dp->st.reject[EBF_R_BAD_LENGTH]++;
-            return;
+            return 0;
         }
         p = rte_pktmbuf_read(m, 0, (uint32_t)len, dp->scratch);
     }
     enum ebf_reason r = ebf_parse_l2l3(p, len, EBF_UDP_PORT_DEFAULT, &l);
     if (r == EBF_R_OK && l.type != EBF_T_EVENT) {
         dp->st.wrong_type++;
-        return;
+        return 0;
     }
     if (r == EBF_R_OK)
         r = ebf_event_parse(p + l.hlen, l.len, &h);
     if (r != EBF_R_OK) {
         dp->st.reject[r]++;
-        return;
+        return 0;
     }
     if (dp->done[h.event_id % DONE_WINDOW] == h.event_id + 1) {
         /* Sent again (the SFC took us for dead): the event was decided
@@ -322,20 +301,23 @@ static void handle_frame(struct node_dp *dp, struct rte_mbuf *m)
             dp->st.dup_events++;
             queue_ack(dp, &dp->done_ack[h.event_id % DONE_WINDOW]);
         }
-        return;
+        return 0;
     }
     struct node_ev *e = find_event(dp, &h);
     if (!e) {
         dp->st.no_slot++;
-        return;
+        return 0;
     }
     if (h.n_sources != e->n_sources || h.flags != e->flags ||
         h.frame_count != e->frame_count || h.present[0] != e->present[0] ||
         h.present[1] != e->present[1])
         flag(e, NODE_V_BAD_SOURCES);
-    verify_pieces(dp, e, p + l.hlen + EBF_EVENT_HLEN, l.len - EBF_EVENT_HLEN, h.n_pieces);
+    int keep = dp->view && node_view_hold(&dp->v, (uint16_t)(e - dp->ev), m);
+    verify_pieces(dp, e, p + l.hlen + EBF_EVENT_HLEN, l.len - EBF_EVENT_HLEN, h.n_pieces,
+                  keep ? m : NULL, p);
     if (++e->frames_got == e->frame_count)
         finish_event(dp, e);
+    return keep;
 }
 
 unsigned node_dp_poll(struct node_dp *dp)
@@ -347,11 +329,12 @@ unsigned node_dp_poll(struct node_dp *dp)
         dp->credits_owed = 0;
         work++;
     }
-    uint16_t n = rte_eth_rx_burst(dp->c.port, 0, pkts, dp->c.burst);
+    uint16_t n = rte_eth_rx_burst(dp->c.port, 0, pkts, dp->c.burst), n_free = 0;
     for (uint16_t i = 0; i < n; i++)
-        handle_frame(dp, pkts[i]);
-    if (n)
-        rte_pktmbuf_free_bulk(pkts, n);
+        if (!handle_frame(dp, pkts[i]))
+            pkts[n_free++] = pkts[i];
+    if (n_free)
+        rte_pktmbuf_free_bulk(pkts, n_free);
     work += n;
     if (n < dp->c.burst)         /* caught up: do not sit on acks */
         work += flush_acks(dp);
@@ -384,8 +367,11 @@ unsigned node_dp_drain_poll(struct node_dp *dp, int *done)
     }
     /* Quiet and every ack out; or the SFC is gone and acks cannot leave. */
     if ((now - dp->drain_last >= quiet && !dp->n_ack) || now - dp->drain_last > 10 * quiet) {
-        for (uint16_t i = 0; i < dp->c.credits; i++)
+        for (uint16_t i = 0; i < dp->c.credits; i++) {
             dp->st.stopped_partial += dp->ev[i].used;
+            if (dp->view)
+                node_view_reset(&dp->v, i);
+        }
         memset(dp->ev, 0, sizeof(*dp->ev) * dp->c.credits);
         dp->draining = 0;
         *done = 1;

@@ -12,6 +12,7 @@
 #include "ebf_idle.h"
 #include "ebf_proto.h"
 #include "node_stats.h"
+#include "node_trigger.h"
 
 struct node_conf {
     uint16_t port;
@@ -31,6 +32,10 @@ struct node_conf {
     uint16_t burst;
     struct ebf_idle idle;
     double drain_quiet_ms;       /* at stop: input quiet this long ends the run */
+    const struct node_trigger *trigger;  /* NULL or built-in: the emulation
+                                  * with accept, accept_seed and trigger_us */
+    double trigger_timeout_ms;   /* a longer decide counts as trigger.slow; 0: off */
+    uint32_t run;                /* the run number the plug-in sees */
 };
 
 struct node_dp;
@@ -39,7 +44,8 @@ struct node_dp;
  * when a frame of that many would pass the MTU. */
 uint16_t node_max_acks(uint16_t mtu);
 
-/* NULL with errno set. The port must be started. */
+/* NULL with errno set (EINVAL: the trigger plug-in's init refused). The
+ * port must be started. */
 struct node_dp *node_dp_create(const struct node_conf *conf);
 void node_dp_destroy(struct node_dp *dp);
 

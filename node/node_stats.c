@@ -13,6 +13,22 @@ const char *node_verify_name(unsigned v)
     return v < NODE_V_MAX ? verify_names[v] : "unknown";
 }
 
+static const char *const trigger_fail_names[] = {
+#define NODE_TF_NAME(n, s) s,
+    NODE_FOREACH_TRIGGER_FAIL(NODE_TF_NAME)
+#undef NODE_TF_NAME
+};
+
+const char *node_trigger_fail_name(unsigned r)
+{
+    return r < NODE_TF_MAX ? trigger_fail_names[r] : "unknown";
+}
+
+static const char *node_trigger_fail_label(unsigned i)
+{
+    return node_trigger_fail_name(i);
+}
+
 static const char *node_reason_label(unsigned i)
 {
     return ebf_reason_name((enum ebf_reason)i);

@@ -27,6 +27,19 @@ enum node_verify {
     NODE_V_MAX
 };
 
+/* Events the trigger plug-in did not decide, each rejected and counted by
+ * reason (a slow decide is decided, and counted besides). */
+#define NODE_FOREACH_TRIGGER_FAIL(X)                                          \
+    X(ERROR, "trigger_error")        /* decide returned nonzero */            \
+    X(VIEW_OVERFLOW, "view_overflow") /* more pieces or frames than the view holds */
+
+enum node_trigger_fail {
+#define NODE_TF_ENUM(n, s) NODE_TF_##n,
+    NODE_FOREACH_TRIGGER_FAIL(NODE_TF_ENUM)
+#undef NODE_TF_ENUM
+    NODE_TF_MAX
+};
+
 struct node_stats {
     uint64_t rx_frames, rx_bytes;
     uint64_t reject[EBF_R_MAX];  /* event frames that failed to parse */
@@ -37,6 +50,8 @@ struct node_stats {
     uint64_t dup_events;         /* events sent again after their decision: re-acked
                                   * with that decision, never decided twice */
     uint64_t events, accepted, rejected, incomplete;
+    uint64_t trigger_fail[NODE_TF_MAX];  /* rejected: the plug-in did not decide */
+    uint64_t trigger_slow;       /* decide took longer than trigger_timeout_ms */
     uint64_t verify[NODE_V_MAX];
     uint64_t events_bad;         /* events with any verify error */
     uint64_t stopped_partial;    /* events still partial when the run ended */
@@ -93,6 +108,10 @@ struct node_snap {
       "Events the node's trigger rejected.")                                                       \
     X(INCOMPLETE, C, "incomplete", st.incomplete, (), EBF_CF_SUM,                                  \
       "Decided events that came flagged incomplete.")                                              \
+    X(TRIGGER_FAIL, CA, "trigger.fail", st.trigger_fail, ("reason", 0, node_trigger_fail_label), \
+      EBF_CF_SUM, "Events the trigger plug-in did not decide (rejected), by reason.")             \
+    X(TRIGGER_SLOW, C, "trigger.slow", st.trigger_slow, (), EBF_CF_SUM,                            \
+      "Decisions that took longer than trigger_timeout_ms.")                                       \
     X(VERIFY, CA, "verify", st.verify, ("check", 0, node_verify_label), EBF_CF_SUM,                \
       "Events failing a verification check, by check.")                                            \
     X(EVENTS_BAD, C, "events_bad", st.events_bad, (), EBF_CF_SUM,                                  \
@@ -148,6 +167,9 @@ extern const struct ebf_counter_table *const node_counter_tables[];
 /* The node's metric list from a snapshot: the table, then its port
  * (port="sfc"), then the lcore cycles. Control thread, or main after the run. */
 void node_metrics(const void *snap, struct ebf_metrics *ms);
+
+/* Names of the trigger failure reasons ("trigger_error", ...). */
+const char *node_trigger_fail_name(unsigned r);
 
 /* Names of the verify counters ("bad_crc", ...). */
 const char *node_verify_name(unsigned v);

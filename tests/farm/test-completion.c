@@ -88,7 +88,7 @@ static const char *ebfarm(const char *words)
 START_TEST(subcommands)
 {
     ck_assert_str_eq(ebfarm("\"\""),
-                     "demo\ndown\nhelp\nkeygen\nloopback\nmetrics\nstart\nstatus\nstop\ntop\nup\n");
+                     "bench\ndemo\ndown\nhelp\nkeygen\nloopback\nmetrics\nstart\nstatus\nstop\ntop\nup\n");
     ck_assert_str_eq(ebfarm("st"), "start\nstatus\nstop\n");
     ck_assert_str_eq(ebfarm("--"), "--help\n");
     ck_assert_str_eq(ebfarm("bogus --"), "");
@@ -150,7 +150,7 @@ static int by_name(const void *a, const void *b)
 START_TEST(options_are_the_help)
 {
     static const char *const subs[] = {
-        "demo", "up", "start", "stop", "down", "status", "top", "metrics", "loopback",
+        "demo", "up", "start", "stop", "down", "status", "top", "metrics", "loopback", "bench",
     };
     static char help[16384];
     char cmd[1024], want[OUT_MAX], words[64];

@@ -105,6 +105,34 @@ START_TEST(test_node)
 }
 END_TEST
 
+/* run.trigger reaches every node: the plug-in, each parameter, the timeout. */
+START_TEST(test_node_trigger)
+{
+    static const char *const want[] = {
+        "/b/node/ebfarm-node", "--no-huge", "-m", "128", "--no-pci",
+        "--lcores=2", "--file-prefix=pfx-node0", "--log-level=lib.eal:warning",
+        "--vdev=net_memif0,role=client,id=0,socket=/r/sfc0-node0.sock,socket-abstract=no,"
+        "mac=02:eb:00:00:02:00,rsize=11",
+        "--", "--port=net_memif0", "--sfc-mac=02:eb:00:00:01:00", "--mac=02:eb:00:00:02:00",
+        "--node-id=0", "--credits=32", "--trigger-us=1", "--accept=0.1", "--accept-seed=0",
+        "--trigger=/p/t.so", "--trigger-param=sources=0,3", "--trigger-param=threshold=9",
+        "--trigger-timeout-ms=2.5",
+        "--mtu=1500", "--idle=backoff", "--control=ipc:///r/node0.ctl", "--metrics=ipc:///r/node0.pub",
+        "--metrics-period-ms=1000", "--name=node0", NULL,
+    };
+    struct farm_argv c;
+
+    snprintf(spec.run.trigger.plugin, sizeof(spec.run.trigger.plugin), "/p/t.so");
+    snprintf(spec.run.trigger.param[0], sizeof(spec.run.trigger.param[0]), "sources=0,3");
+    snprintf(spec.run.trigger.param[1], sizeof(spec.run.trigger.param[1]), "threshold=9");
+    spec.run.trigger.n_params = 2;
+    spec.run.trigger.timeout_ms = 2.5;
+    build(FARM_NODE, 0, "node0", &c);
+    check_argv(&c, want, 1);
+    farm_argv_free(&c);
+}
+END_TEST
+
 /* The farm's keys reach every daemon as --curve-keys, insecure as
  * --insecure, after the endpoints. */
 START_TEST(test_keys_and_insecure)
@@ -330,6 +358,7 @@ Suite *farm_argv_suite(void)
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_sfc);
     tcase_add_test(tc, test_node);
+    tcase_add_test(tc, test_node_trigger);
     tcase_add_test(tc, test_readout);
     tcase_add_test(tc, test_keys_and_insecure);
     tcase_add_test(tc, test_jumbo_mtu);

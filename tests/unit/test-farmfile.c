@@ -378,6 +378,27 @@ START_TEST(test_ports_and_overrides)
 END_TEST
 
 /* The fault and size keys: every one given, then "none" and the clamp's default. */
+START_TEST(test_trigger)
+{
+    static const char yaml[] = BASE
+        "run:\n"
+        "  trigger:\n"
+        "    plugin: /opt/ebfarm/ebf-trigger-threshold.so\n"
+        "    params: [\"sources=0,3\", \"threshold=1099511627776\"]\n"
+        "    timeout_ms: 5\n";
+
+    ck_assert_msg(parse(yaml) == 0, "%s", err);
+    ck_assert_str_eq(spec.run.trigger.plugin, "/opt/ebfarm/ebf-trigger-threshold.so");
+    ck_assert_uint_eq(spec.run.trigger.n_params, 2);
+    ck_assert_str_eq(spec.run.trigger.param[0], "sources=0,3");
+    ck_assert_str_eq(spec.run.trigger.param[1], "threshold=1099511627776");
+    ck_assert(spec.run.trigger.timeout_ms == 5);
+    ck_assert_msg(parse(BASE) == 0, "%s", err);
+    ck_assert_str_eq(spec.run.trigger.plugin, "");
+    ck_assert_uint_eq(spec.run.trigger.n_params, 0);
+}
+END_TEST
+
 START_TEST(test_faults_and_sizes)
 {
     static const char every[] = BASE
@@ -483,7 +504,7 @@ static const struct bad {
      "key 'run.sorces' is not allowed (allowed: sources, events, rate, duration_s, "
      "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, encap, udp_port, mtu, "
      "seed, trigger_us, accept, accept_seed, timeout_ms, faults, fault_seed, silence, "
-     "burst_events, burst_gap_us)"},
+     "burst_events, burst_gap_us, trigger)"},
     {"unknown readout key",
      HEAD RO0
      "    sfc: sfc0\n"
@@ -525,7 +546,7 @@ static const struct bad {
      "key 'run' must be a mapping of keys (allowed: sources, events, rate, duration_s, "
      "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, encap, udp_port, mtu, "
      "seed, trigger_us, accept, accept_seed, timeout_ms, faults, fault_seed, silence, "
-     "burst_events, burst_gap_us)"},
+     "burst_events, burst_gap_us, trigger)"},
     {"readouts not a list",
      HEAD
      "readouts: {name: ro0}\n"
@@ -592,6 +613,27 @@ static const struct bad {
      "run:\n"
      "  accept: 1.5\n",
      "key 'run.accept': 1.5 is out of range (0 to 1)"},
+    {"trigger param not KEY=VALUE",
+     BASE
+     "run:\n"
+     "  trigger:\n"
+     "    plugin: /opt/t.so\n"
+     "    params: [\"a=1\", \"b\"]\n",
+     "key 'run.trigger.params[1]': \"b\" is not KEY=VALUE"},
+    {"trigger param twice",
+     BASE
+     "run:\n"
+     "  trigger:\n"
+     "    plugin: /opt/t.so\n"
+     "    params: [\"ab=1\", \"a=2\", \"ab=3\"]\n",
+     "key 'run.trigger.params[2]': \"ab=3\" gives key 'ab' again (params[0])"},
+    {"trigger timeout negative",
+     BASE
+     "run:\n"
+     "  trigger:\n"
+     "    plugin: /opt/t.so\n"
+     "    timeout_ms: -1\n",
+     "key 'run.trigger.timeout_ms': -1 is out of range (0 to 3600000)"},
     {"sources 0",
      BASE
      "run:\n"
@@ -1517,6 +1559,7 @@ Suite *farmfile_suite(void)
     tcase_add_test(tc, test_minimal_defaults);
     tcase_add_test(tc, test_ports_and_overrides);
     tcase_add_test(tc, test_faults_and_sizes);
+    tcase_add_test(tc, test_trigger);
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof(bad) / sizeof(bad[0])));
     tcase_add_test(tc, test_file_errors);
     tcase_add_test(tc, test_check_in_code);

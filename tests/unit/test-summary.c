@@ -138,10 +138,10 @@ START_TEST(test_text_names_nodes)
         "           throttle.on 0; throttle.off 0; throttle.frames 0; throttle.tx_fail 0\n"
         "  node0    gone: no final counters (killed or crashed)\n"
         "  node1    rx.reject: bad_checksum 2; events 600; accepted 60; rejected 540; incomplete 0;\n"
-        "           verify: bad_crc 1; events_bad 1\n"
+        "           trigger.fail: none; trigger.slow 0; verify: bad_crc 1; events_bad 1\n"
         "  node2    rx.reject: none; events 400; accepted 40; rejected 360; incomplete 0; "
-        "verify: none;\n"
-        "           events_bad 0\n"
+        "trigger.fail: none;\n"
+        "           trigger.slow 0; verify: none; events_bad 0\n"
         "  ledger   generated 1000 = accepted 100 + rejected 900 + lost 0; incomplete 0\n";
     ck_assert_msg(strstr(t, want) != NULL, "%s", t);
     ck_assert_ptr_null(strstr(t, "faults"));
@@ -196,9 +196,10 @@ START_TEST(test_json_names_nodes)
         " \"nodes\": [{\"name\": \"node0\", \"gone\": true}, "
         "{\"name\": \"node1\", \"gone\": false, \"rx_reject\": {\"truncated\": 0, \"bad_checksum\": 2}, "
         "\"events\": 600, \"accepted\": 60, \"rejected\": 540, \"incomplete\": 0, "
-        "\"verify\": {\"bad_crc\": 1}, \"events_bad\": 1}, "
+        "\"trigger_fail\": {}, \"trigger_slow\": 0, \"verify\": {\"bad_crc\": 1}, \"events_bad\": 1}, "
         "{\"name\": \"node2\", \"gone\": false, \"rx_reject\": {}, \"events\": 400, \"accepted\": 40, "
-        "\"rejected\": 360, \"incomplete\": 0, \"verify\": {}, \"events_bad\": 0}],\n";
+        "\"rejected\": 360, \"incomplete\": 0, \"trigger_fail\": {}, \"trigger_slow\": 0, "
+        "\"verify\": {}, \"events_bad\": 0}],\n";
     ck_assert_msg(strstr(t, nodes) != NULL, "%s", t);
     ck_assert_msg(strstr(t, " \"sfc\": {\"rx_frames\": 8000, \"rx_reject\": {\"truncated\": 0, "
                             "\"bad_checksum\": 3}, \"rx_drop\": {\"duplicate\": 5}, "

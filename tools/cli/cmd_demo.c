@@ -44,6 +44,10 @@ static void demo_usage(FILE *out)
             "  --mtu N           MTU of every link, 256..9600 (1500): 9000 for jumbo frames\n"
             "  --trigger-us T    node busy time per event (1)\n"
             "  --accept F        fraction of events the nodes accept (0.1)\n"
+            "  --trigger PATH    the nodes' trigger plug-in (.so, docs/trigger.md)\n"
+            "                    instead of the emulation (--trigger-us, --accept)\n"
+            "  --trigger-param KEY=VALUE  a parameter of the plug-in; once per key\n"
+            "  --trigger-timeout-ms T  a longer decide counts as trigger.slow\n"
             "  --timeout-ms T    SFC event-building timeout (100)\n"
             "  --credits N       event slots each node grants (32)\n"
             "  --max-seconds S   stop generating after S seconds (300)\n"
@@ -67,8 +71,39 @@ struct demo_seen {
 
 enum {
     OPT_FRAG_DIST = 256, OPT_FRAG_MEAN, OPT_FRAG_SIGMA, OPT_SEED, OPT_FAULTS, OPT_SILENCE,
-    OPT_BURST_EVENTS, OPT_BURST_GAP,
+    OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
 };
+
+/* --trigger (made absolute: the nodes run elsewhere), --trigger-param,
+ * --trigger-timeout-ms. 1 when ch is none of them. */
+static int trigger_opt(int ch, const char *val, struct farm_conf *c)
+{
+    struct ff_trigger *t = &c->trigger;
+    char path[PATH_MAX];
+
+    switch (ch) {
+    case OPT_TRIGGER:
+        errno = 0;
+        if (!realpath(val, path) || strlen(path) >= sizeof(t->plugin)) {
+            fprintf(stderr, DEMO ": --trigger %s: %s\n", val,
+                    errno ? strerror(errno) : "path too long");
+            return -EINVAL;
+        }
+        snprintf(t->plugin, sizeof(t->plugin), "%s", path);
+        return 0;
+    case OPT_TRIGGER_PARAM:
+        if (t->n_params >= FF_TRIGGER_PARAMS_MAX || strlen(val) >= sizeof(t->param[0])) {
+            fprintf(stderr, DEMO ": --trigger-param %s: at most %d parameters of at most %zu "
+                    "characters\n", val, FF_TRIGGER_PARAMS_MAX, sizeof(t->param[0]) - 1);
+            return -EINVAL;
+        }
+        snprintf(t->param[t->n_params++], sizeof(t->param[0]), "%s", val);
+        return 0;
+    case OPT_TRIGGER_TIMEOUT:
+        return ebf_opt_double(DEMO, "--trigger-timeout-ms", val, 0, 3.6e6, &t->timeout_ms);
+    }
+    return 1;
+}
 
 /* --faults and --silence, with the readout's parsers; "none" is allowed. */
 static int fault_opt(int ch, const char *val, struct farm_conf *c)
@@ -293,6 +328,8 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"frag-sigma", 1, 0, OPT_FRAG_SIGMA}, {"seed", 1, 0, OPT_SEED},
         {"faults", 1, 0, OPT_FAULTS}, {"silence", 1, 0, OPT_SILENCE},
         {"burst-events", 1, 0, OPT_BURST_EVENTS}, {"burst-gap-us", 1, 0, OPT_BURST_GAP},
+        {"trigger", 1, 0, OPT_TRIGGER}, {"trigger-param", 1, 0, OPT_TRIGGER_PARAM},
+        {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT},
         {0, 0, 0, 0},
     };
     struct demo_seen seen = {0};
@@ -302,7 +339,8 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
     while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         if ((rc = size_fault_opt(ch, optarg, c, &seen)) == 1 &&
             (rc = shape_opt(ch, optarg, c, &seen)) == 1 &&
-            (rc = run_opt(ch, optarg, c, json)) == 1) {
+            (rc = run_opt(ch, optarg, c, json)) == 1 &&
+            (rc = trigger_opt(ch, optarg, c)) == 1) {
             demo_usage(stderr);
             return -EINVAL;
         }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_bench.h"
 #include "cmd_demo.h"
 #include "cmd_farm.h"
 #include "cmd_keygen.h"
@@ -28,6 +29,8 @@ static void usage(FILE *out)
             "  top      live view of the farm, refreshed every second\n"
             "  keygen DIR   make the farm's CURVE keys (farm file: keys: DIR)\n"
             "  metrics  --prometheus [--listen ADDR]: serve the farm's metrics over HTTP\n"
+            "  bench    ebfarm against dpdk-testpmd and CRC32C reference runs, side by side\n"
+            "           (--quick, --json, --csv; --help lists the options)\n"
             "  loopback frame-drop benchmark (RFC 2544) of a TX port cabled to an RX port:\n"
             "           ebfarm loopback --tx PORT --rx PORT [options]; --help lists them\n"
             "           (docs/loopback.md)\n"
@@ -65,7 +68,7 @@ int main(int argc, char **argv)
     } cmds[] = {
         {"up", cmd_up}, {"start", cmd_start}, {"stop", cmd_stop}, {"down", cmd_down},
         {"status", cmd_status}, {"top", cmd_top}, {"metrics", cmd_metrics},
-        {"keygen", cmd_keygen},
+        {"keygen", cmd_keygen}, {"bench", cmd_bench},
     };
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

@@ -256,6 +256,13 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
     arg(c, "--trigger-us=%g", s->run.trigger_us);
     arg(c, "--accept=%g", s->run.accept);
     arg(c, "--accept-seed=%llu", (unsigned long long)s->run.accept_seed);
+    if (s->run.trigger.plugin[0]) {
+        arg(c, "--trigger=%s", s->run.trigger.plugin);
+        for (unsigned i = 0; i < s->run.trigger.n_params; i++)
+            arg(c, "--trigger-param=%s", s->run.trigger.param[i]);
+        if (s->run.trigger.timeout_ms > 0)
+            arg(c, "--trigger-timeout-ms=%g", s->run.trigger.timeout_ms);
+    }
     arg(c, "--mtu=%u", s->run.mtu);
     ctl_args(c, s, fp, &x->p);
 }

@@ -5,7 +5,7 @@
 
 #include "farm_types.h"
 
-#define FARM_ARGV_MAX 96
+#define FARM_ARGV_MAX 128
 
 /* argv[0..argc) are allocated, argv[argc] is NULL. */
 struct farm_argv {

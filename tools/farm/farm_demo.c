@@ -38,6 +38,7 @@ void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)
     c->trigger_us = s->run.trigger_us;
     c->accept = s->run.accept;
     c->timeout_ms = s->run.timeout_ms;
+    c->trigger = s->run.trigger;
     c->credits = s->n_nodes ? s->node[0].credits : 0;
     c->max_seconds = s->run.duration_s;
     c->frag_dist = s->run.frag_dist;
@@ -64,6 +65,7 @@ static void demo_run(const struct farm_conf *c, struct ff_run *run)
     run->trigger_us = c->trigger_us;
     run->accept = c->accept;
     run->timeout_ms = c->timeout_ms;
+    run->trigger = c->trigger;
     run->duration_s = c->max_seconds;
     /* Sizes: log-normal when asked, else fixed or uniform by the bounds. */
     run->frag_dist = c->frag_dist == FF_DIST_LOGNORMAL ? FF_DIST_LOGNORMAL

@@ -58,6 +58,7 @@ struct farm_conf {
     double trigger_us;
     double accept;
     double timeout_ms;           /* SFC event timeout */
+    struct ff_trigger trigger;   /* the nodes' plug-in; plugin "": the emulation */
     uint16_t credits;            /* per node */
     int keep;                    /* keep the run directory (logs, stats) */
     double max_seconds;          /* give the readout at most this long */

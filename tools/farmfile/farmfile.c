@@ -120,6 +120,28 @@ static int conv_faults(struct ff_cv *c, const struct raw_run *r, struct ff_run *
     return rc;
 }
 
+/* run.trigger: the plug-in's path, its KEY=VALUE parameters, the time a
+ * decide may take. */
+static int conv_trigger(struct ff_cv *c, const struct raw_trigger *r, struct ff_trigger *t)
+{
+    int rc = 0;
+    char key[32];
+
+    if (!r)
+        return 0;
+    snprintf(c->pre, sizeof(c->pre), "run.trigger");
+    rc = rc ? rc : ff_get_str(c, "plugin", r->plugin, t->plugin, sizeof(t->plugin));
+    for (unsigned i = 0; rc == 0 && i < r->params_count; i++) {
+        snprintf(key, sizeof(key), "params[%u]", i);
+        rc = ff_get_str(c, key, r->params[i], t->param[i], sizeof(t->param[i]));
+    }
+    t->n_params = rc ? 0 : r->params_count;
+    rc = rc ? rc : ff_get_dbl(c, "timeout_ms", r->timeout_ms, 0, FF_TRIGGER_TIMEOUT_MS_MAX,
+                              &t->timeout_ms);
+    snprintf(c->pre, sizeof(c->pre), "run");
+    return rc;
+}
+
 static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run)
 {
     int rc = 0;
@@ -146,6 +168,7 @@ static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run
      * event of run.sources fragments can carry at run.mtu. */
     if (rc == 0 && run->frag_dist == FF_DIST_LOGNORMAL && !r->frag_min && !r->frag_max)
         run->frag_max = ebf_frag_fit(run->sources, ff_encap(run->encap), run->mtu);
+    rc = rc ? rc : conv_trigger(c, r->trigger, &run->trigger);
     return rc;
 }
 

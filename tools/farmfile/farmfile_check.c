@@ -170,6 +170,29 @@ static int check_dist(struct ff_chk *c, const struct ff_run *r)
     return rc;
 }
 
+/* run.trigger: a plug-in path when there are parameters, each KEY=VALUE
+ * with a key given once. */
+static int check_trigger(struct ff_chk *c, const struct ff_trigger *t)
+{
+    int rc = range_d(c, "run.trigger.timeout_ms", t->timeout_ms, 0, FF_TRIGGER_TIMEOUT_MS_MAX);
+
+    if (rc == 0 && !t->plugin[0] && (t->n_params || t->timeout_ms > 0))
+        return FAIL(c, "key 'run.trigger.plugin' is empty (the path of a trigger plug-in .so, "
+                    "docs/trigger.md)");
+    for (unsigned i = 0; rc == 0 && i < t->n_params; i++) {
+        const char *eq = strchr(t->param[i], '=');
+        if (!eq || eq == t->param[i])
+            return FAIL(c, "key 'run.trigger.params[%u]': \"%s\" is not KEY=VALUE", i,
+                        t->param[i]);
+        for (unsigned j = 0; j < i; j++)
+            if (strncmp(t->param[j], t->param[i], (size_t)(eq - t->param[i]) + 1) == 0)
+                return FAIL(c, "key 'run.trigger.params[%u]': \"%s\" gives key '%.*s' "
+                            "again (params[%u])", i, t->param[i], (int)(eq - t->param[i]),
+                            t->param[i], j);
+    }
+    return rc;
+}
+
 /* The readouts' fault injection, with the readout's own spec parser. */
 static int check_faults(struct ff_chk *c, const struct ff_run *r)
 {
@@ -226,6 +249,7 @@ static int check_run(struct ff_chk *c, const struct ff_run *r)
                            r->metrics_period_ms);
     rc = rc ? rc : check_dist(c, r);
     rc = rc ? rc : check_faults(c, r);
+    rc = rc ? rc : check_trigger(c, &r->trigger);
     return rc;
 }
 

@@ -98,6 +98,14 @@ static const cyaml_schema_field_t host_fields[] = {
     CYAML_FIELD_END,
 };
 
+static const cyaml_schema_field_t trigger_fields[] = {
+    STR("plugin", REQ, struct raw_trigger, plugin),
+    CYAML_FIELD_SEQUENCE("params", OPT, struct raw_trigger, params, &string_entry, 0,
+                         FF_TRIGGER_PARAMS_MAX),
+    STR("timeout_ms", OPT, struct raw_trigger, timeout_ms),
+    CYAML_FIELD_END,
+};
+
 static const cyaml_schema_field_t run_fields[] = {
     STR("sources", OPT, struct raw_run, sources),
     STR("events", OPT, struct raw_run, events),
@@ -124,6 +132,7 @@ static const cyaml_schema_field_t run_fields[] = {
     STR("silence", OPT, struct raw_run, silence),
     STR("burst_events", OPT, struct raw_run, burst_events),
     STR("burst_gap_us", OPT, struct raw_run, burst_gap_us),
+    CYAML_FIELD_MAPPING_PTR("trigger", OPT, struct raw_run, trigger, trigger_fields),
     CYAML_FIELD_END,
 };
 

@@ -40,6 +40,13 @@ struct raw_defaults {
     char *metrics_period_ms;
 };
 
+struct raw_trigger {
+    char *plugin;
+    char **params;
+    unsigned params_count;
+    char *timeout_ms;
+};
+
 struct raw_run {
     char *sources, *events, *rate, *duration_s, *frag_size, *frag_min, *frag_max;
     int *frag_dist;
@@ -47,6 +54,7 @@ struct raw_run {
     int *encap;
     char *udp_port, *mtu, *seed, *trigger_us, *accept, *accept_seed, *timeout_ms;
     char *faults, *fault_seed, *silence, *burst_events, *burst_gap_us;
+    struct raw_trigger *trigger;
 };
 
 struct raw_farm {

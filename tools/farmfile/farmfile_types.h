@@ -84,6 +84,17 @@ struct ff_node {
     uint16_t credits;
 };
 
+/* The nodes' trigger plug-in (docs/trigger.md): "" for the built-in
+ * emulation (trigger_us, accept, accept_seed). */
+#define FF_TRIGGER_PARAMS_MAX 16
+
+struct ff_trigger {
+    char plugin[FF_STR_MAX];     /* path of the .so as the nodes' hosts see it */
+    unsigned n_params;
+    char param[FF_TRIGGER_PARAMS_MAX][FF_STR_MAX];  /* "KEY=VALUE" */
+    double timeout_ms;           /* --trigger-timeout-ms; 0: off */
+};
+
 struct ff_run {
     uint16_t sources;
     uint64_t events;             /* 0: until stopped */
@@ -96,6 +107,7 @@ struct ff_run {
     uint64_t seed;
     double trigger_us, accept;
     uint64_t accept_seed;
+    struct ff_trigger trigger;
     double timeout_ms;
     double metrics_period_ms;    /* from defaults.metrics_period_ms */
     /* The readouts' fault injection (readout/ro_fault.h). */

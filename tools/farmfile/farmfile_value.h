@@ -17,6 +17,7 @@
 /* Limits of the keys only the farm file has. The keys that daemons also
  * take (run parameters, SFC and node sizes) have theirs in lib/ebf_param.h,
  * one definition for the options, configure and the farm file. */
+#define FF_TRIGGER_TIMEOUT_MS_MAX 3.6e6  /* run.trigger.timeout_ms, the node's --trigger-timeout-ms */
 #define FF_MEMORY_MB_MIN 64
 #define FF_MEMORY_MB_MAX 65536
 #define FF_FILE_MAX (1 << 20)     /* bytes of a farm file */

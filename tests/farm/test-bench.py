@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# test-bench.py - `ebfarm bench --quick --json`: the schema of its one JSON object, every ratio a positive finite number, nothing left behind.
+#
+# No timing assertion: the figures depend on the machine and its load.
+# Checked exactly: the metadata keys and their types, the frame size of a
+# 1024-byte fragment (1078 B), the results by name, unit and reference in
+# their order, 5 pairs each, median within min-max, and after the run no
+# DPDK runtime directory of the bench's runs and no scratch directory.
+# Also: a bad option exits 2 with its message and runs nothing.
+# Usage: test-bench.py BUILD_DIR. Exit 0 passed, 1 failed.
+import glob
+import json
+import math
+import os
+import subprocess
+import sys
+
+RESULTS = [  # name, unit, reference
+    ("readout_tx", "frames/s", "testpmd_txonly"),
+    ("node_verify", "bytes/s", "crc32c"),
+    ("sfc_cycles", "cycles/frame", "testpmd_io"),
+]
+META = {"cpu_model": str, "cpu_mhz": (int, float), "cpus": int, "dpdk_version": str,
+        "driver": str, "frame_size": int, "frag_size": int, "pairs": int, "quick": bool,
+        "date": str}
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def positive(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
+
+
+def runtime_dirs():
+    return set(glob.glob("/var/run/dpdk/ebfbench*")) | set(glob.glob("/tmp/dpdk/ebfbench*"))
+
+
+def check_meta(m):
+    for k, t in META.items():
+        if not isinstance(m.get(k), t):
+            fail("meta.%s is %r, not a %s" % (k, m.get(k), t))
+    if m["driver"] != "net_null, net_memif (sfc_cycles)" or m["frame_size"] != 1078 or m["frag_size"] != 1024:
+        fail("meta driver/frame/frag: %r" % m)
+    if m["pairs"] != 5 or m["quick"] is not True or not m["date"].endswith("Z"):
+        fail("meta pairs/quick/date: %r" % m)
+    if not m["dpdk_version"].startswith("22.11"):
+        fail("meta.dpdk_version %r" % m["dpdk_version"])
+
+
+def check_result(r, want):
+    name, unit, ref = want
+    for k in ("name", "value", "unit", "reference", "reference_value", "ratio"):
+        if k not in r:
+            fail("result %s lacks %s" % (name, k))
+    if (r["name"], r["unit"], r["reference"]) != want:
+        fail("result %r, expected %r" % ((r["name"], r["unit"], r["reference"]), want))
+    if r["pairs"] != 5:
+        fail("%s: %r pairs" % (name, r["pairs"]))
+    for k in ("value", "reference_value", "ratio"):
+        lo, mid, hi = r[k + "_min"], r[k], r[k + "_max"]
+        if not (positive(lo) and positive(mid) and positive(hi)):
+            fail("%s: %s %r [%r-%r] is not a positive finite number" % (name, k, mid, lo, hi))
+        if not lo <= mid <= hi:
+            fail("%s: %s median %r outside [%r, %r]" % (name, k, mid, lo, hi))
+
+
+def main():
+    ebfarm = os.path.join(sys.argv[1], "tools", "ebfarm")
+    p = subprocess.run([ebfarm, "bench", "--pairs", "4"], capture_output=True, text=True)
+    want = "ebfarm bench: option '--pairs': '4' is not an integer in 5..100\n"
+    if p.returncode != 2 or p.stderr != want or p.stdout:
+        fail("bad option: rc %d, stderr %r" % (p.returncode, p.stderr))
+    scratch = set(glob.glob("/tmp/ebfarm-bench.*"))
+    dirs = runtime_dirs()
+    p = subprocess.run([ebfarm, "bench", "--quick", "--json"], capture_output=True, text=True,
+                       timeout=180)
+    sys.stderr.write(p.stderr)
+    if p.returncode != 0:
+        fail("ebfarm bench --quick --json exited %d" % p.returncode)
+    lines = p.stdout.splitlines()
+    if len(lines) != 1:
+        fail("expected one line of JSON, got %d" % len(lines))
+    doc = json.loads(lines[0])
+    if sorted(doc) != ["meta", "results"]:
+        fail("top-level keys %r" % sorted(doc))
+    check_meta(doc["meta"])
+    if len(doc["results"]) != len(RESULTS):
+        fail("%d results, expected %d" % (len(doc["results"]), len(RESULTS)))
+    for r, w in zip(doc["results"], RESULTS):
+        check_result(r, w)
+    if runtime_dirs() - dirs:
+        fail("DPDK runtime directories left behind: %r" % sorted(runtime_dirs() - dirs))
+    if set(glob.glob("/tmp/ebfarm-bench.*")) - scratch:
+        fail("scratch directory left behind")
+    for r in doc["results"]:
+        print("%s %.4g %s, %s %.4g, ratio %.3f" % (r["name"], r["value"], r["unit"],
+                                                  r["reference"], r["reference_value"],
+                                                  r["ratio"]))
+    print("PASS")
+
+
+main()

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-bench_stats.c - Check unit tests of the bench's spreads, ratios and its table, JSON and CSV output. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_report.h"
+#include "bench_stats.h"
+
+START_TEST(test_spread_odd_even)
+{
+    double v[] = {5, 1, 4, 2, 3};
+    struct bench_spread s;
+    ck_assert_int_eq(bench_spread_of(v, 5, &s), 0);
+    ck_assert(s.median == 3 && s.min == 1 && s.max == 5);
+    ck_assert(v[0] == 5 && v[1] == 1); /* not reordered */
+    ck_assert_int_eq(bench_spread_of(v, 4, &s), 0); /* 5 1 4 2: median (2 + 4) / 2 */
+    ck_assert(s.median == 3 && s.min == 1 && s.max == 5);
+    ck_assert_int_eq(bench_spread_of(v, 0, &s), 0);
+    ck_assert(s.median == 0 && s.min == 0 && s.max == 0);
+    ck_assert_int_eq(bench_spread_of(v, BENCH_MAX_PAIRS + 1, &s), -1);
+}
+END_TEST
+
+START_TEST(test_ratios_per_pair)
+{
+    double s[] = {2, 9, 1}, r[] = {4, 3, 0}, q[3];
+    bench_ratios(s, r, 3, q);
+    ck_assert(q[0] == 0.5 && q[1] == 3 && q[2] == 0);
+}
+END_TEST
+
+/* The ratio's median is the median of the pairs' ratios, not the ratio
+ * of the medians. */
+START_TEST(test_result_set)
+{
+    double s[] = {1, 10, 100, 4, 6}, ref[] = {2, 5, 50, 8, 12};
+    struct bench_result r;
+    bench_result_set(&r, "readout_tx", "frames/s", "testpmd_txonly", s, ref, 5);
+    ck_assert_str_eq(r.name, "readout_tx");
+    ck_assert_str_eq(r.unit, "frames/s");
+    ck_assert_str_eq(r.reference, "testpmd_txonly");
+    ck_assert_uint_eq(r.pairs, 5);
+    ck_assert(r.value.median == 6 && r.value.min == 1 && r.value.max == 100);
+    ck_assert(r.reference_value.median == 8 && r.reference_value.min == 2);
+    ck_assert(r.ratio.median == 0.5 && r.ratio.min == 0.5 && r.ratio.max == 2);
+}
+END_TEST
+
+static const struct bench_meta meta = {
+    .cpu_model = "Xeon \"X\"", .cpu_mhz = 2600, .cpus = 2, .dpdk_version = "22.11.11",
+    .driver = "net_null",        /* quoted in CSV: the bench's own names a second driver after a comma */ .frame_size = 1078, .frag_size = 1024, .pairs = 5, .quick = 1,
+    .date = "2026-11-23T17:00:00Z",
+};
+
+/* What f() writes for meta and two results, in a static buffer. */
+static const char *render(void (*f)(FILE *, const struct bench_meta *,
+                                    const struct bench_result *, size_t))
+{
+    static char buf[4096];
+    double s[] = {1, 2, 3, 4, 5}, ref[] = {2, 4, 6, 8, 10};
+    struct bench_result r[2];
+    bench_result_set(&r[0], "a", "frames/s", "ref_a", s, ref, 5);
+    bench_result_set(&r[1], "b", "bytes/s", "ref_b", ref, s, 5);
+    FILE *mem = fmemopen(buf, sizeof(buf), "w");
+    ck_assert_ptr_nonnull(mem);
+    f(mem, &meta, r, 2);
+    fclose(mem);
+    return buf;
+}
+
+START_TEST(test_json_exact)
+{
+    ck_assert_str_eq(render(bench_print_json),
+                     "{\"meta\":{\"cpu_model\":\"Xeon \\\"X\\\"\",\"cpu_mhz\":2600.000,\"cpus\":2,"
+                     "\"dpdk_version\":\"22.11.11\",\"driver\":\"net_null\",\"frame_size\":1078,"
+                     "\"frag_size\":1024,\"pairs\":5,\"quick\":true,"
+                     "\"date\":\"2026-11-23T17:00:00Z\"},\"results\":["
+                     "{\"name\":\"a\",\"value\":3,\"unit\":\"frames/s\",\"reference\":\"ref_a\","
+                     "\"reference_value\":6,\"ratio\":0.5,\"pairs\":5,\"value_min\":1,"
+                     "\"value_max\":5,\"reference_value_min\":2,\"reference_value_max\":10,"
+                     "\"ratio_min\":0.5,\"ratio_max\":0.5},"
+                     "{\"name\":\"b\",\"value\":6,\"unit\":\"bytes/s\",\"reference\":\"ref_b\","
+                     "\"reference_value\":3,\"ratio\":2,\"pairs\":5,\"value_min\":2,"
+                     "\"value_max\":10,\"reference_value_min\":1,\"reference_value_max\":5,"
+                     "\"ratio_min\":2,\"ratio_max\":2}]}\n");
+}
+END_TEST
+
+START_TEST(test_csv_exact)
+{
+    ck_assert_str_eq(render(bench_print_csv),
+                     "name,value,unit,reference,reference_value,ratio,pairs,value_min,value_max,"
+                     "reference_value_min,reference_value_max,ratio_min,ratio_max,"
+                     "cpu_model,cpu_mhz,dpdk_version,driver,frame_size,date\n"
+                     "a,3,frames/s,ref_a,6,0.5,5,1,5,2,10,0.5,0.5,\"Xeon \"\"X\"\"\",2600.000,"
+                     "22.11.11,\"net_null\",1078,2026-11-23T17:00:00Z\n"
+                     "b,6,bytes/s,ref_b,3,2,5,2,10,1,5,2,2,\"Xeon \"\"X\"\"\",2600.000,"
+                     "22.11.11,\"net_null\",1078,2026-11-23T17:00:00Z\n");
+}
+END_TEST
+
+START_TEST(test_table_rows)
+{
+    const char *t = render(bench_print_table);
+    ck_assert_ptr_nonnull(strstr(t, "ebfarm bench --quick, 2026-11-23T17:00:00Z\n"));
+    ck_assert_ptr_nonnull(strstr(t, "DPDK 22.11.11; driver net_null\n"));
+    ck_assert_ptr_nonnull(strstr(t, "fragment 1024 B, frame 1078 B; 5 pairs"));
+    ck_assert_ptr_nonnull(strstr(t, "3 [1-5]"));
+    ck_assert_ptr_nonnull(strstr(t, "0.500 [0.500-0.500]\n"));
+    ck_assert_ptr_nonnull(strstr(t, "2.000 [2.000-2.000]\n"));
+}
+END_TEST
+
+Suite *bench_stats_suite(void);
+
+Suite *bench_stats_suite(void)
+{
+    Suite *s = suite_create("bench_stats");
+    TCase *tc = tcase_create("bench_stats");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_spread_odd_even);
+    tcase_add_test(tc, test_ratios_per_pair);
+    tcase_add_test(tc, test_result_set);
+    tcase_add_test(tc, test_json_exact);
+    tcase_add_test(tc, test_csv_exact);
+    tcase_add_test(tc, test_table_rows);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* bench.c - `ebfarm bench`: every case run as alternated subject/reference pairs into results. */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_sfc.h"
+#include "bench_stats.h"
+#include "bench_txrate.h"
+#include "bench_verify.h"
+#include "farm_proc.h"
+#include "farm_signal.h"
+
+/* Each case's unit, reference and runs; the name is bench_case_name()'s. */
+static const struct bench_case_def cases[BENCH_CASE_MAX] = {
+    [BENCH_CASE_READOUT_TX] = {NULL, "frames/s", "testpmd_txonly", bench_txrate_side},
+    [BENCH_CASE_NODE_VERIFY] = {NULL, "bytes/s", "crc32c", bench_verify_side},
+    [BENCH_CASE_SFC_CYCLES] = {NULL, "cycles/frame", "testpmd_io", bench_sfc_side},
+};
+
+void bench_env_prefix(struct bench_env *env, char *buf, size_t len)
+{
+    snprintf(buf, len, "ebfbench%ld-%u", (long)getpid(), env->seq++);
+}
+
+int bench_run_case(struct bench_env *env, const struct bench_case_def *def,
+                   struct bench_result *r, FILE *progress, char *err, size_t len)
+{
+    double s[BENCH_MAX_PAIRS], ref[BENCH_MAX_PAIRS];
+    unsigned n = env->o->pairs;
+    for (unsigned i = 0; i < n; i++) {
+        if (def->side(env, 0, &s[i], err, len) != 0 || def->side(env, 1, &ref[i], err, len) != 0)
+            return -1;
+        if (progress)
+            fprintf(progress, "bench: %s pair %u/%u: %.4g %s, %s %.4g\n", def->name, i + 1, n,
+                    s[i], def->unit, def->reference, ref[i]);
+    }
+    bench_result_set(r, def->name, def->unit, def->reference, s, ref, n);
+    return 0;
+}
+
+/* dpdk-testpmd: $EBFARM_TESTPMD, else the first dpdk-testpmd in PATH.
+ * Returns 0, or -1 with err saying where to get it. */
+static int find_testpmd(struct bench_env *env, char *err, size_t len)
+{
+    const char *t = getenv("EBFARM_TESTPMD");
+    if (t && t[0]) {
+        snprintf(env->testpmd, sizeof(env->testpmd), "%s", t);
+        if (access(t, X_OK) == 0)
+            return 0;
+        snprintf(err, len, "EBFARM_TESTPMD=%s is not an executable file", t);
+        return -1;
+    }
+    const char *path = getenv("PATH");
+    char dir[PATH_MAX];
+    for (const char *p = path ? path : ""; *p;) {
+        size_t n = strcspn(p, ":");
+        snprintf(dir, sizeof(dir), "%.*s", (int)n, p);
+        p += n + (p[n] == ':');
+        if (snprintf(env->testpmd, sizeof(env->testpmd), "%s/dpdk-testpmd", dir) <
+                (int)sizeof(env->testpmd) &&
+            access(env->testpmd, X_OK) == 0)
+            return 0;
+    }
+    snprintf(err, len, "dpdk-testpmd is not in PATH: install the dpdk-dev package "
+                       "(tools/scripts/packages.txt) or set EBFARM_TESTPMD");
+    return -1;
+}
+
+int bench_run_all(const struct bench_opts *o, struct bench_result *r, FILE *progress, char *err,
+                  size_t len)
+{
+    struct bench_env env = {.o = o};
+    if (farm_build_dir(env.build, sizeof(env.build)) != 0) {
+        snprintf(err, len, "cannot find the build directory; set EBFARM_BUILD_DIR");
+        return -1;
+    }
+    int wants_testpmd = bench_opts_wants(o, BENCH_CASE_READOUT_TX) ||
+                        bench_opts_wants(o, BENCH_CASE_SFC_CYCLES);
+    if (wants_testpmd && find_testpmd(&env, err, len) != 0)
+        return -1;
+    snprintf(env.tmp, sizeof(env.tmp), "/tmp/ebfarm-bench.XXXXXX");
+    if (!mkdtemp(env.tmp)) {
+        snprintf(err, len, "cannot make a scratch directory under /tmp");
+        return -1;
+    }
+    int n = 0;
+    for (unsigned c = 0; c < BENCH_CASE_MAX; c++) {
+        if (!bench_opts_wants(o, c))
+            continue;
+        struct bench_case_def def = cases[c];
+        def.name = bench_case_name(c);
+        if (bench_run_case(&env, &def, &r[n], progress, err, len) != 0) {
+            n = -1;
+            break;
+        }
+        n++;
+    }
+    if (n >= 0 || farm_signal_count() > 0) /* a failure's message names a log in it: kept */
+        farm_rm_rf(env.tmp);
+    return n;
+}

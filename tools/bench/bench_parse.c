@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* bench_parse.c - figures out of the runs' outputs: dpdk-testpmd's periodic stats, the readout's stats file. */
+#include "bench_parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_stats.h"
+#include "ebf_kv.h"
+
+double bench_testpmd_tx_pps(FILE *out)
+{
+    double v[BENCH_MAX_PAIRS];
+    size_t n = 0;
+    char line[512];
+    while (fgets(line, sizeof(line), out)) {
+        const char *p = strstr(line, "Tx-pps:");
+        if (!p)
+            continue;
+        char *end;
+        double x = strtod(p + strlen("Tx-pps:"), &end);
+        if (end == p + strlen("Tx-pps:"))
+            continue;
+        if (n == BENCH_MAX_PAIRS) { /* keep the latest samples */
+            memmove(v, v + 1, (n - 1) * sizeof(*v));
+            n--;
+        }
+        v[n++] = x;
+    }
+    if (n == 0)
+        return -1;
+    struct bench_spread s;
+    size_t skip = n >= 2 ? 1 : 0;
+    bench_spread_of(v + skip, n - skip, &s);
+    return s.median;
+}
+
+/* The number after label in line, or -1 when line has no such label. */
+static double number_after(const char *line, const char *label)
+{
+    const char *p = strstr(line, label);
+    if (!p)
+        return -1;
+    char *end;
+    double x = strtod(p + strlen(label), &end);
+    return end == p + strlen(label) ? -1 : x;
+}
+
+int bench_testpmd_io_cycles(FILE *out, double *cycles, double *packets)
+{
+    char line[512];
+    int accumulated = 0;
+    *cycles = -1;
+    *packets = -1;
+    while (fgets(line, sizeof(line), out)) {
+        if (strstr(line, "Accumulated forward statistics"))
+            accumulated = 1;
+        else if (accumulated && *packets < 0 && strstr(line, "TX-packets:"))
+            *packets = number_after(line, "TX-packets:");
+        if (strstr(line, "total cycles="))
+            *cycles = number_after(line, "total cycles=");
+    }
+    return *cycles >= 0 && *packets >= 0 ? 0 : -1;
+}
+
+int bench_json_number(const char *text, const char *const *keys, unsigned n, double *out)
+{
+    const char *p = text;
+    for (unsigned i = 0; i < n; i++) {
+        char q[80];
+        snprintf(q, sizeof(q), "\"%s\"", keys[i]);
+        p = strstr(p, q);
+        if (!p)
+            return -1;
+        p += strlen(q);
+    }
+    while (*p == ' ' || *p == ':')
+        p++;
+    char *end;
+    double x = strtod(p, &end);
+    if (end == p)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+int bench_ro_load(const char *path, struct bench_ro_run *r)
+{
+    struct ebf_kv kv;
+    memset(r, 0, sizeof(*r));
+    if (ebf_kv_load(&kv, path) != 0)
+        return -1;
+    int ok = ebf_kv_str(&kv, "frames") && ebf_kv_str(&kv, "start_ns") &&
+             ebf_kv_str(&kv, "end_ns") && ebf_kv_str(&kv, "lcore.busy_cycles.0");
+    r->frames = ebf_kv_u64(&kv, "frames", 0);
+    r->bytes = ebf_kv_u64(&kv, "bytes", 0);
+    r->start_ns = ebf_kv_u64(&kv, "start_ns", 0);
+    r->end_ns = ebf_kv_u64(&kv, "end_ns", 0);
+    r->busy_cycles = ebf_kv_u64(&kv, "lcore.busy_cycles.0", 0);
+    ebf_kv_free(&kv);
+    if (!ok || r->frames == 0 || r->end_ns <= r->start_ns)
+        return -1;
+    return 0;
+}
+
+double bench_ro_fps(const struct bench_ro_run *r)
+{
+    if (r->end_ns <= r->start_ns)
+        return 0;
+    return (double)r->frames * 1e9 / (double)(r->end_ns - r->start_ns);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* bench_parse.h - figures out of the runs' outputs: dpdk-testpmd's periodic stats, the readout's stats file. */
+#ifndef BENCH_PARSE_H
+#define BENCH_PARSE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * dpdk-testpmd with --stats-period prints, every period, "Tx-pps: N" per
+ * port (the packets sent since the last print, per second). The rate of a
+ * run is the median of those samples, the first left out when there are
+ * two or more (it includes the start of forwarding). Returns the rate in
+ * packets per second, or -1 when the output has no sample.
+ */
+double bench_testpmd_tx_pps(FILE *out);
+
+/*
+ * dpdk-testpmd with --record-core-cycles prints at its end "total
+ * cycles=N" (the cycles of its forwarding passes that moved packets; 22.11
+ * prints "total io packets=0" and INF beside them) and the accumulated
+ * forward statistics, "TX-packets: N" among them. Sets *cycles and
+ * *packets; returns 0, or -1 when either is missing.
+ */
+int bench_testpmd_io_cycles(FILE *out, double *cycles, double *packets);
+
+/*
+ * The number after the last of keys (n quoted JSON keys, each looked for
+ * after the previous one) in text: {"a": {"b": 3}} with keys a, b gives 3.
+ * Enough for the summary of `ebfarm demo --json`, whose keys are unique
+ * along such a path. Returns 0, or -1 when a key or the number is missing.
+ */
+int bench_json_number(const char *text, const char *const *keys, unsigned n, double *out);
+
+/* The figures of a readout run, from its stats file. */
+struct bench_ro_run {
+    uint64_t frames;             /* "frames": frames sent */
+    uint64_t bytes;              /* "bytes": frame bytes sent */
+    uint64_t start_ns, end_ns;   /* first and last event, wall clock */
+    uint64_t busy_cycles;        /* "lcore.busy_cycles.0" */
+};
+
+/* Load a readout's stats file. Returns 0, or -1 when it cannot be read or
+ * lacks one of the keys above, or its run is empty (no frames, end <= start). */
+int bench_ro_load(const char *path, struct bench_ro_run *r);
+
+/* Frames per wall second of the run: frames / (end_ns - start_ns). */
+double bench_ro_fps(const struct bench_ro_run *r);
+
+#endif /* BENCH_PARSE_H */

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* bench_report.c - benchmark results and metadata as a table, one JSON object or CSV. */
+#include "bench_report.h"
+
+#include <string.h>
+
+void bench_result_set(struct bench_result *r, const char *name, const char *unit,
+                      const char *reference, const double *s, const double *ref, size_t n)
+{
+    double ratio[BENCH_MAX_PAIRS];
+    memset(r, 0, sizeof(*r));
+    snprintf(r->name, sizeof(r->name), "%s", name);
+    snprintf(r->unit, sizeof(r->unit), "%s", unit);
+    snprintf(r->reference, sizeof(r->reference), "%s", reference);
+    if (n > BENCH_MAX_PAIRS)
+        n = BENCH_MAX_PAIRS;
+    bench_ratios(s, ref, n, ratio);
+    bench_spread_of(s, n, &r->value);
+    bench_spread_of(ref, n, &r->reference_value);
+    bench_spread_of(ratio, n, &r->ratio);
+    r->pairs = (unsigned)n;
+}
+
+void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_result *r,
+                       size_t n)
+{
+    fprintf(f, "ebfarm bench%s, %s\n", m->quick ? " --quick" : "", m->date);
+    fprintf(f, "cpu: %s, %.0f MHz, %u CPUs; DPDK %s; driver %s\n", m->cpu_model, m->cpu_mhz,
+            m->cpus, m->dpdk_version, m->driver);
+    fprintf(f, "fragment %u B, frame %u B; %u pairs (subject, reference alternated); "
+               "median [min-max]\n\n",
+            m->frag_size, m->frame_size, m->pairs);
+    fprintf(f, "%-20s %-34s %-13s %-20s %-34s %s\n", "name", "value", "unit", "reference",
+            "reference value", "ratio");
+    for (size_t i = 0; i < n; i++) {
+        char v[64], rv[64], ra[64];
+        snprintf(v, sizeof(v), "%.4g [%.4g-%.4g]", r[i].value.median, r[i].value.min,
+                 r[i].value.max);
+        snprintf(rv, sizeof(rv), "%.4g [%.4g-%.4g]", r[i].reference_value.median,
+                 r[i].reference_value.min, r[i].reference_value.max);
+        snprintf(ra, sizeof(ra), "%.3f [%.3f-%.3f]", r[i].ratio.median, r[i].ratio.min,
+                 r[i].ratio.max);
+        fprintf(f, "%-20s %-34s %-13s %-20s %-34s %s\n", r[i].name, v, r[i].unit,
+                r[i].reference, rv, ra);
+    }
+}
+
+/* Names, units and the CPU model hold no quote or backslash of their own
+ * making, but the CPU model comes from the kernel: escape it anyway. */
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", (unsigned char)*s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_meta(FILE *f, const struct bench_meta *m)
+{
+    fputs("\"meta\":{\"cpu_model\":", f);
+    json_str(f, m->cpu_model);
+    fprintf(f, ",\"cpu_mhz\":%.3f,\"cpus\":%u,\"dpdk_version\":", m->cpu_mhz, m->cpus);
+    json_str(f, m->dpdk_version);
+    fputs(",\"driver\":", f);
+    json_str(f, m->driver);
+    fprintf(f, ",\"frame_size\":%u,\"frag_size\":%u,\"pairs\":%u,\"quick\":%s,\"date\":",
+            m->frame_size, m->frag_size, m->pairs, m->quick ? "true" : "false");
+    json_str(f, m->date);
+    fputc('}', f);
+}
+
+static void json_result(FILE *f, const struct bench_result *r)
+{
+    fputs("{\"name\":", f);
+    json_str(f, r->name);
+    fprintf(f, ",\"value\":%.6g,\"unit\":", r->value.median);
+    json_str(f, r->unit);
+    fputs(",\"reference\":", f);
+    json_str(f, r->reference);
+    fprintf(f,
+            ",\"reference_value\":%.6g,\"ratio\":%.6g,\"pairs\":%u,"
+            "\"value_min\":%.6g,\"value_max\":%.6g,"
+            "\"reference_value_min\":%.6g,\"reference_value_max\":%.6g,"
+            "\"ratio_min\":%.6g,\"ratio_max\":%.6g}",
+            r->reference_value.median, r->ratio.median, r->pairs, r->value.min, r->value.max,
+            r->reference_value.min, r->reference_value.max, r->ratio.min, r->ratio.max);
+}
+
+void bench_print_json(FILE *f, const struct bench_meta *m, const struct bench_result *r,
+                      size_t n)
+{
+    fputc('{', f);
+    json_meta(f, m);
+    fputs(",\"results\":[", f);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        json_result(f, &r[i]);
+    }
+    fputs("]}\n", f);
+}
+
+/* A CSV field: quoted, inner quotes doubled. */
+static void csv_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+void bench_print_csv(FILE *f, const struct bench_meta *m, const struct bench_result *r,
+                     size_t n)
+{
+    fputs("name,value,unit,reference,reference_value,ratio,pairs,value_min,value_max,"
+          "reference_value_min,reference_value_max,ratio_min,ratio_max,"
+          "cpu_model,cpu_mhz,dpdk_version,driver,frame_size,date\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s,%.6g,%s,%s,%.6g,%.6g,%u,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", r[i].name,
+                r[i].value.median, r[i].unit, r[i].reference, r[i].reference_value.median,
+                r[i].ratio.median, r[i].pairs, r[i].value.min, r[i].value.max,
+                r[i].reference_value.min, r[i].reference_value.max, r[i].ratio.min,
+                r[i].ratio.max);
+        csv_str(f, m->cpu_model);
+        fprintf(f, ",%.3f,%s,", m->cpu_mhz, m->dpdk_version);
+        csv_str(f, m->driver);
+        fprintf(f, ",%u,%s\n", m->frame_size, m->date);
+    }
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* bench_report.h - benchmark results and the run's metadata as a table, one JSON object or CSV. */
+#ifndef BENCH_REPORT_H
+#define BENCH_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "bench_stats.h"
+
+/* The machine and software a benchmark ran on (bench_meta.c fills it). */
+struct bench_meta {
+    char cpu_model[128];         /* /proc/cpuinfo "model name", "unknown" if absent */
+    double cpu_mhz;              /* /proc/cpuinfo "cpu MHz" of the first CPU, 0 if absent */
+    unsigned cpus;               /* online CPUs */
+    char dpdk_version[32];       /* the DPDK the daemons were built with */
+    char driver[64];             /* the virtual device both sides ran on */
+    unsigned frame_size;         /* bytes of each frame on the device */
+    unsigned frag_size;          /* fragment payload bytes */
+    unsigned pairs;              /* subject/reference pairs of each result */
+    int quick;                   /* 1: --quick */
+    char date[32];               /* UTC, ISO 8601 */
+};
+
+/* One measurement against its reference, over `pairs` alternated runs. */
+struct bench_result {
+    char name[48];               /* what was measured, e.g. "readout_tx_rate" */
+    char unit[24];               /* of value and reference_value */
+    char reference[48];          /* the reference run, e.g. "testpmd_txonly" */
+    struct bench_spread value;   /* the subject's runs */
+    struct bench_spread reference_value;
+    struct bench_spread ratio;   /* value / reference_value per pair */
+    unsigned pairs;
+};
+
+/* Fill r from pairs of runs: s[i] the subject's, ref[i] the reference's. */
+void bench_result_set(struct bench_result *r, const char *name, const char *unit,
+                      const char *reference, const double *s, const double *ref, size_t n);
+
+/* A human table: metadata lines, then one row per result (median and
+ * min-max of value, reference value and ratio). */
+void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_result *r,
+                       size_t n);
+
+/* One JSON object: {"meta": {...}, "results": [{"name", "value", "unit",
+ * "reference", "reference_value", "ratio", "pairs", "value_min", ...}]}.
+ * value, reference_value and ratio are the medians. */
+void bench_print_json(FILE *f, const struct bench_meta *m, const struct bench_result *r,
+                      size_t n);
+
+/* CSV: a header line, then one line per result; the metadata repeated in
+ * the last columns of every line so that each line stands alone. */
+void bench_print_csv(FILE *f, const struct bench_meta *m, const struct bench_result *r,
+                     size_t n);
+
+#endif /* BENCH_REPORT_H */

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* bench_sfc.h - the SFC's busy cycles per frame against dpdk-testpmd io-forward from the same memif link. */
+#ifndef BENCH_SFC_H
+#define BENCH_SFC_H
+
+#include "bench_env.h"
+
+/* One run: the SFC of `ebfarm demo --json` (reference 0: its summary's
+ * capacity.sfc.cycles_per_frame), or dpdk-testpmd --forward-mode=io
+ * --record-core-cycles with a memif server as port 0, fed by a readout,
+ * and net_null0,no-rx=1 as port 1 (reference 1: total busy cycles over
+ * the packets it forwarded). *value is cycles per frame. */
+int bench_sfc_side(struct bench_env *env, int reference, double *value, char *err, size_t len);
+
+#endif /* BENCH_SFC_H */
