@@ -38,6 +38,7 @@ uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_i
 }
 
 #define RX_BURST 32
+_Static_assert(RO_MAX_SFCS <= RO_THROTTLE_MAX_MACS, "the throttle view trusts every --sfc-mac");
 
 /* Take what the port received: throttle frames go to the view, everything
  * is freed and counted. Returns the frames taken. */
@@ -51,11 +52,11 @@ static unsigned rx_poll(struct ro_gen *g, uint64_t now_ns)
     if (n == 0)
         return 0;
     for (uint16_t i = 0; i < n; i++) {
-        uint64_t rejected = v->rejected;
+        uint64_t rejected = v->rejected + v->foreign;
         enum ebf_reason r = ro_throttle_view_offer(v, rte_pktmbuf_mtod(m[i], const uint8_t *),
                                                    rte_pktmbuf_data_len(m[i]),
                                                    g->c->udp_port, now_ns);
-        st->rx_other += r != EBF_R_OK && v->rejected == rejected;
+        st->rx_other += r != EBF_R_OK && v->rejected + v->foreign == rejected;
     }
     rte_pktmbuf_free_bulk(m, n);
     st->rx_frames += n;
@@ -64,6 +65,7 @@ static unsigned rx_poll(struct ro_gen *g, uint64_t now_ns)
     st->throttle_off_frames = v->off_frames;
     st->throttle_stale = v->stale;
     st->throttle_rejected = v->rejected;
+    st->throttle_foreign = v->foreign;
     return n;
 }
 
@@ -217,6 +219,7 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
     g->end = c->duration_s > 0 ? g->t0 + (uint64_t)(c->duration_s * (double)hz) : UINT64_MAX;
     g->tsc_per_event = c->rate > 0 ? (double)hz / c->rate : 0;
     ro_throttle_view_init(&g->tv);
+    ro_throttle_view_trust(&g->tv, (const uint8_t (*)[6])c->sfc_mac, c->n_sfcs);
     st->start_ns = ebf_now_ns();
     return 0;
 }

@@ -29,6 +29,7 @@ struct ro_stats {
     uint64_t throttle_frames;    /* valid throttle frames, stale ones included */
     uint64_t throttle_on_frames, throttle_off_frames, throttle_stale;
     uint64_t throttle_rejected;  /* throttle frames that failed the parser */
+    uint64_t throttle_foreign;   /* throttle frames from no SFC of --sfc-mac */
     uint64_t throttle_holds;     /* times generation was held */
     uint64_t throttle_held_ns;   /* time held, in total */
     uint64_t throttle_held_polls;/* polls that found generation held */
@@ -91,6 +92,8 @@ struct ro_snap {
       "Throttle frames not newer than the last from that SFC.")                                    \
     X(THROTTLE_REJECTED, C, "throttle.rejected", st.throttle_rejected, (), EBF_CF_SUM,             \
       "Throttle frames that failed the parser.")                                                   \
+    X(THROTTLE_FOREIGN, C, "throttle.foreign", st.throttle_foreign, (), 0,                         \
+      "Throttle frames from no SFC of --sfc-mac, ignored.")                                        \
     X(THROTTLE_HOLDS, C, "throttle.holds", st.throttle_holds, (), EBF_CF_SUM,                      \
       "Times an SFC held generation.")                                                             \
     X(THROTTLE_HELD_NS, C, "throttle.held_ns", st.throttle_held_ns, (), EBF_CF_SUM | EBF_CF_RUN,   \

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ro_throttle.c - the readout's throttle view: apply throttle frames per SFC, expire unrefreshed holds. */
+/* ro_throttle.c - the readout's throttle view: apply throttle frames of trusted SFCs per SFC, expire unrefreshed holds. */
 #include "ro_throttle.h"
 
 #include <string.h>
@@ -7,6 +7,22 @@
 void ro_throttle_view_init(struct ro_throttle_view *v)
 {
     memset(v, 0, sizeof(*v));
+}
+
+void ro_throttle_view_trust(struct ro_throttle_view *v, const uint8_t (*macs)[6], uint16_t n)
+{
+    v->n_macs = n < RO_THROTTLE_MAX_MACS ? n : RO_THROTTLE_MAX_MACS;
+    memcpy(v->mac, macs, (size_t)v->n_macs * 6);
+}
+
+static int trusted(const struct ro_throttle_view *v, const uint8_t *mac)
+{
+    if (!v->n_macs)
+        return 1;
+    for (uint16_t i = 0; i < v->n_macs; i++)
+        if (memcmp(v->mac[i], mac, 6) == 0)
+            return 1;
+    return 0;
 }
 
 enum ebf_reason ro_throttle_view_offer(struct ro_throttle_view *v, const uint8_t *frame,
@@ -27,6 +43,10 @@ enum ebf_reason ro_throttle_view_offer(struct ro_throttle_view *v, const uint8_t
     if (r != EBF_R_OK) {
         v->rejected++;
         return r;
+    }
+    if (!trusted(v, l.src_mac)) {
+        v->foreign++;                   /* not one of our SFCs: no hold */
+        return EBF_R_BAD_SOURCE;
     }
     v->frames++;
     /* Sequence numbers wrap: a frame more than 2^31 behind is stale. */

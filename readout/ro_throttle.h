@@ -19,6 +19,7 @@
  * alone may call these functions on it.
  */
 #define RO_THROTTLE_MAX_SFCS 64
+#define RO_THROTTLE_MAX_MACS 64  /* the SFC MACs a view trusts (the readout's --sfc-mac) */
 
 struct ro_throttle_view {
     uint64_t on_until_ns[RO_THROTTLE_MAX_SFCS]; /* 0: not throttled by that SFC */
@@ -28,9 +29,17 @@ struct ro_throttle_view {
     uint64_t on_frames, off_frames;
     uint64_t stale;              /* older than the last frame of that SFC */
     uint64_t rejected;           /* not a valid throttle frame */
+    uint64_t foreign;            /* valid, but from no SFC the view trusts */
+    uint16_t n_macs;             /* 0: throttle frames from any MAC count */
+    uint8_t mac[RO_THROTTLE_MAX_MACS][6];
 };
 
 void ro_throttle_view_init(struct ro_throttle_view *v);
+
+/* Take throttle frames only from these n SFC MACs (at most
+ * RO_THROTTLE_MAX_MACS are kept): a valid throttle frame from another MAC
+ * is counted as foreign and returns EBF_R_BAD_SOURCE. */
+void ro_throttle_view_trust(struct ro_throttle_view *v, const uint8_t (*macs)[6], uint16_t n);
 
 /*
  * Offer one received frame (Ethernet onwards, len bytes) at time now_ns.
@@ -38,7 +47,8 @@ void ro_throttle_view_init(struct ro_throttle_view *v);
  * stale), another reason when it was not a valid throttle frame (a frame
  * of another ebfarm type is EBF_R_BAD_FIELD and a frame of another protocol
  * EBF_R_NOT_EBFARM; neither is counted as rejected; an sfc_id at or above
- * RO_THROTTLE_MAX_SFCS is EBF_R_BAD_SOURCE and counted).
+ * RO_THROTTLE_MAX_SFCS is EBF_R_BAD_SOURCE and counted; a frame from an SFC
+ * MAC the view does not trust is EBF_R_BAD_SOURCE, counted as foreign).
  */
 enum ebf_reason ro_throttle_view_offer(struct ro_throttle_view *v, const uint8_t *frame,
                                        size_t len, uint16_t udp_port, uint64_t now_ns);

@@ -42,9 +42,40 @@ static int parse_node(void *arg, const char *val, char *err, size_t len)
     return 0;
 }
 
+/* --readout-mac MAC[,MAC...]: the readouts fragments may come from (the
+ * option may be repeated; the lists add up). */
+static int parse_readout_macs(void *arg, const char *val, char *err, size_t len)
+{
+    struct sfc_conf *c = arg;
+    char buf[1024], *save = NULL;
+    uint16_t n = c->n_readouts;
+
+    if (strlen(val) >= sizeof(buf))
+        return snprintf(err, len, "list too long"), -EINVAL;
+    strcpy(buf, val);
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == SFC_MAX_READOUTS)
+            return snprintf(err, len, "more than %d MAC addresses", SFC_MAX_READOUTS), -EINVAL;
+        if (ebf_parse_mac(t, c->readout_mac[n]))
+            return snprintf(err, len, "\"%s\" is not a MAC address (aa:bb:cc:dd:ee:ff)", t),
+                   -EINVAL;
+        if (c->readout_mac[n][0] & 1)
+            return snprintf(err, len, "\"%s\" is a multicast MAC address (a readout's is "
+                            "unicast)", t), -EINVAL;
+        n++;
+    }
+    if (n == c->n_readouts)
+        return snprintf(err, len, "\"%s\" holds no MAC address", val), -EINVAL;
+    c->n_readouts = n;
+    return 0;
+}
+
 static const struct ebf_arg own[] = {
     {.name = "node", .kind = EBF_ARG_FN, .fn = parse_node, .dst = &conf, .required = 1,
      .meta = "NAME,MAC", .help = "a trigger node: its port and MAC; node ids in order"},
+    {.name = "readout-mac", .kind = EBF_ARG_FN, .fn = parse_readout_macs, .dst = &conf,
+     .meta = "MAC[,MAC...]", .help = "take fragments only from these readouts and send\n"
+     "throttle frames only to them (up to 16; default: any)"},
     EBF_ARG_PARAM(SOURCES, &conf.n_sources, "N", "sources every event has (8)"),
     EBF_ARG_PARAM(SFC_ID, &conf.sfc_id, "N", "this SFC's id in event frames (0)"),
     EBF_ARG_PARAM(TIMEOUT_MS, &conf.timeout_ms, "T",

@@ -20,8 +20,8 @@ static int node_of(const struct sfc_dp *dp, uint16_t port, uint16_t node_id,
 }
 
 /* Parse a frame received on a node port into h and acks. Returns the node it
- * came from, or -1 when it is not a valid credit frame of a known node
- * (counted under its reason). */
+ * came from, or -1 when it is not a valid unicast credit frame of a known
+ * node (counted under its reason). */
 static int credit_frame(struct sfc_dp *dp, uint16_t port, struct rte_mbuf *m,
                         struct ebf_credit_hdr *h, struct ebf_ack *acks)
 {
@@ -37,6 +37,10 @@ static int credit_frame(struct sfc_dp *dp, uint16_t port, struct rte_mbuf *m,
         r = ebf_credit_parse(p + l.hlen, l.len, h, acks);
     if (r != EBF_R_OK) {
         dp->st.reject[r]++;
+        return -1;
+    }
+    if (l.dst_mac[0] & 1) {
+        dp->st.drop[SFC_DROP_NOT_UNICAST]++;    /* broadcast or multicast */
         return -1;
     }
     int node = node_of(dp, port, h->node_id, l.src_mac);

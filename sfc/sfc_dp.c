@@ -111,7 +111,8 @@ static const enum sfc_drop add_drop[] = {
 };
 
 /* Parse a frame from the readout port into l and h: 1 when it is a valid
- * fragment frame for us, 0 when it is not (counted under its reason). */
+ * fragment frame sent to us (unicast) by the readout its source is bound
+ * to, 0 when it is not (counted under its reason). */
 static int intake_parse(struct sfc_dp *dp, struct rte_mbuf *m, struct ebf_l2l3 *l,
                         struct ebf_frag_hdr *h)
 {
@@ -133,8 +134,17 @@ static int intake_parse(struct sfc_dp *dp, struct rte_mbuf *m, struct ebf_l2l3 *
         dp->st.reject[r]++;
         return 0;
     }
-    if (memcmp(l->dst_mac, dp->rx_mac, 6) != 0 && !(l->dst_mac[0] & 1)) {
+    if (l->dst_mac[0] & 1) {
+        dp->st.drop[SFC_DROP_NOT_UNICAST]++;    /* broadcast or multicast */
+        return 0;
+    }
+    if (memcmp(l->dst_mac, dp->rx_mac, 6) != 0) {
         dp->st.drop[SFC_DROP_NOT_FOR_US]++;
+        return 0;
+    }
+    enum sfc_drop d = sfc_source_check(dp, h->source, l->src_mac);
+    if (d != SFC_DROP_MAX) {
+        dp->st.drop[d]++;
         return 0;
     }
     return 1;

@@ -13,6 +13,8 @@
 #include "ebf_proto.h"
 #include "sfc_stats.h"
 
+#define SFC_MAX_READOUTS 16      /* readout MACs: --readout-mac, or learned for throttle frames */
+
 struct sfc_node_conf {
     uint16_t port;
     uint8_t mac[6];
@@ -26,6 +28,8 @@ struct sfc_conf {
     uint16_t udp_port;           /* UDP encapsulated fragments */
     uint16_t n_nodes;
     struct sfc_node_conf node[SFC_MAX_NODES];
+    uint16_t n_readouts;         /* 0: fragments from any MAC, throttle whoever sent */
+    uint8_t readout_mac[SFC_MAX_READOUTS][6];   /* the only sources of fragments */
     uint32_t capacity;           /* events held at once */
     uint32_t max_frames;         /* frame records (<= rx mbufs) */
     uint32_t max_credits;        /* credits + in-flight per node */

@@ -19,7 +19,10 @@
 _Static_assert(TXQ_SIZE - 1 >= EBF_EVENT_FRAMES_MAX, "an event of EBF_EVENT_FRAMES_MAX frames "
                "must fit the queue toward a node");
 #define BURST_MAX 64
-#define SFC_MAX_READOUTS 16      /* readout MACs throttle frames go to */
+/* A sequence number this far or farther from the one due is not a gap, a
+ * reorder or a repeat: it is counted as a resynchronisation (seq.resync),
+ * and the next number after it, if it comes next, re-bases the sequence. */
+#define SFC_SEQ_WINDOW 65536u
 
 /* Frames waiting for one port to take them. */
 struct txq {
@@ -29,10 +32,19 @@ struct txq {
 };
 
 /* Sequence state of one source: the next number due and which of the 64
- * numbers below it arrived (bit i: next - 1 - i). */
+ * numbers below it arrived (bit i: next - 1 - i); the number that would
+ * confirm a jump beyond the window (valid when jumped). */
 struct seq_state {
     uint32_t next;
     uint64_t seen;
+    uint32_t jump_next;
+    uint8_t jumped;
+};
+
+/* The readout MAC a source id is bound to: the first one heard for it. */
+struct src_bind {
+    uint8_t mac[6];
+    uint8_t bound;
 };
 
 enum node_state { NODE_NEW = 0, NODE_ALIVE, NODE_DEAD };
@@ -61,6 +73,7 @@ struct sfc_dp {
     uint64_t drain_last_rx, drain_frames, drain_end;
     /* faults: sequence gaps, throttling, node liveness */
     struct seq_state seq[EBF_MAX_SOURCES];
+    struct src_bind bind[EBF_MAX_SOURCES];
     uint8_t ro_mac[SFC_MAX_READOUTS][6];
     uint16_t n_ro, last_ro;
     int throttled;
@@ -101,13 +114,20 @@ void sfc_seq_note(struct sfc_dp *dp, uint16_t source, uint32_t seq);
 /* Remember a readout MAC (up to SFC_MAX_READOUTS). */
 void sfc_readout_add(struct sfc_dp *dp, const uint8_t *mac);
 
-/* A readout frame came from mac: remember it for throttle frames. */
+/* A readout frame came from mac: remember it for throttle frames, unless
+ * the readouts are configured (then throttle frames go to those only). */
 static inline void sfc_readout_note(struct sfc_dp *dp, const uint8_t *mac)
 {
-    if (dp->n_ro && memcmp(dp->ro_mac[dp->last_ro], mac, 6) == 0)
+    if (dp->c.n_readouts || (dp->n_ro && memcmp(dp->ro_mac[dp->last_ro], mac, 6) == 0))
         return;
     sfc_readout_add(dp, mac);
 }
+
+/* May a fragment of source from mac be taken? SFC_DROP_MAX when it may,
+ * else the reason to drop it: foreign_source (not a configured readout),
+ * source_spoofed (the source is bound to another MAC). The first MAC
+ * heard for a source is bound to it for the run. */
+enum sfc_drop sfc_source_check(struct sfc_dp *dp, uint16_t source, const uint8_t *mac);
 
 /* Throttle on or off by the table's fill (hysteresis), refresh "on". */
 unsigned sfc_throttle_poll(struct sfc_dp *dp, uint64_t now);

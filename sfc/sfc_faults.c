@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* sfc_faults.c - the SFC facing faults: sequence gaps, throttling the readouts, dead and rejoining nodes. */
+/* sfc_faults.c - the SFC facing faults: sequence gaps, who may send, throttling the readouts, dead and rejoining nodes. */
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
@@ -22,29 +22,78 @@ void sfc_faults_init(struct sfc_dp *dp)
     dp->node_timeout_tsc = (uint64_t)(dp->c.node_timeout_ms * 1e-3 * hz);
     for (uint16_t n = 0; n < dp->c.n_nodes; n++)
         dp->q_alive[dp->node_txq[n]]++;
+    for (uint16_t i = 0; i < dp->c.n_readouts && i < SFC_MAX_READOUTS; i++)
+        sfc_readout_add(dp, dp->c.readout_mac[i]);  /* throttle frames go to these only */
 }
 
 /* --- Sequence numbers ------------------------------------------------------ */
+
+/* A number beyond the window of the one due: counted as a
+ * resynchronisation; when the number after it comes next, the sender really
+ * moved on (a restart), and the sequence is re-based there. A lone forged
+ * number changes nothing else. */
+static void seq_jump(struct sfc_dp *dp, struct seq_state *q, uint16_t source, uint32_t seq)
+{
+    if (q->jumped && seq == q->jump_next) {
+        q->next = seq + 1;
+        q->seen = 3;                        /* seq and the jump before it */
+        q->jumped = 0;
+        return;
+    }
+    dp->st.seq.resync[source]++;
+    q->jump_next = seq + 1;
+    q->jumped = 1;
+}
 
 void sfc_seq_note(struct sfc_dp *dp, uint16_t source, uint32_t seq)
 {
     struct seq_state *q = &dp->seq[source];
     uint32_t ahead = seq - q->next;
+    uint32_t back = q->next - 1 - seq;      /* 0: the last one again */
 
-    if (ahead < 0x80000000u) {
+    if (ahead >= SFC_SEQ_WINDOW && back >= SFC_SEQ_WINDOW) {
+        seq_jump(dp, q, source, seq);
+        return;
+    }
+    q->jumped = 0;
+    if (ahead < SFC_SEQ_WINDOW) {
         /* In order (ahead 0) or after a gap of `ahead` frames. */
         dp->st.seq.gap[source] += ahead;
         q->seen = ahead >= 63 ? 1 : (q->seen << (ahead + 1)) | 1;
         q->next = seq + 1;
         return;
     }
-    uint32_t back = q->next - 1 - seq;      /* 0: the last one again */
     if (back < 64 && !(q->seen & (1ull << back))) {
         q->seen |= 1ull << back;
         dp->st.seq.reorder[source]++;       /* a frame of an earlier gap */
     } else {
         dp->st.seq.dup[source]++;           /* seen, or too old to tell */
     }
+}
+
+/* --- Who may send ---------------------------------------------------------- */
+
+static int readout_configured(const struct sfc_dp *dp, const uint8_t *mac)
+{
+    for (uint16_t i = 0; i < dp->c.n_readouts; i++)
+        if (memcmp(dp->c.readout_mac[i], mac, 6) == 0)
+            return 1;
+    return 0;
+}
+
+enum sfc_drop sfc_source_check(struct sfc_dp *dp, uint16_t source, const uint8_t *mac)
+{
+    struct src_bind *b = &dp->bind[source];
+
+    if (b->bound && memcmp(b->mac, mac, 6) == 0)
+        return SFC_DROP_MAX;                /* the usual case: its own readout */
+    if (dp->c.n_readouts && !readout_configured(dp, mac))
+        return SFC_DROP_FOREIGN_SOURCE;
+    if (b->bound)
+        return SFC_DROP_SOURCE_SPOOFED;
+    memcpy(b->mac, mac, 6);
+    b->bound = 1;
+    return SFC_DROP_MAX;
 }
 
 /* --- Throttling the readouts ---------------------------------------------- */
@@ -62,7 +111,8 @@ void sfc_readout_add(struct sfc_dp *dp, const uint8_t *mac)
     dp->last_ro = dp->n_ro++;
 }
 
-/* One throttle frame to every readout seen, on the readout port. A frame
+/* One throttle frame to every readout configured (--readout-mac), else to
+ * every readout seen, on the readout port. A frame
  * the port refuses is dropped and counted: "on" is repeated anyway. */
 static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
 {

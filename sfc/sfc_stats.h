@@ -17,6 +17,9 @@
 /* Frames dropped by the SFC itself (after they parsed), by reason. */
 #define SFC_FOREACH_DROP(X)                                                   \
     X(NOT_FOR_US, "not_for_us")         /* destination MAC is not ours */     \
+    X(NOT_UNICAST, "not_unicast")       /* to a broadcast or multicast MAC */ \
+    X(FOREIGN_SOURCE, "foreign_source") /* from no readout of --readout-mac */ \
+    X(SOURCE_SPOOFED, "source_spoofed") /* its source is bound to another MAC */ \
     X(WRONG_TYPE, "wrong_type")         /* not a fragment on the rx port */   \
     X(MULTISEG, "multiseg")             /* frame in several mbufs */          \
     X(DUPLICATE, "duplicate")           /* piece already held */              \
@@ -55,6 +58,7 @@ struct sfc_seq_stats {
     uint64_t gap[EBF_MAX_SOURCES];      /* frames skipped by the sequence */
     uint64_t reorder[EBF_MAX_SOURCES];  /* skipped frames that came later */
     uint64_t dup[EBF_MAX_SOURCES];      /* a sequence number seen before */
+    uint64_t resync[EBF_MAX_SOURCES];   /* numbers beyond the window: not gaps */
 };
 
 struct sfc_stats {
@@ -181,6 +185,9 @@ struct sfc_snap {
       EBF_CF_SKIP0 | EBF_CF_SUM, "Skipped frames of this source that came later.")                 \
     X(SEQ_DUP, CA, "seq.dup", st.seq.dup, ("source", 0, NULL), EBF_CF_SKIP0 | EBF_CF_SUM,          \
       "Sequence numbers of this source seen before.")                                              \
+    X(SEQ_RESYNC, CA, "seq.resync", st.seq.resync, ("source", 0, NULL),                            \
+      EBF_CF_SKIP0 | EBF_CF_SUM,                                                                   \
+      "Sequence numbers of this source beyond the window of the one due (not counted as gaps).")   \
     X(LATE_SOURCE, CA, "late.source", st.late_by_source, ("source", 0, NULL),                      \
       EBF_CF_SKIP0 | EBF_CF_SUM, "Pieces of this source that came after their event was sent.")    \
     X(LAST_SOURCE, CA, "last.source", st.last_by_source, ("source", 0, NULL), EBF_CF_SKIP0,        \

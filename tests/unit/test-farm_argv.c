@@ -70,7 +70,8 @@ START_TEST(test_sfc)
         "--vdev=net_memif2,role=server,id=0,socket=/r/sfc0-node1.sock,socket-abstract=no,"
         "mac=02:eb:00:00:01:01,rsize=11",
         "--", "--port=net_memif0", "--node=net_memif1,02:eb:00:00:02:00",
-        "--node=net_memif2,02:eb:00:00:02:01", "--sources=8", "--sfc-id=0", "--timeout-ms=100",
+        "--node=net_memif2,02:eb:00:00:02:01", "--readout-mac=02:eb:00:00:00:10", "--sources=8",
+        "--sfc-id=0", "--timeout-ms=100",
         "--capacity=4096", "--mbufs=32767", "--max-credits=256", "--mtu=1500",
         "--udp-port=50505", "--idle=backoff", "--control=ipc:///r/sfc0.ctl",
         "--metrics=ipc:///r/sfc0.pub", "--metrics-period-ms=1000", "--name=sfc0", NULL,
@@ -206,7 +207,7 @@ START_TEST(test_jumbo_mtu)
     build(FARM_SFC, 0, "sfc0", &c);
     for (int i = 0; i < 3; i++)
         ck_assert_str_eq(c.argv[8 + i], vdev[i]);
-    ck_assert_str_eq(c.argv[21], "--mtu=9000");
+    ck_assert_str_eq(c.argv[22], "--mtu=9000");
     farm_argv_free(&c);
     build(FARM_NODE, 1, "node1", &c);
     ck_assert_str_eq(c.argv[8], vdev[3]);
@@ -302,6 +303,50 @@ START_TEST(test_full_argv_is_cut)
 }
 END_TEST
 
+/* The index of the argument that starts with prefix, or -1. */
+static int find_arg(const struct farm_argv *c, const char *prefix)
+{
+    for (int i = 0; i < c->argc; i++)
+        if (strncmp(c->argv[i], prefix, strlen(prefix)) == 0)
+            return i;
+    return -1;
+}
+
+/* --readout-mac lists every readout that sends to the SFC (and no other),
+ * in the file's order; accept_any_readout leaves it out. */
+START_TEST(test_readout_macs)
+{
+    struct farm_argv c;
+
+    spec.n_sfcs = 2;
+    spec.sfc[1] = spec.sfc[0];
+    spec.n_readouts = 3;
+    spec.readout[1] = spec.readout[0];
+    spec.readout[1].mac[5] = 0x11;
+    spec.readout[1].sfc[0] = 1;                 /* to sfc1 only */
+    spec.readout[2] = spec.readout[0];
+    spec.readout[2].mac[5] = 0x12;
+    spec.readout[2].n_sfcs = 2;
+    spec.readout[2].sfc[0] = 1;
+    spec.readout[2].sfc[1] = 0;                 /* to sfc1 and sfc0 */
+    build(FARM_SFC, 0, "sfc0", &c);
+    int i = find_arg(&c, "--readout-mac=");
+    ck_assert_int_ge(i, 0);
+    ck_assert_str_eq(c.argv[i], "--readout-mac=02:eb:00:00:00:10,02:eb:00:00:00:12");
+    ck_assert_str_eq(c.argv[i + 1], "--sources=8");
+    farm_argv_free(&c);
+    build(FARM_SFC, 1, "sfc1", &c);
+    ck_assert_str_eq(c.argv[find_arg(&c, "--readout-mac=")],
+                     "--readout-mac=02:eb:00:00:00:11,02:eb:00:00:00:12");
+    farm_argv_free(&c);
+    spec.sfc[0].accept_any_readout = 1;
+    build(FARM_SFC, 0, "sfc0", &c);
+    ck_assert_int_eq(find_arg(&c, "--readout-mac"), -1);
+    ck_assert_int_ge(find_arg(&c, "--sources=8"), 0);
+    farm_argv_free(&c);
+}
+END_TEST
+
 Suite *farm_argv_suite(void);
 
 Suite *farm_argv_suite(void)
@@ -320,6 +365,7 @@ Suite *farm_argv_suite(void)
     tcase_add_test(tc, test_shared_port_pci_and_eal_args);
     tcase_add_test(tc, test_auto_lcores);
     tcase_add_test(tc, test_full_argv_is_cut);
+    tcase_add_test(tc, test_readout_macs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -85,6 +85,7 @@ START_TEST(test_demo)
     ck_assert_uint_eq(sfc->capacity, 4096);
     ck_assert_uint_eq(sfc->mbufs, 32767);
     ck_assert_uint_eq(sfc->max_credits, 256);
+    ck_assert_int_eq(sfc->accept_any_readout, 0);
     ck_assert_uint_eq(sfc->p.memory_mb, 256);
     ck_assert_int_eq(sfc->p.idle, FF_IDLE_BACKOFF);
     ck_assert_str_eq(sfc->p.control, "ipc://{run}/sfc0.ctl");
@@ -327,7 +328,8 @@ START_TEST(test_ports_and_overrides)
         "  - {name: s0, id: 9, port: 'net_af_packet0,iface=veth0', mac: 02:00:00:00:00:02,\n"
         "     lcores: '5'}\n"
         "  - {name: s1, port: 0000:3B:00.1, mac: 02:00:00:00:00:05, idle: spin,\n"
-        "     eal_args: [], lcores: '0@(0,4)', max_credits: 8, telemetry: true}\n"
+        "     eal_args: [], lcores: '0@(0,4)', max_credits: 8, telemetry: true,\n"
+        "     accept_any_readout: true}\n"
         "nodes:\n"
         "  - {name: n0, sfc: s0, port: net_null0, sfc_port: 'net_af_packet0,iface=veth0',\n"
         "     mac: 02:00:00:00:00:03, memory_mb: 64, control: 'tcp://10.0.0.2:5555',\n"
@@ -358,6 +360,8 @@ START_TEST(test_ports_and_overrides)
     ck_assert_int_eq(spec.sfc[0].p.telemetry, 0);       /* the defaults' false */
     ck_assert_int_eq(spec.sfc[1].p.telemetry, 1);       /* its own true over it */
     ck_assert_str_eq(spec.sfc[1].p.lcores, "0@(0,4)");
+    ck_assert_int_eq(spec.sfc[0].accept_any_readout, 0);    /* the default */
+    ck_assert_int_eq(spec.sfc[1].accept_any_readout, 1);
     ck_assert_uint_eq(spec.sfc[1].p.memory_mb, 512);
     assert_port(&spec.node[0].port, FF_PORT_VDEV, "net_null0");
     ck_assert_uint_eq(spec.node[0].p.memory_mb, 64);
@@ -512,7 +516,7 @@ static const struct bad {
      "    capcity: 5\n"
      NODE0,
      "key 'sfcs[0].capcity' is not allowed (allowed: name, id, port, mac, capacity, mbufs, "
-     "max_credits, host, control, metrics, lcores, memory_mb, telemetry, idle, eal_args)"},
+     "max_credits, accept_any_readout, host, control, metrics, lcores, memory_mb, telemetry, idle, eal_args)"},
     {"unknown node key",
      BASE N1
      "    credit: 4\n",
@@ -584,6 +588,21 @@ static const struct bad {
      "    mac: zz:00\n",
      "key 'nodes[0].mac': \"zz:00\" is not a MAC address (six hex bytes such as "
      "02:eb:00:00:02:00)"},
+    {"multicast MAC",
+     HEAD
+     "readouts:\n"
+     "  - name: ro0\n"
+     "    port: memif:a\n"
+     "    mac: 03:00:00:00:00:01\n"
+     "    sfcs: [sfc0]\n"
+     SFC0 NODE0,
+     "key 'readouts[0].mac': \"03:00:00:00:00:01\" is a multicast MAC address (a port's MAC "
+     "is unicast: its first byte even)"},
+    {"bad accept_any_readout",
+     HEAD RO0 SFC0
+     "    accept_any_readout: yes\n"
+     NODE0,
+     "key 'sfcs[0].accept_any_readout': \"yes\" is not true or false"},
     {"bad sfc_mac",
      BASE
      "    sfc_mac: 02:00:00:00:00\n",

@@ -154,6 +154,30 @@ END_TEST
 
 /* --- Suite ----------------------------------------------------------------- */
 
+/* With the SFC MACs given, a throttle frame from another MAC holds
+ * nothing: it is counted as foreign, not as taken or rejected. */
+START_TEST(test_throttle_view_trusted_macs)
+{
+    static const uint8_t sfcs[2][6] = {{2, 0, 0, 0, 0, 7}, {2, 0, 0, 0, 0, 2}};
+    uint8_t f[T_LEN];
+    struct ro_throttle_view v;
+
+    ro_throttle_view_init(&v);
+    ro_throttle_view_trust(&v, sfcs, 1);            /* 02:..:07 only */
+    throttle_frame(f, 3, 1, 1);                     /* from 02:..:02 */
+    ck_assert_int_eq(ro_throttle_view_offer(&v, f, T_LEN, T_PORT, T_SEC), EBF_R_BAD_SOURCE);
+    ck_assert_uint_eq(v.foreign, 1);
+    ck_assert_uint_eq(v.frames, 0);
+    ck_assert_uint_eq(v.rejected, 0);
+    ck_assert_int_eq(ro_throttle_view_held(&v, T_SEC), 0);
+    ro_throttle_view_trust(&v, sfcs, 2);            /* and 02:..:02 */
+    ck_assert_int_eq(ro_throttle_view_offer(&v, f, T_LEN, T_PORT, T_SEC), EBF_R_OK);
+    ck_assert_uint_eq(v.foreign, 1);
+    ck_assert_uint_eq(v.frames, 1);
+    ck_assert_int_eq(ro_throttle_view_held(&v, T_SEC), 1);
+}
+END_TEST
+
 Suite *ro_throttle_suite(void);   /* called by check-main.c, which has no header */
 
 Suite *ro_throttle_suite(void)
@@ -166,6 +190,7 @@ Suite *ro_throttle_suite(void)
     tcase_add_test(tc, test_throttle_view_rejects);
     tcase_add_test(tc, test_throttle_view_many_sfcs);
     tcase_add_test(tc, test_throttle_view_seq_wrap);
+    tcase_add_test(tc, test_throttle_view_trusted_macs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -172,6 +172,24 @@ static void sfc_node_ports(struct farm_argv *c, const struct farm_spec *s, const
     }
 }
 
+/* --readout-mac: the MACs of every readout that sends to SFC k, the only
+ * ones it takes fragments from and throttles. */
+static void readout_macs(struct farm_argv *c, const struct farm_spec *s, unsigned k)
+{
+    char list[FF_MAX_READOUTS * 18 + 1], m[24];
+    size_t o = 0;
+
+    for (unsigned r = 0; r < s->n_readouts; r++)
+        for (unsigned i = 0; i < s->readout[r].n_sfcs; i++)
+            if (s->readout[r].sfc[i] == k) {
+                mac_str(s->readout[r].mac, m);
+                o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", o ? "," : "", m);
+                break;
+            }
+    if (o)
+        arg(c, "--readout-mac=%s", list);
+}
+
 static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
                     const struct farm_proc *fp, const char *run_dir, struct farm_argv *c)
 {
@@ -195,6 +213,8 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
         mac_str(s->node[idx[j]].mac, m);
         arg(c, "--node=%s,%s", names[j + 1], m);
     }
+    if (!x->accept_any_readout)
+        readout_macs(c, s, k);
     arg(c, "--sources=%u", s->run.sources);
     arg(c, "--sfc-id=%u", x->id);
     arg(c, "--timeout-ms=%g", s->run.timeout_ms);

@@ -253,6 +253,8 @@ static int conv_sfc(struct ff_cv *c, const struct raw_farm *f, unsigned i,
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(CAPACITY), r->capacity, &sfc->capacity);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(MBUFS), r->mbufs, &sfc->mbufs);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(MAX_CREDITS), r->max_credits, &sfc->max_credits);
+    rc = rc ? rc : ff_get_bool(c, "accept_any_readout", r->accept_any_readout,
+                               &sfc->accept_any_readout);
     return rc;
 }
 

@@ -72,6 +72,7 @@ struct ff_sfc {
     struct ff_port port;         /* the readout-facing port */
     uint8_t mac[6];
     uint32_t capacity, mbufs, max_credits;
+    int accept_any_readout;      /* 1: no --readout-mac, fragments from any MAC */
 };
 
 struct ff_node {

@@ -239,7 +239,12 @@ int ff_get_bool(struct ff_cv *c, const char *field, const char *txt, int *out)
 
 int ff_get_mac(struct ff_cv *c, const char *field, const char *txt, uint8_t mac[6])
 {
-    if (!txt || ebf_parse_mac(txt, mac) == 0)
+    if (!txt)
+        return 0;
+    if (ebf_parse_mac(txt, mac) == 0 && (mac[0] & 1))
+        return FAIL(c, "key '%s': \"%s\" is a multicast MAC address (a port's MAC is unicast: "
+                    "its first byte even)", ff_key(c, field), txt);
+    if (ebf_parse_mac(txt, mac) == 0)
         return 0;
     return FAIL(c, "key '%s': \"%s\" is not a MAC address (%s)", ff_key(c, field), txt,
                 FF_HINT_MAC);
