@@ -185,16 +185,18 @@ static unsigned port_max_frame(uint16_t port)
 }
 
 int lb_port_open(const struct lb_opts *o, const char *spec, const char *ns,
-                 struct rte_mempool *pool, uint16_t *port, unsigned *max_frame)
+                 struct rte_mempool *pool, const volatile sig_atomic_t *stop, uint16_t *port,
+                 unsigned *max_frame)
 {
-    sig_atomic_t no_stop = 0;
     if (attach(spec, ns, port))
         return -ENODEV;
     int self = lb_netns_enter(ns);
     int rc = ebf_port_start(*port, pool, 0, 1024, 1024);   /* the port's MTU */
     if (rc == 0)
-        rc = ebf_port_wait_up(*port, &no_stop, o->link_timeout_ms);
+        rc = ebf_port_wait_up(*port, stop, o->link_timeout_ms);
     *max_frame = port_max_frame(*port);
+    if (rc)
+        ebf_port_close(*port);      /* a memif server removes its socket file */
     lb_netns_leave(self);
     return rc;
 }

@@ -3,6 +3,7 @@
 #ifndef LB_EAL_H
 #define LB_EAL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,12 +36,15 @@ void lb_netns_leave(int self);
 /*
  * Attach the device of spec (a PCI address already probed by EAL, or a vdev
  * string created inside namespace ns), start it with pool for its receive
- * queue and wait up to o->link_timeout_ms for its link. *port is its port
- * id, *max_frame its MTU + 18 (the largest frame it takes, FCS included).
- * 0, or a negative errno.
+ * queue and wait up to o->link_timeout_ms for its link, or until *stop is
+ * set (a signal). *port is its port id, *max_frame its MTU + 18 (the
+ * largest frame it takes, FCS included). 0, or a negative errno (-EINTR:
+ * stopped) with the port closed again, so that a memif server's socket
+ * file is gone.
  */
 int lb_port_open(const struct lb_opts *o, const char *spec, const char *ns,
-                 struct rte_mempool *pool, uint16_t *port, unsigned *max_frame);
+                 struct rte_mempool *pool, const volatile sig_atomic_t *stop, uint16_t *port,
+                 unsigned *max_frame);
 
 /* Stop and close port inside namespace ns. */
 void lb_port_close(uint16_t port, const char *ns);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -156,4 +157,46 @@ void lb_print_table(FILE *f, const struct lb_report *r)
     }
     fprintf(f, "latency includes the measurement: a TSC read costs %.1f ns; see each trial's "
                "tx_hold_p99_ns and rx_loop_p99_ns in --json\n", r->meta.tsc_read_ns);
+}
+
+/* v rounded down to two significant digits, as a --rate value: "1.3Mfps". */
+static void rate_down(char *b, size_t n, double v)
+{
+    static const struct {
+        double scale;
+        const char *suffix;
+    } u[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
+    unsigned i = 0;
+
+    while (i < 3 && v < u[i].scale)
+        i++;
+    double x = v / u[i].scale, step = x >= 10 ? (x >= 100 ? 10 : 1) : 0.1;
+    x = floor(x / step + 1e-9) * step;
+    snprintf(b, n, "%.*f%sfps", step < 1 ? 1 : 0, x, u[i].suffix);
+}
+
+int lb_rate_hint(const struct lb_report *r, unsigned frame_size, const char *path, char *b,
+                 size_t n)
+{
+    double best = 0, asked = 0;
+    unsigned k = 0;
+
+    for (unsigned i = 0; i < r->n_trials; i++) {
+        const struct lb_trial_rec *t = &r->trial[i];
+        if (t->frame_size != frame_size || strcmp(t->path, path) != 0)
+            continue;
+        if (t->valid)
+            return 0;
+        best = fmax(best, t->achieved_fps);
+        asked = fmax(asked, t->requested_fps);
+        k++;
+    }
+    if (!k || best < 1)
+        return 0;
+    char rate[32];
+    rate_down(rate, sizeof(rate), best);
+    snprintf(b, n, "loopback: every %s trial of %u-byte frames was invalid: the sender reached "
+                   "at most %.4f Mfps of the %.4f asked; try --rate %s\n",
+             path, frame_size, best / 1e6, asked / 1e6, rate);
+    return 1;
 }

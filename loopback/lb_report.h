@@ -106,11 +106,36 @@ void lb_print_live(FILE *f, double t_s, unsigned frame_size, double fps, double 
                    double p99_ns);
 
 void lb_print_table(FILE *f, const struct lb_report *r);
+
+/*
+ * When every trial of frame_size on path ("dpdk", "kernel") was invalid
+ * (the sender missed the asked rate): the line "loopback: every dpdk trial
+ * of 64-byte frames was invalid: the sender reached at most 0.8127 Mfps of
+ * the 7.4405 asked; try --rate 810kfps\n" in b, the best achieved rate
+ * rounded down to two significant digits, and 1. 0 (b untouched) when a
+ * trial was valid or there was none.
+ */
+int lb_rate_hint(const struct lb_report *r, unsigned frame_size, const char *path, char *b,
+                 size_t n);
 void lb_write_json(FILE *f, const struct lb_report *r);
 void lb_write_csv(FILE *f, const struct lb_report *r);
 
 /* SVG: frame loss against offered load, and the latency histogram of the
  * latency trials (or, without one, of the last valid trial of each size). */
 int lb_write_svg(FILE *f, const struct lb_report *r);
+
+/*
+ * The figure's ticks. lb_ticks_linear: the multiples of a 1-2-5 step
+ * (1, 2 or 5 times a power of ten) in [lo, hi], about want of them, at
+ * most max, into v; *decimals: the decimals the step needs. lb_ticks_log:
+ * 1, 2 and 5 times the powers of ten in [lo, hi] (only the powers when
+ * that is more than 8). Both return how many. lb_tick_label: v with
+ * decimals (-1: as many as a 1-2-5 value needs), no exponent, then " unit"
+ * ("" for none): "0.5 Mpps", "20 %", "0.02" with the micro sign and "s".
+ */
+unsigned lb_ticks_linear(double lo, double hi, unsigned want, double *v, unsigned max,
+                         int *decimals);
+unsigned lb_ticks_log(double lo, double hi, double *v, unsigned max);
+void lb_tick_label(char *b, size_t n, double v, int decimals, const char *unit);
 
 #endif /* LB_REPORT_H */

@@ -50,36 +50,99 @@ static void frame(FILE *f, double top, const char *title, const char *xl, const 
                "text-anchor='middle'>%s</text>\n", top + PH / 2.0, top + PH / 2.0, yl);
 }
 
-static void ticks(FILE *f, const struct axis *x, const struct axis *y, double top)
+unsigned lb_ticks_linear(double lo, double hi, unsigned want, double *v, unsigned max,
+                         int *decimals)
 {
-    for (int i = 0; i <= 4; i++) {
-        double xv = x->log ? pow(10, log10(x->lo) + i * (log10(x->hi) - log10(x->lo)) / 4)
-                           : x->lo + i * (x->hi - x->lo) / 4;
-        double yv = y->lo + i * (y->hi - y->lo) / 4;
-        fprintf(f, "<text x='%.1f' y='%.0f' font-size='11' text-anchor='middle'>%.3g</text>\n",
-                map(x, xv), top + PH - MB + 16, xv);
-        fprintf(f, "<text x='%d' y='%.1f' font-size='11' text-anchor='end'>%.3g</text>\n", ML - 6,
-                map(y, yv) + 4, yv);
+    unsigned n = 0;
+
+    if (!(hi > lo) || want == 0)
+        return 0;
+    double raw = (hi - lo) / want, mag = pow(10, floor(log10(raw))), f = raw / mag;
+    double step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+    int d = -(int)floor(log10(step) + 1e-9);
+    *decimals = d > 0 ? d : 0;
+    for (double k = ceil(lo / step - 1e-9); n < max && k * step <= hi * (1 + 1e-9); k++)
+        v[n++] = k == 0 ? 0 : k * step;     /* never -0 */
+    return n;
+}
+
+unsigned lb_ticks_log(double lo, double hi, double *v, unsigned max)
+{
+    static const double m125[] = {1, 2, 5};
+    unsigned n = 0;
+
+    if (!(lo > 0) || !(hi > lo))
+        return 0;
+    for (int only_decades = 0; only_decades < 2; only_decades++) {
+        n = 0;
+        for (int k = (int)floor(log10(lo)); k <= (int)ceil(log10(hi)); k++)
+            for (unsigned m = 0; m < (only_decades ? 1u : 3u); m++) {
+                double t = m125[m] * pow(10, k);
+                if (t >= lo * (1 - 1e-9) && t <= hi * (1 + 1e-9) && n < max)
+                    v[n++] = t;
+            }
+        if (n <= 8)
+            break;
+    }
+    return n;
+}
+
+void lb_tick_label(char *b, size_t n, double v, int decimals, const char *unit)
+{
+    if (decimals < 0)      /* as many as a 1-2-5 value needs */
+        decimals = v > 0 && v < 1 ? (int)ceil(-log10(v) - 1e-9) : 0;
+    snprintf(b, n, "%.*f%s%s", decimals, v, *unit ? " " : "", unit);
+}
+
+/* Tick labels at v[0..n) along x (or y when vertical), values shown in
+ * the unit of scale (value / scale), decimals as lb_tick_label's. */
+static void ticks_at(FILE *f, const struct axis *a, double top, const double *v, unsigned n,
+                     int vertical, double scale, int decimals, const char *unit)
+{
+    char b[48];
+
+    for (unsigned i = 0; i < n; i++) {
+        lb_tick_label(b, sizeof(b), v[i] / scale, decimals, unit);
+        if (vertical)
+            fprintf(f, "<text x='%d' y='%.1f' font-size='11' text-anchor='end'>%s</text>\n",
+                    ML - 6, map(a, v[i]) + 4, b);
+        else
+            fprintf(f, "<text x='%.1f' y='%.0f' font-size='11' text-anchor='middle'>%s</text>\n",
+                    map(a, v[i]), top + PH - MB + 16, b);
     }
 }
 
-/* Panel 1: every trial's loss (%) against its offered load (Mpps). */
+/* Linear ticks on a at 1-2-5 steps, about 5 of them. */
+static void ticks_linear(FILE *f, const struct axis *a, double top, int vertical, double scale,
+                         const char *unit)
+{
+    double v[16];
+    int d;
+    unsigned n = lb_ticks_linear(a->lo / scale, a->hi / scale, 5, v, 16, &d);
+
+    for (unsigned i = 0; i < n; i++)
+        v[i] *= scale;
+    ticks_at(f, a, top, v, n, vertical, scale, d, unit);
+}
+
+/* Panel 1: every trial's loss (%) against the rate it achieved (Mpps). */
 static void loss_panel(FILE *f, const struct lb_report *r)
 {
     double xmax = 0, ymax = 1;
     for (unsigned i = 0; i < r->n_trials; i++) {
-        xmax = fmax(xmax, r->trial[i].requested_fps / 1e6);
+        xmax = fmax(xmax, r->trial[i].achieved_fps / 1e6);
         ymax = fmax(ymax, 100 * r->trial[i].loss_ratio);
     }
     struct axis x = {0, xmax > 0 ? xmax * 1.05 : 1, ML, W - MR, 0};
     struct axis y = {0, ymax * 1.05, PH - MB, MT, 0};
-    frame(f, 0, "Frame loss against offered load (filled: valid trial, hollow: sender missed the rate)",
-          "offered load, Mpps", "loss, %");
-    ticks(f, &x, &y, 0);
+    frame(f, 0, "Frame loss against achieved rate (filled: valid trial, hollow: sender missed the rate)",
+          "achieved rate, Mpps", "loss, %");
+    ticks_linear(f, &x, 0, 0, 1, "Mpps");
+    ticks_linear(f, &y, 0, 1, 1, "%");
     for (unsigned i = 0; i < r->n_trials; i++) {
         const struct lb_trial_rec *t = &r->trial[i];
         const char *c = colour[size_index(r, t->frame_size) % 8];
-        double px = map(&x, t->requested_fps / 1e6), py = map(&y, 100 * t->loss_ratio);
+        double px = map(&x, t->achieved_fps / 1e6), py = map(&y, 100 * t->loss_ratio);
         if (!strcmp(t->path, "kernel"))
             fprintf(f, "<rect x='%.1f' y='%.1f' width='7' height='7' stroke='%s' fill='%s'/>\n",
                     px - 3.5, py - 3.5, c, t->valid ? c : "none");
@@ -105,12 +168,40 @@ static const struct lb_trial_rec *lat_trial(const struct lb_report *r, unsigned 
     return best;
 }
 
-/* Panel 2: latency histograms, fraction of frames per bucket, log time axis. */
+/* The kernel reference's latency trial of frame size i, NULL when none. */
+static const struct lb_trial_rec *kernel_lat_trial(const struct lb_report *r, unsigned i)
+{
+    int k = r->size[i].kernel_lat_trial;
+    if (k >= 0 && (unsigned)k < r->n_trials && r->trial[k].lat.valid)
+        return &r->trial[k];
+    return NULL;
+}
+
+#define MICRO "\xc2\xb5"        /* U+00B5 in UTF-8 */
+
+/* One histogram as a polyline: solid for DPDK, dashed for the kernel. */
+static void lat_curve(FILE *f, const struct lb_trial_rec *t, const char *c, int dashed,
+                      const struct axis *x, const struct axis *y)
+{
+    fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='1.5'%s points='", c,
+            dashed ? " stroke-dasharray='6,3'" : "");
+    for (unsigned b = 0; b < EBF_HIST_BUCKETS; b++) {
+        if (!t->lat_hist.bucket[b])
+            continue;
+        double ns = (double)ebf_hist_bucket_lo(b) * t->ns_per_unit;
+        double frac = (double)t->lat_hist.bucket[b] / (double)t->lat_hist.count;
+        fprintf(f, "%.1f,%.1f ", map(x, fmax(ns, x->lo)), map(y, frac));
+    }
+    fprintf(f, "'/>\n");
+}
+
+/* Panel 2: latency histograms, fraction of frames per bucket, log time
+ * axis in microseconds; the kernel reference's dashed. */
 static void latency_panel(FILE *f, const struct lb_report *r)
 {
-    double lo = 1e12, hi = 1, ymax = 0;
-    for (unsigned i = 0; i < r->n_sizes; i++) {
-        const struct lb_trial_rec *t = lat_trial(r, i);
+    double lo = 1e12, hi = 1, ymax = 0, v[32];
+    for (unsigned i = 0; i < 2 * r->n_sizes; i++) {
+        const struct lb_trial_rec *t = i % 2 ? kernel_lat_trial(r, i / 2) : lat_trial(r, i / 2);
         if (!t)
             continue;
         lo = fmin(lo, fmax(t->lat.min, 1));
@@ -122,22 +213,14 @@ static void latency_panel(FILE *f, const struct lb_report *r)
         lo = 1, hi = 10;
     struct axis x = {lo / 1.5, hi * 1.5, ML, W - MR, 1};
     struct axis y = {0, ymax > 0 ? ymax * 1.05 : 1, PH + PH - MB, PH + MT, 0};
-    frame(f, PH, "One-way latency of every frame (log-bucketed histogram)", "latency, ns (log)",
-          "fraction of frames");
-    ticks(f, &x, &y, PH);
-    for (unsigned i = 0; i < r->n_sizes; i++) {
-        const struct lb_trial_rec *t = lat_trial(r, i);
-        if (!t)
-            continue;
-        fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='1.5' points='", colour[i % 8]);
-        for (unsigned b = 0; b < EBF_HIST_BUCKETS; b++) {
-            if (!t->lat_hist.bucket[b])
-                continue;
-            double ns = (double)ebf_hist_bucket_lo(b) * t->ns_per_unit;
-            double frac = (double)t->lat_hist.bucket[b] / (double)t->lat_hist.count;
-            fprintf(f, "%.1f,%.1f ", map(&x, fmax(ns, x.lo)), map(&y, frac));
-        }
-        fprintf(f, "'/>\n");
+    frame(f, PH, "One-way latency of every frame (log-bucketed histogram)",
+          "latency, " MICRO "s (log)", "fraction of frames");
+    ticks_at(f, &x, PH, v, lb_ticks_log(x.lo, x.hi, v, 32), 0, 1e3, -1, MICRO "s");
+    ticks_linear(f, &y, PH, 1, 1, "");
+    for (unsigned i = 0; i < 2 * r->n_sizes; i++) {
+        const struct lb_trial_rec *t = i % 2 ? kernel_lat_trial(r, i / 2) : lat_trial(r, i / 2);
+        if (t)
+            lat_curve(f, t, colour[(i / 2) % 8], i % 2, &x, &y);
     }
 }
 
@@ -152,6 +235,10 @@ static void legend(FILE *f, const struct lb_report *r)
             MT + 18 * r->n_sizes + 16);
     fprintf(f, "<text x='%d' y='%u' font-size='11'>square: kernel</text>\n", W - MR + 16,
             MT + 18 * r->n_sizes + 32);
+    fprintf(f, "<text x='%d' y='%u' font-size='11'>solid line: DPDK</text>\n", W - MR + 16,
+            PH + MT + 16);
+    fprintf(f, "<text x='%d' y='%u' font-size='11'>dashed line: kernel</text>\n", W - MR + 16,
+            PH + MT + 32);
 }
 
 /* Text as XML character data: &, < and > escaped. */

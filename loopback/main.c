@@ -20,7 +20,7 @@
 #include "lb_opts.h"
 #include "lb_run.h"
 
-static volatile int stop_requested;
+static volatile sig_atomic_t stop_requested;
 
 static void on_signal(int sig)
 {
@@ -48,12 +48,19 @@ static void open_ports(const struct lb_opts *o, struct lb_ports *p)
     p->rxp = ebf_pool_create("lb_rx", 4095, room, (int)rte_socket_id());
     if (!p->txp || !p->rxp)
         ebf_eal_exit(EXIT_FAILURE, "loopback: mempools: %s (try --mem)\n", rte_strerror(rte_errno));
-    if (o->role != LB_ROLE_TX && lb_port_open(o, o->rx, o->rx_netns, p->rxp, &p->rx, &p->rx_max))
-        ebf_eal_exit(EXIT_FAILURE, "loopback: cannot start RX port '%s' (link up within %u ms)\n",
-                     o->rx, o->link_timeout_ms);
-    if (o->role != LB_ROLE_RX && lb_port_open(o, o->tx, o->tx_netns, p->rxp, &p->tx, &p->tx_max))
-        ebf_eal_exit(EXIT_FAILURE, "loopback: cannot start TX port '%s' (link up within %u ms)\n",
-                     o->tx, o->link_timeout_ms);
+    for (int tx = 0; tx < 2; tx++) {
+        if (o->role == (tx ? LB_ROLE_RX : LB_ROLE_TX))
+            continue;
+        const char *spec = tx ? o->tx : o->rx;
+        int rc = lb_port_open(o, spec, tx ? o->tx_netns : o->rx_netns, p->rxp, &stop_requested,
+                              tx ? &p->tx : &p->rx, tx ? &p->tx_max : &p->rx_max);
+        if (rc == -EINTR)
+            ebf_eal_exit(EXIT_FAILURE, "loopback: stopped while waiting for the link of %s port "
+                                       "'%s'\n", tx ? "TX" : "RX", spec);
+        if (rc)
+            ebf_eal_exit(EXIT_FAILURE, "loopback: cannot start %s port '%s' (link up within %u "
+                                       "ms)\n", tx ? "TX" : "RX", spec, o->link_timeout_ms);
+    }
 }
 
 /* A receiver for port, not yet launched; NULL without memory. */
@@ -125,7 +132,13 @@ static void fill_meta(const struct lb_opts *o, struct lb_meta *m, uint16_t tx_po
 
 static int write_outputs(const struct lb_opts *o, const struct lb_report *r)
 {
+    char hint[256];
+
     lb_print_table(o->json ? stderr : stdout, r);
+    for (unsigned i = 0; i < r->n_sizes; i++)
+        for (unsigned k = 0; k < 2; k++)
+            if (lb_rate_hint(r, r->size[i].frame_size, k ? "kernel" : "dpdk", hint, sizeof(hint)))
+                fputs(hint, stderr);
     if (o->json)
         lb_write_json(stdout, r);
     const char *paths[2] = {o->csv, o->plot};

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-loopback.c - ebfarm-loopback over a veth cable between two network namespaces: a short throughput search, its JSON checked. */
+/* test-loopback.c - ebfarm-loopback over a veth cable (a short search, its JSON checked), and its RX and TX processes over memif (nothing left behind). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
@@ -95,6 +99,122 @@ START_TEST(test_af_packet_throughput)
 }
 END_TEST
 
+/* --- Two processes over memif: what the receiver leaves behind ------------- */
+
+/* EAL's runtime directory of the loopback process pid (--file-prefix=ebflbPID). */
+static void runtime_dir(pid_t pid, char *b, size_t n)
+{
+    const char *xdg = getenv("XDG_RUNTIME_DIR");
+
+    if (getuid() == 0)
+        snprintf(b, n, "/var/run/dpdk/ebflb%d", (int)pid);
+    else
+        snprintf(b, n, "%s/dpdk/ebflb%d", xdg ? xdg : "/tmp", (int)pid);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* The receiver (--role rx, a memif server) in the background; its pid. */
+static pid_t start_rx(const char *dir)
+{
+    const char *build = getenv("EBFARM_BUILD_DIR");
+    char prog[512], rx[512], ctl[512], log[512];
+
+    ck_assert_ptr_nonnull(build);
+    snprintf(prog, sizeof(prog), "%s/loopback/ebfarm-loopback", build);
+    snprintf(rx, sizeof(rx), "net_memif0,role=server,socket=%s/m.sock,socket-abstract=no", dir);
+    snprintf(ctl, sizeof(ctl), "%s/ctl.sock", dir);
+    snprintf(log, sizeof(log), "%s/rx.log", dir);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (!freopen(log, "w", stderr))
+            _exit(127);
+        execl(prog, prog, "--role", "rx", "--rx", rx, "--control", ctl, "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Wait up to 5 s for pid; its wait status, -1 when it did not end. */
+static int wait_for(pid_t pid)
+{
+    int st;
+    for (int i = 0; i < 100; i++) {
+        if (waitpid(pid, &st, WNOHANG) == pid)
+            return st;
+        usleep(50000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    return -1;
+}
+
+/* A whole search over memif between an RX and a TX process: both exit 0,
+ * and the receiver's memif socket, its control socket and both EAL
+ * runtime directories are gone. */
+START_TEST(test_memif_rx_leaves_nothing)
+{
+    char dir[] = "/tmp/ebflb-test-XXXXXX", path[600], cmd[2048];
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    pid_t rx = start_rx(dir);
+    snprintf(path, sizeof(path), "%s/m.sock", dir);
+    for (int i = 0; i < 100 && !exists(path); i++)
+        usleep(50000);
+    ck_assert_msg(exists(path), "the receiver made no memif socket %s", path);
+    snprintf(cmd, sizeof(cmd),
+             "%s/loopback/ebfarm-loopback --role tx --tx net_memif1,role=client,socket=%s,"
+             "socket-abstract=no --control %s/ctl.sock --rate 50kfps --sizes 64 --trial 0.1 "
+             "--max-trials 2 --quiet > /dev/null 2> %s/tx.log", getenv("EBFARM_BUILD_DIR"), path,
+             dir, dir);
+    ck_assert_int_eq(system(cmd), 0);
+    int st = wait_for(rx);
+    ck_assert_msg(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "receiver status %d", st);
+    ck_assert_msg(!exists(path), "%s left behind", path);
+    snprintf(path, sizeof(path), "%s/ctl.sock", dir);
+    ck_assert_msg(!exists(path), "%s left behind", path);
+    runtime_dir(rx, path, sizeof(path));
+    ck_assert_msg(!exists(path), "%s left behind", path);
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* Ctrl-C on a receiver still waiting for its memif peer: it stops at once
+ * (not after the link timeout), says why, and leaves nothing behind. */
+START_TEST(test_memif_rx_interrupted)
+{
+    char dir[] = "/tmp/ebflb-test-XXXXXX", path[600], cmd[600];
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    pid_t rx = start_rx(dir);
+    snprintf(path, sizeof(path), "%s/m.sock", dir);
+    for (int i = 0; i < 100 && !exists(path); i++)
+        usleep(50000);
+    ck_assert_msg(exists(path), "the receiver made no memif socket %s", path);
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    kill(rx, SIGINT);
+    int st = wait_for(rx);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    ck_assert_msg(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 1, "receiver status %d", st);
+    ck_assert_int_lt(b.tv_sec - a.tv_sec, 4);           /* the link timeout is 10 s */
+    ck_assert_msg(!exists(path), "%s left behind", path);
+    runtime_dir(rx, path, sizeof(path));
+    ck_assert_msg(!exists(path), "%s left behind", path);
+    snprintf(cmd, sizeof(cmd), "grep -q \"loopback: stopped while waiting for the link of RX "
+                               "port 'net_memif0,\" %s/rx.log", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *loopback_suite(void);
 
 Suite *loopback_suite(void)
@@ -105,5 +225,10 @@ Suite *loopback_suite(void)
     tcase_add_unchecked_fixture(tc, cable_up, cable_down);
     tcase_add_test(tc, test_af_packet_throughput);
     suite_add_tcase(s, tc);
+    TCase *tm = tcase_create("memif");
+    tcase_set_timeout(tm, 120);
+    tcase_add_test(tm, test_memif_rx_leaves_nothing);
+    tcase_add_test(tm, test_memif_rx_interrupted);
+    suite_add_tcase(s, tm);
     return s;
 }

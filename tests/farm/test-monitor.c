@@ -166,9 +166,43 @@ START_TEST(test_top_once)
     /* The readout paces at RATE events/s: between half and 1.5 times that. */
     double rate = atof(ev) * (strchr(ev, 'k') ? 1e3 : 1);
     ck_assert_msg(rate >= RATE / 2 && rate <= RATE * 1.5, "readout events/s %s", ev);
-    ck_assert_ptr_nonnull(strstr(buf, "    latency e2e p50 "));
+    ck_assert_ptr_nonnull(strstr(buf, "    latency e2e last "));
     ck_assert_ptr_nonnull(strstr(buf, "  credits 0:"));
     ck_assert_ptr_nonnull(strstr(buf, "\ntotals: generated "));
+}
+END_TEST
+
+/* top --once at 40x10: the narrow header, every line within 40 columns,
+ * the totals (wrapped when long), the dropped columns and detail lines
+ * named, at most 10 lines. */
+START_TEST(test_top_small)
+{
+    char cmd[700], buf[4096];
+    size_t n = 0;
+    unsigned lines = 0;
+
+    ck_assert_msg(!setup_error[0], "%s", setup_error);
+    snprintf(cmd, sizeof(cmd), "%s top --once --width 40 --height 10 --farm " FARM " 2>&1",
+             ebfarm);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    while (n < sizeof(buf) - 1 && fgets(buf + n, (int)(sizeof(buf) - n), p)) {
+        ck_assert_msg(strlen(buf + n) <= 41, "line over 40 columns: %s", buf + n);
+        n += strlen(buf + n);
+        lines++;
+    }
+    ck_assert_int_eq(pclose(p), 0);
+    static const char head[] =
+        "farm " FARM ": 4 processes\n"
+        "NAME  STATE      FRAMES/S EVENTS/S\n"
+        "sfc0  RUNNING  ";
+    ck_assert_msg(strncmp(buf, head, strlen(head)) == 0, "%s", buf);
+    static const char tail[] =
+        "\ndropped columns: GBIT/S RUN ROLE\n"
+        "dropped detail lines: too few rows\n";
+    ck_assert_msg(n > strlen(tail) && strcmp(buf + n - strlen(tail), tail) == 0, "%s", buf);
+    ck_assert_msg(strstr(buf, "\ntotals: generated ") && strstr(buf, " lost "), "%s", buf);
+    ck_assert_msg(lines == 9 || lines == 10, "%u lines:\n%s", lines, buf);
 }
 END_TEST
 
@@ -450,6 +484,7 @@ Suite *monitor_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_unchecked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_top_once);
+    tcase_add_test(tc, test_top_small);
     tcase_add_test(tc, test_prometheus);
     tcase_add_test(tc, test_http_paths);
     suite_add_tcase(s, tc);

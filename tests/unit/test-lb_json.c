@@ -200,6 +200,34 @@ END_TEST
 
 /* --- Suite ----------------------------------------------------------------- */
 
+/* The hint for a size whose every trial was invalid: the best achieved
+ * rate, rounded down to two significant digits, as a --rate to try. */
+START_TEST(test_rate_hint)
+{
+    struct lb_report r;
+    char b[256] = "untouched";
+
+    known_report(&r);
+    ck_assert_int_eq(lb_rate_hint(&r, 64, "dpdk", b, sizeof(b)), 0);      /* trial 0 valid */
+    ck_assert_int_eq(lb_rate_hint(&r, 1518, "kernel", b, sizeof(b)), 0);  /* no trial */
+    ck_assert_str_eq(b, "untouched");
+    ck_assert_int_eq(lb_rate_hint(&r, 1518, "dpdk", b, sizeof(b)), 1);
+    ck_assert_str_eq(b, "loopback: every dpdk trial of 1518-byte frames was invalid: the sender "
+                        "reached at most 0.8000 Mfps of the 0.8127 asked; try --rate 800kfps\n");
+    r.trial[1].requested_fps = 7440476;
+    r.trial[1].achieved_fps = 1379999;
+    ck_assert_int_eq(lb_rate_hint(&r, 1518, "dpdk", b, sizeof(b)), 1);
+    ck_assert_str_eq(b, "loopback: every dpdk trial of 1518-byte frames was invalid: the sender "
+                        "reached at most 1.3800 Mfps of the 7.4405 asked; try --rate 1.3Mfps\n");
+    r.trial[1].achieved_fps = 98765;
+    ck_assert_int_eq(lb_rate_hint(&r, 1518, "dpdk", b, sizeof(b)), 1);
+    ck_assert_ptr_nonnull(strstr(b, "; try --rate 98kfps\n"));
+    r.trial[1].achieved_fps = 0.5;      /* nothing sent: no rate to suggest */
+    ck_assert_int_eq(lb_rate_hint(&r, 1518, "dpdk", b, sizeof(b)), 0);
+    lb_report_free(&r);
+}
+END_TEST
+
 Suite *lb_json_suite(void);   /* called by check-main.c, which has no header */
 
 Suite *lb_json_suite(void)
@@ -212,6 +240,7 @@ Suite *lb_json_suite(void)
     tcase_add_test(tc, test_json_b2b_kernel_loss);
     tcase_add_test(tc, test_json_empty);
     tcase_add_test(tc, test_csv_known);
+    tcase_add_test(tc, test_rate_hint);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -117,11 +117,11 @@ static const char expected_frame[] =
     "NAME         ROLE     STATE        RUN   FRAMES/S   EVENTS/S   GBIT/S\n"
     "sfc0         sfc      RUNNING        7     200.0k      25.0k     2.00\n"
     "    building 12  ready 0  credits 0:32 1:30  unacked 0:2 1:0  mempool rx:123\n"
-    "    latency build p50 3.1us p99 100.0us\n"
+    "    latency build last p50 3.1us p99 100.0us, run p50 1.0us p99 3.1us\n"
     "    reject bad_checksum 3  drop late 2  lost event_table_full 4, no_node 1\n"
     "node0        node     RUNNING        7        800        100     0.00\n"
     "    credits 32\n"
-    "    latency e2e p50 1.0us p99 1.0us (run)\n"
+    "    latency e2e last -, run p50 1.0us p99 1.0us\n"
     "ro0          readout  RUNNING        7          -          -        -\n"
     "sfc1         sfc      STALE          6          -          -        -\n"
     "    lost no_node 2\n"
@@ -186,9 +186,9 @@ START_TEST(test_top_frame)
     Ebfarm__Snapshot *old = received(&ms, "sfc", "sfc1", 6, EBF_S_CONFIGURED, 100);
 
     const struct top_proc p[] = {
-        {"sfc0", "sfc", s0, s1, 0},  {"node0", "node", n[0], n[1], 0},
-        {"ro0", "readout", NULL, ro, 0}, {"sfc1", "sfc", NULL, old, 1},
-        {"ro1", "readout", NULL, NULL, 0},
+        {"sfc0", "sfc", s0, s1, 0, 0},  {"node0", "node", n[0], n[1], 0, 0},
+        {"ro0", "readout", NULL, ro, 0, 0}, {"sfc1", "sfc", NULL, old, 1, 0},
+        {"ro1", "readout", NULL, NULL, 0, 0},
     };
     CAPTURE(text, top_frame(m_, "test", p, 5));
     ck_assert_str_eq(text, expected_frame);
@@ -199,6 +199,86 @@ START_TEST(test_top_frame)
     drop(n[1]);
     drop(ro);
     drop(old);
+    ebf_metrics_free(&ms);
+}
+END_TEST
+
+/* At 40x10: narrower columns, GBIT/S, RUN and ROLE dropped and named,
+ * no detail lines (said so), the node its SFC declared dead marked. */
+static const char expected_small[] =
+    "farm test: 4 processes\n"
+    "NAME  STATE      FRAMES/S EVENTS/S\n"
+    "sfc0  RUNNING      200.0k    25.0k\n"
+    "node0 RUNNING           -        -\n"
+    "node1 STALE             -        - dead\n"
+    "ro0   NO_DATA           -        -\n"
+    "totals: generated 0, accepted 0,\n"          /* wrapped at 40 */
+    "  rejected 0, lost 5\n"
+    "dropped columns: GBIT/S RUN ROLE\n"
+    "dropped detail lines: too few rows\n";
+
+START_TEST(test_top_frame_small)
+{
+    struct ebf_metrics ms;
+    struct ebf_hist h;
+    char *text = NULL;
+
+    ck_assert_int_eq(ebf_metrics_init(&ms, 64), 0);
+    ebf_hist_init(&h);
+    Ebfarm__Snapshot *s0 = sfc_snap(&ms, 1000000000, 0, &h);
+    ebf_metrics_gauge(&ms, "node_epoch", "node", "0", 1000);
+    ebf_metrics_gauge(&ms, "node_alive", "node", "0", 1);
+    ebf_metrics_gauge(&ms, "node_epoch", "node", "1", 2000);
+    ebf_metrics_gauge(&ms, "node_alive", "node", "1", 0);
+    Ebfarm__Snapshot *s1 = sfc_snap(&ms, 3000000000, 1, &h);
+    ebf_metrics_free(&ms);
+    ck_assert_int_eq(ebf_metrics_init(&ms, 8), 0);
+    ebf_metrics_gauge(&ms, "epoch", NULL, NULL, 1000);
+    Ebfarm__Snapshot *n0 = received(&ms, "node", "node0", 7, EBF_S_RUNNING, 3000000000);
+    ebf_metrics_gauge(&ms, "epoch", NULL, NULL, 2000);
+    Ebfarm__Snapshot *n1 = received(&ms, "node", "node1", 7, EBF_S_RUNNING, 1000000000);
+    const struct top_proc p[] = {
+        {"sfc0", "sfc", s0, s1, 0, 0}, {"node0", "node", NULL, n0, 0, 0},
+        {"node1", "node", NULL, n1, 1, 0}, {"ro0", "readout", NULL, NULL, 0, 0},
+    };
+
+    ck_assert_ptr_null(top_node_mark(p, 4, &p[0]));
+    ck_assert_ptr_null(top_node_mark(p, 4, &p[1]));
+    ck_assert_str_eq(top_node_mark(p, 4, &p[2]), "dead");
+    CAPTURE(text, top_frame_fit(m_, "test", p, 4, 40, 10));
+    ck_assert_str_eq(text, expected_small);
+    free(text);
+    drop(s0);
+    drop(s1);
+    drop(n0);
+    drop(n1);
+    ebf_metrics_free(&ms);
+}
+END_TEST
+
+/* A node whose epoch changed within a run is marked rejoined. */
+START_TEST(test_top_node_rejoined)
+{
+    struct ebf_metrics ms;
+
+    ck_assert_int_eq(ebf_metrics_init(&ms, 8), 0);
+    ebf_metrics_gauge(&ms, "epoch", NULL, NULL, 1000);
+    Ebfarm__Snapshot *a = received(&ms, "node", "node0", 7, EBF_S_RUNNING, 1000000000);
+    ebf_metrics_gauge(&ms, "epoch", NULL, NULL, 5000);
+    Ebfarm__Snapshot *b = received(&ms, "node", "node0", 7, EBF_S_RUNNING, 2000000000);
+    Ebfarm__Snapshot *c = received(&ms, "node", "node0", 8, EBF_S_RUNNING, 3000000000);
+    const struct top_proc p[] = {
+        {"node0", "node", a, b, 0, 0}, {"node0", "node", a, c, 0, 0}, {"node0", "node", b, b, 0, 0},
+        {"node0", "node", b, b, 0, 1},      /* the caller saw another epoch earlier */
+    };
+
+    ck_assert_str_eq(top_node_mark(p, 1, &p[0]), "rejoined");
+    ck_assert_ptr_null(top_node_mark(p, 1, &p[1]));   /* a new run: a new epoch */
+    ck_assert_ptr_null(top_node_mark(p, 1, &p[2]));
+    ck_assert_str_eq(top_node_mark(p, 1, &p[3]), "rejoined");
+    drop(a);
+    drop(b);
+    drop(c);
     ebf_metrics_free(&ms);
 }
 END_TEST
@@ -215,6 +295,8 @@ Suite *topview_suite(void)
     tcase_add_test(tc, test_top_rates_per_component);
     tcase_add_test(tc, test_top_hist_window);
     tcase_add_test(tc, test_top_frame);
+    tcase_add_test(tc, test_top_frame_small);
+    tcase_add_test(tc, test_top_node_rejoined);
     suite_add_tcase(s, tc);
     return s;
 }

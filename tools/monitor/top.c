@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ebf_opt.h"
+#include "ebf_pb.h"
 #include "farm_state.h"
 #include "snapsub.h"
 #include "topview.h"
@@ -29,21 +30,27 @@ struct top_opts {
     const char *farm;
     int once;
     double interval;
+    unsigned width, height;     /* 0: the terminal's, or COLUMNS and LINES */
 };
 
 static int top_args(int argc, char **argv, struct top_opts *o)
 {
     static const char usage[] =
-        "usage: ebfarm top [--farm NAME] [--once] [--interval S]\n"
+        "usage: ebfarm top [--farm NAME] [--once] [--interval S] [--width N] [--height N]\n"
         "  a live view of every process of the farm: rates, queues and credits,\n"
         "  latency p50/p99 over the last interval, rejects and losses by reason.\n"
         "  Redrawn every S seconds (1); q or Ctrl-C quits. With --once, or when\n"
         "  stdout is not a terminal, prints one plain-text frame once every\n"
-        "  process has sent two snapshots, and exits (1 if some did not).\n";
+        "  process has sent two snapshots, and exits (1 if some did not).\n"
+        "  The frame fits --width columns and --height lines (default: the\n"
+        "  terminal's, else COLUMNS and LINES, else no limit): narrower columns,\n"
+        "  then GBIT/S, RUN, ROLE, FRAMES/S and the detail lines are dropped, and\n"
+        "  a line names what was dropped.\n";
     static const struct option lo[] = {
         {"farm", 1, 0, 'f'}, {"once", 0, 0, 'o'}, {"interval", 1, 0, 'i'},
-        {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+        {"width", 1, 0, 'w'}, {"height", 1, 0, 'H'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
     };
+    uint64_t v;
     int ch;
 
     o->interval = 1.0;
@@ -56,6 +63,16 @@ static int top_args(int argc, char **argv, struct top_opts *o)
             if (ebf_opt_double("ebfarm top", "--interval", optarg, 0.1, 3600, &o->interval))
                 return -1;
             break;
+        case 'w':
+            if (ebf_opt_u64("ebfarm top", "--width", optarg, 20, 1000, &v))
+                return -1;
+            o->width = (unsigned)v;
+            break;
+        case 'H':
+            if (ebf_opt_u64("ebfarm top", "--height", optarg, 5, 1000, &v))
+                return -1;
+            o->height = (unsigned)v;
+            break;
         case 'h': printf("%s", usage); exit(0);
         default: fprintf(stderr, "%s", usage); return -1;
         }
@@ -67,7 +84,48 @@ static int top_args(int argc, char **argv, struct top_opts *o)
     return 0;
 }
 
-static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss)
+/* width x height: --width/--height, else the terminal's (when stdout is
+ * one), else COLUMNS and LINES; 0 where none says. */
+static void term_size(const struct top_opts *o, unsigned *width, unsigned *height)
+{
+    struct winsize ws;
+    const char *c = getenv("COLUMNS"), *l = getenv("LINES");
+
+    *width = c ? (unsigned)strtoul(c, NULL, 10) : 0;
+    *height = l ? (unsigned)strtoul(l, NULL, 10) : 0;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+        *width = ws.ws_col;
+        *height = ws.ws_row;
+    }
+    if (o->width)
+        *width = o->width;
+    if (o->height)
+        *height = o->height;
+}
+
+/* The first epoch top saw of each process in its current run: a node
+ * announcing another one later in the same run was restarted. */
+static struct {
+    uint32_t run;
+    double epoch;                /* < 0: none yet */
+} first_epoch[FARM_MAX_PROCS];
+
+static int saw_rejoin(unsigned i, const Ebfarm__Snapshot *cur)
+{
+    double epoch = cur ? ebf_pb_gauge(cur, "epoch", NULL, -1) : -1;
+
+    if (epoch < 0)
+        return 0;
+    if (first_epoch[i].epoch <= 0 || first_epoch[i].run != cur->run_number) {
+        first_epoch[i].run = cur->run_number;
+        first_epoch[i].epoch = epoch;
+        return 0;
+    }
+    return first_epoch[i].epoch != epoch;
+}
+
+static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss,
+                  unsigned width, unsigned height)
 {
     struct top_proc p[FARM_MAX_PROCS];
     double now = snapsub_now();
@@ -78,8 +136,9 @@ static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss
         p[i].prev = ss->p[i].prev;
         p[i].cur = ss->p[i].cur;
         p[i].stale = ss->p[i].cur && !snapsub_fresh(ss, i, now);
+        p[i].rejoined = !strcmp(p[i].component, "node") && saw_rejoin(i, p[i].cur);
     }
-    top_frame(f, st->name, p, ss->n);
+    top_frame_fit(f, st->name, p, ss->n, width, height);
 }
 
 /* Wait up to timeout_s for messages; take them. -1 on a signal. */
@@ -96,8 +155,10 @@ static int pump(struct snapsub *ss, zmq_pollitem_t *items, unsigned n_items, dou
 }
 
 /* One frame after two snapshots from every process (or a timeout). */
-static int run_once(const struct farm_state *st, struct snapsub *ss)
+static int run_once(const struct farm_state *st, struct snapsub *ss, const struct top_opts *o)
 {
+    unsigned width, height;
+
     zmq_pollitem_t items[FARM_MAX_PROCS];
     double deadline = snapsub_now() + 4 * ss->period_s + 2;
     unsigned missing;
@@ -109,7 +170,8 @@ static int run_once(const struct farm_state *st, struct snapsub *ss)
         if (!missing || pump(ss, items, ss->n, 0.1) < 0)
             break;
     } while (snapsub_now() < deadline);
-    frame(stdout, st, ss);
+    term_size(o, &width, &height);
+    frame(stdout, st, ss, width, height);
     fflush(stdout);
     for (unsigned i = 0; missing && i < ss->n; i++)
         if (ss->p[i].received < 2)
@@ -119,9 +181,9 @@ static int run_once(const struct farm_state *st, struct snapsub *ss)
 }
 
 /* The frame at the top left, each line cut to the terminal's width. */
-static void draw(const struct farm_state *st, const struct snapsub *ss, double interval, int first)
+static void draw(const struct farm_state *st, const struct snapsub *ss, const struct top_opts *o,
+                 int first)
 {
-    struct winsize ws;
     char *text = NULL, when[32];
     size_t len = 0;
     unsigned cols = 80, rows = 24, row = 0;
@@ -130,13 +192,12 @@ static void draw(const struct farm_state *st, const struct snapsub *ss, double i
 
     if (!m)
         return;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
-        cols = ws.ws_col;
-        rows = ws.ws_row;
-    }
+    term_size(o, &cols, &rows);
+    cols = cols ? cols : 80;
+    rows = rows > 2 ? rows : 24;
     strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
-    fprintf(m, "ebfarm top  %s  every %gs  q quits\n", when, interval);
-    frame(m, st, ss);
+    fprintf(m, "ebfarm top  %s  every %gs  q quits\n", when, o->interval);
+    frame(m, st, ss, cols, rows - 2);    /* the title above, the cursor's line below */
     fclose(m);
     fputs(first ? "\033[2J\033[H" : "\033[H", stdout);
     for (char *line = text, *nl; line && *line && row + 1 < rows; line = nl + 1, row++) {
@@ -153,7 +214,7 @@ static void draw(const struct farm_state *st, const struct snapsub *ss, double i
 }
 
 /* The live view until q, Ctrl-C or a signal; the terminal restored after. */
-static int run_live(const struct farm_state *st, struct snapsub *ss, double interval)
+static int run_live(const struct farm_state *st, struct snapsub *ss, const struct top_opts *o)
 {
     zmq_pollitem_t items[FARM_MAX_PROCS + 1];
     struct termios saved, raw;
@@ -172,9 +233,9 @@ static int run_live(const struct farm_state *st, struct snapsub *ss, double inte
     for (;;) {
         double now = snapsub_now();
         if (now >= next) {
-            draw(st, ss, interval, first);
+            draw(st, ss, o, first);
             first = 0;
-            next = now + interval;
+            next = now + o->interval;
         }
         memset(&items[ss->n], 0, sizeof(items[0]));
         items[ss->n].fd = STDIN_FILENO;
@@ -225,9 +286,9 @@ int cmd_top(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     if (o.once || !isatty(STDOUT_FILENO))
-        rc = run_once(&st, ss);
+        rc = run_once(&st, ss, &o);
     else
-        rc = run_live(&st, ss, o.interval);
+        rc = run_live(&st, ss, &o);
     snapsub_close(ss);
 out:
     free(ss);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ebf_fsm.h"
@@ -179,10 +180,23 @@ static void queue_line(FILE *f, const Ebfarm__Snapshot *s)
         fputc('\n', f);
 }
 
+/* " p50 X p99 Y" of h, " -" when it is empty. */
+static void quantiles(FILE *f, const struct ebf_hist *h)
+{
+    char a[24], b[24];
+
+    if (h->count == 0) {
+        fputs(" -", f);
+        return;
+    }
+    fprintf(f, " p50 %s p99 %s", fmt_ns(a, sizeof(a), ebf_hist_quantile(h, 0.5)),
+            fmt_ns(b, sizeof(b), ebf_hist_quantile(h, 0.99)));
+}
+
+/* Per histogram: the last interval's percentiles, then the run's. */
 static void latency_line(FILE *f, const Ebfarm__Snapshot *prev, const Ebfarm__Snapshot *cur)
 {
     struct ebf_hist h;
-    char a[24], b[24];
 
     if (!cur->n_histograms)
         return;
@@ -192,14 +206,20 @@ static void latency_line(FILE *f, const Ebfarm__Snapshot *prev, const Ebfarm__Sn
         size_t len = strlen(c->name);
         if (len > 3 && strcmp(c->name + len - 3, "_ns") == 0)
             len -= 3;
-        fprintf(f, "%s%.*s", i ? "  " : " ", (int)len, c->name);
+        fprintf(f, "%s%.*s", i ? ";  " : " ", (int)len, c->name);
         int live = top_hist_window(prev ? ebf_pb_find_hist(prev, c->name) : NULL, c, &h);
-        if (live < 0 || h.count == 0) {
+        if (live < 0) {
             fputs(" -", f);
             continue;
         }
-        fprintf(f, " p50 %s p99 %s%s", fmt_ns(a, sizeof(a), ebf_hist_quantile(&h, 0.5)),
-                fmt_ns(b, sizeof(b), ebf_hist_quantile(&h, 0.99)), live ? "" : " (run)");
+        fputs(" last", f);
+        if (live)
+            quantiles(f, &h);
+        else
+            fputs(" -", f);
+        ebf_pb_hist(c, &h);
+        fputs(", run", f);
+        quantiles(f, &h);
     }
     fputc('\n', f);
 }
@@ -235,7 +255,118 @@ static void problem_line(FILE *f, const Ebfarm__Snapshot *s)
         fputc('\n', f);
 }
 
-static void proc_lines(FILE *f, const struct top_proc *p)
+/* --- Marks and the layout --------------------------------------------------- */
+
+const char *top_node_mark(const struct top_proc *all, unsigned n, const struct top_proc *p)
+{
+    if (strcmp(p->component, "node") != 0 || !p->cur)
+        return NULL;
+    double epoch = ebf_pb_gauge(p->cur, NODE_NAME(EPOCH), NULL, -1);
+    if (epoch < 0)
+        return NULL;
+    for (unsigned i = 0; i < n; i++) {
+        const Ebfarm__Snapshot *s = all[i].cur;
+        if (!s || strcmp(all[i].component, "sfc") != 0)
+            continue;
+        for (size_t g = 0; g < s->n_gauges; g++) {
+            const Ebfarm__Gauge *e = s->gauges[g];
+            if (e->n_labels && e->value == epoch && strcmp(e->name, SFC_NAME(NODE_EPOCH)) == 0 &&
+                ebf_pb_gauge(s, SFC_NAME(NODE_ALIVE), e->labels[0]->value, 1) == 0)
+                return "dead";
+        }
+    }
+    if (p->rejoined)
+        return "rejoined";
+    if (p->prev && p->prev->run_number == p->cur->run_number) {
+        double was = ebf_pb_gauge(p->prev, NODE_NAME(EPOCH), NULL, -1);
+        if (was >= 0 && was != epoch)
+            return "rejoined";
+    }
+    return NULL;
+}
+
+/* The columns of a process row, most important first; drop_rank: the
+ * order in which a narrow terminal drops them (0: never). */
+enum { C_NAME, C_ROLE, C_STATE, C_RUN, C_FRAMES, C_EVENTS, C_GBIT, C_N };
+static const struct {
+    const char *head;
+    unsigned full, compact;  /* widths: as wide as fits, and on a narrow terminal */
+    int left;                /* left-aligned */
+    unsigned drop_rank;
+} cols[C_N] = {
+    [C_NAME] = {"NAME", 12, 0, 1, 0},     [C_ROLE] = {"ROLE", 8, 7, 1, 3},
+    [C_STATE] = {"STATE", 10, 10, 1, 0},  [C_RUN] = {"RUN", 5, 5, 0, 2},
+    [C_FRAMES] = {"FRAMES/S", 10, 8, 0, 4}, [C_EVENTS] = {"EVENTS/S", 10, 8, 0, 0},
+    [C_GBIT] = {"GBIT/S", 8, 6, 0, 1},
+};
+
+struct layout {
+    unsigned w[C_N];    /* 0: dropped */
+    unsigned mark;      /* the width of the mark column; 0: none */
+    int details;        /* the detail lines under each row */
+};
+
+static unsigned row_width(const struct layout *l)
+{
+    unsigned w = l->mark ? l->mark + 1 : 0, k = 0;
+
+    for (unsigned c = 0; c < C_N; c++)
+        if (l->w[c]) {
+            w += l->w[c];
+            k++;
+        }
+    return w + k - 1;
+}
+
+/* The widest layout that fits width (0: any): the full widths; else the
+ * compact ones (NAME as wide as the longest name), then columns dropped by
+ * drop_rank until the row fits. */
+static void lay_out(struct layout *l, const struct top_proc *p, unsigned n, unsigned width)
+{
+    unsigned name = 4;
+
+    l->mark = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const char *m = top_node_mark(p, n, &p[i]);
+        if (m && strlen(m) > l->mark)
+            l->mark = (unsigned)strlen(m);
+        if (strlen(p[i].name) > name)
+            name = (unsigned)strlen(p[i].name);
+    }
+    for (unsigned c = 0; c < C_N; c++)
+        l->w[c] = cols[c].full;
+    if (!width || row_width(l) <= width)
+        return;
+    for (unsigned c = 0; c < C_N; c++)
+        l->w[c] = cols[c].compact;
+    l->w[C_NAME] = name;
+    for (unsigned rank = 1; row_width(l) > width; rank++) {
+        unsigned c = 0;
+        while (c < C_N && cols[c].drop_rank != rank)
+            c++;
+        if (c == C_N)
+            break;
+        l->w[c] = 0;
+    }
+}
+
+static void cells(FILE *f, const struct layout *l, const char *const v[C_N], const char *mark)
+{
+    int first = 1;
+
+    for (unsigned c = 0; c < C_N; c++) {
+        if (!l->w[c])
+            continue;
+        fprintf(f, cols[c].left ? "%s%-*s" : "%s%*s", first ? "" : " ", (int)l->w[c], v[c]);
+        first = 0;
+    }
+    if (mark)
+        fprintf(f, " %s", mark);
+    fputc('\n', f);
+}
+
+static void proc_lines(FILE *f, const struct layout *l, const struct top_proc *p,
+                       const char *mark)
 {
     struct top_rates r = {-1, -1, -1};
     char fr[16], ev[16], run[16], gb[16] = "-";
@@ -251,27 +382,119 @@ static void proc_lines(FILE *f, const struct top_proc *p)
     }
     if (r.gbit >= 0)
         snprintf(gb, sizeof(gb), "%.2f", r.gbit);
-    fprintf(f, "%-12s %-8s %-10s %5s %10s %10s %8s\n", p->name, p->component, state, run,
-            fmt_rate(fr, sizeof(fr), r.frames), fmt_rate(ev, sizeof(ev), r.events), gb);
-    if (!p->cur)
+    const char *v[C_N] = {p->name, p->component, state, run, fmt_rate(fr, sizeof(fr), r.frames),
+                          fmt_rate(ev, sizeof(ev), r.events), gb};
+    cells(f, l, v, mark);
+    if (!p->cur || !l->details)
         return;
     queue_line(f, p->cur);
     latency_line(f, p->prev, p->cur);
     problem_line(f, p->cur);
 }
 
-void top_frame(FILE *f, const char *farm, const struct top_proc *p, unsigned n)
+/* "dropped columns: A B" naming the columns l leaves out; nothing when none. */
+static void dropped_line(FILE *f, const struct layout *l)
 {
+    const char *sep = "dropped columns:";
+
+    for (unsigned rank = 1; rank < C_N; rank++)
+        for (unsigned c = 0; c < C_N; c++)
+            if (cols[c].drop_rank == rank && !l->w[c]) {
+                fprintf(f, "%s %s", sep, cols[c].head);
+                sep = "";
+            }
+    if (!*sep)
+        fputc('\n', f);
+}
+
+/* The totals on one line, or wrapped at width after a comma. */
+static void totals_line(FILE *f, const struct top_totals *t, unsigned width)
+{
+    char item[4][48];
+    unsigned col = 0;
+
+    snprintf(item[0], sizeof(item[0]), "totals: generated %" PRIu64 ",", t->generated);
+    snprintf(item[1], sizeof(item[1]), "accepted %" PRIu64 ",", t->accepted);
+    snprintf(item[2], sizeof(item[2]), "rejected %" PRIu64 ",", t->rejected);
+    snprintf(item[3], sizeof(item[3]), "lost %" PRIu64, t->lost);
+    for (unsigned i = 0; i < 4; i++) {
+        unsigned w = (unsigned)strlen(item[i]);
+        if (i && width && col + 1 + w > width) {
+            fputs("\n ", f);
+            col = 1;
+        }
+        col += (unsigned)fprintf(f, "%s%s", i ? " " : "", item[i]);
+    }
+    fputc('\n', f);
+}
+
+static void frame_text(FILE *f, const char *farm, const struct top_proc *p, unsigned n,
+                       const struct layout *l, unsigned width)
+{
+    static const char *const head[C_N] = {"NAME", "ROLE", "STATE", "RUN", "FRAMES/S",
+                                           "EVENTS/S", "GBIT/S"};
     struct top_totals t = {0};
 
     fprintf(f, "farm %s: %u processes\n", farm, n);
-    fprintf(f, "%-12s %-8s %-10s %5s %10s %10s %8s\n", "NAME", "ROLE", "STATE", "RUN",
-            "FRAMES/S", "EVENTS/S", "GBIT/S");
+    cells(f, l, head, NULL);
     for (unsigned i = 0; i < n; i++) {
-        proc_lines(f, &p[i]);
+        proc_lines(f, l, &p[i], top_node_mark(p, n, &p[i]));
         top_totals_add(&t, p[i].component, p[i].cur);
     }
-    fprintf(f, "totals: generated %" PRIu64 ", accepted %" PRIu64 ", rejected %" PRIu64
-               ", lost %" PRIu64 "\n",
-            t.generated, t.accepted, t.rejected, t.lost);
+    totals_line(f, &t, width);
+    dropped_line(f, l);
+    if (!l->details)
+        fputs("dropped detail lines: too few rows\n", f);
+}
+
+/* Each line of text cut to width (0: as is). */
+static void put_cut(FILE *f, const char *text, unsigned width)
+{
+    for (const char *line = text, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (!nl)
+            nl = line + strlen(line) - 1;
+        size_t w = (size_t)(nl - line);
+        fwrite(line, 1, width && w > width ? width : w, f);
+        fputc('\n', f);
+    }
+}
+
+static unsigned count_lines(const char *text)
+{
+    unsigned k = 0;
+
+    for (; *text; text++)
+        k += *text == '\n';
+    return k;
+}
+
+void top_frame_fit(FILE *f, const char *farm, const struct top_proc *p, unsigned n,
+                   unsigned width, unsigned height)
+{
+    struct layout l;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m;
+
+    lay_out(&l, p, n, width);
+    l.details = 1;
+    for (;;) {
+        if (!(m = open_memstream(&text, &len)))
+            return;
+        frame_text(m, farm, p, n, &l, width);
+        fclose(m);
+        if (!height || !l.details || count_lines(text) <= height)
+            break;
+        free(text);
+        text = NULL;
+        l.details = 0;
+    }
+    put_cut(f, text, width);
+    free(text);
+}
+
+void top_frame(FILE *f, const char *farm, const struct top_proc *p, unsigned n)
+{
+    top_frame_fit(f, farm, p, n, 0, 0);
 }

@@ -58,14 +58,36 @@ struct top_proc {
     const char *name, *component;
     const Ebfarm__Snapshot *prev, *cur;   /* NULL until received */
     int stale;                            /* cur is older than 3 periods */
+    int rejoined;                         /* the caller saw another epoch in this run */
 };
 
 /*
  * One frame of plain text: a title naming the farm, a header, a line per
  * process (NAME ROLE STATE RUN FRAMES/S EVENTS/S GBIT/S) followed by its
- * detail lines (queues and credits, latency p50/p99, non-zero rejects,
+ * detail lines (queues and credits, latency p50/p99 of the last interval
+ * and of the run, non-zero rejects,
  * drops and losses by reason), and the totals line.
  */
 void top_frame(FILE *f, const char *farm, const struct top_proc *p, unsigned n);
+
+/*
+ * top_frame for a terminal of width columns and height lines (0: no
+ * limit). When the row does not fit, the columns narrow (NAME to the
+ * longest name), then GBIT/S, RUN, ROLE and FRAMES/S are dropped in that
+ * order until it fits, and a line "dropped columns: GBIT/S RUN" names
+ * them; when the lines do not fit, the detail lines go, and the line
+ * "dropped detail lines: too few rows" says so. Longer lines are cut.
+ */
+void top_frame_fit(FILE *f, const char *farm, const struct top_proc *p, unsigned n,
+                   unsigned width, unsigned height);
+
+/*
+ * The mark of node row p among the n processes of all: "dead" when an SFC
+ * whose node_epoch gauge names p's epoch says node_alive 0 for that node;
+ * "rejoined" when p->rejoined is set or p's epoch changed between its two
+ * newest snapshots of the same run (a restarted node); NULL otherwise and
+ * for other roles.
+ */
+const char *top_node_mark(const struct top_proc *all, unsigned n, const struct top_proc *p);
 
 #endif /* TOPVIEW_H */
