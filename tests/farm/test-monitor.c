@@ -285,10 +285,10 @@ static void check_families(const char *body)
 static char *wait_all_up(void)
 {
     static const char *const up[] = {
-        "ebfarm_up{component=\"sfc\",instance=\"sfc0\"} 1\n",
-        "ebfarm_up{component=\"node\",instance=\"node0\"} 1\n",
-        "ebfarm_up{component=\"node\",instance=\"node1\"} 1\n",
-        "ebfarm_up{component=\"readout\",instance=\"ro0\"} 1\n",
+        "ebfarm_up{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\"} 1\n",
+        "ebfarm_up{farm=\"" FARM "\",run=\"1\",component=\"node\",process=\"node0\"} 1\n",
+        "ebfarm_up{farm=\"" FARM "\",run=\"1\",component=\"node\",process=\"node1\"} 1\n",
+        "ebfarm_up{farm=\"" FARM "\",run=\"1\",component=\"readout\",process=\"ro0\"} 1\n",
     };
     for (int tries = 0;; tries++) {
         char *r = http_get("/metrics");
@@ -308,7 +308,7 @@ static void check_histogram(const char *body, const char *inst)
     double last = 0;
     unsigned n = 0;
 
-    snprintf(le, sizeof(le), "ebfarm_e2e_seconds_bucket{component=\"node\",instance=\"%s\",le=",
+    snprintf(le, sizeof(le), "ebfarm_e2e_seconds_bucket{farm=\"" FARM "\",run=\"1\",component=\"node\",process=\"%s\",le=",
              inst);
     for (const char *l = strstr(body, le); l; l = strstr(l + 1, le)) {
         double v = atof(strchr(l, ' ') + 1);
@@ -320,7 +320,7 @@ static void check_histogram(const char *body, const char *inst)
     ck_assert_uint_le(n, 33);
     snprintf(p, sizeof(p), "%s\"+Inf\"}", le);
     double inf = sample(body, p);
-    snprintf(p, sizeof(p), "ebfarm_e2e_seconds_count{component=\"node\",instance=\"%s\"}", inst);
+    snprintf(p, sizeof(p), "ebfarm_e2e_seconds_count{farm=\"" FARM "\",run=\"1\",component=\"node\",process=\"%s\"}", inst);
     ck_assert_double_eq(inf, sample(body, p));
     ck_assert_double_eq(inf, last);
     ck_assert_double_gt(inf, 0);
@@ -360,15 +360,15 @@ START_TEST(test_prometheus)
     check_families(body);
     static const char *const lines[] = {
         "# TYPE ebfarm_up gauge\n",
-        "ebfarm_up{component=\"sfc\",instance=\"sfc0\"} 1\n",
-        "ebfarm_up{component=\"readout\",instance=\"ro0\"} 1\n",
-        "ebfarm_state{component=\"sfc\",instance=\"sfc0\",state=\"RUNNING\"} 1\n",
-        "ebfarm_state{component=\"node\",instance=\"node1\",state=\"RUNNING\"} 1\n",
-        "ebfarm_run_number{component=\"readout\",instance=\"ro0\"} 1\n",
+        "ebfarm_up{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\"} 1\n",
+        "ebfarm_up{farm=\"" FARM "\",run=\"1\",component=\"readout\",process=\"ro0\"} 1\n",
+        "ebfarm_state{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\",state=\"RUNNING\"} 1\n",
+        "ebfarm_state{farm=\"" FARM "\",run=\"1\",component=\"node\",process=\"node1\",state=\"RUNNING\"} 1\n",
+        "ebfarm_run_number{farm=\"" FARM "\",run=\"1\",component=\"readout\",process=\"ro0\"} 1\n",
         "# TYPE ebfarm_rx_frames_total counter\n",
         "# TYPE ebfarm_rx_reject_total counter\n",
-        "ebfarm_rx_reject_total{component=\"sfc\",instance=\"sfc0\",reason=\"bad_checksum\"} 0\n",
-        "ebfarm_rx_reject_total{component=\"node\",instance=\"node0\",reason=\"bad_checksum\"} 0\n",
+        "ebfarm_rx_reject_total{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\",reason=\"bad_checksum\"} 0\n",
+        "ebfarm_rx_reject_total{farm=\"" FARM "\",run=\"1\",component=\"node\",process=\"node0\",reason=\"bad_checksum\"} 0\n",
         "# TYPE ebfarm_lost_total counter\n",
         "# TYPE ebfarm_node_credits gauge\n",
         "# TYPE ebfarm_mempool_in_use gauge\n",
@@ -378,9 +378,9 @@ START_TEST(test_prometheus)
     };
     for (unsigned i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
         ck_assert_msg(strstr(body, lines[i]) != NULL, "missing: %s", lines[i]);
-    sample(body, "ebfarm_lost_total{component=\"sfc\",instance=\"sfc0\",reason=\"no_node\"}");
-    sample(body, "ebfarm_node_credits{component=\"sfc\",instance=\"sfc0\",node=\"1\"}");
-    sample(body, "ebfarm_mempool_in_use{component=\"sfc\",instance=\"sfc0\",pool=\"rx\"}");
+    sample(body, "ebfarm_lost_total{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\",reason=\"no_node\"}");
+    sample(body, "ebfarm_node_credits{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\",node=\"1\"}");
+    sample(body, "ebfarm_mempool_in_use{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\",pool=\"rx\"}");
     ck_assert_ptr_null(strstr(body, "digest"));
     ck_assert_ptr_null(strstr(body, "start_ns"));
     ck_assert_ptr_null(strstr(body, "first_event"));
@@ -399,7 +399,7 @@ START_TEST(test_prometheus)
         ck_assert_msg(strstr(body, s) != NULL, "missing: %s", s);
         ck_assert_uint_eq(count_lines(body, fam), 6);       /* 6 ports, one sample each */
         for (unsigned k = 0; k < 6; k++) {
-            snprintf(s, sizeof(s), "%s{component=\"%s\",instance=\"%s\",port=\"%s\"}", fam,
+            snprintf(s, sizeof(s), "%s{farm=\"" FARM "\",run=\"1\",component=\"%s\",process=\"%s\",port=\"%s\"}", fam,
                      ports[k][0], ports[k][1], ports[k][2]);
             sample(body, s);
         }
@@ -407,38 +407,38 @@ START_TEST(test_prometheus)
     ck_assert_ptr_null(strstr(body, "ebfarm_port_rx_rx_"));     /* no SFC-only spelling */
     ck_assert_ptr_null(strstr(body, "ebfarm_port_rx_ipackets"));
     /* What left one end of a link came in at the other, so far. */
-    ck_assert_double_gt(sample(body, "ebfarm_port_opackets_total{component=\"readout\","
-                                     "instance=\"ro0\",port=\"sfc\"}"), 0);
-    ck_assert_double_gt(sample(body, "ebfarm_port_ipackets_total{component=\"sfc\","
-                                     "instance=\"sfc0\",port=\"readout\"}"), 0);
-    ck_assert_double_gt(sample(body, "ebfarm_port_ipackets_total{component=\"node\","
-                                     "instance=\"node1\",port=\"sfc\"}"), 0);
+    ck_assert_double_gt(sample(body, "ebfarm_port_opackets_total{farm=\"" FARM "\",run=\"1\",component=\"readout\","
+                                     "process=\"ro0\",port=\"sfc\"}"), 0);
+    ck_assert_double_gt(sample(body, "ebfarm_port_ipackets_total{farm=\"" FARM "\",run=\"1\",component=\"sfc\","
+                                     "process=\"sfc0\",port=\"readout\"}"), 0);
+    ck_assert_double_gt(sample(body, "ebfarm_port_ipackets_total{farm=\"" FARM "\",run=\"1\",component=\"node\","
+                                     "process=\"node1\",port=\"sfc\"}"), 0);
     /* Within one snapshot: decisions add up, acks add up, sends per node add up. */
     static const char *const nodes[] = {"node0", "node1"};
     double sent = 0;
     for (unsigned i = 0; i < 2; i++) {
         char e[128], a[128], j[128], s[128];
-        snprintf(e, sizeof(e), "ebfarm_events_total{component=\"node\",instance=\"%s\"}", nodes[i]);
-        snprintf(a, sizeof(a), "ebfarm_accepted_total{component=\"node\",instance=\"%s\"}", nodes[i]);
-        snprintf(j, sizeof(j), "ebfarm_rejected_total{component=\"node\",instance=\"%s\"}", nodes[i]);
-        snprintf(s, sizeof(s), "ebfarm_node_sent_total{component=\"sfc\",instance=\"sfc0\",node=\"%u\"}", i);
+        snprintf(e, sizeof(e), "ebfarm_events_total{farm=\"" FARM "\",run=\"1\",component=\"node\",process=\"%s\"}", nodes[i]);
+        snprintf(a, sizeof(a), "ebfarm_accepted_total{farm=\"" FARM "\",run=\"1\",component=\"node\",process=\"%s\"}", nodes[i]);
+        snprintf(j, sizeof(j), "ebfarm_rejected_total{farm=\"" FARM "\",run=\"1\",component=\"node\",process=\"%s\"}", nodes[i]);
+        snprintf(s, sizeof(s), "ebfarm_node_sent_total{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\",node=\"%u\"}", i);
         ck_assert_double_eq(sample(body, e), sample(body, a) + sample(body, j));
         ck_assert_double_gt(sample(body, e), 0);
         sent += sample(body, s);
         check_histogram(body, nodes[i]);
     }
-    ck_assert_double_eq(sent, sample(body, "ebfarm_events_sent_total{component=\"sfc\",instance=\"sfc0\"}"));
-    ck_assert_double_eq(sample(body, "ebfarm_ack_events_total{component=\"sfc\",instance=\"sfc0\"}"),
-                        sample(body, "ebfarm_ack_accept_total{component=\"sfc\",instance=\"sfc0\"}") +
-                        sample(body, "ebfarm_ack_reject_total{component=\"sfc\",instance=\"sfc0\"}"));
+    ck_assert_double_eq(sent, sample(body, "ebfarm_events_sent_total{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\"}"));
+    ck_assert_double_eq(sample(body, "ebfarm_ack_events_total{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\"}"),
+                        sample(body, "ebfarm_ack_accept_total{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\"}") +
+                        sample(body, "ebfarm_ack_reject_total{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\"}"));
     promtool(body);
     /* A period later the counters have moved on. */
-    double frames = sample(body, "ebfarm_rx_frames_total{component=\"sfc\",instance=\"sfc0\"}");
-    double events = sample(body, "ebfarm_events_total{component=\"readout\",instance=\"ro0\"}");
+    double frames = sample(body, "ebfarm_rx_frames_total{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\"}");
+    double events = sample(body, "ebfarm_events_total{farm=\"" FARM "\",run=\"1\",component=\"readout\",process=\"ro0\"}");
     usleep(1300000);
     char *r2 = http_get("/metrics");
-    ck_assert_double_gt(sample(r2, "ebfarm_rx_frames_total{component=\"sfc\",instance=\"sfc0\"}"), frames);
-    ck_assert_double_gt(sample(r2, "ebfarm_events_total{component=\"readout\",instance=\"ro0\"}"), events);
+    ck_assert_double_gt(sample(r2, "ebfarm_rx_frames_total{farm=\"" FARM "\",run=\"1\",component=\"sfc\",process=\"sfc0\"}"), frames);
+    ck_assert_double_gt(sample(r2, "ebfarm_events_total{farm=\"" FARM "\",run=\"1\",component=\"readout\",process=\"ro0\"}"), events);
     free(r2);
     free(r);
 }

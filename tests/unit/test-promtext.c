@@ -18,51 +18,54 @@
 static const char expected_exposition[] =
     "# HELP ebfarm_up 1 when the process's metrics snapshot arrived within 3 periods, else 0.\n"
     "# TYPE ebfarm_up gauge\n"
-    "ebfarm_up{component=\"sfc\",instance=\"sfc0\"} 1\n"
-    "ebfarm_up{component=\"node\",instance=\"node0\"} 1\n"
-    "ebfarm_up{component=\"readout\",instance=\"ro0\"} 0\n"
+    "ebfarm_up{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\"} 1\n"
+    "ebfarm_up{farm=\"demo\",run=\"7\",component=\"node\",process=\"node0\"} 1\n"
+    "ebfarm_up{farm=\"demo\",component=\"readout\",process=\"ro0\"} 0\n"
     "# HELP ebfarm_state 1 for the run-control state of the process's latest snapshot.\n"
     "# TYPE ebfarm_state gauge\n"
-    "ebfarm_state{component=\"sfc\",instance=\"sfc0\",state=\"RUNNING\"} 1\n"
-    "ebfarm_state{component=\"node\",instance=\"node0\",state=\"DRAINING\"} 1\n"
+    "ebfarm_state{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\",state=\"RUNNING\"} 1\n"
+    "ebfarm_state{farm=\"demo\",run=\"7\",component=\"node\",process=\"node0\",state=\"DRAINING\"} 1\n"
     "# HELP ebfarm_run_number The run number of the process's latest snapshot.\n"
     "# TYPE ebfarm_run_number gauge\n"
-    "ebfarm_run_number{component=\"sfc\",instance=\"sfc0\"} 7\n"
-    "ebfarm_run_number{component=\"node\",instance=\"node0\"} 7\n"
+    "ebfarm_run_number{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\"} 7\n"
+    "ebfarm_run_number{farm=\"demo\",run=\"7\",component=\"node\",process=\"node0\"} 7\n"
     "# HELP ebfarm_rx_frames_total sfc: Frames read from the readout port. "
     "node: Frames read from the node's port.\n"
     "# TYPE ebfarm_rx_frames_total counter\n"
-    "ebfarm_rx_frames_total{component=\"sfc\",instance=\"sfc0\"} 100\n"
-    "ebfarm_rx_frames_total{component=\"node\",instance=\"node0\"} 40\n"
+    "ebfarm_rx_frames_total{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\"} 100\n"
+    "ebfarm_rx_frames_total{farm=\"demo\",run=\"7\",component=\"node\",process=\"node0\"} 40\n"
     "# HELP ebfarm_rx_reject_total Frames that failed to parse, by reason.\n"
     "# TYPE ebfarm_rx_reject_total counter\n"
-    "ebfarm_rx_reject_total{component=\"sfc\",instance=\"sfc0\",reason=\"bad_checksum\"} 3\n"
-    "ebfarm_rx_reject_total{component=\"sfc\",instance=\"sfc0\",reason=\"truncated\"} 0\n"
+    "ebfarm_rx_reject_total{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\",reason=\"bad_checksum\"} 3\n"
+    "ebfarm_rx_reject_total{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\",reason=\"truncated\"} 0\n"
     "# HELP ebfarm_node_credits Credits the SFC holds for each node.\n"
     "# TYPE ebfarm_node_credits gauge\n"
-    "ebfarm_node_credits{component=\"sfc\",instance=\"sfc0\",node=\"0\"} 32\n"
+    "ebfarm_node_credits{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\",node=\"0\"} 32\n"
     "# HELP ebfarm_ready_queue Built events waiting for a node credit.\n"
     "# TYPE ebfarm_ready_queue gauge\n"
-    "ebfarm_ready_queue{component=\"sfc\",instance=\"sfc0\"} 1.5\n"
+    "ebfarm_ready_queue{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\"} 1.5\n"
     "# HELP ebfarm_build_seconds Time from an event's first piece to complete.\n"
     "# TYPE ebfarm_build_seconds histogram\n"
-    "ebfarm_build_seconds_bucket{component=\"sfc\",instance=\"sfc0\",le=\"0.000000022\"} 1\n"
-    "ebfarm_build_seconds_bucket{component=\"sfc\",instance=\"sfc0\",le=\"0.000001024\"} 4\n"
-    "ebfarm_build_seconds_bucket{component=\"sfc\",instance=\"sfc0\",le=\"+Inf\"} 4\n"
-    "ebfarm_build_seconds_sum{component=\"sfc\",instance=\"sfc0\"} 0.00000302\n"
-    "ebfarm_build_seconds_count{component=\"sfc\",instance=\"sfc0\"} 4\n"
+    "ebfarm_build_seconds_bucket{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\",le=\"0.000000022\"} 1\n"
+    "ebfarm_build_seconds_bucket{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\",le=\"0.000001024\"} 4\n"
+    "ebfarm_build_seconds_bucket{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\",le=\"+Inf\"} 4\n"
+    "ebfarm_build_seconds_sum{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\"} 0.00000302\n"
+    "ebfarm_build_seconds_count{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\"} 4\n"
     "# HELP ebfarm_events_total Events the node decided.\n"
     "# TYPE ebfarm_events_total counter\n"
-    "ebfarm_events_total{component=\"node\",instance=\"node0\"} 10\n"
+    "ebfarm_events_total{farm=\"demo\",run=\"7\",component=\"node\",process=\"node0\"} 10\n"
     "# HELP ebfarm_odd_name_x_total ebfarm counter 'odd.name-x' (docs/daemons.md).\n"
     "# TYPE ebfarm_odd_name_x_total counter\n"
-    "ebfarm_odd_name_x_total{component=\"node\",instance=\"node0\",why=\"a\\\"b\\\\c\\n\"} 5\n"
+    "ebfarm_odd_name_x_total{farm=\"demo\",run=\"7\",component=\"node\",process=\"node0\",why=\"a\\\"b\\\\c\\n\"} 5\n"
+    "ebfarm_odd_name_x_total{farm=\"demo\",run=\"7\",component=\"node\",process=\"node0\",ebfarm_instance=\"i\"} 6\n"
     "# HELP ebfarm_mempool_in_use Mbufs in use, by pool.\n"
     "# TYPE ebfarm_mempool_in_use gauge\n"
-    "ebfarm_mempool_in_use{component=\"node\",instance=\"node0\"} 7\n";
+    "ebfarm_mempool_in_use{farm=\"demo\",run=\"7\",component=\"node\",process=\"node0\"} 7\n";
 
 /* Two snapshots and a process without one: every family once, samples of
- * both processes together, run identifiers left out, escaping, and the
+ * both processes together, farm and run labels (no run without a snapshot),
+ * a snapshot label named like a target label prefixed, run identifiers left
+ * out, escaping, and the
  * histogram's cumulative buckets in seconds. */
 START_TEST(test_prom_exposition)
 {
@@ -87,12 +90,13 @@ START_TEST(test_prom_exposition)
     ebf_metrics_counter(&ms, "events", 10);
     ebf_metrics_counter(&ms, "first_event", 1);
     ebf_metrics_counter_l(&ms, "odd.name-x", "why", "a\"b\\c\n", 5);
+    ebf_metrics_counter_l(&ms, "odd.name-x", "instance", "i", 6);
     ebf_metrics_gauge(&ms, "mempool_in_use", NULL, NULL, 7);
     Ebfarm__Snapshot *node = received(&ms, "node", "node0", 7, EBF_S_DRAINING, 1000);
     const struct prom_proc p[] = {
-        {"sfc", "sfc0", sfc, 1},
-        {"node", "node0", node, 1},
-        {"readout", "ro0", NULL, 0},
+        {"sfc", "sfc0", "demo", sfc, 1},
+        {"node", "node0", "demo", node, 1},
+        {"readout", "ro0", "demo", NULL, 0},
     };
     int rc;
     CAPTURE(text, rc = prom_render(m_, p, 3));
@@ -149,9 +153,9 @@ START_TEST(test_prom_daemon_tables)
     node_metrics(&d_node, &ms);
     Ebfarm__Snapshot *node = received(&ms, "node", "node0", 1, EBF_S_RUNNING, 1000);
     const struct prom_proc p[] = {
-        {"readout", "ro0", ro, 1},
-        {"sfc", "sfc0", sfc, 1},
-        {"node", "node0", node, 1},
+        {"readout", "ro0", "demo", ro, 1},
+        {"sfc", "sfc0", "demo", sfc, 1},
+        {"node", "node0", "demo", node, 1},
     };
     int rc;
     CAPTURE(text, rc = prom_render(m_, p, 3));
@@ -160,18 +164,18 @@ START_TEST(test_prom_daemon_tables)
         "# HELP ebfarm_port_rx_nombuf_total Receive mbuf allocation failures of the port "
         "(rte_eth_stats rx_nombuf).\n"
         "# TYPE ebfarm_port_rx_nombuf_total counter\n"
-        "ebfarm_port_rx_nombuf_total{component=\"readout\",instance=\"ro0\",port=\"sfc\"} 7\n"
-        "ebfarm_port_rx_nombuf_total{component=\"sfc\",instance=\"sfc0\",port=\"readout\"} 8\n"
-        "ebfarm_port_rx_nombuf_total{component=\"sfc\",instance=\"sfc0\",port=\"node0\"} 9\n"
-        "ebfarm_port_rx_nombuf_total{component=\"node\",instance=\"node0\",port=\"sfc\"} 10\n"
+        "ebfarm_port_rx_nombuf_total{farm=\"demo\",run=\"1\",component=\"readout\",process=\"ro0\",port=\"sfc\"} 7\n"
+        "ebfarm_port_rx_nombuf_total{farm=\"demo\",run=\"1\",component=\"sfc\",process=\"sfc0\",port=\"readout\"} 8\n"
+        "ebfarm_port_rx_nombuf_total{farm=\"demo\",run=\"1\",component=\"sfc\",process=\"sfc0\",port=\"node0\"} 9\n"
+        "ebfarm_port_rx_nombuf_total{farm=\"demo\",run=\"1\",component=\"node\",process=\"node0\",port=\"sfc\"} 10\n"
         "# HELP ";
     ck_assert_msg(strstr(text, nombuf) != NULL, "%.2000s", strstr(text, "ebfarm_port_rx_nombuf"));
     ck_assert_ptr_nonnull(strstr(text,
         "# HELP ebfarm_events_total readout: Events whose every frame the readout's port took. "
         "node: Events the node decided.\n"
         "# TYPE ebfarm_events_total counter\n"
-        "ebfarm_events_total{component=\"readout\",instance=\"ro0\"} 40\n"
-        "ebfarm_events_total{component=\"node\",instance=\"node0\"} 30\n"));
+        "ebfarm_events_total{farm=\"demo\",run=\"1\",component=\"readout\",process=\"ro0\"} 40\n"
+        "ebfarm_events_total{farm=\"demo\",run=\"1\",component=\"node\",process=\"node0\"} 30\n"));
     ck_assert_ptr_nonnull(strstr(text, "# HELP ebfarm_rx_reject_total Frames that failed to parse, "
                                        "by reason.\n"));
     ck_assert_ptr_null(strstr(text, "port_rx_rx_nombuf"));

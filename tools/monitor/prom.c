@@ -120,7 +120,7 @@ static int listen_on(const char *addr, char *err, size_t len)
 }
 
 /* The exposition of every process's latest snapshot, in a malloc'd string. */
-static char *exposition(const struct snapsub *ss, size_t *len)
+static char *exposition(const struct snapsub *ss, const char *farm, size_t *len)
 {
     struct prom_proc p[FARM_MAX_PROCS];
     double now = snapsub_now();
@@ -131,7 +131,8 @@ static char *exposition(const struct snapsub *ss, size_t *len)
         return NULL;
     for (unsigned i = 0; i < ss->n; i++) {
         p[i].component = ss->p[i].component;
-        p[i].instance = ss->p[i].name;
+        p[i].process = ss->p[i].name;
+        p[i].farm = farm;
         p[i].snap = ss->p[i].cur;
         p[i].up = snapsub_fresh(ss, i, now);
     }
@@ -180,7 +181,7 @@ static char *answer(const char *method, const char *target, const struct snapsub
     if (strcmp(method, "HEAD") != 0 && strcmp(method, "GET") != 0) {
         *status = "405 Method Not Allowed";
     } else if (strcmp(target, "/metrics") == 0) {
-        body = exposition(ss, len);
+        body = exposition(ss, farm, len);
         if (!body)
             *status = "500 Internal Server Error";
     } else if (strcmp(target, "/") == 0) {

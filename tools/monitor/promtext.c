@@ -227,33 +227,50 @@ static void put_family_header(FILE *f, const struct family *fam)
     put_header(f, fam->name, kind_type[fam->kind], help);
 }
 
-/* {component="..",instance=".."[,label=".."][,extra=".."]} */
+/* Labels reserved for the process's identity, and those Prometheus sets
+ * on a target: a snapshot label of one of these names gets "ebfarm_". */
+static int reserved_label(const char *ln)
+{
+    static const char *const names[] = {"farm", "run", "component", "process",
+                                        "instance", "job", "le"};
+
+    for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(ln, names[i]) == 0)
+            return 1;
+    return strncmp(ln, "__", 2) == 0;
+}
+
+static void put_label(FILE *f, const char *sep, const char *name, const char *value)
+{
+    fprintf(f, "%s%s=\"", sep, name);
+    put_escaped(f, value, 1);
+    fputc('"', f);
+}
+
+/* {farm="..",run="..",component="..",process=".."[,label=".."][,extra=".."]};
+ * run only when the process has a snapshot. */
 static void put_labels(FILE *f, const struct prom_proc *p, size_t nl, Ebfarm__Label **l,
                        const char *extra, const char *extra_value)
 {
+    const char *farm = p->snap && p->snap->farm[0] ? p->snap->farm : p->farm;
     char name[64];
 
-    fputs("{component=\"", f);
-    put_escaped(f, p->component, 1);
-    fputs("\",instance=\"", f);
-    put_escaped(f, p->instance, 1);
-    fputc('"', f);
+    put_label(f, "{", "farm", farm ? farm : "");
+    if (p->snap) {
+        snprintf(name, sizeof(name), "%u", p->snap->run_number);
+        put_label(f, ",", "run", name);
+    }
+    put_label(f, ",", "component", p->component);
+    put_label(f, ",", "process", p->process);
     if (nl > 0 && l[0]->name[0]) {
         const char *ln = l[0]->name;
-        int reserved = strcmp(ln, "component") == 0 || strcmp(ln, "instance") == 0 ||
-                       strcmp(ln, "le") == 0 || strncmp(ln, "__", 2) == 0;
-        sanitize(name, sizeof(name), reserved ? "ebfarm_" : "", ln, strlen(ln));
+        sanitize(name, sizeof(name), reserved_label(ln) ? "ebfarm_" : "", ln, strlen(ln));
         if (name[0] >= '0' && name[0] <= '9')
             sanitize(name, sizeof(name), "_", ln, strlen(ln));
-        fprintf(f, ",%s=\"", name);
-        put_escaped(f, l[0]->value, 1);
-        fputc('"', f);
+        put_label(f, ",", name, l[0]->value);
     }
-    if (extra) {
-        fprintf(f, ",%s=\"", extra);
-        put_escaped(f, extra_value, 1);
-        fputc('"', f);
-    }
+    if (extra)
+        put_label(f, ",", extra, extra_value);
     fputc('}', f);
 }
 

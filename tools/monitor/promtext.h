@@ -13,9 +13,10 @@
  * Naming (docs/monitoring.md): prefix "ebfarm_", dots and other characters
  * outside [a-zA-Z0-9_] become '_'; counters end in "_total"; gauges keep
  * their name; histograms in "ns" become "<name less _ns>_seconds" with
- * _bucket/_sum/_count in seconds. Every sample carries component and
- * instance, then the snapshot's label (reason, node, source, pool, check,
- * port). # HELP comes from the component's counter table (readout/ro_stats.h,
+ * _bucket/_sum/_count in seconds. Every sample carries farm, run (when
+ * the process has a snapshot), component and process, then the snapshot's
+ * label (reason, node, source, pool, check, port, lcore); none of them is
+ * a label Prometheus sets on a target (instance, job). # HELP comes from the component's counter table (readout/ro_stats.h,
  * sfc/sfc_stats.h, node/node_stats.h, lib/ebf_port_stats.h), each
  * component's own when they differ. Counters that are not metrics (flagged
  * EBF_CF_RUN in their table: digests, id records, the id range, clock
@@ -30,7 +31,8 @@
 
 struct prom_proc {
     const char *component;            /* "sfc", "node", "readout" */
-    const char *instance;             /* the process's name in the farm file */
+    const char *process;              /* the process's name in the farm file */
+    const char *farm;                 /* the farm's name, when the snapshot has none */
     const Ebfarm__Snapshot *snap;     /* its latest snapshot; NULL: none yet */
     int up;                           /* a snapshot arrived within 3 periods */
 };
