@@ -135,6 +135,59 @@ START_TEST(test_ledger_mismatch_lists_ids)
 }
 END_TEST
 
+/* The readout was killed: its counters are gone, so the ledger closes
+ * over the ids the SFC saw (0..999, acked or lost) and says from which
+ * event on the readout was lost; a duplicate ack still shows. */
+START_TEST(test_ledger_readout_gone)
+{
+    struct farm_result r;
+    struct farm_conf c;
+    struct ledger l;
+    char *buf = NULL;
+    size_t len = 0;
+
+    farm_conf_default(&c);
+    for (int bug = 0; bug < 2; bug++) {
+        farm_of(&r, bug);
+        ebf_kv_free(&r.readout);
+        r.readouts_gone = 1;
+        snprintf(r.readout_gone, sizeof(r.readout_gone), "ro0");
+        ledger_close(&r, &l);
+        ck_assert_uint_eq(l.readouts_gone, 1);
+        ck_assert_uint_eq(l.generated, 1000);
+        ck_assert_uint_eq(l.accepted + l.rejected + l.lost_total, 1000);
+        ck_assert_int_eq(l.closed, !bug);
+        ck_assert_int_eq(l.ids_match, !bug);
+        ck_assert_int_eq(l.digest_match, !bug);
+        if (bug) {
+            farm_result_free(&r);
+            continue;
+        }
+        ck_assert_uint_eq(l.id_lo, 0);
+        ck_assert_uint_eq(l.gone_from, 1000);
+        FILE *f = open_memstream(&buf, &len);
+        summary_text(f, &c, &r, &l);
+        fclose(f);
+        ck_assert_msg(strstr(buf, "  ledger   readout ro0 lost from event 1000 on (1 readout(s) "
+                                  "gone, their generated count unknown): closed over what the "
+                                  "survivors saw\n           seen 1000 = accepted 99 + rejected "
+                                  "900 + lost 1; incomplete 0\n") != NULL, "%s", buf);
+        ck_assert_msg(strstr(buf, "\n           CLOSED\n") != NULL, "%s", buf);
+        free(buf);
+        f = open_memstream(&buf, &len);
+        summary_json(f, &c, &r, &l);
+        fclose(f);
+        ck_assert_msg(strstr(buf, "\"ledger\": {\"readout_lost\": {\"name\": \"ro0\", "
+                                  "\"from_event\": 1000, \"readouts\": 1}, \"over\": "
+                                  "\"survivors\", \"generated\": null, \"seen\": 1000, "
+                                  "\"accepted\": 99, \"rejected\": 900,") != NULL, "%s", buf);
+        ck_assert(strstr(buf, "\"closed\": true") != NULL);
+        free(buf);
+        farm_result_free(&r);
+    }
+}
+END_TEST
+
 Suite *ledger_suite(void);
 
 Suite *ledger_suite(void)
@@ -145,6 +198,7 @@ Suite *ledger_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_ledger_closes_by_id);
     tcase_add_test(tc, test_ledger_mismatch_lists_ids);
+    tcase_add_test(tc, test_ledger_readout_gone);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -104,12 +104,19 @@ int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, 
         struct farm_node_result *n = NULL;
         struct ebf_kv kv;
         if (!farm_alive(p->pid)) {
-            /* A dead node's decisions are in its SFC's acks; without an
-             * SFC's or a readout's counters there is no ledger. */
+            /* A dead node's decisions are in its SFC's acks; a dead
+             * readout's events are in what the SFCs saw (the ledger then
+             * closes over that); without an SFC's counters there is no
+             * ledger. */
             if (p->role == FARM_NODE) {
                 r->nodes_silent++;
                 if ((n = node_result(r, p)))
                     n->gone = 1;
+                continue;
+            }
+            if (p->role == FARM_READOUT) {
+                if (!r->readouts_gone++)
+                    snprintf(r->readout_gone, sizeof(r->readout_gone), "%s", p->name);
                 continue;
             }
             snprintf(err, len, "%s is gone: no final counters", p->name);

@@ -15,8 +15,10 @@
  * (start_ns and first_event: the earliest; end_ns, last_event, *.max and
  * tsc_hz: the latest or largest; *.min: the least). r->wall_s is then
  * the readouts' start_ns to end_ns. A node process that is gone (killed)
- * is counted in r->nodes_silent; a gone SFC or readout, or one that does
- * not answer or sends no counters, is an error: -1 with err naming it.
+ * is counted in r->nodes_silent; a gone readout in r->readouts_gone (the
+ * first one named in r->readout_gone; the ledger then closes over what
+ * the SFCs saw); a gone SFC, or a process that does not answer or sends
+ * no counters, is an error: -1 with err naming it.
  * Returns 0.
  */
 int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, size_t len);

@@ -114,6 +114,9 @@ struct farm_result {
     struct farm_node_result node[FARM_MAX_NODES];   /* in farm-file order */
     uint16_t n_nodes;            /* node processes that ran, gone ones included */
     unsigned nodes_silent;       /* of them, those that gave no final counters */
+    char readout_gone[FF_NAME_MAX];  /* the first readout that gave no final counters
+                                      * (killed or crashed); "" when every one did */
+    unsigned readouts_gone;      /* how many readouts gave no final counters */
     int interrupted;             /* the signal that stopped the run early (the
                                   * staged stop then ran), 0 when none */
     double wall_s;               /* first frame sent to last event acked */

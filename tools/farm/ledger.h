@@ -11,8 +11,13 @@
 #define LEDGER_MAX_IDS 16        /* differing ids listed, each way */
 
 struct ledger {
-    uint64_t generated;          /* events the readout generated: ids lo .. lo+generated-1 */
+    uint64_t generated;          /* events the readout generated: ids lo .. lo+generated-1;
+                                  * with a readout gone, the ids the SFCs saw */
     uint64_t id_lo;
+    uint64_t range_digest;       /* sum of ebf_mix64(id) over the generated ids */
+    unsigned readouts_gone;      /* readouts that gave no final counters (killed) */
+    char readout_gone[48];       /* the first of them; "" when none */
+    uint64_t gone_from;          /* with one gone: the first id no SFC saw */
     uint64_t accepted, rejected; /* decided: the acks the SFCs took, once per event */
     uint64_t incomplete;         /* delivered incomplete (within the above) */
     unsigned n_lost;
@@ -44,6 +49,13 @@ struct ledger {
  * reported, the nodes' records of the acks they sent must also equal the
  * SFCs' acked plus late-acked ids (nodes_agree): no event decided by two
  * nodes without the SFC knowing.
+ *
+ * When a readout is gone (r->readouts_gone), its generated count is
+ * unknown: the ledger closes over what the survivors saw. The ids the
+ * SFCs acked or lost must form one range lo .. lo + n - 1 (generated is
+ * then n, the readout lost from event lo + n on, gone_from); the range's
+ * digest stands for the readout's, and the surviving readouts' counters
+ * (withheld events included) are left out.
  */
 void ledger_close(const struct farm_result *r, struct ledger *l);
 

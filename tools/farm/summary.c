@@ -226,9 +226,16 @@ static void processes_text(FILE *out, const struct farm_conf *c, const struct fa
 /* The ledger's lines. */
 static void ledger_text(FILE *out, const struct farm_result *r, const struct ledger *l)
 {
-    fprintf(out, "  ledger   generated %" PRIu64 " = accepted %" PRIu64 " + rejected %" PRIu64
-            " + lost %" PRIu64 "; incomplete %" PRIu64 "\n",
-            l->generated, l->accepted, l->rejected, l->lost_total, l->incomplete);
+    if (l->readouts_gone)
+        fprintf(out, "  ledger   readout %s lost from event %" PRIu64 " on (%u readout(s) gone, "
+                "their generated count unknown): closed over what the survivors saw\n"
+                "           seen %" PRIu64, l->readout_gone, l->gone_from, l->readouts_gone,
+                l->generated);
+    else
+        fprintf(out, "  ledger   generated %" PRIu64, l->generated);
+    fprintf(out, " = accepted %" PRIu64 " + rejected %" PRIu64 " + lost %" PRIu64
+            "; incomplete %" PRIu64 "\n",
+            l->accepted, l->rejected, l->lost_total, l->incomplete);
     fprintf(out, "           lost by reason:");
     for (unsigned i = 0; i < l->n_lost; i++)
         fprintf(out, " %s %" PRIu64 "%s", l->lost_name[i], l->lost[i],
@@ -329,9 +336,15 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
     figures(r, &fg);
     fputc('{', out);
     run_json(out, &r->id);
-    fprintf(out, ",\n \"ledger\": {\"generated\": %" PRIu64 ", \"accepted\": %" PRIu64
-            ", \"rejected\": %" PRIu64 ", \"incomplete\": %" PRIu64 ", \"lost\": {",
-            l->generated, l->accepted, l->rejected, l->incomplete);
+    if (l->readouts_gone)
+        fprintf(out, ",\n \"ledger\": {\"readout_lost\": {\"name\": \"%s\", \"from_event\": %"
+                PRIu64 ", \"readouts\": %u}, \"over\": \"survivors\", \"generated\": null"
+                ", \"seen\": %" PRIu64 ", ", l->readout_gone, l->gone_from, l->readouts_gone,
+                l->generated);
+    else
+        fprintf(out, ",\n \"ledger\": {\"generated\": %" PRIu64 ", ", l->generated);
+    fprintf(out, "\"accepted\": %" PRIu64 ", \"rejected\": %" PRIu64 ", \"incomplete\": %"
+            PRIu64 ", \"lost\": {", l->accepted, l->rejected, l->incomplete);
     int any = 0;
     for (unsigned i = 0; i < l->n_lost; i++) {
         if (!l->lost[i])
