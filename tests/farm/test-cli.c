@@ -89,12 +89,13 @@ struct proc_rec {
     char prefix[96];
 };
 
-static unsigned read_state(struct proc_rec *pr, unsigned max)
+/* The processes of farm name from its state file, in its order. */
+static unsigned read_state(const char *name_of_farm, struct proc_rec *pr, unsigned max)
 {
     char path[128], line[1024], name[64], role[16], ctl[256], met[256];
     unsigned n = 0;
 
-    snprintf(path, sizeof(path), "%s/clitest/farm.state", base);
+    snprintf(path, sizeof(path), "%s/%s/farm.state", base, name_of_farm);
     FILE *f = fopen(path, "r");
     ck_assert_msg(f != NULL, "no %s", path);
     while (fgets(line, sizeof(line), f) && n < max)
@@ -138,8 +139,8 @@ static void teardown(void)
 {
     char cmd[1024];
 
-    snprintf(cmd, sizeof(cmd), "test ! -e %s/clitest/farm.state || EBFARM_RUN_DIR=%s %s down; "
-             "rm -rf '%s'", base, base, ebfarm, base);
+    snprintf(cmd, sizeof(cmd), "for f in clitest clikill; do test ! -e %s/$f/farm.state || "
+             "EBFARM_RUN_DIR=%s %s down --farm $f; done; rm -rf '%s'", base, base, ebfarm, base);
     if (system(cmd) != 0)
         fprintf(stderr, "teardown: %s failed\n", cmd);
 }
@@ -160,7 +161,7 @@ START_TEST(up_status_stop_down)
     snprintf(cmd, sizeof(cmd), "up %s", path);
     ck_assert_msg(ebf(cmd) == 0, "ebfarm up: %s", out);
     ck_assert_msg(strstr(out, "farm 'clitest' is up: 4 processes") != NULL, "%s", out);
-    ck_assert_uint_eq(read_state(pr, 8), 4);
+    ck_assert_uint_eq(read_state("clitest", pr, 8), 4);
 
     /* Every process RUNNING run 1; an illegal command is refused by name. */
     ck_assert_int_eq(ebf("status --json"), 0);
@@ -515,6 +516,63 @@ START_TEST(up_eal_args_refused)
 }
 END_TEST
 
+/* A readout SIGKILLed mid-run (the SFC, the memif server, and the nodes
+ * drain): `stop` still prints the ledger, closed over the ids the SFC saw,
+ * naming ro0 and the first event it never sent, with the SFC's acks as
+ * the decisions; the staged stop is over in a bounded time. */
+START_TEST(readout_killed)
+{
+    const char *ev = strstr(farm_yaml, "  events: 20000\n");
+    char path[128], cmd[256], want[128];
+    struct proc_rec pr[8];
+
+    snprintf(path, sizeof(path), "%s/clikill.yaml", base);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "farm: clikill\n%.*s  events: 1000000\n  rate: 20000\n%s",
+            (int)(ev - farm_yaml - 14), farm_yaml + 14, ev + 16);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "up %s", path);
+    ck_assert_msg(ebf(cmd) == 0, "ebfarm up: %s", out);
+    ck_assert_uint_eq(read_state("clikill", pr, 8), 4);
+    ck_assert_int_eq(ebf("status --json"), 0);
+    ck_assert_msg(strstr(out, "{\"name\":\"ro0\",\"component\":\"readout\",\"pid\":") != NULL,
+                  "%s", out);
+    for (int i = 0; i < 300 && json_u64(out, "ack.events") < 5000; i++) {
+        usleep(50000);
+        ck_assert_int_eq(ebf("status --json"), 0);
+    }
+    ck_assert_uint_ge(json_u64(out, "ack.events"), 5000);
+    ck_assert_int_eq(kill(pr[3].pid, SIGKILL), 0);
+    for (int i = 0; i < 250 && !gone(pr[3].pid); i++)
+        usleep(20000);
+    ck_assert(gone(pr[3].pid));
+
+    time_t t0 = time(NULL);
+    ck_assert_msg(ebf("stop --json") == 0, "ebfarm stop: %s", out);
+    ck_assert_int_le(time(NULL) - t0, 30);
+    uint64_t seen = json_u64(out, "seen");
+    snprintf(want, sizeof(want), "\"readout_lost\": {\"name\": \"ro0\", \"from_event\": %llu, "
+             "\"readouts\": 1}", (unsigned long long)seen);
+    ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\"generated\": null") != NULL, "%s", out);
+    ck_assert_uint_gt(seen, 5000);
+    ck_assert_uint_lt(seen, 1000000);
+    uint64_t acc = json_u64(out, "accepted"), rej = json_u64(out, "rejected");
+    ck_assert_uint_eq(acc + rej, json_u64(out, "ack_events"));
+    ck_assert_msg(strstr(out, " \"readout\": {\"gone\": \"ro0\", \"readouts_gone\": 1},\n")
+                  != NULL, "%s", out);
+    ck_assert_uint_eq(acc + rej + json_u64(out, "lost_total"), seen);
+    ck_assert_int_eq(json_u64(out, "unaccounted"), 0);
+    ck_assert_msg(strstr(out, "\"ids_match\": true") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\"nodes_agree\": true, \"closed\": true") != NULL, "%s", out);
+    ck_assert_int_eq(ebf("down"), 0);
+    for (unsigned i = 0; i < 4; i++)
+        ck_assert_msg(gone(pr[i].pid), "process %d is still there", pr[i].pid);
+    nothing_left("clikill");
+}
+END_TEST
+
 /* sh -c script in a mount namespace of its own, with the test's base as
  * the run directory and $E the ebfarm binary; its output in out. */
 static int in_mount_ns(const char *script)
@@ -575,5 +633,6 @@ Suite *cli_suite(void)
     add_case(s, "startup", up_startup_failure);
     add_case(s, "eal_args", up_eal_args_refused);
     add_case(s, "run_dir", up_run_dir_refused);
+    add_case(s, "readout_killed", readout_killed);
     return s;
 }

@@ -173,6 +173,8 @@ START_TEST(test_ledger_readout_gone)
                                   "survivors saw\n           seen 1000 = accepted 99 + rejected "
                                   "900 + lost 1; incomplete 0\n") != NULL, "%s", buf);
         ck_assert_msg(strstr(buf, "\n           CLOSED\n") != NULL, "%s", buf);
+        ck_assert_msg(strstr(buf, "\n  readout  ro0 gone: no final counters\n  sfc ") != NULL,
+                      "%s", buf);
         free(buf);
         f = open_memstream(&buf, &len);
         summary_json(f, &c, &r, &l);
@@ -182,6 +184,8 @@ START_TEST(test_ledger_readout_gone)
                                   "\"survivors\", \"generated\": null, \"seen\": 1000, "
                                   "\"accepted\": 99, \"rejected\": 900,") != NULL, "%s", buf);
         ck_assert(strstr(buf, "\"closed\": true") != NULL);
+        ck_assert_msg(strstr(buf, " \"readout\": {\"gone\": \"ro0\", \"readouts_gone\": 1},\n")
+                      != NULL, "%s", buf);
         free(buf);
         farm_result_free(&r);
     }

@@ -205,11 +205,18 @@ static void processes_text(FILE *out, const struct farm_conf *c, const struct fa
 
     if (faults)
         faults_text(out, c);
-    sum_begin(&ln, out, "readout");
-    sum_text(&ln, &ro_counter_table, &r->readout);
-    if (faults)
-        sum_text(&ln, &ro_fault_counter_table, &r->readout);
-    sum_end(&ln);
+    /* A gone readout's counters are not there: no zeros stand for them. */
+    if (r->readouts_gone)
+        fprintf(out, "  readout  %s%s gone: no final counters%s\n", r->readout_gone,
+                r->readouts_gone > 1 ? " and others" : "",
+                r->readout.n ? "; the survivors' follow" : "");
+    if (!r->readouts_gone || r->readout.n) {
+        sum_begin(&ln, out, "readout");
+        sum_text(&ln, &ro_counter_table, &r->readout);
+        if (faults)
+            sum_text(&ln, &ro_fault_counter_table, &r->readout);
+        sum_end(&ln);
+    }
     sum_begin(&ln, out, "sfc");
     sum_text(&ln, &sfc_counter_table, &r->sfc);
     sum_end(&ln);
@@ -309,8 +316,15 @@ static void processes_json(FILE *out, const struct farm_result *r)
     int first = 1;
 
     fprintf(out, " \"readout\": {");
-    sum_json(out, &ro_counter_table, &r->readout, &first);
-    sum_json(out, &ro_fault_counter_table, &r->readout, &first);
+    if (r->readouts_gone) {         /* no zeros stand for a gone readout's counters */
+        fprintf(out, "\"gone\": \"%s\", \"readouts_gone\": %u", r->readout_gone,
+                r->readouts_gone);
+        first = 0;
+    }
+    if (!r->readouts_gone || r->readout.n) {
+        sum_json(out, &ro_counter_table, &r->readout, &first);
+        sum_json(out, &ro_fault_counter_table, &r->readout, &first);
+    }
     fprintf(out, "},\n \"sfc\": {");
     first = 1;
     sum_json(out, &sfc_counter_table, &r->sfc, &first);
