@@ -143,7 +143,7 @@ int farm_wait_state(const struct farm_state *st, enum farm_role role, enum ebf_s
         int all = 1;
         for (unsigned i = 0; i < st->n && all == 1; i++) {
             const struct farm_proc *p = &st->proc[i];
-            if (p->role == role && farm_alive(p->pid))
+            if (p->role == role && farm_running(p->pid))
                 all = in_state(p, want, err, len);
         }
         if (all != 0)

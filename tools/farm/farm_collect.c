@@ -103,7 +103,7 @@ int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, 
         const struct farm_proc *p = &st->proc[i];
         struct farm_node_result *n = NULL;
         struct ebf_kv kv;
-        if (!farm_alive(p->pid)) {
+        if (!farm_running(p->pid)) {
             /* A dead node's decisions are in its SFC's acks; a dead
              * readout's events are in what the SFCs saw (the ledger then
              * closes over that); without an SFC's counters there is no

@@ -239,6 +239,23 @@ int farm_alive(pid_t pid)
     return pid > 0 && kill(pid, 0) == 0;
 }
 
+int farm_running(pid_t pid)
+{
+    char path[64], buf[256];
+
+    if (!farm_alive(pid))
+        return 0;
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *paren = strrchr(buf, ')');     /* "pid (comm) S ..." */
+    return !paren || paren[1] != ' ' || paren[2] != 'Z';
+}
+
 void farm_kill_all(const struct farm_state *st)
 {
     for (unsigned i = 0; i < st->n; i++)

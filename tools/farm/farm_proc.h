@@ -57,6 +57,11 @@ void farm_reap(void);
  * recorded how: farm_spawn). */
 int farm_alive(pid_t pid);
 
+/* Whether pid still runs and can answer: alive and not a zombie (an exited
+ * daemon its keeper has not yet reaped counts as gone here). For the
+ * staged stop and the final counters. */
+int farm_running(pid_t pid);
+
 /* SIGKILL every process of st that still runs, and reap those that are ours. */
 void farm_kill_all(const struct farm_state *st);
 

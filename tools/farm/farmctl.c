@@ -194,7 +194,7 @@ int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, 
     r->id.insecure = st->insecure;
     for (unsigned k = 0; k < 3; k++) {
         for (unsigned i = 0; i < st->n; i++)
-            if (st->proc[i].role == stages[k] && farm_alive(st->proc[i].pid) &&
+            if (st->proc[i].role == stages[k] && farm_running(st->proc[i].pid) &&
                 in_run(&st->proc[i]) &&
                 farm_order(&st->proc[i], EBF_C_STOP, 0, NULL, 0, err, len))
                 return -1;
