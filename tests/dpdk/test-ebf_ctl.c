@@ -215,8 +215,13 @@ static void setup(void)
 
 static void teardown(void)
 {
+    char cmd[160];
+
     zmq_ctx_term(zctx);
-    rmdir(tmpdir);
+    /* Whatever sockets a failed test left in it go too. */
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "teardown: %s failed\n", cmd);
     ebf_eal_cleanup();
 }
 

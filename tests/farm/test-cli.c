@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "test-cli-rig.h"
 #include "node_decide.h"
 
 #define EVENTS 20000
@@ -49,39 +50,14 @@ static const char farm_yaml[] =
     "    port: memif:sfc0-node1\n"
     "    mac: 02:eb:00:00:02:01\n";
 
-static char base[64], ebfarm[512], out[65536];
+static struct cli_rig rig;
+static char *const base = rig.base, *const ebfarm = rig.ebfarm;
+static char out[65536];
 
 /* Run "ebfarm ARGS" with the test's run directory; its output in out. */
 static int ebf(const char *args)
 {
-    char cmd[1024];
-
-    snprintf(cmd, sizeof(cmd), "EBFARM_RUN_DIR=%s %s %s 2>&1", base, ebfarm, args);
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(out, 1, sizeof(out) - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static unsigned count(const char *hay, const char *needle)
-{
-    unsigned n = 0;
-
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-        n++;
-    return n;
-}
-
-static uint64_t json_u64(const char *json, const char *key)
-{
-    char k[64];
-
-    snprintf(k, sizeof(k), "\"%s\":", key);
-    const char *p = strstr(json, k);
-    ck_assert_msg(p != NULL, "no %s in %s", key, json);
-    return strtoull(p + strlen(k), NULL, 10);
+    return cli_run(&rig, args, out, sizeof(out));
 }
 
 struct proc_rec {
@@ -127,22 +103,19 @@ static int gone(int pid)
  * a failed test left up taken down. */
 static void setup(void)
 {
-    const char *dir = getenv("EBFARM_BUILD_DIR");
-
-    snprintf(ebfarm, sizeof(ebfarm), "%s/tools/ebfarm", dir ? dir : ".");
-    snprintf(base, sizeof(base), "/tmp/ebf-cli-XXXXXX");
-    if (!mkdtemp(base))
-        abort();
+    cli_rig_init(&rig, "cli");
 }
 
 static void teardown(void)
 {
     char cmd[1024];
 
-    snprintf(cmd, sizeof(cmd), "for f in clitest clikill; do test ! -e %s/$f/farm.state || "
-             "EBFARM_RUN_DIR=%s %s down --farm $f; done; rm -rf '%s'", base, base, ebfarm, base);
+    /* readout_killed's farm, if a failed test left it up */
+    snprintf(cmd, sizeof(cmd), "test ! -e %s/clikill/farm.state || EBFARM_RUN_DIR=%s %s down "
+             "--farm clikill", base, base, ebfarm);
     if (system(cmd) != 0)
         fprintf(stderr, "teardown: %s failed\n", cmd);
+    cli_rig_fini(&rig, "clitest");
 }
 
 START_TEST(up_status_stop_down)
@@ -165,8 +138,8 @@ START_TEST(up_status_stop_down)
 
     /* Every process RUNNING run 1; an illegal command is refused by name. */
     ck_assert_int_eq(ebf("status --json"), 0);
-    ck_assert_msg(count(out, "\"state\":\"RUNNING\"") == 4, "%s", out);
-    ck_assert_uint_eq(count(out, "\"run_number\":1"), 5);
+    ck_assert_msg(count_of(out, "\"state\":\"RUNNING\"") == 4, "%s", out);
+    ck_assert_uint_eq(count_of(out, "\"run_number\":1"), 5);
     ck_assert_int_eq(ebf("start"), 1);
     ck_assert_msg(strstr(out, "command 'start' is not allowed in state RUNNING") != NULL, "%s", out);
 
@@ -189,7 +162,7 @@ START_TEST(up_status_stop_down)
     ck_assert_msg(strstr(out, "\"closed\": true") != NULL, "%s", out);
 
     ck_assert_int_eq(ebf("status --json"), 0);
-    ck_assert_msg(count(out, "\"state\":\"CONFIGURED\"") == 4, "%s", out);
+    ck_assert_msg(count_of(out, "\"state\":\"CONFIGURED\"") == 4, "%s", out);
 
     /* While another command holds the farm's lock, up, start, stop and down
      * are refused with the holder named; status is not. */
@@ -212,7 +185,7 @@ START_TEST(up_status_stop_down)
     ck_assert_msg(strstr(out, "ebfarm up: farm 'clitest' is busy: 'ebfarm stop' (pid 4242)")
                   == out, "%s", out);
     ck_assert_int_eq(ebf("status --json"), 0);
-    ck_assert_uint_eq(count(out, "\"state\":\"CONFIGURED\""), 4);
+    ck_assert_uint_eq(count_of(out, "\"state\":\"CONFIGURED\""), 4);
     close(fd);
 
     /* A stopped node does not answer; a killed readout has EXITED and says
@@ -353,11 +326,11 @@ START_TEST(run_numbers)
     ck_assert_int_eq(access(counter, F_OK), -1);
     ebf_ok("start", "farm 'clitest': run 1 RUNNING\n");
     ck_assert_int_eq(ebf("status --json"), 0);
-    ck_assert_msg(count(out, "\"run_number\":1") == 5, "%s", out);
-    ck_assert_msg(count(out, "\"farm\":\"clitest\"") == 5, "%s", out);   /* and each snapshot */
+    ck_assert_msg(count_of(out, "\"run_number\":1") == 5, "%s", out);
+    ck_assert_msg(count_of(out, "\"farm\":\"clitest\"") == 5, "%s", out);   /* and each snapshot */
     snprintf(want, sizeof(want), "\"farm_file_sha256\":\"%s\"", sha);
     ck_assert_msg(strstr(out, want) != NULL, "%s", out);
-    ck_assert_msg(count(out, "\"host\":\"localhost\"") == 4, "%s", out);
+    ck_assert_msg(count_of(out, "\"host\":\"localhost\"") == 4, "%s", out);
     /* A start refused by every process uses no number. */
     ck_assert_int_eq(ebf("start"), 1);
     ck_assert_msg(strstr(out, "command 'start' is not allowed in state RUNNING") != NULL, "%s", out);
@@ -379,7 +352,7 @@ START_TEST(run_numbers)
     ck_assert_msg(strstr(out, want) != NULL, "%s", out);
     ebf_ok("start --run 17", "farm 'clitest': run 17 RUNNING\n");
     ck_assert_int_eq(ebf("status --json"), 0);
-    ck_assert_msg(count(out, "\"run_number\":17") == 5, "%s", out);
+    ck_assert_msg(count_of(out, "\"run_number\":17") == 5, "%s", out);
     ck_assert_msg(ebf("stop --json") == 0, "ebfarm stop: %s", out);
     check_run_object(17, sha);
     ck_assert_msg(ebf("down") == 0, "ebfarm down: %s", out);

@@ -10,6 +10,7 @@
 
 #include <zmq.h>
 
+#include "test-cli-rig.h"
 #include "ebfarm.pb-c.h"
 #include "node_decide.h"
 
@@ -50,39 +51,15 @@ static const char farm_fmt[] =
     "    port: memif:sfc0-node0\n"
     "    mac: 02:eb:00:00:02:00\n";
 
-static char base[64], ebfarm[512], out[65536];
+static struct cli_rig rig;
+static char *const base = rig.base;
+static char out[65536];
 static int port0;
 
+/* Run "ebfarm ARGS" with the test's run directory; its output in out. */
 static int ebf(const char *args)
 {
-    char cmd[1024];
-
-    snprintf(cmd, sizeof(cmd), "EBFARM_RUN_DIR=%s %s %s 2>&1", base, ebfarm, args);
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(out, 1, sizeof(out) - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static unsigned count(const char *hay, const char *needle)
-{
-    unsigned n = 0;
-
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-        n++;
-    return n;
-}
-
-static uint64_t json_u64(const char *json, const char *key)
-{
-    char k[64];
-
-    snprintf(k, sizeof(k), "\"%s\":", key);
-    const char *p = strstr(json, k);
-    ck_assert_msg(p != NULL, "no %s in %s", key, json);
-    return strtoull(p + strlen(k), NULL, 10);
+    return cli_run(&rig, args, out, sizeof(out));
 }
 
 /* The farm file with head (keys or insecure) into base/curvetest.yaml. */
@@ -195,23 +172,13 @@ static void assert_ledger(void)
  * ports; whatever a failed test left up taken down. */
 static void setup(void)
 {
-    const char *dir = getenv("EBFARM_BUILD_DIR");
-
-    snprintf(ebfarm, sizeof(ebfarm), "%s/tools/ebfarm", dir ? dir : ".");
-    snprintf(base, sizeof(base), "/tmp/ebf-curve-XXXXXX");
-    if (!mkdtemp(base))
-        abort();
+    cli_rig_init(&rig, "curve");
     port0 = 30000 + (int)(getpid() % 5000) * 4;
 }
 
 static void teardown(void)
 {
-    char cmd[1024];
-
-    snprintf(cmd, sizeof(cmd), "test ! -e %s/curvetest/farm.state || EBFARM_RUN_DIR=%s %s down; "
-             "rm -rf '%s'", base, base, ebfarm, base);
-    if (system(cmd) != 0)
-        fprintf(stderr, "teardown: %s failed\n", cmd);
+    cli_rig_fini(&rig, "curvetest");
 }
 
 /* keygen's files; up, status, top and stop with the keys; a client without
@@ -248,7 +215,7 @@ START_TEST(test_only_keys_get_through)
     ck_assert_int_eq(stat(path, &sb), 0);
     ck_assert_uint_eq(sb.st_mode & 0777, 0700);
     ck_assert_int_eq(ebf("status --json"), 0);
-    ck_assert_msg(count(out, "\"state\":\"RUNNING\"") == 3, "%s", out);
+    ck_assert_msg(count_of(out, "\"state\":\"RUNNING\"") == 3, "%s", out);
     ck_assert_msg(!strstr(out, "insecure"), "%s", out);
     /* top subscribes with the keys: every process's two snapshots come. */
     ck_assert_msg(ebf("top --once") == 0, "ebfarm top: %s", out);
@@ -273,7 +240,7 @@ START_TEST(test_only_keys_get_through)
         ck_assert(!bare_snapshot(p + 1, spub, opub, osec));
     }
     ck_assert_int_eq(ebf("status --json"), 0);
-    ck_assert_msg(count(out, "\"state\":\"RUNNING\"") == 3, "%s", out);
+    ck_assert_msg(count_of(out, "\"state\":\"RUNNING\"") == 3, "%s", out);
 
     wait_finished();
     ck_assert_msg(ebf("stop --json") == 0, "ebfarm stop: %s", out);
@@ -304,7 +271,7 @@ START_TEST(test_insecure_is_shown)
     ck_assert_msg(strstr(out, ")\nINSECURE: tcp:// control and metrics without keys (insecure: "
                               "true in the farm file)\nNAME ") != NULL, "%s", out);
     ck_assert_int_eq(ebf("status --json"), 0);
-    ck_assert_msg(count(out, ",\"insecure\":true,") == 1, "%s", out);
+    ck_assert_msg(count_of(out, ",\"insecure\":true,") == 1, "%s", out);
     Ebfarm__Reply *r = bare_request(port0 + 2, EBFARM__COMMAND__STATUS, NULL, NULL, NULL);
     ck_assert_ptr_nonnull(r);
     ck_assert_int_eq(r->status->state, EBFARM__STATE__RUNNING);
@@ -312,7 +279,7 @@ START_TEST(test_insecure_is_shown)
     wait_finished();
     ck_assert_msg(ebf("stop --json") == 0, "ebfarm stop: %s", out);
     assert_ledger();
-    ck_assert_msg(count(out, ", \"insecure\": true}") == 1, "%s", out);
+    ck_assert_msg(count_of(out, ", \"insecure\": true}") == 1, "%s", out);
     ck_assert_msg(ebf("down") == 0, "ebfarm down: %s", out);
 }
 END_TEST

@@ -9,6 +9,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "test-cli-rig.h"
+
 /* node1 runs with telemetry: false: it has no socket. */
 static const char farm_yaml[] =
     "farm: teltest\n"
@@ -39,20 +41,14 @@ struct kv {
     unsigned long long v[MAX_KV];
 };
 
-static char base[64], ebfarm[512], out[1 << 20];
+static struct cli_rig rig;
+static char *const base = rig.base;
+static char out[1 << 20];
 
 /* Run "ebfarm ARGS" with the test's run directory; its output in out. */
 static int ebf(const char *args)
 {
-    char cmd[1024];
-
-    snprintf(cmd, sizeof(cmd), "EBFARM_RUN_DIR=%s %s %s 2>&1", base, ebfarm, args);
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(out, 1, sizeof(out) - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return cli_run(&rig, args, out, sizeof(out));
 }
 
 /*
@@ -182,22 +178,12 @@ static unsigned tel_counters(int fd, struct kv *kv)
 
 static void setup(void)
 {
-    const char *dir = getenv("EBFARM_BUILD_DIR");
-
-    snprintf(ebfarm, sizeof(ebfarm), "%s/tools/ebfarm", dir ? dir : ".");
-    snprintf(base, sizeof(base), "/tmp/ebf-tel-XXXXXX");
-    if (!mkdtemp(base))
-        abort();
+    cli_rig_init(&rig, "tel");
 }
 
 static void teardown(void)
 {
-    char cmd[1024];
-
-    snprintf(cmd, sizeof(cmd), "test ! -e %s/teltest/farm.state || EBFARM_RUN_DIR=%s %s down; "
-             "rm -rf '%s'", base, base, ebfarm, base);
-    if (system(cmd) != 0)
-        fprintf(stderr, "teardown: %s failed\n", cmd);
+    cli_rig_fini(&rig, "teltest");
 }
 
 /* The process names and file prefixes of farm.state. */
