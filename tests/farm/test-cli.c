@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -461,6 +462,41 @@ START_TEST(up_startup_failure)
 }
 END_TEST
 
+/* Ctrl-C on up while the SFC starts: what started is stopped, nothing runs
+ * and no state stays; with --keep the run directory keeps the logs. */
+START_TEST(up_interrupted_keep)
+{
+    char path[128], log[160], state[160];
+    int st;
+
+    write_farm(farm_yaml, "clitest.yaml", path, sizeof(path));
+    snprintf(log, sizeof(log), "%s/clitest/sfc0.log", base);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        setenv("EBFARM_RUN_DIR", base, 1);
+        int nul = open("/dev/null", O_WRONLY);
+        dup2(nul, 1);
+        dup2(nul, 2);
+        execl(ebfarm, "ebfarm", "up", path, "--keep", (char *)NULL);
+        _exit(127);
+    }
+    /* The SFC's log appears as it is started; it answers only once its
+     * EAL and ports are up, and up waits for that. */
+    for (int i = 0; i < 20000 && access(log, F_OK) != 0; i++)
+        usleep(500);
+    ck_assert_int_eq(access(log, F_OK), 0);
+    kill(pid, SIGINT);
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 1);
+    ck_assert_int_eq(access(log, F_OK), 0);           /* kept */
+    snprintf(state, sizeof(state), "%s/clitest/farm.state", base);
+    ck_assert_int_eq(access(state, F_OK), -1);
+    nothing_left("clitest");
+}
+END_TEST
+
 /* EAL options that load code or move the runtime directory are refused
  * before anything starts, the allowed ones named. */
 START_TEST(up_eal_args_refused)
@@ -604,6 +640,7 @@ Suite *cli_suite(void)
     add_case(s, "runs", run_numbers);
     add_case(s, "hosts", up_refuses_other_hosts);
     add_case(s, "startup", up_startup_failure);
+    add_case(s, "interrupted", up_interrupted_keep);
     add_case(s, "eal_args", up_eal_args_refused);
     add_case(s, "run_dir", up_run_dir_refused);
     add_case(s, "readout_killed", readout_killed);

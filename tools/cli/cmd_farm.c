@@ -128,8 +128,10 @@ static int start_run(struct farm_state *st, uint32_t want, const char *cmd, cons
 }
 
 /* Bring spec (loaded from path) up under the base directory, in
- * <base>/<farm name>, and note path in its state. 0, or -1 after a message. */
-static int bring_up(const struct farm_spec *spec, const char *path, struct farm_state *st)
+ * <base>/<farm name>, and note path in its state. Interrupted by a signal,
+ * it removes the run directory too, unless keep. 0, or -1 after a message. */
+static int bring_up(const struct farm_spec *spec, const char *path, int keep,
+                    struct farm_state *st)
 {
     char err[1024], build[PATH_MAX], run_dir[600];
     const char *base = farm_state_base_dir();
@@ -146,7 +148,7 @@ static int bring_up(const struct farm_spec *spec, const char *path, struct farm_
     farm_signal_catch();
     if (farmctl_up(spec, build, run_dir, st, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm up: %s\n", err);
-        if (farm_signal_count())     /* interrupted: nothing stays, logs neither */
+        if (farm_signal_count() && !keep)   /* interrupted: nothing stays, logs neither */
             farm_rm_rf(run_dir);
         return -1;
     }
@@ -165,7 +167,8 @@ int cmd_up(int argc, char **argv)
         "usage: ebfarm up FARM.yaml [--no-start | --run N] [--keep]\n"
         "  starts every process of the farm on this host, configures them and starts\n"
         "  the farm's next run, or run N (with --no-start: stops at CONFIGURED; then\n"
-        "  ebfarm start)\n";
+        "  ebfarm start). Interrupted while starting, it stops what it started and\n"
+        "  removes the run directory; with --keep the directory and its logs stay\n";
     struct farm_opts o = {0};
     struct farm_spec *spec = malloc(sizeof(*spec));
     struct farm_state *st = malloc(sizeof(*st));
@@ -188,7 +191,7 @@ int cmd_up(int argc, char **argv)
         fprintf(stderr, "ebfarm up: %s\n", err);
         goto out;
     }
-    if (lock_farm(spec->name, "up") || bring_up(spec, argv[optind], st) != 0)
+    if (lock_farm(spec->name, "up") || bring_up(spec, argv[optind], o.keep, st) != 0)
         goto out;
     if (!o.no_start &&
         start_run(st, want, "up", " (the farm stays up: ebfarm status, ebfarm down)") != 0)

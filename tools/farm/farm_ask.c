@@ -86,13 +86,13 @@ int farm_wait_answer(const struct farm_state *st, const struct farm_proc *p, dou
 
     for (;;) {
         char e[1024];
+        if (farm_signal_check(1, err, len))
+            return -1;
         Ebfarm__Reply *r = farm_ask(p, EBF_C_STATUS, 0, NULL, 0, 300, e, sizeof(e));
         if (r) {
             ebfarm__reply__free_unpacked(r, NULL);
             return 0;
         }
-        if (farm_signal_check(1, err, len))
-            return -1;
         if (!farm_alive(p->pid)) {
             char cause[512];
             if (farm_log_cause(st->run_dir, p->name, cause, sizeof(cause)))

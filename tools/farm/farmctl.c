@@ -132,6 +132,9 @@ int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *
         if (farm_order(&st->proc[i], EBF_C_CONFIGURE, 0, params, n, err, len))
             goto fail;
     }
+    /* A signal that came while the last processes answered at once. */
+    if (farm_signal_check(1, err, len))
+        goto fail;
     return 0;
 fail:
     farm_kill_all(st);
