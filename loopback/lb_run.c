@@ -299,6 +299,11 @@ int lb_run_serve(struct lb_rx *rx, int fd, const char *driver)
             lb_run_rx_sum(rx, &before, &after, &s);
             lb_rx_sum_write(f, &s);
         } else if (!strcmp(line, "quit\n")) {
+            /* The receiving lcore leaves its loop before "bye": the sender
+             * closes its port only after "bye", and a memif peer that
+             * disconnects while this side still polls unmaps the rings
+             * under the poll. */
+            lb_rx_command(rx, LB_RX_QUIT, 0, NULL);
             fprintf(f, "bye\n");
             fclose(f);
             return 0;
@@ -307,6 +312,7 @@ int lb_run_serve(struct lb_rx *rx, int fd, const char *driver)
         }
         fflush(f);
     }
+    lb_rx_command(rx, LB_RX_QUIT, 0, NULL);
     fclose(f);
     return -EPIPE;
 }

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -94,8 +96,9 @@ static int rx_role(const struct lb_opts *o, uint16_t rx_port)
     rte_eal_remote_launch(lb_rx_loop, rx, lcore);
     fprintf(stderr, "loopback: receiver on %s waiting for the sender on %s\n", o->rx, o->control);
     int fd = lb_ctl_accept(o->control, 600000);
-    int rc = fd < 0 ? fd : lb_run_serve(rx, fd, driver);
-    lb_rx_command(rx, LB_RX_QUIT, 0, NULL);
+    int rc = fd < 0 ? fd : lb_run_serve(rx, fd, driver);     /* stops the lcore */
+    if (fd < 0)
+        lb_rx_command(rx, LB_RX_QUIT, 0, NULL);
     rte_eal_wait_lcore(lcore);
     rte_free(rx);
     if (rc)
@@ -262,7 +265,15 @@ static void tx_teardown(const struct lb_opts *o, const struct lb_ports *p, unsig
         lb_port_close(p->rx, o->rx_netns);
     }
     if (run->ctl) {
+        /* Wait (at most 5 s) for "bye": the receiver has stopped polling
+         * before this side's port goes away. */
+        struct timeval tv = {.tv_sec = 5};
+        char line[64];
+        setsockopt(fileno(run->ctl), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
         fprintf(run->ctl, "quit\n");
+        fflush(run->ctl);
+        if (!fgets(line, sizeof(line), run->ctl) || strcmp(line, "bye\n"))
+            fprintf(stderr, "loopback: the receiver did not say bye to quit; closing anyway\n");
         fclose(run->ctl);
     }
     lb_port_close(p->tx, o->tx_netns);
@@ -309,9 +320,9 @@ int main(int argc, char **argv)
         rte_exit(EXIT_FAILURE, "loopback: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    /* A peer that closes the control connection first (the sender closes
-     * right after "quit", before the receiver's "bye") is an EPIPE from
-     * write, not a signal that kills the process before EAL cleans up. */
+    /* A peer that closes the control connection first (a sender that dies,
+     * or gives up waiting for "bye") is an EPIPE from write, not a signal
+     * that kills the process before EAL cleans up. */
     signal(SIGPIPE, SIG_IGN);
     open_ports(&o, &p);
     if (o.role == LB_ROLE_RX) {
