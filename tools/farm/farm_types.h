@@ -20,6 +20,21 @@
 
 enum farm_role { FARM_SFC, FARM_NODE, FARM_READOUT };
 
+/* How the processes of a host are started (docs/deployment.md, "Launch"):
+ * on this machine as children of the tool; over ssh as plain processes
+ * under a shell keeper; over ssh as transient systemd units. */
+enum farm_launch { FARM_LAUNCH_LOCAL, FARM_LAUNCH_PLAIN, FARM_LAUNCH_UNIT };
+
+/* A host of a farm that is up, as the launch reaches it. */
+struct farm_host {
+    char name[FF_NAME_MAX];
+    enum ff_host_kind kind;
+    enum farm_launch launch;
+    char user[FF_NAME_MAX];      /* ssh login; "" leaves it to ssh (netns: root) */
+    char address[FF_ADDR_MAX];   /* ssh: the file's; netns: given by farm_netns; local: "" */
+    char netns[FF_NAME_MAX];     /* netns: the namespace */
+};
+
 struct farm_proc {
     char name[FF_NAME_MAX];
     char host[FF_NAME_MAX];      /* the farm file's host it runs on */
@@ -28,6 +43,8 @@ struct farm_proc {
     char prefix[96];             /* EAL --file-prefix */
     char control[FF_STR_MAX];    /* endpoints with {run} substituted */
     char metrics[FF_STR_MAX];
+    int remote;                  /* on a host reached over ssh (an ssh or netns host) */
+    pid_t kpid;                  /* remote plain process: its keeper's pid on that host */
 };
 
 /* What `ebfarm up` leaves in <run_dir>/farm.state for the later commands. */
@@ -42,6 +59,11 @@ struct farm_state {
     int insecure;                /* its file allows tcp:// without keys */
     unsigned n;
     struct farm_proc proc[FARM_MAX_PROCS];
+    unsigned n_hosts;
+    struct farm_host host[FF_MAX_HOSTS];
+    char ssh_dir[128];           /* ssh material of the run (farm_host.h); "" when no host
+                                  * is remote */
+    int netns;                   /* ssh_dir/plan made network namespaces (farm_netns.h) */
 };
 
 /* The demo's settings (ebfarm demo's options), and the summary's view of a run. */
