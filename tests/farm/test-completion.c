@@ -88,7 +88,7 @@ static const char *ebfarm(const char *words)
 START_TEST(subcommands)
 {
     ck_assert_str_eq(ebfarm("\"\""),
-                     "bench\ndemo\ndown\nhelp\nkeygen\nloopback\nmetrics\nstart\nstatus\nstop\ntop\nup\n");
+                     "bench\ndemo\ndown\nhelp\nkeygen\nlogs\nloopback\nmetrics\nstart\nstatus\nstop\ntop\nup\n");
     ck_assert_str_eq(ebfarm("st"), "start\nstatus\nstop\n");
     ck_assert_str_eq(ebfarm("--"), "--help\n");
     ck_assert_str_eq(ebfarm("bogus --"), "");
@@ -151,6 +151,7 @@ START_TEST(options_are_the_help)
 {
     static const char *const subs[] = {
         "demo", "up", "start", "stop", "down", "status", "top", "metrics", "loopback", "bench",
+        "logs",
     };
     static char help[16384];
     char cmd[1024], want[OUT_MAX], words[64];

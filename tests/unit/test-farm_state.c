@@ -117,14 +117,45 @@ START_TEST(test_save_and_load)
              "farm demo\nrun_number 3\nfarm_file /farms/demo.yaml\n"
              "run_start_ms 1748779200123\nfarm_file_sha256 %s\n"
              "proc sfc0 sfc 100 ebf%d-demo-sfc0 ipc://%s/demo/sfc0.ctl ipc://%s/demo/sfc0.pub "
-             "localhost\n"
+             "localhost 0 0\n"
              "proc node0 node 101 ebf%d-demo-node0 ipc://%s/demo/node0.ctl "
-             "ipc://%s/demo/node0.pub localhost\n"
+             "ipc://%s/demo/node0.pub localhost 0 0\n"
              "proc ro0 readout 102 ebf%d-demo-ro0 ipc://%s/demo/ro0.ctl ipc://%s/demo/ro0.pub "
-             "localhost\n",
+             "localhost 0 0\n",
              spec.file_sha256,
              pid, base, base, pid, base, base, pid, base, base);
     ck_assert_str_eq(slurp(path), want);
+    ck_assert_int_eq(farm_state_load(st.run_dir, &back, err, sizeof(err)), 0);
+    ck_assert_int_eq(memcmp(&st, &back, sizeof(st)), 0);
+}
+END_TEST
+
+/* Hosts (a netns one, an ssh one with its launch), the ssh directory and
+ * a remote process's keeper survive the state file. */
+START_TEST(test_hosts_saved)
+{
+    struct farm_state st, back;
+    char path[600], err[512] = "";
+
+    demo_up(&st, "demo");
+    snprintf(st.ssh_dir, sizeof(st.ssh_dir), "/run/ebfarm-ssh/0123abcd");
+    st.netns = 1;
+    st.n_hosts = 2;
+    st.host[0] = (struct farm_host){.name = "a", .kind = FF_HOST_NETNS, .user = "root",
+                                    .launch = FARM_LAUNCH_PLAIN, .address = "10.64.1.1",
+                                    .netns = "ns-a"};
+    st.host[1] = (struct farm_host){.name = "b", .kind = FF_HOST_SSH, .launch = FARM_LAUNCH_UNIT,
+                                    .address = "fd00::2"};
+    memset(st.proc[0].host, 0, sizeof(st.proc[0].host));
+    st.proc[0].host[0] = 'a';
+    st.proc[0].remote = 1;
+    st.proc[0].kpid = 99;
+    ck_assert_int_eq(farm_state_save(&st), 0);
+    snprintf(path, sizeof(path), "%s/farm.state", st.run_dir);
+    const char *text = slurp(path);
+    ck_assert_ptr_nonnull(strstr(text, "ssh_dir /run/ebfarm-ssh/0123abcd\nnetns 1\n"
+                                       "host a netns plain root 10.64.1.1 ns-a\n"
+                                       "host b ssh unit - fd00::2 -\n"));
     ck_assert_int_eq(farm_state_load(st.run_dir, &back, err, sizeof(err)), 0);
     ck_assert_int_eq(memcmp(&st, &back, sizeof(st)), 0);
 }
@@ -238,6 +269,7 @@ Suite *farm_state_suite(void)
     tcase_add_test(tc, test_base_dir);
     tcase_add_test(tc, test_add);
     tcase_add_test(tc, test_save_and_load);
+    tcase_add_test(tc, test_hosts_saved);
     tcase_add_test(tc, test_keys_saved);
     tcase_add_test(tc, test_load_errors);
     tcase_add_test(tc, test_load_older);

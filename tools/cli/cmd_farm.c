@@ -15,6 +15,7 @@
 #include "farm_ask.h"
 #include "farm_collect.h"
 #include "farm_demo.h"
+#include "farm_launch.h"
 #include "farm_proc.h"
 #include "farm_runid.h"
 #include "farm_signal.h"
@@ -165,7 +166,8 @@ int cmd_up(int argc, char **argv)
 {
     static const char usage[] =
         "usage: ebfarm up FARM.yaml [--no-start | --run N] [--keep]\n"
-        "  starts every process of the farm on this host, configures them and starts\n"
+        "  starts every process of the farm on its host (here, over ssh, or in a\n"
+        "  network namespace made for it), configures them and starts\n"
         "  the farm's next run, or run N (with --no-start: stops at CONFIGURED; then\n"
         "  ebfarm start). Interrupted while starting, it stops what it started and\n"
         "  removes the run directory; with --keep the directory and its logs stay\n";
@@ -313,9 +315,9 @@ static void view_of(const struct farm_state *st, unsigned i, const Ebfarm__Reply
             snprintf(v->note, sizeof(v->note), "%s", r->status->error);
         else if (r->status->finished)
             snprintf(v->note, sizeof(v->note), "finished generating");
-    } else if (!farm_alive(p->pid)) {
+    } else if (!farm_launch_alive(st, p)) {
         v->state = "EXITED";
-        if (farm_exit_how(st->run_dir, p->pid, how, sizeof(how)) == 0)
+        if (farm_launch_exit_how(st, p, how, sizeof(how)) == 0)
             snprintf(v->note, sizeof(v->note), "%s (log: %s/%s.log)", how, st->run_dir, p->name);
         else
             snprintf(v->note, sizeof(v->note), "gone; how it ended was not recorded (log: "

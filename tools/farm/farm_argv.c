@@ -128,14 +128,17 @@ static void port_args(struct farm_argv *c, const struct ff_port *pt, int server,
 }
 
 /* The options every daemon takes: idle policy, endpoints, their keys (or
- * none: insecure), instance name. */
+ * none: insecure; on a remote host the copy in its run directory,
+ * farm_launch.h), instance name. */
 static void ctl_args(struct farm_argv *c, const struct farm_spec *s, const struct farm_proc *fp,
-                     const struct ff_proc *p)
+                     const struct ff_proc *p, const char *run_dir)
 {
     arg(c, "--idle=%s", p->idle == FF_IDLE_BACKOFF ? "backoff" : "spin");
     arg(c, "--control=%s", fp->control);
     arg(c, "--metrics=%s", fp->metrics);
-    if (s->keys[0])
+    if (s->keys[0] && fp->remote)
+        arg(c, "--curve-keys=%s/keys", run_dir);
+    else if (s->keys[0])
         arg(c, "--curve-keys=%s", s->keys);
     if (s->insecure)
         arg(c, "--insecure");
@@ -223,7 +226,7 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
     arg(c, "--max-credits=%u", x->max_credits);
     arg(c, "--mtu=%u", s->run.mtu);
     arg(c, "--udp-port=%u", s->run.udp_port);
-    ctl_args(c, s, fp, &x->p);
+    ctl_args(c, s, fp, &x->p, run_dir);
 }
 
 /* A node's id at its SFC: its place among that SFC's nodes. */
@@ -264,7 +267,7 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
             arg(c, "--trigger-timeout-ms=%g", s->run.trigger.timeout_ms);
     }
     arg(c, "--mtu=%u", s->run.mtu);
-    ctl_args(c, s, fp, &x->p);
+    ctl_args(c, s, fp, &x->p, run_dir);
 }
 
 static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build,
@@ -290,7 +293,7 @@ static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build
     arg(c, "--encap=%s", s->run.encap == FF_ENCAP_UDP ? "udp" : "eth");
     arg(c, "--udp-port=%u", s->run.udp_port);
     arg(c, "--mtu=%u", s->run.mtu);
-    ctl_args(c, s, fp, &x->p);
+    ctl_args(c, s, fp, &x->p, run_dir);
 }
 
 void farm_argv_build(const struct farm_spec *s, enum farm_role role, unsigned k, const char *build,

@@ -2,6 +2,8 @@
 /* farm_ask.c - a farm's processes asked over their control endpoints: commands, status, waits. */
 #include "farm_ask.h"
 
+#include "farm_launch.h"
+
 #include <stdio.h>
 #include <zmq.h>
 
@@ -93,9 +95,9 @@ int farm_wait_answer(const struct farm_state *st, const struct farm_proc *p, dou
             ebfarm__reply__free_unpacked(r, NULL);
             return 0;
         }
-        if (!farm_alive(p->pid)) {
+        if (!farm_launch_alive(st, p)) {
             char cause[512];
-            if (farm_log_cause(st->run_dir, p->name, cause, sizeof(cause)))
+            if (farm_launch_log_cause(st, p, cause, sizeof(cause)))
                 snprintf(err, len, "%s exited while starting: %s (log: %s/%s.log)", p->name,
                          cause, st->run_dir, p->name);
             else
@@ -143,7 +145,7 @@ int farm_wait_state(const struct farm_state *st, enum farm_role role, enum ebf_s
         int all = 1;
         for (unsigned i = 0; i < st->n && all == 1; i++) {
             const struct farm_proc *p = &st->proc[i];
-            if (p->role == role && farm_running(p->pid))
+            if (p->role == role && farm_launch_running(st, p))
                 all = in_state(p, want, err, len);
         }
         if (all != 0)

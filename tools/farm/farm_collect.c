@@ -10,6 +10,7 @@
 #include "ebf_lcore_stats.h"
 #include "ebf_pb.h"
 #include "farm_ask.h"
+#include "farm_launch.h"
 #include "farm_proc.h"
 
 /* v and u of key k combined: the earliest, the latest, the least or the sum. */
@@ -103,7 +104,7 @@ int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, 
         const struct farm_proc *p = &st->proc[i];
         struct farm_node_result *n = NULL;
         struct ebf_kv kv;
-        if (!farm_running(p->pid)) {
+        if (!farm_launch_running(st, p)) {
             /* A dead node's decisions are in its SFC's acks; a dead
              * readout's events are in what the SFCs saw (the ledger then
              * closes over that); without an SFC's counters there is no

@@ -28,7 +28,7 @@ void farm_host_table(struct farm_state *st, const struct farm_spec *s)
         memset(h, 0, sizeof(*h));
         snprintf(h->name, sizeof(h->name), "%s", f->name);
         h->kind = f->kind;
-        h->launch = f->kind == FF_HOST_LOCAL ? FARM_LAUNCH_LOCAL : FARM_LAUNCH_PLAIN;
+        h->launch = FARM_LAUNCH_LOCAL;   /* a remote one's: farm_launch_prepare's */
         snprintf(h->user, sizeof(h->user), "%s", f->kind == FF_HOST_NETNS ? "root" : f->user);
         if (f->kind == FF_HOST_SSH)
             snprintf(h->address, sizeof(h->address), "%s", f->address);
@@ -191,7 +191,7 @@ int farm_host_open(const struct farm_state *st, const struct farm_host *h, char 
     int rc = farm_run_argv(argv, out, sizeof(out));
     if (rc == 0)
         return 0;
-    out[strcspn(out, "\n")] = '\0';
+    out[strcspn(out, "\r\n")] = '\0';
     snprintf(err, len, "cannot reach host '%s' over ssh (%s%s%s): %s", h->name,
              h->user[0] ? h->user : "", h->user[0] ? "@" : "", h->address,
              out[0] ? out : "ssh failed");

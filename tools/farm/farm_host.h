@@ -33,8 +33,8 @@ void farm_host_ssh_dir(const char *run_dir, char *buf, size_t len);
 
 /* st's hosts from spec s: names, kinds, users and ssh addresses; a
  * network namespace's address is set later (farm_netns_plan), its user is
- * root. Launch: LOCAL for a local host, PLAIN for the others until
- * farm_launch_prepare has asked the host. */
+ * root. Launch: LOCAL until farm_launch_prepare has made a remote host
+ * ready (PLAIN or UNIT); a remote host still LOCAL was never reached. */
 void farm_host_table(struct farm_state *st, const struct farm_spec *s);
 
 /* The host p runs on, or NULL when st does not list it (a state file of

@@ -205,7 +205,7 @@ int farm_netns_up(const struct farm_state *st, char *err, size_t len)
         return 0;
     if (farm_run_argv(argv, out, sizeof(out)) == 0)
         return 0;
-    out[strcspn(out, "\n")] = '\0';
+    out[strcspn(out, "\r\n")] = '\0';
     snprintf(err, len, "cannot make the network namespaces: %s",
              out[0] ? out : "ebfarm-netns up failed");
     return -1;

@@ -191,20 +191,28 @@ static int cause_line(const char *line, size_t n, const char *name, char *buf, s
     return 0;
 }
 
-int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len)
+int farm_log_cause_stream(FILE *f, const char *name, char *buf, size_t len)
 {
-    char path[768], line[1200];
+    char line[1200];
     int found = 0;
 
-    snprintf(path, sizeof(path), "%s/%s.log", run_dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
     /* The first 16384 lines at most: the cause comes early, before EAL's usage. */
     for (unsigned lines = 0; !found && lines < 16384 && fgets(line, sizeof(line), f); lines++) {
         size_t n = strcspn(line, "\n");
         found = cause_line(line, n, name, buf, len);
     }
+    return found;
+}
+
+int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len)
+{
+    char path[768];
+
+    snprintf(path, sizeof(path), "%s/%s.log", run_dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int found = farm_log_cause_stream(f, name, buf, len);
     fclose(f);
     return found;
 }

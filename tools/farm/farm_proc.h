@@ -4,6 +4,7 @@
 #define FARM_PROC_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "farm_types.h"
@@ -41,6 +42,9 @@ pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, 
  * the log holds none (or cannot be read).
  */
 int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len);
+
+/* farm_log_cause over the log's text read from f. */
+int farm_log_cause_stream(FILE *f, const char *name, char *buf, size_t len);
 
 /* How the daemon pid of run_dir ended, as its keeper wrote it ("exited
  * with status 1", "killed by SIGKILL"): 0, or -1 when nothing was written

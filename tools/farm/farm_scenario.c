@@ -12,6 +12,7 @@
 
 #include "farm_argv.h"
 #include "farm_ask.h"
+#include "farm_launch.h"
 #include "farm_params.h"
 #include "farm_proc.h"
 #include "farm_signal.h"
@@ -46,18 +47,18 @@ int farm_kill_node_after(const struct farm_state *st, unsigned node, uint64_t ev
      * SFC. With a NIC a plain SIGKILL is just as good.
      */
     uint64_t dead0 = farm_counter(sfc, "node.declared_dead", 0, NULL);
-    if (kill(victim->pid, SIGSTOP) != 0) {
+    if (farm_launch_signal(st, victim, SIGSTOP) != 0) {
         snprintf(err, len, "cannot stop %s: %s", victim->name, strerror(errno));
         return -1;
     }
     double give_up = farm_now() + 10;
     while (farm_counter(sfc, "node.declared_dead", 0, NULL) <= dead0 && farm_now() < give_up)
         farm_sleep_ms(20);
-    if (kill(victim->pid, SIGKILL) != 0) {
+    if (farm_launch_signal(st, victim, SIGKILL) != 0) {
         snprintf(err, len, "cannot kill %s: %s", victim->name, strerror(errno));
         return -1;
     }
-    farm_wait_gone(victim->pid, 5);
+    farm_launch_wait_gone(st, victim, 5);
     fprintf(stderr, "ebfarm: killed %s (SIGSTOP, then SIGKILL once its SFC declared it dead) "
             "after %llu events\n", victim->name, (unsigned long long)events);
     return 0;
@@ -67,7 +68,7 @@ int farm_kill_node_after(const struct farm_state *st, unsigned node, uint64_t ev
 static int signal_nodes(const struct farm_state *st, int sig, char *err, size_t len)
 {
     for (unsigned i = 0; i < st->n; i++)
-        if (st->proc[i].role == FARM_NODE && kill(st->proc[i].pid, sig) != 0) {
+        if (st->proc[i].role == FARM_NODE && farm_launch_signal(st, &st->proc[i], sig) != 0) {
             snprintf(err, len, "cannot %s %s: %s", sig == SIGSTOP ? "stop" : "continue",
                      st->proc[i].name, strerror(errno));
             return -1;
@@ -115,14 +116,19 @@ int farm_respawn_node(struct farm_state *st, const struct farm_spec *spec, const
     struct farm_argv c = {0};
     char log[FF_NAME_MAX + 16];
 
-    if (!p || farm_alive(p->pid)) {
+    if (!p || farm_launch_alive(st, p)) {
         snprintf(err, len, "node %u is not a node that has exited", node);
         return -1;
     }
     farm_argv_build(spec, FARM_NODE, node, build, p, st->run_dir, &c);
     snprintf(log, sizeof(log), "%s.restart", p->name);     /* keep the first log */
     char e[900];
-    p->pid = farm_spawn(c.argv, st->run_dir, log, e, sizeof(e));
+    if (p->remote) {
+        /* A remote node logs to <name>.log again (its keeper's choice). */
+        farm_launch_spawn(st, p, c.argv, e, sizeof(e));
+    } else {
+        p->pid = farm_spawn(c.argv, st->run_dir, log, e, sizeof(e));
+    }
     farm_argv_free(&c);
     if (p->pid < 0) {
         snprintf(err, len, "cannot restart %s: %s", p->name, e);

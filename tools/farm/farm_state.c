@@ -2,6 +2,8 @@
 /* farm_state.c - the run directory of a farm that is up and its state file, farm.state. */
 #include "farm_state.h"
 
+#include "farmfile.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -29,8 +31,22 @@ const char *farm_role_name(enum farm_role role)
     return "unknown";
 }
 
-/* s with every "{run}" replaced by run_dir, into out. */
-static void subst(char *out, size_t len, const char *s, const char *run_dir)
+/* The address a "{host}" in an endpoint stands for: the host's address
+ * (an IPv6 one in brackets), 127.0.0.1 on a local host. */
+static void host_addr(const struct farm_state *st, const char *host, char *buf, size_t len)
+{
+    for (unsigned i = 0; i < st->n_hosts; i++) {
+        const struct farm_host *h = &st->host[i];
+        if (strcmp(h->name, host) != 0 || !h->address[0])
+            continue;
+        snprintf(buf, len, strchr(h->address, ':') ? "[%s]" : "%s", h->address);
+        return;
+    }
+    snprintf(buf, len, "127.0.0.1");
+}
+
+/* s with every "{run}" replaced by run_dir and every "{host}" by addr, into out. */
+static void subst(char *out, size_t len, const char *s, const char *run_dir, const char *addr)
 {
     size_t o = 0;
 
@@ -38,6 +54,9 @@ static void subst(char *out, size_t len, const char *s, const char *run_dir)
         if (strncmp(s, "{run}", 5) == 0) {
             o += (size_t)snprintf(out + o, len - o, "%s", run_dir);
             s += 5;
+        } else if (strncmp(s, "{host}", 6) == 0) {
+            o += (size_t)snprintf(out + o, len - o, "%s", addr);
+            s += 6;
         } else {
             out[o++] = *s++;
         }
@@ -49,15 +68,39 @@ void farm_state_add(struct farm_state *st, const struct farm_spec *s, const stru
                     enum farm_role role)
 {
     struct farm_proc *fp = &st->proc[st->n++];
+    char addr[FF_ADDR_MAX + 2];
 
     memset(fp, 0, sizeof(*fp));
     snprintf(fp->name, sizeof(fp->name), "%s", p->name);
     snprintf(fp->host, sizeof(fp->host), "%s",
              p->host < s->n_hosts ? s->host[p->host].name : FF_LOCALHOST);
+    fp->remote = p->host < s->n_hosts && s->host[p->host].kind != FF_HOST_LOCAL;
     fp->role = role;
     snprintf(fp->prefix, sizeof(fp->prefix), "ebf%d-%s-%s", (int)getpid(), s->name, p->name);
-    subst(fp->control, sizeof(fp->control), p->control, st->run_dir);
-    subst(fp->metrics, sizeof(fp->metrics), p->metrics, st->run_dir);
+    host_addr(st, fp->host, addr, sizeof(addr));
+    subst(fp->control, sizeof(fp->control), p->control, st->run_dir, addr);
+    subst(fp->metrics, sizeof(fp->metrics), p->metrics, st->run_dir, addr);
+}
+
+static const char *const launch_names[] = {"local", "plain", "unit"};
+
+static const char *dash(const char *s)
+{
+    return s[0] ? s : "-";
+}
+
+/* The hosts' lines of the state file. */
+static void save_hosts(FILE *f, const struct farm_state *st)
+{
+    if (st->ssh_dir[0])
+        fprintf(f, "ssh_dir %s\n", st->ssh_dir);
+    if (st->netns)
+        fprintf(f, "netns 1\n");
+    for (unsigned i = 0; i < st->n_hosts; i++) {
+        const struct farm_host *h = &st->host[i];
+        fprintf(f, "host %s %s %s %s %s %s\n", h->name, farm_host_kind_name(h->kind),
+                launch_names[h->launch], dash(h->user), dash(h->address), dash(h->netns));
+    }
 }
 
 int farm_state_save(const struct farm_state *st)
@@ -77,10 +120,12 @@ int farm_state_save(const struct farm_state *st)
         fprintf(f, "keys %s\n", st->keys);
     if (st->insecure)
         fprintf(f, "insecure 1\n");
+    save_hosts(f, st);
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *p = &st->proc[i];
-        fprintf(f, "proc %s %s %d %s %s %s %s\n", p->name, farm_role_name(p->role), (int)p->pid,
-                p->prefix, p->control, p->metrics, p->host[0] ? p->host : "-");
+        fprintf(f, "proc %s %s %d %s %s %s %s %d %d\n", p->name, farm_role_name(p->role),
+                (int)p->pid, p->prefix, p->control, p->metrics, p->host[0] ? p->host : "-",
+                (int)p->kpid, p->remote);
     }
     if (fclose(f) != 0 || rename(tmp, path) != 0)
         return -errno;
@@ -119,19 +164,59 @@ int farm_state_dir_check(const char *run_dir, char *err, size_t len)
     return rc;
 }
 
-/* One line of a state file into st; lines it does not know are skipped. */
-static void load_line(const char *line, struct farm_state *st)
+/* A "host" line of a state file into st. */
+static void load_host(const char *line, struct farm_state *st)
+{
+    struct farm_host *h = &st->host[st->n_hosts];
+    char kind[16], launch[16];
+
+    if (st->n_hosts >= FF_MAX_HOSTS ||
+        sscanf(line, "host %32s %15s %15s %32s %253s %32s", h->name, kind, launch, h->user,
+               h->address, h->netns) != 6)
+        return;
+    h->kind = !strcmp(kind, "ssh") ? FF_HOST_SSH : !strcmp(kind, "netns") ? FF_HOST_NETNS
+                                                                           : FF_HOST_LOCAL;
+    h->launch = !strcmp(launch, "unit") ? FARM_LAUNCH_UNIT
+                : !strcmp(launch, "plain") ? FARM_LAUNCH_PLAIN : FARM_LAUNCH_LOCAL;
+    char *field[] = {h->user, h->address, h->netns};
+    for (unsigned i = 0; i < 3; i++)
+        if (!strcmp(field[i], "-"))
+            field[i][0] = '\0';
+    st->n_hosts++;
+}
+
+/* A "proc" line of a state file into st. */
+static void load_proc(const char *line, struct farm_state *st)
 {
     struct farm_proc *p = &st->proc[st->n];
     char role[16];
+    int pid, kpid = 0;
+
+    if (st->n < FARM_MAX_PROCS &&
+        sscanf(line, "proc %32s %15s %d %95s %255s %255s %32s %d %d", p->name, role, &pid,
+               p->prefix, p->control, p->metrics, p->host, &kpid, &p->remote) >= 6) {
+        if (!strcmp(p->host, "-"))
+            p->host[0] = '\0';
+        p->pid = pid;
+        p->kpid = kpid;
+        p->role = strcmp(role, "sfc") == 0 ? FARM_SFC
+                  : strcmp(role, "node") == 0 ? FARM_NODE : FARM_READOUT;
+        st->n++;
+    }
+}
+
+/* One line of a state file into st; lines it does not know are skipped. */
+static void load_line(const char *line, struct farm_state *st)
+{
     long long ms;
-    int pid;
 
     if (!strncmp(line, "keys ", 5)) {
         snprintf(st->keys, sizeof(st->keys), "%.*s", (int)strcspn(line + 5, "\n"), line + 5);
         return;
     }
-    if (sscanf(line, "insecure %d", &st->insecure) == 1)
+    if (sscanf(line, "insecure %d", &st->insecure) == 1 ||
+        sscanf(line, "netns %d", &st->netns) == 1 ||
+        sscanf(line, "ssh_dir %127s", st->ssh_dir) == 1)
         return;
     if (sscanf(line, "run_start_ms %lld", &ms) == 1) {
         st->run_start_ms = ms;
@@ -146,16 +231,10 @@ static void load_line(const char *line, struct farm_state *st)
         sscanf(line, "farm %32s", st->name) == 1 ||
         sscanf(line, "run_number %u", &st->run_number) == 1)
         return;
-    if (st->n < FARM_MAX_PROCS &&
-        sscanf(line, "proc %32s %15s %d %95s %255s %255s %32s", p->name, role, &pid, p->prefix,
-               p->control, p->metrics, p->host) >= 6) {
-        if (!strcmp(p->host, "-"))
-            p->host[0] = '\0';
-        p->pid = pid;
-        p->role = strcmp(role, "sfc") == 0 ? FARM_SFC
-                  : strcmp(role, "node") == 0 ? FARM_NODE : FARM_READOUT;
-        st->n++;
-    }
+    if (!strncmp(line, "host ", 5))
+        load_host(line, st);
+    else if (!strncmp(line, "proc ", 5))
+        load_proc(line, st);
 }
 
 int farm_state_load(const char *run_dir, struct farm_state *st, char *err, size_t len)

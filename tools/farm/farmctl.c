@@ -13,6 +13,9 @@
 #include "farm_argv.h"
 #include "farm_ask.h"
 #include "farm_collect.h"
+#include "farm_host.h"
+#include "farm_launch.h"
+#include "farm_netns.h"
 #include "farm_params.h"
 #include "farm_proc.h"
 #include "farm_runid.h"
@@ -32,9 +35,9 @@ static int spawn_role(struct farm_state *st, const struct farm_spec *s, const ch
             continue;
         farm_argv_build(s, role, k++, build, p, st->run_dir, &c);
         char e[900];
-        p->pid = farm_spawn(c.argv, st->run_dir, p->name, e, sizeof(e));
+        int rc = farm_launch_spawn(st, p, c.argv, e, sizeof(e));
         farm_argv_free(&c);
-        if (p->pid < 0) {
+        if (rc != 0) {
             snprintf(err, len, "cannot start %s: %s", p->name, e);
             return -1;
         }
@@ -73,6 +76,13 @@ static int new_state(const struct farm_spec *spec, const char *run_dir, struct f
         rmdir(run_dir);          /* when it was made here: nothing is in it */
         return -1;
     }
+    farm_host_table(st, spec);
+    for (unsigned i = 0; i < spec->n_hosts; i++)
+        if (spec->host[i].kind != FF_HOST_LOCAL)
+            farm_host_ssh_dir(run_dir, st->ssh_dir, sizeof(st->ssh_dir));
+    /* The namespaces' addresses, which "{host}" in endpoints stands for. */
+    if (farm_netns_plan(spec, st, err, len))
+        return -1;
     for (unsigned i = 0; i < spec->n_sfcs; i++)
         farm_state_add(st, spec, &spec->sfc[i].p, FARM_SFC);
     for (unsigned i = 0; i < spec->n_nodes; i++)
@@ -82,32 +92,17 @@ static int new_state(const struct farm_spec *spec, const char *run_dir, struct f
     return 0;
 }
 
-/* Every process of spec is on a local host: the launch over ssh and into
- * network namespaces is not built yet. 0, or -1 with err naming the first
- * process that is not. */
-static int local_only(const struct farm_spec *s, char *err, size_t len)
+/* Remove what up or a farm that is down leaves on its hosts: runtime
+ * directories and units everywhere, the remote run directories (unless
+ * keep), the master ssh connections, the network namespaces, the ssh
+ * directory. */
+static void hosts_cleanup(const struct farm_state *st, int keep)
 {
-    const struct ff_proc *p[FARM_MAX_PROCS];
-    unsigned n = 0;
-
-    for (unsigned i = 0; i < s->n_readouts; i++)
-        p[n++] = &s->readout[i].p;
-    for (unsigned i = 0; i < s->n_sfcs; i++)
-        p[n++] = &s->sfc[i].p;
-    for (unsigned i = 0; i < s->n_nodes; i++)
-        p[n++] = &s->node[i].p;
-    for (unsigned i = 0; i < n; i++) {
-        const struct ff_host *h = &s->host[p[i]->host];
-        if (h->kind == FF_HOST_LOCAL)
-            continue;
-        snprintf(err, len, "process '%s' is on host '%s' (%s), and %s; put every process on a "
-                 "local host", p[i]->name, h->name, farm_host_kind_name(h->kind),
-                 h->kind == FF_HOST_SSH
-                     ? "launching over ssh is not built yet (issue 11 item 2)"
-                     : "launching into a network namespace is not built yet (issue 11 item 5)");
-        return -1;
-    }
-    return 0;
+    farm_launch_cleanup(st, keep);
+    farm_netns_down(st);
+    if (st->ssh_dir[0] && !st->netns)
+        farm_rm_rf(st->ssh_dir);
+    rmdir(FARM_SSH_BASE);        /* when no other farm has its directory there */
 }
 
 int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *run_dir,
@@ -116,9 +111,14 @@ int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *
     struct ctl_param params[FARM_PARAMS_MAX];
     char path[600];
 
-    if (local_only(spec, err, len) || new_state(spec, run_dir, st, err, len) ||
-        ctl_use_keys(st->keys, err, len))
+    if (new_state(spec, run_dir, st, err, len))
         return -1;
+    if (ctl_use_keys(st->keys, err, len) || farm_netns_up(st, err, len) ||
+        farm_launch_prepare(st, err, len)) {
+        hosts_cleanup(st, !farm_signal_count());
+        rmdir(run_dir);          /* nothing started: it is empty */
+        return -1;
+    }
     snprintf(path, sizeof(path), "%s/farm.state", run_dir);
     /* memif servers (the SFCs) first: a client connects only to a server. */
     if (spawn_role(st, spec, build_dir, FARM_SFC, err, len) ||
@@ -137,8 +137,8 @@ int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *
         goto fail;
     return 0;
 fail:
-    farm_kill_all(st);
-    farm_remove_runtime(st);
+    farm_launch_kill_all(st);
+    hosts_cleanup(st, !farm_signal_count());   /* remote logs stay, unless interrupted */
     unlink(path);
     return -1;
 }
@@ -197,7 +197,7 @@ int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, 
     r->id.insecure = st->insecure;
     for (unsigned k = 0; k < 3; k++) {
         for (unsigned i = 0; i < st->n; i++)
-            if (st->proc[i].role == stages[k] && farm_running(st->proc[i].pid) &&
+            if (st->proc[i].role == stages[k] && farm_launch_running(st, &st->proc[i]) &&
                 in_run(&st->proc[i]) &&
                 farm_order(&st->proc[i], EBF_C_STOP, 0, NULL, 0, err, len))
                 return -1;
@@ -226,13 +226,13 @@ static int run_in_progress(const struct farm_state *st)
 
 /* Ask p to shut down; SIGTERM when it does not answer or refuses (a
  * shutdown is allowed in ERROR, not in DRAINING). */
-static void shut_down(const struct farm_proc *p)
+static void shut_down(const struct farm_state *st, const struct farm_proc *p)
 {
     char e[512];
     Ebfarm__Reply *r = farm_ask(p, EBF_C_SHUTDOWN, 0, NULL, 0, FARM_REPLY_MS, e, sizeof(e));
 
     if (!r || !r->ok)
-        kill(p->pid, SIGTERM);
+        farm_launch_signal(st, p, SIGTERM);
     if (r)
         ebfarm__reply__free_unpacked(r, NULL);
 }
@@ -247,19 +247,19 @@ static unsigned shut_down_role(const struct farm_state *st, enum farm_role role,
     double end;
 
     for (unsigned i = 0; i < st->n; i++)
-        if (st->proc[i].role == role && farm_alive(st->proc[i].pid))
-            shut_down(&st->proc[i]);
+        if (st->proc[i].role == role && farm_launch_alive(st, &st->proc[i]))
+            shut_down(st, &st->proc[i]);
     end = farm_now() + 15;
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *p = &st->proc[i];
         if (p->role != role)
             continue;
         /* A second Ctrl-C on the tool: kill at once. */
-        while (farm_alive(p->pid) && farm_now() < end && farm_signal_count() < 2)
+        while (farm_launch_alive(st, p) && farm_now() < end && farm_signal_count() < 2)
             farm_sleep_ms(20);
-        if (farm_alive(p->pid)) {
-            kill(p->pid, SIGKILL);
-            farm_wait_gone(p->pid, 5);
+        if (farm_launch_alive(st, p)) {
+            farm_launch_signal(st, p, SIGKILL);
+            farm_launch_wait_gone(st, p, 5);
             size_t o = strlen(err);
             snprintf(err + o, len - o, "%s%s did not exit and was killed", o ? "; " : "",
                      p->name);
@@ -285,8 +285,8 @@ int farmctl_down(const struct farm_state *st, int keep, char *err, size_t len)
     }
     for (unsigned k = 0; k < 3; k++)
         killed += shut_down_role(st, order_of_exit[k], err, len);
-    farm_remove_runtime(st);
     farm_reap();
+    hosts_cleanup(st, keep);
     snprintf(path, sizeof(path), "%s/farm.state", st->run_dir);
     unlink(path);
     if (!keep)

@@ -12,9 +12,9 @@
  * until each answers on its control endpoint, save the state file in
  * run_dir (created), then configure them all with the spec's run
  * parameters. Returns 0, or -1 with err naming the process and its log;
- * on failure nothing is left running. build_dir holds the daemons. A
- * process on an ssh or netns host is refused before anything starts (the
- * launch on those hosts is not built yet).
+ * on failure nothing is left running. build_dir holds the daemons. The
+ * processes start on their hosts (farm_launch.h): network namespaces are
+ * made first (farm_netns.h), remote hosts prepared (run directory, keys).
  */
 int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *run_dir,
                struct farm_state *st, char *err, size_t len);

@@ -1,0 +1,525 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farm_launch.c - a farm's daemons on any of its hosts: prepared, started, watched, signalled, their logs read, removed. */
+#include "farm_launch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "farm_host.h"
+#include "farm_proc.h"
+
+#define SCRIPT_MAX 32768
+#define LOG_MAX (1024 * 1024)    /* of a remote log, read for the cause of a failure */
+
+/* The keeper of a PLAIN process: $1 the log, the rest the daemon's argv. */
+static const char keeper_sh[] =
+    "log=$1; shift\n"
+    "\"$@\" </dev/null >\"$log\" 2>&1 &\n"
+    "p=$!\n"
+    "echo \"$p $$\"\n"
+    "exec >/dev/null 2>&1\n"
+    "trap '' INT TERM HUP\n"
+    "wait \"$p\"; rc=$?\n"
+    "if [ \"$rc\" -gt 128 ]; then how=\"killed by SIG$(kill -l $((rc - 128)))\"; "
+    "else how=\"exited with status $rc\"; fi\n"
+    "echo \"$how\" >\"exit.$p.tmp\" && mv \"exit.$p.tmp\" \"exit.$p\"\n";
+
+void farm_launch_unit(const struct farm_state *st, const struct farm_proc *p, char *buf,
+                      size_t len)
+{
+    snprintf(buf, len, "ebfarm-%s-%s.service", st->name, p->name);
+}
+
+/* Append printf-formatted text to buf at *o. */
+static void put(char *buf, size_t len, size_t *o, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void put(char *buf, size_t len, size_t *o, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (*o + 1 >= len)
+        return;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *o, len - *o, fmt, ap);
+    va_end(ap);
+    *o = n < 0 || (size_t)n >= len - *o ? len - 1 : *o + (size_t)n;
+}
+
+static int remote(const struct farm_host *h)
+{
+    return h && h->kind != FF_HOST_LOCAL;
+}
+
+/* Whether p's host is a network namespace of this machine watched here:
+ * its pids are ours to see and signal, its run directory is ours, so the
+ * watch needs no ssh round trip (each costs a login shell on the host).
+ * $EBFARM_NETNS_WATCH=ssh watches it over ssh as any remote host. */
+static int netns_here(const struct farm_host *h)
+{
+    const char *e = getenv("EBFARM_NETNS_WATCH");
+
+    return h && h->kind == FF_HOST_NETNS && h->launch == FARM_LAUNCH_PLAIN &&
+           !(e && !strcmp(e, "ssh"));
+}
+
+/* --- Start ----------------------------------------------------------------- */
+
+int farm_launch_script(const struct farm_state *st, const struct farm_proc *p,
+                       const struct farm_host *h, char *const argv[], char *buf, size_t len)
+{
+    char unit[128], arg[1024];
+    size_t o = 0;
+
+    put(buf, len, &o, "umask 077; mkdir -p ");
+    farm_sh_quote(buf, len, &o, st->run_dir);
+    put(buf, len, &o, " && cd ");
+    farm_sh_quote(buf, len, &o, st->run_dir);
+    if (h->launch == FARM_LAUNCH_UNIT) {
+        farm_launch_unit(st, p, unit, sizeof(unit));
+        put(buf, len, &o, " && systemd-run --quiet --collect --service-type=exec --unit=%s", unit);
+        snprintf(arg, sizeof(arg), "WorkingDirectory=%s", st->run_dir);
+        put(buf, len, &o, " -p ");
+        farm_sh_quote(buf, len, &o, arg);
+        snprintf(arg, sizeof(arg), "ExecStopPost=/bin/sh -c \"echo $$EXIT_CODE $$EXIT_STATUS "
+                 ">%s/exit.unit.%s\"", st->run_dir, p->name);
+        put(buf, len, &o, " -p ");
+        farm_sh_quote(buf, len, &o, arg);
+        if (h->kind == FF_HOST_NETNS) {      /* else the unit runs in systemd's namespace */
+            snprintf(arg, sizeof(arg), "NetworkNamespacePath=/run/netns/%s", h->netns);
+            put(buf, len, &o, " -p ");
+            farm_sh_quote(buf, len, &o, arg);
+        }
+        put(buf, len, &o, " --");
+    } else {
+        put(buf, len, &o, " && exec setsid -f /bin/sh -c ");
+        farm_sh_quote(buf, len, &o, keeper_sh);
+        put(buf, len, &o, " ebfarm-keeper %s.log", p->name);
+    }
+    for (unsigned i = 0; argv[i]; i++) {
+        put(buf, len, &o, " ");
+        farm_sh_quote(buf, len, &o, argv[i]);
+    }
+    if (h->launch == FARM_LAUNCH_UNIT)
+        put(buf, len, &o, " && systemctl show -p MainPID --value %s", unit);
+    return o + 1 >= len ? -E2BIG : 0;
+}
+
+int farm_launch_spawn(const struct farm_state *st, struct farm_proc *p, char *const argv[],
+                      char *err, size_t len)
+{
+    const struct farm_host *h = farm_host_of(st, p);
+    char *script = malloc(SCRIPT_MAX), out[1024];
+    int pid = 0, kpid = 0, rc;
+
+    if (!remote(h)) {
+        free(script);
+        p->pid = farm_spawn(argv, st->run_dir, p->name, err, len);
+        return p->pid < 0 ? -1 : 0;
+    }
+    if (!script || farm_launch_script(st, p, h, argv, script, SCRIPT_MAX) != 0) {
+        free(script);
+        snprintf(err, len, "the command line of %s is too long for its host '%s'", p->name,
+                 h->name);
+        return -1;
+    }
+    rc = farm_host_sh(st, h, script, out, sizeof(out));
+    free(script);
+    if (rc != 0 || sscanf(out, "%d %d", &pid, &kpid) < 1 || pid <= 0) {
+        out[strcspn(out, "\r\n")] = '\0';
+        snprintf(err, len, "cannot start it on host '%s' (%s): %s", h->name, h->address,
+                 rc == 255 ? "ssh could not reach it" : out[0] ? out : "no pid came back");
+        p->pid = -1;
+        return -1;
+    }
+    p->pid = pid;
+    p->kpid = kpid;
+    return 0;
+}
+
+/* --- Prepare --------------------------------------------------------------- */
+
+/* Append the commands that write key file dir/name as rdir/name. */
+static int put_key(char *buf, size_t len, size_t *o, const char *dir, const char *name,
+                   const char *rdir)
+{
+    char path[700], key[128];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    if (!(f = fopen(path, "re")))
+        return -errno;
+    size_t n = fread(key, 1, sizeof(key) - 1, f);
+    fclose(f);
+    key[n] = '\0';
+    key[strcspn(key, "\n")] = '\0';
+    put(buf, len, o, " && printf '%%s\\n' ");
+    farm_sh_quote(buf, len, o, key);
+    snprintf(path, sizeof(path), "%s/%s", rdir, name);
+    put(buf, len, o, " >");
+    farm_sh_quote(buf, len, o, path);
+    return 0;
+}
+
+/* The script that readies a host: run directory, keys, which launch. */
+static int prepare_script(const struct farm_state *st, char *buf, size_t len)
+{
+    char rdir[600], sub[700];
+    size_t o = 0;
+
+    snprintf(rdir, sizeof(rdir), "%s/keys", st->run_dir);
+    put(buf, len, &o, "umask 077; mkdir -p ");
+    farm_sh_quote(buf, len, &o, st->run_dir);
+    put(buf, len, &o, " && chmod 0700 ");
+    farm_sh_quote(buf, len, &o, st->run_dir);
+    if (st->keys[0]) {
+        snprintf(sub, sizeof(sub), "%s/clients", rdir);
+        put(buf, len, &o, " && mkdir -p ");
+        farm_sh_quote(buf, len, &o, sub);
+        if (put_key(buf, len, &o, st->keys, "server.key", rdir) ||
+            put_key(buf, len, &o, st->keys, "server.pub", rdir))
+            return -1;
+        snprintf(sub, sizeof(sub), "%s/clients", st->keys);
+        DIR *d = opendir(sub);
+        struct dirent *de;
+        char name[300];
+        while (d && (de = readdir(d))) {
+            size_t n = strlen(de->d_name);
+            if (n < 5 || strcmp(de->d_name + n - 4, ".pub"))
+                continue;
+            snprintf(name, sizeof(name), "clients/%s", de->d_name);
+            if (put_key(buf, len, &o, st->keys, name, rdir))
+                break;
+        }
+        if (d)
+            closedir(d);
+    }
+    put(buf, len, &o, " && if [ -d /run/systemd/system ] && command -v systemd-run >/dev/null; "
+        "then echo unit; else echo plain; fi");
+    return o + 1 >= len ? -1 : 0;
+}
+
+/* Whether some process of st is on host h. */
+static int has_procs(const struct farm_state *st, const struct farm_host *h)
+{
+    for (unsigned i = 0; i < st->n; i++)
+        if (farm_host_of(st, &st->proc[i]) == h)
+            return 1;
+    return 0;
+}
+
+static int prepare_host(struct farm_state *st, struct farm_host *h, const char *script,
+                        char *err, size_t len)
+{
+    const char *want = getenv("EBFARM_LAUNCH");
+    char out[1024];
+
+    if (farm_host_open(st, h, err, len))
+        return -1;
+    int rc = farm_host_sh(st, h, script, out, sizeof(out));
+    out[strcspn(out, "\r\n")] = '\0';
+    if (rc != 0) {
+        snprintf(err, len, "cannot prepare host '%s' (%s): %s", h->name, h->address,
+                 out[0] ? out : "its run directory or keys could not be made");
+        return -1;
+    }
+    h->launch = strcmp(out, "unit") == 0 ? FARM_LAUNCH_UNIT : FARM_LAUNCH_PLAIN;
+    if (want && !strcmp(want, "plain"))
+        h->launch = FARM_LAUNCH_PLAIN;
+    if (want && !strcmp(want, "unit") && h->launch != FARM_LAUNCH_UNIT) {
+        snprintf(err, len, "host '%s' (%s) does not run systemd (no /run/systemd/system or no "
+                 "systemd-run), and EBFARM_LAUNCH=unit asks for units", h->name, h->address);
+        return -1;
+    }
+    return 0;
+}
+
+/* Prepare every host of hosts[] (n of them) at once, a child process
+ * each: the launch each found into it. 0, or -1 when one failed (its error
+ * is for the caller to find again). */
+static int prepare_all(struct farm_state *st, struct farm_host **hosts, unsigned n,
+                       const char *script)
+{
+    pid_t pid[FF_MAX_HOSTS];
+    int failed = 0, status;
+
+    fflush(NULL);
+    for (unsigned i = 0; i < n; i++) {
+        pid[i] = fork();
+        if (pid[i] == 0) {
+            char e[512];
+            _exit(prepare_host(st, hosts[i], script, e, sizeof(e)) ? 2
+                  : hosts[i]->launch == FARM_LAUNCH_UNIT ? 1 : 0);
+        }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        while (pid[i] > 0 && waitpid(pid[i], &status, 0) < 0 && errno == EINTR)
+            ;
+        if (pid[i] < 0 || !WIFEXITED(status) || WEXITSTATUS(status) > 1)
+            failed = 1;
+        else
+            hosts[i]->launch = WEXITSTATUS(status) ? FARM_LAUNCH_UNIT : FARM_LAUNCH_PLAIN;
+    }
+    return failed ? -1 : 0;
+}
+
+int farm_launch_prepare(struct farm_state *st, char *err, size_t len)
+{
+    char *script = malloc(SCRIPT_MAX);
+    struct farm_host *todo[FF_MAX_HOSTS];
+    unsigned n = 0;
+    int rc = 0;
+
+    if (!script) {
+        snprintf(err, len, "out of memory");
+        return -1;
+    }
+    if (prepare_script(st, script, SCRIPT_MAX)) {
+        snprintf(err, len, "cannot read the keys in %s to copy them to the hosts", st->keys);
+        free(script);
+        return -1;
+    }
+    for (unsigned i = 0; i < st->n_hosts; i++)
+        if (remote(&st->host[i]) && has_procs(st, &st->host[i]))
+            todo[n++] = &st->host[i];
+    if (n && ((mkdir(FARM_SSH_BASE, 0755) != 0 && errno != EEXIST) ||
+              (mkdir(st->ssh_dir, 0700) != 0 && errno != EEXIST))) {
+        snprintf(err, len, "cannot create %s: %s", st->ssh_dir, strerror(errno));
+        rc = -1;
+    }
+    /* Once more one by one when some failed: the first failure's message. */
+    if (rc == 0 && n && prepare_all(st, todo, n, script) != 0)
+        for (unsigned i = 0; i < n && rc == 0; i++)
+            rc = prepare_host(st, todo[i], script, err, len);
+    free(script);
+    return rc;
+}
+
+/* --- Watch ----------------------------------------------------------------- */
+
+/* Run a one-line question about p on its host: 1 yes (exit 0), 0 no
+ * (exit 1), -1 not reached. */
+static int ask_host(const struct farm_state *st, const struct farm_host *h, const char *q)
+{
+    char out[256];
+    int rc = farm_host_sh(st, h, q, out, sizeof(out));
+
+    return rc == 0 ? 1 : rc == 1 ? 0 : -1;
+}
+
+int farm_launch_alive(const struct farm_state *st, const struct farm_proc *p)
+{
+    const struct farm_host *h = farm_host_of(st, p);
+    char q[512], unit[128];
+
+    if (!remote(h))
+        return farm_alive(p->pid);
+    if (p->pid <= 0)
+        return 0;
+    if (netns_here(h))
+        return farm_alive(p->pid) || (p->kpid > 0 && farm_running(p->kpid));
+    if (h->launch == FARM_LAUNCH_UNIT) {
+        farm_launch_unit(st, p, unit, sizeof(unit));
+        snprintf(q, sizeof(q), "kill -0 %d 2>/dev/null || "
+                 "[ \"$(systemctl show -p ActiveState --value %s)\" = deactivating ] || exit 1",
+                 (int)p->pid, unit);
+    } else {
+        /* The keeper, until it has written the record; a zombie is gone
+         * (on a host whose init is slow to reap). */
+        int k = p->kpid > 0 ? p->kpid : p->pid;
+        snprintf(q, sizeof(q), "kill -0 %d 2>/dev/null || { kill -0 %d 2>/dev/null && ! grep -qs "
+                 "'^State:[[:space:]]*Z' /proc/%d/status; } || exit 1", (int)p->pid, k, k);
+    }
+    return ask_host(st, h, q) != 0;
+}
+
+int farm_launch_running(const struct farm_state *st, const struct farm_proc *p)
+{
+    const struct farm_host *h = farm_host_of(st, p);
+    char q[256];
+
+    if (!remote(h) || netns_here(h))
+        return p->pid > 0 && farm_running(p->pid);
+    if (p->pid <= 0)
+        return 0;
+    snprintf(q, sizeof(q), "kill -0 %d 2>/dev/null && ! grep -qs '^State:[[:space:]]*Z' "
+             "/proc/%d/status || exit 1", (int)p->pid, (int)p->pid);
+    return ask_host(st, h, q) != 0;
+}
+
+int farm_launch_signal(const struct farm_state *st, const struct farm_proc *p, int sig)
+{
+    const struct farm_host *h = farm_host_of(st, p);
+    char q[128];
+
+    if (!remote(h) || (netns_here(h) && p->pid > 0))
+        return kill(p->pid, sig);
+    if (p->pid <= 0) {
+        errno = ESRCH;
+        return -1;
+    }
+    snprintf(q, sizeof(q), "kill -%d %d 2>/dev/null || exit 1", sig, (int)p->pid);
+    int rc = ask_host(st, h, q);
+    errno = rc < 0 ? EHOSTUNREACH : ESRCH;
+    return rc == 1 ? 0 : -1;
+}
+
+void farm_launch_wait_gone(const struct farm_state *st, const struct farm_proc *p,
+                           double timeout_s)
+{
+    double end = farm_now() + timeout_s;
+
+    while (farm_launch_alive(st, p) && farm_now() < end)
+        farm_sleep_ms(remote(farm_host_of(st, p)) ? 20 : 5);
+}
+
+/* "exited 1" / "killed KILL" (systemd's EXIT_CODE, EXIT_STATUS) as
+ * farm_exit_how says them. */
+static void unit_how(const char *rec, char *buf, size_t len)
+{
+    char code[32], status[32];
+
+    if (sscanf(rec, "%31s %31s", code, status) != 2)
+        snprintf(buf, len, "%s", rec);
+    else if (!strcmp(code, "exited"))
+        snprintf(buf, len, "exited with status %s", status);
+    else
+        snprintf(buf, len, "killed by SIG%s", status);
+}
+
+int farm_launch_exit_how(const struct farm_state *st, const struct farm_proc *p, char *buf,
+                         size_t len)
+{
+    const struct farm_host *h = farm_host_of(st, p);
+    char q[768], out[256];
+
+    if (!remote(h) || netns_here(h))
+        return farm_exit_how(st->run_dir, p->pid, buf, len);
+    if (h->launch == FARM_LAUNCH_UNIT)
+        snprintf(q, sizeof(q), "cat '%s/exit.unit.%s'", st->run_dir, p->name);
+    else
+        snprintf(q, sizeof(q), "cat '%s/exit.%d'", st->run_dir, (int)p->pid);
+    if (farm_host_sh(st, h, q, out, sizeof(out)) != 0)
+        return -1;
+    out[strcspn(out, "\r\n")] = '\0';
+    if (h->launch == FARM_LAUNCH_UNIT)
+        unit_how(out, buf, len);
+    else
+        snprintf(buf, len, "%s", out);
+    return 0;
+}
+
+void farm_launch_log_cmd(const struct farm_state *st, const struct farm_proc *p, int follow,
+                         char *buf, size_t len)
+{
+    const struct farm_host *h = farm_host_of(st, p);
+    char unit[128];
+
+    if (h && h->launch == FARM_LAUNCH_UNIT) {
+        farm_launch_unit(st, p, unit, sizeof(unit));
+        snprintf(buf, len, "journalctl -u %s --no-pager -o cat%s", unit, follow ? " -f" : "");
+    } else {
+        snprintf(buf, len, "%s '%s/%s.log'", follow ? "tail -n +1 -f" : "cat", st->run_dir,
+                 p->name);
+    }
+}
+
+int farm_launch_log_cause(const struct farm_state *st, const struct farm_proc *p, char *buf,
+                          size_t len)
+{
+    const struct farm_host *h = farm_host_of(st, p);
+    char q[800];
+    int found = 0;
+
+    if (!remote(h) || netns_here(h))
+        return farm_log_cause(st->run_dir, p->name, buf, len);
+    char *text = malloc(LOG_MAX);
+    if (!text)
+        return 0;
+    farm_launch_log_cmd(st, p, 0, q, sizeof(q));
+    strncat(q, " 2>/dev/null | head -c 1000000", sizeof(q) - strlen(q) - 1);
+    if (farm_host_sh(st, h, q, text, LOG_MAX) == 0) {
+        FILE *f = fmemopen(text, strlen(text), "r");
+        if (f) {
+            found = farm_log_cause_stream(f, p->name, buf, len);
+            fclose(f);
+        }
+    }
+    free(text);
+    return found;
+}
+
+/* --- Remove ---------------------------------------------------------------- */
+
+void farm_launch_kill_all(const struct farm_state *st)
+{
+    for (unsigned i = 0; i < st->n; i++)
+        if (st->proc[i].pid > 0 && farm_launch_alive(st, &st->proc[i]))
+            farm_launch_signal(st, &st->proc[i], SIGKILL);
+    for (unsigned i = 0; i < st->n; i++)
+        if (st->proc[i].pid > 0)
+            farm_launch_wait_gone(st, &st->proc[i], 5);
+    farm_reap();
+}
+
+/* What to remove on remote host h: its processes' runtime directories and
+ * units, and (unless keep, and not in a namespace of this machine) the run
+ * directory. */
+static void cleanup_host(const struct farm_state *st, const struct farm_host *h, int keep)
+{
+    char *q = malloc(SCRIPT_MAX), unit[128], path[160];
+    size_t o = 0;
+
+    if (!q)
+        return;
+    put(q, SCRIPT_MAX, &o, "true");
+    for (unsigned i = 0; i < st->n; i++) {
+        const struct farm_proc *p = &st->proc[i];
+        if (farm_host_of(st, p) != h)
+            continue;
+        snprintf(path, sizeof(path), "/var/run/dpdk/%s", p->prefix);
+        put(q, SCRIPT_MAX, &o, "; rm -rf ");
+        farm_sh_quote(q, SCRIPT_MAX, &o, path);
+        if (h->launch == FARM_LAUNCH_UNIT) {
+            farm_launch_unit(st, p, unit, sizeof(unit));
+            put(q, SCRIPT_MAX, &o, "; systemctl stop %s 2>/dev/null", unit);
+        }
+    }
+    if (!keep && h->kind == FF_HOST_SSH) {
+        put(q, SCRIPT_MAX, &o, "; rm -rf ");
+        farm_sh_quote(q, SCRIPT_MAX, &o, st->run_dir);
+    }
+    char out[512];
+    if (farm_host_sh(st, h, q, out, sizeof(out)) != 0)
+        fprintf(stderr, "ebfarm: cleaning up host '%s' (%s) failed: %s", h->name, h->address,
+                out);
+    free(q);
+}
+
+void farm_launch_cleanup(const struct farm_state *st, int keep)
+{
+    for (unsigned i = 0; i < st->n; i++) {
+        const struct farm_proc *p = &st->proc[i];
+        char path[160];
+        if (remote(farm_host_of(st, p)))
+            continue;
+        snprintf(path, sizeof(path), "/var/run/dpdk/%s", p->prefix);
+        if (access(path, F_OK) == 0)
+            farm_rm_rf(path);
+    }
+    for (unsigned i = 0; i < st->n_hosts; i++) {
+        const struct farm_host *h = &st->host[i];
+        if (!remote(h) || !has_procs(st, h) || h->launch == FARM_LAUNCH_LOCAL)
+            continue;            /* never reached: nothing of ours there */
+        cleanup_host(st, h, keep);
+        farm_host_close(st, h);
+    }
+}
