@@ -11,6 +11,7 @@
 
 #include "ebf_opt.h"
 #include "farm.h"
+#include "farm_demo_netns.h"
 #include "farm_proc.h"
 #include "farm_signal.h"
 #include "ledger.h"
@@ -56,10 +57,14 @@ static void demo_usage(FILE *out)
             "  --stall-nodes-after N  SIGSTOP every node once N events were generated; once\n"
             "                    the SFC has throttled the readout, SIGCONT them after\n"
             "  --stall-ms T      this long (1000); nothing may be lost\n"
+            "  --netns           every process on a network namespace of its own (a host),\n"
+            "                    launched over ssh, af_packet over a bridge, tcp control\n"
+            "                    with CURVE keys (root; without --rate: the rate of\n"
+            "                    %d frames/s)\n"
             "  --keep            keep the run directory (logs and counters)\n"
             "  --json            print the summary as one JSON object\n"
             "Exits 0 when the ledger closes, 1 when it does not or a process failed.\n",
-            FARM_MAX_NODES);
+            FARM_MAX_NODES, FARM_NETNS_DEMO_FPS);
 }
 
 /* Which of the size and fault options were given, for the checks across them. */
@@ -289,6 +294,7 @@ static int run_opt(int ch, const char *val, struct farm_conf *c, int *json)
                            &c->stall_nodes_after);
     case 'W': return ebf_opt_double(DEMO, "--stall-ms", val, 0, 600000, &c->stall_ms);
     case 'k': c->keep = 1; return 0;
+    case 'N': c->netns = 1; return 0;
     case 'j': *json = 1; return 0;
     case 'h': demo_usage(stdout); exit(0);
     }
@@ -322,6 +328,7 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"trigger-us", 1, 0, 't'}, {"accept", 1, 0, 'A'}, {"timeout-ms", 1, 0, 'T'},
         {"credits", 1, 0, 'c'},
         {"max-seconds", 1, 0, 'M'}, {"keep", 0, 0, 'k'}, {"json", 0, 0, 'j'},
+        {"netns", 0, 0, 'N'},
         {"kill-node-after", 1, 0, 'K'}, {"help", 0, 0, 'h'},
         {"stall-nodes-after", 1, 0, 'S'}, {"stall-ms", 1, 0, 'W'},
         {"frag-dist", 1, 0, OPT_FRAG_DIST}, {"frag-mean", 1, 0, OPT_FRAG_MEAN},
@@ -366,6 +373,8 @@ int cmd_demo(int argc, char **argv)
         return 1;
     }
     c.build_dir = build;
+    if (c.netns && c.rate == 0 && !c.burst_events)
+        c.rate = farm_netns_demo_rate(&c);   /* af_packet drops what it cannot take */
     if (!json)
         fprintf(stderr, "ebfarm demo: starting sfc, %u nodes and readout (%llu events)...\n",
                 c.nodes, (unsigned long long)c.events);

@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include "farm_ask.h"
+#include "farm_demo_netns.h"
 #include "farm_proc.h"
 #include "farm_scenario.h"
 #include "farm_signal.h"
 #include "farmctl.h"
+#include "farmfile.h"
 
 /* Start the run, inject c's faults, wait for the readouts to finish and
  * stop it in stages, r receiving the final counters: 0, or -1 with r->error. */
@@ -69,6 +71,11 @@ int farm_run(const struct farm_conf *c, struct farm_result *r)
         goto out;
     if (!mkdtemp(run_dir)) {
         snprintf(r->error, sizeof(r->error), "cannot create a run directory: %s", strerror(errno));
+        goto out;
+    }
+    if (c->netns && (farm_demo_netns(spec, run_dir, r->error, sizeof(r->error)) ||
+                     farm_spec_check(spec, r->error, sizeof(r->error)))) {
+        farm_rm_rf(run_dir);
         goto out;
     }
     if (farmctl_up(spec, c->build_dir, run_dir, st, r->error, sizeof(r->error)) != 0) {

@@ -150,8 +150,26 @@ static int readouts_apart(const struct farm_spec *s, const struct ff_node *n)
     return 0;
 }
 
+/* Process p of role onto r's list of where processes ran. */
+static void place(const struct farm_spec *s, const struct ff_proc *p, enum farm_role role,
+                  struct farm_result *r)
+{
+    struct farm_placed *w = &r->placed[r->n_placed++];
+
+    snprintf(w->proc, sizeof(w->proc), "%s", p->name);
+    snprintf(w->host, sizeof(w->host), "%s", p->host < s->n_hosts ? s->host[p->host].name : "");
+    w->role = role;
+}
+
 void farm_result_hosts(const struct farm_spec *s, struct farm_result *r)
 {
+    r->n_placed = 0;
+    for (unsigned i = 0; i < s->n_readouts; i++)
+        place(s, &s->readout[i].p, FARM_READOUT, r);
+    for (unsigned i = 0; i < s->n_sfcs; i++)
+        place(s, &s->sfc[i].p, FARM_SFC, r);
+    for (unsigned i = 0; i < s->n_nodes; i++)
+        place(s, &s->node[i].p, FARM_NODE, r);
     for (unsigned i = 0; i < r->n_nodes; i++)
         for (unsigned j = 0; j < s->n_nodes; j++)
             if (strcmp(s->node[j].p.name, r->node[i].name) == 0)

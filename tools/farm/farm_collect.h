@@ -28,7 +28,8 @@ int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, 
  * than its own (r->node[i].apart), from the hosts of s: its end-to-end
  * latency subtracts a timestamp of one host's clock from one of another's,
  * which share no base, and the summary leaves it out. Nodes are matched
- * by name; one that s does not name is left as it is.
+ * by name; one that s does not name is left as it is. Also note where
+ * every process of s ran (r->placed, for the summary's hosts).
  */
 void farm_result_hosts(const struct farm_spec *s, struct farm_result *r);
 

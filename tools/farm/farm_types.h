@@ -83,6 +83,8 @@ struct farm_conf {
     struct ff_trigger trigger;   /* the nodes' plug-in; plugin "": the emulation */
     uint16_t credits;            /* per node */
     int keep;                    /* keep the run directory (logs, stats) */
+    int netns;                   /* every process on a network namespace of its own,
+                                  * launched over ssh (farm_demo_netns.h) */
     double max_seconds;          /* give the readout at most this long */
     uint64_t kill_node_after;    /* SIGKILL node 0 once this many events were
                                   * generated; 0: never */
@@ -139,6 +141,12 @@ struct farm_result {
     char readout_gone[FF_NAME_MAX];  /* the first readout that gave no final counters
                                       * (killed or crashed); "" when every one did */
     unsigned readouts_gone;      /* how many readouts gave no final counters */
+    unsigned n_placed;           /* the processes of the run and their hosts
+                                  * (farm_result_hosts); 0: not known */
+    struct farm_placed {
+        char proc[FF_NAME_MAX], host[FF_NAME_MAX];
+        enum farm_role role;
+    } placed[FARM_MAX_PROCS];
     int interrupted;             /* the signal that stopped the run early (the
                                   * staged stop then ran), 0 when none */
     double wall_s;               /* first frame sent to last event acked */

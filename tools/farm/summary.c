@@ -9,6 +9,7 @@
 #include "ebf_hist.h"
 #include "farm_runid.h"
 #include "node_stats.h"
+#include "placement.h"
 #include "ro_stats.h"
 #include "sfc_stats.h"
 #include "sumtable.h"
@@ -283,6 +284,7 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
         fprintf(out, "log-normal (mean %g B, sd %g B) in ", c->frag_mean, c->frag_sigma);
     fprintf(out, "%u..%u B, %u nodes\n", c->frag_min, c->frag_max, c->nodes);
     run_text(out, &r->id);
+    placement_text(out, r);
     processes_text(out, c, r);
     ledger_text(out, r, l);
     fprintf(out, "  rate     %.0f events/s, %.0f frames/s, %.2f Gbit/s payload over %.2f s\n",
@@ -393,11 +395,13 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
             ", \"frag_sigma\": %g, \"rate\": %g, \"encap\": \"%s\", \"mtu\": %u"
             ", \"seed\": %" PRIu64
             ", \"faults\": \"%s\", \"silence\": \"%s\", \"burst_events\": %u"
-            ", \"burst_gap_us\": %u},\n",
+            ", \"burst_gap_us\": %u, \"hosts\": ",
             c->events, c->sources, c->nodes, c->frag_min, c->frag_max, dist_name(c->frag_dist),
             c->frag_mean, c->frag_sigma, c->rate, c->udp ? "udp" : "eth", c->mtu, c->seed,
             c->faults[0] ? c->faults : "none", silence_str(c, sil, sizeof(sil)), c->burst_events,
             c->burst_gap_us);
+    placement_json(out, r);
+    fprintf(out, "},\n");
     processes_json(out, r);
     fprintf(out, " \"rates\": {\"seconds\": %.3f, \"events_per_s\": %.0f, \"frames_per_s\": %.0f"
             ", \"payload_gbit_per_s\": %.3f},\n",
