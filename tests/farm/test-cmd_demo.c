@@ -124,7 +124,11 @@ START_TEST(test_run_shaped_by_options)
                                       "\"lognormal\",\"frag_mean\":300,\"frag_sigma\":50,"
                                       "\"rate\":0,\"encap\":\"udp\",\"mtu\":3000,\"seed\":7,"
                                       "\"faults\":\"none\",\"silence\":\"none\","
-                                      "\"burst_events\":0,\"burst_gap_us\":0}"));
+                                      "\"burst_events\":0,\"burst_gap_us\":0,\"hosts\":"
+                                      "{\"count\":1,\"readouts\":{\"ro0\":\"localhost\"},"
+                                      "\"sfcs\":{\"sfc0\":\"localhost\"},\"nodes\":"
+                                      "{\"node0\":\"localhost\",\"node1\":\"localhost\","
+                                      "\"node2\":\"localhost\"}}}"));
     ck_assert_ptr_nonnull(strstr(out, "\"closed\":true"));
 }
 END_TEST

@@ -138,14 +138,18 @@ START_TEST(netns_farm_over_ssh)
     ck_assert_uint_eq(json_u64(out, "accepted") + json_u64(out, "rejected"), EVENTS);
     ck_assert_uint_eq(json_u64(out, "lost_total"), 0);
     ck_assert_uint_eq(json_u64(out, "frames"), (uint64_t)EVENTS * SOURCES);
-    /* The SFC's af_packet port now and then sees a frame that is not the
-     * farm's (the kernel's own, on its interface: two at most were seen in
-     * a run); it is rejected as not_ebfarm and counted, and no other. */
+    /* Now and then an af_packet port in a namespace sees a frame that is
+     * not the farm's (two at most were seen in a run, on the SFC's readout
+     * port or its node port; docs/deployment.md, section 13): it is
+     * rejected as not_ebfarm, and rx_frames (the readout port's) counts it
+     * when it came there. Every frame of the readout arrived, no other. */
     const char *sfc = strstr(out, "\"sfc\": {");
     ck_assert_ptr_nonnull(sfc);
-    uint64_t stray = json_u64(sfc, "not_ebfarm");
+    uint64_t stray = json_u64(sfc, "not_ebfarm"), rx = json_u64(sfc, "rx_frames");
     ck_assert_uint_le(stray, 4);
-    ck_assert_uint_eq(json_u64(sfc, "rx_frames"), (uint64_t)EVENTS * SOURCES + stray);
+    ck_assert_msg(rx >= (uint64_t)EVENTS * SOURCES && rx - (uint64_t)EVENTS * SOURCES <= stray,
+                  "sfc rx_frames %llu, not_ebfarm %llu", (unsigned long long)rx,
+                  (unsigned long long)stray);
     ck_assert_uint_eq(json_u64(sfc, "events_complete"), EVENTS);
     ck_assert_ptr_nonnull(strstr(out, "\"seq_gap\": {}"));
     ck_assert_ptr_nonnull(strstr(out, "\"closed\": true"));
