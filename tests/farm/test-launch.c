@@ -174,7 +174,8 @@ START_TEST(netns_farm_over_ssh)
 END_TEST
 
 /* Ctrl-C on up once the namespaces exist and the SFC starts: what started
- * is stopped, the namespaces and their sshds are gone. */
+ * is stopped, the namespaces and their sshds are gone. The processes are
+ * watched and killed over ssh, as on remote hosts (EBFARM_NETNS_WATCH). */
 START_TEST(netns_up_interrupted)
 {
     char log[192];
@@ -186,6 +187,7 @@ START_TEST(netns_up_interrupted)
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
         setenv("EBFARM_RUN_DIR", rig.base, 1);
+        setenv("EBFARM_NETNS_WATCH", "ssh", 1);
         freopen("/dev/null", "w", stdout);
         freopen("/dev/null", "w", stderr);
         execl(rig.ebfarm, "ebfarm", "up", path, (char *)NULL);
