@@ -9,7 +9,9 @@
 #include "ebf_curve.h"
 
 /* An af_packet port on kernel interface iface, its ring frames sized for
- * the MTU (a frame of mtu + 18 bytes and the ring's header, a power of 2). */
+ * the MTU (a frame of mtu + 18 bytes and the ring's header, a power of 2),
+ * each ring 32 MiB: 16384 frames at MTU 1500, 400 ms at the demo's rate
+ * (a receiver descheduled that long loses nothing). */
 static void af_port(struct ff_port *pt, unsigned n, const char *iface, uint16_t mtu)
 {
     unsigned fs = 2048;
@@ -18,7 +20,8 @@ static void af_port(struct ff_port *pt, unsigned n, const char *iface, uint16_t 
         fs *= 2;
     pt->kind = FF_PORT_VDEV;
     snprintf(pt->dev, sizeof(pt->dev), "net_af_packet%u,iface=%s,blocksz=%u,framesz=%u,"
-             "framecnt=16384,qdisc_bypass=0", n, iface, fs > 4096 ? fs : 4096, fs);
+             "framecnt=%u,qdisc_bypass=0", n, iface, fs > 4096 ? fs : 4096, fs,
+             (32u << 20) / fs);
 }
 
 double farm_netns_demo_rate(const struct farm_conf *c)
@@ -29,7 +32,10 @@ double farm_netns_demo_rate(const struct farm_conf *c)
     unsigned frag = (c->frag_min + c->frag_max) / 2;
     unsigned per_event = c->sources * ((frag + room - 1) / room);
 
-    return per_event ? (double)FARM_NETNS_DEMO_FPS / per_event : FARM_NETNS_DEMO_FPS;
+    double by_frames = per_event ? (double)FARM_NETNS_DEMO_FPS / per_event : FARM_NETNS_DEMO_FPS;
+    double by_bytes = (double)FARM_NETNS_DEMO_BYTES_S / ((double)c->sources * (frag ? frag : 1));
+
+    return by_bytes < by_frames ? by_bytes : by_frames;
 }
 
 /* Process p onto a host of its own, named after it; endpoints on it. */

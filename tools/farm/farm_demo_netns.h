@@ -13,9 +13,11 @@
  * overflows drops frames, and its TX reports frames it dropped as sent, so
  * a faster readout shows as sequence gaps and an open ledger. */
 #define FARM_NETNS_DEMO_FPS 40000
+#define FARM_NETNS_DEMO_BYTES_S 80000000     /* and this much payload: jumbo frames */
 
 /* The default event rate of the netns demo for c (sources, fragment sizes,
- * MTU, encapsulation): FARM_NETNS_DEMO_FPS over its frames per event. */
+ * MTU, encapsulation): FARM_NETNS_DEMO_FPS over its frames per event, or
+ * FARM_NETNS_DEMO_BYTES_S over its bytes per event if that is less. */
 double farm_netns_demo_rate(const struct farm_conf *c);
 
 /*
