@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "farm_host.h"
+#include "farm_launch_private.h"
 #include "farm_proc.h"
 
 #define SCRIPT_MAX 32768
@@ -38,11 +39,7 @@ void farm_launch_unit(const struct farm_state *st, const struct farm_proc *p, ch
     snprintf(buf, len, "ebfarm-%s-%s.service", st->name, p->name);
 }
 
-/* Append printf-formatted text to buf at *o. */
-static void put(char *buf, size_t len, size_t *o, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void put(char *buf, size_t len, size_t *o, const char *fmt, ...)
+void farm_launch_put(char *buf, size_t len, size_t *o, const char *fmt, ...)
 {
     va_list ap;
 
@@ -54,7 +51,7 @@ static void put(char *buf, size_t len, size_t *o, const char *fmt, ...)
     *o = n < 0 || (size_t)n >= len - *o ? len - 1 : *o + (size_t)n;
 }
 
-static int remote(const struct farm_host *h)
+int farm_launch_remote(const struct farm_host *h)
 {
     return h && h->kind != FF_HOST_LOCAL;
 }
@@ -79,37 +76,37 @@ int farm_launch_script(const struct farm_state *st, const struct farm_proc *p,
     char unit[128], arg[1024];
     size_t o = 0;
 
-    put(buf, len, &o, "umask 077; mkdir -p ");
+    farm_launch_put(buf, len, &o, "umask 077; mkdir -p ");
     farm_sh_quote(buf, len, &o, st->run_dir);
-    put(buf, len, &o, " && cd ");
+    farm_launch_put(buf, len, &o, " && cd ");
     farm_sh_quote(buf, len, &o, st->run_dir);
     if (h->launch == FARM_LAUNCH_UNIT) {
         farm_launch_unit(st, p, unit, sizeof(unit));
-        put(buf, len, &o, " && systemd-run --quiet --collect --service-type=exec --unit=%s", unit);
+        farm_launch_put(buf, len, &o, " && systemd-run --quiet --collect --service-type=exec --unit=%s", unit);
         snprintf(arg, sizeof(arg), "WorkingDirectory=%s", st->run_dir);
-        put(buf, len, &o, " -p ");
+        farm_launch_put(buf, len, &o, " -p ");
         farm_sh_quote(buf, len, &o, arg);
         snprintf(arg, sizeof(arg), "ExecStopPost=/bin/sh -c \"echo $$EXIT_CODE $$EXIT_STATUS "
                  ">%s/exit.unit.%s\"", st->run_dir, p->name);
-        put(buf, len, &o, " -p ");
+        farm_launch_put(buf, len, &o, " -p ");
         farm_sh_quote(buf, len, &o, arg);
         if (h->kind == FF_HOST_NETNS) {      /* else the unit runs in systemd's namespace */
             snprintf(arg, sizeof(arg), "NetworkNamespacePath=/run/netns/%s", h->netns);
-            put(buf, len, &o, " -p ");
+            farm_launch_put(buf, len, &o, " -p ");
             farm_sh_quote(buf, len, &o, arg);
         }
-        put(buf, len, &o, " --");
+        farm_launch_put(buf, len, &o, " --");
     } else {
-        put(buf, len, &o, " && exec setsid -f /bin/sh -c ");
+        farm_launch_put(buf, len, &o, " && exec setsid -f /bin/sh -c ");
         farm_sh_quote(buf, len, &o, keeper_sh);
-        put(buf, len, &o, " ebfarm-keeper %s.log", p->name);
+        farm_launch_put(buf, len, &o, " ebfarm-keeper %s.log", p->name);
     }
     for (unsigned i = 0; argv[i]; i++) {
-        put(buf, len, &o, " ");
+        farm_launch_put(buf, len, &o, " ");
         farm_sh_quote(buf, len, &o, argv[i]);
     }
     if (h->launch == FARM_LAUNCH_UNIT)
-        put(buf, len, &o, " && systemctl show -p MainPID --value %s", unit);
+        farm_launch_put(buf, len, &o, " && systemctl show -p MainPID --value %s", unit);
     return o + 1 >= len ? -E2BIG : 0;
 }
 
@@ -120,7 +117,7 @@ int farm_launch_spawn(const struct farm_state *st, struct farm_proc *p, char *co
     char *script = malloc(SCRIPT_MAX), out[1024];
     int pid = 0, kpid = 0, rc;
 
-    if (!remote(h)) {
+    if (!farm_launch_remote(h)) {
         free(script);
         p->pid = farm_spawn(argv, st->run_dir, p->name, err, len);
         return p->pid < 0 ? -1 : 0;
@@ -145,162 +142,12 @@ int farm_launch_spawn(const struct farm_state *st, struct farm_proc *p, char *co
     return 0;
 }
 
-/* --- Prepare --------------------------------------------------------------- */
-
-/* Append the commands that write key file dir/name as rdir/name. */
-static int put_key(char *buf, size_t len, size_t *o, const char *dir, const char *name,
-                   const char *rdir)
-{
-    char path[700], key[128];
-    FILE *f;
-
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    if (!(f = fopen(path, "re")))
-        return -errno;
-    size_t n = fread(key, 1, sizeof(key) - 1, f);
-    fclose(f);
-    key[n] = '\0';
-    key[strcspn(key, "\n")] = '\0';
-    put(buf, len, o, " && printf '%%s\\n' ");
-    farm_sh_quote(buf, len, o, key);
-    snprintf(path, sizeof(path), "%s/%s", rdir, name);
-    put(buf, len, o, " >");
-    farm_sh_quote(buf, len, o, path);
-    return 0;
-}
-
-/* The script that readies a host: run directory, keys, which launch. */
-static int prepare_script(const struct farm_state *st, char *buf, size_t len)
-{
-    char rdir[600], sub[700];
-    size_t o = 0;
-
-    snprintf(rdir, sizeof(rdir), "%s/keys", st->run_dir);
-    put(buf, len, &o, "umask 077; mkdir -p ");
-    farm_sh_quote(buf, len, &o, st->run_dir);
-    put(buf, len, &o, " && chmod 0700 ");
-    farm_sh_quote(buf, len, &o, st->run_dir);
-    if (st->keys[0]) {
-        snprintf(sub, sizeof(sub), "%s/clients", rdir);
-        put(buf, len, &o, " && mkdir -p ");
-        farm_sh_quote(buf, len, &o, sub);
-        if (put_key(buf, len, &o, st->keys, "server.key", rdir) ||
-            put_key(buf, len, &o, st->keys, "server.pub", rdir))
-            return -1;
-        snprintf(sub, sizeof(sub), "%s/clients", st->keys);
-        DIR *d = opendir(sub);
-        struct dirent *de;
-        char name[300];
-        while (d && (de = readdir(d))) {
-            size_t n = strlen(de->d_name);
-            if (n < 5 || strcmp(de->d_name + n - 4, ".pub"))
-                continue;
-            snprintf(name, sizeof(name), "clients/%s", de->d_name);
-            if (put_key(buf, len, &o, st->keys, name, rdir))
-                break;
-        }
-        if (d)
-            closedir(d);
-    }
-    put(buf, len, &o, " && if [ -d /run/systemd/system ] && command -v systemd-run >/dev/null; "
-        "then echo unit; else echo plain; fi");
-    return o + 1 >= len ? -1 : 0;
-}
-
-/* Whether some process of st is on host h. */
-static int has_procs(const struct farm_state *st, const struct farm_host *h)
+int farm_launch_has_procs(const struct farm_state *st, const struct farm_host *h)
 {
     for (unsigned i = 0; i < st->n; i++)
         if (farm_host_of(st, &st->proc[i]) == h)
             return 1;
     return 0;
-}
-
-static int prepare_host(struct farm_state *st, struct farm_host *h, const char *script,
-                        char *err, size_t len)
-{
-    const char *want = getenv("EBFARM_LAUNCH");
-    char out[1024];
-
-    if (farm_host_open(st, h, err, len))
-        return -1;
-    int rc = farm_host_sh(st, h, script, out, sizeof(out));
-    out[strcspn(out, "\r\n")] = '\0';
-    if (rc != 0) {
-        snprintf(err, len, "cannot prepare host '%s' (%s): %s", h->name, h->address,
-                 out[0] ? out : "its run directory or keys could not be made");
-        return -1;
-    }
-    h->launch = strcmp(out, "unit") == 0 ? FARM_LAUNCH_UNIT : FARM_LAUNCH_PLAIN;
-    if (want && !strcmp(want, "plain"))
-        h->launch = FARM_LAUNCH_PLAIN;
-    if (want && !strcmp(want, "unit") && h->launch != FARM_LAUNCH_UNIT) {
-        snprintf(err, len, "host '%s' (%s) does not run systemd (no /run/systemd/system or no "
-                 "systemd-run), and EBFARM_LAUNCH=unit asks for units", h->name, h->address);
-        return -1;
-    }
-    return 0;
-}
-
-/* Prepare every host of hosts[] (n of them) at once, a child process
- * each: the launch each found into it. 0, or -1 when one failed (its error
- * is for the caller to find again). */
-static int prepare_all(struct farm_state *st, struct farm_host **hosts, unsigned n,
-                       const char *script)
-{
-    pid_t pid[FF_MAX_HOSTS];
-    int failed = 0, status;
-
-    fflush(NULL);
-    for (unsigned i = 0; i < n; i++) {
-        pid[i] = fork();
-        if (pid[i] == 0) {
-            char e[512];
-            _exit(prepare_host(st, hosts[i], script, e, sizeof(e)) ? 2
-                  : hosts[i]->launch == FARM_LAUNCH_UNIT ? 1 : 0);
-        }
-    }
-    for (unsigned i = 0; i < n; i++) {
-        while (pid[i] > 0 && waitpid(pid[i], &status, 0) < 0 && errno == EINTR)
-            ;
-        if (pid[i] < 0 || !WIFEXITED(status) || WEXITSTATUS(status) > 1)
-            failed = 1;
-        else
-            hosts[i]->launch = WEXITSTATUS(status) ? FARM_LAUNCH_UNIT : FARM_LAUNCH_PLAIN;
-    }
-    return failed ? -1 : 0;
-}
-
-int farm_launch_prepare(struct farm_state *st, char *err, size_t len)
-{
-    char *script = malloc(SCRIPT_MAX);
-    struct farm_host *todo[FF_MAX_HOSTS];
-    unsigned n = 0;
-    int rc = 0;
-
-    if (!script) {
-        snprintf(err, len, "out of memory");
-        return -1;
-    }
-    if (prepare_script(st, script, SCRIPT_MAX)) {
-        snprintf(err, len, "cannot read the keys in %s to copy them to the hosts", st->keys);
-        free(script);
-        return -1;
-    }
-    for (unsigned i = 0; i < st->n_hosts; i++)
-        if (remote(&st->host[i]) && has_procs(st, &st->host[i]))
-            todo[n++] = &st->host[i];
-    if (n && ((mkdir(FARM_SSH_BASE, 0755) != 0 && errno != EEXIST) ||
-              (mkdir(st->ssh_dir, 0700) != 0 && errno != EEXIST))) {
-        snprintf(err, len, "cannot create %s: %s", st->ssh_dir, strerror(errno));
-        rc = -1;
-    }
-    /* Once more one by one when some failed: the first failure's message. */
-    if (rc == 0 && n && prepare_all(st, todo, n, script) != 0)
-        for (unsigned i = 0; i < n && rc == 0; i++)
-            rc = prepare_host(st, todo[i], script, err, len);
-    free(script);
-    return rc;
 }
 
 /* --- Watch ----------------------------------------------------------------- */
@@ -320,7 +167,7 @@ int farm_launch_alive(const struct farm_state *st, const struct farm_proc *p)
     const struct farm_host *h = farm_host_of(st, p);
     char q[512], unit[128];
 
-    if (!remote(h))
+    if (!farm_launch_remote(h))
         return farm_alive(p->pid);
     if (p->pid <= 0)
         return 0;
@@ -346,7 +193,7 @@ int farm_launch_running(const struct farm_state *st, const struct farm_proc *p)
     const struct farm_host *h = farm_host_of(st, p);
     char q[256];
 
-    if (!remote(h) || netns_here(h))
+    if (!farm_launch_remote(h) || netns_here(h))
         return p->pid > 0 && farm_running(p->pid);
     if (p->pid <= 0)
         return 0;
@@ -360,7 +207,7 @@ int farm_launch_signal(const struct farm_state *st, const struct farm_proc *p, i
     const struct farm_host *h = farm_host_of(st, p);
     char q[128];
 
-    if (!remote(h) || (netns_here(h) && p->pid > 0))
+    if (!farm_launch_remote(h) || (netns_here(h) && p->pid > 0))
         return kill(p->pid, sig);
     if (p->pid <= 0) {
         errno = ESRCH;
@@ -378,7 +225,7 @@ void farm_launch_wait_gone(const struct farm_state *st, const struct farm_proc *
     double end = farm_now() + timeout_s;
 
     while (farm_launch_alive(st, p) && farm_now() < end)
-        farm_sleep_ms(remote(farm_host_of(st, p)) ? 20 : 5);
+        farm_sleep_ms(farm_launch_remote(farm_host_of(st, p)) ? 20 : 5);
 }
 
 /* "exited 1" / "killed KILL" (systemd's EXIT_CODE, EXIT_STATUS) as
@@ -401,7 +248,7 @@ int farm_launch_exit_how(const struct farm_state *st, const struct farm_proc *p,
     const struct farm_host *h = farm_host_of(st, p);
     char q[768], out[256];
 
-    if (!remote(h) || netns_here(h))
+    if (!farm_launch_remote(h) || netns_here(h))
         return farm_exit_how(st->run_dir, p->pid, buf, len);
     if (h->launch == FARM_LAUNCH_UNIT)
         snprintf(q, sizeof(q), "cat '%s/exit.unit.%s'", st->run_dir, p->name);
@@ -439,7 +286,7 @@ int farm_launch_log_cause(const struct farm_state *st, const struct farm_proc *p
     char q[800];
     int found = 0;
 
-    if (!remote(h) || netns_here(h))
+    if (!farm_launch_remote(h) || netns_here(h))
         return farm_log_cause(st->run_dir, p->name, buf, len);
     char *text = malloc(LOG_MAX);
     if (!text)
@@ -480,21 +327,21 @@ static void cleanup_host(const struct farm_state *st, const struct farm_host *h,
 
     if (!q)
         return;
-    put(q, SCRIPT_MAX, &o, "true");
+    farm_launch_put(q, SCRIPT_MAX, &o, "true");
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *p = &st->proc[i];
         if (farm_host_of(st, p) != h)
             continue;
         snprintf(path, sizeof(path), "/var/run/dpdk/%s", p->prefix);
-        put(q, SCRIPT_MAX, &o, "; rm -rf ");
+        farm_launch_put(q, SCRIPT_MAX, &o, "; rm -rf ");
         farm_sh_quote(q, SCRIPT_MAX, &o, path);
         if (h->launch == FARM_LAUNCH_UNIT) {
             farm_launch_unit(st, p, unit, sizeof(unit));
-            put(q, SCRIPT_MAX, &o, "; systemctl stop %s 2>/dev/null", unit);
+            farm_launch_put(q, SCRIPT_MAX, &o, "; systemctl stop %s 2>/dev/null", unit);
         }
     }
     if (!keep && h->kind == FF_HOST_SSH) {
-        put(q, SCRIPT_MAX, &o, "; rm -rf ");
+        farm_launch_put(q, SCRIPT_MAX, &o, "; rm -rf ");
         farm_sh_quote(q, SCRIPT_MAX, &o, st->run_dir);
     }
     char out[512];
@@ -509,7 +356,7 @@ void farm_launch_cleanup(const struct farm_state *st, int keep)
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *p = &st->proc[i];
         char path[160];
-        if (remote(farm_host_of(st, p)))
+        if (farm_launch_remote(farm_host_of(st, p)))
             continue;
         snprintf(path, sizeof(path), "/var/run/dpdk/%s", p->prefix);
         if (access(path, F_OK) == 0)
@@ -517,7 +364,7 @@ void farm_launch_cleanup(const struct farm_state *st, int keep)
     }
     for (unsigned i = 0; i < st->n_hosts; i++) {
         const struct farm_host *h = &st->host[i];
-        if (!remote(h) || !has_procs(st, h) || h->launch == FARM_LAUNCH_LOCAL)
+        if (!farm_launch_remote(h) || !farm_launch_has_procs(st, h) || h->launch == FARM_LAUNCH_LOCAL)
             continue;            /* never reached: nothing of ours there */
         cleanup_host(st, h, keep);
         farm_host_close(st, h);

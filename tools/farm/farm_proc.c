@@ -264,16 +264,6 @@ int farm_running(pid_t pid)
     return !paren || paren[1] != ' ' || paren[2] != 'Z';
 }
 
-void farm_kill_all(const struct farm_state *st)
-{
-    for (unsigned i = 0; i < st->n; i++)
-        if (farm_alive(st->proc[i].pid))
-            kill(st->proc[i].pid, SIGKILL);
-    for (unsigned i = 0; i < st->n; i++)
-        farm_wait_gone(st->proc[i].pid, 5);
-    farm_reap();
-}
-
 void farm_reap(void)
 {
     while (waitpid(-1, NULL, WNOHANG) > 0)
@@ -287,15 +277,4 @@ void farm_rm_rf(const char *path)
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
     if (system(cmd) != 0)
         fprintf(stderr, "ebfarm: could not remove %s\n", path);
-}
-
-void farm_remove_runtime(const struct farm_state *st)
-{
-    char path[160];
-
-    for (unsigned i = 0; i < st->n; i++) {
-        snprintf(path, sizeof(path), "/var/run/dpdk/%s", st->proc[i].prefix);
-        if (access(path, F_OK) == 0)
-            farm_rm_rf(path);
-    }
 }

@@ -66,14 +66,7 @@ int farm_alive(pid_t pid);
  * staged stop and the final counters. */
 int farm_running(pid_t pid);
 
-/* SIGKILL every process of st that still runs, and reap those that are ours. */
-void farm_kill_all(const struct farm_state *st);
-
 /* Remove path and everything below it; says so on stderr when it cannot. */
 void farm_rm_rf(const char *path);
-
-/* Remove the DPDK runtime directory (/var/run/dpdk/<prefix>) of every
- * process of st. */
-void farm_remove_runtime(const struct farm_state *st);
 
 #endif /* FARM_PROC_H */
