@@ -69,6 +69,7 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
     rte_eth_macaddr_get(conf->rx_port, &ea);
     memcpy(dp->rx_mac, memcmp(conf->mac, zero, 6) ? conf->mac : ea.addr_bytes, 6);
     map_node_ports(dp);
+    dp->cur_rx = conf->rx_port;
     dp->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
     dp->timeout_tsc = (uint64_t)(conf->timeout_ms * 1e-3 * (double)rte_get_tsc_hz());
     ebf_hist_init(&dp->st.build_ns);
@@ -196,19 +197,34 @@ static int intake_one(struct sfc_dp *dp, struct rte_mbuf *m, uint64_t now)
         return 0;
     sfc_seq_note(dp, h.source, h.seq);
     sfc_readout_note(dp, l.src_mac);
+    if (dp->c.n_more_rx)
+        sfc_readout_port(dp, l.src_mac);
     return intake_store(dp, m, &l, &h, now);
 }
 
-static unsigned poll_intake(struct sfc_dp *dp, uint64_t now)
+static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
 {
     struct rte_mbuf *pkts[BURST_MAX], *drop[BURST_MAX];
-    uint16_t n = rte_eth_rx_burst(dp->c.rx_port, 0, pkts, dp->c.burst), nd = 0;
+    uint16_t n = rte_eth_rx_burst(port, 0, pkts, dp->c.burst), nd = 0;
 
     for (uint16_t i = 0; i < n; i++)
         if (!intake_one(dp, pkts[i], now))
             drop[nd++] = pkts[i];
     if (nd)
         rte_pktmbuf_free_bulk(drop, nd);
+    return n;
+}
+
+/* The readout port, then any further ones (a memif link per readout). */
+static unsigned poll_intake(struct sfc_dp *dp, uint64_t now)
+{
+    unsigned n = poll_port(dp, dp->c.rx_port, now);
+
+    for (uint16_t i = 0; i < dp->c.n_more_rx; i++) {
+        dp->cur_rx = dp->c.more_rx[i];
+        n += poll_port(dp, dp->cur_rx, now);
+    }
+    dp->cur_rx = dp->c.rx_port;
     return n;
 }
 

@@ -75,6 +75,9 @@ struct sfc_dp {
     struct seq_state seq[EBF_MAX_SOURCES];
     struct src_bind bind[EBF_MAX_SOURCES];
     uint8_t ro_mac[SFC_MAX_READOUTS][6];
+    uint16_t ro_port[SFC_MAX_READOUTS];     /* with several rx ports: where each readout was
+                                             * last heard (UINT16_MAX: not yet) */
+    uint16_t cur_rx;             /* the port of the frames being taken */
     uint16_t n_ro, last_ro;
     int throttled;
     uint32_t throttle_seq;
@@ -122,6 +125,10 @@ static inline void sfc_readout_note(struct sfc_dp *dp, const uint8_t *mac)
         return;
     sfc_readout_add(dp, mac);
 }
+
+/* With several readout ports: note that the readout mac is on port
+ * dp->cur_rx, where its throttle frames go. */
+void sfc_readout_port(struct sfc_dp *dp, const uint8_t *mac);
 
 /* May a fragment of source from mac be taken? SFC_DROP_MAX when it may,
  * else the reason to drop it: foreign_source (not a configured readout),

@@ -35,6 +35,12 @@ struct ledger {
     int nodes_agree;             /* ids the nodes acked == acks taken + late acks */
     unsigned nodes_silent;       /* nodes without final counters (killed) */
     uint64_t late_acks, nodes_dead, redispatched, rejoins, revived;
+    unsigned sfcs_gone;          /* SFCs that gave no final counters (killed) */
+    char sfc_gone[48];           /* the first of them; "" when none */
+    uint64_t sfc_lost;           /* their events no node of theirs decided (in lost) */
+    uint64_t gone_decided;       /* their events their nodes decided (in accepted, rejected) */
+    int withheld_agree;          /* several readouts withheld the same events (one fault
+                                  * seed, fixed sizes); 1 with one readout */
     int64_t unaccounted;         /* generated - (accepted + rejected + lost) */
     int closed;
 };
@@ -56,6 +62,21 @@ struct ledger {
  * then n, the readout lost from event lo + n on, gone_from); the range's
  * digest stands for the readout's, and the surviving readouts' counters
  * (withheld events included) are left out.
+ *
+ * Several readouts each generate the same ids: generated is the longest
+ * range any of them generated (an id one readout did not reach is seen by
+ * the SFCs from the others, incomplete). An event is withheld only when
+ * no readout let a frame of it through: with one fault seed and fixed
+ * sizes every readout withholds the same events, and the ledger takes
+ * the first readout's record once; records that differ do not close
+ * (withheld_agree 0).
+ *
+ * When an SFC is gone (r->sfcs_gone, with r's shape known), its events,
+ * the generated ids e with e % n_places at its place, are decided where
+ * its nodes' own records say (their accepted and rejected counts join the
+ * ledger's) and lost as sfc_lost otherwise: sfc_lost = its ids - the ids
+ * its nodes decided. The id records then check that the surviving SFCs'
+ * acked and lost ids plus the withheld ones are exactly the other ids.
  */
 void ledger_close(const struct farm_result *r, struct ledger *l);
 

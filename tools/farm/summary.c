@@ -65,10 +65,16 @@ static void figures(const struct farm_result *r, struct figures *fg)
     uint64_t t0 = ebf_kv_u64(ro, RO_NAME(START_NS), 0);
     uint64_t t1 = ebf_kv_u64(ro, RO_NAME(END_NS), 0);
 
+    unsigned live = 0;
+
+    for (unsigned i = 0; i < r->n_ro; i++)
+        live += !r->ro[i].gone;
     memset(fg, 0, sizeof(*fg));
     fg->seconds = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0;
     if (fg->seconds > 0) {
-        fg->events_s = (double)ebf_kv_u64(ro, RO_NAME(EVENTS), 0) / fg->seconds;
+        /* Every readout sends every event: the events of one. */
+        fg->events_s = (double)ebf_kv_u64(ro, RO_NAME(EVENTS), 0) / (live > 1 ? live : 1) /
+                       fg->seconds;
         fg->frames_s = (double)ebf_kv_u64(ro, RO_NAME(FRAMES), 0) / fg->seconds;
         fg->payload_gbit_s = (double)ebf_kv_u64(ro, RO_NAME(PAYLOAD_BYTES), 0) * 8e-9 / fg->seconds;
     }
@@ -240,6 +246,9 @@ static void ledger_text(FILE *out, const struct farm_result *r, const struct led
                 l->generated);
     else
         fprintf(out, "  ledger   generated %" PRIu64, l->generated);
+    if (l->sfcs_gone)
+        fprintf(out, " (SFC %s gone, %u SFC(s): %" PRIu64 " of its events decided by its nodes, "
+                "%" PRIu64 " sfc_lost)", l->sfc_gone, l->sfcs_gone, l->gone_decided, l->sfc_lost);
     fprintf(out, " = accepted %" PRIu64 " + rejected %" PRIu64 " + lost %" PRIu64
             "; incomplete %" PRIu64 "\n",
             l->accepted, l->rejected, l->lost_total, l->incomplete);
@@ -357,6 +366,10 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
                 l->generated);
     else
         fprintf(out, ",\n \"ledger\": {\"generated\": %" PRIu64 ", ", l->generated);
+    if (l->sfcs_gone)
+        fprintf(out, "\"sfc_gone\": {\"name\": \"%s\", \"sfcs\": %u, \"decided_by_its_nodes\": %"
+                PRIu64 ", \"sfc_lost\": %" PRIu64 "}, ", l->sfc_gone, l->sfcs_gone,
+                l->gone_decided, l->sfc_lost);
     fprintf(out, "\"accepted\": %" PRIu64 ", \"rejected\": %" PRIu64 ", \"incomplete\": %"
             PRIu64 ", \"lost\": {", l->accepted, l->rejected, l->incomplete);
     int any = 0;
@@ -388,7 +401,8 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
             l->nodes_reported ? (l->nodes_agree ? "true" : "false") : "null",
             l->closed ? "true" : "false");
     char sil[48];
-    fprintf(out, " \"config\": {\"events\": %" PRIu64 ", \"sources\": %u, \"nodes\": %u"
+    fprintf(out, " \"config\": {\"readouts\": %u, \"sfcs\": %u", c->readouts, c->sfcs);
+    fprintf(out, ", \"events\": %" PRIu64 ", \"sources\": %u, \"nodes\": %u"
             ", \"frag_min\": %u, \"frag_max\": %u, \"frag_dist\": \"%s\", \"frag_mean\": %g"
             ", \"frag_sigma\": %g, \"rate\": %g, \"encap\": \"%s\", \"mtu\": %u"
             ", \"seed\": %" PRIu64
