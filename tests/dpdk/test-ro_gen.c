@@ -154,19 +154,21 @@ static void check_addr(const struct ro_conf *c, const uint8_t *p, const struct e
  * Check n frames as one run of n_events events should produce them: each
  * frame parses (CRC checked), is addressed by its event, carries the next
  * piece of the next fragment in (event, source, offset) order, with
- * per-source sequence numbers 0, 1, 2, ..., a payload that matches the
+ * sequence numbers 0, 1, 2, ... per (source, SFC of the event): each SFC
+ * sees every source gap-free, a payload that matches the
  * pattern and pieces cut at ro_max_piece(). Totals go to out.
  */
 static void check_stream(const struct ro_conf *c, struct rte_mbuf **m, unsigned n,
                          uint64_t n_events, struct seen *out)
 {
-    uint32_t seq[EBF_MAX_SOURCES] = {0};
+    static uint32_t seq[RO_MAX_SFCS][EBF_MAX_SOURCES];
     uint32_t max_piece = ro_max_piece(c);
     uint64_t e = 0;
     uint16_t s = 0;
     uint32_t off = 0, len = ro_frag_size(c, 0, 0);
 
     memset(out, 0, sizeof(*out));
+    memset(seq, 0, sizeof(seq));
     for (unsigned i = 0; i < n; i++) {
         const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);
         struct ebf_l2l3 l;
@@ -195,8 +197,8 @@ static void check_stream(const struct ro_conf *c, struct rte_mbuf **m, unsigned 
         ck_assert_uint_eq(h.frag_len, len);
         ck_assert_uint_le(h.piece_len, max_piece);
         ck_assert_uint_eq(h.piece_len, len - off < max_piece ? len - off : max_piece);
-        ck_assert_uint_eq(h.seq, seq[s]);
-        seq[s]++;
+        ck_assert_uint_eq(h.seq, seq[e % c->n_sfcs][s]);
+        seq[e % c->n_sfcs][s]++;
         check_addr(c, p, &l, e);
         ck_assert_int_eq(ebf_pattern_check(p + l.hlen + EBF_FRAG_HLEN, h.piece_len, s, e, off),
                          -1);
