@@ -145,8 +145,8 @@ static const struct ebf_arg own[] = {
      "(one memif link per SFC; default: --port for all)"},
     EBF_ARG_PARAM(SOURCES, &conf.n_sources, "N", "readout boards emulated on this port (8)"),
     EBF_ARG_INT(EBF_ARG_U16, "source-base", &conf.source_base, 0, EBF_MAX_SOURCES - 1, "N",
-                "the first source id: sources N .. N+--sources-1 (0);\n"
-                "unique across the readouts of a farm"),
+                "the first source id (0): sources N up, one per\n"
+                "source; unique across the readouts of a farm"),
     EBF_ARG_NUM("sfc-timeout-ms", &conf.sfc_timeout_ms, 0, 3600000, "T",
                 "give an SFC up when its link is down, or its port refused\n"
                 "every frame for T ms while it sent no throttle frame;\n"

@@ -143,9 +143,14 @@ static int check_opts(char *err, size_t len)
     }
     if (ports <= d->max)
         return 0;
-    snprintf(err, len, "option '--node': %u ports (--port, %u --readout-port and %u node "
-             "ports), more than the %" PRIu64 " one process can open (RTE_MAX_ETHPORTS)", ports,
-             conf.n_more_rx, ports - 1 - conf.n_more_rx, d->max);
+    if (conf.n_more_rx)
+        snprintf(err, len, "option '--node': %u ports (--port, %u --readout-port and %u node "
+                 "ports), more than the %" PRIu64 " one process can open (RTE_MAX_ETHPORTS)",
+                 ports, conf.n_more_rx, ports - 1 - conf.n_more_rx, d->max);
+    else
+        snprintf(err, len, "option '--node': %u ports (--port and %u node ports), more than "
+                 "the %" PRIu64 " one process can open (RTE_MAX_ETHPORTS)", ports, ports - 1,
+                 d->max);
     return -EINVAL;
 }
 
