@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ebf_idset.h"
 #include "farm.h"
@@ -230,6 +231,77 @@ START_TEST(test_multi_node_killed)
 }
 END_TEST
 
+/* The events the nodes of the SFC at place k decided, by their own counters. */
+static uint64_t decided_by_nodes_of(const struct farm_result *r, unsigned k)
+{
+    uint64_t n = 0;
+
+    for (unsigned i = 0; i < r->n_nodes; i++)
+        if (r->node_place[i] == (int)k) {
+            ck_assert(!r->node[i].gone);
+            n += ebf_kv_u64(&r->node[i].kv, "events", 0);
+        }
+    return n;
+}
+
+/*
+ * SFC 1 killed after 30,000 events (SIGSTOP, SIGKILL once every readout
+ * gave it up): every readout stops sending to it within its
+ * --sfc-timeout-ms and goes on serving SFC 0; the staged stop still gives
+ * the ledger, which counts SFC 1's ids (the odd ones) as decided where its
+ * nodes' own records say and the rest as sfc_lost, exactly, and closes.
+ */
+START_TEST(test_multi_sfc_killed)
+{
+    struct farm_conf c;
+    struct farm_result r;
+    struct ledger l;
+    const uint64_t after = 30000, odd = EVENTS / SFCS;
+
+    farm_conf_default(&c);
+    c.kill_sfc_after = after;
+    double t0 = (double)time(NULL);
+    run(&c, &r, &l);
+    ck_assert_double_le((double)time(NULL) - t0, 60);
+    ck_assert_uint_eq(r.sfcs_gone, 1);
+    ck_assert_str_eq(l.sfc_gone, "sfc1");
+    ck_assert_uint_eq(l.generated, EVENTS);
+    uint64_t decided = decided_by_nodes_of(&r, 1);
+    ck_assert_uint_gt(decided, 0);
+    ck_assert_uint_lt(decided, odd);
+    ck_assert_uint_eq(l.gone_decided, decided);
+    ck_assert_uint_eq(l.sfc_lost, odd - decided);
+    ck_assert_uint_eq(l.lost_total, l.sfc_lost);        /* no other loss */
+    ck_assert_uint_eq(l.accepted + l.rejected + l.lost_total, EVENTS);
+    ck_assert(l.digest_match);
+    ck_assert(l.ids_match);
+    ck_assert(l.nodes_agree);
+    ck_assert(l.closed);
+    /* SFC 0 built every even id from every frame sent to it */
+    const struct farm_part_result *x = sfc_at(&r, 0);
+    ck_assert(!x->gone && sfc_at(&r, 1)->gone);
+    ck_assert_uint_eq(ebf_kv_u64(&x->kv, "rx.frames", 0), frames_sent_to(&r, 0));
+    ck_assert_uint_eq(frames_sent_to(&r, 0), (uint64_t)odd * SOURCES);
+    ck_assert_uint_eq(ebf_kv_u64(&x->kv, "ack.events", 0), EVENTS / SFCS);
+    assert_sfc_built_its_ids(x, 0);
+    for (unsigned i = 0; i < READOUTS; i++) {
+        const struct ebf_kv *kv = &r.ro[i].kv;
+        ck_assert_uint_eq(ebf_kv_u64(kv, "sfcs_gone", 0), 1);
+        ck_assert_uint_eq(kv_at(kv, "sfc.gone.", 1), 1);
+        ck_assert_uint_eq(kv_at(kv, "sfc.gone.", 0), 0);
+        /* every frame toward SFC 1 was taken by its port or counted */
+        ck_assert_uint_eq(kv_at(kv, "sfc.frames.", 1) + ebf_kv_u64(kv, "sfc_gone_frames", 0),
+                          odd * (SOURCES / READOUTS));
+        /* given up soon after the stop: its ring (2048 frames) filled and
+         * --sfc-timeout-ms passed */
+        uint64_t from = kv_at(kv, "sfc.gone_from.", 1);
+        ck_assert_uint_ge(from, after);
+        ck_assert_uint_lt(from, after + 10000);
+    }
+    farm_result_free(&r);
+}
+END_TEST
+
 Suite *farm_multi_suite(void);
 
 Suite *farm_multi_suite(void)
@@ -241,6 +313,7 @@ Suite *farm_multi_suite(void)
     tcase_add_test(tc, test_multi_clean);
     tcase_add_test(tc, test_multi_faults);
     tcase_add_test(tc, test_multi_node_killed);
+    tcase_add_test(tc, test_multi_sfc_killed);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -58,6 +58,9 @@ static void demo_usage(FILE *out)
             "  --max-seconds S   stop generating after S seconds (300)\n"
             "  --kill-node-after N  SIGKILL node 0 once N events were generated: its\n"
             "                    events go to the other nodes, the ledger must still close\n"
+            "  --kill-sfc-after N  kill the last SFC once N events were generated (SIGSTOP,\n"
+            "                    SIGKILL once every readout gave it up): its events are\n"
+            "                    lost as sfc_lost unless its nodes decided them\n"
             "  --stall-nodes-after N  SIGSTOP every node once N events were generated; once\n"
             "                    the SFC has throttled the readout, SIGCONT them after\n"
             "  --stall-ms T      this long (1000); nothing may be lost\n"
@@ -77,7 +80,7 @@ struct demo_seen {
 enum {
     OPT_FRAG_DIST = 256, OPT_FRAG_MEAN, OPT_FRAG_SIGMA, OPT_SEED, OPT_FAULTS, OPT_SILENCE,
     OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
-    OPT_READOUTS, OPT_SFCS,
+    OPT_READOUTS, OPT_SFCS, OPT_KILL_SFC,
 };
 
 /* --trigger (made absolute: the nodes run elsewhere), --trigger-param,
@@ -298,6 +301,8 @@ static int run_opt(int ch, const char *val, struct farm_conf *c, int *json)
         return ebf_opt_u64(DEMO, "--stall-nodes-after", val, 1, UINT64_MAX / 2,
                            &c->stall_nodes_after);
     case 'W': return ebf_opt_double(DEMO, "--stall-ms", val, 0, 600000, &c->stall_ms);
+    case OPT_KILL_SFC:
+        return ebf_opt_u64(DEMO, "--kill-sfc-after", val, 1, UINT64_MAX / 2, &c->kill_sfc_after);
     case 'k': c->keep = 1; return 0;
     case 'j': *json = 1; return 0;
     case 'h': demo_usage(stdout); exit(0);
@@ -318,6 +323,8 @@ static int demo_check(int argc, char **argv, struct farm_conf *c, const struct d
      * event waits for its slowest readout. */
     if (c->readouts > 1 && !seen->timeout)
         c->timeout_ms = 2000;
+    if (c->kill_sfc_after && c->sfcs < 2)
+        return demo_error("--kill-sfc-after needs --sfcs 2 or more");
     if (c->nodes < c->sfcs) {
         fprintf(stderr, DEMO ": --sfcs %u needs --nodes %u or more (a node serves one SFC)\n",
                 c->sfcs, c->sfcs);
@@ -355,6 +362,7 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"trigger", 1, 0, OPT_TRIGGER}, {"trigger-param", 1, 0, OPT_TRIGGER_PARAM},
         {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT},
         {"readouts", 1, 0, OPT_READOUTS}, {"sfcs", 1, 0, OPT_SFCS},
+        {"kill-sfc-after", 1, 0, OPT_KILL_SFC},
         {0, 0, 0, 0},
     };
     struct demo_seen seen = {0};

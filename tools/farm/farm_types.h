@@ -67,6 +67,8 @@ struct farm_conf {
     uint64_t kill_node_after;    /* SIGKILL node 0 once this many events were
                                   * generated; 0: never */
     double restart_after_ms;     /* then start it again this much later; 0: never */
+    uint64_t kill_sfc_after;     /* kill the last SFC once this many events were
+                                  * generated (farm_kill_sfc_after); 0: never */
     uint64_t stall_nodes_after;  /* SIGSTOP every node once this many events were
                                   * generated, SIGCONT them stall_ms after the
                                   * readout is throttled; 0: never */
