@@ -70,6 +70,9 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
     memcpy(dp->rx_mac, memcmp(conf->mac, zero, 6) ? conf->mac : ea.addr_bytes, 6);
     map_node_ports(dp);
     dp->cur_rx = conf->rx_port;
+    dp->rx_quiet_tsc = rte_get_tsc_hz();        /* 1 s */
+    for (uint16_t i = 0; i < SFC_MAX_READOUTS; i++)
+        dp->rx_heard[i] = rte_get_tsc_cycles();
     dp->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
     dp->timeout_tsc = (uint64_t)(conf->timeout_ms * 1e-3 * (double)rte_get_tsc_hz());
     ebf_hist_init(&dp->st.build_ns);
@@ -196,6 +199,7 @@ static int intake_one(struct sfc_dp *dp, struct rte_mbuf *m, uint64_t now)
     if (!intake_parse(dp, m, &l, &h))
         return 0;
     sfc_seq_note(dp, h.source, h.seq);
+    sfc_source_seen(dp, h.source, h.event_id);
     sfc_readout_note(dp, l.src_mac);
     if (dp->c.n_more_rx)
         sfc_readout_port(dp, l.src_mac);
@@ -215,15 +219,33 @@ static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
     return n;
 }
 
+/* Port i of the readout ports (0: rx_port), unless it has been silent
+ * for rx_quiet_tsc while another one took frames in the last 1/16 of that:
+ * then only every 1024 passes (all silent, as before a run or under a
+ * throttle that holds every readout, all are polled). A readout that died
+ * leaves its memif link silent, and the memif PMD of DPDK 22.11 unmaps a
+ * vanished peer's rings from its interrupt thread while the lcore may be
+ * in a burst on them (docs/status.md): fewer bursts, fewer chances. */
+static unsigned poll_rx(struct sfc_dp *dp, uint16_t i, uint16_t port, uint64_t now)
+{
+    if (now - dp->rx_heard[i] > dp->rx_quiet_tsc && now - dp->rx_any < dp->rx_quiet_tsc / 16 &&
+        (dp->polls & 1023) != 0)
+        return 0;
+    dp->cur_rx = port;
+    unsigned n = poll_port(dp, port, now);
+    if (n)
+        dp->rx_heard[i] = dp->rx_any = now;
+    return n;
+}
+
 /* The readout port, then any further ones (a memif link per readout). */
 static unsigned poll_intake(struct sfc_dp *dp, uint64_t now)
 {
-    unsigned n = poll_port(dp, dp->c.rx_port, now);
-
-    for (uint16_t i = 0; i < dp->c.n_more_rx; i++) {
-        dp->cur_rx = dp->c.more_rx[i];
-        n += poll_port(dp, dp->cur_rx, now);
-    }
+    if (!dp->c.n_more_rx)
+        return poll_port(dp, dp->c.rx_port, now);
+    unsigned n = poll_rx(dp, 0, dp->c.rx_port, now);
+    for (uint16_t i = 0; i < dp->c.n_more_rx; i++)
+        n += poll_rx(dp, (uint16_t)(i + 1), dp->c.more_rx[i], now);
     dp->cur_rx = dp->c.rx_port;
     return n;
 }

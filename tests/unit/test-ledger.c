@@ -180,7 +180,8 @@ START_TEST(test_ledger_readout_gone)
         summary_json(f, &c, &r, &l);
         fclose(f);
         ck_assert_msg(strstr(buf, "\"ledger\": {\"readout_lost\": {\"name\": \"ro0\", "
-                                  "\"from_event\": 1000, \"readouts\": 1}, \"over\": "
+                                  "\"from_event\": 1000, \"readouts\": 1}, \"readouts_lost\": "
+                                  "[], \"over\": "
                                   "\"survivors\", \"generated\": null, \"seen\": 1000, "
                                   "\"accepted\": 99, \"rejected\": 900,") != NULL, "%s", buf);
         ck_assert(strstr(buf, "\"closed\": true") != NULL);

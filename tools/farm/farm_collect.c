@@ -11,6 +11,7 @@
 #include "ebf_pb.h"
 #include "farm_ask.h"
 #include "farm_proc.h"
+#include "farmfile_multi.h"
 
 /* v and u of key k combined: the earliest, the latest, the least or the sum. */
 static uint64_t merge_value(const char *k, uint64_t u, uint64_t v)
@@ -192,6 +193,10 @@ static int place_of(const struct farm_spec *s, unsigned k)
 void farm_result_shape(const struct farm_spec *s, struct farm_result *r)
 {
     r->n_places = s->n_readouts ? (uint16_t)s->readout[0].n_sfcs : 0;
+    for (unsigned i = 0; i < r->n_ro; i++)
+        for (unsigned k = 0; k < s->n_readouts; k++)
+            if (strcmp(s->readout[k].p.name, r->ro[i].name) == 0)
+                ff_readout_sources(s, k, &r->ro[i].first_source, &r->ro[i].n_sources);
     for (unsigned i = 0; i < r->n_sfcs; i++)
         for (unsigned k = 0; k < s->n_sfcs; k++)
             if (strcmp(s->sfc[k].p.name, r->sfcs[i].name) == 0)

@@ -116,6 +116,7 @@ struct farm_part_result {
     int gone;                    /* it gave no final counters: killed or crashed */
     int place;                   /* an SFC: its place k in the readouts' sfcs (event e
                                   * goes to place e % n_places); -1: not known */
+    uint16_t first_source, n_sources;   /* a readout: the sources it sends (0, 0: not known) */
     struct ebf_kv kv;            /* empty when gone */
 };
 

@@ -184,6 +184,28 @@ static int withheld_agree(const struct farm_result *r)
     return 1;
 }
 
+/* Each gone readout and the event it was lost from: 1 + the highest id
+ * any live SFC heard from its sources. */
+static void readouts_lost(const struct farm_result *r, struct ledger *l)
+{
+    char key[64];
+
+    for (unsigned i = 0; i < r->n_ro && l->n_ro_lost < LEDGER_MAX_REASONS; i++) {
+        const struct farm_part_result *x = &r->ro[i];
+        uint64_t from = 0;
+        if (!x->gone)
+            continue;
+        for (unsigned k = 0; k < r->n_sfcs; k++)
+            for (unsigned s = x->first_source; s < x->first_source + x->n_sources; s++) {
+                snprintf(key, sizeof(key), "%s.%u", SFC_NAME(NEXT_EVENT_SOURCE), s);
+                uint64_t v = r->sfcs[k].gone ? 0 : ebf_kv_u64(&r->sfcs[k].kv, key, 0);
+                from = v > from ? v : from;
+            }
+        snprintf(l->ro_lost[l->n_ro_lost], sizeof(l->ro_lost[0]), "%s", x->name);
+        l->ro_lost_from[l->n_ro_lost++] = x->n_sources ? from : l->gone_from;
+    }
+}
+
 /* The first gone SFC's name, and how many. */
 static void sfcs_gone_note(const struct farm_result *r, struct ledger *l)
 {
@@ -203,10 +225,12 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
     l->readouts_gone = r->readouts_gone;
     snprintf(l->readout_gone, sizeof(l->readout_gone), "%s", r->readout_gone);
     sfcs_gone_note(r, l);
-    if (l->readouts_gone)
+    if (l->readouts_gone) {
         seen_range(r, l);
-    else
+        readouts_lost(r, l);
+    } else {
         readouts_range(r, l);
+    }
     l->withheld_agree = l->readouts_gone || withheld_agree(r);
     /* The SFC takes one ack per event, from the node that holds it: that
      * is the decision of record, also when a node died or answered late. */

@@ -18,6 +18,10 @@ struct ledger {
     unsigned readouts_gone;      /* readouts that gave no final counters (killed) */
     char readout_gone[48];       /* the first of them; "" when none */
     uint64_t gone_from;          /* with one gone: the first id no SFC saw */
+    unsigned n_ro_lost;          /* the gone readouts named below (r's shape known) */
+    char ro_lost[LEDGER_MAX_REASONS][48];   /* each gone readout ... */
+    uint64_t ro_lost_from[LEDGER_MAX_REASONS];  /* ... lost from this event on: 1 + the
+                                             * highest id any SFC heard from its sources */
     uint64_t accepted, rejected; /* decided: the acks the SFCs took, once per event */
     uint64_t incomplete;         /* delivered incomplete (within the above) */
     unsigned n_lost;
@@ -61,7 +65,9 @@ struct ledger {
  * SFCs acked or lost must form one range lo .. lo + n - 1 (generated is
  * then n, the readout lost from event lo + n on, gone_from); the range's
  * digest stands for the readout's, and the surviving readouts' counters
- * (withheld events included) are left out.
+ * (withheld events included) are left out. Each gone readout is named
+ * with the event it was lost from (ro_lost, ro_lost_from): 1 + the highest
+ * id an SFC heard from any of its sources (source.next_event).
  *
  * Several readouts each generate the same ids: generated is the longest
  * range any of them generated (an id one readout did not reach is seen by

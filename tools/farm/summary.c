@@ -239,11 +239,20 @@ static void processes_text(FILE *out, const struct farm_conf *c, const struct fa
 /* The ledger's lines. */
 static void ledger_text(FILE *out, const struct farm_result *r, const struct ledger *l)
 {
-    if (l->readouts_gone)
+    if (l->readouts_gone && l->n_ro_lost > 1) {
+        fprintf(out, "  ledger   ");
+        for (unsigned i = 0; i < l->n_ro_lost; i++)
+            fprintf(out, "%sreadout %s lost from event %" PRIu64 " on", i ? ", " : "",
+                    l->ro_lost[i], l->ro_lost_from[i]);
+        fprintf(out, " (%u readout(s) gone, their generated count unknown): closed over what "
+                "the survivors saw\n           seen %" PRIu64, l->readouts_gone, l->generated);
+    } else if (l->readouts_gone) {
         fprintf(out, "  ledger   readout %s lost from event %" PRIu64 " on (%u readout(s) gone, "
                 "their generated count unknown): closed over what the survivors saw\n"
-                "           seen %" PRIu64, l->readout_gone, l->gone_from, l->readouts_gone,
+                "           seen %" PRIu64, l->readout_gone,
+                l->n_ro_lost ? l->ro_lost_from[0] : l->gone_from, l->readouts_gone,
                 l->generated);
+    }
     else
         fprintf(out, "  ledger   generated %" PRIu64, l->generated);
     if (l->sfcs_gone)
@@ -359,11 +368,16 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
     figures(r, &fg);
     fputc('{', out);
     run_json(out, &r->id);
-    if (l->readouts_gone)
+    if (l->readouts_gone) {
         fprintf(out, ",\n \"ledger\": {\"readout_lost\": {\"name\": \"%s\", \"from_event\": %"
-                PRIu64 ", \"readouts\": %u}, \"over\": \"survivors\", \"generated\": null"
-                ", \"seen\": %" PRIu64 ", ", l->readout_gone, l->gone_from, l->readouts_gone,
-                l->generated);
+                PRIu64 ", \"readouts\": %u}, \"readouts_lost\": [", l->readout_gone,
+                l->n_ro_lost ? l->ro_lost_from[0] : l->gone_from, l->readouts_gone);
+        for (unsigned i = 0; i < l->n_ro_lost; i++)
+            fprintf(out, "%s{\"name\": \"%s\", \"from_event\": %" PRIu64 "}", i ? ", " : "",
+                    l->ro_lost[i], l->ro_lost_from[i]);
+        fprintf(out, "], \"over\": \"survivors\", \"generated\": null, \"seen\": %" PRIu64
+                ", ", l->generated);
+    }
     else
         fprintf(out, ",\n \"ledger\": {\"generated\": %" PRIu64 ", ", l->generated);
     if (l->sfcs_gone)
