@@ -415,14 +415,15 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
             l->nodes_reported ? (l->nodes_agree ? "true" : "false") : "null",
             l->closed ? "true" : "false");
     char sil[48];
-    fprintf(out, " \"config\": {\"readouts\": %u, \"sfcs\": %u", c->readouts, c->sfcs);
-    fprintf(out, ", \"events\": %" PRIu64 ", \"sources\": %u, \"nodes\": %u"
+    fprintf(out, " \"config\": {\"events\": %" PRIu64 ", \"sources\": %u, \"nodes\": %u"
+            ", \"readouts\": %u, \"sfcs\": %u"
             ", \"frag_min\": %u, \"frag_max\": %u, \"frag_dist\": \"%s\", \"frag_mean\": %g"
             ", \"frag_sigma\": %g, \"rate\": %g, \"encap\": \"%s\", \"mtu\": %u"
             ", \"seed\": %" PRIu64
             ", \"faults\": \"%s\", \"silence\": \"%s\", \"burst_events\": %u"
             ", \"burst_gap_us\": %u},\n",
-            c->events, c->sources, c->nodes, c->frag_min, c->frag_max, dist_name(c->frag_dist),
+            c->events, c->sources, c->nodes, c->readouts, c->sfcs, c->frag_min, c->frag_max,
+            dist_name(c->frag_dist),
             c->frag_mean, c->frag_sigma, c->rate, c->udp ? "udp" : "eth", c->mtu, c->seed,
             c->faults[0] ? c->faults : "none", silence_str(c, sil, sizeof(sil)), c->burst_events,
             c->burst_gap_us);
