@@ -123,10 +123,41 @@ void sfc_readout_port(struct sfc_dp *dp, const uint8_t *mac)
         dp->ro_port[i] = dp->cur_rx;
 }
 
+/* How far readout i got: 1 + the highest event id heard from a source
+ * bound to its MAC; 0 when none. */
+static uint64_t readout_progress(const struct sfc_dp *dp, uint16_t i)
+{
+    uint64_t p = 0;
+
+    for (uint16_t s = 0; s < dp->c.n_sources; s++)
+        if (dp->bind[s].bound && memcmp(dp->bind[s].mac, dp->ro_mac[i], 6) == 0 &&
+            dp->st.next_by_source[s] > p)
+            p = dp->st.next_by_source[s];
+    return p;
+}
+
+/* While the SFC holds its readouts: 1 for a readout behind the one
+ * furthest on. Its frames complete events the table already holds, so
+ * it is let go on ("off") until it catches up; held with the others, it
+ * could never complete them and they would time out incomplete. */
+static int behind(const struct sfc_dp *dp, uint16_t i)
+{
+    uint64_t lead = 0;
+
+    if (!dp->throttled || dp->n_ro < 2)
+        return 0;
+    for (uint16_t j = 0; j < dp->n_ro; j++) {
+        uint64_t p = readout_progress(dp, j);
+        lead = p > lead ? p : lead;
+    }
+    return readout_progress(dp, i) < lead;
+}
+
 /* One throttle frame to every readout configured (--readout-mac), else to
  * every readout seen, on the readout port (with several, on the port the
  * readout was last heard on; one not heard yet fills nothing and gets
- * none). A frame the port refuses is dropped and counted: "on" is
+ * none): "on" while throttled, except "off" to a readout behind the
+ * others. A frame the port refuses is dropped and counted: "on" is
  * repeated anyway. */
 static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
 {
@@ -149,6 +180,8 @@ static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
             continue;
         }
         memcpy(a.dst_mac, dp->ro_mac[i], 6);
+        h.on = (uint8_t)(dp->throttled && !behind(dp, i));
+        dp->st.throttle_spared += dp->throttled && !h.on;
         ebf_encap_write(p, &a, EBF_THROTTLE_LEN);
         ebf_throttle_write(p + EBF_ETH_HLEN, &h);
         if (rte_eth_tx_burst(dp->ro_port[i], 0, &m, 1) != 1) {

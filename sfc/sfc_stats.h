@@ -80,6 +80,7 @@ struct sfc_stats {
     struct sfc_seq_stats seq;
     uint64_t throttle_on, throttle_off;         /* transitions */
     uint64_t throttle_frames, throttle_tx_fail; /* frames sent to readouts, refused */
+    uint64_t throttle_spared;    /* "off" frames to a readout behind the others while on */
     uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
     uint64_t redispatched;       /* events taken back from a dead node */
     uint64_t late_acks;          /* acks from a dead node or an old epoch, ignored */
@@ -203,6 +204,9 @@ struct sfc_snap {
       "Times the SFC released the readouts.")                                                      \
     X(THROTTLE_FRAMES, C, "throttle.frames", st.throttle_frames, (), EBF_CF_SUM,                   \
       "Throttle frames the SFC sent to readouts.")                                                 \
+    X(THROTTLE_SPARED, C, "throttle.spared", st.throttle_spared, (), 0,                             \
+      "Throttle frames that let a readout behind the others go on while the SFC holds\n"        \
+      "the rest (its frames complete events the table holds).")                                 \
     X(THROTTLE_TX_FAIL, C, "throttle.tx_fail", st.throttle_tx_fail, (), EBF_CF_SUM,                \
       "Throttle frames the port refused.")                                                         \
     X(NODE_DECLARED_DEAD, C, "node.declared_dead", st.nodes_dead, (), 0,                           \
