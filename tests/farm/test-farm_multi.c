@@ -464,10 +464,11 @@ START_TEST(test_multi_sfc_killed)
         /* every frame toward SFC 1 was taken by its port or counted */
         ck_assert_uint_eq(kv_at(kv, "sfc.frames.", 1) + ebf_kv_u64(kv, "sfc_gone_frames", 0),
                           odd * (SOURCES / READOUTS));
-        /* given up soon after the stop: its ring (2048 frames) filled and
-         * --sfc-timeout-ms passed */
+        /* given up soon after the stop (when ro0 had generated 30,000; a
+         * readout may be behind it by what an SFC holds, 4096 events of
+         * each SFC): its ring (2048 frames) filled, --sfc-timeout-ms passed */
         uint64_t from = kv_at(kv, "sfc.gone_from.", 1);
-        ck_assert_uint_ge(from, after);
+        ck_assert_uint_ge(from + 2 * 4096, after);
         ck_assert_uint_lt(from, after + 10000);
     }
     farm_result_free(&r);
