@@ -3,6 +3,7 @@
 #include <check.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -94,6 +95,28 @@ static void send_frag(struct multi *g, uint16_t port, const uint8_t src[6], uint
     ck_assert_uint_eq(rte_eth_tx_burst(port, 0, &m, 1), 1);
 }
 
+/* The "on" flag of every throttle frame back on readout port i, in order;
+ * returns how many. */
+static unsigned throttle_flags(struct multi *g, unsigned i, uint8_t *on, unsigned max)
+{
+    struct rte_mbuf *m[32];
+    struct ebf_throttle_hdr h;
+    unsigned n = 0;
+    uint16_t k;
+
+    while ((k = rte_eth_rx_burst(g->ro[i], 0, m, 32)) > 0) {
+        for (uint16_t j = 0; j < k; j++) {
+            const uint8_t *p = rte_pktmbuf_mtod(m[j], const uint8_t *);
+            ck_assert_int_eq(ebf_throttle_parse(p + EBF_ETH_HLEN, m[j]->data_len - EBF_ETH_HLEN,
+                                                &h), EBF_R_OK);
+            if (n < max)
+                on[n++] = h.on;
+        }
+        rte_pktmbuf_free_bulk(m, k);
+    }
+    return n;
+}
+
 /* Throttle frames that came back on readout port i: to a, to b, others. */
 static void throttle_back(struct multi *g, unsigned i, unsigned *to_a, unsigned *to_b,
                           unsigned *other)
@@ -150,6 +173,51 @@ START_TEST(test_port_per_readout)
 }
 END_TEST
 
+/*
+ * Readout b is behind: it sent events 0..39, a 0..47. At 48 events held the
+ * SFC throttles: a is held ("on"), b is let go on ("off", throttle.spared),
+ * since its frames complete events the SFC holds; once b has caught up
+ * both are held.
+ */
+START_TEST(test_throttle_spares_the_one_behind)
+{
+    struct multi g;
+    uint8_t on_a[8], on_b[8];
+
+    up(&g);
+    for (uint64_t e = 0; e < 48; e++)
+        for (uint16_t s = 0; s < SOURCES; s++)
+            if (s < 2 || e < 40)
+                send_frag(&g, g.ro[s / 2], s < 2 ? mac_a : mac_b, s, e, (uint32_t)e);
+    for (int i = 0; i < 16; i++)
+        sfc_dp_poll(g.dp, 1);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->events_complete, 40);
+    ck_assert_uint_eq(st->throttle_on, 1);
+    ck_assert_uint_eq(throttle_flags(&g, 0, on_a, 8), 1);
+    ck_assert_uint_eq(throttle_flags(&g, 1, on_b, 8), 1);
+    ck_assert_uint_eq(on_a[0], 1);
+    ck_assert_uint_eq(on_b[0], 0);
+    ck_assert_uint_eq(st->throttle_spared, 1);
+    for (uint64_t e = 40; e < 48; e++)      /* b catches up */
+        for (uint16_t s = 2; s < SOURCES; s++)
+            send_frag(&g, g.ro[1], mac_b, s, e, (uint32_t)e);
+    for (int i = 0; i < 16; i++)
+        sfc_dp_poll(g.dp, 1);
+    ck_assert_uint_eq(st->events_complete, 48);
+    rte_delay_us_sleep(60 * 1000);          /* past the 50 ms refresh of "on" */
+    for (int i = 0; i < 4; i++)
+        sfc_dp_poll(g.dp, 1);
+    ck_assert_uint_eq(throttle_flags(&g, 0, on_a, 8), 1);
+    ck_assert_uint_eq(throttle_flags(&g, 1, on_b, 8), 1);
+    ck_assert_uint_eq(on_a[0], 1);
+    ck_assert_uint_eq(on_b[0], 1);
+    ck_assert_uint_eq(st->throttle_spared, 1);
+    sfc_dp_destroy(g.dp);
+    ebf_eal_cleanup();
+}
+END_TEST
+
 Suite *sfc_multi_suite(void);
 
 Suite *sfc_multi_suite(void)
@@ -159,6 +227,7 @@ Suite *sfc_multi_suite(void)
 
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_port_per_readout);
+    tcase_add_test(tc, test_throttle_spares_the_one_behind);
     suite_add_tcase(s, tc);
     return s;
 }
