@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-launch.c - a farm on network-namespace hosts launched over ssh: an exact ledger, status, logs, stop, down, Ctrl-C, and nothing left behind. */
+/* test-launch.c - a farm of 4 readouts, 2 SFCs and 4 nodes on network-namespace hosts launched over ssh: an exact ledger, status, logs, stop, down, Ctrl-C, and nothing left behind. */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,17 +12,22 @@
 #include "test-cli-rig.h"
 
 #define EVENTS 100000
-#define SOURCES 4
+#define SOURCES 4                /* one per readout */
+#define READOUTS 4
+#define SFCS 2
+#define NODES 4
+#define PROCS (READOUTS + SFCS + NODES)
 
 static struct cli_rig rig;
 static char out[1 << 17], tag[32], path[128];
 
-/* The farm: a host per process, af_packet over the data switch, tcp
- * control and metrics on each host's address with the farm's CURVE keys. */
+/* The farm: 4 readouts (a source each) sending every event to sfc0 or
+ * sfc1 by its id, 2 nodes per SFC, a host per process, af_packet over the
+ * data switch, tcp control and metrics on each host's address with the
+ * farm's CURVE keys. */
 static void write_farm(const char *name)
 {
     static const char af[] = "blocksz=4096,framesz=2048,framecnt=16384,qdisc_bypass=0";
-    static const char *const procs[] = {"ro0", "sfc0", "node0", "node1"};
     static const char ep[] = "    control: tcp://{host}:5550\n    metrics: tcp://{host}:5551\n";
 
     snprintf(path, sizeof(path), "%s/%s.yaml", rig.base, name);
@@ -32,18 +37,27 @@ static void write_farm(const char *name)
             "  metrics_period_ms: 200\nrun:\n  sources: %d\n  events: %d\n  rate: 10000\n"
             "  frag_size: 512\n  accept: 0.25\n  timeout_ms: 2000\nhosts:\n", name, SOURCES,
             EVENTS);
-    for (unsigned i = 0; i < 4; i++)
-        fprintf(f, "  - {name: h-%s, netns: %s-%s}\n", procs[i], tag, procs[i]);
-    fprintf(f, "readouts:\n  - name: ro0\n    host: h-ro0\n    port: net_af_packet0,iface=d0,%s\n"
-            "    mac: 02:eb:00:00:00:10\n    sfcs: [sfc0]\n%s", af, ep);
-    fprintf(f, "sfcs:\n  - name: sfc0\n    host: h-sfc0\n    port: net_af_packet0,iface=rx,%s\n"
-            "    mac: 02:eb:00:00:00:01\n    memory_mb: 256\n%s", af, ep);
+    for (unsigned i = 0; i < READOUTS; i++)
+        fprintf(f, "  - {name: h-ro%u, netns: %s-ro%u}\n", i, tag, i);
+    for (unsigned i = 0; i < SFCS; i++)
+        fprintf(f, "  - {name: h-sfc%u, netns: %s-sfc%u}\n", i, tag, i);
+    for (unsigned i = 0; i < NODES; i++)
+        fprintf(f, "  - {name: h-node%u, netns: %s-node%u}\n", i, tag, i);
+    fprintf(f, "readouts:\n");
+    for (unsigned i = 0; i < READOUTS; i++)
+        fprintf(f, "  - name: ro%u\n    host: h-ro%u\n    port: net_af_packet0,iface=d0,%s\n"
+                "    mac: 02:eb:00:00:00:1%u\n    sfcs: [sfc0, sfc1]\n%s", i, i, af, i, ep);
+    fprintf(f, "sfcs:\n");
+    for (unsigned i = 0; i < SFCS; i++)
+        fprintf(f, "  - name: sfc%u\n    host: h-sfc%u\n    id: %u\n"
+                "    port: net_af_packet0,iface=rx,%s\n    mac: 02:eb:00:00:00:0%u\n"
+                "    memory_mb: 256\n%s", i, i, i, af, i + 1, ep);
     fprintf(f, "nodes:\n");
-    for (unsigned i = 0; i < 2; i++)
-        fprintf(f, "  - name: node%u\n    host: h-node%u\n    sfc: sfc0\n"
+    for (unsigned i = 0; i < NODES; i++)
+        fprintf(f, "  - name: node%u\n    host: h-node%u\n    sfc: sfc%u\n"
                 "    port: net_af_packet0,iface=d0,%s\n    mac: 02:eb:00:00:02:0%u\n"
-                "    sfc_port: net_af_packet1,iface=nd,%s\n    sfc_mac: 02:eb:00:00:01:00\n%s",
-                i, i, af, i, af, ep);
+                "    sfc_port: net_af_packet1,iface=nd,%s\n    sfc_mac: 02:eb:00:00:01:0%u\n%s",
+                i, i, i % SFCS, af, i, af, i % SFCS, ep);
     fclose(f);
 }
 
@@ -119,7 +133,7 @@ START_TEST(netns_farm_over_ssh)
     /* Every host is a namespace reached over ssh, its processes plain. */
     snprintf(cmd, sizeof(cmd), "grep -c '^host h-.* netns plain root 10\\.' %s/lt/farm.state",
              rig.base);
-    ck_assert_str_eq(sh(cmd), "4\n");
+    ck_assert_str_eq(sh(cmd), "10\n");
     /* The farm's keys reached the hosts' run directory, the client key did not. */
     snprintf(cmd, sizeof(cmd), "%s/lt/keys/server.key", rig.base);
     ck_assert_int_eq(stat(cmd, &sb), 0);
@@ -127,7 +141,7 @@ START_TEST(netns_farm_over_ssh)
     snprintf(cmd, sizeof(cmd), "%s/lt/keys/client.key", rig.base);
     ck_assert_int_eq(stat(cmd, &sb), -1);
     ck_assert_msg(ebf("status") == 0, "status: %s", out);
-    ck_assert_uint_eq(count_of(out, " RUNNING "), 4);
+    ck_assert_uint_eq(count_of(out, " RUNNING "), PROCS);
     ck_assert_msg(ebf("logs sfc0") == 0, "logs: %s", out);
     ck_assert_msg(strstr(out, " sfc0: ") != NULL, "logs: %s", out);
     wait_finished();
@@ -138,24 +152,33 @@ START_TEST(netns_farm_over_ssh)
     ck_assert_uint_eq(json_u64(out, "accepted") + json_u64(out, "rejected"), EVENTS);
     ck_assert_uint_eq(json_u64(out, "lost_total"), 0);
     ck_assert_uint_eq(json_u64(out, "frames"), (uint64_t)EVENTS * SOURCES);
-    /* Now and then an af_packet port in a namespace sees a frame that is
-     * not the farm's (two at most were seen in a run, on the SFC's readout
-     * port or its node port; docs/deployment.md, section 13): it is
-     * rejected as not_ebfarm, and rx_frames (the readout port's) counts it
-     * when it came there. Every frame of the readout arrived, no other. */
-    const char *sfc = strstr(out, "\"sfc\": {");
-    ck_assert_ptr_nonnull(sfc);
-    uint64_t stray = json_u64(sfc, "not_ebfarm"), rx = json_u64(sfc, "rx_frames");
-    ck_assert_uint_le(stray, 4);
-    ck_assert_msg(rx >= (uint64_t)EVENTS * SOURCES && rx - (uint64_t)EVENTS * SOURCES <= stray,
-                  "sfc rx_frames %llu, not_ebfarm %llu", (unsigned long long)rx,
-                  (unsigned long long)stray);
-    ck_assert_uint_eq(json_u64(sfc, "events_complete"), EVENTS);
+    ck_assert_ptr_nonnull(strstr(out, "\"sfc_frames\": {\"0\": 200000, \"1\": 200000}"));
     ck_assert_ptr_nonnull(strstr(out, "\"seq_gap\": {}"));
     ck_assert_ptr_nonnull(strstr(out, "\"closed\": true"));
-    ck_assert_ptr_nonnull(strstr(out, "\"hosts\": {\"count\": 4, \"readouts\": {\"ro0\": "
-                                      "\"h-ro0\"}, \"sfcs\": {\"sfc0\": \"h-sfc0\"}, \"nodes\": "
-                                      "{\"node0\": \"h-node0\", \"node1\": \"h-node1\"}}"));
+    ck_assert_ptr_nonnull(strstr(out, "\"hosts\": {\"count\": 10, \"readouts\": {\"ro0\": "
+                                      "\"h-ro0\", \"ro1\": \"h-ro1\", \"ro2\": \"h-ro2\", "
+                                      "\"ro3\": \"h-ro3\"}, \"sfcs\": {\"sfc0\": \"h-sfc0\", "
+                                      "\"sfc1\": \"h-sfc1\"}, \"nodes\": {\"node0\": "
+                                      "\"h-node0\", \"node1\": \"h-node1\", \"node2\": "
+                                      "\"h-node2\", \"node3\": \"h-node3\"}}"));
+    /* Each SFC built exactly the events whose id maps to it, from every
+     * frame sent to it. Now and then an af_packet port in a namespace
+     * sees a frame that is not the farm's (two at most were seen in a run,
+     * on an SFC's readout port or its node port; docs/deployment.md,
+     * section 13): it is rejected as not_ebfarm, and rx.frames (the
+     * readout port's) counts it when it came there. */
+    ck_assert_int_eq(ebf("status --json"), 0);
+    for (unsigned k = 0; k < SFCS; k++) {
+        char name[32];
+        snprintf(name, sizeof(name), "{\"name\":\"sfc%u\"", k);
+        const char *p = strstr(out, name);
+        ck_assert_ptr_nonnull(p);
+        uint64_t stray = json_u64(p, "rx.reject.not_ebfarm"), rx = json_u64(p, "rx.frames");
+        ck_assert_uint_le(stray, 4);
+        ck_assert_msg(rx >= 200000 && rx - 200000 <= stray, "sfc%u rx.frames %llu, not_ebfarm "
+                      "%llu", k, (unsigned long long)rx, (unsigned long long)stray);
+        ck_assert_uint_eq(json_u64(p, "events.complete"), EVENTS / SFCS);
+    }
     /* A node killed: status, watching over ssh, says how it ended. */
     snprintf(cmd, sizeof(cmd), "kill -9 $(awk '$2 == \"node1\" {print $4}' %s/lt/farm.state)",
              rig.base);
@@ -168,7 +191,7 @@ START_TEST(netns_farm_over_ssh)
     ck_assert_msg(rc == 1 && strstr(out, "EXITED") && strstr(out, "killed by SIGKILL"),
                   "status: %s", out);
     ck_assert_msg(ebf("down") == 0, "down: %s", out);
-    ck_assert_str_eq(out, "farm 'lt' is down: 4 processes stopped\n");
+    ck_assert_str_eq(out, "farm 'lt' is down: 10 processes stopped\n");
     nothing_left("lt");
 }
 END_TEST

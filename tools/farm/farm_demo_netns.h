@@ -13,6 +13,11 @@
  * overflows drops frames, and its TX reports frames it dropped as sent, so
  * a faster readout shows as sequence gaps and an open ledger. */
 #define FARM_NETNS_DEMO_FPS 40000
+
+/* The demo's shape on namespaces unless its options say otherwise. */
+#define FARM_NETNS_DEMO_READOUTS 4
+#define FARM_NETNS_DEMO_SFCS 2
+#define FARM_NETNS_DEMO_NODES 4
 #define FARM_NETNS_DEMO_BYTES_S 80000000     /* and this much payload: jumbo frames */
 
 /* The default event rate of the netns demo for c (sources, fragment sizes,
