@@ -10,6 +10,7 @@
 
 #include "ebf_idset.h"
 #include "ebf_proto.h"
+#include "ebf_util.h"
 #include "sfc_dp.h"
 #include "sfc_rig.h"
 
@@ -124,6 +125,47 @@ START_TEST(test_timeout_incomplete)
     send_frames(g.ro_port, m, 1);
     poll_n(&g, 4);
     ck_assert_uint_eq(st->drop[SFC_DROP_LATE], 1);
+    rig_down(&g);
+}
+END_TEST
+
+/* Build time runs on the readout's clock: from the earliest transmit
+ * timestamp of an event's pieces to the receive burst that completed it
+ * (build_ns), or to its timeout (build_timeout_ns, its own histogram). */
+START_TEST(test_build_time_from_transmit)
+{
+    struct rig g;
+    struct rte_mbuf *m[N_SOURCES];
+
+    rig_up(&g, 20);
+    credit(&g, 4, NULL, 0);
+    uint64_t t0 = ebf_now_ns();
+    for (uint16_t s = 0; s < N_SOURCES; s++) {
+        rig_tx_ns = t0 - (s == 1 ? 5000000 : 1000000);     /* source 1 sent 5 ms ago */
+        m[s] = fragment(&g, g.sfc_rx_mac, s, 7);
+    }
+    send_frames(g.ro_port, m, N_SOURCES);
+    poll_n(&g, 4);
+    uint64_t t1 = ebf_now_ns();
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->build_ns.count, 1);
+    ck_assert_uint_ge(st->build_ns.max, 5000000);
+    ck_assert_uint_le(st->build_ns.max, t1 - t0 + 5000000);
+    ck_assert_uint_eq(st->build_timeout_ns.count, 0);
+    /* One source short: timed out after 20 ms, counted apart. */
+    rig_tx_ns = ebf_now_ns() - 2000000;
+    for (uint16_t s = 0; s < N_SOURCES - 1; s++)
+        m[s] = fragment(&g, g.sfc_rx_mac, s, 9);
+    send_frames(g.ro_port, m, N_SOURCES - 1);
+    poll_n(&g, 4);
+    usleep(40 * 1000);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->events_incomplete, 1);
+    ck_assert_uint_eq(st->build_timeout_ns.count, 1);
+    ck_assert_uint_ge(st->build_timeout_ns.max, 22000000);
+    ck_assert_uint_lt(st->build_timeout_ns.max, 2000000000);
+    ck_assert_uint_eq(st->build_ns.count, 1);
+    rig_tx_ns = 1000;
     rig_down(&g);
 }
 END_TEST
@@ -527,6 +569,7 @@ Suite *sfc_dp_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_zero_copy_dispatch_and_ack);
     tcase_add_test(tc, test_timeout_incomplete);
+    tcase_add_test(tc, test_build_time_from_transmit);
     tcase_add_test(tc, test_rejects_counted);
     tcase_add_test(tc, test_duplicates_and_late);
     tcase_add_test(tc, test_sequence_gaps);

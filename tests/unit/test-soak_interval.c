@@ -211,6 +211,36 @@ START_TEST(test_restart_keeps_counts)
 }
 END_TEST
 
+/* Two nodes' histograms merge exactly: one bucket layout everywhere, so
+ * the farm's histogram is bucket for bucket the one of all their values. */
+START_TEST(test_merge_across_processes)
+{
+    struct ebf_hist all;
+
+    ck_assert_int_eq(ebf_metrics_init(&ms, 64), 0);
+    soak_acc_init(&acc, 2);
+    Ebfarm__Snapshot *a = node(5, 10, 700, 1500, 300, 90000);
+    Ebfarm__Snapshot *b = node(8, 10, 1000, 1501, 5, 7000000);
+    struct soak_proc_in in[2] = {{"node0", "node", a, 1, 0}, {"node1", "node", b, 2, 0}};
+    ck_assert_int_eq(soak_sample_take(&acc, in, 2, 1, &s0), 0);
+    ebf_hist_init(&all);
+    hist_fill(&all, 1500, 700);
+    hist_fill(&all, 90000, 300);
+    hist_fill(&all, 1501, 1000);
+    hist_fill(&all, 7000000, 5);
+    ck_assert_uint_eq(s0.h[SOAK_H_E2E].count, all.count);
+    ck_assert_uint_eq(s0.h[SOAK_H_E2E].sum, all.sum);
+    ck_assert_uint_eq(s0.h[SOAK_H_E2E].min, 1500);
+    ck_assert_uint_eq(s0.h[SOAK_H_E2E].max, 7000000);
+    ck_assert_mem_eq(s0.h[SOAK_H_E2E].bucket, all.bucket, sizeof(all.bucket));
+    ck_assert_uint_eq(ebf_hist_quantile(&s0.h[SOAK_H_E2E], 0.99),
+                      ebf_hist_quantile(&all, 0.99));
+    drop(a);
+    drop(b);
+    ebf_metrics_free(&ms);
+}
+END_TEST
+
 START_TEST(test_counts)
 {
     static struct soak_counts c;
@@ -246,6 +276,7 @@ Suite *soak_interval_suite(void)
     tcase_add_test(tc, test_hist_diff_capped_and_empty);
     tcase_add_test(tc, test_interval_rates_and_ledger);
     tcase_add_test(tc, test_restart_keeps_counts);
+    tcase_add_test(tc, test_merge_across_processes);
     tcase_add_test(tc, test_counts);
     suite_add_tcase(s, tc);
     return s;

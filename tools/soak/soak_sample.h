@@ -45,7 +45,8 @@ uint64_t soak_counts_sum(const struct soak_counts *c, const char *prefix);
 /* The latency histograms of a sample, merged over the processes that have them. */
 #define SOAK_FOREACH_HIST(X)                                                      \
     X(E2E, "e2e", "node", "e2e_ns")           /* readout transmit -> decided */   \
-    X(BUILD, "build", "sfc", "build_ns")      /* first piece -> complete */       \
+    X(BUILD, "build", "sfc", "build_ns")      /* readout transmit -> complete */  \
+    X(BUILD_TIMEOUT, "build_timeout", "sfc", "build_timeout_ns") /* -> timed out */ \
     X(DISPATCH, "dispatch", "sfc", "dispatch_ns") /* ready -> sent to a node */   \
     X(ACK, "ack", "sfc", "ack_ns")            /* sent -> acked */
 
