@@ -170,6 +170,73 @@ START_TEST(test_build_time_from_transmit)
 }
 END_TEST
 
+/* Event ids across 2^16 and 2^32, with ids that share a done-window slot
+ * (equal modulo 65536): each is built, sent and acked exactly once; a piece
+ * sent again afterwards never builds an event twice. */
+static const uint64_t wide_ids[] = {
+    65534, 65535, 65536, 65537, 131072,
+    (1ull << 32) - 2, (1ull << 32) - 1, 1ull << 32, (1ull << 32) + 1, (1ull << 32) + 65536,
+    10000000000ull, 10000000001ull,
+};
+#define N_WIDE (sizeof(wide_ids) / sizeof(wide_ids[0]))
+
+START_TEST(test_ids_beyond_16_and_32_bits)
+{
+    struct rig g;
+    struct rte_mbuf *m[N_SOURCES], *rx[64];
+    struct ebf_ack acks[N_WIDE];
+    struct ebf_idset want;
+    uint16_t n;
+
+    rig_up(&g, 1000);
+    credit(&g, 64, NULL, 0);
+    ebf_idset_init(&want);
+    for (unsigned k = 0; k < N_WIDE; k++) {
+        for (uint16_t s = 0; s < N_SOURCES; s++)
+            m[s] = fragment_seq(&g, g.sfc_rx_mac, s, wide_ids[k], k);
+        send_frames(g.ro_port, m, N_SOURCES);
+        poll_n(&g, 4);
+        acks[k] = (struct ebf_ack){.event_id = wide_ids[k], .decision = EBF_DEC_REJECT};
+        ebf_idset_add(&want, wide_ids[k]);
+    }
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->events_complete, N_WIDE);
+    ck_assert_uint_eq(st->events_incomplete, 0);
+    ck_assert_uint_eq(st->events_sent, N_WIDE);
+    unsigned frames = 0;
+    while ((n = node_rx(&g, rx, 64)) > 0) {
+        for (uint16_t i = 0; i < n; i++) {
+            struct ebf_event_hdr eh;
+            ck_assert_int_eq(ebf_event_parse(rte_pktmbuf_mtod(rx[i], uint8_t *) + EBF_ETH_HLEN,
+                                             EBF_EVENT_HLEN, &eh), EBF_R_OK);
+            ck_assert_uint_eq(eh.event_id, wide_ids[frames / N_SOURCES]);   /* full 64 bits */
+            frames++;
+        }
+        rte_pktmbuf_free_bulk(rx, n);
+    }
+    ck_assert_uint_eq(frames, N_WIDE * N_SOURCES);
+    credit(&g, 0, acks, N_WIDE);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->acks, N_WIDE);
+    ck_assert_uint_eq(st->acked_reject, N_WIDE);
+    ck_assert_uint_eq(st->ack_unknown, 0);
+    ck_assert_int_eq(memcmp(&want, &st->ledger_acked, sizeof(want)), 0);
+    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
+    /* Every event's first piece again: dropped (its event was sent, or an
+     * id of its window slot came later), none built again. */
+    for (unsigned k = 0; k < N_WIDE; k++) {
+        m[0] = fragment_seq(&g, g.sfc_rx_mac, 0, wide_ids[k], N_WIDE + k);
+        send_frames(g.ro_port, m, 1);
+        poll_n(&g, 2);
+    }
+    ck_assert_uint_eq(st->events_complete, N_WIDE);
+    ck_assert_uint_eq(st->events_sent, N_WIDE);
+    ck_assert_uint_eq(st->drop[SFC_DROP_DUPLICATE_SENT] + st->drop[SFC_DROP_STALE], N_WIDE);
+    ck_assert_uint_eq(node_rx(&g, rx, 64), 0);
+    rig_down(&g);
+}
+END_TEST
+
 /* Malformed or misaddressed frames are counted by reason and freed. */
 START_TEST(test_rejects_counted)
 {
@@ -570,6 +637,7 @@ Suite *sfc_dp_suite(void)
     tcase_add_test(tc, test_zero_copy_dispatch_and_ack);
     tcase_add_test(tc, test_timeout_incomplete);
     tcase_add_test(tc, test_build_time_from_transmit);
+    tcase_add_test(tc, test_ids_beyond_16_and_32_bits);
     tcase_add_test(tc, test_rejects_counted);
     tcase_add_test(tc, test_duplicates_and_late);
     tcase_add_test(tc, test_sequence_gaps);

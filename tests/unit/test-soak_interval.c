@@ -241,6 +241,29 @@ START_TEST(test_merge_across_processes)
 }
 END_TEST
 
+/* Histograms never saturate: bucket counts are 64-bit, so an interval of
+ * a run past 2^32 values in one bucket is still exact. */
+START_TEST(test_hist_diff_past_32_bits)
+{
+    static struct ebf_hist prev, cur, d;
+
+    ebf_hist_init(&prev);
+    hist_fill(&prev, 3000, 1);
+    for (int i = 0; i < 33; i++)
+        ebf_hist_merge(&prev, &prev);            /* 2^33 values of 3000 */
+    cur = prev;
+    hist_fill(&cur, 3000, 5);
+    hist_fill(&cur, 70000, 1);
+    ck_assert_uint_eq(prev.count, 1ull << 33);
+    ck_assert_int_eq(soak_hist_diff(&prev, &cur, &d), 0);
+    ck_assert_uint_eq(d.count, 6);
+    ck_assert_uint_eq(d.bucket[ebf_hist_bucket(3000)], 5);
+    ck_assert_uint_eq(d.sum, 5 * 3000 + 70000);
+    ck_assert_uint_eq(ebf_hist_quantile(&d, 0.5), 3071);    /* [2816, 3072) */
+    ck_assert_uint_eq(d.max, 70000);
+}
+END_TEST
+
 START_TEST(test_counts)
 {
     static struct soak_counts c;
@@ -277,6 +300,7 @@ Suite *soak_interval_suite(void)
     tcase_add_test(tc, test_interval_rates_and_ledger);
     tcase_add_test(tc, test_restart_keeps_counts);
     tcase_add_test(tc, test_merge_across_processes);
+    tcase_add_test(tc, test_hist_diff_past_32_bits);
     tcase_add_test(tc, test_counts);
     suite_add_tcase(s, tc);
     return s;
