@@ -57,8 +57,23 @@ static void y_range(const struct soak_series *s, unsigned ns, unsigned n, int lo
     a->hi = isfinite(hi) && hi > a->lo ? hi * 1.05 : a->lo + 1;
 }
 
+/* A tick label: 40k, 1.5M, 0.25. */
+static void tick_label(char *buf, size_t len, double v)
+{
+    double a = fabs(v);
+
+    if (a >= 1e6)
+        snprintf(buf, len, "%gM", v / 1e6);
+    else if (a >= 1e4)
+        snprintf(buf, len, "%gk", v / 1e3);
+    else
+        snprintf(buf, len, "%.4g", v);
+}
+
 static void y_ticks(FILE *f, const struct axis *a)
 {
+    char label[32];
+
     if (a->log) {
         for (double d = a->lo; d <= a->hi + 1e-9; d++) {
             double y = map(a, pow(10, d), H - MB, MT);
@@ -71,9 +86,10 @@ static void y_ticks(FILE *f, const struct axis *a)
     double step = nice_step(a->hi - a->lo);
     for (double v = ceil(a->lo / step) * step; v <= a->hi + step * 1e-9; v += step) {
         double y = map(a, v, H - MB, MT);
+        tick_label(label, sizeof(label), fabs(v) < step * 1e-9 ? 0 : v);
         fprintf(f, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/>"
-                "<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%.4g</text>\n",
-                ML, W - MR, y, y, ML - 4, y + 4, v);
+                "<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>\n",
+                ML, W - MR, y, y, ML - 4, y + 4, label);
     }
 }
 
@@ -91,7 +107,8 @@ static void x_ticks(FILE *f, const struct axis *a)
 static void polyline(FILE *f, const struct axis *ax, const struct axis *ay, const double *x,
                      const struct soak_series *s, unsigned n)
 {
-    fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='1.6' points='", s->color);
+    fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='1.6'%s points='", s->color,
+            s->dashed ? " stroke-dasharray='6 4'" : "");
     for (unsigned i = 0; i < n; i++) {
         if (ay->log && s->y[i] <= 0)
             continue;
@@ -139,6 +156,21 @@ static const char *const colors[] = {
 };
 #define N_COLORS (sizeof(colors) / sizeof(colors[0]))
 
+/* s as HTML text (&, <, > and quotes escaped). */
+static void html_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
 static void page_head(FILE *f, const struct soak_meta *m, const struct soak_ledger_view *l,
                       const struct soak_verdict *v)
 {
@@ -149,18 +181,22 @@ static void page_head(FILE *f, const struct soak_meta *m, const struct soak_ledg
             "td.l{text-align:left}</style></head><body>\n", m->farm, m->run);
     fprintf(f, "<h1>Soak of farm %s, run %u: <span class='%s'>%s</span></h1>\n", m->farm, m->run,
             v->pass ? "pass" : "fail", v->pass ? "PASS" : "FAIL");
-    fprintf(f, "<p>%s to %s UTC, %.0f s (asked %.0f s, every %.0f s)%s; farm file %s "
-            "(sha256 %.12s)", m->start_utc, m->stop_utc, m->elapsed_s, m->duration_s,
-            m->interval_s, m->interrupted ? ", <b>interrupted</b>" : "", m->farm_file,
-            m->farm_file_sha256);
+    fprintf(f, "<p>%s to %s UTC, %.0f s (asked %.0f s, every %.0f s)%s; farm file ",
+            m->start_utc, m->stop_utc, m->elapsed_s, m->duration_s, m->interval_s,
+            m->interrupted ? ", <b>interrupted</b>" : "");
+    html_text(f, m->farm_file);
+    fprintf(f, " (sha256 %.12s)", m->farm_file_sha256);
     if (m->kills || m->stalls)
         fprintf(f, "; faults: %u nodes killed and restarted, %u stalls", m->kills, m->stalls);
     fprintf(f, ".</p>\n<table><tr><th>criterion</th><th>result</th><th class='l'>detail</th>"
             "</tr>\n");
-    for (unsigned i = 0; i < SOAK_RULE_MAX; i++)
-        fprintf(f, "<tr><td class='l'>%s</td><td class='%s'>%s</td><td class='l'>%s</td></tr>\n",
+    for (unsigned i = 0; i < SOAK_RULE_MAX; i++) {
+        fprintf(f, "<tr><td class='l'>%s</td><td class='%s'>%s</td><td class='l'>",
                 soak_rule_name(i), v->rule[i].pass ? "pass" : "fail",
-                v->rule[i].pass ? "pass" : "FAIL", v->rule[i].detail);
+                v->rule[i].pass ? "pass" : "FAIL");
+        html_text(f, v->rule[i].detail);
+        fprintf(f, "</td></tr>\n");
+    }
     fprintf(f, "</table>\n<h2>Ledger</h2><p>generated %llu = accepted %llu + rejected %llu + "
             "lost %llu; incomplete %llu; %s</p>\n", (unsigned long long)l->f.generated,
             (unsigned long long)l->accepted, (unsigned long long)l->rejected,
@@ -233,7 +269,7 @@ static void memory_plot(FILE *f, const struct soak_interval *iv, unsigned n, con
         double *y = buf + (size_t)p * n;
         for (unsigned i = 0; i < n; i++)
             y[i] = p < iv[i].n_mem ? (double)iv[i].mem[p].rss_kb / 1024.0 : 0;
-        s[p] = (struct soak_series){iv[0].mem[p].name, colors[p], y};
+        s[p] = (struct soak_series){iv[0].mem[p].name, colors[p], y, 0};
     }
     soak_svg_plot(f, "Memory: RSS per process", "MB", x, n, s, np, 0);
 }
@@ -253,24 +289,25 @@ int soak_html_write(FILE *f, const struct soak_meta *m, const struct soak_interv
     page_head(f, m, l, v);
     fprintf(f, "<h2>Over time</h2>\n");
     soak_svg_plot(f, "Rates", "events/s", x, n, (struct soak_series[]){
-        {"generated", colors[0], c[C_EV]}, {"decided", colors[2], c[C_DEC]}}, 2, 0);
+        {"generated", colors[0], c[C_EV], 0}, {"decided", colors[2], c[C_DEC], 1}}, 2, 0);
     soak_svg_plot(f, "End-to-end latency per interval (log scale)", "ms", x, n,
-                  (struct soak_series[]){{"p50", colors[0], c[C_P50]}, {"p90", colors[2], c[C_P90]},
-                                         {"p99", colors[3], c[C_P99]},
-                                         {"p99.9", colors[1], c[C_P999]},
-                                         {"max", colors[7], c[C_MAX]},
-                                         {"build p99", colors[4], c[C_BUILD99]}}, 6, 1);
+                  (struct soak_series[]){{"p50", colors[0], c[C_P50], 0},
+                                         {"p90", colors[2], c[C_P90], 0},
+                                         {"p99", colors[3], c[C_P99], 0},
+                                         {"p99.9", colors[1], c[C_P999], 0},
+                                         {"max", colors[7], c[C_MAX], 0},
+                                         {"build p99", colors[4], c[C_BUILD99], 0}}, 6, 1);
     soak_svg_plot(f, "Losses, incomplete events, frames rejected or dropped per interval",
-                  "count", x, n, (struct soak_series[]){{"lost", colors[1], c[C_LOST]},
-                                                        {"incomplete", colors[3], c[C_INCOMPL]},
+                  "count", x, n, (struct soak_series[]){{"lost", colors[1], c[C_LOST], 0},
+                                                        {"incomplete", colors[3], c[C_INCOMPL], 0},
                                                         {"rejected/dropped frames", colors[4],
-                                                         c[C_REJ]}}, 3, 0);
+                                                         c[C_REJ], 0}}, 3, 0);
     soak_svg_plot(f, "Queues and credits at each interval's end", "events", x, n,
-                  (struct soak_series[]){{"ready queue", colors[0], c[C_READY]},
-                                         {"unacked", colors[3], c[C_UNACKED]},
-                                         {"credits", colors[2], c[C_CREDITS]}}, 3, 0);
+                  (struct soak_series[]){{"ready queue", colors[0], c[C_READY], 0},
+                                         {"unacked", colors[3], c[C_UNACKED], 0},
+                                         {"credits", colors[2], c[C_CREDITS], 0}}, 3, 0);
     soak_svg_plot(f, "Throttle: time the readouts were held per interval", "s", x, n,
-                  (struct soak_series[]){{"held", colors[1], c[C_THROTTLE]}}, 1, 0);
+                  (struct soak_series[]){{"held", colors[1], c[C_THROTTLE], 0}}, 1, 0);
     memory_plot(f, iv, n, x, mem + (size_t)(C_MAXCOL + 1) * (n ? n : 1));
     page_table(f, iv, n);
     fprintf(f, "</body></html>\n");

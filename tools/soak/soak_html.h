@@ -7,11 +7,13 @@
 
 #include "soak_report.h"
 
-/* One line of a plot: a name for the legend, a colour, n values. */
+/* One line of a plot: a name for the legend, a colour, n values, dashed
+ * (to show a line that may lie on another). */
 struct soak_series {
     const char *name;
     const char *color;
     const double *y;
+    int dashed;
 };
 
 /*
