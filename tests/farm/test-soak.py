@@ -11,6 +11,9 @@
 # bound; every criterion passes and the exit status is 0; soak.csv has a row
 # per interval with the same sums; soak.html shows the verdict and 6 plots;
 # nothing is left (processes, DPDK runtime directories, the run directory).
+# Attach: a farm up and running (run.events 0) is soaked 6 s: what its run
+# counted before the soak plus the intervals add up to the ledger, the verdict
+# passes, and the farm stays up with every process CONFIGURED.
 # Fail: 15 s with source 3 silent from event 1000 and --max-loss 0: exit 1,
 # verdict "fail" naming only loss_budget, with the missing source named; the
 # ledger still closes.
@@ -49,9 +52,14 @@ def farm_file(tmp, name, extra):
     return path
 
 
-def soak(tmp, path, args):
+def env_of(tmp):
     env = dict(os.environ, EBFARM_RUN_DIR=os.path.join(tmp, "run"), EBFARM_BUILD_DIR=BUILD)
     os.makedirs(env["EBFARM_RUN_DIR"], exist_ok=True)
+    return env
+
+
+def soak(tmp, path, args):
+    env = env_of(tmp)
     out = os.path.join(tmp, "report")
     p = subprocess.run([EBFARM, "soak", path, "--json", "--out", out] + args, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=240)
@@ -78,11 +86,18 @@ def sum_group(ivs, key):
 
 
 def check_adds_up(ivs, s):
-    led = s["ledger"]
-    for k in ("generated", "accepted", "rejected", "decided", "incomplete"):
-        got = sum(r[k] for r in ivs)
-        check(got == led[k], "intervals' %s %d != ledger %d" % (k, got, led[k]))
-    check(sum(r["lost"] for r in ivs) == led["lost_total"], "lost")
+    led, before = s["ledger"], s["before_soak"]
+    if not before["generated"]:
+        for k in ("accepted", "rejected", "incomplete"):
+            got = sum(r[k] for r in ivs)
+            check(got == led[k], "intervals' %s %d != ledger %d" % (k, got, led[k]))
+    for k in ("generated", "decided"):
+        got = sum(r[k] for r in ivs) + before[k]
+        check(got == led[k], "intervals' %s %d + before %d != ledger %d" %
+              (k, got - before[k], before[k], led[k]))
+    check(sum(r["lost"] for r in ivs) + before["lost"] == led["lost_total"], "lost")
+    if before["generated"]:
+        return
     lost = sum_group(ivs, "lost_by_reason")
     for reason, n in led["lost"].items():
         check(lost.get(reason, 0) == n, "lost %s: intervals %d, ledger %d" %
@@ -164,8 +179,36 @@ def test_fail(tmp):
     nothing_left(tmp, [pr["pid"] for r in ivs for pr in r["processes"] if pr["pid"]])
 
 
+def test_attach(tmp):
+    path = farm_file(tmp, "soakatt", [])
+    text = open(path).read().replace("  events: 200000\n", "  events: 0\n")
+    open(path, "w").write(text.replace("  duration_s: 300", "  duration_s: 0"))
+    env = env_of(tmp)
+    up = subprocess.run([EBFARM, "up", path], env=env, stdout=subprocess.PIPE,
+                        stderr=subprocess.STDOUT, text=True, timeout=120)
+    check(up.returncode == 0, "up: %s" % up.stdout)
+    try:
+        p, out = soak(tmp, path, ["--duration", "6", "--interval", "3"])
+        check(p.returncode == 0, "exit %d, not 0:\n%s" % (p.returncode, p.stdout[-3000:]))
+        head, ivs, s = lines_of(p.stdout)
+        check(head["attached"] is True, "header %r" % head)
+        check(s["before_soak"]["generated"] > 0, "nothing counted before the soak: %r" %
+              s["before_soak"])
+        check_adds_up(ivs, s)
+        check(s["ledger"]["closed"] and s["verdict"]["result"] == "pass", "summary %r" % s)
+        st = subprocess.run([EBFARM, "status", "--json"], env=env, stdout=subprocess.PIPE,
+                            text=True, timeout=60)
+        procs = json.loads(st.stdout)["processes"]
+        check([x["state"] for x in procs] == ["CONFIGURED"] * 4, "states %r" %
+              [x["state"] for x in procs])
+    finally:
+        dn = subprocess.run([EBFARM, "down"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, timeout=120)
+    check(dn.returncode == 0, "down: %s" % dn.stdout)
+
+
 def main():
-    for t in (test_fail, test_pass):
+    for t in (test_fail, test_attach, test_pass):
         tmp = tempfile.mkdtemp(prefix="ebf-soak-")
         try:
             t(tmp)

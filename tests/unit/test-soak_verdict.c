@@ -94,6 +94,27 @@ START_TEST(test_intervals_do_not_add_up)
 }
 END_TEST
 
+/* A soak that attached: the intervals add up to the ledger less what the
+ * run had counted before the first sample. */
+START_TEST(test_attached_base)
+{
+    good_run();
+    fin.generated += 500;
+    fin.decided += 490;
+    fin.lost_total += 10;
+    judge();
+    ck_assert_int_eq(v.rule[SOAK_RULE_INTERVALS_ADD_UP].pass, 0);
+    fin.base_generated = 500;
+    fin.base_decided = 490;
+    fin.base_lost = 10;
+    judge();
+    ck_assert_int_eq(v.rule[SOAK_RULE_INTERVALS_ADD_UP].pass, 1);
+    ck_assert_str_eq(v.rule[SOAK_RULE_INTERVALS_ADD_UP].detail,
+                     "3 intervals and what came before them: generated 3500, decided 3480, "
+                     "lost 20");
+}
+END_TEST
+
 START_TEST(test_loss_over_budget)
 {
     char err[256];
@@ -240,6 +261,7 @@ Suite *soak_verdict_suite(void)
     tcase_add_test(tc, test_all_pass);
     tcase_add_test(tc, test_ledger_open);
     tcase_add_test(tc, test_intervals_do_not_add_up);
+    tcase_add_test(tc, test_attached_base);
     tcase_add_test(tc, test_loss_over_budget);
     tcase_add_test(tc, test_loss_spec_refused);
     tcase_add_test(tc, test_memory_growth);

@@ -176,6 +176,9 @@ void soak_json_summary(FILE *f, const struct soak_meta *m, const struct soak_led
     json_counts(f, "lost", &l->f.lost);
     json_counts(f, "missing_by_source", &l->f.missing);
     fputc('}', f);
+    fprintf(f, ",\"before_soak\":{\"generated\":%llu,\"decided\":%llu,\"lost\":%llu}",
+            (unsigned long long)l->f.base_generated, (unsigned long long)l->f.base_decided,
+            (unsigned long long)l->f.base_lost);
     json_bounds(f, b);
     fprintf(f, ",\"verdict\":{\"result\":\"%s\",\"criteria\":[", v->pass ? "pass" : "fail");
     for (unsigned i = 0; i < SOAK_RULE_MAX; i++) {

@@ -34,6 +34,7 @@ struct soak {
     struct snapsub ss;
     struct soak_acc acc;
     struct soak_sample prev, cur;
+    struct soak_sample base;     /* the first sample of a soak that attached; zero otherwise */
     struct soak_interval *iv;
     unsigned n_iv, cap_iv;
     struct soak_meta meta;
@@ -204,6 +205,26 @@ static void faults(struct soak *s, double t, double *next_kill, double *next_sta
     }
 }
 
+/* Until every live process has sent a snapshot of the run (at most four
+ * metrics periods and 2 s): the base of a soak that attached. */
+static void wait_snapshots(struct soak *s)
+{
+    double give_up = snapsub_now() + 4 * s->ss.period_s + 2;
+    unsigned missing;
+
+    do {
+        missing = 0;
+        for (unsigned i = 0; i < s->st.n; i++) {
+            const Ebfarm__Snapshot *c = s->ss.p[i].cur;
+            missing += farm_alive(s->st.proc[i].pid) &&
+                       (!c || c->run_number != s->st.run_number);
+        }
+    } while (missing && snapsub_now() < give_up && pump(&s->ss, 0.1) == 0);
+    if (missing)
+        fprintf(stderr, "ebfarm soak: %u processes sent no snapshot of run %u: their counts so "
+                "far go into the first interval\n", missing, s->st.run_number);
+}
+
 /* Sample every interval until the duration has passed or a signal came. */
 static int sample_loop(struct soak *s)
 {
@@ -213,9 +234,10 @@ static int sample_loop(struct soak *s)
     s->t0 = snapsub_now();
     soak_acc_init(&s->acc, s->st.n);
     if (s->meta.attached) {          /* the run so far is the base, not the first interval */
-        pump(&s->ss, 2 * s->ss.period_s + 1);
+        wait_snapshots(s);
         take(s, NULL, &s->prev);
         s->prev.t = 0;
+        s->base = s->prev;
     } else {
         take(s, NULL, &s->prev);     /* the run just started: its counts are 0 */
     }
@@ -302,6 +324,10 @@ static void final_view(struct soak *s, const struct ledger *l, struct soak_ledge
             soak_counts_add(&f->missing, s->cur.c.c[i].name + 8, s->cur.c.c[i].v);
     for (unsigned i = 0; i < s->acc.n; i++)
         restarts += s->acc.p[i].restarts;
+    f->base_generated = soak_counts_get(&s->base.c, "generated");
+    f->base_decided = soak_counts_get(&s->base.c, "accepted") +
+                      soak_counts_get(&s->base.c, "rejected");
+    f->base_lost = soak_counts_sum(&s->base.c, "lost.");
     f->restarts = s->gone + (restarts > s->meta.kills ? restarts - s->meta.kills : 0);
     if (snprintf(f->restart_note, sizeof(f->restart_note), "%s%s%u counter restarts, %u asked",
                  s->note, s->note[0] ? "; " : "", restarts, s->meta.kills) < 0)

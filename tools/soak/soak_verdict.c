@@ -115,7 +115,7 @@ static void note(struct soak_rule *r, const char *fmt, const char *what, uint64_
 static void judge_sums(const struct soak_interval *iv, unsigned n, const struct soak_final *f,
                        struct soak_rule *r)
 {
-    uint64_t g = 0, d = 0, l = 0;
+    uint64_t g = f->base_generated, d = f->base_decided, l = f->base_lost;
 
     for (unsigned i = 0; i < n; i++) {
         g += iv[i].generated;
@@ -129,7 +129,11 @@ static void judge_sums(const struct soak_interval *iv, unsigned n, const struct 
         note(r, "%s%s: intervals %llu, ledger %llu", "decided", d, f->decided);
     if (l != f->lost_total)
         note(r, "%s%s: intervals %llu, ledger %llu", "lost", l, f->lost_total);
-    if (r->pass)
+    if (r->pass && f->base_generated + f->base_decided + f->base_lost)
+        snprintf(r->detail, sizeof(r->detail), "%u intervals and what came before them: "
+                 "generated %llu, decided %llu, lost %llu", n, (unsigned long long)g,
+                 (unsigned long long)d, (unsigned long long)l);
+    else if (r->pass)
         snprintf(r->detail, sizeof(r->detail), "%u intervals: generated %llu, decided %llu, "
                  "lost %llu", n, (unsigned long long)g, (unsigned long long)d,
                  (unsigned long long)l);

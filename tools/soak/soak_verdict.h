@@ -12,7 +12,8 @@
  * The criteria, in the order the report lists them:
  *   ledger_closed     the run's ledger closed (counts, digest, id records)
  *   intervals_add_up  the intervals' generated, decided and lost add up to
- *                     the final ledger's
+ *                     the final ledger's (less what was counted before the
+ *                     soak's first sample, when it attached)
  *   loss_budget       every lost reason (and "incomplete": events delivered
  *                     without some source) within its budget
  *   memory_growth     every process's RSS grew by at most the bound from
@@ -71,6 +72,10 @@ struct soak_final {
     struct soak_counts lost;     /* by reason, names without "lost." */
     uint64_t incomplete;         /* delivered without some source */
     struct soak_counts missing;  /* incomplete events by missing source ("3") */
+    /* What the run had counted before the soak's first sample (a soak that
+     * attached to a running farm; 0 otherwise): the intervals add up to the
+     * ledger less these. */
+    uint64_t base_generated, base_decided, base_lost;
     unsigned restarts;           /* unasked process restarts and ends */
     char restart_note[256];      /* which */
 };
