@@ -148,8 +148,9 @@ def test_pass(tmp):
               "interval %d: no events or no latency" % r["index"])
         e = r["latency_ns"]["e2e"]
         check(e["p50"] <= e["p90"] <= e["p99"] <= e["p99_9"] <= e["max"], "percentiles %r" % e)
-        check(len(r["processes"]) == 4 and all(pr["rss_kb"] > 0 for pr in r["processes"]
-                                               if pr["pid"]), "processes %r" % r["processes"])
+        check(len(r["processes"]) == 4 and all(pr["rss_kb"] > 0 and pr["log_bytes"] > 0
+                                               for pr in r["processes"] if pr["pid"]),
+              "processes %r" % r["processes"])
     rows = open(os.path.join(out, "soak.csv")).read().splitlines()
     cols = rows[0].split(",")
     check(len(rows) == len(ivs) + 1, "csv rows %d" % len(rows))

@@ -125,7 +125,8 @@ static void sample(Ebfarm__Snapshot *ro, Ebfarm__Snapshot *sf, Ebfarm__Snapshot 
                    struct soak_sample *s)
 {
     struct soak_proc_in in[3] = {
-        {"ro0", "readout", ro, 11, 1000}, {"sfc0", "sfc", sf, 12, 2000}, {"node0", "node", nd, 13, 500},
+        {"ro0", "readout", ro, 11, 1000, 0}, {"sfc0", "sfc", sf, 12, 2000, 0},
+        {"node0", "node", nd, 13, 500, 0},
     };
     ck_assert_int_eq(soak_sample_take(&acc, in, 3, t, s), 0);
     drop(ro);
@@ -192,8 +193,9 @@ START_TEST(test_restart_keeps_counts)
     ck_assert_uint_eq(soak_counts_get(&s2.c, "node_events"), 990);
     ck_assert_uint_eq(s2.h[SOAK_H_E2E].count, 990);
     /* The node gone (no snapshot): its counts stay. */
-    struct soak_proc_in in[3] = {{"ro0", "readout", NULL, 11, 0}, {"sfc0", "sfc", NULL, 12, 0},
-                                 {"node0", "node", NULL, 0, 0}};
+    struct soak_proc_in in[3] = {{"ro0", "readout", NULL, 11, 0, 0},
+                                 {"sfc0", "sfc", NULL, 12, 0, 0},
+                                 {"node0", "node", NULL, 0, 0, 0}};
     ck_assert_int_eq(soak_sample_take(&acc, in, 3, 15, &s3), 0);
     ck_assert_uint_eq(soak_counts_get(&s3.c, "node_events"), 990);
     ck_assert_uint_eq(soak_counts_get(&s3.c, "generated"), 1000);
@@ -221,7 +223,7 @@ START_TEST(test_merge_across_processes)
     soak_acc_init(&acc, 2);
     Ebfarm__Snapshot *a = node(5, 10, 700, 1500, 300, 90000);
     Ebfarm__Snapshot *b = node(8, 10, 1000, 1501, 5, 7000000);
-    struct soak_proc_in in[2] = {{"node0", "node", a, 1, 0}, {"node1", "node", b, 2, 0}};
+    struct soak_proc_in in[2] = {{"node0", "node", a, 1, 0, 0}, {"node1", "node", b, 2, 0, 0}};
     ck_assert_int_eq(soak_sample_take(&acc, in, 2, 1, &s0), 0);
     ebf_hist_init(&all);
     hist_fill(&all, 1500, 700);

@@ -27,8 +27,8 @@ static void good_run(void)
         iv[i].lat[SOAK_H_E2E].count = 1000;
         iv[i].lat[SOAK_H_E2E].p99 = 2000000 + i;
         iv[i].n_mem = 2;
-        iv[i].mem[0] = (struct soak_mem){"sfc0", 100, 200000 + 512 * i, 0};
-        iv[i].mem[1] = (struct soak_mem){"node0", 101, 70000, 0};
+        iv[i].mem[0] = (struct soak_mem){"sfc0", 100, 200000 + 512 * i, 0, 0};
+        iv[i].mem[1] = (struct soak_mem){"node0", 101, 70000, 0, 0};
     }
     fin.closed = 1;
     fin.generated = 3000;

@@ -120,8 +120,9 @@ void soak_json_interval(FILE *f, const struct soak_interval *iv)
     for (unsigned i = 0; i < iv->n_mem; i++) {
         fprintf(f, "%s{\"name\":", i ? "," : "");
         soak_jstr(f, iv->mem[i].name);
-        fprintf(f, ",\"pid\":%d,\"rss_kb\":%llu,\"mempool_in_use\":%.0f}", iv->mem[i].pid,
-                (unsigned long long)iv->mem[i].rss_kb, iv->mem[i].mempool);
+        fprintf(f, ",\"pid\":%d,\"rss_kb\":%llu,\"mempool_in_use\":%.0f,\"log_bytes\":%llu}",
+                iv->mem[i].pid, (unsigned long long)iv->mem[i].rss_kb, iv->mem[i].mempool,
+                (unsigned long long)iv->mem[i].log_bytes);
     }
     fprintf(f, "]}\n");
     fflush(f);

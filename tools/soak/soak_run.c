@@ -133,6 +133,23 @@ static void check_alive(struct soak *s)
     }
 }
 
+/* Bytes of process p's log files in the run directory: <name>.log and, once
+ * restarted, <name>.restart.log. */
+static uint64_t log_bytes(const struct farm_state *st, const struct farm_proc *p)
+{
+    static const char *const ext[] = {".log", ".restart.log"};
+    char path[sizeof(st->run_dir) + FF_NAME_MAX + 16];
+    uint64_t n = 0;
+    struct stat sb;
+
+    for (unsigned k = 0; k < 2; k++) {
+        snprintf(path, sizeof(path), "%s/%s%s", st->run_dir, p->name, ext[k]);
+        if (stat(path, &sb) == 0)
+            n += (uint64_t)sb.st_size;
+    }
+    return n;
+}
+
 /* Sample the farm now from snaps[i] (NULL: each process's newest snapshot of the run). */
 static int take(struct soak *s, Ebfarm__Snapshot *const *snaps, struct soak_sample *out)
 {
@@ -146,6 +163,7 @@ static int take(struct soak *s, Ebfarm__Snapshot *const *snaps, struct soak_samp
             .pid = farm_alive(s->st.proc[i].pid) ? s->st.proc[i].pid : 0,
         };
         in[i].rss_kb = in[i].pid ? soak_rss_kb(in[i].pid) : 0;
+        in[i].log_bytes = log_bytes(&s->st, &s->st.proc[i]);
     }
     check_alive(s);
     if (soak_sample_take(&s->acc, in, s->st.n, snapsub_now() - s->t0, out) != 0)

@@ -217,6 +217,7 @@ int soak_sample_take(struct soak_acc *a, const struct soak_proc_in *in, unsigned
         snprintf(m->name, sizeof(m->name), "%s", in[i].name);
         m->pid = in[i].pid;
         m->rss_kb = in[i].rss_kb;
+        m->log_bytes = in[i].log_bytes;
         if (in[i].snap) {
             rc |= acc_take(p, in[i].component, in[i].snap);
             levels(s, in[i].component, in[i].snap, m);

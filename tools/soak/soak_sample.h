@@ -66,6 +66,7 @@ struct soak_mem {
     int pid;                     /* 0: gone */
     uint64_t rss_kb;             /* VmRSS of /proc/PID/status; 0 when unknown */
     double mempool;              /* mbufs in use, every pool */
+    uint64_t log_bytes;          /* its log files in the run directory (restarts included) */
 };
 
 struct soak_sample {
@@ -101,6 +102,7 @@ struct soak_proc_in {
     const Ebfarm__Snapshot *snap;
     int pid;
     uint64_t rss_kb;
+    uint64_t log_bytes;
 };
 
 void soak_acc_init(struct soak_acc *a, unsigned n);
