@@ -41,7 +41,7 @@ int soak_parse_duration(const char *opt, const char *val, double min, double max
         end += unit > 0;
     }
     if (end == val || *end || !isfinite(v) || v * unit < min || v * unit > max) {
-        fprintf(stderr, "ebfarm soak: option '%s': \"%s\" is not a duration in %g..%g s "
+        fprintf(stderr, "ebfarm soak: option '%s': \"%s\" is not a duration in %.0f..%.0f s "
                 "(seconds, or a number with s, m, h or d)\n", opt, val, min, max);
         return -1;
     }
