@@ -362,6 +362,32 @@ START_TEST(test_sequence_gaps)
 }
 END_TEST
 
+/* A source's sequence number wraps at 2^32 (after 4.3e9 frames, days at
+ * line rate): counted in order, no gap. Two jumps of half the range stand
+ * for the frames in between (each a resync, re-based on the next number). */
+START_TEST(test_sequence_wraps_at_2_32)
+{
+    static const uint32_t seq[] = {0, 1, 2147483648u, 2147483649u, 4294967293u, 4294967294u,
+                                   4294967295u, 0, 1, 2};
+    const unsigned n = sizeof(seq) / sizeof(seq[0]);
+    struct rte_mbuf *m[10];
+    struct rig g;
+
+    rig_up(&g, 1000);
+    for (unsigned i = 0; i < n; i++)
+        m[i] = fragment_seq(&g, g.sfc_rx_mac, 0, 200 + i, seq[i]);
+    send_frames(g.ro_port, m, (uint16_t)n);
+    poll_n(&g, 4);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->rx_frames, n);
+    ck_assert_uint_eq(st->seq.resync[0], 2);
+    ck_assert_uint_eq(st->seq.gap[0], 0);
+    ck_assert_uint_eq(st->seq.reorder[0], 0);
+    ck_assert_uint_eq(st->seq.dup[0], 0);
+    rig_down(&g);
+}
+END_TEST
+
 /* Node 0 goes silent: after the node timeout it is dead, its credits are
  * revoked, its two unacked events go to node 1 (fresh clones of the held
  * mbufs); its acks that come afterwards are late, counted and ignored; no
@@ -641,6 +667,7 @@ Suite *sfc_dp_suite(void)
     tcase_add_test(tc, test_rejects_counted);
     tcase_add_test(tc, test_duplicates_and_late);
     tcase_add_test(tc, test_sequence_gaps);
+    tcase_add_test(tc, test_sequence_wraps_at_2_32);
     tcase_add_test(tc, test_dead_node_redispatch);
     tcase_add_test(tc, test_rejoin_new_epoch);
     tcase_add_test(tc, test_throttle_hysteresis);
