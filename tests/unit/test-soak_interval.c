@@ -140,9 +140,10 @@ START_TEST(test_interval_rates_and_ledger)
 
     ck_assert_int_eq(ebf_metrics_init(&ms, 64), 0);
     soak_acc_init(&acc, 3);
-    sample(readout(1000, 8000, 0, 0), sfc(100, 850, 0, 0, 0), node(5, 950, 950, 2000, 0, 0), 10, &s0);
-    sample(readout(3000, 24000, 250000000, 4), sfc(290, 2600, 6, 40, 3), node(5, 2890, 950, 2000, 1940, 9000),
-           20, &s1);
+    sample(readout(1000, 8000, 0, 0), sfc(100, 850, 0, 0, 0), node(5, 950, 950, 2000, 0, 0), 10,
+           &s0);
+    sample(readout(3000, 24000, 250000000, 4), sfc(290, 2600, 6, 40, 3),
+           node(5, 2890, 950, 2000, 1940, 9000), 20, &s1);
     ck_assert_uint_eq(soak_counts_get(&s1.c, "generated"), 3000);
     ck_assert_uint_eq(soak_counts_get(&s1.c, "lost.withheld"), 4);
     ck_assert_double_eq(s1.credits, 22);
@@ -188,7 +189,8 @@ START_TEST(test_restart_keeps_counts)
     sample(readout(0, 0, 0, 0), sfc(0, 0, 0, 0, 0), node(5, 0, 0, 0, 0, 0), 0, &s0);
     sample(readout(500, 4000, 0, 0), sfc(50, 440, 0, 0, 0), node(5, 490, 490, 1000, 0, 0), 5, &s1);
     /* Restarted: epoch 6, its counts from 0 again, already past 100. */
-    sample(readout(1000, 8000, 0, 0), sfc(100, 890, 0, 0, 0), node(6, 500, 500, 3000, 0, 0), 10, &s2);
+    sample(readout(1000, 8000, 0, 0), sfc(100, 890, 0, 0, 0), node(6, 500, 500, 3000, 0, 0), 10,
+           &s2);
     ck_assert_uint_eq(acc.p[2].restarts, 1);
     ck_assert_uint_eq(soak_counts_get(&s2.c, "node_events"), 990);
     ck_assert_uint_eq(s2.h[SOAK_H_E2E].count, 990);
