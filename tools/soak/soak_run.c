@@ -120,11 +120,28 @@ static int pump(struct snapsub *ss, double timeout_s)
     return farm_signal_count() ? -1 : 0;
 }
 
+/* Whether process i runs on this machine (a local host or a network
+ * namespace of it), where its pid, /proc and log are ours to read. */
+static int on_this_host(const struct soak *s, unsigned i)
+{
+    for (unsigned h = 0; h < s->spec.n_hosts; h++)
+        if (strcmp(s->spec.host[h].name, s->st.proc[i].host) == 0)
+            return s->spec.host[h].kind != FF_HOST_SSH;
+    return 1;
+}
+
+/* Whether process i is alive; one on another host counts as alive (its
+ * snapshots say how it is). */
+static int alive(const struct soak *s, unsigned i)
+{
+    return !on_this_host(s, i) || farm_alive(s->st.proc[i].pid);
+}
+
 /* Note processes of the farm that are gone and that the soak did not kill. */
 static void check_alive(struct soak *s)
 {
     for (unsigned i = 0; i < s->st.n; i++) {
-        if (farm_alive(s->st.proc[i].pid) || strstr(s->note, s->st.proc[i].name))
+        if (alive(s, i) || strstr(s->note, s->st.proc[i].name))
             continue;
         size_t o = strlen(s->note);
         snprintf(s->note + o, sizeof(s->note) - o, "%s%s exited", o ? ", " : "",
@@ -160,10 +177,12 @@ static int take(struct soak *s, Ebfarm__Snapshot *const *snaps, struct soak_samp
         in[i] = (struct soak_proc_in){
             .name = s->st.proc[i].name, .component = farm_role_name(s->st.proc[i].role),
             .snap = c && c->run_number == s->st.run_number ? c : NULL,
-            .pid = farm_alive(s->st.proc[i].pid) ? s->st.proc[i].pid : 0,
+            .pid = alive(s, i) ? s->st.proc[i].pid : 0,
         };
-        in[i].rss_kb = in[i].pid ? soak_rss_kb(in[i].pid) : 0;
-        in[i].log_bytes = log_bytes(&s->st, &s->st.proc[i]);
+        if (on_this_host(s, i)) {    /* RSS and logs of other hosts are not read */
+            in[i].rss_kb = in[i].pid ? soak_rss_kb(in[i].pid) : 0;
+            in[i].log_bytes = log_bytes(&s->st, &s->st.proc[i]);
+        }
     }
     check_alive(s);
     if (soak_sample_take(&s->acc, in, s->st.n, snapsub_now() - s->t0, out) != 0)
@@ -234,7 +253,7 @@ static void wait_snapshots(struct soak *s)
         missing = 0;
         for (unsigned i = 0; i < s->st.n; i++) {
             const Ebfarm__Snapshot *c = s->ss.p[i].cur;
-            missing += farm_alive(s->st.proc[i].pid) &&
+            missing += alive(s, i) &&
                        (!c || c->run_number != s->st.run_number);
         }
     } while (missing && snapsub_now() < give_up && pump(&s->ss, 0.1) == 0);
