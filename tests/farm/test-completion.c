@@ -88,7 +88,7 @@ static const char *ebfarm(const char *words)
 START_TEST(subcommands)
 {
     ck_assert_str_eq(ebfarm("\"\""),
-                     "bench\ndemo\ndown\nhelp\nkeygen\nloopback\nmetrics\nstart\nstatus\nstop\ntop\nup\n");
+                     "bench\ndemo\ndown\nhelp\nkeygen\nloopback\nmetrics\nsoak\nstart\nstatus\nstop\ntop\nup\n");
     ck_assert_str_eq(ebfarm("st"), "start\nstatus\nstop\n");
     ck_assert_str_eq(ebfarm("--"), "--help\n");
     ck_assert_str_eq(ebfarm("bogus --"), "");
@@ -117,6 +117,9 @@ START_TEST(farm_files_and_farms)
     ck_assert_str_eq(ebfarm("up --no-start \"\""), "a.yaml\nrun\nsub\n");
     ck_assert_str_eq(ebfarm("up --"), "--help\n--keep\n--no-start\n--run\n");
     ck_assert_str_eq(ebfarm("up --run \"\""), "");
+    ck_assert_str_eq(ebfarm("soak \"\""), "a.yaml\nrun\nsub\n");
+    ck_assert_str_eq(ebfarm("soak --out \"\""), "run\nsub\n");
+    ck_assert_str_eq(ebfarm("soak --duration \"\""), "");
     ck_assert_str_eq(ebfarm("stop --farm \"\""), "up1\nup2\n");
     ck_assert_str_eq(ebfarm("top --farm up2"), "up2\n");
     ck_assert_str_eq(ebfarm("loopback --plot \"\""), "plot.svg\nrun\nsub\n");
@@ -151,6 +154,7 @@ START_TEST(options_are_the_help)
 {
     static const char *const subs[] = {
         "demo", "up", "start", "stop", "down", "status", "top", "metrics", "loopback", "bench",
+        "soak",
     };
     static char help[16384];
     char cmd[1024], want[OUT_MAX], words[64];

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# ebfarm.bash - bash completion for ebfarm: subcommands, each one's options as its --help lists them, farm files after `up`, farm names after --farm.
+# ebfarm.bash - bash completion for ebfarm: subcommands, each one's options as its --help lists them, farm files after `up` and `soak`, farm names after --farm.
 #
 # Installed as <datadir>/bash-completion/completions/ebfarm; in a source
 # tree, `source tools/completion/ebfarm.bash`. It completes the `ebfarm`
@@ -10,7 +10,7 @@
 # Nothing is listed here: the subcommands come from `ebfarm help`, the
 # options of each from `ebfarm SUB --help`, and an option's value from the
 # word that follows it in that text: a|b|c (or "a | b | c" further on the
-# line) lists the choices, FILE means a file, --farm takes the name of a
+# line) lists the choices, FILE means a file, DIR a directory, --farm takes the name of a
 # farm that is up (a directory with farm.state under $EBFARM_RUN_DIR, else
 # /run/ebfarm), anything else in capitals is typed by hand.
 
@@ -76,6 +76,8 @@ _ebfarm_value()
             echo svg
         elif [[ $meta == FILE* ]]; then
             echo file
+        elif [[ $meta == DIR ]]; then
+            echo dir
         elif [[ $meta =~ ^[A-Z\'] ]]; then
             if [[ $rest =~ $bar ]]; then
                 echo "choices ${BASH_REMATCH[1]//|/}"
@@ -140,6 +142,8 @@ _ebfarm()
         case $value in
         farm) COMPREPLY=($(compgen -W "$(_ebfarm_farms)" -- "$cur")); return 0 ;;
         file) _ebfarm_files "$cur" '*'; return 0 ;;
+        dir) compopt -o filenames 2>/dev/null
+            COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
         svg) _ebfarm_files "$cur" '*.svg'; return 0 ;;
         choices*) IFS=' ' read -r -a value <<<"${value#choices }"
             COMPREPLY=($(compgen -W "${value[*]}" -- "$cur")); return 0 ;;
@@ -148,7 +152,7 @@ _ebfarm()
     fi
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_ebfarm_options "$help")" -- "$cur"))
-    elif [[ $sub == up ]]; then
+    elif [[ $sub == up || $sub == soak ]]; then
         _ebfarm_files "$cur" '*.yaml'
     fi
     return 0

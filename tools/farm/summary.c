@@ -94,10 +94,12 @@ static void figures(const struct farm_result *r, struct figures *fg)
     }
 }
 
-/* The clocks of the latencies: the SFC's build time is two TSC readings
- * of one SFC; end to end is the readout's CLOCK_REALTIME at transmit
- * against the node's at its decision, one clock only on one host. */
-#define CLOCK_BUILD "tsc, on the SFC"
+/* The clocks of the latencies: the SFC's build time is the readout's
+ * CLOCK_REALTIME at transmit against the SFC's at the receive burst that
+ * completed the event (sfc/sfc_lat.h); end to end is the readout's
+ * CLOCK_REALTIME at transmit against the node's at its decision; each is one
+ * clock only on one host. */
+#define CLOCK_BUILD "realtime, readout to SFC, one host"
 #define CLOCK_E2E "realtime, one host"
 #define CLOCK_E2E_NONE                                                                   \
     "none: the readouts of every node are on other hosts, whose clocks share no base with " \
