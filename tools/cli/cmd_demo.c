@@ -2,6 +2,7 @@
 /* cmd_demo.c - ebfarm demo: its options, one run of the demo farm, the summary and its ledger. */
 #include "cmd_demo.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -48,6 +49,8 @@ static void demo_usage(FILE *out)
             "                    instead of the emulation (--trigger-us, --accept)\n"
             "  --trigger-param KEY=VALUE  a parameter of the plug-in; once per key\n"
             "  --trigger-timeout-ms T  a longer decide counts as trigger.slow\n"
+            "  --store DIR       the nodes write accepted events to files in DIR\n"
+            "                    (docs/storage.md; read them with ebfarm events)\n"
             "  --timeout-ms T    SFC event-building timeout (100)\n"
             "  --credits N       event slots each node grants (32)\n"
             "  --max-seconds S   stop generating after S seconds (300)\n"
@@ -72,10 +75,36 @@ struct demo_seen {
 enum {
     OPT_FRAG_DIST = 256, OPT_FRAG_MEAN, OPT_FRAG_SIGMA, OPT_SEED, OPT_FAULTS, OPT_SILENCE,
     OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
+    OPT_STORE,
 };
 
+/* 0 when dir holds no event files (*.ebfev): every demo is run 1, and its
+ * files would clash with those of an earlier one. */
+static int store_dir_empty(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int rc = 0;
+
+    if (!d) {
+        fprintf(stderr, DEMO ": --store %s: %s (a directory the nodes may write in)\n", dir,
+                strerror(errno));
+        return -EINVAL;
+    }
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n > 6 && strcmp(e->d_name + n - 6, ".ebfev") == 0) {
+            fprintf(stderr, DEMO ": --store %s: holds event files already (%s); every demo is "
+                    "run 1: give an empty directory\n", dir, e->d_name);
+            rc = -EEXIST;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
 /* --trigger (made absolute: the nodes run elsewhere), --trigger-param,
- * --trigger-timeout-ms. 1 when ch is none of them. */
+ * --trigger-timeout-ms, --store (absolute too). 1 when ch is none of them. */
 static int trigger_opt(int ch, const char *val, struct farm_conf *c)
 {
     struct ff_trigger *t = &c->trigger;
@@ -101,6 +130,15 @@ static int trigger_opt(int ch, const char *val, struct farm_conf *c)
         return 0;
     case OPT_TRIGGER_TIMEOUT:
         return ebf_opt_double(DEMO, "--trigger-timeout-ms", val, 0, 3.6e6, &t->timeout_ms);
+    case OPT_STORE:
+        errno = 0;
+        if (!realpath(val, path) || strlen(path) >= sizeof(c->store.dir)) {
+            fprintf(stderr, DEMO ": --store %s: %s (a directory the nodes may write in)\n",
+                    val, errno ? strerror(errno) : "path too long");
+            return -EINVAL;
+        }
+        snprintf(c->store.dir, sizeof(c->store.dir), "%s", path);
+        return store_dir_empty(path);
     }
     return 1;
 }
@@ -329,7 +367,7 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"faults", 1, 0, OPT_FAULTS}, {"silence", 1, 0, OPT_SILENCE},
         {"burst-events", 1, 0, OPT_BURST_EVENTS}, {"burst-gap-us", 1, 0, OPT_BURST_GAP},
         {"trigger", 1, 0, OPT_TRIGGER}, {"trigger-param", 1, 0, OPT_TRIGGER_PARAM},
-        {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT},
+        {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT}, {"store", 1, 0, OPT_STORE},
         {0, 0, 0, 0},
     };
     struct demo_seen seen = {0};

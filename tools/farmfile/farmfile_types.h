@@ -95,6 +95,14 @@ struct ff_trigger {
     double timeout_ms;           /* --trigger-timeout-ms; 0: off */
 };
 
+/* The nodes' storage of accepted events (docs/storage.md): dir "" for none. */
+struct ff_store {
+    char dir[FF_STR_MAX];        /* --store: a directory on every node's host */
+    uint32_t max_file_mb;        /* --store-max-file-mb */
+    double max_file_s;           /* --store-max-file-s */
+    char fsync[16];              /* --store-fsync: none, close or interval */
+};
+
 struct ff_run {
     uint16_t sources;
     uint64_t events;             /* 0: until stopped */
@@ -108,6 +116,7 @@ struct ff_run {
     double trigger_us, accept;
     uint64_t accept_seed;
     struct ff_trigger trigger;
+    struct ff_store store;
     double timeout_ms;
     double metrics_period_ms;    /* from defaults.metrics_period_ms */
     /* The readouts' fault injection (readout/ro_fault.h). */
