@@ -14,7 +14,7 @@
 static struct node_conf conf = {
     .credits = 32, .accept = 0.1, .ack_batch = 16, .heartbeat_ms = 100, .burst = 32,
     .drain_quiet_ms = 200,
-    .store = {.max_file_mb = 256, .max_file_s = 300, .fsync = NODE_FSYNC_CLOSE},
+    .store = {.max_file_mb = 256, .max_file_s = 300, .fsync = NODE_FSYNC_CLOSE, .buffer_mb = 32},
 };
 
 static struct node_trigger trigger;
@@ -92,6 +92,10 @@ static const struct ebf_arg own[] = {
                   "a storage file is closed once T seconds old; 0: no limit (300)"),
     EBF_ARG_CALL("store-fsync", store_fsync, &conf.store.fsync, "POLICY",
                  "none, close (each file at close) or interval (every second) (close)"),
+    EBF_ARG_PARAM(STORE_BUFFER_MB, &conf.store.buffer_mb, "N",
+                  "memory for accepted events not yet written, MiB (32)"),
+    EBF_ARG_PARAM(STORE_MAX_MBS, &conf.store.max_mbs, "R",
+                  "write at most R MB/s (a slower disk, for tests); 0: no limit (0)"),
 };
 
 static struct ebf_daemon node_daemon;

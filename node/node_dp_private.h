@@ -54,6 +54,7 @@ struct node_dp {
     uint16_t wait_head, wait_n;
     uint64_t bp_since;           /* TSC when events began to wait; 0: none waits */
     uint64_t bp_cycles;          /* TSC cycles with events waiting */
+    uint64_t store_waits;        /* accepted events that had to wait */
     uint64_t tick_tsc, next_tick;    /* partial blocks go to the writer this often */
     int store_finishing;
     uint8_t scratch[FRAME_MAX];

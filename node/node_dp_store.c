@@ -64,6 +64,7 @@ static void wait_push(struct node_dp *dp, struct node_ev *e)
     uint16_t slot = (uint16_t)(e - dp->ev);
 
     e->waiting = 1;
+    dp->store_waits++;
     dp->wait[(dp->wait_head + dp->wait_n) % dp->c.credits] = slot;
     if (dp->wait_n++ == 0)
         dp->bp_since = rte_get_tsc_cycles();
@@ -97,8 +98,10 @@ unsigned node_dp_store_poll(struct node_dp *dp,
         dp->bp_cycles += now - dp->bp_since;
         dp->bp_since = 0;
     }
-    if (now >= dp->next_tick) {
-        node_store_tick(dp->store, node_store_mono_ns(), (uint64_t)TICK_MS * 1000000u);
+    /* Failed storage: every block goes now, to be counted lost at once. */
+    int failed = node_store_failed(dp->store, NULL, 0);
+    if (failed || now >= dp->next_tick) {
+        node_store_tick(dp->store, node_store_mono_ns(), failed ? 0 : (uint64_t)TICK_MS * 1000000u);
         dp->next_tick = now + dp->tick_tsc;
     }
     return work;
@@ -129,4 +132,5 @@ void node_dp_store_stats(struct node_dp *dp, struct node_store_stats *out)
         bp += rte_get_tsc_cycles() - dp->bp_since;
     out->backpressure_ns = (uint64_t)((double)bp * 1e9 / (double)rte_get_tsc_hz());
     out->waiting = dp->wait_n;
+    out->waits = dp->store_waits;
 }

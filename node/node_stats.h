@@ -172,7 +172,7 @@ struct node_snap {
     X(STORE_BLOCKS, C, "store.blocks", store.blocks, (), 0,                                        \
       "Blocks written to storage files (one write each).")                                         \
     X(STORE_WAITS, C, "store.waits", store.waits, (), 0,                                  \
-      "Times an accepted event found no free storage block (back-pressure).")                      \
+      "Accepted events that waited for a free storage block (back-pressure).")                      \
     X(STORE_BACKPRESSURE_NS, C, "store.backpressure_ns", store.backpressure_ns, (), 0,    \
       "Time with accepted events waiting for storage, credits withheld, ns.")                      \
     X(STORE_WRITE_NS, H, "store.write_ns", store.write_ns, (), 0,                                  \

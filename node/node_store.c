@@ -127,8 +127,9 @@ struct node_store *node_store_create(const struct node_store_conf *c,
     pthread_mutex_init(&s->mu, NULL);
     s->c = *c;
     s->id = *id;
-    s->blk_bytes = (c->block_kb ? c->block_kb : 2048) * 1024u;
-    s->n_blk = c->blocks >= 2 ? c->blocks : 16;
+    uint64_t buffer = (uint64_t)(c->buffer_mb ? c->buffer_mb : 32) << 20;
+    s->n_blk = (unsigned)(buffer / (2u << 20) > 8 ? buffer / (2u << 20) : 8);
+    s->blk_bytes = (uint32_t)(buffer / s->n_blk);
     s->max_bytes = (uint64_t)(c->max_file_mb ? c->max_file_mb : 256) << 20;
     ebf_hist_init(&s->w.write_ns);
     if ((rc = alloc_all(s)) != 0) {
@@ -237,10 +238,8 @@ enum node_store_put node_store_put(struct node_store *s, uint16_t stream,
     }
     if (!b) {
         b = node_sring_pop(&s->free);
-        if (!b) {
-            s->l.waits++;
+        if (!b)
             return NODE_STORE_AGAIN;
-        }
         b->used = b->n_rec = 0;
         b->stream = stream;
         b->since_ns = node_store_mono_ns();
@@ -277,6 +276,8 @@ int node_store_failed(struct node_store *s, char *why, size_t len)
 {
     if (!atomic_load_explicit(&s->failed, memory_order_acquire))
         return 0;
+    if (!why)
+        return 1;
     pthread_mutex_lock(&s->mu);
     snprintf(why, len, "%s", s->why);
     pthread_mutex_unlock(&s->mu);
@@ -296,7 +297,6 @@ void node_store_stats_read(struct node_store *s, struct node_store_stats *out)
     }
     for (unsigned r = 0; r < NODE_SL_MAX; r++)
         out->lost[r] += s->l.lost[r];
-    out->waits = s->l.waits;
     out->queue_blocks = node_sring_count(&s->full);
     out->free_blocks = node_sring_count(&s->free);
 }

@@ -24,8 +24,9 @@ struct node_store_conf {
     uint32_t max_file_mb;        /* a file is closed before it passes this (256) */
     double max_file_s;           /* ... or once it is this old; 0: no limit (300) */
     uint8_t fsync;               /* enum node_fsync */
-    uint32_t block_kb;           /* bytes of one write, KiB (2048); also the largest record */
-    uint16_t blocks;             /* blocks in all: being filled, queued, being written (16) */
+    uint32_t buffer_mb;          /* all blocks: being filled, queued, being written (32);
+                                  * max(8, buffer / 2 MiB) blocks, the largest record one */
+    double max_mbs;              /* write at most this many MB/s; 0: no limit */
 };
 
 /* What the file names and headers carry. */
@@ -88,8 +89,8 @@ void node_store_tick(struct node_store *s, uint64_t now_ns, uint64_t age_ns);
 void node_store_finish(struct node_store *s);
 int node_store_done(const struct node_store *s);
 
-/* 1 with why ("write /d/f: No space left on device (errno 28)") once the
- * writer failed; 0 while it has not. Any thread. */
+/* 1 with why (may be NULL: "storage: write /d/f: No space left on device
+ * (errno 28)") once the writer failed; 0 while it has not. Any thread. */
 int node_store_failed(struct node_store *s, char *why, size_t len);
 
 /* Copy the counters (the lcore's and the writer's) and gauges into out.

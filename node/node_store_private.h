@@ -56,6 +56,7 @@ struct node_store {
     /* writer only */
     struct node_sfile file[NODE_STORE_STREAMS];
     uint64_t synced_ns;
+    uint64_t paced_ns;           /* max_mbs: when the bytes written so far are due */
     /* shared */
     pthread_t thread;
     _Atomic int stop, done, failed;

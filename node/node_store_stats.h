@@ -34,7 +34,7 @@ struct node_store_stats {
     uint64_t files;              /* files opened */
     uint64_t files_closed;       /* files closed with their trailer */
     uint64_t blocks;             /* blocks written */
-    uint64_t waits;              /* events that found no free block (back-pressure) */
+    uint64_t waits;              /* accepted events that waited for a block (back-pressure) */
     uint64_t backpressure_ns;    /* time with events waiting for a block */
     struct ebf_hist write_ns;    /* duration of one block's write() calls */
     uint32_t queue_blocks;       /* gauge: blocks queued for the writer */

@@ -132,6 +132,23 @@ static void count_lost(struct node_store *s, const struct node_blk *b)
     pthread_mutex_unlock(&s->mu);
 }
 
+/* At most max_mbs: after len bytes, wait until they would have taken
+ * that long (a slower disk, for tests and demos). */
+static void pace(struct node_store *s, uint32_t len)
+{
+    if (s->c.max_mbs <= 0)
+        return;
+    uint64_t now = node_store_mono_ns();
+    if (s->paced_ns < now)
+        s->paced_ns = now;
+    s->paced_ns += (uint64_t)((double)len * 1e3 / s->c.max_mbs);
+    if (s->paced_ns > now) {
+        uint64_t d = s->paced_ns - now;
+        struct timespec ts = {.tv_sec = (time_t)(d / 1000000000u), .tv_nsec = (long)(d % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* One block into its stream's file: rotate first when it would pass the
  * size limit; on a failure the file is cut back to its last whole block. */
 static void write_block(struct node_store *s, const struct node_blk *b)
@@ -161,6 +178,7 @@ static void write_block(struct node_store *s, const struct node_blk *b)
         return;
     }
     f->off += b->used;
+    pace(s, b->used);
     pthread_mutex_lock(&s->mu);
     s->w.events[b->stream] += b->n_rec;
     s->w.bytes[b->stream] += b->used;

@@ -263,7 +263,7 @@ def stats(paths, check_crc=True):
                 else:
                     src["missing"] += 1
         damaged = any(not m.startswith("cut short") for m in f.problems)
-        st["cut_short"] += f.truncated
+        st["cut_short"] += f.truncated or (not f.complete and f.trailer_error.startswith("no trailer"))
         st["damaged"] += damaged
         st["whole"] += f.complete and not f.truncated and not damaged
     st["sources"] = {k: st["sources"][k] for k in sorted(st["sources"], key=int)}

@@ -13,6 +13,14 @@
 # reader's stats JSON equals `events stats --json` and its ids equal the
 # dump; a file cut inside a record is reported cut short after exactly its
 # whole records by both readers.
+#
+# Then a full disk: a 4 MiB tmpfs this test mounts (and unmounts on every
+# path), nodes with 1 MiB of blocks writing at most 4 MB/s: they withhold
+# credits (store.waits and store.backpressure_ns above 0), the disk fills,
+# every node goes to ERROR with the file's path and ENOSPC in its log, and
+# the ledger still closes: accepted == stored + lost, every loss under
+# store_failed, and the files hold exactly the stored events, each one an
+# accepted id with the readout's bytes.
 # Usage: test-store.py SOURCE_DIR BUILD_DIR. Exit 0 passed, 1 failed.
 import json
 import os
@@ -104,7 +112,61 @@ def main(src, build):
     finally:
         shutil.rmtree(d, ignore_errors=True)
     print("ok: %d events accepted, stored, verified in %d files" % (len(want), len(files)))
+    check_full_disk(ebfarm)
     return 0
+
+
+FULL_EVENTS = 40000
+
+
+def check_full_disk(ebfarm):
+    d = tempfile.mkdtemp(prefix="ebftest-full-")
+    run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", d])
+    keep = None
+    try:
+        p = run([ebfarm, "demo", "--store", d, "--store-buffer-mb", "1", "--store-max-mbs", "4",
+                 "--events", str(FULL_EVENTS), "--keep", "--json"])
+        m = re.search(r"kept in (\S+)", p.stderr)
+        keep = m.group(1) if m else None
+        led = json.loads(p.stdout)["ledger"]
+        st = led["store"]
+        want = accepted_ids(FULL_EVENTS)
+        if not led["closed"] or led["accepted"] != len(want) or not st["balanced"]:
+            fail("full disk: ledger closed %s accepted %d store %r" % (led["closed"],
+                                                                       led["accepted"], st))
+        if st["accepted"] != len(want) or st["stored"] + st["lost_total"] != len(want) or \
+                list(st["lost"]) != ["store_failed"] or st["lost_total"] == 0:
+            fail("full disk: accepted %d = stored %d + lost %r?" % (len(want), st["stored"],
+                                                                     st["lost"]))
+        if st["failed_nodes"] != 2 or st["waits"] == 0 or st["backpressure_ns"] == 0:
+            fail("full disk: no back-pressure before the ERROR, or a node did not fail: %r" % st)
+        files = sorted(os.path.join(d, f) for f in os.listdir(d))
+        s = json.loads(run([ebfarm, "events", "stats", "--json"] + files, want_rc=1).stdout)
+        if s["events"] != st["stored"] or s["damaged"] != 0 or s["cut_short"] != len(files):
+            fail("full disk: the files hold %r, the ledger stored %d" % (s, st["stored"]))
+        ids = [int(x) for x in run([ebfarm, "events", "dump", "--ids"] + files,
+                                   want_rc=1).stdout.split()]
+        if len(ids) != len(set(ids)) or not set(ids) <= set(want):
+            fail("full disk: stored ids are not distinct accepted ids")
+        v = run([ebfarm, "events", "verify", "--pattern"] + files, want_rc=1).stdout
+        for line in v.splitlines():
+            if not (line.endswith(": no trailer: the file was cut short") or
+                    re.search(r": BAD: run 1 node [01] stream 0 file 0, \d+ events$", line)):
+                fail("full disk: verify says %r" % line)
+        for node in (0, 1):
+            with open(os.path.join(keep, "node%d.log" % node)) as f:
+                log = f.read()
+            want_err = ("storage: write %s/run000001-node%02d-s0-000000.ebfev: No space left on "
+                        "device (errno 28)" % (d, node))
+            if want_err not in log:
+                fail("full disk: node%d's log lacks %r" % (node, want_err))
+    finally:
+        subprocess.run(["umount", d])
+        os.rmdir(d)
+        if keep:
+            shutil.rmtree(keep, ignore_errors=True)
+    print("ok: full disk: %d accepted = %d stored + %d store_failed, %.3f s of back-pressure"
+          % (len(want), st["stored"], st["lost_total"], st["backpressure_ns"] / 1e9))
 
 
 def check_cut(ebfarm, ev, path, d):

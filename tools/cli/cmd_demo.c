@@ -52,6 +52,8 @@ static void demo_usage(FILE *out)
             "  --store DIR       the nodes write accepted events to files in DIR\n"
             "                    (docs/storage.md; read them with ebfarm events)\n"
             "  --store-max-file-mb N  a storage file is closed before N MiB (256)\n"
+            "  --store-buffer-mb N  each node's memory for events not yet written (32)\n"
+            "  --store-max-mbs R  the nodes write at most R MB/s (a slower disk); 0: no limit\n"
             "  --timeout-ms T    SFC event-building timeout (100)\n"
             "  --credits N       event slots each node grants (32)\n"
             "  --max-seconds S   stop generating after S seconds (300)\n"
@@ -76,7 +78,7 @@ struct demo_seen {
 enum {
     OPT_FRAG_DIST = 256, OPT_FRAG_MEAN, OPT_FRAG_SIGMA, OPT_SEED, OPT_FAULTS, OPT_SILENCE,
     OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
-    OPT_STORE, OPT_STORE_MB,
+    OPT_STORE, OPT_STORE_MB, OPT_STORE_BUFFER, OPT_STORE_MBS,
 };
 
 /* 0 when dir holds no event files (*.ebfev): every demo is run 1, and its
@@ -142,6 +144,10 @@ static int trigger_opt(int ch, const char *val, struct farm_conf *c)
         return store_dir_empty(path);
     case OPT_STORE_MB:
         return ebf_opt_param(DEMO, EBF_PARAM(STORE_MAX_FILE_MB), val, &c->store.max_file_mb);
+    case OPT_STORE_BUFFER:
+        return ebf_opt_param(DEMO, EBF_PARAM(STORE_BUFFER_MB), val, &c->store.buffer_mb);
+    case OPT_STORE_MBS:
+        return ebf_opt_param(DEMO, EBF_PARAM(STORE_MAX_MBS), val, &c->store.max_mbs);
     }
     return 1;
 }
@@ -371,7 +377,8 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"burst-events", 1, 0, OPT_BURST_EVENTS}, {"burst-gap-us", 1, 0, OPT_BURST_GAP},
         {"trigger", 1, 0, OPT_TRIGGER}, {"trigger-param", 1, 0, OPT_TRIGGER_PARAM},
         {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT}, {"store", 1, 0, OPT_STORE},
-        {"store-max-file-mb", 1, 0, OPT_STORE_MB},
+        {"store-max-file-mb", 1, 0, OPT_STORE_MB}, {"store-buffer-mb", 1, 0, OPT_STORE_BUFFER},
+        {"store-max-mbs", 1, 0, OPT_STORE_MBS},
         {0, 0, 0, 0},
     };
     struct demo_seen seen = {0};

@@ -219,11 +219,11 @@ static int read_file(const char *path, int dump, struct ev_stats *st, const stru
     if (f.truncated)
         fprintf(stderr, EV ": %s: %s\n", path, err);
     st->files++;
-    st->cut += f.truncated;
+    st->cut += f.truncated || f.trl_err == EBF_STORE_E_SHORT;
     st->damaged += status;
     st->whole += !f.truncated && !status && f.trl_err == EBF_STORE_E_OK;
     ebf_store_close(&f);
-    return status || f.truncated;
+    return status || f.truncated || f.trl_err != EBF_STORE_E_OK;
 }
 
 static void stats_print(const struct ev_stats *st, int json)

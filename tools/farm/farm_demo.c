@@ -22,7 +22,8 @@ void farm_conf_default(struct farm_conf *c)
     c->frag_dist = FF_DIST_FIXED;
     c->seed = 1;
     c->silence_source = FF_NO_SILENCE;
-    c->store = (struct ff_store){.max_file_mb = 256, .max_file_s = 300, .fsync = "close"};
+    c->store = (struct ff_store){.max_file_mb = 256, .max_file_s = 300, .fsync = "close",
+                                 .buffer_mb = 32};
 }
 
 void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)

@@ -111,6 +111,8 @@ static const cyaml_schema_field_t store_fields[] = {
     STR("max_file_mb", OPT, struct raw_store, max_file_mb),
     STR("max_file_s", OPT, struct raw_store, max_file_s),
     STR("fsync", OPT, struct raw_store, fsync),
+    STR("buffer_mb", OPT, struct raw_store, buffer_mb),
+    STR("max_mbs", OPT, struct raw_store, max_mbs),
     CYAML_FIELD_END,
 };
 

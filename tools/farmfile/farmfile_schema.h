@@ -48,7 +48,7 @@ struct raw_trigger {
 };
 
 struct raw_store {
-    char *dir, *max_file_mb, *max_file_s, *fsync;
+    char *dir, *max_file_mb, *max_file_s, *fsync, *buffer_mb, *max_mbs;
 };
 
 struct raw_run {

@@ -101,6 +101,8 @@ struct ff_store {
     uint32_t max_file_mb;        /* --store-max-file-mb */
     double max_file_s;           /* --store-max-file-s */
     char fsync[16];              /* --store-fsync: none, close or interval */
+    uint32_t buffer_mb;          /* --store-buffer-mb */
+    double max_mbs;              /* --store-max-mbs; 0: no limit */
 };
 
 struct ff_run {
