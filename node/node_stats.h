@@ -173,7 +173,7 @@ struct node_snap {
       "Blocks written to storage files (one write each).")                                         \
     X(STORE_WAITS, C, "store.waits", store.waits, (), 0,                                  \
       "Accepted events that waited for a free storage block (back-pressure).")                      \
-    X(STORE_BACKPRESSURE_NS, C, "store.backpressure_ns", store.backpressure_ns, (), 0,    \
+    X(STORE_BACKPRESSURE_NS, C, "store.backpressure_ns", store.backpressure_ns, (), EBF_CF_RUN, \
       "Time with accepted events waiting for storage, credits withheld, ns.")                      \
     X(STORE_WRITE_NS, H, "store.write_ns", store.write_ns, (), 0,                                  \
       "Time one storage block's write took.")                                                      \
