@@ -244,7 +244,9 @@ def stats(paths, check_crc=True):
     for p in paths:
         try:
             f = EventFile(p, check_crc)
-        except FormatError:
+        except (FormatError, OSError) as e:
+            sys.stderr.write("ebfarm_events: %s\n" % (e if isinstance(e, FormatError) else
+                                                      "%s: %s" % (p, e.strerror)))
             st["damaged"] += 1
             continue
         st["files"] += 1
