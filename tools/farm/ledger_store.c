@@ -43,9 +43,32 @@ static void add_reasons(const struct ebf_kv *kv, struct ledger_store *s)
     }
 }
 
+/* The node's histogram "hist.<name>.*" merged into h. */
+static void add_hist(const struct ebf_kv *kv, const char *name, struct ebf_hist *h)
+{
+    struct ebf_hist x;
+    char key[96];
+
+    ebf_hist_init(&x);
+    snprintf(key, sizeof(key), "hist.%s.count", name);
+    x.count = ebf_kv_u64(kv, key, 0);
+    snprintf(key, sizeof(key), "hist.%s.sum", name);
+    x.sum = ebf_kv_u64(kv, key, 0);
+    snprintf(key, sizeof(key), "hist.%s.min", name);
+    x.min = x.count ? ebf_kv_u64(kv, key, 0) : UINT64_MAX;
+    snprintf(key, sizeof(key), "hist.%s.max", name);
+    x.max = ebf_kv_u64(kv, key, 0);
+    for (unsigned b = 0; b < EBF_HIST_BUCKETS; b++) {
+        snprintf(key, sizeof(key), "hist.%s.bucket.%u", name, b);
+        x.bucket[b] = ebf_kv_u64(kv, key, 0);
+    }
+    ebf_hist_merge(h, &x);
+}
+
 void ledger_store_close(const struct farm_result *r, uint64_t accepted, struct ledger_store *s)
 {
     memset(s, 0, sizeof(*s));
+    ebf_hist_init(&s->write_ns);
     for (unsigned i = 0; i < r->n_nodes; i++) {
         const struct ebf_kv *kv = &r->node[i].kv;
         if (r->node[i].gone || !ebf_kv_u64(kv, NODE_NAME(STORE_ON), 0))
@@ -63,6 +86,7 @@ void ledger_store_close(const struct farm_result *r, uint64_t accepted, struct l
         s->waits += ebf_kv_u64(kv, NODE_NAME(STORE_WAITS), 0);
         s->backpressure_ns += ebf_kv_u64(kv, NODE_NAME(STORE_BACKPRESSURE_NS), 0);
         s->failed_nodes += ebf_kv_u64(kv, NODE_NAME(STORE_FAILED), 0) != 0;
+        add_hist(kv, NODE_NAME(STORE_WRITE_NS), &s->write_ns);
     }
     /* Events lost for a bad stream have no stream: they count in all only. */
     s->balanced = 1;
@@ -85,9 +109,12 @@ void ledger_store_text(FILE *out, const struct ledger_store *s)
         return;
     fprintf(out, "  store    accepted %" PRIu64 " = stored %" PRIu64 " + lost at storage %"
             PRIu64 " (%s); %" PRIu64 " files, %.1f MB; back-pressure %.3f s (%" PRIu64
-            " waits)\n           by stream (accepted/stored/lost):", s->accepted, s->stored,
+            " waits)\n           writes %" PRIu64 ", p50 %.1f us p99 %.1f us max %.1f us\n"
+            "           by stream (accepted/stored/lost):", s->accepted, s->stored,
             s->lost_total, s->balanced ? "balanced" : "NOT BALANCED", s->files,
-            (double)s->bytes / 1e6, (double)s->backpressure_ns / 1e9, s->waits);
+            (double)s->bytes / 1e6, (double)s->backpressure_ns / 1e9, s->waits,
+            s->write_ns.count, ebf_hist_quantile(&s->write_ns, 0.5) / 1e3,
+            ebf_hist_quantile(&s->write_ns, 0.99) / 1e3, (double)s->write_ns.max / 1e3);
     for (unsigned k = 0; k < LEDGER_STREAMS; k++)
         if (s->s_accepted[k])
             fprintf(out, " %u %" PRIu64 "/%" PRIu64 "/%" PRIu64, k, s->s_accepted[k],
@@ -125,7 +152,11 @@ void ledger_store_json(FILE *out, const struct ledger_store *s)
         any = 1;
     }
     fprintf(out, "}, \"bytes\": %" PRIu64 ", \"files\": %" PRIu64 ", \"waits\": %" PRIu64
-            ", \"backpressure_ns\": %" PRIu64 ", \"failed_nodes\": %u, \"balanced\": %s}",
+            ", \"backpressure_ns\": %" PRIu64 ", \"failed_nodes\": %u, \"write_ns\": {"
+            "\"count\": %" PRIu64 ", \"p50\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"max\": %"
+            PRIu64 "}, \"balanced\": %s}",
             s->bytes, s->files, s->waits, s->backpressure_ns, s->failed_nodes,
+            s->write_ns.count, ebf_hist_quantile(&s->write_ns, 0.5),
+            ebf_hist_quantile(&s->write_ns, 0.99), s->write_ns.max,
             s->balanced ? "true" : "false");
 }

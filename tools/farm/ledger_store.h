@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ebf_hist.h"
 #include "farm_types.h"
 
 #define LEDGER_STREAMS 8         /* node/node_store_stats.h NODE_STORE_STREAMS */
@@ -22,6 +23,7 @@ struct ledger_store {
     uint64_t lost[LEDGER_STORE_REASONS];
     uint64_t bytes, files, waits, backpressure_ns;
     unsigned failed_nodes;       /* nodes whose storage failed (store.failed) */
+    struct ebf_hist write_ns;    /* every node's block writes */
     int balanced;                /* accepted == stored + lost, in all and per stream */
 };
 
