@@ -160,8 +160,14 @@ static void write_block(struct node_store *s, const struct node_blk *b)
         return;
     }
     if (f->fd >= 0 && f->n_idx && f->off + b->used > s->max_bytes)
-        close_file(s, f);
-    if ((f->fd < 0 && open_file(s, b->stream)) || index_block(f, b)) {
+        close_file(s, f);       /* a failure here (the trailer) fails the storage */
+    if (atomic_load_explicit(&s->failed, memory_order_acquire) ||
+        (f->fd < 0 && open_file(s, b->stream))) {
+        count_lost(s, b);
+        return;
+    }
+    if (index_block(f, b)) {
+        fail(s, "index of", f->path, ENOMEM);
         count_lost(s, b);
         return;
     }
