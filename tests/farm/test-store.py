@@ -15,7 +15,7 @@
 # whole records by both readers.
 #
 # Then a full disk: a 4 MiB tmpfs this test mounts (and unmounts on every
-# path), nodes with 1 MiB of blocks writing at most 4 MB/s: they withhold
+# path), nodes with 1 MiB of blocks writing at most 1 MB/s: they withhold
 # credits (store.waits and store.backpressure_ns above 0), the disk fills,
 # every node goes to ERROR with the file's path and ENOSPC in its log, and
 # the ledger still closes: accepted == stored + lost, every loss under
@@ -124,7 +124,7 @@ def check_full_disk(ebfarm):
     run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", d])
     keep = None
     try:
-        p = run([ebfarm, "demo", "--store", d, "--store-buffer-mb", "1", "--store-max-mbs", "4",
+        p = run([ebfarm, "demo", "--store", d, "--store-buffer-mb", "1", "--store-max-mbs", "1",
                  "--events", str(FULL_EVENTS), "--keep", "--json"])
         m = re.search(r"kept in (\S+)", p.stderr)
         keep = m.group(1) if m else None
