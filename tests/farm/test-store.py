@@ -21,7 +21,12 @@
 # the ledger still closes: accepted == stored + lost, every loss under
 # store_failed, and the files hold exactly the stored events, each one an
 # accepted id with the readout's bytes.
-# Usage: test-store.py SOURCE_DIR BUILD_DIR. Exit 0 passed, 1 failed.
+#
+# And streams: a plug-in (stream-plugin.so) that accepts every 4th event
+# into 3 streams, and event 400 into stream 200: one series of files per
+# stream, each file holding exactly its stream's ids, the ledger balanced
+# per stream with the one loss under store_bad_stream.
+# Usage: test-store.py SOURCE_DIR BUILD_DIR STREAM_PLUGIN.so. Exit 0 passed, 1 failed.
 import json
 import os
 import re
@@ -60,7 +65,7 @@ def run(cmd, want_rc=0):
     return p
 
 
-def main(src, build):
+def main(src, build, stream_so):
     sys.path.insert(0, os.path.join(src, "python"))
     import ebfarm_events as ev
 
@@ -112,8 +117,43 @@ def main(src, build):
     finally:
         shutil.rmtree(d, ignore_errors=True)
     print("ok: %d events accepted, stored, verified in %d files" % (len(want), len(files)))
+    check_streams(ebfarm, stream_so)
     check_full_disk(ebfarm)
     return 0
+
+
+def check_streams(ebfarm, so):
+    n, every, streams, bad = 6000, 4, 3, 400
+    d = tempfile.mkdtemp(prefix="ebftest-streams-")
+    try:
+        out = run([ebfarm, "demo", "--trigger", so, "--trigger-param", "bad_stream_at=%d" % bad,
+                   "--store", d, "--events", str(n), "--frag-size", "256", "--json"]).stdout
+        led = json.loads(out)["ledger"]
+        ids = {s: [i for i in range(0, n, every) if i // every % streams == s and i != bad]
+               for s in range(streams)}
+        by = {str(s): {"accepted": len(v), "stored": len(v), "lost": 0} for s, v in ids.items()}
+        st = led["store"]
+        if not led["closed"] or led["accepted"] != n // every or led["stored"] != n // every - 1 \
+                or st["lost"] != {"store_bad_stream": 1} or st["by_stream"] != by \
+                or not st["balanced"]:
+            fail("streams: ledger %r" % led)
+        for s in range(streams):
+            files = sorted(os.path.join(d, f) for f in os.listdir(d)
+                           if re.search(r"-s%d-\d{6}\.ebfev$" % s, f))
+            if len(files) != 2:
+                fail("stream %d: files %r (want one per node)" % (s, files))
+            run([ebfarm, "events", "verify", "--pattern"] + files)
+            got = sorted(int(x) for x in run([ebfarm, "events", "dump", "--ids"] + files)
+                         .stdout.split())
+            if got != ids[s]:
+                fail("stream %d: stored ids differ from those the plug-in sent there" % s)
+        allf = sorted(os.path.join(d, f) for f in os.listdir(d))
+        c = json.loads(run([ebfarm, "events", "stats", "--json"] + allf).stdout)
+        if c["streams"] != {str(s): len(v) for s, v in ids.items()}:
+            fail("streams: stats %r" % c["streams"])
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    print("ok: streams: %s" % ", ".join("%d: %d" % (s, len(v)) for s, v in ids.items()))
 
 
 FULL_EVENTS = 40000
@@ -194,7 +234,7 @@ def check_cut(ebfarm, ev, path, d):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.stderr.write("usage: test-store.py SOURCE_DIR BUILD_DIR\n")
+    if len(sys.argv) != 4:
+        sys.stderr.write("usage: test-store.py SOURCE_DIR BUILD_DIR STREAM_PLUGIN.so\n")
         sys.exit(2)
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    sys.exit(main(sys.argv[1], sys.argv[2], sys.argv[3]))
