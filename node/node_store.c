@@ -3,7 +3,6 @@
 #include "node_store.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -11,9 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "ebf_util.h"
 #include "node_store_private.h"
 
 static const char *const fsync_names[] = {"none", "close", "interval"};
