@@ -96,7 +96,8 @@ def main(src, build, stream_so):
         v = run([ebfarm, "events", "verify", "--pattern"] + files).stdout
         oks = [l for l in v.splitlines() if re.search(r": ok: run 1 node [01] stream 0 file \d+, "
                                                         r"\d+ events$", l)]
-        if len(oks) != len(files) or len(v.splitlines()) != len(files):
+        total = "files %d: %d ok, 0 bad; events %d" % (len(files), len(files), len(want))
+        if len(oks) != len(files) or v.splitlines()[len(files):] != [total]:
             fail("verify:\n" + v)
         ids = [int(x) for x in run([ebfarm, "events", "dump", "--ids"] + files).stdout.split()]
         if sorted(ids) != want:
@@ -189,7 +190,10 @@ def check_full_disk(ebfarm):
         if len(ids) != len(set(ids)) or not set(ids) <= set(want):
             fail("full disk: stored ids are not distinct accepted ids")
         v = run([ebfarm, "events", "verify", "--pattern"] + files, want_rc=1).stdout
-        for line in v.splitlines():
+        total = "files %d: 0 ok, %d bad; events %d" % (len(files), len(files), st["stored"])
+        if v.splitlines()[-1] != total:
+            fail("full disk: verify ends %r, want %r" % (v.splitlines()[-1], total))
+        for line in v.splitlines()[:-1]:
             if not (line.endswith(": no trailer: the file was cut short") or
                     re.search(r": BAD: run 1 node [01] stream 0 file 0, \d+ events$", line)):
                 fail("full disk: verify says %r" % line)
@@ -219,7 +223,10 @@ def check_cut(ebfarm, ev, path, d):
     p = run([ebfarm, "events", "verify", cut], want_rc=1)
     want = ("%s: cut short after 2 whole records: 50 bytes at offset %d are not a whole record"
             % (cut, off3))
-    if not p.stdout.startswith(want) or not p.stdout.rstrip().endswith(", 2 events (cut short)"):
+    lines = p.stdout.splitlines()
+    if len(lines) != 3 or not lines[0].startswith(want) or \
+            not lines[1].endswith(", 2 events (cut short)") or \
+            lines[2] != "files 1: 0 ok, 1 bad; events 2":
         fail("verify of a cut file:\n%s\nwant it to start with %s" % (p.stdout, want))
     s = json.loads(run([ebfarm, "events", "stats", "--json", cut], want_rc=1).stdout)
     if (s["events"], s["cut_short"], s["whole"]) != (2, 1, 0):

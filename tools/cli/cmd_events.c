@@ -33,8 +33,9 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: ebfarm events verify|dump|stats [options] FILE...\n"
             "  read the event files that trigger nodes store (docs/storage.md)\n"
-            "  verify   check every record (CRC32C, fragments), the trailer and its index;\n"
-            "           exit 1 when a file is damaged or cut short\n"
+            "  verify   check every record (CRC32C, fragments), the trailer and its index,\n"
+            "           a line per file and the total of events; exit 1 when a file is\n"
+            "           damaged or cut short\n"
             "  dump     print each event: file, id, flags, sources present and missing,\n"
             "           fragment lengths\n"
             "  stats    count events and bytes, by stream and by source (present, missing)\n"
@@ -85,8 +86,8 @@ static int check_index(const struct ebf_store_file *f, const uint64_t *ids, cons
     return 0;
 }
 
-/* Verify one file; 0 when whole and sound. */
-static int verify_file(const char *path, const struct ev_opts *o)
+/* Verify one file (its events counted into *events); 0 when whole and sound. */
+static int verify_file(const char *path, const struct ev_opts *o, uint64_t *events)
 {
     struct ebf_store_file f;
     struct ebf_store_rec r;
@@ -136,6 +137,7 @@ static int verify_file(const char *path, const struct ev_opts *o)
     printf("%s: %s: run %" PRIu32 " node %u stream %u file %" PRIu32 ", %" PRIu64
            " events%s\n", path, status ? "BAD" : "ok", f.hdr.run, f.hdr.node, f.hdr.stream,
            f.hdr.seq, n, f.truncated ? " (cut short)" : "");
+    *events += n;
     free(ids);
     free(offs);
     ebf_store_close(&f);
@@ -324,12 +326,19 @@ int cmd_events(int argc, char **argv)
     st.stream = calloc(STREAMS, sizeof(st.stream[0]));
     if (!st.stream)
         return 1;
+    unsigned bad = 0;
     for (int i = first; i < argc; i++) {
-        if (strcmp(act, "verify") == 0)
-            status |= verify_file(argv[i], &o);
-        else
+        if (strcmp(act, "verify") == 0) {
+            int rc = verify_file(argv[i], &o, &st.events);
+            bad += rc != 0;
+            status |= rc;
+        } else {
             status |= read_file(argv[i], strcmp(act, "dump") == 0, &st, &o);
+        }
     }
+    if (strcmp(act, "verify") == 0)
+        printf("files %d: %d ok, %u bad; events %" PRIu64 "\n", argc - first,
+               argc - first - (int)bad, bad, st.events);
     if (strcmp(act, "stats") == 0)
         stats_print(&st, o.json);
     free(st.stream);
