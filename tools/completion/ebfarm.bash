@@ -12,7 +12,9 @@
 # word that follows it in that text: a|b|c (or "a | b | c" further on the
 # line) lists the choices, FILE means a file, DIR a directory, --farm takes the name of a
 # farm that is up (a directory with farm.state under $EBFARM_RUN_DIR, else
-# /run/ebfarm), anything else in capitals is typed by hand.
+# /run/ebfarm), anything else in capitals is typed by hand. A usage line
+# "usage: ebfarm SUB a|b|c ..." gives the actions completed after SUB;
+# after `events ACTION` come event files (*.ebfev).
 
 # The program to ask: sets _ebfarm_prog, and _ebfarm_wrapper to 1 for the
 # repository-root wrapper. Returns 1 when there is nothing to ask.
@@ -134,6 +136,7 @@ _ebfarm()
         ;;
     esac
     help=$("$_ebfarm_prog" "$sub" --help 2>/dev/null) || return 0
+    local act="^usage: [^ ]+ $sub ([a-z]+(\\|[a-z]+)+) "
     prev=${COMP_WORDS[COMP_CWORD - 1]}
     [[ $prev == = ]] && ((COMP_CWORD > 2)) && prev=${COMP_WORDS[COMP_CWORD - 2]}
     [[ $cur == = ]] && cur=
@@ -154,6 +157,14 @@ _ebfarm()
         COMPREPLY=($(compgen -W "$(_ebfarm_options "$help")" -- "$cur"))
     elif [[ $sub == up || $sub == soak ]]; then
         _ebfarm_files "$cur" '*.yaml'
+    elif [[ $help =~ $act ]]; then
+        # An action first (its usage line lists them: a|b|c), then files.
+        value=${BASH_REMATCH[1]}
+        if ((COMP_CWORD == 2)); then
+            COMPREPLY=($(compgen -W "${value//|/$'\n'}" -- "$cur"))
+        elif [[ $sub == events ]]; then
+            _ebfarm_files "$cur" '*.ebfev'
+        fi
     fi
     return 0
 }

@@ -279,6 +279,7 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
     l->digest_match = l->range_digest == got;
     ledger_ids(r, l, &gone_ids);
     l->unaccounted = (int64_t)(l->generated - (l->accepted + l->rejected + l->lost_total));
+    ledger_store_close(r, l->accepted, &l->store);
     l->closed = l->unaccounted == 0 && l->digest_match && l->ids_match && l->withheld_agree &&
-                (!l->nodes_reported || l->nodes_agree);
+                (!l->nodes_reported || (l->nodes_agree && (!l->store.on || l->store.balanced)));
 }
