@@ -12,6 +12,7 @@
 #include "sfc_credit.h"
 #include "sfc_dp.h"
 #include "sfc_evtab.h"
+#include "sfc_lat.h"
 
 #define TXQ_SIZE 1024
 /* An event is queued whole (with room for one more frame): the farm file,
@@ -69,6 +70,8 @@ struct sfc_dp {
     uint16_t node_txq[SFC_MAX_NODES];
     uint64_t timeout_tsc;
     double ns_per_tsc;
+    struct sfc_lat_slot *lat;    /* per slot: the earliest transmit (sfc_lat.h) */
+    uint64_t rx_now_ns;          /* CLOCK_REALTIME of the receive burst in hand */
     int drain_phase;             /* 0 running, 1 quiet wait, 2 ack wait, 3 done */
     uint64_t drain_last_rx, drain_frames, drain_end;
     /* faults: sequence gaps, throttling, node liveness */

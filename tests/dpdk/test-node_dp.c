@@ -9,6 +9,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "ebf_idset.h"
 #include "ebf_mix.h"
 #include "ebf_pattern.h"
 #include "ebf_port.h"
@@ -288,6 +289,52 @@ START_TEST(test_multi_frame_and_duplicates)
 }
 END_TEST
 
+/* Event ids across 2^16 and 2^32, with ids that share a done-window slot
+ * (equal modulo 65536): each is decided exactly once, with the decision of
+ * its full 64-bit id; the newest sent again is re-acked, not decided again. */
+START_TEST(test_ids_beyond_16_and_32_bits)
+{
+    static const uint64_t ids[] = {
+        65534, 65535, 65536, 65537, 131072,
+        (1ull << 32) - 2, (1ull << 32) - 1, 1ull << 32, (1ull << 32) + 1, (1ull << 32) + 65536,
+        10000000000ull, 10000000001ull,
+    };
+    const unsigned n = sizeof(ids) / sizeof(ids[0]);
+    struct ebf_credit_hdr h;
+    struct ebf_ack acks[EBF_MAX_ACKS];
+    struct ebf_idset want;
+    uint64_t digest = 0;
+    struct rig g;
+
+    rig_up(&g);
+    expect_grant(&g);
+    ebf_idset_init(&want);
+    for (unsigned k = 0; k < n; k++) {
+        ck_assert_uint_eq(one_event(&g, ids[k], 0xf, 0xf, 0, SPOIL_NONE), 0);
+        ebf_idset_add(&want, ids[k]);
+        digest += ebf_mix64(ids[k]);
+    }
+    const struct node_stats *st = node_dp_stats(g.dp);
+    ck_assert_uint_eq(st->events, n);
+    ck_assert_uint_eq(st->events_bad, 0);
+    ck_assert_uint_eq(st->dup_events, 0);
+    ck_assert_uint_eq(st->decided_digest, digest);
+    ck_assert_int_eq(memcmp(&want, &st->acked_ids, sizeof(want)), 0);
+    /* The last one sent again (its SFC took this node for dead): re-acked
+     * with the same decision, not decided twice. */
+    to_node(&g, event_frame(&g, ids[n - 1], 0, 1, 0xf, 0xf, 0, SPOIL_NONE));
+    poll_n(&g, 2);
+    ck_assert(from_node(&g, &h, acks));
+    ck_assert_uint_eq(h.n_acks, 1);
+    ck_assert_uint_eq(acks[0].event_id, ids[n - 1]);
+    ck_assert_uint_eq(acks[0].decision,
+                      node_decide(ids[n - 1], 0, 0.5) ? EBF_DEC_ACCEPT : EBF_DEC_REJECT);
+    ck_assert_uint_eq(st->events, n);
+    ck_assert_uint_eq(st->dup_events, 1);
+    rig_down(&g);
+}
+END_TEST
+
 /* Events beyond the credits granted find no slot and are counted. */
 START_TEST(test_beyond_credits)
 {
@@ -386,6 +433,7 @@ Suite *node_dp_suite(void)
     tcase_add_test(tc, test_rejects);
     tcase_add_test(tc, test_max_acks);
     tcase_add_test(tc, test_acks_within_mtu);
+    tcase_add_test(tc, test_ids_beyond_16_and_32_bits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -83,6 +83,7 @@ struct farm_conf {
     double accept;
     double timeout_ms;           /* SFC event timeout */
     struct ff_trigger trigger;   /* the nodes' plug-in; plugin "": the emulation */
+    struct ff_store store;       /* the nodes' storage; dir "": none */
     uint16_t credits;            /* per node */
     int keep;                    /* keep the run directory (logs, stats) */
     int netns;                   /* every process on a network namespace of its own,
