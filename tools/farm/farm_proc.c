@@ -154,7 +154,13 @@ pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, 
     e = errno;
     close(fd);
     close(pfd[1]);
-    if (k > 0 && read(pfd[0], &pid, sizeof(pid)) != (ssize_t)sizeof(pid)) {
+    /* A Ctrl-C on the tool interrupts the read (no SA_RESTART): read
+     * again, or the daemon would run on with no pid to kill it by. */
+    ssize_t got;
+    do
+        got = k > 0 ? read(pfd[0], &pid, sizeof(pid)) : 0;
+    while (got < 0 && errno == EINTR);
+    if (k > 0 && got != (ssize_t)sizeof(pid)) {
         pid = -1;
         e = ECHILD;
     }
