@@ -227,6 +227,11 @@ void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h)
     put32(buf + 28, h->crc);
 }
 
+int ebf_frag_crc_ok(const uint8_t *buf, const struct ebf_frag_hdr *h)
+{
+    return frag_crc(buf, h->piece_len) == h->crc;
+}
+
 enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_sources,
                                int check_crc, struct ebf_frag_hdr *h, size_t *consumed)
 {

@@ -209,6 +209,10 @@ void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h);
 enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_sources,
                                int check_crc, struct ebf_frag_hdr *h, size_t *consumed);
 
+/* Whether the CRC of a fragment piece parsed into h (without its CRC
+ * check) at buf is right: for a receiver that checks only some frames. */
+int ebf_frag_crc_ok(const uint8_t *buf, const struct ebf_frag_hdr *h);
+
 /* --- Event frames ----------------------------------------------------- */
 
 void ebf_event_write(uint8_t *buf, const struct ebf_event_hdr *h);

@@ -12,10 +12,12 @@
 
 static struct sfc_conf conf = {
     .n_sources = 8, .udp_port = EBF_UDP_PORT_DEFAULT, .capacity = 4096,
-    .max_credits = 256, .timeout_ms = 100, .burst = 32,
+    .max_credits = 256, .timeout_ms = 100, .burst = 32, .verify = SFC_VERIFY_FULL,
+    .verify_every = 64,
     .drain_quiet_ms = 200, .drain_timeout_ms = 5000, .node_timeout_ms = 1000,
 };
 static char node_name[SFC_MAX_NODES][128];
+static const char *const verify_name[] = {"full", "sampled", "none"};
 static uint32_t mbufs = 32767;
 static struct ebf_daemon sfc_daemon;
 
@@ -70,6 +72,20 @@ static int parse_readout_macs(void *arg, const char *val, char *err, size_t len)
     return 0;
 }
 
+/* --verify full|sampled|none: the payload-CRC policy. */
+static int parse_verify(void *arg, const char *val, char *err, size_t len)
+{
+    struct sfc_conf *c = arg;
+
+    for (uint8_t v = 0; v < sizeof(verify_name) / sizeof(verify_name[0]); v++)
+        if (strcmp(val, verify_name[v]) == 0) {
+            c->verify = v;
+            return 0;
+        }
+    snprintf(err, len, "\"%s\" is not a verify policy (full, sampled, none)", val);
+    return -EINVAL;
+}
+
 static const struct ebf_arg own[] = {
     {.name = "node", .kind = EBF_ARG_FN, .fn = parse_node, .dst = &conf, .required = 1,
      .meta = "NAME,MAC", .help = "a trigger node: its port and MAC; node ids in order"},
@@ -93,6 +109,12 @@ static const struct ebf_arg own[] = {
     EBF_ARG_PARAM(NODE_TIMEOUT_MS, &conf.node_timeout_ms, "T",
                   "a node silent for T ms is dead: its events go to\n"
                   "other nodes; 0 never declares one dead (1000)"),
+    EBF_ARG_CALL("verify", parse_verify, &conf, "MODE",
+                 "payload CRCs the SFC checks: full (every frame),\n"
+                 "sampled (every Nth frame of each source, --verify-every)\n"
+                 "or none; the nodes check every piece either way (full)"),
+    EBF_ARG_INT(EBF_ARG_U32, "verify-every", &conf.verify_every, 1, 1u << 20, "N",
+                "with --verify sampled: check every Nth frame of a source (64)"),
     EBF_ARG_VAL(EBF_ARG_STR, "ready-file", &sfc_daemon.ready_file, "FILE",
                 "create FILE once every port is started and control is bound"),
 };

@@ -55,6 +55,8 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
     dp->c = *conf;
     if (dp->c.burst == 0 || dp->c.burst > BURST_MAX)
         dp->c.burst = 32;
+    if (dp->c.verify_every == 0)
+        dp->c.verify_every = 1;
     struct sfc_evtab_conf tc = {
         .capacity = conf->capacity, .max_frames = conf->max_frames,
         .n_sources = conf->n_sources, .done_window = 1u << 16,
@@ -110,6 +112,21 @@ static const enum sfc_drop add_drop[] = {
     [SFC_ADD_NO_RECORD] = SFC_DROP_NO_RECORD,
 };
 
+/* Whether this frame of source is one whose CRC is checked (--verify):
+ * every frame, the first and then every verify_every-th of each source, or
+ * none. */
+static inline int verify_due(struct sfc_dp *dp, uint16_t source)
+{
+    if (dp->c.verify != SFC_VERIFY_SAMPLED)
+        return dp->c.verify == SFC_VERIFY_FULL;
+    if (dp->verify_left[source] != 0) {
+        dp->verify_left[source]--;
+        return 0;
+    }
+    dp->verify_left[source] = dp->c.verify_every - 1;
+    return 1;
+}
+
 /* Parse a frame from the readout port into l and h: 1 when it is a valid
  * fragment frame sent to us (unicast) by the readout its source is bound
  * to, 0 when it is not (counted under its reason). */
@@ -129,7 +146,12 @@ static int intake_parse(struct sfc_dp *dp, struct rte_mbuf *m, struct ebf_l2l3 *
         return 0;
     }
     if (r == EBF_R_OK)
-        r = ebf_frag_parse(p + l->hlen, l->len, dp->c.n_sources, 1, h, &used);
+        r = ebf_frag_parse(p + l->hlen, l->len, dp->c.n_sources, 0, h, &used);
+    if (r == EBF_R_OK && verify_due(dp, h->source)) {
+        dp->st.rx_verified++;
+        if (!ebf_frag_crc_ok(p + l->hlen, h))
+            r = EBF_R_BAD_CHECKSUM;
+    }
     if (r != EBF_R_OK) {
         dp->st.reject[r]++;
         return 0;

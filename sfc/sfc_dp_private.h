@@ -83,6 +83,7 @@ struct sfc_dp {
     uint64_t node_timeout_tsc;
     struct node_live live[SFC_MAX_NODES];
     uint16_t q_alive[SFC_MAX_NODES];   /* nodes not dead on each node port */
+    uint32_t verify_left[EBF_MAX_SOURCES];  /* frames of each source until its next CRC check */
     uint32_t polls;
 };
 

@@ -63,6 +63,7 @@ struct sfc_seq_stats {
 
 struct sfc_stats {
     uint64_t rx_frames, rx_bytes;
+    uint64_t rx_verified;        /* fragment frames whose CRC was checked (--verify) */
     uint64_t reject[EBF_R_MAX];  /* parse failures by reason */
     uint64_t drop[SFC_DROP_MAX];
     uint64_t lost[SFC_LOST_MAX];
@@ -131,6 +132,8 @@ struct sfc_snap {
       "Frames read from the readout port.")                                                        \
     X(RX_BYTES, C, "rx.bytes", st.rx_bytes, (), 0,                                                 \
       "Bytes of the frames read from the readout port.")                                           \
+    X(RX_VERIFIED, C, "rx.verified", st.rx_verified, (), EBF_CF_SUM,                               \
+      "Fragment frames whose CRC the SFC checked (all of them with --verify full).")               \
     X(RX_REJECT, CA, "rx.reject", st.reject, ("reason", 1, sfc_reason_label), EBF_CF_SUM,          \
       "Frames that failed to parse, by reason.")                                                   \
     X(RX_DROP, CA, "rx.drop", st.drop, ("reason", 0, sfc_drop_label), EBF_CF_SUM,                  \

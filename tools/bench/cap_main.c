@@ -17,7 +17,8 @@
 
 static const char usage[] =
     "usage: ebfarm-sfc-capacity [EAL options] -- [--io] [--frag-size N] [--sources N]\n"
-    "                           [--ms N] [--mtu N]\n"
+    "                           [--ms N] [--mtu N] [--verify full|sampled|none]\n"
+    "                           [--verify-every N]\n"
     "Feeds pre-built fragment frames to the SFC's data plane over net_ring ports\n"
     "on one lcore and prints its frames per busy second (cycles inside its poll\n"
     "loop only); --io forwards the same frames port to port instead (the floor).\n";
@@ -41,9 +42,11 @@ static int parse_opts(int argc, char **argv, struct cap_opts *o)
     static const struct option lo[] = {
         {"io", no_argument, NULL, 'i'},        {"frag-size", required_argument, NULL, 'f'},
         {"sources", required_argument, NULL, 's'}, {"ms", required_argument, NULL, 't'},
-        {"mtu", required_argument, NULL, 'm'}, {NULL, 0, NULL, 0},
+        {"mtu", required_argument, NULL, 'm'}, {"verify", required_argument, NULL, 'v'},
+        {"verify-every", required_argument, NULL, 'e'}, {NULL, 0, NULL, 0},
     };
-    unsigned mtu = 1500, ms = 1000;
+    static const char *const verify[] = {"full", "sampled", "none"};
+    unsigned mtu = 1500, ms = 1000, every = 64;
     int c;
     *o = (struct cap_opts){.frag_size = 1024, .sources = 8, .seconds = 1.0};
     optind = 1;
@@ -59,6 +62,19 @@ static int parse_opts(int argc, char **argv, struct cap_opts *o)
             rc = parse_u("--ms", optarg, 10, 60000, &ms);
         else if (c == 'm')
             rc = parse_u("--mtu", optarg, 256, 9000, &mtu);
+        else if (c == 'e')
+            rc = parse_u("--verify-every", optarg, 1, 1u << 20, &every);
+        else if (c == 'v') {
+            o->verify = 3;
+            for (uint8_t v = 0; v < 3; v++)
+                if (strcmp(optarg, verify[v]) == 0)
+                    o->verify = v;
+            if (o->verify == 3) {
+                fprintf(stderr, "sfc-capacity: option '--verify': '%s' is not full, sampled "
+                                "or none\n", optarg);
+                rc = -1;
+            }
+        }
         else
             rc = -1;
         if (rc)
@@ -66,6 +82,7 @@ static int parse_opts(int argc, char **argv, struct cap_opts *o)
     }
     o->seconds = ms / 1000.0;
     o->mtu = (uint16_t)mtu;
+    o->verify_every = every;
     return 0;
 }
 

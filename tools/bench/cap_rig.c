@@ -122,7 +122,7 @@ static int make_sfc(struct cap_rig *g)
         .max_frames = POOL_MBUFS, .max_credits = 256, .timeout_ms = 1000, .mtu = g->o.mtu,
         .burst = 32, .hdr_pool = g->hdr_pool, .clone_pool = g->clone_pool,
         .drain_quiet_ms = 10, .drain_timeout_ms = 100, .throttle_on = 0.75,
-        .throttle_off = 0.5,
+        .throttle_off = 0.5, .verify = g->o.verify, .verify_every = g->o.verify_every,
     };
     for (unsigned n = 0; n < CAP_NODES; n++) {
         c.node[n].port = g->sfc_node;

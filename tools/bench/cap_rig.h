@@ -25,6 +25,8 @@ struct cap_opts {
     unsigned sources;
     double seconds;              /* measuring time (wall): --ms / 1000 */
     uint16_t mtu;                /* pieces of at most ebf_piece_max(mtu) */
+    uint8_t verify;              /* the SFC's enum sfc_verify */
+    uint32_t verify_every;
 };
 
 /*
