@@ -205,6 +205,9 @@ int main(int argc, char **argv)
     c->clone_pool = ebf_daemon_pool(d, "sfc_clone", mbufs, 0);
     c->max_frames = mbufs;
     start_ports(d, c, rx_pool, ack_pool);
+    char err[320];
+    if (sfc_dp_check_node_ports(c, err, sizeof(err)) != 0)
+        ebf_daemon_fail(d, "%s", err);
     int rc = sfc_runner_init(&runner, c, rx_pool);
     if (rc)
         ebf_daemon_fail(d, "cannot create the data plane: %s", strerror(-rc));

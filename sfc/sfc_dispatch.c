@@ -280,6 +280,25 @@ static void count_sent(struct sfc_dp *dp, struct sfc_event *e, uint16_t node, ui
     e->ready_tick = now;
 }
 
+/* A node with credit whose port's queue has room for event e, or -1. A
+ * node whose queue is full is passed over (and the other nodes of its
+ * port with it) for this event: one slow port does not hold up the rest. */
+static int pick_node(struct sfc_dp *dp, const struct sfc_event *e)
+{
+    uint64_t skip = 0;
+
+    for (;;) {
+        int node = sfc_credit_pick_skip(dp->credit, skip);
+        if (node < 0)
+            return -1;
+        const struct txq *q = &dp->txq[dp->node_txq[node]];
+        if ((uint32_t)q->n + e->n_frames + 1 <= TXQ_SIZE)
+            return node;
+        skip |= dp->txq_nodes[dp->node_txq[node]];
+        dp->st.tx_queue_full++;
+    }
+}
+
 unsigned sfc_dispatch(struct sfc_dp *dp, uint64_t now)
 {
     unsigned sent = 0;
@@ -287,12 +306,10 @@ unsigned sfc_dispatch(struct sfc_dp *dp, uint64_t now)
 
     while ((slot = sfc_evtab_ready_peek(dp->tab)) != SFC_NONE) {
         struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
-        int node = sfc_credit_pick(dp->credit);
+        int node = pick_node(dp, e);
         if (node < 0)
             break;
         struct txq *q = &dp->txq[dp->node_txq[node]];
-        if ((uint32_t)q->n + e->n_frames + 1 > TXQ_SIZE)
-            break;
         uint16_t nf = build_event(dp, slot, (uint16_t)node, q);
         if (nf == 0)
             break;
@@ -315,8 +332,12 @@ unsigned sfc_flush_tx(struct sfc_dp *dp)
         uint16_t k = rte_eth_tx_burst(q->port, 0, q->pkt, q->n);
         if (k < q->n)
             memmove(q->pkt, q->pkt + k, (size_t)(q->n - k) * sizeof(q->pkt[0]));
+        /* tx.refused: each frame once, at the first try the port refused
+         * it; the first `refused` frames of the queue were counted before. */
+        uint16_t counted = q->refused > k ? (uint16_t)(q->refused - k) : 0;
         q->n = (uint16_t)(q->n - k);
-        dp->st.tx_refused += q->n;
+        dp->st.tx_refused += (uint64_t)(q->n - counted);
+        q->refused = q->n;
         work += k;
     }
     return work;

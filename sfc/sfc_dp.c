@@ -38,16 +38,66 @@ static void map_node_ports(struct sfc_dp *dp)
         if (q == dp->n_txq)
             dp->txq[dp->n_txq++].port = dp->c.node[i].port;
         dp->node_txq[i] = q;
+        dp->txq_nodes[q] |= 1ull << i;
         rte_eth_macaddr_get(dp->c.node[i].port, &ea);
         memcpy(dp->node_port_mac[i], ea.addr_bytes, 6);
     }
 }
 
+/* The segments of the longest event frame at mtu: its header mbuf and one
+ * piece of 1 byte per fragment header that fits. */
+static uint16_t max_segs(uint16_t mtu)
+{
+    return (uint16_t)(1 + ((mtu ? mtu : 1500) - EBF_EVENT_HLEN) / (EBF_FRAG_HLEN + 1));
+}
+
+static int check_node_port(uint16_t port, uint16_t mtu, char *err, size_t len)
+{
+    struct rte_eth_dev_info info;
+    char name[RTE_ETH_NAME_MAX_LEN] = "?";
+    uint16_t segs = max_segs(mtu);
+
+    rte_eth_dev_get_name_by_port(port, name);
+    if (rte_eth_dev_info_get(port, &info) != 0) {
+        snprintf(err, len, "node port %u (%s): cannot read its device info", port, name);
+        return -1;
+    }
+    if (!(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
+        snprintf(err, len, "node port %u (%s, driver %s) does not offer multi-segment transmit "
+                 "(RTE_ETH_TX_OFFLOAD_MULTI_SEGS): the SFC sends each event frame as a chain "
+                 "of mbufs; use a driver that offers it (net_memif, net_ring, net_af_packet, "
+                 "most NICs)", port, name, info.driver_name);
+    else if (info.tx_desc_lim.nb_seg_max < segs || info.tx_desc_lim.nb_mtu_seg_max < segs)
+        snprintf(err, len, "node port %u (%s, driver %s) takes at most %u segments per frame; "
+                 "an event frame at MTU %u can have %u", port, name, info.driver_name,
+                 info.tx_desc_lim.nb_seg_max < info.tx_desc_lim.nb_mtu_seg_max
+                     ? info.tx_desc_lim.nb_seg_max : info.tx_desc_lim.nb_mtu_seg_max,
+                 mtu ? mtu : 1500, segs);
+    else
+        return 0;
+    return -1;
+}
+
+int sfc_dp_check_node_ports(const struct sfc_conf *conf, char *err, size_t len)
+{
+    for (uint16_t i = 0; i < conf->n_nodes; i++)
+        if (check_node_port(conf->node[i].port, conf->mtu, err, len) != 0)
+            return -1;
+    return 0;
+}
+
 struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
 {
-    struct sfc_dp *dp = rte_zmalloc("sfc_dp", sizeof(*dp), RTE_CACHE_LINE_SIZE);
+    struct sfc_dp *dp;
     struct rte_ether_addr ea;
+    char err[320];
 
+    if (sfc_dp_check_node_ports(conf, err, sizeof(err)) != 0) {
+        SFC_LOG(ERR, "%s\n", err);
+        errno = ENOTSUP;
+        return NULL;
+    }
+    dp = rte_zmalloc("sfc_dp", sizeof(*dp), RTE_CACHE_LINE_SIZE);
     if (!dp) {
         errno = ENOMEM;
         return NULL;

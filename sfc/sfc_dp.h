@@ -59,8 +59,18 @@ struct sfc_conf {
 
 struct sfc_dp;
 
+/*
+ * The SFC sends every event frame as a chain of mbufs (a header mbuf, then
+ * the received fragments, not copied): each node port must offer
+ * multi-segment transmit (ebf_port_start enables it when offered) and take as many segments per frame as an event frame of
+ * conf->mtu can have. Returns 0, or -1 with err naming the port, what it
+ * lacks and what is needed.
+ */
+int sfc_dp_check_node_ports(const struct sfc_conf *conf, char *err, size_t len);
+
 /* Create the data plane (event table, credit scheduler, tx buffers); NULL
- * with errno set. Ports must be started by the caller. */
+ * with errno set (ENOTSUP, logged: a node port failed
+ * sfc_dp_check_node_ports). Ports must be started by the caller. */
 struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf);
 void sfc_dp_destroy(struct sfc_dp *dp);
 

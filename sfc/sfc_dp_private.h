@@ -28,6 +28,7 @@ _Static_assert(TXQ_SIZE - 1 >= EBF_EVENT_FRAMES_MAX, "an event of EBF_EVENT_FRAM
 struct txq {
     uint16_t port;
     uint16_t n;
+    uint16_t refused;            /* the first this many were refused (and counted) before */
     struct rte_mbuf *pkt[TXQ_SIZE];
 };
 
@@ -67,6 +68,7 @@ struct sfc_dp {
     uint16_t n_txq;
     struct txq *txq;             /* one per distinct node port */
     uint16_t node_txq[SFC_MAX_NODES];
+    uint64_t txq_nodes[SFC_MAX_NODES];   /* per txq: bit i for node i on its port */
     uint64_t timeout_tsc;
     double ns_per_tsc;
     int drain_phase;             /* 0 running, 1 quiet wait, 2 ack wait, 3 done */

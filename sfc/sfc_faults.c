@@ -183,16 +183,19 @@ unsigned sfc_throttle_poll(struct sfc_dp *dp, uint64_t now)
 static void purge_txq(struct sfc_dp *dp, uint16_t node)
 {
     struct txq *q = &dp->txq[dp->node_txq[node]];
-    uint16_t k = 0;
+    uint16_t k = 0, refused = 0;
 
     for (uint16_t i = 0; i < q->n; i++) {
         struct rte_mbuf *m = q->pkt[i];
-        if (memcmp(rte_pktmbuf_mtod(m, const uint8_t *), dp->c.node[node].mac, 6) == 0)
+        if (memcmp(rte_pktmbuf_mtod(m, const uint8_t *), dp->c.node[node].mac, 6) == 0) {
             rte_pktmbuf_free(m);
-        else
+        } else {
+            refused += i < q->refused;      /* counted as refused before: stays so */
             q->pkt[k++] = m;
+        }
     }
     q->n = k;
+    q->refused = refused;
 }
 
 /* Node is dead: no credit, nothing queued for it, and every event it has

@@ -70,6 +70,7 @@ struct sfc_stats {
     uint64_t lost_digest;        /* sum of ebf_mix64(id) over lost events */
     uint64_t events_complete, events_incomplete;
     uint64_t events_sent, frames_tx, bytes_tx, tx_refused, clone_fail;
+    uint64_t tx_queue_full;      /* a node passed over: its port's queue had no room */
     uint64_t credit_frames, credits_granted, credits_clamped;
     uint64_t acks, acked_accept, acked_reject, ack_unknown, ack_status_errors;
     uint64_t backpressure_polls;
@@ -153,7 +154,9 @@ struct sfc_snap {
     X(TX_BYTES, C, "tx.bytes", st.bytes_tx, (), 0,                                                 \
       "Bytes of the event frames the SFC sent to nodes.")                                          \
     X(TX_REFUSED, C, "tx.refused", st.tx_refused, (), 0,                                           \
-      "Frames a node port refused at first try (retried).")                                        \
+      "Frames a node port refused at first try (retried); each frame counted once.")               \
+    X(TX_QUEUE_FULL, C, "tx.queue_full", st.tx_queue_full, (), 0,                                  \
+      "Times a node with credit was passed over: its port's queue had no room.")                   \
     X(TX_CLONE_FAIL, C, "tx.clone_fail", st.clone_fail, (), 0,                                     \
       "Zero-copy clones not made for lack of mbufs (retried).")                                    \
     X(TX_PAYLOAD_BYTES, C, "tx.payload_bytes", st.payload_bytes_sent, (), 0,                       \
