@@ -123,6 +123,7 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
     map_node_ports(dp);
     dp->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
     dp->timeout_tsc = (uint64_t)(conf->timeout_ms * 1e-3 * (double)rte_get_tsc_hz());
+    dp->tick_tsc = rte_get_tsc_hz() / SFC_TICKS_PER_S;
     ebf_hist_init(&dp->st.build_ns);
     ebf_hist_init(&dp->st.dispatch_ns);
     ebf_hist_init(&dp->st.ack_ns);
@@ -262,8 +263,6 @@ static int intake_one(struct sfc_dp *dp, struct rte_mbuf *m, uint64_t now)
     struct ebf_l2l3 l;
     struct ebf_frag_hdr h;
 
-    dp->st.rx_frames++;
-    dp->st.rx_bytes += m->pkt_len;
     if (!intake_parse(dp, m, &l, &h))
         return 0;
     sfc_seq_note(dp, h.source, h.seq);
@@ -275,10 +274,15 @@ static unsigned poll_intake(struct sfc_dp *dp, uint64_t now)
 {
     struct rte_mbuf *pkts[BURST_MAX], *drop[BURST_MAX];
     uint16_t n = rte_eth_rx_burst(dp->c.rx_port, 0, pkts, dp->c.burst), nd = 0;
+    uint64_t bytes = 0;
 
-    for (uint16_t i = 0; i < n; i++)
+    for (uint16_t i = 0; i < n; i++) {
+        bytes += pkts[i]->pkt_len;
         if (!intake_one(dp, pkts[i], now))
             drop[nd++] = pkts[i];
+    }
+    dp->st.rx_frames += n;       /* per burst */
+    dp->st.rx_bytes += bytes;
     if (nd)
         rte_pktmbuf_free_bulk(drop, nd);
     return n;
@@ -307,13 +311,22 @@ static int intake_allowed(struct sfc_dp *dp)
 unsigned sfc_dp_poll(struct sfc_dp *dp, int intake)
 {
     uint64_t now = rte_get_tsc_cycles();
-    unsigned work = sfc_poll_nodes(dp, now);
+    unsigned work = sfc_poll_nodes(dp, now), in = 0;
     uint64_t dropped = 0;
+    int tick = now >= dp->next_tick;
 
-    work += sfc_nodes_check(dp, now);
-    work += sfc_throttle_poll(dp, now);
+    /* Periodic work on a TSC timer: node liveness, the throttle's refresh.
+     * The throttle's on/off follows the table's fill, which changes only
+     * on intake and acks: it is looked at on those passes too. */
+    if (tick) {
+        dp->next_tick = now + dp->tick_tsc;
+        work += sfc_nodes_check(dp, now);
+    }
     if (intake && intake_allowed(dp))
-        work += poll_intake(dp, now);
+        in = poll_intake(dp, now);
+    if (tick || work || in)
+        work += sfc_throttle_poll(dp, now);
+    work += in;
     uint32_t head = sfc_evtab_building_head(dp->tab);
     if (head != SFC_NONE &&
         now - sfc_evtab_event(dp->tab, head)->first_tick >= dp->timeout_tsc) {

@@ -159,9 +159,6 @@ unsigned sfc_throttle_poll(struct sfc_dp *dp, uint64_t now)
     sfc_evtab_counts(dp->tab, &k);
     uint32_t held = k.building + k.ready + k.sent;
     uint32_t recs = dp->c.max_frames - k.free_records;
-    uint32_t f1 = (uint32_t)((uint64_t)held * 1000 / dp->c.capacity);
-    uint32_t f2 = (uint32_t)((uint64_t)recs * 1000 / dp->c.max_frames);
-    uint16_t fill = (uint16_t)(f1 > f2 ? f1 : f2);
 
     if (!dp->throttled && (held >= dp->on_events || recs >= dp->on_records)) {
         dp->throttled = 1;
@@ -172,7 +169,11 @@ unsigned sfc_throttle_poll(struct sfc_dp *dp, uint64_t now)
     } else if (!dp->throttled || now - dp->throttle_sent_tsc < dp->throttle_refresh_tsc) {
         return 0;
     }
-    throttle_send(dp, fill, now);
+    /* The fill, per mille, for the frame only: the divisions are paid
+     * when a frame goes out, not on every pass. */
+    uint32_t f1 = (uint32_t)((uint64_t)held * 1000 / dp->c.capacity);
+    uint32_t f2 = (uint32_t)((uint64_t)recs * 1000 / dp->c.max_frames);
+    throttle_send(dp, (uint16_t)(f1 > f2 ? f1 : f2), now);
     return 1;
 }
 
