@@ -71,7 +71,8 @@ static void take_ack(struct sfc_dp *dp, uint16_t node, const struct ebf_ack *ack
         return;
     }
     struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
-    ebf_hist_add(&dp->st.ack_ns, tsc_to_ns(dp, now - e->ready_tick));
+    uint64_t since = now - sfc_evtab_cold(dp->tab, slot)->ready_tick;
+    ebf_hist_add(&dp->st.ack_ns, tsc_to_ns(dp, since));
     dp->st.acks++;
     dp->st.node_acked[node]++;
     if (ack->decision == EBF_DEC_ACCEPT)
@@ -270,8 +271,8 @@ static void count_missing(struct sfc_dp *dp, const struct sfc_event *e)
 
 /* Event e went to node in nf frames at now: count it, and from here on its
  * ready_tick is when it was sent. */
-static void count_sent(struct sfc_dp *dp, struct sfc_event *e, uint16_t node, uint16_t nf,
-                       uint64_t now)
+static void count_sent(struct sfc_dp *dp, uint32_t slot, struct sfc_event *e, uint16_t node,
+                       uint16_t nf, uint64_t now)
 {
     dp->st.frames_tx += nf;
     dp->st.events_sent++;
@@ -281,8 +282,9 @@ static void count_sent(struct sfc_dp *dp, struct sfc_event *e, uint16_t node, ui
         dp->st.events_incomplete++;
         count_missing(dp, e);
     }
-    ebf_hist_add(&dp->st.dispatch_ns, tsc_to_ns(dp, now - e->ready_tick));
-    e->ready_tick = now;
+    struct sfc_event_cold *cold = sfc_evtab_cold(dp->tab, slot);
+    ebf_hist_add(&dp->st.dispatch_ns, tsc_to_ns(dp, now - cold->ready_tick));
+    cold->ready_tick = now;
 }
 
 /* A node with credit whose port's queue has room for event e, or -1. A
@@ -318,7 +320,7 @@ unsigned sfc_dispatch(struct sfc_dp *dp, uint64_t now)
         uint16_t nf = build_event(dp, slot, (uint16_t)node, q);
         if (nf == 0)
             break;
-        count_sent(dp, e, (uint16_t)node, nf, now);
+        count_sent(dp, slot, e, (uint16_t)node, nf, now);
         sfc_evtab_mark_sent(dp->tab, slot, (uint16_t)node);
         sfc_credit_consume(dp->credit, (uint16_t)node);
         sent++;
