@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ebf_crc.h"
+#include "ebf_pattern.h"
 
 static const char *const reason_names[] = {
 #define EBF_REASON_NAME(n, s) s,
@@ -230,6 +231,18 @@ void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h)
 int ebf_frag_crc_ok(const uint8_t *buf, const struct ebf_frag_hdr *h)
 {
     return frag_crc(buf, h->piece_len) == h->crc;
+}
+
+enum ebf_reason ebf_frag_verify(const uint8_t *buf, const struct ebf_frag_hdr *h,
+                                int *pattern_bad)
+{
+    uint32_t c = ebf_crc32c(0, buf, 28);
+
+    c = ebf_crc32c(c, buf + 32, 8);
+    int ok = ebf_pattern_check_crc(buf + EBF_FRAG_HLEN, h->piece_len, h->source, h->event_id,
+                                   h->offset, &c);
+    *pattern_bad = c == h->crc ? !ok : 0;
+    return c == h->crc ? EBF_R_OK : EBF_R_BAD_CHECKSUM;
 }
 
 enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_sources,

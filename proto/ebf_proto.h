@@ -213,6 +213,14 @@ enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_source
  * check) at buf is right: for a receiver that checks only some frames. */
 int ebf_frag_crc_ok(const uint8_t *buf, const struct ebf_frag_hdr *h);
 
+/* The CRC and the payload pattern (ebf_pattern.h) of a piece parsed into h
+ * without its CRC check, in one pass over the payload (each word
+ * checksummed and compared: ebf_pattern_check_crc). Returns
+ * EBF_R_BAD_CHECKSUM (*pattern_bad then 0: untrusted bytes are not judged)
+ * or EBF_R_OK with *pattern_bad 1 when a byte differs from the pattern. */
+enum ebf_reason ebf_frag_verify(const uint8_t *buf, const struct ebf_frag_hdr *h,
+                                int *pattern_bad);
+
 /* --- Event frames ----------------------------------------------------- */
 
 void ebf_event_write(uint8_t *buf, const struct ebf_event_hdr *h);
