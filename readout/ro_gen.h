@@ -67,6 +67,8 @@ uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_i
 struct ro_txq {
     struct rte_mbuf *pkt[RO_BURST_MAX];
     uint16_t n;
+    struct rte_mbuf *spare[RO_BURST_MAX];   /* allocated in bulk, not used yet */
+    uint16_t n_spare;
 };
 
 /* A generator between events; the caller owns it, one lcore drives it. */
@@ -74,6 +76,7 @@ struct ro_gen {
     const struct ro_conf *c;
     struct ro_stats *st;
     struct ro_txq q;
+    const volatile sig_atomic_t *force;     /* the last ro_next's: ro_finish's flush */
     struct ebf_idle idle;
     uint32_t seq[EBF_MAX_SOURCES];
     uint64_t t0, end;            /* TSC at start, and of the deadline */
