@@ -24,4 +24,8 @@ uint32_t ebf_crc32c(uint32_t crc, const void *buf, size_t len);
 uint32_t ebf_crc32c_seq(uint32_t crc, const void *buf, size_t n, uint64_t w, uint64_t step,
                         uint64_t *diff);
 
+/* Store the n words w, w + step, w + 2 step ... at buf (little-endian)
+ * and continue the CRC32C crc over them, in one pass (ebf_pattern_fill_crc). */
+uint32_t ebf_crc32c_fill_seq(uint32_t crc, void *buf, size_t n, uint64_t w, uint64_t step);
+
 #endif /* EBF_CRC_H */

@@ -28,4 +28,9 @@ long ebf_pattern_check(const uint8_t *buf, size_t len, uint16_t source,
 int ebf_pattern_check_crc(const uint8_t *buf, size_t len, uint16_t source, uint64_t event_id,
                           uint32_t off, uint32_t *crc);
 
+/* Fill as ebf_pattern_fill does and continue the CRC32C *crc over the len
+ * bytes written, in one pass. */
+void ebf_pattern_fill_crc(uint8_t *buf, size_t len, uint16_t source, uint64_t event_id,
+                          uint32_t off, uint32_t *crc);
+
 #endif /* EBF_PATTERN_H */

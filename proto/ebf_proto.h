@@ -199,6 +199,11 @@ enum ebf_reason ebf_parse_l2l3(const uint8_t *buf, size_t len, uint16_t udp_port
  */
 void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h);
 
+/* The same, with the payload written too: the pattern of (h->source,
+ * h->event_id) from h->offset (ebf_pattern.h), filled and checksummed in
+ * one pass. */
+void ebf_frag_write_pattern(uint8_t *buf, struct ebf_frag_hdr *h);
+
 /*
  * Parse a fragment header and its piece at buf (len bytes available, at
  * least the header and the piece). Checks version, type, lengths

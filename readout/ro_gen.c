@@ -14,7 +14,6 @@
 #include "ebf_kv.h"
 #include "ebf_mix.h"
 #include "ebf_param.h"
-#include "ebf_pattern.h"
 #include "ebf_util.h"
 
 RTE_LOG_REGISTER_DEFAULT(ro_logtype, INFO);
@@ -199,8 +198,7 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
             .source = source, .seq = g->seq[source]++, .event_id = e, .frag_len = len,
             .offset = off, .piece_len = piece, .tx_ns = now_ns,
         };
-        ebf_pattern_fill(p + hlen + EBF_FRAG_HLEN, piece, source, e, off);
-        ebf_frag_write(p + hlen, &h);
+        ebf_frag_write_pattern(p + hlen, &h);     /* payload filled and CRCed in one pass */
         q->pkt[q->n++] = m;
         st->frames++;
         st->bytes += flen;

@@ -1234,6 +1234,23 @@ START_TEST(test_frag_verify_one_pass)
 }
 END_TEST
 
+/* ebf_frag_write_pattern writes what ebf_pattern_fill and ebf_frag_write
+ * write, byte for byte, and sets the same CRC. */
+START_TEST(test_frag_write_pattern)
+{
+    static uint8_t a[EBF_FRAG_HLEN + 1446], b[EBF_FRAG_HLEN + 1446];
+    struct ebf_frag_hdr h = {.source = 2, .seq = 9, .event_id = 1ull << 40, .frag_len = 8000,
+                             .offset = 1446 * 3, .piece_len = 1446, .tx_ns = 123456789};
+    struct ebf_frag_hdr h2 = h;
+
+    ebf_pattern_fill(a + EBF_FRAG_HLEN, 1446, 2, 1ull << 40, 1446 * 3);
+    ebf_frag_write(a, &h);
+    ebf_frag_write_pattern(b, &h2);
+    ck_assert_int_eq(memcmp(a, b, sizeof(a)), 0);
+    ck_assert_uint_eq(h.crc, h2.crc);
+}
+END_TEST
+
 Suite *ebf_proto_suite(void);   /* called by check-main.c, which has no header */
 
 static TCase *tcase(const char *name)
@@ -1280,6 +1297,7 @@ Suite *ebf_proto_suite(void)
     tcase_add_test(tc, test_reason_names);
     tcase_add_test(tc, test_throttle_frame);
     tcase_add_test(tc, test_frag_verify_one_pass);
+    tcase_add_test(tc, test_frag_write_pattern);
     suite_add_tcase(s, tc);
 
     return s;
