@@ -228,7 +228,7 @@ void ebf_daemon_serve(struct ebf_daemon *d, const struct ebf_ctl_ops *ops, struc
     ebf_ctl_serve(plug->ctl, plug, &idle, &plug->cycles);
     ebf_ctl_destroy(plug->ctl);
     plug->ctl = NULL;
-    if (co->stats && ebf_ctl_write_stats(ops, plug, co->stats) != 0)
+    if (co->stats && ebf_ctl_write_stats(ops, plug, plug->conf, co->stats) != 0)
         ebf_daemon_fail(d, "cannot write '%s': %s", co->stats, strerror(errno));
 }
 

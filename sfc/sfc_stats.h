@@ -133,7 +133,7 @@ struct sfc_snap {
       "Frames read from the readout port.")                                                        \
     X(RX_BYTES, C, "rx.bytes", st.rx_bytes, (), 0,                                                 \
       "Bytes of the frames read from the readout port.")                                           \
-    X(RX_VERIFIED, C, "rx.verified", st.rx_verified, (), EBF_CF_SUM,                               \
+    X(RX_VERIFIED, C, "rx.verified", st.rx_verified, (), 0,                                        \
       "Fragment frames whose CRC the SFC checked (all of them with --verify full).")               \
     X(RX_REJECT, CA, "rx.reject", st.reject, ("reason", 1, sfc_reason_label), EBF_CF_SUM,          \
       "Frames that failed to parse, by reason.")                                                   \
