@@ -189,6 +189,10 @@ void cap_rig_feed(struct cap_rig *g)
             for (uint32_t k = 0; k < g->pieces; k++) {
                 struct rte_mbuf *m = g->frame[i++];
                 uint32_t off = k * max;
+                if (rte_mbuf_refcnt_read(m) != 1) {
+                    fprintf(stderr, "sfc-capacity: a frame of the last round is still held\n");
+                    exit(1);
+                }
                 struct ebf_frag_hdr h = {
                     .source = s, .seq = g->seq[s]++, .event_id = g->next_event,
                     .frag_len = g->o.frag_size, .offset = off,
@@ -198,6 +202,8 @@ void cap_rig_feed(struct cap_rig *g)
                 ebf_frag_write(rte_pktmbuf_mtod_offset(m, uint8_t *, EBF_ETH_HLEN), &h);
                 rte_mbuf_refcnt_update(m, 1);
             }
+    g->fed_events += g->batch_events;
+    g->fed_frames += g->n_frames;
     if (rte_ring_enqueue_bulk(g->r_in, (void **)g->frame, g->n_frames, NULL) != g->n_frames) {
         fprintf(stderr, "sfc-capacity: the input ring is full\n");
         exit(1);
@@ -250,8 +256,7 @@ unsigned cap_rig_nodes(struct cap_rig *g)
 
 int cap_rig_round_done(const struct cap_rig *g)
 {
-    for (uint32_t i = 0; i < g->n_frames; i++)
-        if (rte_mbuf_refcnt_read(g->frame[i]) != 1)
-            return 0;
-    return 1;
+    if (g->o.io)
+        return g->node_frames >= g->fed_frames;
+    return sfc_dp_stats(g->dp)->acks >= g->fed_events;
 }

@@ -55,6 +55,7 @@ struct cap_rig {
     uint32_t credit_seq[CAP_NODES];
     uint64_t acked;              /* events acked by the emulated nodes */
     uint64_t node_frames;        /* frames that reached the node port */
+    uint64_t fed_events, fed_frames;
 };
 
 /* Set up ports, pools, frames and (unless o->io) the SFC's data plane after
@@ -71,8 +72,9 @@ void cap_rig_feed(struct cap_rig *g);
  * Returns the frames taken. */
 unsigned cap_rig_nodes(struct cap_rig *g);
 
-/* Whether every frame of the round is back in the rig's hands (each one's
- * only reference is the rig's). */
+/* Whether the round is through: the SFC took the acks of every event fed
+ * (and so let go of their frames), or with io every frame reached the node
+ * port. Counters only: no walk over the frames between polls. */
 int cap_rig_round_done(const struct cap_rig *g);
 
 #endif /* CAP_RIG_H */
