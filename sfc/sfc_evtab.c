@@ -24,6 +24,7 @@ struct idx_ent {
 struct src_fill {
     uint32_t len;                /* frag_len, 0 = none yet */
     uint32_t got;
+    uint32_t in_order;           /* the pieces held are exactly [0, got) */
 };
 
 struct sfc_evtab {
@@ -322,8 +323,11 @@ enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr
     uint32_t got = sf->got;
     if (got > 0 && sf->len != h->frag_len)
         return SFC_ADD_LEN_MISMATCH;
+    /* The next piece in order cannot overlap: only pieces out of order
+     * walk the event's records. */
+    int next_in_order = got == 0 ? h->offset == 0 : sf->in_order && h->offset == got;
     if (got > 0 && (got + h->piece_len > h->frag_len ||
-                    overlaps(t, e, h->source, h->offset, h->piece_len)))
+                    (!next_in_order && overlaps(t, e, h->source, h->offset, h->piece_len))))
         return SFC_ADD_DUPLICATE;
     if (t->n_free_rec == 0)
         return SFC_ADD_NO_RECORD;
@@ -345,6 +349,7 @@ enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr
         t->cold[slot].first_tx_ns = h->tx_ns;
     sf->len = h->frag_len;
     sf->got = got + h->piece_len;
+    sf->in_order = (uint32_t)next_in_order;
     *slot_out = slot;
     if (sf->got != h->frag_len)
         return SFC_ADD_PARTIAL;
