@@ -239,7 +239,8 @@ int main(int argc, char **argv)
      * default 64 MB and still cover both rings (1024 each), a burst and
      * the fault stage's 1024 held frames. */
     uint16_t room = ebf_daemon_room(d, c->port);
-    c->pool = ebf_daemon_pool(d, "ro_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room);
+    c->pool = ebf_daemon_pool_at(d, "ro_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room,
+                                 c->port);
     ebf_daemon_port_start(d, c->port, c->pool, d->cl.common.port);
     ebf_daemon_link_wait(d, c->port, d->cl.common.port);
     int rc = ro_runner_init(&runner, c);

@@ -198,11 +198,15 @@ int main(int argc, char **argv)
     ebf_idle_init(&c->idle, d->cl.common.idle);
     find_ports(d, c);
     c->mtu = d->cl.common.mtu;
-    struct rte_mempool *rx_pool = ebf_daemon_pool(d, "sfc_rx", mbufs,
-                                                  ebf_daemon_room(d, c->rx_port));
-    struct rte_mempool *ack_pool = ebf_daemon_pool(d, "sfc_ack", 4095, node_room(d, c));
-    c->hdr_pool = ebf_daemon_pool(d, "sfc_hdr", 8191, 128);
-    c->clone_pool = ebf_daemon_pool(d, "sfc_clone", mbufs, 0);
+    /* On the sockets of the ports that use them: received frames and their
+     * clones at the readout port's, event headers and credit frames at the
+     * (first) node port's. */
+    struct rte_mempool *rx_pool = ebf_daemon_pool_at(d, "sfc_rx", mbufs,
+                                                     ebf_daemon_room(d, c->rx_port), c->rx_port);
+    struct rte_mempool *ack_pool = ebf_daemon_pool_at(d, "sfc_ack", 4095, node_room(d, c),
+                                                      c->node[0].port);
+    c->hdr_pool = ebf_daemon_pool_at(d, "sfc_hdr", 8191, 128, c->node[0].port);
+    c->clone_pool = ebf_daemon_pool_at(d, "sfc_clone", mbufs, 0, c->rx_port);
     c->max_frames = mbufs;
     start_ports(d, c, rx_pool, ack_pool);
     char err[320];
