@@ -17,10 +17,11 @@
 static struct ro_conf conf = {
     .n_sources = 8, .size_min = 1024, .size_max = 1024, .seed = 1,
     .encap = EBF_ENCAP_ETH, .udp_port = EBF_UDP_PORT_DEFAULT, .burst = 32,
-    .src_ip = 0x0a000001,
+    .src_ip = 0x0a000001, .sfc_timeout_ms = 2000,
 };
 
 static struct ebf_daemon ro_daemon;
+static char sfc_port_name[RO_MAX_SFCS][64];   /* --sfc-port, by SFC */
 
 /* What only the checks across options need. */
 static struct {
@@ -64,6 +65,29 @@ static int parse_sfc_ips(void *arg, const char *val, char *err, size_t len)
          t = strtok_r(NULL, ",", &save))
         if (ebf_parse_ipv4(t, &c->sfc_ip[n++]))
             return snprintf(err, len, "\"%s\" is not an IPv4 address", t), -EINVAL;
+    return 0;
+}
+
+/* --sfc-port NAME[,NAME...]: the port toward each SFC of --sfc-mac. */
+static int parse_sfc_ports(void *arg, const char *val, char *err, size_t len)
+{
+    struct ro_conf *c = arg;
+    char buf[1024], *save = NULL;
+    uint16_t n = 0;
+
+    if (strlen(val) >= sizeof(buf))
+        return snprintf(err, len, "list too long"), -EINVAL;
+    strcpy(buf, val);
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == RO_MAX_SFCS)
+            return snprintf(err, len, "more than %d ports", RO_MAX_SFCS), -EINVAL;
+        if (strlen(t) >= sizeof(sfc_port_name[0]))
+            return snprintf(err, len, "\"%s\" is too long for a port name", t), -EINVAL;
+        snprintf(sfc_port_name[n++], sizeof(sfc_port_name[0]), "%s", t);
+    }
+    if (n == 0)
+        return snprintf(err, len, "\"%s\" holds no port name", val), -EINVAL;
+    c->n_sfc_ports = n;
     return 0;
 }
 
@@ -116,7 +140,17 @@ static int parse_silence(void *arg, const char *val, char *err, size_t len)
 static const struct ebf_arg own[] = {
     {.name = "sfc-mac", .kind = EBF_ARG_FN, .fn = parse_sfc_macs, .dst = &conf, .required = 1,
      .meta = "LIST", .help = "SFC MACs; event e goes to SFC e % count"},
+    {.name = "sfc-port", .kind = EBF_ARG_FN, .fn = parse_sfc_ports, .dst = &conf,
+     .meta = "NAME[,NAME...]", .help = "the port toward each SFC of --sfc-mac, in order\n"
+     "(one memif link per SFC; default: --port for all)"},
     EBF_ARG_PARAM(SOURCES, &conf.n_sources, "N", "readout boards emulated on this port (8)"),
+    EBF_ARG_INT(EBF_ARG_U16, "source-base", &conf.source_base, 0, EBF_MAX_SOURCES - 1, "N",
+                "the first source id (0): sources N up, one per\n"
+                "source; unique across the readouts of a farm"),
+    EBF_ARG_NUM("sfc-timeout-ms", &conf.sfc_timeout_ms, 0, 3600000, "T",
+                "give an SFC up when its link is down, or its port refused\n"
+                "every frame for T ms while it sent no throttle frame;\n"
+                "the other SFCs are served on (2000; 0: never)"),
     EBF_ARG_PARAM(EVENTS, &conf.n_events, "N",
                   "events to send (0: until --duration or SIGINT) (0)"),
     EBF_ARG_PARAM(DURATION, &conf.duration_s, "S", "stop after S seconds (0: no limit)"),
@@ -185,10 +219,21 @@ static int check_opts(char *err, size_t len)
         return refuse(err, len, "--frag-dist lognormal takes --frag-min/--frag-max, not --frag-size");
     if (opt.dist == DIST_FIXED && opt.have_range)
         return refuse(err, len, "--frag-dist fixed takes --frag-size, not --frag-min/--frag-max");
+    if ((unsigned)c->source_base + c->n_sources > EBF_MAX_SOURCES) {
+        snprintf(err, len, "option '--source-base': sources %u..%u go beyond the %d an event "
+                 "has at most", c->source_base, c->source_base + c->n_sources - 1,
+                 EBF_MAX_SOURCES);
+        return -EINVAL;
+    }
+    if (c->n_sfc_ports && c->n_sfc_ports != c->n_sfcs) {
+        snprintf(err, len, "option '--sfc-port': %u ports for the %u SFCs of --sfc-mac (one "
+                 "each, in order)", c->n_sfc_ports, c->n_sfcs);
+        return -EINVAL;
+    }
     if (opt.fault.silence_source != RO_FAULT_NO_SILENCE &&
-        opt.fault.silence_source >= c->n_sources) {
-        snprintf(err, len, "option '--silence': source %u is not below --sources %u",
-                 opt.fault.silence_source, c->n_sources);
+        opt.fault.silence_source >= (unsigned)c->source_base + c->n_sources) {
+        snprintf(err, len, "option '--silence': source %u is not below --source-base + "
+                 "--sources %u", opt.fault.silence_source, c->source_base + c->n_sources);
         return -EINVAL;
     }
     if (opt.fault.burst_events && c->rate > 0)
@@ -215,6 +260,19 @@ static int check_opts(char *err, size_t len)
     return 0;
 }
 
+/* Start --port and every other --sfc-port, then wait for their links. */
+static void start_ports(struct ebf_daemon *d, struct ro_conf *c)
+{
+    ebf_daemon_port_start(d, c->port, c->pool, d->cl.common.port);
+    for (uint16_t k = 0; k < c->n_sfc_ports; k++)
+        if (c->sfc_port[k] != c->port)
+            ebf_daemon_port_start(d, c->sfc_port[k], c->pool, sfc_port_name[k]);
+    ebf_daemon_link_wait(d, c->port, d->cl.common.port);
+    for (uint16_t k = 0; k < c->n_sfc_ports; k++)
+        if (c->sfc_port[k] != c->port)
+            ebf_daemon_link_wait(d, c->sfc_port[k], sfc_port_name[k]);
+}
+
 int main(int argc, char **argv)
 {
     static struct ro_runner runner;
@@ -235,14 +293,18 @@ int main(int argc, char **argv)
     c->port = ebf_daemon_port(d, d->cl.common.port);
     ebf_daemon_mac(d, c->port, c->src_mac);
     c->mtu = d->cl.common.mtu;
+    uint16_t room = ebf_daemon_room(d, c->port);
+    for (uint16_t k = 0; k < c->n_sfc_ports; k++) {
+        c->sfc_port[k] = ebf_daemon_port(d, sfc_port_name[k]);
+        uint16_t r = ebf_daemon_room(d, c->sfc_port[k]);
+        room = r > room ? r : room;
+    }
     /* Above the default room, 4095 mbufs: at --mtu 9000 they fit --no-huge's
      * default 64 MB and still cover both rings (1024 each), a burst and
      * the fault stage's 1024 held frames. */
-    uint16_t room = ebf_daemon_room(d, c->port);
     c->pool = ebf_daemon_pool_at(d, "ro_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room,
                                  c->port);
-    ebf_daemon_port_start(d, c->port, c->pool, d->cl.common.port);
-    ebf_daemon_link_wait(d, c->port, d->cl.common.port);
+    start_ports(d, c);
     int rc = ro_runner_init(&runner, c);
     if (rc)
         ebf_daemon_fail(d, "cannot create the data plane: %s", strerror(-rc));

@@ -127,9 +127,11 @@ int ro_conf_check(void *conf, char *err, size_t len)
         }
         ro_size_lognormal_params(c->size_mean, c->size_sd, &c->size_mu, &c->size_sigma);
     }
-    if (f->silence_source != RO_FAULT_NO_SILENCE && f->silence_source >= c->n_sources) {
-        snprintf(err, len, "parameter 'silence': source %u is not below the readout's %u sources",
-                 f->silence_source, c->n_sources);
+    /* A farm configures every readout alike: a source another readout sends
+     * (outside source_base .. + n_sources) is silenced there, a no-op here. */
+    if (f->silence_source != RO_FAULT_NO_SILENCE && f->silence_source >= EBF_MAX_SOURCES) {
+        snprintf(err, len, "parameter 'silence': source %u is not below %d", f->silence_source,
+                 EBF_MAX_SOURCES);
         return -EINVAL;
     }
     if (f->burst_events && c->rate > 0) {
@@ -279,7 +281,8 @@ static void snapshot(void *dp, void *out, int *finished)
     s->paused = r->plug.paused;
     s->throttled = r->plug.running && run->g.held_since != 0;
     s->rate = r->conf.rate;
-    s->n_sources = r->conf.n_sources;
+    s->n_sources = (uint16_t)(r->conf.source_base + r->conf.n_sources);
+    s->n_sfcs = r->conf.n_sfcs;
     if (run->conf.fault) {
         s->faults = 1;
         s->fault = *ro_fault_tx_stats(run->conf.fault);

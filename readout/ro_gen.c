@@ -39,14 +39,23 @@ uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_i
 #define RX_BURST 32
 _Static_assert(RO_MAX_SFCS <= RO_THROTTLE_MAX_MACS, "the throttle view trusts every --sfc-mac");
 
-/* Take what the port received: throttle frames go to the view, everything
+/* 1 when some SFC on port p is not given up: the port is still used. */
+static int port_used(const struct ro_gen *g, uint16_t p)
+{
+    for (uint16_t k = 0; k < g->c->n_sfcs; k++)
+        if (g->sfc_port[k] == p && !g->st->sfc_gone[k])
+            return 1;
+    return 0;
+}
+
+/* Take what one port received: throttle frames go to the view, everything
  * is freed and counted. Returns the frames taken. */
-static unsigned rx_poll(struct ro_gen *g, uint64_t now_ns)
+static unsigned rx_port(struct ro_gen *g, uint16_t port, uint64_t now_ns)
 {
     struct rte_mbuf *m[RX_BURST];
     struct ro_stats *st = g->st;
     struct ro_throttle_view *v = &g->tv;
-    uint16_t n = rte_eth_rx_burst(g->c->port, 0, m, RX_BURST);
+    uint16_t n = rte_eth_rx_burst(port, 0, m, RX_BURST);
 
     if (n == 0)
         return 0;
@@ -59,6 +68,22 @@ static unsigned rx_poll(struct ro_gen *g, uint64_t now_ns)
     }
     rte_pktmbuf_free_bulk(m, n);
     st->rx_frames += n;
+    return n;
+}
+
+/* Take what every port still in use received (a port whose SFCs are all
+ * given up is no longer touched: its peer may be gone). */
+static unsigned rx_poll(struct ro_gen *g, uint64_t now_ns)
+{
+    struct ro_stats *st = g->st;
+    const struct ro_throttle_view *v = &g->tv;
+    unsigned n = 0;
+
+    for (uint16_t i = 0; i < g->n_ports; i++)
+        if (g->n_ports == 1 || port_used(g, g->port[i]))
+            n += rx_port(g, g->port[i], now_ns);
+    if (n == 0)
+        return 0;
     st->throttle_frames = v->frames;
     st->throttle_on_frames = v->on_frames;
     st->throttle_off_frames = v->off_frames;
@@ -93,42 +118,99 @@ static int held(struct ro_gen *g, uint64_t now_ns, uint64_t now)
     return 1;
 }
 
+/* Give SFC k up from event e on: nothing more goes to it (its frames are
+ * counted), its port is no longer polled unless another SFC uses it. */
+static void sfc_give_up(struct ro_gen *g, uint16_t k, uint64_t e, const char *why)
+{
+    struct ro_stats *st = g->st;
+    const uint8_t *m = g->c->sfc_mac[k];
+
+    st->sfc_gone[k] = 1;
+    st->sfc_gone_from[k] = e;
+    st->sfcs_gone++;
+    RO_LOG(WARNING, "SFC %u (%02x:%02x:%02x:%02x:%02x:%02x) given up from event %" PRIu64
+           " on: %s; its events are not sent, the other SFCs are served\n", k, m[0], m[1],
+           m[2], m[3], m[4], m[5], e, why);
+}
+
+/* After a try that left frames toward SFC k unsent: is the SFC gone? Its
+ * link is down, or its port refused everything since sfc_timeout ago
+ * with no throttle frame from it in that time (an SFC that holds us
+ * repeats "on" every 50 ms). */
+static int sfc_vanished(struct ro_gen *g, uint16_t k, uint16_t took, uint64_t e)
+{
+    struct rte_eth_link link;
+    uint64_t now = rte_get_tsc_cycles();
+
+    if (took || !g->sfc_timeout_tsc)
+        return 0;
+    if (rte_eth_link_get_nowait(g->sfc_port[k], &link) == 0 &&
+        link.link_status == RTE_ETH_LINK_DOWN) {
+        sfc_give_up(g, k, e, "its link is down");
+        return 1;
+    }
+    if (!g->refused_since[k]) {
+        g->refused_since[k] = now;
+        return 0;
+    }
+    uint64_t heard = ro_throttle_view_heard(&g->tv, k), now_ns = ebf_now_ns();
+    uint64_t span_ns = (uint64_t)(g->c->sfc_timeout_ms * 1e6);
+    if (now - g->refused_since[k] < g->sfc_timeout_tsc || (heard && now_ns - heard < span_ns))
+        return 0;
+    sfc_give_up(g, k, e, "its port refused every frame and it sent no throttle frame for "
+                "--sfc-timeout-ms");
+    return 1;
+}
+
+/* The SFC a queued frame goes to, by its destination MAC (frames the fault
+ * stage held may be of earlier events). */
+static uint16_t sfc_of(const struct ro_gen *g, struct rte_mbuf *m)
+{
+    const uint8_t *dst = rte_pktmbuf_mtod(m, const uint8_t *);
+
+    for (uint16_t k = 0; k < g->c->n_sfcs; k++)
+        if (memcmp(dst, g->c->sfc_mac[k], 6) == 0)
+            return k;
+    return 0;
+}
+
 /*
- * Hand every queued frame to the port, retrying what it refuses (calling
+ * Hand n frames toward SFC k to its port, retrying what it refuses (calling
  * the conf's yield hook between tries, so control requests are answered
- * under back-pressure). Returns 0, or -EINTR when *force cut it short (the
- * rest freed and counted).
+ * under back-pressure) until the SFC is given up. Returns 0, or -EINTR when
+ * *force cut it short (the rest freed and counted).
  */
-static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
+static int tx_run(struct ro_gen *g, struct rte_mbuf **pkt, uint16_t n, uint16_t k,
+                  const volatile sig_atomic_t *force)
 {
     const struct ro_conf *c = g->c;
     struct ro_stats *st = g->st;
-    struct ro_txq *q = &g->q;
-    struct rte_mbuf **pkt = q->pkt;
-    uint16_t n = q->n, done = 0;
+    uint16_t done = 0;
     int first = 1;
 
-    if (c->fault)               /* the frames the fault stage lets out now */
-        n = ro_fault_tx_burst(c->fault, q->pkt, q->n, &pkt);
-    q->n = 0;
-    while (done < n) {
-        uint16_t k = rte_eth_tx_burst(c->port, 0, pkt + done, n - done);
+    while (done < n && !st->sfc_gone[k]) {
+        uint16_t took = rte_eth_tx_burst(g->sfc_port[k], 0, pkt + done, n - done);
         if (first)
-            st->tx_refused += (uint64_t)(n - k);        /* once per frame */
-        done += k;
-        ebf_idle_note(&g->idle, k);
+            st->tx_refused += (uint64_t)(n - took);     /* once per frame */
+        done += took;
+        st->sfc_frames[k] += took;
+        if (took)
+            g->refused_since[k] = 0;        /* it takes frames: alive */
+        ebf_idle_note(&g->idle, took);
         /* Refused: from here each try is a pass of the lcore's loop (its
          * busy cycles, c->cycles), charged after its back-off: the first
          * busy, as it made the frames; a later one busy when the port took
          * frames, else idle. A burst taken at once stays in the caller's pass. */
         if (c->cycles && (done < n || !first))
-            ebf_cycles_note(c->cycles, first ? 1u : k);
+            ebf_cycles_note(c->cycles, first ? 1u : took);
         first = 0;
         if (done < n && *force) {
             st->tx_abandoned += n - done;
             rte_pktmbuf_free_bulk(pkt + done, n - done);
             return -EINTR;
         }
+        if (done < n && sfc_vanished(g, k, took, g->next_event))
+            break;
         if (done < n) {
             /* The SFC may be saying why: a hold heard now counts from now,
              * though the event in hand is finished first. */
@@ -138,6 +220,39 @@ static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
         }
         if (done < n && c->yield)
             c->yield(c->yield_arg);
+    }
+    if (done < n) {             /* its SFC is gone */
+        st->sfc_gone_frames += n - done;
+        rte_pktmbuf_free_bulk(pkt + done, n - done);
+    }
+    return 0;
+}
+
+/* Hand every queued frame to its SFC's port, in order per SFC. Returns 0,
+ * or -EINTR when *force cut it short. */
+static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
+{
+    const struct ro_conf *c = g->c;
+    struct ro_txq *q = &g->q;
+    struct rte_mbuf **pkt = q->pkt;
+    uint16_t n = q->n;
+
+    if (c->fault)               /* the frames the fault stage lets out now */
+        n = ro_fault_tx_burst(c->fault, q->pkt, q->n, &pkt);
+    q->n = 0;
+    if (!c->fault || c->n_sfcs == 1)
+        return tx_run(g, pkt, n, c->fault ? 0 : g->q_sfc, force);
+    for (uint16_t i = 0; i < n;) {
+        uint16_t k = sfc_of(g, pkt[i]), j = i + 1;
+        while (j < n && sfc_of(g, pkt[j]) == k)
+            j++;
+        int rc = tx_run(g, pkt + i, j - i, k, force);
+        if (rc) {
+            rte_pktmbuf_free_bulk(pkt + j, n - j);
+            g->st->tx_abandoned += n - j;
+            return rc;
+        }
+        i = j;
     }
     return 0;
 }
@@ -160,9 +275,10 @@ static struct rte_mbuf *frame_mbuf(struct ro_gen *g)
  * (flushing when it fills). Returns 0, -ENOMEM (no mbuf), -EMSGSIZE (an
  * mbuf without room for the frame: the pool's data room is below the
  * MTU's frame; counted in tx_no_room), or -EINTR from flush. */
-static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, uint16_t source,
+static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, uint16_t s,
                          uint64_t e, uint64_t now_ns)
 {
+    uint16_t source = (uint16_t)(g->c->source_base + s);
     const struct ro_conf *c = g->c;
     struct ro_stats *st = g->st;
     struct ro_txq *q = &g->q;
@@ -171,6 +287,7 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
     uint16_t sfc = (uint16_t)(e % c->n_sfcs);
     size_t hlen = ebf_encap_hlen(c->encap);
 
+    g->q_sfc = sfc;
     memcpy(a.src_mac, c->src_mac, 6);
     memcpy(a.dst_mac, c->sfc_mac[sfc], 6);
     a.dst_ip = c->sfc_ip[sfc];
@@ -195,7 +312,7 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
         }
         ebf_encap_write(p, &a, EBF_FRAG_HLEN + piece);
         struct ebf_frag_hdr h = {
-            .source = source, .seq = g->seq[source]++, .event_id = e, .frag_len = len,
+            .source = source, .seq = g->seq[sfc][s]++, .event_id = e, .frag_len = len,
             .offset = off, .piece_len = piece, .tx_ns = now_ns,
         };
         ebf_frag_write_pattern(p + hlen, &h);     /* payload filled and CRCed in one pass */
@@ -213,17 +330,33 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
     return 0;
 }
 
+/* Each SFC's port, and the distinct ones among them. */
+static void map_ports(struct ro_gen *g, const struct ro_conf *c)
+{
+    for (uint16_t k = 0; k < c->n_sfcs; k++) {
+        uint16_t p = c->n_sfc_ports ? c->sfc_port[k] : c->port, i = 0;
+        g->sfc_port[k] = p;
+        while (i < g->n_ports && g->port[i] != p)
+            i++;
+        if (i == g->n_ports)
+            g->port[g->n_ports++] = p;
+    }
+}
+
 int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
 {
     uint64_t hz = rte_get_tsc_hz();
 
     memset(g, 0, sizeof(*g));
     memset(st, 0, sizeof(*st));
-    if (c->burst == 0 || c->burst > RO_BURST_MAX || c->n_sfcs == 0 ||
-        c->n_sources == 0 || c->n_sources > EBF_MAX_SOURCES) {
+    if (c->burst == 0 || c->burst > RO_BURST_MAX || c->n_sfcs == 0 || c->n_sfcs > RO_MAX_SFCS ||
+        (c->n_sfc_ports && c->n_sfc_ports != c->n_sfcs) || c->n_sources == 0 ||
+        (unsigned)c->source_base + c->n_sources > EBF_MAX_SOURCES) {
         g->done = 1;
         return -EINVAL;
     }
+    map_ports(g, c);
+    g->sfc_timeout_tsc = (uint64_t)(c->sfc_timeout_ms * 1e-3 * (double)hz);
     g->c = c;
     g->st = st;
     g->idle = c->idle;
@@ -243,6 +376,20 @@ static void flush_waiting(struct ro_gen *g, const volatile sig_atomic_t *force)
 {
     if (g->q.n && flush(g, force) == -EINTR)
         g->forced = 1;
+}
+
+/* The frames of event e: every source's fragment in pieces of at most
+ * ro_max_piece, as emit_fragment builds them. */
+static uint64_t event_frames(const struct ro_conf *c, uint64_t e)
+{
+    uint32_t max = ro_max_piece(c);
+    uint64_t n = 0;
+
+    for (uint16_t s = 0; s < c->n_sources; s++) {
+        uint32_t len = ro_frag_size(c, (uint16_t)(c->source_base + s), e);
+        n += (len + max - 1) / max;
+    }
+    return n;
 }
 
 /* The TSC at which event e is due, 0 when unpaced. */
@@ -281,11 +428,17 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
         return 0;               /* forced stop between bursts */
     if (c->fault)
         now_ns = ebf_now_ns();  /* after a burst gap */
-    for (uint16_t s = 0; s < c->n_sources && rc == 0; s++)
-        rc = emit_fragment(g, force, s, e, now_ns);
-    /* Full bursts: unpaced, the frames wait for the next event's unless
-     * they could not all fit with it (at least a frame per source). */
-    if (rc == 0 && g->q.n && (g->tsc_per_event > 0 || g->q.n + c->n_sources > c->burst))
+    if (st->sfc_gone[e % c->n_sfcs])
+        st->sfc_gone_frames += event_frames(c, e);     /* generated, not sent */
+    else
+        for (uint16_t s = 0; s < c->n_sources && rc == 0; s++)
+            rc = emit_fragment(g, force, s, e, now_ns);
+    /* Full bursts: unpaced and with one SFC, the frames wait for the next
+     * event's unless they could not all fit with it (at least a frame per
+     * source). With several SFCs the queue holds one SFC's frames (q_sfc):
+     * each event's go at once, as the next one goes elsewhere. */
+    if (rc == 0 && g->q.n &&
+        (g->tsc_per_event > 0 || c->n_sfcs > 1 || g->q.n + c->n_sources > c->burst))
         rc = flush(g, force);
     g->next_event = e + 1;
     if (rc) {

@@ -17,12 +17,13 @@
 #include "ro_stats.h"
 #include "ro_throttle.h"
 
-#define RO_MAX_SFCS 64
+#define RO_MAX_SFCS RO_STATS_MAX_SFCS
 
 struct ro_conf {
     uint16_t port;
     struct rte_mempool *pool;
-    uint16_t n_sources;          /* sources 0 .. n_sources-1 on this port */
+    uint16_t n_sources;          /* sources source_base .. source_base + n_sources - 1 */
+    uint16_t source_base;        /* the first source id: unique across a farm's readouts */
     uint64_t n_events;           /* 0: until duration or stop */
     double duration_s;           /* 0: no limit */
     double rate;                 /* events/s; 0: as fast as the port takes them */
@@ -35,6 +36,13 @@ struct ro_conf {
     uint16_t n_sfcs;             /* event e goes to sfc_mac[e % n_sfcs] */
     uint8_t sfc_mac[RO_MAX_SFCS][6];
     uint32_t sfc_ip[RO_MAX_SFCS];
+    uint16_t n_sfc_ports;        /* 0: every SFC on `port` (behind one switch); else
+                                  * n_sfcs, one port each (memif links) ... */
+    uint16_t sfc_port[RO_MAX_SFCS];  /* ... the port toward SFC k */
+    /* An SFC whose port refused every frame this long while no throttle
+     * frame came from it, or whose link went down, is given up: nothing
+     * more is sent to it (counted), the others are served. 0: never. */
+    double sfc_timeout_ms;
     uint16_t mtu;                /* L3 MTU of the links, 1500 by default */
     uint16_t burst;
     struct ebf_idle idle;
@@ -78,7 +86,13 @@ struct ro_gen {
     struct ro_txq q;
     const volatile sig_atomic_t *force;     /* the last ro_next's: ro_finish's flush */
     struct ebf_idle idle;
-    uint32_t seq[EBF_MAX_SOURCES];
+    uint32_t seq[RO_MAX_SFCS][EBF_MAX_SOURCES];  /* per (SFC, source): no false gaps */
+    uint16_t q_sfc;              /* the SFC of the frames queued (without a fault stage) */
+    uint16_t sfc_port[RO_MAX_SFCS];  /* the port toward each SFC */
+    uint16_t n_ports;            /* distinct ports among them ... */
+    uint16_t port[RO_MAX_SFCS];  /*   ... and which */
+    uint64_t refused_since[RO_MAX_SFCS];    /* TSC of the first refusal in a row; 0: none */
+    uint64_t sfc_timeout_tsc;
     uint64_t t0, end;            /* TSC at start, and of the deadline */
     double tsc_per_event;        /* 0: unpaced */
     uint64_t next_event;
@@ -105,7 +119,15 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st);
  * frames) and offers each frame to the throttle view. While the view holds
  * the readout nothing is generated; when it lets go, the pacing schedule is
  * moved on by the time held, so that the held events are not sent in a
- * burst to catch up. A deadline (duration) is not moved.
+ * burst to catch up. A deadline (duration) is not moved. A throttling SFC
+ * holds the whole readout, not only the events that map to it: events
+ * leave in id order, and every readout of a farm sends every event.
+ *
+ * Several SFCs: event e goes to SFC k = e % n_sfcs, on its port
+ * c->sfc_port[k] with its MAC; frames are numbered per (source, SFC), so
+ * every SFC sees one gap-free sequence per source. An SFC given up (see
+ * sfc_timeout_ms) gets nothing more: the frames of its events are
+ * counted in sfc_gone_frames, the events still count as generated.
  */
 int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force);
 

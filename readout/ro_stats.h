@@ -10,6 +10,8 @@
 #include "ebf_port_stats.h"
 #include "ro_fault.h"
 
+#define RO_STATS_MAX_SFCS 64     /* the SFCs one readout sends to (RO_MAX_SFCS) */
+
 struct ro_stats {
     uint64_t events;             /* events whose every frame the port took */
     uint64_t frames;
@@ -33,6 +35,12 @@ struct ro_stats {
     uint64_t throttle_holds;     /* times generation was held */
     uint64_t throttle_held_ns;   /* time held, in total */
     uint64_t throttle_held_polls;/* polls that found generation held */
+    /* Per SFC, by its place k in --sfc-mac (event e goes to SFC e % n). */
+    uint64_t sfc_frames[RO_STATS_MAX_SFCS];     /* frames the port took toward SFC k */
+    uint64_t sfc_gone[RO_STATS_MAX_SFCS];       /* 1 once SFC k was given up */
+    uint64_t sfc_gone_from[RO_STATS_MAX_SFCS];  /* the first event id not sent to it */
+    uint64_t sfcs_gone;          /* SFCs given up (their port refused, silent) */
+    uint64_t sfc_gone_frames;    /* frames not sent: their SFC was gone */
 };
 
 /* What the lcore copies for the control thread. */
@@ -45,7 +53,8 @@ struct ro_snap {
     int throttled;               /* an SFC holds the readout now */
     double rate;                 /* the run's target, events/s (0: unpaced) */
     int faults;                  /* a fault stage is configured */
-    uint16_t n_sources;
+    uint16_t n_sources;          /* source ids below this: the readout's top one + 1 */
+    uint16_t n_sfcs;
     struct ro_fault_stats fault; /* what the fault stage did */
 };
 
@@ -100,6 +109,17 @@ struct ro_snap {
       "Time generation was held, ns in all.")                                                      \
     X(THROTTLE_HELD_POLLS, C, "throttle.held_polls", st.throttle_held_polls, (), 0,                \
       "Polls that found generation held.")                                                         \
+    X(SFCS_GONE, C, "sfcs_gone", st.sfcs_gone, (), EBF_CF_SUM,                                     \
+      "SFCs given up: their port refused every frame, and no throttle frame came, for\n"          \
+      "--sfc-timeout-ms, or its link went down.")                                                  \
+    X(SFC_GONE_FRAMES, C, "sfc_gone_frames", st.sfc_gone_frames, (), EBF_CF_SUM,                   \
+      "Frames not sent because their SFC was gone.")                                               \
+    X(SFC_FRAMES, CN, "sfc.frames", st.sfc_frames, ("sfc", NULL, n_sfcs), EBF_CF_SUM,              \
+      "Frames the port took toward each SFC, by its place in --sfc-mac.")                          \
+    X(SFC_GONE, CN, "sfc.gone", st.sfc_gone, ("sfc", NULL, n_sfcs), 0,                             \
+      "1 once the SFC was given up: nothing more is sent to it.")                                  \
+    X(SFC_GONE_FROM, CN, "sfc.gone_from", st.sfc_gone_from, ("sfc", NULL, n_sfcs), 0,              \
+      "The first event id not sent to a gone SFC.")                                                \
     X(MEMPOOL_IN_USE, G, "mempool_in_use", mempool_in_use, (), 0, "Mbufs in use, by pool.")        \
     X(LINK_UP, G, "link_up", link_up, (), 0, "1 when the port's link is up.")                      \
     X(PAUSED, G, "paused", paused, (), 0, "1 while the run is paused.")                            \

@@ -15,14 +15,22 @@ void ro_throttle_view_trust(struct ro_throttle_view *v, const uint8_t (*macs)[6]
     memcpy(v->mac, macs, (size_t)v->n_macs * 6);
 }
 
-static int trusted(const struct ro_throttle_view *v, const uint8_t *mac)
+/* 1 when mac may throttle us, noting when it was heard. */
+static int trusted(struct ro_throttle_view *v, const uint8_t *mac, uint64_t now_ns)
 {
     if (!v->n_macs)
         return 1;
     for (uint16_t i = 0; i < v->n_macs; i++)
-        if (memcmp(v->mac[i], mac, 6) == 0)
+        if (memcmp(v->mac[i], mac, 6) == 0) {
+            v->heard_ns[i] = now_ns;
             return 1;
+        }
     return 0;
+}
+
+uint64_t ro_throttle_view_heard(const struct ro_throttle_view *v, uint16_t i)
+{
+    return i < v->n_macs ? v->heard_ns[i] : 0;
 }
 
 enum ebf_reason ro_throttle_view_offer(struct ro_throttle_view *v, const uint8_t *frame,
@@ -44,7 +52,7 @@ enum ebf_reason ro_throttle_view_offer(struct ro_throttle_view *v, const uint8_t
         v->rejected++;
         return r;
     }
-    if (!trusted(v, l.src_mac)) {
+    if (!trusted(v, l.src_mac, now_ns)) {
         v->foreign++;                   /* not one of our SFCs: no hold */
         return EBF_R_BAD_SOURCE;
     }

@@ -32,6 +32,7 @@ struct ro_throttle_view {
     uint64_t foreign;            /* valid, but from no SFC the view trusts */
     uint16_t n_macs;             /* 0: throttle frames from any MAC count */
     uint8_t mac[RO_THROTTLE_MAX_MACS][6];
+    uint64_t heard_ns[RO_THROTTLE_MAX_MACS];    /* last valid frame from mac[i]; 0: none */
 };
 
 void ro_throttle_view_init(struct ro_throttle_view *v);
@@ -52,6 +53,10 @@ void ro_throttle_view_trust(struct ro_throttle_view *v, const uint8_t (*macs)[6]
  */
 enum ebf_reason ro_throttle_view_offer(struct ro_throttle_view *v, const uint8_t *frame,
                                        size_t len, uint16_t udp_port, uint64_t now_ns);
+
+/* When a valid throttle frame last came from trusted MAC i (the i-th
+ * given to ro_throttle_view_trust): ns, 0 when none did. */
+uint64_t ro_throttle_view_heard(const struct ro_throttle_view *v, uint16_t i);
 
 /* Nonzero while some SFC holds the readout at now_ns. */
 int ro_throttle_view_held(const struct ro_throttle_view *v, uint64_t now_ns);

@@ -18,6 +18,7 @@ static struct sfc_conf conf = {
 };
 static char node_name[SFC_MAX_NODES][128];
 static const char *const verify_name[] = {"full", "sampled", "none"};
+static char more_rx_name[SFC_MAX_READOUTS][128];     /* --readout-port */
 static uint32_t mbufs = 32767;
 static struct ebf_daemon sfc_daemon;
 
@@ -86,12 +87,40 @@ static int parse_verify(void *arg, const char *val, char *err, size_t len)
     return -EINVAL;
 }
 
+/* --readout-port NAME[,NAME...]: further ports readout frames arrive on
+ * (the option may be repeated; the lists add up). */
+static int parse_more_rx(void *arg, const char *val, char *err, size_t len)
+{
+    struct sfc_conf *c = arg;
+    char buf[1024], *save = NULL;
+    uint16_t n = c->n_more_rx;
+
+    if (strlen(val) >= sizeof(buf))
+        return snprintf(err, len, "list too long"), -EINVAL;
+    strcpy(buf, val);
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == SFC_MAX_READOUTS - 1)
+            return snprintf(err, len, "more than %d ports beside --port", SFC_MAX_READOUTS - 1),
+                   -EINVAL;
+        if (strlen(t) >= sizeof(more_rx_name[0]))
+            return snprintf(err, len, "\"%s\" is too long for a port name", t), -EINVAL;
+        snprintf(more_rx_name[n++], sizeof(more_rx_name[0]), "%s", t);
+    }
+    if (n == c->n_more_rx)
+        return snprintf(err, len, "\"%s\" holds no port name", val), -EINVAL;
+    c->n_more_rx = n;
+    return 0;
+}
+
 static const struct ebf_arg own[] = {
     {.name = "node", .kind = EBF_ARG_FN, .fn = parse_node, .dst = &conf, .required = 1,
      .meta = "NAME,MAC", .help = "a trigger node: its port and MAC; node ids in order"},
     {.name = "readout-mac", .kind = EBF_ARG_FN, .fn = parse_readout_macs, .dst = &conf,
      .meta = "MAC[,MAC...]", .help = "take fragments only from these readouts and send\n"
      "throttle frames only to them (up to 16; default: any)"},
+    {.name = "readout-port", .kind = EBF_ARG_FN, .fn = parse_more_rx, .dst = &conf,
+     .meta = "NAME[,NAME...]", .help = "further ports readout frames arrive on, beside\n"
+     "--port (a memif link per readout; up to 15)"},
     EBF_ARG_PARAM(SOURCES, &conf.n_sources, "N", "sources every event has (8)"),
     EBF_ARG_PARAM(SFC_ID, &conf.sfc_id, "N", "this SFC's id in event frames (0)"),
     EBF_ARG_PARAM(TIMEOUT_MS, &conf.timeout_ms, "T",
@@ -126,7 +155,7 @@ static int check_opts(char *err, size_t len)
 {
     const struct ebf_param_def *d = EBF_PARAM(PORTS);
     const char *rx = sfc_daemon.cl.common.port;
-    unsigned ports = 1;
+    unsigned ports = 1u + conf.n_more_rx;
 
     for (uint16_t i = 0; i < conf.n_nodes; i++) {
         uint16_t j = 0;
@@ -136,8 +165,14 @@ static int check_opts(char *err, size_t len)
     }
     if (ports <= d->max)
         return 0;
-    snprintf(err, len, "option '--node': %u ports (--port and %u node ports), more than the %" PRIu64
-             " one process can open (RTE_MAX_ETHPORTS)", ports, ports - 1, d->max);
+    if (conf.n_more_rx)
+        snprintf(err, len, "option '--node': %u ports (--port, %u --readout-port and %u node "
+                 "ports), more than the %" PRIu64 " one process can open (RTE_MAX_ETHPORTS)",
+                 ports, conf.n_more_rx, ports - 1 - conf.n_more_rx, d->max);
+    else
+        snprintf(err, len, "option '--node': %u ports (--port and %u node ports), more than "
+                 "the %" PRIu64 " one process can open (RTE_MAX_ETHPORTS)", ports, ports - 1,
+                 d->max);
     return -EINVAL;
 }
 
@@ -145,6 +180,8 @@ static int check_opts(char *err, size_t len)
 static void find_ports(struct ebf_daemon *d, struct sfc_conf *c)
 {
     c->rx_port = ebf_daemon_port(d, d->cl.common.port);
+    for (uint16_t i = 0; i < c->n_more_rx; i++)
+        c->more_rx[i] = ebf_daemon_port(d, more_rx_name[i]);
     if (d->cl.common.have_mac)
         memcpy(c->mac, d->cl.common.mac, 6);
     for (uint16_t i = 0; i < c->n_nodes; i++) {
@@ -174,9 +211,13 @@ static void start_ports(struct ebf_daemon *d, struct sfc_conf *c, struct rte_mem
     const char *rx_name = d->cl.common.port;
 
     ebf_daemon_port_start(d, c->rx_port, rx_pool, rx_name);
+    for (uint16_t i = 0; i < c->n_more_rx; i++)
+        ebf_daemon_port_start(d, c->more_rx[i], rx_pool, more_rx_name[i]);
     for (uint16_t i = 0; i < c->n_nodes; i++)
         ebf_daemon_port_start(d, c->node[i].port, ack_pool, node_name[i]);
     ebf_daemon_link_wait(d, c->rx_port, rx_name);
+    for (uint16_t i = 0; i < c->n_more_rx; i++)
+        ebf_daemon_link_wait(d, c->more_rx[i], more_rx_name[i]);
     for (uint16_t i = 0; i < c->n_nodes; i++)
         ebf_daemon_link_wait(d, c->node[i].port, node_name[i]);
 }

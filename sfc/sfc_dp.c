@@ -122,6 +122,10 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
     rte_eth_macaddr_get(conf->rx_port, &ea);
     memcpy(dp->rx_mac, memcmp(conf->mac, zero, 6) ? conf->mac : ea.addr_bytes, 6);
     map_node_ports(dp);
+    dp->cur_rx = conf->rx_port;
+    dp->rx_quiet_tsc = rte_get_tsc_hz();        /* 1 s */
+    for (uint16_t i = 0; i < SFC_MAX_READOUTS; i++)
+        dp->rx_heard[i] = rte_get_tsc_cycles();
     dp->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
     dp->timeout_tsc = (uint64_t)(conf->timeout_ms * 1e-3 * (double)rte_get_tsc_hz());
     dp->tick_tsc = rte_get_tsc_hz() / SFC_TICKS_PER_S;
@@ -263,19 +267,20 @@ static int intake_store(struct sfc_dp *dp, struct rte_mbuf *m, const struct ebf_
 #define PREFETCH_DATA 2
 
 /*
- * One receive burst in two passes (the l3fwd / VPP shape): first every
- * frame's headers are parsed (and its CRC checked, --verify), the mbuf
- * and data of frames a few ahead prefetched, and the index bucket of each
- * valid fragment's event prefetched; then the valid ones go through the
- * sequence check and into the table, their buckets in cache by then.
+ * One receive burst of port in two passes (the l3fwd / VPP shape): first
+ * every frame's headers are parsed (and its CRC checked, --verify), the
+ * mbuf and data of frames a few ahead prefetched, and the index bucket of
+ * each valid fragment's event prefetched; then the valid ones go through
+ * the sequence and readout checks and into the table, their buckets in
+ * cache by then.
  */
-static unsigned poll_intake(struct sfc_dp *dp, uint64_t now)
+static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
 {
     struct rte_mbuf *pkts[BURST_MAX], *drop[BURST_MAX];
     struct ebf_l2l3 l[BURST_MAX];
     struct ebf_frag_hdr h[BURST_MAX];
     uint8_t ok[BURST_MAX];
-    uint16_t n = rte_eth_rx_burst(dp->c.rx_port, 0, pkts, dp->c.burst), nd = 0;
+    uint16_t n = rte_eth_rx_burst(port, 0, pkts, dp->c.burst), nd = 0;
     uint64_t bytes = 0;
 
     for (uint16_t i = 0; i < n && i < PREFETCH_MBUF; i++)
@@ -298,7 +303,10 @@ static unsigned poll_intake(struct sfc_dp *dp, uint64_t now)
         if (!ok[i])
             continue;
         sfc_seq_note(dp, h[i].source, h[i].seq);
+        sfc_source_seen(dp, h[i].source, h[i].event_id);
         sfc_readout_note(dp, l[i].src_mac);
+        if (dp->c.n_more_rx)
+            sfc_readout_port(dp, l[i].src_mac);
         if (!intake_store(dp, pkts[i], &l[i], &h[i], now))
             drop[nd++] = pkts[i];
     }
@@ -306,6 +314,37 @@ static unsigned poll_intake(struct sfc_dp *dp, uint64_t now)
     dp->st.rx_bytes += bytes;
     if (nd)
         rte_pktmbuf_free_bulk(drop, nd);
+    return n;
+}
+
+/* Port i of the readout ports (0: rx_port), unless it has been silent
+ * for rx_quiet_tsc while another one took frames in the last 1/16 of that:
+ * then only every 1024 passes (all silent, as before a run or under a
+ * throttle that holds every readout, all are polled). A readout that died
+ * leaves its memif link silent, and the memif PMD of DPDK 22.11 unmaps a
+ * vanished peer's rings from its interrupt thread while the lcore may be
+ * in a burst on them (docs/status.md): fewer bursts, fewer chances. */
+static unsigned poll_rx(struct sfc_dp *dp, uint16_t i, uint16_t port, uint64_t now)
+{
+    if (now - dp->rx_heard[i] > dp->rx_quiet_tsc && now - dp->rx_any < dp->rx_quiet_tsc / 16 &&
+        (dp->polls & 1023) != 0)
+        return 0;
+    dp->cur_rx = port;
+    unsigned n = poll_port(dp, port, now);
+    if (n)
+        dp->rx_heard[i] = dp->rx_any = now;
+    return n;
+}
+
+/* The readout port, then any further ones (a memif link per readout). */
+static unsigned poll_intake(struct sfc_dp *dp, uint64_t now)
+{
+    if (!dp->c.n_more_rx)
+        return poll_port(dp, dp->c.rx_port, now);
+    unsigned n = poll_rx(dp, 0, dp->c.rx_port, now);
+    for (uint16_t i = 0; i < dp->c.n_more_rx; i++)
+        n += poll_rx(dp, (uint16_t)(i + 1), dp->c.more_rx[i], now);
+    dp->cur_rx = dp->c.rx_port;
     return n;
 }
 

@@ -32,6 +32,8 @@ struct sfc_node_conf {
 struct sfc_conf {
     uint16_t sfc_id;
     uint16_t rx_port;            /* readout-facing port */
+    uint16_t n_more_rx;          /* further readout-facing ports (a memif link per readout) */
+    uint16_t more_rx[SFC_MAX_READOUTS];
     uint8_t mac[6];              /* ours on rx_port; all zero: the port's */
     uint16_t n_sources;
     uint16_t udp_port;           /* UDP encapsulated fragments */

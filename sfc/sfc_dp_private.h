@@ -83,6 +83,14 @@ struct sfc_dp {
     struct seq_state seq[EBF_MAX_SOURCES];
     struct src_bind bind[EBF_MAX_SOURCES];
     uint8_t ro_mac[SFC_MAX_READOUTS][6];
+    uint16_t ro_port[SFC_MAX_READOUTS];     /* with several rx ports: where each readout was
+                                             * last heard (UINT16_MAX: not yet) */
+    uint16_t cur_rx;             /* the port of the frames being taken */
+    uint64_t rx_heard[SFC_MAX_READOUTS];    /* with several rx ports: TSC of each one's
+                                             * last frame (rx_port first) */
+    uint64_t rx_any;             /* TSC of the last frame on any of them */
+    uint64_t rx_quiet_tsc;       /* silent this long while others are not: polled
+                                  * every 1024 passes only */
     uint16_t n_ro, last_ro;
     uint32_t throttle_seq;
     uint64_t throttle_sent_tsc, throttle_refresh_tsc;
@@ -130,6 +138,18 @@ static inline void sfc_readout_note(struct sfc_dp *dp, const uint8_t *mac)
         return;
     sfc_readout_add(dp, mac);
 }
+
+/* A valid fragment of event_id came from source: its highest id so far
+ * (what the ledger names a dead readout's loss from). */
+static inline void sfc_source_seen(struct sfc_dp *dp, uint16_t source, uint64_t event_id)
+{
+    if (event_id >= dp->st.next_by_source[source])
+        dp->st.next_by_source[source] = event_id + 1;
+}
+
+/* With several readout ports: note that the readout mac is on port
+ * dp->cur_rx, where its throttle frames go. */
+void sfc_readout_port(struct sfc_dp *dp, const uint8_t *mac);
 
 /* May a fragment of source from mac be taken? SFC_DROP_MAX when it may,
  * else the reason to drop it: foreign_source (not a configured readout),

@@ -108,12 +108,57 @@ void sfc_readout_add(struct sfc_dp *dp, const uint8_t *mac)
     if (dp->n_ro == SFC_MAX_READOUTS)
         return;
     memcpy(dp->ro_mac[dp->n_ro], mac, 6);
+    dp->ro_port[dp->n_ro] = dp->c.n_more_rx ? UINT16_MAX : dp->c.rx_port;
     dp->last_ro = dp->n_ro++;
 }
 
+void sfc_readout_port(struct sfc_dp *dp, const uint8_t *mac)
+{
+    uint16_t i = dp->last_ro;
+
+    if (i >= dp->n_ro || memcmp(dp->ro_mac[i], mac, 6) != 0)
+        for (i = 0; i < dp->n_ro && memcmp(dp->ro_mac[i], mac, 6) != 0; i++)
+            ;
+    if (i < dp->n_ro)
+        dp->ro_port[i] = dp->cur_rx;
+}
+
+/* How far readout i got: 1 + the highest event id heard from a source
+ * bound to its MAC; 0 when none. */
+static uint64_t readout_progress(const struct sfc_dp *dp, uint16_t i)
+{
+    uint64_t p = 0;
+
+    for (uint16_t s = 0; s < dp->c.n_sources; s++)
+        if (dp->bind[s].bound && memcmp(dp->bind[s].mac, dp->ro_mac[i], 6) == 0 &&
+            dp->st.next_by_source[s] > p)
+            p = dp->st.next_by_source[s];
+    return p;
+}
+
+/* While the SFC holds its readouts: 1 for a readout behind the one
+ * furthest on. Its frames complete events the table already holds, so
+ * it is let go on ("off") until it catches up; held with the others, it
+ * could never complete them and they would time out incomplete. */
+static int behind(const struct sfc_dp *dp, uint16_t i)
+{
+    uint64_t lead = 0;
+
+    if (!dp->throttled || dp->n_ro < 2)
+        return 0;
+    for (uint16_t j = 0; j < dp->n_ro; j++) {
+        uint64_t p = readout_progress(dp, j);
+        lead = p > lead ? p : lead;
+    }
+    return readout_progress(dp, i) < lead;
+}
+
 /* One throttle frame to every readout configured (--readout-mac), else to
- * every readout seen, on the readout port. A frame
- * the port refuses is dropped and counted: "on" is repeated anyway. */
+ * every readout seen, on the readout port (with several, on the port the
+ * readout was last heard on; one not heard yet fills nothing and gets
+ * none): "on" while throttled, except "off" to a readout behind the
+ * others. A frame the port refuses is dropped and counted: "on" is
+ * repeated anyway. */
 static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
 {
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
@@ -124,6 +169,8 @@ static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
 
     memcpy(a.src_mac, dp->rx_mac, 6);
     for (uint16_t i = 0; i < dp->n_ro; i++) {
+        if (dp->ro_port[i] == UINT16_MAX)
+            continue;
         struct rte_mbuf *m = rte_pktmbuf_alloc(dp->c.hdr_pool);
         uint8_t *p = m ? (uint8_t *)rte_pktmbuf_append(m, EBF_ETH_HLEN + EBF_THROTTLE_LEN)
                        : NULL;
@@ -133,9 +180,11 @@ static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
             continue;
         }
         memcpy(a.dst_mac, dp->ro_mac[i], 6);
+        h.on = (uint8_t)(dp->throttled && !behind(dp, i));
+        dp->st.throttle_spared += dp->throttled && !h.on;
         ebf_encap_write(p, &a, EBF_THROTTLE_LEN);
         ebf_throttle_write(p + EBF_ETH_HLEN, &h);
-        if (rte_eth_tx_burst(dp->c.rx_port, 0, &m, 1) != 1) {
+        if (rte_eth_tx_burst(dp->ro_port[i], 0, &m, 1) != 1) {
             rte_pktmbuf_free(m);
             dp->st.throttle_tx_fail++;
             continue;

@@ -77,9 +77,12 @@ struct sfc_stats {
     uint64_t missing_by_source[EBF_MAX_SOURCES];
     uint64_t late_by_source[EBF_MAX_SOURCES];   /* rx.drop.late by source */
     uint64_t last_by_source[EBF_MAX_SOURCES];   /* source whose piece completed an event */
+    uint64_t next_by_source[EBF_MAX_SOURCES];   /* 1 + the highest event id of a valid
+                                                 * fragment of the source; 0: none */
     struct sfc_seq_stats seq;
     uint64_t throttle_on, throttle_off;         /* transitions */
     uint64_t throttle_frames, throttle_tx_fail; /* frames sent to readouts, refused */
+    uint64_t throttle_spared;    /* "off" frames to a readout behind the others while on */
     uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
     uint64_t redispatched;       /* events taken back from a dead node */
     uint64_t late_acks;          /* acks from a dead node or an old epoch, ignored */
@@ -198,12 +201,18 @@ struct sfc_snap {
       EBF_CF_SKIP0 | EBF_CF_SUM, "Pieces of this source that came after their event was sent.")    \
     X(LAST_SOURCE, CA, "last.source", st.last_by_source, ("source", 0, NULL), EBF_CF_SKIP0,        \
       "Events this source's piece completed (the slowest source).")                                \
+    X(NEXT_EVENT_SOURCE, CA, "source.next_event", st.next_by_source, ("source", 0, NULL),          \
+      EBF_CF_SKIP0, "1 + the highest event id heard from this source (from which event on\n"      \
+      "a readout that died was lost).")                                                            \
     X(THROTTLE_ON, C, "throttle.on", st.throttle_on, (), EBF_CF_SUM,                               \
       "Times the SFC asked the readouts to hold.")                                                 \
     X(THROTTLE_OFF, C, "throttle.off", st.throttle_off, (), EBF_CF_SUM,                            \
       "Times the SFC released the readouts.")                                                      \
     X(THROTTLE_FRAMES, C, "throttle.frames", st.throttle_frames, (), EBF_CF_SUM,                   \
       "Throttle frames the SFC sent to readouts.")                                                 \
+    X(THROTTLE_SPARED, C, "throttle.spared", st.throttle_spared, (), 0,                             \
+      "Throttle frames that let a readout behind the others go on while the SFC holds\n"        \
+      "the rest (its frames complete events the table holds).")                                 \
     X(THROTTLE_TX_FAIL, C, "throttle.tx_fail", st.throttle_tx_fail, (), EBF_CF_SUM,                \
       "Throttle frames the port refused.")                                                         \
     X(NODE_DECLARED_DEAD, C, "node.declared_dead", st.nodes_dead, (), 0,                           \

@@ -154,19 +154,21 @@ static void check_addr(const struct ro_conf *c, const uint8_t *p, const struct e
  * Check n frames as one run of n_events events should produce them: each
  * frame parses (CRC checked), is addressed by its event, carries the next
  * piece of the next fragment in (event, source, offset) order, with
- * per-source sequence numbers 0, 1, 2, ..., a payload that matches the
+ * sequence numbers 0, 1, 2, ... per (source, SFC of the event): each SFC
+ * sees every source gap-free, a payload that matches the
  * pattern and pieces cut at ro_max_piece(). Totals go to out.
  */
 static void check_stream(const struct ro_conf *c, struct rte_mbuf **m, unsigned n,
                          uint64_t n_events, struct seen *out)
 {
-    uint32_t seq[EBF_MAX_SOURCES] = {0};
+    static uint32_t seq[RO_MAX_SFCS][EBF_MAX_SOURCES];
     uint32_t max_piece = ro_max_piece(c);
     uint64_t e = 0;
     uint16_t s = 0;
     uint32_t off = 0, len = ro_frag_size(c, 0, 0);
 
     memset(out, 0, sizeof(*out));
+    memset(seq, 0, sizeof(seq));
     for (unsigned i = 0; i < n; i++) {
         const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);
         struct ebf_l2l3 l;
@@ -195,8 +197,8 @@ static void check_stream(const struct ro_conf *c, struct rte_mbuf **m, unsigned 
         ck_assert_uint_eq(h.frag_len, len);
         ck_assert_uint_le(h.piece_len, max_piece);
         ck_assert_uint_eq(h.piece_len, len - off < max_piece ? len - off : max_piece);
-        ck_assert_uint_eq(h.seq, seq[s]);
-        seq[s]++;
+        ck_assert_uint_eq(h.seq, seq[e % c->n_sfcs][s]);
+        seq[e % c->n_sfcs][s]++;
         check_addr(c, p, &l, e);
         ck_assert_int_eq(ebf_pattern_check(p + l.hlen + EBF_FRAG_HLEN, h.piece_len, s, e, off),
                          -1);
@@ -897,6 +899,63 @@ START_TEST(test_bad_conf)
 }
 END_TEST
 
+/*
+ * Two SFCs on ports of their own (--sfc-port): SFC 0's port takes every
+ * frame, SFC 1's holds 255 and then refuses. The readout sends sources 4
+ * and 5 (--source-base 4), numbers frames per (source, SFC), gives SFC 1
+ * up once its port refused for sfc_timeout_ms with no throttle frame, and
+ * serves SFC 0 to the end: every frame toward SFC 1 taken or counted.
+ */
+START_TEST(test_sfc_given_up)
+{
+    struct rig g;
+    struct ro_conf c;
+    struct ro_stats st;
+    volatile sig_atomic_t stop = 0, force = 0;
+
+    rig_up(&g, TX_RING);
+    struct rte_ring *rx1 = test_ring("ro1_rx", 1024), *tx1 = test_ring("ro1_tx", 256);
+    uint16_t port1 = test_ring_port("ro1", rx1, tx1);
+    ck_assert_int_eq(ebf_port_start(port1, g.pool, 0, 512, 512), 0);
+    conf_init(&c, &g, 2, 2000, 1024, 1024, EBF_ENCAP_ETH);
+    c.source_base = 4;
+    c.n_sfc_ports = 2;
+    c.sfc_port[0] = g.port;
+    c.sfc_port[1] = port1;
+    c.sfc_timeout_ms = 50;
+    ck_assert_int_eq(ro_run(&c, &st, &stop, &force), 0);
+    ck_assert_uint_eq(st.events, 2000);
+    ck_assert_uint_eq(st.sfcs_gone, 1);
+    ck_assert_uint_eq(st.sfc_gone[0], 0);
+    ck_assert_uint_eq(st.sfc_gone[1], 1);
+    /* 127 odd events whole, then event 255's first frame: the 255th */
+    ck_assert_uint_eq(st.sfc_gone_from[1], 255);
+    ck_assert_uint_eq(st.sfc_frames[1], 255);
+    ck_assert_uint_eq(st.sfc_frames[1] + st.sfc_gone_frames, 1000 * 2);
+    ck_assert_uint_eq(st.sfc_frames[0], 1000 * 2);
+    ck_assert_uint_eq(rte_ring_count(tx1), 255);
+    unsigned n = drain(&g);
+    ck_assert_uint_eq(n, 2000);
+    uint32_t seq[2] = {0, 0};
+    for (unsigned i = 0; i < n; i++) {
+        const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
+        struct ebf_l2l3 l;
+        struct ebf_frag_hdr h;
+        size_t used;
+        ck_assert_int_eq(ebf_parse_l2l3(p, pkts[i]->data_len, c.udp_port, &l), EBF_R_OK);
+        ck_assert_int_eq(ebf_frag_parse(p + l.hlen, l.len, 8, 1, &h, &used), EBF_R_OK);
+        ck_assert_uint_eq(h.event_id % 2, 0);
+        ck_assert_uint_eq(h.source, 4 + i % 2);
+        ck_assert_uint_eq(h.seq, seq[i % 2]++);     /* SFC 0's own sequence */
+    }
+    rte_pktmbuf_free_bulk(pkts, n);
+    n = rte_ring_dequeue_burst(tx1, (void **)pkts, MAX_FRAMES, NULL);
+    rte_pktmbuf_free_bulk(pkts, n);
+    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
+    rig_down(&g);
+}
+END_TEST
+
 Suite *ro_gen_suite(void);
 
 Suite *ro_gen_suite(void)
@@ -926,6 +985,7 @@ Suite *ro_gen_suite(void)
     tcase_add_test(tc, test_jumbo_frames);
     tcase_add_test(tc, test_frame_without_room);
     tcase_add_test(tc, test_throttle_obeyed);
+    tcase_add_test(tc, test_sfc_given_up);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -120,7 +120,7 @@ START_TEST(test_run_shaped_by_options)
                           "--seed 7 --udp --mtu 3000 --credits 16 --accept 0.5 --json", 1), 0);
     squeeze();
     ck_assert_ptr_nonnull(strstr(out, "\"config\":{\"events\":3000,\"sources\":4,\"nodes\":3,"
-                                      "\"frag_min\":64,\"frag_max\":2048,\"frag_dist\":"
+                                      "\"readouts\":1,\"sfcs\":1,\"frag_min\":64,\"frag_max\":2048,\"frag_dist\":"
                                       "\"lognormal\",\"frag_mean\":300,\"frag_sigma\":50,"
                                       "\"rate\":0,\"encap\":\"udp\",\"mtu\":3000,\"seed\":7,"
                                       "\"faults\":\"none\",\"silence\":\"none\","

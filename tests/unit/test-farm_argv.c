@@ -347,6 +347,53 @@ START_TEST(test_readout_macs)
 }
 END_TEST
 
+/* farms/multi.yaml: port memif on 4 readouts and 2 SFCs is a link per
+ * pair; each readout has a client port per SFC (--sfc-port, in its sfcs'
+ * order) and its quarter of the sources; each SFC a server port per
+ * readout (--port, then --readout-port). */
+START_TEST(test_memif_pairs)
+{
+    char err[512] = "";
+    struct farm_argv c;
+
+    ck_assert_msg(farm_spec_load(EBF_SOURCE_ROOT "/farms/multi.yaml", &spec, err, sizeof(err)) == 0,
+                  "%s", err);
+    build(FARM_READOUT, 2, "ro2", &c);
+    ck_assert_str_eq(c.argv[find_arg(&c, "--vdev=net_memif0")],
+                     "--vdev=net_memif0,role=client,id=0,socket=/r/ro2-sfc0.sock,"
+                     "socket-abstract=no,mac=02:eb:00:00:00:12,rsize=11");
+    ck_assert_str_eq(c.argv[find_arg(&c, "--vdev=net_memif1")],
+                     "--vdev=net_memif1,role=client,id=0,socket=/r/ro2-sfc1.sock,"
+                     "socket-abstract=no,mac=02:eb:00:00:00:12,rsize=11");
+    ck_assert_int_eq(find_arg(&c, "--vdev=net_memif2"), -1);
+    int i = find_arg(&c, "--port=");
+    ck_assert_str_eq(c.argv[i], "--port=net_memif0");
+    ck_assert_str_eq(c.argv[i + 1], "--sfc-port=net_memif0,net_memif1");
+    ck_assert_str_eq(c.argv[i + 2], "--sfc-mac=02:eb:00:00:00:01,02:eb:00:00:00:31");
+    ck_assert_str_eq(c.argv[find_arg(&c, "--sources=")], "--sources=2");
+    ck_assert_str_eq(c.argv[find_arg(&c, "--source-base=")], "--source-base=4");
+    farm_argv_free(&c);
+    build(FARM_READOUT, 0, "ro0", &c);
+    ck_assert_int_eq(find_arg(&c, "--source-base="), -1);     /* 0: the default */
+    farm_argv_free(&c);
+    build(FARM_SFC, 1, "sfc1", &c);
+    for (unsigned r = 0; r < 4; r++) {
+        char want[160], pre[32];
+        snprintf(pre, sizeof(pre), "--vdev=net_memif%u,", r);
+        snprintf(want, sizeof(want), "--vdev=net_memif%u,role=server,id=0,socket=/r/ro%u-sfc1.sock,"
+                 "socket-abstract=no,mac=02:eb:00:00:00:31,rsize=11", r, r);
+        ck_assert_str_eq(c.argv[find_arg(&c, pre)], want);
+    }
+    i = find_arg(&c, "--port=");
+    ck_assert_str_eq(c.argv[i], "--port=net_memif0");
+    ck_assert_str_eq(c.argv[i + 1], "--readout-port=net_memif1,net_memif2,net_memif3");
+    ck_assert_str_eq(c.argv[find_arg(&c, "--node=")], "--node=net_memif4,02:eb:00:00:02:01");
+    ck_assert_str_eq(c.argv[find_arg(&c, "--sources=")], "--sources=8");
+    ck_assert_str_eq(c.argv[find_arg(&c, "--sfc-id=")], "--sfc-id=1");
+    farm_argv_free(&c);
+}
+END_TEST
+
 Suite *farm_argv_suite(void);
 
 Suite *farm_argv_suite(void)
@@ -358,6 +405,7 @@ Suite *farm_argv_suite(void)
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_sfc);
     tcase_add_test(tc, test_node);
+    tcase_add_test(tc, test_memif_pairs);
     tcase_add_test(tc, test_node_trigger);
     tcase_add_test(tc, test_readout);
     tcase_add_test(tc, test_keys_and_insecure);

@@ -754,7 +754,7 @@ static const struct bad {
      BASE
      "    sfc_port: eth0\n",
      "key 'nodes[0].sfc_port': \"eth0\" is not a port (memif:LINK with LINK of a-z, 0-9, _ and "
-     "-; a PCI address such as 0000:3b:00.0 or 3b:00.0; or a DPDK vdev such as "
+     "-; memif (readouts and SFCs: a link per readout-SFC pair); a PCI address such as 0000:3b:00.0 or 3b:00.0; or a DPDK vdev such as "
      "net_af_packet0,iface=eth0)"},
     {"bad pci",
      HEAD
@@ -765,7 +765,7 @@ static const struct bad {
      "    sfcs: [sfc0]\n"
      SFC0 NODE0,
      "key 'readouts[0].port': \"0000:3b:00.9\" is not a port (memif:LINK with LINK of a-z, "
-     "0-9, _ and -; a PCI address such as 0000:3b:00.0 or 3b:00.0; or a DPDK vdev such as "
+     "0-9, _ and -; memif (readouts and SFCs: a link per readout-SFC pair); a PCI address such as 0000:3b:00.0 or 3b:00.0; or a DPDK vdev such as "
      "net_af_packet0,iface=eth0)"},
     {"sfc_port required",
      HEAD RO0 SFC0
@@ -775,7 +775,7 @@ static const struct bad {
      "    port: 3b:00.0\n"
      "    mac: 02:00:00:00:00:03\n",
      "key 'nodes[0].sfc_port' is required when port is not a memif link (the SFC's port "
-     "toward this node: memif:LINK with LINK of a-z, 0-9, _ and -; a PCI address such as "
+     "toward this node: memif:LINK with LINK of a-z, 0-9, _ and -; memif (readouts and SFCs: a link per readout-SFC pair); a PCI address such as "
      "0000:3b:00.0 or 3b:00.0; or a DPDK vdev such as net_af_packet0,iface=eth0)"},
     {"bad name",
      HEAD
@@ -892,7 +892,55 @@ static const struct bad {
      "    port: memif:c\n"
      "    mac: 02:00:00:00:00:04\n",
      "key 'readouts[0].sfcs[1]': \"sfc1\" is not at the other end of memif link 'a' (sfc0 is; "
-     "over memif a readout sends to one SFC)"},
+     "a memif link joins one readout to one SFC: give the readout and its SFCs port: memif, a "
+     "link per pair)"},
+    {"readouts list other sfcs",
+     HEAD
+     "readouts:\n"
+     "  - {name: ro0, port: memif, mac: 02:00:00:00:00:01, sfcs: [sfc0, sfc1]}\n"
+     "  - {name: ro1, port: memif, mac: 02:00:00:00:00:11, sfcs: [sfc1, sfc0]}\n"
+     "sfcs:\n"
+     "  - {name: sfc0, id: 0, port: memif, mac: 02:00:00:00:00:02}\n"
+     "  - {name: sfc1, id: 1, port: memif, mac: 02:00:00:00:00:05}\n"
+     NODE0
+     "  - {name: n1, sfc: sfc1, port: 'memif:c', mac: 02:00:00:00:00:04}\n",
+     "key 'readouts[1].sfcs': [sfc1, sfc0] is not readouts[0].sfcs [sfc0, sfc1] (every readout "
+     "sends event e to the SFC sfcs[e % count], so all list the same SFCs in the same order)"},
+    {"sources over readouts",
+     "farm: t\nrun: {sources: 9}\n"
+     "readouts:\n"
+     "  - {name: ro0, port: memif, mac: 02:00:00:00:00:01, sfcs: [sfc0]}\n"
+     "  - {name: ro1, port: memif, mac: 02:00:00:00:00:11, sfcs: [sfc0]}\n"
+     "sfcs:\n"
+     "  - {name: sfc0, port: memif, mac: 02:00:00:00:00:02}\n"
+     NODE0,
+     "key 'run.sources': 9 sources do not split evenly over the 2 readouts (each sends "
+     "run.sources / readouts of every event: give a multiple of 2)"},
+    {"memif pairs, sfc on a link",
+     HEAD
+     "readouts:\n"
+     "  - {name: ro0, port: memif, mac: 02:00:00:00:00:01, sfcs: [sfc0]}\n"
+     "sfcs:\n"
+     "  - {name: sfc0, port: net_null0, mac: 02:00:00:00:00:02}\n"
+     NODE0,
+     "key 'readouts[0].port': memif (a link per SFC) needs port memif on each of its SFCs too, "
+     "and sfcs[0] (sfc0) has \"net_null0\""},
+    {"memif pairs, readout on a link",
+     HEAD
+     "readouts:\n"
+     "  - {name: ro0, port: memif, mac: 02:00:00:00:00:01, sfcs: [sfc0]}\n"
+     "  - {name: ro1, port: 'memif:x', mac: 02:00:00:00:00:11, sfcs: [sfc0]}\n"
+     "sfcs:\n"
+     "  - {name: sfc0, port: memif, mac: 02:00:00:00:00:02}\n"
+     NODE0,
+     "key 'sfcs[0].port': memif (a link per readout) needs port memif on each readout that "
+     "feeds it too, and readouts[1] (ro1) has \"memif:x\""},
+    {"memif pairs on a node",
+     HEAD RO0 SFC0
+     "nodes:\n"
+     "  - {name: n0, sfc: sfc0, port: memif, mac: 02:00:00:00:00:03}\n",
+     "key 'nodes[0].port': memif without a link is for readouts and SFCs (a link per pair); a "
+     "node names its own: memif:LINK"},
     {"bad control scheme",
      BASE
      "    control: http://host:80\n",
@@ -1330,7 +1378,7 @@ START_TEST(test_check_in_code)
     snprintf(spec.node[0].port.dev, sizeof(spec.node[0].port.dev), "Bad Link");
     ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
     ck_assert_str_eq(err, "farm 'demo': key 'nodes[0].port': \"memif:Bad Link\" is not a port "
-                          "(memif:LINK with LINK of a-z, 0-9, _ and -; a PCI address such as "
+                          "(memif:LINK with LINK of a-z, 0-9, _ and -; memif (readouts and SFCs: a link per readout-SFC pair); a PCI address such as "
                           "0000:3b:00.0 or 3b:00.0; or a DPDK vdev such as "
                           "net_af_packet0,iface=eth0)");
     snprintf(spec.node[0].port.dev, sizeof(spec.node[0].port.dev), "sfc0-node0");

@@ -180,7 +180,8 @@ START_TEST(test_ledger_readout_gone)
         summary_json(f, &c, &r, &l);
         fclose(f);
         ck_assert_msg(strstr(buf, "\"ledger\": {\"readout_lost\": {\"name\": \"ro0\", "
-                                  "\"from_event\": 1000, \"readouts\": 1}, \"over\": "
+                                  "\"from_event\": 1000, \"readouts\": 1}, \"readouts_lost\": "
+                                  "[], \"over\": "
                                   "\"survivors\", \"generated\": null, \"seen\": 1000, "
                                   "\"accepted\": 99, \"rejected\": 900,") != NULL, "%s", buf);
         ck_assert(strstr(buf, "\"closed\": true") != NULL);
@@ -189,6 +190,195 @@ START_TEST(test_ledger_readout_gone)
         free(buf);
         farm_result_free(&r);
     }
+}
+END_TEST
+
+/*
+ * A farm of 2 readouts (generating 1000 and 990 events), 2 SFCs (events
+ * e % 2), 2 nodes (node0 of sfc0, node1 of sfc1). SFC k acked its ids of
+ * 0..999 but, with sfc1 gone, sfc0 alone reports: its even ids acked; node1
+ * decided the odd ids below 600 (150 accepted).
+ */
+static void multi_of(struct farm_result *r, int sfc1_gone)
+{
+    struct ebf_idset acked[2], node[2];
+    uint64_t dig[2] = {0, 0}, acc[2] = {0, 0}, rej[2] = {0, 0};
+
+    memset(r, 0, sizeof(*r));
+    for (unsigned k = 0; k < 2; k++) {
+        ebf_idset_init(&acked[k]);
+        ebf_idset_init(&node[k]);
+    }
+    for (uint64_t id = 0; id < 1000; id++) {
+        unsigned k = (unsigned)(id % 2);
+        if (sfc1_gone && k == 1 && id >= 600)
+            continue;               /* sfc1 died holding these */
+        ebf_idset_add(&acked[k], id);
+        ebf_idset_add(&node[k], id);
+        dig[k] += ebf_mix64(id);
+        *(id % 4 == k ? &acc[k] : &rej[k]) += 1;
+    }
+    uint64_t digest[2] = {0, 0};
+    for (uint64_t id = 0; id < 1000; id++)
+        digest[0] += ebf_mix64(id);
+    for (uint64_t id = 0; id < 990; id++)
+        digest[1] += ebf_mix64(id);
+    for (unsigned i = 0; i < 2; i++) {
+        struct farm_part_result *x = &r->ro[i];
+        snprintf(x->name, sizeof(x->name), "ro%u", i);
+        x->place = -1;
+        put(&x->kv, "events", i ? 990 : 1000);
+        put(&x->kv, "first_event", 0);
+        put(&x->kv, "id_digest", digest[i]);
+        put(&r->readout, "events", i ? 990 : 1000);  /* the summed ones: not the ledger's */
+    }
+    r->n_ro = 2;
+    for (unsigned k = 0; k < 2; k++) {
+        struct farm_part_result *x = &r->sfcs[k];
+        struct farm_node_result *n = &r->node[k];
+        snprintf(x->name, sizeof(x->name), "sfc%u", k);
+        x->place = (int)k;
+        snprintf(n->name, sizeof(n->name), "node%u", k);
+        r->node_place[k] = (int)k;
+        put(&n->kv, "events", acc[k] + rej[k]);
+        put(&n->kv, "accepted", acc[k]);
+        put(&n->kv, "rejected", rej[k]);
+        put_idset(&n->kv, "ledger.acks", &node[k]);
+        if (sfc1_gone && k == 1) {
+            x->gone = 1;
+            r->sfcs_gone = 1;
+        }
+    }
+    /* the SFCs' summed counters */
+    unsigned live = sfc1_gone ? 1 : 2;
+    put(&r->sfc, "ack.accept", acc[0] + (live > 1 ? acc[1] : 0));
+    put(&r->sfc, "ack.reject", rej[0] + (live > 1 ? rej[1] : 0));
+    put(&r->sfc, "acked_digest", dig[0] + (live > 1 ? dig[1] : 0));
+    r->n_sfcs = 2;
+    r->n_places = 2;
+    r->n_nodes = 2;
+    /* the SFCs' summed id records */
+    struct ebf_idset all = acked[0];
+    if (!sfc1_gone)
+        ebf_idset_merge(&all, &acked[1], 1);
+    put_idset(&r->sfc, "ledger.acked", &all);
+    ebf_idset_init(&all);
+    put_idset(&r->sfc, "ledger.lost", &all);
+    put_idset(&r->sfc, "ledger.late", &all);
+}
+
+/* Several readouts each generate the same ids: the ledger takes the
+ * longest range once, not the sum of their events. */
+START_TEST(test_ledger_several_readouts)
+{
+    struct farm_result r;
+    struct ledger l;
+
+    multi_of(&r, 0);
+    ledger_close(&r, &l);
+    ck_assert_uint_eq(l.generated, 1000);
+    ck_assert_uint_eq(l.accepted + l.rejected, 1000);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert(l.withheld_agree);
+    ck_assert(l.digest_match);
+    ck_assert(l.ids_match);
+    ck_assert(l.nodes_agree);
+    ck_assert(l.closed);
+    farm_result_free(&r);
+}
+END_TEST
+
+/* sfc1 gone: its ids (the odd ones) are decided where node1's own counters
+ * say (300, the odd ids below 600) and sfc_lost otherwise (200); the id
+ * records of the survivor are checked against the even ids alone. */
+START_TEST(test_ledger_sfc_gone)
+{
+    struct farm_result r;
+    struct farm_conf c;
+    struct ledger l;
+    char *buf = NULL;
+    size_t len = 0;
+
+    multi_of(&r, 1);
+    ledger_close(&r, &l);
+    ck_assert_uint_eq(l.generated, 1000);
+    ck_assert_uint_eq(l.sfcs_gone, 1);
+    ck_assert_str_eq(l.sfc_gone, "sfc1");
+    ck_assert_uint_eq(l.gone_decided, 300);
+    ck_assert_uint_eq(l.sfc_lost, 200);
+    ck_assert_uint_eq(l.lost_total, 200);
+    ck_assert_uint_eq(l.accepted + l.rejected, 800);
+    ck_assert(l.digest_match);
+    ck_assert(l.ids_match);
+    ck_assert(l.nodes_agree);           /* node0 against sfc0 only */
+    ck_assert(l.closed);
+    farm_conf_default(&c);
+    FILE *f = open_memstream(&buf, &len);
+    summary_json(f, &c, &r, &l);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "\"ledger\": {\"generated\": 1000, \"sfc_gone\": {\"name\": "
+                              "\"sfc1\", \"sfcs\": 1, \"decided_by_its_nodes\": 300, "
+                              "\"sfc_lost\": 200}, ") != NULL, "%s", buf);
+    ck_assert_msg(strstr(buf, "\"lost\": {\"sfc_lost\": 200}") != NULL, "%s", buf);
+    free(buf);
+    /* one ack more at the survivor than its ids: unaccounted, not closed */
+    for (unsigned i = 0; i < r.sfc.n; i++)
+        if (strcmp(r.sfc.pair[i].key, "ack.accept") == 0)
+            snprintf(r.sfc.pair[i].val, sizeof(r.sfc.pair[i].val), "%llu",
+                     strtoull(r.sfc.pair[i].val, NULL, 10) + 1);
+    ledger_close(&r, &l);
+    ck_assert_int_eq(l.unaccounted, -1);
+    ck_assert(!l.closed);
+    farm_result_free(&r);
+}
+END_TEST
+
+/* Two readouts gone: each named with 1 + the highest id an SFC heard from
+ * its sources. */
+START_TEST(test_ledger_readouts_gone_named)
+{
+    struct farm_result r;
+    struct farm_conf c;
+    struct ledger l;
+    char *buf = NULL;
+    size_t len = 0;
+
+    multi_of(&r, 0);
+    r.n_ro = 3;
+    snprintf(r.ro[2].name, sizeof(r.ro[2].name), "ro2");
+    for (unsigned i = 0; i < 3; i++) {
+        r.ro[i].first_source = (uint16_t)(2 * i);
+        r.ro[i].n_sources = 2;
+    }
+    r.ro[1].gone = r.ro[2].gone = 1;
+    r.readouts_gone = 2;
+    snprintf(r.readout_gone, sizeof(r.readout_gone), "ro1");
+    put(&r.sfcs[0].kv, "source.next_event.2", 400);
+    put(&r.sfcs[1].kv, "source.next_event.3", 401);
+    put(&r.sfcs[0].kv, "source.next_event.4", 700);
+    put(&r.sfcs[1].kv, "source.next_event.5", 699);
+    ledger_close(&r, &l);
+    ck_assert_uint_eq(l.n_ro_lost, 2);
+    ck_assert_str_eq(l.ro_lost[0], "ro1");
+    ck_assert_uint_eq(l.ro_lost_from[0], 401);
+    ck_assert_str_eq(l.ro_lost[1], "ro2");
+    ck_assert_uint_eq(l.ro_lost_from[1], 700);
+    ck_assert(l.closed);
+    farm_conf_default(&c);
+    FILE *f = open_memstream(&buf, &len);
+    summary_text(f, &c, &r, &l);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "  ledger   readout ro1 lost from event 401 on, readout ro2 lost "
+                              "from event 700 on (2 readout(s) gone, their generated count "
+                              "unknown): closed over what the survivors saw\n") != NULL, "%s", buf);
+    free(buf);
+    f = open_memstream(&buf, &len);
+    summary_json(f, &c, &r, &l);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "\"readouts_lost\": [{\"name\": \"ro1\", \"from_event\": 401}, "
+                              "{\"name\": \"ro2\", \"from_event\": 700}]") != NULL, "%s", buf);
+    free(buf);
+    farm_result_free(&r);
 }
 END_TEST
 
@@ -203,6 +393,9 @@ Suite *ledger_suite(void)
     tcase_add_test(tc, test_ledger_closes_by_id);
     tcase_add_test(tc, test_ledger_mismatch_lists_ids);
     tcase_add_test(tc, test_ledger_readout_gone);
+    tcase_add_test(tc, test_ledger_several_readouts);
+    tcase_add_test(tc, test_ledger_sfc_gone);
+    tcase_add_test(tc, test_ledger_readouts_gone_named);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -128,7 +128,8 @@ START_TEST(test_text_names_nodes)
         "  readout  events 1000; frames 8000; bytes 8400000; tx_refused 12; tx_abandoned 0;\n"
         "           events_abandoned 0; rx.other 0; throttle.frames 0; throttle.stale 0; "
         "throttle.rejected 0;\n"
-        "           throttle.holds 2; throttle.held_ns 0\n"
+        "           throttle.holds 2; throttle.held_ns 0; sfcs_gone 0; sfc_gone_frames 0; "
+        "sfc.frames: none\n"
         "  sfc      rx.frames 8000; rx.reject: bad_checksum 3; rx.drop: duplicate 5; "
         "events.complete 1000;\n"
         "           events.incomplete 0; events.sent 0; tx.frames 0; ack.events 1000; "
@@ -173,7 +174,8 @@ START_TEST(test_text_faults)
     char *t = text_of(&c, &r, 0);
     ck_assert_msg(strstr(t, "  faults   frame faults drop=0.01; silence none; no bursts; seed 1\n"
                             "  readout  events 1000;") != NULL, "%s", t);
-    ck_assert_msg(strstr(t, "throttle.held_ns 0; fault.frames_in 8000; fault.dropped 80;") != NULL,
+    ck_assert_msg(strstr(t, "throttle.held_ns 0; sfcs_gone 0; sfc_gone_frames 0; sfc.frames: none;\n"
+                            "           fault.frames_in 8000; fault.dropped 80;") != NULL,
                   "%s", t);
     ck_assert_msg(strstr(t, "fault.withheld_events 0;\n           fault.dropped.source: 0 30, 1 50\n"
                             "  sfc ") != NULL, "%s", t);

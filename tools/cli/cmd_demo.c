@@ -24,6 +24,10 @@ static void demo_usage(FILE *out)
             "  --events N        events to generate (200000)\n"
             "  --sources N       readout sources per event (8)\n"
             "  --nodes N         trigger nodes, 1..%d (2)\n"
+            "  --readouts N      readouts, 1..16 (1): each sends sources / N of every event\n"
+            "                    (with several, --timeout-ms is 2000 unless given)\n"
+            "  --sfcs N          SFCs, 1..16 (1): event e goes to SFC e %% N, node i serves\n"
+            "                    SFC i %% N; memif links per readout-SFC pair\n"
             "  --frag-size B     fixed fragment size in bytes (1024)\n"
             "  --frag-min B --frag-max B  uniform fragment sizes\n"
             "  --frag-dist fixed|uniform|lognormal  fragment-size distribution (fixed\n"
@@ -53,6 +57,9 @@ static void demo_usage(FILE *out)
             "  --max-seconds S   stop generating after S seconds (300)\n"
             "  --kill-node-after N  SIGKILL node 0 once N events were generated: its\n"
             "                    events go to the other nodes, the ledger must still close\n"
+            "  --kill-sfc-after N  kill the last SFC once N events were generated (SIGSTOP,\n"
+            "                    SIGKILL once every readout gave it up): its events are\n"
+            "                    lost as sfc_lost unless its nodes decided them\n"
             "  --stall-nodes-after N  SIGSTOP every node once N events were generated; once\n"
             "                    the SFC has throttled the readout, SIGCONT them after\n"
             "  --stall-ms T      this long (1000); nothing may be lost\n"
@@ -64,7 +71,7 @@ static void demo_usage(FILE *out)
 
 /* Which of the size and fault options were given, for the checks across them. */
 struct demo_seen {
-    int size, range, dist, mean, sigma, gap;
+    int size, range, dist, mean, sigma, gap, timeout;
 };
 
 #define DEMO "ebfarm demo"
@@ -72,6 +79,7 @@ struct demo_seen {
 enum {
     OPT_FRAG_DIST = 256, OPT_FRAG_MEAN, OPT_FRAG_SIGMA, OPT_SEED, OPT_FAULTS, OPT_SILENCE,
     OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
+    OPT_READOUTS, OPT_SFCS, OPT_KILL_SFC,
 };
 
 /* --trigger (made absolute: the nodes run elsewhere), --trigger-param,
@@ -253,6 +261,8 @@ static int shape_opt(int ch, const char *val, struct farm_conf *c, struct demo_s
     case 'e': return ebf_opt_u64(DEMO, "--events", val, 1, EBF_PARAM(EVENTS)->max, &c->events);
     case 's': return ebf_opt_param(DEMO, EBF_PARAM(SOURCES), val, &c->sources);
     case 'n': return opt_u16("--nodes", val, 1, FARM_MAX_NODES, &c->nodes);
+    case OPT_READOUTS: return opt_u16("--readouts", val, 1, FF_MAX_READOUTS, &c->readouts);
+    case OPT_SFCS: return opt_u16("--sfcs", val, 1, FF_MAX_SFCS, &c->sfcs);
     case 'f':
         seen->size = 1;
         rc = ebf_opt_param(DEMO, EBF_PARAM(FRAG_SIZE), val, &c->frag_min);
@@ -269,7 +279,9 @@ static int shape_opt(int ch, const char *val, struct farm_conf *c, struct demo_s
     case 'm': return ebf_opt_param(DEMO, EBF_PARAM(MTU), val, &c->mtu);
     case 't': return ebf_opt_param(DEMO, EBF_PARAM(TRIGGER_US), val, &c->trigger_us);
     case 'A': return ebf_opt_param(DEMO, EBF_PARAM(ACCEPT), val, &c->accept);
-    case 'T': return ebf_opt_param(DEMO, EBF_PARAM(TIMEOUT_MS), val, &c->timeout_ms);
+    case 'T':
+        seen->timeout = 1;
+        return ebf_opt_param(DEMO, EBF_PARAM(TIMEOUT_MS), val, &c->timeout_ms);
     case 'c': return ebf_opt_param(DEMO, EBF_PARAM(CREDITS), val, &c->credits);
     }
     return 1;
@@ -288,6 +300,8 @@ static int run_opt(int ch, const char *val, struct farm_conf *c, int *json)
         return ebf_opt_u64(DEMO, "--stall-nodes-after", val, 1, UINT64_MAX / 2,
                            &c->stall_nodes_after);
     case 'W': return ebf_opt_double(DEMO, "--stall-ms", val, 0, 600000, &c->stall_ms);
+    case OPT_KILL_SFC:
+        return ebf_opt_u64(DEMO, "--kill-sfc-after", val, 1, UINT64_MAX / 2, &c->kill_sfc_after);
     case 'k': c->keep = 1; return 0;
     case 'j': *json = 1; return 0;
     case 'h': demo_usage(stdout); exit(0);
@@ -304,6 +318,22 @@ static int demo_check(int argc, char **argv, struct farm_conf *c, const struct d
     }
     if (c->kill_node_after && c->nodes < 2)
         return demo_error("--kill-node-after needs --nodes 2 or more");
+    /* Unpaced readouts sharing cores drift apart by more than 100 ms: an
+     * event waits for its slowest readout. */
+    if (c->readouts > 1 && !seen->timeout)
+        c->timeout_ms = 2000;
+    if (c->kill_sfc_after && c->sfcs < 2)
+        return demo_error("--kill-sfc-after needs --sfcs 2 or more");
+    if (c->nodes < c->sfcs) {
+        fprintf(stderr, DEMO ": --sfcs %u needs --nodes %u or more (a node serves one SFC)\n",
+                c->sfcs, c->sfcs);
+        return -EINVAL;
+    }
+    if (c->sources % c->readouts) {
+        fprintf(stderr, DEMO ": --sources %u do not split evenly over --readouts %u (give a "
+                "multiple of %u)\n", c->sources, c->readouts, c->readouts);
+        return -EINVAL;
+    }
     if (c->frag_min > c->frag_max) {
         fprintf(stderr, DEMO ": --frag-min %u is above --frag-max %u\n", c->frag_min,
                 c->frag_max);
@@ -330,6 +360,8 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"burst-events", 1, 0, OPT_BURST_EVENTS}, {"burst-gap-us", 1, 0, OPT_BURST_GAP},
         {"trigger", 1, 0, OPT_TRIGGER}, {"trigger-param", 1, 0, OPT_TRIGGER_PARAM},
         {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT},
+        {"readouts", 1, 0, OPT_READOUTS}, {"sfcs", 1, 0, OPT_SFCS},
+        {"kill-sfc-after", 1, 0, OPT_KILL_SFC},
         {0, 0, 0, 0},
     };
     struct demo_seen seen = {0};
@@ -367,8 +399,8 @@ int cmd_demo(int argc, char **argv)
     }
     c.build_dir = build;
     if (!json)
-        fprintf(stderr, "ebfarm demo: starting sfc, %u nodes and readout (%llu events)...\n",
-                c.nodes, (unsigned long long)c.events);
+        fprintf(stderr, "ebfarm demo: starting %u SFC(s), %u nodes and %u readout(s) (%llu "
+                "events)...\n", c.sfcs, c.nodes, c.readouts, (unsigned long long)c.events);
     farm_signal_catch();
     if (farm_run(&c, &r) != 0) {
         fprintf(stderr, "ebfarm demo: run failed: %s\n", r.error);

@@ -300,6 +300,23 @@ struct proc_view {
     char note[1024];
 };
 
+/* A readout's SFCs given up, appended to note: "gave up SFC 1 (its place
+ * in sfcs) from event 31024 on". */
+static void sfcs_given_up(const Ebfarm__Snapshot *m, char *note, size_t len)
+{
+    char k[16];
+
+    for (unsigned i = 0; m && i < FF_MAX_SFCS; i++) {
+        snprintf(k, sizeof(k), "%u", i);
+        if (ebf_pb_counter(m, RO_NAME(SFC_GONE), k, 0) != 1)
+            continue;
+        size_t o = strlen(note);
+        snprintf(note + o, len - o, "%sgave up SFC %u (its place in sfcs) from event %llu on",
+                 o ? "; " : "", i,
+                 (unsigned long long)ebf_pb_counter(m, RO_NAME(SFC_GONE_FROM), k, 0));
+    }
+}
+
 static void view_of(const struct farm_state *st, unsigned i, const Ebfarm__Reply *r,
                     struct proc_view *v)
 {
@@ -313,6 +330,8 @@ static void view_of(const struct farm_state *st, unsigned i, const Ebfarm__Reply
             snprintf(v->note, sizeof(v->note), "%s", r->status->error);
         else if (r->status->finished)
             snprintf(v->note, sizeof(v->note), "finished generating");
+        if (p->role == FARM_READOUT)
+            sfcs_given_up(r->status->metrics, v->note, sizeof(v->note));
     } else if (!farm_alive(p->pid)) {
         v->state = "EXITED";
         if (farm_exit_how(st->run_dir, p->pid, how, sizeof(how)) == 0)
@@ -370,11 +389,14 @@ static void totals(const struct farm_state *st, Ebfarm__Reply **rep, struct tota
             continue;
         }
         switch (st->proc[i].role) {
-        case FARM_READOUT:
-            t->generated += counter(rep[i], RO_NAME(EVENTS)) +
-                            counter(rep[i], RO_NAME(EVENTS_ABANDONED));
+        case FARM_READOUT: {
+            /* Every readout sends every event: the furthest one's count. */
+            uint64_t g = counter(rep[i], RO_NAME(EVENTS)) +
+                         counter(rep[i], RO_NAME(EVENTS_ABANDONED));
+            t->generated = g > t->generated ? g : t->generated;
             t->frames += counter(rep[i], RO_NAME(FRAMES));
             break;
+        }
         case FARM_NODE:
             t->accepted += counter(rep[i], NODE_NAME(ACCEPTED));
             t->rejected += counter(rep[i], NODE_NAME(REJECTED));

@@ -29,6 +29,9 @@ static int one_run(const struct farm_conf *c, const struct farm_spec *spec, stru
     if (c->kill_node_after && farm_kill_and_restart(st, spec, c->build_dir, 0, c->kill_node_after,
                                                     c->restart_after_ms, timeout_s, err, len))
         return -1;
+    if (c->kill_sfc_after &&
+        farm_kill_sfc_after(st, spec->n_sfcs - 1, c->kill_sfc_after, timeout_s, err, len))
+        return -1;
     if (c->stall_nodes_after &&
         farm_stall_nodes(st, c->stall_nodes_after, c->stall_ms, timeout_s, err, len))
         return -1;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "farmfile_multi.h"
+
 /* Append one argument, formatted; dropped when c is full. */
 static void arg(struct farm_argv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -99,18 +101,26 @@ static void memif_bsize(uint16_t mtu, char *buf, size_t len)
  * EAL arguments for one port of a process; name receives the device name
  * the daemon's options use. memif links: the SFC side is the server.
  */
+static void memif_arg(struct farm_argv *c, const char *link, int server, const char *mac,
+                      struct port_ctx *pc, char *name, size_t len)
+{
+    char bsize[24];
+
+    snprintf(name, len, "net_memif%u", pc->n_memif++);
+    memif_bsize(pc->mtu, bsize, sizeof(bsize));
+    arg(c, "--vdev=%s,role=%s,id=0,socket=%s/%s.sock,socket-abstract=no,mac=%s,rsize=11%s",
+        name, server ? "server" : "client", pc->run_dir, link, mac, bsize);
+}
+
 static void port_args(struct farm_argv *c, const struct ff_port *pt, int server,
                       const uint8_t mac[6], struct port_ctx *pc, char *name, size_t len)
 {
-    char m[24], bsize[24];
+    char m[24];
 
     mac_str(mac, m);
     switch (pt->kind) {
     case FF_PORT_MEMIF:
-        snprintf(name, len, "net_memif%u", pc->n_memif++);
-        memif_bsize(pc->mtu, bsize, sizeof(bsize));
-        arg(c, "--vdev=%s,role=%s,id=0,socket=%s/%s.sock,socket-abstract=no,mac=%s,rsize=11%s",
-            name, server ? "server" : "client", pc->run_dir, pt->dev, m, bsize);
+        memif_arg(c, pt->dev, server, m, pc, name, len);
         break;
     case FF_PORT_PCI:
         snprintf(name, len, "%s", pt->dev);
@@ -190,6 +200,29 @@ static void readout_macs(struct farm_argv *c, const struct farm_spec *s, unsigne
         arg(c, "--readout-mac=%s", list);
 }
 
+/* An SFC on memif links per pair: a server port per readout that feeds
+ * it, the first into first, the others listed in more ("a,b"). */
+static void sfc_pair_ports(struct farm_argv *c, const struct farm_spec *s, unsigned k,
+                           struct port_ctx *pc, char *first, char *more, size_t len)
+{
+    char m[24], link[2 * FF_NAME_MAX + 2], name[32];
+    size_t o = 0;
+    int n = 0;
+
+    mac_str(s->sfc[k].mac, m);
+    for (unsigned r = 0; r < s->n_readouts; r++)
+        for (unsigned i = 0; i < s->readout[r].n_sfcs; i++) {
+            if (s->readout[r].sfc[i] != k)
+                continue;
+            ff_pair_link(s, r, k, link, sizeof(link));
+            memif_arg(c, link, 1, m, pc, name, sizeof(name));
+            if (n++ == 0)
+                snprintf(first, FF_STR_MAX, "%s", name);
+            else
+                o += (size_t)snprintf(more + o, len - o, "%s%s", o ? "," : "", name);
+        }
+}
+
 static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
                     const struct farm_proc *fp, const char *run_dir, struct farm_argv *c)
 {
@@ -205,10 +238,16 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
             pci |= s->node[i].sfc_port.kind == FF_PORT_PCI;
         }
     eal_args(c, build, "sfc/ebfarm-sfc", &x->p, fp->prefix, pci);
-    port_args(c, &x->port, 1, x->mac, &pc, names[0], sizeof(names[0]));
+    char more[FF_MAX_READOUTS * 24 + 1] = "";
+    if (FF_MEMIF_PAIRS(&x->port))
+        sfc_pair_ports(c, s, k, &pc, names[0], more, sizeof(more));
+    else
+        port_args(c, &x->port, 1, x->mac, &pc, names[0], sizeof(names[0]));
     sfc_node_ports(c, s, idx, nn, &pc, names + 1);
     arg(c, "--");
     arg(c, "--port=%s", names[0]);
+    if (more[0])
+        arg(c, "--readout-port=%s", more);
     for (unsigned j = 0; j < nn; j++) {
         mac_str(s->node[idx[j]].mac, m);
         arg(c, "--node=%s,%s", names[j + 1], m);
@@ -267,6 +306,24 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
     ctl_args(c, s, fp, &x->p);
 }
 
+/* A readout on memif links per pair: a client port per SFC, in the order
+ * of its sfcs; the first into first, all listed in ports ("a,b"). */
+static void readout_pair_ports(struct farm_argv *c, const struct farm_spec *s, unsigned r,
+                               struct port_ctx *pc, char *first, char *ports, size_t len)
+{
+    char m[24], link[2 * FF_NAME_MAX + 2], name[32];
+    size_t o = 0;
+
+    mac_str(s->readout[r].mac, m);
+    for (unsigned i = 0; i < s->readout[r].n_sfcs; i++) {
+        ff_pair_link(s, r, s->readout[r].sfc[i], link, sizeof(link));
+        memif_arg(c, link, 0, m, pc, name, sizeof(name));
+        if (i == 0)
+            snprintf(first, FF_STR_MAX, "%s", name);
+        o += (size_t)snprintf(ports + o, len - o, "%s%s", o ? "," : "", name);
+    }
+}
+
 static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build,
                         const struct farm_proc *fp, const char *run_dir, struct farm_argv *c)
 {
@@ -275,10 +332,18 @@ static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build
     struct port_ctx pc = {.run_dir = run_dir, .mtu = s->run.mtu};
     size_t o = 0;
 
+    char ports[FF_MAX_SFCS * 24 + 1] = "";
+    uint16_t first, count;
+
     eal_args(c, build, "readout/ebfarm-readout", &x->p, fp->prefix, x->port.kind == FF_PORT_PCI);
-    port_args(c, &x->port, 0, x->mac, &pc, name, sizeof(name));
+    if (FF_MEMIF_PAIRS(&x->port))
+        readout_pair_ports(c, s, k, &pc, name, ports, sizeof(ports));
+    else
+        port_args(c, &x->port, 0, x->mac, &pc, name, sizeof(name));
     arg(c, "--");
     arg(c, "--port=%s", name);
+    if (ports[0])
+        arg(c, "--sfc-port=%s", ports);
     for (unsigned i = 0; i < x->n_sfcs; i++) {
         mac_str(s->sfc[x->sfc[i]].mac, m);
         o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? "," : "", m);
@@ -286,7 +351,10 @@ static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build
     arg(c, "--sfc-mac=%s", list);
     mac_str(x->mac, m);
     arg(c, "--mac=%s", m);
-    arg(c, "--sources=%u", s->run.sources);
+    ff_readout_sources(s, k, &first, &count);
+    arg(c, "--sources=%u", count);
+    if (first)
+        arg(c, "--source-base=%u", first);
     arg(c, "--encap=%s", s->run.encap == FF_ENCAP_UDP ? "udp" : "eth");
     arg(c, "--udp-port=%u", s->run.udp_port);
     arg(c, "--mtu=%u", s->run.mtu);

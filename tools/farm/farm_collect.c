@@ -11,6 +11,7 @@
 #include "ebf_pb.h"
 #include "farm_ask.h"
 #include "farm_proc.h"
+#include "farmfile_multi.h"
 
 /* v and u of key k combined: the earliest, the latest, the least or the sum. */
 static uint64_t merge_value(const char *k, uint64_t u, uint64_t v)
@@ -97,30 +98,61 @@ static struct farm_node_result *node_result(struct farm_result *r, const struct 
     return n;
 }
 
+/* The next readout or SFC entry of r, named after p; NULL when full. */
+static struct farm_part_result *part_result(struct farm_result *r, const struct farm_proc *p)
+{
+    struct farm_part_result *x;
+
+    if (p->role == FARM_READOUT) {
+        if (r->n_ro == FF_MAX_READOUTS)
+            return NULL;
+        x = &r->ro[r->n_ro++];
+    } else {
+        if (r->n_sfcs == FF_MAX_SFCS)
+            return NULL;
+        x = &r->sfcs[r->n_sfcs++];
+    }
+    snprintf(x->name, sizeof(x->name), "%s", p->name);
+    x->place = -1;
+    return x;
+}
+
+/* A process that is gone: a dead node's decisions are in its SFC's acks
+ * (or, its SFC gone too, nowhere); a dead readout's events are in what the
+ * SFCs saw (the ledger then closes over that); a dead SFC's events are in
+ * the readouts' generated ids and its nodes' own records of what they
+ * decided (the ledger counts the rest as sfc_lost). */
+static void gone(struct farm_result *r, const struct farm_proc *p)
+{
+    struct farm_node_result *n;
+    struct farm_part_result *x;
+
+    if (p->role == FARM_NODE) {
+        r->nodes_silent++;
+        if ((n = node_result(r, p)))
+            n->gone = 1;
+        return;
+    }
+    if ((x = part_result(r, p)))
+        x->gone = 1;
+    if (p->role == FARM_SFC) {
+        r->sfcs_gone++;
+        return;
+    }
+    if (!r->readouts_gone++)
+        snprintf(r->readout_gone, sizeof(r->readout_gone), "%s", p->name);
+}
+
 int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, size_t len)
 {
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *p = &st->proc[i];
         struct farm_node_result *n = NULL;
+        struct farm_part_result *x;
         struct ebf_kv kv;
         if (!farm_running(p->pid)) {
-            /* A dead node's decisions are in its SFC's acks; a dead
-             * readout's events are in what the SFCs saw (the ledger then
-             * closes over that); without an SFC's counters there is no
-             * ledger. */
-            if (p->role == FARM_NODE) {
-                r->nodes_silent++;
-                if ((n = node_result(r, p)))
-                    n->gone = 1;
-                continue;
-            }
-            if (p->role == FARM_READOUT) {
-                if (!r->readouts_gone++)
-                    snprintf(r->readout_gone, sizeof(r->readout_gone), "%s", p->name);
-                continue;
-            }
-            snprintf(err, len, "%s is gone: no final counters", p->name);
-            return -1;
+            gone(r, p);
+            continue;
         }
         if (final_counters(p, &kv, err, len))
             return -1;
@@ -132,11 +164,49 @@ int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, 
             continue;
         }
         kv_merge(p->role == FARM_SFC ? &r->sfc : &r->readout, &kv);
-        ebf_kv_free(&kv);
+        if ((x = part_result(r, p)))
+            x->kv = kv;
+        else
+            ebf_kv_free(&kv);
+    }
+    if (r->n_sfcs && r->sfcs_gone == r->n_sfcs) {
+        snprintf(err, len, "%s is gone, and every other SFC: no final counters",
+                 r->sfcs[0].name);
+        return -1;
     }
     uint64_t t0 = ebf_kv_u64(&r->readout, "start_ns", 0), t1 = ebf_kv_u64(&r->readout, "end_ns", 0);
     r->wall_s = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0;
     return 0;
+}
+
+/* The place of SFC k in the readouts' sfcs; -1 when none lists it. */
+static int place_of(const struct farm_spec *s, unsigned k)
+{
+    if (!s->n_readouts)
+        return -1;
+    for (unsigned i = 0; i < s->readout[0].n_sfcs; i++)
+        if (s->readout[0].sfc[i] == k)
+            return (int)i;
+    return -1;
+}
+
+void farm_result_shape(const struct farm_spec *s, struct farm_result *r)
+{
+    r->n_places = s->n_readouts ? (uint16_t)s->readout[0].n_sfcs : 0;
+    for (unsigned i = 0; i < r->n_ro; i++)
+        for (unsigned k = 0; k < s->n_readouts; k++)
+            if (strcmp(s->readout[k].p.name, r->ro[i].name) == 0)
+                ff_readout_sources(s, k, &r->ro[i].first_source, &r->ro[i].n_sources);
+    for (unsigned i = 0; i < r->n_sfcs; i++)
+        for (unsigned k = 0; k < s->n_sfcs; k++)
+            if (strcmp(s->sfc[k].p.name, r->sfcs[i].name) == 0)
+                r->sfcs[i].place = place_of(s, k);
+    for (unsigned i = 0; i < r->n_nodes; i++) {
+        r->node_place[i] = -1;
+        for (unsigned j = 0; j < s->n_nodes; j++)
+            if (strcmp(s->node[j].p.name, r->node[i].name) == 0)
+                r->node_place[i] = place_of(s, s->node[j].sfc);
+    }
 }
 
 /* 1 when a readout that sends to node n's SFC is on another host than n. */
@@ -155,12 +225,17 @@ void farm_result_hosts(const struct farm_spec *s, struct farm_result *r)
         for (unsigned j = 0; j < s->n_nodes; j++)
             if (strcmp(s->node[j].p.name, r->node[i].name) == 0)
                 r->node[i].apart = readouts_apart(s, &s->node[j]);
+    farm_result_shape(s, r);
 }
 
 void farm_result_free(struct farm_result *r)
 {
     ebf_kv_free(&r->readout);
     ebf_kv_free(&r->sfc);
+    for (unsigned i = 0; i < FF_MAX_READOUTS; i++)
+        ebf_kv_free(&r->ro[i].kv);
+    for (unsigned i = 0; i < FF_MAX_SFCS; i++)
+        ebf_kv_free(&r->sfcs[i].kv);
     for (unsigned i = 0; i < FARM_MAX_NODES; i++)
         ebf_kv_free(&r->node[i].kv);
 }

@@ -17,18 +17,26 @@
  * the readouts' start_ns to end_ns. A node process that is gone (killed)
  * is counted in r->nodes_silent; a gone readout in r->readouts_gone (the
  * first one named in r->readout_gone; the ledger then closes over what
- * the SFCs saw); a gone SFC, or a process that does not answer or sends
- * no counters, is an error: -1 with err naming it.
- * Returns 0.
+ * the SFCs saw); a gone SFC in r->sfcs_gone (the ledger counts its
+ * events from the readouts' and its nodes' records). Each readout's and
+ * SFC's own counters are in r->ro[] and r->sfcs[] too. Every SFC gone, or
+ * a process that does not answer or sends no counters, is an error: -1
+ * with err naming it. Returns 0.
  */
 int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, size_t len);
+
+/* The farm's shape into r from its spec: how many SFCs events are spread
+ * over (r->n_places), each SFC's place and each node's SFC's place, by
+ * name; what the ledger needs when an SFC is gone. */
+void farm_result_shape(const struct farm_spec *s, struct farm_result *r);
 
 /*
  * Mark each node of r whose events come from a readout on another host
  * than its own (r->node[i].apart), from the hosts of s: its end-to-end
  * latency subtracts a timestamp of one host's clock from one of another's,
  * which share no base, and the summary leaves it out. Nodes are matched
- * by name; one that s does not name is left as it is.
+ * by name; one that s does not name is left as it is. Then
+ * farm_result_shape.
  */
 void farm_result_hosts(const struct farm_spec *s, struct farm_result *r);
 

@@ -11,6 +11,7 @@ void farm_conf_default(struct farm_conf *c)
     c->events = 200000;
     c->sources = 8;
     c->nodes = 2;
+    c->readouts = c->sfcs = 1;
     c->frag_min = c->frag_max = 1024;
     c->mtu = 1500;
     c->trigger_us = 1;
@@ -30,6 +31,8 @@ void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)
     c->events = s->run.events;
     c->sources = s->run.sources;
     c->nodes = (uint16_t)s->n_nodes;
+    c->readouts = (uint16_t)s->n_readouts;
+    c->sfcs = (uint16_t)s->n_sfcs;
     c->frag_min = s->run.frag_min;
     c->frag_max = s->run.frag_max;
     c->rate = s->run.rate;
@@ -82,17 +85,21 @@ static void demo_run(const struct farm_conf *c, struct ff_run *run)
     run->burst_gap_us = c->burst_gap_us;
 }
 
-/* Nodes: as many as asked, each like the file's first, on its own link. */
+/* Nodes: as many as asked, each like the file's first, on its own link;
+ * with several SFCs node i serves SFC i % sfcs (each node one SFC). */
 static void demo_nodes(const struct farm_conf *c, struct farm_spec *s)
 {
+    unsigned sfcs = c->sfcs > 1 ? c->sfcs : 1;
+
     for (unsigned i = 0; i < c->nodes; i++) {
         struct ff_node *n = &s->node[i];
-        if (i >= s->n_nodes) {
+        if (i >= s->n_nodes || sfcs > 1) {
             *n = s->node[0];
             snprintf(n->p.name, sizeof(n->p.name), "node%u", i);
             snprintf(n->p.control, sizeof(n->p.control), "ipc://{run}/%s.ctl", n->p.name);
             snprintf(n->p.metrics, sizeof(n->p.metrics), "ipc://{run}/%s.pub", n->p.name);
-            snprintf(n->port.dev, sizeof(n->port.dev), "sfc0-node%u", i);
+            snprintf(n->port.dev, sizeof(n->port.dev), "sfc%u-node%u", i % sfcs, i);
+            n->sfc = i % sfcs;
             n->sfc_port = n->port;
             n->mac[5] = (uint8_t)i;
             n->sfc_mac[5] = (uint8_t)i;
@@ -100,6 +107,45 @@ static void demo_nodes(const struct farm_conf *c, struct farm_spec *s)
         n->credits = c->credits;
     }
     s->n_nodes = c->nodes;
+}
+
+/* Process i of a kind like the file's first: name, endpoints in {run}. */
+static void demo_proc(struct ff_proc *p, const char *kind, unsigned i)
+{
+    snprintf(p->name, sizeof(p->name), "%s%u", kind, i);
+    snprintf(p->control, sizeof(p->control), "ipc://{run}/%s.ctl", p->name);
+    snprintf(p->metrics, sizeof(p->metrics), "ipc://{run}/%s.pub", p->name);
+}
+
+/* Readouts and SFCs: as many as asked, each like the file's first; with
+ * more than one of either, memif links per readout-SFC pair (port: memif),
+ * every readout sending to every SFC. */
+static void demo_shape(const struct farm_conf *c, struct farm_spec *s)
+{
+    if (c->readouts <= 1 && c->sfcs <= 1)
+        return;
+    for (unsigned k = 0; k < c->sfcs; k++) {
+        struct ff_sfc *x = &s->sfc[k];
+        if (k)
+            *x = s->sfc[0];
+        demo_proc(&x->p, "sfc", k);
+        x->id = (uint16_t)k;
+        x->port = (struct ff_port){.kind = FF_PORT_MEMIF};
+        x->mac[5] = (uint8_t)(k ? 0x30 + k : 0x01);
+    }
+    s->n_sfcs = c->sfcs;
+    for (unsigned i = 0; i < c->readouts; i++) {
+        struct ff_readout *r = &s->readout[i];
+        if (i)
+            *r = s->readout[0];
+        demo_proc(&r->p, "ro", i);
+        r->port = (struct ff_port){.kind = FF_PORT_MEMIF};
+        r->mac[5] = (uint8_t)(0x10 + i);
+        r->n_sfcs = c->sfcs;
+        for (unsigned k = 0; k < c->sfcs; k++)
+            r->sfc[k] = k;
+    }
+    s->n_readouts = c->readouts;
 }
 
 /*
@@ -127,7 +173,13 @@ int farm_demo_spec(const struct farm_conf *c, const char *farm_file, struct farm
         snprintf(err, len, "the demo takes 1..%d nodes", FF_MAX_NODES);
         return -1;
     }
+    if (c->readouts > FF_MAX_READOUTS || c->sfcs > FF_MAX_SFCS) {
+        snprintf(err, len, "the demo takes 1..%d readouts and 1..%d SFCs", FF_MAX_READOUTS,
+                 FF_MAX_SFCS);
+        return -1;
+    }
     demo_run(c, &s->run);
+    demo_shape(c, s);
     demo_nodes(c, s);
     demo_memory(c->mtu, s);
     return farm_spec_check(s, err, len) == 0 ? 0 : -1;

@@ -18,7 +18,10 @@ void farm_conf_of(const struct farm_spec *spec, struct farm_conf *c);
 /*
  * The demo's conf as a spec: the farm file at farm_file with c's run
  * parameters applied and c->nodes nodes (the file's first node copied,
- * each on its own memif link, as node<i>). Returns 0, or -1 with err when
+ * each on its own memif link, as node<i>); with c->readouts or c->sfcs
+ * above 1, that many readouts (ro<i>) and SFCs (sfc<k>) like the file's
+ * first, every readout sending to every SFC over a memif link per pair
+ * (port: memif), node i serving SFC i % sfcs. Returns 0, or -1 with err when
  * the file does not load or has no node, c asks for more than
  * FF_MAX_NODES nodes, or the shaped spec does not pass farm_spec_check
  * (no node at all, for one).

@@ -63,6 +63,59 @@ int farm_kill_node_after(const struct farm_state *st, unsigned node, uint64_t ev
     return 0;
 }
 
+/* 1 when every readout still running reports SFC place k given up. */
+static int readouts_gave_up(const struct farm_state *st, unsigned k)
+{
+    char key[32];
+
+    snprintf(key, sizeof(key), "sfc.gone.%u", k);
+    for (unsigned i = 0; i < st->n; i++)
+        if (st->proc[i].role == FARM_READOUT && farm_running(st->proc[i].pid) &&
+            farm_counter(&st->proc[i], key, 0, NULL) != 1)
+            return 0;
+    return 1;
+}
+
+int farm_kill_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events,
+                        double timeout_s, char *err, size_t len)
+{
+    const struct farm_proc *ro = nth(st, FARM_READOUT, 0), *victim = nth(st, FARM_SFC, sfc);
+
+    if (!ro || !victim) {
+        snprintf(err, len, "no readout, or no SFC %u to kill", sfc);
+        return -1;
+    }
+    if (farm_wait_events(ro, events, timeout_s, err, len))
+        return -1;
+    /* Frozen, the SFC takes nothing: each readout gives it up once its
+     * port refused every frame for --sfc-timeout-ms, and no longer touches
+     * that port; only then is it killed (the memif race, docs/status.md). */
+    if (kill(victim->pid, SIGSTOP) != 0) {
+        snprintf(err, len, "cannot stop %s: %s", victim->name, strerror(errno));
+        return -1;
+    }
+    double t0 = farm_now(), give_up = t0 + 30;
+    int given_up;
+    while (!(given_up = readouts_gave_up(st, sfc)) && farm_now() < give_up &&
+           !farm_signal_count())
+        farm_sleep_ms(20);
+    double took = farm_now() - t0;
+    if (kill(victim->pid, SIGKILL) != 0) {
+        snprintf(err, len, "cannot kill %s: %s", victim->name, strerror(errno));
+        return -1;
+    }
+    farm_wait_gone(victim->pid, 5);
+    if (!given_up) {
+        snprintf(err, len, "the readouts did not give %s up within 30 s of stopping it",
+                 victim->name);
+        return -1;
+    }
+    fprintf(stderr, "ebfarm: killed %s after %llu events (SIGSTOP, then SIGKILL once every "
+            "readout gave it up, %.0f ms later)\n", victim->name, (unsigned long long)events,
+            took * 1e3);
+    return 0;
+}
+
 /* Send sig to every node process; -1 with err on the first failure. */
 static int signal_nodes(const struct farm_state *st, int sig, char *err, size_t len)
 {

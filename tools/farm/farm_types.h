@@ -51,6 +51,8 @@ struct farm_conf {
     uint64_t events;
     uint16_t sources;
     uint16_t nodes;
+    uint16_t readouts, sfcs;     /* the demo spreads events over sfcs SFCs, every readout
+                                  * sending sources / readouts of each event (1, 1) */
     uint32_t frag_min, frag_max;
     double rate;                 /* events/s, 0: as fast as possible */
     int udp;                     /* UDP/IPv4 fragments instead of raw Ethernet */
@@ -65,6 +67,8 @@ struct farm_conf {
     uint64_t kill_node_after;    /* SIGKILL node 0 once this many events were
                                   * generated; 0: never */
     double restart_after_ms;     /* then start it again this much later; 0: never */
+    uint64_t kill_sfc_after;     /* kill the last SFC once this many events were
+                                  * generated (farm_kill_sfc_after); 0: never */
     uint64_t stall_nodes_after;  /* SIGSTOP every node once this many events were
                                   * generated, SIGCONT them stall_ms after the
                                   * readout is throttled; 0: never */
@@ -105,6 +109,17 @@ struct farm_node_result {
     struct ebf_kv kv;            /* its final counters; empty when gone */
 };
 
+/* One readout or SFC process of a run: its own final counters (the
+ * summed ones are in farm_result.readout and .sfc). */
+struct farm_part_result {
+    char name[FF_NAME_MAX];
+    int gone;                    /* it gave no final counters: killed or crashed */
+    int place;                   /* an SFC: its place k in the readouts' sfcs (event e
+                                  * goes to place e % n_places); -1: not known */
+    uint16_t first_source, n_sources;   /* a readout: the sources it sends (0, 0: not known) */
+    struct ebf_kv kv;            /* empty when gone */
+};
+
 struct farm_result {
     struct farm_run_id id;
     char run_dir[512];
@@ -117,6 +132,13 @@ struct farm_result {
     char readout_gone[FF_NAME_MAX];  /* the first readout that gave no final counters
                                       * (killed or crashed); "" when every one did */
     unsigned readouts_gone;      /* how many readouts gave no final counters */
+    struct farm_part_result ro[FF_MAX_READOUTS];    /* each readout, in farm-file order */
+    uint16_t n_ro;
+    struct farm_part_result sfcs[FF_MAX_SFCS];      /* each SFC, in farm-file order */
+    uint16_t n_sfcs;
+    unsigned sfcs_gone;          /* SFCs that gave no final counters (killed) */
+    uint16_t n_places;           /* SFCs events are spread over; 0: not known (no spec) */
+    int node_place[FARM_MAX_NODES];  /* the place of each node's SFC; -1: not known */
     int interrupted;             /* the signal that stopped the run early (the
                                   * staged stop then ran), 0 when none */
     double wall_s;               /* first frame sent to last event acked */

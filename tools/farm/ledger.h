@@ -18,6 +18,10 @@ struct ledger {
     unsigned readouts_gone;      /* readouts that gave no final counters (killed) */
     char readout_gone[48];       /* the first of them; "" when none */
     uint64_t gone_from;          /* with one gone: the first id no SFC saw */
+    unsigned n_ro_lost;          /* the gone readouts named below (r's shape known) */
+    char ro_lost[LEDGER_MAX_REASONS][48];   /* each gone readout ... */
+    uint64_t ro_lost_from[LEDGER_MAX_REASONS];  /* ... lost from this event on: 1 + the
+                                             * highest id any SFC heard from its sources */
     uint64_t accepted, rejected; /* decided: the acks the SFCs took, once per event */
     uint64_t incomplete;         /* delivered incomplete (within the above) */
     unsigned n_lost;
@@ -35,6 +39,12 @@ struct ledger {
     int nodes_agree;             /* ids the nodes acked == acks taken + late acks */
     unsigned nodes_silent;       /* nodes without final counters (killed) */
     uint64_t late_acks, nodes_dead, redispatched, rejoins, revived;
+    unsigned sfcs_gone;          /* SFCs that gave no final counters (killed) */
+    char sfc_gone[48];           /* the first of them; "" when none */
+    uint64_t sfc_lost;           /* their events no node of theirs decided (in lost) */
+    uint64_t gone_decided;       /* their events their nodes decided (in accepted, rejected) */
+    int withheld_agree;          /* several readouts withheld the same events (one fault
+                                  * seed, fixed sizes); 1 with one readout */
     int64_t unaccounted;         /* generated - (accepted + rejected + lost) */
     int closed;
 };
@@ -55,7 +65,24 @@ struct ledger {
  * SFCs acked or lost must form one range lo .. lo + n - 1 (generated is
  * then n, the readout lost from event lo + n on, gone_from); the range's
  * digest stands for the readout's, and the surviving readouts' counters
- * (withheld events included) are left out.
+ * (withheld events included) are left out. Each gone readout is named
+ * with the event it was lost from (ro_lost, ro_lost_from): 1 + the highest
+ * id an SFC heard from any of its sources (source.next_event).
+ *
+ * Several readouts each generate the same ids: generated is the longest
+ * range any of them generated (an id one readout did not reach is seen by
+ * the SFCs from the others, incomplete). An event is withheld only when
+ * no readout let a frame of it through: with one fault seed and fixed
+ * sizes every readout withholds the same events, and the ledger takes
+ * the first readout's record once; records that differ do not close
+ * (withheld_agree 0).
+ *
+ * When an SFC is gone (r->sfcs_gone, with r's shape known), its events,
+ * the generated ids e with e % n_places at its place, are decided where
+ * its nodes' own records say (their accepted and rejected counts join the
+ * ledger's) and lost as sfc_lost otherwise: sfc_lost = its ids - the ids
+ * its nodes decided. The id records then check that the surviving SFCs'
+ * acked and lost ids plus the withheld ones are exactly the other ids.
  */
 void ledger_close(const struct farm_result *r, struct ledger *l);
 

@@ -65,10 +65,16 @@ static void figures(const struct farm_result *r, struct figures *fg)
     uint64_t t0 = ebf_kv_u64(ro, RO_NAME(START_NS), 0);
     uint64_t t1 = ebf_kv_u64(ro, RO_NAME(END_NS), 0);
 
+    unsigned live = 0;
+
+    for (unsigned i = 0; i < r->n_ro; i++)
+        live += !r->ro[i].gone;
     memset(fg, 0, sizeof(*fg));
     fg->seconds = t1 > t0 ? (double)(t1 - t0) * 1e-9 : 0;
     if (fg->seconds > 0) {
-        fg->events_s = (double)ebf_kv_u64(ro, RO_NAME(EVENTS), 0) / fg->seconds;
+        /* Every readout sends every event: the events of one. */
+        fg->events_s = (double)ebf_kv_u64(ro, RO_NAME(EVENTS), 0) / (live > 1 ? live : 1) /
+                       fg->seconds;
         fg->frames_s = (double)ebf_kv_u64(ro, RO_NAME(FRAMES), 0) / fg->seconds;
         fg->payload_gbit_s = (double)ebf_kv_u64(ro, RO_NAME(PAYLOAD_BYTES), 0) * 8e-9 / fg->seconds;
     }
@@ -233,13 +239,25 @@ static void processes_text(FILE *out, const struct farm_conf *c, const struct fa
 /* The ledger's lines. */
 static void ledger_text(FILE *out, const struct farm_result *r, const struct ledger *l)
 {
-    if (l->readouts_gone)
+    if (l->readouts_gone && l->n_ro_lost > 1) {
+        fprintf(out, "  ledger   ");
+        for (unsigned i = 0; i < l->n_ro_lost; i++)
+            fprintf(out, "%sreadout %s lost from event %" PRIu64 " on", i ? ", " : "",
+                    l->ro_lost[i], l->ro_lost_from[i]);
+        fprintf(out, " (%u readout(s) gone, their generated count unknown): closed over what "
+                "the survivors saw\n           seen %" PRIu64, l->readouts_gone, l->generated);
+    } else if (l->readouts_gone) {
         fprintf(out, "  ledger   readout %s lost from event %" PRIu64 " on (%u readout(s) gone, "
                 "their generated count unknown): closed over what the survivors saw\n"
-                "           seen %" PRIu64, l->readout_gone, l->gone_from, l->readouts_gone,
+                "           seen %" PRIu64, l->readout_gone,
+                l->n_ro_lost ? l->ro_lost_from[0] : l->gone_from, l->readouts_gone,
                 l->generated);
+    }
     else
         fprintf(out, "  ledger   generated %" PRIu64, l->generated);
+    if (l->sfcs_gone)
+        fprintf(out, " (SFC %s gone, %u SFC(s): %" PRIu64 " of its events decided by its nodes, "
+                "%" PRIu64 " sfc_lost)", l->sfc_gone, l->sfcs_gone, l->gone_decided, l->sfc_lost);
     fprintf(out, " = accepted %" PRIu64 " + rejected %" PRIu64 " + lost %" PRIu64
             "; incomplete %" PRIu64 "\n",
             l->accepted, l->rejected, l->lost_total, l->incomplete);
@@ -350,13 +368,22 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
     figures(r, &fg);
     fputc('{', out);
     run_json(out, &r->id);
-    if (l->readouts_gone)
+    if (l->readouts_gone) {
         fprintf(out, ",\n \"ledger\": {\"readout_lost\": {\"name\": \"%s\", \"from_event\": %"
-                PRIu64 ", \"readouts\": %u}, \"over\": \"survivors\", \"generated\": null"
-                ", \"seen\": %" PRIu64 ", ", l->readout_gone, l->gone_from, l->readouts_gone,
-                l->generated);
+                PRIu64 ", \"readouts\": %u}, \"readouts_lost\": [", l->readout_gone,
+                l->n_ro_lost ? l->ro_lost_from[0] : l->gone_from, l->readouts_gone);
+        for (unsigned i = 0; i < l->n_ro_lost; i++)
+            fprintf(out, "%s{\"name\": \"%s\", \"from_event\": %" PRIu64 "}", i ? ", " : "",
+                    l->ro_lost[i], l->ro_lost_from[i]);
+        fprintf(out, "], \"over\": \"survivors\", \"generated\": null, \"seen\": %" PRIu64
+                ", ", l->generated);
+    }
     else
         fprintf(out, ",\n \"ledger\": {\"generated\": %" PRIu64 ", ", l->generated);
+    if (l->sfcs_gone)
+        fprintf(out, "\"sfc_gone\": {\"name\": \"%s\", \"sfcs\": %u, \"decided_by_its_nodes\": %"
+                PRIu64 ", \"sfc_lost\": %" PRIu64 "}, ", l->sfc_gone, l->sfcs_gone,
+                l->gone_decided, l->sfc_lost);
     fprintf(out, "\"accepted\": %" PRIu64 ", \"rejected\": %" PRIu64 ", \"incomplete\": %"
             PRIu64 ", \"lost\": {", l->accepted, l->rejected, l->incomplete);
     int any = 0;
@@ -389,12 +416,14 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
             l->closed ? "true" : "false");
     char sil[48];
     fprintf(out, " \"config\": {\"events\": %" PRIu64 ", \"sources\": %u, \"nodes\": %u"
+            ", \"readouts\": %u, \"sfcs\": %u"
             ", \"frag_min\": %u, \"frag_max\": %u, \"frag_dist\": \"%s\", \"frag_mean\": %g"
             ", \"frag_sigma\": %g, \"rate\": %g, \"encap\": \"%s\", \"mtu\": %u"
             ", \"seed\": %" PRIu64
             ", \"faults\": \"%s\", \"silence\": \"%s\", \"burst_events\": %u"
             ", \"burst_gap_us\": %u},\n",
-            c->events, c->sources, c->nodes, c->frag_min, c->frag_max, dist_name(c->frag_dist),
+            c->events, c->sources, c->nodes, c->readouts, c->sfcs, c->frag_min, c->frag_max,
+            dist_name(c->frag_dist),
             c->frag_mean, c->frag_sigma, c->rate, c->udp ? "udp" : "eth", c->mtu, c->seed,
             c->faults[0] ? c->faults : "none", silence_str(c, sil, sizeof(sil)), c->burst_events,
             c->burst_gap_us);

@@ -10,6 +10,7 @@
 
 #include "ebf_util.h"
 #include "farmfile_cross.h"
+#include "farmfile_multi.h"
 #include "farmfile_hosts.h"
 #include "farmfile_value.h"
 
@@ -359,7 +360,8 @@ int ff_check(const struct farm_spec *s, const char *where, char *err, size_t err
     for (unsigned i = 0; i < s->n_nodes; i++)
         if ((rc = check_node(&c, i)))
             return rc;
-    if ((rc = ff_check_hosts(s, where, err, errlen)))
+    if ((rc = ff_check_hosts(s, where, err, errlen)) ||
+        (rc = ff_check_multi(s, where, err, errlen)))
         return rc;
     return ff_check_cross(s, where, err, errlen);
 }

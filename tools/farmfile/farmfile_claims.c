@@ -240,7 +240,7 @@ static int check_ports(struct ff_chk *c)
             unsigned hi = host_of(s, u[i].owner), hj = host_of(s, u[j].owner);
             const struct ff_port *a = u[i].port, *b = u[j].port;
             if (a->kind == FF_PORT_MEMIF && b->kind == FF_PORT_MEMIF && hi != hj &&
-                !strcmp(a->dev, b->dev))
+                a->dev[0] && !strcmp(a->dev, b->dev))
                 return FAIL(c, "key '%s': memif link '%s' joins %s on host '%s' and %s on host "
                             "'%s' (a memif link joins two processes of one host; between hosts "
                             "use a NIC or a vdev such as net_af_packet0,iface=eth0)", u[i].key,

@@ -190,7 +190,8 @@ static int link_pair(struct ff_chk *c, const struct end *a, const struct end *b)
         for (unsigned k = 0; k < r->n_sfcs; k++)
             if (r->sfc[k] != b->index)
                 return FAIL(c, "key 'readouts[%u].sfcs[%u]': \"%s\" is not at the other end of "
-                            "memif link '%s' (%s is; over memif a readout sends to one SFC)",
+                            "memif link '%s' (%s is; a memif link joins one readout to one SFC: give "
+                            "the readout and its SFCs port: memif, a link per pair)",
                             a->index, k, s->sfc[r->sfc[k]].p.name, a->port->dev,
                             s->sfc[b->index].p.name);
         return 0;
@@ -206,8 +207,8 @@ static int memif_links(struct ff_chk *c, const struct end *e, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         unsigned at[3], k = 0;
         int first = 1;
-        if (e[i].port->kind != FF_PORT_MEMIF)
-            continue;
+        if (e[i].port->kind != FF_PORT_MEMIF || FF_MEMIF_PAIRS(e[i].port))
+            continue;           /* links per pair: farmfile_multi.c */
         for (unsigned j = 0; j < n && k < 3; j++) {
             if (e[j].port->kind != FF_PORT_MEMIF || strcmp(e[j].port->dev, e[i].port->dev))
                 continue;

@@ -24,13 +24,16 @@ enum ff_host_kind { FF_HOST_LOCAL, FF_HOST_SSH, FF_HOST_NETNS };
 
 #define FF_NO_SILENCE UINT32_MAX     /* ff_run.silence_source: no source goes silent */
 
-/* memif: dev is the LINK name (both ends of a link name it); pci: the
+/* memif: dev is the LINK name (both ends of a link name it), or "" (the
+ * file's bare "memif", readouts and SFCs only): a link per readout-SFC
+ * pair, named "<readout>-<sfc>" (FF_MEMIF_PAIRS); pci: the
  * address in full form, lower case ("0000:3b:00.0"); vdev: the whole string
  * ("net_af_packet0,iface=veth0"). */
 struct ff_port {
     enum ff_port_kind kind;
     char dev[FF_STR_MAX];
 };
+#define FF_MEMIF_PAIRS(pt) ((pt)->kind == FF_PORT_MEMIF && !(pt)->dev[0])
 
 /* A machine processes run on: this one, one reached over ssh, or a
  * network namespace of this one (tests, and farms without a cluster). The
@@ -63,7 +66,8 @@ struct ff_readout {
     struct ff_port port;
     uint8_t mac[6];
     unsigned n_sfcs;
-    unsigned sfc[FF_MAX_SFCS];   /* indices into spec->sfc; event e goes to sfc[e % n_sfcs] */
+    unsigned sfc[FF_MAX_SFCS];   /* indices into spec->sfc; event e goes to sfc[e % n_sfcs];
+                                  * every readout lists the same, in the same order */
 };
 
 struct ff_sfc {
@@ -96,7 +100,8 @@ struct ff_trigger {
 };
 
 struct ff_run {
-    uint16_t sources;
+    uint16_t sources;            /* of an event: readout i of R sends sources
+                                  * i * sources / R .. (i + 1) * sources / R - 1 */
     uint64_t events;             /* 0: until stopped */
     double rate, duration_s;     /* events/s (0: as fast as the farm takes them); 0: no limit */
     uint32_t frag_min, frag_max; /* equal for a fixed size; the clamp of log-normal sizes */

@@ -84,6 +84,11 @@ static int pci_parse(const char *s, char out[FF_STR_MAX])
 
 int ff_port_parse(const char *s, struct ff_port *p)
 {
+    if (strcmp(s, "memif") == 0) {          /* a link per readout-SFC pair */
+        p->kind = FF_PORT_MEMIF;
+        p->dev[0] = '\0';
+        return 0;
+    }
     if (strncmp(s, "memif:", 6) == 0) {
         if (!word_ok(s + 6, FF_NAME_MAX - 1))
             return -EINVAL;
@@ -107,7 +112,10 @@ int ff_port_parse(const char *s, struct ff_port *p)
 
 const char *ff_port_str(const struct ff_port *p, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s", p->kind == FF_PORT_MEMIF ? "memif:" : "", p->dev);
+    if (p->kind == FF_PORT_MEMIF && !p->dev[0])
+        snprintf(buf, len, "memif");
+    else
+        snprintf(buf, len, "%s%s", p->kind == FF_PORT_MEMIF ? "memif:" : "", p->dev);
     return buf;
 }
 

@@ -27,7 +27,8 @@
 #define FF_HINT_NAME "1 to 32 characters of a-z, 0-9, _ and -"
 #define FF_HINT_MAC "six hex bytes such as 02:eb:00:00:02:00"
 #define FF_HINT_PORT                                                                      \
-    "memif:LINK with LINK of a-z, 0-9, _ and -; a PCI address such as 0000:3b:00.0 or " \
+    "memif:LINK with LINK of a-z, 0-9, _ and -; memif (readouts and SFCs: a link per " \
+    "readout-SFC pair); a PCI address such as 0000:3b:00.0 or " \
     "3b:00.0; or a DPDK vdev such as net_af_packet0,iface=eth0"
 #define FF_RUN_PREFIX "{run}/"   /* where every ipc:// endpoint lives */
 #define FF_HINT_ENDPOINT "tcp://HOST:PORT or ipc://PATH, where {run} stands for the run directory"

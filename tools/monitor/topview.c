@@ -90,8 +90,11 @@ void top_totals_add(struct top_totals *t, const char *component, const Ebfarm__S
     if (!cur)
         return;
     if (strcmp(component, "readout") == 0) {
-        t->generated += ebf_pb_counter(cur, RO_NAME(EVENTS), NULL, 0) +
-                        ebf_pb_counter(cur, RO_NAME(EVENTS_ABANDONED), NULL, 0);
+        /* Every readout sends every event: the farm generated what the
+         * furthest one did. */
+        uint64_t g = ebf_pb_counter(cur, RO_NAME(EVENTS), NULL, 0) +
+                     ebf_pb_counter(cur, RO_NAME(EVENTS_ABANDONED), NULL, 0);
+        t->generated = g > t->generated ? g : t->generated;
     } else if (strcmp(component, "node") == 0) {
         t->accepted += ebf_pb_counter(cur, NODE_NAME(ACCEPTED), NULL, 0);
         t->rejected += ebf_pb_counter(cur, NODE_NAME(REJECTED), NULL, 0);

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farmfile_multi.c - a farm of several readouts and SFCs: one SFC list, sources per readout, memif links per pair. */
+#include "farmfile_multi.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "farmfile_value.h"
+
+void ff_readout_sources(const struct farm_spec *s, unsigned i, uint16_t *first, uint16_t *count)
+{
+    unsigned n = s->n_readouts ? s->n_readouts : 1;
+
+    *count = (uint16_t)(s->run.sources / n);
+    *first = (uint16_t)(i * *count);
+}
+
+void ff_pair_link(const struct farm_spec *s, unsigned r, unsigned k, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s-%s", s->readout[r].p.name, s->sfc[k].p.name);
+}
+
+/* "[a, b]": the names of readout r's SFCs. */
+static const char *sfc_list(const struct farm_spec *s, unsigned r, char *buf, size_t len)
+{
+    size_t o = (size_t)snprintf(buf, len, "[");
+
+    for (unsigned k = 0; k < s->readout[r].n_sfcs && o < len; k++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", k ? ", " : "",
+                              s->sfc[s->readout[r].sfc[k]].p.name);
+    if (o < len)
+        snprintf(buf + o, len - o, "]");
+    return buf;
+}
+
+/* Every readout lists the SFCs of readouts[0], in its order. */
+static int same_sfcs(struct ff_chk *c)
+{
+    const struct farm_spec *s = c->s;
+    const struct ff_readout *a = &s->readout[0];
+    char la[FF_MAX_SFCS * (FF_NAME_MAX + 2) + 4], lb[sizeof(la)];
+
+    for (unsigned r = 1; r < s->n_readouts; r++) {
+        const struct ff_readout *b = &s->readout[r];
+        if (b->n_sfcs == a->n_sfcs && !memcmp(b->sfc, a->sfc, a->n_sfcs * sizeof(a->sfc[0])))
+            continue;
+        return FAIL(c, "key 'readouts[%u].sfcs': %s is not readouts[0].sfcs %s (every readout "
+                    "sends event e to the SFC sfcs[e %% count], so all list the same SFCs in "
+                    "the same order)", r, sfc_list(s, r, lb, sizeof(lb)),
+                    sfc_list(s, 0, la, sizeof(la)));
+    }
+    return 0;
+}
+
+static int sources_split(struct ff_chk *c)
+{
+    const struct farm_spec *s = c->s;
+
+    if (s->run.sources % s->n_readouts == 0)
+        return 0;
+    return FAIL(c, "key 'run.sources': %u sources do not split evenly over the %u readouts "
+                "(each sends run.sources / readouts of every event: give a multiple of %u)",
+                s->run.sources, s->n_readouts, s->n_readouts);
+}
+
+/* Bare memif on a readout: each of its SFCs has it too, on the same host. */
+static int readout_pairs(struct ff_chk *c, unsigned r)
+{
+    const struct farm_spec *s = c->s;
+    const struct ff_readout *ro = &s->readout[r];
+    char link[2 * FF_NAME_MAX + 2], buf[FF_STR_MAX + 8];
+
+    for (unsigned i = 0; i < ro->n_sfcs; i++) {
+        const struct ff_sfc *x = &s->sfc[ro->sfc[i]];
+        if (!FF_MEMIF_PAIRS(&x->port))
+            return FAIL(c, "key 'readouts[%u].port': memif (a link per SFC) needs port memif "
+                        "on each of its SFCs too, and sfcs[%u] (%s) has \"%s\"", r, ro->sfc[i],
+                        x->p.name, ff_port_str(&x->port, buf, sizeof(buf)));
+        if (x->p.host != ro->p.host) {
+            ff_pair_link(s, r, ro->sfc[i], link, sizeof(link));
+            return FAIL(c, "key 'readouts[%u].port': memif link '%s' would join %s on host "
+                        "'%s' and %s on host '%s' (a memif link joins two processes of one "
+                        "host; between hosts use a NIC or a vdev such as "
+                        "net_af_packet0,iface=eth0)", r, link, ro->p.name,
+                        s->host[ro->p.host].name, x->p.name, s->host[x->p.host].name);
+        }
+    }
+    return 0;
+}
+
+/* Bare memif on an SFC: each readout feeding it has it too. */
+static int sfc_pairs(struct ff_chk *c, unsigned k)
+{
+    const struct farm_spec *s = c->s;
+    char buf[FF_STR_MAX + 8];
+
+    for (unsigned r = 0; r < s->n_readouts; r++)
+        for (unsigned i = 0; i < s->readout[r].n_sfcs; i++)
+            if (s->readout[r].sfc[i] == k && !FF_MEMIF_PAIRS(&s->readout[r].port))
+                return FAIL(c, "key 'sfcs[%u].port': memif (a link per readout) needs port "
+                            "memif on each readout that feeds it too, and readouts[%u] (%s) has "
+                            "\"%s\"", k, r, s->readout[r].p.name,
+                            ff_port_str(&s->readout[r].port, buf, sizeof(buf)));
+    return 0;
+}
+
+static int memif_pairs(struct ff_chk *c)
+{
+    const struct farm_spec *s = c->s;
+    int rc;
+
+    for (unsigned i = 0; i < s->n_nodes; i++)
+        if (FF_MEMIF_PAIRS(&s->node[i].port) || FF_MEMIF_PAIRS(&s->node[i].sfc_port))
+            return FAIL(c, "key 'nodes[%u].%s': memif without a link is for readouts and SFCs "
+                        "(a link per pair); a node names its own: memif:LINK", i,
+                        FF_MEMIF_PAIRS(&s->node[i].port) ? "port" : "sfc_port");
+    for (unsigned r = 0; r < s->n_readouts; r++)
+        if (FF_MEMIF_PAIRS(&s->readout[r].port) && (rc = readout_pairs(c, r)))
+            return rc;
+    for (unsigned k = 0; k < s->n_sfcs; k++)
+        if (FF_MEMIF_PAIRS(&s->sfc[k].port) && (rc = sfc_pairs(c, k)))
+            return rc;
+    return 0;
+}
+
+int ff_check_multi(const struct farm_spec *s, const char *where, char *err, size_t errlen)
+{
+    struct ff_chk c = {.s = s, .where = where, .err = err, .errlen = errlen};
+    int rc;
+
+    if ((rc = same_sfcs(&c)) || (rc = sources_split(&c)) || (rc = memif_pairs(&c)))
+        return rc;
+    return 0;
+}

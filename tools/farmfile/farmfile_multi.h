@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farmfile_multi.h - a farm of several readouts and SFCs: one SFC list, sources per readout, memif links per pair. */
+#ifndef FARMFILE_MULTI_H
+#define FARMFILE_MULTI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "farmfile_types.h"
+
+/*
+ * Every readout sends every event: event e goes, from each readout, to the
+ * SFC readouts[i].sfcs[e % n] (the same list for all), and the readouts
+ * share an event's sources out in file order, run.sources / readouts
+ * each. ff_check_multi checks this shape after every value is valid: each
+ * readout lists the same SFCs in the same order; run.sources is a
+ * multiple of the readouts; bare `memif` ports (a link per readout-SFC
+ * pair) only on readouts and SFCs, on both ends of every pair, each pair on
+ * one host. Returns 0, or -EINVAL with "<where>: key '...': ..." in err.
+ */
+int ff_check_multi(const struct farm_spec *s, const char *where, char *err, size_t errlen);
+
+/* The sources readout i sends: *first and *count (run.sources / readouts). */
+void ff_readout_sources(const struct farm_spec *s, unsigned i, uint16_t *first, uint16_t *count);
+
+/* The memif link between readout r and SFC k when both have port memif:
+ * "<readout>-<sfc>" into buf. */
+void ff_pair_link(const struct farm_spec *s, unsigned r, unsigned k, char *buf, size_t len);
+
+#endif /* FARMFILE_MULTI_H */
