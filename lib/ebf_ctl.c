@@ -125,6 +125,11 @@ static int do_snapshot(struct ebf_ctl *ctl)
 {
     ctl->sync.snap = ctl->snap;
     int rc = call(ctl, EBF_OP_SNAPSHOT);
+    if (rc == -EIO) {           /* the snapshot is good; the data plane failed */
+        if (ctl->state != EBF_S_ERROR)
+            fail_state(ctl, ctl->sync.err);
+        rc = 0;
+    }
     if (rc == 0)
         ctl->finished = ctl->sync.finished;
     if (rc == 0 && ctl->ops->ports)
@@ -517,3 +522,8 @@ enum ebf_state ebf_ctl_state(const struct ebf_ctl *ctl)
     return ctl->state;
 }
 
+
+const char *ebf_ctl_farm(const struct ebf_ctl *ctl)
+{
+    return ctl->farm;
+}

@@ -72,6 +72,10 @@ struct ebf_ctl_ops {
     unsigned (*poll)(void *dp, int *drained);
     /* Lcore: fill snap; *finished when the run has nothing left to do. */
     void (*snapshot)(void *dp, void *snap, int *finished);
+    /* Optional, lcore, with every snapshot: 1 when the data plane failed
+     * on its own while running (a node's storage hit a write error), with
+     * why naming what failed; the daemon then goes to ERROR with why. */
+    int (*fault)(void *dp, char *why, size_t len);
 };
 
 /* The largest request the control socket takes (ZMQ_MAXMSGSIZE): ZeroMQ
@@ -142,6 +146,10 @@ int ebf_ctl_write_stats(const struct ebf_ctl_ops *ops, void *dp, const void *con
  * abandoning what they cannot finish (counted). */
 void ebf_ctl_on_signal(int sig);
 extern volatile sig_atomic_t ebf_ctl_force;
+
+/* The farm name of the last configure ("" before one). Lcore, while it
+ * applies a request (the configure's answer came before). */
+const char *ebf_ctl_farm(const struct ebf_ctl *ctl);
 
 /* Final state and the last run's final snapshot (valid after the lcore
  * left ebf_ctl_serve); NULL when no run was stopped. */

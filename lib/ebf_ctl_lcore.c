@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ebf_ctl_lcore.c - the data-plane lcore's side of run control: requests off the ring, answers back. */
+#include <errno.h>
+
 #include <rte_pause.h>
 #include <rte_ring.h>
 
@@ -40,9 +42,11 @@ void ebf_ctl_service(struct ebf_ctl *ctl, void *dp)
             o->stop(dp);
             ctl->lc_stop = r;
         } else {
-            if (r->op == EBF_OP_SNAPSHOT)
+            if (r->op == EBF_OP_SNAPSHOT) {
                 o->snapshot(dp, r->snap, &r->finished);
-            else
+                if (o->fault && o->fault(dp, r->err, sizeof(r->err)))
+                    r->rc = -EIO;
+            } else
                 r->rc = apply(ctl, dp, r);
             answer(ctl, r);
         }

@@ -116,6 +116,14 @@ enum ebf_param_use {
       EBF_PU_NODE_OPT | EBF_PU_NODE_CONF | EBF_PU_FARM, "fraction of events accepted")       \
     X(ACCEPT_SEED, "accept_seed", "accept-seed", U64, 0, UINT64_MAX, "", "run",              \
       EBF_PU_NODE_OPT | EBF_PU_NODE_CONF | EBF_PU_FARM, "seed of the accept decision")       \
+    X(STORE_MAX_FILE_MB, "store_max_file_mb", "store-max-file-mb", U32, 1, 1048576, "MiB",   \
+      NULL, EBF_PU_NODE_OPT, "a storage file is closed before it passes this size")          \
+    D(STORE_MAX_FILE_S, "store_max_file_s", "store-max-file-s", 0, 86400, "s", NULL,         \
+      EBF_PU_NODE_OPT, "a storage file is closed once it is this old; 0: no limit")          \
+    X(STORE_BUFFER_MB, "store_buffer_mb", "store-buffer-mb", U32, 1, 4096, "MiB", NULL,     \
+      EBF_PU_NODE_OPT, "memory for accepted events not yet written, in 8 or more blocks")    \
+    D(STORE_MAX_MBS, "store_max_mbs", "store-max-mbs", 0, 1e6, "MB/s", NULL,                 \
+      EBF_PU_NODE_OPT, "write at most this fast (a slower disk, for tests); 0: no limit")    \
     D(METRICS_PERIOD_MS, "metrics_period_ms", "metrics-period-ms", 10, 60000, "ms",          \
       "defaults", EBF_PU_ALL_OPT | EBF_PU_FARM, "period of the published snapshots")
 

@@ -56,6 +56,7 @@ struct ebf_plug {
     struct ebf_ctl *ctl;         /* for ebf_plug_yield; set once control runs */
     int running, paused, stopping;
     int used;                    /* dp has run: the next start makes a fresh one */
+    uint32_t run;                /* the run number of the current or last start */
     struct ebf_cycles cycles;    /* the lcore's busy and idle cycles (ebf_ctl_serve) */
 };
 

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ebf_daemon.h"
 #include "node_ctl.h"
@@ -12,6 +14,7 @@
 static struct node_conf conf = {
     .credits = 32, .accept = 0.1, .ack_batch = 16, .heartbeat_ms = 100, .burst = 32,
     .drain_quiet_ms = 200,
+    .store = {.max_file_mb = 256, .max_file_s = 300, .fsync = NODE_FSYNC_CLOSE, .buffer_mb = 32},
 };
 
 static struct node_trigger trigger;
@@ -21,6 +24,42 @@ static const char *trigger_path;
 static int trigger_param(void *dst, const char *value, char *err, size_t len)
 {
     return node_trigger_param_add(dst, value, err, len);
+}
+
+/* --store DIR: an existing directory the node may write in. */
+static int store_dir(void *dst, const char *value, char *err, size_t len)
+{
+    struct node_store_conf *s = dst;
+    struct stat st;
+
+    if (strlen(value) + 40 >= sizeof(s->dir)) {
+        snprintf(err, len, "\"%s\" is too long (at most %zu characters)", value,
+                 sizeof(s->dir) - 41);
+        return -EINVAL;
+    }
+    int e = 0;
+    if (stat(value, &st) != 0)
+        e = errno;
+    else if (!S_ISDIR(st.st_mode))
+        e = ENOTDIR;
+    else if (access(value, W_OK | X_OK) != 0)
+        e = errno;
+    if (e) {
+        snprintf(err, len, "%s: %s (errno %d; a directory the node may write in)", value,
+                 strerror(e), e);
+        return -EINVAL;
+    }
+    snprintf(s->dir, sizeof(s->dir), "%s", value);
+    return 0;
+}
+
+/* --store-fsync none|close|interval. */
+static int store_fsync(void *dst, const char *value, char *err, size_t len)
+{
+    if (node_fsync_parse(value, dst) == 0)
+        return 0;
+    snprintf(err, len, "\"%s\" is not a policy (allowed: none, close, interval)", value);
+    return -EINVAL;
 }
 
 static const struct ebf_arg own[] = {
@@ -45,6 +84,18 @@ static const struct ebf_arg own[] = {
     EBF_ARG_INT(EBF_ARG_U16, "burst", &conf.burst, 1, 64, "N", "rx burst (32)"),
     EBF_ARG_PARAM(DRAIN_QUIET_MS, &conf.drain_quiet_ms, "T",
                   "at stop, input quiet this long ends the run (200)"),
+    EBF_ARG_CALL("store", store_dir, &conf.store, "DIR",
+                 "write accepted events to files in DIR (docs/storage.md); default: not stored"),
+    EBF_ARG_PARAM(STORE_MAX_FILE_MB, &conf.store.max_file_mb, "N",
+                  "a storage file is closed before it passes N MiB (256)"),
+    EBF_ARG_PARAM(STORE_MAX_FILE_S, &conf.store.max_file_s, "T",
+                  "a storage file is closed once T seconds old; 0: no limit (300)"),
+    EBF_ARG_CALL("store-fsync", store_fsync, &conf.store.fsync, "POLICY",
+                 "none, close (each file at close) or interval (every second) (close)"),
+    EBF_ARG_PARAM(STORE_BUFFER_MB, &conf.store.buffer_mb, "N",
+                  "memory for accepted events not yet written, MiB (32)"),
+    EBF_ARG_PARAM(STORE_MAX_MBS, &conf.store.max_mbs, "R",
+                  "write at most R MB/s (a slower disk, for tests); 0: no limit (0)"),
 };
 
 static struct ebf_daemon node_daemon;

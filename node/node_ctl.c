@@ -41,6 +41,16 @@ static void *create(void *ctx, const void *conf, uint32_t run)
     return node_dp_create(&c);
 }
 
+/* The run's number is known now (the first run's data plane was made as
+ * run 0): storage starts, its files named for it. */
+static int begin(void *ctx, void *dp, char *err, size_t len)
+{
+    struct node_runner *r = ctx;
+
+    return node_dp_begin(dp, r->plug.run, r->plug.ctl ? ebf_ctl_farm(r->plug.ctl) : "", err,
+                         len) ? -EINVAL : 0;
+}
+
 static void destroy(void *ctx, void *dp)
 {
     (void)ctx;
@@ -67,6 +77,7 @@ static unsigned drain_poll(void *dp, int *done)
 static const struct ebf_plug_ops node_plug_ops = {
     .create = create,
     .destroy = destroy,
+    .begin = begin,
     .poll = poll,
     .drain_begin = drain_begin,
     .drain_poll = drain_poll,
@@ -104,10 +115,19 @@ static void snapshot(void *arg, void *out, int *finished)
     memset(s, 0, sizeof(*s));
     s->st = *node_dp_stats(r->plug.dp);
     node_dp_gauges(r->plug.dp, &s->g);
+    node_dp_store_stats(r->plug.dp, &s->store);
     ebf_plug_lcore_stats(&r->plug, &s->lcore);
     s->running = r->plug.running;
     s->paused = r->plug.paused;
     *finished = 0;
+}
+
+/* A storage write error: the node goes to ERROR with its path and errno. */
+static int fault(void *arg, char *why, size_t len)
+{
+    struct node_runner *r = container_of(arg, struct node_runner, plug);
+
+    return r->plug.dp && node_dp_failed(r->plug.dp, why, len);
 }
 
 const struct ebf_ctl_ops node_ctl_ops = {
@@ -121,4 +141,5 @@ const struct ebf_ctl_ops node_ctl_ops = {
     .stop = ebf_plug_stop,
     .poll = ebf_plug_poll,
     .snapshot = snapshot,
+    .fault = fault,
 };

@@ -72,12 +72,20 @@ struct node_dp *node_dp_create(const struct node_conf *conf)
         dp->idx_mask = (dp->idx_mask << 1) | 1;
     dp->idx = rte_malloc("node_idx", sizeof(*dp->idx) * (dp->idx_mask + 1), RTE_CACHE_LINE_SIZE);
     dp->free_ev = rte_malloc("node_free_ev", sizeof(uint16_t) * conf->credits, 0);
-    if (!dp->ev || !dp->done || !dp->done_ack || !dp->idx || !dp->free_ev) {
+    dp->ack_cap = (uint16_t)(conf->credits + ACK_QUEUE_EXTRA);
+    dp->ack = rte_malloc("node_acks", sizeof(*dp->ack) * dp->ack_cap, 0);
+    if (!dp->ev || !dp->done || !dp->done_ack || !dp->idx || !dp->free_ev || !dp->ack) {
         node_dp_destroy(dp);
         errno = ENOMEM;
         return NULL;
     }
-    int rc = node_dp_trigger_start(dp);
+    int rc = node_dp_store_init(dp);
+    if (rc) {
+        node_dp_destroy(dp);
+        errno = -rc;
+        return NULL;
+    }
+    rc = node_dp_trigger_start(dp);
     if (rc) {
         dp->tp = NULL;
         node_dp_destroy(dp);
@@ -96,10 +104,12 @@ void node_dp_destroy(struct node_dp *dp)
 {
     if (!dp)
         return;
+    node_dp_store_free(dp);
     node_dp_trigger_stop(dp);
     rte_free(dp->ev);
     rte_free(dp->idx);
     rte_free(dp->free_ev);
+    rte_free(dp->ack);
     rte_free(dp->done);
     rte_free(dp->done_ack);
     rte_free(dp);
@@ -274,8 +284,30 @@ static void verify_pieces(struct node_dp *dp, struct node_ev *e, const uint8_t *
 
 static void queue_ack(struct node_dp *dp, const struct ebf_ack *a);
 
+/* e is decided and, when accepted with storage on, stored or lost at
+ * storage: remember the decision, free the slot, queue the ack. */
+static void complete_event(struct node_dp *dp, struct node_ev *e, int accept)
+{
+    struct ebf_ack a = {
+        .event_id = e->id, .decision = accept ? EBF_DEC_ACCEPT : EBF_DEC_REJECT,
+        .status = e->status,
+    };
+    dp->done[e->id % DONE_WINDOW] = e->id + 1;
+    dp->done_ack[e->id % DONE_WINDOW] = a;
+    node_dp_release(dp, e);
+    event_free(dp, e);
+    e->waiting = 0;
+    queue_ack(dp, &a);
+}
+
+static void complete_accepted(struct node_dp *dp, struct node_ev *e)
+{
+    complete_event(dp, e, 1);
+}
+
 /* Every frame of e is in: check the source set, spend the trigger time,
- * decide and queue the ack. */
+ * decide, store an accepted event and queue the ack (an event waiting for
+ * storage keeps its slot, so its credit stays with the node). */
 static void finish_event(struct node_dp *dp, struct node_ev *e)
 {
     for (unsigned s = 0; s < e->n_sources; s++) {
@@ -285,7 +317,8 @@ static void finish_event(struct node_dp *dp, struct node_ev *e)
     }
     if (e->got_bytes != e->bytes)
         flag(e, NODE_V_BAD_SOURCES);
-    int accept = node_dp_decide(dp, e);
+    uint16_t stream = 0;
+    int accept = node_dp_decide(dp, e, &stream);
     uint64_t now = ebf_now_ns();
     if (e->first_tx_ns != UINT64_MAX && now > e->first_tx_ns)
         ebf_hist_add(&dp->st.e2e_ns, now - e->first_tx_ns);
@@ -298,14 +331,10 @@ static void finish_event(struct node_dp *dp, struct node_ev *e)
     for (unsigned v = 0; v < NODE_V_MAX; v++)
         dp->st.verify[v] += (e->status & verify_bit[v]) != 0;
     dp->st.events_bad += e->status != 0;
-    struct ebf_ack a = {
-        .event_id = e->id, .decision = accept ? EBF_DEC_ACCEPT : EBF_DEC_REJECT,
-        .status = e->status,
-    };
-    dp->done[e->id % DONE_WINDOW] = e->id + 1;
-    dp->done_ack[e->id % DONE_WINDOW] = a;
-    event_free(dp, e);
-    queue_ack(dp, &a);
+    e->stream = stream;
+    if (accept && dp->store && !node_dp_store_event(dp, e))
+        return;
+    complete_event(dp, e, accept);
 }
 
 /* Queue an ack (and the credit it returns); flush a full batch. Every ack
@@ -365,6 +394,10 @@ static int handle_frame(struct node_dp *dp, struct rte_mbuf *m)
         dp->st.no_slot++;
         return 0;
     }
+    if (e->waiting) {           /* decided, waiting for storage: a frame sent again */
+        dp->st.dup_frames++;
+        return 0;
+    }
     if (h.n_sources != e->n_sources || h.flags != e->flags ||
         h.frame_count != e->frame_count || h.present[0] != e->present[0] ||
         h.present[1] != e->present[1])
@@ -386,9 +419,11 @@ unsigned node_dp_poll(struct node_dp *dp)
         dp->credits_owed = 0;
         work++;
     }
-    if (dp->n_ack + dp->c.burst > ACK_QUEUE) {
+    if (dp->store)
+        work += node_dp_store_poll(dp, complete_accepted);
+    if (dp->n_ack + dp->c.burst > dp->ack_cap) {
         work += flush_acks(dp);
-        if (dp->n_ack + dp->c.burst > ACK_QUEUE)
+        if (dp->n_ack + dp->c.burst > dp->ack_cap)
             return work;        /* acks first: the port has not taken them yet */
     }
     uint16_t n = rte_eth_rx_burst(dp->c.port, 0, pkts, dp->c.burst), n_free = 0;
@@ -427,8 +462,10 @@ unsigned node_dp_drain_poll(struct node_dp *dp, int *done)
         dp->drain_frames = dp->st.rx_frames;
         dp->drain_last = now;
     }
-    /* Quiet and every ack out; or the SFC is gone and acks cannot leave. */
-    if ((now - dp->drain_last >= quiet && !dp->n_ack) || now - dp->drain_last > 10 * quiet) {
+    /* Quiet and every ack out; or the SFC is gone and acks cannot leave.
+     * Either way only once storage has taken every accepted event. */
+    if (((now - dp->drain_last >= quiet && !dp->n_ack) || now - dp->drain_last > 10 * quiet) &&
+        node_dp_store_drained(dp)) {
         for (uint16_t i = 0; i < dp->c.credits; i++) {
             dp->st.stopped_partial += dp->ev[i].used;
             if (dp->view)

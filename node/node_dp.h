@@ -12,6 +12,7 @@
 #include "ebf_idle.h"
 #include "ebf_proto.h"
 #include "node_stats.h"
+#include "node_store.h"
 #include "node_trigger.h"
 
 struct node_conf {
@@ -36,6 +37,7 @@ struct node_conf {
                                   * with accept, accept_seed and trigger_us */
     double trigger_timeout_ms;   /* a longer decide counts as trigger.slow; 0: off */
     uint32_t run;                /* the run number the plug-in sees */
+    struct node_store_conf store;    /* accepted events to files; dir "": off */
 };
 
 struct node_dp;
@@ -60,6 +62,16 @@ void node_dp_run(struct node_dp *dp, const volatile sig_atomic_t *stop);
  * drain_quiet_ms and every ack sent; partial events counted). */
 void node_dp_drain_begin(struct node_dp *dp);
 unsigned node_dp_drain_poll(struct node_dp *dp, int *done);
+
+/* The run begins (number run, of farm): storage starts, its files named
+ * for run. 0, or -errno with err saying why. */
+int node_dp_begin(struct node_dp *dp, uint32_t run, const char *farm, char *err, size_t len);
+
+/* 1 with why when the data plane failed on its own (the storage's writer). */
+int node_dp_failed(struct node_dp *dp, char *why, size_t len);
+
+/* The storage's counters and gauges (all 0 with storage off). */
+void node_dp_store_stats(struct node_dp *dp, struct node_store_stats *out);
 
 void node_dp_gauges(const struct node_dp *dp, struct node_gauges *g);
 

@@ -8,10 +8,13 @@
 
 #define FRAME_MAX 9728           /* a chained frame is read whole into scratch */
 #define NODE_BURST_MAX 64
-/* Acks waiting to leave: a full credit frame's worth and a receive burst's
- * (each frame makes at most one ack): the loop receives only while a burst
- * fits, so queueing an ack never waits on the port. */
-#define ACK_QUEUE (EBF_MAX_ACKS + NODE_BURST_MAX)
+/* Acks waiting to leave (ack_cap): one per credit slot (events finished
+ * and not acked, those storage completes included, hold the SFC's credit,
+ * so there are never more), a full credit frame's worth and a receive
+ * burst's (each frame makes at most one ack, duplicates included): the
+ * loop receives only while a burst fits, so queueing an ack never waits on
+ * the port. */
+#define ACK_QUEUE_EXTRA (EBF_MAX_ACKS + NODE_BURST_MAX)
 #define NODE_EV_NONE UINT16_MAX
 
 /* The event index: open addressing on the event id (entries hold the id). */
@@ -33,6 +36,8 @@ struct node_ev {
     uint16_t frames_got;
     uint8_t status;              /* EBF_ACKS_* found so far */
     uint8_t used;
+    uint8_t waiting;             /* accepted, waiting for a storage block */
+    uint16_t stream;             /* the plug-in's output stream */
     uint32_t src_len[EBF_MAX_SOURCES];
     uint32_t src_got[EBF_MAX_SOURCES];
 };
@@ -45,7 +50,8 @@ struct node_dp {
     uint32_t idx_mask;
     uint16_t *free_ev;           /* stack of free ev slots */
     uint16_t n_free_ev;
-    struct ebf_ack ack[ACK_QUEUE];
+    struct ebf_ack *ack;         /* ack_cap entries */
+    uint16_t ack_cap;
     uint16_t n_ack;
     int refusing;                /* the port refused the last credit frame */
     uint16_t max_acks;           /* in one credit frame: node_max_acks(mtu) */
@@ -64,6 +70,14 @@ struct node_dp {
     uint64_t slow_tsc;           /* trigger_timeout_ms in TSC cycles; 0: off */
     struct node_view v;
     struct ebf_trigger_fragment lens[EBF_MAX_SOURCES];  /* built-in: lengths only */
+    struct node_store *store;    /* NULL: storage off */
+    uint16_t *wait;              /* slots of accepted events waiting for storage, FIFO */
+    uint16_t wait_head, wait_n;
+    uint64_t bp_since;           /* TSC when events began to wait; 0: none waits */
+    uint64_t bp_cycles;          /* TSC cycles with events waiting */
+    uint64_t store_waits;        /* accepted events that had to wait */
+    uint64_t tick_tsc, next_tick;    /* partial blocks go to the writer this often */
+    int store_finishing;
     uint8_t scratch[FRAME_MAX];
 };
 
@@ -75,8 +89,24 @@ int node_dp_trigger_start(struct node_dp *dp);
 /* Release the held frames and the plug-in's state of the run. */
 void node_dp_trigger_stop(struct node_dp *dp);
 
-/* The plug-in's decision on e (1: accept); what it did not decide is
- * rejected and counted by reason. The held frames are released after. */
-int node_dp_decide(struct node_dp *dp, struct node_ev *e);
+/* The plug-in's decision on e (1: accept, *stream its output stream);
+ * what it did not decide is rejected and counted by reason. The held
+ * frames stay until node_dp_release (storage copies them). */
+int node_dp_decide(struct node_dp *dp, struct node_ev *e, uint16_t *stream);
+
+/* Release e's held frames. */
+void node_dp_release(struct node_dp *dp, struct node_ev *e);
+
+/* Storage of accepted events (node_dp_store.c). */
+int node_dp_store_init(struct node_dp *dp);
+void node_dp_store_free(struct node_dp *dp);
+/* e accepted: into storage, or waiting for it. 1 when e is done (stored
+ * or lost at storage, counted), 0 when it waits (keep its slot and ack). */
+int node_dp_store_event(struct node_dp *dp, struct node_ev *e);
+/* Events waiting for storage, in order, as blocks come free: each one
+ * done is passed to complete. Returns the work done. */
+unsigned node_dp_store_poll(struct node_dp *dp, void (*complete)(struct node_dp *, struct node_ev *));
+/* The drain: 1 once nothing waits and the writer closed every file. */
+int node_dp_store_drained(struct node_dp *dp);
 
 #endif /* NODE_DP_PRIVATE_H */

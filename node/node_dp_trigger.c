@@ -28,6 +28,8 @@ int node_dp_trigger_start(struct node_dp *dp)
         run.params = t->params;
         dp->view = dp->guard = 1;
     }
+    if (dp->c.store.dir[0])
+        dp->view = 1;           /* storage copies the payload from the held frames */
     dp->slow_tsc = (uint64_t)(dp->c.trigger_timeout_ms * 1e-3 * (double)rte_get_tsc_hz());
     if (dp->tp->init(&run, &dp->tstate, err, sizeof(err)))
         return -EINVAL;
@@ -63,7 +65,7 @@ static const struct ebf_trigger_fragment *fragments(struct node_dp *dp, struct n
     return dp->lens;
 }
 
-int node_dp_decide(struct node_dp *dp, struct node_ev *e)
+int node_dp_decide(struct node_dp *dp, struct node_ev *e, uint16_t *stream)
 {
     struct ebf_trigger_event ev = {
         .event_id = e->id, .run_number = dp->c.run, .n_sources = e->n_sources,
@@ -87,7 +89,12 @@ int node_dp_decide(struct node_dp *dp, struct node_ev *e)
         if (rc)
             dp->st.trigger_fail[NODE_TF_ERROR]++;
     }
+    *stream = d.stream;
+    return rc == 0 && d.accept;
+}
+
+void node_dp_release(struct node_dp *dp, struct node_ev *e)
+{
     if (dp->view)
         node_view_reset(&dp->v, (uint16_t)(e - dp->ev));
-    return rc == 0 && d.accept;
 }

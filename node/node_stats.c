@@ -19,6 +19,17 @@ static const char *const trigger_fail_names[] = {
 #undef NODE_TF_NAME
 };
 
+static const char *const store_lost_names[] = {
+#define NODE_SL_NAME(n, s) s,
+    NODE_FOREACH_STORE_LOST(NODE_SL_NAME)
+#undef NODE_SL_NAME
+};
+
+const char *node_store_lost_name(unsigned r)
+{
+    return r < NODE_SL_MAX ? store_lost_names[r] : "unknown";
+}
+
 const char *node_trigger_fail_name(unsigned r)
 {
     return r < NODE_TF_MAX ? trigger_fail_names[r] : "unknown";
@@ -27,6 +38,11 @@ const char *node_trigger_fail_name(unsigned r)
 static const char *node_trigger_fail_label(unsigned i)
 {
     return node_trigger_fail_name(i);
+}
+
+static const char *node_store_lost_label(unsigned i)
+{
+    return node_store_lost_name(i);
 }
 
 static const char *node_reason_label(unsigned i)

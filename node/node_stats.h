@@ -11,6 +11,7 @@
 #include "ebf_lcore_stats.h"
 #include "ebf_port_stats.h"
 #include "ebf_proto.h"
+#include "node_store_stats.h"
 
 /* What the node found wrong, counted per event (an event may count in
  * several) and reported to the SFC in the ack status bits. */
@@ -78,6 +79,7 @@ struct node_snap {
     struct node_gauges g;
     struct ebf_port_stats port;
     struct ebf_lcore_stats lcore;   /* the poll loop's busy and idle cycles */
+    struct node_store_stats store;  /* storage of accepted events; all 0 when off */
     int link_up, running, paused;
 };
 
@@ -147,7 +149,42 @@ struct node_snap {
     X(LINK_UP, G, "link_up", link_up, (), 0, "1 when the port's link is up.")                      \
     X(PAUSED, G, "paused", paused, (), 0, "1 while the run is paused.")                            \
     X(E2E_NS, H, "e2e_ns", st.e2e_ns, (), 0,                                                       \
-      "Time from the readout's transmit timestamp to the node's decision.")
+      "Time from the readout's transmit timestamp to the node's decision.")                         \
+    NODE_FOREACH_STORE_COUNTER(X)
+
+/* The storage's entries (docs/storage.md), part of the node's table. */
+#define NODE_FOREACH_STORE_COUNTER(X)                                                              \
+    X(STORE_ON, C, "store.on", store.on, (), 0,                                                     \
+      "1 when the node stores accepted events (a flag, kept with the final counters).")         \
+    X(STORE_ACCEPTED, CA, "store.accepted", store.accepted, ("stream", 0, NULL),                   \
+      EBF_CF_SKIP0, "Accepted events handed to storage (stored or lost), by stream.") \
+    X(STORE_EVENTS, CA, "store.events", store.events, ("stream", 0, NULL),                         \
+      EBF_CF_SKIP0, "Events written to storage files, by stream.")                   \
+    X(STORE_BYTES, CA, "store.bytes", store.bytes, ("stream", 0, NULL), EBF_CF_SKIP0,              \
+      "Record bytes written to storage files, by stream.")                                         \
+    X(STORE_LOST_STREAM, CA, "store.lost_stream", store.lost_stream, ("stream", 0, NULL),          \
+      EBF_CF_SKIP0, "Accepted events lost at storage, by stream.")                   \
+    X(STORE_LOST, CA, "store.lost", store.lost, ("reason", 0, node_store_lost_label),              \
+      EBF_CF_SKIP0, "Accepted events lost at storage, by reason.")                   \
+    X(STORE_FILES, C, "store.files", store.files, (), 0, "Storage files opened.")         \
+    X(STORE_FILES_CLOSED, C, "store.files_closed", store.files_closed, (), 0,                      \
+      "Storage files closed with their trailer.")                                                  \
+    X(STORE_BLOCKS, C, "store.blocks", store.blocks, (), 0,                                        \
+      "Blocks written to storage files (one write each).")                                         \
+    X(STORE_WAITS, C, "store.waits", store.waits, (), 0,                                  \
+      "Accepted events that waited for a free storage block (back-pressure).")                      \
+    X(STORE_BACKPRESSURE_NS, C, "store.backpressure_ns", store.backpressure_ns, (), EBF_CF_RUN, \
+      "Time with accepted events waiting for storage, credits withheld, ns.")                      \
+    X(STORE_WRITE_NS, H, "store.write_ns", store.write_ns, (), 0,                                  \
+      "Time one storage block's write took.")                                                      \
+    X(STORE_QUEUE, G, "store.queue_blocks", store.queue_blocks, (), 0,                             \
+      "Storage blocks queued for the writer.")                                                     \
+    X(STORE_FREE, G, "store.free_blocks", store.free_blocks, (), 0,                                \
+      "Storage blocks free for the receive lcore.")                                                \
+    X(STORE_WAITING, G, "store.waiting", store.waiting, (), 0,                                     \
+      "Accepted events waiting for a storage block.")                                              \
+    X(STORE_FAILED, C, "store.failed", store.failed, (), 0,                                        \
+      "1 once a storage write failed (the node is in ERROR; a flag, kept with the final counters).")
 
 enum node_counter_id {
 #define NODE_COUNTER_ID(id, ...) NODE_M_##id,

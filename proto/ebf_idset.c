@@ -48,6 +48,23 @@ static uint64_t inv_odd(uint64_t a)
     return x;
 }
 
+int ebf_idset_range_lo(uint64_t n, uint64_t sum, uint64_t *lo)
+{
+    *lo = 0;
+    if (n == 0)
+        return 0;
+    /* n (n - 1) / 2 modulo 2^64: halve the even factor first. */
+    uint64_t tri = (n & 1) ? n * ((n - 1) / 2) : (n / 2) * (n - 1);
+    uint64_t d = sum - tri;                     /* n lo, modulo 2^64 */
+    unsigned tz = (unsigned)__builtin_ctzll(n);
+    if (tz && (d & ((1ull << tz) - 1)))
+        return -1;
+    *lo = (d >> tz) * inv_odd(n >> tz);
+    if (tz)
+        *lo &= ~0ull >> tz;                     /* the smallest of the 2^tz solutions */
+    return 0;
+}
+
 /*
  * Does cell c hold copies of a single id? It does when count is m in
  * [-4, 4] \ {0}, id_sum = m * id and hash_sum = m * hash(id) for an id

@@ -65,6 +65,16 @@ static inline void ebf_idset_add(struct ebf_idset *s, uint64_t id)
 /* Add every id of [lo, lo + n). */
 void ebf_idset_add_range(struct ebf_idset *s, uint64_t lo, uint64_t n);
 
+/*
+ * The first id lo of n consecutive ids lo .. lo + n - 1 whose id sum,
+ * modulo 2^64 as a record adds them, is sum: solves sum = n lo + n (n - 1) / 2
+ * modulo 2^64, exact for any n (10^10 ids and more, where n (n - 1) / 2 no
+ * longer fits in 64 bits). With n = 2^k m (m odd), lo is determined modulo
+ * 2^(64 - k): *lo is the smallest solution. Returns 0, or -1 when no lo
+ * fits (*lo is then 0).
+ */
+int ebf_idset_range_lo(uint64_t n, uint64_t sum, uint64_t *lo);
+
 /* into += from (sign > 0) or into -= from (sign < 0). */
 void ebf_idset_merge(struct ebf_idset *into, const struct ebf_idset *from, int sign);
 

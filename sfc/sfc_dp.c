@@ -16,6 +16,7 @@
 
 #include "ebf_kv.h"
 #include "ebf_mix.h"
+#include "ebf_util.h"
 #include "sfc_dp_private.h"
 
 RTE_LOG_REGISTER_DEFAULT(sfc_logtype, INFO);
@@ -116,7 +117,8 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
     dp->tab = sfc_evtab_create(&tc);
     dp->credit = sfc_credit_create(conf->n_nodes, conf->max_credits);
     dp->txq = rte_zmalloc("sfc_txq", sizeof(struct txq) * conf->n_nodes, RTE_CACHE_LINE_SIZE);
-    if (!dp->tab || !dp->credit || !dp->txq)
+    dp->lat = rte_zmalloc("sfc_lat", sizeof(*dp->lat) * conf->capacity, RTE_CACHE_LINE_SIZE);
+    if (!dp->tab || !dp->credit || !dp->txq || !dp->lat)
         goto fail;
     static const uint8_t zero[6];
     rte_eth_macaddr_get(conf->rx_port, &ea);
@@ -130,6 +132,7 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
     dp->timeout_tsc = (uint64_t)(conf->timeout_ms * 1e-3 * (double)rte_get_tsc_hz());
     dp->tick_tsc = rte_get_tsc_hz() / SFC_TICKS_PER_S;
     ebf_hist_init(&dp->st.build_ns);
+    ebf_hist_init(&dp->st.build_timeout_ns);
     ebf_hist_init(&dp->st.dispatch_ns);
     ebf_hist_init(&dp->st.ack_ns);
     ebf_idset_init(&dp->st.ledger_acked);
@@ -153,6 +156,7 @@ void sfc_dp_destroy(struct sfc_dp *dp)
     sfc_evtab_destroy(dp->tab);
     sfc_credit_destroy(dp->credit);
     rte_free(dp->txq);
+    rte_free(dp->lat);
     rte_free(dp);
 }
 
@@ -237,16 +241,17 @@ static int intake_store(struct sfc_dp *dp, struct rte_mbuf *m, const struct ebf_
     uint32_t slot;
     enum sfc_add_result a = sfc_evtab_add(dp->tab, h, m, l->hlen, now, &slot);
 
+    (void)now;
     switch (a) {
     case SFC_ADD_PARTIAL:
+        sfc_lat_note(&dp->lat[slot], h->event_id, h->tx_ns);
         return 1;
-    case SFC_ADD_COMPLETE: {
-        struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
+    case SFC_ADD_COMPLETE:
+        sfc_lat_note(&dp->lat[slot], h->event_id, h->tx_ns);
         dp->st.events_complete++;
         dp->st.last_by_source[h->source]++;
-        ebf_hist_add(&dp->st.build_ns, tsc_to_ns(dp, now - e->first_tick));
+        ebf_hist_add(&dp->st.build_ns, sfc_lat_age(&dp->lat[slot], h->event_id, dp->rx_now_ns));
         return 1;
-    }
     case SFC_ADD_TABLE_FULL:
         dp->st.lost[SFC_LOST_EVENT_TABLE_FULL]++;
         dp->st.lost_digest += ebf_mix64(h->event_id);
@@ -283,6 +288,8 @@ static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
     uint16_t n = rte_eth_rx_burst(port, 0, pkts, dp->c.burst), nd = 0;
     uint64_t bytes = 0;
 
+    if (n)
+        dp->rx_now_ns = ebf_now_ns();    /* build times end here (sfc_lat.h) */
     for (uint16_t i = 0; i < n && i < PREFETCH_MBUF; i++)
         rte_prefetch0(pkts[i]);
     for (uint16_t i = 0; i < n && i < PREFETCH_DATA; i++)
@@ -368,6 +375,24 @@ static int intake_allowed(struct sfc_dp *dp)
 
 /* --- Loop ------------------------------------------------------------------ */
 
+/* Time out at most 64 building events that are due, one at a time so that
+ * each one's build time goes into build_timeout_ns. Returns how many. */
+static unsigned expire(struct sfc_dp *dp, uint64_t now, uint64_t *dropped)
+{
+    uint64_t now_ns = 0;
+    unsigned n = 0;
+
+    for (uint32_t head; n < 64 && (head = sfc_evtab_building_head(dp->tab)) != SFC_NONE; n++) {
+        const struct sfc_event *e = sfc_evtab_event(dp->tab, head);
+        if (now - e->first_tick < dp->timeout_tsc)
+            break;
+        now_ns = now_ns ? now_ns : ebf_now_ns();
+        ebf_hist_add(&dp->st.build_timeout_ns, sfc_lat_age(&dp->lat[head], e->event_id, now_ns));
+        sfc_evtab_expire(dp->tab, now, dp->timeout_tsc, 1, dropped);
+    }
+    return n;
+}
+
 unsigned sfc_dp_poll(struct sfc_dp *dp, int intake)
 {
     uint64_t now = rte_get_tsc_cycles();
@@ -387,12 +412,8 @@ unsigned sfc_dp_poll(struct sfc_dp *dp, int intake)
     if (tick || work || in)
         work += sfc_throttle_poll(dp, now);
     work += in;
-    uint32_t head = sfc_evtab_building_head(dp->tab);
-    if (head != SFC_NONE &&
-        now - sfc_evtab_event(dp->tab, head)->first_tick >= dp->timeout_tsc) {
-        work += sfc_evtab_expire(dp->tab, now, dp->timeout_tsc, 64, &dropped);
-        dp->st.drop[SFC_DROP_PARTIAL_AT_TIMEOUT] += dropped;
-    }
+    work += expire(dp, now, &dropped);
+    dp->st.drop[SFC_DROP_PARTIAL_AT_TIMEOUT] += dropped;
     work += sfc_dispatch(dp, now);
     work += sfc_flush_tx(dp);
     return work;

@@ -12,6 +12,7 @@
 #include "sfc_credit.h"
 #include "sfc_dp.h"
 #include "sfc_evtab.h"
+#include "sfc_lat.h"
 
 #define TXQ_SIZE 1024
 /* An event is queued whole (with room for one more frame): the farm file,
@@ -75,6 +76,8 @@ struct sfc_dp {
     uint8_t rx_mac[6];
     uint16_t node_txq[SFC_MAX_NODES];
     uint64_t txq_nodes[SFC_MAX_NODES];   /* per txq: bit i for node i on its port */
+    struct sfc_lat_slot *lat;    /* per slot: the earliest transmit (sfc_lat.h) */
+    uint64_t rx_now_ns;          /* CLOCK_REALTIME of the receive burst in hand */
     struct sfc_conf c;
     uint8_t node_port_mac[SFC_MAX_NODES][6];    /* our MAC on each node's port */
     int drain_phase;             /* 0 running, 1 quiet wait, 2 ack wait, 3 done */

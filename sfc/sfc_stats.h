@@ -96,7 +96,9 @@ struct sfc_stats {
     struct ebf_idset ledger_late;    /* ids of late acks (decided again elsewhere) */
     uint64_t node_sent[SFC_MAX_NODES], node_acked[SFC_MAX_NODES];
     uint64_t payload_bytes_sent; /* fragment bytes in dispatched events */
-    struct ebf_hist build_ns;    /* first piece -> complete */
+    struct ebf_hist build_ns;    /* readout transmit of the first piece -> complete
+                                  * (sfc_lat.h) */
+    struct ebf_hist build_timeout_ns; /* the same, to the timeout of an incomplete event */
     struct ebf_hist dispatch_ns; /* ready -> sent */
     struct ebf_hist ack_ns;      /* sent -> acked */
 };
@@ -271,7 +273,9 @@ struct sfc_snap {
     X(PAUSED, G, "paused", paused, (), 0, "1 while the run is paused.")                            \
     X(DRAINING, G, "draining", g.draining, (), 0, "1 while the SFC drains at a stop.")             \
     X(BUILD_NS, H, "build_ns", st.build_ns, (), 0,                                                 \
-      "Time from an event's first piece to complete.")                                             \
+      "Time from the readout's transmit of an event's first piece to its completion at the SFC.")  \
+    X(BUILD_TIMEOUT_NS, H, "build_timeout_ns", st.build_timeout_ns, (), 0,                         \
+      "Time from the readout's transmit of an event's first piece to its timeout (incomplete).")   \
     X(DISPATCH_NS, H, "dispatch_ns", st.dispatch_ns, (), 0,                                        \
       "Time from an event ready to sent to a node.")                                               \
     X(ACK_NS, H, "ack_ns", st.ack_ns, (), 0, "Time from an event sent to its ack.")

@@ -83,6 +83,8 @@ void rig_down(struct rig *g)
     ebf_eal_cleanup();
 }
 
+uint64_t rig_tx_ns = 1000;
+
 /* One single-piece fragment frame of (source, event) to dst. */
 struct rte_mbuf *fragment(struct rig *g, const uint8_t dst[6], uint16_t source,
                           uint64_t event)
@@ -111,7 +113,7 @@ struct rte_mbuf *fragment_from(struct rig *g, const uint8_t src[6], const uint8_
     ebf_encap_write(p, &a, EBF_FRAG_HLEN + FRAG_LEN);
     ebf_pattern_fill(p + EBF_ETH_HLEN + EBF_FRAG_HLEN, FRAG_LEN, source, event, 0);
     struct ebf_frag_hdr h = {.source = source, .seq = seq, .event_id = event,
-                             .frag_len = FRAG_LEN, .piece_len = FRAG_LEN, .tx_ns = 1000};
+                             .frag_len = FRAG_LEN, .piece_len = FRAG_LEN, .tx_ns = rig_tx_ns};
     ebf_frag_write(p + EBF_ETH_HLEN, &h);
     return m;
 }

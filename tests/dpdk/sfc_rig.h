@@ -44,6 +44,9 @@ void rig_up_opts(struct rig *g, const struct rig_opts *o);
 void rig_up(struct rig *g, double timeout_ms);
 void rig_down(struct rig *g);
 
+/* The transmit timestamp the fragments below carry (1000 unless a test sets it). */
+extern uint64_t rig_tx_ns;
+
 /* One single-piece fragment frame of (source, event) to dst from ro_mac:
  * sequence number event, or seq; fragment_from sends from src. */
 struct rte_mbuf *fragment(struct rig *g, const uint8_t dst[6], uint16_t source, uint64_t event);

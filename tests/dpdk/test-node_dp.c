@@ -9,6 +9,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "ebf_idset.h"
 #include "ebf_mix.h"
 #include "ebf_pattern.h"
 #include "ebf_port.h"
@@ -291,6 +292,52 @@ START_TEST(test_multi_frame_and_duplicates)
 }
 END_TEST
 
+/* Event ids across 2^16 and 2^32, with ids that share a done-window slot
+ * (equal modulo 65536): each is decided exactly once, with the decision of
+ * its full 64-bit id; the newest sent again is re-acked, not decided again. */
+START_TEST(test_ids_beyond_16_and_32_bits)
+{
+    static const uint64_t ids[] = {
+        65534, 65535, 65536, 65537, 131072,
+        (1ull << 32) - 2, (1ull << 32) - 1, 1ull << 32, (1ull << 32) + 1, (1ull << 32) + 65536,
+        10000000000ull, 10000000001ull,
+    };
+    const unsigned n = sizeof(ids) / sizeof(ids[0]);
+    struct ebf_credit_hdr h;
+    struct ebf_ack acks[EBF_MAX_ACKS];
+    struct ebf_idset want;
+    uint64_t digest = 0;
+    struct rig g;
+
+    rig_up(&g);
+    expect_grant(&g);
+    ebf_idset_init(&want);
+    for (unsigned k = 0; k < n; k++) {
+        ck_assert_uint_eq(one_event(&g, ids[k], 0xf, 0xf, 0, SPOIL_NONE), 0);
+        ebf_idset_add(&want, ids[k]);
+        digest += ebf_mix64(ids[k]);
+    }
+    const struct node_stats *st = node_dp_stats(g.dp);
+    ck_assert_uint_eq(st->events, n);
+    ck_assert_uint_eq(st->events_bad, 0);
+    ck_assert_uint_eq(st->dup_events, 0);
+    ck_assert_uint_eq(st->decided_digest, digest);
+    ck_assert_int_eq(memcmp(&want, &st->acked_ids, sizeof(want)), 0);
+    /* The last one sent again (its SFC took this node for dead): re-acked
+     * with the same decision, not decided twice. */
+    to_node(&g, event_frame(&g, ids[n - 1], 0, 1, 0xf, 0xf, 0, SPOIL_NONE));
+    poll_n(&g, 2);
+    ck_assert(from_node(&g, &h, acks));
+    ck_assert_uint_eq(h.n_acks, 1);
+    ck_assert_uint_eq(acks[0].event_id, ids[n - 1]);
+    ck_assert_uint_eq(acks[0].decision,
+                      node_decide(ids[n - 1], 0, 0.5) ? EBF_DEC_ACCEPT : EBF_DEC_REJECT);
+    ck_assert_uint_eq(st->events, n);
+    ck_assert_uint_eq(st->dup_events, 1);
+    rig_down(&g);
+}
+END_TEST
+
 /* Events beyond the credits granted find no slot and are counted. */
 START_TEST(test_beyond_credits)
 {
@@ -419,30 +466,31 @@ START_TEST(test_refused_acks_wait_without_spin)
 }
 END_TEST
 
-/* With the port refusing, acks pile up to a full queue (64 + a burst of
- * 32): then the node stops receiving until they leave; nothing is lost. */
+/* With the port refusing, acks pile up to a full queue (64 credits + 64
+ * of a credit frame + a burst of 32: 192): then the node stops receiving
+ * until they leave; nothing is lost. */
 START_TEST(test_full_ack_queue_stops_intake)
 {
     struct rig g;
-    uint8_t seen[150] = {0};
+    uint8_t seen[250] = {0};
     unsigned acked = 0;
 
     up_ring_size = 4;
     rig_up_with(&g, 64, 1, 0);
-    for (uint64_t id = 0; id < 150; id++)
+    for (uint64_t id = 0; id < 250; id++)
         to_node(&g, event_frame(&g, id, 0, 1, 0xf, 0xf, 0, SPOIL_NONE));
-    poll_n(&g, 10);
+    poll_n(&g, 12);
     const struct node_stats *st = node_dp_stats(g.dp);
-    ck_assert_uint_eq(st->rx_frames, 128);          /* 2 acks out, 126 queued: no burst fits */
-    ck_assert_uint_eq(st->events, 128);
-    for (int round = 0; round < 20 && acked < 150; round++) {
-        acked += take_acks(&g, seen, 150);
+    ck_assert_uint_eq(st->rx_frames, 192);          /* 2 acks out, 190 queued: no burst fits */
+    ck_assert_uint_eq(st->events, 192);
+    for (int round = 0; round < 30 && acked < 250; round++) {
+        acked += take_acks(&g, seen, 250);
         poll_n(&g, 2);
     }
-    acked += take_acks(&g, seen, 150);
-    ck_assert_uint_eq(acked, 150);
-    ck_assert_uint_eq(st->events, 150);
-    ck_assert_uint_eq(st->acks_sent, 150);
+    acked += take_acks(&g, seen, 250);
+    ck_assert_uint_eq(acked, 250);
+    ck_assert_uint_eq(st->events, 250);
+    ck_assert_uint_eq(st->acks_sent, 250);
     rig_down(&g);
 }
 END_TEST
@@ -465,6 +513,7 @@ Suite *node_dp_suite(void)
     tcase_add_test(tc, test_acks_within_mtu);
     tcase_add_test(tc, test_refused_acks_wait_without_spin);
     tcase_add_test(tc, test_full_ack_queue_stops_intake);
+    tcase_add_test(tc, test_ids_beyond_16_and_32_bits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -10,6 +10,7 @@
 
 #include "ebf_idset.h"
 #include "ebf_proto.h"
+#include "ebf_util.h"
 #include "sfc_dp.h"
 #include "sfc_rig.h"
 
@@ -124,6 +125,114 @@ START_TEST(test_timeout_incomplete)
     send_frames(g.ro_port, m, 1);
     poll_n(&g, 4);
     ck_assert_uint_eq(st->drop[SFC_DROP_LATE], 1);
+    rig_down(&g);
+}
+END_TEST
+
+/* Build time runs on the readout's clock: from the earliest transmit
+ * timestamp of an event's pieces to the receive burst that completed it
+ * (build_ns), or to its timeout (build_timeout_ns, its own histogram). */
+START_TEST(test_build_time_from_transmit)
+{
+    struct rig g;
+    struct rte_mbuf *m[N_SOURCES];
+
+    rig_up(&g, 20);
+    credit(&g, 4, NULL, 0);
+    uint64_t t0 = ebf_now_ns();
+    for (uint16_t s = 0; s < N_SOURCES; s++) {
+        rig_tx_ns = t0 - (s == 1 ? 5000000 : 1000000);     /* source 1 sent 5 ms ago */
+        m[s] = fragment(&g, g.sfc_rx_mac, s, 7);
+    }
+    send_frames(g.ro_port, m, N_SOURCES);
+    poll_n(&g, 4);
+    uint64_t t1 = ebf_now_ns();
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->build_ns.count, 1);
+    ck_assert_uint_ge(st->build_ns.max, 5000000);
+    ck_assert_uint_le(st->build_ns.max, t1 - t0 + 5000000);
+    ck_assert_uint_eq(st->build_timeout_ns.count, 0);
+    /* One source short: timed out after 20 ms, counted apart. */
+    rig_tx_ns = ebf_now_ns() - 2000000;
+    for (uint16_t s = 0; s < N_SOURCES - 1; s++)
+        m[s] = fragment(&g, g.sfc_rx_mac, s, 9);
+    send_frames(g.ro_port, m, N_SOURCES - 1);
+    poll_n(&g, 4);
+    usleep(40 * 1000);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->events_incomplete, 1);
+    ck_assert_uint_eq(st->build_timeout_ns.count, 1);
+    ck_assert_uint_ge(st->build_timeout_ns.max, 22000000);
+    ck_assert_uint_lt(st->build_timeout_ns.max, 2000000000);
+    ck_assert_uint_eq(st->build_ns.count, 1);
+    rig_tx_ns = 1000;
+    rig_down(&g);
+}
+END_TEST
+
+/* Event ids across 2^16 and 2^32, with ids that share a done-window slot
+ * (equal modulo 65536): each is built, sent and acked exactly once; a piece
+ * sent again afterwards never builds an event twice. */
+static const uint64_t wide_ids[] = {
+    65534, 65535, 65536, 65537, 131072,
+    (1ull << 32) - 2, (1ull << 32) - 1, 1ull << 32, (1ull << 32) + 1, (1ull << 32) + 65536,
+    10000000000ull, 10000000001ull,
+};
+#define N_WIDE (sizeof(wide_ids) / sizeof(wide_ids[0]))
+
+START_TEST(test_ids_beyond_16_and_32_bits)
+{
+    struct rig g;
+    struct rte_mbuf *m[N_SOURCES], *rx[64];
+    struct ebf_ack acks[N_WIDE];
+    struct ebf_idset want;
+    uint16_t n;
+
+    rig_up(&g, 1000);
+    credit(&g, 64, NULL, 0);
+    ebf_idset_init(&want);
+    for (unsigned k = 0; k < N_WIDE; k++) {
+        for (uint16_t s = 0; s < N_SOURCES; s++)
+            m[s] = fragment_seq(&g, g.sfc_rx_mac, s, wide_ids[k], k);
+        send_frames(g.ro_port, m, N_SOURCES);
+        poll_n(&g, 4);
+        acks[k] = (struct ebf_ack){.event_id = wide_ids[k], .decision = EBF_DEC_REJECT};
+        ebf_idset_add(&want, wide_ids[k]);
+    }
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->events_complete, N_WIDE);
+    ck_assert_uint_eq(st->events_incomplete, 0);
+    ck_assert_uint_eq(st->events_sent, N_WIDE);
+    unsigned frames = 0;
+    while ((n = node_rx(&g, rx, 64)) > 0) {
+        for (uint16_t i = 0; i < n; i++) {
+            struct ebf_event_hdr eh;
+            ck_assert_int_eq(ebf_event_parse(rte_pktmbuf_mtod(rx[i], uint8_t *) + EBF_ETH_HLEN,
+                                             EBF_EVENT_HLEN, &eh), EBF_R_OK);
+            ck_assert_uint_eq(eh.event_id, wide_ids[frames / N_SOURCES]);   /* full 64 bits */
+            frames++;
+        }
+        rte_pktmbuf_free_bulk(rx, n);
+    }
+    ck_assert_uint_eq(frames, N_WIDE * N_SOURCES);
+    credit(&g, 0, acks, N_WIDE);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->acks, N_WIDE);
+    ck_assert_uint_eq(st->acked_reject, N_WIDE);
+    ck_assert_uint_eq(st->ack_unknown, 0);
+    ck_assert_int_eq(memcmp(&want, &st->ledger_acked, sizeof(want)), 0);
+    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
+    /* Every event's first piece again: dropped (its event was sent, or an
+     * id of its window slot came later), none built again. */
+    for (unsigned k = 0; k < N_WIDE; k++) {
+        m[0] = fragment_seq(&g, g.sfc_rx_mac, 0, wide_ids[k], N_WIDE + k);
+        send_frames(g.ro_port, m, 1);
+        poll_n(&g, 2);
+    }
+    ck_assert_uint_eq(st->events_complete, N_WIDE);
+    ck_assert_uint_eq(st->events_sent, N_WIDE);
+    ck_assert_uint_eq(st->drop[SFC_DROP_DUPLICATE_SENT] + st->drop[SFC_DROP_STALE], N_WIDE);
+    ck_assert_uint_eq(node_rx(&g, rx, 64), 0);
     rig_down(&g);
 }
 END_TEST
@@ -249,6 +358,32 @@ START_TEST(test_sequence_gaps)
         ck_assert_uint_eq(st->seq.reorder[s], reorder[s]);
         ck_assert_uint_eq(st->seq.dup[s], dup[s]);
     }
+    rig_down(&g);
+}
+END_TEST
+
+/* A source's sequence number wraps at 2^32 (after 4.3e9 frames, days at
+ * line rate): counted in order, no gap. Two jumps of half the range stand
+ * for the frames in between (each a resync, re-based on the next number). */
+START_TEST(test_sequence_wraps_at_2_32)
+{
+    static const uint32_t seq[] = {0, 1, 2147483648u, 2147483649u, 4294967293u, 4294967294u,
+                                   4294967295u, 0, 1, 2};
+    const unsigned n = sizeof(seq) / sizeof(seq[0]);
+    struct rte_mbuf *m[10];
+    struct rig g;
+
+    rig_up(&g, 1000);
+    for (unsigned i = 0; i < n; i++)
+        m[i] = fragment_seq(&g, g.sfc_rx_mac, 0, 200 + i, seq[i]);
+    send_frames(g.ro_port, m, (uint16_t)n);
+    poll_n(&g, 4);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    ck_assert_uint_eq(st->rx_frames, n);
+    ck_assert_uint_eq(st->seq.resync[0], 2);
+    ck_assert_uint_eq(st->seq.gap[0], 0);
+    ck_assert_uint_eq(st->seq.reorder[0], 0);
+    ck_assert_uint_eq(st->seq.dup[0], 0);
     rig_down(&g);
 }
 END_TEST
@@ -527,9 +662,12 @@ Suite *sfc_dp_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_zero_copy_dispatch_and_ack);
     tcase_add_test(tc, test_timeout_incomplete);
+    tcase_add_test(tc, test_build_time_from_transmit);
+    tcase_add_test(tc, test_ids_beyond_16_and_32_bits);
     tcase_add_test(tc, test_rejects_counted);
     tcase_add_test(tc, test_duplicates_and_late);
     tcase_add_test(tc, test_sequence_gaps);
+    tcase_add_test(tc, test_sequence_wraps_at_2_32);
     tcase_add_test(tc, test_dead_node_redispatch);
     tcase_add_test(tc, test_rejoin_new_epoch);
     tcase_add_test(tc, test_throttle_hysteresis);

@@ -18,7 +18,8 @@ static char dir[64], out[OUT_MAX];
 static void setup(void)
 {
     static const char *const files[] = {
-        "a.yaml", "b.yml", "notes.txt", "plot.svg", "run/up1/farm.state", "run/up2/farm.state",
+        "a.yaml", "b.yml", "notes.txt", "plot.svg", "r1.ebfev", "run/up1/farm.state",
+        "run/up2/farm.state",
     };
     char path[256];
 
@@ -88,7 +89,8 @@ static const char *ebfarm(const char *words)
 START_TEST(subcommands)
 {
     ck_assert_str_eq(ebfarm("\"\""),
-                     "bench\ndemo\ndown\nhelp\nkeygen\nloopback\nmetrics\nstart\nstatus\nstop\ntop\nup\n");
+                     "bench\ndemo\ndown\nevents\nhelp\nkeygen\nloopback\nmetrics\nsoak\nstart\n"
+                     "status\nstop\ntop\nup\n");
     ck_assert_str_eq(ebfarm("st"), "start\nstatus\nstop\n");
     ck_assert_str_eq(ebfarm("--"), "--help\n");
     ck_assert_str_eq(ebfarm("bogus --"), "");
@@ -117,10 +119,18 @@ START_TEST(farm_files_and_farms)
     ck_assert_str_eq(ebfarm("up --no-start \"\""), "a.yaml\nrun\nsub\n");
     ck_assert_str_eq(ebfarm("up --"), "--help\n--keep\n--no-start\n--run\n");
     ck_assert_str_eq(ebfarm("up --run \"\""), "");
+    ck_assert_str_eq(ebfarm("soak \"\""), "a.yaml\nrun\nsub\n");
+    ck_assert_str_eq(ebfarm("soak --out \"\""), "run\nsub\n");
+    ck_assert_str_eq(ebfarm("soak --duration \"\""), "");
     ck_assert_str_eq(ebfarm("stop --farm \"\""), "up1\nup2\n");
     ck_assert_str_eq(ebfarm("top --farm up2"), "up2\n");
     ck_assert_str_eq(ebfarm("loopback --plot \"\""), "plot.svg\nrun\nsub\n");
     ck_assert_str_eq(ebfarm("loopback --csv n"), "notes.txt\n");
+    ck_assert_str_eq(ebfarm("events \"\""), "dump\nstats\nverify\n");
+    ck_assert_str_eq(ebfarm("events v"), "verify\n");
+    ck_assert_str_eq(ebfarm("events verify \"\""), "r1.ebfev\nrun\nsub\n");
+    ck_assert_str_eq(ebfarm("events stats --json r"), "r1.ebfev\nrun\n");
+    ck_assert_str_eq(ebfarm("events dump --"), "--bytes\n--help\n--ids\n--json\n--pattern\n");
 }
 END_TEST
 
@@ -151,6 +161,7 @@ START_TEST(options_are_the_help)
 {
     static const char *const subs[] = {
         "demo", "up", "start", "stop", "down", "status", "top", "metrics", "loopback", "bench",
+        "soak", "events",
     };
     static char help[16384];
     char cmd[1024], want[OUT_MAX], words[64];

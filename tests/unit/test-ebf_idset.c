@@ -117,6 +117,93 @@ START_TEST(test_idset_multiplicity)
 }
 END_TEST
 
+/* The id sum of lo .. lo + n - 1 modulo 2^64, as a record adds it, summed
+ * with 128-bit arithmetic (the reference). */
+static uint64_t range_sum(uint64_t lo, uint64_t n)
+{
+    unsigned __int128 s = (unsigned __int128)n * lo + (unsigned __int128)n * (n - 1) / 2;
+    return (uint64_t)s;
+}
+
+/* The first id of a range from its count and id sum, at 10^10 ids and
+ * beyond, where n (n - 1) / 2 does not fit in 64 bits. */
+START_TEST(test_idset_range_lo_at_scale)
+{
+    static const uint64_t ns[] = {1, 2, 3, 1000, 4294967296ull, 4294967297ull, 6100000000ull,
+                                  10000000000ull, 10000000001ull, 1000000000000ull};
+    static const uint64_t los[] = {0, 1, 7, 65536, 4294967295ull, 10000000000ull,
+                                   (1ull << 40) + 3};
+    uint64_t lo;
+
+    for (unsigned i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+        for (unsigned k = 0; k < sizeof(los) / sizeof(los[0]); k++) {
+            /* n = 2^k m fixes lo modulo 2^(64 - k): the smallest solution. */
+            uint64_t want = los[k] & (~0ull >> __builtin_ctzll(ns[i]));
+            ck_assert_int_eq(ebf_idset_range_lo(ns[i], range_sum(los[k], ns[i]), &lo), 0);
+            ck_assert_msg(lo == want, "n %llu: lo %llu, expected %llu",
+                          (unsigned long long)ns[i], (unsigned long long)lo,
+                          (unsigned long long)want);
+        }
+    /* No range of 2 ids sums to an even number... */
+    ck_assert_int_eq(ebf_idset_range_lo(2, 10, &lo), -1);
+    ck_assert_uint_eq(lo, 0);
+    ck_assert_int_eq(ebf_idset_range_lo(2, 11, &lo), 0);
+    ck_assert_uint_eq(lo, 5);
+    ck_assert_int_eq(ebf_idset_range_lo(0, 99, &lo), 0);
+    ck_assert_uint_eq(lo, 0);
+    /* Against a record's partition 0, for a range across 2^32. */
+    struct ebf_idset r;
+    uint64_t n = 0, sum = 0;
+    ebf_idset_init(&r);
+    ebf_idset_add_range(&r, (1ull << 32) - 500, 1000);
+    for (unsigned c = 0; c < EBF_IDSET_PART_CELLS; c++) {
+        n += r.count[c];
+        sum += r.id_sum[c];
+    }
+    ck_assert_uint_eq(n, 1000);
+    ck_assert_int_eq(ebf_idset_range_lo(n, sum, &lo), 0);
+    ck_assert_uint_eq(lo, (1ull << 32) - 500);
+}
+END_TEST
+
+/* Records stay exact when their cells hold 10^10 ids and more: counts, id
+ * sums and hash sums wrap modulo 2^64 and still cancel cell by cell, and a
+ * single id missing among 200 x 2^33 (1.7e12) is found and named. */
+START_TEST(test_idset_exact_at_scale)
+{
+    struct ebf_idset a, b;
+    uint64_t missing[4], extra[4];
+    unsigned n_missing, n_extra;
+
+    ebf_idset_init(&a);
+    for (uint64_t k = 0; k < 200; k++)
+        ebf_idset_add(&a, 10000000000ull + k * 7919);
+    for (int i = 0; i < 33; i++)                 /* every id 2^33 times */
+        ebf_idset_merge(&a, &a, 1);
+    uint64_t total = 0;
+    for (unsigned c = 0; c < EBF_IDSET_PART_CELLS; c++)
+        total += a.count[c];
+    ck_assert_uint_eq(total, 200ull << 33);
+    b = a;
+    ebf_idset_merge(&b, &a, -1);
+    ck_assert(ebf_idset_empty(&b));
+    b = a;
+    ebf_idset_init(&a);
+    ebf_idset_add(&a, 10000000000ull + 77 * 7919);
+    ebf_idset_merge(&b, &a, -1);                 /* b: one copy of that id fewer */
+    ebf_idset_init(&a);
+    for (uint64_t k = 0; k < 200; k++)
+        ebf_idset_add(&a, 10000000000ull + k * 7919);
+    for (int i = 0; i < 33; i++)
+        ebf_idset_merge(&a, &a, 1);
+    ebf_idset_merge(&a, &b, -1);                 /* want - got */
+    ck_assert_int_eq(ebf_idset_list(&a, missing, &n_missing, extra, &n_extra, 4), 1);
+    ck_assert_uint_eq(n_missing, 1);
+    ck_assert_uint_eq(n_extra, 0);
+    ck_assert_uint_eq(missing[0], 10000000000ull + 77 * 7919);
+}
+END_TEST
+
 Suite *ebf_idset_suite(void);
 
 Suite *ebf_idset_suite(void)
@@ -129,6 +216,8 @@ Suite *ebf_idset_suite(void)
     tcase_add_test(tc, test_idset_lists_mismatch);
     tcase_add_test(tc, test_idset_too_many);
     tcase_add_test(tc, test_idset_multiplicity);
+    tcase_add_test(tc, test_idset_range_lo_at_scale);
+    tcase_add_test(tc, test_idset_exact_at_scale);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -133,6 +133,32 @@ START_TEST(test_node_trigger)
 }
 END_TEST
 
+/* run.store reaches every node: its directory and every limit. */
+START_TEST(test_node_store)
+{
+    static const char *const want[] = {
+        "--accept-seed=0", "--store=/data/ev", "--store-max-file-mb=64",
+        "--store-max-file-s=30", "--store-fsync=interval", "--store-buffer-mb=8",
+        "--store-max-mbs=2.5", "--mtu=1500", NULL,
+    };
+    struct farm_argv c;
+
+    spec.run.store = (struct ff_store){.dir = "/data/ev", .max_file_mb = 64, .max_file_s = 30,
+                                       .fsync = "interval", .buffer_mb = 8, .max_mbs = 2.5};
+    build(FARM_NODE, 0, "node0", &c);
+    int at = -1;
+    for (int i = 0; i < c.argc && at < 0; i++)
+        if (strcmp(c.argv[i], want[0]) == 0)
+            at = i;
+    ck_assert_int_ge(at, 0);
+    for (int k = 0; want[k]; k++) {
+        ck_assert_int_lt(at + k, c.argc);
+        ck_assert_str_eq(c.argv[at + k], want[k]);
+    }
+    farm_argv_free(&c);
+}
+END_TEST
+
 /* The farm's keys reach every daemon as --curve-keys, insecure as
  * --insecure, after the endpoints. */
 START_TEST(test_keys_and_insecure)
@@ -407,6 +433,7 @@ Suite *farm_argv_suite(void)
     tcase_add_test(tc, test_node);
     tcase_add_test(tc, test_memif_pairs);
     tcase_add_test(tc, test_node_trigger);
+    tcase_add_test(tc, test_node_store);
     tcase_add_test(tc, test_readout);
     tcase_add_test(tc, test_keys_and_insecure);
     tcase_add_test(tc, test_jumbo_mtu);

@@ -377,6 +377,30 @@ START_TEST(test_ports_and_overrides)
 }
 END_TEST
 
+/* run.store: every key given, then the defaults without it. */
+START_TEST(test_store)
+{
+    static const char yaml[] = BASE
+        "run:\n"
+        "  store: {dir: /data/ev, max_file_mb: 64, max_file_s: 30, fsync: interval,\n"
+        "          buffer_mb: 8, max_mbs: 2.5}\n";
+
+    ck_assert_msg(parse(yaml) == 0, "%s", err);
+    ck_assert_str_eq(spec.run.store.dir, "/data/ev");
+    ck_assert_uint_eq(spec.run.store.max_file_mb, 64);
+    ck_assert(spec.run.store.max_file_s == 30);
+    ck_assert_str_eq(spec.run.store.fsync, "interval");
+    ck_assert_uint_eq(spec.run.store.buffer_mb, 8);
+    ck_assert(spec.run.store.max_mbs == 2.5);
+    ck_assert_msg(parse(BASE) == 0, "%s", err);
+    ck_assert_str_eq(spec.run.store.dir, "");
+    ck_assert_uint_eq(spec.run.store.max_file_mb, 256);
+    ck_assert(spec.run.store.max_file_s == 300);
+    ck_assert_str_eq(spec.run.store.fsync, "close");
+    ck_assert_uint_eq(spec.run.store.buffer_mb, 32);
+}
+END_TEST
+
 /* The fault and size keys: every one given, then "none" and the clamp's default. */
 START_TEST(test_trigger)
 {
@@ -504,7 +528,7 @@ static const struct bad {
      "key 'run.sorces' is not allowed (allowed: sources, events, rate, duration_s, "
      "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, encap, udp_port, mtu, "
      "seed, trigger_us, accept, accept_seed, timeout_ms, faults, fault_seed, silence, "
-     "burst_events, burst_gap_us, trigger)"},
+     "burst_events, burst_gap_us, trigger, store)"},
     {"unknown readout key",
      HEAD RO0
      "    sfc: sfc0\n"
@@ -546,7 +570,7 @@ static const struct bad {
      "key 'run' must be a mapping of keys (allowed: sources, events, rate, duration_s, "
      "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, encap, udp_port, mtu, "
      "seed, trigger_us, accept, accept_seed, timeout_ms, faults, fault_seed, silence, "
-     "burst_events, burst_gap_us, trigger)"},
+     "burst_events, burst_gap_us, trigger, store)"},
     {"readouts not a list",
      HEAD
      "readouts: {name: ro0}\n"
@@ -613,6 +637,27 @@ static const struct bad {
      "run:\n"
      "  accept: 1.5\n",
      "key 'run.accept': 1.5 is out of range (0 to 1)"},
+    {"store dir relative",
+     BASE
+     "run:\n"
+     "  store: {dir: events}\n",
+     "key 'run.store.dir': \"events\" is not an absolute path (the nodes run in their own "
+     "directories)"},
+    {"store fsync unknown",
+     BASE
+     "run:\n"
+     "  store: {dir: /data, fsync: always}\n",
+     "key 'run.store.fsync': \"always\" is not a policy (allowed: none, close, interval)"},
+    {"store file size 0",
+     BASE
+     "run:\n"
+     "  store: {dir: /data, max_file_mb: 0}\n",
+     "key 'run.store.max_file_mb': 0 is out of range (1 to 1048576)"},
+    {"store without dir",
+     BASE
+     "run:\n"
+     "  store: {fsync: none}\n",
+     "key 'run.store.dir' is required"},
     {"trigger param not KEY=VALUE",
      BASE
      "run:\n"
@@ -1608,6 +1653,7 @@ Suite *farmfile_suite(void)
     tcase_add_test(tc, test_ports_and_overrides);
     tcase_add_test(tc, test_faults_and_sizes);
     tcase_add_test(tc, test_trigger);
+    tcase_add_test(tc, test_store);
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof(bad) / sizeof(bad[0])));
     tcase_add_test(tc, test_file_errors);
     tcase_add_test(tc, test_check_in_code);

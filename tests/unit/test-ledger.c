@@ -135,6 +135,82 @@ START_TEST(test_ledger_mismatch_lists_ids)
 }
 END_TEST
 
+/* Storage: node 0 lost 10 of stream 0 to a write error and stored 5 of
+ * stream 2; node 1 stored 34; node 2 stores nothing. Balanced against 99
+ * accepted at the SFC, not against 100, nor with a stream off by one. */
+START_TEST(test_ledger_store)
+{
+    struct farm_result r;
+    struct ledger_store s;
+    char *buf = NULL;
+    size_t len = 0;
+
+    memset(&r, 0, sizeof(r));
+    r.n_nodes = 3;
+    put(&r.node[0].kv, "store.on", 1);
+    put(&r.node[0].kv, "store.accepted.0", 60);
+    put(&r.node[0].kv, "store.events.0", 50);
+    put(&r.node[0].kv, "store.lost_stream.0", 10);
+    put(&r.node[0].kv, "store.lost.store_failed", 10);
+    put(&r.node[0].kv, "store.accepted.2", 5);
+    put(&r.node[0].kv, "store.events.2", 5);
+    put(&r.node[0].kv, "store.bytes.0", 500000);
+    put(&r.node[0].kv, "store.files", 2);
+    put(&r.node[0].kv, "store.failed", 1);
+    put(&r.node[0].kv, "store.waits", 7);
+    put(&r.node[0].kv, "store.backpressure_ns", 250000000);
+    put(&r.node[1].kv, "store.on", 1);
+    put(&r.node[1].kv, "store.accepted.0", 34);
+    put(&r.node[1].kv, "store.events.0", 34);
+    put(&r.node[1].kv, "store.bytes.0", 340000);
+    put(&r.node[1].kv, "store.files", 1);
+    put(&r.node[2].kv, "accepted", 3);
+    ledger_store_close(&r, 99, &s);
+    ck_assert(s.on && s.balanced);
+    ck_assert_uint_eq(s.accepted, 99);
+    ck_assert_uint_eq(s.stored, 89);
+    ck_assert_uint_eq(s.lost_total, 10);
+    ck_assert_uint_eq(s.failed_nodes, 1);
+    FILE *f = open_memstream(&buf, &len);
+    ledger_store_text(f, &s);
+    fclose(f);
+    ck_assert_str_eq(buf, "  store    accepted 99 = stored 89 + lost at storage 10 (balanced); 3 "
+                          "files, 0.8 MB; back-pressure 0.250 s (7 waits)\n"
+                          "           writes 0, p50 0.0 us p99 0.0 us max 0.0 us\n"
+                          "           by stream (accepted/stored/lost): 0 94/84/10 2 5/5/0\n"
+                          "           lost at storage by reason: store_failed 10; storage "
+                          "FAILED on 1 node(s)\n");
+    free(buf);
+    f = open_memstream(&buf, &len);
+    ledger_store_json(f, &s);
+    fclose(f);
+    ck_assert_str_eq(buf, ", \"stored\": 89, \"store\": {\"accepted\": 99, \"stored\": 89, "
+                          "\"lost_total\": 10, \"lost\": {\"store_failed\": 10}, \"by_stream\": "
+                          "{\"0\": {\"accepted\": 94, \"stored\": 84, \"lost\": 10}, \"2\": "
+                          "{\"accepted\": 5, \"stored\": 5, \"lost\": 0}}, \"bytes\": 840000, "
+                          "\"files\": 3, \"waits\": 7, \"backpressure_ns\": 250000000, "
+                          "\"failed_nodes\": 1, \"write_ns\": {\"count\": 0, \"p50\": 0, "
+                          "\"p99\": 0, \"max\": 0}, \"balanced\": true}");
+    free(buf);
+    ledger_store_close(&r, 100, &s);
+    ck_assert(!s.balanced);
+    r.node[1].kv.pair[2].val[1] = '3';      /* store.events.0 33: stream 0 short by one */
+    ledger_store_close(&r, 98, &s);
+    ck_assert_uint_eq(s.accepted, 99);
+    ck_assert(!s.balanced);
+    farm_result_free(&r);
+    memset(&r, 0, sizeof(r));
+    r.n_nodes = 1;
+    ledger_store_close(&r, 5, &s);
+    ck_assert(!s.on);
+    f = open_memstream(&buf, &len);
+    ledger_store_json(f, &s);
+    fclose(f);
+    ck_assert_str_eq(buf, ", \"stored\": null, \"store\": null");
+    free(buf);
+}
+END_TEST
+
 /* The readout was killed: its counters are gone, so the ledger closes
  * over the ids the SFC saw (0..999, acked or lost) and says from which
  * event on the readout was lost; a duplicate ack still shows. */
@@ -396,6 +472,7 @@ Suite *ledger_suite(void)
     tcase_add_test(tc, test_ledger_several_readouts);
     tcase_add_test(tc, test_ledger_sfc_gone);
     tcase_add_test(tc, test_ledger_readouts_gone_named);
+    tcase_add_test(tc, test_ledger_store);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -44,7 +44,8 @@ static const char expected_exposition[] =
     "# HELP ebfarm_ready_queue Built events waiting for a node credit.\n"
     "# TYPE ebfarm_ready_queue gauge\n"
     "ebfarm_ready_queue{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\"} 1.5\n"
-    "# HELP ebfarm_build_seconds Time from an event's first piece to complete.\n"
+    "# HELP ebfarm_build_seconds Time from the readout's transmit of an event's first piece to its "
+    "completion at the SFC.\n"
     "# TYPE ebfarm_build_seconds histogram\n"
     "ebfarm_build_seconds_bucket{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\",le=\"0.000000022\"} 1\n"
     "ebfarm_build_seconds_bucket{farm=\"demo\",run=\"7\",component=\"sfc\",process=\"sfc0\",le=\"0.000001024\"} 4\n"
@@ -143,6 +144,7 @@ START_TEST(test_prom_daemon_tables)
     d_sfc.node_port[0].rx_nombuf = 9;
     ebf_idset_add(&d_sfc.st.ledger_acked, 3);
     ebf_hist_init(&d_sfc.st.build_ns);
+    ebf_hist_init(&d_sfc.st.build_timeout_ns);
     ebf_hist_init(&d_sfc.st.dispatch_ns);
     ebf_hist_init(&d_sfc.st.ack_ns);
     sfc_metrics(&d_sfc, &ms);

@@ -311,14 +311,17 @@ START_TEST(test_latency_clocks)
     hosts_of(1, &r);
     ck_assert(!r.node[0].apart && !r.node[1].apart && !r.node[2].apart);
     t = text_of(&c, &r, 0);
-    ck_assert_msg(strstr(t, "  latency  build p50 0.0 us p99 0.0 us (clock: tsc, on the SFC)\n"
+    ck_assert_msg(strstr(t, "  latency  build p50 0.0 us p99 0.0 us (clock: realtime, "
+                            "readout to SFC, "
+                            "one host)\n"
                             "           end-to-end p50 0.0 us p99 0.0 us max 0.0 us (clock: "
                             "realtime, one host)\n") != NULL, "%s", t);
     free(t);
     t = text_of(&c, &r, 1);
     ck_assert_msg(strstr(t, "\"end_to_end\": {\"count\": 12, ") != NULL, "%s", t);
-    ck_assert_msg(strstr(t, "\"end_to_end_nodes_apart\": 0, \"clock\": {\"build\": \"tsc, on "
-                            "the SFC\", \"end_to_end\": \"realtime, one host\"}}}\n") != NULL,
+    ck_assert_msg(strstr(t, "\"end_to_end_nodes_apart\": 0, \"clock\": {\"build\": "
+                            "\"realtime, readout to SFC, one "
+                            "host\", \"end_to_end\": \"realtime, one host\"}}}\n") != NULL,
                   "%s", t);
     free(t);
 
@@ -326,13 +329,15 @@ START_TEST(test_latency_clocks)
     hosts_of(0, &r);
     ck_assert(r.node[0].apart && r.node[1].apart && r.node[2].apart);
     t = text_of(&c, &r, 0);
-    ck_assert_msg(strstr(t, "(clock: tsc, on the SFC)\n           end-to-end not computed (clock: "
+    ck_assert_msg(strstr(t, "(clock: realtime, readout to SFC, one host)\n"
+                            "           end-to-end not computed (clock: "
                             "none: the readouts of every node are on other hosts, whose clocks "
                             "share no base with its own)\n") != NULL, "%s", t);
     free(t);
     t = text_of(&c, &r, 1);
     ck_assert_msg(strstr(t, "\"end_to_end\": null, \"end_to_end_nodes_apart\": 3, \"clock\": "
-                            "{\"build\": \"tsc, on the SFC\", \"end_to_end\": \"none: the "
+                            "{\"build\": \"realtime, readout to SFC, one host\", "
+                            "\"end_to_end\": \"none: the "
                             "readouts of every node are on other hosts, whose clocks share no "
                             "base with its own\"}}}\n") != NULL, "%s", t);
     free(t);
@@ -341,8 +346,9 @@ START_TEST(test_latency_clocks)
     r.node[2].apart = 0;
     t = text_of(&c, &r, 1);
     ck_assert_msg(strstr(t, "\"end_to_end\": {\"count\": 7, ") != NULL, "%s", t);
-    ck_assert_msg(strstr(t, "\"end_to_end_nodes_apart\": 2, \"clock\": {\"build\": \"tsc, on "
-                            "the SFC\", \"end_to_end\": \"realtime, one host; 1 of 3 nodes, the "
+    ck_assert_msg(strstr(t, "\"end_to_end_nodes_apart\": 2, \"clock\": {\"build\": "
+                            "\"realtime, readout to SFC, one "
+                            "host\", \"end_to_end\": \"realtime, one host; 1 of 3 nodes, the "
                             "readouts of the others are on other hosts\"}}}\n") != NULL, "%s", t);
     free(t);
     farm_result_free(&r);

@@ -2,6 +2,7 @@
 /* cmd_demo.c - ebfarm demo: its options, one run of the demo farm, the summary and its ledger. */
 #include "cmd_demo.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -52,6 +53,11 @@ static void demo_usage(FILE *out)
             "                    instead of the emulation (--trigger-us, --accept)\n"
             "  --trigger-param KEY=VALUE  a parameter of the plug-in; once per key\n"
             "  --trigger-timeout-ms T  a longer decide counts as trigger.slow\n"
+            "  --store DIR       the nodes write accepted events to files in DIR\n"
+            "                    (docs/storage.md; read them with ebfarm events)\n"
+            "  --store-max-file-mb N  a storage file is closed before N MiB (256)\n"
+            "  --store-buffer-mb N  each node's memory for events not yet written (32)\n"
+            "  --store-max-mbs R  the nodes write at most R MB/s (a slower disk); 0: no limit\n"
             "  --timeout-ms T    SFC event-building timeout (100)\n"
             "  --credits N       event slots each node grants (32)\n"
             "  --max-seconds S   stop generating after S seconds (300)\n"
@@ -80,10 +86,36 @@ enum {
     OPT_FRAG_DIST = 256, OPT_FRAG_MEAN, OPT_FRAG_SIGMA, OPT_SEED, OPT_FAULTS, OPT_SILENCE,
     OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
     OPT_READOUTS, OPT_SFCS, OPT_KILL_SFC,
+    OPT_STORE, OPT_STORE_MB, OPT_STORE_BUFFER, OPT_STORE_MBS,
 };
 
+/* 0 when dir holds no event files (*.ebfev): every demo is run 1, and its
+ * files would clash with those of an earlier one. */
+static int store_dir_empty(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int rc = 0;
+
+    if (!d) {
+        fprintf(stderr, DEMO ": --store %s: %s (a directory the nodes may write in)\n", dir,
+                strerror(errno));
+        return -EINVAL;
+    }
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n > 6 && strcmp(e->d_name + n - 6, ".ebfev") == 0) {
+            fprintf(stderr, DEMO ": --store %s: holds event files already (%s); every demo is "
+                    "run 1: give an empty directory\n", dir, e->d_name);
+            rc = -EEXIST;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
 /* --trigger (made absolute: the nodes run elsewhere), --trigger-param,
- * --trigger-timeout-ms. 1 when ch is none of them. */
+ * --trigger-timeout-ms, --store (absolute too). 1 when ch is none of them. */
 static int trigger_opt(int ch, const char *val, struct farm_conf *c)
 {
     struct ff_trigger *t = &c->trigger;
@@ -109,6 +141,21 @@ static int trigger_opt(int ch, const char *val, struct farm_conf *c)
         return 0;
     case OPT_TRIGGER_TIMEOUT:
         return ebf_opt_double(DEMO, "--trigger-timeout-ms", val, 0, 3.6e6, &t->timeout_ms);
+    case OPT_STORE:
+        errno = 0;
+        if (!realpath(val, path) || strlen(path) >= sizeof(c->store.dir)) {
+            fprintf(stderr, DEMO ": --store %s: %s (a directory the nodes may write in)\n",
+                    val, errno ? strerror(errno) : "path too long");
+            return -EINVAL;
+        }
+        snprintf(c->store.dir, sizeof(c->store.dir), "%s", path);
+        return store_dir_empty(path);
+    case OPT_STORE_MB:
+        return ebf_opt_param(DEMO, EBF_PARAM(STORE_MAX_FILE_MB), val, &c->store.max_file_mb);
+    case OPT_STORE_BUFFER:
+        return ebf_opt_param(DEMO, EBF_PARAM(STORE_BUFFER_MB), val, &c->store.buffer_mb);
+    case OPT_STORE_MBS:
+        return ebf_opt_param(DEMO, EBF_PARAM(STORE_MAX_MBS), val, &c->store.max_mbs);
     }
     return 1;
 }
@@ -362,6 +409,9 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT},
         {"readouts", 1, 0, OPT_READOUTS}, {"sfcs", 1, 0, OPT_SFCS},
         {"kill-sfc-after", 1, 0, OPT_KILL_SFC},
+        {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT}, {"store", 1, 0, OPT_STORE},
+        {"store-max-file-mb", 1, 0, OPT_STORE_MB}, {"store-buffer-mb", 1, 0, OPT_STORE_BUFFER},
+        {"store-max-mbs", 1, 0, OPT_STORE_MBS},
         {0, 0, 0, 0},
     };
     struct demo_seen seen = {0};

@@ -8,8 +8,10 @@
 
 #include "cmd_bench.h"
 #include "cmd_demo.h"
+#include "cmd_events.h"
 #include "cmd_farm.h"
 #include "cmd_keygen.h"
+#include "cmd_soak.h"
 #include "farm_proc.h"
 #include "prom.h"
 #include "top.h"
@@ -27,7 +29,12 @@ static void usage(FILE *out)
             "  down     shut every process of the farm down and clean up\n"
             "  status   state of every process and the farm's totals (--json)\n"
             "  top      live view of the farm, refreshed every second\n"
+            "  soak FARM.yaml --duration D   run a farm for D, sample it every interval,\n"
+            "           judge it (ledger, losses, memory, latency tails) and write a report\n"
+            "           (JSON lines, CSV, HTML); --help lists the options (docs/soak.md)\n"
             "  keygen DIR   make the farm's CURVE keys (farm file: keys: DIR)\n"
+            "  events   verify|dump|stats FILE...: read the event files nodes store\n"
+            "           (docs/storage.md)\n"
             "  metrics  --prometheus [--listen ADDR]: serve the farm's metrics over HTTP\n"
             "  bench    ebfarm against dpdk-testpmd and CRC32C reference runs, side by side\n"
             "           (--quick, --json, --csv; --help lists the options)\n"
@@ -68,7 +75,8 @@ int main(int argc, char **argv)
     } cmds[] = {
         {"up", cmd_up}, {"start", cmd_start}, {"stop", cmd_stop}, {"down", cmd_down},
         {"status", cmd_status}, {"top", cmd_top}, {"metrics", cmd_metrics},
-        {"keygen", cmd_keygen}, {"bench", cmd_bench},
+        {"keygen", cmd_keygen}, {"bench", cmd_bench}, {"soak", cmd_soak},
+        {"events", cmd_events},
     };
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# ebfarm.bash - bash completion for ebfarm: subcommands, each one's options as its --help lists them, farm files after `up`, farm names after --farm.
+# ebfarm.bash - bash completion for ebfarm: subcommands, each one's options as its --help lists them, farm files after `up` and `soak`, farm names after --farm.
 #
 # Installed as <datadir>/bash-completion/completions/ebfarm; in a source
 # tree, `source tools/completion/ebfarm.bash`. It completes the `ebfarm`
@@ -10,9 +10,11 @@
 # Nothing is listed here: the subcommands come from `ebfarm help`, the
 # options of each from `ebfarm SUB --help`, and an option's value from the
 # word that follows it in that text: a|b|c (or "a | b | c" further on the
-# line) lists the choices, FILE means a file, --farm takes the name of a
+# line) lists the choices, FILE means a file, DIR a directory, --farm takes the name of a
 # farm that is up (a directory with farm.state under $EBFARM_RUN_DIR, else
-# /run/ebfarm), anything else in capitals is typed by hand.
+# /run/ebfarm), anything else in capitals is typed by hand. A usage line
+# "usage: ebfarm SUB a|b|c ..." gives the actions completed after SUB;
+# after `events ACTION` come event files (*.ebfev).
 
 # The program to ask: sets _ebfarm_prog, and _ebfarm_wrapper to 1 for the
 # repository-root wrapper. Returns 1 when there is nothing to ask.
@@ -76,6 +78,8 @@ _ebfarm_value()
             echo svg
         elif [[ $meta == FILE* ]]; then
             echo file
+        elif [[ $meta == DIR ]]; then
+            echo dir
         elif [[ $meta =~ ^[A-Z\'] ]]; then
             if [[ $rest =~ $bar ]]; then
                 echo "choices ${BASH_REMATCH[1]//|/}"
@@ -132,6 +136,7 @@ _ebfarm()
         ;;
     esac
     help=$("$_ebfarm_prog" "$sub" --help 2>/dev/null) || return 0
+    local act="^usage: [^ ]+ $sub ([a-z]+(\\|[a-z]+)+) "
     prev=${COMP_WORDS[COMP_CWORD - 1]}
     [[ $prev == = ]] && ((COMP_CWORD > 2)) && prev=${COMP_WORDS[COMP_CWORD - 2]}
     [[ $cur == = ]] && cur=
@@ -140,6 +145,8 @@ _ebfarm()
         case $value in
         farm) COMPREPLY=($(compgen -W "$(_ebfarm_farms)" -- "$cur")); return 0 ;;
         file) _ebfarm_files "$cur" '*'; return 0 ;;
+        dir) compopt -o filenames 2>/dev/null
+            COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
         svg) _ebfarm_files "$cur" '*.svg'; return 0 ;;
         choices*) IFS=' ' read -r -a value <<<"${value#choices }"
             COMPREPLY=($(compgen -W "${value[*]}" -- "$cur")); return 0 ;;
@@ -148,8 +155,16 @@ _ebfarm()
     fi
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_ebfarm_options "$help")" -- "$cur"))
-    elif [[ $sub == up ]]; then
+    elif [[ $sub == up || $sub == soak ]]; then
         _ebfarm_files "$cur" '*.yaml'
+    elif [[ $help =~ $act ]]; then
+        # An action first (its usage line lists them: a|b|c), then files.
+        value=${BASH_REMATCH[1]}
+        if ((COMP_CWORD == 2)); then
+            COMPREPLY=($(compgen -W "${value//|/$'\n'}" -- "$cur"))
+        elif [[ $sub == events ]]; then
+            _ebfarm_files "$cur" '*.ebfev'
+        fi
     fi
     return 0
 }

@@ -302,6 +302,14 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
         if (s->run.trigger.timeout_ms > 0)
             arg(c, "--trigger-timeout-ms=%g", s->run.trigger.timeout_ms);
     }
+    if (s->run.store.dir[0]) {
+        arg(c, "--store=%s", s->run.store.dir);
+        arg(c, "--store-max-file-mb=%u", s->run.store.max_file_mb);
+        arg(c, "--store-max-file-s=%g", s->run.store.max_file_s);
+        arg(c, "--store-fsync=%s", s->run.store.fsync);
+        arg(c, "--store-buffer-mb=%u", s->run.store.buffer_mb);
+        arg(c, "--store-max-mbs=%g", s->run.store.max_mbs);
+    }
     arg(c, "--mtu=%u", s->run.mtu);
     ctl_args(c, s, fp, &x->p);
 }

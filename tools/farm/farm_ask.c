@@ -3,6 +3,7 @@
 #include "farm_ask.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <zmq.h>
 
 #include "ebf_pb.h"
@@ -112,8 +113,16 @@ int farm_wait_answer(const struct farm_state *st, const struct farm_proc *p, dou
     }
 }
 
+/* A node whose storage failed (a full disk) is in ERROR with "storage: ..."
+ * but still takes and acks every event, counting the accepted ones lost
+ * at storage: once its SFC drained, the staged stop takes it as stopped. */
+static int storage_failed(const struct farm_proc *p, const char *error)
+{
+    return p->role == FARM_NODE && strncmp(error, "storage: ", 9) == 0;
+}
+
 /* Whether p is in state want: 1 or 0, or -1 with err when it does not
- * answer or is in ERROR. */
+ * answer or is in ERROR (but for a node whose storage failed, at a stop). */
 static int in_state(const struct farm_proc *p, enum ebf_state want, char *err, size_t len)
 {
     char e[1024];
@@ -124,7 +133,10 @@ static int in_state(const struct farm_proc *p, enum ebf_state want, char *err, s
         snprintf(err, len, "%s", e);
         return -1;
     }
-    if (r->status && (enum ebf_state)r->status->state == EBF_S_ERROR) {
+    if (r->status && (enum ebf_state)r->status->state == EBF_S_ERROR && want == EBF_S_CONFIGURED &&
+        storage_failed(p, r->status->error)) {
+        rc = 1;
+    } else if (r->status && (enum ebf_state)r->status->state == EBF_S_ERROR) {
         snprintf(err, len, "%s is in ERROR: %s", p->name, r->status->error);
         rc = -1;
     } else {

@@ -23,6 +23,8 @@ void farm_conf_default(struct farm_conf *c)
     c->frag_dist = FF_DIST_FIXED;
     c->seed = 1;
     c->silence_source = FF_NO_SILENCE;
+    c->store = (struct ff_store){.max_file_mb = 256, .max_file_s = 300, .fsync = "close",
+                                 .buffer_mb = 32};
 }
 
 void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)
@@ -42,6 +44,7 @@ void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)
     c->accept = s->run.accept;
     c->timeout_ms = s->run.timeout_ms;
     c->trigger = s->run.trigger;
+    c->store = s->run.store;
     c->credits = s->n_nodes ? s->node[0].credits : 0;
     c->max_seconds = s->run.duration_s;
     c->frag_dist = s->run.frag_dist;
@@ -69,6 +72,7 @@ static void demo_run(const struct farm_conf *c, struct ff_run *run)
     run->accept = c->accept;
     run->timeout_ms = c->timeout_ms;
     run->trigger = c->trigger;
+    run->store = c->store;
     run->duration_s = c->max_seconds;
     /* Sizes: log-normal when asked, else fixed or uniform by the bounds. */
     run->frag_dist = c->frag_dist == FF_DIST_LOGNORMAL ? FF_DIST_LOGNORMAL

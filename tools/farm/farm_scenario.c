@@ -137,11 +137,15 @@ int farm_stall_nodes(const struct farm_state *st, uint64_t events, double hold_m
         snprintf(err, len, "no readout to watch");
         return -1;
     }
-    if (farm_wait_events(ro, events, timeout_s, err, len) || signal_nodes(st, SIGSTOP, err, len))
+    if (farm_wait_events(ro, events, timeout_s, err, len))
+        return -1;
+    /* A new hold, not one of an earlier stall (a soak stalls repeatedly). */
+    uint64_t holds0 = farm_counter(ro, "throttle.holds", 0, NULL);
+    if (signal_nodes(st, SIGSTOP, err, len))
         return -1;
     double t0 = farm_now(), give_up = t0 + 20;
     int held = 0;
-    while (!(held = farm_counter(ro, "throttle.holds", 0, NULL) > 0) && farm_now() < give_up &&
+    while (!(held = farm_counter(ro, "throttle.holds", 0, NULL) > holds0) && farm_now() < give_up &&
            !farm_signal_count())
         farm_sleep_ms(5);
     double onset = farm_now() - t0;

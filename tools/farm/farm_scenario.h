@@ -35,7 +35,7 @@ int farm_kill_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t even
 
 /*
  * Once the readouts have generated `events` (or finished), SIGSTOP every
- * node; once the first readout reports a throttle hold, wait hold_ms more
+ * node; once the first readout reports a new throttle hold, wait hold_ms more
  * and SIGCONT them. -1 with err when the readout is not held within 20 s
  * (the nodes are continued in any case).
  */

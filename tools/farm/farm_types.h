@@ -61,6 +61,7 @@ struct farm_conf {
     double accept;
     double timeout_ms;           /* SFC event timeout */
     struct ff_trigger trigger;   /* the nodes' plug-in; plugin "": the emulation */
+    struct ff_store store;       /* the nodes' storage; dir "": none */
     uint16_t credits;            /* per node */
     int keep;                    /* keep the run directory (logs, stats) */
     double max_seconds;          /* give the readout at most this long */

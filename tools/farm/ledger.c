@@ -123,7 +123,8 @@ static void ledger_ids(const struct farm_result *r, struct ledger *l, const stru
 
 /* With a readout gone, the ids the SFCs saw (acked or lost) taken as the
  * range lo .. lo + n - 1: partition 0 of their record holds each id once,
- * so its counts add up to n and its id sums to n * lo + n (n - 1) / 2.
+ * so its counts add up to n and its id sums to n * lo + n (n - 1) / 2
+ * (modulo 2^64).
  * ledger_ids then checks that they are that range; the digest the
  * readout would have sent is that of the range. */
 static void seen_range(const struct farm_result *r, struct ledger *l)
@@ -139,7 +140,9 @@ static void seen_range(const struct farm_result *r, struct ledger *l)
         sum += s.id_sum[c];
     }
     l->generated = n;
-    l->id_lo = n ? (sum - n * (n - 1) / 2) / n : 0;
+    /* Modulo 2^64 throughout: n (n - 1) / 2 overflows beyond 4.3e9 ids. A
+     * sum no range has leaves id_lo 0, and the id records then disagree. */
+    ebf_idset_range_lo(n, sum, &l->id_lo);
     l->gone_from = l->id_lo + n;
     l->range_digest = 0;
     for (uint64_t id = l->id_lo; id < l->gone_from; id++)
@@ -276,6 +279,7 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
     l->digest_match = l->range_digest == got;
     ledger_ids(r, l, &gone_ids);
     l->unaccounted = (int64_t)(l->generated - (l->accepted + l->rejected + l->lost_total));
+    ledger_store_close(r, l->accepted, &l->store);
     l->closed = l->unaccounted == 0 && l->digest_match && l->ids_match && l->withheld_agree &&
-                (!l->nodes_reported || l->nodes_agree);
+                (!l->nodes_reported || (l->nodes_agree && (!l->store.on || l->store.balanced)));
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "farm_types.h"
+#include "ledger_store.h"
 
 #define LEDGER_MAX_REASONS 16
 #define LEDGER_MAX_IDS 16        /* differing ids listed, each way */
@@ -46,6 +47,7 @@ struct ledger {
     int withheld_agree;          /* several readouts withheld the same events (one fault
                                   * seed, fixed sizes); 1 with one readout */
     int64_t unaccounted;         /* generated - (accepted + rejected + lost) */
+    struct ledger_store store;   /* accepted events stored or lost at storage */
     int closed;
 };
 
@@ -59,6 +61,10 @@ struct ledger {
  * reported, the nodes' records of the acks they sent must also equal the
  * SFCs' acked plus late-acked ids (nodes_agree): no event decided by two
  * nodes without the SFC knowing.
+ *
+ * With storage on (a node's store.on), every accepted event must also be
+ * stored or lost at storage with a reason, in all and per stream
+ * (store.balanced), when every node reported.
  *
  * When a readout is gone (r->readouts_gone), its generated count is
  * unknown: the ledger closes over what the survivors saw. The ids the

@@ -94,10 +94,12 @@ static void figures(const struct farm_result *r, struct figures *fg)
     }
 }
 
-/* The clocks of the latencies: the SFC's build time is two TSC readings
- * of one SFC; end to end is the readout's CLOCK_REALTIME at transmit
- * against the node's at its decision, one clock only on one host. */
-#define CLOCK_BUILD "tsc, on the SFC"
+/* The clocks of the latencies: the SFC's build time is the readout's
+ * CLOCK_REALTIME at transmit against the SFC's at the receive burst that
+ * completed the event (sfc/sfc_lat.h); end to end is the readout's
+ * CLOCK_REALTIME at transmit against the node's at its decision; each is one
+ * clock only on one host. */
+#define CLOCK_BUILD "realtime, readout to SFC, one host"
 #define CLOCK_E2E "realtime, one host"
 #define CLOCK_E2E_NONE                                                                   \
     "none: the readouts of every node are on other hosts, whose clocks share no base with " \
@@ -275,7 +277,9 @@ static void ledger_text(FILE *out, const struct farm_result *r, const struct led
     else
         fprintf(out, "%u node(s) gave no counters, %" PRIu64 " restarted (not cross-checked)",
                 l->nodes_silent, l->rejoins);
-    fprintf(out, "\n           %s", l->closed ? "CLOSED" : "NOT CLOSED");
+    fputc('\n', out);
+    ledger_store_text(out, &l->store);
+    fprintf(out, "           %s", l->closed ? "CLOSED" : "NOT CLOSED");
     if (!l->closed)
         fprintf(out, " (unaccounted %" PRId64 ", id digest %s, id records %s)", l->unaccounted,
                 l->digest_match ? "agrees" : "differs", l->ids_match ? "agree" : "differ");
@@ -407,6 +411,7 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
     }
     fprintf(out, ", \"incomplete_by_missing_source\": ");
     sum_values_json(out, SFC_NAME(MISSING_SOURCE), &r->sfc);
+    ledger_store_json(out, &l->store);
     fprintf(out, ", \"nodes_dead\": %" PRIu64 ", \"redispatched\": %" PRIu64
             ", \"late_acks\": %" PRIu64 ", \"rejoins\": %" PRIu64 ", \"revived\": %" PRIu64
             ", \"nodes_silent\": %u"

@@ -25,6 +25,7 @@ static void spec_default(struct farm_spec *s)
         .encap = FF_ENCAP_ETH, .udp_port = 50505, .mtu = 1500, .seed = 1,
         .trigger_us = 1, .accept = 0.1, .timeout_ms = 100, .metrics_period_ms = 1000,
         .frag_dist = FF_DIST_FIXED, .fault_seed = 1, .silence_source = FF_NO_SILENCE,
+        .store = {.max_file_mb = 256, .max_file_s = 300, .fsync = "close", .buffer_mb = 32},
     };
 }
 
@@ -142,6 +143,31 @@ static int conv_trigger(struct ff_cv *c, const struct raw_trigger *r, struct ff_
     return rc;
 }
 
+/* run.store: the nodes' storage directory, file limits and fsync policy
+ * (ranges of the node's options, lib/ebf_param.h). */
+static int conv_store(struct ff_cv *c, const struct raw_store *r, struct ff_store *s)
+{
+    const struct ebf_param_def *mb = EBF_PARAM(STORE_MAX_FILE_MB);
+    const struct ebf_param_def *sec = EBF_PARAM(STORE_MAX_FILE_S);
+    const struct ebf_param_def *buf = EBF_PARAM(STORE_BUFFER_MB), *mbs = EBF_PARAM(STORE_MAX_MBS);
+    int rc = 0;
+
+    if (!r)
+        return 0;
+    snprintf(c->pre, sizeof(c->pre), "run.store");
+    rc = rc ? rc : ff_get_str(c, "dir", r->dir, s->dir, sizeof(s->dir));
+    rc = rc ? rc : ff_get_u32(c, "max_file_mb", r->max_file_mb, (uint32_t)mb->min,
+                              (uint32_t)mb->max, &s->max_file_mb);
+    rc = rc ? rc : ff_get_dbl(c, "max_file_s", r->max_file_s, sec->dmin, sec->dmax,
+                              &s->max_file_s);
+    rc = rc ? rc : ff_get_str(c, "fsync", r->fsync, s->fsync, sizeof(s->fsync));
+    rc = rc ? rc : ff_get_u32(c, "buffer_mb", r->buffer_mb, (uint32_t)buf->min,
+                              (uint32_t)buf->max, &s->buffer_mb);
+    rc = rc ? rc : ff_get_dbl(c, "max_mbs", r->max_mbs, mbs->dmin, mbs->dmax, &s->max_mbs);
+    snprintf(c->pre, sizeof(c->pre), "run");
+    return rc;
+}
+
 static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run)
 {
     int rc = 0;
@@ -169,6 +195,7 @@ static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run
     if (rc == 0 && run->frag_dist == FF_DIST_LOGNORMAL && !r->frag_min && !r->frag_max)
         run->frag_max = ebf_frag_fit(run->sources, ff_encap(run->encap), run->mtu);
     rc = rc ? rc : conv_trigger(c, r->trigger, &run->trigger);
+    rc = rc ? rc : conv_store(c, r->store, &run->store);
     return rc;
 }
 

@@ -194,6 +194,18 @@ static int check_trigger(struct ff_chk *c, const struct ff_trigger *t)
     return rc;
 }
 
+/* run.store: an absolute directory, an fsync policy the node knows. */
+static int check_store(struct ff_chk *c, const struct ff_store *s)
+{
+    if (s->dir[0] && s->dir[0] != '/')
+        return FAIL(c, "key 'run.store.dir': \"%s\" is not an absolute path (the nodes run "
+                    "in their own directories)", s->dir);
+    if (strcmp(s->fsync, "none") && strcmp(s->fsync, "close") && strcmp(s->fsync, "interval"))
+        return FAIL(c, "key 'run.store.fsync': \"%s\" is not a policy (allowed: none, close, "
+                    "interval)", s->fsync);
+    return 0;
+}
+
 /* The readouts' fault injection, with the readout's own spec parser. */
 static int check_faults(struct ff_chk *c, const struct ff_run *r)
 {
@@ -251,6 +263,7 @@ static int check_run(struct ff_chk *c, const struct ff_run *r)
     rc = rc ? rc : check_dist(c, r);
     rc = rc ? rc : check_faults(c, r);
     rc = rc ? rc : check_trigger(c, &r->trigger);
+    rc = rc ? rc : check_store(c, &r->store);
     return rc;
 }
 

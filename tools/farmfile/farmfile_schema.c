@@ -106,6 +106,16 @@ static const cyaml_schema_field_t trigger_fields[] = {
     CYAML_FIELD_END,
 };
 
+static const cyaml_schema_field_t store_fields[] = {
+    STR("dir", REQ, struct raw_store, dir),
+    STR("max_file_mb", OPT, struct raw_store, max_file_mb),
+    STR("max_file_s", OPT, struct raw_store, max_file_s),
+    STR("fsync", OPT, struct raw_store, fsync),
+    STR("buffer_mb", OPT, struct raw_store, buffer_mb),
+    STR("max_mbs", OPT, struct raw_store, max_mbs),
+    CYAML_FIELD_END,
+};
+
 static const cyaml_schema_field_t run_fields[] = {
     STR("sources", OPT, struct raw_run, sources),
     STR("events", OPT, struct raw_run, events),
@@ -133,6 +143,7 @@ static const cyaml_schema_field_t run_fields[] = {
     STR("burst_events", OPT, struct raw_run, burst_events),
     STR("burst_gap_us", OPT, struct raw_run, burst_gap_us),
     CYAML_FIELD_MAPPING_PTR("trigger", OPT, struct raw_run, trigger, trigger_fields),
+    CYAML_FIELD_MAPPING_PTR("store", OPT, struct raw_run, store, store_fields),
     CYAML_FIELD_END,
 };
 

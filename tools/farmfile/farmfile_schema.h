@@ -47,6 +47,10 @@ struct raw_trigger {
     char *timeout_ms;
 };
 
+struct raw_store {
+    char *dir, *max_file_mb, *max_file_s, *fsync, *buffer_mb, *max_mbs;
+};
+
 struct raw_run {
     char *sources, *events, *rate, *duration_s, *frag_size, *frag_min, *frag_max;
     int *frag_dist;
@@ -55,6 +59,7 @@ struct raw_run {
     char *udp_port, *mtu, *seed, *trigger_us, *accept, *accept_seed, *timeout_ms;
     char *faults, *fault_seed, *silence, *burst_events, *burst_gap_us;
     struct raw_trigger *trigger;
+    struct raw_store *store;
 };
 
 struct raw_farm {

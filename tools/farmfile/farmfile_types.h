@@ -99,6 +99,16 @@ struct ff_trigger {
     double timeout_ms;           /* --trigger-timeout-ms; 0: off */
 };
 
+/* The nodes' storage of accepted events (docs/storage.md): dir "" for none. */
+struct ff_store {
+    char dir[FF_STR_MAX];        /* --store: a directory on every node's host */
+    uint32_t max_file_mb;        /* --store-max-file-mb */
+    double max_file_s;           /* --store-max-file-s */
+    char fsync[16];              /* --store-fsync: none, close or interval */
+    uint32_t buffer_mb;          /* --store-buffer-mb */
+    double max_mbs;              /* --store-max-mbs; 0: no limit */
+};
+
 struct ff_run {
     uint16_t sources;            /* of an event: readout i of R sends sources
                                   * i * sources / R .. (i + 1) * sources / R - 1 */
@@ -113,6 +123,7 @@ struct ff_run {
     double trigger_us, accept;
     uint64_t accept_seed;
     struct ff_trigger trigger;
+    struct ff_store store;
     double timeout_ms;
     double metrics_period_ms;    /* from defaults.metrics_period_ms */
     /* The readouts' fault injection (readout/ro_fault.h). */

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* soak_sample.c - a farm's totals at one moment of a soak, summed from every process's metrics snapshot. */
+#include "soak_sample.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ebf_pb.h"
+#include "node_stats.h"
+#include "ro_stats.h"
+#include "sfc_stats.h"
+
+static const struct {
+    const char *key, *component, *metric;
+} hists[SOAK_H_MAX] = {
+#define SOAK_H_DEF(id, key, comp, metric) {key, comp, metric},
+    SOAK_FOREACH_HIST(SOAK_H_DEF)
+#undef SOAK_H_DEF
+};
+
+const char *soak_hist_key(enum soak_hist_id h)
+{
+    return h < SOAK_H_MAX ? hists[h].key : "?";
+}
+
+int soak_counts_add(struct soak_counts *c, const char *name, uint64_t v)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        if (strcmp(c->c[i].name, name) == 0) {
+            c->c[i].v += v;
+            return 0;
+        }
+    if (c->n == SOAK_MAX_COUNTS)
+        return -1;
+    snprintf(c->c[c->n].name, sizeof(c->c[0].name), "%s", name);
+    c->c[c->n++].v = v;
+    return 0;
+}
+
+uint64_t soak_counts_get(const struct soak_counts *c, const char *name)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        if (strcmp(c->c[i].name, name) == 0)
+            return c->c[i].v;
+    return 0;
+}
+
+uint64_t soak_counts_sum(const struct soak_counts *c, const char *prefix)
+{
+    size_t len = strlen(prefix);
+    uint64_t v = 0;
+
+    for (unsigned i = 0; i < c->n; i++)
+        if (strncmp(c->c[i].name, prefix, len) == 0)
+            v += c->c[i].v;
+    return v;
+}
+
+/* Every counter of name in s into out as "<as>.<label value>". */
+static int by_label(struct soak_counts *out, const Ebfarm__Snapshot *s, const char *name,
+                    const char *as)
+{
+    char key[SOAK_NAME_MAX];
+    int rc = 0;
+
+    for (size_t i = 0; i < s->n_counters; i++) {
+        const Ebfarm__Counter *c = s->counters[i];
+        if (strcmp(c->name, name) != 0 || c->n_labels == 0)
+            continue;
+        snprintf(key, sizeof(key), "%s.%s", as, c->labels[0]->value);
+        rc |= soak_counts_add(out, key, c->value);
+    }
+    return rc;
+}
+
+static int one(struct soak_counts *out, const Ebfarm__Snapshot *s, const char *name,
+               const char *as)
+{
+    return soak_counts_add(out, as, ebf_pb_counter(s, name, NULL, 0));
+}
+
+/* The counts a process of this component contributes, from its snapshot. */
+static int counts_of(const char *component, const Ebfarm__Snapshot *s, struct soak_counts *out)
+{
+    int rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    if (strcmp(component, "readout") == 0) {
+        rc |= soak_counts_add(out, "generated", ebf_pb_counter(s, RO_NAME(EVENTS), NULL, 0) +
+                                                    ebf_pb_counter(s, RO_NAME(EVENTS_ABANDONED),
+                                                                   NULL, 0));
+        rc |= one(out, s, RO_NAME(FRAMES), "frames");
+        rc |= one(out, s, RO_NAME(THROTTLE_HELD_NS), "throttle_held_ns");
+        rc |= one(out, s, RO_FAULT_NAME(WITHHELD_EVENTS), "lost.withheld");
+    } else if (strcmp(component, "sfc") == 0) {
+        rc |= one(out, s, SFC_NAME(ACK_ACCEPT), "accepted");
+        rc |= one(out, s, SFC_NAME(ACK_REJECT), "rejected");
+        rc |= one(out, s, SFC_NAME(EVENTS_INCOMPLETE), "incomplete");
+        rc |= one(out, s, SFC_NAME(RX_FRAMES), "sfc_frames");
+        rc |= one(out, s, SFC_NAME(NODE_REDISPATCHED), "redispatched");
+        rc |= one(out, s, SFC_NAME(NODE_DECLARED_DEAD), "nodes_dead");
+        rc |= one(out, s, SFC_NAME(NODE_REJOINS), "rejoins");
+        rc |= one(out, s, SFC_NAME(THROTTLE_ON), "throttle_on");
+        rc |= by_label(out, s, SFC_NAME(LOST), "lost");
+        rc |= by_label(out, s, SFC_NAME(RX_REJECT), "reject");
+        rc |= by_label(out, s, SFC_NAME(RX_DROP), "drop");
+        rc |= by_label(out, s, SFC_NAME(MISSING_SOURCE), "missing");
+    } else if (strcmp(component, "node") == 0) {
+        rc |= one(out, s, NODE_NAME(EVENTS), "node_events");
+        rc |= by_label(out, s, NODE_NAME(RX_REJECT), "node_reject");
+        rc |= by_label(out, s, NODE_NAME(VERIFY), "verify");
+    }
+    return rc;
+}
+
+/* Whether now went below was in any count: the process started counting again. */
+static int went_down(const struct soak_counts *was, const struct soak_counts *now)
+{
+    for (unsigned i = 0; i < was->n; i++)
+        if (soak_counts_get(now, was->c[i].name) < was->c[i].v)
+            return 1;
+    return 0;
+}
+
+static void hist_zero(struct ebf_hist *h)
+{
+    memset(h, 0, sizeof(*h));
+}
+
+/* h += from, min and max included (an empty from changes nothing). */
+static void hist_add(struct ebf_hist *h, const struct ebf_hist *from)
+{
+    if (!from->count)
+        return;
+    if (!h->count || from->min < h->min)
+        h->min = from->min;
+    if (from->max > h->max)
+        h->max = from->max;
+    h->count += from->count;
+    h->sum += from->sum;
+    for (unsigned b = 0; b < EBF_HIST_BUCKETS; b++)
+        h->bucket[b] += from->bucket[b];
+}
+
+/* Process p's newest snapshot s taken into its accumulator. */
+static int acc_take(struct soak_acc_proc *p, const char *component, const Ebfarm__Snapshot *s)
+{
+    struct soak_counts now;
+    struct ebf_hist h[SOAK_H_MAX];
+    int rc = counts_of(component, s, &now);
+    double epoch = ebf_pb_gauge(s, NODE_NAME(EPOCH), NULL, -1);
+
+    for (unsigned k = 0; k < SOAK_H_MAX; k++) {
+        const Ebfarm__Histogram *pb =
+            strcmp(component, hists[k].component) == 0 ? ebf_pb_find_hist(s, hists[k].metric) : NULL;
+        hist_zero(&h[k]);
+        if (pb && ebf_pb_hist(pb, &h[k]) != 0)
+            hist_zero(&h[k]);
+    }
+    int restarted = p->seen && (went_down(&p->last, &now) || s->run_number != p->run ||
+                                (strcmp(component, "node") == 0 && epoch != p->epoch));
+    if (restarted) {
+        for (unsigned i = 0; i < p->last.n; i++)
+            rc |= soak_counts_add(&p->base, p->last.c[i].name, p->last.c[i].v);
+        for (unsigned k = 0; k < SOAK_H_MAX; k++)
+            hist_add(&p->hbase[k], &p->hlast[k]);
+        p->restarts++;
+    }
+    p->last = now;
+    memcpy(p->hlast, h, sizeof(h));
+    p->epoch = epoch;
+    p->run = s->run_number;
+    p->seen = 1;
+    return rc;
+}
+
+void soak_acc_init(struct soak_acc *a, unsigned n)
+{
+    memset(a, 0, sizeof(*a));
+    a->n = n;
+}
+
+/* Levels of process s (component) added to the sample. */
+static void levels(struct soak_sample *out, const char *component, const Ebfarm__Snapshot *s,
+                   struct soak_mem *m)
+{
+    for (size_t i = 0; i < s->n_gauges; i++) {
+        const Ebfarm__Gauge *g = s->gauges[i];
+        if (strcmp(g->name, "mempool_in_use") == 0)
+            m->mempool += g->value;
+        if (strcmp(component, "sfc") != 0)
+            continue;
+        if (strcmp(g->name, SFC_NAME(NODE_CREDITS)) == 0)
+            out->credits += g->value;
+        else if (strcmp(g->name, SFC_NAME(READY_QUEUE)) == 0)
+            out->ready += g->value;
+        else if (strcmp(g->name, SFC_NAME(EVENTS_BUILDING)) == 0)
+            out->building += g->value;
+        else if (strcmp(g->name, SFC_NAME(EVENTS_UNACKED)) == 0)
+            out->unacked += g->value;
+        else if (strcmp(g->name, SFC_NAME(NODE_ALIVE)) == 0 && g->value > 0)
+            out->nodes_alive++;
+    }
+    out->mempool += m->mempool;
+}
+
+int soak_sample_take(struct soak_acc *a, const struct soak_proc_in *in, unsigned n, double t,
+                     struct soak_sample *s)
+{
+    int rc = 0;
+
+    memset(s, 0, sizeof(*s));
+    s->t = t;
+    for (unsigned i = 0; i < n && i < FARM_MAX_PROCS; i++) {
+        struct soak_acc_proc *p = &a->p[i];
+        struct soak_mem *m = &s->mem[s->n_mem++];
+        snprintf(m->name, sizeof(m->name), "%s", in[i].name);
+        m->pid = in[i].pid;
+        m->rss_kb = in[i].rss_kb;
+        m->log_bytes = in[i].log_bytes;
+        if (in[i].snap) {
+            rc |= acc_take(p, in[i].component, in[i].snap);
+            levels(s, in[i].component, in[i].snap, m);
+        }
+        for (unsigned k = 0; k < p->base.n; k++)
+            rc |= soak_counts_add(&s->c, p->base.c[k].name, p->base.c[k].v);
+        for (unsigned k = 0; k < p->last.n; k++)
+            rc |= soak_counts_add(&s->c, p->last.c[k].name, p->last.c[k].v);
+        for (unsigned k = 0; k < SOAK_H_MAX; k++) {
+            hist_add(&s->h[k], &p->hbase[k]);
+            hist_add(&s->h[k], &p->hlast[k]);
+        }
+    }
+    return rc ? -1 : 0;
+}
+
+uint64_t soak_rss_kb(int pid)
+{
+    char path[64], line[256];
+    unsigned long long kb = 0;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%d/status", pid);
+    if (pid <= 0 || !(f = fopen(path, "r")))
+        return 0;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmRSS: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb;
+}
