@@ -126,13 +126,14 @@ int bench_run_all(const struct bench_opts *o, struct bench_result *r, struct ben
         n++;
     }
     if (n >= 0 && o->sweeps && bench_opts_wants(o, BENCH_CASE_SFC_CAPACITY)) {
-        if (bench_sweeps_run(&env, sw, progress, err, len) != 0 ||
-            (o->svg_dir && write_svgs(o->svg_dir, sw, BENCH_SWEEPS, err, len) != 0))
+        if (bench_sweeps_run(&env, sw, progress, err, len) != 0)
             n = -1;
         else
             *n_sweeps = BENCH_SWEEPS;
     }
     if (n >= 0 || farm_signal_count() > 0) /* a failure's message names a log in it: kept */
         farm_rm_rf(env.tmp);
+    if (n >= 0 && *n_sweeps && o->svg_dir && write_svgs(o->svg_dir, sw, *n_sweeps, err, len) != 0)
+        n = -1;                 /* no run failed: nothing to keep */
     return n;
 }
