@@ -73,6 +73,8 @@ static void on_answer(struct ebf_ctl *ctl, struct ebf_req *r)
         return;
     }
     memcpy(ctl->final, ctl->stop.snap, ctl->ops->snap_size);
+    if (ctl->ops->ports)
+        ctl->ops->ports(ctl->c.conf, ctl->final);
     ctl->have_final = 1;
     ctl->finished = r->finished;
     set_state(ctl, EBF_S_CONFIGURED);
@@ -130,6 +132,8 @@ static int do_snapshot(struct ebf_ctl *ctl)
     }
     if (rc == 0)
         ctl->finished = ctl->sync.finished;
+    if (rc == 0 && ctl->ops->ports)
+        ctl->ops->ports(ctl->c.conf, ctl->snap);
     return rc;
 }
 
@@ -481,7 +485,8 @@ void ebf_ctl_destroy(struct ebf_ctl *ctl)
     release(ctl);
 }
 
-int ebf_ctl_write_stats(const struct ebf_ctl_ops *ops, void *dp, const char *path)
+int ebf_ctl_write_stats(const struct ebf_ctl_ops *ops, void *dp, const void *conf,
+                        const char *path)
 {
     struct ebf_metrics ms;
     int finished, rc = -1;
@@ -494,6 +499,8 @@ int ebf_ctl_write_stats(const struct ebf_ctl_ops *ops, void *dp, const char *pat
         return -1;
     }
     ops->snapshot(dp, snap, &finished);
+    if (ops->ports)
+        ops->ports(conf, snap);
     ops->metrics(snap, &ms);
     f = ebf_kv_create(path);
     if (f) {

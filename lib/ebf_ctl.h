@@ -56,6 +56,11 @@ struct ebf_ctl_ops {
     int (*param)(void *conf, const char *key, const char *value, char *err, size_t len);
     /* Control thread: the metric list of a snapshot. */
     void (*metrics)(const void *snap, struct ebf_metrics *ms);
+    /* Control thread (or main, for the stats file): the ports' counters
+     * and link into a snapshot the lcore just filled, from the command
+     * line's conf (ebf_ctl_conf.conf), so that rte_eth_stats_get and the
+     * link query stay off the data-plane lcore. NULL: none. */
+    void (*ports)(const void *conf, void *snap);
 
     /* Lcore: apply a request other than STOP and EXIT; 0 or -errno with
      * r->err set. */
@@ -129,10 +134,12 @@ void ebf_ctl_serve(struct ebf_ctl *ctl, void *dp, struct ebf_idle *idle,
 void ebf_ctl_service(struct ebf_ctl *ctl, void *dp);
 
 /*
- * Main, after ebf_ctl_serve returned: the data plane's counters now, as a
- * stats file at path (written atomically). 0, or -1 with errno set.
+ * Main, after ebf_ctl_serve returned: the data plane's counters now (the
+ * ports' from conf, ops->ports), as a stats file at path (written
+ * atomically). 0, or -1 with errno set.
  */
-int ebf_ctl_write_stats(const struct ebf_ctl_ops *ops, void *dp, const char *path);
+int ebf_ctl_write_stats(const struct ebf_ctl_ops *ops, void *dp, const void *conf,
+                        const char *path);
 
 /* Signal handler: SIGINT/SIGTERM. The first asks for a staged stop and
  * exit; a second one sets *ebf_ctl_force, which data planes honour by

@@ -154,15 +154,29 @@ void ebf_daemon_mac(const struct ebf_daemon *d, uint16_t port, uint8_t mac[6])
     memcpy(mac, ea.addr_bytes, 6);
 }
 
-struct rte_mempool *ebf_daemon_pool(struct ebf_daemon *d, const char *name, unsigned n,
-                                    uint16_t data_room)
+static struct rte_mempool *pool_on(struct ebf_daemon *d, const char *name, unsigned n,
+                                   uint16_t data_room, int socket)
 {
-    struct rte_mempool *mp = ebf_pool_create(name, n, data_room, (int)rte_socket_id());
+    struct rte_mempool *mp = ebf_pool_create(name, n, data_room, socket);
 
     if (!mp)
         ebf_daemon_fail(d, "mempool '%s' of %u mbufs of %u B: %s (raise EAL -m, in a farm "
                         "file memory_mb)", name, n, data_room, rte_strerror(rte_errno));
     return mp;
+}
+
+struct rte_mempool *ebf_daemon_pool(struct ebf_daemon *d, const char *name, unsigned n,
+                                    uint16_t data_room)
+{
+    return pool_on(d, name, n, data_room, (int)rte_socket_id());
+}
+
+struct rte_mempool *ebf_daemon_pool_at(struct ebf_daemon *d, const char *name, unsigned n,
+                                       uint16_t data_room, uint16_t port)
+{
+    int socket = rte_eth_dev_socket_id(port);
+
+    return pool_on(d, name, n, data_room, socket >= 0 ? socket : (int)rte_socket_id());
 }
 
 uint16_t ebf_daemon_room(const struct ebf_daemon *d, uint16_t port)
@@ -228,7 +242,7 @@ void ebf_daemon_serve(struct ebf_daemon *d, const struct ebf_ctl_ops *ops, struc
     ebf_ctl_serve(plug->ctl, plug, &idle, &plug->cycles);
     ebf_ctl_destroy(plug->ctl);
     plug->ctl = NULL;
-    if (co->stats && ebf_ctl_write_stats(ops, plug, co->stats) != 0)
+    if (co->stats && ebf_ctl_write_stats(ops, plug, plug->conf, co->stats) != 0)
         ebf_daemon_fail(d, "cannot write '%s': %s", co->stats, strerror(errno));
 }
 

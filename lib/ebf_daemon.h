@@ -73,6 +73,11 @@ void ebf_daemon_mac(const struct ebf_daemon *d, uint16_t port, uint8_t mac[6]);
 struct rte_mempool *ebf_daemon_pool(struct ebf_daemon *d, const char *name, unsigned n,
                                     uint16_t data_room);
 
+/* The same on port's NUMA socket (the device's DMA and its queues' memory
+ * there); this lcore's socket when the port has none (a virtual device). */
+struct rte_mempool *ebf_daemon_pool_at(struct ebf_daemon *d, const char *name, unsigned n,
+                                       uint16_t data_room, uint16_t port);
+
 /* The data room of a pool receiving from port at --mtu: every frame in one
  * mbuf (ebf_port_rx_room; UINT16_MAX: a pool for no port in particular). */
 uint16_t ebf_daemon_room(const struct ebf_daemon *d, uint16_t port);

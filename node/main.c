@@ -170,7 +170,8 @@ int main(int argc, char **argv)
     /* Above the default room, 4095 mbufs: at --mtu 9000 they fit --no-huge's
      * default 64 MB and still cover both rings (1024 each). */
     uint16_t room = ebf_daemon_room(d, c->port);
-    c->pool = ebf_daemon_pool(d, "node_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room);
+    c->pool = ebf_daemon_pool_at(d, "node_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room,
+                                 c->port);
     ebf_daemon_port_start(d, c->port, c->pool, d->cl.common.port);
     ebf_daemon_link_wait(d, c->port, d->cl.common.port);
     int rc = node_runner_init(&runner, c);

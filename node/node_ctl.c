@@ -95,19 +95,27 @@ void node_runner_fini(struct node_runner *r)
     ebf_plug_fini(&r->plug);
 }
 
+/* Control thread: the port's counters and link. */
+static void ports(const void *conf, void *snap)
+{
+    const struct node_conf *c = conf;
+    struct node_snap *s = snap;
+    struct rte_eth_link link;
+
+    ebf_port_stats_read(c->port, &s->port);
+    if (rte_eth_link_get_nowait(c->port, &link) == 0)
+        s->link_up = link.link_status == RTE_ETH_LINK_UP;
+}
+
 static void snapshot(void *arg, void *out, int *finished)
 {
     struct node_runner *r = container_of(arg, struct node_runner, plug);
     struct node_snap *s = out;
-    struct rte_eth_link link;
 
     memset(s, 0, sizeof(*s));
     s->st = *node_dp_stats(r->plug.dp);
     node_dp_gauges(r->plug.dp, &s->g);
     node_dp_store_stats(r->plug.dp, &s->store);
-    ebf_port_stats_read(r->conf.port, &s->port);
-    if (rte_eth_link_get_nowait(r->conf.port, &link) == 0)
-        s->link_up = link.link_status == RTE_ETH_LINK_UP;
     ebf_plug_lcore_stats(&r->plug, &s->lcore);
     s->running = r->plug.running;
     s->paused = r->plug.paused;
@@ -128,6 +136,7 @@ const struct ebf_ctl_ops node_ctl_ops = {
     .snap_size = sizeof(struct node_snap),
     .param = node_param,
     .metrics = node_metrics,
+    .ports = ports,
     .apply = ebf_plug_apply,
     .stop = ebf_plug_stop,
     .poll = ebf_plug_poll,

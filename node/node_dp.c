@@ -15,11 +15,10 @@
 #include "ebf_args.h"
 #include "ebf_kv.h"
 #include "ebf_mix.h"
-#include "ebf_pattern.h"
 #include "ebf_util.h"
 #include "node_dp_private.h"
 
-#define BURST_MAX 64
+#define BURST_MAX NODE_BURST_MAX
 _Static_assert(FRAME_MAX >= EBF_MTU_MAX + EBF_L2_MAX_HLEN, "scratch below the largest frame");
 #define DONE_WINDOW 65536
 
@@ -29,6 +28,17 @@ static const uint8_t verify_bit[] = {
 #undef NODE_VERIFY_BIT
 };
 
+
+/* No event held: every slot free (slot 0 handed out first), the index empty. */
+static void events_reset(struct node_dp *dp)
+{
+    memset(dp->ev, 0, sizeof(*dp->ev) * dp->c.credits);
+    for (uint32_t i = 0; i <= dp->idx_mask; i++)
+        dp->idx[i].slot = NODE_EV_NONE;
+    for (uint16_t i = 0; i < dp->c.credits; i++)
+        dp->free_ev[i] = (uint16_t)(dp->c.credits - 1 - i);
+    dp->n_free_ev = dp->c.credits;
+}
 
 uint16_t node_max_acks(uint16_t mtu)
 {
@@ -57,7 +67,14 @@ struct node_dp *node_dp_create(const struct node_conf *conf)
     dp->ev = rte_zmalloc("node_ev", sizeof(*dp->ev) * conf->credits, RTE_CACHE_LINE_SIZE);
     dp->done = rte_zmalloc("node_done", sizeof(uint64_t) * DONE_WINDOW, 0);
     dp->done_ack = rte_zmalloc("node_done_ack", sizeof(struct ebf_ack) * DONE_WINDOW, 0);
-    if (!dp->ev || !dp->done || !dp->done_ack) {
+    dp->idx_mask = 1;
+    while (dp->idx_mask + 1 < 2u * conf->credits)
+        dp->idx_mask = (dp->idx_mask << 1) | 1;
+    dp->idx = rte_malloc("node_idx", sizeof(*dp->idx) * (dp->idx_mask + 1), RTE_CACHE_LINE_SIZE);
+    dp->free_ev = rte_malloc("node_free_ev", sizeof(uint16_t) * conf->credits, 0);
+    dp->ack_cap = (uint16_t)(conf->credits + ACK_QUEUE_EXTRA);
+    dp->ack = rte_malloc("node_acks", sizeof(*dp->ack) * dp->ack_cap, 0);
+    if (!dp->ev || !dp->done || !dp->done_ack || !dp->idx || !dp->free_ev || !dp->ack) {
         node_dp_destroy(dp);
         errno = ENOMEM;
         return NULL;
@@ -75,6 +92,7 @@ struct node_dp *node_dp_create(const struct node_conf *conf)
         errno = -rc;
         return NULL;
     }
+    events_reset(dp);
     dp->credits_owed = conf->credits;
     dp->hb_tsc = (uint64_t)(conf->heartbeat_ms * 1e-3 * (double)rte_get_tsc_hz());
     ebf_hist_init(&dp->st.e2e_ns);
@@ -89,6 +107,9 @@ void node_dp_destroy(struct node_dp *dp)
     node_dp_store_free(dp);
     node_dp_trigger_stop(dp);
     rte_free(dp->ev);
+    rte_free(dp->idx);
+    rte_free(dp->free_ev);
+    rte_free(dp->ack);
     rte_free(dp->done);
     rte_free(dp->done_ack);
     rte_free(dp);
@@ -96,16 +117,20 @@ void node_dp_destroy(struct node_dp *dp)
 
 /* --- Credit frames --------------------------------------------------------- */
 
-/* Send one credit frame with the pending acks and credits. Returns 1 when
- * the port took it, 0 when it must be tried again. */
-static int send_credit(struct node_dp *dp, uint16_t credits)
+/* Send one credit frame with the oldest pending acks (up to max_acks), the
+ * credit each returns, and extra credits. Returns 1 when the port took it,
+ * 0 when it must be tried again (the port's refusal counted once until a
+ * frame goes). */
+static int send_credit(struct node_dp *dp, uint16_t extra)
 {
     struct rte_mbuf *m = rte_pktmbuf_alloc(dp->c.pool);
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    uint16_t k = dp->n_ack < dp->max_acks ? dp->n_ack : dp->max_acks;
+    uint16_t credits = (uint16_t)(extra + k);
 
     if (!m)
         return 0;
-    size_t len = ebf_credit_len(dp->n_ack);
+    size_t len = ebf_credit_len(k);
     uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len));
     if (!p) {                    /* the pool's room is below the MTU's frame */
         rte_pktmbuf_free(m);
@@ -116,22 +141,25 @@ static int send_credit(struct node_dp *dp, uint16_t credits)
     memcpy(a.src_mac, dp->c.mac, 6);
     ebf_encap_write(p, &a, len);
     struct ebf_credit_hdr h = {
-        .node_id = dp->c.node_id, .credits = credits, .n_acks = dp->n_ack,
+        .node_id = dp->c.node_id, .credits = credits, .n_acks = k,
         .epoch = dp->c.epoch, .seq = dp->seq,
     };
     ebf_credit_write(p + EBF_ETH_HLEN, &h, dp->ack);
     if (rte_eth_tx_burst(dp->c.port, 0, &m, 1) != 1) {
         rte_pktmbuf_free(m);
-        dp->st.tx_refused++;
+        dp->st.tx_refused += !dp->refusing;
+        dp->refusing = 1;
         return 0;
     }
+    dp->refusing = 0;
     dp->seq++;
     dp->st.credit_frames++;
-    dp->st.acks_sent += dp->n_ack;
+    dp->st.acks_sent += k;
     dp->st.credits_granted += credits;
-    if (credits == 0 && dp->n_ack == 0)
+    if (credits == 0 && k == 0)
         dp->st.heartbeats++;
-    dp->n_ack = 0;
+    dp->n_ack = (uint16_t)(dp->n_ack - k);
+    memmove(dp->ack, dp->ack + k, dp->n_ack * sizeof(dp->ack[0]));
     dp->last_tx_tsc = rte_get_tsc_cycles();
     return 1;
 }
@@ -141,24 +169,30 @@ static unsigned flush_acks(struct node_dp *dp)
 {
     if (dp->n_ack == 0)
         return 0;
-    return (unsigned)send_credit(dp, dp->n_ack);
+    return (unsigned)send_credit(dp, 0);
 }
 
 /* --- Events ---------------------------------------------------------------- */
 
+static inline uint32_t idx_home(const struct node_dp *dp, uint64_t id)
+{
+    return (uint32_t)ebf_mix64(id) & dp->idx_mask;
+}
+
+/* The event of h by its id (an index probe, not a scan of the slots), or
+ * a new one in a free slot; NULL when every slot is taken. */
 static struct node_ev *find_event(struct node_dp *dp, const struct ebf_event_hdr *h)
 {
-    struct node_ev *free_ev = NULL;
+    uint32_t i = idx_home(dp, h->event_id);
 
-    for (uint16_t i = 0; i < dp->c.credits; i++) {
-        struct node_ev *e = &dp->ev[i];
-        if (e->used && e->id == h->event_id)
-            return e;
-        if (!e->used && !free_ev)
-            free_ev = e;
-    }
-    if (!free_ev)
+    for (; dp->idx[i].slot != NODE_EV_NONE; i = (i + 1) & dp->idx_mask)
+        if (dp->idx[i].id == h->event_id)
+            return &dp->ev[dp->idx[i].slot];
+    if (dp->n_free_ev == 0)
         return NULL;
+    uint16_t slot = dp->free_ev[--dp->n_free_ev];
+    struct node_ev *free_ev = &dp->ev[slot];
+    dp->idx[i] = (struct node_idx){.id = h->event_id, .slot = slot};
     memset(free_ev, 0, offsetof(struct node_ev, src_len));
     memset(free_ev->src_len, 0, sizeof(free_ev->src_len[0]) * h->n_sources);
     memset(free_ev->src_got, 0, sizeof(free_ev->src_got[0]) * h->n_sources);
@@ -172,6 +206,30 @@ static struct node_ev *find_event(struct node_dp *dp, const struct ebf_event_hdr
     free_ev->bytes = h->event_bytes;
     free_ev->first_tx_ns = UINT64_MAX;
     return free_ev;
+}
+
+/* The event is done: out of the index (later entries of its probe run
+ * shifted back), its slot free. */
+static void event_free(struct node_dp *dp, struct node_ev *e)
+{
+    uint32_t i = idx_home(dp, e->id), j;
+
+    while (dp->idx[i].id != e->id || dp->idx[i].slot == NODE_EV_NONE)
+        i = (i + 1) & dp->idx_mask;
+    for (j = i;;) {
+        j = (j + 1) & dp->idx_mask;
+        if (dp->idx[j].slot == NODE_EV_NONE)
+            break;
+        uint32_t k = idx_home(dp, dp->idx[j].id);
+        int stays = i <= j ? (k > i && k <= j) : (k > i || k <= j);
+        if (!stays) {
+            dp->idx[i] = dp->idx[j];
+            i = j;
+        }
+    }
+    dp->idx[i].slot = NODE_EV_NONE;
+    e->used = 0;
+    dp->free_ev[dp->n_free_ev++] = (uint16_t)(e - dp->ev);
 }
 
 static void flag(struct node_ev *e, enum node_verify v)
@@ -189,7 +247,10 @@ static void verify_pieces(struct node_dp *dp, struct node_ev *e, const uint8_t *
     for (uint16_t i = 0; i < n_pieces; i++) {
         struct ebf_frag_hdr h;
         size_t used;
-        enum ebf_reason r = ebf_frag_parse(p, len, e->n_sources, 1, &h, &used);
+        int pattern_bad = 0;
+        enum ebf_reason r = ebf_frag_parse(p, len, e->n_sources, 0, &h, &used);
+        if (r == EBF_R_OK)
+            r = ebf_frag_verify(p, &h, &pattern_bad);   /* CRC and pattern, one pass */
         if (r == EBF_R_BAD_CHECKSUM) {
             /* Lengths and source were checked before the CRC: the piece can
              * be stepped over, its bytes are just not to be trusted. */
@@ -200,8 +261,7 @@ static void verify_pieces(struct node_dp *dp, struct node_ev *e, const uint8_t *
             dp->st.piece_reject[r]++;
             flag(e, NODE_V_BAD_SOURCES);
             return;             /* the rest of the frame cannot be located */
-        } else if (ebf_pattern_check(p + EBF_FRAG_HLEN, h.piece_len, h.source, h.event_id,
-                                     h.offset) >= 0) {
+        } else if (pattern_bad) {
             flag(e, NODE_V_BAD_PATTERN);
         }
         if (h.event_id != e->id)
@@ -235,7 +295,7 @@ static void complete_event(struct node_dp *dp, struct node_ev *e, int accept)
     dp->done[e->id % DONE_WINDOW] = e->id + 1;
     dp->done_ack[e->id % DONE_WINDOW] = a;
     node_dp_release(dp, e);
-    e->used = 0;
+    event_free(dp, e);
     e->waiting = 0;
     queue_ack(dp, &a);
 }
@@ -278,12 +338,12 @@ static void finish_event(struct node_dp *dp, struct node_ev *e)
 }
 
 /* Queue an ack (and the credit it returns); flush a full batch. Every ack
- * goes into the ledger's record: the SFC sees each exactly once. */
+ * goes into the ledger's record: the SFC sees each exactly once. There is
+ * room: node_dp_poll receives only while a burst's acks fit (no wait on
+ * the port here). */
 static void queue_ack(struct node_dp *dp, const struct ebf_ack *a)
 {
     ebf_idset_add(&dp->st.acked_ids, a->event_id);
-    while (dp->n_ack >= dp->max_acks && !flush_acks(dp))
-        rte_pause();            /* the port must take the full batch first */
     dp->ack[dp->n_ack++] = *a;
     if (dp->n_ack >= dp->c.ack_batch)
         flush_acks(dp);
@@ -361,6 +421,11 @@ unsigned node_dp_poll(struct node_dp *dp)
     }
     if (dp->store)
         work += node_dp_store_poll(dp, complete_accepted);
+    if (dp->n_ack + dp->c.burst > dp->ack_cap) {
+        work += flush_acks(dp);
+        if (dp->n_ack + dp->c.burst > dp->ack_cap)
+            return work;        /* acks first: the port has not taken them yet */
+    }
     uint16_t n = rte_eth_rx_burst(dp->c.port, 0, pkts, dp->c.burst), n_free = 0;
     for (uint16_t i = 0; i < n; i++)
         if (!handle_frame(dp, pkts[i]))
@@ -406,7 +471,7 @@ unsigned node_dp_drain_poll(struct node_dp *dp, int *done)
             if (dp->view)
                 node_view_reset(&dp->v, i);
         }
-        memset(dp->ev, 0, sizeof(*dp->ev) * dp->c.credits);
+        events_reset(dp);
         dp->draining = 0;
         *done = 1;
     }

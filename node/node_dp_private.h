@@ -7,6 +7,21 @@
 #include "node_view.h"
 
 #define FRAME_MAX 9728           /* a chained frame is read whole into scratch */
+#define NODE_BURST_MAX 64
+/* Acks waiting to leave (ack_cap): one per credit slot (events finished
+ * and not acked, those storage completes included, hold the SFC's credit,
+ * so there are never more), a full credit frame's worth and a receive
+ * burst's (each frame makes at most one ack, duplicates included): the
+ * loop receives only while a burst fits, so queueing an ack never waits on
+ * the port. */
+#define ACK_QUEUE_EXTRA (EBF_MAX_ACKS + NODE_BURST_MAX)
+#define NODE_EV_NONE UINT16_MAX
+
+/* The event index: open addressing on the event id (entries hold the id). */
+struct node_idx {
+    uint64_t id;
+    uint16_t slot;               /* NODE_EV_NONE: empty */
+};
 
 /* An event being received. */
 struct node_ev {
@@ -31,8 +46,14 @@ struct node_dp {
     struct node_conf c;
     struct node_stats st;
     struct node_ev *ev;          /* c.credits entries */
-    struct ebf_ack ack[EBF_MAX_ACKS];
+    struct node_idx *idx;        /* event id -> ev slot, idx_mask + 1 entries */
+    uint32_t idx_mask;
+    uint16_t *free_ev;           /* stack of free ev slots */
+    uint16_t n_free_ev;
+    struct ebf_ack *ack;         /* ack_cap entries */
+    uint16_t ack_cap;
     uint16_t n_ack;
+    int refusing;                /* the port refused the last credit frame */
     uint16_t max_acks;           /* in one credit frame: node_max_acks(mtu) */
     uint16_t credits_owed;       /* initial grant not yet sent */
     uint32_t seq;

@@ -14,4 +14,18 @@
  */
 uint32_t ebf_crc32c(uint32_t crc, const void *buf, size_t len);
 
+/*
+ * CRC32C of n 8-byte words at buf, continuing crc as ebf_crc32c does, and
+ * into *diff the OR of each word (little-endian) XOR the sequence w,
+ * w + step, w + 2 step ...: *diff is 0 when the words are that sequence.
+ * One pass: the comparison runs in the shadow of the CRC instruction's
+ * latency (ebf_pattern_check_crc).
+ */
+uint32_t ebf_crc32c_seq(uint32_t crc, const void *buf, size_t n, uint64_t w, uint64_t step,
+                        uint64_t *diff);
+
+/* Store the n words w, w + step, w + 2 step ... at buf (little-endian)
+ * and continue the CRC32C crc over them, in one pass (ebf_pattern_fill_crc). */
+uint32_t ebf_crc32c_fill_seq(uint32_t crc, void *buf, size_t n, uint64_t w, uint64_t step);
+
 #endif /* EBF_CRC_H */

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ebf_crc.h"
 #include "ebf_mix.h"
 
 /* Word i of a fragment is base + i * weyl, stored little-endian. */
@@ -65,4 +66,42 @@ long ebf_pattern_check(const uint8_t *buf, size_t len, uint16_t source,
         if (buf[i] != pattern_byte(base, pos))
             return (long)i;
     return -1;
+}
+
+int ebf_pattern_check_crc(const uint8_t *buf, size_t len, uint16_t source, uint64_t event_id,
+                          uint32_t off, uint32_t *crc)
+{
+    uint64_t base = pattern_base(source, event_id), pos = off, diff = 0;
+    size_t i = 0;
+    int ok = 1;
+
+    for (; i < len && (pos & 7); i++, pos++)
+        ok &= buf[i] == pattern_byte(base, pos);
+    *crc = ebf_crc32c(*crc, buf, i);
+    size_t words = (len - i) / 8;
+    *crc = ebf_crc32c_seq(*crc, buf + i, words, base + (pos >> 3) * PATTERN_WEYL, PATTERN_WEYL,
+                          &diff);
+    ok &= diff == 0;
+    size_t t = i + 8 * words;
+    *crc = ebf_crc32c(*crc, buf + t, len - t);
+    for (pos += 8 * words; t < len; t++, pos++)
+        ok &= buf[t] == pattern_byte(base, pos);
+    return ok;
+}
+
+void ebf_pattern_fill_crc(uint8_t *buf, size_t len, uint16_t source, uint64_t event_id,
+                          uint32_t off, uint32_t *crc)
+{
+    uint64_t base = pattern_base(source, event_id), pos = off;
+    size_t i = 0;
+
+    for (; i < len && (pos & 7); i++, pos++)
+        buf[i] = pattern_byte(base, pos);
+    *crc = ebf_crc32c(*crc, buf, i);
+    size_t words = (len - i) / 8, t = i + 8 * words;
+    *crc = ebf_crc32c_fill_seq(*crc, buf + i, words, base + (pos >> 3) * PATTERN_WEYL,
+                               PATTERN_WEYL);
+    for (pos += 8 * words; t < len; t++, pos++)
+        buf[t] = pattern_byte(base, pos);
+    *crc = ebf_crc32c(*crc, buf + i + 8 * words, len - i - 8 * words);
 }

@@ -22,4 +22,15 @@ void ebf_pattern_fill(uint8_t *buf, size_t len, uint16_t source, uint64_t event_
 long ebf_pattern_check(const uint8_t *buf, size_t len, uint16_t source,
                        uint64_t event_id, uint32_t off);
 
+/* The same check (1: every byte matches, 0: not) and the CRC32C *crc
+ * continued over the len bytes (as ebf_crc32c(*crc, buf, len)), in one pass
+ * over them. */
+int ebf_pattern_check_crc(const uint8_t *buf, size_t len, uint16_t source, uint64_t event_id,
+                          uint32_t off, uint32_t *crc);
+
+/* Fill as ebf_pattern_fill does and continue the CRC32C *crc over the len
+ * bytes written, in one pass. */
+void ebf_pattern_fill_crc(uint8_t *buf, size_t len, uint16_t source, uint64_t event_id,
+                          uint32_t off, uint32_t *crc);
+
 #endif /* EBF_PATTERN_H */

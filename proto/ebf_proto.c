@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ebf_crc.h"
+#include "ebf_pattern.h"
 
 static const char *const reason_names[] = {
 #define EBF_REASON_NAME(n, s) s,
@@ -225,6 +226,43 @@ void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h)
     put64(buf + 32, h->tx_ns);
     h->crc = frag_crc(buf, h->piece_len);
     put32(buf + 28, h->crc);
+}
+
+void ebf_frag_write_pattern(uint8_t *buf, struct ebf_frag_hdr *h)
+{
+    buf[0] = EBF_PROTO_VERSION;
+    buf[1] = EBF_T_FRAGMENT;
+    put16(buf + 2, h->source);
+    put32(buf + 4, h->seq);
+    put64(buf + 8, h->event_id);
+    put32(buf + 16, h->frag_len);
+    put32(buf + 20, h->offset);
+    put16(buf + 24, h->piece_len);
+    put16(buf + 26, h->flags);
+    put64(buf + 32, h->tx_ns);
+    uint32_t c = ebf_crc32c(0, buf, 28);
+    c = ebf_crc32c(c, buf + 32, 8);
+    ebf_pattern_fill_crc(buf + EBF_FRAG_HLEN, h->piece_len, h->source, h->event_id, h->offset,
+                         &c);
+    h->crc = c;
+    put32(buf + 28, h->crc);
+}
+
+int ebf_frag_crc_ok(const uint8_t *buf, const struct ebf_frag_hdr *h)
+{
+    return frag_crc(buf, h->piece_len) == h->crc;
+}
+
+enum ebf_reason ebf_frag_verify(const uint8_t *buf, const struct ebf_frag_hdr *h,
+                                int *pattern_bad)
+{
+    uint32_t c = ebf_crc32c(0, buf, 28);
+
+    c = ebf_crc32c(c, buf + 32, 8);
+    int ok = ebf_pattern_check_crc(buf + EBF_FRAG_HLEN, h->piece_len, h->source, h->event_id,
+                                   h->offset, &c);
+    *pattern_bad = c == h->crc ? !ok : 0;
+    return c == h->crc ? EBF_R_OK : EBF_R_BAD_CHECKSUM;
 }
 
 enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_sources,

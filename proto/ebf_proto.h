@@ -199,6 +199,11 @@ enum ebf_reason ebf_parse_l2l3(const uint8_t *buf, size_t len, uint16_t udp_port
  */
 void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h);
 
+/* The same, with the payload written too: the pattern of (h->source,
+ * h->event_id) from h->offset (ebf_pattern.h), filled and checksummed in
+ * one pass. */
+void ebf_frag_write_pattern(uint8_t *buf, struct ebf_frag_hdr *h);
+
 /*
  * Parse a fragment header and its piece at buf (len bytes available, at
  * least the header and the piece). Checks version, type, lengths
@@ -208,6 +213,18 @@ void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h);
  */
 enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_sources,
                                int check_crc, struct ebf_frag_hdr *h, size_t *consumed);
+
+/* Whether the CRC of a fragment piece parsed into h (without its CRC
+ * check) at buf is right: for a receiver that checks only some frames. */
+int ebf_frag_crc_ok(const uint8_t *buf, const struct ebf_frag_hdr *h);
+
+/* The CRC and the payload pattern (ebf_pattern.h) of a piece parsed into h
+ * without its CRC check, in one pass over the payload (each word
+ * checksummed and compared: ebf_pattern_check_crc). Returns
+ * EBF_R_BAD_CHECKSUM (*pattern_bad then 0: untrusted bytes are not judged)
+ * or EBF_R_OK with *pattern_bad 1 when a byte differs from the pattern. */
+enum ebf_reason ebf_frag_verify(const uint8_t *buf, const struct ebf_frag_hdr *h,
+                                int *pattern_bad);
 
 /* --- Event frames ----------------------------------------------------- */
 

@@ -302,7 +302,8 @@ int main(int argc, char **argv)
     /* Above the default room, 4095 mbufs: at --mtu 9000 they fit --no-huge's
      * default 64 MB and still cover both rings (1024 each), a burst and
      * the fault stage's 1024 held frames. */
-    c->pool = ebf_daemon_pool(d, "ro_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room);
+    c->pool = ebf_daemon_pool_at(d, "ro_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room,
+                                 c->port);
     start_ports(d, c);
     int rc = ro_runner_init(&runner, c);
     if (rc)

@@ -255,19 +255,27 @@ int ro_runner_failed(const struct ro_runner *r)
     return run && run->g.rc != 0;
 }
 
+/* Control thread: the port's counters and link. */
+static void ports(const void *conf, void *snap)
+{
+    const struct ro_conf *c = conf;
+    struct ro_snap *s = snap;
+    struct rte_eth_link link;
+
+    ebf_port_stats_read(c->port, &s->port);
+    if (rte_eth_link_get_nowait(c->port, &link) == 0)
+        s->link_up = link.link_status == RTE_ETH_LINK_UP;
+}
+
 static void snapshot(void *dp, void *out, int *finished)
 {
     struct ro_runner *r = container_of(dp, struct ro_runner, plug);
     const struct ro_run *run = r->plug.dp;
     struct ro_snap *s = out;
-    struct rte_eth_link link;
 
     memset(s, 0, sizeof(*s));
     s->st = run->st;
     s->mempool_in_use = rte_mempool_in_use_count(r->conf.pool);
-    ebf_port_stats_read(r->conf.port, &s->port);
-    if (rte_eth_link_get_nowait(r->conf.port, &link) == 0)
-        s->link_up = link.link_status == RTE_ETH_LINK_UP;
     ebf_plug_lcore_stats(&r->plug, &s->lcore);
     s->running = r->plug.running;
     s->paused = r->plug.paused;
@@ -288,6 +296,7 @@ const struct ebf_ctl_ops ro_ctl_ops = {
     .snap_size = sizeof(struct ro_snap),
     .param = ro_param,
     .metrics = ro_metrics,
+    .ports = ports,
     .apply = ebf_plug_apply,
     .stop = ebf_plug_stop,
     .poll = ebf_plug_poll,

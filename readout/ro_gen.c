@@ -14,7 +14,6 @@
 #include "ebf_kv.h"
 #include "ebf_mix.h"
 #include "ebf_param.h"
-#include "ebf_pattern.h"
 #include "ebf_util.h"
 
 RTE_LOG_REGISTER_DEFAULT(ro_logtype, INFO);
@@ -258,6 +257,20 @@ static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
     return 0;
 }
 
+/* One mbuf for a frame: from the spares, which are refilled a burst at a
+ * time (rte_pktmbuf_alloc_bulk), else alone when the pool has fewer left.
+ * NULL when the pool is empty. */
+static struct rte_mbuf *frame_mbuf(struct ro_gen *g)
+{
+    struct ro_txq *q = &g->q;
+
+    if (q->n_spare == 0 && rte_pktmbuf_alloc_bulk(g->c->pool, q->spare, g->c->burst) == 0)
+        q->n_spare = g->c->burst;
+    if (q->n_spare)
+        return q->spare[--q->n_spare];
+    return rte_pktmbuf_alloc(g->c->pool);
+}
+
 /* Build the frames of one source's fragment of event e into the queue
  * (flushing when it fills). Returns 0, -ENOMEM (no mbuf), -EMSGSIZE (an
  * mbuf without room for the frame: the pool's data room is below the
@@ -280,13 +293,13 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
     a.dst_ip = c->sfc_ip[sfc];
     for (uint32_t off = 0; off < len;) {
         uint16_t piece = (uint16_t)(len - off < max_piece ? len - off : max_piece);
-        struct rte_mbuf *m = rte_pktmbuf_alloc(c->pool);
+        struct rte_mbuf *m = frame_mbuf(g);
         if (!m) {
             /* Every mbuf is queued or in the driver: push and retry. */
             int rc = q->n ? flush(g, force) : 0;
             if (rc)
                 return rc;
-            m = rte_pktmbuf_alloc(c->pool);
+            m = frame_mbuf(g);
             if (!m)
                 return -ENOMEM;
         }
@@ -302,8 +315,7 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
             .source = source, .seq = g->seq[sfc][s]++, .event_id = e, .frag_len = len,
             .offset = off, .piece_len = piece, .tx_ns = now_ns,
         };
-        ebf_pattern_fill(p + hlen + EBF_FRAG_HLEN, piece, source, e, off);
-        ebf_frag_write(p + hlen, &h);
+        ebf_frag_write_pattern(p + hlen, &h);     /* payload filled and CRCed in one pass */
         q->pkt[q->n++] = m;
         st->frames++;
         st->bytes += flen;
@@ -357,6 +369,15 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
     return 0;
 }
 
+/* Frames of earlier events still queued (unpaced, they wait to fill a
+ * burst) go out before the generator waits or ends; a forced stop frees
+ * what the port did not take (tx_abandoned). */
+static void flush_waiting(struct ro_gen *g, const volatile sig_atomic_t *force)
+{
+    if (g->q.n && flush(g, force) == -EINTR)
+        g->forced = 1;
+}
+
 /* The frames of event e: every source's fragment in pieces of at most
  * ro_max_piece, as emit_fragment builds them. */
 static uint64_t event_frames(const struct ro_conf *c, uint64_t e)
@@ -386,18 +407,23 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
 
     if (g->done)
         return 0;
+    g->force = force;
     uint64_t now_ns = ebf_now_ns();
     rx_poll(g, now_ns);
     if ((c->n_events && e >= c->n_events) || now >= g->end || due_tsc(g, e) >= g->end) {
         ro_finish(g);           /* the next event falls after the deadline */
         return 0;
     }
-    if (held(g, now_ns, now))
+    if (held(g, now_ns, now)) {
+        flush_waiting(g, force);    /* what was generated goes before the hold */
         return 0;
+    }
     if (g->held_since)
         hold_end(g, now);
     if (now < due_tsc(g, e))
         return 0;
+    if (c->fault)
+        flush_waiting(g, force);    /* before a burst gap */
     if (c->fault && ro_fault_tx_gap(c->fault, e, c->idle.mode == EBF_IDLE_BACKOFF, force))
         return 0;               /* forced stop between bursts */
     if (c->fault)
@@ -407,7 +433,12 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
     else
         for (uint16_t s = 0; s < c->n_sources && rc == 0; s++)
             rc = emit_fragment(g, force, s, e, now_ns);
-    if (rc == 0 && g->q.n)
+    /* Full bursts: unpaced and with one SFC, the frames wait for the next
+     * event's unless they could not all fit with it (at least a frame per
+     * source). With several SFCs the queue holds one SFC's frames (q_sfc):
+     * each event's go at once, as the next one goes elsewhere. */
+    if (rc == 0 && g->q.n &&
+        (g->tsc_per_event > 0 || c->n_sfcs > 1 || g->q.n + c->n_sources > c->burst))
         rc = flush(g, force);
     g->next_event = e + 1;
     if (rc) {
@@ -441,6 +472,12 @@ void ro_finish(struct ro_gen *g)
     if (g->done)
         return;
     g->done = 1;
+    if (g->q.n && !g->forced)   /* the last events' frames, waiting for a burst */
+        g->forced = flush(g, g->force ? g->force : &no_force) == -EINTR;
+    if (g->q.n_spare) {
+        rte_pktmbuf_free_bulk(g->q.spare, g->q.n_spare);
+        g->q.n_spare = 0;
+    }
     if (g->held_since)
         hold_end(g, rte_get_tsc_cycles());
     if (c && c->fault)

@@ -75,6 +75,8 @@ uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_i
 struct ro_txq {
     struct rte_mbuf *pkt[RO_BURST_MAX];
     uint16_t n;
+    struct rte_mbuf *spare[RO_BURST_MAX];   /* allocated in bulk, not used yet */
+    uint16_t n_spare;
 };
 
 /* A generator between events; the caller owns it, one lcore drives it. */
@@ -82,6 +84,7 @@ struct ro_gen {
     const struct ro_conf *c;
     struct ro_stats *st;
     struct ro_txq q;
+    const volatile sig_atomic_t *force;     /* the last ro_next's: ro_finish's flush */
     struct ebf_idle idle;
     uint32_t seq[RO_MAX_SFCS][EBF_MAX_SOURCES];  /* per (SFC, source): no false gaps */
     uint16_t q_sfc;              /* the SFC of the frames queued (without a fault stage) */

@@ -12,10 +12,12 @@
 
 static struct sfc_conf conf = {
     .n_sources = 8, .udp_port = EBF_UDP_PORT_DEFAULT, .capacity = 4096,
-    .max_credits = 256, .timeout_ms = 100, .burst = 32,
+    .max_credits = 256, .timeout_ms = 100, .burst = 32, .verify = SFC_VERIFY_FULL,
+    .verify_every = 64,
     .drain_quiet_ms = 200, .drain_timeout_ms = 5000, .node_timeout_ms = 1000,
 };
 static char node_name[SFC_MAX_NODES][128];
+static const char *const verify_name[] = {"full", "sampled", "none"};
 static char more_rx_name[SFC_MAX_READOUTS][128];     /* --readout-port */
 static uint32_t mbufs = 32767;
 static struct ebf_daemon sfc_daemon;
@@ -71,6 +73,20 @@ static int parse_readout_macs(void *arg, const char *val, char *err, size_t len)
     return 0;
 }
 
+/* --verify full|sampled|none: the payload-CRC policy. */
+static int parse_verify(void *arg, const char *val, char *err, size_t len)
+{
+    struct sfc_conf *c = arg;
+
+    for (uint8_t v = 0; v < sizeof(verify_name) / sizeof(verify_name[0]); v++)
+        if (strcmp(val, verify_name[v]) == 0) {
+            c->verify = v;
+            return 0;
+        }
+    snprintf(err, len, "\"%s\" is not a verify policy (full, sampled, none)", val);
+    return -EINVAL;
+}
+
 /* --readout-port NAME[,NAME...]: further ports readout frames arrive on
  * (the option may be repeated; the lists add up). */
 static int parse_more_rx(void *arg, const char *val, char *err, size_t len)
@@ -122,6 +138,12 @@ static const struct ebf_arg own[] = {
     EBF_ARG_PARAM(NODE_TIMEOUT_MS, &conf.node_timeout_ms, "T",
                   "a node silent for T ms is dead: its events go to\n"
                   "other nodes; 0 never declares one dead (1000)"),
+    EBF_ARG_CALL("verify", parse_verify, &conf, "MODE",
+                 "payload CRCs the SFC checks: full (every frame),\n"
+                 "sampled (every Nth frame of each source, --verify-every)\n"
+                 "or none; the nodes check every piece either way (full)"),
+    EBF_ARG_INT(EBF_ARG_U32, "verify-every", &conf.verify_every, 1, 1u << 20, "N",
+                "with --verify sampled: check every Nth frame of a source (64)"),
     EBF_ARG_VAL(EBF_ARG_STR, "ready-file", &sfc_daemon.ready_file, "FILE",
                 "create FILE once every port is started and control is bound"),
 };
@@ -217,13 +239,20 @@ int main(int argc, char **argv)
     ebf_idle_init(&c->idle, d->cl.common.idle);
     find_ports(d, c);
     c->mtu = d->cl.common.mtu;
-    struct rte_mempool *rx_pool = ebf_daemon_pool(d, "sfc_rx", mbufs,
-                                                  ebf_daemon_room(d, c->rx_port));
-    struct rte_mempool *ack_pool = ebf_daemon_pool(d, "sfc_ack", 4095, node_room(d, c));
-    c->hdr_pool = ebf_daemon_pool(d, "sfc_hdr", 8191, 128);
-    c->clone_pool = ebf_daemon_pool(d, "sfc_clone", mbufs, 0);
+    /* On the sockets of the ports that use them: received frames and their
+     * clones at the readout port's, event headers and credit frames at the
+     * (first) node port's. */
+    struct rte_mempool *rx_pool = ebf_daemon_pool_at(d, "sfc_rx", mbufs,
+                                                     ebf_daemon_room(d, c->rx_port), c->rx_port);
+    struct rte_mempool *ack_pool = ebf_daemon_pool_at(d, "sfc_ack", 4095, node_room(d, c),
+                                                      c->node[0].port);
+    c->hdr_pool = ebf_daemon_pool_at(d, "sfc_hdr", 8191, 128, c->node[0].port);
+    c->clone_pool = ebf_daemon_pool_at(d, "sfc_clone", mbufs, 0, c->rx_port);
     c->max_frames = mbufs;
     start_ports(d, c, rx_pool, ack_pool);
+    char err[320];
+    if (sfc_dp_check_node_ports(c, err, sizeof(err)) != 0)
+        ebf_daemon_fail(d, "%s", err);
     int rc = sfc_runner_init(&runner, c, rx_pool);
     if (rc)
         ebf_daemon_fail(d, "cannot create the data plane: %s", strerror(-rc));

@@ -51,18 +51,27 @@ uint32_t sfc_credit_grant(struct sfc_credit *c, uint16_t node, uint32_t n)
 
 int sfc_credit_pick(struct sfc_credit *c)
 {
+    return sfc_credit_pick_skip(c, 0);
+}
+
+/* The most credit wins; among equals the first from c->next on, so that
+ * equals take turns. No division: the index wraps by a compare. */
+int sfc_credit_pick_skip(struct sfc_credit *c, uint64_t skip)
+{
     int best = -1;
     uint32_t most = 0;
+    uint16_t i = c->next;
 
-    for (uint16_t k = 0; k < c->n_nodes; k++) {
-        uint16_t i = (uint16_t)((c->next + k) % c->n_nodes);
-        if (c->node[i].available > most) {
+    for (uint16_t k = 0; k < c->n_nodes; k++, i++) {
+        if (i == c->n_nodes)
+            i = 0;
+        if (c->node[i].available > most && !(i < 64 && (skip >> i) & 1)) {
             most = c->node[i].available;
             best = i;
         }
     }
     if (best >= 0)
-        c->next = (uint16_t)((best + 1) % c->n_nodes);
+        c->next = (uint16_t)(best + 1 == c->n_nodes ? 0 : best + 1);
     return best;
 }
 

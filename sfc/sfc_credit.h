@@ -28,6 +28,11 @@ uint32_t sfc_credit_grant(struct sfc_credit *c, uint16_t node, uint32_t n);
 /* Node for the next event, or -1 when no node has credit. */
 int sfc_credit_pick(struct sfc_credit *c);
 
+/* The same among the nodes whose bit is clear in skip (nodes 0..63; a
+ * node from 64 on is never skipped): for a caller that cannot send to some
+ * nodes now (their port's queue is full). */
+int sfc_credit_pick_skip(struct sfc_credit *c, uint64_t skip);
+
 /* An event was sent to node (which must have credit): one credit spent. */
 void sfc_credit_consume(struct sfc_credit *c, uint16_t node);
 

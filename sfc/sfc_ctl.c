@@ -80,10 +80,16 @@ void sfc_runner_fini(struct sfc_runner *r)
     ebf_plug_fini(&r->plug);
 }
 
-/* The readout port's counters, and each node port's once, under the
- * first node on it. */
-static void port_stats(const struct sfc_conf *c, struct sfc_snap *s)
+/* Control thread: the readout port's counters and link, and each node
+ * port's counters once, under the first node on it. */
+static void ports(const void *conf, void *snap)
 {
+    const struct sfc_conf *c = conf;
+    struct sfc_snap *s = snap;
+    struct rte_eth_link link;
+
+    if (rte_eth_link_get_nowait(c->rx_port, &link) == 0)
+        s->link_up = link.link_status == RTE_ETH_LINK_UP;
     ebf_port_stats_read(c->rx_port, &s->port);
     for (uint16_t i = 0; i < c->n_nodes; i++) {
         uint16_t j = 0;
@@ -99,15 +105,11 @@ static void snapshot(void *arg, void *out, int *finished)
 {
     struct sfc_runner *r = container_of(arg, struct sfc_runner, plug);
     struct sfc_snap *s = out;
-    struct rte_eth_link link;
 
     memset(s, 0, sizeof(*s));
     s->st = *sfc_dp_stats(r->plug.dp);
     sfc_dp_gauges(r->plug.dp, &s->g);
     s->rx_pool_in_use = rte_mempool_in_use_count(r->rx_pool);
-    port_stats(&r->conf, s);
-    if (rte_eth_link_get_nowait(r->conf.rx_port, &link) == 0)
-        s->link_up = link.link_status == RTE_ETH_LINK_UP;
     ebf_plug_lcore_stats(&r->plug, &s->lcore);
     s->running = r->plug.running;
     s->paused = r->plug.paused;
@@ -120,6 +122,7 @@ const struct ebf_ctl_ops sfc_ctl_ops = {
     .snap_size = sizeof(struct sfc_snap),
     .param = sfc_param,
     .metrics = sfc_metrics,
+    .ports = ports,
     .apply = ebf_plug_apply,
     .stop = ebf_plug_stop,
     .poll = ebf_plug_poll,

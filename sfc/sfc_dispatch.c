@@ -71,7 +71,8 @@ static void take_ack(struct sfc_dp *dp, uint16_t node, const struct ebf_ack *ack
         return;
     }
     struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
-    ebf_hist_add(&dp->st.ack_ns, tsc_to_ns(dp, now - e->ready_tick));
+    uint64_t since = now - sfc_evtab_cold(dp->tab, slot)->ready_tick;
+    ebf_hist_add(&dp->st.ack_ns, tsc_to_ns(dp, since));
     dp->st.acks++;
     dp->st.node_acked[node]++;
     if (ack->decision == EBF_DEC_ACCEPT)
@@ -146,10 +147,13 @@ static struct rte_mbuf *frame_start(struct sfc_dp *dp)
     return h;
 }
 
-/* Chain to the event frame h an indirect clone of the received frame that
- * rec holds, trimmed to fragment header + piece: no payload byte is copied.
- * 0, or -1 when the clone pool ran dry. */
-static int chain_piece(struct sfc_dp *dp, const struct sfc_frame_rec *rec, struct rte_mbuf *h)
+/* Chain to the event frame h, after its last segment *last, an indirect
+ * clone of the received frame that rec holds, trimmed to fragment header +
+ * piece: no payload byte is copied, and no walk of the chain (O(1) per
+ * piece, where rte_pktmbuf_chain walks to the end). 0, or -1 when the
+ * clone pool ran dry. */
+static int chain_piece(struct sfc_dp *dp, const struct sfc_frame_rec *rec, struct rte_mbuf *h,
+                       struct rte_mbuf **last)
 {
     uint32_t pb = EBF_FRAG_HLEN + rec->piece_len;
     struct rte_mbuf *cl = rte_pktmbuf_clone(rec->frame, dp->c.clone_pool);
@@ -159,10 +163,10 @@ static int chain_piece(struct sfc_dp *dp, const struct sfc_frame_rec *rec, struc
     rte_pktmbuf_adj(cl, rec->data_off);
     if (cl->data_len > pb)
         rte_pktmbuf_trim(cl, (uint16_t)(cl->data_len - pb));
-    if (rte_pktmbuf_chain(h, cl)) {
-        rte_pktmbuf_free(cl);
-        return -1;
-    }
+    (*last)->next = cl;
+    *last = cl;
+    h->nb_segs++;              /* bounded by the MTU: sfc_dp_check_node_ports */
+    h->pkt_len += cl->data_len;
     return 0;
 }
 
@@ -177,6 +181,7 @@ static int chain_pieces(struct sfc_dp *dp, const struct sfc_event *e, struct rte
 {
     uint16_t nf = 0;
     uint32_t fill = 0;
+    struct rte_mbuf *last = NULL;
 
     for (uint32_t r = e->first_rec; r != SFC_NONE;) {
         const struct sfc_frame_rec *rec = sfc_evtab_rec(dp->tab, r);
@@ -188,8 +193,9 @@ static int chain_pieces(struct sfc_dp *dp, const struct sfc_event *e, struct rte
             pkt[nf] = h;
             pieces[nf++] = 0;
             fill = EBF_EVENT_HLEN;
+            last = h;
         }
-        if (chain_piece(dp, rec, pkt[nf - 1]))
+        if (chain_piece(dp, rec, pkt[nf - 1], &last))
             goto fail;
         pieces[nf - 1]++;
         fill += pb;
@@ -265,8 +271,8 @@ static void count_missing(struct sfc_dp *dp, const struct sfc_event *e)
 
 /* Event e went to node in nf frames at now: count it, and from here on its
  * ready_tick is when it was sent. */
-static void count_sent(struct sfc_dp *dp, struct sfc_event *e, uint16_t node, uint16_t nf,
-                       uint64_t now)
+static void count_sent(struct sfc_dp *dp, uint32_t slot, struct sfc_event *e, uint16_t node,
+                       uint16_t nf, uint64_t now)
 {
     dp->st.frames_tx += nf;
     dp->st.events_sent++;
@@ -276,8 +282,28 @@ static void count_sent(struct sfc_dp *dp, struct sfc_event *e, uint16_t node, ui
         dp->st.events_incomplete++;
         count_missing(dp, e);
     }
-    ebf_hist_add(&dp->st.dispatch_ns, tsc_to_ns(dp, now - e->ready_tick));
-    e->ready_tick = now;
+    struct sfc_event_cold *cold = sfc_evtab_cold(dp->tab, slot);
+    ebf_hist_add(&dp->st.dispatch_ns, tsc_to_ns(dp, now - cold->ready_tick));
+    cold->ready_tick = now;
+}
+
+/* A node with credit whose port's queue has room for event e, or -1. A
+ * node whose queue is full is passed over (and the other nodes of its
+ * port with it) for this event: one slow port does not hold up the rest. */
+static int pick_node(struct sfc_dp *dp, const struct sfc_event *e)
+{
+    uint64_t skip = 0;
+
+    for (;;) {
+        int node = sfc_credit_pick_skip(dp->credit, skip);
+        if (node < 0)
+            return -1;
+        const struct txq *q = &dp->txq[dp->node_txq[node]];
+        if ((uint32_t)q->n + e->n_frames + 1 <= TXQ_SIZE)
+            return node;
+        skip |= dp->txq_nodes[dp->node_txq[node]];
+        dp->st.tx_queue_full++;
+    }
 }
 
 unsigned sfc_dispatch(struct sfc_dp *dp, uint64_t now)
@@ -287,16 +313,14 @@ unsigned sfc_dispatch(struct sfc_dp *dp, uint64_t now)
 
     while ((slot = sfc_evtab_ready_peek(dp->tab)) != SFC_NONE) {
         struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
-        int node = sfc_credit_pick(dp->credit);
+        int node = pick_node(dp, e);
         if (node < 0)
             break;
         struct txq *q = &dp->txq[dp->node_txq[node]];
-        if ((uint32_t)q->n + e->n_frames + 1 > TXQ_SIZE)
-            break;
         uint16_t nf = build_event(dp, slot, (uint16_t)node, q);
         if (nf == 0)
             break;
-        count_sent(dp, e, (uint16_t)node, nf, now);
+        count_sent(dp, slot, e, (uint16_t)node, nf, now);
         sfc_evtab_mark_sent(dp->tab, slot, (uint16_t)node);
         sfc_credit_consume(dp->credit, (uint16_t)node);
         sent++;
@@ -315,8 +339,12 @@ unsigned sfc_flush_tx(struct sfc_dp *dp)
         uint16_t k = rte_eth_tx_burst(q->port, 0, q->pkt, q->n);
         if (k < q->n)
             memmove(q->pkt, q->pkt + k, (size_t)(q->n - k) * sizeof(q->pkt[0]));
+        /* tx.refused: each frame once, at the first try the port refused
+         * it; the first `refused` frames of the queue were counted before. */
+        uint16_t counted = q->refused > k ? (uint16_t)(q->refused - k) : 0;
         q->n = (uint16_t)(q->n - k);
-        dp->st.tx_refused += q->n;
+        dp->st.tx_refused += (uint64_t)(q->n - counted);
+        q->refused = q->n;
         work += k;
     }
     return work;

@@ -12,6 +12,7 @@
 #include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_prefetch.h>
 
 #include "ebf_kv.h"
 #include "ebf_mix.h"
@@ -39,16 +40,66 @@ static void map_node_ports(struct sfc_dp *dp)
         if (q == dp->n_txq)
             dp->txq[dp->n_txq++].port = dp->c.node[i].port;
         dp->node_txq[i] = q;
+        dp->txq_nodes[q] |= 1ull << i;
         rte_eth_macaddr_get(dp->c.node[i].port, &ea);
         memcpy(dp->node_port_mac[i], ea.addr_bytes, 6);
     }
 }
 
+/* The segments of the longest event frame at mtu: its header mbuf and one
+ * piece of 1 byte per fragment header that fits. */
+static uint16_t max_segs(uint16_t mtu)
+{
+    return (uint16_t)(1 + ((mtu ? mtu : 1500) - EBF_EVENT_HLEN) / (EBF_FRAG_HLEN + 1));
+}
+
+static int check_node_port(uint16_t port, uint16_t mtu, char *err, size_t len)
+{
+    struct rte_eth_dev_info info;
+    char name[RTE_ETH_NAME_MAX_LEN] = "?";
+    uint16_t segs = max_segs(mtu);
+
+    rte_eth_dev_get_name_by_port(port, name);
+    if (rte_eth_dev_info_get(port, &info) != 0) {
+        snprintf(err, len, "node port %u (%s): cannot read its device info", port, name);
+        return -1;
+    }
+    if (!(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
+        snprintf(err, len, "node port %u (%s, driver %s) does not offer multi-segment transmit "
+                 "(RTE_ETH_TX_OFFLOAD_MULTI_SEGS): the SFC sends each event frame as a chain "
+                 "of mbufs; use a driver that offers it (net_memif, net_ring, net_af_packet, "
+                 "most NICs)", port, name, info.driver_name);
+    else if (info.tx_desc_lim.nb_seg_max < segs || info.tx_desc_lim.nb_mtu_seg_max < segs)
+        snprintf(err, len, "node port %u (%s, driver %s) takes at most %u segments per frame; "
+                 "an event frame at MTU %u can have %u", port, name, info.driver_name,
+                 info.tx_desc_lim.nb_seg_max < info.tx_desc_lim.nb_mtu_seg_max
+                     ? info.tx_desc_lim.nb_seg_max : info.tx_desc_lim.nb_mtu_seg_max,
+                 mtu ? mtu : 1500, segs);
+    else
+        return 0;
+    return -1;
+}
+
+int sfc_dp_check_node_ports(const struct sfc_conf *conf, char *err, size_t len)
+{
+    for (uint16_t i = 0; i < conf->n_nodes; i++)
+        if (check_node_port(conf->node[i].port, conf->mtu, err, len) != 0)
+            return -1;
+    return 0;
+}
+
 struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
 {
-    struct sfc_dp *dp = rte_zmalloc("sfc_dp", sizeof(*dp), RTE_CACHE_LINE_SIZE);
+    struct sfc_dp *dp;
     struct rte_ether_addr ea;
+    char err[320];
 
+    if (sfc_dp_check_node_ports(conf, err, sizeof(err)) != 0) {
+        SFC_LOG(ERR, "%s\n", err);
+        errno = ENOTSUP;
+        return NULL;
+    }
+    dp = rte_zmalloc("sfc_dp", sizeof(*dp), RTE_CACHE_LINE_SIZE);
     if (!dp) {
         errno = ENOMEM;
         return NULL;
@@ -56,6 +107,8 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
     dp->c = *conf;
     if (dp->c.burst == 0 || dp->c.burst > BURST_MAX)
         dp->c.burst = 32;
+    if (dp->c.verify_every == 0)
+        dp->c.verify_every = 1;
     struct sfc_evtab_conf tc = {
         .capacity = conf->capacity, .max_frames = conf->max_frames,
         .n_sources = conf->n_sources, .done_window = 1u << 16,
@@ -77,6 +130,7 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
         dp->rx_heard[i] = rte_get_tsc_cycles();
     dp->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
     dp->timeout_tsc = (uint64_t)(conf->timeout_ms * 1e-3 * (double)rte_get_tsc_hz());
+    dp->tick_tsc = rte_get_tsc_hz() / SFC_TICKS_PER_S;
     ebf_hist_init(&dp->st.build_ns);
     ebf_hist_init(&dp->st.build_timeout_ns);
     ebf_hist_init(&dp->st.dispatch_ns);
@@ -118,6 +172,21 @@ static const enum sfc_drop add_drop[] = {
     [SFC_ADD_NO_RECORD] = SFC_DROP_NO_RECORD,
 };
 
+/* Whether this frame of source is one whose CRC is checked (--verify):
+ * every frame, the first and then every verify_every-th of each source, or
+ * none. */
+static inline int verify_due(struct sfc_dp *dp, uint16_t source)
+{
+    if (dp->c.verify != SFC_VERIFY_SAMPLED)
+        return dp->c.verify == SFC_VERIFY_FULL;
+    if (dp->verify_left[source] != 0) {
+        dp->verify_left[source]--;
+        return 0;
+    }
+    dp->verify_left[source] = dp->c.verify_every - 1;
+    return 1;
+}
+
 /* Parse a frame from the readout port into l and h: 1 when it is a valid
  * fragment frame sent to us (unicast) by the readout its source is bound
  * to, 0 when it is not (counted under its reason). */
@@ -137,7 +206,12 @@ static int intake_parse(struct sfc_dp *dp, struct rte_mbuf *m, struct ebf_l2l3 *
         return 0;
     }
     if (r == EBF_R_OK)
-        r = ebf_frag_parse(p + l->hlen, l->len, dp->c.n_sources, 1, h, &used);
+        r = ebf_frag_parse(p + l->hlen, l->len, dp->c.n_sources, 0, h, &used);
+    if (r == EBF_R_OK && verify_due(dp, h->source)) {
+        dp->st.rx_verified++;
+        if (!ebf_frag_crc_ok(p + l->hlen, h))
+            r = EBF_R_BAD_CHECKSUM;
+    }
     if (r != EBF_R_OK) {
         dp->st.reject[r]++;
         return 0;
@@ -193,34 +267,58 @@ static int intake_store(struct sfc_dp *dp, struct rte_mbuf *m, const struct ebf_
     }
 }
 
-/* Parse and store one frame; returns 1 when the table kept it. */
-static int intake_one(struct sfc_dp *dp, struct rte_mbuf *m, uint64_t now)
-{
-    struct ebf_l2l3 l;
-    struct ebf_frag_hdr h;
+/* How far ahead intake prefetches: mbuf headers, then frame data. */
+#define PREFETCH_MBUF 4
+#define PREFETCH_DATA 2
 
-    dp->st.rx_frames++;
-    dp->st.rx_bytes += m->pkt_len;
-    if (!intake_parse(dp, m, &l, &h))
-        return 0;
-    sfc_seq_note(dp, h.source, h.seq);
-    sfc_source_seen(dp, h.source, h.event_id);
-    sfc_readout_note(dp, l.src_mac);
-    if (dp->c.n_more_rx)
-        sfc_readout_port(dp, l.src_mac);
-    return intake_store(dp, m, &l, &h, now);
-}
-
+/*
+ * One receive burst of port in two passes (the l3fwd / VPP shape): first
+ * every frame's headers are parsed (and its CRC checked, --verify), the
+ * mbuf and data of frames a few ahead prefetched, and the index bucket of
+ * each valid fragment's event prefetched; then the valid ones go through
+ * the sequence and readout checks and into the table, their buckets in
+ * cache by then.
+ */
 static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
 {
     struct rte_mbuf *pkts[BURST_MAX], *drop[BURST_MAX];
+    struct ebf_l2l3 l[BURST_MAX];
+    struct ebf_frag_hdr h[BURST_MAX];
+    uint8_t ok[BURST_MAX];
     uint16_t n = rte_eth_rx_burst(port, 0, pkts, dp->c.burst), nd = 0;
+    uint64_t bytes = 0;
 
     if (n)
         dp->rx_now_ns = ebf_now_ns();    /* build times end here (sfc_lat.h) */
-    for (uint16_t i = 0; i < n; i++)
-        if (!intake_one(dp, pkts[i], now))
+    for (uint16_t i = 0; i < n && i < PREFETCH_MBUF; i++)
+        rte_prefetch0(pkts[i]);
+    for (uint16_t i = 0; i < n && i < PREFETCH_DATA; i++)
+        rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+    for (uint16_t i = 0; i < n; i++) {
+        if (i + PREFETCH_MBUF < n)
+            rte_prefetch0(pkts[i + PREFETCH_MBUF]);
+        if (i + PREFETCH_DATA < n)
+            rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_DATA], void *));
+        bytes += pkts[i]->pkt_len;
+        ok[i] = (uint8_t)intake_parse(dp, pkts[i], &l[i], &h[i]);
+        if (ok[i])
+            sfc_evtab_prefetch(dp->tab, h[i].event_id);
+        else
             drop[nd++] = pkts[i];
+    }
+    for (uint16_t i = 0; i < n; i++) {
+        if (!ok[i])
+            continue;
+        sfc_seq_note(dp, h[i].source, h[i].seq);
+        sfc_source_seen(dp, h[i].source, h[i].event_id);
+        sfc_readout_note(dp, l[i].src_mac);
+        if (dp->c.n_more_rx)
+            sfc_readout_port(dp, l[i].src_mac);
+        if (!intake_store(dp, pkts[i], &l[i], &h[i], now))
+            drop[nd++] = pkts[i];
+    }
+    dp->st.rx_frames += n;       /* per burst */
+    dp->st.rx_bytes += bytes;
     if (nd)
         rte_pktmbuf_free_bulk(drop, nd);
     return n;
@@ -298,13 +396,22 @@ static unsigned expire(struct sfc_dp *dp, uint64_t now, uint64_t *dropped)
 unsigned sfc_dp_poll(struct sfc_dp *dp, int intake)
 {
     uint64_t now = rte_get_tsc_cycles();
-    unsigned work = sfc_poll_nodes(dp, now);
+    unsigned work = sfc_poll_nodes(dp, now), in = 0;
     uint64_t dropped = 0;
+    int tick = now >= dp->next_tick;
 
-    work += sfc_nodes_check(dp, now);
-    work += sfc_throttle_poll(dp, now);
+    /* Periodic work on a TSC timer: node liveness, the throttle's refresh.
+     * The throttle's on/off follows the table's fill, which changes only
+     * on intake and acks: it is looked at on those passes too. */
+    if (tick) {
+        dp->next_tick = now + dp->tick_tsc;
+        work += sfc_nodes_check(dp, now);
+    }
     if (intake && intake_allowed(dp))
-        work += poll_intake(dp, now);
+        in = poll_intake(dp, now);
+    if (tick || work || in)
+        work += sfc_throttle_poll(dp, now);
+    work += in;
     work += expire(dp, now, &dropped);
     dp->st.drop[SFC_DROP_PARTIAL_AT_TIMEOUT] += dropped;
     work += sfc_dispatch(dp, now);

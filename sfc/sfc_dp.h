@@ -15,6 +15,15 @@
 
 #define SFC_MAX_READOUTS 16      /* readout MACs: --readout-mac, or learned for throttle frames */
 
+/* The SFC's payload-CRC policy. The nodes check every piece end to end
+ * whatever the SFC does, so a corrupted frame the SFC lets through is still
+ * counted, by the node (and its ack's status), under its reason. */
+enum sfc_verify {
+    SFC_VERIFY_FULL = 0,         /* every fragment frame */
+    SFC_VERIFY_SAMPLED,          /* the first and then every verify_every-th frame of each source */
+    SFC_VERIFY_NONE,             /* none: headers only */
+};
+
 struct sfc_node_conf {
     uint16_t port;
     uint8_t mac[6];
@@ -38,6 +47,8 @@ struct sfc_conf {
     double timeout_ms;           /* building -> incomplete */
     uint16_t mtu;
     uint16_t burst;
+    uint8_t verify;              /* enum sfc_verify: which fragment CRCs are checked */
+    uint32_t verify_every;       /* SFC_VERIFY_SAMPLED: every Nth frame of each source */
     struct rte_mempool *hdr_pool;    /* event frame headers */
     struct rte_mempool *clone_pool;  /* indirect mbufs: zero-copy payload */
     struct ebf_idle idle;
@@ -50,8 +61,18 @@ struct sfc_conf {
 
 struct sfc_dp;
 
+/*
+ * The SFC sends every event frame as a chain of mbufs (a header mbuf, then
+ * the received fragments, not copied): each node port must offer
+ * multi-segment transmit (ebf_port_start enables it when offered) and take as many segments per frame as an event frame of
+ * conf->mtu can have. Returns 0, or -1 with err naming the port, what it
+ * lacks and what is needed.
+ */
+int sfc_dp_check_node_ports(const struct sfc_conf *conf, char *err, size_t len);
+
 /* Create the data plane (event table, credit scheduler, tx buffers); NULL
- * with errno set. Ports must be started by the caller. */
+ * with errno set (ENOTSUP, logged: a node port failed
+ * sfc_dp_check_node_ports). Ports must be started by the caller. */
 struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf);
 void sfc_dp_destroy(struct sfc_dp *dp);
 

@@ -20,6 +20,8 @@
 _Static_assert(TXQ_SIZE - 1 >= EBF_EVENT_FRAMES_MAX, "an event of EBF_EVENT_FRAMES_MAX frames "
                "must fit the queue toward a node");
 #define BURST_MAX 64
+/* The periodic work's timer (node liveness, the throttle's refresh): 100 us. */
+#define SFC_TICKS_PER_S 10000
 /* A sequence number this far or farther from the one due is not a gap, a
  * reorder or a repeat: it is counted as a resynchronisation (seq.resync),
  * and the next number after it, if it comes next, re-bases the sequence. */
@@ -29,6 +31,7 @@ _Static_assert(TXQ_SIZE - 1 >= EBF_EVENT_FRAMES_MAX, "an event of EBF_EVENT_FRAM
 struct txq {
     uint16_t port;
     uint16_t n;
+    uint16_t refused;            /* the first this many were refused (and counted) before */
     struct rte_mbuf *pkt[TXQ_SIZE];
 };
 
@@ -58,20 +61,25 @@ struct node_live {
                                   * its acks of events it does not hold are late */
 };
 
+/* The hot fields first (what every pass reads), the 23 KB of statistics
+ * last, so that the pointers and limits share the first cache lines. */
 struct sfc_dp {
-    struct sfc_conf c;
-    struct sfc_stats st;
     struct sfc_evtab *tab;
     struct sfc_credit *credit;
-    uint8_t rx_mac[6];
-    uint8_t node_port_mac[SFC_MAX_NODES][6];    /* our MAC on each node's port */
-    uint16_t n_txq;
     struct txq *txq;             /* one per distinct node port */
-    uint16_t node_txq[SFC_MAX_NODES];
+    uint16_t n_txq;
+    int throttled;
     uint64_t timeout_tsc;
+    uint64_t next_tick, tick_tsc;        /* the periodic work's timer */
     double ns_per_tsc;
+    uint32_t polls;
+    uint8_t rx_mac[6];
+    uint16_t node_txq[SFC_MAX_NODES];
+    uint64_t txq_nodes[SFC_MAX_NODES];   /* per txq: bit i for node i on its port */
     struct sfc_lat_slot *lat;    /* per slot: the earliest transmit (sfc_lat.h) */
     uint64_t rx_now_ns;          /* CLOCK_REALTIME of the receive burst in hand */
+    struct sfc_conf c;
+    uint8_t node_port_mac[SFC_MAX_NODES][6];    /* our MAC on each node's port */
     int drain_phase;             /* 0 running, 1 quiet wait, 2 ack wait, 3 done */
     uint64_t drain_last_rx, drain_frames, drain_end;
     /* faults: sequence gaps, throttling, node liveness */
@@ -87,14 +95,14 @@ struct sfc_dp {
     uint64_t rx_quiet_tsc;       /* silent this long while others are not: polled
                                   * every 1024 passes only */
     uint16_t n_ro, last_ro;
-    int throttled;
     uint32_t throttle_seq;
     uint64_t throttle_sent_tsc, throttle_refresh_tsc;
     uint32_t on_events, off_events, on_records, off_records;
     uint64_t node_timeout_tsc;
     struct node_live live[SFC_MAX_NODES];
     uint16_t q_alive[SFC_MAX_NODES];   /* nodes not dead on each node port */
-    uint32_t polls;
+    uint32_t verify_left[EBF_MAX_SOURCES];  /* frames of each source until its next CRC check */
+    struct sfc_stats st;
 };
 
 static inline uint64_t tsc_to_ns(const struct sfc_dp *dp, uint64_t tsc)

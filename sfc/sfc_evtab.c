@@ -7,33 +7,9 @@
 #include <string.h>
 
 #include "ebf_mix.h"
+#include "sfc_evtab_private.h"
 
 enum { DONE_EMPTY = 0, DONE_SENT = 1, DONE_REFUSED = 2 };
-
-struct fifo {
-    uint32_t head, tail;
-};
-
-struct sfc_evtab {
-    struct sfc_evtab_conf conf;
-    struct sfc_event *ev;
-    uint32_t *src_len;           /* [slot * n_sources + s]: frag_len, 0 = none yet */
-    uint32_t *src_got;           /* bytes of that fragment held */
-    struct sfc_frame_rec *rec;
-    uint32_t free_rec;           /* free record list through rec[].next */
-    uint32_t n_free_rec;
-    uint32_t *free_slots;        /* stack */
-    uint32_t n_free_slots;
-    uint32_t *index;             /* open addressing on event id -> slot */
-    uint32_t index_mask;
-    uint64_t *done_id;           /* finished ids, indexed by id & done_mask */
-    uint8_t *done_tag;
-    uint64_t (*done_present)[2]; /* the sources each finished event delivered */
-    uint32_t done_mask;
-    struct fifo building;
-    struct fifo ready;
-    uint32_t n_building, n_ready, n_sent;
-};
 
 static uint32_t pow2_at_least(uint32_t v)
 {
@@ -41,44 +17,6 @@ static uint32_t pow2_at_least(uint32_t v)
     while (p < v)
         p <<= 1;
     return p;
-}
-
-/* --- FIFOs through ev[].prev/next ------------------------------------------ */
-
-static void fifo_append(struct sfc_evtab *t, struct fifo *f, uint32_t slot)
-{
-    t->ev[slot].prev = f->tail;
-    t->ev[slot].next = SFC_NONE;
-    if (f->tail == SFC_NONE)
-        f->head = slot;
-    else
-        t->ev[f->tail].next = slot;
-    f->tail = slot;
-}
-
-static void fifo_prepend(struct sfc_evtab *t, struct fifo *f, uint32_t slot)
-{
-    t->ev[slot].prev = SFC_NONE;
-    t->ev[slot].next = f->head;
-    if (f->head == SFC_NONE)
-        f->tail = slot;
-    else
-        t->ev[f->head].prev = slot;
-    f->head = slot;
-}
-
-static void fifo_remove(struct sfc_evtab *t, struct fifo *f, uint32_t slot)
-{
-    struct sfc_event *e = &t->ev[slot];
-    if (e->prev == SFC_NONE)
-        f->head = e->next;
-    else
-        t->ev[e->prev].next = e->next;
-    if (e->next == SFC_NONE)
-        f->tail = e->prev;
-    else
-        t->ev[e->next].prev = e->prev;
-    e->prev = e->next = SFC_NONE;
 }
 
 /* --- Index ----------------------------------------------------------------- */
@@ -91,15 +29,20 @@ static inline uint32_t home(const struct sfc_evtab *t, uint64_t id)
 static uint32_t index_pos(const struct sfc_evtab *t, uint64_t id)
 {
     for (uint32_t i = home(t, id);; i = (i + 1) & t->index_mask) {
-        uint32_t s = t->index[i];
-        if (s == SFC_NONE || t->ev[s].event_id == id)
+        const struct idx_ent *x = &t->index[i];
+        if (x->slot == SFC_NONE || x->id == id)
             return i;
     }
 }
 
 uint32_t sfc_evtab_lookup(const struct sfc_evtab *t, uint64_t event_id)
 {
-    return t->index[index_pos(t, event_id)];
+    return t->index[index_pos(t, event_id)].slot;
+}
+
+void sfc_evtab_prefetch(const struct sfc_evtab *t, uint64_t event_id)
+{
+    __builtin_prefetch(&t->index[home(t, event_id)]);
 }
 
 /* Remove the entry at i, shifting later entries of the probe run back. */
@@ -108,18 +51,17 @@ static void index_delete(struct sfc_evtab *t, uint32_t i)
     uint32_t j = i;
     for (;;) {
         j = (j + 1) & t->index_mask;
-        uint32_t s = t->index[j];
-        if (s == SFC_NONE)
+        if (t->index[j].slot == SFC_NONE)
             break;
-        uint32_t k = home(t, t->ev[s].event_id);
+        uint32_t k = home(t, t->index[j].id);
         /* Entry j may move to i unless its home lies cyclically in (i, j]. */
         int stays = i <= j ? (k > i && k <= j) : (k > i || k <= j);
         if (!stays) {
-            t->index[i] = s;
+            t->index[i] = t->index[j];
             i = j;
         }
     }
-    t->index[i] = SFC_NONE;
+    t->index[i].slot = SFC_NONE;
 }
 
 /* --- Done window ----------------------------------------------------------- */
@@ -172,19 +114,20 @@ struct sfc_evtab *sfc_evtab_create(const struct sfc_evtab_conf *conf)
     t->conf = *conf;
     uint32_t cap = conf->capacity, isz = pow2_at_least(cap * 2);
     uint32_t dsz = pow2_at_least(conf->done_window ? conf->done_window : 1);
-    t->ev = calloc(cap, sizeof(*t->ev));
-    t->src_len = calloc((size_t)cap * conf->n_sources, sizeof(uint32_t));
-    t->src_got = calloc((size_t)cap * conf->n_sources, sizeof(uint32_t));
+    t->ev = aligned_alloc(64, (size_t)cap * sizeof(*t->ev));
+    t->cold = calloc(cap, sizeof(*t->cold));
+    t->src = calloc((size_t)cap * conf->n_sources, sizeof(*t->src));
     t->rec = calloc(conf->max_frames, sizeof(*t->rec));
     t->free_slots = calloc(cap, sizeof(uint32_t));
-    t->index = malloc(isz * sizeof(uint32_t));
+    t->index = malloc(isz * sizeof(*t->index));
     t->done_id = calloc(dsz, sizeof(uint64_t));
     t->done_tag = calloc(dsz, 1);
     t->done_present = calloc(dsz, sizeof(*t->done_present));
-    if (!t->ev || !t->src_len || !t->src_got || !t->rec || !t->free_slots ||
+    if (!t->ev || !t->cold || !t->src || !t->rec || !t->free_slots ||
         !t->index || !t->done_id || !t->done_tag || !t->done_present)
         goto nomem;
-    memset(t->index, 0xff, isz * sizeof(uint32_t));
+    memset(t->ev, 0, (size_t)cap * sizeof(*t->ev));
+    memset(t->index, 0xff, isz * sizeof(*t->index));
     t->index_mask = isz - 1;
     t->done_mask = dsz - 1;
     for (uint32_t i = 0; i < cap; i++)
@@ -228,8 +171,8 @@ void sfc_evtab_destroy(struct sfc_evtab *t)
             if (t->ev[s].state != SFC_EV_FREE)
                 free_records(t, &t->ev[s]);
     free(t->ev);
-    free(t->src_len);
-    free(t->src_got);
+    free(t->cold);
+    free(t->src);
     free(t->rec);
     free(t->free_slots);
     free(t->index);
@@ -241,7 +184,8 @@ void sfc_evtab_destroy(struct sfc_evtab *t)
 
 /* --- Adding pieces --------------------------------------------------------- */
 
-static uint32_t new_event(struct sfc_evtab *t, uint64_t id, uint64_t now)
+/* A new event id at index position pos (where the lookup found no entry). */
+static uint32_t new_event(struct sfc_evtab *t, uint64_t id, uint64_t now, uint32_t pos)
 {
     uint32_t slot = t->free_slots[--t->n_free_slots];
     struct sfc_event *e = &t->ev[slot];
@@ -249,14 +193,12 @@ static uint32_t new_event(struct sfc_evtab *t, uint64_t id, uint64_t now)
     memset(e, 0, sizeof(*e));
     e->event_id = id;
     e->first_tick = now;
-    e->first_tx_ns = UINT64_MAX;
+    t->cold[slot].first_tx_ns = UINT64_MAX;
     e->first_rec = e->last_rec = SFC_NONE;
     e->state = SFC_EV_BUILDING;
-    memset(&t->src_len[(size_t)slot * t->conf.n_sources], 0,
-           t->conf.n_sources * sizeof(uint32_t));
-    memset(&t->src_got[(size_t)slot * t->conf.n_sources], 0,
-           t->conf.n_sources * sizeof(uint32_t));
-    t->index[index_pos(t, id)] = slot;
+    memset(&t->src[(size_t)slot * t->conf.n_sources], 0,
+           t->conf.n_sources * sizeof(*t->src));
+    t->index[pos] = (struct idx_ent){.id = id, .slot = slot};
     fifo_append(t, &t->building, slot);
     t->n_building++;
     return slot;
@@ -278,7 +220,7 @@ enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr
                                   void *frame, uint16_t data_off, uint64_t now,
                                   uint32_t *slot_out)
 {
-    uint32_t slot = sfc_evtab_lookup(t, h->event_id);
+    uint32_t pos = index_pos(t, h->event_id), slot = t->index[pos].slot;
 
     if (slot == SFC_NONE) {
         const uint64_t *present = NULL;
@@ -295,19 +237,22 @@ enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr
         }
         if (t->n_free_rec == 0)
             return SFC_ADD_NO_RECORD;
-        slot = new_event(t, h->event_id, now);
+        slot = new_event(t, h->event_id, now, pos);
     } else if (t->ev[slot].state != SFC_EV_BUILDING) {
         return ebf_present_test(t->ev[slot].present, h->source) ? SFC_ADD_DUP_SENT
                                                                 : SFC_ADD_LATE;
     }
 
     struct sfc_event *e = &t->ev[slot];
-    size_t si = (size_t)slot * t->conf.n_sources + h->source;
-    uint32_t got = t->src_got[si];
-    if (got > 0 && t->src_len[si] != h->frag_len)
+    struct src_fill *sf = &t->src[(size_t)slot * t->conf.n_sources + h->source];
+    uint32_t got = sf->got;
+    if (got > 0 && sf->len != h->frag_len)
         return SFC_ADD_LEN_MISMATCH;
+    /* The next piece in order cannot overlap: only pieces out of order
+     * walk the event's records. */
+    int next_in_order = got == 0 ? h->offset == 0 : sf->in_order && h->offset == got;
     if (got > 0 && (got + h->piece_len > h->frag_len ||
-                    overlaps(t, e, h->source, h->offset, h->piece_len)))
+                    (!next_in_order && overlaps(t, e, h->source, h->offset, h->piece_len))))
         return SFC_ADD_DUPLICATE;
     if (t->n_free_rec == 0)
         return SFC_ADD_NO_RECORD;
@@ -325,12 +270,13 @@ enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr
         t->rec[e->last_rec].next = r;
     e->last_rec = r;
     e->n_frames++;
-    if (h->tx_ns < e->first_tx_ns)
-        e->first_tx_ns = h->tx_ns;
-    t->src_len[si] = h->frag_len;
-    t->src_got[si] = got + h->piece_len;
+    if (h->tx_ns < t->cold[slot].first_tx_ns)
+        t->cold[slot].first_tx_ns = h->tx_ns;
+    sf->len = h->frag_len;
+    sf->got = got + h->piece_len;
+    sf->in_order = (uint32_t)next_in_order;
     *slot_out = slot;
-    if (t->src_got[si] != h->frag_len)
+    if (sf->got != h->frag_len)
         return SFC_ADD_PARTIAL;
 
     ebf_present_set(e->present, h->source);
@@ -340,7 +286,7 @@ enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr
     fifo_remove(t, &t->building, slot);
     t->n_building--;
     e->state = SFC_EV_READY;
-    e->ready_tick = now;
+    t->cold[slot].ready_tick = now;
     fifo_append(t, &t->ready, slot);
     t->n_ready++;
     return SFC_ADD_COMPLETE;
@@ -394,7 +340,7 @@ uint32_t sfc_evtab_expire(struct sfc_evtab *t, uint64_t now, uint64_t timeout,
         t->n_building--;
         e->state = SFC_EV_READY;
         e->incomplete = 1;
-        e->ready_tick = now;
+        t->cold[slot].ready_tick = now;
         fifo_append(t, &t->ready, slot);
         t->n_ready++;
         n++;
@@ -480,6 +426,11 @@ void sfc_evtab_drop(struct sfc_evtab *t, uint32_t slot)
 struct sfc_event *sfc_evtab_event(struct sfc_evtab *t, uint32_t slot)
 {
     return &t->ev[slot];
+}
+
+struct sfc_event_cold *sfc_evtab_cold(struct sfc_evtab *t, uint32_t slot)
+{
+    return &t->cold[slot];
 }
 
 const struct sfc_frame_rec *sfc_evtab_rec(const struct sfc_evtab *t, uint32_t rec)

@@ -62,12 +62,12 @@ struct sfc_frame_rec {
     uint16_t data_off;       /* where the fragment header starts in frame */
 };
 
-/* An event: the dispatcher reads these fields, only the table writes them. */
+/* An event: the dispatcher reads these fields, only the table writes them.
+ * One cache line: what a piece's arrival touches; the rest is in struct
+ * sfc_event_cold. */
 struct sfc_event {
     uint64_t event_id;
     uint64_t first_tick;     /* arrival of its first piece */
-    uint64_t ready_tick;     /* when it became READY */
-    uint64_t first_tx_ns;    /* earliest readout timestamp among its pieces */
     uint64_t present[2];     /* sources whose fragment is complete */
     uint32_t bytes;          /* payload bytes of its complete fragments */
     uint32_t n_frames;
@@ -79,6 +79,13 @@ struct sfc_event {
     uint8_t state;           /* enum sfc_ev_state */
     uint8_t incomplete;      /* READY or SENT with missing sources */
     uint8_t requeued;        /* sent before, back in the ready FIFO (node died) */
+};
+_Static_assert(sizeof(struct sfc_event) == 64, "the hot event record is one cache line");
+
+/* What an event carries that is read once per event, not per piece. */
+struct sfc_event_cold {
+    uint64_t ready_tick;     /* when it became READY (the dispatcher: when sent) */
+    uint64_t first_tx_ns;    /* earliest readout timestamp among its pieces */
 };
 
 struct sfc_evtab;
@@ -139,6 +146,11 @@ void sfc_evtab_drop(struct sfc_evtab *t, uint32_t slot);
 uint32_t sfc_evtab_lookup(const struct sfc_evtab *t, uint64_t event_id);
 
 struct sfc_event *sfc_evtab_event(struct sfc_evtab *t, uint32_t slot);
+struct sfc_event_cold *sfc_evtab_cold(struct sfc_evtab *t, uint32_t slot);
+
+/* Prefetch the index bucket of event_id: for a caller that will add a
+ * piece of it soon (the receive burst's second pass). */
+void sfc_evtab_prefetch(const struct sfc_evtab *t, uint64_t event_id);
 const struct sfc_frame_rec *sfc_evtab_rec(const struct sfc_evtab *t, uint32_t rec);
 
 /* Oldest building event's slot, or SFC_NONE. */

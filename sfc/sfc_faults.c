@@ -208,9 +208,6 @@ unsigned sfc_throttle_poll(struct sfc_dp *dp, uint64_t now)
     sfc_evtab_counts(dp->tab, &k);
     uint32_t held = k.building + k.ready + k.sent;
     uint32_t recs = dp->c.max_frames - k.free_records;
-    uint32_t f1 = (uint32_t)((uint64_t)held * 1000 / dp->c.capacity);
-    uint32_t f2 = (uint32_t)((uint64_t)recs * 1000 / dp->c.max_frames);
-    uint16_t fill = (uint16_t)(f1 > f2 ? f1 : f2);
 
     if (!dp->throttled && (held >= dp->on_events || recs >= dp->on_records)) {
         dp->throttled = 1;
@@ -221,7 +218,11 @@ unsigned sfc_throttle_poll(struct sfc_dp *dp, uint64_t now)
     } else if (!dp->throttled || now - dp->throttle_sent_tsc < dp->throttle_refresh_tsc) {
         return 0;
     }
-    throttle_send(dp, fill, now);
+    /* The fill, per mille, for the frame only: the divisions are paid
+     * when a frame goes out, not on every pass. */
+    uint32_t f1 = (uint32_t)((uint64_t)held * 1000 / dp->c.capacity);
+    uint32_t f2 = (uint32_t)((uint64_t)recs * 1000 / dp->c.max_frames);
+    throttle_send(dp, (uint16_t)(f1 > f2 ? f1 : f2), now);
     return 1;
 }
 
@@ -232,16 +233,19 @@ unsigned sfc_throttle_poll(struct sfc_dp *dp, uint64_t now)
 static void purge_txq(struct sfc_dp *dp, uint16_t node)
 {
     struct txq *q = &dp->txq[dp->node_txq[node]];
-    uint16_t k = 0;
+    uint16_t k = 0, refused = 0;
 
     for (uint16_t i = 0; i < q->n; i++) {
         struct rte_mbuf *m = q->pkt[i];
-        if (memcmp(rte_pktmbuf_mtod(m, const uint8_t *), dp->c.node[node].mac, 6) == 0)
+        if (memcmp(rte_pktmbuf_mtod(m, const uint8_t *), dp->c.node[node].mac, 6) == 0) {
             rte_pktmbuf_free(m);
-        else
+        } else {
+            refused += i < q->refused;      /* counted as refused before: stays so */
             q->pkt[k++] = m;
+        }
     }
     q->n = k;
+    q->refused = refused;
 }
 
 /* Node is dead: no credit, nothing queued for it, and every event it has

@@ -63,12 +63,14 @@ struct sfc_seq_stats {
 
 struct sfc_stats {
     uint64_t rx_frames, rx_bytes;
+    uint64_t rx_verified;        /* fragment frames whose CRC was checked (--verify) */
     uint64_t reject[EBF_R_MAX];  /* parse failures by reason */
     uint64_t drop[SFC_DROP_MAX];
     uint64_t lost[SFC_LOST_MAX];
     uint64_t lost_digest;        /* sum of ebf_mix64(id) over lost events */
     uint64_t events_complete, events_incomplete;
     uint64_t events_sent, frames_tx, bytes_tx, tx_refused, clone_fail;
+    uint64_t tx_queue_full;      /* a node passed over: its port's queue had no room */
     uint64_t credit_frames, credits_granted, credits_clamped;
     uint64_t acks, acked_accept, acked_reject, ack_unknown, ack_status_errors;
     uint64_t backpressure_polls;
@@ -136,6 +138,8 @@ struct sfc_snap {
       "Frames read from the readout port.")                                                        \
     X(RX_BYTES, C, "rx.bytes", st.rx_bytes, (), 0,                                                 \
       "Bytes of the frames read from the readout port.")                                           \
+    X(RX_VERIFIED, C, "rx.verified", st.rx_verified, (), 0,                                        \
+      "Fragment frames whose CRC the SFC checked (all of them with --verify full).")               \
     X(RX_REJECT, CA, "rx.reject", st.reject, ("reason", 1, sfc_reason_label), EBF_CF_SUM,          \
       "Frames that failed to parse, by reason.")                                                   \
     X(RX_DROP, CA, "rx.drop", st.drop, ("reason", 0, sfc_drop_label), EBF_CF_SUM,                  \
@@ -155,7 +159,9 @@ struct sfc_snap {
     X(TX_BYTES, C, "tx.bytes", st.bytes_tx, (), 0,                                                 \
       "Bytes of the event frames the SFC sent to nodes.")                                          \
     X(TX_REFUSED, C, "tx.refused", st.tx_refused, (), 0,                                           \
-      "Frames a node port refused at first try (retried).")                                        \
+      "Frames a node port refused at first try (retried); each frame counted once.")               \
+    X(TX_QUEUE_FULL, C, "tx.queue_full", st.tx_queue_full, (), 0,                                  \
+      "Times a node with credit was passed over: its port's queue had no room.")                   \
     X(TX_CLONE_FAIL, C, "tx.clone_fail", st.clone_fail, (), 0,                                     \
       "Zero-copy clones not made for lack of mbufs (retried).")                                    \
     X(TX_PAYLOAD_BYTES, C, "tx.payload_bytes", st.payload_bytes_sent, (), 0,                       \

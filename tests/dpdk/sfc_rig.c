@@ -62,6 +62,8 @@ void rig_up_opts(struct rig *g, const struct rig_opts *o)
     c.node[1].port = g->sfc_node;
     memcpy(c.node[1].mac, node1_mac, 6);
     c.n_readouts = o->n_readouts;
+    c.verify = o->verify;
+    c.verify_every = o->verify_every;
     memcpy(c.readout_mac[0], ro_mac, 6);
     memcpy(c.readout_mac[1], ro2_mac, 6);
     ebf_idle_init(&c.idle, EBF_IDLE_SPIN);

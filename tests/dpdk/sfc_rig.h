@@ -18,6 +18,8 @@ struct rig_opts {
     uint16_t n_nodes;            /* both on the one node port */
     double node_timeout_ms;
     uint16_t n_readouts;         /* --readout-mac: ro_mac, then ro2_mac */
+    uint8_t verify;              /* enum sfc_verify (0: full) */
+    uint32_t verify_every;
 };
 
 struct rig {

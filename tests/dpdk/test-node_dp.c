@@ -32,12 +32,15 @@ struct rig {
     struct node_dp *dp;
 };
 
+/* Slots of the ring the node sends its credit frames on (size - 1 usable). */
+static unsigned up_ring_size = 1024;
+
 /* The node with credits slots, ack_batch acks per credit frame, at mtu. */
 static void rig_up_with(struct rig *g, uint16_t credits, uint16_t ack_batch, uint16_t mtu)
 {
     test_eal_init();
 
-    struct rte_ring *down = test_ring("down", 1024), *up = test_ring("up", 1024);
+    struct rte_ring *down = test_ring("down", 1024), *up = test_ring("up", up_ring_size);
     g->sfc_port = test_ring_port("sfc", up, down);
     uint16_t np = test_ring_port("node", down, up);
     g->pool = ebf_pool_create("test_pool", 2047, 2048, 0);
@@ -417,6 +420,81 @@ START_TEST(test_acks_within_mtu)
 }
 END_TEST
 
+/* Acks of events of ids [from, from + n) in the credit frames waiting at
+ * the SFC's side: each exactly once. Returns the acks read. */
+static unsigned take_acks(struct rig *g, uint8_t *seen, unsigned max)
+{
+    struct ebf_credit_hdr h;
+    struct ebf_ack acks[EBF_MAX_ACKS];
+    unsigned got = 0;
+
+    while (from_node(g, &h, acks)) {
+        for (uint16_t i = 0; i < h.n_acks; i++) {
+            ck_assert_uint_lt(acks[i].event_id, max);
+            ck_assert_uint_eq(seen[acks[i].event_id]++, 0);
+        }
+        got += h.n_acks;
+    }
+    return got;
+}
+
+/* The port refuses credit frames (its ring holds 3): the node does not
+ * wait on it inside the handling of a frame; the acks stay queued, the
+ * refusal is counted once, and the first frame the port takes carries
+ * every pending ack. */
+START_TEST(test_refused_acks_wait_without_spin)
+{
+    struct rig g;
+    uint8_t seen[40] = {0};
+
+    up_ring_size = 4;
+    rig_up_with(&g, 64, 1, 0);
+    for (uint64_t id = 0; id < 40; id++)
+        to_node(&g, event_frame(&g, id, 0, 1, 0xf, 0xf, 0, SPOIL_NONE));
+    poll_n(&g, 3);
+    const struct node_stats *st = node_dp_stats(g.dp);
+    ck_assert_uint_eq(st->events, 40);
+    ck_assert_uint_eq(st->tx_refused, 1);
+    ck_assert_uint_eq(st->credit_frames, 3);        /* the grant and 2 acks: ring full */
+    ck_assert_uint_eq(take_acks(&g, seen, 40), 2);
+    poll_n(&g, 1);
+    ck_assert_uint_eq(st->credit_frames, 4);
+    ck_assert_uint_eq(take_acks(&g, seen, 40), 38);  /* all the rest in one frame */
+    ck_assert_uint_eq(st->tx_refused, 1);
+    ck_assert_uint_eq(st->acks_sent, 40);
+    rig_down(&g);
+}
+END_TEST
+
+/* With the port refusing, acks pile up to a full queue (64 credits + 64
+ * of a credit frame + a burst of 32: 192): then the node stops receiving
+ * until they leave; nothing is lost. */
+START_TEST(test_full_ack_queue_stops_intake)
+{
+    struct rig g;
+    uint8_t seen[250] = {0};
+    unsigned acked = 0;
+
+    up_ring_size = 4;
+    rig_up_with(&g, 64, 1, 0);
+    for (uint64_t id = 0; id < 250; id++)
+        to_node(&g, event_frame(&g, id, 0, 1, 0xf, 0xf, 0, SPOIL_NONE));
+    poll_n(&g, 12);
+    const struct node_stats *st = node_dp_stats(g.dp);
+    ck_assert_uint_eq(st->rx_frames, 192);          /* 2 acks out, 190 queued: no burst fits */
+    ck_assert_uint_eq(st->events, 192);
+    for (int round = 0; round < 30 && acked < 250; round++) {
+        acked += take_acks(&g, seen, 250);
+        poll_n(&g, 2);
+    }
+    acked += take_acks(&g, seen, 250);
+    ck_assert_uint_eq(acked, 250);
+    ck_assert_uint_eq(st->events, 250);
+    ck_assert_uint_eq(st->acks_sent, 250);
+    rig_down(&g);
+}
+END_TEST
+
 Suite *node_dp_suite(void);
 
 Suite *node_dp_suite(void)
@@ -433,6 +511,8 @@ Suite *node_dp_suite(void)
     tcase_add_test(tc, test_rejects);
     tcase_add_test(tc, test_max_acks);
     tcase_add_test(tc, test_acks_within_mtu);
+    tcase_add_test(tc, test_refused_acks_wait_without_spin);
+    tcase_add_test(tc, test_full_ack_queue_stops_intake);
     tcase_add_test(tc, test_ids_beyond_16_and_32_bits);
     suite_add_tcase(s, tc);
     return s;

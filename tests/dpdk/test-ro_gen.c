@@ -679,6 +679,38 @@ START_TEST(test_refused_tries_are_passes)
 }
 END_TEST
 
+/* Unpaced with one SFC, the frames of events wait for a full burst of 32:
+ * 8 sources of one frame each go out four events at a time; the last
+ * events' go out when the generator ends. Every mbuf comes back to the
+ * pool. */
+START_TEST(test_full_bursts)
+{
+    static const volatile sig_atomic_t no_force;
+    struct rig g;
+    struct ro_conf c;
+    struct ro_stats st;
+    struct ro_gen gen;
+    static const unsigned in_ring[] = {0, 0, 0, 32, 32, 32, 32, 64, 64, 64};
+
+    rig_up(&g, 1024);
+    conf_init(&c, &g, 8, 10, 1024, 1024, EBF_ENCAP_ETH);
+    c.n_sfcs = 1;                                   /* several: each event's frames at once */
+    ck_assert_int_eq(ro_begin(&gen, &c, &st), 0);
+    for (unsigned e = 0; e < 10; e++) {
+        ck_assert_int_eq(ro_next(&gen, &no_force), 1);
+        ck_assert_uint_eq(rte_ring_count(g.tx), in_ring[e]);
+    }
+    ck_assert_int_eq(ro_next(&gen, &no_force), 0);  /* done: the last 16 go */
+    ck_assert_uint_eq(rte_ring_count(g.tx), 80);
+    ck_assert_uint_eq(st.frames, 80);
+    ck_assert_uint_eq(st.events, 10);
+    ck_assert_uint_eq(st.tx_refused, 0);
+    free_frames(&g, drain(&g));
+    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);    /* no spare kept */
+    rig_down(&g);
+}
+END_TEST
+
 /* Put one frame from SFC 0 on the readout's receive ring: a throttle frame
  * (on 0 or 1, or 2: malformed), or with ethertype set, a frame of another
  * protocol. */
@@ -950,6 +982,7 @@ Suite *ro_gen_suite(void)
     tcase_add_test(tc, test_stop_while_pacing);
     tcase_add_test(tc, test_force_abandons);
     tcase_add_test(tc, test_refused_tries_are_passes);
+    tcase_add_test(tc, test_full_bursts);
     tcase_add_test(tc, test_bad_conf);
     tcase_add_test(tc, test_jumbo_frames);
     tcase_add_test(tc, test_frame_without_room);

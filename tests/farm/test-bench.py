@@ -5,7 +5,8 @@
 # No timing assertion: the figures depend on the machine and its load.
 # Checked exactly: the metadata keys and their types, the frame size of a
 # 1024-byte fragment (1078 B), the results by name, unit and reference in
-# their order, 5 pairs each, median within min-max, and after the run no
+# their order, 5 pairs each, median within min-max, the two capacity sweeps
+# (their points, each figure positive, one SVG each), and after the run no
 # DPDK runtime directory of the bench's runs and no scratch directory.
 # Also: a bad option exits 2 with its message and runs nothing.
 # Usage: test-bench.py BUILD_DIR. Exit 0 passed, 1 failed.
@@ -13,13 +14,20 @@ import glob
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 RESULTS = [  # name, unit, reference
     ("readout_tx", "frames/s", "testpmd_txonly"),
     ("node_verify", "bytes/s", "crc32c"),
     ("sfc_cycles", "cycles/frame", "testpmd_io"),
+    ("sfc_capacity", "frames/s", "ring_io"),
+]
+SWEEPS = [  # name, x, the fixed parameter and its value, the points' x
+    ("sfc_frag_size", "frag_size", "sources", 8, [64, 256, 1024, 4096, 8000]),
+    ("sfc_sources", "sources", "frag_size", 1024, [1, 2, 8, 32, 128]),
 ]
 META = {"cpu_model": str, "cpu_mhz": (int, float), "cpus": int, "dpdk_version": str,
         "driver": str, "frame_size": int, "frag_size": int, "pairs": int, "quick": bool,
@@ -43,7 +51,7 @@ def check_meta(m):
     for k, t in META.items():
         if not isinstance(m.get(k), t):
             fail("meta.%s is %r, not a %s" % (k, m.get(k), t))
-    if m["driver"] != "net_null, net_memif (sfc_cycles)" or m["frame_size"] != 1078 or m["frag_size"] != 1024:
+    if m["driver"] != "net_null, net_memif (sfc_cycles), net_ring (sfc_capacity)" or m["frame_size"] != 1078 or m["frag_size"] != 1024:
         fail("meta driver/frame/frag: %r" % m)
     if m["pairs"] != 5 or m["quick"] is not True or not m["date"].endswith("Z"):
         fail("meta pairs/quick/date: %r" % m)
@@ -68,6 +76,28 @@ def check_result(r, want):
             fail("%s: %s median %r outside [%r, %r]" % (name, k, mid, lo, hi))
 
 
+def check_sweeps(sweeps):
+    if len(sweeps) != len(SWEEPS):
+        fail("%d sweeps, expected %d" % (len(sweeps), len(SWEEPS)))
+    for s, (name, x, fixed, fixed_v, xs) in zip(sweeps, SWEEPS):
+        if (s["name"], s["x"], s.get(fixed)) != (name, x, fixed_v):
+            fail("sweep %r, expected %r" % ((s["name"], s["x"], s.get(fixed)), (name, x, fixed_v)))
+        if [p["x"] for p in s["points"]] != xs:
+            fail("sweep %s: points at %r" % (name, [p["x"] for p in s["points"]]))
+        for p in s["points"]:
+            for k in ("frames_per_busy_s", "payload_gbit_per_busy_s", "cycles_per_frame"):
+                if not positive(p[k]):
+                    fail("sweep %s x=%r: %s %r is not a positive finite number" % (name, p["x"], k, p[k]))
+
+
+def check_svgs(d):
+    for name, _, _, _, _ in SWEEPS:
+        path = os.path.join(d, name + ".svg")
+        text = open(path).read()
+        if not text.startswith("<svg ") or not text.endswith("</svg>\n") or text.count("<circle ") != 10:
+            fail("%s is not the sweep's figure (two panels of 5 points)" % path)
+
+
 def main():
     ebfarm = os.path.join(sys.argv[1], "tools", "ebfarm")
     p = subprocess.run([ebfarm, "bench", "--pairs", "4"], capture_output=True, text=True)
@@ -76,8 +106,9 @@ def main():
         fail("bad option: rc %d, stderr %r" % (p.returncode, p.stderr))
     scratch = set(glob.glob("/tmp/ebfarm-bench.*"))
     dirs = runtime_dirs()
-    p = subprocess.run([ebfarm, "bench", "--quick", "--json"], capture_output=True, text=True,
-                       timeout=180)
+    svg = tempfile.mkdtemp(prefix="test-bench-svg.")
+    p = subprocess.run([ebfarm, "bench", "--quick", "--json", "--svg", svg], capture_output=True,
+                       text=True, timeout=180)
     sys.stderr.write(p.stderr)
     if p.returncode != 0:
         fail("ebfarm bench --quick --json exited %d" % p.returncode)
@@ -85,13 +116,16 @@ def main():
     if len(lines) != 1:
         fail("expected one line of JSON, got %d" % len(lines))
     doc = json.loads(lines[0])
-    if sorted(doc) != ["meta", "results"]:
+    if sorted(doc) != ["meta", "results", "sweeps"]:
         fail("top-level keys %r" % sorted(doc))
     check_meta(doc["meta"])
     if len(doc["results"]) != len(RESULTS):
         fail("%d results, expected %d" % (len(doc["results"]), len(RESULTS)))
     for r, w in zip(doc["results"], RESULTS):
         check_result(r, w)
+    check_sweeps(doc["sweeps"])
+    check_svgs(svg)
+    shutil.rmtree(svg)
     if runtime_dirs() - dirs:
         fail("DPDK runtime directories left behind: %r" % sorted(runtime_dirs() - dirs))
     if set(glob.glob("/tmp/ebfarm-bench.*")) - scratch:

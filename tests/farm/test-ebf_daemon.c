@@ -19,7 +19,7 @@ static const struct {
     {"readout/ebfarm-readout", "readout", "--port NAME --sfc-mac MAC[,MAC...]",
      "--sfc-mac=02:eb:00:00:00:01"},
     {"sfc/ebfarm-sfc", "sfc", "--port NAME --node PORT,MAC [--node ...]",
-     "--node=net_null1,02:eb:00:00:02:00"},
+     "--node=net_ring1,02:eb:00:00:02:00"},
     {"node/ebfarm-node", "node", "--port NAME --sfc-mac MAC", "--sfc-mac=02:eb:00:00:00:01"},
 };
 
@@ -260,7 +260,7 @@ START_TEST(test_mtu_refused)
     snprintf(vdev, sizeof(vdev), "--vdev=net_memif0,role=%s,socket=%s,socket-abstract=no",
              _i == 1 ? "server" : "client", sock);
     snprintf(name, sizeof(name), "--name=%s7", c);
-    const char *args[] = {"--no-huge", "-m", "64", "--no-pci", prefix, vdev, "--vdev=net_null1",
+    const char *args[] = {"--no-huge", "-m", "64", "--no-pci", prefix, vdev, "--vdev=net_ring1",
                           "--", "--port=net_memif0", daemons[_i].required, name, "--mtu=9000",
                           NULL};
     const char *range[] = {"--no-huge", prefix, "--", "--port=net_memif0",
@@ -367,7 +367,7 @@ START_TEST(test_bind_refused)
     fputs("precious\n", f);
     fclose(f);
 #define BIND_ARGS(extra, more)                                                          \
-    {"--no-huge", "-m", "256", "--no-pci", prefix, "--vdev=net_null0", "--vdev=net_null1", \
+    {"--no-huge", "-m", "256", "--no-pci", prefix, "--vdev=net_null0", "--vdev=net_ring1", \
      "--", "--port=net_null0", daemons[_i].required, name, "--link-timeout=0", extra, more, \
      NULL}
     const char *on_file[] = BIND_ARGS(ctl, NULL);

@@ -50,6 +50,13 @@ START_TEST(test_values)
     ck_assert_int_eq(o.format, BENCH_OUT_CSV);
     ck_assert_uint_eq(o.pairs, 100);
     ck_assert_uint_eq(o.frag_size, 1400);
+    ck_assert_int_eq(o.sweeps, 1);
+    ck_assert_ptr_null(o.svg_dir);
+    ck_assert_int_eq(PARSE(&o, "--only", "sfc_capacity", "--no-sweeps", "--svg", "/tmp/p"), 0);
+    ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_SFC_CAPACITY), 1);
+    ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_SFC_CYCLES), 0);
+    ck_assert_int_eq(o.sweeps, 0);
+    ck_assert_str_eq(o.svg_dir, "/tmp/p");
     ck_assert_int_eq(PARSE(&o, "--help"), 0);
     ck_assert_int_eq(o.help, 1);
 }
@@ -67,7 +74,7 @@ START_TEST(test_refusals)
     ck_assert_int_eq(PARSE(&o, "--frag-size", "-1"), -1);
     ck_assert_str_eq(err, "bench: option '--frag-size': '-1' is not an integer in 64..1400");
     ck_assert_int_eq(PARSE(&o, "--only", "sfc"), -1);
-    ck_assert_str_eq(err, "bench: option '--only': unknown case 'sfc' (readout_tx, node_verify, sfc_cycles)");
+    ck_assert_str_eq(err, "bench: option '--only': unknown case 'sfc' (readout_tx, node_verify, sfc_cycles, sfc_capacity)");
     ck_assert_int_eq(PARSE(&o, "--pairs"), -1);
     ck_assert_str_eq(err, "bench: option '--pairs' needs a value");
     ck_assert_int_eq(PARSE(&o, "--json", "--csv"), -1);

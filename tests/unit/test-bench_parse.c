@@ -77,6 +77,23 @@ START_TEST(test_json_number)
 }
 END_TEST
 
+START_TEST(test_kv_number)
+{
+    const char *out = "frames=2270208 events=283776 busy_cycles=1050888582 "
+                      "cycles_per_frame=462.9 frames_per_busy_s=5616714\n";
+    double v = 0;
+    ck_assert_int_eq(bench_kv_number(out, "frames", &v), 0);
+    ck_assert(v == 2270208);
+    ck_assert_int_eq(bench_kv_number(out, "cycles_per_frame", &v), 0);
+    ck_assert(v == 462.9);
+    ck_assert_int_eq(bench_kv_number(out, "frames_per_busy_s", &v), 0);
+    ck_assert(v == 5616714);
+    ck_assert_int_eq(bench_kv_number(out, "busy", &v), -1);       /* not a whole word */
+    ck_assert_int_eq(bench_kv_number(out, "tsc_hz", &v), -1);
+    ck_assert_int_eq(bench_kv_number("x frames= 3", "frames", &v), -1);
+}
+END_TEST
+
 static void write_file(const char *path, const char *s)
 {
     FILE *f = fopen(path, "w");
@@ -157,6 +174,7 @@ Suite *bench_parse_suite(void)
     tcase_add_test(tc, test_testpmd_pps);
     tcase_add_test(tc, test_testpmd_io_cycles);
     tcase_add_test(tc, test_json_number);
+    tcase_add_test(tc, test_kv_number);
     tcase_add_test(tc, test_readout_stats);
     tcase_add_test(tc, test_cpuinfo);
     tcase_add_test(tc, test_pieces);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ebf_mix.h"
+#include "ebf_crc.h"
 #include "ebf_pattern.h"
 
 #define T_TIMEOUT 30            /* seconds per test; valgrind runs are slow */
@@ -125,6 +126,50 @@ END_TEST
 
 /* --- Suite ----------------------------------------------------------------- */
 
+/* The one-pass check and CRC give what the two apart give: every length
+ * 0..40 and 1000..1010 at offsets 0..9 and 4093, intact and with one byte
+ * changed at the start, the middle and the end. */
+START_TEST(test_check_crc_one_pass)
+{
+    static uint8_t buf[1100];
+    static const uint32_t offs[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 4093};
+
+    for (size_t len = 0; len <= 1010; len = len == 40 ? 1000 : len + 1)
+        for (unsigned k = 0; k < sizeof(offs) / sizeof(offs[0]); k++)
+            for (int spoil = -1; spoil < 3; spoil++) {
+                size_t at = spoil == 0 ? 0 : spoil == 1 ? len / 2 : len - 1;
+                ebf_pattern_fill(buf, len, 5, 99, offs[k]);
+                if (spoil >= 0 && len > 0)
+                    buf[at] ^= 0x10;
+                uint32_t crc = 0x1234, want = ebf_crc32c(0x1234, buf, len);
+                int ok = ebf_pattern_check_crc(buf, len, 5, 99, offs[k], &crc);
+                ck_assert_uint_eq(crc, want);
+                ck_assert_int_eq(ok, ebf_pattern_check(buf, len, 5, 99, offs[k]) < 0);
+                ck_assert_int_eq(ok, spoil < 0 || len == 0);
+            }
+}
+END_TEST
+
+/* Fill and CRC in one pass write what the fill writes and give its CRC:
+ * every length 0..40 and 1000..1010 at offsets 0..9 and 4093. */
+START_TEST(test_fill_crc_one_pass)
+{
+    static uint8_t a[1100], b[1100];
+    static const uint32_t offs[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 4093};
+
+    for (size_t len = 0; len <= 1010; len = len == 40 ? 1000 : len + 1)
+        for (unsigned k = 0; k < sizeof(offs) / sizeof(offs[0]); k++) {
+            memset(a, 0xaa, sizeof(a));
+            memset(b, 0xaa, sizeof(b));
+            ebf_pattern_fill(a, len, 6, 1234, offs[k]);
+            uint32_t crc = 0x55;
+            ebf_pattern_fill_crc(b, len, 6, 1234, offs[k], &crc);
+            ck_assert_int_eq(memcmp(a, b, sizeof(a)), 0);
+            ck_assert_uint_eq(crc, ebf_crc32c(0x55, a, len));
+        }
+}
+END_TEST
+
 Suite *ebf_pattern_suite(void);   /* called by check-main.c, which has no header */
 
 Suite *ebf_pattern_suite(void)
@@ -137,6 +182,8 @@ Suite *ebf_pattern_suite(void)
     tcase_add_test(tc, test_pattern_piecewise_check);
     tcase_add_test(tc, test_pattern_bad_byte);
     tcase_add_test(tc, test_pattern_wrong_ids);
+    tcase_add_test(tc, test_check_crc_one_pass);
+    tcase_add_test(tc, test_fill_crc_one_pass);
     tcase_add_loop_test(tc, test_pattern_piecewise_fill, 0, 2);
     suite_add_tcase(s, tc);
     return s;

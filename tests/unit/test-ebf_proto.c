@@ -1194,6 +1194,63 @@ END_TEST
 
 /* --- Suite ----------------------------------------------------------------- */
 
+/* CRC and pattern in one pass (ebf_frag_verify), against the two checks
+ * done apart: a 1300-byte piece at offset 2000 (three chunks), a byte
+ * changed in its second chunk with the CRC rewritten (pattern bad) or not
+ * (CRC bad, pattern not judged), and a byte in the header. */
+START_TEST(test_frag_verify_one_pass)
+{
+    static uint8_t buf[EBF_FRAG_HLEN + 1300];
+    struct ebf_frag_hdr h = {.source = 3, .seq = 1, .event_id = 77, .frag_len = 4000,
+                             .offset = 2000, .piece_len = 1300, .tx_ns = 5};
+    struct ebf_frag_hdr p;
+    size_t used;
+    int bad = -1;
+
+    ebf_pattern_fill(buf + EBF_FRAG_HLEN, 1300, 3, 77, 2000);
+    ebf_frag_write(buf, &h);
+    ck_assert_int_eq(ebf_frag_parse(buf, sizeof(buf), 8, 0, &p, &used), EBF_R_OK);
+    ck_assert_int_eq(ebf_frag_verify(buf, &p, &bad), EBF_R_OK);
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_eq(ebf_frag_crc_ok(buf, &p), 1);
+
+    buf[EBF_FRAG_HLEN + 700] ^= 1;                  /* CRC now wrong */
+    bad = -1;
+    ck_assert_int_eq(ebf_frag_verify(buf, &p, &bad), EBF_R_BAD_CHECKSUM);
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_eq(ebf_frag_crc_ok(buf, &p), 0);
+    ck_assert_int_eq(ebf_frag_parse(buf, sizeof(buf), 8, 1, &p, &used), EBF_R_BAD_CHECKSUM);
+
+    ebf_frag_write(buf, &h);                        /* CRC over the changed byte */
+    ck_assert_int_eq(ebf_frag_parse(buf, sizeof(buf), 8, 0, &p, &used), EBF_R_OK);
+    ck_assert_int_eq(ebf_frag_verify(buf, &p, &bad), EBF_R_OK);
+    ck_assert_int_eq(bad, 1);
+    ck_assert_int_eq(ebf_pattern_check(buf + EBF_FRAG_HLEN, 1300, 3, 77, 2000), 700);
+
+    buf[EBF_FRAG_HLEN + 700] ^= 1;                  /* pattern right again, CRC wrong */
+    buf[33] ^= 0x80;                                /* and tx_ns changed */
+    ck_assert_int_eq(ebf_frag_parse(buf, sizeof(buf), 8, 0, &p, &used), EBF_R_OK);
+    ck_assert_int_eq(ebf_frag_verify(buf, &p, &bad), EBF_R_BAD_CHECKSUM);
+}
+END_TEST
+
+/* ebf_frag_write_pattern writes what ebf_pattern_fill and ebf_frag_write
+ * write, byte for byte, and sets the same CRC. */
+START_TEST(test_frag_write_pattern)
+{
+    static uint8_t a[EBF_FRAG_HLEN + 1446], b[EBF_FRAG_HLEN + 1446];
+    struct ebf_frag_hdr h = {.source = 2, .seq = 9, .event_id = 1ull << 40, .frag_len = 8000,
+                             .offset = 1446 * 3, .piece_len = 1446, .tx_ns = 123456789};
+    struct ebf_frag_hdr h2 = h;
+
+    ebf_pattern_fill(a + EBF_FRAG_HLEN, 1446, 2, 1ull << 40, 1446 * 3);
+    ebf_frag_write(a, &h);
+    ebf_frag_write_pattern(b, &h2);
+    ck_assert_int_eq(memcmp(a, b, sizeof(a)), 0);
+    ck_assert_uint_eq(h.crc, h2.crc);
+}
+END_TEST
+
 Suite *ebf_proto_suite(void);   /* called by check-main.c, which has no header */
 
 static TCase *tcase(const char *name)
@@ -1239,6 +1296,8 @@ Suite *ebf_proto_suite(void)
     tcase_add_test(tc, test_l2l3_oversize);
     tcase_add_test(tc, test_reason_names);
     tcase_add_test(tc, test_throttle_frame);
+    tcase_add_test(tc, test_frag_verify_one_pass);
+    tcase_add_test(tc, test_frag_write_pattern);
     suite_add_tcase(s, tc);
 
     return s;

@@ -212,6 +212,25 @@ START_TEST(test_least_loaded)
 }
 END_TEST
 
+/* Skipped nodes are passed over, the rest chosen as before; a skip of
+ * every node with credit gives -1. */
+START_TEST(test_pick_skip)
+{
+    struct sfc_credit *c = mk(4, 16);
+    uint32_t avail[4] = {5, 9, 0, 9};
+
+    for (uint16_t n = 0; n < 4; n++)
+        sfc_credit_grant(c, n, avail[n]);
+    ck_assert_int_eq(sfc_credit_pick_skip(c, 1u << 1), 3);
+    ck_assert_int_eq(sfc_credit_pick_skip(c, (1u << 1) | (1u << 3)), 0);
+    ck_assert_int_eq(sfc_credit_pick_skip(c, 0xb), -1);        /* 0, 1, 3; 2 has none */
+    ck_assert_int_eq(sfc_credit_pick_skip(c, 0), 1);           /* next was 1 after node 0 */
+    for (uint16_t n = 0; n < 4; n++)
+        expect_node(c, n, avail[n], 0);                     /* picking spends nothing */
+    sfc_credit_destroy(c);
+}
+END_TEST
+
 struct rr {
     uint16_t n;
     uint32_t credits;
@@ -522,6 +541,7 @@ Suite *sfc_credit_suite(void)
                         (int)(sizeof(rr_cases) / sizeof(rr_cases[0])));
     tcase_add_loop_test(tc, test_round_robin_refill, 0, 4);
     tcase_add_test(tc, test_round_robin_subset);
+    tcase_add_test(tc, test_pick_skip);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("sequences");

@@ -2,11 +2,14 @@
 /* bench.c - `ebfarm bench`: every case run as alternated subject/reference pairs into results. */
 #include "bench.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench_cap.h"
 #include "bench_sfc.h"
 #include "bench_stats.h"
 #include "bench_txrate.h"
@@ -19,6 +22,7 @@ static const struct bench_case_def cases[BENCH_CASE_MAX] = {
     [BENCH_CASE_READOUT_TX] = {NULL, "frames/s", "testpmd_txonly", bench_txrate_side},
     [BENCH_CASE_NODE_VERIFY] = {NULL, "bytes/s", "crc32c", bench_verify_side},
     [BENCH_CASE_SFC_CYCLES] = {NULL, "cycles/frame", "testpmd_io", bench_sfc_side},
+    [BENCH_CASE_SFC_CAPACITY] = {NULL, "frames/s", "ring_io", bench_cap_side},
 };
 
 void bench_env_prefix(struct bench_env *env, char *buf, size_t len)
@@ -70,9 +74,31 @@ static int find_testpmd(struct bench_env *env, char *err, size_t len)
     return -1;
 }
 
-int bench_run_all(const struct bench_opts *o, struct bench_result *r, FILE *progress, char *err,
-                  size_t len)
+/* Write each sweep's SVG figure as DIR/<name>.svg (DIR made if missing). */
+static int write_svgs(const char *dir, const struct bench_sweep *sw, int n, char *err, size_t len)
 {
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, len, "--svg %s: cannot make the directory: %s", dir, strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof(path), "%s/%s.svg", dir, sw[i].name);
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            snprintf(err, len, "--svg %s: cannot write %s", dir, path);
+            return -1;
+        }
+        bench_sweep_svg(f, &sw[i]);
+        fclose(f);
+    }
+    return 0;
+}
+
+int bench_run_all(const struct bench_opts *o, struct bench_result *r, struct bench_sweep *sw,
+                  int *n_sweeps, FILE *progress, char *err, size_t len)
+{
+    *n_sweeps = 0;
     struct bench_env env = {.o = o};
     if (farm_build_dir(env.build, sizeof(env.build)) != 0) {
         snprintf(err, len, "cannot find the build directory; set EBFARM_BUILD_DIR");
@@ -99,7 +125,15 @@ int bench_run_all(const struct bench_opts *o, struct bench_result *r, FILE *prog
         }
         n++;
     }
+    if (n >= 0 && o->sweeps && bench_opts_wants(o, BENCH_CASE_SFC_CAPACITY)) {
+        if (bench_sweeps_run(&env, sw, progress, err, len) != 0)
+            n = -1;
+        else
+            *n_sweeps = BENCH_SWEEPS;
+    }
     if (n >= 0 || farm_signal_count() > 0) /* a failure's message names a log in it: kept */
         farm_rm_rf(env.tmp);
+    if (n >= 0 && *n_sweeps && o->svg_dir && write_svgs(o->svg_dir, sw, *n_sweeps, err, len) != 0)
+        n = -1;                 /* no run failed: nothing to keep */
     return n;
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "bench_cap.h"
 #include "bench_env.h"
 #include "bench_report.h"
 
@@ -22,13 +23,15 @@ struct bench_case_def {
 int bench_run_case(struct bench_env *env, const struct bench_case_def *def,
                    struct bench_result *r, FILE *progress, char *err, size_t len);
 
-/* Run every case o asks for into r (room for BENCH_CASE_MAX results):
+/* Run every case o asks for into r (room for BENCH_CASE_MAX results) and,
+ * with sfc_capacity unless --no-sweeps, the sweeps into sw (room for
+ * BENCH_SWEEPS; *n_sweeps of them; their SVG figures into --svg DIR):
  * finds the build directory and dpdk-testpmd, makes and removes the
  * scratch directory. Returns the number of results, or -1 with err set. */
-int bench_run_all(const struct bench_opts *o, struct bench_result *r, FILE *progress, char *err,
-                  size_t len);
+int bench_run_all(const struct bench_opts *o, struct bench_result *r, struct bench_sweep *sw,
+                  int *n_sweeps, FILE *progress, char *err, size_t len);
 
 /* The device name of the metadata. */
-#define BENCH_DRIVER "net_null, net_memif (sfc_cycles)"
+#define BENCH_DRIVER "net_null, net_memif (sfc_cycles), net_ring (sfc_capacity)"
 
 #endif /* BENCH_H */

@@ -15,7 +15,10 @@ const char bench_usage[] =
     "  --pairs N        subject/reference pairs per result (5..100, default 5)\n"
     "  --frag-size N    fragment payload bytes (64..1400, default 1024)\n"
     "  --only CASE      run one case (repeatable): readout_tx, node_verify,\n"
-    "                   sfc_cycles\n"
+    "                   sfc_cycles, sfc_capacity\n"
+    "  --no-sweeps      leave out the sweeps of sfc_capacity (fragment sizes,\n"
+    "                   sources)\n"
+    "  --svg DIR        write one SVG figure per sweep into DIR\n"
     "  --json           one JSON object on stdout\n"
     "  --csv            CSV on stdout\n"
     "  --help           this text\n";
@@ -49,7 +52,8 @@ static int parse_case(const char *s, unsigned *only, char *err, size_t len)
             return 0;
         }
     snprintf(err, len,
-             "bench: option '--only': unknown case '%s' (readout_tx, node_verify, sfc_cycles)", s);
+             "bench: option '--only': unknown case '%s' (readout_tx, node_verify, sfc_cycles, "
+             "sfc_capacity)", s);
     return -1;
 }
 
@@ -65,6 +69,10 @@ static int parse_valued(struct bench_opts *o, int argc, char **argv, int *i, cha
     const char *v = argv[++*i];
     if (strcmp(opt, "--pairs") == 0)
         return parse_uint(opt, v, BENCH_PAIRS_MIN, BENCH_PAIRS_MAX, &o->pairs, err, len);
+    if (strcmp(opt, "--svg") == 0) {
+        o->svg_dir = v;
+        return 0;
+    }
     if (strcmp(opt, "--frag-size") == 0)
         return parse_uint(opt, v, BENCH_FRAG_MIN, BENCH_FRAG_MAX, &o->frag_size, err, len);
     return parse_case(v, &o->only, err, len);
@@ -75,6 +83,7 @@ int bench_opts_parse(struct bench_opts *o, int argc, char **argv, char *err, siz
     memset(o, 0, sizeof(*o));
     o->pairs = BENCH_PAIRS_MIN;
     o->frag_size = 1024;
+    o->sweeps = 1;
     int json = 0, csv = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -84,10 +93,12 @@ int bench_opts_parse(struct bench_opts *o, int argc, char **argv, char *err, siz
             json = 1;
         else if (strcmp(a, "--csv") == 0)
             csv = 1;
+        else if (strcmp(a, "--no-sweeps") == 0)
+            o->sweeps = 0;
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
             o->help = 1;
         else if (strcmp(a, "--pairs") == 0 || strcmp(a, "--frag-size") == 0 ||
-                 strcmp(a, "--only") == 0) {
+                 strcmp(a, "--only") == 0 || strcmp(a, "--svg") == 0) {
             if (parse_valued(o, argc, argv, &i, err, len) != 0)
                 return -1;
         } else {

@@ -17,6 +17,8 @@ struct bench_opts {
     unsigned pairs;              /* subject/reference pairs per result, 5..100 */
     unsigned frag_size;          /* fragment payload bytes, 64..1400 (one frame each) */
     unsigned only;               /* bit per BENCH_CASE_*, 0: all */
+    int sweeps;                  /* 1: the capacity sweeps too (with sfc_capacity; --no-sweeps) */
+    const char *svg_dir;         /* --svg DIR: one SVG figure per sweep in DIR, or NULL */
     int help;
 };
 
@@ -29,7 +31,8 @@ struct bench_opts {
 #define BENCH_FOREACH_CASE(X)                                                          \
     X(READOUT_TX, "readout_tx", "readout TX rate against dpdk-testpmd txonly")         \
     X(NODE_VERIFY, "node_verify", "node piece verification against a plain CRC32C pass") \
-    X(SFC_CYCLES, "sfc_cycles", "SFC busy cycles per frame against dpdk-testpmd io-forward")
+    X(SFC_CYCLES, "sfc_cycles", "SFC busy cycles per frame against dpdk-testpmd io-forward") \
+    X(SFC_CAPACITY, "sfc_capacity", "SFC frames per busy second in-process, and its sweeps")
 
 enum bench_case {
 #define BENCH_CASE_ENUM(id, name, help) BENCH_CASE_##id,

@@ -2,6 +2,7 @@
 /* bench_parse.c - figures out of the runs' outputs: dpdk-testpmd's periodic stats, the readout's stats file. */
 #include "bench_parse.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,23 @@ int bench_json_number(const char *text, const char *const *keys, unsigned n, dou
         return -1;
     *out = x;
     return 0;
+}
+
+int bench_kv_number(const char *text, const char *key, double *out)
+{
+    size_t k = strlen(key);
+    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+        if ((p != text && p[-1] != ' ' && p[-1] != '\n') || p[k] != '=')
+            continue;
+        const char *v0 = p + k + 1;
+        char *end;
+        double v = strtod(v0, &end);
+        if (end == v0 || !(isdigit((unsigned char)*v0) || *v0 == '-' || *v0 == '.'))
+            return -1;
+        *out = v;
+        return 0;
+    }
+    return -1;
 }
 
 int bench_ro_load(const char *path, struct bench_ro_run *r)

@@ -32,6 +32,14 @@ int bench_testpmd_io_cycles(FILE *out, double *cycles, double *packets);
  */
 int bench_json_number(const char *text, const char *const *keys, unsigned n, double *out);
 
+/*
+ * The number of key in a line of "key=value" words (ebfarm-sfc-capacity's
+ * output): "frames=10 busy_cycles=5" with key busy_cycles gives 5. A key
+ * counts only as a whole word (at the start or after a space). Returns 0,
+ * or -1 when the key or its number is missing.
+ */
+int bench_kv_number(const char *text, const char *key, double *out);
+
 /* The figures of a readout run, from its stats file. */
 struct bench_ro_run {
     uint64_t frames;             /* "frames": frames sent */

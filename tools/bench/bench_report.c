@@ -95,6 +95,13 @@ static void json_result(FILE *f, const struct bench_result *r)
 void bench_print_json(FILE *f, const struct bench_meta *m, const struct bench_result *r,
                       size_t n)
 {
+    bench_print_json_with(f, m, r, n, NULL, NULL);
+}
+
+void bench_print_json_with(FILE *f, const struct bench_meta *m, const struct bench_result *r,
+                           size_t n, void (*sweeps_json)(FILE *f, const void *arg),
+                           const void *arg)
+{
     fputc('{', f);
     json_meta(f, m);
     fputs(",\"results\":[", f);
@@ -103,7 +110,12 @@ void bench_print_json(FILE *f, const struct bench_meta *m, const struct bench_re
             fputc(',', f);
         json_result(f, &r[i]);
     }
-    fputs("]}\n", f);
+    fputc(']', f);
+    if (sweeps_json) {
+        fputs(",\"sweeps\":", f);
+        sweeps_json(f, arg);
+    }
+    fputs("}\n", f);
 }
 
 /* A CSV field: quoted, inner quotes doubled. */

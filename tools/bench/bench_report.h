@@ -48,6 +48,12 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
 void bench_print_json(FILE *f, const struct bench_meta *m, const struct bench_result *r,
                       size_t n);
 
+/* The same with a last key, "sweeps", whose value sweeps_json writes
+ * (when it is not NULL). */
+void bench_print_json_with(FILE *f, const struct bench_meta *m, const struct bench_result *r,
+                           size_t n, void (*sweeps_json)(FILE *f, const void *arg),
+                           const void *arg);
+
 /* CSV: a header line, then one line per result; the metadata repeated in
  * the last columns of every line so that each line stands alone. */
 void bench_print_csv(FILE *f, const struct bench_meta *m, const struct bench_result *r,

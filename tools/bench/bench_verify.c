@@ -51,9 +51,9 @@ size_t bench_verify_pass(const struct bench_pieces *p)
         const uint8_t *b = p->buf + i * p->stride;
         struct ebf_frag_hdr h;
         size_t used;
-        if (ebf_frag_parse(b, p->stride, VERIFY_SOURCES, 1, &h, &used) == EBF_R_OK &&
-            ebf_pattern_check(b + EBF_FRAG_HLEN, h.piece_len, h.source, h.event_id,
-                              h.offset) < 0)
+        int pattern_bad = 1;
+        if (ebf_frag_parse(b, p->stride, VERIFY_SOURCES, 0, &h, &used) == EBF_R_OK &&
+            ebf_frag_verify(b, &h, &pattern_bad) == EBF_R_OK && !pattern_bad)
             ok++;
     }
     return ok;

@@ -11,6 +11,17 @@
 #include "bench_txrate.h"
 #include "farm_signal.h"
 
+struct sweeps_arg {
+    const struct bench_sweep *sw;
+    int n;
+};
+
+static void sweeps_json(FILE *f, const void *arg)
+{
+    const struct sweeps_arg *a = arg;
+    bench_sweeps_json(f, a->sw, (size_t)a->n);
+}
+
 int cmd_bench(int argc, char **argv)
 {
     struct bench_opts o;
@@ -32,16 +43,21 @@ int cmd_bench(int argc, char **argv)
     m.quick = o.quick;
     farm_signal_catch(); /* Ctrl-C stops the run going on and cleans up */
     struct bench_result r[BENCH_CASE_MAX];
-    int n = bench_run_all(&o, r, stderr, err, sizeof(err));
+    struct bench_sweep sw[BENCH_SWEEPS];
+    int n_sw = 0;
+    int n = bench_run_all(&o, r, sw, &n_sw, stderr, err, sizeof(err));
     if (n < 0) {
         fprintf(stderr, "ebfarm bench: %s\n", err);
         return 1;
     }
+    struct sweeps_arg sa = {sw, n_sw};
     if (o.format == BENCH_OUT_JSON)
-        bench_print_json(stdout, &m, r, (size_t)n);
+        bench_print_json_with(stdout, &m, r, (size_t)n, n_sw ? sweeps_json : NULL, &sa);
     else if (o.format == BENCH_OUT_CSV)
         bench_print_csv(stdout, &m, r, (size_t)n);
     else
         bench_print_table(stdout, &m, r, (size_t)n);
+    if (o.format == BENCH_OUT_TABLE)
+        bench_sweeps_table(stdout, sw, (size_t)n_sw);
     return 0;
 }

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* bench_cap.c - the SFC's in-process capacity (ebfarm-sfc-capacity) against the ring ports' io-forward floor, and its sweeps. */
+#include "bench_cap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_parse.h"
+#include "bench_proc.h"
+
+#define CAP_SOURCES 8
+
+static const unsigned sweep_frag[] = {64, 256, 1024, 4096, 8000};
+static const unsigned sweep_sources[] = {1, 2, 8, 32, 128};
+
+/* The whole of a small file, NUL-terminated, or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *buf = malloc(1 << 16);
+    size_t n = buf ? fread(buf, 1, (1 << 16) - 1, f) : 0;
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned sources,
+                  struct bench_cap_run *r, char *err, size_t len)
+{
+    char exe[PATH_MAX + 48], prefix[64], fp[80], out[PATH_MAX + 96], frag[16], src[16], ms[16];
+    bench_env_prefix(env, prefix, sizeof(prefix));
+    snprintf(exe, sizeof(exe), "%s/tools/bench/ebfarm-sfc-capacity", env->build);
+    snprintf(fp, sizeof(fp), "--file-prefix=%s", prefix);
+    snprintf(out, sizeof(out), "%s/%s.log", env->tmp, prefix);
+    snprintf(frag, sizeof(frag), "%u", frag_size);
+    snprintf(src, sizeof(src), "%u", sources);
+    snprintf(ms, sizeof(ms), "%u", env->o->quick ? 300u : 1000u);
+    char *argv[] = {exe, "--no-huge", "-m", "256", "--no-pci", "--no-telemetry", "-l", "0",
+                    "--log-level=*:warning", fp, "--", "--frag-size", frag, "--sources", src,
+                    "--ms", ms, io ? "--io" : NULL, NULL};
+    struct bench_proc_limits lim = {.interrupt_after_s = 0, .timeout_s = 60};
+    if (bench_proc_run(argv, out, &lim, prefix, err, len) != 0)
+        return -1;
+    char *text = slurp(out);
+    int rc = text && bench_kv_number(text, "frames_per_busy_s", &r->fps) == 0 &&
+                     bench_kv_number(text, "cycles_per_frame", &r->cycles_per_frame) == 0 &&
+                     bench_kv_number(text, "payload_gbit_per_busy_s", &r->gbps) == 0 &&
+                     r->fps > 0
+                 ? 0
+                 : -1;
+    free(text);
+    if (rc)
+        snprintf(err, len, "ebfarm-sfc-capacity printed no frames_per_busy_s (output: %s)", out);
+    return rc;
+}
+
+int bench_cap_side(struct bench_env *env, int reference, double *value, char *err, size_t len)
+{
+    struct bench_cap_run r;
+    if (bench_cap_run(env, reference, env->o->frag_size, CAP_SOURCES, &r, err, len) != 0)
+        return -1;
+    *value = r.fps;
+    return 0;
+}
+
+static int sweep(struct bench_env *env, struct bench_sweep *sw, const unsigned *x, unsigned n,
+                 int over_sources, FILE *progress, char *err, size_t len)
+{
+    sw->n = n;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned frag = over_sources ? sw->fixed : x[i], src = over_sources ? x[i] : sw->fixed;
+        sw->x[i] = x[i];
+        if (bench_cap_run(env, 0, frag, src, &sw->y[i], err, len) != 0)
+            return -1;
+        if (progress)
+            fprintf(progress, "bench: %s %s=%u: %.4g frames/s, %.3g Gbit/s per busy s\n",
+                    sw->name, sw->x_name, x[i], sw->y[i].fps, sw->y[i].gbps);
+    }
+    return 0;
+}
+
+int bench_sweeps_run(struct bench_env *env, struct bench_sweep *sw, FILE *progress, char *err,
+                     size_t len)
+{
+    sw[0] = (struct bench_sweep){.name = "sfc_frag_size", .x_name = "frag_size",
+                                 .fixed = CAP_SOURCES};
+    sw[1] = (struct bench_sweep){.name = "sfc_sources", .x_name = "sources", .fixed = 1024};
+    if (sweep(env, &sw[0], sweep_frag, sizeof(sweep_frag) / sizeof(sweep_frag[0]), 0, progress,
+              err, len) != 0)
+        return -1;
+    return sweep(env, &sw[1], sweep_sources, sizeof(sweep_sources) / sizeof(sweep_sources[0]),
+                 1, progress, err, len);
+}

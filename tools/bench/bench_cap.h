@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* bench_cap.h - the SFC's in-process capacity (ebfarm-sfc-capacity) against the ring ports' io-forward floor, and its sweeps. */
+#ifndef BENCH_CAP_H
+#define BENCH_CAP_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "bench_env.h"
+
+/* The figures of one run of ebfarm-sfc-capacity. */
+struct bench_cap_run {
+    double fps;                  /* frames per busy second */
+    double cycles_per_frame;
+    double gbps;                 /* fragment payload, Gbit per busy second */
+};
+
+/* One run: io 0 the SFC's data plane, io 1 the port-to-port forward of the
+ * same frames; frag_size bytes from each of sources. Returns 0, or -1 with
+ * the reason (and the run's log) in err. */
+int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned sources,
+                  struct bench_cap_run *r, char *err, size_t len);
+
+/* The capacity case: 1 KiB (--frag-size) x 8 sources, frames per busy
+ * second; reference 1 is the ring ports' io forward. */
+int bench_cap_side(struct bench_env *env, int reference, double *value, char *err, size_t len);
+
+#define BENCH_SWEEP_POINTS 8
+
+/* One sweep of the SFC's capacity over one parameter, one run per point. */
+struct bench_sweep {
+    const char *name;            /* "sfc_frag_size", "sfc_sources" */
+    const char *x_name;          /* "frag_size" (bytes), "sources" */
+    unsigned fixed;              /* the other parameter: sources, or frag_size */
+    unsigned n;
+    double x[BENCH_SWEEP_POINTS];
+    struct bench_cap_run y[BENCH_SWEEP_POINTS];
+};
+
+#define BENCH_SWEEPS 2
+
+/* Run both sweeps (fragment sizes 64..8000 B at 8 sources, sources 1..128
+ * at 1 KiB) into sw[BENCH_SWEEPS]. progress (may be NULL) gets a line per
+ * point. Returns 0, or -1 with err set. */
+int bench_sweeps_run(struct bench_env *env, struct bench_sweep *sw, FILE *progress, char *err,
+                     size_t len);
+
+/* The sweeps as text lines (after the table), and as the JSON array
+ * "sweeps" (the value of that key). */
+void bench_sweeps_table(FILE *f, const struct bench_sweep *sw, size_t n);
+void bench_sweeps_json(FILE *f, const struct bench_sweep *sw, size_t n);
+
+/* One sweep as an SVG figure: frames and payload per busy second against
+ * the swept parameter (log scale). */
+void bench_sweep_svg(FILE *f, const struct bench_sweep *sw);
+
+#endif /* BENCH_CAP_H */

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* cap_main.c - ebfarm-sfc-capacity: the SFC's frames per busy second in-process, or the ring ports' io-forward floor. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+
+#include "cap_rig.h"
+#include "ebf_port.h"
+
+static const char usage[] =
+    "usage: ebfarm-sfc-capacity [EAL options] -- [--io] [--frag-size N] [--sources N]\n"
+    "                           [--ms N] [--mtu N] [--verify full|sampled|none]\n"
+    "                           [--verify-every N]\n"
+    "Feeds pre-built fragment frames to the SFC's data plane over net_ring ports\n"
+    "on one lcore and prints its frames per busy second (cycles inside its poll\n"
+    "loop only); --io forwards the same frames port to port instead (the floor).\n";
+
+static int parse_u(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (!s[0] || *end || errno || v < lo || v > hi) {
+        fprintf(stderr, "sfc-capacity: option '%s': '%s' is not an integer in %u..%u\n", opt,
+                s, lo, hi);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct cap_opts *o)
+{
+    static const struct option lo[] = {
+        {"io", no_argument, NULL, 'i'},        {"frag-size", required_argument, NULL, 'f'},
+        {"sources", required_argument, NULL, 's'}, {"ms", required_argument, NULL, 't'},
+        {"mtu", required_argument, NULL, 'm'}, {"verify", required_argument, NULL, 'v'},
+        {"verify-every", required_argument, NULL, 'e'}, {NULL, 0, NULL, 0},
+    };
+    static const char *const verify[] = {"full", "sampled", "none"};
+    unsigned mtu = 1500, ms = 1000, every = 64;
+    int c;
+    *o = (struct cap_opts){.frag_size = 1024, .sources = 8, .seconds = 1.0};
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        int rc = 0;
+        if (c == 'i')
+            o->io = 1;
+        else if (c == 'f')
+            rc = parse_u("--frag-size", optarg, 64, CAP_FRAG_MAX, &o->frag_size);
+        else if (c == 's')
+            rc = parse_u("--sources", optarg, 1, CAP_SOURCES_MAX, &o->sources);
+        else if (c == 't')
+            rc = parse_u("--ms", optarg, 10, 60000, &ms);
+        else if (c == 'm')
+            rc = parse_u("--mtu", optarg, 256, 9000, &mtu);
+        else if (c == 'e')
+            rc = parse_u("--verify-every", optarg, 1, 1u << 20, &every);
+        else if (c == 'v') {
+            o->verify = 3;
+            for (uint8_t v = 0; v < 3; v++)
+                if (strcmp(optarg, verify[v]) == 0)
+                    o->verify = v;
+            if (o->verify == 3) {
+                fprintf(stderr, "sfc-capacity: option '--verify': '%s' is not full, sampled "
+                                "or none\n", optarg);
+                rc = -1;
+            }
+        }
+        else
+            rc = -1;
+        if (rc)
+            return -1;
+    }
+    o->seconds = ms / 1000.0;
+    o->mtu = (uint16_t)mtu;
+    o->verify_every = every;
+    return 0;
+}
+
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Cycles of the subject's passes that did work, over rounds until the
+ * measuring time is up: *busy as the TSC counts them, *on_cpu the same
+ * times the share of each round's wall time that this thread was on a CPU
+ * (its CPU time over the round's TSC time), so that the time another
+ * thread held the core is left out. Returns 0, or -1 when a round stalled. */
+static int measure(struct cap_rig *g, uint64_t *busy, double *on_cpu, uint64_t *frames)
+{
+    uint64_t hz = rte_get_tsc_hz(), end = rte_get_tsc_cycles() + (uint64_t)(g->o.seconds * (double)hz);
+    struct rte_mbuf *m[32];
+    *busy = *frames = 0;
+    *on_cpu = 0;
+    while (rte_get_tsc_cycles() < end) {
+        uint64_t r0 = rte_get_tsc_cycles(), b0 = *busy;
+        double c0 = thread_cpu_s();
+        cap_rig_feed(g);
+        uint64_t stall = rte_get_tsc_cycles() + 5 * hz;
+        while (!cap_rig_round_done(g)) {
+            uint64_t t0 = rte_get_tsc_cycles(), work;
+            if (g->o.io) {
+                uint16_t n = rte_eth_rx_burst(g->sfc_rx, 0, m, 32);
+                work = n ? rte_eth_tx_burst(g->sfc_node, 0, m, n) : 0;
+                if (work < n)
+                    rte_pktmbuf_free_bulk(m + work, n - (uint16_t)work);
+            } else {
+                work = sfc_dp_poll(g->dp, 1);
+            }
+            uint64_t t1 = rte_get_tsc_cycles();
+            if (work)
+                *busy += t1 - t0;
+            cap_rig_nodes(g);
+            if (t1 > stall) {
+                fprintf(stderr, "sfc-capacity: a round of %u frames did not come back in 5 s\n",
+                        g->n_frames);
+                return -1;
+            }
+        }
+        *frames += g->n_frames;
+        double wall = (double)(rte_get_tsc_cycles() - r0) / (double)hz;
+        double share = wall > 0 ? (thread_cpu_s() - c0) / wall : 1;
+        *on_cpu += (double)(*busy - b0) * (share < 1 ? share : 1);
+    }
+    return 0;
+}
+
+/* The SFC must have built and sent every frame fed, dropping none. */
+static int check_counts(const struct cap_rig *g, uint64_t frames)
+{
+    if (g->o.io)
+        return g->node_frames == frames ? 0 : -1;
+    const struct sfc_stats *st = sfc_dp_stats(g->dp);
+    uint64_t events = frames / g->per_event;
+    if (st->rx_frames == frames && st->events_complete == events && g->acked == events)
+        return 0;
+    fprintf(stderr,
+            "sfc-capacity: fed %" PRIu64 " frames (%" PRIu64 " events), the SFC took %" PRIu64
+            " and completed %" PRIu64 " events, %" PRIu64 " acked\n",
+            frames, events, st->rx_frames, st->events_complete, g->acked);
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    int n = rte_eal_init(argc, argv);
+    if (n < 0) {
+        fprintf(stderr, "sfc-capacity: EAL initialisation failed\n%s", usage);
+        return 2;
+    }
+    argv[n] = argv[0];
+    struct cap_opts o;
+    if (parse_opts(argc - n, argv + n, &o) != 0)
+        ebf_eal_exit(2, "%s", usage);
+    struct cap_rig g;
+    uint64_t busy = 0, frames = 0;
+    double on_cpu = 0;
+    int rc = cap_rig_up(&g, &o) != 0 || measure(&g, &busy, &on_cpu, &frames) != 0 ||
+             check_counts(&g, frames) != 0;
+    if (!rc) {
+        double hz = (double)rte_get_tsc_hz(), s = on_cpu / hz, raw = (double)busy / hz;
+        uint64_t events = frames / g.per_event;
+        double bits = (double)events * o.sources * o.frag_size * 8.0;
+        printf("frames=%" PRIu64 " events=%" PRIu64 " busy_cycles=%" PRIu64 " tsc_hz=%.0f"
+               " on_cpu_cycles=%.0f cycles_per_frame=%.1f frames_per_busy_s=%.0f"
+               " payload_gbit_per_busy_s=%.3f frames_per_busy_s_tsc=%.0f\n",
+               frames, events, busy, hz, on_cpu, frames ? on_cpu / (double)frames : 0.0,
+               s > 0 ? (double)frames / s : 0.0, s > 0 ? bits / s * 1e-9 : 0.0,
+               raw > 0 ? (double)frames / raw : 0.0);
+    }
+    cap_rig_down(&g);
+    ebf_eal_cleanup();
+    return rc;
+}

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* cap_rig.c - the in-process capacity rig: crossed net_ring ports, pre-built fragment frames, an emulated node. */
+#include "cap_rig.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+
+#include "ebf_param.h"
+#include "ebf_pattern.h"
+#include "ebf_port.h"
+#include "ebf_proto.h"
+
+#define RING_SIZE 8192
+#define POOL_MBUFS 16383
+
+static const uint8_t ro_mac[6] = {0x02, 0xeb, 0, 0, 0x01, 0x00};
+static const uint8_t node_mac[CAP_NODES][6] = {{0x02, 0xeb, 0, 0, 0x02, 0x00},
+                                               {0x02, 0xeb, 0, 0, 0x02, 0x01}};
+
+static struct rte_ring *ring(const char *name)
+{
+    struct rte_ring *r = rte_ring_create(name, RING_SIZE, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+    if (!r)
+        fprintf(stderr, "sfc-capacity: cannot make ring %s: %s\n", name,
+                rte_strerror(rte_errno));
+    return r;
+}
+
+static int ring_port(const char *name, struct rte_ring *rx, struct rte_ring *tx, uint16_t *port)
+{
+    int p = rte_eth_from_rings(name, &rx, 1, &tx, 1, 0);
+    if (p < 0) {
+        fprintf(stderr, "sfc-capacity: cannot make ring port %s\n", name);
+        return -1;
+    }
+    *port = (uint16_t)p;
+    return 0;
+}
+
+static int make_ports(struct cap_rig *g)
+{
+    g->r_in = ring("cap_in");
+    g->r_void = ring("cap_void");
+    g->r_down = ring("cap_down");
+    g->r_up = ring("cap_up");
+    if (!g->r_in || !g->r_void || !g->r_down || !g->r_up)
+        return -1;
+    if (ring_port("cap_rx", g->r_in, g->r_void, &g->sfc_rx) != 0 ||
+        ring_port("cap_node", g->r_up, g->r_down, &g->sfc_node) != 0)
+        return -1;
+    g->pool = ebf_pool_create("cap_pool", POOL_MBUFS, 2048, 0);
+    g->hdr_pool = ebf_pool_create("cap_hdr", POOL_MBUFS, 128, 0);
+    g->clone_pool = ebf_pool_create("cap_clone", POOL_MBUFS, 0, 0);
+    if (!g->pool || !g->hdr_pool || !g->clone_pool) {
+        fprintf(stderr, "sfc-capacity: cannot make the pools: %s\n", rte_strerror(rte_errno));
+        return -1;
+    }
+    if (ebf_port_start(g->sfc_rx, g->pool, 0, 1024, 1024) != 0 ||
+        ebf_port_start(g->sfc_node, g->pool, 0, 1024, 1024) != 0)
+        return -1;
+    struct rte_ether_addr ea;
+    rte_eth_macaddr_get(g->sfc_rx, &ea);
+    memcpy(g->sfc_rx_mac, ea.addr_bytes, 6);
+    rte_eth_macaddr_get(g->sfc_node, &ea);
+    memcpy(g->sfc_node_mac, ea.addr_bytes, 6);
+    return 0;
+}
+
+/* One piece frame of source s, piece k: addressing and payload, written
+ * once; its header is rewritten per round. */
+static struct rte_mbuf *piece_frame(struct cap_rig *g, uint16_t s, uint32_t k, uint32_t max)
+{
+    uint32_t off = k * max;
+    uint32_t piece = g->o.frag_size - off < max ? g->o.frag_size - off : max;
+    struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
+    if (!m)
+        return NULL;
+    uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + EBF_FRAG_HLEN + piece));
+    if (!p) {
+        rte_pktmbuf_free(m);
+        return NULL;
+    }
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    memcpy(a.src_mac, ro_mac, 6);
+    memcpy(a.dst_mac, g->sfc_rx_mac, 6);
+    ebf_encap_write(p, &a, EBF_FRAG_HLEN + piece);
+    ebf_pattern_fill(p + EBF_ETH_HLEN + EBF_FRAG_HLEN, piece, s, 0, off);
+    return m;
+}
+
+static int make_frames(struct cap_rig *g)
+{
+    uint32_t max = ebf_piece_max(EBF_ENCAP_ETH, g->o.mtu);
+    g->pieces = (g->o.frag_size + max - 1) / max;
+    g->per_event = g->pieces * g->o.sources;
+    g->batch_events = CAP_BATCH_FRAMES / g->per_event ? CAP_BATCH_FRAMES / g->per_event : 1;
+    g->n_frames = g->batch_events * g->per_event;
+    g->frame = calloc(g->n_frames, sizeof(*g->frame));
+    if (!g->frame)
+        return -1;
+    uint32_t i = 0;
+    for (uint32_t e = 0; e < g->batch_events; e++)
+        for (uint16_t s = 0; s < g->o.sources; s++)
+            for (uint32_t k = 0; k < g->pieces; k++)
+                if (!(g->frame[i++] = piece_frame(g, s, k, max))) {
+                    fprintf(stderr, "sfc-capacity: out of mbufs for %u frames\n", g->n_frames);
+                    return -1;
+                }
+    return 0;
+}
+
+static int make_sfc(struct cap_rig *g)
+{
+    struct sfc_conf c = {
+        .rx_port = g->sfc_rx, .n_sources = (uint16_t)g->o.sources,
+        .udp_port = EBF_UDP_PORT_DEFAULT, .n_nodes = CAP_NODES, .capacity = 4096,
+        .max_frames = POOL_MBUFS, .max_credits = 256, .timeout_ms = 1000, .mtu = g->o.mtu,
+        .burst = 32, .hdr_pool = g->hdr_pool, .clone_pool = g->clone_pool,
+        .drain_quiet_ms = 10, .drain_timeout_ms = 100, .throttle_on = 0.75,
+        .throttle_off = 0.5, .verify = g->o.verify, .verify_every = g->o.verify_every,
+    };
+    for (unsigned n = 0; n < CAP_NODES; n++) {
+        c.node[n].port = g->sfc_node;
+        memcpy(c.node[n].mac, node_mac[n], 6);
+    }
+    ebf_idle_init(&c.idle, EBF_IDLE_SPIN);
+    g->dp = sfc_dp_create(&c);
+    if (!g->dp) {
+        fprintf(stderr, "sfc-capacity: cannot create the SFC data plane\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* One credit frame from node n: credits and acks. */
+static void credit(struct cap_rig *g, unsigned n, uint16_t credits, const struct ebf_ack *acks,
+                   uint16_t n_acks)
+{
+    struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
+    size_t len = ebf_credit_len(n_acks);
+    uint8_t *p = m ? (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len)) : NULL;
+    if (!p) {
+        fprintf(stderr, "sfc-capacity: out of mbufs for a credit frame\n");
+        exit(1);
+    }
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    memcpy(a.dst_mac, g->sfc_node_mac, 6);
+    memcpy(a.src_mac, node_mac[n], 6);
+    ebf_encap_write(p, &a, len);
+    struct ebf_credit_hdr h = {.node_id = (uint16_t)n, .credits = credits, .n_acks = n_acks,
+                               .epoch = 1, .seq = g->credit_seq[n]++};
+    ebf_credit_write(p + EBF_ETH_HLEN, &h, acks);
+    if (rte_ring_enqueue(g->r_up, m) != 0) {
+        fprintf(stderr, "sfc-capacity: the credit ring is full\n");
+        exit(1);
+    }
+}
+
+int cap_rig_up(struct cap_rig *g, const struct cap_opts *o)
+{
+    memset(g, 0, sizeof(*g));
+    g->o = *o;
+    if (make_ports(g) != 0 || make_frames(g) != 0 || (!o->io && make_sfc(g) != 0))
+        return -1;
+    for (unsigned n = 0; n < CAP_NODES && !o->io; n++)
+        credit(g, n, 256, NULL, 0);
+    return 0;
+}
+
+void cap_rig_down(struct cap_rig *g)
+{
+    sfc_dp_destroy(g->dp);
+    if (g->frame)
+        for (uint32_t i = 0; i < g->n_frames; i++)
+            rte_pktmbuf_free(g->frame[i]);
+    free(g->frame);
+}
+
+void cap_rig_feed(struct cap_rig *g)
+{
+    uint32_t max = ebf_piece_max(EBF_ENCAP_ETH, g->o.mtu), i = 0;
+    for (uint32_t e = 0; e < g->batch_events; e++, g->next_event++)
+        for (uint16_t s = 0; s < g->o.sources; s++)
+            for (uint32_t k = 0; k < g->pieces; k++) {
+                struct rte_mbuf *m = g->frame[i++];
+                uint32_t off = k * max;
+                if (rte_mbuf_refcnt_read(m) != 1) {
+                    fprintf(stderr, "sfc-capacity: a frame of the last round is still held\n");
+                    exit(1);
+                }
+                struct ebf_frag_hdr h = {
+                    .source = s, .seq = g->seq[s]++, .event_id = g->next_event,
+                    .frag_len = g->o.frag_size, .offset = off,
+                    .piece_len = (uint16_t)(m->data_len - EBF_ETH_HLEN - EBF_FRAG_HLEN),
+                    .tx_ns = 1,
+                };
+                ebf_frag_write(rte_pktmbuf_mtod_offset(m, uint8_t *, EBF_ETH_HLEN), &h);
+                rte_mbuf_refcnt_update(m, 1);
+            }
+    g->fed_events += g->batch_events;
+    g->fed_frames += g->n_frames;
+    if (rte_ring_enqueue_bulk(g->r_in, (void **)g->frame, g->n_frames, NULL) != g->n_frames) {
+        fprintf(stderr, "sfc-capacity: the input ring is full\n");
+        exit(1);
+    }
+}
+
+/* The node of an event frame (by its destination), its event id and
+ * whether it is the event's last frame. */
+static int event_of(const struct rte_mbuf *m, uint64_t *id, int *last)
+{
+    const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+    struct ebf_event_hdr eh;
+    if (ebf_event_parse(p + EBF_ETH_HLEN, m->data_len - EBF_ETH_HLEN, &eh) != EBF_R_OK)
+        return -1;
+    *id = eh.event_id;
+    *last = eh.frame_index + 1 == eh.frame_count;
+    return memcmp(p, node_mac[1], 6) == 0;
+}
+
+unsigned cap_rig_nodes(struct cap_rig *g)
+{
+    struct rte_mbuf *m[64];
+    struct ebf_ack acks[CAP_NODES][EBF_MAX_ACKS];
+    uint16_t n_acks[CAP_NODES] = {0};
+    unsigned n = rte_ring_dequeue_burst(g->r_down, (void **)m, 64, NULL), got = n;
+    for (unsigned i = 0; i < n && !g->o.io; i++) {
+        uint64_t id;
+        int last, node = event_of(m[i], &id, &last);
+        if (node < 0) {
+            fprintf(stderr, "sfc-capacity: the node port got a frame that is no event frame\n");
+            exit(1);
+        }
+        if (last)
+            acks[node][n_acks[node]++] = (struct ebf_ack){.event_id = id,
+                                                          .decision = EBF_DEC_ACCEPT};
+    }
+    g->node_frames += n;
+    if (n)
+        rte_pktmbuf_free_bulk(m, n);
+    for (unsigned k = 0; k < CAP_NODES; k++)
+        if (n_acks[k]) {
+            credit(g, k, n_acks[k], acks[k], n_acks[k]);
+            g->acked += n_acks[k];
+        }
+    n = rte_ring_dequeue_burst(g->r_void, (void **)m, 64, NULL);   /* throttle frames */
+    if (n)
+        rte_pktmbuf_free_bulk(m, n);
+    return got;
+}
+
+int cap_rig_round_done(const struct cap_rig *g)
+{
+    if (g->o.io)
+        return g->node_frames >= g->fed_frames;
+    return sfc_dp_stats(g->dp)->acks >= g->fed_events;
+}

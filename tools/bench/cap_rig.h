@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* cap_rig.h - the in-process capacity rig: crossed net_ring ports, pre-built fragment frames, an emulated node. */
+#ifndef CAP_RIG_H
+#define CAP_RIG_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "sfc_dp.h"
+
+#define CAP_NODES 2              /* emulated nodes, both on the one node port */
+/* Frames fed per round (at least one event): 4096 frames of 1 KiB are more
+ * than this machine's L2, so that the SFC reads payload as a NIC's DMA
+ * leaves it, from the last-level cache at best. */
+#define CAP_BATCH_FRAMES 4096
+#define CAP_SOURCES_MAX 128
+#define CAP_FRAG_MAX 8000
+
+/* What one capacity run measures. */
+struct cap_opts {
+    int io;                      /* 1: forward rx -> node port only (the reference) */
+    unsigned frag_size;          /* fragment payload bytes per source */
+    unsigned sources;
+    double seconds;              /* measuring time (wall): --ms / 1000 */
+    uint16_t mtu;                /* pieces of at most ebf_piece_max(mtu) */
+    uint8_t verify;              /* the SFC's enum sfc_verify */
+    uint32_t verify_every;
+};
+
+/*
+ * The rig: r_in feeds the SFC's readout port (harness -> SFC), r_void takes
+ * what the SFC sends back on it (throttle frames), r_down carries event
+ * frames to the emulated nodes, r_up their credit frames back. The frames of
+ * one round are built once and reused: the rig holds a reference on each,
+ * so that the SFC's free after the ack hands them back; between rounds only
+ * the header (event id, sequence, CRC) is rewritten. All of it runs on one
+ * lcore; only the cycles inside the SFC's poll (or the io forward) count.
+ */
+struct cap_rig {
+    struct cap_opts o;
+    struct rte_ring *r_in, *r_void, *r_down, *r_up;
+    uint16_t sfc_rx, sfc_node;
+    struct rte_mempool *pool, *hdr_pool, *clone_pool;
+    struct sfc_dp *dp;
+    uint8_t sfc_rx_mac[6], sfc_node_mac[6];
+    uint32_t pieces;             /* frames per fragment */
+    uint32_t per_event;          /* frames per event: sources x pieces */
+    uint32_t batch_events;       /* events per round */
+    uint32_t n_frames;           /* per_event x batch_events */
+    struct rte_mbuf **frame;     /* the round's frames, in send order */
+    uint64_t next_event;
+    uint32_t seq[CAP_SOURCES_MAX];
+    uint32_t credit_seq[CAP_NODES];
+    uint64_t acked;              /* events acked by the emulated nodes */
+    uint64_t node_frames;        /* frames that reached the node port */
+    uint64_t fed_events, fed_frames;
+};
+
+/* Set up ports, pools, frames and (unless o->io) the SFC's data plane after
+ * rte_eal_init. Returns 0, or -1 with a message on stderr. */
+int cap_rig_up(struct cap_rig *g, const struct cap_opts *o);
+void cap_rig_down(struct cap_rig *g);
+
+/* Rewrite the round's frames as the next batch_events events and put them
+ * on r_in. */
+void cap_rig_feed(struct cap_rig *g);
+
+/* The emulated nodes: take every frame at the node port, free it, ack each
+ * complete event with one credit back (per node, one credit frame).
+ * Returns the frames taken. */
+unsigned cap_rig_nodes(struct cap_rig *g);
+
+/* Whether the round is through: the SFC took the acks of every event fed
+ * (and so let go of their frames), or with io every frame reached the node
+ * port. Counters only: no walk over the frames between polls. */
+int cap_rig_round_done(const struct cap_rig *g);
+
+#endif /* CAP_RIG_H */
