@@ -364,8 +364,12 @@ static int intake_allowed(struct sfc_dp *dp)
 
     sfc_evtab_counts(dp->tab, &k);
     /* 7/8: above the throttle's 3/4, so that the readouts hear the
-     * throttle before the link backs up. */
+     * throttle before the link backs up. And room for one burst's new
+     * events (at most a quarter of the table): a readout that was not scheduled in time to obey the
+     * throttle (cores shared) is held back by the link, not refused
+     * events (event_table_full). */
     if (k.ready + k.sent >= dp->c.capacity - dp->c.capacity / 8 ||
+        k.free_slots < RTE_MIN(dp->c.burst, dp->c.capacity / 4) ||
         k.free_records < dp->c.max_frames / 8) {
         dp->st.backpressure_polls++;
         return 0;
