@@ -135,6 +135,11 @@ static void teardown_mro(void)
     cli_rig_fini(&rig, "mro");
 }
 
+static void teardown_mall(void)
+{
+    cli_rig_fini(&rig, "mall");
+}
+
 static void teardown_msfc(void)
 {
     cli_rig_fini(&rig, "msfc");
@@ -207,6 +212,42 @@ START_TEST(sfc_killed)
 }
 END_TEST
 
+/*
+ * Every SFC gone: sfc0 and sfc1 frozen until every readout gave both up,
+ * then SIGKILLed; stop still gives a closed ledger: each SFC's events
+ * decided where its nodes' own records say, the rest under sfc_lost.
+ */
+START_TEST(every_sfc_killed)
+{
+    up_and_going("mall");
+    int sfc[2] = {pid_of("mall", "sfc0"), pid_of("mall", "sfc1")};
+    ck_assert_int_eq(kill(sfc[0], SIGSTOP), 0);
+    ck_assert_int_eq(kill(sfc[1], SIGSTOP), 0);
+    unsigned n = 0;
+    for (int i = 0; i < 200 && n < 8; i++) {
+        usleep(50000);
+        ck_assert_int_eq(ebf("status --farm mall"), 1);
+        n = count_of(out, "gave up SFC 0 (its place in sfcs) from event ") +
+            count_of(out, "gave up SFC 1 (its place in sfcs) from event ");
+    }
+    ck_assert_msg(n == 8, "%s", out);
+    kill_and_wait(sfc[0]);
+    kill_and_wait(sfc[1]);
+
+    ck_assert_msg(ebf("stop --json --farm mall") == 0, "ebfarm stop: %s", out);
+    ck_assert_msg(strstr(out, "\"sfcs\": 2, ") != NULL, "%s", out);
+    uint64_t gen = json_u64(out, "generated"), acc = json_u64(out, "accepted");
+    uint64_t rej = json_u64(out, "rejected"), lost = json_u64(out, "lost_total");
+    uint64_t decided = json_u64(out, "decided_by_its_nodes"), sl = json_u64(out, "sfc_lost");
+    ck_assert_uint_gt(sl, 0);
+    ck_assert_uint_eq(lost, sl);
+    ck_assert_uint_eq(acc + rej + lost, gen);
+    ck_assert_uint_eq(decided + sl, gen);
+    ck_assert_msg(strstr(out, "\"closed\": true") != NULL, "%s", out);
+    ck_assert_int_eq(ebf("down --farm mall"), 0);
+}
+END_TEST
+
 Suite *cli_multi_suite(void);
 
 Suite *cli_multi_suite(void)
@@ -222,6 +263,11 @@ Suite *cli_multi_suite(void)
     tcase_add_unchecked_fixture(tc, setup, teardown_msfc);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, sfc_killed);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("every_sfc_killed");
+    tcase_add_unchecked_fixture(tc, setup, teardown_mall);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, every_sfc_killed);
     suite_add_tcase(s, tc);
     return s;
 }
