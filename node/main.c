@@ -77,9 +77,8 @@ static const struct ebf_arg own[] = {
                 "trigger plug-in (.so, docs/trigger.md); default: the built-in emulation"),
     EBF_ARG_CALL("trigger-param", trigger_param, &trigger, "KEY=VALUE",
                  "a parameter of the --trigger plug-in; once per key"),
-    EBF_ARG_INT(EBF_ARG_U16, "workers", &conf.workers, 0, NODE_WORKERS_MAX, "N",
-                "trigger workers on lcores of their own, 0..15; EAL needs N + 1 lcores "
-                "(0: the receive lcore decides)"),
+    EBF_ARG_PARAM(WORKERS, &conf.workers, "N",
+                  "trigger workers, an lcore each; EAL needs N + 1 lcores (0)"),
     EBF_ARG_NUM("trigger-timeout-ms", &conf.trigger_timeout_ms, 0, 3.6e6, "T",
                 "a longer decide counts as trigger.slow; 10 T ends the node (0: off)"),
     EBF_ARG_INT(EBF_ARG_U16, "ack-batch", &conf.ack_batch, 1, EBF_MAX_ACKS, "N",
