@@ -32,6 +32,20 @@ FILE *ebf_log_open(const char *name, int fd);
  */
 FILE *ebf_log_open_tagged(const char *name, int fd, const char *(*tag)(void));
 
+/*
+ * Logs are bounded: when a stream's file (a regular file; a pipe or the
+ * journal is left alone) has taken EBF_LOG_MAX_BYTES through the stream,
+ * it is renamed to PATH.1 (replacing an older one) and a new PATH is
+ * started on the same descriptor, and on stdout and stderr when they
+ * write the same file; its first line says so. A process's log thus
+ * never holds more than twice the bound, however long it runs.
+ */
+#define EBF_LOG_MAX_BYTES (64ull << 20)
+
+/* ebf_log_open_tagged with another bound (0: none); for tests. */
+FILE *ebf_log_open_bounded(const char *name, int fd, const char *(*tag)(void),
+                           unsigned long long max_bytes);
+
 /* The prefix for time ts: "2026-11-23T16:40:01.123Z name: " into buf;
  * returns its length (truncated to len - 1 at most). */
 size_t ebf_log_prefix(char *buf, size_t len, const struct timespec *ts, const char *name);

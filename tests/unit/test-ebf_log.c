@@ -166,6 +166,51 @@ START_TEST(test_tag)
 }
 END_TEST
 
+/* A file over the bound (400 bytes; each line here is 39) becomes PATH.1
+ * after the line that crossed it (11 lines, 429 bytes), and a new PATH
+ * starts with a line naming both, then goes on. */
+START_TEST(test_rotation)
+{
+    char dir[] = "/tmp/ebflog-XXXXXX", path[64], old[80], buf[4096], want[256];
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/sfc0.log", dir);
+    snprintf(old, sizeof(old), "%s.1", path);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = ebf_log_open_bounded("sfc0", fd, NULL, 400);
+    ck_assert_ptr_nonnull(f);
+    setvbuf(f, NULL, _IONBF, 0);
+    for (int i = 0; i < 12; i++)
+        fprintf(f, "line %02d\n", i);
+    fclose(f);
+    close(fd);
+
+    FILE *r = fopen(old, "r");
+    ck_assert_ptr_nonnull(r);
+    int n = 0;
+    while (fgets(buf, sizeof(buf), r)) {
+        snprintf(want, sizeof(want), "sfc0: line %02d\n", n++);
+        ck_assert_str_eq(buf + PREFIX_LEN - 6, want);
+    }
+    fclose(r);
+    ck_assert_int_eq(n, 11);
+    r = fopen(path, "r");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), r));
+    snprintf(want, sizeof(want), "sfc0: log: %s reached 400 bytes; the earlier lines are in %s\n",
+             path, old);
+    ck_assert_str_eq(buf + PREFIX_LEN - 6, want);
+    ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), r));
+    ck_assert_str_eq(buf + PREFIX_LEN - 6, "sfc0: line 11\n");
+    ck_assert_ptr_null(fgets(buf, sizeof(buf), r));
+    fclose(r);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(unlink(old), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *ebf_log_suite(void);
 
 Suite *ebf_log_suite(void)
@@ -175,6 +220,7 @@ Suite *ebf_log_suite(void)
 
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_prefix);
+    tcase_add_test(tc, test_rotation);
     suite_add_tcase(s, tc);
     tc = tcase_create("stream");
     tcase_set_timeout(tc, 10);
