@@ -110,6 +110,8 @@ enum ebf_param_use {
       "a count: the ports an SFC opens, its own and each node port (--node)")                \
     X(CREDITS, "credits", "credits", U16, 1, 4096, "", "nodes[]",                            \
       EBF_PU_NODE_OPT | EBF_PU_FARM, "event slots a node grants its SFC")                    \
+    X(WORKERS, "workers", "workers", U16, 0, 15, "", "nodes[]",                              \
+      EBF_PU_NODE_OPT | EBF_PU_FARM, "trigger workers of a node, an lcore each; 0: none")    \
     D(TRIGGER_US, "trigger_us", "trigger-us", 0, 1e6, "us", "run",                           \
       EBF_PU_NODE_OPT | EBF_PU_NODE_CONF | EBF_PU_FARM, "a node's busy time per event")      \
     D(ACCEPT, "accept", "accept", 0, 1, "", "run",                                           \

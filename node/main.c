@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_lcore.h>
+
 #include "ebf_daemon.h"
 #include "node_ctl.h"
 
@@ -75,6 +77,8 @@ static const struct ebf_arg own[] = {
                 "trigger plug-in (.so, docs/trigger.md); default: the built-in emulation"),
     EBF_ARG_CALL("trigger-param", trigger_param, &trigger, "KEY=VALUE",
                  "a parameter of the --trigger plug-in; once per key"),
+    EBF_ARG_PARAM(WORKERS, &conf.workers, "N",
+                  "trigger workers, an lcore each; EAL needs N + 1 lcores (0)"),
     EBF_ARG_NUM("trigger-timeout-ms", &conf.trigger_timeout_ms, 0, 3.6e6, "T",
                 "a longer decide counts as trigger.slow; 10 T ends the node (0: off)"),
     EBF_ARG_INT(EBF_ARG_U16, "ack-batch", &conf.ack_batch, 1, EBF_MAX_ACKS, "N",
@@ -127,6 +131,11 @@ static int check_opts(char *err, size_t len)
 {
     uint16_t mtu = node_daemon.cl.common.mtu, fit = node_max_acks(mtu);
 
+    if (conf.workers > conf.credits) {
+        snprintf(err, len, "--workers %u: more trigger workers than --credits %u (each "
+                 "worker holds at least one event slot)", conf.workers, conf.credits);
+        return -EINVAL;
+    }
     if (conf.ack_batch <= fit)
         return load_trigger(err, len);
     snprintf(err, len, "--ack-batch %u: a credit frame of %u acks (%zu B) passes --mtu %u "
@@ -162,6 +171,10 @@ int main(int argc, char **argv)
     if (c->trigger && node_trigger_guard_install(c->trigger->p->name,
                                                  10 * c->trigger_timeout_ms))
         ebf_daemon_fail(d, "cannot install the trigger plug-in's guard");
+    if (rte_lcore_count() < (unsigned)c->workers + 1u)
+        ebf_daemon_fail(d, "--workers %u needs %u lcores, EAL has %u (give --lcores or -l "
+                        "one lcore per worker and one to receive)", c->workers,
+                        c->workers + 1u, rte_lcore_count());
     ebf_idle_init(&c->idle, d->cl.common.idle);
     c->port = ebf_daemon_port(d, d->cl.common.port);
     ebf_daemon_mac(d, c->port, c->mac);

@@ -117,6 +117,7 @@ static void snapshot(void *arg, void *out, int *finished)
     node_dp_gauges(r->plug.dp, &s->g);
     node_dp_store_stats(r->plug.dp, &s->store);
     ebf_plug_lcore_stats(&r->plug, &s->lcore);
+    node_dp_worker_cycles(r->plug.dp, &s->lcore);
     s->running = r->plug.running;
     s->paused = r->plug.paused;
     *finished = 0;

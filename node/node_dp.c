@@ -92,6 +92,12 @@ struct node_dp *node_dp_create(const struct node_conf *conf)
         errno = -rc;
         return NULL;
     }
+    rc = node_dp_workers_start(dp);
+    if (rc) {
+        node_dp_destroy(dp);
+        errno = -rc;
+        return NULL;
+    }
     events_reset(dp);
     dp->credits_owed = conf->credits;
     dp->hb_tsc = (uint64_t)(conf->heartbeat_ms * 1e-3 * (double)rte_get_tsc_hz());
@@ -104,6 +110,7 @@ void node_dp_destroy(struct node_dp *dp)
 {
     if (!dp)
         return;
+    node_dp_workers_stop(dp);
     node_dp_store_free(dp);
     node_dp_trigger_stop(dp);
     rte_free(dp->ev);
@@ -305,20 +312,13 @@ static void complete_accepted(struct node_dp *dp, struct node_ev *e)
     complete_event(dp, e, 1);
 }
 
-/* Every frame of e is in: check the source set, spend the trigger time,
- * decide, store an accepted event and queue the ack (an event waiting for
- * storage keeps its slot, so its credit stays with the node). */
-static void finish_event(struct node_dp *dp, struct node_ev *e)
+/* e is decided (outcome: a decision word): count it, store an accepted
+ * event and queue the ack (an event waiting for storage keeps its slot, so
+ * its credit stays with the node). */
+static void event_decided(struct node_dp *dp, struct node_ev *e, uint32_t outcome)
 {
-    for (unsigned s = 0; s < e->n_sources; s++) {
-        int present = ebf_present_test(e->present, s);
-        if (present ? e->src_got[s] != e->src_len[s] || e->src_len[s] == 0 : e->src_got[s] != 0)
-            flag(e, NODE_V_BAD_SOURCES);
-    }
-    if (e->got_bytes != e->bytes)
-        flag(e, NODE_V_BAD_SOURCES);
     uint16_t stream = 0;
-    int accept = node_dp_decide(dp, e, &stream);
+    int accept = node_dp_decided(dp, outcome, &stream);
     uint64_t now = ebf_now_ns();
     if (e->first_tx_ns != UINT64_MAX && now > e->first_tx_ns)
         ebf_hist_add(&dp->st.e2e_ns, now - e->first_tx_ns);
@@ -335,6 +335,24 @@ static void finish_event(struct node_dp *dp, struct node_ev *e)
     if (accept && dp->store && !node_dp_store_event(dp, e))
         return;
     complete_event(dp, e, accept);
+}
+
+/* Every frame of e is in: check the source set, then decide here or hand
+ * e to a trigger worker (its decision comes back through
+ * node_dp_workers_poll). */
+static void finish_event(struct node_dp *dp, struct node_ev *e)
+{
+    for (unsigned s = 0; s < e->n_sources; s++) {
+        int present = ebf_present_test(e->present, s);
+        if (present ? e->src_got[s] != e->src_len[s] || e->src_len[s] == 0 : e->src_got[s] != 0)
+            flag(e, NODE_V_BAD_SOURCES);
+    }
+    if (e->got_bytes != e->bytes)
+        flag(e, NODE_V_BAD_SOURCES);
+    if (dp->w)
+        node_dp_workers_give(dp, e);
+    else
+        event_decided(dp, e, node_dp_decide_in(dp, e, &dp->dx));
 }
 
 /* Queue an ack (and the credit it returns); flush a full batch. Every ack
@@ -419,6 +437,8 @@ unsigned node_dp_poll(struct node_dp *dp)
         dp->credits_owed = 0;
         work++;
     }
+    if (dp->w)
+        work += node_dp_workers_poll(dp, event_decided);
     if (dp->store)
         work += node_dp_store_poll(dp, complete_accepted);
     if (dp->n_ack + dp->c.burst > dp->ack_cap) {
@@ -465,7 +485,7 @@ unsigned node_dp_drain_poll(struct node_dp *dp, int *done)
     /* Quiet and every ack out; or the SFC is gone and acks cannot leave.
      * Either way only once storage has taken every accepted event. */
     if (((now - dp->drain_last >= quiet && !dp->n_ack) || now - dp->drain_last > 10 * quiet) &&
-        node_dp_store_drained(dp)) {
+        !dp->n_deciding && node_dp_store_drained(dp)) {
         for (uint16_t i = 0; i < dp->c.credits; i++) {
             dp->st.stopped_partial += dp->ev[i].used;
             if (dp->view)

@@ -10,6 +10,7 @@
 #include <rte_mempool.h>
 
 #include "ebf_idle.h"
+#include "ebf_lcore_stats.h"
 #include "ebf_proto.h"
 #include "node_stats.h"
 #include "node_store.h"
@@ -38,7 +39,12 @@ struct node_conf {
     double trigger_timeout_ms;   /* a longer decide counts as trigger.slow; 0: off */
     uint32_t run;                /* the run number the plug-in sees */
     struct node_store_conf store;    /* accepted events to files; dir "": off */
+    uint16_t workers;            /* trigger workers on lcores of their own; 0: the
+                                  * receive lcore decides (at most credits and
+                                  * NODE_WORKERS_MAX) */
 };
+
+#define NODE_WORKERS_MAX 15      /* the lcore table lists receive + workers */
 
 struct node_dp;
 
@@ -72,6 +78,13 @@ int node_dp_failed(struct node_dp *dp, char *why, size_t len);
 
 /* The storage's counters and gauges (all 0 with storage off). */
 void node_dp_store_stats(struct node_dp *dp, struct node_store_stats *out);
+
+/* Worker w's event slots (0 past the last worker): credits split evenly. */
+uint16_t node_dp_worker_slots(const struct node_dp *dp, unsigned w);
+
+/* The receive lcore's cycles in out (loop 0, as read before) followed by
+ * each worker's busy and idle cycles. */
+void node_dp_worker_cycles(const struct node_dp *dp, struct ebf_lcore_stats *out);
 
 void node_dp_gauges(const struct node_dp *dp, struct node_gauges *g);
 

@@ -17,6 +17,24 @@
 #define ACK_QUEUE_EXTRA (EBF_MAX_ACKS + NODE_BURST_MAX)
 #define NODE_EV_NONE UINT16_MAX
 
+/* A decision as one word (what a worker hands back): the stream in bits
+ * 0-15, accept, slow, failed and the failure reason (enum
+ * node_trigger_fail) above. */
+#define NODE_DEC_ACCEPT (1u << 16)
+#define NODE_DEC_SLOW (1u << 17)
+#define NODE_DEC_FAILED (1u << 18)
+#define NODE_DEC_FAIL(r) (NODE_DEC_FAILED | ((uint32_t)(r) << 19))
+#define NODE_DEC_REASON(o) (((o) >> 19) & 0xf)
+
+/* What one decide builds the plug-in's view of an event in: one per
+ * lcore that decides. */
+struct node_decide_scratch {
+    struct ebf_trigger_piece tp[NODE_VIEW_PIECES];
+    struct ebf_trigger_fragment frags[EBF_MAX_SOURCES];
+};
+
+struct node_worker;
+
 /* The event index: open addressing on the event id (entries hold the id). */
 struct node_idx {
     uint64_t id;
@@ -69,7 +87,9 @@ struct node_dp {
     int guard;                   /* a loaded plug-in: under the crash guard */
     uint64_t slow_tsc;           /* trigger_timeout_ms in TSC cycles; 0: off */
     struct node_view v;
-    struct ebf_trigger_fragment lens[EBF_MAX_SOURCES];  /* built-in: lengths only */
+    struct node_decide_scratch dx;   /* the receive lcore's decides (no workers) */
+    struct node_worker *w;       /* c.workers trigger workers; NULL: none */
+    uint16_t n_deciding;         /* events at the workers */
     struct node_store *store;    /* NULL: storage off */
     uint16_t *wait;              /* slots of accepted events waiting for storage, FIFO */
     uint16_t wait_head, wait_n;
@@ -89,10 +109,25 @@ int node_dp_trigger_start(struct node_dp *dp);
 /* Release the held frames and the plug-in's state of the run. */
 void node_dp_trigger_stop(struct node_dp *dp);
 
-/* The plug-in's decision on e (1: accept, *stream its output stream);
- * what it did not decide is rejected and counted by reason. The held
- * frames stay until node_dp_release (storage copies them). */
-int node_dp_decide(struct node_dp *dp, struct node_ev *e, uint16_t *stream);
+/* The plug-in's decision on e in x's buffers, as one word (NODE_DEC_*):
+ * safe on several lcores at once, each with its own x; counts nothing. */
+uint32_t node_dp_decide_in(struct node_dp *dp, struct node_ev *e, struct node_decide_scratch *x);
+
+/* Count a decision word (trigger.fail, trigger.slow); 1: accepted, *stream
+ * its output stream. */
+int node_dp_decided(struct node_dp *dp, uint32_t outcome, uint16_t *stream);
+
+/* Trigger workers (node_dp_workers.c): start c.workers on free EAL lcores
+ * (0, or -ERANGE when too few are free, -ENOMEM), stop and free them. */
+int node_dp_workers_start(struct node_dp *dp);
+void node_dp_workers_stop(struct node_dp *dp);
+/* Hand complete event e to the least loaded worker (one has room: the
+ * workers' slots add up to the credits). */
+void node_dp_workers_give(struct node_dp *dp, struct node_ev *e);
+/* Decisions back from the workers, in order of completion: each is passed
+ * to done. Returns the work done. */
+unsigned node_dp_workers_poll(struct node_dp *dp,
+                              void (*done)(struct node_dp *, struct node_ev *, uint32_t));
 
 /* Release e's held frames. */
 void node_dp_release(struct node_dp *dp, struct node_ev *e);

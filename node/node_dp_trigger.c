@@ -52,45 +52,58 @@ void node_dp_trigger_stop(struct node_dp *dp)
 }
 
 /* The fragments of e as the plug-in sees them: pieces in the held frames,
- * or (the built-in, which reads no payload) lengths only. NULL: overflowed. */
-static const struct ebf_trigger_fragment *fragments(struct node_dp *dp, struct node_ev *e)
+ * or (the built-in, which reads no payload) lengths only, in x's buffers.
+ * NULL: overflowed. */
+static const struct ebf_trigger_fragment *fragments(struct node_dp *dp, struct node_ev *e,
+                                                    struct node_decide_scratch *x)
 {
     if (dp->view)
-        return node_view_build(&dp->v, (uint16_t)(e - dp->ev), e->n_sources) ? NULL
-                                                                               : dp->v.frags;
+        return node_view_build_into(&dp->v, (uint16_t)(e - dp->ev), e->n_sources, x->tp,
+                                    x->frags) ? NULL : x->frags;
     for (unsigned s = 0; s < e->n_sources; s++)
-        dp->lens[s] = (struct ebf_trigger_fragment){
+        x->frags[s] = (struct ebf_trigger_fragment){
             .len = ebf_present_test(e->present, s) ? e->src_got[s] : 0,
         };
-    return dp->lens;
+    return x->frags;
 }
 
-int node_dp_decide(struct node_dp *dp, struct node_ev *e, uint16_t *stream)
+uint32_t node_dp_decide_in(struct node_dp *dp, struct node_ev *e, struct node_decide_scratch *x)
 {
     struct ebf_trigger_event ev = {
         .event_id = e->id, .run_number = dp->c.run, .n_sources = e->n_sources,
         .flags = e->flags, .present = {e->present[0], e->present[1]},
-        .fragments = fragments(dp, e),
+        .fragments = fragments(dp, e, x),
     };
     struct ebf_trigger_decision d = {0};
-    int rc = -1;
+    uint32_t out = 0;
+    int rc;
 
-    if (!ev.fragments) {
-        dp->st.trigger_fail[NODE_TF_VIEW_OVERFLOW]++;
-    } else {
-        if (dp->guard)
-            node_trigger_guard_enter(e->id);
-        uint64_t t0 = rte_get_tsc_cycles();
-        rc = dp->tp->decide(dp->tstate, &ev, &d);
-        uint64_t took = rte_get_tsc_cycles() - t0;
-        if (dp->guard)
-            node_trigger_guard_leave();
-        dp->st.trigger_slow += dp->slow_tsc && took > dp->slow_tsc;
-        if (rc)
-            dp->st.trigger_fail[NODE_TF_ERROR]++;
+    if (!ev.fragments)
+        return NODE_DEC_FAIL(NODE_TF_VIEW_OVERFLOW);
+    if (dp->guard)
+        node_trigger_guard_enter(e->id);
+    uint64_t t0 = rte_get_tsc_cycles();
+    rc = dp->tp->decide(dp->tstate, &ev, &d);
+    uint64_t took = rte_get_tsc_cycles() - t0;
+    if (dp->guard)
+        node_trigger_guard_leave();
+    if (dp->slow_tsc && took > dp->slow_tsc)
+        out |= NODE_DEC_SLOW;
+    if (rc)
+        return out | NODE_DEC_FAIL(NODE_TF_ERROR);
+    return out | (d.accept ? NODE_DEC_ACCEPT : 0) | d.stream;
+}
+
+int node_dp_decided(struct node_dp *dp, uint32_t outcome, uint16_t *stream)
+{
+    dp->st.trigger_slow += (outcome & NODE_DEC_SLOW) != 0;
+    if (outcome & NODE_DEC_FAILED) {
+        dp->st.trigger_fail[NODE_DEC_REASON(outcome)]++;
+        *stream = 0;
+        return 0;
     }
-    *stream = d.stream;
-    return rc == 0 && d.accept;
+    *stream = (uint16_t)outcome;
+    return (outcome & NODE_DEC_ACCEPT) != 0;
 }
 
 void node_dp_release(struct node_dp *dp, struct node_ev *e)

@@ -112,21 +112,30 @@ void node_trigger_unload(struct node_trigger *t)
 /* --- The guard ------------------------------------------------------------- */
 
 static const char *guard_name = "?";
-static _Atomic uint64_t guard_event;     /* the event in decide */
-static _Atomic uint64_t guard_since;     /* its start, ns; 0: not in decide */
+/* One entry per thread that decides (the receive lcore, or each trigger
+ * worker), taken at its first decide; the watchdog looks at them all. */
+#define GUARD_THREADS 16
+static struct {
+    _Atomic uint64_t event;      /* the event in decide */
+    _Atomic uint64_t since;      /* its start, ns; 0: not in decide */
+} guard[GUARD_THREADS];
+static atomic_uint guard_used;
+static _Thread_local int guard_me = -1;
 static double guard_hang_ms;
 
 static uint64_t mono_ns(void);
 
 void node_trigger_guard_enter(uint64_t event_id)
 {
-    atomic_store_explicit(&guard_event, event_id, memory_order_relaxed);
-    atomic_store_explicit(&guard_since, mono_ns(), memory_order_release);
+    if (guard_me < 0)
+        guard_me = (int)(atomic_fetch_add(&guard_used, 1) % GUARD_THREADS);
+    atomic_store_explicit(&guard[guard_me].event, event_id, memory_order_relaxed);
+    atomic_store_explicit(&guard[guard_me].since, mono_ns(), memory_order_release);
 }
 
 void node_trigger_guard_leave(void)
 {
-    atomic_store_explicit(&guard_since, 0, memory_order_release);
+    atomic_store_explicit(&guard[guard_me].since, 0, memory_order_release);
 }
 
 /* Decimal of v into buf (async-signal-safe); returns its length. */
@@ -151,9 +160,9 @@ static void put(const char *s)
 
 static void on_fault(int sig)
 {
-    if (atomic_load(&guard_since)) {
+    if (guard_me >= 0 && atomic_load(&guard[guard_me].since)) {
         char num[24];
-        num[u64_text(atomic_load(&guard_event), num)] = '\0';
+        num[u64_text(atomic_load(&guard[guard_me].event), num)] = '\0';
         put("node: trigger plug-in '");
         put(guard_name);
         put("' crashed (");
@@ -182,13 +191,15 @@ static void *watchdog(void *arg)
     (void)arg;
     for (;;) {
         nanosleep(&tick, NULL);
-        uint64_t since = atomic_load_explicit(&guard_since, memory_order_acquire);
-        if (since && (double)(mono_ns() - since) > guard_hang_ms * 1e6) {
-            fprintf(stderr, "node: trigger plug-in '%s' hung in decide on event %llu "
-                    "(over %g ms)\n", guard_name,
-                    (unsigned long long)atomic_load(&guard_event), guard_hang_ms);
-            fflush(stderr);
-            _exit(3);
+        for (unsigned g = 0; g < GUARD_THREADS; g++) {
+            uint64_t since = atomic_load_explicit(&guard[g].since, memory_order_acquire);
+            if (since && (double)(mono_ns() - since) > guard_hang_ms * 1e6) {
+                fprintf(stderr, "node: trigger plug-in '%s' hung in decide on event %llu "
+                        "(over %g ms)\n", guard_name,
+                        (unsigned long long)atomic_load(&guard[g].event), guard_hang_ms);
+                fflush(stderr);
+                _exit(3);
+            }
         }
     }
     return NULL;

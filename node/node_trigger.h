@@ -48,7 +48,8 @@ int node_trigger_check(const struct node_trigger *t, uint16_t node_id, char *err
 void node_trigger_unload(struct node_trigger *t);
 
 /*
- * Crash and hang guard of the running decide (one data-plane thread).
+ * Crash and hang guard of the running decide, per thread that decides (the
+ * receive lcore, or each of up to 16 trigger workers).
  * node_trigger_guard_install: SIGSEGV, SIGBUS, SIGFPE and SIGILL raised
  * inside decide write "trigger plug-in 'NAME' crashed (SIGSEGV) in decide
  * on event N" to stderr and end the process by that signal; with hang_ms >

@@ -104,18 +104,24 @@ static void sort_pieces(struct node_vpiece *vp, uint16_t n)
 
 int node_view_build(struct node_view *v, uint16_t slot, uint16_t n_sources)
 {
+    return node_view_build_into(v, slot, n_sources, v->tp, v->frags);
+}
+
+int node_view_build_into(const struct node_view *v, uint16_t slot, uint16_t n_sources,
+                         struct ebf_trigger_piece *tp, struct ebf_trigger_fragment *frags)
+{
     struct node_vpiece *vp = &v->vp[(size_t)slot * NODE_VIEW_PIECES];
     uint16_t n = v->n_vp[slot];
 
     if (v->overflow[slot])
         return -1;
     sort_pieces(vp, n);
-    memset(v->frags, 0, sizeof(v->frags[0]) * n_sources);
+    memset(frags, 0, sizeof(frags[0]) * n_sources);
     for (uint16_t i = 0; i < n; i++) {
-        struct ebf_trigger_fragment *f = &v->frags[vp[i].source];
-        v->tp[i] = (struct ebf_trigger_piece){vp[i].data, vp[i].len};
+        struct ebf_trigger_fragment *f = &frags[vp[i].source];
+        tp[i] = (struct ebf_trigger_piece){vp[i].data, vp[i].len};
         if (f->n_pieces++ == 0)
-            f->pieces = &v->tp[i];
+            f->pieces = &tp[i];
         f->len += vp[i].len;
     }
     return 0;

@@ -60,4 +60,9 @@ void node_view_add(struct node_view *v, uint16_t slot, const struct rte_mbuf *m,
  * 0, or -1 when the slot overflowed. */
 int node_view_build(struct node_view *v, uint16_t slot, uint16_t n_sources);
 
+/* node_view_build into the caller's tp (NODE_VIEW_PIECES) and frags
+ * (EBF_MAX_SOURCES): a worker lcore's own, so workers build at once. */
+int node_view_build_into(const struct node_view *v, uint16_t slot, uint16_t n_sources,
+                         struct ebf_trigger_piece *tp, struct ebf_trigger_fragment *frags);
+
 #endif /* NODE_VIEW_H */

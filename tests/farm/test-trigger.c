@@ -95,6 +95,30 @@ START_TEST(test_threshold_demo)
 }
 END_TEST
 
+/* Two nodes with 2 trigger workers each, storage on: the same decisions
+ * as the emulation on one lcore (accept 0.1 from the event id: 2009 of
+ * 20000), the ledger closed, every accepted event stored. */
+START_TEST(test_workers_demo)
+{
+    char dir[] = "/tmp/ebf-workers-XXXXXX", args[512];
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(args, sizeof(args), "--events 20000 --workers 2 --store %s --json", dir);
+    int rc = demo(args);
+    char rm[128];
+    snprintf(rm, sizeof(rm), "rm -rf %s", dir);
+    ck_assert_int_eq(system(rm), 0);
+    ck_assert_msg(rc == 0, "demo failed: %s", out);
+    ck_assert_uint_eq(json_u64("\"ledger\"", "generated"), 20000);
+    ck_assert_uint_eq(json_u64("\"ledger\"", "accepted"), 2009);
+    ck_assert_uint_eq(json_u64("\"ledger\"", "rejected"), 17991);
+    ck_assert_uint_eq(json_u64("\"ledger\"", "stored"), 2009);
+    ck_assert_uint_eq(json_u64("\"ledger\"", "lost_total"), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"closed\": true"));
+    ck_assert_uint_eq(nodes_sum("accepted"), 2009);
+}
+END_TEST
+
 START_TEST(test_abi_refused)
 {
     char want[1536], log[512];
@@ -169,6 +193,7 @@ Suite *trigger_suite(void)
 
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_threshold_demo);
+    tcase_add_test(tc, test_workers_demo);
     tcase_add_test(tc, test_abi_refused);
     tcase_add_test(tc, test_fail_and_slow);
     tcase_add_test(tc, test_crash);

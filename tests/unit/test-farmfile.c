@@ -545,7 +545,7 @@ static const struct bad {
      BASE N1
      "    credit: 4\n",
      "key 'nodes[1].credit' is not allowed (allowed: name, sfc, port, mac, sfc_port, "
-     "sfc_mac, credits, host, control, metrics, lcores, memory_mb, telemetry, idle, eal_args)"},
+     "sfc_mac, credits, workers, host, control, metrics, lcores, memory_mb, telemetry, idle, eal_args)"},
     {"missing farm",
      RO0 SFC0 NODE0,
      "key 'farm' is required"},
@@ -1098,6 +1098,16 @@ static const struct bad {
      NODE0
      "    credits: 17\n",
      "key 'nodes[0].credits': 17 is more than sfcs[0].max_credits (16) of its SFC"},
+    {"workers above credits",
+     HEAD RO0 SFC0 NODE0
+     "    credits: 2\n"
+     "    workers: 3\n",
+     "key 'nodes[0].workers': 3 trigger workers are more than the node's 2 credits (each "
+     "worker holds at least one event slot)"},
+    {"workers above 15",
+     HEAD RO0 SFC0 NODE0
+     "    workers: 16\n",
+     "key 'nodes[0].workers': 16 is out of range (0 to 15)"},
     {"bad lcores",
      BASE
      "defaults:\n"
@@ -1125,7 +1135,7 @@ static const struct bad {
      "nodes:\n"
      "  - {name: n0, sfc: sfc0, port: memif:b, mac: 02:00:00:00:00:03, ip: 10.0.0.1}\n",
      "key 'nodes[0].ip' is not allowed (allowed: name, sfc, port, mac, sfc_port, sfc_mac, "
-     "credits, host, control, metrics, lcores, memory_mb, telemetry, idle, eal_args)"},
+     "credits, workers, host, control, metrics, lcores, memory_mb, telemetry, idle, eal_args)"},
     {"faults unknown key",
      BASE
      "run:\n"

@@ -39,8 +39,9 @@ static void mac_str(const uint8_t m[6], char *buf)
     sprintf(buf, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
 }
 
-/* --lcores for "auto": lcore 0 on every CPU this process may run on. */
-static void auto_lcores(struct farm_argv *c)
+/* --lcores for "auto": lcores 0 to n - 1, each on every CPU this process
+ * may run on. */
+static void auto_lcores(struct farm_argv *c, unsigned n)
 {
     cpu_set_t set;
     char cpus[256];
@@ -51,12 +52,17 @@ static void auto_lcores(struct farm_argv *c)
         for (int cpu = 0; cpu < CPU_SETSIZE && o < sizeof(cpus) - 8; cpu++)
             if (CPU_ISSET(cpu, &set))
                 o += (size_t)snprintf(cpus + o, sizeof(cpus) - o, "%s%d", o ? "," : "", cpu);
-    arg(c, "--lcores=0@(%s)", o ? cpus : "0");
+    char list[1024];
+    size_t l = 0;
+    for (unsigned i = 0; i < n && l < sizeof(list) - sizeof(cpus) - 16; i++)
+        l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%u@(%s)", i ? "," : "", i,
+                              o ? cpus : "0");
+    arg(c, "--lcores=%s", list);
 }
 
 /* EAL arguments of a process, up to the ports. */
 static void eal_args(struct farm_argv *c, const char *build, const char *bin,
-                     const struct ff_proc *p, const char *prefix, int has_pci)
+                     const struct ff_proc *p, const char *prefix, int has_pci, unsigned n_lcores)
 {
     arg(c, "%s/%s", build, bin);
     if (p->no_huge)
@@ -68,7 +74,7 @@ static void eal_args(struct farm_argv *c, const char *build, const char *bin,
     if (!p->telemetry)           /* the farm file's telemetry: false; EAL's default is on */
         arg(c, "--no-telemetry");
     if (strcmp(p->lcores, "auto") == 0)
-        auto_lcores(c);
+        auto_lcores(c, n_lcores);
     else
         arg(c, "--lcores=%s", p->lcores);
     arg(c, "--file-prefix=%s", prefix);
@@ -240,7 +246,7 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
             idx[nn++] = i;
             pci |= s->node[i].sfc_port.kind == FF_PORT_PCI;
         }
-    eal_args(c, build, "sfc/ebfarm-sfc", &x->p, fp->prefix, pci);
+    eal_args(c, build, "sfc/ebfarm-sfc", &x->p, fp->prefix, pci, 1);
     char more[FF_MAX_READOUTS * 24 + 1] = "";
     if (FF_MEMIF_PAIRS(&x->port))
         sfc_pair_ports(c, s, k, &pc, names[0], more, sizeof(more));
@@ -285,7 +291,8 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
     char name[FF_STR_MAX], m[24];
     struct port_ctx pc = {.run_dir = run_dir, .mtu = s->run.mtu};
 
-    eal_args(c, build, "node/ebfarm-node", &x->p, fp->prefix, x->port.kind == FF_PORT_PCI);
+    eal_args(c, build, "node/ebfarm-node", &x->p, fp->prefix, x->port.kind == FF_PORT_PCI,
+             x->workers + 1u);
     port_args(c, &x->port, 0, x->mac, &pc, name, sizeof(name));
     arg(c, "--");
     arg(c, "--port=%s", name);
@@ -295,6 +302,8 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
     arg(c, "--mac=%s", m);
     arg(c, "--node-id=%u", node_id(s, k));
     arg(c, "--credits=%u", x->credits);
+    if (x->workers)
+        arg(c, "--workers=%u", x->workers);
     arg(c, "--trigger-us=%g", s->run.trigger_us);
     arg(c, "--accept=%g", s->run.accept);
     arg(c, "--accept-seed=%llu", (unsigned long long)s->run.accept_seed);
@@ -346,7 +355,8 @@ static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build
     char ports[FF_MAX_SFCS * 24 + 1] = "";
     uint16_t first, count;
 
-    eal_args(c, build, "readout/ebfarm-readout", &x->p, fp->prefix, x->port.kind == FF_PORT_PCI);
+    eal_args(c, build, "readout/ebfarm-readout", &x->p, fp->prefix, x->port.kind == FF_PORT_PCI,
+             1);
     if (FF_MEMIF_PAIRS(&x->port))
         readout_pair_ports(c, s, k, &pc, name, ports, sizeof(ports));
     else

@@ -46,6 +46,7 @@ void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)
     c->trigger = s->run.trigger;
     c->store = s->run.store;
     c->credits = s->n_nodes ? s->node[0].credits : 0;
+    c->workers = s->n_nodes ? s->node[0].workers : 0;
     c->max_seconds = s->run.duration_s;
     c->frag_dist = s->run.frag_dist;
     c->frag_mean = s->run.frag_mean;
@@ -109,6 +110,7 @@ static void demo_nodes(const struct farm_conf *c, struct farm_spec *s)
             n->sfc_mac[5] = (uint8_t)i;
         }
         n->credits = c->credits;
+        n->workers = c->workers;
     }
     s->n_nodes = c->nodes;
 }

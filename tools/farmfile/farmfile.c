@@ -311,6 +311,7 @@ static int conv_node(struct ff_cv *c, const struct raw_farm *f, unsigned i,
     rc = rc ? rc : ff_get_port(c, "sfc_port", r->sfc_port, &n->sfc_port);
     rc = rc ? rc : ff_get_mac(c, "sfc_mac", r->sfc_mac, n->sfc_mac);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(CREDITS), r->credits, &n->credits);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(WORKERS), r->workers, &n->workers);
     return rc;
 }
 

@@ -346,6 +346,13 @@ static int check_node(struct ff_chk *c, unsigned i)
     snprintf(key, sizeof(key), "%s.credits", pre);
     if ((rc = RANGE_U(c, key, CREDITS, n->credits)))
         return rc;
+    snprintf(key, sizeof(key), "%s.workers", pre);
+    if ((rc = RANGE_U(c, key, WORKERS, n->workers)))
+        return rc;
+    if (n->workers > n->credits)
+        return FAIL(c, "key '%s': %u trigger workers are more than the node's %u credits "
+                    "(each worker holds at least one event slot)", key, n->workers, n->credits);
+    snprintf(key, sizeof(key), "%s.credits", pre);
     if (n->credits > c->s->sfc[n->sfc].max_credits)
         return FAIL(c, "key '%s': %u is more than sfcs[%u].max_credits (%u) of its SFC", key,
                     n->credits, n->sfc, c->s->sfc[n->sfc].max_credits);

@@ -69,6 +69,7 @@ static const cyaml_schema_field_t node_fields[] = {
     STR("sfc_port", OPT, struct raw_proc, sfc_port),
     STR("sfc_mac", OPT, struct raw_proc, sfc_mac),
     STR("credits", OPT, struct raw_proc, credits),
+    STR("workers", OPT, struct raw_proc, workers),
     PROC_COMMON,
 };
 

@@ -16,7 +16,7 @@
 
 struct raw_proc {                /* one struct for readouts, SFCs and nodes */
     char *name, *id, *sfc, *port, *mac, *sfc_port, *sfc_mac;
-    char *capacity, *mbufs, *max_credits, *credits, *accept_any_readout;
+    char *capacity, *mbufs, *max_credits, *credits, *workers, *accept_any_readout;
     char **sfcs;
     unsigned sfcs_count;
     char *host;

@@ -86,6 +86,7 @@ struct ff_node {
     struct ff_port sfc_port;     /* the SFC's port toward this node */
     uint8_t mac[6], sfc_mac[6];
     uint16_t credits;
+    uint16_t workers;            /* trigger workers (--workers); 0: none */
 };
 
 /* The nodes' trigger plug-in (docs/trigger.md): "" for the built-in
