@@ -205,14 +205,14 @@ static enum ebf_reason check_vt(const uint8_t *buf, size_t len, size_t hlen,
 
 /* --- Fragment frames ------------------------------------------------------- */
 
-static uint32_t frag_crc(const uint8_t *buf, size_t piece_len)
+/* The CRC over the header's covered fields (all but the CRC itself). */
+static uint32_t frag_hdr_crc(const uint8_t *buf)
 {
-    uint32_t c = ebf_crc32c(0, buf, 28);
-    c = ebf_crc32c(c, buf + 32, 8);
-    return ebf_crc32c(c, buf + EBF_FRAG_HLEN, piece_len);
+    return ebf_crc32c(ebf_crc32c(0, buf, 28), buf + 32, 8);
 }
 
-void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h)
+/* Every header field but the CRC. */
+static void frag_put_hdr(uint8_t *buf, const struct ebf_frag_hdr *h)
 {
     buf[0] = EBF_PROTO_VERSION;
     buf[1] = EBF_T_FRAGMENT;
@@ -224,24 +224,26 @@ void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h)
     put16(buf + 24, h->piece_len);
     put16(buf + 26, h->flags);
     put64(buf + 32, h->tx_ns);
+}
+
+static uint32_t frag_crc(const uint8_t *buf, size_t piece_len)
+{
+    return ebf_crc32c(frag_hdr_crc(buf), buf + EBF_FRAG_HLEN, piece_len);
+}
+
+void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h)
+{
+    frag_put_hdr(buf, h);
     h->crc = frag_crc(buf, h->piece_len);
     put32(buf + 28, h->crc);
 }
 
 void ebf_frag_write_pattern(uint8_t *buf, struct ebf_frag_hdr *h)
 {
-    buf[0] = EBF_PROTO_VERSION;
-    buf[1] = EBF_T_FRAGMENT;
-    put16(buf + 2, h->source);
-    put32(buf + 4, h->seq);
-    put64(buf + 8, h->event_id);
-    put32(buf + 16, h->frag_len);
-    put32(buf + 20, h->offset);
-    put16(buf + 24, h->piece_len);
-    put16(buf + 26, h->flags);
-    put64(buf + 32, h->tx_ns);
-    uint32_t c = ebf_crc32c(0, buf, 28);
-    c = ebf_crc32c(c, buf + 32, 8);
+    uint32_t c;
+
+    frag_put_hdr(buf, h);
+    c = frag_hdr_crc(buf);
     ebf_pattern_fill_crc(buf + EBF_FRAG_HLEN, h->piece_len, h->source, h->event_id, h->offset,
                          &c);
     h->crc = c;
