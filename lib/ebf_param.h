@@ -111,7 +111,9 @@ enum ebf_param_use {
     X(CREDITS, "credits", "credits", U16, 1, 4096, "", "nodes[]",                            \
       EBF_PU_NODE_OPT | EBF_PU_FARM, "event slots a node grants its SFC")                    \
     X(WORKERS, "workers", "workers", U16, 0, 15, "", "nodes[]",                              \
-      EBF_PU_NODE_OPT | EBF_PU_FARM, "trigger workers of a node, an lcore each; 0: none")    \
+      EBF_PU_NODE_OPT | EBF_PU_SFC_OPT | EBF_PU_FARM,                                        \
+      "workers, an lcore each: a node's trigger workers (0: none), an SFC's data planes "    \
+      "(sfcs[].workers; 0 or 1: one)")                                                       \
     D(TRIGGER_US, "trigger_us", "trigger-us", 0, 1e6, "us", "run",                           \
       EBF_PU_NODE_OPT | EBF_PU_NODE_CONF | EBF_PU_FARM, "a node's busy time per event")      \
     D(ACCEPT, "accept", "accept", 0, 1, "", "run",                                           \

@@ -6,9 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_lcore.h>
+
 #include "ebf_daemon.h"
 #include "ebf_util.h"
 #include "sfc_ctl.h"
+#include "sfc_workers.h"
 
 static struct sfc_conf conf = {
     .n_sources = 8, .udp_port = EBF_UDP_PORT_DEFAULT, .capacity = 4096,
@@ -144,9 +147,28 @@ static const struct ebf_arg own[] = {
                  "or none; the nodes check every piece either way (full)"),
     EBF_ARG_INT(EBF_ARG_U32, "verify-every", &conf.verify_every, 1, 1u << 20, "N",
                 "with --verify sampled: check every Nth frame of a source (64)"),
+    EBF_ARG_PARAM(WORKERS, &conf.workers, "N",
+                  "data planes, an lcore each (EAL must give N): the\n"
+                  "readout ports cut into N equal runs, one per worker,\n"
+                  "node port q served by worker q % N; 0 or 1: one (1)"),
     EBF_ARG_VAL(EBF_ARG_STR, "ready-file", &sfc_daemon.ready_file, "FILE",
                 "create FILE once every port is started and control is bound"),
 };
+
+/* --workers against the ports by name (before EAL): the readout ports cut
+ * into equal runs, a node port per worker at least (sfc_workers.h). */
+static int check_workers(char *err, size_t len)
+{
+    struct sfc_conf c = conf;
+
+    for (uint16_t i = 0; i < c.n_nodes; i++) {
+        uint16_t j = 0;
+        while (j < i && strcmp(node_name[j], node_name[i]) != 0)
+            j++;
+        c.node[i].port = j;      /* the first node on the same port */
+    }
+    return sfc_workers_check(&c, err, len) ? -EINVAL : 0;
+}
 
 /* The ports the SFC would open: --port and each distinct --node port. One
  * process opens at most EBF_PORTS_MAX (DPDK's RTE_MAX_ETHPORTS): more is
@@ -164,7 +186,7 @@ static int check_opts(char *err, size_t len)
         ports += j == i && strcmp(node_name[i], rx) != 0;
     }
     if (ports <= d->max)
-        return 0;
+        return check_workers(err, len);
     if (conf.n_more_rx)
         snprintf(err, len, "option '--node': %u ports (--port, %u --readout-port and %u node "
                  "ports), more than the %" PRIu64 " one process can open (RTE_MAX_ETHPORTS)",
@@ -237,6 +259,9 @@ int main(int argc, char **argv)
     d->cl.common.link_timeout_ms = 0;       /* the memif server: peers connect to it */
     ebf_daemon_start(d, argc, argv);
     ebf_idle_init(&c->idle, d->cl.common.idle);
+    if (c->workers > rte_lcore_count())
+        ebf_daemon_fail(d, "--workers %u needs %u lcores, EAL gave %u (-l or --lcores)",
+                        c->workers, c->workers, rte_lcore_count());
     find_ports(d, c);
     c->mtu = d->cl.common.mtu;
     /* On the sockets of the ports that use them: received frames and their

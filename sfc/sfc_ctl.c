@@ -10,6 +10,7 @@
 
 #include "ebf_opt.h"
 #include "ebf_port.h"
+#include "sfc_workers.h"
 
 static const struct ebf_conf_key sfc_keys[] = {
     EBF_CONF_KEY(SOURCES, struct sfc_conf, n_sources),
@@ -34,34 +35,42 @@ static void *create(void *ctx, const void *conf, uint32_t run)
 {
     (void)ctx;
     (void)run;
-    return sfc_dp_create(conf);
+    return sfc_workers_create(conf);
 }
 
 static void destroy(void *ctx, void *dp)
 {
     (void)ctx;
-    sfc_dp_destroy(dp);
+    sfc_workers_destroy(dp);
+}
+
+/* The run starts: workers beyond the first go to their lcores. */
+static int begin(void *ctx, void *dp, char *err, size_t len)
+{
+    (void)ctx;
+    return sfc_workers_begin(dp, err, len) ? -EINVAL : 0;
 }
 
 /* Paused: no intake, but credits, acks, timeouts and dispatch go on. */
 static unsigned poll(void *dp, int intake)
 {
-    return sfc_dp_poll(dp, intake);
+    return sfc_workers_poll(dp, intake);
 }
 
 static void drain_begin(void *dp)
 {
-    sfc_dp_drain_begin(dp);
+    sfc_workers_drain_begin(dp);
 }
 
 static unsigned drain_poll(void *dp, int *done)
 {
-    return sfc_dp_drain_poll(dp, done);
+    return sfc_workers_drain_poll(dp, done);
 }
 
 static const struct ebf_plug_ops sfc_plug_ops = {
     .create = create,
     .destroy = destroy,
+    .begin = begin,
     .poll = poll,
     .drain_begin = drain_begin,
     .drain_poll = drain_poll,
@@ -107,10 +116,11 @@ static void snapshot(void *arg, void *out, int *finished)
     struct sfc_snap *s = out;
 
     memset(s, 0, sizeof(*s));
-    s->st = *sfc_dp_stats(r->plug.dp);
-    sfc_dp_gauges(r->plug.dp, &s->g);
+    sfc_workers_stats(r->plug.dp, &s->st);
+    sfc_workers_gauges(r->plug.dp, &s->g);
     s->rx_pool_in_use = rte_mempool_in_use_count(r->rx_pool);
     ebf_plug_lcore_stats(&r->plug, &s->lcore);
+    sfc_workers_cycles(r->plug.dp, &s->lcore);
     s->running = r->plug.running;
     s->paused = r->plug.paused;
     *finished = 0;

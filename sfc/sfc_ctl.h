@@ -13,7 +13,7 @@
 /* The SFC's run-control plug: the data plane is made afresh at every start,
  * from conf. */
 struct sfc_runner {
-    struct ebf_plug plug;        /* dp: a struct sfc_dp */
+    struct ebf_plug plug;        /* dp: a struct sfc_workers (one data plane or W) */
     struct sfc_conf conf, initial;
     struct rte_mempool *rx_pool;
 };

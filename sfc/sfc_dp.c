@@ -28,13 +28,16 @@ static void free_mbuf(void *frame, void *arg)
     rte_pktmbuf_free(frame);
 }
 
-/* One txq per distinct node port; each node's txq, and our MAC on its port. */
+/* One txq per distinct node port of the nodes served; each node's txq, and
+ * our MAC on its port. */
 static void map_node_ports(struct sfc_dp *dp)
 {
     struct rte_ether_addr ea;
 
     for (uint16_t i = 0; i < dp->c.n_nodes; i++) {
         uint16_t q = 0;
+        if (!sfc_serves(dp, i))
+            continue;           /* another worker's: never polled, never sent to */
         while (q < dp->n_txq && dp->txq[q].port != dp->c.node[i].port)
             q++;
         if (q == dp->n_txq)

@@ -14,6 +14,9 @@
 #include "sfc_stats.h"
 
 #define SFC_MAX_READOUTS 16      /* readout MACs: --readout-mac, or learned for throttle frames */
+#define SFC_WORKERS_MAX 16       /* data planes of one SFC, an lcore each (--workers) */
+
+struct sfc_share;                /* what the data planes of one SFC share (sfc_workers.c) */
 
 /* The SFC's payload-CRC policy. The nodes check every piece end to end
  * whatever the SFC does, so a corrupted frame the SFC lets through is still
@@ -57,6 +60,14 @@ struct sfc_conf {
     double node_timeout_ms;      /* a node silent this long is dead; 0: never */
     double throttle_on;          /* throttle the readouts at this fill (0.75) */
     double throttle_off;         /* and release them at this fill (0.5) */
+    /* Workers (sfc_workers.h): W data planes of one SFC, each on its own
+     * readout ports and node ports. The command line's conf has workers
+     * (0 or 1: one data plane, as before); each worker's conf also says
+     * which it is, the nodes it serves and what it shares with the others. */
+    uint16_t workers;
+    uint16_t worker;             /* this data plane's place, 0 .. workers - 1 */
+    uint64_t node_mask;          /* bit i: this data plane serves node i; 0: every node */
+    struct sfc_share *share;     /* NULL: a data plane alone */
 };
 
 struct sfc_dp;

@@ -51,6 +51,15 @@ struct src_bind {
     uint8_t bound;
 };
 
+/* What the W data planes of one SFC share: the throttle the readouts
+ * hear is on while any of them wants it, numbered by one sequence. Each
+ * worker writes only its own want. */
+struct sfc_share {
+    uint8_t want[SFC_WORKERS_MAX];
+    uint32_t throttle_seq;       /* atomic: the next throttle frame's number */
+    uint16_t n;                  /* workers */
+};
+
 enum node_state { NODE_NEW = 0, NODE_ALIVE, NODE_DEAD };
 
 struct node_live {
@@ -68,7 +77,8 @@ struct sfc_dp {
     struct sfc_credit *credit;
     struct txq *txq;             /* one per distinct node port */
     uint16_t n_txq;
-    int throttled;
+    int throttled;               /* the readouts are asked to hold (with workers: by any) */
+    int throttle_want;           /* this data plane's own fill asks for it */
     uint64_t timeout_tsc;
     uint64_t next_tick, tick_tsc;        /* the periodic work's timer */
     double ns_per_tsc;
@@ -104,6 +114,13 @@ struct sfc_dp {
     uint32_t verify_left[EBF_MAX_SOURCES];  /* frames of each source until its next CRC check */
     struct sfc_stats st;
 };
+
+/* Whether this data plane serves node i (with workers, each serves the
+ * nodes of its own node ports). */
+static inline int sfc_serves(const struct sfc_dp *dp, uint16_t node)
+{
+    return !dp->c.node_mask || (dp->c.node_mask >> node & 1);
+}
 
 static inline uint64_t tsc_to_ns(const struct sfc_dp *dp, uint64_t tsc)
 {

@@ -21,7 +21,8 @@ void sfc_faults_init(struct sfc_dp *dp)
     dp->throttle_refresh_tsc = (uint64_t)(EBF_THROTTLE_REFRESH_NS * 1e-9 * hz);
     dp->node_timeout_tsc = (uint64_t)(dp->c.node_timeout_ms * 1e-3 * hz);
     for (uint16_t n = 0; n < dp->c.n_nodes; n++)
-        dp->q_alive[dp->node_txq[n]]++;
+        if (sfc_serves(dp, n))
+            dp->q_alive[dp->node_txq[n]]++;
     for (uint16_t i = 0; i < dp->c.n_readouts && i < SFC_MAX_READOUTS; i++)
         sfc_readout_add(dp, dp->c.readout_mac[i]);  /* throttle frames go to these only */
 }
@@ -164,7 +165,8 @@ static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
     struct ebf_throttle_hdr h = {
         .sfc_id = dp->c.sfc_id, .on = (uint8_t)dp->throttled, .fill = fill,
-        .seq = dp->throttle_seq++,
+        .seq = dp->c.share ? __atomic_fetch_add(&dp->c.share->throttle_seq, 1, __ATOMIC_RELAXED)
+                           : dp->throttle_seq++,
     };
 
     memcpy(a.src_mac, dp->rx_mac, 6);
@@ -194,12 +196,28 @@ static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
     dp->throttle_sent_tsc = now;
 }
 
+/* The throttle the readouts hear: this data plane's want, or with workers
+ * on while any worker wants it (each publishes its own). */
+static int throttle_heard(struct sfc_dp *dp, int want)
+{
+    struct sfc_share *s = dp->c.share;
+
+    if (!s)
+        return want;
+    __atomic_store_n(&s->want[dp->c.worker], (uint8_t)want, __ATOMIC_RELAXED);
+    for (uint16_t i = 0; i < s->n; i++)
+        if (__atomic_load_n(&s->want[i], __ATOMIC_RELAXED))
+            return 1;
+    return 0;
+}
+
 /*
  * Hysteresis on the fill: events held (building, ready, unacked) against
- * the table, frame records in use against all records. On when either
- * reaches throttle_on, off when both are at or below throttle_off; while
- * on, repeated every EBF_THROTTLE_REFRESH_NS so that the readouts' hold
- * does not expire.
+ * the table, frame records in use against all records. Wanted when either
+ * reaches throttle_on, no longer when both are at or below throttle_off;
+ * with workers, on while any worker wants it (its transitions counted by
+ * worker 0), each sending to its own readout ports. While on, repeated
+ * every EBF_THROTTLE_REFRESH_NS so that the readouts' hold does not expire.
  */
 unsigned sfc_throttle_poll(struct sfc_dp *dp, uint64_t now)
 {
@@ -209,13 +227,16 @@ unsigned sfc_throttle_poll(struct sfc_dp *dp, uint64_t now)
     uint32_t held = k.building + k.ready + k.sent;
     uint32_t recs = dp->c.max_frames - k.free_records;
 
-    if (!dp->throttled && (held >= dp->on_events || recs >= dp->on_records)) {
-        dp->throttled = 1;
-        dp->st.throttle_on++;
-    } else if (dp->throttled && held <= dp->off_events && recs <= dp->off_records) {
-        dp->throttled = 0;
-        dp->st.throttle_off++;
-    } else if (!dp->throttled || now - dp->throttle_sent_tsc < dp->throttle_refresh_tsc) {
+    if (!dp->throttle_want && (held >= dp->on_events || recs >= dp->on_records))
+        dp->throttle_want = 1;
+    else if (dp->throttle_want && held <= dp->off_events && recs <= dp->off_records)
+        dp->throttle_want = 0;
+    int on = throttle_heard(dp, dp->throttle_want);
+    if (on != dp->throttled) {
+        dp->throttled = on;
+        if (dp->c.worker == 0)
+            on ? dp->st.throttle_on++ : dp->st.throttle_off++;
+    } else if (!on || now - dp->throttle_sent_tsc < dp->throttle_refresh_tsc) {
         return 0;
     }
     /* The fill, per mille, for the frame only: the divisions are paid

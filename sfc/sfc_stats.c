@@ -2,6 +2,7 @@
 /* sfc_stats.c - the SFC's counter table and its metric list. */
 #include "sfc_stats.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 static const char *const drop_names[] = {
@@ -15,6 +16,63 @@ static const char *const lost_names[] = {
     SFC_FOREACH_LOST(SFC_LOST_NAME)
 #undef SFC_LOST_NAME
 };
+
+/* The runs of plain uint64_t counters in struct sfc_stats: from its start
+ * to the id records, and from node_sent to the histograms. */
+#define RUN1_END offsetof(struct sfc_stats, ledger_acked)
+#define RUN2_BEGIN offsetof(struct sfc_stats, node_sent)
+#define RUN2_END offsetof(struct sfc_stats, build_ns)
+_Static_assert(RUN1_END % sizeof(uint64_t) == 0 && RUN2_BEGIN % sizeof(uint64_t) == 0 &&
+               RUN2_END % sizeof(uint64_t) == 0, "struct sfc_stats: counter runs of uint64_t");
+_Static_assert(RUN2_BEGIN == offsetof(struct sfc_stats, ledger_late) + sizeof(struct ebf_idset),
+               "struct sfc_stats: node_sent follows the id records");
+
+static void add_u64(void *into, const void *from, size_t begin, size_t end)
+{
+    uint64_t *a = (uint64_t *)((char *)into + begin);
+    const uint64_t *b = (const uint64_t *)((const char *)from + begin);
+
+    for (size_t i = 0; i < (end - begin) / sizeof(uint64_t); i++)
+        a[i] += b[i];
+}
+
+void sfc_stats_add(struct sfc_stats *into, const struct sfc_stats *from)
+{
+    uint64_t next[EBF_MAX_SOURCES];
+
+    for (unsigned s = 0; s < EBF_MAX_SOURCES; s++)
+        next[s] = into->next_by_source[s] > from->next_by_source[s] ? into->next_by_source[s]
+                                                                     : from->next_by_source[s];
+    add_u64(into, from, 0, RUN1_END);
+    for (unsigned s = 0; s < EBF_MAX_SOURCES; s++)
+        into->next_by_source[s] = next[s];
+    ebf_idset_merge(&into->ledger_acked, &from->ledger_acked, 1);
+    ebf_idset_merge(&into->ledger_lost, &from->ledger_lost, 1);
+    ebf_idset_merge(&into->ledger_late, &from->ledger_late, 1);
+    add_u64(into, from, RUN2_BEGIN, RUN2_END);
+    ebf_hist_merge(&into->build_ns, &from->build_ns);
+    ebf_hist_merge(&into->build_timeout_ns, &from->build_timeout_ns);
+    ebf_hist_merge(&into->dispatch_ns, &from->dispatch_ns);
+    ebf_hist_merge(&into->ack_ns, &from->ack_ns);
+}
+
+void sfc_gauges_add(struct sfc_gauges *into, const struct sfc_gauges *from)
+{
+    into->building += from->building;
+    into->ready += from->ready;
+    into->unacked += from->unacked;
+    into->free_slots += from->free_slots;
+    into->free_records += from->free_records;
+    for (uint16_t n = 0; n < from->n_nodes && n < SFC_MAX_NODES; n++) {
+        into->credits[n] += from->credits[n];
+        into->inflight[n] += from->inflight[n];
+        into->alive[n] |= from->alive[n];
+        into->epoch[n] = into->epoch[n] > from->epoch[n] ? into->epoch[n] : from->epoch[n];
+    }
+    into->n_nodes = into->n_nodes > from->n_nodes ? into->n_nodes : from->n_nodes;
+    into->throttled |= from->throttled;
+    into->draining |= from->draining;
+}
 
 const char *sfc_drop_name(enum sfc_drop d)
 {

@@ -300,6 +300,16 @@ extern const struct ebf_counter_table *const sfc_counter_tables[];
  * node on it), then the lcore cycles. Control thread, or main after the run. */
 void sfc_metrics(const void *snap, struct ebf_metrics *ms);
 
+/* An SFC of several workers (sfc_workers.h): into += from. Counters and
+ * digests add, id records and histograms merge, the highest event id per
+ * source is the higher of the two. */
+void sfc_stats_add(struct sfc_stats *into, const struct sfc_stats *from);
+
+/* Gauges of workers serving disjoint nodes: levels and per-node credits add,
+ * a node is alive or throttled or draining when any says so, its epoch the
+ * highest; the pools are shared, so their use is not added (into's stays). */
+void sfc_gauges_add(struct sfc_gauges *into, const struct sfc_gauges *from);
+
 const char *sfc_drop_name(enum sfc_drop d);
 const char *sfc_lost_name(enum sfc_lost l);
 
