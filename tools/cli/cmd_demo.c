@@ -62,6 +62,8 @@ static void demo_usage(FILE *out)
             "  --timeout-ms T    SFC event-building timeout (100)\n"
             "  --credits N       event slots each node grants (32)\n"
             "  --workers N       trigger workers of each node, an lcore each (0)\n"
+            "  --sfc-workers N   data planes of each SFC, an lcore each; every worker\n"
+            "                    has its own memif links and at least one node (1)\n"
             "  --max-seconds S   stop generating after S seconds (300)\n"
             "  --kill-node-after N  SIGKILL node 0 once N events were generated: its\n"
             "                    events go to the other nodes, the ledger must still close\n"
@@ -92,7 +94,7 @@ struct demo_seen {
 enum {
     OPT_FRAG_DIST = 256, OPT_FRAG_MEAN, OPT_FRAG_SIGMA, OPT_SEED, OPT_FAULTS, OPT_SILENCE,
     OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
-    OPT_READOUTS, OPT_SFCS, OPT_KILL_SFC, OPT_WORKERS,
+    OPT_READOUTS, OPT_SFCS, OPT_KILL_SFC, OPT_WORKERS, OPT_SFC_WORKERS,
     OPT_STORE, OPT_STORE_MB, OPT_STORE_BUFFER, OPT_STORE_MBS,
 };
 
@@ -230,6 +232,8 @@ static int size_fault_opt(int ch, const char *val, struct farm_conf *c, struct d
         return ebf_opt_param(DEMO, EBF_PARAM(FRAG_SIGMA), val, &c->frag_sigma);
     case OPT_WORKERS:
         return ebf_opt_param(DEMO, EBF_PARAM(WORKERS), val, &c->workers);
+    case OPT_SFC_WORKERS:
+        return ebf_opt_param(DEMO, EBF_PARAM(WORKERS), val, &c->sfc_workers);
     case OPT_SEED:
         return ebf_opt_param(DEMO, EBF_PARAM(SEED), val, &c->seed);
     case OPT_FAULTS:
@@ -408,6 +412,7 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"rate", 1, 0, 'r'}, {"udp", 0, 0, 'u'}, {"mtu", 1, 0, 'm'},
         {"trigger-us", 1, 0, 't'}, {"accept", 1, 0, 'A'}, {"timeout-ms", 1, 0, 'T'},
         {"credits", 1, 0, 'c'}, {"workers", 1, 0, OPT_WORKERS},
+        {"sfc-workers", 1, 0, OPT_SFC_WORKERS},
         {"max-seconds", 1, 0, 'M'}, {"keep", 0, 0, 'k'}, {"json", 0, 0, 'j'},
         {"netns", 0, 0, 'N'},
         {"kill-node-after", 1, 0, 'K'}, {"help", 0, 0, 'h'},

@@ -162,6 +162,8 @@ static void ctl_args(struct farm_argv *c, const struct farm_spec *s, const struc
     arg(c, "--name=%s", p->name);
 }
 
+#define FF_READOUT_PLACES 64      /* SFC workers a readout sends to (RO_MAX_SFCS) */
+
 /* The SFC's port toward node nd: its own sfc_port when the file names one. */
 static const struct ff_port *sfc_side(const struct ff_node *nd)
 {
@@ -210,26 +212,32 @@ static void readout_macs(struct farm_argv *c, const struct farm_spec *s, unsigne
 }
 
 /* An SFC on memif links per pair: a server port per readout that feeds
- * it, the first into first, the others listed in more ("a,b"). */
+ * it, the first into first, the others listed in more ("a,b"); with
+ * workers, a run of such ports per worker, each with the worker's MAC
+ * (sfc_workers.h: worker w takes run w). */
 static void sfc_pair_ports(struct farm_argv *c, const struct farm_spec *s, unsigned k,
                            struct port_ctx *pc, char *first, char *more, size_t len)
 {
-    char m[24], link[2 * FF_NAME_MAX + 2], name[32];
+    char m[24], link[2 * FF_NAME_MAX + 8], name[32];
+    uint8_t mac[6];
     size_t o = 0;
     int n = 0;
 
-    mac_str(s->sfc[k].mac, m);
-    for (unsigned r = 0; r < s->n_readouts; r++)
-        for (unsigned i = 0; i < s->readout[r].n_sfcs; i++) {
-            if (s->readout[r].sfc[i] != k)
-                continue;
-            ff_pair_link(s, r, k, link, sizeof(link));
-            memif_arg(c, link, 1, m, pc, name, sizeof(name));
-            if (n++ == 0)
-                snprintf(first, FF_STR_MAX, "%s", name);
-            else
-                o += (size_t)snprintf(more + o, len - o, "%s%s", o ? "," : "", name);
-        }
+    for (unsigned w = 0; w < ff_sfc_workers(&s->sfc[k]); w++) {
+        ff_worker_mac(s, k, w, mac);
+        mac_str(mac, m);
+        for (unsigned r = 0; r < s->n_readouts; r++)
+            for (unsigned i = 0; i < s->readout[r].n_sfcs; i++) {
+                if (s->readout[r].sfc[i] != k)
+                    continue;
+                ff_worker_link(s, r, k, w, link, sizeof(link));
+                memif_arg(c, link, 1, m, pc, name, sizeof(name));
+                if (n++ == 0)
+                    snprintf(first, FF_STR_MAX, "%s", name);
+                else
+                    o += (size_t)snprintf(more + o, len - o, "%s%s", o ? "," : "", name);
+            }
+    }
 }
 
 static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
@@ -246,8 +254,8 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
             idx[nn++] = i;
             pci |= s->node[i].sfc_port.kind == FF_PORT_PCI;
         }
-    eal_args(c, build, "sfc/ebfarm-sfc", &x->p, fp->prefix, pci, 1);
-    char more[FF_MAX_READOUTS * 24 + 1] = "";
+    eal_args(c, build, "sfc/ebfarm-sfc", &x->p, fp->prefix, pci, ff_sfc_workers(x));
+    char more[FF_MAX_READOUTS * 16 * 24 + 1] = "";
     if (FF_MEMIF_PAIRS(&x->port))
         sfc_pair_ports(c, s, k, &pc, names[0], more, sizeof(more));
     else
@@ -265,6 +273,8 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
         readout_macs(c, s, k);
     arg(c, "--sources=%u", s->run.sources);
     arg(c, "--sfc-id=%u", x->id);
+    if (ff_sfc_workers(x) > 1)
+        arg(c, "--workers=%u", ff_sfc_workers(x));
     arg(c, "--timeout-ms=%g", s->run.timeout_ms);
     arg(c, "--capacity=%u", x->capacity);
     arg(c, "--mbufs=%u", x->mbufs);
@@ -326,19 +336,30 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
     ctl_args(c, s, fp, &x->p, run_dir);
 }
 
-/* A readout on memif links per pair: a client port per SFC, in the order
- * of its sfcs; the first into first, all listed in ports ("a,b"). */
+/* The places of readout r's events: its SFCs, each as often as it has
+ * workers, worker-major (place i + n * w: event e goes to SFC e % n,
+ * worker (e / n) % W). */
+static unsigned readout_places(const struct farm_spec *s, unsigned r)
+{
+    const struct ff_readout *x = &s->readout[r];
+
+    return x->n_sfcs ? x->n_sfcs * ff_sfc_workers(&s->sfc[x->sfc[0]]) : 0;
+}
+
+/* A readout on memif links per pair: a client port per place, in the
+ * order of its places; the first into first, all listed in ports ("a,b"). */
 static void readout_pair_ports(struct farm_argv *c, const struct farm_spec *s, unsigned r,
                                struct port_ctx *pc, char *first, char *ports, size_t len)
 {
-    char m[24], link[2 * FF_NAME_MAX + 2], name[32];
+    const struct ff_readout *x = &s->readout[r];
+    char m[24], link[2 * FF_NAME_MAX + 8], name[32];
     size_t o = 0;
 
-    mac_str(s->readout[r].mac, m);
-    for (unsigned i = 0; i < s->readout[r].n_sfcs; i++) {
-        ff_pair_link(s, r, s->readout[r].sfc[i], link, sizeof(link));
+    mac_str(x->mac, m);
+    for (unsigned p = 0; p < readout_places(s, r); p++) {
+        ff_worker_link(s, r, x->sfc[p % x->n_sfcs], p / x->n_sfcs, link, sizeof(link));
         memif_arg(c, link, 0, m, pc, name, sizeof(name));
-        if (i == 0)
+        if (p == 0)
             snprintf(first, FF_STR_MAX, "%s", name);
         o += (size_t)snprintf(ports + o, len - o, "%s%s", o ? "," : "", name);
     }
@@ -348,11 +369,12 @@ static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build
                         const struct farm_proc *fp, const char *run_dir, struct farm_argv *c)
 {
     const struct ff_readout *x = &s->readout[k];
-    char name[FF_STR_MAX], m[24], list[FF_MAX_SFCS * 18 + 1];
+    char name[FF_STR_MAX], m[24], list[FF_READOUT_PLACES * 18 + 1];
     struct port_ctx pc = {.run_dir = run_dir, .mtu = s->run.mtu};
     size_t o = 0;
+    uint8_t mac[6];
 
-    char ports[FF_MAX_SFCS * 24 + 1] = "";
+    char ports[FF_READOUT_PLACES * 24 + 1] = "";
     uint16_t first, count;
 
     eal_args(c, build, "readout/ebfarm-readout", &x->p, fp->prefix, x->port.kind == FF_PORT_PCI,
@@ -365,9 +387,10 @@ static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build
     arg(c, "--port=%s", name);
     if (ports[0])
         arg(c, "--sfc-port=%s", ports);
-    for (unsigned i = 0; i < x->n_sfcs; i++) {
-        mac_str(s->sfc[x->sfc[i]].mac, m);
-        o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? "," : "", m);
+    for (unsigned p = 0; p < readout_places(s, k); p++) {
+        ff_worker_mac(s, x->sfc[p % x->n_sfcs], p / x->n_sfcs, mac);
+        mac_str(mac, m);
+        o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", p ? "," : "", m);
     }
     arg(c, "--sfc-mac=%s", list);
     mac_str(x->mac, m);

@@ -47,6 +47,7 @@ void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)
     c->store = s->run.store;
     c->credits = s->n_nodes ? s->node[0].credits : 0;
     c->workers = s->n_nodes ? s->node[0].workers : 0;
+    c->sfc_workers = s->n_sfcs ? s->sfc[0].workers : 0;
     c->max_seconds = s->run.duration_s;
     c->frag_dist = s->run.frag_dist;
     c->frag_mean = s->run.frag_mean;
@@ -124,11 +125,14 @@ static void demo_proc(struct ff_proc *p, const char *kind, unsigned i)
 }
 
 /* Readouts and SFCs: as many as asked, each like the file's first; with
- * more than one of either, memif links per readout-SFC pair (port: memif),
- * every readout sending to every SFC. */
+ * more than one of either, or SFC workers, memif links per readout-SFC
+ * pair (port: memif; with workers, per readout and worker), every readout
+ * sending to every SFC. */
 static void demo_shape(const struct farm_conf *c, struct farm_spec *s)
 {
-    if (c->readouts <= 1 && c->sfcs <= 1)
+    for (unsigned k = 0; k < s->n_sfcs; k++)
+        s->sfc[k].workers = c->sfc_workers;
+    if (c->readouts <= 1 && c->sfcs <= 1 && c->sfc_workers <= 1)
         return;
     for (unsigned k = 0; k < c->sfcs; k++) {
         struct ff_sfc *x = &s->sfc[k];

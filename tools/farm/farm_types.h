@@ -86,6 +86,7 @@ struct farm_conf {
     struct ff_store store;       /* the nodes' storage; dir "": none */
     uint16_t credits;            /* per node */
     uint16_t workers;            /* per node: trigger workers */
+    uint16_t sfc_workers;        /* per SFC: data planes (0 or 1: one) */
     int keep;                    /* keep the run directory (logs, stats) */
     int netns;                   /* every process on a network namespace of its own,
                                   * launched over ssh (farm_demo_netns.h) */

@@ -282,6 +282,7 @@ static int conv_sfc(struct ff_cv *c, const struct raw_farm *f, unsigned i,
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(MAX_CREDITS), r->max_credits, &sfc->max_credits);
     rc = rc ? rc : ff_get_bool(c, "accept_any_readout", r->accept_any_readout,
                                &sfc->accept_any_readout);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(WORKERS), r->workers, &sfc->workers);
     return rc;
 }
 

@@ -323,6 +323,9 @@ static int check_sfc(struct ff_chk *c, unsigned i)
     snprintf(key, sizeof(key), "%s.mbufs", pre);
     if ((rc = RANGE_U(c, key, MBUFS, f->mbufs)))
         return rc;
+    snprintf(key, sizeof(key), "%s.workers", pre);
+    if ((rc = RANGE_U(c, key, WORKERS, f->workers)))
+        return rc;
     snprintf(key, sizeof(key), "%s.max_credits", pre);
     return RANGE_U(c, key, MAX_CREDITS, f->max_credits);
 }

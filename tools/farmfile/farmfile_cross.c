@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ebf_util.h"
+#include "farmfile_multi.h"
 #include "farmfile_value.h"
 
 #define KEY_MAX FF_KEY_MAX
@@ -64,7 +65,9 @@ struct use {
     const struct ff_port *port;  /* the port it belongs to, or NULL */
 };
 
-#define USES_MAX (2 * (FF_MAX_READOUTS + FF_MAX_SFCS + FF_MAX_NODES) + FF_MAX_NODES)
+#define WORKER_MACS_MAX 15       /* workers beyond the first of an SFC (WORKERS' range) */
+#define USES_MAX (2 * (FF_MAX_READOUTS + FF_MAX_SFCS + FF_MAX_NODES) + FF_MAX_NODES + \
+                  FF_MAX_SFCS * WORKER_MACS_MAX)
 
 /* Append a use whose key is fmt with (index, field), "nodes[%u].%s". */
 static void add(struct use *u, unsigned *n, const void *val, unsigned owner,
@@ -92,8 +95,15 @@ static int unique_macs(struct ff_chk *c)
 
     for (unsigned i = 0; i < nr; i++)
         add(u, &n, s->readout[i].mac, i, &s->readout[i].port, "readouts[%u].%s", i, "mac");
-    for (unsigned i = 0; i < ns; i++)
+    static uint8_t wmac[FF_MAX_SFCS][WORKER_MACS_MAX][6];
+    static const struct ff_port worker_port = {.kind = FF_PORT_MEMIF, .dev = "(workers)"};
+    for (unsigned i = 0; i < ns; i++) {
         add(u, &n, s->sfc[i].mac, nr + i, &s->sfc[i].port, "sfcs[%u].%s", i, "mac");
+        for (unsigned w = 1; w < ff_sfc_workers(&s->sfc[i]) && w <= WORKER_MACS_MAX; w++) {
+            ff_worker_mac(s, i, w, wmac[i][w - 1]);     /* mac + w in its fourth byte */
+            add(u, &n, wmac[i][w - 1], nr + i, &worker_port, "sfcs[%u].%s", i, "workers");
+        }
+    }
     for (unsigned i = 0; i < s->n_nodes; i++) {
         const struct ff_node *d = &s->node[i];
         add(u, &n, d->mac, nr + ns + i, &d->port, "nodes[%u].%s", i, "mac");
@@ -288,7 +298,18 @@ static int sfc_ports(struct ff_chk *c)
     const uint64_t max = EBF_PARAM(PORTS)->max;
 
     for (unsigned k = 0; k < s->n_sfcs; k++) {
-        unsigned ports = 1, nodes = 0;
+        unsigned ports = 1, nodes = 0, w = ff_sfc_workers(&s->sfc[k]);
+        if (w > 1) {             /* a link per readout and worker (ff_check_multi) */
+            ports = 0;
+            for (unsigned r = 0; r < s->n_readouts; r++)
+                for (unsigned i = 0; i < s->readout[r].n_sfcs; i++)
+                    ports += s->readout[r].sfc[i] == k ? w : 0;
+            if (ports > max)
+                return FAIL(c, "key 'sfcs[%u].workers': SFC '%s' would open %u readout ports "
+                            "(a link per readout and worker), more than the %u one process "
+                            "can open (RTE_MAX_ETHPORTS)", k, s->sfc[k].p.name, ports,
+                            (unsigned)max);
+        }
         for (unsigned i = 0; i < s->n_nodes; i++) {
             if (s->node[i].sfc != k)
                 continue;

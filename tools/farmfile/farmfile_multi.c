@@ -20,6 +20,21 @@ void ff_pair_link(const struct farm_spec *s, unsigned r, unsigned k, char *buf, 
     snprintf(buf, len, "%s-%s", s->readout[r].p.name, s->sfc[k].p.name);
 }
 
+void ff_worker_link(const struct farm_spec *s, unsigned r, unsigned k, unsigned w, char *buf,
+                    size_t len)
+{
+    if (w == 0)
+        ff_pair_link(s, r, k, buf, len);
+    else
+        snprintf(buf, len, "%s-%s-w%u", s->readout[r].p.name, s->sfc[k].p.name, w);
+}
+
+void ff_worker_mac(const struct farm_spec *s, unsigned k, unsigned w, uint8_t mac[6])
+{
+    memcpy(mac, s->sfc[k].mac, 6);
+    mac[3] = (uint8_t)(mac[3] + w);
+}
+
 /* "[a, b]": the names of readout r's SFCs. */
 static const char *sfc_list(const struct farm_spec *s, unsigned r, char *buf, size_t len)
 {
@@ -123,11 +138,56 @@ static int memif_pairs(struct ff_chk *c)
     return 0;
 }
 
+/* The readouts' places: at most FF_READOUT_PLACES_MAX SFC workers. */
+#define FF_READOUT_PLACES_MAX 64
+
+/* SFC k with workers: a bare memif port, a node per worker, the same
+ * workers as every SFC the readouts list beside it. */
+static int sfc_workers(struct ff_chk *c, unsigned k)
+{
+    const struct farm_spec *s = c->s;
+    const struct ff_sfc *x = &s->sfc[k];
+    unsigned w = ff_sfc_workers(x), nodes = 0;
+    char buf[FF_STR_MAX + 8];
+
+    if (w == 1)
+        return 0;
+    if (!FF_MEMIF_PAIRS(&x->port))
+        return FAIL(c, "key 'sfcs[%u].workers': %u workers need port memif (a link per readout "
+                    "and worker), and the SFC has \"%s\"; one port spread over workers by the "
+                    "NIC (RSS on the UDP source port) is not supported yet", k, w,
+                    ff_port_str(&x->port, buf, sizeof(buf)));
+    for (unsigned i = 0; i < s->n_nodes; i++)
+        nodes += s->node[i].sfc == k;
+    if (nodes < w)
+        return FAIL(c, "key 'sfcs[%u].workers': %u workers and %u node%s: each worker serves "
+                    "nodes of its own (the SFC's node i goes to worker i %% %u); give the SFC "
+                    "%u nodes at least", k, w, nodes, nodes == 1 ? "" : "s", w, w);
+    for (unsigned r = 0; r < s->n_readouts; r++) {
+        const struct ff_readout *ro = &s->readout[r];
+        for (unsigned i = 0; i < ro->n_sfcs; i++)
+            if (ff_sfc_workers(&s->sfc[ro->sfc[i]]) != w)
+                return FAIL(c, "key 'sfcs[%u].workers': %u, but %s has %u and readouts[%u] "
+                            "(%s) lists both: a readout spreads events over SFCs, then over "
+                            "their workers, and needs the same workers on each", k, w,
+                            s->sfc[ro->sfc[i]].p.name, ff_sfc_workers(&s->sfc[ro->sfc[i]]),
+                            r, ro->p.name);
+        if (ro->n_sfcs * w > FF_READOUT_PLACES_MAX)
+            return FAIL(c, "key 'sfcs[%u].workers': readouts[%u] (%s) would send to %u SFCs "
+                        "of %u workers, %u places, more than the %u a readout takes", k, r,
+                        ro->p.name, ro->n_sfcs, w, ro->n_sfcs * w, FF_READOUT_PLACES_MAX);
+    }
+    return 0;
+}
+
 int ff_check_multi(const struct farm_spec *s, const char *where, char *err, size_t errlen)
 {
     struct ff_chk c = {.s = s, .where = where, .err = err, .errlen = errlen};
     int rc;
 
+    for (unsigned k = 0; k < s->n_sfcs; k++)
+        if ((rc = sfc_workers(&c, k)))
+            return rc;
     if ((rc = same_sfcs(&c)) || (rc = sources_split(&c)) || (rc = memif_pairs(&c)))
         return rc;
     return 0;

@@ -27,4 +27,20 @@ void ff_readout_sources(const struct farm_spec *s, unsigned i, uint16_t *first, 
  * "<readout>-<sfc>" into buf. */
 void ff_pair_link(const struct farm_spec *s, unsigned r, unsigned k, char *buf, size_t len);
 
+/* SFC workers (sfcs[].workers > 1): readouts send event e to worker
+ * (e / n) % W of SFC e % n, as if the list held n * W SFCs, worker-major
+ * (place k + n * w). So every SFC a readout lists has the same workers, the
+ * SFC's port is bare memif, and it has a node per worker at least
+ * (ff_check_multi). Worker w of SFC k: its link from readout r,
+ * "<readout>-<sfc>" for worker 0 and "<readout>-<sfc>-w<w>" after; its MAC,
+ * the SFC's with w added to the fourth byte (02:eb:00:00:00:01, worker 1:
+ * 02:eb:00:01:00:01), checked unique with every other MAC. */
+static inline unsigned ff_sfc_workers(const struct ff_sfc *x)
+{
+    return x->workers > 1 ? x->workers : 1;
+}
+void ff_worker_link(const struct farm_spec *s, unsigned r, unsigned k, unsigned w, char *buf,
+                    size_t len);
+void ff_worker_mac(const struct farm_spec *s, unsigned k, unsigned w, uint8_t mac[6]);
+
 #endif /* FARMFILE_MULTI_H */

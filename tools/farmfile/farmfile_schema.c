@@ -58,6 +58,7 @@ static const cyaml_schema_field_t sfc_fields[] = {
     STR("mbufs", OPT, struct raw_proc, mbufs),
     STR("max_credits", OPT, struct raw_proc, max_credits),
     STR("accept_any_readout", OPT, struct raw_proc, accept_any_readout),
+    STR("workers", OPT, struct raw_proc, workers),
     PROC_COMMON,
 };
 
