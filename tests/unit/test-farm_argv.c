@@ -420,6 +420,55 @@ START_TEST(test_memif_pairs)
 }
 END_TEST
 
+/* Two SFCs of 2 workers (multi.yaml): each readout has a link and MAC per
+ * SFC and worker, worker-major; each SFC serves a run of links per
+ * worker, takes --workers 2 and one lcore more. */
+START_TEST(test_sfc_workers)
+{
+    char err[512] = "";
+    struct farm_argv c;
+
+    ck_assert_msg(farm_spec_load(EBF_SOURCE_ROOT "/farms/multi.yaml", &spec, err, sizeof(err)) == 0,
+                  "%s", err);
+    spec.sfc[0].workers = spec.sfc[1].workers = 2;
+    ck_assert_msg(farm_spec_check(&spec, err, sizeof(err)) == 0, "%s", err);
+    build(FARM_READOUT, 2, "ro2", &c);
+    static const char *const links[] = {"ro2-sfc0", "ro2-sfc1", "ro2-sfc0-w1", "ro2-sfc1-w1"};
+    for (unsigned p = 0; p < 4; p++) {
+        char want[160], pre[32];
+        snprintf(pre, sizeof(pre), "--vdev=net_memif%u,", p);
+        snprintf(want, sizeof(want), "--vdev=net_memif%u,role=client,id=0,socket=/r/%s.sock,"
+                 "socket-abstract=no,mac=02:eb:00:00:00:12,rsize=11", p, links[p]);
+        ck_assert_str_eq(c.argv[find_arg(&c, pre)], want);
+    }
+    int i = find_arg(&c, "--port=");
+    ck_assert_str_eq(c.argv[i + 1], "--sfc-port=net_memif0,net_memif1,net_memif2,net_memif3");
+    ck_assert_str_eq(c.argv[i + 2], "--sfc-mac=02:eb:00:00:00:01,02:eb:00:00:00:31,"
+                                    "02:eb:00:01:00:01,02:eb:00:01:00:31");
+    farm_argv_free(&c);
+    build(FARM_SFC, 1, "sfc1", &c);
+    for (unsigned p = 0; p < 8; p++) {
+        char want[160], pre[32];
+        snprintf(pre, sizeof(pre), "--vdev=net_memif%u,", p);
+        snprintf(want, sizeof(want), "--vdev=net_memif%u,role=server,id=0,socket=/r/ro%u-sfc1%s"
+                 ".sock,socket-abstract=no,mac=02:eb:00:%02x:00:31,rsize=11", p, p % 4,
+                 p < 4 ? "" : "-w1", p / 4);
+        ck_assert_str_eq(c.argv[find_arg(&c, pre)], want);
+    }
+    i = find_arg(&c, "--port=");
+    ck_assert_str_eq(c.argv[i], "--port=net_memif0");
+    ck_assert_str_eq(c.argv[i + 1], "--readout-port=net_memif1,net_memif2,net_memif3,net_memif4,"
+                                    "net_memif5,net_memif6,net_memif7");
+    ck_assert_str_eq(c.argv[find_arg(&c, "--node=")], "--node=net_memif8,02:eb:00:00:02:01");
+    ck_assert_str_eq(c.argv[find_arg(&c, "--workers=")], "--workers=2");
+    farm_argv_free(&c);
+    spec.sfc[1].workers = 1;     /* one: no --workers */
+    build(FARM_SFC, 1, "sfc1", &c);
+    ck_assert_int_eq(find_arg(&c, "--workers="), -1);
+    farm_argv_free(&c);
+}
+END_TEST
+
 Suite *farm_argv_suite(void);
 
 Suite *farm_argv_suite(void)
@@ -432,6 +481,7 @@ Suite *farm_argv_suite(void)
     tcase_add_test(tc, test_sfc);
     tcase_add_test(tc, test_node);
     tcase_add_test(tc, test_memif_pairs);
+    tcase_add_test(tc, test_sfc_workers);
     tcase_add_test(tc, test_node_trigger);
     tcase_add_test(tc, test_node_store);
     tcase_add_test(tc, test_readout);

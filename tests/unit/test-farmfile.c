@@ -11,6 +11,7 @@
 
 #include "ebf_util.h"
 #include "farmfile.h"
+#include "farmfile_multi.h"
 
 #ifndef EBF_SOURCE_ROOT
 #error "EBF_SOURCE_ROOT: the source directory, for farms/*.yaml"
@@ -261,6 +262,17 @@ END_TEST
     "    sfc: sfc0\n"                                                             \
     "    port: memif:c\n"                                                         \
     "    mac: 02:00:00:00:00:04\n"
+/* An SFC for workers: bare memif on it and its readout, two nodes. */
+#define WRO0 "readouts:\n  - {name: ro0, port: memif, mac: 02:00:00:00:00:01, sfcs: [sfc0]}\n"
+#define WSFC0                                                                     \
+    "sfcs:\n"                                                                     \
+    "  - name: sfc0\n"                                                            \
+    "    port: memif\n"                                                           \
+    "    mac: 02:00:00:00:00:02\n"
+#define WNODES                                                                    \
+    "nodes:\n"                                                                    \
+    "  - {name: n0, sfc: sfc0, port: memif:b, mac: 02:00:00:00:00:03}\n"           \
+    "  - {name: n1, sfc: sfc0, port: memif:c, mac: 02:00:00:00:00:04}\n"
 /* The smallest valid farm; lines appended to it land in nodes[0]. */
 #define BASE HEAD RO0 SFC0 NODE0
 #define RX "  - {name: r, port: memif:a, mac: 02:00:00:00:00:01, sfcs: [sfc0]}\n"
@@ -540,7 +552,7 @@ static const struct bad {
      "    capcity: 5\n"
      NODE0,
      "key 'sfcs[0].capcity' is not allowed (allowed: name, id, port, mac, capacity, mbufs, "
-     "max_credits, accept_any_readout, host, control, metrics, lcores, memory_mb, telemetry, idle, eal_args)"},
+     "max_credits, accept_any_readout, workers, host, control, metrics, lcores, memory_mb, telemetry, idle, eal_args)"},
     {"unknown node key",
      BASE N1
      "    credit: 4\n",
@@ -1360,10 +1372,65 @@ static const struct bad {
      "run:\n"
      "  frag_size: 16777216\n",
      "key 'run.frag_size': 16777216 is out of range (1 to 1048576)"},
+    {"sfc workers out of range",
+     HEAD WRO0 WSFC0 "    workers: 16\n" WNODES,
+     "key 'sfcs[0].workers': 16 is out of range (0 to 15)"},
+    {"sfc workers on a named memif link",
+     HEAD RO0 SFC0 "    workers: 2\n" NODE0 N1,
+     "key 'sfcs[0].workers': 2 workers need port memif (a link per readout and worker), and "
+     "the SFC has \"memif:a\"; one port spread over workers by the NIC (RSS on the UDP source "
+     "port) is not supported yet"},
+    {"sfc workers without a node each",
+     HEAD WRO0 WSFC0 "    workers: 3\n" WNODES,
+     "key 'sfcs[0].workers': 3 workers and 2 nodes: each worker serves nodes of its own (the "
+     "SFC's node i goes to worker i % 3); give the SFC 3 nodes at least"},
+    {"sfc workers differ between listed SFCs",
+     HEAD
+     "readouts:\n"
+     "  - {name: ro0, port: memif, mac: 02:00:00:00:00:01, sfcs: [sfc0, sfc1]}\n"
+     WSFC0 "    workers: 2\n"
+     "  - {name: sfc1, port: memif, mac: 02:00:00:00:00:12}\n"
+     WNODES
+     "  - {name: n2, sfc: sfc1, port: memif:d, mac: 02:00:00:00:00:05}\n",
+     "key 'sfcs[0].workers': 2, but sfc1 has 1 and readouts[0] (ro0) lists both: a readout "
+     "spreads events over SFCs, then over their workers, and needs the same workers on each"},
+    {"sfc worker MAC taken",
+     HEAD WRO0 WSFC0 "    workers: 2\n" WNODES
+     "  - {name: n2, sfc: sfc0, port: memif:d, mac: 02:00:00:01:00:02}\n",
+     "key 'nodes[2].mac': 02:00:00:01:00:02 is already the MAC of sfcs[0].workers"},
     {"too many readouts",
      HEAD "readouts:\n" RX17 SFC0 NODE0,
      "key 'readouts': more than 16 entries (allowed: 1 to 16)"},
 };
+
+/* sfcs[].workers: absent is 0 (one data plane); 2 with bare memif and a
+ * node per worker loads; worker 1's MAC is the SFC's + 1 in byte 3, its
+ * link "<readout>-<sfc>-w1". */
+START_TEST(test_sfc_workers)
+{
+    uint8_t mac[6];
+    char link[80];
+
+    ck_assert_msg(parse(HEAD WRO0 WSFC0 WNODES) == 0, "%s", err);
+    ck_assert_uint_eq(spec.sfc[0].workers, 0);
+    ck_assert_uint_eq(ff_sfc_workers(&spec.sfc[0]), 1);
+    ck_assert_msg(parse(HEAD WRO0 WSFC0 "    workers: 2\n" WNODES) == 0, "%s", err);
+    ck_assert_uint_eq(spec.sfc[0].workers, 2);
+    ck_assert_uint_eq(ff_sfc_workers(&spec.sfc[0]), 2);
+    ff_worker_mac(&spec, 0, 1, mac);
+    static const uint8_t want[6] = {2, 0, 0, 1, 0, 2};
+    ck_assert_mem_eq(mac, want, 6);
+    ff_worker_mac(&spec, 0, 0, mac);
+    ck_assert_mem_eq(mac, spec.sfc[0].mac, 6);
+    ff_worker_link(&spec, 0, 0, 0, link, sizeof(link));
+    ck_assert_str_eq(link, "ro0-sfc0");
+    ff_worker_link(&spec, 0, 0, 1, link, sizeof(link));
+    ck_assert_str_eq(link, "ro0-sfc0-w1");
+    /* 1 is one data plane too: no memif or node condition. */
+    ck_assert_msg(parse(HEAD RO0 SFC0 "    workers: 1\n" NODE0) == 0, "%s", err);
+    ck_assert_uint_eq(ff_sfc_workers(&spec.sfc[0]), 1);
+}
+END_TEST
 
 START_TEST(test_bad)
 {
@@ -1664,6 +1731,7 @@ Suite *farmfile_suite(void)
     tcase_add_test(tc, test_faults_and_sizes);
     tcase_add_test(tc, test_trigger);
     tcase_add_test(tc, test_store);
+    tcase_add_test(tc, test_sfc_workers);
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof(bad) / sizeof(bad[0])));
     tcase_add_test(tc, test_file_errors);
     tcase_add_test(tc, test_check_in_code);
