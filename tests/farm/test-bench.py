@@ -5,8 +5,10 @@
 # No timing assertion: the figures depend on the machine and its load.
 # Checked exactly: the metadata keys and their types, the frame size of a
 # 1024-byte fragment (1078 B), the results by name, unit and reference in
-# their order, 5 pairs each, median within min-max, the two capacity sweeps
-# (their points, each figure positive, one SVG each), and after the run no
+# their order (the last: an SFC of 2 workers against one), 5 pairs each,
+# median within min-max, the three capacity sweeps (fragment sizes, sources,
+# workers 1 and 2: their points, each figure positive, one SVG each), and
+# after the run no
 # DPDK runtime directory of the bench's runs and no scratch directory.
 # Also: a bad option exits 2 with its message and runs nothing.
 # Usage: test-bench.py BUILD_DIR. Exit 0 passed, 1 failed.
@@ -24,10 +26,12 @@ RESULTS = [  # name, unit, reference
     ("node_verify", "bytes/s", "crc32c"),
     ("sfc_cycles", "cycles/frame", "testpmd_io"),
     ("sfc_capacity", "frames/s", "ring_io"),
+    ("sfc_workers", "frames/s", "one_worker"),
 ]
 SWEEPS = [  # name, x, the fixed parameter and its value, the points' x
     ("sfc_frag_size", "frag_size", "sources", 8, [64, 256, 1024, 4096, 8000]),
     ("sfc_sources", "sources", "frag_size", 1024, [1, 2, 8, 32, 128]),
+    ("sfc_workers", "workers", "frag_size", 1024, [1, 2]),
 ]
 META = {"cpu_model": str, "cpu_mhz": (int, float), "cpus": int, "dpdk_version": str,
         "driver": str, "frame_size": int, "frag_size": int, "pairs": int, "quick": bool,
@@ -85,17 +89,18 @@ def check_sweeps(sweeps):
         if [p["x"] for p in s["points"]] != xs:
             fail("sweep %s: points at %r" % (name, [p["x"] for p in s["points"]]))
         for p in s["points"]:
-            for k in ("frames_per_busy_s", "payload_gbit_per_busy_s", "cycles_per_frame"):
+            for k in ("frames_per_busy_s", "payload_gbit_per_busy_s", "cycles_per_frame",
+                      "frames_per_wall_s"):
                 if not positive(p[k]):
                     fail("sweep %s x=%r: %s %r is not a positive finite number" % (name, p["x"], k, p[k]))
 
 
 def check_svgs(d):
-    for name, _, _, _, _ in SWEEPS:
+    for name, _, _, _, xs in SWEEPS:
         path = os.path.join(d, name + ".svg")
         text = open(path).read()
-        if not text.startswith("<svg ") or not text.endswith("</svg>\n") or text.count("<circle ") != 10:
-            fail("%s is not the sweep's figure (two panels of 5 points)" % path)
+        if not text.startswith("<svg ") or not text.endswith("</svg>\n") or text.count("<circle ") != 2 * len(xs):
+            fail("%s is not the sweep's figure (two panels of %d points)" % (path, len(xs)))
 
 
 def main():

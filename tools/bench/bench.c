@@ -23,6 +23,7 @@ static const struct bench_case_def cases[BENCH_CASE_MAX] = {
     [BENCH_CASE_NODE_VERIFY] = {NULL, "bytes/s", "crc32c", bench_verify_side},
     [BENCH_CASE_SFC_CYCLES] = {NULL, "cycles/frame", "testpmd_io", bench_sfc_side},
     [BENCH_CASE_SFC_CAPACITY] = {NULL, "frames/s", "ring_io", bench_cap_side},
+    [BENCH_CASE_SFC_WORKERS] = {NULL, "frames/s", "one_worker", bench_workers_side},
 };
 
 void bench_env_prefix(struct bench_env *env, char *buf, size_t len)

@@ -13,6 +13,7 @@
 
 static const unsigned sweep_frag[] = {64, 256, 1024, 4096, 8000};
 static const unsigned sweep_sources[] = {1, 2, 8, 32, 128};
+static const unsigned sweep_workers[] = {1, 2};
 
 /* The whole of a small file, NUL-terminated, or NULL. */
 static char *slurp(const char *path)
@@ -29,9 +30,10 @@ static char *slurp(const char *path)
 }
 
 int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned sources,
-                  struct bench_cap_run *r, char *err, size_t len)
+                  unsigned workers, struct bench_cap_run *r, char *err, size_t len)
 {
     char exe[PATH_MAX + 48], prefix[64], fp[80], out[PATH_MAX + 96], frag[16], src[16], ms[16];
+    char lcores[16], w[16];
     bench_env_prefix(env, prefix, sizeof(prefix));
     snprintf(exe, sizeof(exe), "%s/tools/bench/ebfarm-sfc-capacity", env->build);
     snprintf(fp, sizeof(fp), "--file-prefix=%s", prefix);
@@ -39,9 +41,12 @@ int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned so
     snprintf(frag, sizeof(frag), "%u", frag_size);
     snprintf(src, sizeof(src), "%u", sources);
     snprintf(ms, sizeof(ms), "%u", env->o->quick ? 300u : 1000u);
-    char *argv[] = {exe, "--no-huge", "-m", "256", "--no-pci", "--no-telemetry", "-l", "0",
-                    "--log-level=*:warning", fp, "--", "--frag-size", frag, "--sources", src,
-                    "--ms", ms, io ? "--io" : NULL, NULL};
+    snprintf(lcores, sizeof(lcores), workers > 1 ? "0-%u" : "0", workers - 1);
+    snprintf(w, sizeof(w), "%u", workers);
+    char *argv[] = {exe, "--no-huge", "-m", workers > 1 ? "512" : "256", "--no-pci",
+                    "--no-telemetry", "-l", lcores, "--log-level=*:warning", fp, "--",
+                    "--frag-size", frag, "--sources", src, "--ms", ms, "--workers", w,
+                    io ? "--io" : NULL, NULL};
     struct bench_proc_limits lim = {.interrupt_after_s = 0, .timeout_s = 60};
     if (bench_proc_run(argv, out, &lim, prefix, err, len) != 0)
         return -1;
@@ -49,6 +54,7 @@ int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned so
     int rc = text && bench_kv_number(text, "frames_per_busy_s", &r->fps) == 0 &&
                      bench_kv_number(text, "cycles_per_frame", &r->cycles_per_frame) == 0 &&
                      bench_kv_number(text, "payload_gbit_per_busy_s", &r->gbps) == 0 &&
+                     bench_kv_number(text, "frames_per_wall_s", &r->fps_wall) == 0 &&
                      r->fps > 0
                  ? 0
                  : -1;
@@ -61,24 +67,40 @@ int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned so
 int bench_cap_side(struct bench_env *env, int reference, double *value, char *err, size_t len)
 {
     struct bench_cap_run r;
-    if (bench_cap_run(env, reference, env->o->frag_size, CAP_SOURCES, &r, err, len) != 0)
+    if (bench_cap_run(env, reference, env->o->frag_size, CAP_SOURCES, 1, &r, err, len) != 0)
         return -1;
     *value = r.fps;
     return 0;
 }
 
+int bench_workers_side(struct bench_env *env, int reference, double *value, char *err,
+                       size_t len)
+{
+    struct bench_cap_run r;
+    if (bench_cap_run(env, 0, env->o->frag_size, CAP_SOURCES, reference ? 1 : 2, &r, err,
+                      len) != 0)
+        return -1;
+    *value = r.fps_wall;
+    return 0;
+}
+
+/* over: 0 fragment sizes, 1 sources, 2 workers (at frag_size fixed and
+ * CAP_SOURCES sources). */
 static int sweep(struct bench_env *env, struct bench_sweep *sw, const unsigned *x, unsigned n,
-                 int over_sources, FILE *progress, char *err, size_t len)
+                 int over, FILE *progress, char *err, size_t len)
 {
     sw->n = n;
     for (unsigned i = 0; i < n; i++) {
-        unsigned frag = over_sources ? sw->fixed : x[i], src = over_sources ? x[i] : sw->fixed;
+        unsigned frag = over ? sw->fixed : x[i], src = over == 1 ? x[i] : CAP_SOURCES;
+        if (over == 0)
+            src = sw->fixed;
         sw->x[i] = x[i];
-        if (bench_cap_run(env, 0, frag, src, &sw->y[i], err, len) != 0)
+        if (bench_cap_run(env, 0, frag, src, over == 2 ? x[i] : 1, &sw->y[i], err, len) != 0)
             return -1;
         if (progress)
-            fprintf(progress, "bench: %s %s=%u: %.4g frames/s, %.3g Gbit/s per busy s\n",
-                    sw->name, sw->x_name, x[i], sw->y[i].fps, sw->y[i].gbps);
+            fprintf(progress, "bench: %s %s=%u: %.4g frames/s, %.3g Gbit/s per busy s; "
+                    "%.4g frames per wall s\n", sw->name, sw->x_name, x[i], sw->y[i].fps,
+                    sw->y[i].gbps, sw->y[i].fps_wall);
     }
     return 0;
 }
@@ -89,9 +111,12 @@ int bench_sweeps_run(struct bench_env *env, struct bench_sweep *sw, FILE *progre
     sw[0] = (struct bench_sweep){.name = "sfc_frag_size", .x_name = "frag_size",
                                  .fixed = CAP_SOURCES};
     sw[1] = (struct bench_sweep){.name = "sfc_sources", .x_name = "sources", .fixed = 1024};
+    sw[2] = (struct bench_sweep){.name = "sfc_workers", .x_name = "workers", .fixed = 1024};
     if (sweep(env, &sw[0], sweep_frag, sizeof(sweep_frag) / sizeof(sweep_frag[0]), 0, progress,
-              err, len) != 0)
+              err, len) != 0 ||
+        sweep(env, &sw[1], sweep_sources, sizeof(sweep_sources) / sizeof(sweep_sources[0]), 1,
+              progress, err, len) != 0)
         return -1;
-    return sweep(env, &sw[1], sweep_sources, sizeof(sweep_sources) / sizeof(sweep_sources[0]),
-                 1, progress, err, len);
+    return sweep(env, &sw[2], sweep_workers, sizeof(sweep_workers) / sizeof(sweep_workers[0]),
+                 2, progress, err, len);
 }

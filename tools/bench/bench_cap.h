@@ -13,34 +13,41 @@ struct bench_cap_run {
     double fps;                  /* frames per busy second */
     double cycles_per_frame;
     double gbps;                 /* fragment payload, Gbit per busy second */
+    double fps_wall;             /* frames per wall second, every worker's lane summed */
 };
 
 /* One run: io 0 the SFC's data plane, io 1 the port-to-port forward of the
- * same frames; frag_size bytes from each of sources. Returns 0, or -1 with
- * the reason (and the run's log) in err. */
+ * same frames; frag_size bytes from each of sources; an SFC of workers
+ * workers, each with a lane of its own on an lcore of its own (EAL -l
+ * 0..workers-1). Returns 0, or -1 with the reason (and the run's log) in err. */
 int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned sources,
-                  struct bench_cap_run *r, char *err, size_t len);
+                  unsigned workers, struct bench_cap_run *r, char *err, size_t len);
 
 /* The capacity case: 1 KiB (--frag-size) x 8 sources, frames per busy
  * second; reference 1 is the ring ports' io forward. */
 int bench_cap_side(struct bench_env *env, int reference, double *value, char *err, size_t len);
 
+/* The workers case: an SFC of 2 workers (reference 1: of 1), 1 KiB
+ * (--frag-size) x 8 sources, frames per wall second of all its lanes. */
+int bench_workers_side(struct bench_env *env, int reference, double *value, char *err,
+                       size_t len);
+
 #define BENCH_SWEEP_POINTS 8
 
 /* One sweep of the SFC's capacity over one parameter, one run per point. */
 struct bench_sweep {
-    const char *name;            /* "sfc_frag_size", "sfc_sources" */
-    const char *x_name;          /* "frag_size" (bytes), "sources" */
-    unsigned fixed;              /* the other parameter: sources, or frag_size */
+    const char *name;            /* "sfc_frag_size", "sfc_sources", "sfc_workers" */
+    const char *x_name;          /* "frag_size" (bytes), "sources", "workers" */
+    unsigned fixed;              /* sources (over frag_size), else frag_size */
     unsigned n;
     double x[BENCH_SWEEP_POINTS];
     struct bench_cap_run y[BENCH_SWEEP_POINTS];
 };
 
-#define BENCH_SWEEPS 2
+#define BENCH_SWEEPS 3
 
-/* Run both sweeps (fragment sizes 64..8000 B at 8 sources, sources 1..128
- * at 1 KiB) into sw[BENCH_SWEEPS]. progress (may be NULL) gets a line per
+/* Run the sweeps (fragment sizes 64..8000 B at 8 sources, sources 1..128
+ * at 1 KiB, workers 1 and 2 at 1 KiB x 8 sources) into sw[BENCH_SWEEPS]. progress (may be NULL) gets a line per
  * point. Returns 0, or -1 with err set. */
 int bench_sweeps_run(struct bench_env *env, struct bench_sweep *sw, FILE *progress, char *err,
                      size_t len);
@@ -51,7 +58,8 @@ void bench_sweeps_table(FILE *f, const struct bench_sweep *sw, size_t n);
 void bench_sweeps_json(FILE *f, const struct bench_sweep *sw, size_t n);
 
 /* One sweep as an SVG figure: frames and payload per busy second against
- * the swept parameter (log scale). */
+ * the swept parameter (log scale); over workers, frames per wall second
+ * and per busy second. */
 void bench_sweep_svg(FILE *f, const struct bench_sweep *sw);
 
 #endif /* BENCH_CAP_H */

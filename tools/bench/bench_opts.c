@@ -15,9 +15,9 @@ const char bench_usage[] =
     "  --pairs N        subject/reference pairs per result (5..100, default 5)\n"
     "  --frag-size N    fragment payload bytes (64..1400, default 1024)\n"
     "  --only CASE      run one case (repeatable): readout_tx, node_verify,\n"
-    "                   sfc_cycles, sfc_capacity\n"
+    "                   sfc_cycles, sfc_capacity, sfc_workers\n"
     "  --no-sweeps      leave out the sweeps of sfc_capacity (fragment sizes,\n"
-    "                   sources)\n"
+    "                   sources, workers)\n"
     "  --svg DIR        write one SVG figure per sweep into DIR\n"
     "  --json           one JSON object on stdout\n"
     "  --csv            CSV on stdout\n"
@@ -53,7 +53,7 @@ static int parse_case(const char *s, unsigned *only, char *err, size_t len)
         }
     snprintf(err, len,
              "bench: option '--only': unknown case '%s' (readout_tx, node_verify, sfc_cycles, "
-             "sfc_capacity)", s);
+             "sfc_capacity, sfc_workers)", s);
     return -1;
 }
 

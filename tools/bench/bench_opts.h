@@ -32,7 +32,8 @@ struct bench_opts {
     X(READOUT_TX, "readout_tx", "readout TX rate against dpdk-testpmd txonly")         \
     X(NODE_VERIFY, "node_verify", "node piece verification against a plain CRC32C pass") \
     X(SFC_CYCLES, "sfc_cycles", "SFC busy cycles per frame against dpdk-testpmd io-forward") \
-    X(SFC_CAPACITY, "sfc_capacity", "SFC frames per busy second in-process, and its sweeps")
+    X(SFC_CAPACITY, "sfc_capacity", "SFC frames per busy second in-process, and its sweeps") \
+    X(SFC_WORKERS, "sfc_workers", "SFC of 2 workers against 1: frames per wall second in-process")
 
 enum bench_case {
 #define BENCH_CASE_ENUM(id, name, help) BENCH_CASE_##id,

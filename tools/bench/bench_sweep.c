@@ -10,11 +10,11 @@ void bench_sweeps_table(FILE *f, const struct bench_sweep *sw, size_t n)
     for (size_t k = 0; k < n; k++) {
         const struct bench_sweep *s = &sw[k];
         fprintf(f, "\n%s (%s %u): %s, frames per busy s, payload Gbit per busy s, "
-                   "cycles per frame\n",
+                   "cycles per frame, frames per wall s\n",
                 s->name, s->x_name[0] == 'f' ? "sources" : "frag_size", s->fixed, s->x_name);
         for (unsigned i = 0; i < s->n; i++)
-            fprintf(f, "  %6.0f  %10.4g  %8.3g  %8.1f\n", s->x[i], s->y[i].fps, s->y[i].gbps,
-                    s->y[i].cycles_per_frame);
+            fprintf(f, "  %6.0f  %10.4g  %8.3g  %8.1f  %10.4g\n", s->x[i], s->y[i].fps,
+                    s->y[i].gbps, s->y[i].cycles_per_frame, s->y[i].fps_wall);
     }
 }
 
@@ -28,8 +28,9 @@ void bench_sweeps_json(FILE *f, const struct bench_sweep *sw, size_t n)
         for (unsigned i = 0; i < s->n; i++)
             fprintf(f,
                     "%s{\"x\":%.0f,\"frames_per_busy_s\":%.6g,\"payload_gbit_per_busy_s\":%.6g,"
-                    "\"cycles_per_frame\":%.6g}",
-                    i ? "," : "", s->x[i], s->y[i].fps, s->y[i].gbps, s->y[i].cycles_per_frame);
+                    "\"cycles_per_frame\":%.6g,\"frames_per_wall_s\":%.6g}",
+                    i ? "," : "", s->x[i], s->y[i].fps, s->y[i].gbps, s->y[i].cycles_per_frame,
+                    s->y[i].fps_wall);
         fputs("]}", f);
     }
     fputc(']', f);
@@ -74,17 +75,22 @@ static void panel(FILE *f, const struct bench_sweep *s, const double *y, int top
 
 void bench_sweep_svg(FILE *f, const struct bench_sweep *s)
 {
-    double fps[BENCH_SWEEP_POINTS], gbps[BENCH_SWEEP_POINTS];
+    double fps[BENCH_SWEEP_POINTS], gbps[BENCH_SWEEP_POINTS], wall[BENCH_SWEEP_POINTS];
+    int workers = s->x_name[0] == 'w';
     for (unsigned i = 0; i < s->n; i++) {
         fps[i] = s->y[i].fps * 1e-6;
         gbps[i] = s->y[i].gbps;
+        wall[i] = s->y[i].fps_wall * 1e-6;
     }
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                "font-family=\"sans-serif\">\n", W, MT + 2 * PH + 20);
     fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"14\">%s: SFC capacity per busy core "
                "against %s (%s %u, log scale)</text>\n",
             ML, s->name, s->x_name, s->x_name[0] == 'f' ? "sources" : "frag_size", s->fixed);
-    if (s->n > 0) {
+    if (s->n > 0 && workers) {
+        panel(f, s, wall, MT + 10, "Mframes per wall second, every worker's lane");
+        panel(f, s, fps, MT + PH + 20, "Mframes per busy second (per core)");
+    } else if (s->n > 0) {
         panel(f, s, fps, MT + 10, "Mframes per busy second");
         panel(f, s, gbps, MT + PH + 20, "payload Gbit per busy second");
     }

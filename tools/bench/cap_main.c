@@ -11,6 +11,8 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 
 #include "cap_rig.h"
 #include "ebf_port.h"
@@ -18,10 +20,13 @@
 static const char usage[] =
     "usage: ebfarm-sfc-capacity [EAL options] -- [--io] [--frag-size N] [--sources N]\n"
     "                           [--ms N] [--mtu N] [--verify full|sampled|none]\n"
-    "                           [--verify-every N]\n"
+    "                           [--verify-every N] [--workers W]\n"
     "Feeds pre-built fragment frames to the SFC's data plane over net_ring ports\n"
     "on one lcore and prints its frames per busy second (cycles inside its poll\n"
-    "loop only); --io forwards the same frames port to port instead (the floor).\n";
+    "loop only); --io forwards the same frames port to port instead (the floor).\n"
+    "--workers W: an SFC of W workers, each with a lane of its own (ring ports,\n"
+    "frames, nodes) on an lcore of its own (EAL gives W); the figures are summed,\n"
+    "and frames_per_wall_s is what all lanes moved per second of wall time.\n";
 
 static int parse_u(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out)
 {
@@ -43,12 +48,13 @@ static int parse_opts(int argc, char **argv, struct cap_opts *o)
         {"io", no_argument, NULL, 'i'},        {"frag-size", required_argument, NULL, 'f'},
         {"sources", required_argument, NULL, 's'}, {"ms", required_argument, NULL, 't'},
         {"mtu", required_argument, NULL, 'm'}, {"verify", required_argument, NULL, 'v'},
-        {"verify-every", required_argument, NULL, 'e'}, {NULL, 0, NULL, 0},
+        {"verify-every", required_argument, NULL, 'e'}, {"workers", required_argument, NULL, 'w'},
+        {NULL, 0, NULL, 0},
     };
     static const char *const verify[] = {"full", "sampled", "none"};
     unsigned mtu = 1500, ms = 1000, every = 64;
     int c;
-    *o = (struct cap_opts){.frag_size = 1024, .sources = 8, .seconds = 1.0};
+    *o = (struct cap_opts){.frag_size = 1024, .sources = 8, .seconds = 1.0, .workers = 1};
     optind = 1;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         int rc = 0;
@@ -64,6 +70,8 @@ static int parse_opts(int argc, char **argv, struct cap_opts *o)
             rc = parse_u("--mtu", optarg, 256, 9000, &mtu);
         else if (c == 'e')
             rc = parse_u("--verify-every", optarg, 1, 1u << 20, &every);
+        else if (c == 'w')
+            rc = parse_u("--workers", optarg, 1, CAP_LANES_MAX, &o->workers);
         else if (c == 'v') {
             o->verify = 3;
             for (uint8_t v = 0; v < 3; v++)
@@ -98,9 +106,10 @@ static double thread_cpu_s(void)
  * times the share of each round's wall time that this thread was on a CPU
  * (its CPU time over the round's TSC time), so that the time another
  * thread held the core is left out. Returns 0, or -1 when a round stalled. */
-static int measure(struct cap_rig *g, uint64_t *busy, double *on_cpu, uint64_t *frames)
+static int measure(struct cap_rig *g, uint64_t start, uint64_t *busy, double *on_cpu,
+                   uint64_t *frames)
 {
-    uint64_t hz = rte_get_tsc_hz(), end = rte_get_tsc_cycles() + (uint64_t)(g->o.seconds * (double)hz);
+    uint64_t hz = rte_get_tsc_hz(), end = start + (uint64_t)(g->o.seconds * (double)hz);
     struct rte_mbuf *m[32];
     *busy = *frames = 0;
     *on_cpu = 0;
@@ -153,8 +162,87 @@ static int check_counts(const struct cap_rig *g, uint64_t frames)
     return -1;
 }
 
+/* One lane on its lcore: from the common start, rounds until the time is
+ * up; its figures and the TSC when its last round was through. */
+struct lane_run {
+    struct cap_rig g;
+    volatile uint64_t *start;    /* 0 until every lane is launched */
+    uint64_t busy, frames, end_tsc;
+    double on_cpu;
+    int rc;
+} __rte_cache_aligned;
+
+static int lane_main(void *arg)
+{
+    struct lane_run *l = arg;
+    uint64_t start;
+
+    while ((start = *l->start) == 0)
+        rte_pause();
+    l->rc = measure(&l->g, start, &l->busy, &l->on_cpu, &l->frames);
+    l->end_tsc = rte_get_tsc_cycles();
+    if (!l->rc)
+        l->rc = check_counts(&l->g, l->frames);
+    return 0;
+}
+
+/* Every lane on its lcore (lane 0 on this one), all from one start.
+ * Returns 0 when every lane came through. */
+static int run_lanes(struct lane_run *lanes, unsigned n)
+{
+    static volatile uint64_t start;
+    unsigned lcore = (unsigned)-1;
+    int rc = 0;
+
+    start = 0;
+    for (unsigned w = 0; w < n; w++)
+        lanes[w].start = &start;
+    for (unsigned w = 1; w < n; w++) {
+        lcore = rte_get_next_lcore(lcore, 1, 0);
+        if (lcore >= RTE_MAX_LCORE || rte_eal_remote_launch(lane_main, &lanes[w], lcore) != 0) {
+            fprintf(stderr, "sfc-capacity: --workers %u needs %u lcores (EAL -l)\n", n, n);
+            start = 1;          /* let the launched ones go, then fail */
+            rc = -1;
+            n = w;
+            break;
+        }
+    }
+    if (!rc)
+        start = rte_get_tsc_cycles();
+    lane_main(&lanes[0]);
+    rte_eal_mp_wait_lcore();
+    for (unsigned w = 0; w < n && !rc; w++)
+        rc = lanes[w].rc;
+    return rc;
+}
+
+static void print_sums(const struct lane_run *lanes, unsigned n, uint64_t start)
+{
+    double hz = (double)rte_get_tsc_hz(), on_cpu = 0;
+    uint64_t busy = 0, frames = 0, events = 0, end = start;
+    const struct cap_opts *o = &lanes[0].g.o;
+
+    for (unsigned w = 0; w < n; w++) {
+        busy += lanes[w].busy;
+        on_cpu += lanes[w].on_cpu;
+        frames += lanes[w].frames;
+        events += lanes[w].frames / lanes[w].g.per_event;
+        end = lanes[w].end_tsc > end ? lanes[w].end_tsc : end;
+    }
+    double s = on_cpu / hz, raw = (double)busy / hz, wall = (double)(end - start) / hz;
+    double bits = (double)events * o->sources * o->frag_size * 8.0;
+    printf("frames=%" PRIu64 " events=%" PRIu64 " busy_cycles=%" PRIu64 " tsc_hz=%.0f"
+           " on_cpu_cycles=%.0f cycles_per_frame=%.1f frames_per_busy_s=%.0f"
+           " payload_gbit_per_busy_s=%.3f frames_per_busy_s_tsc=%.0f workers=%u wall_s=%.4f"
+           " frames_per_wall_s=%.0f\n",
+           frames, events, busy, hz, on_cpu, frames ? on_cpu / (double)frames : 0.0,
+           s > 0 ? (double)frames / s : 0.0, s > 0 ? bits / s * 1e-9 : 0.0,
+           raw > 0 ? (double)frames / raw : 0.0, n, wall, wall > 0 ? (double)frames / wall : 0.0);
+}
+
 int main(int argc, char **argv)
 {
+    static struct lane_run lanes[CAP_LANES_MAX];
     int n = rte_eal_init(argc, argv);
     if (n < 0) {
         fprintf(stderr, "sfc-capacity: EAL initialisation failed\n%s", usage);
@@ -164,23 +252,27 @@ int main(int argc, char **argv)
     struct cap_opts o;
     if (parse_opts(argc - n, argv + n, &o) != 0)
         ebf_eal_exit(2, "%s", usage);
-    struct cap_rig g;
-    uint64_t busy = 0, frames = 0;
-    double on_cpu = 0;
-    int rc = cap_rig_up(&g, &o) != 0 || measure(&g, &busy, &on_cpu, &frames) != 0 ||
-             check_counts(&g, frames) != 0;
-    if (!rc) {
-        double hz = (double)rte_get_tsc_hz(), s = on_cpu / hz, raw = (double)busy / hz;
-        uint64_t events = frames / g.per_event;
-        double bits = (double)events * o.sources * o.frag_size * 8.0;
-        printf("frames=%" PRIu64 " events=%" PRIu64 " busy_cycles=%" PRIu64 " tsc_hz=%.0f"
-               " on_cpu_cycles=%.0f cycles_per_frame=%.1f frames_per_busy_s=%.0f"
-               " payload_gbit_per_busy_s=%.3f frames_per_busy_s_tsc=%.0f\n",
-               frames, events, busy, hz, on_cpu, frames ? on_cpu / (double)frames : 0.0,
-               s > 0 ? (double)frames / s : 0.0, s > 0 ? bits / s * 1e-9 : 0.0,
-               raw > 0 ? (double)frames / raw : 0.0);
+    if (o.workers > rte_lcore_count())
+        ebf_eal_exit(2, "sfc-capacity: --workers %u needs %u lcores, EAL gave %u (-l)\n",
+                     o.workers, o.workers, rte_lcore_count());
+    struct cap_pools pools;
+    struct cap_rig *rig[CAP_LANES_MAX];
+    struct sfc_workers *sw = NULL;
+    unsigned up = 0;
+    int rc = cap_pools_up(&pools, &o);
+    for (; !rc && up < o.workers; up++) {
+        rig[up] = &lanes[up].g;
+        rc = cap_rig_up(rig[up], &o, up, &pools);
     }
-    cap_rig_down(&g);
+    if (!rc && !o.io && !(sw = cap_sfc_up(rig, o.workers, &pools)))
+        rc = -1;
+    if (!rc)
+        rc = run_lanes(lanes, o.workers);
+    if (!rc)
+        print_sums(lanes, o.workers, *lanes[0].start);
+    sfc_workers_destroy(sw);
+    for (unsigned w = 0; w < up; w++)
+        cap_rig_down(&lanes[w].g);
     ebf_eal_cleanup();
-    return rc;
+    return rc ? 1 : 0;
 }

@@ -19,11 +19,18 @@
 #define POOL_MBUFS 16383
 
 static const uint8_t ro_mac[6] = {0x02, 0xeb, 0, 0, 0x01, 0x00};
-static const uint8_t node_mac[CAP_NODES][6] = {{0x02, 0xeb, 0, 0, 0x02, 0x00},
-                                               {0x02, 0xeb, 0, 0, 0x02, 0x01}};
 
-static struct rte_ring *ring(const char *name)
+/* Node n (0 or 1) of lane: 02:eb:00:<lane>:02:0n. */
+static void node_mac(unsigned lane, unsigned n, uint8_t mac[6])
 {
+    const uint8_t m[6] = {0x02, 0xeb, 0, (uint8_t)lane, 0x02, (uint8_t)n};
+    memcpy(mac, m, 6);
+}
+
+static struct rte_ring *ring(const char *base, unsigned lane)
+{
+    char name[RTE_RING_NAMESIZE];
+    snprintf(name, sizeof(name), "%s%u", base, lane);
     struct rte_ring *r = rte_ring_create(name, RING_SIZE, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
     if (!r)
         fprintf(stderr, "sfc-capacity: cannot make ring %s: %s\n", name,
@@ -31,8 +38,11 @@ static struct rte_ring *ring(const char *name)
     return r;
 }
 
-static int ring_port(const char *name, struct rte_ring *rx, struct rte_ring *tx, uint16_t *port)
+static int ring_port(const char *base, unsigned lane, struct rte_ring *rx, struct rte_ring *tx,
+                     uint16_t *port)
 {
+    char name[32];
+    snprintf(name, sizeof(name), "%s%u", base, lane);
     int p = rte_eth_from_rings(name, &rx, 1, &tx, 1, 0);
     if (p < 0) {
         fprintf(stderr, "sfc-capacity: cannot make ring port %s\n", name);
@@ -42,24 +52,34 @@ static int ring_port(const char *name, struct rte_ring *rx, struct rte_ring *tx,
     return 0;
 }
 
-static int make_ports(struct cap_rig *g)
+int cap_pools_up(struct cap_pools *p, const struct cap_opts *o)
 {
-    g->r_in = ring("cap_in");
-    g->r_void = ring("cap_void");
-    g->r_down = ring("cap_down");
-    g->r_up = ring("cap_up");
-    if (!g->r_in || !g->r_void || !g->r_down || !g->r_up)
-        return -1;
-    if (ring_port("cap_rx", g->r_in, g->r_void, &g->sfc_rx) != 0 ||
-        ring_port("cap_node", g->r_up, g->r_down, &g->sfc_node) != 0)
-        return -1;
-    g->pool = ebf_pool_create("cap_pool", POOL_MBUFS, 2048, 0);
-    g->hdr_pool = ebf_pool_create("cap_hdr", POOL_MBUFS, 128, 0);
-    g->clone_pool = ebf_pool_create("cap_clone", POOL_MBUFS, 0, 0);
-    if (!g->pool || !g->hdr_pool || !g->clone_pool) {
+    unsigned w = o->workers ? o->workers : 1;
+    p->mbufs = POOL_MBUFS * w + (w - 1);         /* 2^k - 1 for 1 lane */
+    p->pool = ebf_pool_create("cap_pool", p->mbufs, 2048, 0);
+    p->hdr_pool = ebf_pool_create("cap_hdr", p->mbufs, 128, 0);
+    p->clone_pool = ebf_pool_create("cap_clone", p->mbufs, 0, 0);
+    if (!p->pool || !p->hdr_pool || !p->clone_pool) {
         fprintf(stderr, "sfc-capacity: cannot make the pools: %s\n", rte_strerror(rte_errno));
         return -1;
     }
+    return 0;
+}
+
+static int make_ports(struct cap_rig *g, const struct cap_pools *pl)
+{
+    g->r_in = ring("cap_in", g->lane);
+    g->r_void = ring("cap_void", g->lane);
+    g->r_down = ring("cap_down", g->lane);
+    g->r_up = ring("cap_up", g->lane);
+    if (!g->r_in || !g->r_void || !g->r_down || !g->r_up)
+        return -1;
+    if (ring_port("cap_rx", g->lane, g->r_in, g->r_void, &g->sfc_rx) != 0 ||
+        ring_port("cap_node", g->lane, g->r_up, g->r_down, &g->sfc_node) != 0)
+        return -1;
+    g->pool = pl->pool;
+    g->hdr_pool = pl->hdr_pool;
+    g->clone_pool = pl->clone_pool;
     if (ebf_port_start(g->sfc_rx, g->pool, 0, 1024, 1024) != 0 ||
         ebf_port_start(g->sfc_node, g->pool, 0, 1024, 1024) != 0)
         return -1;
@@ -114,27 +134,34 @@ static int make_frames(struct cap_rig *g)
     return 0;
 }
 
-static int make_sfc(struct cap_rig *g)
+/* The SFC over every lane: lane w's readout port and node port are
+ * worker w's (one readout port each, so the runs are single ports; node
+ * port w goes to worker w % W = w), its 2 nodes ids 2w and 2w + 1. */
+static struct sfc_workers *make_sfc(struct cap_rig *const *lanes, unsigned n,
+                                    const struct cap_pools *p)
 {
+    const struct cap_opts *o = &lanes[0]->o;
     struct sfc_conf c = {
-        .rx_port = g->sfc_rx, .n_sources = (uint16_t)g->o.sources,
-        .udp_port = EBF_UDP_PORT_DEFAULT, .n_nodes = CAP_NODES, .capacity = 4096,
-        .max_frames = POOL_MBUFS, .max_credits = 256, .timeout_ms = 1000, .mtu = g->o.mtu,
-        .burst = 32, .hdr_pool = g->hdr_pool, .clone_pool = g->clone_pool,
-        .drain_quiet_ms = 10, .drain_timeout_ms = 100, .throttle_on = 0.75,
-        .throttle_off = 0.5, .verify = g->o.verify, .verify_every = g->o.verify_every,
+        .rx_port = lanes[0]->sfc_rx, .n_sources = (uint16_t)o->sources,
+        .udp_port = EBF_UDP_PORT_DEFAULT, .n_nodes = (uint16_t)(CAP_NODES * n),
+        .capacity = 4096 * n, .max_frames = POOL_MBUFS * n, .max_credits = 256,
+        .timeout_ms = 1000, .mtu = o->mtu, .burst = 32, .hdr_pool = p->hdr_pool,
+        .clone_pool = p->clone_pool, .drain_quiet_ms = 10, .drain_timeout_ms = 100,
+        .throttle_on = 0.75, .throttle_off = 0.5, .verify = o->verify,
+        .verify_every = o->verify_every, .workers = (uint16_t)n,
     };
-    for (unsigned n = 0; n < CAP_NODES; n++) {
-        c.node[n].port = g->sfc_node;
-        memcpy(c.node[n].mac, node_mac[n], 6);
-    }
+    for (unsigned w = 1; w < n; w++)
+        c.more_rx[c.n_more_rx++] = lanes[w]->sfc_rx;
+    for (unsigned w = 0; w < n; w++)
+        for (unsigned k = 0; k < CAP_NODES; k++) {
+            c.node[w * CAP_NODES + k].port = lanes[w]->sfc_node;
+            node_mac(w, k, c.node[w * CAP_NODES + k].mac);
+        }
     ebf_idle_init(&c.idle, EBF_IDLE_SPIN);
-    g->dp = sfc_dp_create(&c);
-    if (!g->dp) {
-        fprintf(stderr, "sfc-capacity: cannot create the SFC data plane\n");
-        return -1;
-    }
-    return 0;
+    struct sfc_workers *sw = sfc_workers_create(&c);
+    if (!sw)
+        fprintf(stderr, "sfc-capacity: cannot create the SFC's %u data plane(s)\n", n);
+    return sw;
 }
 
 /* One credit frame from node n: credits and acks. */
@@ -150,9 +177,9 @@ static void credit(struct cap_rig *g, unsigned n, uint16_t credits, const struct
     }
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
     memcpy(a.dst_mac, g->sfc_node_mac, 6);
-    memcpy(a.src_mac, node_mac[n], 6);
+    node_mac(g->lane, n, a.src_mac);
     ebf_encap_write(p, &a, len);
-    struct ebf_credit_hdr h = {.node_id = (uint16_t)n, .credits = credits, .n_acks = n_acks,
+    struct ebf_credit_hdr h = {.node_id = (uint16_t)(g->lane * CAP_NODES + n), .credits = credits, .n_acks = n_acks,
                                .epoch = 1, .seq = g->credit_seq[n]++};
     ebf_credit_write(p + EBF_ETH_HLEN, &h, acks);
     if (rte_ring_enqueue(g->r_up, m) != 0) {
@@ -161,20 +188,31 @@ static void credit(struct cap_rig *g, unsigned n, uint16_t credits, const struct
     }
 }
 
-int cap_rig_up(struct cap_rig *g, const struct cap_opts *o)
+int cap_rig_up(struct cap_rig *g, const struct cap_opts *o, unsigned lane,
+               const struct cap_pools *p)
 {
     memset(g, 0, sizeof(*g));
     g->o = *o;
-    if (make_ports(g) != 0 || make_frames(g) != 0 || (!o->io && make_sfc(g) != 0))
-        return -1;
-    for (unsigned n = 0; n < CAP_NODES && !o->io; n++)
-        credit(g, n, 256, NULL, 0);
-    return 0;
+    g->lane = lane;
+    g->next_event = lane;
+    return make_ports(g, p) == 0 && make_frames(g) == 0 ? 0 : -1;
+}
+
+struct sfc_workers *cap_sfc_up(struct cap_rig *const *lanes, unsigned n,
+                               const struct cap_pools *p)
+{
+    struct sfc_workers *sw = make_sfc(lanes, n, p);
+
+    for (unsigned w = 0; sw && w < n; w++) {
+        lanes[w]->dp = sfc_workers_dp(sw, w);
+        for (unsigned k = 0; k < CAP_NODES; k++)
+            credit(lanes[w], k, 256, NULL, 0);
+    }
+    return sw;
 }
 
 void cap_rig_down(struct cap_rig *g)
 {
-    sfc_dp_destroy(g->dp);
     if (g->frame)
         for (uint32_t i = 0; i < g->n_frames; i++)
             rte_pktmbuf_free(g->frame[i]);
@@ -184,7 +222,8 @@ void cap_rig_down(struct cap_rig *g)
 void cap_rig_feed(struct cap_rig *g)
 {
     uint32_t max = ebf_piece_max(EBF_ENCAP_ETH, g->o.mtu), i = 0;
-    for (uint32_t e = 0; e < g->batch_events; e++, g->next_event++)
+    unsigned step = g->o.workers ? g->o.workers : 1;
+    for (uint32_t e = 0; e < g->batch_events; e++, g->next_event += step)
         for (uint16_t s = 0; s < g->o.sources; s++)
             for (uint32_t k = 0; k < g->pieces; k++) {
                 struct rte_mbuf *m = g->frame[i++];
@@ -212,15 +251,17 @@ void cap_rig_feed(struct cap_rig *g)
 
 /* The node of an event frame (by its destination), its event id and
  * whether it is the event's last frame. */
-static int event_of(const struct rte_mbuf *m, uint64_t *id, int *last)
+static int event_of(const struct cap_rig *g, const struct rte_mbuf *m, uint64_t *id, int *last)
 {
+    uint8_t node1[6];
+    node_mac(g->lane, 1, node1);
     const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
     struct ebf_event_hdr eh;
     if (ebf_event_parse(p + EBF_ETH_HLEN, m->data_len - EBF_ETH_HLEN, &eh) != EBF_R_OK)
         return -1;
     *id = eh.event_id;
     *last = eh.frame_index + 1 == eh.frame_count;
-    return memcmp(p, node_mac[1], 6) == 0;
+    return memcmp(p, node1, 6) == 0;
 }
 
 unsigned cap_rig_nodes(struct cap_rig *g)
@@ -231,7 +272,7 @@ unsigned cap_rig_nodes(struct cap_rig *g)
     unsigned n = rte_ring_dequeue_burst(g->r_down, (void **)m, 64, NULL), got = n;
     for (unsigned i = 0; i < n && !g->o.io; i++) {
         uint64_t id;
-        int last, node = event_of(m[i], &id, &last);
+        int last, node = event_of(g, m[i], &id, &last);
         if (node < 0) {
             fprintf(stderr, "sfc-capacity: the node port got a frame that is no event frame\n");
             exit(1);

@@ -9,8 +9,10 @@
 #include <rte_ring.h>
 
 #include "sfc_dp.h"
+#include "sfc_workers.h"
 
-#define CAP_NODES 2              /* emulated nodes, both on the one node port */
+#define CAP_NODES 2              /* emulated nodes per lane, both on the lane's node port */
+#define CAP_LANES_MAX 16         /* SFC workers (--workers), a lane each */
 /* Frames fed per round (at least one event): 4096 frames of 1 KiB are more
  * than this machine's L2, so that the SFC reads payload as a NIC's DMA
  * leaves it, from the last-level cache at best. */
@@ -27,23 +29,34 @@ struct cap_opts {
     uint16_t mtu;                /* pieces of at most ebf_piece_max(mtu) */
     uint8_t verify;              /* the SFC's enum sfc_verify */
     uint32_t verify_every;
+    unsigned workers;            /* SFC workers, each with a lane of its own (1) */
+};
+
+/* The pools every lane shares (as the SFC's workers share the daemon's). */
+struct cap_pools {
+    struct rte_mempool *pool, *hdr_pool, *clone_pool;
+    unsigned mbufs;              /* in each */
 };
 
 /*
- * The rig: r_in feeds the SFC's readout port (harness -> SFC), r_void takes
+ * One lane of the rig (one per SFC worker): r_in feeds the worker's
+ * readout port (harness -> SFC), r_void takes
  * what the SFC sends back on it (throttle frames), r_down carries event
  * frames to the emulated nodes, r_up their credit frames back. The frames of
  * one round are built once and reused: the rig holds a reference on each,
  * so that the SFC's free after the ack hands them back; between rounds only
- * the header (event id, sequence, CRC) is rewritten. All of it runs on one
- * lcore; only the cycles inside the SFC's poll (or the io forward) count.
+ * the header (event id, sequence, CRC) is rewritten. A lane and its worker
+ * run on one lcore; only the cycles inside the worker's poll (or the io
+ * forward) count. Lane w sends event ids w, w + W, ... (those the readouts
+ * send worker w of a W-worker SFC) to its 2 nodes, ids 2w and 2w + 1.
  */
 struct cap_rig {
     struct cap_opts o;
+    unsigned lane;
     struct rte_ring *r_in, *r_void, *r_down, *r_up;
     uint16_t sfc_rx, sfc_node;
     struct rte_mempool *pool, *hdr_pool, *clone_pool;
-    struct sfc_dp *dp;
+    struct sfc_dp *dp;           /* the lane's worker (io: NULL) */
     uint8_t sfc_rx_mac[6], sfc_node_mac[6];
     uint32_t pieces;             /* frames per fragment */
     uint32_t per_event;          /* frames per event: sources x pieces */
@@ -58,9 +71,23 @@ struct cap_rig {
     uint64_t fed_events, fed_frames;
 };
 
-/* Set up ports, pools, frames and (unless o->io) the SFC's data plane after
- * rte_eal_init. Returns 0, or -1 with a message on stderr. */
-int cap_rig_up(struct cap_rig *g, const struct cap_opts *o);
+/* The shared pools for o->workers lanes, after rte_eal_init. 0, or -1
+ * with a message on stderr. */
+int cap_pools_up(struct cap_pools *p, const struct cap_opts *o);
+
+/* Set up lane's ports and frames. Returns 0, or -1 with a message on
+ * stderr. */
+int cap_rig_up(struct cap_rig *g, const struct cap_opts *o, unsigned lane,
+               const struct cap_pools *p);
+
+/* Unless o->io: the SFC of o->workers workers over the n lanes' ports
+ * (sfc_workers.h: lane w's readout port is worker w's, its node port too),
+ * each lane's dp its worker's, and the nodes' first credits. Returns the
+ * workers, or NULL with a message on stderr. */
+struct sfc_workers *cap_sfc_up(struct cap_rig *const *lanes, unsigned n,
+                               const struct cap_pools *p);
+
+/* Free the lane's frames (its worker is the SFC's: sfc_workers_destroy). */
 void cap_rig_down(struct cap_rig *g);
 
 /* Rewrite the round's frames as the next batch_events events and put them
