@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-sfc_workers.c - an SFC of 2 workers builds exactly the events of an SFC of 1: same seed, same faults, same counts, same ledger. */
+/* test-farm_workers.c - an SFC of 2 workers builds exactly the events of an SFC of 1: same seed, same faults, same counts, same ledger. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,11 +195,11 @@ START_TEST(test_two_workers_faults)
 }
 END_TEST
 
-Suite *sfc_workers_suite(void);
+Suite *farm_workers_suite(void);
 
-Suite *sfc_workers_suite(void)
+Suite *farm_workers_suite(void)
 {
-    Suite *s = suite_create("sfc_workers");
+    Suite *s = suite_create("farm_workers");
     TCase *tc = tcase_create("farm");
 
     tcase_set_timeout(tc, 240);
