@@ -150,7 +150,7 @@ static const struct ebf_arg own[] = {
     EBF_ARG_PARAM(WORKERS, &conf.workers, "N",
                   "data planes, an lcore each (EAL must give N): the\n"
                   "readout ports cut into N equal runs, one per worker,\n"
-                  "node port q served by worker q % N; 0 or 1: one (1)"),
+                  "node port q served by worker q % N; 0 or 1: one (0)"),
     EBF_ARG_VAL(EBF_ARG_STR, "ready-file", &sfc_daemon.ready_file, "FILE",
                 "create FILE once every port is started and control is bound"),
 };

@@ -67,10 +67,11 @@ int sfc_workers_check(const struct sfc_conf *c, char *err, size_t len)
         return -1;
     }
     if (ro_ports % w) {
-        snprintf(err, len, "--workers %u: %u readout ports (--port and %u --readout-port) do "
-                 "not cut into %u equal runs: each worker takes its own readout ports (a memif "
-                 "link per readout and worker); one port spread over workers by the NIC (RSS "
-                 "on the UDP source port) is not supported yet", w, ro_ports, c->n_more_rx, w);
+        snprintf(err, len, "--workers %u: %u readout port%s (--port and %u --readout-port) "
+                 "do%s not cut into %u equal runs: each worker takes its own readout ports (a "
+                 "memif link per readout and worker); one port spread over workers by the NIC "
+                 "(RSS on the UDP source port) is not supported yet", w, ro_ports,
+                 ro_ports == 1 ? "" : "s", c->n_more_rx, ro_ports == 1 ? "es" : "", w);
         return -1;
     }
     uint16_t np = node_ports(c, port_of);
