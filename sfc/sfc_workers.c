@@ -27,11 +27,13 @@ struct sfc_worker {
     struct ebf_cycles cycles;
 } __rte_cache_aligned;
 
+/* Written rarely (at pause, resume and stop), read by every worker on
+ * every pass: a cache line of its own, apart from the throttle's wants. */
 struct sfc_workers {
     uint16_t n;
     volatile int intake;         /* worker 0's intake (0 while paused), followed by all */
     volatile int draining;       /* the stop began: each worker drains */
-    struct sfc_share share;
+    struct sfc_share share __rte_cache_aligned;
     struct sfc_worker w[SFC_WORKERS_MAX];
 };
 
@@ -211,7 +213,8 @@ int sfc_workers_begin(struct sfc_workers *g, char *err, size_t len)
 
 unsigned sfc_workers_poll(struct sfc_workers *g, int intake)
 {
-    g->intake = intake;
+    if (g->intake != intake)
+        g->intake = intake;     /* on change only: the workers read the line each pass */
     return sfc_dp_poll(g->w[0].dp, intake);
 }
 
