@@ -44,6 +44,7 @@ static const struct {
     {"--accept 2", "option '--accept': \"2\" is not a number in 0..1"},
     {"--timeout-ms 0", "option '--timeout-ms': \"0\" is not a number in 0.01..3.6e+06"},
     {"--credits 4097", "option '--credits': \"4097\" is not an integer in 1..4096"},
+    {"--sfc-workers 16", "option '--sfc-workers': \"16\" is not an integer in 0..15"},
     {"--mtu 255", "option '--mtu': \"255\" is not an integer in 256..9600"},
     {"--mtu 9601", "option '--mtu': \"9601\" is not an integer in 256..9600"},
     {"--max-seconds 0", "option '--max-seconds': \"0\" is not a number in 1..86400"},
@@ -111,6 +112,21 @@ static void squeeze(void)
             out[o++] = out[i];
     out[o] = '\0';
 }
+
+/* An SFC of 2 workers: the run closes its ledger; 3 workers with the
+ * demo's 2 nodes are refused by the farm file's check, naming the need. */
+START_TEST(test_sfc_workers)
+{
+    ck_assert_int_eq(demo("--events 4000 --sfc-workers 2 --json", 1), 0);
+    squeeze();
+    ck_assert_ptr_nonnull(strstr(out, "\"closed\":true"));
+    ck_assert_int_eq(demo("--events 100 --sfc-workers 3", 0), 1);
+    ck_assert_ptr_nonnull(strstr(out, "ebfarm demo: run failed: farm 'demo': key "
+                                      "'sfcs[0].workers': 3 workers and 2 nodes: each worker "
+                                      "serves nodes of its own (the SFC's node i goes to worker "
+                                      "i % 3); give the SFC 3 nodes at least\n"));
+}
+END_TEST
 
 /* A small run with many options: the summary's config says what was asked. */
 START_TEST(test_run_shaped_by_options)
@@ -382,6 +398,7 @@ Suite *cmd_demo_suite(void)
     tcase_add_loop_test(tc, test_refused, 0, (int)(sizeof(refused) / sizeof(refused[0])));
     tcase_add_test(tc, test_unknown_option_and_help);
     tcase_add_test(tc, test_run_shaped_by_options);
+    tcase_add_test(tc, test_sfc_workers);
     suite_add_tcase(s, tc);
     tc = tcase_create("signals");
     tcase_set_timeout(tc, 120);

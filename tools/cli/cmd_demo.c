@@ -232,8 +232,13 @@ static int size_fault_opt(int ch, const char *val, struct farm_conf *c, struct d
         return ebf_opt_param(DEMO, EBF_PARAM(FRAG_SIGMA), val, &c->frag_sigma);
     case OPT_WORKERS:
         return ebf_opt_param(DEMO, EBF_PARAM(WORKERS), val, &c->workers);
-    case OPT_SFC_WORKERS:
-        return ebf_opt_param(DEMO, EBF_PARAM(WORKERS), val, &c->sfc_workers);
+    case OPT_SFC_WORKERS: {  /* the SFCs' --workers, under the demo's own name */
+        uint64_t w;
+        int rc = ebf_opt_u64(DEMO, "--sfc-workers", val, EBF_PARAM(WORKERS)->min,
+                             EBF_PARAM(WORKERS)->max, &w);
+        c->sfc_workers = (uint16_t)w;
+        return rc;
+    }
     case OPT_SEED:
         return ebf_opt_param(DEMO, EBF_PARAM(SEED), val, &c->seed);
     case OPT_FAULTS:
