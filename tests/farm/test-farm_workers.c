@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-farm_workers.c - an SFC of 2 workers builds exactly the events of an SFC of 1: same seed, same faults, same counts, same ledger. */
+/* test-farm_workers.c - an SFC of 2 workers builds exactly the events of an SFC of 1: same seed, same faults, same counts, same ledger; a node killed under it. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,13 +19,15 @@
 /* The demo shaped as 2 readouts into one SFC of `workers` workers (memif
  * links per readout and worker), 4 nodes, 1 KiB fragments at 20,000
  * events/s, with or without the seeded fault mix. */
-static void run(uint16_t workers, int faults, struct farm_result *r, struct ledger *l)
+static void run_killing(uint16_t workers, int faults, uint64_t kill_node_after,
+                        struct farm_result *r, struct ledger *l)
 {
     const char *dir = getenv("EBFARM_BUILD_DIR");
     struct farm_conf c;
 
     ck_assert_msg(dir != NULL, "EBFARM_BUILD_DIR is not set");
     farm_conf_default(&c);
+    c.kill_node_after = kill_node_after;
     c.build_dir = dir;
     c.events = EVENTS;
     c.sources = SOURCES;
@@ -41,6 +43,11 @@ static void run(uint16_t workers, int faults, struct farm_result *r, struct ledg
     int rc = farm_run(&c, r);
     ck_assert_msg(rc == 0, "farm run (%u workers) failed: %s", workers, r->error);
     ledger_close(r, l);
+}
+
+static void run(uint16_t workers, int faults, struct farm_result *r, struct ledger *l)
+{
+    run_killing(workers, faults, 0, r, l);
 }
 
 static uint64_t sfc_u64(const struct farm_result *r, const char *key)
@@ -195,6 +202,30 @@ START_TEST(test_two_workers_faults)
 }
 END_TEST
 
+/* Node 0 killed after 15,000 events: worker 0 (nodes 0 and 2) takes back
+ * what node 0 held and sends it to node 2; worker 1 and its nodes go on.
+ * Every event decided once, nothing lost, the ledger closed. */
+START_TEST(test_two_workers_node_killed)
+{
+    static struct farm_result r;
+    static struct ledger l;
+
+    run_killing(2, 0, 15000, &r, &l);
+    ck_assert(l.closed);
+    ck_assert_uint_eq(l.generated, EVENTS);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert_uint_eq(l.accepted + l.rejected, EVENTS);
+    ck_assert_uint_eq(l.accepted, expected_accepts());
+    ck_assert_uint_eq(l.nodes_silent, 1);
+    ck_assert_uint_eq(l.nodes_dead, 1);
+    ck_assert_uint_eq(sfc_u64(&r, "ack.events"), EVENTS);
+    /* Worker 1's nodes acked exactly its half. */
+    ck_assert_uint_eq(sfc_u64(&r, "node.acked.1") + sfc_u64(&r, "node.acked.3"), EVENTS / 2);
+    ck_assert_uint_eq(sfc_u64(&r, "node.acked.0") + sfc_u64(&r, "node.acked.2"), EVENTS / 2);
+    farm_result_free(&r);
+}
+END_TEST
+
 Suite *farm_workers_suite(void);
 
 Suite *farm_workers_suite(void)
@@ -205,6 +236,7 @@ Suite *farm_workers_suite(void)
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_two_workers_clean);
     tcase_add_test(tc, test_two_workers_faults);
+    tcase_add_test(tc, test_two_workers_node_killed);
     suite_add_tcase(s, tc);
     return s;
 }
