@@ -8,7 +8,10 @@
 # their order, 5 pairs each, median within min-max, the two capacity sweeps
 # (their points, each figure positive, one SVG each), and after the run no
 # DPDK runtime directory of the bench's runs and no scratch directory.
-# Also: a bad option exits 2 with its message and runs nothing.
+# Also: a bad option exits 2 with its message and runs nothing; the latency
+# case, left out of --quick, run on its own (--quick --only latency): its
+# two results, "pinned" a boolean, and when it is false a note in the
+# result and in meta.notes.
 # Usage: test-bench.py BUILD_DIR. Exit 0 passed, 1 failed.
 import glob
 import json
@@ -51,7 +54,7 @@ def check_meta(m):
     for k, t in META.items():
         if not isinstance(m.get(k), t):
             fail("meta.%s is %r, not a %s" % (k, m.get(k), t))
-    if m["driver"] != "net_null, net_memif (sfc_cycles), net_ring (sfc_capacity)" or m["frame_size"] != 1078 or m["frag_size"] != 1024:
+    if m["driver"] != "net_null, net_memif (sfc_cycles, latency), net_ring (sfc_capacity)" or m["frame_size"] != 1078 or m["frag_size"] != 1024:
         fail("meta driver/frame/frag: %r" % m)
     if m["pairs"] != 5 or m["quick"] is not True or not m["date"].endswith("Z"):
         fail("meta pairs/quick/date: %r" % m)
@@ -74,6 +77,43 @@ def check_result(r, want):
             fail("%s: %s %r [%r-%r] is not a positive finite number" % (name, k, mid, lo, hi))
         if not lo <= mid <= hi:
             fail("%s: %s median %r outside [%r, %r]" % (name, k, mid, lo, hi))
+
+
+LATENCY = [("latency_p50", "us", "idle_backoff"), ("latency_p99", "us", "idle_backoff")]
+
+
+def check_latency(ebfarm):
+    p = subprocess.run([ebfarm, "bench", "--quick", "--only", "latency", "--json"],
+                       capture_output=True, text=True, timeout=240)
+    sys.stderr.write(p.stderr)
+    if p.returncode != 0:
+        fail("ebfarm bench --quick --only latency --json exited %d" % p.returncode)
+    doc = json.loads(p.stdout)
+    if sorted(doc) != ["meta", "results"]:
+        fail("latency: top-level keys %r" % sorted(doc))
+    res = doc["results"]
+    if len(res) != 2:
+        fail("latency: %d results, expected 2" % len(res))
+    for r, w in zip(res, LATENCY):
+        check_result(r, w)
+        if not isinstance(r.get("pinned"), bool):
+            fail("%s: pinned is %r, not a boolean" % (r["name"], r.get("pinned")))
+        if r["value_min"] < 1 or r["reference_value_min"] < 1:
+            fail("%s: below 1 us: %r" % (r["name"], r))
+    p50, p99 = res
+    if p50["value"] > p99["value"] or p50["reference_value"] > p99["reference_value"]:
+        fail("latency: p50 above p99: %r %r" % (p50, p99))
+    cpus = doc["meta"]["cpus"]
+    if p99["pinned"] != (cpus >= 4):
+        fail("latency: pinned %r on %d CPUs" % (p99["pinned"], cpus))
+    if not p99["pinned"]:
+        note = "%d CPUs, 4 needed: only " % cpus
+        if not p99.get("note", "").startswith(note):
+            fail("latency: note %r, expected it to start %r" % (p99.get("note"), note))
+        if doc["meta"].get("notes") != ["latency_p50: " + p50["note"],
+                                        "latency_p99: " + p99["note"]]:
+            fail("latency: meta.notes %r" % doc["meta"].get("notes"))
+    return res
 
 
 def check_sweeps(sweeps):
@@ -130,7 +170,10 @@ def main():
         fail("DPDK runtime directories left behind: %r" % sorted(runtime_dirs() - dirs))
     if set(glob.glob("/tmp/ebfarm-bench.*")) - scratch:
         fail("scratch directory left behind")
-    for r in doc["results"]:
+    lat = check_latency(ebfarm)
+    if runtime_dirs() - dirs or set(glob.glob("/tmp/ebfarm-bench.*")) - scratch:
+        fail("latency: runtime or scratch directories left behind")
+    for r in doc["results"] + lat:
         print("%s %.4g %s, %s %.4g, ratio %.3f" % (r["name"], r["value"], r["unit"],
                                                   r["reference"], r["reference_value"],
                                                   r["ratio"]))
