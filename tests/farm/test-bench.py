@@ -7,7 +7,8 @@
 # 1024-byte fragment (1078 B), the results by name, unit and reference in
 # their order, 5 pairs each, median within min-max, the two capacity sweeps
 # (their points, each figure positive, one SVG each), and after the run no
-# DPDK runtime directory of the bench's runs and no scratch directory.
+# DPDK runtime directory of the bench's runs and no scratch directory (its
+# own: other benches may run at the same time).
 # Also: a bad option exits 2 with its message and runs nothing; the latency
 # case, left out of --quick, run on its own (--quick --only latency): its
 # two results, "pinned" a boolean, and when it is false a note in the
@@ -46,8 +47,36 @@ def positive(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
 
 
-def runtime_dirs():
-    return set(glob.glob("/var/run/dpdk/ebfbench*")) | set(glob.glob("/tmp/dpdk/ebfbench*"))
+def runtime_dirs(pid):
+    """The DPDK runtime directories of the runs of the bench with this pid
+    (ebfbench<pid>-<n>): other benches may run on the machine at the same
+    time."""
+    pat = "ebfbench%d-*" % pid
+    return set(glob.glob("/var/run/dpdk/" + pat)) | set(glob.glob("/tmp/dpdk/" + pat))
+
+
+def scratch_of(pid, before):
+    """The scratch directories made since before that hold a file of the
+    bench with this pid, or nothing (another bench's hold its own)."""
+    mine = []
+    for d in set(glob.glob("/tmp/ebfarm-bench.*")) - before:
+        names = os.listdir(d) if os.path.isdir(d) else []
+        if not names or any(n.startswith("ebfbench%d-" % pid) for n in names):
+            mine.append(d)
+    return mine
+
+
+def run_bench(args, timeout):
+    """ebfarm bench args: (returncode, stdout, stderr); fails on leftovers."""
+    scratch = set(glob.glob("/tmp/ebfarm-bench.*"))
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = p.communicate(timeout=timeout)
+    sys.stderr.write(err)
+    if runtime_dirs(p.pid):
+        fail("DPDK runtime directories left behind: %r" % sorted(runtime_dirs(p.pid)))
+    if scratch_of(p.pid, scratch):
+        fail("scratch directory left behind: %r" % scratch_of(p.pid, scratch))
+    return p.returncode, out
 
 
 def check_meta(m):
@@ -83,12 +112,10 @@ LATENCY = [("latency_p50", "us", "idle_backoff"), ("latency_p99", "us", "idle_ba
 
 
 def check_latency(ebfarm):
-    p = subprocess.run([ebfarm, "bench", "--quick", "--only", "latency", "--json"],
-                       capture_output=True, text=True, timeout=240)
-    sys.stderr.write(p.stderr)
-    if p.returncode != 0:
-        fail("ebfarm bench --quick --only latency --json exited %d" % p.returncode)
-    doc = json.loads(p.stdout)
+    rc, out = run_bench([ebfarm, "bench", "--quick", "--only", "latency", "--json"], 240)
+    if rc != 0:
+        fail("ebfarm bench --quick --only latency --json exited %d" % rc)
+    doc = json.loads(out)
     if sorted(doc) != ["meta", "results"]:
         fail("latency: top-level keys %r" % sorted(doc))
     res = doc["results"]
@@ -144,15 +171,11 @@ def main():
     want = "ebfarm bench: option '--pairs': '4' is not an integer in 5..100\n"
     if p.returncode != 2 or p.stderr != want or p.stdout:
         fail("bad option: rc %d, stderr %r" % (p.returncode, p.stderr))
-    scratch = set(glob.glob("/tmp/ebfarm-bench.*"))
-    dirs = runtime_dirs()
     svg = tempfile.mkdtemp(prefix="test-bench-svg.")
-    p = subprocess.run([ebfarm, "bench", "--quick", "--json", "--svg", svg], capture_output=True,
-                       text=True, timeout=180)
-    sys.stderr.write(p.stderr)
-    if p.returncode != 0:
-        fail("ebfarm bench --quick --json exited %d" % p.returncode)
-    lines = p.stdout.splitlines()
+    rc, out = run_bench([ebfarm, "bench", "--quick", "--json", "--svg", svg], 180)
+    if rc != 0:
+        fail("ebfarm bench --quick --json exited %d" % rc)
+    lines = out.splitlines()
     if len(lines) != 1:
         fail("expected one line of JSON, got %d" % len(lines))
     doc = json.loads(lines[0])
@@ -163,16 +186,15 @@ def main():
         fail("%d results, expected %d" % (len(doc["results"]), len(RESULTS)))
     for r, w in zip(doc["results"], RESULTS):
         check_result(r, w)
+    cyc = doc["results"][2]
+    if cyc.get("pinned") is not (doc["meta"]["cpus"] >= 2):
+        fail("sfc_cycles: pinned %r on %d CPUs" % (cyc.get("pinned"), doc["meta"]["cpus"]))
+    if any("pinned" in r for i, r in enumerate(doc["results"]) if i != 2):
+        fail("a result other than sfc_cycles has pinned: %r" % doc["results"])
     check_sweeps(doc["sweeps"])
     check_svgs(svg)
     shutil.rmtree(svg)
-    if runtime_dirs() - dirs:
-        fail("DPDK runtime directories left behind: %r" % sorted(runtime_dirs() - dirs))
-    if set(glob.glob("/tmp/ebfarm-bench.*")) - scratch:
-        fail("scratch directory left behind")
     lat = check_latency(ebfarm)
-    if runtime_dirs() - dirs or set(glob.glob("/tmp/ebfarm-bench.*")) - scratch:
-        fail("latency: runtime or scratch directories left behind")
     for r in doc["results"] + lat:
         print("%s %.4g %s, %s %.4g, ratio %.3f" % (r["name"], r["value"], r["unit"],
                                                   r["reference"], r["reference_value"],

@@ -134,6 +134,8 @@ int bench_run_all(const struct bench_opts *o, struct bench_result *r, struct ben
             n = -1;
             break;
         }
+        if (c == BENCH_CASE_SFC_CYCLES)
+            r[n].pinned = bench_sfc_pinned(r[n].note, sizeof(r[n].note));
         n++;
     }
     if (n >= 0 && o->sweeps && bench_opts_wants(o, BENCH_CASE_SFC_CAPACITY)) {

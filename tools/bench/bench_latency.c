@@ -14,24 +14,15 @@
 #define LAT_RATE "10000"
 #define LAT_PROCS 4              /* the demo's spinning processes */
 
-/* Where the processes go and which spin. */
-struct lat_plan {
-    int pinned;                  /* every process spins on a CPU of its own */
-    char cpus[160];              /* --cpus, "" for none */
-    char spin[160];              /* --idle of the subject */
-    char note[256];
-};
-
 /* The order in which processes get a CPU of their own: the SFC (every
  * event passes it), the nodes, the readout (paced: mostly waiting). */
 static const char *const order[LAT_PROCS] = {"sfc0", "node0", "node1", "ro0"};
 
-static void plan(struct lat_plan *p)
+void bench_latency_plan(const struct bench_cpus *cpus, struct bench_lat_plan *p)
 {
-    struct bench_cpus c;
+    const struct bench_cpus c = *cpus;
     size_t o, s = 0;
 
-    bench_cpus_get(&c);
     memset(p, 0, sizeof(*p));
     if (c.n < 2) {
         snprintf(p->spin, sizeof(p->spin), "backoff");
@@ -63,7 +54,7 @@ static unsigned lat_events(const struct bench_env *env)
 }
 
 /* One paced demo with idle as --idle; its end-to-end p50 and p99 in us. */
-static int demo_run(struct bench_env *env, const struct lat_plan *p, const char *idle,
+static int demo_run(struct bench_env *env, const struct bench_lat_plan *p, const char *idle,
                     double *p50, double *p99, char *err, size_t len)
 {
     char exe[PATH_MAX + 32], prefix[64], out[PATH_MAX + 96], events[24], frag[16];
@@ -104,9 +95,11 @@ int bench_latency_run(struct bench_env *env, struct bench_result *r, FILE *progr
 {
     double s50[BENCH_MAX_PAIRS], s99[BENCH_MAX_PAIRS], b50[BENCH_MAX_PAIRS], b99[BENCH_MAX_PAIRS];
     unsigned n = env->o->pairs;
-    struct lat_plan p;
+    struct bench_lat_plan p;
+    struct bench_cpus c;
 
-    plan(&p);
+    bench_cpus_get(&c);
+    bench_latency_plan(&c, &p);
     for (unsigned i = 0; i < n; i++) {
         if (demo_run(env, &p, p.spin, &s50[i], &s99[i], err, len) != 0 ||
             demo_run(env, &p, "backoff", &b50[i], &b99[i], err, len) != 0)

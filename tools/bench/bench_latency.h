@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "bench_env.h"
+#include "bench_place.h"
 #include "bench_report.h"
 
 /* Results of the case: end-to-end p50 and p99. */
@@ -24,6 +25,19 @@
  * the rest back off on the first CPU: the results say pinned false and
  * why in their note. Returns BENCH_LATENCY_RESULTS, or -1 with err.
  */
+/* Where the case puts the processes and which spin. */
+struct bench_lat_plan {
+    int pinned;                  /* every process spins on a CPU of its own */
+    char cpus[160];              /* the demo's --cpus, "" for none */
+    char spin[160];              /* the subject's --idle (the reference's: backoff) */
+    char note[256];              /* "" or why the result is not what it should be */
+};
+
+/* The plan on the CPUs c (bench_cpus_get): CPU c[0] for the control
+ * threads and whoever has no CPU of its own; sfc0, node0, node1, ro0 a
+ * CPU each, in that order, as far as they go. */
+void bench_latency_plan(const struct bench_cpus *c, struct bench_lat_plan *p);
+
 int bench_latency_run(struct bench_env *env, struct bench_result *r, FILE *progress, char *err,
                       size_t len);
 

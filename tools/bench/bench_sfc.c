@@ -171,6 +171,19 @@ static int testpmd_io_run(struct bench_env *env, double *value, char *err, size_
     return 0;
 }
 
+int bench_sfc_pinned(char *note, size_t len)
+{
+    unsigned c0, c1;
+    int pin = placed(&c0, &c1);
+
+    if (pin)
+        note[0] = '\0';
+    else
+        snprintf(note, len, "1 CPU: both sides unplaced, the busy cycles include waiting for "
+                 "the CPU");
+    return pin;
+}
+
 int bench_sfc_side(struct bench_env *env, int reference, double *value, char *err, size_t len)
 {
     if (!reference)

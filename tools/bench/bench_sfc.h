@@ -14,6 +14,9 @@
  * placed alike: the forwarding lcore (the SFC's, spinning; testpmd's
  * lcore 1) alone on the tool's second CPU, everything else (readout,
  * nodes, testpmd's main lcore, every control thread) on its first. */
+/* 1 when the runs are placed (2 CPUs or more), else 0 with why in note. */
+int bench_sfc_pinned(char *note, size_t len);
+
 int bench_sfc_side(struct bench_env *env, int reference, double *value, char *err, size_t len);
 
 #endif /* BENCH_SFC_H */
