@@ -14,7 +14,8 @@
 #include "ebf_cycles.h"
 #include "sfc_dp_private.h"
 
-#define SFC_W_LOG(...) rte_log(RTE_LOG_ERR, RTE_LOGTYPE_USER1, "sfc: " __VA_ARGS__)
+extern int sfc_logtype;          /* sfc_dp.c's */
+#define SFC_W_LOG(...) rte_log(RTE_LOG_ERR, sfc_logtype, "sfc: " __VA_ARGS__)
 
 /* One worker: its data plane, and what the lcore running it and worker 0's
  * lcore tell each other. */
