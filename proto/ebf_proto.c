@@ -250,6 +250,14 @@ void ebf_frag_write_pattern(uint8_t *buf, struct ebf_frag_hdr *h)
     put32(buf + 28, h->crc);
 }
 
+void ebf_frag_write_crc(uint8_t *buf, struct ebf_frag_hdr *h, uint32_t payload_crc,
+                        const struct ebf_crc32c_shift *s)
+{
+    frag_put_hdr(buf, h);
+    h->crc = ebf_crc32c_combine_shift(frag_hdr_crc(buf), payload_crc, s);
+    put32(buf + 28, h->crc);
+}
+
 int ebf_frag_crc_ok(const uint8_t *buf, const struct ebf_frag_hdr *h)
 {
     return frag_crc(buf, h->piece_len) == h->crc;
@@ -261,8 +269,8 @@ enum ebf_reason ebf_frag_verify(const uint8_t *buf, const struct ebf_frag_hdr *h
     uint32_t c = ebf_crc32c(0, buf, 28);
 
     c = ebf_crc32c(c, buf + 32, 8);
-    int ok = ebf_pattern_check_crc(buf + EBF_FRAG_HLEN, h->piece_len, h->source, h->event_id,
-                                   h->offset, &c);
+    int ok = ebf_pattern_check_crc(buf + EBF_FRAG_HLEN, h->piece_len, h->source,
+                                   ebf_pattern_id(h->event_id, h->flags), h->offset, &c);
     *pattern_bad = c == h->crc ? !ok : 0;
     return c == h->crc ? EBF_R_OK : EBF_R_BAD_CHECKSUM;
 }
@@ -287,7 +295,7 @@ enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_source
         return EBF_R_BAD_LENGTH;
     if (len - EBF_FRAG_HLEN < h->piece_len)
         return EBF_R_TRUNCATED;
-    if (h->flags != 0)
+    if (h->flags & ~EBF_FRAGF_KNOWN)
         return EBF_R_BAD_FIELD;
     if (n_sources && h->source >= n_sources)
         return EBF_R_BAD_SOURCE;
