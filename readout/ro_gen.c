@@ -61,6 +61,8 @@ static unsigned rx_port(struct ro_gen *g, uint16_t port, uint64_t now_ns)
         return 0;
     for (uint16_t i = 0; i < n; i++) {
         uint64_t rejected = v->rejected + v->foreign;
+        if (g->tag_pool)
+            ro_tag_clear(m[i]);     /* received bytes: no prebuilt payload any more */
         enum ebf_reason r = ro_throttle_view_offer(v, rte_pktmbuf_mtod(m[i], const uint8_t *),
                                                    rte_pktmbuf_data_len(m[i]),
                                                    g->c->udp_port, now_ns);
@@ -271,6 +273,30 @@ static struct rte_mbuf *frame_mbuf(struct ro_gen *g)
     return rte_pktmbuf_alloc(g->c->pool);
 }
 
+/* The payload and header of the piece h of local source s into frame m at
+ * frag. Per event: filled and checksummed in one pass. Prebuilt: the bytes
+ * are copied unless m holds them already (its tag, when g->tags), the
+ * header's CRC combined with theirs. */
+static inline void put_piece(struct ro_gen *g, struct rte_mbuf *m, uint8_t *frag,
+                             struct ebf_frag_hdr *h, uint16_t s)
+{
+    if (g->tags) {
+        uint64_t *tag = rte_mbuf_to_priv(m), want = ro_payload_tag(&g->pay, h, s);
+        if (*tag != want) {
+            ro_payload_copy(&g->pay, frag, h, s);
+            *tag = want;
+        }
+        ro_payload_header(&g->pay, frag, h, s);
+        return;
+    }
+    if (g->tag_pool)
+        ro_tag_clear(m);        /* its bytes are this frame's, maybe changed on the way */
+    if (g->c->payload == RO_PAYLOAD_PREBUILT)
+        ro_payload_write(&g->pay, frag, h, s);
+    else
+        ebf_frag_write_pattern(frag, h);
+}
+
 /* Build the frames of one source's fragment of event e into the queue
  * (flushing when it fills). Returns 0, -ENOMEM (no mbuf), -EMSGSIZE (an
  * mbuf without room for the frame: the pool's data room is below the
@@ -315,7 +341,7 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
             .source = source, .seq = g->seq[sfc][s]++, .event_id = e, .frag_len = len,
             .offset = off, .piece_len = piece, .tx_ns = now_ns,
         };
-        ebf_frag_write_pattern(p + hlen, &h);     /* payload filled and CRCed in one pass */
+        put_piece(g, m, p + hlen, &h, s);
         q->pkt[q->n++] = m;
         st->frames++;
         st->bytes += flen;
@@ -355,6 +381,16 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
         g->done = 1;
         return -EINVAL;
     }
+    if (c->payload == RO_PAYLOAD_PREBUILT &&
+        ro_payload_build(&g->pay, c->source_base, c->n_sources, c->size_max, ro_max_piece(c))) {
+        g->done = 1;
+        return -ENOMEM;
+    }
+    /* Frames keep their prebuilt bytes between uses when the pool has room
+     * for a tag and nothing else writes into them: no fault stage (a
+     * corrupt fault writes payloads, a duplicate copies into another mbuf). */
+    g->tag_pool = rte_pktmbuf_priv_size(c->pool) >= RO_TAG_PRIV_SIZE;
+    g->tags = g->tag_pool && c->payload == RO_PAYLOAD_PREBUILT && !c->fault;
     map_ports(g, c);
     g->sfc_timeout_tsc = (uint64_t)(c->sfc_timeout_ms * 1e-3 * (double)hz);
     g->c = c;
@@ -488,6 +524,7 @@ void ro_finish(struct ro_gen *g)
     }
     if (c && c->fault)
         g->st->tx_abandoned += ro_fault_tx_discard(c->fault);
+    ro_payload_free(&g->pay);
     g->st->end_ns = ebf_now_ns();
 }
 
