@@ -227,3 +227,45 @@ uint32_t ebf_crc32c_combine_shift(uint32_t crc1, uint32_t crc2, const struct ebf
 #endif
     return crc_mulmod(s->k, crc1) ^ crc2;
 }
+
+#if defined(__x86_64__)
+/* The words of [i, end) (end - i a multiple of 4) into c. */
+__attribute__((target("sse4.2")))
+static inline uint64_t crc_words_x86(uint64_t c, const uint8_t *p, size_t i, size_t end)
+{
+    for (; i + 8 <= end; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        c = __builtin_ia32_crc32di(c, w);
+    }
+    if (i < end) {
+        uint32_t w;
+        memcpy(&w, p + i, 4);
+        c = __builtin_ia32_crc32si((uint32_t)c, w);
+    }
+    return c;
+}
+
+__attribute__((target("pclmul,sse4.2")))
+static uint32_t crc_hdr_combine_x86(const uint8_t *p, size_t skip, size_t len, uint32_t crc2,
+                                    uint32_t k_clmul)
+{
+    uint64_t c = crc_words_x86(0xffffffffu, p, 0, skip);
+
+    c = crc_words_x86(c, p, skip + 4, len);
+    return crc_shift_clmul(~(uint32_t)c, k_clmul) ^ crc2;
+}
+#endif
+
+uint32_t ebf_crc32c_hdr_combine(const void *hdr, size_t skip, size_t len, uint32_t crc2,
+                                const struct ebf_crc32c_shift *s)
+{
+    const uint8_t *p = hdr;
+
+#if defined(__x86_64__)
+    if (crc_clmul && (skip | len) % 4 == 0)
+        return crc_hdr_combine_x86(p, skip, len, crc2, s->k_clmul);
+#endif
+    uint32_t c = ebf_crc32c(ebf_crc32c(0, p, skip), p + skip + 4, len - skip - 4);
+    return crc_mulmod(s->k, c) ^ crc2;
+}

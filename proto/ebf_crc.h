@@ -52,4 +52,15 @@ struct ebf_crc32c_shift ebf_crc32c_shift_make(size_t len2);
 uint32_t ebf_crc32c_combine_shift(uint32_t crc1, uint32_t crc2,
                                   const struct ebf_crc32c_shift *s);
 
+/*
+ * The CRC32C of a header of len bytes at hdr without its own 4-byte CRC
+ * field at skip, followed by a body whose CRC alone is crc2, s being
+ * ebf_crc32c_shift_make(body length): ebf_crc32c_combine_shift of the
+ * header's CRC, in one call (a fragment header: skip 28, len 40; with
+ * skip and len multiples of 4 and the CPU's CRC and carry-less multiply
+ * instructions, five CRC instructions and one multiply).
+ */
+uint32_t ebf_crc32c_hdr_combine(const void *hdr, size_t skip, size_t len, uint32_t crc2,
+                                const struct ebf_crc32c_shift *s);
+
 #endif /* EBF_CRC_H */

@@ -268,7 +268,7 @@ void ebf_frag_write_crc(uint8_t *buf, struct ebf_frag_hdr *h, uint32_t payload_c
                         const struct ebf_crc32c_shift *s)
 {
     frag_put_hdr(buf, h);
-    h->crc = ebf_crc32c_combine_shift(frag_hdr_crc(buf), payload_crc, s);
+    h->crc = ebf_crc32c_hdr_combine(buf, 28, EBF_FRAG_HLEN, payload_crc, s);
     put32(buf + 28, h->crc);
 }
 

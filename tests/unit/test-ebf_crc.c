@@ -95,6 +95,22 @@ START_TEST(test_crc32c_combine)
         ck_assert_uint_eq(ebf_crc32c_combine(c1, c2, len2), whole);
         ck_assert_uint_eq(ebf_crc32c_combine_shift(c1, c2, &s), whole);
     }
+    /* a 40-byte header without its CRC field at 28 (and other layouts),
+     * then B, in one call */
+    static const size_t layouts[][2] = {{28, 40}, {0, 4}, {0, 40}, {36, 40}, {4, 12}, {28, 41}};
+    for (unsigned j = 0; j < sizeof(layouts) / sizeof(layouts[0]); j++) {
+        size_t skip = layouts[j][0], hl = layouts[j][1];
+        for (size_t len2 = 0; len2 <= 1500; len2 += 61) {
+            uint8_t cat[1600];
+            memcpy(cat, b, skip);
+            memcpy(cat + skip, b + skip + 4, hl - skip - 4);
+            memcpy(cat + hl - 4, b + 5000, len2);
+            struct ebf_crc32c_shift s = ebf_crc32c_shift_make(len2);
+            ck_assert_uint_eq(ebf_crc32c_hdr_combine(b, skip, hl, ebf_crc32c(0, b + 5000, len2),
+                                                     &s),
+                              ebf_crc32c(0, cat, hl - 4 + len2));
+        }
+    }
     /* an empty B leaves crc(A); an empty A gives crc(B) */
     ck_assert_uint_eq(ebf_crc32c_combine(0xE3069283u, 0, 0), 0xE3069283u);
     ck_assert_uint_eq(ebf_crc32c_combine(0, 0xE3069283u, 9), 0xE3069283u);
