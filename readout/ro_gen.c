@@ -434,36 +434,17 @@ static uint64_t due_tsc(const struct ro_gen *g, uint64_t e)
     return g->tsc_per_event > 0 ? g->t0 + (uint64_t)((double)e * g->tsc_per_event) : 0;
 }
 
-int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
+/* Generate event e at now_ns: every source's fragment queued (or counted
+ * as not sent when its SFC is gone), the queue flushed unless it waits for
+ * a full burst, the event counted. 0, or 1 when it was cut short (no
+ * mbufs, a frame without room, a forced stop): the run is then finished. */
+static int gen_event(struct ro_gen *g, const volatile sig_atomic_t *force, uint64_t e,
+                     uint64_t now_ns)
 {
     const struct ro_conf *c = g->c;
     struct ro_stats *st = g->st;
-    uint64_t e = g->next_event, now = rte_get_tsc_cycles();
     int rc = 0;
 
-    if (g->done)
-        return 0;
-    g->force = force;
-    uint64_t now_ns = ebf_now_ns();
-    rx_poll(g, now_ns);
-    if ((c->n_events && e >= c->n_events) || now >= g->end || due_tsc(g, e) >= g->end) {
-        ro_finish(g);           /* the next event falls after the deadline */
-        return 0;
-    }
-    if (held(g, now_ns, now)) {
-        flush_waiting(g, force);    /* what was generated goes before the hold */
-        return 0;
-    }
-    if (g->held_since)
-        hold_end(g, now);
-    if (now < due_tsc(g, e))
-        return 0;
-    if (c->fault)
-        flush_waiting(g, force);    /* before a burst gap */
-    if (c->fault && ro_fault_tx_gap(c->fault, e, c->idle.mode == EBF_IDLE_BACKOFF, force))
-        return 0;               /* forced stop between bursts */
-    if (c->fault)
-        now_ns = ebf_now_ns();  /* after a burst gap */
     if (st->sfc_gone[e % c->n_sfcs])
         st->sfc_gone_frames += event_frames(c, e);     /* generated, not sent */
     else
@@ -497,7 +478,59 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
     st->last_event = e;
     st->events++;
     st->id_digest += ebf_mix64(e);
-    return 1;
+    return 0;
+}
+
+/* Whether ro_next goes on with event e in the same call: unpaced, without
+ * a fault stage (its bursts and gaps are per event), not held, and while
+ * the queue still waits for a full burst (the frames of one event then the
+ * next fill it; once it went out, the call ends). A call thus makes about
+ * a burst of frames, and the per-call work (the clocks, the receive poll,
+ * the hold and deadline checks) is paid once per burst, not per event. */
+static int batch_more(const struct ro_gen *g, uint64_t e)
+{
+    const struct ro_conf *c = g->c;
+
+    return g->tsc_per_event == 0 && !c->fault && !g->done && !g->held_since && g->q.n &&
+           !(c->n_events && e >= c->n_events);
+}
+
+
+int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
+{
+    const struct ro_conf *c = g->c;
+    uint64_t e = g->next_event, now = rte_get_tsc_cycles();
+
+    if (g->done)
+        return 0;
+    g->force = force;
+    uint64_t now_ns = ebf_now_ns();
+    rx_poll(g, now_ns);
+    if ((c->n_events && e >= c->n_events) || now >= g->end || due_tsc(g, e) >= g->end) {
+        ro_finish(g);           /* the next event falls after the deadline */
+        return 0;
+    }
+    if (held(g, now_ns, now)) {
+        flush_waiting(g, force);    /* what was generated goes before the hold */
+        return 0;
+    }
+    if (g->held_since)
+        hold_end(g, now);
+    if (now < due_tsc(g, e))
+        return 0;
+    if (c->fault)
+        flush_waiting(g, force);    /* before a burst gap */
+    if (c->fault && ro_fault_tx_gap(c->fault, e, c->idle.mode == EBF_IDLE_BACKOFF, force))
+        return 0;               /* forced stop between bursts */
+    if (c->fault)
+        now_ns = ebf_now_ns();  /* after a burst gap */
+    for (int n = 0;; e++) {
+        if (gen_event(g, force, e, now_ns))
+            return n + 1;       /* cut short: the run is over */
+        n++;
+        if (!batch_more(g, e + 1))
+            return n;
+    }
 }
 
 void ro_finish(struct ro_gen *g)

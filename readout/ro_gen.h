@@ -133,10 +133,11 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st);
 
 /*
  * Generate and send the next event if it is due: every fragment of every
- * source, retrying refused frames (*force abandons them, counted). Returns
- * 1 when an event was generated, 0 when it is not due yet, when an SFC holds
- * the readout (throttle), or the run is over (g->done: event count or
- * deadline reached, or out of mbufs).
+ * source, retrying refused frames (*force abandons them, counted); unpaced
+ * and without a fault stage, the events after it too while their frames
+ * fill the burst the first one began. Returns the events generated, 0 when
+ * the next is not due yet, when an SFC holds the readout (throttle), or the
+ * run is over (g->done: event count or deadline reached, or out of mbufs).
  *
  * Throttle (docs/protocol.md, section 10): every call first takes a burst
  * from the port's receive queue (also between tries while the port refuses
