@@ -308,10 +308,10 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
     const struct ro_conf *c = g->c;
     struct ro_stats *st = g->st;
     struct ro_txq *q = &g->q;
-    uint32_t len = ro_frag_size(c, source, e), max_piece = ro_max_piece(c);
+    uint32_t len = ro_frag_size(c, source, e), max_piece = g->max_piece;
     struct ebf_addr a = {.encap = c->encap, .udp_port = c->udp_port, .src_ip = c->src_ip};
     uint16_t sfc = (uint16_t)(e % c->n_sfcs);
-    size_t hlen = ebf_encap_hlen(c->encap);
+    size_t hlen = g->hlen;
 
     g->q_sfc = sfc;
     memcpy(a.src_mac, c->src_mac, 6);
@@ -336,7 +336,10 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
             st->tx_no_room++;
             return -EMSGSIZE;
         }
-        ebf_encap_write(p, &a, EBF_FRAG_HLEN + piece);
+        if (c->encap == EBF_ENCAP_ETH)
+            memcpy(p, g->eth_hdr[sfc], EBF_ETH_HLEN);   /* no length in it: made once */
+        else
+            ebf_encap_write(p, &a, EBF_FRAG_HLEN + piece);
         struct ebf_frag_hdr h = {
             .source = source, .seq = g->seq[sfc][s]++, .event_id = e, .frag_len = len,
             .offset = off, .piece_len = piece, .tx_ns = now_ns,
@@ -392,6 +395,14 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
     g->tag_pool = rte_pktmbuf_priv_size(c->pool) >= RO_TAG_PRIV_SIZE;
     g->tags = g->tag_pool && c->payload == RO_PAYLOAD_PREBUILT && !c->fault;
     map_ports(g, c);
+    g->max_piece = ro_max_piece(c);
+    g->hlen = ebf_encap_hlen(c->encap);
+    for (uint16_t k = 0; k < c->n_sfcs; k++) {
+        struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+        memcpy(a.src_mac, c->src_mac, 6);
+        memcpy(a.dst_mac, c->sfc_mac[k], 6);
+        ebf_encap_write(g->eth_hdr[k], &a, 0);
+    }
     g->sfc_timeout_tsc = (uint64_t)(c->sfc_timeout_ms * 1e-3 * (double)hz);
     g->c = c;
     g->st = st;

@@ -118,6 +118,9 @@ struct ro_gen {
     uint64_t next_event;
     struct ro_throttle_view tv;  /* what the SFCs asked for */
     struct ro_payload pay;       /* payload prebuilt: built by ro_begin, freed by ro_finish */
+    uint32_t max_piece;          /* ro_max_piece(c) */
+    size_t hlen;                 /* ebf_encap_hlen(c->encap) */
+    uint8_t eth_hdr[RO_MAX_SFCS][EBF_ETH_HLEN];  /* raw Ethernet: each SFC's frame header */
     int tag_pool;                /* the pool's mbufs have a tag (RO_TAG_PRIV_SIZE) ... */
     int tags;                    /*   ... and this run trusts it: copies skipped */
     uint64_t held_since;         /* TSC when the current hold began; 0: not held */

@@ -78,8 +78,19 @@ void ro_payload_free(struct ro_payload *p);
  */
 void ro_payload_copy(const struct ro_payload *p, uint8_t *buf, const struct ebf_frag_hdr *h,
                      uint16_t s);
-void ro_payload_header(const struct ro_payload *p, uint8_t *buf, struct ebf_frag_hdr *h,
-                       uint16_t s);
+static inline void ro_payload_header(const struct ro_payload *p, uint8_t *buf,
+                                     struct ebf_frag_hdr *h, uint16_t s)
+{
+    uint32_t k = h->offset < p->max_piece ? 0 : h->offset / p->max_piece;
+    const struct ro_piece_crc *pc = &p->piece[(size_t)s * p->n_pieces + k];
+
+    h->flags = EBF_FRAGF_PREBUILT;
+    if (pc->len == h->piece_len)
+        ebf_frag_write_crc(buf, h, pc->crc, &pc->shift);
+    else
+        ebf_frag_write(buf, h);     /* a last piece shorter than size_max's */
+}
+
 void ro_payload_write(const struct ro_payload *p, uint8_t *buf, struct ebf_frag_hdr *h,
                       uint16_t s);
 
