@@ -17,6 +17,11 @@
  * control path from a copy of the data plane's counters; not for lcores.
  */
 
+/* The gauge every daemon's snapshots carry beside its own metrics: its
+ * resident memory (VmRSS) in bytes, read by its control
+ * thread each metrics period (ebf_ctl). */
+#define EBF_METRIC_RSS_BYTES "process.rss_bytes"
+
 enum ebf_metric_kind {
     EBF_M_COUNTER,
     EBF_M_GAUGE,

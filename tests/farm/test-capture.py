@@ -109,8 +109,10 @@ def expect(what, got, want):
         i = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got),
                                                                               len(want)))
         failures.append("%s: %d items, expected %d; first difference at %d: %r, expected %r"
+                        "; items %d..%d: %r, expected %r"
                         % (what, len(got), len(want), i, got[i] if i < len(got) else None,
-                           want[i] if i < len(want) else None))
+                           want[i] if i < len(want) else None, max(i - 3, 0), i + 8,
+                           got[max(i - 3, 0):i + 9], want[max(i - 3, 0):i + 9]))
     else:
         failures.append("%s: %r, expected %r" % (what, got, want))
 

@@ -125,8 +125,8 @@ static void sample(Ebfarm__Snapshot *ro, Ebfarm__Snapshot *sf, Ebfarm__Snapshot 
                    struct soak_sample *s)
 {
     struct soak_proc_in in[3] = {
-        {"ro0", "readout", ro, 11, 1000, 0}, {"sfc0", "sfc", sf, 12, 2000, 0},
-        {"node0", "node", nd, 13, 500, 0},
+        {"ro0", "readout", ro, 11, 1000, 0, 0}, {"sfc0", "sfc", sf, 12, 2000, 0, 0},
+        {"node0", "node", nd, 13, 500, 0, 0},
     };
     ck_assert_int_eq(soak_sample_take(&acc, in, 3, t, s), 0);
     drop(ro);
@@ -195,9 +195,9 @@ START_TEST(test_restart_keeps_counts)
     ck_assert_uint_eq(soak_counts_get(&s2.c, "node_events"), 990);
     ck_assert_uint_eq(s2.h[SOAK_H_E2E].count, 990);
     /* The node gone (no snapshot): its counts stay. */
-    struct soak_proc_in in[3] = {{"ro0", "readout", NULL, 11, 0, 0},
-                                 {"sfc0", "sfc", NULL, 12, 0, 0},
-                                 {"node0", "node", NULL, 0, 0, 0}};
+    struct soak_proc_in in[3] = {{"ro0", "readout", NULL, 11, 0, 0, 0},
+                                 {"sfc0", "sfc", NULL, 12, 0, 0, 0},
+                                 {"node0", "node", NULL, 0, 0, 0, 0}};
     ck_assert_int_eq(soak_sample_take(&acc, in, 3, 15, &s3), 0);
     ck_assert_uint_eq(soak_counts_get(&s3.c, "node_events"), 990);
     ck_assert_uint_eq(soak_counts_get(&s3.c, "generated"), 1000);
@@ -215,6 +215,34 @@ START_TEST(test_restart_keeps_counts)
 }
 END_TEST
 
+/* Memory from each process's own snapshot (any host), /proc's figure
+ * when it carries none; the e2e of a node whose readouts are on another
+ * host's clock left out. */
+START_TEST(test_rss_from_snapshot_and_clocks_apart)
+{
+    ck_assert_int_eq(ebf_metrics_init(&ms, 64), 0);
+    soak_acc_init(&acc, 3);
+    ebf_metrics_gauge(&ms, EBF_METRIC_RSS_BYTES, NULL, NULL, 64.0 * 1048576);
+    Ebfarm__Snapshot *a = node(5, 10, 700, 1500, 0, 0);
+    Ebfarm__Snapshot *b = node(8, 10, 1000, 3000, 0, 0);
+    Ebfarm__Snapshot *c = sfc(1, 2, 0, 0, 0);
+    struct soak_proc_in in[3] = {{"node0", "node", a, 1, 0, 0, 0},
+                                 {"node1", "node", b, 2, 4096, 0, 1},
+                                 {"sfc0", "sfc", c, 3, 2000, 0, 0}};
+    ck_assert_int_eq(soak_sample_take(&acc, in, 3, 1, &s0), 0);
+    ck_assert_uint_eq(s0.mem[0].rss_kb, 65536);      /* its gauge: 64 MiB */
+    ck_assert_uint_eq(s0.mem[1].rss_kb, 4096);       /* no gauge: /proc's */
+    ck_assert_uint_eq(s0.mem[2].rss_kb, 2000);
+    ck_assert_uint_eq(s0.h[SOAK_H_E2E].count, 700);  /* node1's 1000 left out */
+    ck_assert_uint_eq(s0.h[SOAK_H_E2E].max, 1500);
+    ck_assert_uint_eq(soak_counts_get(&s0.c, "node_events"), 20);   /* counts stay */
+    drop(a);
+    drop(b);
+    drop(c);
+    ebf_metrics_free(&ms);
+}
+END_TEST
+
 /* Two nodes' histograms merge exactly: one bucket layout everywhere, so
  * the farm's histogram is bucket for bucket the one of all their values. */
 START_TEST(test_merge_across_processes)
@@ -225,7 +253,7 @@ START_TEST(test_merge_across_processes)
     soak_acc_init(&acc, 2);
     Ebfarm__Snapshot *a = node(5, 10, 700, 1500, 300, 90000);
     Ebfarm__Snapshot *b = node(8, 10, 1000, 1501, 5, 7000000);
-    struct soak_proc_in in[2] = {{"node0", "node", a, 1, 0, 0}, {"node1", "node", b, 2, 0, 0}};
+    struct soak_proc_in in[2] = {{"node0", "node", a, 1, 0, 0, 0}, {"node1", "node", b, 2, 0, 0, 0}};
     ck_assert_int_eq(soak_sample_take(&acc, in, 2, 1, &s0), 0);
     ebf_hist_init(&all);
     hist_fill(&all, 1500, 700);
@@ -304,6 +332,7 @@ Suite *soak_interval_suite(void)
     tcase_add_test(tc, test_interval_rates_and_ledger);
     tcase_add_test(tc, test_restart_keeps_counts);
     tcase_add_test(tc, test_merge_across_processes);
+    tcase_add_test(tc, test_rss_from_snapshot_and_clocks_apart);
     tcase_add_test(tc, test_hist_diff_past_32_bits);
     tcase_add_test(tc, test_counts);
     suite_add_tcase(s, tc);

@@ -319,7 +319,7 @@ START_TEST(test_latency_clocks)
     free(t);
     t = text_of(&c, &r, 1);
     ck_assert_msg(strstr(t, "\"end_to_end\": {\"count\": 12, ") != NULL, "%s", t);
-    ck_assert_msg(strstr(t, "\"end_to_end_nodes_apart\": 0, \"clock\": {\"build\": "
+    ck_assert_msg(strstr(t, "\"end_to_end_nodes_apart\": 0, \"build_sfcs_apart\": 0, \"clock\": {\"build\": "
                             "\"realtime, readout to SFC, one "
                             "host\", \"end_to_end\": \"realtime, one host\"}}}\n") != NULL,
                   "%s", t);
@@ -335,7 +335,7 @@ START_TEST(test_latency_clocks)
                             "share no base with its own)\n") != NULL, "%s", t);
     free(t);
     t = text_of(&c, &r, 1);
-    ck_assert_msg(strstr(t, "\"end_to_end\": null, \"end_to_end_nodes_apart\": 3, \"clock\": "
+    ck_assert_msg(strstr(t, "\"end_to_end\": null, \"end_to_end_nodes_apart\": 3, \"build_sfcs_apart\": 0, \"clock\": "
                             "{\"build\": \"realtime, readout to SFC, one host\", "
                             "\"end_to_end\": \"none: the "
                             "readouts of every node are on other hosts, whose clocks share no "
@@ -346,10 +346,86 @@ START_TEST(test_latency_clocks)
     r.node[2].apart = 0;
     t = text_of(&c, &r, 1);
     ck_assert_msg(strstr(t, "\"end_to_end\": {\"count\": 7, ") != NULL, "%s", t);
-    ck_assert_msg(strstr(t, "\"end_to_end_nodes_apart\": 2, \"clock\": {\"build\": "
+    ck_assert_msg(strstr(t, "\"end_to_end_nodes_apart\": 2, \"build_sfcs_apart\": 0, \"clock\": {\"build\": "
                             "\"realtime, readout to SFC, one "
                             "host\", \"end_to_end\": \"realtime, one host; 1 of 3 nodes, the "
                             "readouts of the others are on other hosts\"}}}\n") != NULL, "%s", t);
+    free(t);
+    farm_result_free(&r);
+}
+END_TEST
+
+/* Two SFCs fed by ro0 on host `ro` (net: a namespace of this machine,
+ * far: an ssh host), sfc0 on `ro`'s host, sfc1 on this machine. */
+static void sfcs_of(const char *ro_host, struct farm_result *r)
+{
+    static struct farm_spec spec;
+    char yaml[2048], err[1024];
+    int o = snprintf(yaml, sizeof(yaml),
+        "farm: apart\n"
+        "hosts:\n  - {name: here, local: true}\n  - {name: ns, netns: ebf-ns}\n"
+        "  - {name: far, ssh: 10.0.0.1}\n"
+        "readouts:\n  - {name: ro0, host: %s, port: 'net_af_packet0,iface=r', "
+        "mac: 02:00:00:00:00:01, sfcs: [sfc0, sfc1]}\n"
+        "sfcs:\n  - {name: sfc0, id: 0, host: %s, port: 'net_af_packet1,iface=s0', "
+        "mac: 02:00:00:00:00:02}\n"
+        "  - {name: sfc1, id: 1, host: here, port: 'net_af_packet2,iface=s1', "
+        "mac: 02:00:00:00:00:03}\n"
+        "nodes:\n"
+        "  - {name: node0, host: %s, sfc: sfc0, port: 'net_af_packet3,iface=n0', "
+        "sfc_port: 'net_af_packet4,iface=t0', mac: 02:00:00:00:01:00}\n"
+        "  - {name: node1, host: here, sfc: sfc1, port: 'net_af_packet5,iface=n1', "
+        "sfc_port: 'net_af_packet6,iface=t1', mac: 02:00:00:00:01:01}\n",
+        ro_host, ro_host, ro_host);
+    ck_assert_msg(farm_spec_parse(yaml, (size_t)o, "apart.yaml", &spec, err, sizeof(err)) == 0,
+                  "%s", err);
+    ck_assert_msg(farm_spec_check(&spec, err, sizeof(err)) == 0, "%s", err);
+    farm_result_hosts(&spec, r);
+}
+
+/* The build time only from SFCs whose readouts share their clock; a
+ * namespace of this machine shares it, an ssh host does not. */
+START_TEST(test_build_clock_per_sfc)
+{
+    struct farm_result r;
+    struct farm_conf c;
+    char *t;
+
+    farm_conf_default(&c);
+    farm_of(&r);
+    r.n_sfcs = 2;
+    snprintf(r.sfcs[0].name, sizeof(r.sfcs[0].name), "sfc0");
+    snprintf(r.sfcs[1].name, sizeof(r.sfcs[1].name), "sfc1");
+    put(&r.sfc, "hist.build_ns.count", 12);
+    put(&r.sfcs[0].kv, "hist.build_ns.count", 5);
+    put(&r.sfcs[1].kv, "hist.build_ns.count", 7);
+
+    sfcs_of("ns", &r);           /* every process on this machine */
+    ck_assert(!r.sfcs[0].apart && !r.sfcs[1].apart);
+    ck_assert(!r.node[0].apart && !r.node[1].apart);
+    t = text_of(&c, &r, 1);
+    ck_assert_msg(strstr(t, "\"build\": {\"count\": 12, ") != NULL, "%s", t);
+    ck_assert_msg(strstr(t, "\"build_sfcs_apart\": 0, \"clock\": {\"build\": \"realtime, "
+                            "readout to SFC, one host\", ") != NULL, "%s", t);
+    free(t);
+
+    sfcs_of("far", &r);          /* ro0 far away: sfc1 (here) compares two clocks */
+    ck_assert(!r.sfcs[0].apart && r.sfcs[1].apart);
+    t = text_of(&c, &r, 1);
+    ck_assert_msg(strstr(t, "\"build\": {\"count\": 5, ") != NULL, "%s", t);
+    ck_assert_msg(strstr(t, "\"build_sfcs_apart\": 1, \"clock\": {\"build\": \"realtime, "
+                            "readout to SFC, one host; 1 of 2 SFCs, the readouts of the others "
+                            "are on other hosts\", ") != NULL, "%s", t);
+    free(t);
+
+    r.sfcs[0].apart = 1;         /* none left: not computed, null */
+    t = text_of(&c, &r, 0);
+    ck_assert_msg(strstr(t, "  latency  build not computed (clock: none: the readouts of every "
+                            "SFC are on other hosts, whose clocks share no base with its "
+                            "own)\n") != NULL, "%s", t);
+    free(t);
+    t = text_of(&c, &r, 1);
+    ck_assert_msg(strstr(t, "\"latency_ns\": {\"build\": null, ") != NULL, "%s", t);
     free(t);
     farm_result_free(&r);
 }
@@ -442,6 +518,7 @@ Suite *summary_suite(void)
     tcase_add_test(tc, test_json_names_nodes);
     tcase_add_test(tc, test_run_identity);
     tcase_add_test(tc, test_latency_clocks);
+    tcase_add_test(tc, test_build_clock_per_sfc);
     tcase_add_test(tc, test_text_capacity);
     tcase_add_test(tc, test_json_capacity);
     suite_add_tcase(s, tc);

@@ -195,24 +195,16 @@ void farm_result_shape(const struct farm_spec *s, struct farm_result *r)
                 ff_readout_sources(s, k, &r->ro[i].first_source, &r->ro[i].n_sources);
     for (unsigned i = 0; i < r->n_sfcs; i++)
         for (unsigned k = 0; k < s->n_sfcs; k++)
-            if (strcmp(s->sfc[k].p.name, r->sfcs[i].name) == 0)
+            if (strcmp(s->sfc[k].p.name, r->sfcs[i].name) == 0) {
                 r->sfcs[i].place = place_of(s, k);
+                r->sfcs[i].apart = ff_sfc_readouts_apart(s, k);
+            }
     for (unsigned i = 0; i < r->n_nodes; i++) {
         r->node_place[i] = -1;
         for (unsigned j = 0; j < s->n_nodes; j++)
             if (strcmp(s->node[j].p.name, r->node[i].name) == 0)
                 r->node_place[i] = place_of(s, s->node[j].sfc);
     }
-}
-
-/* 1 when a readout that sends to node n's SFC is on another host than n. */
-static int readouts_apart(const struct farm_spec *s, const struct ff_node *n)
-{
-    for (unsigned k = 0; k < s->n_readouts; k++)
-        for (unsigned j = 0; j < s->readout[k].n_sfcs; j++)
-            if (s->readout[k].sfc[j] == n->sfc && s->readout[k].p.host != n->p.host)
-                return 1;
-    return 0;
 }
 
 /* Process p of role onto r's list of where processes ran. */
@@ -238,7 +230,7 @@ void farm_result_hosts(const struct farm_spec *s, struct farm_result *r)
     for (unsigned i = 0; i < r->n_nodes; i++)
         for (unsigned j = 0; j < s->n_nodes; j++)
             if (strcmp(s->node[j].p.name, r->node[i].name) == 0)
-                r->node[i].apart = readouts_apart(s, &s->node[j]);
+                r->node[i].apart = ff_node_readouts_apart(s, j);
     farm_result_shape(s, r);
 }
 

@@ -144,6 +144,8 @@ struct farm_part_result {
     int place;                   /* an SFC: its place k in the readouts' sfcs (event e
                                   * goes to place e % n_places); -1: not known */
     uint16_t first_source, n_sources;   /* a readout: the sources it sends (0, 0: not known) */
+    int apart;                   /* an SFC: a readout of it is on a host whose clock it does
+                                  * not share: its build latency is left out */
     struct ebf_kv kv;            /* empty when gone */
 };
 

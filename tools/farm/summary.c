@@ -58,7 +58,36 @@ struct figures {
     double events_s, frames_s, payload_gbit_s;
     struct ebf_hist build, e2e;
     unsigned e2e_nodes, e2e_apart;   /* nodes whose e2e is in, and left out */
+    unsigned build_sfcs, build_apart;    /* SFCs whose build time is in, and left out */
 };
+
+/* The SFCs' build time, merged; an SFC whose readouts are on another
+ * clock is left out (its figure compares two hosts' clocks). */
+static void build_hist(const struct farm_result *r, struct figures *fg)
+{
+    unsigned apart = 0;
+
+    for (unsigned i = 0; i < r->n_sfcs; i++)
+        apart += r->sfcs[i].apart;
+    if (!apart) {
+        hist_load(&r->sfc, SFC_NAME(BUILD_NS), &fg->build);
+        fg->build_sfcs = r->n_sfcs - r->sfcs_gone;
+        return;
+    }
+    ebf_hist_init(&fg->build);
+    for (unsigned i = 0; i < r->n_sfcs; i++) {
+        struct ebf_hist h;
+        if (r->sfcs[i].gone)
+            continue;
+        if (r->sfcs[i].apart) {
+            fg->build_apart++;
+            continue;
+        }
+        hist_load(&r->sfcs[i].kv, SFC_NAME(BUILD_NS), &h);
+        ebf_hist_merge(&fg->build, &h);
+        fg->build_sfcs++;
+    }
+}
 
 static void figures(const struct farm_result *r, struct figures *fg)
 {
@@ -79,7 +108,7 @@ static void figures(const struct farm_result *r, struct figures *fg)
         fg->frames_s = (double)ebf_kv_u64(ro, RO_NAME(FRAMES), 0) / fg->seconds;
         fg->payload_gbit_s = (double)ebf_kv_u64(ro, RO_NAME(PAYLOAD_BYTES), 0) * 8e-9 / fg->seconds;
     }
-    hist_load(&r->sfc, SFC_NAME(BUILD_NS), &fg->build);
+    build_hist(r, fg);
     ebf_hist_init(&fg->e2e);
     /* A node whose readouts are on another host measured against their
      * clock: no end-to-end latency from it. */
@@ -105,6 +134,22 @@ static void figures(const struct farm_result *r, struct figures *fg)
 #define CLOCK_E2E_NONE                                                                   \
     "none: the readouts of every node are on other hosts, whose clocks share no base with " \
     "its own"
+
+#define CLOCK_BUILD_NONE                                                                 \
+    "none: the readouts of every SFC are on other hosts, whose clocks share no base with " \
+    "its own"
+
+/* "realtime, readout to SFC, one host", and which SFCs when some were left out. */
+static const char *build_clock(const struct figures *fg, char *buf, size_t len)
+{
+    if (!fg->build_sfcs && fg->build_apart)
+        return CLOCK_BUILD_NONE;
+    if (!fg->build_apart)
+        return CLOCK_BUILD;
+    snprintf(buf, len, "%s; %u of %u SFCs, the readouts of the others are on other hosts",
+             CLOCK_BUILD, fg->build_sfcs, fg->build_sfcs + fg->build_apart);
+    return buf;
+}
 
 /* "realtime, one host", and which nodes when some were left out. */
 static const char *e2e_clock(const struct figures *fg, char *buf, size_t len)
@@ -312,9 +357,12 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     fprintf(out, "  rate     %.0f events/s, %.0f frames/s, %.2f Gbit/s payload over %.2f s\n",
             fg.events_s, fg.frames_s, fg.payload_gbit_s, fg.seconds);
     capacity_text(out, r);
-    fprintf(out, "  latency  build p50 %.1f us p99 %.1f us (clock: %s)\n",
-            ebf_hist_quantile(&fg.build, 0.5) / 1e3, ebf_hist_quantile(&fg.build, 0.99) / 1e3,
-            CLOCK_BUILD);
+    if (!fg.build_sfcs && fg.build_apart)
+        fprintf(out, "  latency  build not computed (clock: %s)\n", CLOCK_BUILD_NONE);
+    else
+        fprintf(out, "  latency  build p50 %.1f us p99 %.1f us (clock: %s)\n",
+                ebf_hist_quantile(&fg.build, 0.5) / 1e3,
+                ebf_hist_quantile(&fg.build, 0.99) / 1e3, build_clock(&fg, clk, sizeof(clk)));
     if (!fg.e2e_nodes && fg.e2e_apart)
         fprintf(out, "           end-to-end not computed (clock: %s)\n", CLOCK_E2E_NONE);
     else
@@ -442,13 +490,17 @@ void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result
             fg.seconds, fg.events_s, fg.frames_s, fg.payload_gbit_s);
     capacity_json(out, r);
     fprintf(out, " \"latency_ns\": {\"build\": ");
-    hist_json(out, &fg.build);
+    if (!fg.build_sfcs && fg.build_apart)
+        fputs("null", out);
+    else
+        hist_json(out, &fg.build);
     fprintf(out, ", \"end_to_end\": ");
     if (!fg.e2e_nodes && fg.e2e_apart)
         fputs("null", out);
     else
         hist_json(out, &fg.e2e);
-    fprintf(out, ", \"end_to_end_nodes_apart\": %u, \"clock\": {\"build\": \"%s\", "
-            "\"end_to_end\": \"%s\"}}}\n", fg.e2e_apart, CLOCK_BUILD,
-            e2e_clock(&fg, clk, sizeof(clk)));
+    fprintf(out, ", \"end_to_end_nodes_apart\": %u, \"build_sfcs_apart\": %u, "
+            "\"clock\": {\"build\": \"%s\", ", fg.e2e_apart, fg.build_apart,
+            build_clock(&fg, clk, sizeof(clk)));
+    fprintf(out, "\"end_to_end\": \"%s\"}}}\n", e2e_clock(&fg, clk, sizeof(clk)));
 }

@@ -20,6 +20,41 @@ void ff_pair_link(const struct farm_spec *s, unsigned r, unsigned k, char *buf, 
     snprintf(buf, len, "%s-%s", s->readout[r].p.name, s->sfc[k].p.name);
 }
 
+int ff_hosts_share_clock(const struct farm_spec *s, unsigned a, unsigned b)
+{
+    if (a == b)
+        return 1;
+    if (a >= s->n_hosts || b >= s->n_hosts)
+        return 0;
+    const struct ff_host *x = &s->host[a], *y = &s->host[b];
+    if (x->kind != FF_HOST_SSH && y->kind != FF_HOST_SSH)
+        return 1;
+    return x->kind == FF_HOST_SSH && y->kind == FF_HOST_SSH &&
+           strcmp(x->address, y->address) == 0;
+}
+
+int ff_sfc_readouts_apart(const struct farm_spec *s, unsigned k)
+{
+    for (unsigned r = 0; r < s->n_readouts; r++)
+        for (unsigned j = 0; j < s->readout[r].n_sfcs; j++)
+            if (s->readout[r].sfc[j] == k &&
+                !ff_hosts_share_clock(s, s->readout[r].p.host, s->sfc[k].p.host))
+                return 1;
+    return 0;
+}
+
+int ff_node_readouts_apart(const struct farm_spec *s, unsigned j)
+{
+    const struct ff_node *n = &s->node[j];
+
+    for (unsigned r = 0; r < s->n_readouts; r++)
+        for (unsigned k = 0; k < s->readout[r].n_sfcs; k++)
+            if (s->readout[r].sfc[k] == n->sfc &&
+                !ff_hosts_share_clock(s, s->readout[r].p.host, n->p.host))
+                return 1;
+    return 0;
+}
+
 /* "[a, b]": the names of readout r's SFCs. */
 static const char *sfc_list(const struct farm_spec *s, unsigned r, char *buf, size_t len)
 {

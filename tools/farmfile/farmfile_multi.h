@@ -27,4 +27,21 @@ void ff_readout_sources(const struct farm_spec *s, unsigned i, uint16_t *first, 
  * "<readout>-<sfc>" into buf. */
 void ff_pair_link(const struct farm_spec *s, unsigned r, unsigned k, char *buf, size_t len);
 
+/*
+ * Latencies that compare a readout's transmit time with another process's
+ * clock (the SFC's build time, a node's end to end) mean something only
+ * when both run on one machine: hosts a and b share a clock when they are
+ * the same host, both this machine (local hosts and network namespaces of
+ * it), or ssh hosts at the same address.
+ */
+int ff_hosts_share_clock(const struct farm_spec *s, unsigned a, unsigned b);
+
+/* 1 when a readout that sends to SFC k runs on a host whose clock SFC k
+ * does not share; then so does every node of SFC k. */
+int ff_sfc_readouts_apart(const struct farm_spec *s, unsigned k);
+
+/* 1 when a readout that sends to node j's SFC runs on a host whose clock
+ * node j does not share. */
+int ff_node_readouts_apart(const struct farm_spec *s, unsigned j);
+
 #endif /* FARMFILE_MULTI_H */

@@ -20,6 +20,7 @@
 #include "farm_state.h"
 #include "farmctl.h"
 #include "farmfile.h"
+#include "farmfile_multi.h"
 #include "ledger.h"
 #include "snapsub.h"
 #include "soak_html.h"
@@ -167,6 +168,25 @@ static uint64_t log_bytes(const struct farm_state *st, const struct farm_proc *p
     return n;
 }
 
+/* Whether process i's latencies from the readouts' transmit time compare
+ * two clocks: an SFC or node whose readouts are on a host it shares no
+ * clock with. */
+static int apart(const struct soak *s, unsigned i)
+{
+    const struct farm_spec *sp = &s->spec;
+    const char *name = s->st.proc[i].name;
+
+    if (s->st.proc[i].role == FARM_SFC)
+        for (unsigned k = 0; k < sp->n_sfcs; k++)
+            if (strcmp(sp->sfc[k].p.name, name) == 0)
+                return ff_sfc_readouts_apart(sp, k);
+    if (s->st.proc[i].role == FARM_NODE)
+        for (unsigned j = 0; j < sp->n_nodes; j++)
+            if (strcmp(sp->node[j].p.name, name) == 0)
+                return ff_node_readouts_apart(sp, j);
+    return 0;
+}
+
 /* Sample the farm now from snaps[i] (NULL: each process's newest snapshot of the run). */
 static int take(struct soak *s, Ebfarm__Snapshot *const *snaps, struct soak_sample *out)
 {
@@ -177,9 +197,10 @@ static int take(struct soak *s, Ebfarm__Snapshot *const *snaps, struct soak_samp
         in[i] = (struct soak_proc_in){
             .name = s->st.proc[i].name, .component = farm_role_name(s->st.proc[i].role),
             .snap = c && c->run_number == s->st.run_number ? c : NULL,
-            .pid = alive(s, i) ? s->st.proc[i].pid : 0,
+            .pid = alive(s, i) ? s->st.proc[i].pid : 0, .apart = apart(s, i),
         };
-        if (on_this_host(s, i)) {    /* RSS and logs of other hosts are not read */
+        /* Elsewhere a process's snapshots carry its RSS (and no log size). */
+        if (on_this_host(s, i)) {
             in[i].rss_kb = in[i].pid ? soak_rss_kb(in[i].pid) : 0;
             in[i].log_bytes = log_bytes(&s->st, &s->st.proc[i]);
         }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ebf_metrics.h"
 #include "ebf_pb.h"
 #include "node_stats.h"
 #include "ro_stats.h"
@@ -12,8 +13,9 @@
 
 static const struct {
     const char *key, *component, *metric;
+    int clocks;                  /* 1: readout's clock against this process's */
 } hists[SOAK_H_MAX] = {
-#define SOAK_H_DEF(id, key, comp, metric) {key, comp, metric},
+#define SOAK_H_DEF(id, key, comp, metric, clocks) {key, comp, metric, clocks},
     SOAK_FOREACH_HIST(SOAK_H_DEF)
 #undef SOAK_H_DEF
 };
@@ -188,6 +190,8 @@ static void levels(struct soak_sample *out, const char *component, const Ebfarm_
         const Ebfarm__Gauge *g = s->gauges[i];
         if (strcmp(g->name, "mempool_in_use") == 0)
             m->mempool += g->value;
+        else if (strcmp(g->name, EBF_METRIC_RSS_BYTES) == 0 && g->value >= 0 && m->pid)
+            m->rss_kb = (uint64_t)(g->value / 1024.0);     /* its own figure, any host */
         if (strcmp(component, "sfc") != 0)
             continue;
         if (strcmp(g->name, SFC_NAME(NODE_CREDITS)) == 0)
@@ -227,6 +231,8 @@ int soak_sample_take(struct soak_acc *a, const struct soak_proc_in *in, unsigned
         for (unsigned k = 0; k < p->last.n; k++)
             rc |= soak_counts_add(&s->c, p->last.c[k].name, p->last.c[k].v);
         for (unsigned k = 0; k < SOAK_H_MAX; k++) {
+            if (in[i].apart && hists[k].clocks)
+                continue;        /* two hosts' clocks: no figure */
             hist_add(&s->h[k], &p->hbase[k]);
             hist_add(&s->h[k], &p->hlast[k]);
         }

@@ -43,15 +43,18 @@ uint64_t soak_counts_get(const struct soak_counts *c, const char *name);
 uint64_t soak_counts_sum(const struct soak_counts *c, const char *prefix);
 
 /* The latency histograms of a sample, merged over the processes that have them. */
-#define SOAK_FOREACH_HIST(X)                                                      \
-    X(E2E, "e2e", "node", "e2e_ns")           /* readout transmit -> decided */   \
-    X(BUILD, "build", "sfc", "build_ns")      /* readout transmit -> complete */  \
-    X(BUILD_TIMEOUT, "build_timeout", "sfc", "build_timeout_ns") /* -> timed out */ \
-    X(DISPATCH, "dispatch", "sfc", "dispatch_ns") /* ready -> sent to a node */   \
-    X(ACK, "ack", "sfc", "ack_ns")            /* sent -> acked */
+/* The last column: 1 for a time from the readout's transmit (its clock
+ * against this process's), left out of a process whose readouts are on a
+ * host that does not share its clock (soak_proc_in.apart). */
+#define SOAK_FOREACH_HIST(X)                                                         \
+    X(E2E, "e2e", "node", "e2e_ns", 1)        /* readout transmit -> decided */      \
+    X(BUILD, "build", "sfc", "build_ns", 1)   /* readout transmit -> complete */     \
+    X(BUILD_TIMEOUT, "build_timeout", "sfc", "build_timeout_ns", 1) /* -> timed out */ \
+    X(DISPATCH, "dispatch", "sfc", "dispatch_ns", 0) /* ready -> sent to a node */   \
+    X(ACK, "ack", "sfc", "ack_ns", 0)         /* sent -> acked */
 
 enum soak_hist_id {
-#define SOAK_H_ENUM(id, key, comp, metric) SOAK_H_##id,
+#define SOAK_H_ENUM(id, key, comp, metric, clocks) SOAK_H_##id,
     SOAK_FOREACH_HIST(SOAK_H_ENUM)
 #undef SOAK_H_ENUM
     SOAK_H_MAX
@@ -96,13 +99,16 @@ struct soak_acc {
 };
 
 /* A process as the sampler sees it: its component and newest snapshot
- * (NULL: none yet), pid and RSS (from /proc). */
+ * (NULL: none yet), pid, RSS (from /proc on this machine; the snapshot's
+ * own figure, EBF_METRIC_RSS_BYTES, when it has one) and whether its
+ * readouts are on a host whose clock it does not share. */
 struct soak_proc_in {
     const char *name, *component;
     const Ebfarm__Snapshot *snap;
     int pid;
     uint64_t rss_kb;
     uint64_t log_bytes;
+    int apart;
 };
 
 void soak_acc_init(struct soak_acc *a, unsigned n);
