@@ -87,6 +87,28 @@ START_TEST(test_readout_with_faults_and_lognormal_sizes)
 }
 END_TEST
 
+/* payload auto: prebuilt without a trigger plug-in (above), per-event with
+ * one (it may read the payload); explicit values stay. */
+START_TEST(test_readout_payload_auto)
+{
+    static const char *const want[] = {
+        "farm=demo", "events=200000", "rate=0", "duration_s=300", "frag_max=1024", "frag_min=1024", "seed=1",
+        "faults=none", "fault_seed=1", "silence=none", "burst_events=0", "burst_gap_us=0",
+        "frag_dist=fixed", "payload=per-event", NULL,
+    };
+    static const char *const pre[] = {
+        "farm=demo", "events=200000", "rate=0", "duration_s=300", "frag_max=1024", "frag_min=1024", "seed=1",
+        "faults=none", "fault_seed=1", "silence=none", "burst_events=0", "burst_gap_us=0",
+        "frag_dist=fixed", "payload=prebuilt", NULL,
+    };
+
+    snprintf(spec.run.trigger.plugin, sizeof(spec.run.trigger.plugin), "plugins/x.so");
+    check_params(FARM_READOUT, want);
+    spec.run.payload = FF_PAYLOAD_PREBUILT;
+    check_params(FARM_READOUT, pre);
+}
+END_TEST
+
 Suite *farm_params_suite(void);
 
 Suite *farm_params_suite(void)
@@ -99,6 +121,7 @@ Suite *farm_params_suite(void)
     tcase_add_test(tc, test_sfc_and_node);
     tcase_add_test(tc, test_readout_without_faults);
     tcase_add_test(tc, test_readout_with_faults_and_lognormal_sizes);
+    tcase_add_test(tc, test_readout_payload_auto);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -294,7 +294,7 @@ START_TEST(test_minimal_defaults)
     ck_assert_uint_eq(spec.run.mtu, 1500);
     ck_assert(spec.run.duration_s == 0 && spec.run.rate == 0);
     ck_assert_int_eq(spec.run.frag_dist, FF_DIST_FIXED);
-    ck_assert_int_eq(spec.run.payload, FF_PAYLOAD_PREBUILT);
+    ck_assert_int_eq(spec.run.payload, FF_PAYLOAD_AUTO);
     ck_assert(spec.run.frag_mean == 0 && spec.run.frag_sigma == 0);
     ck_assert_str_eq(spec.run.faults, "");
     ck_assert_uint_eq(spec.run.fault_seed, 1);
@@ -1232,7 +1232,7 @@ static const struct bad {
      BASE
      "run:\n"
      "  payload: per_event\n",
-     "key 'run.payload': \"per_event\" is not allowed (allowed: prebuilt, per-event)"},
+     "key 'run.payload': \"per_event\" is not allowed (allowed: auto, prebuilt, per-event)"},
     {"bad frag_dist",
      BASE
      "run:\n"

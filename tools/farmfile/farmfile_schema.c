@@ -18,6 +18,7 @@ static const cyaml_strval_t encap_strings[] = {
     {"udp", FF_ENCAP_UDP},
 };
 static const cyaml_strval_t payload_strings[] = {
+    {"auto", FF_PAYLOAD_AUTO},
     {"prebuilt", FF_PAYLOAD_PREBUILT},
     {"per-event", FF_PAYLOAD_PER_EVENT},
 };
