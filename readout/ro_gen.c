@@ -262,7 +262,7 @@ static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
 /* One mbuf for a frame: from the spares, which are refilled a burst at a
  * time (rte_pktmbuf_alloc_bulk), else alone when the pool has fewer left.
  * NULL when the pool is empty. */
-static struct rte_mbuf *frame_mbuf(struct ro_gen *g)
+static inline __attribute__((always_inline)) struct rte_mbuf *frame_mbuf(struct ro_gen *g)
 {
     struct ro_txq *q = &g->q;
 
@@ -330,7 +330,11 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
                 return -ENOMEM;
         }
         size_t flen = hlen + EBF_FRAG_HLEN + piece;
-        uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen);
+        /* A fresh mbuf: one segment, no data yet (rte_pktmbuf_append
+         * without its walk to the last segment). */
+        uint8_t *p = flen <= rte_pktmbuf_tailroom(m) ? rte_pktmbuf_mtod(m, uint8_t *) : NULL;
+        if (p)
+            m->data_len = (uint16_t)(m->pkt_len = (uint32_t)flen);
         if (!p) {
             rte_pktmbuf_free(m);
             st->tx_no_room++;
