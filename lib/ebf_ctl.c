@@ -408,6 +408,22 @@ static void release(struct ebf_ctl *ctl)
     free(ctl);
 }
 
+/* ZeroMQ: the context, the ZAP handler, the sockets (whose threads start
+ * with the first). 0, or the errno of what failed. */
+static int open_zmq(struct ebf_ctl *ctl, const struct ebf_ctl_conf *c)
+{
+    ctl->zctx = zmq_ctx_new();
+    if (!ctl->zctx)
+        return ENOMEM;
+    if (ebf_ctl_secure(ctl) != 0)
+        return errno;
+    if (c->control && !(ctl->rep = ebf_ctl_bind(ctl, ZMQ_REP, c->control)))
+        return errno ? errno : EADDRINUSE;
+    if (c->metrics && !(ctl->pub = ebf_ctl_bind(ctl, ZMQ_PUB, c->metrics)))
+        return errno ? errno : EADDRINUSE;
+    return 0;
+}
+
 struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ctl_ops *ops)
 {
     struct ebf_ctl *ctl = calloc(1, sizeof(*ctl));
@@ -448,22 +464,12 @@ struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ct
         e = rte_errno;
         goto fail;
     }
-    ctl->zctx = zmq_ctx_new();
-    if (!ctl->zctx)
+    cpu_set_t cpus;
+    int moved = ebf_ctl_cpus_enter(&cpus);
+    e = open_zmq(ctl, c);
+    ebf_ctl_cpus_leave(&cpus, moved);
+    if (e)
         goto fail;
-    if (ebf_ctl_secure(ctl) != 0) {
-        e = errno;
-        goto fail;
-    }
-    e = EADDRINUSE;
-    if (c->control && !(ctl->rep = ebf_ctl_bind(ctl, ZMQ_REP, c->control))) {
-        e = errno;
-        goto fail;
-    }
-    if (c->metrics && !(ctl->pub = ebf_ctl_bind(ctl, ZMQ_PUB, c->metrics))) {
-        e = errno;
-        goto fail;
-    }
     ebf_ctl_tel_register();
     e = rte_ctrl_thread_create(&ctl->thread, "ebf-ctl", NULL, ctl_main, ctl);
     if (e) {

@@ -90,6 +90,16 @@ int ebf_ctl_secure(struct ebf_ctl *ctl);
  * that exists and is not a socket is kept, EEXIST. */
 void *ebf_ctl_bind(struct ebf_ctl *ctl, int type, const char *ep);
 
+/* CPUs of the threads the control side starts (ebf_ctl_cpus.c). A thread
+ * inherits the CPUs of the thread that starts it: ZeroMQ's (at the first
+ * socket) and the ZAP handler would run on the main lcore's CPU, beside a
+ * poll loop pinned there. enter moves the calling thread onto the CPUs
+ * DPDK gives its control threads (the process's start CPUs less the
+ * lcores', or the main lcore's when none is left), saving its own in
+ * saved; 1 when it moved. leave moves it back. */
+int ebf_ctl_cpus_enter(cpu_set_t *saved);
+void ebf_ctl_cpus_leave(const cpu_set_t *saved, int moved);
+
 /* DPDK telemetry (ebf_ctl_tel.c), below ebf_ctl.c and ebf_ctl_wire.c. */
 /* Register the /ebfarm/... commands, once per process; any thread. */
 void ebf_ctl_tel_register(void);

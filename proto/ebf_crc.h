@@ -18,8 +18,9 @@ uint32_t ebf_crc32c(uint32_t crc, const void *buf, size_t len);
  * CRC32C of n 8-byte words at buf, continuing crc as ebf_crc32c does, and
  * into *diff the OR of each word (little-endian) XOR the sequence w,
  * w + step, w + 2 step ...: *diff is 0 when the words are that sequence.
- * One pass: the comparison runs in the shadow of the CRC instruction's
- * latency (ebf_pattern_check_crc).
+ * One pass (ebf_pattern_check_crc): with SSE4.2, PCLMULQDQ and AVX2 the
+ * words go to four CRC chains and are compared four at a time in the
+ * same loop; with SSE4.2 alone, to one chain, compared in its latency.
  */
 uint32_t ebf_crc32c_seq(uint32_t crc, const void *buf, size_t n, uint64_t w, uint64_t step,
                         uint64_t *diff);

@@ -77,13 +77,15 @@ int ebf_pattern_check_crc(const uint8_t *buf, size_t len, uint16_t source, uint6
 
     for (; i < len && (pos & 7); i++, pos++)
         ok &= buf[i] == pattern_byte(base, pos);
-    *crc = ebf_crc32c(*crc, buf, i);
+    if (i)                      /* no call for an empty head or tail: a piece */
+        *crc = ebf_crc32c(*crc, buf, i);     /* on word boundaries has neither */
     size_t words = (len - i) / 8;
     *crc = ebf_crc32c_seq(*crc, buf + i, words, base + (pos >> 3) * PATTERN_WEYL, PATTERN_WEYL,
                           &diff);
     ok &= diff == 0;
     size_t t = i + 8 * words;
-    *crc = ebf_crc32c(*crc, buf + t, len - t);
+    if (t < len)
+        *crc = ebf_crc32c(*crc, buf + t, len - t);
     for (pos += 8 * words; t < len; t++, pos++)
         ok &= buf[t] == pattern_byte(base, pos);
     return ok;

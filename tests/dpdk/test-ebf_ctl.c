@@ -802,7 +802,8 @@ static void check_snapshot(const Ebfarm__Snapshot *m, enum ebf_state s, uint32_t
     ck_assert_int_eq(m->state, s);
     ck_assert_uint_eq(m->run_number, run);
     ck_assert_uint_eq(m->n_counters, 4 + 4);     /* and the lcore's cycles and passes */
-    ck_assert_uint_eq(m->n_gauges, 2 + 1);       /* and tsc_hz */
+    ck_assert_uint_eq(m->n_gauges, 2 + 2);       /* and tsc_hz, process.rss_bytes */
+    ck_assert(ebf_pb_gauge(m, EBF_METRIC_RSS_BYTES, NULL, -1) > 0);
     ck_assert_uint_eq(m->n_histograms, 0);
     ck_assert_uint_eq(ebf_pb_counter(m, "events", NULL, 0), w.events);
     ck_assert_uint_eq(ebf_pb_counter(m, "bytes", NULL, 0), w.bytes);

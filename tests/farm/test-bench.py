@@ -7,8 +7,12 @@
 # 1024-byte fragment (1078 B), the results by name, unit and reference in
 # their order, 5 pairs each, median within min-max, the two capacity sweeps
 # (their points, each figure positive, one SVG each), and after the run no
-# DPDK runtime directory of the bench's runs and no scratch directory.
-# Also: a bad option exits 2 with its message and runs nothing.
+# DPDK runtime directory of the bench's runs and no scratch directory (its
+# own: other benches may run at the same time).
+# Also: a bad option exits 2 with its message and runs nothing; the latency
+# case, left out of --quick, run on its own (--quick --only latency): its
+# two results, "pinned" a boolean, and when it is false a note in the
+# result and in meta.notes.
 # Usage: test-bench.py BUILD_DIR. Exit 0 passed, 1 failed.
 import glob
 import json
@@ -43,15 +47,43 @@ def positive(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
 
 
-def runtime_dirs():
-    return set(glob.glob("/var/run/dpdk/ebfbench*")) | set(glob.glob("/tmp/dpdk/ebfbench*"))
+def runtime_dirs(pid):
+    """The DPDK runtime directories of the runs of the bench with this pid
+    (ebfbench<pid>-<n>): other benches may run on the machine at the same
+    time."""
+    pat = "ebfbench%d-*" % pid
+    return set(glob.glob("/var/run/dpdk/" + pat)) | set(glob.glob("/tmp/dpdk/" + pat))
+
+
+def scratch_of(pid, before):
+    """The scratch directories made since before that hold a file of the
+    bench with this pid, or nothing (another bench's hold its own)."""
+    mine = []
+    for d in set(glob.glob("/tmp/ebfarm-bench.*")) - before:
+        names = os.listdir(d) if os.path.isdir(d) else []
+        if not names or any(n.startswith("ebfbench%d-" % pid) for n in names):
+            mine.append(d)
+    return mine
+
+
+def run_bench(args, timeout):
+    """ebfarm bench args: (returncode, stdout, stderr); fails on leftovers."""
+    scratch = set(glob.glob("/tmp/ebfarm-bench.*"))
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = p.communicate(timeout=timeout)
+    sys.stderr.write(err)
+    if runtime_dirs(p.pid):
+        fail("DPDK runtime directories left behind: %r" % sorted(runtime_dirs(p.pid)))
+    if scratch_of(p.pid, scratch):
+        fail("scratch directory left behind: %r" % scratch_of(p.pid, scratch))
+    return p.returncode, out
 
 
 def check_meta(m):
     for k, t in META.items():
         if not isinstance(m.get(k), t):
             fail("meta.%s is %r, not a %s" % (k, m.get(k), t))
-    if m["driver"] != "net_null, net_memif (sfc_cycles), net_ring (sfc_capacity)" or m["frame_size"] != 1078 or m["frag_size"] != 1024:
+    if m["driver"] != "net_null, net_memif (sfc_cycles, latency), net_ring (sfc_capacity)" or m["frame_size"] != 1078 or m["frag_size"] != 1024:
         fail("meta driver/frame/frag: %r" % m)
     if m["pairs"] != 5 or m["quick"] is not True or not m["date"].endswith("Z"):
         fail("meta pairs/quick/date: %r" % m)
@@ -74,6 +106,41 @@ def check_result(r, want):
             fail("%s: %s %r [%r-%r] is not a positive finite number" % (name, k, mid, lo, hi))
         if not lo <= mid <= hi:
             fail("%s: %s median %r outside [%r, %r]" % (name, k, mid, lo, hi))
+
+
+LATENCY = [("latency_p50", "us", "idle_backoff"), ("latency_p99", "us", "idle_backoff")]
+
+
+def check_latency(ebfarm):
+    rc, out = run_bench([ebfarm, "bench", "--quick", "--only", "latency", "--json"], 240)
+    if rc != 0:
+        fail("ebfarm bench --quick --only latency --json exited %d" % rc)
+    doc = json.loads(out)
+    if sorted(doc) != ["meta", "results"]:
+        fail("latency: top-level keys %r" % sorted(doc))
+    res = doc["results"]
+    if len(res) != 2:
+        fail("latency: %d results, expected 2" % len(res))
+    for r, w in zip(res, LATENCY):
+        check_result(r, w)
+        if not isinstance(r.get("pinned"), bool):
+            fail("%s: pinned is %r, not a boolean" % (r["name"], r.get("pinned")))
+        if r["value_min"] < 1 or r["reference_value_min"] < 1:
+            fail("%s: below 1 us: %r" % (r["name"], r))
+    p50, p99 = res
+    if p50["value"] > p99["value"] or p50["reference_value"] > p99["reference_value"]:
+        fail("latency: p50 above p99: %r %r" % (p50, p99))
+    cpus = doc["meta"]["cpus"]
+    if p99["pinned"] != (cpus >= 4):
+        fail("latency: pinned %r on %d CPUs" % (p99["pinned"], cpus))
+    if not p99["pinned"]:
+        note = "%d CPUs, 4 needed: only " % cpus
+        if not p99.get("note", "").startswith(note):
+            fail("latency: note %r, expected it to start %r" % (p99.get("note"), note))
+        if doc["meta"].get("notes") != ["latency_p50: " + p50["note"],
+                                        "latency_p99: " + p99["note"]]:
+            fail("latency: meta.notes %r" % doc["meta"].get("notes"))
+    return res
 
 
 def check_sweeps(sweeps):
@@ -104,15 +171,11 @@ def main():
     want = "ebfarm bench: option '--pairs': '4' is not an integer in 5..100\n"
     if p.returncode != 2 or p.stderr != want or p.stdout:
         fail("bad option: rc %d, stderr %r" % (p.returncode, p.stderr))
-    scratch = set(glob.glob("/tmp/ebfarm-bench.*"))
-    dirs = runtime_dirs()
     svg = tempfile.mkdtemp(prefix="test-bench-svg.")
-    p = subprocess.run([ebfarm, "bench", "--quick", "--json", "--svg", svg], capture_output=True,
-                       text=True, timeout=180)
-    sys.stderr.write(p.stderr)
-    if p.returncode != 0:
-        fail("ebfarm bench --quick --json exited %d" % p.returncode)
-    lines = p.stdout.splitlines()
+    rc, out = run_bench([ebfarm, "bench", "--quick", "--json", "--svg", svg], 180)
+    if rc != 0:
+        fail("ebfarm bench --quick --json exited %d" % rc)
+    lines = out.splitlines()
     if len(lines) != 1:
         fail("expected one line of JSON, got %d" % len(lines))
     doc = json.loads(lines[0])
@@ -123,14 +186,16 @@ def main():
         fail("%d results, expected %d" % (len(doc["results"]), len(RESULTS)))
     for r, w in zip(doc["results"], RESULTS):
         check_result(r, w)
+    cyc = doc["results"][2]
+    if cyc.get("pinned") is not (doc["meta"]["cpus"] >= 2):
+        fail("sfc_cycles: pinned %r on %d CPUs" % (cyc.get("pinned"), doc["meta"]["cpus"]))
+    if any("pinned" in r for i, r in enumerate(doc["results"]) if i != 2):
+        fail("a result other than sfc_cycles has pinned: %r" % doc["results"])
     check_sweeps(doc["sweeps"])
     check_svgs(svg)
     shutil.rmtree(svg)
-    if runtime_dirs() - dirs:
-        fail("DPDK runtime directories left behind: %r" % sorted(runtime_dirs() - dirs))
-    if set(glob.glob("/tmp/ebfarm-bench.*")) - scratch:
-        fail("scratch directory left behind")
-    for r in doc["results"]:
+    lat = check_latency(ebfarm)
+    for r in doc["results"] + lat:
         print("%s %.4g %s, %s %.4g, ratio %.3f" % (r["name"], r["value"], r["unit"],
                                                   r["reference"], r["reference_value"],
                                                   r["ratio"]))

@@ -27,6 +27,21 @@ START_TEST(test_defaults)
     ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_READOUT_TX), 1);
     ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_NODE_VERIFY), 1);
     ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_SFC_CYCLES), 1);
+    ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_LATENCY), 1);
+}
+END_TEST
+
+/* latency: in a whole bench, not in --quick unless --only names it. */
+START_TEST(test_latency_quick)
+{
+    struct bench_opts o;
+    ck_assert_int_eq(PARSE(&o, "--quick"), 0);
+    ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_LATENCY), 0);
+    ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_SFC_CAPACITY), 1);
+    ck_assert_int_eq(PARSE(&o, "--quick", "--only", "latency"), 0);
+    ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_LATENCY), 1);
+    ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_SFC_CYCLES), 0);
+    ck_assert_str_eq(bench_case_name(BENCH_CASE_LATENCY), "latency");
 }
 END_TEST
 
@@ -74,7 +89,7 @@ START_TEST(test_refusals)
     ck_assert_int_eq(PARSE(&o, "--frag-size", "-1"), -1);
     ck_assert_str_eq(err, "bench: option '--frag-size': '-1' is not an integer in 64..1400");
     ck_assert_int_eq(PARSE(&o, "--only", "sfc"), -1);
-    ck_assert_str_eq(err, "bench: option '--only': unknown case 'sfc' (readout_tx, node_verify, sfc_cycles, sfc_capacity)");
+    ck_assert_str_eq(err, "bench: option '--only': unknown case 'sfc' (readout_tx, node_verify, sfc_cycles, sfc_capacity, latency)");
     ck_assert_int_eq(PARSE(&o, "--pairs"), -1);
     ck_assert_str_eq(err, "bench: option '--pairs' needs a value");
     ck_assert_int_eq(PARSE(&o, "--json", "--csv"), -1);
@@ -102,6 +117,7 @@ Suite *bench_opts_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_defaults);
     tcase_add_test(tc, test_values);
+    tcase_add_test(tc, test_latency_quick);
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_usage_lists_options);
     suite_add_tcase(s, tc);

@@ -88,6 +88,35 @@ START_TEST(test_json_exact)
 }
 END_TEST
 
+/* A result with a placement question: "pinned" and its note in the result,
+ * the note in meta too, and under the table. */
+START_TEST(test_pinned_note)
+{
+    static char buf[4096];
+    double s[] = {1, 2, 3, 4, 5}, ref[] = {2, 4, 6, 8, 10};
+    struct bench_result r[2];
+    bench_result_set(&r[0], "a", "us", "ref_a", s, ref, 5);
+    bench_result_set(&r[1], "b", "us", "ref_b", s, ref, 5);
+    ck_assert_int_eq(r[0].pinned, -1);
+    r[0].pinned = 0;
+    snprintf(r[0].note, sizeof(r[0].note), "2 CPUs, 4 needed");
+    r[1].pinned = 1;
+    FILE *mem = fmemopen(buf, sizeof(buf), "w");
+    bench_print_json(mem, &meta, r, 2);
+    fclose(mem);
+    ck_assert_ptr_nonnull(strstr(buf, "\"date\":\"2026-11-23T17:00:00Z\",\"notes\":"
+                                      "[\"a: 2 CPUs, 4 needed\"]},\"results\""));
+    ck_assert_ptr_nonnull(strstr(buf, "\"ratio_max\":0.5,\"pinned\":false,"
+                                      "\"note\":\"2 CPUs, 4 needed\"},{\"name\":\"b\""));
+    ck_assert_ptr_nonnull(strstr(buf, "\"ratio_max\":0.5,\"pinned\":true}]}\n"));
+    mem = fmemopen(buf, sizeof(buf), "w");
+    bench_print_table(mem, &meta, r, 2);
+    fclose(mem);
+    ck_assert_ptr_nonnull(strstr(buf, "0.500 [0.500-0.500]  (not pinned)\nb "));
+    ck_assert_ptr_nonnull(strstr(buf, "\nnote: a: 2 CPUs, 4 needed\n"));
+}
+END_TEST
+
 START_TEST(test_csv_exact)
 {
     ck_assert_str_eq(render(bench_print_csv),
@@ -125,6 +154,7 @@ Suite *bench_stats_suite(void)
     tcase_add_test(tc, test_result_set);
     tcase_add_test(tc, test_json_exact);
     tcase_add_test(tc, test_csv_exact);
+    tcase_add_test(tc, test_pinned_note);
     tcase_add_test(tc, test_table_rows);
     suite_add_tcase(s, tc);
     return s;

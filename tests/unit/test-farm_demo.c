@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "farm_demo.h"
+#include "farm_place.h"
 
 static struct farm_spec spec;
 static char err[512];
@@ -78,6 +79,101 @@ START_TEST(test_mtu_refused)
 }
 END_TEST
 
+/* --cpus and --idle: their form checked, with messages that name the item. */
+START_TEST(test_place_check)
+{
+    static const struct {
+        const char *spec;
+        int idle;
+        const char *err;         /* NULL: accepted */
+    } t[] = {
+        {"sfc=1,other=0", 0, NULL},
+        {"sfc0=2-3,node=0,readout=1", 0, NULL},
+        {"sfc=x", 0, "--cpus: 'x' is not a CPU N or a range N-M of CPUs 0 to 63"},
+        {"sfc=3-1", 0, "--cpus: '3-1' is not a CPU N or a range N-M of CPUs 0 to 63"},
+        {"sfc=64", 0, "--cpus: '64' is not a CPU N or a range N-M of CPUs 0 to 63"},
+        {"1", 0, "--cpus: '1' is not WHO=CPUS (WHO: a process name, sfc, readout, node or "
+                 "other)"},
+        {"=1", 0, "--cpus: an item has no process name, kind or 'other' before '='"},
+        {"spin", 1, NULL},
+        {"sfc=spin,other=backoff", 1, NULL},
+        {"spin,node=backoff", 1, "--idle: 'spin' is not WHO=spin|backoff (WHO: a process "
+                                 "name, sfc, readout, node or other)"},
+        {"sfc=fast", 1, "--idle: 'fast' is not spin or backoff"},
+    };
+    char why[256];
+
+    for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        why[0] = '\0';
+        int rc = farm_place_check(t[i].spec, t[i].idle, why, sizeof(why));
+        ck_assert_msg(rc == (t[i].err ? -1 : 0), "%s: rc %d (%s)", t[i].spec, rc, why);
+        if (t[i].err)
+            ck_assert_str_eq(why, t[i].err);
+    }
+}
+END_TEST
+
+/* --cpus sfc=1,other=0 on CPUs 0-1: the SFC's lcore alone on 1, started on
+ * 0-1 (its control threads on 0); everything else on 0. --idle sfc=spin:
+ * the SFC spins, the others keep the file's backoff. */
+START_TEST(test_place_apply)
+{
+    struct farm_conf c;
+
+    farm_conf_default(&c);
+    snprintf(c.cpus, sizeof(c.cpus), "sfc=1,other=0");
+    snprintf(c.idle, sizeof(c.idle), "sfc=spin");
+    shape(&c);
+    ck_assert_int_eq(farm_place_apply(&c, 0x3, &spec, err, sizeof(err)), 0);
+    ck_assert_uint_eq(spec.sfc[0].p.cpus, 0x2);
+    ck_assert_uint_eq(spec.sfc[0].p.start_cpus, 0x3);
+    ck_assert_uint_eq(spec.readout[0].p.cpus, 0x1);
+    ck_assert_uint_eq(spec.readout[0].p.start_cpus, 0x1);
+    ck_assert_uint_eq(spec.node[1].p.cpus, 0x1);
+    ck_assert_uint_eq(spec.node[1].p.start_cpus, 0x1);
+    ck_assert_int_eq(spec.sfc[0].p.idle, FF_IDLE_SPIN);
+    ck_assert_int_eq(spec.node[0].p.idle, FF_IDLE_BACKOFF);
+    ck_assert_int_eq(spec.readout[0].p.idle, FF_IDLE_BACKOFF);
+
+    /* No "other": the rest get the online CPUs no item names; a name
+     * before its kind. */
+    snprintf(c.cpus, sizeof(c.cpus), "node=2,node1=3,sfc=1");
+    snprintf(c.idle, sizeof(c.idle), "spin");
+    ck_assert_int_eq(farm_place_apply(&c, 0x3f, &spec, err, sizeof(err)), 0);
+    ck_assert_uint_eq(spec.node[0].p.cpus, 0x4);
+    ck_assert_uint_eq(spec.node[1].p.cpus, 0x8);
+    ck_assert_uint_eq(spec.node[1].p.start_cpus, 0x39);
+    ck_assert_uint_eq(spec.readout[0].p.cpus, 0x31);
+    ck_assert_int_eq(spec.node[0].p.idle, FF_IDLE_SPIN);
+    ck_assert_int_eq(spec.readout[0].p.idle, FF_IDLE_SPIN);
+}
+END_TEST
+
+/* Names the farm does not have and CPUs this machine does not give. */
+START_TEST(test_place_refused)
+{
+    struct farm_conf c;
+
+    farm_conf_default(&c);
+    shape(&c);
+    snprintf(c.cpus, sizeof(c.cpus), "sfc3=1");
+    ck_assert_int_eq(farm_place_apply(&c, 0x3, &spec, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "--cpus: 'sfc3' is no process of the farm, nor sfc, readout, node or "
+                          "other");
+    snprintf(c.cpus, sizeof(c.cpus), "sfc=5");
+    ck_assert_int_eq(farm_place_apply(&c, 0x3, &spec, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "--cpus: sfc names a CPU this machine does not give us (online: "
+                          "0-1)");
+    c.cpus[0] = '\0';
+    snprintf(c.idle, sizeof(c.idle), "node7=spin");
+    ck_assert_int_eq(farm_place_apply(&c, 0x3, &spec, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "--idle: 'node7' is no process of the farm, nor sfc, readout, node or "
+                          "other");
+    farm_place_list(0x2d, err, sizeof(err));
+    ck_assert_str_eq(err, "0,2-3,5");
+}
+END_TEST
+
 Suite *farm_demo_suite(void);
 
 Suite *farm_demo_suite(void)
@@ -89,6 +185,9 @@ Suite *farm_demo_suite(void)
     tcase_add_test(tc, test_defaults);
     tcase_add_test(tc, test_jumbo_mtu);
     tcase_add_test(tc, test_mtu_refused);
+    tcase_add_test(tc, test_place_check);
+    tcase_add_test(tc, test_place_apply);
+    tcase_add_test(tc, test_place_refused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench_cap.h"
+#include "bench_latency.h"
 #include "bench_sfc.h"
 #include "bench_stats.h"
 #include "bench_txrate.h"
@@ -23,6 +24,7 @@ static const struct bench_case_def cases[BENCH_CASE_MAX] = {
     [BENCH_CASE_NODE_VERIFY] = {NULL, "bytes/s", "crc32c", bench_verify_side},
     [BENCH_CASE_SFC_CYCLES] = {NULL, "cycles/frame", "testpmd_io", bench_sfc_side},
     [BENCH_CASE_SFC_CAPACITY] = {NULL, "frames/s", "ring_io", bench_cap_side},
+    [BENCH_CASE_LATENCY] = {NULL, "us", "idle_backoff", NULL}, /* bench_latency_run */
 };
 
 void bench_env_prefix(struct bench_env *env, char *buf, size_t len)
@@ -117,12 +119,23 @@ int bench_run_all(const struct bench_opts *o, struct bench_result *r, struct ben
     for (unsigned c = 0; c < BENCH_CASE_MAX; c++) {
         if (!bench_opts_wants(o, c))
             continue;
+        if (c == BENCH_CASE_LATENCY) { /* two results of the same runs */
+            int k = bench_latency_run(&env, &r[n], progress, err, len);
+            if (k < 0) {
+                n = -1;
+                break;
+            }
+            n += k;
+            continue;
+        }
         struct bench_case_def def = cases[c];
         def.name = bench_case_name(c);
         if (bench_run_case(&env, &def, &r[n], progress, err, len) != 0) {
             n = -1;
             break;
         }
+        if (c == BENCH_CASE_SFC_CYCLES)
+            r[n].pinned = bench_sfc_pinned(r[n].note, sizeof(r[n].note));
         n++;
     }
     if (n >= 0 && o->sweeps && bench_opts_wants(o, BENCH_CASE_SFC_CAPACITY)) {

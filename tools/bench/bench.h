@@ -23,7 +23,10 @@ struct bench_case_def {
 int bench_run_case(struct bench_env *env, const struct bench_case_def *def,
                    struct bench_result *r, FILE *progress, char *err, size_t len);
 
-/* Run every case o asks for into r (room for BENCH_CASE_MAX results) and,
+/* Results of a bench run at most: one per case, two of latency. */
+#define BENCH_RESULTS_MAX (BENCH_CASE_MAX + 1)
+
+/* Run every case o asks for into r (room for BENCH_RESULTS_MAX results) and,
  * with sfc_capacity unless --no-sweeps, the sweeps into sw (room for
  * BENCH_SWEEPS; *n_sweeps of them; their SVG figures into --svg DIR):
  * finds the build directory and dpdk-testpmd, makes and removes the
@@ -32,6 +35,6 @@ int bench_run_all(const struct bench_opts *o, struct bench_result *r, struct ben
                   int *n_sweeps, FILE *progress, char *err, size_t len);
 
 /* The device name of the metadata. */
-#define BENCH_DRIVER "net_null, net_memif (sfc_cycles), net_ring (sfc_capacity)"
+#define BENCH_DRIVER "net_null, net_memif (sfc_cycles, latency), net_ring (sfc_capacity)"
 
 #endif /* BENCH_H */

@@ -15,7 +15,8 @@ const char bench_usage[] =
     "  --pairs N        subject/reference pairs per result (5..100, default 5)\n"
     "  --frag-size N    fragment payload bytes (64..1400, default 1024)\n"
     "  --only CASE      run one case (repeatable): readout_tx, node_verify,\n"
-    "                   sfc_cycles, sfc_capacity\n"
+    "                   sfc_cycles, sfc_capacity, latency (not in --quick\n"
+    "                   unless named here)\n"
     "  --no-sweeps      leave out the sweeps of sfc_capacity (fragment sizes,\n"
     "                   sources)\n"
     "  --svg DIR        write one SVG figure per sweep into DIR\n"
@@ -53,7 +54,7 @@ static int parse_case(const char *s, unsigned *only, char *err, size_t len)
         }
     snprintf(err, len,
              "bench: option '--only': unknown case '%s' (readout_tx, node_verify, sfc_cycles, "
-             "sfc_capacity)", s);
+             "sfc_capacity, latency)", s);
     return -1;
 }
 
@@ -121,5 +122,7 @@ const char *bench_case_name(enum bench_case c)
 
 int bench_opts_wants(const struct bench_opts *o, enum bench_case c)
 {
-    return o->only == 0 || (o->only & (1u << c)) != 0;
+    if (o->only == 0)
+        return !(c == BENCH_CASE_LATENCY && o->quick);
+    return (o->only & (1u << c)) != 0;
 }

@@ -32,7 +32,8 @@ struct bench_opts {
     X(READOUT_TX, "readout_tx", "readout TX rate against dpdk-testpmd txonly")         \
     X(NODE_VERIFY, "node_verify", "node piece verification against a plain CRC32C pass") \
     X(SFC_CYCLES, "sfc_cycles", "SFC busy cycles per frame against dpdk-testpmd io-forward") \
-    X(SFC_CAPACITY, "sfc_capacity", "SFC frames per busy second in-process, and its sweeps")
+    X(SFC_CAPACITY, "sfc_capacity", "SFC frames per busy second in-process, and its sweeps") \
+    X(LATENCY, "latency", "end-to-end p50/p99 at 10,000 events/s, spinning against backoff")
 
 enum bench_case {
 #define BENCH_CASE_ENUM(id, name, help) BENCH_CASE_##id,
@@ -48,7 +49,8 @@ int bench_opts_parse(struct bench_opts *o, int argc, char **argv, char *err, siz
 /* The name of case c ("readout_tx" ...): its --only value and its result's name. */
 const char *bench_case_name(enum bench_case c);
 
-/* Whether case c is to run. */
+/* Whether case c is to run: every case without --only, but latency not
+ * with --quick unless --only names it. */
 int bench_opts_wants(const struct bench_opts *o, enum bench_case c);
 
 /* The usage text. */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +24,20 @@ void bench_runtime_dir(const char *file_prefix, char *buf, size_t len)
         snprintf(buf, len, "%s/dpdk/%s", xdg && xdg[0] ? xdg : "/tmp", file_prefix);
 }
 
-static pid_t start(char *const argv[], const char *out_path)
+static pid_t start(char *const argv[], const char *out_path, uint64_t cpus)
 {
     pid_t pid = fork();
     if (pid != 0)
         return pid;
+    if (cpus) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        for (int c = 0; c < 64; c++)
+            if (cpus >> c & 1)
+                CPU_SET(c, &set);
+        if (sched_setaffinity(0, sizeof(set), &set) != 0)
+            _exit(126);
+    }
     setsid(); /* a Ctrl-C at the terminal reaches the tool only: it stops us */
     int in = open("/dev/null", O_RDONLY);
     int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -77,7 +87,12 @@ static int wait_limited(pid_t pid, const struct bench_proc_limits *lim, int *int
 
 int bench_proc_start(char *const argv[], const char *out_path)
 {
-    return (int)start(argv, out_path);
+    return (int)start(argv, out_path, 0);
+}
+
+int bench_proc_start_on(char *const argv[], const char *out_path, uint64_t cpus)
+{
+    return (int)start(argv, out_path, cpus);
 }
 
 int bench_proc_wait(int pid, const char *name, const char *out_path,
@@ -111,7 +126,7 @@ int bench_proc_wait(int pid, const char *name, const char *out_path,
 int bench_proc_run(char *const argv[], const char *out_path, const struct bench_proc_limits *lim,
                    const char *file_prefix, char *err, size_t len)
 {
-    pid_t pid = start(argv, out_path);
+    pid_t pid = start(argv, out_path, 0);
     if (pid < 0) {
         snprintf(err, len, "cannot start %s: %s", argv[0], strerror(errno));
         return -1;

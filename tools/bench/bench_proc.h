@@ -4,6 +4,7 @@
 #define BENCH_PROC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* How a run is to end. */
 struct bench_proc_limits {
@@ -27,6 +28,9 @@ int bench_proc_run(char *const argv[], const char *out_path, const struct bench_
  * start it (returns its pid, or -1 with errno), then wait for it with lim
  * counted from the call to bench_proc_wait. */
 int bench_proc_start(char *const argv[], const char *out_path);
+/* bench_proc_start started on the CPUs of the mask cpus (CPUs 0..63; 0:
+ * those of the tool). */
+int bench_proc_start_on(char *const argv[], const char *out_path, uint64_t cpus);
 int bench_proc_wait(int pid, const char *name, const char *out_path,
                     const struct bench_proc_limits *lim, const char *file_prefix, char *err,
                     size_t len);

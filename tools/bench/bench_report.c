@@ -19,6 +19,7 @@ void bench_result_set(struct bench_result *r, const char *name, const char *unit
     bench_spread_of(ref, n, &r->reference_value);
     bench_spread_of(ratio, n, &r->ratio);
     r->pairs = (unsigned)n;
+    r->pinned = -1;
 }
 
 void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_result *r,
@@ -40,9 +41,12 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
                  r[i].reference_value.min, r[i].reference_value.max);
         snprintf(ra, sizeof(ra), "%.3f [%.3f-%.3f]", r[i].ratio.median, r[i].ratio.min,
                  r[i].ratio.max);
-        fprintf(f, "%-20s %-34s %-13s %-20s %-34s %s\n", r[i].name, v, r[i].unit,
-                r[i].reference, rv, ra);
+        fprintf(f, "%-20s %-34s %-13s %-20s %-34s %s%s\n", r[i].name, v, r[i].unit,
+                r[i].reference, rv, ra, r[i].pinned == 0 ? "  (not pinned)" : "");
     }
+    for (size_t i = 0; i < n; i++)
+        if (r[i].note[0])
+            fprintf(f, "note: %s: %s\n", r[i].name, r[i].note);
 }
 
 /* Names, units and the CPU model hold no quote or backslash of their own
@@ -61,7 +65,23 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void json_meta(FILE *f, const struct bench_meta *m)
+/* ,"notes":["name: note", ...] when a result has a note. */
+static void json_notes(FILE *f, const struct bench_result *r, size_t n)
+{
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!r[i].note[0])
+            continue;
+        char s[sizeof(r[i].name) + sizeof(r[i].note) + 4];
+        snprintf(s, sizeof(s), "%s: %s", r[i].name, r[i].note);
+        fputs(any++ ? "," : ",\"notes\":[", f);
+        json_str(f, s);
+    }
+    if (any)
+        fputc(']', f);
+}
+
+static void json_meta(FILE *f, const struct bench_meta *m, const struct bench_result *r, size_t n)
 {
     fputs("\"meta\":{\"cpu_model\":", f);
     json_str(f, m->cpu_model);
@@ -72,6 +92,7 @@ static void json_meta(FILE *f, const struct bench_meta *m)
     fprintf(f, ",\"frame_size\":%u,\"frag_size\":%u,\"pairs\":%u,\"quick\":%s,\"date\":",
             m->frame_size, m->frag_size, m->pairs, m->quick ? "true" : "false");
     json_str(f, m->date);
+    json_notes(f, r, n);
     fputc('}', f);
 }
 
@@ -87,9 +108,16 @@ static void json_result(FILE *f, const struct bench_result *r)
             ",\"reference_value\":%.6g,\"ratio\":%.6g,\"pairs\":%u,"
             "\"value_min\":%.6g,\"value_max\":%.6g,"
             "\"reference_value_min\":%.6g,\"reference_value_max\":%.6g,"
-            "\"ratio_min\":%.6g,\"ratio_max\":%.6g}",
+            "\"ratio_min\":%.6g,\"ratio_max\":%.6g",
             r->reference_value.median, r->ratio.median, r->pairs, r->value.min, r->value.max,
             r->reference_value.min, r->reference_value.max, r->ratio.min, r->ratio.max);
+    if (r->pinned >= 0)
+        fprintf(f, ",\"pinned\":%s", r->pinned ? "true" : "false");
+    if (r->note[0]) {
+        fputs(",\"note\":", f);
+        json_str(f, r->note);
+    }
+    fputc('}', f);
 }
 
 void bench_print_json(FILE *f, const struct bench_meta *m, const struct bench_result *r,
@@ -103,7 +131,7 @@ void bench_print_json_with(FILE *f, const struct bench_meta *m, const struct ben
                            const void *arg)
 {
     fputc('{', f);
-    json_meta(f, m);
+    json_meta(f, m, r, n);
     fputs(",\"results\":[", f);
     for (size_t i = 0; i < n; i++) {
         if (i)

@@ -14,7 +14,7 @@ struct bench_meta {
     double cpu_mhz;              /* /proc/cpuinfo "cpu MHz" of the first CPU, 0 if absent */
     unsigned cpus;               /* online CPUs */
     char dpdk_version[32];       /* the DPDK the daemons were built with */
-    char driver[64];             /* the virtual device both sides ran on */
+    char driver[96];             /* the virtual device both sides ran on */
     unsigned frame_size;         /* bytes of each frame on the device */
     unsigned frag_size;          /* fragment payload bytes */
     unsigned pairs;              /* subject/reference pairs of each result */
@@ -31,6 +31,9 @@ struct bench_result {
     struct bench_spread reference_value;
     struct bench_spread ratio;   /* value / reference_value per pair */
     unsigned pairs;
+    int pinned;                  /* -1 (bench_result_set): no placement question; 1: every
+                                  * process where the case asks; 0: not (note says why) */
+    char note[256];              /* "" or what the reader must know of this result */
 };
 
 /* Fill r from pairs of runs: s[i] the subject's, ref[i] the reference's. */
@@ -44,7 +47,10 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
 
 /* One JSON object: {"meta": {...}, "results": [{"name", "value", "unit",
  * "reference", "reference_value", "ratio", "pairs", "value_min", ...}]}.
- * value, reference_value and ratio are the medians. */
+ * value, reference_value and ratio are the medians. A result with pinned
+ * 0 or 1 has "pinned": false/true, one with a note "note"; the notes are
+ * also in meta, "notes": ["name: note", ...], when there is one. The table
+ * lists them under its rows. */
 void bench_print_json(FILE *f, const struct bench_meta *m, const struct bench_result *r,
                       size_t n);
 

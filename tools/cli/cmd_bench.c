@@ -42,7 +42,7 @@ int cmd_bench(int argc, char **argv)
     m.pairs = o.pairs;
     m.quick = o.quick;
     farm_signal_catch(); /* Ctrl-C stops the run going on and cleans up */
-    struct bench_result r[BENCH_CASE_MAX];
+    struct bench_result r[BENCH_RESULTS_MAX];
     struct bench_sweep sw[BENCH_SWEEPS];
     int n_sw = 0;
     int n = bench_run_all(&o, r, sw, &n_sw, stderr, err, sizeof(err));

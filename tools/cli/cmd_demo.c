@@ -13,6 +13,7 @@
 #include "ebf_opt.h"
 #include "farm.h"
 #include "farm_demo_netns.h"
+#include "farm_place.h"
 #include "farm_proc.h"
 #include "farm_signal.h"
 #include "ledger.h"
@@ -76,6 +77,13 @@ static void demo_usage(FILE *out)
             "                    with CURVE keys (root; without --rate: the rate of\n"
             "                    %d frames/s, or 80 MB/s of payload if less); 4 readouts,\n"
             "                    2 SFCs and 4 nodes unless --readouts, --sfcs, --nodes\n"
+            "  --cpus SPEC       CPU placement, WHO=N or WHO=N-M items, comma-separated;\n"
+            "                    WHO a process (sfc0, ro0, node1), a kind (sfc, readout,\n"
+            "                    node) or other (the rest; default: the CPUs no item names).\n"
+            "                    A process's lcores float over its CPUs; its DPDK control\n"
+            "                    and ZeroMQ threads run on other's. e.g. sfc=1,other=0\n"
+            "  --idle SPEC       spin or backoff for every process (the farm file's:\n"
+            "                    backoff), or WHO=spin|backoff items as --cpus has them\n"
             "  --keep            keep the run directory (logs and counters)\n"
             "  --json            print the summary as one JSON object\n"
             "Exits 0 when the ledger closes, 1 when it does not or a process failed.\n",
@@ -93,7 +101,7 @@ enum {
     OPT_FRAG_DIST = 256, OPT_FRAG_MEAN, OPT_FRAG_SIGMA, OPT_SEED, OPT_FAULTS, OPT_SILENCE,
     OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
     OPT_READOUTS, OPT_SFCS, OPT_KILL_SFC, OPT_WORKERS,
-    OPT_STORE, OPT_STORE_MB, OPT_STORE_BUFFER, OPT_STORE_MBS,
+    OPT_STORE, OPT_STORE_MB, OPT_STORE_BUFFER, OPT_STORE_MBS, OPT_CPUS, OPT_IDLE,
 };
 
 /* 0 when dir holds no event files (*.ebfev): every demo is run 1, and its
@@ -343,6 +351,21 @@ static int shape_opt(int ch, const char *val, struct farm_conf *c, struct demo_s
     return 1;
 }
 
+/* --cpus and --idle, checked here for their form; their names against the
+ * farm when it is shaped. */
+static int place_opt(int ch, const char *val, struct farm_conf *c)
+{
+    char why[256];
+    char *dst = ch == OPT_CPUS ? c->cpus : c->idle;
+
+    if (farm_place_check(val, ch == OPT_IDLE, why, sizeof(why)) != 0) {
+        fprintf(stderr, DEMO ": option %s\n", why);
+        return -EINVAL;
+    }
+    snprintf(dst, FF_STR_MAX, "%s", val);
+    return 0;
+}
+
 /* The options of how the demo runs: its limit, the node faults, what it
  * keeps and prints. 1 when ch is none of them. */
 static int run_opt(int ch, const char *val, struct farm_conf *c, int *json)
@@ -358,6 +381,9 @@ static int run_opt(int ch, const char *val, struct farm_conf *c, int *json)
     case 'W': return ebf_opt_double(DEMO, "--stall-ms", val, 0, 600000, &c->stall_ms);
     case OPT_KILL_SFC:
         return ebf_opt_u64(DEMO, "--kill-sfc-after", val, 1, UINT64_MAX / 2, &c->kill_sfc_after);
+    case OPT_CPUS:
+    case OPT_IDLE:
+        return place_opt(ch, val, c);
     case 'k': c->keep = 1; return 0;
     case 'N': c->netns = 1; return 0;
     case 'j': *json = 1; return 0;
@@ -379,6 +405,9 @@ static int demo_check(int argc, char **argv, struct farm_conf *c, const struct d
      * event waits for its slowest readout. */
     if (c->readouts > 1 && !seen->timeout)
         c->timeout_ms = 2000;
+    if (c->netns && c->cpus[0])
+        return demo_error("--cpus places processes on this machine; with --netns each "
+                          "runs on a host of its own");
     if (c->kill_sfc_after && c->sfcs < 2)
         return demo_error("--kill-sfc-after needs --sfcs 2 or more");
     if (c->nodes < c->sfcs) {
@@ -422,7 +451,8 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"kill-sfc-after", 1, 0, OPT_KILL_SFC},
         {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT}, {"store", 1, 0, OPT_STORE},
         {"store-max-file-mb", 1, 0, OPT_STORE_MB}, {"store-buffer-mb", 1, 0, OPT_STORE_BUFFER},
-        {"store-max-mbs", 1, 0, OPT_STORE_MBS},
+        {"store-max-mbs", 1, 0, OPT_STORE_MBS}, {"cpus", 1, 0, OPT_CPUS},
+        {"idle", 1, 0, OPT_IDLE},
         {0, 0, 0, 0},
     };
     struct demo_seen seen = {0};

@@ -39,16 +39,21 @@ static void mac_str(const uint8_t m[6], char *buf)
     sprintf(buf, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
 }
 
-/* --lcores for "auto": lcores 0 to n - 1, each on every CPU this process
- * may run on. */
-static void auto_lcores(struct farm_argv *c, unsigned n)
+/* --lcores for "auto": lcores 0 to n - 1, each on every CPU of placed (a
+ * mask of CPUs 0..63, the demo's --cpus), or when it is 0 on every CPU this
+ * process may run on. */
+static void auto_lcores(struct farm_argv *c, unsigned n, uint64_t placed)
 {
     cpu_set_t set;
     char cpus[256];
     size_t o = 0;
 
     cpus[0] = '\0';
-    if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    if (placed)
+        for (int cpu = 0; cpu < 64; cpu++)
+            if (placed >> cpu & 1)
+                o += (size_t)snprintf(cpus + o, sizeof(cpus) - o, "%s%d", o ? "," : "", cpu);
+    if (!placed && sched_getaffinity(0, sizeof(set), &set) == 0)
         for (int cpu = 0; cpu < CPU_SETSIZE && o < sizeof(cpus) - 8; cpu++)
             if (CPU_ISSET(cpu, &set))
                 o += (size_t)snprintf(cpus + o, sizeof(cpus) - o, "%s%d", o ? "," : "", cpu);
@@ -74,7 +79,7 @@ static void eal_args(struct farm_argv *c, const char *build, const char *bin,
     if (!p->telemetry)           /* the farm file's telemetry: false; EAL's default is on */
         arg(c, "--no-telemetry");
     if (strcmp(p->lcores, "auto") == 0)
-        auto_lcores(c, n_lcores);
+        auto_lcores(c, n_lcores, p->cpus);
     else
         arg(c, "--lcores=%s", p->lcores);
     arg(c, "--file-prefix=%s", prefix);

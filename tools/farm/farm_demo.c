@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "farm_place.h"
+
 void farm_conf_default(struct farm_conf *c)
 {
     memset(c, 0, sizeof(*c));
@@ -190,5 +192,9 @@ int farm_demo_spec(const struct farm_conf *c, const char *farm_file, struct farm
     demo_shape(c, s);
     demo_nodes(c, s);
     demo_memory(c->mtu, s);
-    return farm_spec_check(s, err, len) == 0 ? 0 : -1;
+    if (farm_spec_check(s, err, len) != 0)
+        return -1;
+    /* After the check: the placement shares CPUs among processes on
+     * purpose, which the file's lcores may not. */
+    return farm_place_apply(c, farm_place_online(), s, err, len);
 }

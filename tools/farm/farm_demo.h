@@ -21,7 +21,8 @@ void farm_conf_of(const struct farm_spec *spec, struct farm_conf *c);
  * each on its own memif link, as node<i>); with c->readouts or c->sfcs
  * above 1, that many readouts (ro<i>) and SFCs (sfc<k>) like the file's
  * first, every readout sending to every SFC over a memif link per pair
- * (port: memif), node i serving SFC i % sfcs. Returns 0, or -1 with err when
+ * (port: memif), node i serving SFC i % sfcs; c->cpus and c->idle applied
+ * last (farm_place.h). Returns 0, or -1 with err when
  * the file does not load or has no node, c asks for more than
  * FF_MAX_NODES nodes, or the shaped spec does not pass farm_spec_check
  * (no node at all, for one).

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -110,6 +111,28 @@ int farm_launch_script(const struct farm_state *st, const struct farm_proc *p,
     return o + 1 >= len ? -E2BIG : 0;
 }
 
+/* farm_spawn on this host, started on p->start_cpus when it is not 0: the
+ * calling thread takes them for the fork (the child inherits them) and
+ * gets its own back after. */
+static pid_t spawn_local(const struct farm_state *st, const struct farm_proc *p,
+                         char *const argv[], char *err, size_t len)
+{
+    cpu_set_t mine, start;
+    int moved = 0;
+
+    if (p->start_cpus && sched_getaffinity(0, sizeof(mine), &mine) == 0) {
+        CPU_ZERO(&start);
+        for (int c = 0; c < 64; c++)
+            if (p->start_cpus >> c & 1)
+                CPU_SET(c, &start);
+        moved = sched_setaffinity(0, sizeof(start), &start) == 0;
+    }
+    pid_t pid = farm_spawn(argv, st->run_dir, p->name, err, len);
+    if (moved)
+        sched_setaffinity(0, sizeof(mine), &mine);
+    return pid;
+}
+
 int farm_launch_spawn(const struct farm_state *st, struct farm_proc *p, char *const argv[],
                       char *err, size_t len)
 {
@@ -119,7 +142,7 @@ int farm_launch_spawn(const struct farm_state *st, struct farm_proc *p, char *co
 
     if (!farm_launch_remote(h)) {
         free(script);
-        p->pid = farm_spawn(argv, st->run_dir, p->name, err, len);
+        p->pid = spawn_local(st, p, argv, err, len);
         return p->pid < 0 ? -1 : 0;
     }
     if (!script || farm_launch_script(st, p, h, argv, script, SCRIPT_MAX) != 0) {

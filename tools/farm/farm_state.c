@@ -76,6 +76,7 @@ void farm_state_add(struct farm_state *st, const struct farm_spec *s, const stru
              p->host < s->n_hosts ? s->host[p->host].name : FF_LOCALHOST);
     fp->remote = p->host < s->n_hosts && s->host[p->host].kind != FF_HOST_LOCAL;
     fp->role = role;
+    fp->start_cpus = p->start_cpus;
     snprintf(fp->prefix, sizeof(fp->prefix), "ebf%d-%s-%s", (int)getpid(), s->name, p->name);
     host_addr(st, fp->host, addr, sizeof(addr));
     subst(fp->control, sizeof(fp->control), p->control, st->run_dir, addr);

@@ -45,6 +45,7 @@ struct farm_proc {
     char metrics[FF_STR_MAX];
     int remote;                  /* on a host reached over ssh (an ssh or netns host) */
     pid_t kpid;                  /* remote plain process: its keeper's pid on that host */
+    uint64_t start_cpus;         /* 0, or the CPUs it is started on (ff_proc.start_cpus) */
 };
 
 /* What `ebfarm up` leaves in <run_dir>/farm.state for the later commands. */
@@ -110,6 +111,8 @@ struct farm_conf {
     uint64_t silence_event;      /*   from this event id on */
     uint32_t burst_events;       /* 0, or events sent back to back ... */
     uint32_t burst_gap_us;       /*   then a pause this long */
+    char cpus[FF_STR_MAX];       /* --cpus: CPU placement per process, "" none (farm_place.h) */
+    char idle[FF_STR_MAX];       /* --idle: spin or backoff per process, "" the file's */
 };
 
 /* Which run a summary is of: the farm, the run number, when it started and

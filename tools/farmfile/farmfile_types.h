@@ -61,6 +61,10 @@ struct ff_proc {
     int no_huge;
     int telemetry;               /* DPDK telemetry socket; 0: EAL --no-telemetry */
     enum ff_idle idle;
+    uint64_t cpus;               /* 0, or CPUs 0..63 its "auto" lcores float over (the
+                                  * demo's --cpus, tools/farm/farm_place.h) */
+    uint64_t start_cpus;         /* 0, or the CPUs it starts on: DPDK's control threads run
+                                  * on those its lcores do not use (local launch only) */
     unsigned n_eal_args;
     char eal_args[FF_MAX_EAL_ARGS][FF_STR_MAX];
 };
