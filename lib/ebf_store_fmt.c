@@ -133,10 +133,10 @@ uint8_t *ebf_store_rec_head(uint8_t *out, const struct ebf_store_rec *r)
     return out + EBF_STORE_REC_HLEN;
 }
 
-uint8_t *ebf_store_frag_head(uint8_t *out, uint16_t source, uint32_t len)
+uint8_t *ebf_store_frag_head(uint8_t *out, uint16_t source, uint16_t flags, uint32_t len)
 {
     put16(out, source);
-    put16(out + 2, 0);
+    put16(out + 2, flags);
     put32(out + 4, len);
     return out + EBF_STORE_FRAG_HLEN;
 }
@@ -229,6 +229,7 @@ int ebf_store_frag_next(const struct ebf_store_rec *r, size_t *pos, struct ebf_s
         return 0;
     const uint8_t *p = r->frags + *pos;
     f->source = get16(p);
+    f->flags = get16(p + 2);
     f->len = get32(p + 4);
     f->data = p + EBF_STORE_FRAG_HLEN;
     *pos += EBF_STORE_FRAG_HLEN + f->len;

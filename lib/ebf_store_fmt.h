@@ -95,11 +95,12 @@ static inline uint64_t ebf_store_rec_len(unsigned n_frags, uint64_t payload)
  * Writing a record in place: ebf_store_rec_head writes the fixed part
  * (r->len must be ebf_store_rec_len of what follows) and returns where the
  * first fragment goes; ebf_store_frag_head writes one fragment's header
- * (its bytes follow it) and returns where they go; ebf_store_rec_seal
+ * (its bytes follow it; flags: its pieces' EBF_FRAGF_*, ebf_proto.h) and
+ * returns where they go; ebf_store_rec_seal
  * writes the CRC over the record's first len - 4 bytes.
  */
 uint8_t *ebf_store_rec_head(uint8_t *out, const struct ebf_store_rec *r);
-uint8_t *ebf_store_frag_head(uint8_t *out, uint16_t source, uint32_t len);
+uint8_t *ebf_store_frag_head(uint8_t *out, uint16_t source, uint16_t flags, uint32_t len);
 void ebf_store_rec_seal(uint8_t *rec, uint32_t len);
 
 /*
@@ -116,6 +117,7 @@ enum ebf_store_err ebf_store_rec_parse(const uint8_t *p, size_t avail, struct eb
 /* One fragment of a parsed record. */
 struct ebf_store_frag {
     uint16_t source;
+    uint16_t flags;              /* EBF_FRAGF_* of its pieces: which pattern they carry */
     uint32_t len;
     const uint8_t *data;
 };

@@ -278,7 +278,8 @@ static void verify_pieces(struct node_dp *dp, struct node_ev *e, const uint8_t *
             flag(e, NODE_V_BAD_SOURCES);
         if (held)
             node_view_add(&dp->v, (uint16_t)(e - dp->ev), held,
-                          (uint32_t)(p + EBF_FRAG_HLEN - base), h.piece_len, h.source, h.offset);
+                          (uint32_t)(p + EBF_FRAG_HLEN - base), h.piece_len, h.source, h.offset,
+                          h.flags);
         e->src_len[h.source] = h.frag_len;
         e->src_got[h.source] += h.piece_len;
         e->got_bytes += h.piece_len;

@@ -56,7 +56,7 @@ static enum node_store_put put(struct node_dp *dp, struct node_ev *e)
 
     if (node_view_build(&dp->v, (uint16_t)(e - dp->ev), e->n_sources))
         return NODE_STORE_LOST;  /* cannot happen: decide saw it whole */
-    return node_store_put(dp->store, e->stream, &h, dp->v.frags);
+    return node_store_put(dp->store, e->stream, &h, dp->v.frags, dp->v.frag_flags);
 }
 
 static void wait_push(struct node_dp *dp, struct node_ev *e)

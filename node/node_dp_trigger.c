@@ -59,7 +59,7 @@ static const struct ebf_trigger_fragment *fragments(struct node_dp *dp, struct n
 {
     if (dp->view)
         return node_view_build_into(&dp->v, (uint16_t)(e - dp->ev), e->n_sources, x->tp,
-                                    x->frags) ? NULL : x->frags;
+                                    x->frags, NULL) ? NULL : x->frags;
     for (unsigned s = 0; s < e->n_sources; s++)
         x->frags[s] = (struct ebf_trigger_fragment){
             .len = ebf_present_test(e->present, s) ? e->src_got[s] : 0,

@@ -181,7 +181,7 @@ static void hand_over(struct node_store *s, uint16_t stream)
 
 /* Copy the record into p (len bytes: ebf_store_rec_len of h and frags). */
 static void put_record(uint8_t *p, const struct ebf_store_rec *h,
-                       const struct ebf_trigger_fragment *frags)
+                       const struct ebf_trigger_fragment *frags, const uint16_t *frag_flags)
 {
     uint8_t *q = ebf_store_rec_head(p, h);
 
@@ -189,7 +189,7 @@ static void put_record(uint8_t *p, const struct ebf_store_rec *h,
         if (!(h->present[src / 64] >> (src % 64) & 1u))
             continue;
         const struct ebf_trigger_fragment *f = &frags[src];
-        q = ebf_store_frag_head(q, (uint16_t)src, f->len);
+        q = ebf_store_frag_head(q, (uint16_t)src, frag_flags ? frag_flags[src] : 0, f->len);
         for (uint32_t i = 0; i < f->n_pieces; i++) {
             memcpy(q, f->pieces[i].data, f->pieces[i].len);
             q += f->pieces[i].len;
@@ -200,7 +200,8 @@ static void put_record(uint8_t *p, const struct ebf_store_rec *h,
 
 enum node_store_put node_store_put(struct node_store *s, uint16_t stream,
                                    const struct ebf_store_rec *h0,
-                                   const struct ebf_trigger_fragment *frags)
+                                   const struct ebf_trigger_fragment *frags,
+                                   const uint16_t *frag_flags)
 {
     struct ebf_store_rec h = *h0;
     uint64_t payload = 0;
@@ -243,7 +244,7 @@ enum node_store_put node_store_put(struct node_store *s, uint16_t stream,
         s->cur[stream] = b;
     }
     h.len = (uint32_t)len;
-    put_record(b->buf + b->used, &h, frags);
+    put_record(b->buf + b->used, &h, frags, frag_flags);
     b->used += (uint32_t)len;
     b->n_rec++;
     s->l.accepted[stream]++;

@@ -77,7 +77,8 @@ void node_store_destroy(struct node_store *s);
  */
 enum node_store_put node_store_put(struct node_store *s, uint16_t stream,
                                    const struct ebf_store_rec *h,
-                                   const struct ebf_trigger_fragment *frags);
+                                   const struct ebf_trigger_fragment *frags,
+                                   const uint16_t *frag_flags);
 
 /* Lcore: hand partly filled blocks older than age_ns to the writer
  * (now_ns: a monotonic clock). */

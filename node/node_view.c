@@ -58,7 +58,7 @@ int node_view_hold(struct node_view *v, uint16_t slot, struct rte_mbuf *m)
 }
 
 void node_view_add(struct node_view *v, uint16_t slot, const struct rte_mbuf *m, uint32_t off,
-                   uint32_t len, uint16_t source, uint32_t frag_off)
+                   uint32_t len, uint16_t source, uint32_t frag_off, uint16_t flags)
 {
     struct node_vpiece *vp = &v->vp[(size_t)slot * NODE_VIEW_PIECES];
 
@@ -74,7 +74,7 @@ void node_view_add(struct node_view *v, uint16_t slot, const struct rte_mbuf *m,
         }
         vp[v->n_vp[slot]++] = (struct node_vpiece){
             .data = rte_pktmbuf_mtod_offset(m, const uint8_t *, off), .len = n,
-            .offset = frag_off, .source = source,
+            .offset = frag_off, .source = source, .flags = flags,
         };
         frag_off += n;
         len -= n;
@@ -104,11 +104,12 @@ static void sort_pieces(struct node_vpiece *vp, uint16_t n)
 
 int node_view_build(struct node_view *v, uint16_t slot, uint16_t n_sources)
 {
-    return node_view_build_into(v, slot, n_sources, v->tp, v->frags);
+    return node_view_build_into(v, slot, n_sources, v->tp, v->frags, v->frag_flags);
 }
 
 int node_view_build_into(const struct node_view *v, uint16_t slot, uint16_t n_sources,
-                         struct ebf_trigger_piece *tp, struct ebf_trigger_fragment *frags)
+                         struct ebf_trigger_piece *tp, struct ebf_trigger_fragment *frags,
+                         uint16_t *flags)
 {
     struct node_vpiece *vp = &v->vp[(size_t)slot * NODE_VIEW_PIECES];
     uint16_t n = v->n_vp[slot];
@@ -117,12 +118,16 @@ int node_view_build_into(const struct node_view *v, uint16_t slot, uint16_t n_so
         return -1;
     sort_pieces(vp, n);
     memset(frags, 0, sizeof(frags[0]) * n_sources);
+    if (flags)
+        memset(flags, 0, sizeof(flags[0]) * n_sources);
     for (uint16_t i = 0; i < n; i++) {
         struct ebf_trigger_fragment *f = &frags[vp[i].source];
         tp[i] = (struct ebf_trigger_piece){vp[i].data, vp[i].len};
         if (f->n_pieces++ == 0)
             f->pieces = &tp[i];
         f->len += vp[i].len;
+        if (flags)
+            flags[vp[i].source] |= vp[i].flags;
     }
     return 0;
 }

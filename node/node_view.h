@@ -19,6 +19,7 @@ struct node_vpiece {
     uint32_t len;
     uint32_t offset;
     uint16_t source;
+    uint16_t flags;              /* its fragment header's EBF_FRAGF_* */
 };
 
 /*
@@ -36,6 +37,7 @@ struct node_view {
     uint8_t *overflow;
     struct ebf_trigger_piece tp[NODE_VIEW_PIECES];
     struct ebf_trigger_fragment frags[EBF_MAX_SOURCES];
+    uint16_t frag_flags[EBF_MAX_SOURCES];   /* node_view_build: each fragment's EBF_FRAGF_* */
 };
 
 /* 0, or -ENOMEM. */
@@ -52,17 +54,20 @@ int node_view_hold(struct node_view *v, uint16_t slot, struct rte_mbuf *m);
 
 /* The piece of len bytes at offset off of frame m (a chain: the piece may
  * span segments, it becomes one view piece per segment), source's bytes
- * from frag_off on. */
+ * from frag_off on, its header's flags (EBF_FRAGF_*). */
 void node_view_add(struct node_view *v, uint16_t slot, const struct rte_mbuf *m, uint32_t off,
-                   uint32_t len, uint16_t source, uint32_t frag_off);
+                   uint32_t len, uint16_t source, uint32_t frag_off, uint16_t flags);
 
-/* The fragments of slot's event, pieces in offset order, in v->frags.
+/* The fragments of slot's event, pieces in offset order, in v->frags, and
+ * their flags in v->frag_flags (of a piece of each: the OR of its pieces').
  * 0, or -1 when the slot overflowed. */
 int node_view_build(struct node_view *v, uint16_t slot, uint16_t n_sources);
 
-/* node_view_build into the caller's tp (NODE_VIEW_PIECES) and frags
- * (EBF_MAX_SOURCES): a worker lcore's own, so workers build at once. */
+/* node_view_build into the caller's tp (NODE_VIEW_PIECES), frags and,
+ * unless NULL, flags (EBF_MAX_SOURCES each): a worker lcore's own, so
+ * workers build at once. */
 int node_view_build_into(const struct node_view *v, uint16_t slot, uint16_t n_sources,
-                         struct ebf_trigger_piece *tp, struct ebf_trigger_fragment *frags);
+                         struct ebf_trigger_piece *tp, struct ebf_trigger_fragment *frags,
+                         uint16_t *flags);
 
 #endif /* NODE_VIEW_H */

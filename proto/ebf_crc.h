@@ -29,4 +29,39 @@ uint32_t ebf_crc32c_seq(uint32_t crc, const void *buf, size_t n, uint64_t w, uin
  * and continue the CRC32C crc over them, in one pass (ebf_pattern_fill_crc). */
 uint32_t ebf_crc32c_fill_seq(uint32_t crc, void *buf, size_t n, uint64_t w, uint64_t step);
 
+/*
+ * CRC32C of A || B from crc1 = ebf_crc32c(0, A, |A|), crc2 = the CRC of B
+ * alone and len2 = |B|, without touching the bytes (the algebra of zlib's
+ * crc32_combine: crc1 times x^(8 len2) mod P, plus crc2). About a
+ * thousand cycles (a power of x by squaring): a sender that combines for
+ * a few lengths again and again makes an ebf_crc32c_shift once per length.
+ */
+uint32_t ebf_crc32c_combine(uint32_t crc1, uint32_t crc2, size_t len2);
+
+/* The multiplier that ebf_crc32c_combine computes for len2, in two forms:
+ * for the bitwise product and for a carry-less multiply (PCLMULQDQ). */
+struct ebf_crc32c_shift {
+    uint32_t k;
+    uint32_t k_clmul;
+};
+
+struct ebf_crc32c_shift ebf_crc32c_shift_make(size_t len2);
+
+/* ebf_crc32c_combine(crc1, crc2, len2) for s = ebf_crc32c_shift_make(len2):
+ * a carry-less multiply and a CRC instruction when the CPU has them (a few
+ * cycles), a 32-step product otherwise. */
+uint32_t ebf_crc32c_combine_shift(uint32_t crc1, uint32_t crc2,
+                                  const struct ebf_crc32c_shift *s);
+
+/*
+ * The CRC32C of a header of len bytes at hdr without its own 4-byte CRC
+ * field at skip, followed by a body whose CRC alone is crc2, s being
+ * ebf_crc32c_shift_make(body length): ebf_crc32c_combine_shift of the
+ * header's CRC, in one call (a fragment header: skip 28, len 40; with
+ * skip and len multiples of 4 and the CPU's CRC and carry-less multiply
+ * instructions, five CRC instructions and one multiply).
+ */
+uint32_t ebf_crc32c_hdr_combine(const void *hdr, size_t skip, size_t len, uint32_t crc2,
+                                const struct ebf_crc32c_shift *s);
+
 #endif /* EBF_CRC_H */

@@ -6,12 +6,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ebf_proto.h"
+
 /*
  * The readout fills fragment bytes with a pattern derived from (source,
  * event, offset), so that any piece can be checked alone, wherever it was
  * cut (docs/protocol.md gives the definition). Pure functions over plain
  * buffers: any thread.
  */
+
+/*
+ * The prebuilt payload (fragment flag EBF_FRAGF_PREBUILT, ebf_proto.h): the
+ * bytes of (source, offset) alone, the same in every event, so that a
+ * sender builds them once and writes only headers per frame. They are the
+ * pattern of (source, EBF_PATTERN_PREBUILT_ID): every function here takes
+ * that id for them; ebf_pattern_id picks the id a piece's flags call for.
+ */
+#define EBF_PATTERN_PREBUILT_ID UINT64_MAX
+
+static inline uint64_t ebf_pattern_id(uint64_t event_id, uint16_t frag_flags)
+{
+    return (frag_flags & EBF_FRAGF_PREBUILT) ? EBF_PATTERN_PREBUILT_ID : event_id;
+}
 
 /* Fill len bytes of a fragment's payload starting at fragment offset off. */
 void ebf_pattern_fill(uint8_t *buf, size_t len, uint16_t source, uint64_t event_id,

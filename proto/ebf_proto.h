@@ -50,6 +50,11 @@ enum ebf_encap {
     EBF_ENCAP_UDP = 1,           /* Ethernet, IPv4, UDP */
 };
 
+/* Fragment header flags. */
+#define EBF_FRAGF_PREBUILT 0x0001    /* the payload is the prebuilt one of (source, offset),
+                                      * the same in every event (ebf_pattern.h) */
+#define EBF_FRAGF_KNOWN EBF_FRAGF_PREBUILT  /* any other bit: bad_field */
+
 /* Event frame flags. */
 #define EBF_EVF_INCOMPLETE 0x0001    /* at least one source is missing */
 
@@ -111,7 +116,7 @@ struct ebf_frag_hdr {
     uint32_t frag_len;           /* total fragment length */
     uint32_t offset;             /* offset of this piece in the fragment */
     uint16_t piece_len;          /* payload bytes in this frame */
-    uint16_t flags;              /* reserved, 0 */
+    uint16_t flags;              /* EBF_FRAGF_*, the rest reserved 0 */
     uint32_t crc;                /* CRC32C: header (crc excluded) + piece */
     uint64_t tx_ns;              /* transmit timestamp, sender's ns clock */
 };
@@ -205,9 +210,21 @@ void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h);
 void ebf_frag_write_pattern(uint8_t *buf, struct ebf_frag_hdr *h);
 
 /*
+ * ebf_frag_write for a payload whose own CRC32C is known: payload_crc is
+ * ebf_crc32c(0, payload, h->piece_len) and s is
+ * ebf_crc32c_shift_make(h->piece_len) (ebf_crc.h). Only the header is
+ * read and checksummed; the CRC of the piece is the two combined. A
+ * sender of prebuilt payloads (EBF_FRAGF_PREBUILT) knows both per piece.
+ */
+struct ebf_crc32c_shift;
+void ebf_frag_write_crc(uint8_t *buf, struct ebf_frag_hdr *h, uint32_t payload_crc,
+                        const struct ebf_crc32c_shift *s);
+
+/*
  * Parse a fragment header and its piece at buf (len bytes available, at
  * least the header and the piece). Checks version, type, lengths
- * (offset + piece_len <= frag_len, piece_len > 0), source < n_sources
+ * (offset + piece_len <= frag_len, piece_len > 0), no flag outside
+ * EBF_FRAGF_KNOWN, source < n_sources
  * (0 means any) and, if check_crc, the CRC. *consumed is set to the bytes
  * the piece takes (header + piece) on EBF_R_OK.
  */
@@ -218,8 +235,9 @@ enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_source
  * check) at buf is right: for a receiver that checks only some frames. */
 int ebf_frag_crc_ok(const uint8_t *buf, const struct ebf_frag_hdr *h);
 
-/* The CRC and the payload pattern (ebf_pattern.h) of a piece parsed into h
- * without its CRC check, in one pass over the payload (each word
+/* The CRC and the payload pattern (ebf_pattern.h: the per-event one, or
+ * the prebuilt one when h->flags has EBF_FRAGF_PREBUILT) of a piece parsed
+ * into h without its CRC check, in one pass over the payload (each word
  * checksummed and compared: ebf_pattern_check_crc). Returns
  * EBF_R_BAD_CHECKSUM (*pattern_bad then 0: untrusted bytes are not judged)
  * or EBF_R_OK with *pattern_bad 1 when a byte differs from the pattern. */

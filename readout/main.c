@@ -6,6 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
 #include "ebf_daemon.h"
 #include "ebf_util.h"
 #include "ro_ctl.h"
@@ -17,7 +22,7 @@
 static struct ro_conf conf = {
     .n_sources = 8, .size_min = 1024, .size_max = 1024, .seed = 1,
     .encap = EBF_ENCAP_ETH, .udp_port = EBF_UDP_PORT_DEFAULT, .burst = 32,
-    .src_ip = 0x0a000001, .sfc_timeout_ms = 2000,
+    .src_ip = 0x0a000001, .sfc_timeout_ms = 2000, .payload = RO_PAYLOAD_PREBUILT,
 };
 
 static struct ebf_daemon ro_daemon;
@@ -127,6 +132,13 @@ static int parse_dist(void *arg, const char *val, char *err, size_t len)
     return snprintf(err, len, "\"%s\" is not fixed, uniform or lognormal", val), -EINVAL;
 }
 
+static int parse_payload(void *arg, const char *val, char *err, size_t len)
+{
+    if (ro_payload_parse(val, arg) == 0)
+        return 0;
+    return snprintf(err, len, "\"%s\" is not prebuilt or per-event", val), -EINVAL;
+}
+
 static int parse_faults(void *arg, const char *val, char *err, size_t len)
 {
     return ro_fault_parse(val, arg, err, len);
@@ -176,6 +188,10 @@ static const struct ebf_arg own[] = {
     EBF_ARG_CALL("sfc-ip", parse_sfc_ips, &conf, "A[,A...]", "the SFCs' IPv4 for --encap udp"),
     EBF_ARG_INT(EBF_ARG_U16, "burst", &conf.burst, 1, 256, "N", "frames per tx burst (32)"),
     EBF_ARG_PARAM(SEED, &conf.seed, "N", "seed of the fragment sizes (1)"),
+    EBF_ARG_CALL("payload", parse_payload, &conf.payload, "prebuilt|per-event",
+                 "fragment bytes of (source, offset), built once and the\n"
+                 "same in every event (header flag prebuilt), or the\n"
+                 "pattern of each event, made per frame (prebuilt)"),
     EBF_ARG_CALL("faults", parse_faults, &opt.fault, "SPEC",
                  "frame faults, e.g. drop=0.001,dup=0.001,reorder=0.01,\n"
                  "corrupt=0.0005,delay=0.001 (keys: drop, dup, reorder,\n"
@@ -260,6 +276,32 @@ static int check_opts(char *err, size_t len)
     return 0;
 }
 
+static void tag_clear(struct rte_mempool *mp, void *arg, void *obj, unsigned idx)
+{
+    (void)mp;
+    (void)arg;
+    (void)idx;
+    ro_tag_clear(obj);
+}
+
+/* The readout's pool (ebf_daemon_pool_at's, on the port's socket), with
+ * a private area per mbuf for the tag of the prebuilt bytes it holds
+ * (RO_TAG_PRIV_SIZE), every tag cleared. */
+static struct rte_mempool *tx_pool(struct ebf_daemon *d, unsigned n, uint16_t room,
+                                   uint16_t port)
+{
+    int socket = rte_eth_dev_socket_id(port);
+    struct rte_mempool *mp = rte_pktmbuf_pool_create(
+        "ro_pool", n, n >= 1024 ? 256 : 0, RO_TAG_PRIV_SIZE,
+        (uint16_t)(room + RTE_PKTMBUF_HEADROOM), socket >= 0 ? socket : (int)rte_socket_id());
+
+    if (!mp)
+        ebf_daemon_fail(d, "mempool 'ro_pool' of %u mbufs of %u B: %s (raise EAL -m, in a "
+                        "farm file memory_mb)", n, room, rte_strerror(rte_errno));
+    rte_mempool_obj_iter(mp, tag_clear, NULL);
+    return mp;
+}
+
 /* Start --port and every other --sfc-port, then wait for their links. */
 static void start_ports(struct ebf_daemon *d, struct ro_conf *c)
 {
@@ -302,8 +344,7 @@ int main(int argc, char **argv)
     /* Above the default room, 4095 mbufs: at --mtu 9000 they fit --no-huge's
      * default 64 MB and still cover both rings (1024 each), a burst and
      * the fault stage's 1024 held frames. */
-    c->pool = ebf_daemon_pool_at(d, "ro_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room,
-                                 c->port);
+    c->pool = tx_pool(d, room > EBF_ROOM_DEFAULT ? 4095 : 8191, room, c->port);
     start_ports(d, c);
     int rc = ro_runner_init(&runner, c);
     if (rc)

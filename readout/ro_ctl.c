@@ -17,7 +17,7 @@
 
 #define RO_PARAMS                                                                   \
     "events, rate, duration_s, frag_size, frag_min, frag_max, frag_dist, frag_mean, "  \
-    "frag_sigma, seed, faults, fault_seed, silence, burst_events, burst_gap_us"
+    "frag_sigma, seed, faults, fault_seed, silence, burst_events, burst_gap_us, payload"
 
 /* The keys that are one shared parameter each. */
 static const struct ebf_conf_key ro_keys[] = {
@@ -102,6 +102,12 @@ int ro_param(void *conf, const char *key, const char *value, char *err, size_t l
         return silence_param(&c->faults, value, err, len);
     if (strcmp(key, "frag_dist") == 0)
         return dist_param(c, value, err, len);
+    if (strcmp(key, "payload") == 0) {
+        if (ro_payload_parse(value, &c->payload) == 0)
+            return 0;
+        return snprintf(err, len, "parameter 'payload': \"%s\" is not prebuilt or per-event",
+                        value), -EINVAL;
+    }
     return ebf_param_unknown(key, RO_PARAMS, err, len);
 }
 
@@ -175,6 +181,7 @@ static void destroy(void *ctx, void *dp)
 
     (void)ctx;
     ro_fault_tx_free(run->conf.fault);
+    ro_payload_free(&run->g.pay);   /* a run destroyed before it finished */
     free(run);
 }
 

@@ -61,6 +61,8 @@ static unsigned rx_port(struct ro_gen *g, uint16_t port, uint64_t now_ns)
         return 0;
     for (uint16_t i = 0; i < n; i++) {
         uint64_t rejected = v->rejected + v->foreign;
+        if (g->tag_pool)
+            ro_tag_clear(m[i]);     /* received bytes: no prebuilt payload any more */
         enum ebf_reason r = ro_throttle_view_offer(v, rte_pktmbuf_mtod(m[i], const uint8_t *),
                                                    rte_pktmbuf_data_len(m[i]),
                                                    g->c->udp_port, now_ns);
@@ -260,7 +262,7 @@ static int flush(struct ro_gen *g, const volatile sig_atomic_t *force)
 /* One mbuf for a frame: from the spares, which are refilled a burst at a
  * time (rte_pktmbuf_alloc_bulk), else alone when the pool has fewer left.
  * NULL when the pool is empty. */
-static struct rte_mbuf *frame_mbuf(struct ro_gen *g)
+static inline __attribute__((always_inline)) struct rte_mbuf *frame_mbuf(struct ro_gen *g)
 {
     struct ro_txq *q = &g->q;
 
@@ -269,6 +271,30 @@ static struct rte_mbuf *frame_mbuf(struct ro_gen *g)
     if (q->n_spare)
         return q->spare[--q->n_spare];
     return rte_pktmbuf_alloc(g->c->pool);
+}
+
+/* The payload and header of the piece h of local source s into frame m at
+ * frag. Per event: filled and checksummed in one pass. Prebuilt: the bytes
+ * are copied unless m holds them already (its tag, when g->tags), the
+ * header's CRC combined with theirs. */
+static inline void put_piece(struct ro_gen *g, struct rte_mbuf *m, uint8_t *frag,
+                             struct ebf_frag_hdr *h, uint16_t s)
+{
+    if (g->tags) {
+        uint64_t *tag = rte_mbuf_to_priv(m), want = ro_payload_tag(&g->pay, h, s);
+        if (*tag != want) {
+            ro_payload_copy(&g->pay, frag, h, s);
+            *tag = want;
+        }
+        ro_payload_header(&g->pay, frag, h, s);
+        return;
+    }
+    if (g->tag_pool)
+        ro_tag_clear(m);        /* its bytes are this frame's, maybe changed on the way */
+    if (g->c->payload == RO_PAYLOAD_PREBUILT)
+        ro_payload_write(&g->pay, frag, h, s);
+    else
+        ebf_frag_write_pattern(frag, h);
 }
 
 /* Build the frames of one source's fragment of event e into the queue
@@ -282,10 +308,10 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
     const struct ro_conf *c = g->c;
     struct ro_stats *st = g->st;
     struct ro_txq *q = &g->q;
-    uint32_t len = ro_frag_size(c, source, e), max_piece = ro_max_piece(c);
+    uint32_t len = ro_frag_size(c, source, e), max_piece = g->max_piece;
     struct ebf_addr a = {.encap = c->encap, .udp_port = c->udp_port, .src_ip = c->src_ip};
     uint16_t sfc = (uint16_t)(e % c->n_sfcs);
-    size_t hlen = ebf_encap_hlen(c->encap);
+    size_t hlen = g->hlen;
 
     g->q_sfc = sfc;
     memcpy(a.src_mac, c->src_mac, 6);
@@ -304,18 +330,25 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
                 return -ENOMEM;
         }
         size_t flen = hlen + EBF_FRAG_HLEN + piece;
-        uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)flen);
+        /* A fresh mbuf: one segment, no data yet (rte_pktmbuf_append
+         * without its walk to the last segment). */
+        uint8_t *p = flen <= rte_pktmbuf_tailroom(m) ? rte_pktmbuf_mtod(m, uint8_t *) : NULL;
+        if (p)
+            m->data_len = (uint16_t)(m->pkt_len = (uint32_t)flen);
         if (!p) {
             rte_pktmbuf_free(m);
             st->tx_no_room++;
             return -EMSGSIZE;
         }
-        ebf_encap_write(p, &a, EBF_FRAG_HLEN + piece);
+        if (c->encap == EBF_ENCAP_ETH)
+            memcpy(p, g->eth_hdr[sfc], EBF_ETH_HLEN);   /* no length in it: made once */
+        else
+            ebf_encap_write(p, &a, EBF_FRAG_HLEN + piece);
         struct ebf_frag_hdr h = {
             .source = source, .seq = g->seq[sfc][s]++, .event_id = e, .frag_len = len,
             .offset = off, .piece_len = piece, .tx_ns = now_ns,
         };
-        ebf_frag_write_pattern(p + hlen, &h);     /* payload filled and CRCed in one pass */
+        put_piece(g, m, p + hlen, &h, s);
         q->pkt[q->n++] = m;
         st->frames++;
         st->bytes += flen;
@@ -355,7 +388,25 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
         g->done = 1;
         return -EINVAL;
     }
+    if (c->payload == RO_PAYLOAD_PREBUILT &&
+        ro_payload_build(&g->pay, c->source_base, c->n_sources, c->size_max, ro_max_piece(c))) {
+        g->done = 1;
+        return -ENOMEM;
+    }
+    /* Frames keep their prebuilt bytes between uses when the pool has room
+     * for a tag and nothing else writes into them: no fault stage (a
+     * corrupt fault writes payloads, a duplicate copies into another mbuf). */
+    g->tag_pool = rte_pktmbuf_priv_size(c->pool) >= RO_TAG_PRIV_SIZE;
+    g->tags = g->tag_pool && c->payload == RO_PAYLOAD_PREBUILT && !c->fault;
     map_ports(g, c);
+    g->max_piece = ro_max_piece(c);
+    g->hlen = ebf_encap_hlen(c->encap);
+    for (uint16_t k = 0; k < c->n_sfcs; k++) {
+        struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+        memcpy(a.src_mac, c->src_mac, 6);
+        memcpy(a.dst_mac, c->sfc_mac[k], 6);
+        ebf_encap_write(g->eth_hdr[k], &a, 0);
+    }
     g->sfc_timeout_tsc = (uint64_t)(c->sfc_timeout_ms * 1e-3 * (double)hz);
     g->c = c;
     g->st = st;
@@ -398,36 +449,17 @@ static uint64_t due_tsc(const struct ro_gen *g, uint64_t e)
     return g->tsc_per_event > 0 ? g->t0 + (uint64_t)((double)e * g->tsc_per_event) : 0;
 }
 
-int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
+/* Generate event e at now_ns: every source's fragment queued (or counted
+ * as not sent when its SFC is gone), the queue flushed unless it waits for
+ * a full burst, the event counted. 0, or 1 when it was cut short (no
+ * mbufs, a frame without room, a forced stop): the run is then finished. */
+static int gen_event(struct ro_gen *g, const volatile sig_atomic_t *force, uint64_t e,
+                     uint64_t now_ns)
 {
     const struct ro_conf *c = g->c;
     struct ro_stats *st = g->st;
-    uint64_t e = g->next_event, now = rte_get_tsc_cycles();
     int rc = 0;
 
-    if (g->done)
-        return 0;
-    g->force = force;
-    uint64_t now_ns = ebf_now_ns();
-    rx_poll(g, now_ns);
-    if ((c->n_events && e >= c->n_events) || now >= g->end || due_tsc(g, e) >= g->end) {
-        ro_finish(g);           /* the next event falls after the deadline */
-        return 0;
-    }
-    if (held(g, now_ns, now)) {
-        flush_waiting(g, force);    /* what was generated goes before the hold */
-        return 0;
-    }
-    if (g->held_since)
-        hold_end(g, now);
-    if (now < due_tsc(g, e))
-        return 0;
-    if (c->fault)
-        flush_waiting(g, force);    /* before a burst gap */
-    if (c->fault && ro_fault_tx_gap(c->fault, e, c->idle.mode == EBF_IDLE_BACKOFF, force))
-        return 0;               /* forced stop between bursts */
-    if (c->fault)
-        now_ns = ebf_now_ns();  /* after a burst gap */
     if (st->sfc_gone[e % c->n_sfcs])
         st->sfc_gone_frames += event_frames(c, e);     /* generated, not sent */
     else
@@ -461,7 +493,59 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
     st->last_event = e;
     st->events++;
     st->id_digest += ebf_mix64(e);
-    return 1;
+    return 0;
+}
+
+/* Whether ro_next goes on with event e in the same call: unpaced, without
+ * a fault stage (its bursts and gaps are per event), not held, and while
+ * the queue still waits for a full burst (the frames of one event then the
+ * next fill it; once it went out, the call ends). A call thus makes about
+ * a burst of frames, and the per-call work (the clocks, the receive poll,
+ * the hold and deadline checks) is paid once per burst, not per event. */
+static int batch_more(const struct ro_gen *g, uint64_t e)
+{
+    const struct ro_conf *c = g->c;
+
+    return g->tsc_per_event == 0 && !c->fault && !g->done && !g->held_since && g->q.n &&
+           !(c->n_events && e >= c->n_events);
+}
+
+
+int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
+{
+    const struct ro_conf *c = g->c;
+    uint64_t e = g->next_event, now = rte_get_tsc_cycles();
+
+    if (g->done)
+        return 0;
+    g->force = force;
+    uint64_t now_ns = ebf_now_ns();
+    rx_poll(g, now_ns);
+    if ((c->n_events && e >= c->n_events) || now >= g->end || due_tsc(g, e) >= g->end) {
+        ro_finish(g);           /* the next event falls after the deadline */
+        return 0;
+    }
+    if (held(g, now_ns, now)) {
+        flush_waiting(g, force);    /* what was generated goes before the hold */
+        return 0;
+    }
+    if (g->held_since)
+        hold_end(g, now);
+    if (now < due_tsc(g, e))
+        return 0;
+    if (c->fault)
+        flush_waiting(g, force);    /* before a burst gap */
+    if (c->fault && ro_fault_tx_gap(c->fault, e, c->idle.mode == EBF_IDLE_BACKOFF, force))
+        return 0;               /* forced stop between bursts */
+    if (c->fault)
+        now_ns = ebf_now_ns();  /* after a burst gap */
+    for (int n = 0;; e++) {
+        if (gen_event(g, force, e, now_ns))
+            return n + 1;       /* cut short: the run is over */
+        n++;
+        if (!batch_more(g, e + 1))
+            return n;
+    }
 }
 
 void ro_finish(struct ro_gen *g)
@@ -488,6 +572,7 @@ void ro_finish(struct ro_gen *g)
     }
     if (c && c->fault)
         g->st->tx_abandoned += ro_fault_tx_discard(c->fault);
+    ro_payload_free(&g->pay);
     g->st->end_ns = ebf_now_ns();
 }
 

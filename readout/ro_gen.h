@@ -7,12 +7,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <rte_mbuf.h>
 #include <rte_mempool.h>
 
 #include "ebf_cycles.h"
 #include "ebf_idle.h"
 #include "ebf_proto.h"
 #include "ro_fault_tx.h"
+#include "ro_payload.h"
 #include "ro_size.h"
 #include "ro_stats.h"
 #include "ro_throttle.h"
@@ -57,6 +59,7 @@ struct ro_conf {
     enum ro_size_dist size_dist; /* uniform in [size_min, size_max], or log-normal */
     double size_mu, size_sigma;  /* log-normal: ro_size_lognormal_params() */
     double size_mean, size_sd;   /* log-normal: the mean and deviation asked, bytes */
+    enum ro_payload_mode payload;    /* per-event pattern, or prebuilt once per run */
     struct ro_fault_conf faults; /* what the fault stage of each run is made from */
     struct ro_fault_tx *fault;   /* NULL, or the caller's fault stage for this run */
 };
@@ -69,6 +72,23 @@ uint32_t ro_max_piece(const struct ro_conf *c);
 /* Fragment size of (source, event) under this conf: deterministic. A
  * log-normal size is clamped to [size_min, size_max]. */
 uint32_t ro_frag_size(const struct ro_conf *c, uint16_t source, uint64_t event_id);
+
+/*
+ * Prebuilt payload tags: a pool whose mbufs have a private area of at
+ * least RO_TAG_PRIV_SIZE bytes (rte_pktmbuf_pool_create's priv_size) keeps
+ * there the ro_payload_tag of the bytes each mbuf holds, so a frame that
+ * gets the same piece again is not copied into. The pool's maker clears
+ * every tag once (ro_tag_clear over rte_mempool_obj_iter); the generator
+ * clears the tags of frames it receives, trusts none while a fault stage
+ * may write into frames, and clears the tag of every frame it fills
+ * without trusting tags (per-event payload, faults).
+ */
+#define RO_TAG_PRIV_SIZE 8
+
+static inline void ro_tag_clear(struct rte_mbuf *m)
+{
+    *(uint64_t *)rte_mbuf_to_priv(m) = 0;
+}
 
 #define RO_BURST_MAX 256
 
@@ -97,22 +117,30 @@ struct ro_gen {
     double tsc_per_event;        /* 0: unpaced */
     uint64_t next_event;
     struct ro_throttle_view tv;  /* what the SFCs asked for */
+    struct ro_payload pay;       /* payload prebuilt: built by ro_begin, freed by ro_finish */
+    uint32_t max_piece;          /* ro_max_piece(c) */
+    size_t hlen;                 /* ebf_encap_hlen(c->encap) */
+    uint8_t eth_hdr[RO_MAX_SFCS][EBF_ETH_HLEN];  /* raw Ethernet: each SFC's frame header */
+    int tag_pool;                /* the pool's mbufs have a tag (RO_TAG_PRIV_SIZE) ... */
+    int tags;                    /*   ... and this run trusts it: copies skipped */
     uint64_t held_since;         /* TSC when the current hold began; 0: not held */
     int done;                    /* nothing more will be generated */
     int rc;                      /* 0 or -ENOMEM when it ended for lack of mbufs */
     int forced;                  /* cut short by a forced stop */
 };
 
-/* Start a run of conf c into st (zeroed). 0, or -EINVAL for a bad conf
- * (then g is done and nothing is sent). */
+/* Start a run of conf c into st (zeroed); a prebuilt payload is built
+ * here. 0, -EINVAL for a bad conf or -ENOMEM (then g is done and nothing
+ * is sent). */
 int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st);
 
 /*
  * Generate and send the next event if it is due: every fragment of every
- * source, retrying refused frames (*force abandons them, counted). Returns
- * 1 when an event was generated, 0 when it is not due yet, when an SFC holds
- * the readout (throttle), or the run is over (g->done: event count or
- * deadline reached, or out of mbufs).
+ * source, retrying refused frames (*force abandons them, counted); unpaced
+ * and without a fault stage, the events after it too while their frames
+ * fill the burst the first one began. Returns the events generated, 0 when
+ * the next is not due yet, when an SFC holds the readout (throttle), or the
+ * run is over (g->done: event count or deadline reached, or out of mbufs).
  *
  * Throttle (docs/protocol.md, section 10): every call first takes a burst
  * from the port's receive queue (also between tries while the port refuses

@@ -71,13 +71,14 @@ enum ebf_reason ro_throttle_view_offer(struct ro_throttle_view *v, const uint8_t
         v->off_frames++;
         v->on_until_ns[h.sfc_id] = 0;
     }
+    v->held_until_ns = 0;       /* per frame, not per event: ro_throttle_view_held */
+    for (unsigned i = 0; i < RO_THROTTLE_MAX_SFCS; i++)
+        if (v->on_until_ns[i] > v->held_until_ns)
+            v->held_until_ns = v->on_until_ns[i];
     return EBF_R_OK;
 }
 
 int ro_throttle_view_held(const struct ro_throttle_view *v, uint64_t now_ns)
 {
-    for (unsigned i = 0; i < RO_THROTTLE_MAX_SFCS; i++)
-        if (v->on_until_ns[i] > now_ns)
-            return 1;
-    return 0;
+    return v->held_until_ns > now_ns;
 }

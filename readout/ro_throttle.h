@@ -22,6 +22,7 @@
 #define RO_THROTTLE_MAX_MACS 64  /* the SFC MACs a view trusts (the readout's --sfc-mac) */
 
 struct ro_throttle_view {
+    uint64_t held_until_ns;      /* the latest on_until_ns: held checks read this only */
     uint64_t on_until_ns[RO_THROTTLE_MAX_SFCS]; /* 0: not throttled by that SFC */
     uint32_t last_seq[RO_THROTTLE_MAX_SFCS];
     uint8_t heard[RO_THROTTLE_MAX_SFCS];

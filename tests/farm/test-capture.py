@@ -358,11 +358,15 @@ def check_fragments(ro, sfc_ro, summary):
     expect("fragments (source, seq, event, frag_len, offset, piece_len)", got,
            [(s, e, e, FRAG, 0, FRAG) for e in range(EVENTS) for s in range(SOURCES)])
     bad_crc = [r for r in out if r["ebfarm.crc.bad"]]
-    bad_hdr = [r for r in out if one(r, "ebfarm.frag.flags") == "0x00ff"]
+    # corrupt_header XORs the flags' low byte with 0xff: the prebuilt flag
+    # (0x0001, the farm's payload: no trigger plug-in) becomes 0x00fe
+    bad_hdr = [r for r in out if one(r, "ebfarm.frag.flags") == "0x00fe"]
     ro_sum = summary["readout"]
     expect("fragments marked ebfarm.crc.bad", len(bad_crc),
            ro_sum["fault_corrupted_payload"] + ro_sum["fault_corrupted_header"])
-    expect("fragments with flags 0x00ff", len(bad_hdr), ro_sum["fault_corrupted_header"])
+    expect("fragments with flags 0x00fe", len(bad_hdr), ro_sum["fault_corrupted_header"])
+    expect("the other fragments' flags (prebuilt)", {one(r, "ebfarm.frag.flags") for r in out
+                                                     if r not in bad_hdr}, {"0x0001"})
     expect("ebfarm.bad_field exactly on them", [r for r in out if r["ebfarm.bad_field"]],
            bad_hdr)
     expect("CRC status of the others", {one(r, "ebfarm.frag.crc.status") for r in out

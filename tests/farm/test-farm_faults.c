@@ -182,6 +182,9 @@ static uint64_t sum_nodes(const struct farm_result *r, const char *key)
     return s;
 }
 
+/* The readouts' payload of the next run (a test's own: each runs forked). */
+static enum ff_payload payload = FF_PAYLOAD_PREBUILT;
+
 static void run(struct farm_conf *c, const char *spec, uint32_t silence_source,
                 uint64_t silence_event, struct farm_result *r, struct ledger *l)
 {
@@ -195,6 +198,7 @@ static void run(struct farm_conf *c, const char *spec, uint32_t silence_source,
     c->silence_source = silence_source;
     c->silence_event = silence_event;
     c->seed = FAULT_SEED;
+    c->payload = payload;
     c->timeout_ms = 2000;       /* see test-farm.c: no spurious incomplete event */
     int rc = farm_run(c, r);
     ck_assert_msg(rc == 0, "farm run failed: %s", r->error);
@@ -333,8 +337,49 @@ START_TEST(test_faults_reorder)
 }
 END_TEST
 
+/* Every node's verify.* counter 0: every piece it got was clean. */
+static void assert_verified_clean(const struct farm_result *r)
+{
+    for (unsigned i = 0; i < r->n_nodes; i++)
+        for (unsigned j = 0; j < r->node[i].kv.n; j++) {
+            const struct ebf_kv_pair *p = &r->node[i].kv.pair[j];
+            if (!strncmp(p->key, "verify.", 7))
+                ck_assert_msg(strcmp(p->val, "0") == 0, "node%u %s = %s", i, p->key, p->val);
+        }
+}
+
+/* No fault (no fault stage: with the prebuilt payload, frames keep their
+ * bytes between uses), with the prebuilt payload (the default, _i 0) and
+ * the per-event one (_i 1): every frame through, every event complete and
+ * decided once, verified clean by the nodes, the ledger closed. */
+START_TEST(test_faults_none_both_payloads)
+{
+    struct farm_conf c;
+    struct farm_result r;
+    struct ledger l;
+
+    payload = _i ? FF_PAYLOAD_PER_EVENT : FF_PAYLOAD_PREBUILT;
+    run(&c, "", NONE, 0, &r, &l);
+    ck_assert_uint_eq(ebf_kv_u64(&r.readout, "frames", 0), FRAMES);
+    ck_assert_uint_eq(ebf_kv_u64(&r.sfc, "rx.frames", 0), FRAMES);
+    ck_assert_uint_eq(ebf_kv_u64(&r.sfc, "events.complete", 0), EVENTS);
+    ck_assert_uint_eq(l.generated, EVENTS);
+    ck_assert_uint_eq(l.incomplete, 0);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert_uint_eq(l.accepted + l.rejected, EVENTS);
+    ck_assert_uint_eq(l.accepted, expected_accepts(EVENTS, 0.1));
+    ck_assert_uint_eq(sum_nodes(&r, "events"), EVENTS);
+    ck_assert_uint_eq(sum_nodes(&r, "events_bad"), 0);
+    assert_verified_clean(&r);
+    ck_assert(l.digest_match && l.ids_match && l.nodes_agree && l.closed);
+    farm_result_free(&r);
+}
+END_TEST
+
 /* Corrupted payloads and headers: each corrupted frame rejected with its
- * reason (bad_checksum, bad_field), none accepted into an event. */
+ * reason (bad_checksum, bad_field), none accepted into an event; the same
+ * counts (one model) with the prebuilt payload (_i 0) and the per-event
+ * one (_i 1). */
 START_TEST(test_faults_corrupt)
 {
     struct farm_result r;
@@ -342,15 +387,11 @@ START_TEST(test_faults_corrupt)
     struct model m;
     const char *spec = "corrupt_payload=0.005,corrupt_header=0.005";
 
+    payload = _i ? FF_PAYLOAD_PER_EVENT : FF_PAYLOAD_PREBUILT;
     fault_case(spec, NONE, 0, &m, &r, &l);
     ck_assert_uint_gt(m.rejected_payload, 0);
     ck_assert_uint_gt(m.rejected_header, 0);
-    for (unsigned i = 0; i < r.n_nodes; i++)       /* every piece they got verified */
-        for (unsigned j = 0; j < r.node[i].kv.n; j++) {
-            const struct ebf_kv_pair *p = &r.node[i].kv.pair[j];
-            if (!strncmp(p->key, "verify.", 7))
-                ck_assert_msg(strcmp(p->val, "0") == 0, "node%u %s = %s", i, p->key, p->val);
-        }
+    assert_verified_clean(&r);      /* every piece they got verified */
     farm_result_free(&r);
 }
 END_TEST
@@ -494,7 +535,8 @@ Suite *farm_faults_suite(void)
     tcase_add_test(tc, test_faults_drop);
     tcase_add_test(tc, test_faults_dup);
     tcase_add_test(tc, test_faults_reorder);
-    tcase_add_test(tc, test_faults_corrupt);
+    tcase_add_loop_test(tc, test_faults_none_both_payloads, 0, 2);
+    tcase_add_loop_test(tc, test_faults_corrupt, 0, 2);
     tcase_add_test(tc, test_faults_silent_source);
     tcase_add_test(tc, test_faults_mixed);
     tcase_add_test(tc, test_faults_withheld);

@@ -69,6 +69,57 @@ START_TEST(test_crc32c_reference)
 }
 END_TEST
 
+/* crc(A || B) from crc(A), crc(B), |B|: every cut of a buffer, and both
+ * forms of the shift (the carry-less one when the CPU has it), against
+ * the plain CRC over the whole. */
+START_TEST(test_crc32c_combine)
+{
+    static uint8_t b[9000];
+
+    for (size_t i = 0; i < sizeof(b); i++)
+        b[i] = (uint8_t)(ebf_mix64(i + 7) >> 23);
+    for (size_t n = 0; n <= 1100; n += (n < 80 ? 1 : 37)) {
+        uint32_t whole = ebf_crc32c(0, b, n);
+        for (size_t cut = 0; cut <= n; cut += (n < 80 ? 1 : 13)) {
+            uint32_t c1 = ebf_crc32c(0, b, cut), c2 = ebf_crc32c(0, b + cut, n - cut);
+            struct ebf_crc32c_shift s = ebf_crc32c_shift_make(n - cut);
+            ck_assert_uint_eq(ebf_crc32c_combine(c1, c2, n - cut), whole);
+            ck_assert_uint_eq(ebf_crc32c_combine_shift(c1, c2, &s), whole);
+        }
+    }
+    /* the lengths of pieces: header 40 + up to 8,000 bytes */
+    for (size_t len2 = 1; len2 <= 8000; len2 += 997) {
+        uint32_t whole = ebf_crc32c(0, b, 40 + len2);
+        struct ebf_crc32c_shift s = ebf_crc32c_shift_make(len2);
+        uint32_t c1 = ebf_crc32c(0, b, 40), c2 = ebf_crc32c(0, b + 40, len2);
+        ck_assert_uint_eq(ebf_crc32c_combine(c1, c2, len2), whole);
+        ck_assert_uint_eq(ebf_crc32c_combine_shift(c1, c2, &s), whole);
+    }
+    /* a 40-byte header without its CRC field at 28 (and other layouts),
+     * then B, in one call */
+    static const size_t layouts[][2] = {{28, 40}, {0, 4}, {0, 40}, {36, 40}, {4, 12}, {28, 41}};
+    for (unsigned j = 0; j < sizeof(layouts) / sizeof(layouts[0]); j++) {
+        size_t skip = layouts[j][0], hl = layouts[j][1];
+        for (size_t len2 = 0; len2 <= 1500; len2 += 61) {
+            uint8_t cat[1600];
+            memcpy(cat, b, skip);
+            memcpy(cat + skip, b + skip + 4, hl - skip - 4);
+            memcpy(cat + hl - 4, b + 5000, len2);
+            struct ebf_crc32c_shift s = ebf_crc32c_shift_make(len2);
+            ck_assert_uint_eq(ebf_crc32c_hdr_combine(b, skip, hl, ebf_crc32c(0, b + 5000, len2),
+                                                     &s),
+                              ebf_crc32c(0, cat, hl - 4 + len2));
+        }
+    }
+    /* an empty B leaves crc(A); an empty A gives crc(B) */
+    ck_assert_uint_eq(ebf_crc32c_combine(0xE3069283u, 0, 0), 0xE3069283u);
+    ck_assert_uint_eq(ebf_crc32c_combine(0, 0xE3069283u, 9), 0xE3069283u);
+    /* "1234" then "56789" is the published check value */
+    ck_assert_uint_eq(ebf_crc32c_combine(ebf_crc32c(0, "1234", 4), ebf_crc32c(0, "56789", 5), 5),
+                      0xE3069283u);
+}
+END_TEST
+
 /* --- Suite ----------------------------------------------------------------- */
 
 Suite *ebf_crc_suite(void);   /* called by check-main.c, which has no header */
@@ -82,6 +133,7 @@ Suite *ebf_crc_suite(void)
     tcase_add_test(tc, test_crc32c_vectors);
     tcase_add_test(tc, test_crc32c_incremental);
     tcase_add_test(tc, test_crc32c_reference);
+    tcase_add_test(tc, test_crc32c_combine);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -33,6 +33,29 @@ START_TEST(test_pattern_definition)
 }
 END_TEST
 
+/* The prebuilt payload: the pattern of (source, EBF_PATTERN_PREBUILT_ID),
+ * written out independently; the same for every event, different per
+ * source; ebf_pattern_id picks it by the fragment flag. */
+START_TEST(test_pattern_prebuilt)
+{
+    uint8_t b[24], c[24];
+    uint64_t base = ebf_mix64(UINT64_MAX ^ ((uint64_t)PAT_SRC << 48) ^ 0x65626661726dull);
+
+    ebf_pattern_fill(b, sizeof(b), PAT_SRC, EBF_PATTERN_PREBUILT_ID, 0);
+    for (int i = 0; i < 24; i++) {
+        uint64_t w = base + (uint64_t)(i / 8) * 0x9e3779b97f4a7c15ull;
+        ck_assert_uint_eq(b[i], (uint8_t)(w >> (8 * (i % 8))));
+    }
+    ck_assert_uint_eq(ebf_pattern_id(PAT_EVT, EBF_FRAGF_PREBUILT), EBF_PATTERN_PREBUILT_ID);
+    ck_assert_uint_eq(ebf_pattern_id(PAT_EVT, 0), PAT_EVT);
+    ebf_pattern_fill(c, sizeof(c), PAT_SRC + 1, EBF_PATTERN_PREBUILT_ID, 0);
+    ck_assert_int_ne(memcmp(b, c, sizeof(b)), 0);
+    /* a prebuilt piece is not the event's pattern, at the first byte */
+    ck_assert_int_eq(ebf_pattern_check(b, sizeof(b), PAT_SRC, PAT_EVT, 0), 0);
+    ck_assert_int_eq(ebf_pattern_check(b + 5, 19, PAT_SRC, EBF_PATTERN_PREBUILT_ID, 5), -1);
+}
+END_TEST
+
 START_TEST(test_pattern_piecewise_check)
 {
     uint8_t b[PAT_LEN];
@@ -179,6 +202,7 @@ Suite *ebf_pattern_suite(void)
 
     tcase_set_timeout(tc, T_TIMEOUT);
     tcase_add_test(tc, test_pattern_definition);
+    tcase_add_test(tc, test_pattern_prebuilt);
     tcase_add_test(tc, test_pattern_piecewise_check);
     tcase_add_test(tc, test_pattern_bad_byte);
     tcase_add_test(tc, test_pattern_wrong_ids);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebf_crc.h"
 #include "ebf_mix.h"
 #include "ebf_pattern.h"
 #include "ebf_proto.h"
@@ -750,8 +751,12 @@ static const struct bad_frag bad_frags[] = {
       EBF_R_BAD_LENGTH },
     { "piece_len 101", EBF_ENCAP_ETH, { { M_SET16, AT_EBF, 24, 101 } }, 0, EBF_R_TRUNCATED },
     { "piece_len 99", EBF_ENCAP_ETH, { { M_SET16, AT_EBF, 24, 99 } }, FIX_CRC, EBF_R_OK },
-    /* flags are reserved */
-    { "flags 0x0001", EBF_ENCAP_ETH, { { M_SET16, AT_EBF, 26, 0x0001 } }, FIX_CRC,
+    /* flags: EBF_FRAGF_PREBUILT is known, the rest reserved */
+    { "flags 0x0001", EBF_ENCAP_ETH, { { M_SET16, AT_EBF, 26, EBF_FRAGF_PREBUILT } }, FIX_CRC,
+      EBF_R_OK },
+    { "flags 0x0002", EBF_ENCAP_ETH, { { M_SET16, AT_EBF, 26, 0x0002 } }, FIX_CRC,
+      EBF_R_BAD_FIELD },
+    { "flags 0x0003", EBF_ENCAP_UDP, { { M_SET16, AT_EBF, 26, 0x0003 } }, FIX_CRC,
       EBF_R_BAD_FIELD },
     { "flags 0x8000", EBF_ENCAP_UDP, { { M_SET16, AT_EBF, 26, 0x8000 } }, FIX_CRC,
       EBF_R_BAD_FIELD },
@@ -1251,6 +1256,57 @@ START_TEST(test_frag_write_pattern)
 }
 END_TEST
 
+/* A prebuilt piece (EBF_FRAGF_PREBUILT): ebf_frag_write_crc over the
+ * payload's own CRC writes what ebf_frag_write writes, byte for byte; the
+ * verifier checks it against the prebuilt pattern (not the event's), and a
+ * corrupted byte is caught as with the per-event pattern: CRC bad, or
+ * pattern bad when the CRC was rewritten over it. */
+START_TEST(test_frag_prebuilt)
+{
+    static uint8_t a[EBF_FRAG_HLEN + 1446], b[EBF_FRAG_HLEN + 1446];
+    struct ebf_frag_hdr h = {.source = 6, .seq = 4, .event_id = 991, .frag_len = 3000,
+                             .offset = 1446, .piece_len = 1446, .flags = EBF_FRAGF_PREBUILT,
+                             .tx_ns = 42};
+    struct ebf_frag_hdr h2 = h, p;
+    size_t used;
+    int bad = -1;
+
+    ebf_pattern_fill(a + EBF_FRAG_HLEN, 1446, 6, EBF_PATTERN_PREBUILT_ID, 1446);
+    memcpy(b + EBF_FRAG_HLEN, a + EBF_FRAG_HLEN, 1446);
+    ebf_frag_write(a, &h);
+    struct ebf_crc32c_shift sh = ebf_crc32c_shift_make(1446);
+    ebf_frag_write_crc(b, &h2, ebf_crc32c(0, b + EBF_FRAG_HLEN, 1446), &sh);
+    ck_assert_int_eq(memcmp(a, b, sizeof(a)), 0);
+    ck_assert_uint_eq(h.crc, h2.crc);
+    ck_assert_uint_eq(h2.crc, ref_crc32c(ref_crc32c(0, b, 28), b + 32, 8 + 1446));
+    ck_assert_uint_eq(b[26], 0x00);                 /* flags, big-endian */
+    ck_assert_uint_eq(b[27], 0x01);
+
+    ck_assert_int_eq(ebf_frag_parse(b, sizeof(b), 8, 1, &p, &used), EBF_R_OK);
+    ck_assert_uint_eq(p.flags, EBF_FRAGF_PREBUILT);
+    ck_assert_int_eq(ebf_frag_verify(b, &p, &bad), EBF_R_OK);
+    ck_assert_int_eq(bad, 0);
+
+    /* the same bytes claimed as the event's own pattern: a pattern error */
+    h2.flags = 0;
+    ebf_frag_write(b, &h2);
+    ck_assert_int_eq(ebf_frag_parse(b, sizeof(b), 8, 1, &p, &used), EBF_R_OK);
+    ck_assert_int_eq(ebf_frag_verify(b, &p, &bad), EBF_R_OK);
+    ck_assert_int_eq(bad, 1);
+
+    /* corrupted: CRC bad; CRC rewritten over it: pattern bad */
+    h2.flags = EBF_FRAGF_PREBUILT;
+    b[EBF_FRAG_HLEN + 1000] ^= 0x10;
+    ck_assert_int_eq(ebf_frag_parse(b, sizeof(b), 8, 0, &p, &used), EBF_R_OK);
+    ck_assert_int_eq(ebf_frag_verify(b, &p, &bad), EBF_R_BAD_CHECKSUM);
+    ck_assert_int_eq(bad, 0);
+    ebf_frag_write(b, &h2);
+    ck_assert_int_eq(ebf_frag_parse(b, sizeof(b), 8, 0, &p, &used), EBF_R_OK);
+    ck_assert_int_eq(ebf_frag_verify(b, &p, &bad), EBF_R_OK);
+    ck_assert_int_eq(bad, 1);
+}
+END_TEST
+
 Suite *ebf_proto_suite(void);   /* called by check-main.c, which has no header */
 
 static TCase *tcase(const char *name)
@@ -1298,6 +1354,7 @@ Suite *ebf_proto_suite(void)
     tcase_add_test(tc, test_throttle_frame);
     tcase_add_test(tc, test_frag_verify_one_pass);
     tcase_add_test(tc, test_frag_write_pattern);
+    tcase_add_test(tc, test_frag_prebuilt);
     suite_add_tcase(s, tc);
 
     return s;

@@ -24,11 +24,11 @@ static size_t put_record(uint8_t *out, uint64_t id, int with2)
 
     r.len = (uint32_t)ebf_store_rec_len(r.n_frags, l0 + (with2 ? l2 : 0));
     uint8_t *p = ebf_store_rec_head(out, &r);
-    p = ebf_store_frag_head(p, 0, l0);
+    p = ebf_store_frag_head(p, 0, 0, l0);
     for (uint32_t i = 0; i < l0; i++)
         *p++ = (uint8_t)(id + i);
     if (with2) {
-        p = ebf_store_frag_head(p, 2, l2);
+        p = ebf_store_frag_head(p, 2, 0x0001, l2);     /* a prebuilt fragment */
         for (uint32_t i = 0; i < l2; i++)
             *p++ = (uint8_t)(id + 2 + i);
     }
@@ -94,11 +94,13 @@ START_TEST(test_round_trip)
         size_t pos = 0;
         ck_assert_int_eq(ebf_store_frag_next(&r, &pos, &g), 1);
         ck_assert_uint_eq(g.source, 0);
+        ck_assert_uint_eq(g.flags, 0);
         ck_assert_uint_eq(g.len, 17 + i);
         ck_assert_uint_eq(g.data[5], (uint8_t)(7 + i + 5));
         if (i != 1) {
             ck_assert_int_eq(ebf_store_frag_next(&r, &pos, &g), 1);
             ck_assert_uint_eq(g.source, 2);
+            ck_assert_uint_eq(g.flags, 0x0001);
             ck_assert_uint_eq(g.len, 33);
             ck_assert_uint_eq(g.data[32], (uint8_t)(7 + i + 2 + 32));
         }

@@ -51,7 +51,7 @@ START_TEST(test_readout_without_faults)
     static const char *const want[] = {
         "farm=demo", "events=200000", "rate=0", "duration_s=300", "frag_max=1024", "frag_min=1024", "seed=1",
         "faults=none", "fault_seed=1", "silence=none", "burst_events=0", "burst_gap_us=0",
-        "frag_dist=fixed", NULL,
+        "frag_dist=fixed", "payload=prebuilt", NULL,
     };
 
     check_params(FARM_READOUT, want);
@@ -63,7 +63,8 @@ START_TEST(test_readout_with_faults_and_lognormal_sizes)
     static const char *const want[] = {
         "farm=demo", "events=5", "rate=2.5", "duration_s=300", "frag_max=4096", "frag_min=64", "seed=9",
         "faults=drop=0.01,dup=0.001", "fault_seed=11", "silence=3@100", "burst_events=50",
-        "burst_gap_us=20", "frag_dist=lognormal", "frag_mean=700.5", "frag_sigma=120", NULL,
+        "burst_gap_us=20", "frag_dist=lognormal", "payload=per-event", "frag_mean=700.5",
+        "frag_sigma=120", NULL,
     };
     struct ff_run *r = &spec.run;
 
@@ -81,7 +82,30 @@ START_TEST(test_readout_with_faults_and_lognormal_sizes)
     r->frag_dist = FF_DIST_LOGNORMAL;
     r->frag_mean = 700.5;
     r->frag_sigma = 120;
+    r->payload = FF_PAYLOAD_PER_EVENT;
     check_params(FARM_READOUT, want);
+}
+END_TEST
+
+/* payload auto: prebuilt without a trigger plug-in (above), per-event with
+ * one (it may read the payload); explicit values stay. */
+START_TEST(test_readout_payload_auto)
+{
+    static const char *const want[] = {
+        "farm=demo", "events=200000", "rate=0", "duration_s=300", "frag_max=1024", "frag_min=1024", "seed=1",
+        "faults=none", "fault_seed=1", "silence=none", "burst_events=0", "burst_gap_us=0",
+        "frag_dist=fixed", "payload=per-event", NULL,
+    };
+    static const char *const pre[] = {
+        "farm=demo", "events=200000", "rate=0", "duration_s=300", "frag_max=1024", "frag_min=1024", "seed=1",
+        "faults=none", "fault_seed=1", "silence=none", "burst_events=0", "burst_gap_us=0",
+        "frag_dist=fixed", "payload=prebuilt", NULL,
+    };
+
+    snprintf(spec.run.trigger.plugin, sizeof(spec.run.trigger.plugin), "plugins/x.so");
+    check_params(FARM_READOUT, want);
+    spec.run.payload = FF_PAYLOAD_PREBUILT;
+    check_params(FARM_READOUT, pre);
 }
 END_TEST
 
@@ -97,6 +121,7 @@ Suite *farm_params_suite(void)
     tcase_add_test(tc, test_sfc_and_node);
     tcase_add_test(tc, test_readout_without_faults);
     tcase_add_test(tc, test_readout_with_faults_and_lognormal_sizes);
+    tcase_add_test(tc, test_readout_payload_auto);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -306,6 +306,7 @@ START_TEST(test_minimal_defaults)
     ck_assert_uint_eq(spec.run.mtu, 1500);
     ck_assert(spec.run.duration_s == 0 && spec.run.rate == 0);
     ck_assert_int_eq(spec.run.frag_dist, FF_DIST_FIXED);
+    ck_assert_int_eq(spec.run.payload, FF_PAYLOAD_AUTO);
     ck_assert(spec.run.frag_mean == 0 && spec.run.frag_sigma == 0);
     ck_assert_str_eq(spec.run.faults, "");
     ck_assert_uint_eq(spec.run.fault_seed, 1);
@@ -443,6 +444,7 @@ START_TEST(test_faults_and_sizes)
         "  frag_dist: lognormal\n"
         "  frag_mean: 2000.5\n"
         "  frag_sigma: 0\n"
+        "  payload: per-event\n"
         "  faults: drop=0.001,dup=0.001,reorder=0.01,corrupt=0.0005,window=16\n"
         "  fault_seed: 18446744073709551615\n"
         "  silence: 15@4294967296\n"
@@ -451,6 +453,7 @@ START_TEST(test_faults_and_sizes)
     static const char nothing[] = BASE
         "run:\n"
         "  frag_dist: uniform\n"
+        "  payload: prebuilt\n"
         "  faults: none\n"
         "  silence: none\n"
         "  burst_events: 0\n";
@@ -465,6 +468,7 @@ START_TEST(test_faults_and_sizes)
 
     ck_assert_msg(parse(every) == 0, "%s", err);
     ck_assert_int_eq(spec.run.frag_dist, FF_DIST_LOGNORMAL);
+    ck_assert_int_eq(spec.run.payload, FF_PAYLOAD_PER_EVENT);
     ck_assert(spec.run.frag_mean == 2000.5 && spec.run.frag_sigma == 0);
     /* Log-normal, no clamp given: from 1 to what an event of 16 fragments
      * carries at MTU 1500, 1023 / 16 = 63 frames of 1408 B each. */
@@ -479,6 +483,7 @@ START_TEST(test_faults_and_sizes)
 
     ck_assert_msg(parse(nothing) == 0, "%s", err);
     ck_assert_int_eq(spec.run.frag_dist, FF_DIST_UNIFORM);   /* uniform over 1024..1024 */
+    ck_assert_int_eq(spec.run.payload, FF_PAYLOAD_PREBUILT);
     ck_assert_uint_eq(spec.run.frag_min, 1024);
     ck_assert_uint_eq(spec.run.frag_max, 1024);
     ck_assert_str_eq(spec.run.faults, "");
@@ -538,7 +543,7 @@ static const struct bad {
      "run:\n"
      "  sorces: 3\n",
      "key 'run.sorces' is not allowed (allowed: sources, events, rate, duration_s, "
-     "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, encap, udp_port, mtu, "
+     "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, payload, encap, udp_port, mtu, "
      "seed, trigger_us, accept, accept_seed, timeout_ms, faults, fault_seed, silence, "
      "burst_events, burst_gap_us, trigger, store)"},
     {"unknown readout key",
@@ -580,7 +585,7 @@ static const struct bad {
      BASE
      "run: 5\n",
      "key 'run' must be a mapping of keys (allowed: sources, events, rate, duration_s, "
-     "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, encap, udp_port, mtu, "
+     "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, payload, encap, udp_port, mtu, "
      "seed, trigger_us, accept, accept_seed, timeout_ms, faults, fault_seed, silence, "
      "burst_events, burst_gap_us, trigger, store)"},
     {"readouts not a list",
@@ -1235,6 +1240,11 @@ static const struct bad {
      "  burst_events: 10\n"
      "  burst_gap_us: 60000001\n",
      "key 'run.burst_gap_us': 60000001 is out of range (0 to 60000000)"},
+    {"bad payload",
+     BASE
+     "run:\n"
+     "  payload: per_event\n",
+     "key 'run.payload': \"per_event\" is not allowed (allowed: auto, prebuilt, per-event)"},
     {"bad frag_dist",
      BASE
      "run:\n"

@@ -45,7 +45,7 @@ static enum node_store_put put(struct node_store *s, uint16_t stream, uint64_t i
     p0[0] = (struct ebf_trigger_piece){payload[0], len / 2};
     p0[1] = (struct ebf_trigger_piece){payload[0] + len / 2, len - len / 2};
     p2[0] = (struct ebf_trigger_piece){payload[2], len};
-    return node_store_put(s, stream, &h, f);
+    return node_store_put(s, stream, &h, f, NULL);
 }
 
 static struct node_store *make(const struct node_store_conf *c0, uint32_t run)

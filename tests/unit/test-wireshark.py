@@ -59,6 +59,22 @@ def with_u16(data, at, value):
     return data[:at] + struct.pack(">H", value) + data[at + 2:]
 
 
+def crc32c(data):
+    """CRC32C, bitwise (docs/protocol.md section 4)."""
+    c = 0xFFFFFFFF
+    for b in data:
+        c ^= b
+        for _ in range(8):
+            c = (c >> 1) ^ (0x82F63B78 & -(c & 1))
+    return c ^ 0xFFFFFFFF
+
+
+def frag_flags(frag, flags):
+    """FRAG with its flags set and its CRC rewritten over them."""
+    f = with_u16(frag, 26, flags)
+    return f[:28] + struct.pack(">I", crc32c(f[:28] + f[32:])) + f[32:]
+
+
 def udp_to(port, ebfarm_bytes):
     return with_u16(with_u16(SPEC_UDP_HEADER, 34, port), 36, port) + ebfarm_bytes
 
@@ -132,6 +148,14 @@ CASES = [
         "ebfarm.frag.offset": "8", "ebfarm.bad_length": "1"}),
     ("fragment flags 0x00ff", flip(SPEC_FRAGMENT, 14 + 27), {
         "ebfarm.frag.flags": "0x00ff", "ebfarm.bad_field": "1", "ebfarm.crc.bad": "1"}),
+    ("fragment flag prebuilt", ETH + frag_flags(FRAG, 0x0001), {
+        "ebfarm.frag.flags": "0x0001", "ebfarm.frag.flags.prebuilt": "1",
+        "ebfarm.frag.flags.reserved": "0x0000", "ebfarm.frag.crc.status": "1",
+        "_ws.expert": "-"}),
+    ("fragment flag 0x0002", ETH + frag_flags(FRAG, 0x0002), {
+        "ebfarm.frag.flags": "0x0002", "ebfarm.frag.flags.prebuilt": "0",
+        "ebfarm.frag.flags.reserved": "0x0001", "ebfarm.bad_field": "1",
+        "ebfarm.frag.crc.status": "1"}),
     ("credit with 65 acks", ETH + credit(1, 0, 65, 3, 42) + bytes(40), {
         "ebfarm.credit.n_acks": "65", "ebfarm.bad_length": "1"}),
     ("credit cut inside its acks", ETH + credit(1, 1, 2, 3, 42, [(5, 1, 0)]), {

@@ -54,7 +54,8 @@ static int check_pattern(const struct ebf_store_rec *r, char *err, size_t len)
     size_t pos = 0;
 
     while (ebf_store_frag_next(r, &pos, &f)) {
-        long bad = ebf_pattern_check(f.data, f.len, f.source, r->event_id, 0);
+        long bad = ebf_pattern_check(f.data, f.len, f.source,
+                                     ebf_pattern_id(r->event_id, f.flags), 0);
         if (bad >= 0) {
             snprintf(err, len, "event %" PRIu64 ": source %u byte %ld is not the readout's "
                      "pattern", r->event_id, f.source, bad);

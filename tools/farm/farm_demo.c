@@ -52,6 +52,7 @@ void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)
     c->sfc_workers = s->n_sfcs ? s->sfc[0].workers : 0;
     c->max_seconds = s->run.duration_s;
     c->frag_dist = s->run.frag_dist;
+    c->payload = s->run.payload;
     c->frag_mean = s->run.frag_mean;
     c->frag_sigma = s->run.frag_sigma;
     c->seed = s->run.seed;
@@ -82,6 +83,7 @@ static void demo_run(const struct farm_conf *c, struct ff_run *run)
     run->frag_dist = c->frag_dist == FF_DIST_LOGNORMAL ? FF_DIST_LOGNORMAL
                      : c->frag_min == c->frag_max ? FF_DIST_FIXED : FF_DIST_UNIFORM;
     run->frag_mean = c->frag_mean;
+    run->payload = c->payload;
     run->frag_sigma = c->frag_sigma;
     /* One seed for the run: the sizes and the fault decisions. */
     run->seed = c->seed;

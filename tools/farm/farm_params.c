@@ -10,9 +10,18 @@
 
 /*
  * The readouts' fault and size-distribution parameters: faults or "none",
- * fault_seed, silence "S@E" or "none", bursts, frag_dist, and frag_mean
+ * fault_seed, silence "S@E" or "none", bursts, frag_dist, payload, and frag_mean
  * and frag_sigma with lognormal only.
  */
+/* The readouts' payload: auto is per-event under a trigger plug-in (its
+ * decisions may read the payload, which prebuilt is the same in every
+ * event), prebuilt otherwise (docs/performance.md, issue 13 section 7). */
+static int per_event(const struct ff_run *r)
+{
+    return r->payload == FF_PAYLOAD_PER_EVENT ||
+           (r->payload == FF_PAYLOAD_AUTO && r->trigger.plugin[0] != '\0');
+}
+
 static void readout_fault_params(const struct ff_run *r, struct ctl_param *p, unsigned *n)
 {
     static const char *const dist[] = {
@@ -29,6 +38,7 @@ static void readout_fault_params(const struct ff_run *r, struct ctl_param *p, un
     P("burst_events", "%u", r->burst_events);
     P("burst_gap_us", "%u", r->burst_gap_us);
     P("frag_dist", "%s", dist[r->frag_dist]);
+    P("payload", "%s", per_event(r) ? "per-event" : "prebuilt");
     if (r->frag_dist == FF_DIST_LOGNORMAL) {
         P("frag_mean", "%.17g", r->frag_mean);
         P("frag_sigma", "%.17g", r->frag_sigma);

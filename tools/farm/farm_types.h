@@ -104,6 +104,7 @@ struct farm_conf {
     /* Fragment sizes: lognormal, or else fixed or uniform by frag_min/frag_max. */
     enum ff_frag_dist frag_dist;
     double frag_mean, frag_sigma;    /* lognormal: bytes, clamped to [frag_min, frag_max] */
+    enum ff_payload payload;     /* the readouts' fragment bytes: auto, prebuilt, per-event */
     /* The readout's fault injection (readout/ro_fault.h). */
     uint64_t seed;               /* fragment sizes and fault decisions (1) */
     char faults[FF_STR_MAX];     /* frame fault spec, "" for none */

@@ -95,6 +95,8 @@ static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *ru
                   run->frag_max);
     run->frag_dist = r->frag_dist ? (enum ff_frag_dist)*r->frag_dist
                      : run->frag_min == run->frag_max ? FF_DIST_FIXED : FF_DIST_UNIFORM;
+    if (r->payload)
+        run->payload = (enum ff_payload)*r->payload;
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(FRAG_MEAN), r->frag_mean, &run->frag_mean);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(FRAG_SIGMA), r->frag_sigma, &run->frag_sigma);
     return rc;

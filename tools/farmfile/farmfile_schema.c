@@ -17,6 +17,11 @@ static const cyaml_strval_t encap_strings[] = {
     {"eth", FF_ENCAP_ETH},
     {"udp", FF_ENCAP_UDP},
 };
+static const cyaml_strval_t payload_strings[] = {
+    {"auto", FF_PAYLOAD_AUTO},
+    {"prebuilt", FF_PAYLOAD_PREBUILT},
+    {"per-event", FF_PAYLOAD_PER_EVENT},
+};
 static const cyaml_strval_t dist_strings[] = {
     {"fixed", FF_DIST_FIXED},
     {"uniform", FF_DIST_UNIFORM},
@@ -130,6 +135,8 @@ static const cyaml_schema_field_t run_fields[] = {
                          dist_strings, CYAML_ARRAY_LEN(dist_strings)),
     STR("frag_mean", OPT, struct raw_run, frag_mean),
     STR("frag_sigma", OPT, struct raw_run, frag_sigma),
+    CYAML_FIELD_ENUM_PTR("payload", OPT | CYAML_FLAG_STRICT, struct raw_run, payload,
+                         payload_strings, CYAML_ARRAY_LEN(payload_strings)),
     CYAML_FIELD_ENUM_PTR("encap", OPT | CYAML_FLAG_STRICT, struct raw_run, encap, encap_strings,
                          CYAML_ARRAY_LEN(encap_strings)),
     STR("udp_port", OPT, struct raw_run, udp_port),

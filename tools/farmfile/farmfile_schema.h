@@ -55,6 +55,7 @@ struct raw_run {
     char *sources, *events, *rate, *duration_s, *frag_size, *frag_min, *frag_max;
     int *frag_dist;
     char *frag_mean, *frag_sigma;
+    int *payload;
     int *encap;
     char *udp_port, *mtu, *seed, *trigger_us, *accept, *accept_seed, *timeout_ms;
     char *faults, *fault_seed, *silence, *burst_events, *burst_gap_us;

@@ -20,6 +20,10 @@ enum ff_port_kind { FF_PORT_MEMIF, FF_PORT_PCI, FF_PORT_VDEV };
 enum ff_idle { FF_IDLE_SPIN, FF_IDLE_BACKOFF };
 enum ff_encap { FF_ENCAP_ETH, FF_ENCAP_UDP };
 enum ff_frag_dist { FF_DIST_FIXED, FF_DIST_UNIFORM, FF_DIST_LOGNORMAL };
+/* The readouts' --payload: auto is prebuilt, or per-event when the nodes
+ * run a trigger plug-in (it may read the payload: prebuilt bytes are the
+ * same in every event); farm_params resolves it. */
+enum ff_payload { FF_PAYLOAD_AUTO, FF_PAYLOAD_PREBUILT, FF_PAYLOAD_PER_EVENT };
 enum ff_host_kind { FF_HOST_LOCAL, FF_HOST_SSH, FF_HOST_NETNS };
 
 #define FF_NO_SILENCE UINT32_MAX     /* ff_run.silence_source: no source goes silent */
@@ -125,6 +129,7 @@ struct ff_run {
     uint32_t frag_min, frag_max; /* equal for a fixed size; the clamp of log-normal sizes */
     enum ff_frag_dist frag_dist;
     double frag_mean, frag_sigma;    /* log-normal only: mean and standard deviation, bytes */
+    enum ff_payload payload;     /* auto (the default), prebuilt or per-event fragment bytes */
     enum ff_encap encap;
     uint16_t udp_port, mtu;
     uint64_t seed;

@@ -42,7 +42,11 @@ local f = {
     frag_len = ProtoField.uint32("ebfarm.frag.frag_len", "Fragment length", base.DEC),
     frag_offset = ProtoField.uint32("ebfarm.frag.offset", "Piece offset", base.DEC),
     frag_piece_len = ProtoField.uint16("ebfarm.frag.piece_len", "Piece length", base.DEC),
-    frag_flags = ProtoField.uint16("ebfarm.frag.flags", "Flags (reserved)", base.HEX),
+    frag_flags = ProtoField.uint16("ebfarm.frag.flags", "Flags", base.HEX),
+    frag_flag_prebuilt = ProtoField.bool("ebfarm.frag.flags.prebuilt", "Prebuilt payload", 16,
+                                         nil, 0x0001),
+    frag_flag_reserved = ProtoField.uint16("ebfarm.frag.flags.reserved", "Reserved flags",
+                                           base.HEX, nil, 0xFFFE),
     frag_crc = ProtoField.uint32("ebfarm.frag.crc", "CRC32C", base.HEX),
     frag_crc_status = ProtoField.uint8("ebfarm.frag.crc.status", "CRC32C status", base.DEC,
                                        crc_status_names),
@@ -270,6 +274,8 @@ local function add_frag_fields(tvb, off, t)
     t:add(f.frag_offset, tvb(off + 20, 4))
     t:add(f.frag_piece_len, tvb(off + 24, 2))
     local fi = t:add(f.frag_flags, tvb(off + 26, 2))
+    fi:add(f.frag_flag_prebuilt, tvb(off + 26, 2))
+    fi:add(f.frag_flag_reserved, tvb(off + 26, 2))
     t:add(f.frag_tx_ns, tvb(off + 32, 8))
     return fi
 end
@@ -296,8 +302,9 @@ local function frag_body(tvb, off, t, left)
     elseif not have then
         short(tvb, off, FRAG_HLEN + h.piece_len, t, "fragment piece")
     end
-    if h.flags ~= 0 then
-        flag(fi, ex.bad_field, string.format("Flags 0x%04x: reserved, must be 0", h.flags))
+    if band(h.flags, 0xFFFE) ~= 0 then
+        flag(fi, ex.bad_field, string.format("Flags 0x%04x: only bit 0 (prebuilt payload) is "
+                                             .. "defined, the others must be 0", h.flags))
     end
     local n_sources = ebf.prefs.n_sources
     if n_sources > 0 and h.source >= n_sources then
