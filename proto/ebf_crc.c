@@ -485,17 +485,10 @@ struct ebf_crc32c_shift ebf_crc32c_shift_make(size_t len2)
 }
 
 #if defined(__x86_64__)
-/* a * k x^33 mod P: the 63-bit carry-less product of the reflected values
- * is a k x (as a 64-bit reflected value), and the CRC instruction over it
- * multiplies by x^32 and reduces mod P. */
 __attribute__((target("pclmul,sse4.2")))
 static uint32_t crc_shift_clmul(uint32_t a, uint32_t k_clmul)
 {
-    typedef long long v2di __attribute__((vector_size(16)));
-    v2di va = {(long long)a, 0}, vk = {(long long)k_clmul, 0};
-    v2di pr = __builtin_ia32_pclmulqdq128(va, vk, 0);
-
-    return (uint32_t)__builtin_ia32_crc32di(0, (unsigned long long)pr[0]);
+    return ebf_crc32c_shift_clmul_x86(a, k_clmul);
 }
 #endif
 

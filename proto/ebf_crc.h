@@ -64,4 +64,22 @@ uint32_t ebf_crc32c_combine_shift(uint32_t crc1, uint32_t crc2,
 uint32_t ebf_crc32c_hdr_combine(const void *hdr, size_t skip, size_t len, uint32_t crc2,
                                 const struct ebf_crc32c_shift *s);
 
+#if defined(__x86_64__)
+/* a * k x^33 mod P for k_clmul (struct ebf_crc32c_shift): the 63-bit
+ * carry-less product of the reflected values is a k x (as a 64-bit
+ * reflected value), and the CRC instruction over it multiplies by x^32
+ * and reduces mod P. For callers compiled for these instructions (a CPU
+ * that has PCLMULQDQ and SSE4.2): the shift of ebf_crc32c_combine_shift,
+ * inlined. */
+__attribute__((target("pclmul,sse4.2")))
+static inline uint32_t ebf_crc32c_shift_clmul_x86(uint32_t a, uint32_t k_clmul)
+{
+    typedef long long ebf_v2di __attribute__((vector_size(16)));
+    ebf_v2di va = {(long long)a, 0}, vk = {(long long)k_clmul, 0};
+    ebf_v2di pr = __builtin_ia32_pclmulqdq128(va, vk, 0);
+
+    return (uint32_t)__builtin_ia32_crc32di(0, (unsigned long long)pr[0]);
+}
+#endif
+
 #endif /* EBF_CRC_H */

@@ -297,6 +297,18 @@ static inline void put_piece(struct ro_gen *g, struct rte_mbuf *m, uint8_t *frag
         ebf_frag_write_pattern(frag, h);
 }
 
+/* The addresses of a UDP frame toward SFC sfc. */
+static void ro_frame_addr(const struct ro_conf *c, uint16_t sfc, struct ebf_addr *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->encap = c->encap;
+    a->udp_port = c->udp_port;
+    a->src_ip = c->src_ip;
+    a->dst_ip = c->sfc_ip[sfc];
+    memcpy(a->src_mac, c->src_mac, 6);
+    memcpy(a->dst_mac, c->sfc_mac[sfc], 6);
+}
+
 /* Build the frames of one source's fragment of event e into the queue
  * (flushing when it fills). Returns 0, -ENOMEM (no mbuf), -EMSGSIZE (an
  * mbuf without room for the frame: the pool's data room is below the
@@ -309,14 +321,13 @@ static int emit_fragment(struct ro_gen *g, const volatile sig_atomic_t *force, u
     struct ro_stats *st = g->st;
     struct ro_txq *q = &g->q;
     uint32_t len = ro_frag_size(c, source, e), max_piece = g->max_piece;
-    struct ebf_addr a = {.encap = c->encap, .udp_port = c->udp_port, .src_ip = c->src_ip};
+    struct ebf_addr a;
     uint16_t sfc = (uint16_t)(e % c->n_sfcs);
     size_t hlen = g->hlen;
 
     g->q_sfc = sfc;
-    memcpy(a.src_mac, c->src_mac, 6);
-    memcpy(a.dst_mac, c->sfc_mac[sfc], 6);
-    a.dst_ip = c->sfc_ip[sfc];
+    if (c->encap != EBF_ENCAP_ETH)     /* raw Ethernet copies eth_hdr[sfc] instead */
+        ro_frame_addr(c, sfc, &a);
     for (uint32_t off = 0; off < len;) {
         uint16_t piece = (uint16_t)(len - off < max_piece ? len - off : max_piece);
         struct rte_mbuf *m = frame_mbuf(g);
