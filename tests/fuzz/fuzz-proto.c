@@ -178,7 +178,7 @@ static enum ebf_reason check_frag(const uint8_t *buf, size_t len, struct ebf_fra
     if (r0 != EBF_R_OK)
         return r1;
 
-    NEED(h0.piece_len >= 1 && h0.flags == 0);
+    NEED(h0.piece_len >= 1 && (h0.flags & ~EBF_FRAGF_KNOWN) == 0);
     NEED((uint64_t)h0.offset + h0.piece_len <= h0.frag_len);
     NEED(used0 == EBF_FRAG_HLEN + (size_t)h0.piece_len && used0 <= len);
     NEED(ebf_frag_parse(buf, used0, 0, 0, &hs, &u) == EBF_R_OK && u == used0);
