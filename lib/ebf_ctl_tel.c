@@ -125,35 +125,16 @@ static void publish(const struct ebf_ctl *ctl, const struct ebf_metrics *ms)
     pthread_mutex_unlock(&tel.lock);
 }
 
-/* VmRSS of this process in bytes (/proc/self/status); -1 when it cannot be read. */
-static double rss_bytes(void)
-{
-    char line[256];
-    unsigned long long kb;
-    double v = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "VmRSS: %llu kB", &kb) == 1) {
-            v = (double)kb * 1024.0;
-            break;
-        }
-    fclose(f);
-    return v;
-}
-
 void ebf_ctl_metrics(struct ebf_ctl *ctl, const void *snap)
 {
-    double rss = rss_bytes();
+    uint64_t rss_kb = ebf_rss_kb(0);
 
     ebf_metrics_clear(&ctl->ms);
     ctl->ops->metrics(snap, &ctl->ms);
     /* The process's own memory, so that a reader on another host (ebfarm
      * soak) sees it in the snapshot: no /proc of ours to read there. */
-    if (rss >= 0)
-        ebf_metrics_gauge(&ctl->ms, EBF_METRIC_RSS_BYTES, NULL, NULL, rss);
+    if (rss_kb)
+        ebf_metrics_gauge(&ctl->ms, EBF_METRIC_RSS_BYTES, NULL, NULL, (double)rss_kb * 1024.0);
     publish(ctl, &ctl->ms);
 }
 

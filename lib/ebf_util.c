@@ -131,3 +131,24 @@ const char *ebf_quote(const char *s, size_t len, char *buf, size_t buflen)
     buf[o] = '\0';
     return buf;
 }
+
+uint64_t ebf_rss_kb(int pid)
+{
+    char path[64], line[256];
+    unsigned long long kb = 0;
+    FILE *f;
+
+    if (pid < 0)
+        return 0;
+    if (pid)
+        snprintf(path, sizeof(path), "/proc/%d/status", pid);
+    else
+        snprintf(path, sizeof(path), "/proc/self/status");
+    if (!(f = fopen(path, "r")))
+        return 0;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmRSS: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb;
+}

@@ -32,6 +32,10 @@ const char *ebf_quote(const char *s, size_t len, char *buf, size_t buflen);
 
 /* Wall-clock nanoseconds (CLOCK_REALTIME: comparable across processes and,
  * with synchronised clocks, across hosts). A vDSO call, no syscall. */
+/* VmRSS of /proc/<pid>/status (pid 0: this process's /proc/self/status)
+ * in kB; 0 when it cannot be read. */
+uint64_t ebf_rss_kb(int pid);
+
 static inline uint64_t ebf_now_ns(void)
 {
     struct timespec ts;

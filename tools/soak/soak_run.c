@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "ctlclient.h"
+#include "ebf_util.h"
 #include "farm_ask.h"
 #include "farm_collect.h"
 #include "farm_proc.h"
@@ -201,7 +202,7 @@ static int take(struct soak *s, Ebfarm__Snapshot *const *snaps, struct soak_samp
         };
         /* Elsewhere a process's snapshots carry its RSS (and no log size). */
         if (on_this_host(s, i)) {
-            in[i].rss_kb = in[i].pid ? soak_rss_kb(in[i].pid) : 0;
+            in[i].rss_kb = in[i].pid ? ebf_rss_kb(in[i].pid) : 0;
             in[i].log_bytes = log_bytes(&s->st, &s->st.proc[i]);
         }
     }

@@ -239,19 +239,3 @@ int soak_sample_take(struct soak_acc *a, const struct soak_proc_in *in, unsigned
     }
     return rc ? -1 : 0;
 }
-
-uint64_t soak_rss_kb(int pid)
-{
-    char path[64], line[256];
-    unsigned long long kb = 0;
-    FILE *f;
-
-    snprintf(path, sizeof(path), "/proc/%d/status", pid);
-    if (pid <= 0 || !(f = fopen(path, "r")))
-        return 0;
-    while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "VmRSS: %llu kB", &kb) == 1)
-            break;
-    fclose(f);
-    return kb;
-}

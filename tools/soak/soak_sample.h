@@ -127,7 +127,5 @@ void soak_acc_init(struct soak_acc *a, unsigned n);
 int soak_sample_take(struct soak_acc *a, const struct soak_proc_in *in, unsigned n, double t,
                      struct soak_sample *s);
 
-/* VmRSS of /proc/<pid>/status in kB; 0 when it cannot be read. */
-uint64_t soak_rss_kb(int pid);
 
 #endif /* SOAK_SAMPLE_H */
