@@ -67,8 +67,10 @@ __attribute__((constructor)) static void crc_init(void)
 #if defined(__x86_64__)
     __builtin_cpu_init();
     crc_best = !__builtin_cpu_supports("sse4.2") ? EBF_CRC_TABLE
-               : __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("avx2") ? EBF_CRC_SSE42_4
-               : EBF_CRC_SSE42;
+               : !__builtin_cpu_supports("pclmul") || !__builtin_cpu_supports("avx2") ? EBF_CRC_SSE42
+               : __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")
+                   ? EBF_CRC_SSE42_4_AVX512
+                   : EBF_CRC_SSE42_4;
 #else
     crc_best = EBF_CRC_TABLE;
 #endif
@@ -260,50 +262,77 @@ static inline __m256i crc4_cmp(__m256i d, const uint8_t *p, __m256i *w, __m256i 
     return d;
 }
 
+/* The same in one AVX-512VL instruction, ternary logic 0xf6: d | (w ^ p). */
+__attribute__((target("sse4.2,pclmul,avx2,avx512f,avx512vl")))
+static inline __m256i crc4_cmp3(__m256i d, const uint8_t *p, __m256i *w, __m256i s4)
+{
+    d = _mm256_ternarylogic_epi64(d, *w, _mm256_loadu_si256((const void *)p), 0xf6);
+    *w = _mm256_add_epi64(*w, s4);
+    return d;
+}
+
+/* The expected words w + j step (j = 0..3) of the first 4-word vector of
+ * each block of b words. */
+#define CRC4_SEQ_V(w, b, step, lane, j)                                                   \
+    _mm256_add_epi64(_mm256_set1_epi64x((long long)((w) + (size_t)(j) * (b) * (step))), (lane))
+
 /*
  * Four chains, and the words compared with the sequence four at a time on
- * AVX2 vectors in the same loop: per 32 bytes of each block, four crc32
- * instructions and three vector operations (xor with the loaded words,
- * or into the difference, add to the expected words). b is a multiple of
- * 4; the fourth block's e more words go one at a time on its chain.
+ * vectors in the same loop: per 32 bytes of each block, four crc32
+ * instructions and, with AVX2 (CMP crc4_cmp), three vector operations (xor
+ * with the loaded words, or into the difference, add to the expected
+ * words); with AVX-512VL (crc4_cmp3) two, the xor and the or in one
+ * ternary-logic instruction, so that fewer of them compete with the crc32
+ * instructions for their port. b is a multiple of 4; the fourth block's e
+ * more words go one at a time on its chain. One body for both: a macro,
+ * as each needs its own target attribute.
  */
+#define CRC4_SEQ_BODY(CMP)                                                                 \
+    const __m256i s4 = _mm256_set1_epi64x((long long)(4 * step));                         \
+    const __m256i lane = _mm256_set_epi64x((long long)(3 * step), (long long)(2 * step),  \
+                                           (long long)step, 0);                           \
+    __m256i d = _mm256_setzero_si256();                                                    \
+    uint64_t t = 0, te;                                                                    \
+    size_t b, e;                                                                           \
+    while ((b = crc4_block(n, 4, &e)) != 0) {                                              \
+        struct crc4 k;                                                                     \
+        crc4_start(&k, p, b);                                                              \
+        __m256i v0 = CRC4_SEQ_V(w, b, step, lane, 0), v1 = CRC4_SEQ_V(w, b, step, lane, 1); \
+        __m256i v2 = CRC4_SEQ_V(w, b, step, lane, 2), v3 = CRC4_SEQ_V(w, b, step, lane, 3); \
+        for (size_t i = 0; i < 8 * b; i += 32) {                                           \
+            crc4_word(&k, i);                                                              \
+            crc4_word(&k, i + 8);                                                          \
+            crc4_word(&k, i + 16);                                                         \
+            crc4_word(&k, i + 24);                                                         \
+            d = CMP(d, k.p[0] + i, &v0, s4);                                               \
+            d = CMP(d, k.p[1] + i, &v1, s4);                                               \
+            d = CMP(d, k.p[2] + i, &v2, s4);                                               \
+            d = CMP(d, k.p[3] + i, &v3, s4);                                               \
+        }                                                                                  \
+        k.c[3] = crc1_seq_x86((uint32_t)k.c[3], k.p[3] + 8 * b, e, w + 4 * b * step, step,  \
+                              &te);                                                        \
+        t |= te;                                                                           \
+        c = crc4_join(c, k.c[0], k.c[1], k.c[2], k.c[3], b, e);                            \
+        p += 8 * (4 * b + e);                                                              \
+        n -= 4 * b + e;                                                                    \
+        w += (4 * b + e) * step;                                                           \
+    }                                                                                      \
+    c = crc1_seq_x86(c, p, n, w, step, &te);                                               \
+    *diff = t | te | crc4_or_lanes(d);                                                     \
+    return c
+
 __attribute__((target("sse4.2,pclmul,avx2")))
 static uint32_t crc4_seq_x86(uint32_t c, const uint8_t *p, size_t n, uint64_t w, uint64_t step,
                              uint64_t *diff)
 {
-    const __m256i s4 = _mm256_set1_epi64x((long long)(4 * step));
-    const __m256i lane = _mm256_set_epi64x((long long)(3 * step), (long long)(2 * step),
-                                           (long long)step, 0);
-    __m256i d = _mm256_setzero_si256();
-    uint64_t t = 0, te;
-    size_t b, e;
-    while ((b = crc4_block(n, 4, &e)) != 0) {
-        struct crc4 k;
-        crc4_start(&k, p, b);
-        __m256i v0 = _mm256_add_epi64(_mm256_set1_epi64x((long long)w), lane);
-        __m256i v1 = _mm256_add_epi64(_mm256_set1_epi64x((long long)(w + b * step)), lane);
-        __m256i v2 = _mm256_add_epi64(_mm256_set1_epi64x((long long)(w + 2 * b * step)), lane);
-        __m256i v3 = _mm256_add_epi64(_mm256_set1_epi64x((long long)(w + 3 * b * step)), lane);
-        for (size_t i = 0; i < 8 * b; i += 32) {
-            crc4_word(&k, i);
-            crc4_word(&k, i + 8);
-            crc4_word(&k, i + 16);
-            crc4_word(&k, i + 24);
-            d = crc4_cmp(d, k.p[0] + i, &v0, s4);
-            d = crc4_cmp(d, k.p[1] + i, &v1, s4);
-            d = crc4_cmp(d, k.p[2] + i, &v2, s4);
-            d = crc4_cmp(d, k.p[3] + i, &v3, s4);
-        }
-        k.c[3] = crc1_seq_x86((uint32_t)k.c[3], k.p[3] + 8 * b, e, w + 4 * b * step, step, &te);
-        t |= te;
-        c = crc4_join(c, k.c[0], k.c[1], k.c[2], k.c[3], b, e);
-        p += 8 * (4 * b + e);
-        n -= 4 * b + e;
-        w += (4 * b + e) * step;
-    }
-    c = crc1_seq_x86(c, p, n, w, step, &te);
-    *diff = t | te | crc4_or_lanes(d);
-    return c;
+    CRC4_SEQ_BODY(crc4_cmp);
+}
+
+__attribute__((target("sse4.2,pclmul,avx2,avx512f,avx512vl")))
+static uint32_t crc4_seq3_x86(uint32_t c, const uint8_t *p, size_t n, uint64_t w, uint64_t step,
+                              uint64_t *diff)
+{
+    CRC4_SEQ_BODY(crc4_cmp3);
 }
 
 /* Four chains over the words as they are stored. */
@@ -337,7 +366,7 @@ static uint32_t crc4_fill_x86(uint32_t c, uint8_t *p, size_t n, uint64_t w, uint
 __attribute__((target("sse4.2")))
 static uint32_t crc_hw_x86(uint32_t c, const uint8_t *p, size_t len)
 {
-    if (len >= 8 * CRC4_FROM_CRC && crc_hw == EBF_CRC_SSE42_4)
+    if (len >= 8 * CRC4_FROM_CRC && crc_hw >= EBF_CRC_SSE42_4)
         return crc4_x86(c, p, len);
     return crc1_x86(c, p, len);
 }
@@ -346,6 +375,8 @@ __attribute__((target("sse4.2")))
 static uint32_t crc_seq_x86(uint32_t c, const uint8_t *p, size_t n, uint64_t w, uint64_t step,
                             uint64_t *diff)
 {
+    if (n >= CRC4_FROM_SEQ && crc_hw == EBF_CRC_SSE42_4_AVX512)
+        return crc4_seq3_x86(c, p, n, w, step, diff);
     if (n >= CRC4_FROM_SEQ && crc_hw == EBF_CRC_SSE42_4)
         return crc4_seq_x86(c, p, n, w, step, diff);
     return crc1_seq_x86(c, p, n, w, step, diff);
@@ -354,7 +385,7 @@ static uint32_t crc_seq_x86(uint32_t c, const uint8_t *p, size_t n, uint64_t w, 
 __attribute__((target("sse4.2")))
 static uint32_t crc_fill_x86(uint32_t c, uint8_t *p, size_t n, uint64_t w, uint64_t step)
 {
-    if (n >= CRC4_FROM_FILL && crc_hw == EBF_CRC_SSE42_4)
+    if (n >= CRC4_FROM_FILL && crc_hw >= EBF_CRC_SSE42_4)
         return crc4_fill_x86(c, p, n, w, step);
     return crc1_fill_x86(c, p, n, w, step);
 }
@@ -363,7 +394,7 @@ static uint32_t crc_fill_x86(uint32_t c, uint8_t *p, size_t n, uint64_t w, uint6
 uint32_t ebf_crc_join(uint32_t c, const uint32_t part[4], size_t b, size_t e)
 {
 #if defined(__x86_64__)
-    if (crc_hw == EBF_CRC_SSE42_4)
+    if (crc_hw >= EBF_CRC_SSE42_4)
         return crc4_join(c, part[0], part[1], part[2], part[3], b, e);
 #endif
     return crc_shift_sw(c, 4 * b + e) ^ crc_shift_sw(part[0], 3 * b + e) ^

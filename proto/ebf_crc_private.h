@@ -11,6 +11,8 @@ enum ebf_crc_path {
     EBF_CRC_TABLE = 0,          /* a 256-entry table, a byte at a time */
     EBF_CRC_SSE42 = 1,          /* one chain of the SSE4.2 crc32 instruction */
     EBF_CRC_SSE42_4 = 2,        /* four chains joined by PCLMULQDQ, AVX2 compares (long inputs) */
+    EBF_CRC_SSE42_4_AVX512 = 3, /* the same, the compares by AVX-512VL ternary logic */
+    EBF_CRC_BEST = EBF_CRC_SSE42_4_AVX512,  /* ebf_crc_use: the best this CPU has */
 };
 
 /*

@@ -1239,6 +1239,50 @@ START_TEST(test_frag_verify_one_pass)
 }
 END_TEST
 
+/* A piece of whole words (1 KiB at offset 2048: the node's usual case,
+ * the header's CRC in registers and the payload in one call of four
+ * chains): every covered header byte counts, the CRC field itself not, and
+ * a changed word at each block boundary of the chains is found. */
+START_TEST(test_frag_verify_words)
+{
+    static uint8_t buf[EBF_FRAG_HLEN + 1024];
+    static const size_t words[] = { 0, 31, 32, 63, 64, 95, 96, 127 };
+    struct ebf_frag_hdr h = {.source = 5, .seq = 9, .event_id = 1234567, .frag_len = 4096,
+                             .offset = 2048, .piece_len = 1024, .tx_ns = 0x1122334455667788ull};
+    struct ebf_frag_hdr p;
+    size_t used;
+    int bad = -1;
+
+    ebf_pattern_fill(buf + EBF_FRAG_HLEN, 1024, 5, 1234567, 2048);
+    ebf_frag_write(buf, &h);
+    ck_assert_uint_eq(h.crc, ref_frag_crc(buf, 1024));
+    ck_assert_int_eq(ebf_frag_parse(buf, sizeof(buf), 8, 0, &p, &used), EBF_R_OK);
+    ck_assert_int_eq(ebf_frag_verify(buf, &p, &bad), EBF_R_OK);
+    ck_assert_int_eq(bad, 0);
+    for (size_t i = 0; i < EBF_FRAG_HLEN; i++) {
+        buf[i] ^= 0x10;
+        bad = -1;
+        ck_assert_msg(ebf_frag_verify(buf, &p, &bad) == (i >= 28 && i < 32 ? EBF_R_OK
+                                                                          : EBF_R_BAD_CHECKSUM),
+                      "header byte %zu changed", i);
+        buf[i] ^= 0x10;
+    }
+    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
+        buf[EBF_FRAG_HLEN + 8 * words[k] + 3] ^= 4;
+        ebf_frag_write(buf, &h);                    /* the CRC over the changed word */
+        ck_assert_int_eq(ebf_frag_parse(buf, sizeof(buf), 8, 0, &p, &used), EBF_R_OK);
+        bad = -1;
+        ck_assert_int_eq(ebf_frag_verify(buf, &p, &bad), EBF_R_OK);
+        ck_assert_msg(bad == 1, "word %zu changed: pattern_bad %d", words[k], bad);
+        buf[EBF_FRAG_HLEN + 8 * words[k] + 3] ^= 4;
+    }
+    ebf_frag_write(buf, &h);
+    ck_assert_int_eq(ebf_frag_parse(buf, sizeof(buf), 8, 0, &p, &used), EBF_R_OK);
+    ck_assert_int_eq(ebf_frag_verify(buf, &p, &bad), EBF_R_OK);
+    ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
 /* ebf_frag_write_pattern writes what ebf_pattern_fill and ebf_frag_write
  * write, byte for byte, and sets the same CRC. */
 START_TEST(test_frag_write_pattern)
@@ -1353,6 +1397,7 @@ Suite *ebf_proto_suite(void)
     tcase_add_test(tc, test_reason_names);
     tcase_add_test(tc, test_throttle_frame);
     tcase_add_test(tc, test_frag_verify_one_pass);
+    tcase_add_test(tc, test_frag_verify_words);
     tcase_add_test(tc, test_frag_write_pattern);
     tcase_add_test(tc, test_frag_prebuilt);
     suite_add_tcase(s, tc);
