@@ -14,6 +14,7 @@
 #include "ebf_idle.h"
 #include "ebf_proto.h"
 #include "ro_fault_tx.h"
+#include "ro_fast.h"
 #include "ro_payload.h"
 #include "ro_size.h"
 #include "ro_stats.h"
@@ -123,6 +124,9 @@ struct ro_gen {
     uint8_t eth_hdr[RO_MAX_SFCS][EBF_ETH_HLEN];  /* raw Ethernet: each SFC's frame header */
     int tag_pool;                /* the pool's mbufs have a tag (RO_TAG_PRIV_SIZE) ... */
     int tags;                    /*   ... and this run trusts it: copies skipped */
+    struct ro_fast fast;         /* fast.len: every fragment one frame of the prebuilt
+                                  * payload whose copy the tags skip (emit_fast) */
+    uint16_t fast_flen;          /* the frame length of such a fragment */
     uint64_t held_since;         /* TSC when the current hold began; 0: not held */
     int done;                    /* nothing more will be generated */
     int rc;                      /* 0 or -ENOMEM when it ended for lack of mbufs */
