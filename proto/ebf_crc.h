@@ -20,7 +20,8 @@ uint32_t ebf_crc32c(uint32_t crc, const void *buf, size_t len);
  * w + step, w + 2 step ...: *diff is 0 when the words are that sequence.
  * One pass (ebf_pattern_check_crc): with SSE4.2, PCLMULQDQ and AVX2 the
  * words go to four CRC chains and are compared four at a time in the
- * same loop; with SSE4.2 alone, to one chain, compared in its latency.
+ * same loop (with AVX-512VL, xor and or in one ternary-logic
+ * instruction); with SSE4.2 alone, to one chain, compared in its latency.
  */
 uint32_t ebf_crc32c_seq(uint32_t crc, const void *buf, size_t n, uint64_t w, uint64_t step,
                         uint64_t *diff);
