@@ -335,6 +335,51 @@ static uint32_t crc4_seq3_x86(uint32_t c, const uint8_t *p, size_t n, uint64_t w
     CRC4_SEQ_BODY(crc4_cmp3);
 }
 
+/* The word at offset i + j of each of the four blocks into its chain. */
+#define CRC4_ONE_WORD(j)                                                \
+    c0 = __builtin_ia32_crc32di(c0, load_le64(p + i + (j)));            \
+    c1 = __builtin_ia32_crc32di(c1, load_le64(p1 + i + (j)));           \
+    c2 = __builtin_ia32_crc32di(c2, load_le64(p2 + i + (j)));           \
+    c3 = __builtin_ia32_crc32di(c3, load_le64(p3 + i + (j)))
+
+/*
+ * crc4_seq3_x86 for n < 4 (CRC4_MAX + 4) words, every piece a node checks:
+ * one round, blocks of b = 4 floor(n / 16) words, the fourth with the
+ * e = n mod 16 more (at most EBF_CRC_JOIN_EXTRA). Straight-line, the
+ * chains and block pointers in registers: none of the round loop's
+ * bookkeeping, its struct on the stack or its final one-chain call over
+ * no words (about 2 ns of a 1 KiB piece's 37.6).
+ */
+__attribute__((target("sse4.2,pclmul,avx2,avx512f,avx512vl")))
+static uint32_t crc4_seq3_one_x86(uint32_t c, const uint8_t *p, size_t n, uint64_t w,
+                                  uint64_t step, uint64_t *diff)
+{
+    size_t b = (n / 16) * 4, e = n - 4 * b;
+    const uint8_t *p1 = p + 8 * b, *p2 = p1 + 8 * b, *p3 = p2 + 8 * b;
+    const __m256i s4 = _mm256_set1_epi64x((long long)(4 * step));
+    const __m256i lane = _mm256_set_epi64x((long long)(3 * step), (long long)(2 * step),
+                                           (long long)step, 0);
+    __m256i v0 = CRC4_SEQ_V(w, b, step, lane, 0), v1 = CRC4_SEQ_V(w, b, step, lane, 1);
+    __m256i v2 = CRC4_SEQ_V(w, b, step, lane, 2), v3 = CRC4_SEQ_V(w, b, step, lane, 3);
+    __m256i d = _mm256_setzero_si256();
+    uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, te;
+
+    for (size_t i = 0; i < 8 * b; i += 32) {
+        CRC4_ONE_WORD(0);
+        CRC4_ONE_WORD(8);
+        CRC4_ONE_WORD(16);
+        CRC4_ONE_WORD(24);
+        d = crc4_cmp3(d, p + i, &v0, s4);
+        d = crc4_cmp3(d, p1 + i, &v1, s4);
+        d = crc4_cmp3(d, p2 + i, &v2, s4);
+        d = crc4_cmp3(d, p3 + i, &v3, s4);
+    }
+    c3 = crc1_seq_x86((uint32_t)c3, p3 + 8 * b, e, w + 4 * b * step, step, &te);
+    *diff = te | crc4_or_lanes(d);
+    return crc4_join(c, c0, c1, c2, c3, b, e);
+}
+#undef CRC4_ONE_WORD
+
 /* Four chains over the words as they are stored. */
 __attribute__((target("sse4.2,pclmul")))
 static uint32_t crc4_fill_x86(uint32_t c, uint8_t *p, size_t n, uint64_t w, uint64_t step)
@@ -375,6 +420,8 @@ __attribute__((target("sse4.2")))
 static uint32_t crc_seq_x86(uint32_t c, const uint8_t *p, size_t n, uint64_t w, uint64_t step,
                             uint64_t *diff)
 {
+    if (n >= CRC4_FROM_SEQ && n < 4 * (CRC4_MAX + 4) && crc_hw == EBF_CRC_SSE42_4_AVX512)
+        return crc4_seq3_one_x86(c, p, n, w, step, diff);
     if (n >= CRC4_FROM_SEQ && crc_hw == EBF_CRC_SSE42_4_AVX512)
         return crc4_seq3_x86(c, p, n, w, step, diff);
     if (n >= CRC4_FROM_SEQ && crc_hw == EBF_CRC_SSE42_4)
