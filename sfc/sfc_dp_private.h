@@ -30,6 +30,7 @@ _Static_assert(TXQ_SIZE - 1 >= EBF_EVENT_FRAMES_MAX, "an event of EBF_EVENT_FRAM
 /* Frames waiting for one port to take them. */
 struct txq {
     uint16_t port;
+    uint16_t queue;              /* the port's tx queue: the worker's on a shared port, else 0 */
     uint16_t n;
     uint16_t refused;            /* the first this many were refused (and counted) before */
     struct rte_mbuf *pkt[TXQ_SIZE];

@@ -35,6 +35,10 @@ struct sfc_workers;
  * saying what is wrong and what is needed. */
 int sfc_workers_check(const struct sfc_conf *conf, char *err, size_t len);
 
+/* The tx queues conf's node port must be started with: W when the
+ * workers share one node port (a queue each, sfc_dist.h), else 1. */
+uint16_t sfc_workers_node_txqs(const struct sfc_conf *conf);
+
 /* The data planes (not launched). NULL with errno set: EINVAL (logged: the
  * ports do not cut), ERANGE (logged: too few EAL lcores), or what
  * sfc_dp_create set. */
