@@ -246,7 +246,8 @@ static void start_ports(struct ebf_daemon *d, struct sfc_conf *c, struct rte_mem
     for (uint16_t i = 0; i < c->n_more_rx; i++)
         ebf_daemon_port_start(d, c->more_rx[i], rx_pool, more_rx_name[i]);
     for (uint16_t i = 0; i < c->n_nodes; i++)
-        ebf_daemon_port_start_txqs(d, c->node[i].port, ack_pool, node_name[i], txqs);
+        ebf_daemon_port_start_queues(d, c->node[i].port, ack_pool, node_name[i],
+                                     txqs > 1 ? sfc_dist_rxqs(c->node[i].port, txqs) : 1, txqs);
     ebf_daemon_link_wait(d, c->rx_port, rx_name);
     for (uint16_t i = 0; i < c->n_more_rx; i++)
         ebf_daemon_link_wait(d, c->more_rx[i], more_rx_name[i]);

@@ -26,6 +26,9 @@ struct sfc_dist *sfc_dist_create(const struct sfc_conf *c, enum sfc_dist_kind ki
     d->port = port;
     d->n = c->workers;
     d->kind = (uint8_t)kind;
+    struct rte_eth_dev_info info;
+    d->n_rxq = rte_eth_dev_info_get(port, &info) == 0 && info.nb_rx_queues > 1
+                   ? info.nb_rx_queues : 1;
     rte_eth_macaddr_get(port, &ea);
     memcpy(d->mac, memcmp(c->mac, zero, 6) ? c->mac : ea.addr_bytes, 6);
     for (uint16_t i = 0; i < c->n_nodes && kind == SFC_DIST_NODES; i++) {
@@ -87,6 +90,15 @@ int sfc_dist_check_txq(uint16_t port, uint16_t workers, char *err, size_t len)
              info.driver_name, info.max_tx_queues, info.max_tx_queues == 1 ? "" : "s",
              workers, workers, workers);
     return -1;
+}
+
+uint16_t sfc_dist_rxqs(uint16_t port, uint16_t workers)
+{
+    struct rte_eth_dev_info info;
+
+    if (rte_eth_dev_info_get(port, &info) != 0 || info.max_rx_queues < 2)
+        return 1;
+    return info.max_rx_queues < workers ? info.max_rx_queues : workers;
 }
 
 void sfc_dist_macs(const struct sfc_dist *d)
@@ -162,6 +174,8 @@ uint16_t sfc_dist_take(struct sfc_dist *d, struct sfc_dp *dp, struct rte_mbuf **
             return 0;
         }
     uint16_t n = rte_eth_rx_burst(d->port, 0, pkts, max);
+    for (uint16_t q = 1; q < d->n_rxq && n < max; q++)
+        n = (uint16_t)(n + rte_eth_rx_burst(d->port, q, pkts + n, (uint16_t)(max - n)));
     for (uint16_t i = 0; i < n; i++) {
         uint16_t w = owner(d, pkts[i]);
         if (w == 0)

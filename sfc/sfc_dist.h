@@ -34,7 +34,8 @@
  * owner (rx.frames) and by worker 0 (dist.handed).
  *
  * Transmit on a shared node port: worker w on tx queue w (the port is
- * configured with W tx queues). On a shared readout port only worker 0
+ * configured with W tx queues, and with as many rx queues as the device
+ * offers up to W, all read by worker 0). On a shared readout port only worker 0
  * transmits (throttle frames for all: the throttle is on while any
  * worker wants it).
  */
@@ -43,6 +44,7 @@ enum sfc_dist_kind { SFC_DIST_READOUT, SFC_DIST_NODES };
 struct sfc_dist {
     uint16_t port;
     uint16_t n;                  /* workers */
+    uint16_t n_rxq;              /* rx queues the port was started with: each is read */
     uint8_t kind;                /* enum sfc_dist_kind */
     uint8_t mac[6];              /* readout side: worker 0's MAC */
     uint16_t n_nodes;            /* node side: the nodes on the port */
@@ -62,6 +64,12 @@ void sfc_dist_destroy(struct sfc_dist *d);
 /* Whether port can give W workers a tx queue each: 0, or -1 with err naming
  * the port, the queues it offers and the W it needs. */
 int sfc_dist_check_txq(uint16_t port, uint16_t workers, char *err, size_t len);
+
+/* The rx queues to start a shared node port of W workers with: as many
+ * as it has tx queues when the device offers them (net_af_packet with
+ * qpairs spreads its input over every queue pair's socket: each is read),
+ * else 1. */
+uint16_t sfc_dist_rxqs(uint16_t port, uint16_t workers);
 
 /* Let worker w's MAC (mac + w in its fourth byte, w >= 1) through the port's
  * filter: a MAC address each, else promiscuous; virtual ports need

@@ -24,10 +24,10 @@
 static const uint8_t ro_mac[6] = {2, 0, 0, 0, 0, 9};
 
 /* A readout on one link to the SFC's readout port; NODES nodes behind one
- * node port (a switch: one ring each way, the SFC's side with a tx queue
- * per worker into the same ring). */
+ * node port (a switch: the SFC's side with a tx queue per worker into the
+ * one ring to the nodes, and with more than one, 2 rx queues). */
 struct drig {
-    uint16_t ro, sfc_rx, sfc_node, nd;
+    uint16_t ro, sfc_rx, sfc_node, nd, nq;
     uint8_t rx_mac[6], node_side_mac[6], node_mac[NODES][6];
     struct rte_mempool *pool;
     struct sfc_conf c;
@@ -58,9 +58,8 @@ static struct rte_ring *ring(const char *tag, unsigned i)
 static void rig_up(struct drig *g, unsigned tag, uint16_t workers, uint16_t txqs)
 {
     char name[32];
-    struct rte_ring *a = ring("da", tag), *b = ring("db", tag), *c = ring("dc", tag),
-                    *d = ring("dd", tag);
-    struct rte_ring *tx[SFC_WORKERS_MAX];
+    struct rte_ring *a = ring("da", tag), *b = ring("db", tag), *d = ring("dd", tag);
+    struct rte_ring *up[2] = {ring("dc", tag), ring("de", tag)}, *tx[SFC_WORKERS_MAX];
 
     memset(g, 0, sizeof(*g));
     snprintf(name, sizeof(name), "dpool%u", tag);
@@ -77,15 +76,20 @@ static void rig_up(struct drig *g, unsigned tag, uint16_t workers, uint16_t txqs
     for (uint16_t q = 0; q < txqs; q++)
         tx[q] = d;
     snprintf(name, sizeof(name), "dsfcnd%u", tag);
-    int p = rte_eth_from_rings(name, &c, 1, tx, txqs, 0);
+    /* With more tx queues, 2 rx queues too (as net_af_packet with qpairs
+     * has): nodes 1 and 3 send on the second. */
+    g->nq = txqs > 1 ? 2 : 1;
+    int p = rte_eth_from_rings(name, up, g->nq, tx, txqs, 0);
     ck_assert_int_ge(p, 0);
     g->sfc_node = (uint16_t)p;
     snprintf(name, sizeof(name), "dnd%u", tag);
-    g->nd = test_ring_port(name, d, c);
+    p = rte_eth_from_rings(name, &d, 1, up, g->nq, 0);
+    ck_assert_int_ge(p, 0);
+    g->nd = (uint16_t)p;
     ck_assert_int_eq(ebf_port_start(g->ro, g->pool, 0, 512, 512), 0);
     ck_assert_int_eq(ebf_port_start(g->sfc_rx, g->pool, 0, 512, 512), 0);
-    ck_assert_int_eq(ebf_port_start(g->nd, g->pool, 0, 512, 512), 0);
-    ck_assert_int_eq(ebf_port_start_txqs(g->sfc_node, g->pool, 0, 512, 512, txqs), 0);
+    ck_assert_int_eq(ebf_port_start_queues(g->nd, g->pool, 0, 512, 512, 1, g->nq), 0);
+    ck_assert_int_eq(ebf_port_start_queues(g->sfc_node, g->pool, 0, 512, 512, g->nq, txqs), 0);
     struct rte_ether_addr ea;
     rte_eth_macaddr_get(g->sfc_rx, &ea);
     memcpy(g->rx_mac, ea.addr_bytes, 6);
@@ -145,7 +149,7 @@ static void credit(struct drig *g, unsigned n, uint16_t credits, const struct eb
     struct ebf_credit_hdr h = {.node_id = (uint16_t)n, .credits = credits, .n_acks = n_acks,
                                .epoch = 1};
     ebf_credit_write(p + EBF_ETH_HLEN, &h, acks);
-    ck_assert_uint_eq(rte_eth_tx_burst(g->nd, 0, &m, 1), 1);
+    ck_assert_uint_eq(rte_eth_tx_burst(g->nd, (uint16_t)(n % g->nq), &m, 1), 1);
 }
 
 /* Every worker's passes from this thread (not launched), worker 0 first. */

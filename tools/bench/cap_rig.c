@@ -107,7 +107,7 @@ static int make_shared_ports(struct cap_rig *g, const struct cap_pools *pl)
             return -1;
         g->sfc_node = (uint16_t)p;
         if (ebf_port_start(g->sfc_rx, pl->pool, 0, 1024, 1024) != 0 ||
-            ebf_port_start_txqs(g->sfc_node, pl->pool, 0, 1024, 1024, (uint16_t)n) != 0)
+            ebf_port_start_queues(g->sfc_node, pl->pool, 0, 1024, 1024, 1, (uint16_t)n) != 0)
             return -1;
     } else {
         char name[RTE_RING_NAMESIZE];
