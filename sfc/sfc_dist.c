@@ -149,6 +149,8 @@ static void hand_over(struct sfc_dist *d, struct sfc_dp *dp, struct rte_mbuf *ou
             continue;
         unsigned k = rte_ring_sp_enqueue_burst(d->ring[w], (void **)out[w], cnt[w], NULL);
         dp->st.dist_handed += k;
+        if (d->kind == SFC_DIST_READOUT)
+            dp->ro_handed += k;     /* input, for the drain's quiet wait */
         if (k == cnt[w])
             continue;
         for (unsigned j = k; j < cnt[w]; j++)
@@ -186,6 +188,21 @@ uint16_t sfc_dist_take(struct sfc_dist *d, struct sfc_dp *dp, struct rte_mbuf **
     if (own != n)
         hand_over(d, dp, out, cnt);
     return own;
+}
+
+void sfc_dist_flush(struct sfc_dist *d, struct sfc_dp *dp)
+{
+    struct rte_mbuf *m[64];
+    unsigned k;
+
+    while (dp->c.worker && (k = rte_ring_sc_dequeue_burst(d->ring[dp->c.worker], (void **)m, 64,
+                                                           NULL)) > 0) {
+        for (unsigned j = 0; j < k; j++)
+            dp->st.rx_bytes += m[j]->pkt_len;
+        dp->st.rx_frames += k;
+        dp->st.drop[SFC_DROP_DIST_LEFT] += k;
+        rte_pktmbuf_free_bulk(m, k);
+    }
 }
 
 unsigned sfc_dist_pending(const struct sfc_dist *d, uint16_t w)

@@ -82,6 +82,10 @@ void sfc_dist_macs(const struct sfc_dist *d);
 uint16_t sfc_dist_take(struct sfc_dist *d, struct sfc_dp *dp, struct rte_mbuf **pkts,
                        uint16_t max);
 
+/* At the stop, worker w >= 1 (dp): the frames still in its ring, which
+ * its table could not take, freed and counted (rx.drop dist_left). */
+void sfc_dist_flush(struct sfc_dist *d, struct sfc_dp *dp);
+
 /* Frames still in worker w's ring. */
 unsigned sfc_dist_pending(const struct sfc_dist *d, uint16_t w);
 

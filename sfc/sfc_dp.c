@@ -458,7 +458,7 @@ void sfc_dp_drain_begin(struct sfc_dp *dp)
 {
     dp->drain_phase = 1;
     dp->drain_last_rx = rte_get_tsc_cycles();
-    dp->drain_frames = dp->st.rx_frames + dp->st.dist_handed;
+    dp->drain_frames = dp->st.rx_frames + dp->ro_handed;
 }
 
 /* Drain stage 1: keep taking input until it has been quiet drain_quiet_ms;
@@ -469,19 +469,20 @@ static unsigned drain_quiet(struct sfc_dp *dp)
     unsigned work = sfc_dp_poll(dp, 1);
     uint64_t now = rte_get_tsc_cycles();
 
-    uint64_t frames = dp->st.rx_frames + dp->st.dist_handed;
+    uint64_t frames = dp->st.rx_frames + dp->ro_handed;
 
     if (frames != dp->drain_frames) {
         dp->drain_frames = frames;
         dp->drain_last_rx = now;
     }
+    /* On a shared readout port, worker w >= 1 waits until worker 0 no
+     * longer reads the port, then until its ring is quiet too. */
+    if (dp->c.ro_dist && dp->c.worker != 0 && !dp->c.ro_dist->feed_done)
+        return work;
     if (now - dp->drain_last_rx < (uint64_t)(dp->c.drain_quiet_ms * 1e-3 * hz))
         return work;
-    /* On a shared readout port, worker w >= 1 is quiet only once worker 0
-     * no longer reads the port and w's ring is empty. */
-    if (dp->c.ro_dist && dp->c.worker != 0 &&
-        (!dp->c.ro_dist->feed_done || sfc_dist_pending(dp->c.ro_dist, dp->c.worker)))
-        return work;
+    if (dp->c.ro_dist && dp->c.worker != 0)
+        sfc_dist_flush(dp->c.ro_dist, dp);  /* what it could not take: counted */
     uint64_t dropped = 0;
     sfc_evtab_expire(dp->tab, now, 0, UINT32_MAX, &dropped);
     dp->st.drop[SFC_DROP_PARTIAL_AT_TIMEOUT] += dropped;

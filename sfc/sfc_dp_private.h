@@ -93,6 +93,7 @@ struct sfc_dp {
     uint8_t node_port_mac[SFC_MAX_NODES][6];    /* our MAC on each node's port */
     int drain_phase;             /* 0 running, 1 quiet wait, 2 ack wait, 3 done */
     uint64_t drain_last_rx, drain_frames, drain_end;
+    uint64_t ro_handed;          /* readout frames handed to other workers (sfc_dist.h) */
     /* faults: sequence gaps, throttling, node liveness */
     struct seq_state seq[EBF_MAX_SOURCES];
     struct src_bind bind[EBF_MAX_SOURCES];

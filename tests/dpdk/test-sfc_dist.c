@@ -408,6 +408,50 @@ START_TEST(test_launched_drain)
 }
 END_TEST
 
+/* At the stop, worker 1's table full (8 slots, 1 source of each event
+ * held) and 12 frames still in its ring: once worker 0 no longer reads
+ * the port and worker 1 has been quiet, they are freed and counted
+ * (dist_left), and the drain ends. */
+START_TEST(test_drain_left)
+{
+    static struct drig g;
+    int d0 = 0, d1 = 0;
+
+    eal_up();
+    rig_up(&g, 1, 2, 2);
+    g.c.capacity = 16;           /* 8 a worker */
+    g.c.burst = 4;
+    g.sw = sfc_workers_create(&g.c);
+    ck_assert_ptr_nonnull(g.sw);
+    struct sfc_dp *w1 = sfc_workers_dp(g.sw, 1);
+    for (uint64_t e = 0; e < 20; e++)
+        send_frag(&g, 1, 0, 2 * e + 1, 0);
+    for (int i = 0; i < 8; i++) {
+        sfc_dp_poll(sfc_workers_dp(g.sw, 0), 1);
+        sfc_dp_poll(w1, 1);
+    }
+    struct sfc_gauges ga;
+    sfc_workers_gauges(g.sw, &ga);
+    ck_assert_uint_eq(ga.building, 8);
+    sfc_workers_drain_begin(g.sw);
+    sfc_dp_drain_begin(w1);
+    for (long i = 0; i < 100000000 && !(d0 && d1); i++) {
+        sfc_workers_drain_poll(g.sw, &d0);
+        if (!d1)
+            sfc_dp_drain_poll(w1, &d1);
+    }
+    ck_assert(d1);
+    struct sfc_stats st;
+    sfc_workers_stats(g.sw, &st);
+    ck_assert_uint_eq(st.rx_frames, 20);
+    ck_assert_uint_eq(st.drop[SFC_DROP_DIST_LEFT], 12);
+    ck_assert_uint_eq(st.drop[SFC_DROP_DIST_RING_FULL], 0);
+    ck_assert_uint_eq(st.dist_handed, 20);
+    sfc_workers_destroy(g.sw);
+    ebf_eal_cleanup();
+}
+END_TEST
+
 Suite *sfc_dist_suite(void);
 
 Suite *sfc_dist_suite(void)
@@ -420,6 +464,7 @@ Suite *sfc_dist_suite(void)
     tcase_add_test(tc, test_ring_full);
     tcase_add_test(tc, test_check);
     tcase_add_test(tc, test_launched_drain);
+    tcase_add_test(tc, test_drain_left);
     suite_add_tcase(s, tc);
     return s;
 }
