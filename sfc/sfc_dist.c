@@ -26,6 +26,9 @@ struct sfc_dist *sfc_dist_create(const struct sfc_conf *c, enum sfc_dist_kind ki
     d->port = port;
     d->n = c->workers;
     d->kind = (uint8_t)kind;
+    uint32_t size = ring_size ? ring_size : SFC_DIST_RING_DEFAULT;
+    uint32_t burst = c->burst && c->burst <= BURST_MAX ? c->burst : 32;
+    d->room = burst < size ? burst : size;
     struct rte_eth_dev_info info;
     d->n_rxq = rte_eth_dev_info_get(port, &info) == 0 && info.nb_rx_queues > 1
                    ? info.nb_rx_queues : 1;
@@ -37,7 +40,7 @@ struct sfc_dist *sfc_dist_create(const struct sfc_conf *c, enum sfc_dist_kind ki
     }
     for (uint16_t w = 1; w < d->n; w++) {
         snprintf(name, sizeof(name), "sfc_dist%u_%u_%u", kind, port, w);
-        d->ring[w] = rte_ring_create(name, ring_size ? ring_size : SFC_DIST_RING_DEFAULT,
+        d->ring[w] = rte_ring_create(name, size,
                                      rte_eth_dev_socket_id(port) < 0
                                          ? SOCKET_ID_ANY : rte_eth_dev_socket_id(port),
                                      RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
@@ -171,7 +174,7 @@ uint16_t sfc_dist_take(struct sfc_dist *d, struct sfc_dp *dp, struct rte_mbuf **
         return (uint16_t)rte_ring_sc_dequeue_burst(d->ring[dp->c.worker], (void **)pkts, max,
                                                    NULL);
     for (uint16_t w = 1; w < d->n; w++)
-        if (rte_ring_full(d->ring[w])) {
+        if (rte_ring_free_count(d->ring[w]) < d->room) {
             dp->st.dist_held++;  /* the link backs up until worker w takes some */
             return 0;
         }

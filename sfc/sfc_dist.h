@@ -27,11 +27,15 @@
  * - node side: the worker that serves the node its source MAC is (node i
  *   to worker i % W); a stranger's frame worker 0's.
  *
- * While any ring is full the port is not read (the link backs up, as
- * for one data plane whose table is full: dist.held); a burst that does
- * not fit a ring drops the rest under rx.drop dist_ring_full, counted
- * with rx.frames by worker 0. Frames handed over are counted by their
- * owner (rx.frames) and by worker 0 (dist.handed).
+ * While any ring has less room than one receive burst, the port is not
+ * read (dist.held): the link backs up, as for one data plane whose table
+ * is full, and nothing is lost (an event none of whose frames arrived
+ * would be missing from the ledger). So a ring overflows only when it is
+ * smaller than a burst (dist_ring below --burst, tests only): the rest of
+ * the burst is dropped under rx.drop dist_ring_full, counted with
+ * rx.frames by worker 0. Frames handed over are counted by their owner
+ * (rx.frames) and by worker 0 (dist.handed). The shared port goes at the
+ * pace of its slowest worker.
  *
  * Transmit on a shared node port: worker w on tx queue w (the port is
  * configured with W tx queues, and with as many rx queues as the device
@@ -45,6 +49,8 @@ struct sfc_dist {
     uint16_t port;
     uint16_t n;                  /* workers */
     uint16_t n_rxq;              /* rx queues the port was started with: each is read */
+    uint32_t room;               /* a ring with less free room holds the port: a burst,
+                                  * or the whole ring when it is smaller */
     uint8_t kind;                /* enum sfc_dist_kind */
     uint8_t mac[6];              /* readout side: worker 0's MAC */
     uint16_t n_nodes;            /* node side: the nodes on the port */

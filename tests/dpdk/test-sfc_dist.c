@@ -288,10 +288,10 @@ START_TEST(test_two_like_one)
 }
 END_TEST
 
-/* Worker 1 not polled, its ring 50 frames: worker 0 hands it 32, then 18
- * of the next 32 (14 dropped: dist_ring_full), then leaves the port
- * unread (dist.held) until worker 1 takes its frames. */
-START_TEST(test_ring_full)
+/* Worker 1 not polled: with its ring of 50 frames, worker 0 hands it one
+ * burst of 32 and then leaves the port unread (dist.held: 18 free, less
+ * than a burst), losing nothing; once worker 1 took them, the next 32. */
+START_TEST(test_ring_held)
 {
     static struct drig g;
     struct sfc_stats st;
@@ -307,23 +307,58 @@ START_TEST(test_ring_full)
     for (int i = 0; i < 5; i++)
         sfc_dp_poll(sfc_workers_dp(g.sw, 0), 1);
     sfc_workers_stats(g.sw, &st);
-    ck_assert_uint_eq(st.dist_handed, 50);
-    ck_assert_uint_eq(st.drop[SFC_DROP_DIST_RING_FULL], 14);
-    ck_assert_uint_eq(st.rx_frames, 14);           /* worker 0's: the dropped ones */
-    ck_assert_uint_eq(st.dist_held, 3);
-    for (int i = 0; i < 2; i++)
-        sfc_dp_poll(sfc_workers_dp(g.sw, 1), 1);    /* its 50 */
+    ck_assert_uint_eq(st.dist_handed, 32);
+    ck_assert_uint_eq(st.dist_held, 4);
+    ck_assert_uint_eq(st.rx_frames, 0);
+    sfc_dp_poll(sfc_workers_dp(g.sw, 1), 1);        /* its 32 */
     sfc_dp_poll(sfc_workers_dp(g.sw, 0), 1);        /* 32 more handed over */
     sfc_dp_poll(sfc_workers_dp(g.sw, 1), 1);
     sfc_workers_stats(g.sw, &st);
-    ck_assert_uint_eq(st.dist_handed, 82);
-    ck_assert_uint_eq(st.drop[SFC_DROP_DIST_RING_FULL], 14);
-    ck_assert_uint_eq(st.rx_frames, 96);
-    ck_assert_uint_eq(st.seq.gap[0], 14);          /* worker 1 sees the drop as a gap */
-    ck_assert_uint_eq(st.events_complete, 0);
+    ck_assert_uint_eq(st.dist_handed, 64);
+    ck_assert_uint_eq(st.rx_frames, 64);
+    ck_assert_uint_eq(st.drop[SFC_DROP_DIST_RING_FULL], 0);
+    ck_assert_uint_eq(st.seq.gap[0], 0);
+    sfc_workers_destroy(g.sw);
+    ebf_eal_cleanup();
+}
+END_TEST
+
+/* A ring smaller than a burst (20 frames, bursts of 32): worker 0 hands
+ * over 20 of its first burst and drops 12 (dist_ring_full, counted with
+ * rx.frames), then holds the port until worker 1 empties the ring; worker
+ * 1 sees the drop as a gap of 12. */
+START_TEST(test_ring_full)
+{
+    static struct drig g;
+    struct sfc_stats st;
+
+    eal_up();
+    rig_up(&g, 1, 2, 2);
+    g.c.dist_ring = 20;
+    g.c.capacity = 256;
+    g.sw = sfc_workers_create(&g.c);
+    ck_assert_ptr_nonnull(g.sw);
+    for (uint64_t e = 0; e < 100; e++)
+        send_frag(&g, 1, 0, 2 * e + 1, 0);
+    for (int i = 0; i < 3; i++)
+        sfc_dp_poll(sfc_workers_dp(g.sw, 0), 1);
+    sfc_workers_stats(g.sw, &st);
+    ck_assert_uint_eq(st.dist_handed, 20);
+    ck_assert_uint_eq(st.drop[SFC_DROP_DIST_RING_FULL], 12);
+    ck_assert_uint_eq(st.rx_frames, 12);           /* worker 0's: the dropped ones */
+    ck_assert_uint_eq(st.dist_held, 2);
+    sfc_dp_poll(sfc_workers_dp(g.sw, 1), 1);        /* its 20 */
+    sfc_dp_poll(sfc_workers_dp(g.sw, 0), 1);        /* 20 more, 12 dropped */
+    sfc_dp_poll(sfc_workers_dp(g.sw, 1), 1);
+    sfc_workers_stats(g.sw, &st);
+    ck_assert_uint_eq(st.dist_handed, 40);
+    ck_assert_uint_eq(st.drop[SFC_DROP_DIST_RING_FULL], 24);
+    ck_assert_uint_eq(st.rx_frames, 64);
+    ck_assert_uint_eq(st.seq.gap[0], 12);          /* the first 12 dropped: a gap once seq 32
+                                                    * came; the last 12 not yet */
     struct sfc_gauges ga;
     sfc_workers_gauges(g.sw, &ga);
-    ck_assert_uint_eq(ga.building, 82);
+    ck_assert_uint_eq(ga.building, 40);
     sfc_workers_destroy(g.sw);
     ebf_eal_cleanup();
 }
@@ -461,6 +496,7 @@ Suite *sfc_dist_suite(void)
 
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_two_like_one);
+    tcase_add_test(tc, test_ring_held);
     tcase_add_test(tc, test_ring_full);
     tcase_add_test(tc, test_check);
     tcase_add_test(tc, test_launched_drain);
