@@ -8,6 +8,7 @@
 
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 
 #include "sfc_dp_private.h"
 
@@ -181,7 +182,11 @@ uint16_t sfc_dist_take(struct sfc_dist *d, struct sfc_dp *dp, struct rte_mbuf **
     uint16_t n = rte_eth_rx_burst(d->port, 0, pkts, max);
     for (uint16_t q = 1; q < d->n_rxq && n < max; q++)
         n = (uint16_t)(n + rte_eth_rx_burst(d->port, q, pkts + n, (uint16_t)(max - n)));
+    for (uint16_t i = 0; i < n && i < 2; i++)
+        rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
     for (uint16_t i = 0; i < n; i++) {
+        if (i + 2 < n)
+            rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 2], void *));  /* its MACs */
         uint16_t w = owner(d, pkts[i]);
         if (w == 0)
             pkts[own++] = pkts[i];
