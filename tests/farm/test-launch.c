@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "farm_host.h"
 #include "test-cli-rig.h"
 
 #define EVENTS 100000
@@ -96,17 +97,29 @@ static const char *sh(const char *cmd)
 }
 
 /* Nothing of farm name is left: namespaces, switches, sshds, ssh
- * directories, daemons, DPDK runtime directories. */
+ * directories, daemons, DPDK runtime directories. Only the farm's own: the
+ * ssh directory is the one of its run directory (farm_host_ssh_dir), so a
+ * farm of another run on the machine does not count. */
+static void ssh_dir_of(const char *name, char *ssh_dir, size_t len)
+{
+    char run_dir[128];
+
+    snprintf(run_dir, sizeof(run_dir), "%s/%s", rig.base, name);
+    farm_host_ssh_dir(run_dir, ssh_dir, len);
+}
+
 static void nothing_left(const char *name)
 {
-    char cmd[1024];
+    char cmd[1536], ssh_dir[96];
 
+    ssh_dir_of(name, ssh_dir, sizeof(ssh_dir));
     snprintf(cmd, sizeof(cmd),
              "ip netns list | grep -c '^%s-'; "
-             "ls /run/ebfarm-ssh 2>/dev/null | wc -l; "
+             "test -e %s && echo 1 || echo 0; "
              "pgrep -f -- '[-]-file-prefix=ebf[0-9]*-%s-' | wc -l; "
-             "pgrep -f '[s]shd -f /run/ebfarm-ssh' | wc -l; "
-             "ls /var/run/dpdk 2>/dev/null | grep -c -- '-%s-'", tag, name, name);
+             "pgrep -f '[s]shd -f %s/' | wc -l; "
+             "ls /var/run/dpdk 2>/dev/null | grep -c -- '-%s-'", tag, ssh_dir, name, ssh_dir,
+             name);
     ck_assert_str_eq(sh(cmd), "0\n0\n0\n0\n0\n");
 }
 
@@ -134,6 +147,10 @@ START_TEST(netns_farm_over_ssh)
     snprintf(cmd, sizeof(cmd), "grep -c '^host h-.* netns plain root 10\\.' %s/lt/farm.state",
              rig.base);
     ck_assert_str_eq(sh(cmd), "10\n");
+    /* Its ssh directory is the one nothing_left looks for. */
+    char ssh_dir[96];
+    ssh_dir_of("lt", ssh_dir, sizeof(ssh_dir));
+    ck_assert_int_eq(stat(ssh_dir, &sb), 0);
     /* The farm's keys reached the hosts' run directory, the client key did not. */
     snprintf(cmd, sizeof(cmd), "%s/lt/keys/server.key", rig.base);
     ck_assert_int_eq(stat(cmd, &sb), 0);

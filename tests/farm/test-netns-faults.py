@@ -39,12 +39,17 @@ def namespaces():
     return {l.split()[0] for l in out.splitlines() if l.strip()}
 
 
-def leftovers(before, prefix):
-    left = sorted(namespaces() - before)
+def leftovers(before, pid):
+    """What the demo with this pid left: its namespaces (ebd<pid>-<process>),
+    runtime directories (ebf<pid>-...) and sshds (their files are named
+    ebd<pid>-<process>.sshd_config). Another farm on the machine at the same
+    time does not count."""
+    ns, tag = "ebd%d-" % pid, "ebf%d-" % pid
+    left = sorted(n for n in namespaces() - before if n.startswith(ns))
     dpdk = os.listdir("/var/run/dpdk") if os.path.isdir("/var/run/dpdk") else []
-    ssh = subprocess.run(["pgrep", "-f", "sshd -f /run/ebfarm-ssh"], capture_output=True,
-                         text=True).stdout.split()
-    return left, [d for d in dpdk if d.startswith(prefix)], ssh
+    ssh = subprocess.run(["pgrep", "-f", "sshd -f /run/ebfarm-ssh/.*/%s" % ns],
+                         capture_output=True, text=True).stdout.split()
+    return left, [d for d in dpdk if d.startswith(tag)], ssh
 
 
 def main():
@@ -93,7 +98,7 @@ def main():
         check(-sent // 1000 <= received - sent <= 4,
               "frames received by the SFCs %d, sent %d (dropped %d, duplicated %d)" % (
                   received, ro["frames"], ro["fault_dropped"], ro["fault_duplicated"]))
-        ns, dpdk, ssh = leftovers(before, "ebf%d-" % p.pid)
+        ns, dpdk, ssh = leftovers(before, p.pid)
         check(not ns and not dpdk and not ssh,
               "left behind: namespaces %r, runtime dirs %r, sshd %r" % (ns, dpdk, ssh))
         print("netns farm: %d events, %d frames, dropped %d, duplicated %d, corrupted %d, "

@@ -109,11 +109,16 @@ def check_adds_up(ivs, s):
     check(ivs[-1]["in_flight"] == 0, "in flight after the stop: %d" % ivs[-1]["in_flight"])
 
 
+# Farm names of this test's own: another test suite on the machine at the
+# same time has farms of its own names.
+PASS, FAIL = "soakpass%d" % os.getpid(), "soakfail%d" % os.getpid()
+
+
 def nothing_left(tmp, pids):
     for pid in pids:
         check(not os.path.exists("/proc/%d" % pid), "process %d is still there" % pid)
     left = [d for d in glob.glob("/var/run/dpdk/ebf*") if any("-%s-" % n in d for n in
-                                                             ("soakpass", "soakfail"))]
+                                                             (PASS, FAIL))]
     check(not left, "DPDK runtime directories left: %r" % left)
     run = os.path.join(tmp, "run")
     left = [d for d in os.listdir(run) if not d.startswith(".") and not d.endswith(".next-run")]
@@ -121,13 +126,13 @@ def nothing_left(tmp, pids):
 
 
 def test_pass(tmp):
-    path = farm_file(tmp, "soakpass", ["faults: drop=0.001,dup=0.001,reorder=0.01,corrupt=0.0005",
+    path = farm_file(tmp, PASS, ["faults: drop=0.001,dup=0.001,reorder=0.01,corrupt=0.0005",
                                        "fault_seed: 7"])
     p, out = soak(tmp, path, ["--duration", "60", "--interval", "5", "--kill-node-every", "25"])
     check(p.returncode == 0, "exit %d, not 0:\n%s" % (p.returncode, p.stdout[-3000:]))
     head, ivs, s = lines_of(p.stdout)
     check(open(os.path.join(out, "soak.jsonl")).read() == p.stdout, "soak.jsonl != stdout")
-    check(head["farm"] == "soakpass" and head["interval_s"] == 5 and head["duration_s"] == 60,
+    check(head["farm"] == PASS and head["interval_s"] == 5 and head["duration_s"] == 60,
           "header %r" % head)
     check(12 <= len(ivs) <= 14, "%d intervals for 60 s every 5 s" % len(ivs))
     check_adds_up(ivs, s)
@@ -162,7 +167,7 @@ def test_pass(tmp):
 
 
 def test_fail(tmp):
-    path = farm_file(tmp, "soakfail", ["silence: 3@1000"])
+    path = farm_file(tmp, FAIL, ["silence: 3@1000"])
     p, out = soak(tmp, path, ["--duration", "15", "--interval", "5", "--max-loss", "0"])
     check(p.returncode == 1, "exit %d, not 1:\n%s" % (p.returncode, p.stdout[-3000:]))
     head, ivs, s = lines_of(p.stdout)

@@ -169,9 +169,9 @@ START_TEST(test_crash)
 {
     char dir[512], cmd[2048];
 
-    ck_assert_int_eq(demo("--events 3000 --nodes 1 --keep --max-seconds 2 "
-                          "--trigger tests/farm/misbehave-plugin.so "
-                          "--trigger-param crash_at=1234"), 0);
+    int rc = demo("--events 3000 --nodes 1 --keep --max-seconds 2 "
+                  "--trigger tests/farm/misbehave-plugin.so --trigger-param crash_at=1234");
+    ck_assert_msg(rc == 0, "ebfarm demo exited %d:\n%s", rc, out);
     const char *p = strstr(out, "logs and counters kept in ");
     ck_assert_msg(p != NULL, "%s", out);
     ck_assert_int_eq(sscanf(p, "logs and counters kept in %511s", dir), 1);

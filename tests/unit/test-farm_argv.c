@@ -283,20 +283,37 @@ END_TEST
 START_TEST(test_auto_lcores)
 {
     cpu_set_t set;
-    char want[300] = "--lcores=0@(";
-    size_t o = strlen(want);
+    char cpus[256] = "";
+    size_t o = 0;
     struct farm_argv c;
-    int n = 0;
+    char want[600];
 
+    /* The highest lcore ids DPDK has, never 0: dpdk-dumpcap's main lcore is
+     * the lowest CPU it runs on, and it must not share the daemon's. */
+    ck_assert_int_ge(FARM_MAX_LCORE, 64);
     snprintf(spec.node[0].p.lcores, sizeof(spec.node[0].p.lcores), "auto");
     ck_assert_int_eq(sched_getaffinity(0, sizeof(set), &set), 0);
     for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
         if (CPU_ISSET(cpu, &set))
-            o += (size_t)snprintf(want + o, sizeof(want) - o, "%s%d", n++ ? "," : "", cpu);
-    snprintf(want + o, sizeof(want) - o, ")");
+            o += (size_t)snprintf(cpus + o, sizeof(cpus) - o, "%s%d", o ? "," : "", cpu);
+    snprintf(want, sizeof(want), "--lcores=%d@(%s)", FARM_MAX_LCORE - 1, cpus);
     build(FARM_NODE, 0, "node0", &c);
     ck_assert_str_eq(c.argv[5], want);
     farm_argv_free(&c);
+
+    /* An SFC of 3 workers: 3 lcores, the main lcore the lowest id. */
+    snprintf(spec.sfc[0].p.lcores, sizeof(spec.sfc[0].p.lcores), "auto");
+    spec.sfc[0].workers = 3;
+    snprintf(want, sizeof(want), "--lcores=%d@(%s),%d@(%s),%d@(%s)", FARM_MAX_LCORE - 3, cpus,
+             FARM_MAX_LCORE - 2, cpus, FARM_MAX_LCORE - 1, cpus);
+    build(FARM_SFC, 0, "sfc0", &c);
+    int found = 0;
+    for (int i = 0; i < c.argc; i++)
+        found += strcmp(c.argv[i], want) == 0;
+    ck_assert_int_eq(found, 1);
+    farm_argv_free(&c);
+    spec.sfc[0].workers = 0;
+    snprintf(spec.sfc[0].p.lcores, sizeof(spec.sfc[0].p.lcores), "1-3");
 }
 END_TEST
 

@@ -39,9 +39,15 @@ static void mac_str(const uint8_t m[6], char *buf)
     sprintf(buf, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
 }
 
-/* --lcores for "auto": lcores 0 to n - 1, each on every CPU of placed (a
- * mask of CPUs 0..63, the demo's --cpus), or when it is 0 on every CPU this
- * process may run on. */
+/* --lcores for "auto": n lcores, each on every CPU of placed (a mask of
+ * CPUs 0..63, the demo's --cpus), or when it is 0 on every CPU this process
+ * may run on. Their ids are the n highest DPDK has (FARM_MAX_LCORE - n up,
+ * the lowest the main lcore), not 0 to n - 1: dpdk-dumpcap attaches as a
+ * secondary process whose main lcore id is the lowest CPU it may run on,
+ * and it frees its capture mbufs into that lcore's cache of its pool while
+ * the daemon's pdump callbacks take them from the cache of the daemon's
+ * lcore id. Two processes on one cache corrupt it: a captured frame is
+ * overwritten by a later one (docs/capture.md, "lcore ids"). */
 static void auto_lcores(struct farm_argv *c, unsigned n, uint64_t placed)
 {
     cpu_set_t set;
@@ -60,8 +66,8 @@ static void auto_lcores(struct farm_argv *c, unsigned n, uint64_t placed)
     char list[1024];
     size_t l = 0;
     for (unsigned i = 0; i < n && l < sizeof(list) - sizeof(cpus) - 16; i++)
-        l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%u@(%s)", i ? "," : "", i,
-                              o ? cpus : "0");
+        l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%u@(%s)", i ? "," : "",
+                              FARM_MAX_LCORE - n + i, o ? cpus : "0");
     arg(c, "--lcores=%s", list);
 }
 
