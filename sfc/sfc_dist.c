@@ -12,13 +12,31 @@
 
 #include "sfc_dp_private.h"
 
+/* A ring to each worker beyond the first, on the port's socket. */
+static int make_rings(struct sfc_dist *d, uint32_t size)
+{
+    int socket = rte_eth_dev_socket_id(d->port);
+    char name[RTE_RING_NAMESIZE];
+
+    for (uint16_t w = 1; w < d->n; w++) {
+        snprintf(name, sizeof(name), "sfc_dist%u_%u_%u", d->kind, d->port, w);
+        d->ring[w] = rte_ring_create(name, size, socket < 0 ? SOCKET_ID_ANY : socket,
+                                     RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+        if (!d->ring[w])
+            return -1;
+    }
+    return 0;
+}
+
 struct sfc_dist *sfc_dist_create(const struct sfc_conf *c, enum sfc_dist_kind kind,
                                  uint16_t port, uint32_t ring_size)
 {
     static const uint8_t zero[6];
     struct sfc_dist *d = rte_zmalloc("sfc_dist", sizeof(*d), RTE_CACHE_LINE_SIZE);
+    uint32_t size = ring_size ? ring_size : SFC_DIST_RING_DEFAULT;
+    uint32_t burst = c->burst && c->burst <= BURST_MAX ? c->burst : 32;
+    struct rte_eth_dev_info info;
     struct rte_ether_addr ea;
-    char name[RTE_RING_NAMESIZE];
 
     if (!d) {
         errno = ENOMEM;
@@ -27,10 +45,7 @@ struct sfc_dist *sfc_dist_create(const struct sfc_conf *c, enum sfc_dist_kind ki
     d->port = port;
     d->n = c->workers;
     d->kind = (uint8_t)kind;
-    uint32_t size = ring_size ? ring_size : SFC_DIST_RING_DEFAULT;
-    uint32_t burst = c->burst && c->burst <= BURST_MAX ? c->burst : 32;
     d->room = burst < size ? burst : size;
-    struct rte_eth_dev_info info;
     d->n_rxq = rte_eth_dev_info_get(port, &info) == 0 && info.nb_rx_queues > 1
                    ? info.nb_rx_queues : 1;
     rte_eth_macaddr_get(port, &ea);
@@ -39,17 +54,10 @@ struct sfc_dist *sfc_dist_create(const struct sfc_conf *c, enum sfc_dist_kind ki
         d->owner[d->n_nodes] = (uint8_t)(i % d->n);
         memcpy(d->node_mac[d->n_nodes++], c->node[i].mac, 6);
     }
-    for (uint16_t w = 1; w < d->n; w++) {
-        snprintf(name, sizeof(name), "sfc_dist%u_%u_%u", kind, port, w);
-        d->ring[w] = rte_ring_create(name, size,
-                                     rte_eth_dev_socket_id(port) < 0
-                                         ? SOCKET_ID_ANY : rte_eth_dev_socket_id(port),
-                                     RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
-        if (!d->ring[w]) {
-            sfc_dist_destroy(d);
-            errno = ENOMEM;
-            return NULL;
-        }
+    if (make_rings(d, size) != 0) {
+        sfc_dist_destroy(d);
+        errno = ENOMEM;
+        return NULL;
     }
     return d;
 }
