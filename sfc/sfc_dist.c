@@ -89,19 +89,22 @@ int sfc_dist_check_txq(uint16_t port, uint16_t workers, char *err, size_t len)
         snprintf(err, len, "node port %u (%s): cannot read its device info", port, name);
         return -1;
     }
-    if (info.max_tx_queues >= workers && info.nb_tx_queues != 0 && info.nb_tx_queues < workers)
+    if (info.max_tx_queues < workers) {
+        snprintf(err, len, "node port %u (%s, driver %s) offers %u tx queue%s; --workers %u on "
+                 "one node port needs %u (a tx queue per worker: give the device more queues, "
+                 "e.g. qpairs=%u for net_af_packet, or a node port per worker)", port, name,
+                 info.driver_name, info.max_tx_queues, info.max_tx_queues == 1 ? "" : "s",
+                 workers, workers, workers);
+        return -1;
+    }
+    if (info.nb_tx_queues != 0 && info.nb_tx_queues < workers) {   /* started already */
         snprintf(err, len, "node port %u (%s, driver %s) was started with %u tx queue%s; "
                  "--workers %u on one node port needs %u (a tx queue per worker)", port, name,
                  info.driver_name, info.nb_tx_queues, info.nb_tx_queues == 1 ? "" : "s",
                  workers, workers);
-    if (info.max_tx_queues >= workers)
-        return info.nb_tx_queues != 0 && info.nb_tx_queues < workers ? -1 : 0;
-    snprintf(err, len, "node port %u (%s, driver %s) offers %u tx queue%s; --workers %u on "
-             "one node port needs %u (a tx queue per worker: give the device more queues, "
-             "e.g. qpairs=%u for net_af_packet, or a node port per worker)", port, name,
-             info.driver_name, info.max_tx_queues, info.max_tx_queues == 1 ? "" : "s",
-             workers, workers, workers);
-    return -1;
+        return -1;
+    }
+    return 0;
 }
 
 uint16_t sfc_dist_rxqs(uint16_t port, uint16_t workers)

@@ -68,7 +68,8 @@ struct sfc_dist *sfc_dist_create(const struct sfc_conf *conf, enum sfc_dist_kind
 void sfc_dist_destroy(struct sfc_dist *d);
 
 /* Whether port can give W workers a tx queue each: 0, or -1 with err naming
- * the port, the queues it offers and the W it needs. */
+ * the port, the queues it offers (or was started with) and the W it
+ * needs. */
 int sfc_dist_check_txq(uint16_t port, uint16_t workers, char *err, size_t len);
 
 /* The rx queues to start a shared node port of W workers with: as many

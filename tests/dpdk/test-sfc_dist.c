@@ -398,6 +398,14 @@ START_TEST(test_check)
     ck_assert_ptr_null(sfc_workers_create(&g.c));
     ck_assert_int_eq(errno, EINVAL);
     ck_assert_int_eq(sfc_dist_check_txq(g.sfc_node, 1, err, sizeof(err)), 0);
+    /* A device that offers 2 but was started with 1. */
+    struct rte_ring *r = ring("dx", 1), *two[2] = {r, r};
+    int p = rte_eth_from_rings("dtwo", &r, 1, two, 2, 0);
+    ck_assert_int_ge(p, 0);
+    ck_assert_int_eq(ebf_port_start((uint16_t)p, g.pool, 0, 512, 512), 0);
+    ck_assert_int_eq(sfc_dist_check_txq((uint16_t)p, 2, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "node port 4 (net_ring_dtwo, driver net_ring) was started with 1 tx "
+                          "queue; --workers 2 on one node port needs 2 (a tx queue per worker)");
     ebf_eal_cleanup();
 }
 END_TEST
