@@ -187,6 +187,12 @@ uint16_t ebf_daemon_room(const struct ebf_daemon *d, uint16_t port)
 void ebf_daemon_port_start(struct ebf_daemon *d, uint16_t port, struct rte_mempool *pool,
                            const char *name)
 {
+    ebf_daemon_port_start_queues(d, port, pool, name, 1, 1);
+}
+
+void ebf_daemon_port_start_queues(struct ebf_daemon *d, uint16_t port, struct rte_mempool *pool,
+                                  const char *name, uint16_t n_rxq, uint16_t n_txq)
+{
     uint16_t mtu = d->cl.common.mtu;
     char err[256];
 
@@ -195,7 +201,7 @@ void ebf_daemon_port_start(struct ebf_daemon *d, uint16_t port, struct rte_mempo
     if (ebf_port_mtu_check(port, name, mtu, pool, err, sizeof(err)))
         ebf_daemon_fail(d, "--mtu %u: %s", mtu, err);
     d->started[port] = 1;        /* closed at exit even when the start failed */
-    if (ebf_port_start(port, pool, mtu, 1024, 1024))
+    if (ebf_port_start_queues(port, pool, mtu, 1024, 1024, n_rxq, n_txq))
         ebf_daemon_fail(d, "cannot start port '%s'", name);
 }
 

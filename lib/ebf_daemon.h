@@ -89,6 +89,9 @@ uint16_t ebf_daemon_room(const struct ebf_daemon *d, uint16_t port);
  * (ebf_port_mtu_check). */
 void ebf_daemon_port_start(struct ebf_daemon *d, uint16_t port, struct rte_mempool *pool,
                            const char *name);
+/* The same with n_rxq RX and n_txq TX queues (ebf_port_start_queues). */
+void ebf_daemon_port_start_queues(struct ebf_daemon *d, uint16_t port, struct rte_mempool *pool,
+                                  const char *name, uint16_t n_rxq, uint16_t n_txq);
 
 /* Wait at most --link-timeout for the link of port; 0: do not wait. */
 void ebf_daemon_link_wait(struct ebf_daemon *d, uint16_t port, const char *name);

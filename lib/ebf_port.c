@@ -43,6 +43,12 @@ static int is_memif(const struct rte_eth_dev_info *info)
 int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu, uint16_t nb_rxd,
                    uint16_t nb_txd)
 {
+    return ebf_port_start_queues(port, rx_pool, mtu, nb_rxd, nb_txd, 1, 1);
+}
+
+int ebf_port_start_queues(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu,
+                          uint16_t nb_rxd, uint16_t nb_txd, uint16_t n_rxq, uint16_t n_txq)
+{
     struct rte_eth_dev_info info;
     struct rte_eth_conf conf;
     int rc;
@@ -57,19 +63,21 @@ int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu, uin
      * ebf_port_mtu_check did; 0 is its default (1500). */
     if (!ebf_port_mtu_by_buffer(port))
         conf.rxmode.mtu = mtu;
-    rc = rte_eth_dev_configure(port, 1, 1, &conf);
+    rc = rte_eth_dev_configure(port, n_rxq, n_txq, &conf);
     if (rc)
         goto fail;
     rc = rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rxd, &nb_txd);
     if (rc)
         goto fail;
     int socket = rte_eth_dev_socket_id(port);
-    rc = rte_eth_rx_queue_setup(port, 0, nb_rxd, socket < 0 ? SOCKET_ID_ANY : (unsigned)socket,
-                                NULL, rx_pool);
+    for (uint16_t q = 0; q < n_rxq && rc == 0; q++)
+        rc = rte_eth_rx_queue_setup(port, q, nb_rxd,
+                                    socket < 0 ? SOCKET_ID_ANY : (unsigned)socket, NULL, rx_pool);
     if (rc)
         goto fail;
-    rc = rte_eth_tx_queue_setup(port, 0, nb_txd, socket < 0 ? SOCKET_ID_ANY : (unsigned)socket,
-                                NULL);
+    for (uint16_t q = 0; q < n_txq && rc == 0; q++)
+        rc = rte_eth_tx_queue_setup(port, q, nb_txd,
+                                    socket < 0 ? SOCKET_ID_ANY : (unsigned)socket, NULL);
     if (rc)
         goto fail;
     rc = rte_eth_dev_start(port);

@@ -26,6 +26,12 @@ int ebf_port_find(const char *name, uint16_t *port);
 int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu, uint16_t nb_rxd,
                    uint16_t nb_txd);
 
+/* The same with n_rxq RX and n_txq TX queues (lcores that transmit on one
+ * port, a queue each; a device that spreads its input over its queues,
+ * such as net_af_packet with qpairs, read on each). */
+int ebf_port_start_queues(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu,
+                          uint16_t nb_rxd, uint16_t nb_txd, uint16_t n_rxq, uint16_t n_txq);
+
 /* Wait until the link is up or *stop is set or timeout_ms passes. Returns 0
  * when up, -EINTR when stopped, -ETIMEDOUT. A memif client connects once,
  * when its port starts, and a server that is not started yet turns it away;

@@ -11,6 +11,7 @@
 #include "ebf_daemon.h"
 #include "ebf_util.h"
 #include "sfc_ctl.h"
+#include "sfc_dist.h"
 #include "sfc_workers.h"
 
 static struct sfc_conf conf = {
@@ -150,13 +151,15 @@ static const struct ebf_arg own[] = {
     EBF_ARG_PARAM(WORKERS, &conf.workers, "N",
                   "data planes, an lcore each (EAL must give N): the\n"
                   "readout ports cut into N equal runs, one per worker,\n"
-                  "node port q served by worker q % N; 0 or 1: one (0)"),
+                  "or one shared; node port q served by worker q % N,\n"
+                  "or one shared, node i by worker i % N; 0 or 1: one (0)"),
     EBF_ARG_VAL(EBF_ARG_STR, "ready-file", &sfc_daemon.ready_file, "FILE",
                 "create FILE once every port is started and control is bound"),
 };
 
 /* --workers against the ports by name (before EAL): the readout ports cut
- * into equal runs, a node port per worker at least (sfc_workers.h). */
+ * into equal runs or one shared, a node port per worker at least or one
+ * shared by a node per worker at least (sfc_workers.h). */
 static int check_workers(char *err, size_t len)
 {
     struct sfc_conf c = conf;
@@ -232,11 +235,19 @@ static void start_ports(struct ebf_daemon *d, struct sfc_conf *c, struct rte_mem
 {
     const char *rx_name = d->cl.common.port;
 
+    uint16_t txqs = sfc_workers_node_txqs(c);
+    char err[320];
+
+    /* Workers on one node port: a tx queue each, refused before the start
+     * when the device has too few (sfc_dist.h). */
+    if (txqs > 1 && sfc_dist_check_txq(c->node[0].port, txqs, err, sizeof(err)))
+        ebf_daemon_fail(d, "%s", err);
     ebf_daemon_port_start(d, c->rx_port, rx_pool, rx_name);
     for (uint16_t i = 0; i < c->n_more_rx; i++)
         ebf_daemon_port_start(d, c->more_rx[i], rx_pool, more_rx_name[i]);
     for (uint16_t i = 0; i < c->n_nodes; i++)
-        ebf_daemon_port_start(d, c->node[i].port, ack_pool, node_name[i]);
+        ebf_daemon_port_start_queues(d, c->node[i].port, ack_pool, node_name[i],
+                                     txqs > 1 ? sfc_dist_rxqs(c->node[i].port, txqs) : 1, txqs);
     ebf_daemon_link_wait(d, c->rx_port, rx_name);
     for (uint16_t i = 0; i < c->n_more_rx; i++)
         ebf_daemon_link_wait(d, c->more_rx[i], more_rx_name[i]);

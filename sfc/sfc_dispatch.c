@@ -6,6 +6,7 @@
 #include <rte_mbuf.h>
 
 #include "ebf_mix.h"
+#include "sfc_dist.h"
 #include "sfc_dp_private.h"
 
 /* --- Credits and acks ------------------------------------------------------ */
@@ -116,14 +117,20 @@ unsigned sfc_poll_nodes(struct sfc_dp *dp, uint64_t now)
 
     dp->polls++;
     for (uint16_t q = 0; q < dp->n_txq; q++) {
-        uint16_t port = dp->txq[q].port;
+        uint16_t port = dp->txq[q].port, n;
+        struct sfc_dist *d = dp->c.node_dist && dp->c.node_dist->port == port
+                                 ? dp->c.node_dist : NULL;
         /* A port whose nodes are all dead is polled now and then only, to
          * hear a node come back: its peer may be gone, and a memif PMD
          * unmaps the shared rings of a vanished peer from its interrupt
-         * thread, unsynchronised with a burst in progress (DPDK 22.11). */
-        if (dp->q_alive[q] == 0 && (dp->polls & 1023) != 0)
+         * thread, unsynchronised with a burst in progress (DPDK 22.11).
+         * A shared port is always read: it serves other workers' nodes. */
+        if (dp->q_alive[q] == 0 && !d && (dp->polls & 1023) != 0)
             continue;
-        uint16_t n = rte_eth_rx_burst(port, 0, pkts, dp->c.burst);
+        if (d)
+            n = sfc_dist_take(d, dp, pkts, dp->c.burst);
+        else
+            n = rte_eth_rx_burst(port, 0, pkts, dp->c.burst);
         for (uint16_t i = 0; i < n; i++)
             handle_credit(dp, port, pkts[i], now);
         if (n)
@@ -336,7 +343,7 @@ unsigned sfc_flush_tx(struct sfc_dp *dp)
         struct txq *q = &dp->txq[i];
         if (q->n == 0)
             continue;
-        uint16_t k = rte_eth_tx_burst(q->port, 0, q->pkt, q->n);
+        uint16_t k = rte_eth_tx_burst(q->port, q->queue, q->pkt, q->n);
         if (k < q->n)
             memmove(q->pkt, q->pkt + k, (size_t)(q->n - k) * sizeof(q->pkt[0]));
         /* tx.refused: each frame once, at the first try the port refused

@@ -17,6 +17,7 @@
 #include "ebf_kv.h"
 #include "ebf_mix.h"
 #include "ebf_util.h"
+#include "sfc_dist.h"
 #include "sfc_dp_private.h"
 
 RTE_LOG_REGISTER_DEFAULT(sfc_logtype, INFO);
@@ -40,8 +41,12 @@ static void map_node_ports(struct sfc_dp *dp)
             continue;           /* another worker's: never polled, never sent to */
         while (q < dp->n_txq && dp->txq[q].port != dp->c.node[i].port)
             q++;
-        if (q == dp->n_txq)
-            dp->txq[dp->n_txq++].port = dp->c.node[i].port;
+        if (q == dp->n_txq) {
+            dp->txq[dp->n_txq].port = dp->c.node[i].port;
+            if (dp->c.node_dist && dp->c.node_dist->port == dp->c.node[i].port)
+                dp->txq[dp->n_txq].queue = dp->c.worker;    /* a tx queue per worker */
+            dp->n_txq++;
+        }
         dp->node_txq[i] = q;
         dp->txq_nodes[q] |= 1ull << i;
         rte_eth_macaddr_get(dp->c.node[i].port, &ea);
@@ -288,7 +293,10 @@ static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
     struct ebf_l2l3 l[BURST_MAX];
     struct ebf_frag_hdr h[BURST_MAX];
     uint8_t ok[BURST_MAX];
-    uint16_t n = rte_eth_rx_burst(port, 0, pkts, dp->c.burst), nd = 0;
+    uint16_t n = dp->c.ro_dist && port == dp->c.rx_port
+                     ? sfc_dist_take(dp->c.ro_dist, dp, pkts, dp->c.burst)
+                     : rte_eth_rx_burst(port, 0, pkts, dp->c.burst);
+    uint16_t nd = 0;
     uint64_t bytes = 0;
 
     if (n)
@@ -450,7 +458,7 @@ void sfc_dp_drain_begin(struct sfc_dp *dp)
 {
     dp->drain_phase = 1;
     dp->drain_last_rx = rte_get_tsc_cycles();
-    dp->drain_frames = dp->st.rx_frames;
+    dp->drain_frames = dp->st.rx_frames + dp->ro_handed;
 }
 
 /* Drain stage 1: keep taking input until it has been quiet drain_quiet_ms;
@@ -461,12 +469,20 @@ static unsigned drain_quiet(struct sfc_dp *dp)
     unsigned work = sfc_dp_poll(dp, 1);
     uint64_t now = rte_get_tsc_cycles();
 
-    if (dp->st.rx_frames != dp->drain_frames) {
-        dp->drain_frames = dp->st.rx_frames;
+    uint64_t frames = dp->st.rx_frames + dp->ro_handed;
+
+    if (frames != dp->drain_frames) {
+        dp->drain_frames = frames;
         dp->drain_last_rx = now;
     }
+    /* On a shared readout port, worker w >= 1 waits until worker 0 no
+     * longer reads the port, then until its ring is quiet too. */
+    if (dp->c.ro_dist && dp->c.worker != 0 && !dp->c.ro_dist->feed_done)
+        return work;
     if (now - dp->drain_last_rx < (uint64_t)(dp->c.drain_quiet_ms * 1e-3 * hz))
         return work;
+    if (dp->c.ro_dist && dp->c.worker != 0)
+        sfc_dist_flush(dp->c.ro_dist, dp);  /* what it could not take: counted */
     uint64_t dropped = 0;
     sfc_evtab_expire(dp->tab, now, 0, UINT32_MAX, &dropped);
     dp->st.drop[SFC_DROP_PARTIAL_AT_TIMEOUT] += dropped;

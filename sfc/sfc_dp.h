@@ -17,6 +17,7 @@
 #define SFC_WORKERS_MAX 16       /* data planes of one SFC, an lcore each (--workers) */
 
 struct sfc_share;                /* what the data planes of one SFC share (sfc_workers.c) */
+struct sfc_dist;                 /* a port the workers share (sfc_dist.h) */
 
 /* The SFC's payload-CRC policy. The nodes check every piece end to end
  * whatever the SFC does, so a corrupted frame the SFC lets through is still
@@ -68,6 +69,10 @@ struct sfc_conf {
     uint16_t worker;             /* this data plane's place, 0 .. workers - 1 */
     uint64_t node_mask;          /* bit i: this data plane serves node i; 0: every node */
     struct sfc_share *share;     /* NULL: a data plane alone */
+    /* Shared ports (sfc_dist.h): the readout port (rx_port) and the node
+     * port that all workers use, NULL when each worker has its own. */
+    struct sfc_dist *ro_dist, *node_dist;
+    uint32_t dist_ring;          /* frames per distribution ring (0: 1024) */
 };
 
 struct sfc_dp;

@@ -30,6 +30,7 @@ _Static_assert(TXQ_SIZE - 1 >= EBF_EVENT_FRAMES_MAX, "an event of EBF_EVENT_FRAM
 /* Frames waiting for one port to take them. */
 struct txq {
     uint16_t port;
+    uint16_t queue;              /* the port's tx queue: the worker's on a shared port, else 0 */
     uint16_t n;
     uint16_t refused;            /* the first this many were refused (and counted) before */
     struct rte_mbuf *pkt[TXQ_SIZE];
@@ -92,6 +93,7 @@ struct sfc_dp {
     uint8_t node_port_mac[SFC_MAX_NODES][6];    /* our MAC on each node's port */
     int drain_phase;             /* 0 running, 1 quiet wait, 2 ack wait, 3 done */
     uint64_t drain_last_rx, drain_frames, drain_end;
+    uint64_t ro_handed;          /* readout frames handed to other workers (sfc_dist.h) */
     /* faults: sequence gaps, throttling, node liveness */
     struct seq_state seq[EBF_MAX_SOURCES];
     struct src_bind bind[EBF_MAX_SOURCES];

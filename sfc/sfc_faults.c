@@ -170,6 +170,9 @@ static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
     };
 
     memcpy(a.src_mac, dp->rx_mac, 6);
+    dp->throttle_sent_tsc = now;
+    if (dp->c.ro_dist && dp->c.worker != 0)
+        return;                 /* a shared readout port: worker 0 sends for all */
     for (uint16_t i = 0; i < dp->n_ro; i++) {
         if (dp->ro_port[i] == UINT16_MAX)
             continue;

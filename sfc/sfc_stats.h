@@ -30,7 +30,9 @@
     X(LEN_MISMATCH, "len_mismatch")     /* fragment length changed */         \
     X(NO_RECORD, "no_record")           /* no frame record left */            \
     X(PARTIAL_AT_TIMEOUT, "partial_at_timeout") /* source incomplete */       \
-    X(UNKNOWN_NODE, "unknown_node")     /* credit frame from a stranger */
+    X(UNKNOWN_NODE, "unknown_node")     /* credit frame from a stranger */    \
+    X(DIST_RING_FULL, "dist_ring_full") /* shared port: its worker's ring full */ \
+    X(DIST_LEFT, "dist_left")           /* in its worker's ring at the stop */
 
 enum sfc_drop {
 #define SFC_DROP_ENUM(n, s) SFC_DROP_##n,
@@ -74,6 +76,8 @@ struct sfc_stats {
     uint64_t credit_frames, credits_granted, credits_clamped;
     uint64_t acks, acked_accept, acked_reject, ack_unknown, ack_status_errors;
     uint64_t backpressure_polls;
+    uint64_t dist_handed;        /* shared port: frames worker 0 handed to other workers */
+    uint64_t dist_held;          /* shared port: polls that left it unread, a worker's ring full */
     uint64_t missing_by_source[EBF_MAX_SOURCES];
     uint64_t late_by_source[EBF_MAX_SOURCES];   /* rx.drop.late by source */
     uint64_t last_by_source[EBF_MAX_SOURCES];   /* source whose piece completed an event */
@@ -184,6 +188,10 @@ struct sfc_snap {
       "Acks reporting a verification error.")                                                      \
     X(BACKPRESSURE_POLLS, C, "backpressure_polls", st.backpressure_polls, (), 0,                   \
       "Polls that left the readout port unread: the table or records were at 3/4.")                \
+    X(DIST_HANDED, C, "dist.handed", st.dist_handed, (), 0,                                        \
+      "Frames of a shared port the receiving worker handed to their owner worker.")                \
+    X(DIST_HELD, C, "dist.held", st.dist_held, (), 0,                                              \
+      "Polls that left a shared port unread: a worker's ring was full.")                           \
     X(MISSING_SOURCE, CA, "missing.source", st.missing_by_source, ("source", 0, NULL),             \
       EBF_CF_SKIP0 | EBF_CF_SUM, "Incomplete events that lacked this source.")                     \
     X(NODE_SENT, CN, "node.sent", st.node_sent, ("node", NULL, g.n_nodes), 0,                      \

@@ -12,6 +12,7 @@
 #include <rte_malloc.h>
 
 #include "ebf_cycles.h"
+#include "sfc_dist.h"
 #include "sfc_dp_private.h"
 
 extern int sfc_logtype;          /* sfc_dp.c's */
@@ -34,6 +35,7 @@ struct sfc_workers {
     uint16_t n;
     volatile int intake;         /* worker 0's intake (0 while paused), followed by all */
     volatile int draining;       /* the stop began: each worker drains */
+    struct sfc_dist *ro_dist, *node_dist;       /* shared ports, NULL: none */
     struct sfc_share share __rte_cache_aligned;
     struct sfc_worker w[SFC_WORKERS_MAX];
 };
@@ -60,6 +62,24 @@ static uint16_t node_ports(const struct sfc_conf *c, uint16_t *port_of)
     return n;
 }
 
+/* Whether the workers share the readout port (one port, W > 1) and the
+ * node port (one for every node, W > 1). */
+static void shared(const struct sfc_conf *c, int *ro, int *nodes)
+{
+    uint16_t port_of[SFC_MAX_NODES];
+
+    *ro = n_workers(c) > 1 && c->n_more_rx == 0;
+    *nodes = n_workers(c) > 1 && c->n_nodes > 0 && node_ports(c, port_of) == 1;
+}
+
+uint16_t sfc_workers_node_txqs(const struct sfc_conf *c)
+{
+    int ro, nodes;
+
+    shared(c, &ro, &nodes);
+    return nodes ? n_workers(c) : 1;
+}
+
 int sfc_workers_check(const struct sfc_conf *c, char *err, size_t len)
 {
     uint16_t w = n_workers(c), port_of[SFC_MAX_NODES];
@@ -69,49 +89,96 @@ int sfc_workers_check(const struct sfc_conf *c, char *err, size_t len)
         snprintf(err, len, "--workers %u: at most %u", w, SFC_WORKERS_MAX);
         return -1;
     }
-    if (ro_ports % w) {
-        snprintf(err, len, "--workers %u: %u readout port%s (--port and %u --readout-port) "
-                 "do%s not cut into %u equal runs: each worker takes its own readout ports (a "
-                 "memif link per readout and worker); one port spread over workers by the NIC "
-                 "(RSS on the UDP source port) is not supported yet", w, ro_ports,
-                 ro_ports == 1 ? "" : "s", c->n_more_rx, ro_ports == 1 ? "es" : "", w);
+    if (ro_ports > 1 && ro_ports % w) {
+        snprintf(err, len, "--workers %u: %u readout ports (--port and %u --readout-port) do "
+                 "not cut into %u equal runs: give one readout port (the workers share it: "
+                 "worker 0 hands each frame to the worker its destination MAC names) or a "
+                 "multiple of %u (each worker its own: a memif link per readout and worker)",
+                 w, ro_ports, c->n_more_rx, w, w);
         return -1;
     }
     uint16_t np = node_ports(c, port_of);
-    if (np < w) {
-        snprintf(err, len, "--workers %u: %u distinct node port%s: each worker serves the nodes "
+    if (w > 1 && np == 1 && c->n_nodes < w) {
+        snprintf(err, len, "--workers %u: %u node%s on one node port: the workers share it, "
+                 "node i served by worker i %% %u; give every worker a node (%u at least)", w,
+                 c->n_nodes, c->n_nodes == 1 ? "" : "s", w, w);
+        return -1;
+    }
+    if (np > 1 && np < w) {
+        snprintf(err, len, "--workers %u: %u distinct node ports: each worker serves the nodes "
                  "of its own node ports (port q to worker q %% %u); give every worker one (a "
-                 "memif link per node)", w, np, np == 1 ? "" : "s", w);
+                 "memif link per node), or put every node on one port the workers share", w,
+                 np, w);
         return -1;
     }
     return 0;
 }
 
-/* Worker w's conf: its run of readout ports, the nodes of its node ports,
- * its share of the table and the records. */
-static void worker_conf(const struct sfc_conf *c, uint16_t w, struct sfc_share *share,
-                        struct sfc_conf *out)
+/* Worker w's readout side: its run of the readout ports, or on a shared
+ * readout port the port, the shared side and its MAC (worker 0's + w in
+ * the fourth byte, as the readouts address it). */
+static void worker_rx(const struct sfc_conf *c, uint16_t w, struct sfc_dist *ro,
+                      struct sfc_conf *out)
 {
-    uint16_t n = n_workers(c), port_of[SFC_MAX_NODES], all[SFC_MAX_READOUTS];
+    uint16_t n = n_workers(c), all[SFC_MAX_READOUTS];
     uint16_t per = (uint16_t)((1u + c->n_more_rx) / n);
 
-    *out = *c;
-    if (n == 1)
+    if (ro) {
+        out->ro_dist = ro;
+        memcpy(out->mac, ro->mac, 6);
+        out->mac[3] = (uint8_t)(out->mac[3] + w);
         return;
+    }
     all[0] = c->rx_port;
     memcpy(all + 1, c->more_rx, sizeof(c->more_rx[0]) * c->n_more_rx);
     out->rx_port = all[w * per];
     out->n_more_rx = (uint16_t)(per - 1);
     memcpy(out->more_rx, all + w * per + 1, sizeof(all[0]) * (per - 1u));
+}
+
+/* Worker w's conf: its readout side, its nodes (those of its node ports,
+ * or on a shared node port node i for i % W == w), its share of the table
+ * and the records. */
+static void worker_conf(const struct sfc_conf *c, uint16_t w, struct sfc_workers *g,
+                        struct sfc_conf *out)
+{
+    uint16_t n = n_workers(c), port_of[SFC_MAX_NODES];
+
+    *out = *c;
+    if (n == 1)
+        return;
+    worker_rx(c, w, g->ro_dist, out);
     node_ports(c, port_of);
     out->node_mask = 0;
+    out->node_dist = g->node_dist;
     for (uint16_t i = 0; i < c->n_nodes; i++)
-        if (port_of[i] % n == w)
+        if ((g->node_dist ? i : port_of[i]) % n == w)
             out->node_mask |= 1ull << i;
     out->capacity = c->capacity / n;
     out->max_frames = c->max_frames / n;
     out->worker = w;
-    out->share = share;
+    out->share = &g->share;
+}
+
+/* The shared sides of c, if any: their rings, the node port's tx queues
+ * checked. 0, or -1 with errno set (logged). */
+static int make_dist(struct sfc_workers *g, const struct sfc_conf *c)
+{
+    char err[320];
+    int ro, nodes;
+
+    shared(c, &ro, &nodes);
+    if (nodes && sfc_dist_check_txq(c->node[0].port, g->n, err, sizeof(err))) {
+        SFC_W_LOG("%s\n", err);
+        errno = EINVAL;
+        return -1;
+    }
+    if (ro && !(g->ro_dist = sfc_dist_create(c, SFC_DIST_READOUT, c->rx_port, c->dist_ring)))
+        return -1;
+    if (nodes &&
+        !(g->node_dist = sfc_dist_create(c, SFC_DIST_NODES, c->node[0].port, c->dist_ring)))
+        return -1;
+    return 0;
 }
 
 struct sfc_workers *sfc_workers_create(const struct sfc_conf *c)
@@ -138,9 +205,15 @@ struct sfc_workers *sfc_workers_create(const struct sfc_conf *c)
     }
     g->n = n;
     g->share.n = n;
+    if (make_dist(g, c)) {
+        int e = errno;
+        sfc_workers_destroy(g);
+        errno = e;
+        return NULL;
+    }
     for (uint16_t w = 0; w < n; w++) {
         struct sfc_conf wc;
-        worker_conf(c, w, &g->share, &wc);
+        worker_conf(c, w, g, &wc);
         g->w[w].lcore = RTE_MAX_LCORE;
         g->w[w].g = g;
         g->w[w].dp = sfc_dp_create(&wc);
@@ -151,6 +224,8 @@ struct sfc_workers *sfc_workers_create(const struct sfc_conf *c)
             return NULL;
         }
     }
+    if (g->ro_dist)
+        sfc_dist_macs(g->ro_dist);  /* after the data planes took the port's MAC */
     return g;
 }
 
@@ -166,6 +241,8 @@ void sfc_workers_destroy(struct sfc_workers *g)
         }
         sfc_dp_destroy(x->dp);
     }
+    sfc_dist_destroy(g->ro_dist);
+    sfc_dist_destroy(g->node_dist);
     rte_free(g);
 }
 
@@ -233,6 +310,10 @@ unsigned sfc_workers_drain_poll(struct sfc_workers *g, int *done)
         int d0 = 0;
         work = sfc_dp_drain_poll(g->w[0].dp, &d0);
         g->w[0].finished = d0;
+        if (g->ro_dist && g->w[0].dp->drain_phase >= 2)
+            g->ro_dist->feed_done = 1;      /* the others' rings get no more */
+    } else if (g->node_dist) {
+        work = sfc_dp_poll(g->w[0].dp, 0);  /* the others' acks still come through it */
     }
     *done = 0;
     for (uint16_t w = 1; w < g->n; w++)

@@ -15,11 +15,16 @@
  * - readout ports: --port and the --readout-port list, in that order, are
  *   cut into W equal runs; worker w takes run w (a memif link per readout
  *   and worker: the readouts send event e to worker (e / n_sfcs) % W of SFC
- *   e % n_sfcs, each with its own sequence numbers, docs/daemons.md);
+ *   e % n_sfcs, each with its own sequence numbers, docs/daemons.md); one
+ *   readout port alone is shared (sfc_dist.h: worker 0 receives it and
+ *   hands worker w the frames to its MAC, the SFC's + w in the fourth
+ *   byte);
  * - node ports: the distinct node ports, in the order the --node options
  *   first name them, go round robin: port q to worker q % W, with every
- *   node on it. A node is served by one worker only, so its credits are its
- *   worker's and no node is ever sent more events than it granted;
+ *   node on it; one node port alone is shared, node i served by worker
+ *   i % W (a tx queue per worker, sfc_dist.h). A node is served by one
+ *   worker only, so its credits are its worker's and no node is ever sent
+ *   more events than it granted;
  * - the throttle: on while any worker's table wants it (sfc_share);
  * - capacity and mbufs (frame records) are the SFC's: each worker holds
  *   1/W of them.
@@ -31,9 +36,13 @@
  */
 struct sfc_workers;
 
-/* Whether conf's ports can be cut for conf->workers: 0, or -1 with err
- * saying what is wrong and what is needed. */
+/* Whether conf's ports can be cut or shared for conf->workers: 0, or -1
+ * with err saying what is wrong and what is needed. */
 int sfc_workers_check(const struct sfc_conf *conf, char *err, size_t len);
+
+/* The tx queues conf's node port must be started with: W when the
+ * workers share one node port (a queue each, sfc_dist.h), else 1. */
+uint16_t sfc_workers_node_txqs(const struct sfc_conf *conf);
 
 /* The data planes (not launched). NULL with errno set: EINVAL (logged: the
  * ports do not cut), ERANGE (logged: too few EAL lcores), or what

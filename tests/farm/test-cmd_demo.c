@@ -76,6 +76,10 @@ static const struct {
     {"--burst-events 10 --rate 5", "--burst-events replaces --rate: give one of them"},
     {"--burst-gap-us 5", "--burst-gap-us needs --burst-events"},
     {"--kill-node-after 5 --nodes 1", "--kill-node-after needs --nodes 2 or more"},
+    {"--sfc-shared", "--sfc-shared needs --sfc-workers 2 or more, one readout and one SFC (the "
+                     "workers share the readout's one memif link)"},
+    {"--sfc-workers 2 --sfc-shared --readouts 2", "--sfc-shared needs --sfc-workers 2 or more, "
+     "one readout and one SFC (the workers share the readout's one memif link)"},
     {"--frag-min 100 --frag-max 10", "--frag-min 100 is above --frag-max 10"},
     {"--nodes 2 extra", "unexpected argument 'extra'"},
 };
@@ -113,13 +117,19 @@ static void squeeze(void)
     out[o] = '\0';
 }
 
-/* An SFC of 2 workers: the run closes its ledger; 3 workers with the
- * demo's 2 nodes are refused by the farm file's check, naming the need. */
+/* An SFC of 2 workers, on links of their own and sharing one: the runs
+ * close their ledgers; 3 workers with the demo's 2 nodes are refused by
+ * the farm file's check, naming the need. */
 START_TEST(test_sfc_workers)
 {
     ck_assert_int_eq(demo("--events 4000 --sfc-workers 2 --json", 1), 0);
     squeeze();
     ck_assert_ptr_nonnull(strstr(out, "\"closed\":true"));
+    ck_assert_int_eq(demo("--events 4000 --sfc-workers 2 --sfc-shared --json", 1), 0);
+    squeeze();
+    ck_assert_ptr_nonnull(strstr(out, "\"closed\":true"));
+    ck_assert_ptr_nonnull(strstr(out, "\"dist_ring_full\":0"));
+    ck_assert_ptr_nonnull(strstr(out, "\"dist_left\":0"));
     ck_assert_int_eq(demo("--events 100 --sfc-workers 3", 0), 1);
     ck_assert_ptr_nonnull(strstr(out, "ebfarm demo: run failed: farm 'demo': key "
                                       "'sfcs[0].workers': 3 workers and 2 nodes: each worker "

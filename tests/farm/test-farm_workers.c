@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-farm_workers.c - an SFC of 2 workers builds exactly the events of an SFC of 1: same seed, same faults, same counts, same ledger; a node killed under it. */
+/* test-farm_workers.c - an SFC of 2 workers builds exactly the events of an SFC of 1: same seed, same faults, same counts, same ledger; a node killed under it; the workers sharing one readout link. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +19,8 @@
 /* The demo shaped as 2 readouts into one SFC of `workers` workers (memif
  * links per readout and worker), 4 nodes, 1 KiB fragments at 20,000
  * events/s, with or without the seeded fault mix. */
-static void run_killing(uint16_t workers, int faults, uint64_t kill_node_after,
-                        struct farm_result *r, struct ledger *l)
+static void run_shape(uint16_t workers, int faults, uint64_t kill_node_after, uint16_t readouts,
+                      int shared, struct farm_result *r, struct ledger *l)
 {
     const char *dir = getenv("EBFARM_BUILD_DIR");
     struct farm_conf c;
@@ -31,9 +31,10 @@ static void run_killing(uint16_t workers, int faults, uint64_t kill_node_after,
     c.build_dir = dir;
     c.events = EVENTS;
     c.sources = SOURCES;
-    c.readouts = READOUTS;
+    c.readouts = readouts;
     c.sfcs = 1;
     c.sfc_workers = workers;
+    c.sfc_shared = shared && workers > 1;
     c.nodes = NODES;
     c.timeout_ms = 2000;
     c.rate = 20000;
@@ -43,6 +44,12 @@ static void run_killing(uint16_t workers, int faults, uint64_t kill_node_after,
     int rc = farm_run(&c, r);
     ck_assert_msg(rc == 0, "farm run (%u workers) failed: %s", workers, r->error);
     ledger_close(r, l);
+}
+
+static void run_killing(uint16_t workers, int faults, uint64_t kill_node_after,
+                        struct farm_result *r, struct ledger *l)
+{
+    run_shape(workers, faults, kill_node_after, READOUTS, 0, r, l);
 }
 
 static void run(uint16_t workers, int faults, struct farm_result *r, struct ledger *l)
@@ -226,6 +233,30 @@ START_TEST(test_two_workers_node_killed)
 }
 END_TEST
 
+/* One readout on one memif link to the SFC, its 2 workers sharing it
+ * (worker 0 hands each frame to the worker its destination MAC names),
+ * with the seeded faults: the same counts and ledger as 1 worker, each
+ * worker's nodes acked half, nothing lost to the distribution. */
+START_TEST(test_two_workers_shared_link)
+{
+    static struct farm_result r1, r2;
+    static struct ledger l1, l2;
+
+    run_shape(1, 1, 0, 1, 0, &r1, &l1);
+    run_shape(2, 1, 0, 1, 1, &r2, &l2);
+    ck_assert_uint_gt(sfc_u64(&r1, "events.incomplete"), 0);
+    assert_same_ledger(&l1, &l2);
+    assert_same_sfc(&r1, &r2);
+    ck_assert_uint_eq(sfc_u64(&r2, "rx.drop.dist_ring_full"), 0);
+    ck_assert_uint_eq(sfc_u64(&r2, "rx.drop.dist_left"), 0);
+    ck_assert_uint_gt(sfc_u64(&r2, "dist.handed"), 0);
+    ck_assert_uint_eq(sfc_u64(&r1, "dist.handed"), 0);
+    ck_assert_uint_eq(ebf_kv_u64(&r2.sfc, "lcore.busy_cycles.1", 0) > 0, 1);
+    farm_result_free(&r1);
+    farm_result_free(&r2);
+}
+END_TEST
+
 Suite *farm_workers_suite(void);
 
 Suite *farm_workers_suite(void)
@@ -237,6 +268,7 @@ Suite *farm_workers_suite(void)
     tcase_add_test(tc, test_two_workers_clean);
     tcase_add_test(tc, test_two_workers_faults);
     tcase_add_test(tc, test_two_workers_node_killed);
+    tcase_add_test(tc, test_two_workers_shared_link);
     suite_add_tcase(s, tc);
     return s;
 }

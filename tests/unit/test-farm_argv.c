@@ -486,6 +486,35 @@ START_TEST(test_sfc_workers)
 }
 END_TEST
 
+/* SFCs of 2 workers on one NIC port each (hosts-example.yaml): the readout
+ * addresses both workers' MACs over its one port; the SFC keeps its one
+ * --port (the workers share it) and its nodes' one port, with --workers 2. */
+START_TEST(test_sfc_workers_shared)
+{
+    char err[512] = "";
+    struct farm_argv c;
+
+    ck_assert_msg(farm_spec_load(EBF_SOURCE_ROOT "/farms/hosts-example.yaml", &spec, err,
+                                 sizeof(err)) == 0, "%s", err);
+    spec.sfc[0].workers = spec.sfc[1].workers = 2;
+    snprintf(spec.sfc[0].p.lcores, sizeof(spec.sfc[0].p.lcores), "auto");
+    snprintf(spec.sfc[1].p.lcores, sizeof(spec.sfc[1].p.lcores), "auto");
+    ck_assert_msg(farm_spec_check(&spec, err, sizeof(err)) == 0, "%s", err);
+    build(FARM_READOUT, 0, "ro0", &c);
+    ck_assert_int_eq(find_arg(&c, "--sfc-port="), -1);
+    ck_assert_str_eq(c.argv[find_arg(&c, "--port=")], "--port=0000:3b:00.0");
+    ck_assert_str_eq(c.argv[find_arg(&c, "--sfc-mac=")],
+                     "--sfc-mac=02:eb:00:00:00:01,02:eb:00:00:00:02,02:eb:00:01:00:01,"
+                     "02:eb:00:01:00:02");
+    farm_argv_free(&c);
+    build(FARM_SFC, 0, "sfc0", &c);
+    ck_assert_str_eq(c.argv[find_arg(&c, "--port=")], "--port=0000:5e:00.0");
+    ck_assert_int_eq(find_arg(&c, "--readout-port="), -1);
+    ck_assert_str_eq(c.argv[find_arg(&c, "--workers=")], "--workers=2");
+    farm_argv_free(&c);
+}
+END_TEST
+
 Suite *farm_argv_suite(void);
 
 Suite *farm_argv_suite(void)
@@ -499,6 +528,7 @@ Suite *farm_argv_suite(void)
     tcase_add_test(tc, test_node);
     tcase_add_test(tc, test_memif_pairs);
     tcase_add_test(tc, test_sfc_workers);
+    tcase_add_test(tc, test_sfc_workers_shared);
     tcase_add_test(tc, test_node_trigger);
     tcase_add_test(tc, test_node_store);
     tcase_add_test(tc, test_readout);

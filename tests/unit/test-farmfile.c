@@ -1385,11 +1385,17 @@ static const struct bad {
     {"sfc workers out of range",
      HEAD WRO0 WSFC0 "    workers: 16\n" WNODES,
      "key 'sfcs[0].workers': 16 is out of range (0 to 15)"},
-    {"sfc workers on a named memif link",
-     HEAD RO0 SFC0 "    workers: 2\n" NODE0 N1,
-     "key 'sfcs[0].workers': 2 workers need port memif (a link per readout and worker), and "
-     "the SFC has \"memif:a\"; one port spread over workers by the NIC (RSS on the UDP source "
-     "port) is not supported yet"},
+    {"sfc workers on 2 node ports but 3 workers",
+     HEAD RO0 SFC0 "    workers: 3\n" NODE0
+     "  - {name: n2, sfc: sfc0, port: net_null0, sfc_port: '0000:5e:00.0', "
+     "mac: 02:00:00:00:00:05}\n"
+     "  - {name: n3, sfc: sfc0, port: net_null0, sfc_port: '0000:5e:00.0', "
+     "mac: 02:00:00:00:00:06}\n"
+     "  - {name: n4, sfc: sfc0, port: net_null0, sfc_port: '0000:5e:00.0', "
+     "mac: 02:00:00:00:00:07}\n",
+     "key 'sfcs[0].workers': 3 workers and 2 distinct node ports: each worker serves the nodes "
+     "of its own node ports (port q to worker q % 3); give every worker one (a memif link per "
+     "node), or put every node on one sfc_port the workers share"},
     {"sfc workers without a node each",
      HEAD WRO0 WSFC0 "    workers: 3\n" WNODES,
      "key 'sfcs[0].workers': 3 workers and 2 nodes: each worker serves nodes of its own (the "
@@ -1436,6 +1442,17 @@ START_TEST(test_sfc_workers)
     ck_assert_str_eq(link, "ro0-sfc0");
     ff_worker_link(&spec, 0, 0, 1, link, sizeof(link));
     ck_assert_str_eq(link, "ro0-sfc0-w1");
+    /* One readout port the workers share (a named memif link, a NIC): the
+     * readouts address worker w's MAC over it. */
+    ck_assert_msg(parse(HEAD RO0 SFC0 "    workers: 2\n" NODE0 N1) == 0, "%s", err);
+    ck_assert_uint_eq(ff_sfc_workers(&spec.sfc[0]), 2);
+    /* And one node port for every node (behind a switch). */
+    ck_assert_msg(parse(HEAD RO0 SFC0 "    workers: 2\n"
+                        "nodes:\n"
+                        "  - {name: n0, sfc: sfc0, port: net_null0, sfc_port: '0000:5e:00.0', "
+                        "mac: 02:00:00:00:00:03}\n"
+                        "  - {name: n1, sfc: sfc0, port: net_null0, sfc_port: '0000:5e:00.0', "
+                        "mac: 02:00:00:00:00:04}\n") == 0, "%s", err);
     /* 1 is one data plane too: no memif or node condition. */
     ck_assert_msg(parse(HEAD RO0 SFC0 "    workers: 1\n" NODE0) == 0, "%s", err);
     ck_assert_uint_eq(ff_sfc_workers(&spec.sfc[0]), 1);

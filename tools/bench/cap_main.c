@@ -20,13 +20,15 @@
 static const char usage[] =
     "usage: ebfarm-sfc-capacity [EAL options] -- [--io] [--frag-size N] [--sources N]\n"
     "                           [--ms N] [--mtu N] [--verify full|sampled|none]\n"
-    "                           [--verify-every N] [--workers W]\n"
+    "                           [--verify-every N] [--workers W] [--shared]\n"
     "Feeds pre-built fragment frames to the SFC's data plane over net_ring ports\n"
     "on one lcore and prints its frames per busy second (cycles inside its poll\n"
     "loop only); --io forwards the same frames port to port instead (the floor).\n"
     "--workers W: an SFC of W workers, each with a lane of its own (ring ports,\n"
     "frames, nodes) on an lcore of its own (EAL gives W); the figures are summed,\n"
-    "and frames_per_wall_s is what all lanes moved per second of wall time.\n";
+    "and frames_per_wall_s is what all lanes moved per second of wall time.\n"
+    "--shared: the W workers share one readout port and one node port (worker 0\n"
+    "receives both and hands each frame to its owner over a ring).\n";
 
 static int parse_u(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out)
 {
@@ -49,7 +51,7 @@ static int parse_opts(int argc, char **argv, struct cap_opts *o)
         {"sources", required_argument, NULL, 's'}, {"ms", required_argument, NULL, 't'},
         {"mtu", required_argument, NULL, 'm'}, {"verify", required_argument, NULL, 'v'},
         {"verify-every", required_argument, NULL, 'e'}, {"workers", required_argument, NULL, 'w'},
-        {NULL, 0, NULL, 0},
+        {"shared", no_argument, NULL, 'S'}, {NULL, 0, NULL, 0},
     };
     static const char *const verify[] = {"full", "sampled", "none"};
     unsigned mtu = 1500, ms = 1000, every = 64;
@@ -60,6 +62,8 @@ static int parse_opts(int argc, char **argv, struct cap_opts *o)
         int rc = 0;
         if (c == 'i')
             o->io = 1;
+        else if (c == 'S')
+            o->shared = 1;
         else if (c == 'f')
             rc = parse_u("--frag-size", optarg, 64, CAP_FRAG_MAX, &o->frag_size);
         else if (c == 's')
@@ -170,7 +174,21 @@ struct lane_run {
     uint64_t busy, frames, end_tsc;
     double on_cpu;
     int rc;
+    volatile int done;           /* its rounds are over */
+    struct lane_run *all;        /* every lane, n of them (lane 0 waits for the others) */
+    unsigned n;
 } __rte_cache_aligned;
+
+/* Shared ports: lane 0's worker receives them for every lane, so it goes
+ * on polling (not counted) until the other lanes' rounds are through. */
+static void serve_others(struct lane_run *l)
+{
+    for (unsigned w = 1; w < l->n; w++)
+        while (!l->all[w].done) {
+            sfc_dp_poll(l->g.dp, 1);
+            cap_rig_nodes(&l->g);
+        }
+}
 
 static int lane_main(void *arg)
 {
@@ -181,6 +199,9 @@ static int lane_main(void *arg)
         rte_pause();
     l->rc = measure(&l->g, start, &l->busy, &l->on_cpu, &l->frames);
     l->end_tsc = rte_get_tsc_cycles();
+    l->done = 1;
+    if (l->g.lane == 0 && l->g.o.shared && l->g.dp)
+        serve_others(l);
     if (!l->rc)
         l->rc = check_counts(&l->g, l->frames);
     return 0;
@@ -195,8 +216,11 @@ static int run_lanes(struct lane_run *lanes, unsigned n)
     int rc = 0;
 
     start = 0;
-    for (unsigned w = 0; w < n; w++)
+    for (unsigned w = 0; w < n; w++) {
         lanes[w].start = &start;
+        lanes[w].all = lanes;
+        lanes[w].n = n;
+    }
     for (unsigned w = 1; w < n; w++) {
         lcore = rte_get_next_lcore(lcore, 1, 0);
         if (lcore >= RTE_MAX_LCORE || rte_eal_remote_launch(lane_main, &lanes[w], lcore) != 0) {
@@ -207,6 +231,7 @@ static int run_lanes(struct lane_run *lanes, unsigned n)
             break;
         }
     }
+    lanes[0].n = n;             /* the lanes launched */
     if (!rc)
         start = rte_get_tsc_cycles();
     lane_main(&lanes[0]);
@@ -234,10 +259,18 @@ static void print_sums(const struct lane_run *lanes, unsigned n, uint64_t start)
     printf("frames=%" PRIu64 " events=%" PRIu64 " busy_cycles=%" PRIu64 " tsc_hz=%.0f"
            " on_cpu_cycles=%.0f cycles_per_frame=%.1f frames_per_busy_s=%.0f"
            " payload_gbit_per_busy_s=%.3f frames_per_busy_s_tsc=%.0f workers=%u wall_s=%.4f"
-           " frames_per_wall_s=%.0f\n",
+           " frames_per_wall_s=%.0f shared=%d\n",
            frames, events, busy, hz, on_cpu, frames ? on_cpu / (double)frames : 0.0,
            s > 0 ? (double)frames / s : 0.0, s > 0 ? bits / s * 1e-9 : 0.0,
-           raw > 0 ? (double)frames / raw : 0.0, n, wall, wall > 0 ? (double)frames / wall : 0.0);
+           raw > 0 ? (double)frames / raw : 0.0, n, wall, wall > 0 ? (double)frames / wall : 0.0,
+           o->shared && n > 1);
+    /* Each lane's own cycles per frame it fed (lane 0's lcore also
+     * receives the shared ports for every lane). */
+    printf("per_lane_cycles=");
+    for (unsigned w = 0; w < n; w++)
+        printf("%s%.1f", w ? "," : "", lanes[w].frames ? lanes[w].on_cpu / (double)lanes[w].frames
+                                                       : 0.0);
+    printf("\n");
 }
 
 int main(int argc, char **argv)

@@ -66,8 +66,76 @@ int cap_pools_up(struct cap_pools *p, const struct cap_opts *o)
     return 0;
 }
 
+/* Node k of lane's id at the SFC: its lane's pair on the lane's own node
+ * port (port w to worker w), or on a shared node port W apart (node i to
+ * worker i % W). */
+static uint16_t node_index(const struct cap_opts *o, unsigned lane, unsigned k)
+{
+    unsigned n = o->workers ? o->workers : 1;
+    return (uint16_t)(o->shared && n > 1 ? k * n + lane : lane * CAP_NODES + k);
+}
+
+/* A ring several lanes enqueue into (multi-producer), sized for all. */
+static struct rte_ring *shared_ring(const char *name, unsigned lanes)
+{
+    struct rte_ring *r = rte_ring_create(name, rte_align32pow2(RING_SIZE * lanes), 0,
+                                         RING_F_SC_DEQ);
+    if (!r)
+        fprintf(stderr, "sfc-capacity: cannot make ring %s: %s\n", name,
+                rte_strerror(rte_errno));
+    return r;
+}
+
+/* Shared: lane 0 makes the two ports (the node port with a tx queue per
+ * lane, each into that lane's r_down), the others find them. */
+static int make_shared_ports(struct cap_rig *g, const struct cap_pools *pl)
+{
+    unsigned n = g->o.workers;
+    struct rte_ring *down[CAP_LANES_MAX];
+    struct rte_ether_addr ea;
+
+    g->r_void = ring("cap_void", g->lane);
+    if (g->lane == 0) {
+        g->r_in = shared_ring("cap_in", n);
+        g->r_up = shared_ring("cap_up", n);
+        for (unsigned w = 0; w < n; w++)
+            if (!(down[w] = ring("cap_down", w)))
+                return -1;
+        int p = g->r_in && g->r_up && g->r_void
+                    ? rte_eth_from_rings("cap_node0", &g->r_up, 1, down, (unsigned)n, 0) : -1;
+        if (p < 0 || ring_port("cap_rx", 0, g->r_in, g->r_void, &g->sfc_rx) != 0)
+            return -1;
+        g->sfc_node = (uint16_t)p;
+        if (ebf_port_start(g->sfc_rx, pl->pool, 0, 1024, 1024) != 0 ||
+            ebf_port_start_queues(g->sfc_node, pl->pool, 0, 1024, 1024, 1, (uint16_t)n) != 0)
+            return -1;
+    } else {
+        char name[RTE_RING_NAMESIZE];
+        g->r_in = rte_ring_lookup("cap_in");
+        g->r_up = rte_ring_lookup("cap_up");
+        if (!g->r_in || !g->r_up || !g->r_void ||
+            rte_eth_dev_get_port_by_name("net_ring_cap_rx0", &g->sfc_rx) != 0 ||
+            rte_eth_dev_get_port_by_name("net_ring_cap_node0", &g->sfc_node) != 0)
+            return -1;
+        snprintf(name, sizeof(name), "cap_down%u", g->lane);
+        down[g->lane] = rte_ring_lookup(name);
+    }
+    g->r_down = down[g->lane];
+    g->pool = pl->pool;
+    g->hdr_pool = pl->hdr_pool;
+    g->clone_pool = pl->clone_pool;
+    rte_eth_macaddr_get(g->sfc_rx, &ea);
+    memcpy(g->sfc_rx_mac, ea.addr_bytes, 6);
+    g->sfc_rx_mac[3] = (uint8_t)(g->sfc_rx_mac[3] + g->lane);     /* worker lane's MAC */
+    rte_eth_macaddr_get(g->sfc_node, &ea);
+    memcpy(g->sfc_node_mac, ea.addr_bytes, 6);
+    return g->r_down ? 0 : -1;
+}
+
 static int make_ports(struct cap_rig *g, const struct cap_pools *pl)
 {
+    if (g->o.shared && g->o.workers > 1)
+        return make_shared_ports(g, pl);
     g->r_in = ring("cap_in", g->lane);
     g->r_void = ring("cap_void", g->lane);
     g->r_down = ring("cap_down", g->lane);
@@ -136,7 +204,8 @@ static int make_frames(struct cap_rig *g)
 
 /* The SFC over every lane: lane w's readout port and node port are
  * worker w's (one readout port each, so the runs are single ports; node
- * port w goes to worker w % W = w), its 2 nodes ids 2w and 2w + 1. */
+ * port w goes to worker w % W = w), its 2 nodes ids 2w and 2w + 1; or
+ * shared, lane 0's ports for all (node_index). */
 static struct sfc_workers *make_sfc(struct cap_rig *const *lanes, unsigned n,
                                     const struct cap_pools *p)
 {
@@ -150,12 +219,13 @@ static struct sfc_workers *make_sfc(struct cap_rig *const *lanes, unsigned n,
         .throttle_on = 0.75, .throttle_off = 0.5, .verify = o->verify,
         .verify_every = o->verify_every, .workers = (uint16_t)n,
     };
-    for (unsigned w = 1; w < n; w++)
+    for (unsigned w = 1; w < n && !o->shared; w++)
         c.more_rx[c.n_more_rx++] = lanes[w]->sfc_rx;
     for (unsigned w = 0; w < n; w++)
         for (unsigned k = 0; k < CAP_NODES; k++) {
-            c.node[w * CAP_NODES + k].port = lanes[w]->sfc_node;
-            node_mac(w, k, c.node[w * CAP_NODES + k].mac);
+            uint16_t i = node_index(o, w, k);
+            c.node[i].port = lanes[w]->sfc_node;
+            node_mac(w, k, c.node[i].mac);
         }
     ebf_idle_init(&c.idle, EBF_IDLE_SPIN);
     struct sfc_workers *sw = sfc_workers_create(&c);
@@ -179,8 +249,8 @@ static void credit(struct cap_rig *g, unsigned n, uint16_t credits, const struct
     memcpy(a.dst_mac, g->sfc_node_mac, 6);
     node_mac(g->lane, n, a.src_mac);
     ebf_encap_write(p, &a, len);
-    struct ebf_credit_hdr h = {.node_id = (uint16_t)(g->lane * CAP_NODES + n), .credits = credits, .n_acks = n_acks,
-                               .epoch = 1, .seq = g->credit_seq[n]++};
+    struct ebf_credit_hdr h = {.node_id = node_index(&g->o, g->lane, n), .credits = credits,
+                               .n_acks = n_acks, .epoch = 1, .seq = g->credit_seq[n]++};
     ebf_credit_write(p + EBF_ETH_HLEN, &h, acks);
     if (rte_ring_enqueue(g->r_up, m) != 0) {
         fprintf(stderr, "sfc-capacity: the credit ring is full\n");

@@ -30,6 +30,7 @@ struct cap_opts {
     uint8_t verify;              /* the SFC's enum sfc_verify */
     uint32_t verify_every;
     unsigned workers;            /* SFC workers, each with a lane of its own (1) */
+    int shared;                  /* 1: one readout port and one node port for all workers */
 };
 
 /* The pools every lane shares (as the SFC's workers share the daemon's). */
@@ -49,6 +50,13 @@ struct cap_pools {
  * run on one lcore; only the cycles inside the worker's poll (or the io
  * forward) count. Lane w sends event ids w, w + W, ... (those the readouts
  * send worker w of a W-worker SFC) to its 2 nodes, ids 2w and 2w + 1.
+ *
+ * Shared (o->shared, W > 1): one readout port and one node port for all
+ * workers (sfc_dist.h). Every lane feeds the one input ring (its frames to
+ * worker w's MAC: the port's + w in the fourth byte) and its nodes' credit
+ * frames into the one credit ring; the node port's tx queue w is lane w's
+ * r_down, so each lane still sees its own events; its nodes are ids w and
+ * W + w (node i to worker i % W).
  */
 struct cap_rig {
     struct cap_opts o;

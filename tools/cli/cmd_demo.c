@@ -65,6 +65,9 @@ static void demo_usage(FILE *out)
             "  --workers N       trigger workers of each node, an lcore each (0)\n"
             "  --sfc-workers N   data planes of each SFC, an lcore each; every worker\n"
             "                    has its own memif links and at least one node (1)\n"
+            "  --sfc-shared      with --sfc-workers: the workers share the one readout\n"
+            "                    link (worker 0 hands each frame to its worker; one\n"
+            "                    readout and one SFC)\n"
             "  --max-seconds S   stop generating after S seconds (300)\n"
             "  --kill-node-after N  SIGKILL node 0 once N events were generated: its\n"
             "                    events go to the other nodes, the ledger must still close\n"
@@ -102,7 +105,7 @@ struct demo_seen {
 enum {
     OPT_FRAG_DIST = 256, OPT_FRAG_MEAN, OPT_FRAG_SIGMA, OPT_SEED, OPT_FAULTS, OPT_SILENCE,
     OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
-    OPT_READOUTS, OPT_SFCS, OPT_KILL_SFC, OPT_WORKERS, OPT_SFC_WORKERS,
+    OPT_READOUTS, OPT_SFCS, OPT_KILL_SFC, OPT_WORKERS, OPT_SFC_WORKERS, OPT_SFC_SHARED,
     OPT_STORE, OPT_STORE_MB, OPT_STORE_BUFFER, OPT_STORE_MBS, OPT_CPUS, OPT_IDLE,
 };
 
@@ -395,6 +398,7 @@ static int run_opt(int ch, const char *val, struct farm_conf *c, int *json)
         return place_opt(ch, val, c);
     case 'k': c->keep = 1; return 0;
     case 'N': c->netns = 1; return 0;
+    case OPT_SFC_SHARED: c->sfc_shared = 1; return 0;
     case 'j': *json = 1; return 0;
     case 'h': demo_usage(stdout); exit(0);
     }
@@ -417,6 +421,9 @@ static int demo_check(int argc, char **argv, struct farm_conf *c, const struct d
     if (c->netns && c->cpus[0])
         return demo_error("--cpus places processes on this machine; with --netns each "
                           "runs on a host of its own");
+    if (c->sfc_shared && (c->sfc_workers < 2 || c->readouts > 1 || c->sfcs > 1))
+        return demo_error("--sfc-shared needs --sfc-workers 2 or more, one readout and one SFC "
+                          "(the workers share the readout's one memif link)");
     if (c->kill_sfc_after && c->sfcs < 2)
         return demo_error("--kill-sfc-after needs --sfcs 2 or more");
     if (c->nodes < c->sfcs) {
@@ -446,7 +453,7 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"rate", 1, 0, 'r'}, {"udp", 0, 0, 'u'}, {"mtu", 1, 0, 'm'},
         {"trigger-us", 1, 0, 't'}, {"accept", 1, 0, 'A'}, {"timeout-ms", 1, 0, 'T'},
         {"credits", 1, 0, 'c'}, {"workers", 1, 0, OPT_WORKERS},
-        {"sfc-workers", 1, 0, OPT_SFC_WORKERS},
+        {"sfc-workers", 1, 0, OPT_SFC_WORKERS}, {"sfc-shared", 0, 0, OPT_SFC_SHARED},
         {"max-seconds", 1, 0, 'M'}, {"keep", 0, 0, 'k'}, {"json", 0, 0, 'j'},
         {"netns", 0, 0, 'N'},
         {"kill-node-after", 1, 0, 'K'}, {"help", 0, 0, 'h'},

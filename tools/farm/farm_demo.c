@@ -131,12 +131,13 @@ static void demo_proc(struct ff_proc *p, const char *kind, unsigned i)
 /* Readouts and SFCs: as many as asked, each like the file's first; with
  * more than one of either, or SFC workers, memif links per readout-SFC
  * pair (port: memif; with workers, per readout and worker), every readout
- * sending to every SFC. */
+ * sending to every SFC; with workers sharing the port (sfc_shared), the
+ * file's one link. */
 static void demo_shape(const struct farm_conf *c, struct farm_spec *s)
 {
     for (unsigned k = 0; k < s->n_sfcs; k++)
         s->sfc[k].workers = c->sfc_workers;
-    if (c->readouts <= 1 && c->sfcs <= 1 && c->sfc_workers <= 1)
+    if (c->readouts <= 1 && c->sfcs <= 1 && (c->sfc_workers <= 1 || c->sfc_shared))
         return;
     for (unsigned k = 0; k < c->sfcs; k++) {
         struct ff_sfc *x = &s->sfc[k];

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ebf_curve.h"
+#include "farmfile_multi.h"
 
 /* An af_packet port on kernel interface iface, its ring frames sized for
  * the MTU (a frame of mtu + 18 bytes and the ring's header, a power of 2),
@@ -22,6 +23,17 @@ static void af_port(struct ff_port *pt, unsigned n, const char *iface, uint16_t 
     snprintf(pt->dev, sizeof(pt->dev), "net_af_packet%u,iface=%s,blocksz=%u,framesz=%u,"
              "framecnt=%u,qdisc_bypass=0", n, iface, fs > 4096 ? fs : 4096, fs,
              (32u << 20) / fs);
+}
+
+/* The SFC's side of its nodes' switch port with W workers: a queue pair
+ * per worker (each transmits on its own; worker 0 reads every rx queue,
+ * sfc_dist.h). */
+static void af_qpairs(struct ff_port *pt, unsigned workers)
+{
+    size_t o = strlen(pt->dev);
+
+    if (workers > 1)
+        snprintf(pt->dev + o, sizeof(pt->dev) - o, ",qpairs=%u", workers);
 }
 
 double farm_netns_demo_rate(const struct farm_conf *c)
@@ -72,6 +84,7 @@ int farm_demo_netns(struct farm_spec *s, const char *run_dir, char *err, size_t 
         own_host(s, &n->p, tag);
         af_port(&n->port, 0, "d0", mtu);
         af_port(&n->sfc_port, 1, "nd", mtu);
+        af_qpairs(&n->sfc_port, ff_sfc_workers(&s->sfc[n->sfc]));
         const uint8_t mac[6] = {0x02, 0xeb, 0x00, 0x00, 0x01, (uint8_t)n->sfc};
         memcpy(n->sfc_mac, mac, 6);
     }

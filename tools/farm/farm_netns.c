@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "farm_host.h"
+#include "farmfile_multi.h"
 
 #define PORTS_PER_HOST 15
 
@@ -17,6 +18,7 @@ struct plan_port {
     unsigned host;
     char iface[16];
     uint8_t mac[6];
+    unsigned n_workers;          /* an SFC's port of W workers: mac + w (w < W) behind it too */
 };
 
 struct plan {
@@ -49,23 +51,26 @@ static int vdev_iface(const char *dev, char *buf, size_t len)
     return 1;
 }
 
-/* Port pt with mac on host (a netns host): into the plan, once. */
-static void add_port(struct plan *pl, unsigned host, const struct ff_port *pt, const uint8_t mac[6])
+/* Port pt with mac on host (a netns host): into the plan, once; the
+ * added port, or NULL. */
+static struct plan_port *add_port(struct plan *pl, unsigned host, const struct ff_port *pt,
+                                  const uint8_t mac[6])
 {
     char ifc[16];
 
     if (pl->s->host[host].kind != FF_HOST_NETNS || pt->kind != FF_PORT_VDEV ||
         !vdev_iface(pt->dev, ifc, sizeof(ifc)))
-        return;
+        return NULL;
     for (unsigned i = 0; i < pl->n; i++)
         if (pl->port[i].host == host && !strcmp(pl->port[i].iface, ifc))
-            return;
+            return NULL;
     if (pl->n == sizeof(pl->port) / sizeof(pl->port[0]))
-        return;
+        return NULL;
     struct plan_port *p = &pl->port[pl->n++];
     p->host = host;
     snprintf(p->iface, sizeof(p->iface), "%s", ifc);
     memcpy(p->mac, mac, 6);
+    return p;
 }
 
 /* Every port of s on a netns host: readouts', SFCs', nodes' and the SFCs'
@@ -76,8 +81,11 @@ static void collect_ports(struct plan *pl)
 
     for (unsigned i = 0; i < s->n_readouts; i++)
         add_port(pl, s->readout[i].p.host, &s->readout[i].port, s->readout[i].mac);
-    for (unsigned i = 0; i < s->n_sfcs; i++)
-        add_port(pl, s->sfc[i].p.host, &s->sfc[i].port, s->sfc[i].mac);
+    for (unsigned i = 0; i < s->n_sfcs; i++) {
+        struct plan_port *p = add_port(pl, s->sfc[i].p.host, &s->sfc[i].port, s->sfc[i].mac);
+        if (p)                  /* the readouts address worker w at mac + w (sfc_dist.h) */
+            p->n_workers = ff_sfc_workers(&s->sfc[i]);
+    }
     for (unsigned i = 0; i < s->n_nodes; i++) {
         const struct ff_node *nd = &s->node[i];
         add_port(pl, nd->p.host, &nd->port, nd->mac);
@@ -137,8 +145,12 @@ static int write_plan(const struct plan *pl, struct farm_state *st, const char *
         const struct plan_port *p = &pl->port[i];
         const uint8_t *m = p->mac;
         fprintf(f, "port %s e%s%02x%x %s %02x:%02x:%02x:%02x:%02x:%02x\n",
-                st->host[p->host].netns, tag, p->host, per[p->host]++, p->iface, m[0], m[1], m[2],
+                st->host[p->host].netns, tag, p->host, per[p->host], p->iface, m[0], m[1], m[2],
                 m[3], m[4], m[5]);
+        for (unsigned w = 1; w < p->n_workers; w++)
+            fprintf(f, "fdb e%s%02x%x %02x:%02x:%02x:%02x:%02x:%02x\n", tag, p->host,
+                    per[p->host], m[0], m[1], m[2], (uint8_t)(m[3] + w), m[4], m[5]);
+        per[p->host]++;
     }
     if (fclose(f) != 0) {
         snprintf(err, len, "cannot write %s: %s", path, strerror(errno));

@@ -88,6 +88,8 @@ struct farm_conf {
     uint16_t credits;            /* per node */
     uint16_t workers;            /* per node: trigger workers */
     uint16_t sfc_workers;        /* per SFC: data planes (0 or 1: one) */
+    int sfc_shared;              /* with sfc_workers: the workers share the SFC's one readout
+                                  * link (one readout, one SFC) instead of a link each */
     int keep;                    /* keep the run directory (logs, stats) */
     int netns;                   /* every process on a network namespace of its own,
                                   * launched over ssh (farm_demo_netns.h) */

@@ -299,7 +299,7 @@ static int sfc_ports(struct ff_chk *c)
 
     for (unsigned k = 0; k < s->n_sfcs; k++) {
         unsigned ports = 1, nodes = 0, w = ff_sfc_workers(&s->sfc[k]);
-        if (w > 1) {             /* a link per readout and worker (ff_check_multi) */
+        if (w > 1 && FF_MEMIF_PAIRS(&s->sfc[k].port)) {  /* a link per readout and worker */
             ports = 0;
             for (unsigned r = 0; r < s->n_readouts; r++)
                 for (unsigned i = 0; i < s->readout[r].n_sfcs; i++)

@@ -176,28 +176,48 @@ static int memif_pairs(struct ff_chk *c)
 /* The readouts' places: at most FF_READOUT_PLACES_MAX SFC workers. */
 #define FF_READOUT_PLACES_MAX 64
 
-/* SFC k with workers: a bare memif port, a node per worker, the same
- * workers as every SFC the readouts list beside it. */
+/* The distinct ports SFC k opens toward its nodes: a memif link each, the
+ * other kinds once per device (nodes behind one switch port). */
+static unsigned node_ports(const struct farm_spec *s, unsigned k)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < s->n_nodes; i++) {
+        const struct ff_port *pt = &s->node[i].sfc_port;
+        int seen = 0;
+        if (s->node[i].sfc != k)
+            continue;
+        for (unsigned j = 0; j < i && pt->kind != FF_PORT_MEMIF && !seen; j++)
+            seen = s->node[j].sfc == k && s->node[j].sfc_port.kind == pt->kind &&
+                   strcmp(s->node[j].sfc_port.dev, pt->dev) == 0;
+        n += !seen;
+    }
+    return n;
+}
+
+/* SFC k with workers: a node per worker, on a node port each or all on one
+ * port the workers share; the same workers as every SFC the readouts list
+ * beside it. Its readout side is bare memif (a link per readout and
+ * worker) or one port the workers share (sfc_dist.h). */
 static int sfc_workers(struct ff_chk *c, unsigned k)
 {
     const struct farm_spec *s = c->s;
     const struct ff_sfc *x = &s->sfc[k];
-    unsigned w = ff_sfc_workers(x), nodes = 0;
-    char buf[FF_STR_MAX + 8];
+    unsigned w = ff_sfc_workers(x), nodes = 0, np = node_ports(s, k);
 
     if (w == 1)
         return 0;
-    if (!FF_MEMIF_PAIRS(&x->port))
-        return FAIL(c, "key 'sfcs[%u].workers': %u workers need port memif (a link per readout "
-                    "and worker), and the SFC has \"%s\"; one port spread over workers by the "
-                    "NIC (RSS on the UDP source port) is not supported yet", k, w,
-                    ff_port_str(&x->port, buf, sizeof(buf)));
     for (unsigned i = 0; i < s->n_nodes; i++)
         nodes += s->node[i].sfc == k;
     if (nodes < w)
         return FAIL(c, "key 'sfcs[%u].workers': %u workers and %u node%s: each worker serves "
                     "nodes of its own (the SFC's node i goes to worker i %% %u); give the SFC "
                     "%u nodes at least", k, w, nodes, nodes == 1 ? "" : "s", w, w);
+    if (np > 1 && np < w)
+        return FAIL(c, "key 'sfcs[%u].workers': %u workers and %u distinct node ports: each "
+                    "worker serves the nodes of its own node ports (port q to worker q %% %u); "
+                    "give every worker one (a memif link per node), or put every node on one "
+                    "sfc_port the workers share", k, w, np, w);
     for (unsigned r = 0; r < s->n_readouts; r++) {
         const struct ff_readout *ro = &s->readout[r];
         for (unsigned i = 0; i < ro->n_sfcs; i++)

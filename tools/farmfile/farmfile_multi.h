@@ -29,10 +29,12 @@ void ff_pair_link(const struct farm_spec *s, unsigned r, unsigned k, char *buf, 
 
 /* SFC workers (sfcs[].workers > 1): readouts send event e to worker
  * (e / n) % W of SFC e % n, as if the list held n * W SFCs, worker-major
- * (place k + n * w). So every SFC a readout lists has the same workers, the
- * SFC's port is bare memif, and it has a node per worker at least
- * (ff_check_multi). Worker w of SFC k: its link from readout r,
- * "<readout>-<sfc>" for worker 0 and "<readout>-<sfc>-w<w>" after; its MAC,
+ * (place k + n * w). So every SFC a readout lists has the same workers,
+ * and the SFC has a node per worker at least, on node ports of their own
+ * (at least W) or all on one (ff_check_multi). With a bare memif port,
+ * worker w of SFC k has its link from readout r, "<readout>-<sfc>" for
+ * worker 0 and "<readout>-<sfc>-w<w>" after; on any other port the workers
+ * share it (sfc/sfc_dist.h). Its MAC,
  * the SFC's with w added to the fourth byte (02:eb:00:00:00:01, worker 1:
  * 02:eb:00:01:00:01), checked unique with every other MAC. */
 static inline unsigned ff_sfc_workers(const struct ff_sfc *x)

@@ -86,8 +86,9 @@ struct ff_sfc {
     uint32_t capacity, mbufs, max_credits;
     int accept_any_readout;      /* 1: no --readout-mac, fragments from any MAC */
     uint16_t workers;            /* data planes, an lcore each (--workers); 0 or 1: one.
-                                  * Worker w > 0 has its own memif links (ff_worker_link)
-                                  * and MAC (ff_worker_mac) toward the readouts */
+                                  * Worker w > 0 has its own MAC (ff_worker_mac) toward the
+                                  * readouts, and on a bare memif port its own links
+                                  * (ff_worker_link); on any other port the workers share it */
 };
 
 struct ff_node {
