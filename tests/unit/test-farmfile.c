@@ -175,7 +175,7 @@ START_TEST(test_real_nics)
     ck_assert_str_eq(ro->p.eal_args[0], "--huge-dir=/dev/hugepages");
 
     ck_assert_uint_eq(spec.sfc[1].id, 1);
-    assert_port(&spec.sfc[1].port, FF_PORT_PCI, "0000:5e:00.1");
+    assert_port(&spec.sfc[1].port, FF_PORT_PCI, "0000:d8:00.0");
     assert_mac(spec.sfc[1].mac, "02:eb:00:00:00:02");
     ck_assert_uint_eq(spec.sfc[1].capacity, 16384);
     ck_assert_uint_eq(spec.sfc[1].mbufs, 262143);
@@ -186,7 +186,7 @@ START_TEST(test_real_nics)
     ck_assert_str_eq(n->p.name, "node3");
     ck_assert_uint_eq(n->sfc, 1);
     assert_port(&n->port, FF_PORT_PCI, "0000:af:00.1");
-    assert_port(&n->sfc_port, FF_PORT_PCI, "0000:5e:00.1");
+    assert_port(&n->sfc_port, FF_PORT_PCI, "0000:d8:00.1");
     assert_mac(n->sfc_mac, "02:eb:00:00:00:02");   /* the SFC's mac, by default */
     ck_assert_uint_eq(n->credits, 64);
     ck_assert_str_eq(n->p.lcores, "0@(14)");
@@ -344,7 +344,7 @@ START_TEST(test_ports_and_overrides)
         "     eal_args: [], lcores: '0@(0,4)', max_credits: 8, telemetry: true,\n"
         "     accept_any_readout: true}\n"
         "nodes:\n"
-        "  - {name: n0, sfc: s0, port: net_null0, sfc_port: 'net_af_packet0,iface=veth0',\n"
+        "  - {name: n0, sfc: s0, port: net_null0, sfc_port: 'net_af_packet1,iface=veth1',\n"
         "     mac: 02:00:00:00:00:03, memory_mb: 64, control: 'tcp://10.0.0.2:5555',\n"
         "     eal_args: [--iova-mode=va], lcores: 6-7}\n"
         "  - {name: n1, sfc: s1, port: memif:n1, sfc_port: memif:n1, credits: 8,\n"
@@ -1089,7 +1089,7 @@ static const struct bad {
      "    port: net_null2\n"
      "    mac: 02:00:00:00:00:05\n"
      "nodes:\n"
-     "  - {name: n0, sfc: sfc0, port: net_null3, sfc_port: net_null1, mac: 02:00:00:00:00:03}\n",
+     "  - {name: n0, sfc: sfc0, port: net_null3, sfc_port: net_null5, mac: 02:00:00:00:00:03}\n",
      "key 'sfcs[1]': SFC 'sfc1' has no node (add a node with sfc: sfc1)"},
     {"sfc not fed",
      HEAD
@@ -1106,9 +1106,23 @@ static const struct bad {
      "    port: net_null2\n"
      "    mac: 02:00:00:00:00:05\n"
      "nodes:\n"
-     "  - {name: n0, sfc: sfc0, port: net_null3, sfc_port: net_null1, mac: 02:00:00:00:00:03}\n"
-     "  - {name: n1, sfc: sfc1, port: net_null4, sfc_port: net_null2, mac: 02:00:00:00:00:04}\n",
+     "  - {name: n0, sfc: sfc0, port: net_null3, sfc_port: net_null5, mac: 02:00:00:00:00:03}\n"
+     "  - {name: n1, sfc: sfc1, port: net_null4, sfc_port: net_null6, mac: 02:00:00:00:00:04}\n",
      "key 'sfcs[1]': SFC 'sfc1' is fed by no readout (name it in a readout's sfcs)"},
+    {"node on the SFC's readout port",
+     HEAD
+     "readouts:\n"
+     "  - {name: ro0, port: net_null0, mac: 02:00:00:00:00:01, sfcs: [sfc0]}\n"
+     "sfcs:\n"
+     "  - {name: sfc0, port: '0000:5e:00.0', mac: 02:00:00:00:00:02}\n"
+     "nodes:\n"
+     "  - {name: n0, sfc: sfc0, port: net_null3, sfc_port: '0000:5e:00.1', "
+     "mac: 02:00:00:00:00:03}\n"
+     "  - {name: n1, sfc: sfc0, port: net_null4, sfc_port: '0000:5e:00.0', "
+     "mac: 02:00:00:00:00:04}\n",
+     "key 'nodes[1].sfc_port': \"0000:5e:00.0\" is the readout port of SFC 'sfc0' "
+     "(sfcs[0].port); an SFC takes fragments on its readout port and credits on its node "
+     "ports: give the nodes another port of the SFC's host"},
     {"credits above max_credits",
      HEAD RO0 SFC0
      "    max_credits: 16\n"

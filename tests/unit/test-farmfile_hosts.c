@@ -159,9 +159,9 @@ START_TEST(test_ssh_forms_and_two_hosts)
         "     control: 'tcp://eth0:5550'}\n"
         "nodes:\n"
         "  - {name: n0, host: c, sfc: sfc0, port: 'net_af_packet0,iface=eth1',\n"
-        "     sfc_port: 3b:00.0, mac: 02:00:00:00:00:03, lcores: 2, control: 'tcp://eth0:5550'}\n"
+        "     sfc_port: 3b:00.1, mac: 02:00:00:00:00:03, lcores: 2, control: 'tcp://eth0:5550'}\n"
         "  - {name: n1, host: d, sfc: sfc0, port: 'net_af_xdp0,iface=eth1',\n"
-        "     sfc_port: 3b:00.0, mac: 02:00:00:00:00:04, lcores: 2}\n";
+        "     sfc_port: 3b:00.1, mac: 02:00:00:00:00:04, lcores: 2}\n";
 
     ck_assert_msg(parse(yaml) == 0, "%s", err);
     ck_assert_uint_eq(spec.n_hosts, 4);

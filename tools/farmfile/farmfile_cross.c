@@ -279,13 +279,30 @@ static int new_port(const struct farm_spec *s, unsigned k, unsigned i)
 
     if (pt->kind == FF_PORT_MEMIF)
         return 1;
-    if (pt->kind == s->sfc[k].port.kind && strcmp(pt->dev, s->sfc[k].port.dev) == 0)
-        return 0;
     for (unsigned j = 0; j < i; j++)
         if (s->node[j].sfc == k && sfc_side(&s->node[j])->kind == pt->kind &&
             strcmp(sfc_side(&s->node[j])->dev, pt->dev) == 0)
             return 0;
     return 1;
+}
+
+/* A node's port on the SFC's side is not the SFC's readout port: the SFC
+ * receives fragments on that port and credits and acks on its node ports,
+ * each read for its own kind of frame (ebfarm-sfc refuses the shape at
+ * start: "node N shares the readout port"). */
+static int sfc_ports_apart(struct ff_chk *c)
+{
+    const struct farm_spec *s = c->s;
+
+    for (unsigned i = 0; i < s->n_nodes; i++) {
+        const struct ff_port *pt = sfc_side(&s->node[i]), *ro = &s->sfc[s->node[i].sfc].port;
+        if (pt->kind != FF_PORT_MEMIF && pt->kind == ro->kind && strcmp(pt->dev, ro->dev) == 0)
+            return FAIL(c, "key 'nodes[%u].sfc_port': \"%s\" is the readout port of SFC "
+                        "'%s' (sfcs[%u].port); an SFC takes fragments on its readout port and "
+                        "credits on its node ports: give the nodes another port of the SFC's "
+                        "host", i, pt->dev, s->sfc[s->node[i].sfc].p.name, s->node[i].sfc);
+    }
+    return 0;
 }
 
 /* An SFC opens its own port and one per distinct port toward its nodes;
@@ -335,7 +352,7 @@ int ff_check_cross(const struct farm_spec *s, const char *where, char *err, size
 
     if ((rc = unique_names(&c)) || (rc = unique_ids(&c)) || (rc = unique_macs(&c)) ||
         (rc = unique_endpoints(&c)) || (rc = memif_links(&c, e, n)) ||
-        (rc = sfc_ports(&c)) || (rc = sfc_coverage(&c)))
+        (rc = sfc_ports_apart(&c)) || (rc = sfc_ports(&c)) || (rc = sfc_coverage(&c)))
         return rc;
     return 0;
 }
