@@ -65,6 +65,11 @@ uint32_t ebf_crc32c_combine_shift(uint32_t crc1, uint32_t crc2,
 uint32_t ebf_crc32c_hdr_combine(const void *hdr, size_t skip, size_t len, uint32_t crc2,
                                 const struct ebf_crc32c_shift *s);
 
+/* 1 when the CPU has the CRC32 (SSE4.2) and carry-less multiply
+ * (PCLMULQDQ) instructions that ebf_crc32c_shift_clmul_x86 and the
+ * register-built header CRCs need; 0 elsewhere. Callable from constructors. */
+int ebf_crc32c_has_clmul(void);
+
 #if defined(__x86_64__)
 /* a * k x^33 mod P for k_clmul (struct ebf_crc32c_shift): the 63-bit
  * carry-less product of the reflected values is a k x (as a 64-bit

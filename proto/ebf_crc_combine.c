@@ -41,9 +41,16 @@ __attribute__((constructor)) static void crc_combine_init(void)
     crc_xm33 = 1u << 31;
     for (int k = 0; k < 33; k++)
         crc_xm33 = crc_mulmod(crc_xm33, xinv);
+    crc_clmul = ebf_crc32c_has_clmul();
+}
+
+int ebf_crc32c_has_clmul(void)
+{
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    crc_clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.2");
+    return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.2");
+#else
+    return 0;
 #endif
 }
 

@@ -210,8 +210,7 @@ static int frag_clmul;          /* the CPU has CRC32 (SSE4.2) and PCLMULQDQ */
 
 __attribute__((constructor)) static void frag_clmul_init(void)
 {
-    __builtin_cpu_init();
-    frag_clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.2");
+    frag_clmul = ebf_crc32c_has_clmul();
 }
 
 /* frag_hdr_crc by five CRC instructions on words loaded once, no call: the

@@ -15,8 +15,7 @@ int ro_fast_init(struct ro_fast *f, const struct ro_payload *p, uint16_t source_
 {
     memset(f, 0, sizeof(*f));
 #ifdef RO_FAST_X86
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("sse4.2") || !__builtin_cpu_supports("pclmul"))
+    if (!ebf_crc32c_has_clmul())
         return -1;
     if (!p->piece || n_sources == 0 || n_sources > EBF_MAX_SOURCES || len == 0 ||
         len > UINT16_MAX)

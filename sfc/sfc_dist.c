@@ -124,8 +124,7 @@ void sfc_dist_macs(const struct sfc_dist *d)
     if (memcmp(d->mac, zero, 6) == 0)
         return;                 /* a virtual port without a MAC: no filter */
     for (uint16_t w = 1; w < d->n; w++) {
-        memcpy(ea.addr_bytes, d->mac, 6);
-        ea.addr_bytes[3] = (uint8_t)(ea.addr_bytes[3] + w);
+        sfc_worker_mac(d->mac, w, ea.addr_bytes);
         if (rte_eth_dev_mac_addr_add(d->port, &ea, 0) != 0) {
             rte_eth_promiscuous_enable(d->port);    /* no filter slot: take every frame */
             return;
@@ -141,7 +140,7 @@ static inline uint16_t owner(const struct sfc_dist *d, const struct rte_mbuf *m)
 
     if (m->data_len < 12)
         return 0;
-    if (d->kind == SFC_DIST_READOUT) {
+    if (d->kind == SFC_DIST_READOUT) {  /* sfc_worker_mac, inverted */
         uint8_t w = (uint8_t)(p[3] - d->mac[3]);
         if (w >= d->n || p[0] != d->mac[0] || p[1] != d->mac[1] || p[2] != d->mac[2] ||
             p[4] != d->mac[4] || p[5] != d->mac[5])

@@ -16,6 +16,15 @@
 #define SFC_MAX_READOUTS 16      /* readout MACs: --readout-mac, or learned for throttle frames */
 #define SFC_WORKERS_MAX 16       /* data planes of one SFC, an lcore each (--workers) */
 
+/* Worker w's MAC: the SFC's with w added to its fourth byte, as the
+ * readouts address worker w (the farm file's ff_worker_mac). */
+static inline void sfc_worker_mac(const uint8_t mac[6], uint16_t w, uint8_t out[6])
+{
+    for (int i = 0; i < 6; i++)
+        out[i] = mac[i];
+    out[3] = (uint8_t)(mac[3] + w);
+}
+
 struct sfc_share;                /* what the data planes of one SFC share (sfc_workers.c) */
 struct sfc_dist;                 /* a port the workers share (sfc_dist.h) */
 

@@ -162,6 +162,10 @@ static int behind(const struct sfc_dp *dp, uint16_t i)
  * repeated anyway. */
 static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
 {
+    dp->throttle_sent_tsc = now;
+    if (dp->c.ro_dist && dp->c.worker != 0)
+        return;                 /* a shared readout port: worker 0 sends for all */
+
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
     struct ebf_throttle_hdr h = {
         .sfc_id = dp->c.sfc_id, .on = (uint8_t)dp->throttled, .fill = fill,
@@ -170,9 +174,6 @@ static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
     };
 
     memcpy(a.src_mac, dp->rx_mac, 6);
-    dp->throttle_sent_tsc = now;
-    if (dp->c.ro_dist && dp->c.worker != 0)
-        return;                 /* a shared readout port: worker 0 sends for all */
     for (uint16_t i = 0; i < dp->n_ro; i++) {
         if (dp->ro_port[i] == UINT16_MAX)
             continue;
@@ -196,7 +197,6 @@ static void throttle_send(struct sfc_dp *dp, uint16_t fill, uint64_t now)
         }
         dp->st.throttle_frames++;
     }
-    dp->throttle_sent_tsc = now;
 }
 
 /* The throttle the readouts hear: this data plane's want, or with workers

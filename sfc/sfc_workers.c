@@ -125,8 +125,7 @@ static void worker_rx(const struct sfc_conf *c, uint16_t w, struct sfc_dist *ro,
 
     if (ro) {
         out->ro_dist = ro;
-        memcpy(out->mac, ro->mac, 6);
-        out->mac[3] = (uint8_t)(out->mac[3] + w);
+        sfc_worker_mac(ro->mac, w, out->mac);
         return;
     }
     all[0] = c->rx_port;
