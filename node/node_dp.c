@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* node_dp.c - trigger node poll loop: reassemble, verify every piece, decide, ack. */
+/* node_dp.c - trigger node poll loop: receive, then the stages (event table, reassembly, trigger, workers, storage) in one direction, then count and ack with credit. */
 #include "node_dp.h"
 
 #include <errno.h>
