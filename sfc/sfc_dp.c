@@ -312,7 +312,10 @@ static void handle_credit(struct sfc_dp *dp, uint16_t port, struct rte_mbuf *m, 
                                m->data_len, dp->c.udp_port, &h, acks, &r, &d);
 
     if (node < 0) {
-        r != EBF_R_OK ? dp->st.reject[r]++ : dp->st.drop[d]++;
+        if (r != EBF_R_OK)
+            dp->st.reject[r]++;
+        else
+            dp->st.drop[d]++;
         return;
     }
     dp->st.credit_frames++;
