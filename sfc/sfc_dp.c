@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* sfc_dp.c - the SFC poll loop, the one place that composes the stages: intake through the guard into the table, credits through the nodes, dispatch through the transmit, the throttle, the staged drain. */
+/* sfc_dp.c - the SFC poll pass, the one place that composes the stages: credits through the nodes, intake through the guard into the table, the throttle, dispatch through the transmit. */
 #include "sfc_dp.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -17,11 +16,6 @@
 #include "sfc_dp_private.h"
 
 RTE_LOG_REGISTER_DEFAULT(sfc_logtype, INFO);
-
-static inline uint64_t tsc_to_ns(const struct sfc_dp *dp, uint64_t tsc)
-{
-    return (uint64_t)((double)tsc * dp->ns_per_tsc);
-}
 
 /* --- Intake ---------------------------------------------------------------- */
 
@@ -201,11 +195,9 @@ static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
 
 /* Port i of the readout ports (0: rx_port), unless it has been silent
  * for rx_quiet_tsc while another one took frames in the last 1/16 of that:
- * then only every 1024 passes (all silent, as before a run or under a
- * throttle that holds every readout, all are polled). A readout that died
- * leaves its memif link silent, and the memif PMD of DPDK 22.11 unmaps a
- * vanished peer's rings from its interrupt thread while the lcore may be
- * in a burst on them (docs/status.md): fewer bursts, fewer chances. */
+ * then only every 1024 passes. A dead readout leaves its memif link silent,
+ * and DPDK 22.11's memif PMD unmaps a vanished peer's rings while a burst
+ * may be on them (docs/status.md): fewer bursts, fewer chances. */
 static unsigned poll_rx(struct sfc_dp *dp, uint16_t i, uint16_t port, uint64_t now)
 {
     if (now - dp->rx_heard[i] > dp->rx_quiet_tsc && now - dp->rx_any < dp->rx_quiet_tsc / 16 &&
@@ -236,11 +228,10 @@ static int intake_allowed(struct sfc_dp *dp)
     struct sfc_evtab_counts k;
 
     sfc_evtab_counts(dp->tab, &k);
-    /* 7/8: above the throttle's 3/4, so that the readouts hear the
-     * throttle before the link backs up. And room for one burst's new
-     * events (at most a quarter of the table): a readout that was not
-     * scheduled in time to obey the throttle (cores shared) is held back
-     * by the link, not refused events (event_table_full). */
+    /* 7/8: above the throttle's 3/4, so that the readouts hear it before
+     * the link backs up; and room for one burst's new events (at most a
+     * quarter of the table): a readout late to obey the throttle is held
+     * back by the link, not refused events (event_table_full). */
     if (k.ready + k.sent >= dp->c.capacity - dp->c.capacity / 8 ||
         k.free_slots < RTE_MIN(dp->c.burst, dp->c.capacity / 4) ||
         k.free_records < dp->c.max_frames / 8) {
@@ -335,11 +326,9 @@ static void handle_credit(struct sfc_dp *dp, uint16_t port, struct rte_mbuf *m, 
 }
 
 /* Take the credit frames of every node port. A port whose nodes are all
- * dead is polled now and then only, to hear a node come back: its peer
- * may be gone, and a memif PMD unmaps the shared rings of a vanished peer
- * from its interrupt thread, unsynchronised with a burst in progress
- * (DPDK 22.11). A shared port is always read: it serves other workers'
- * nodes. Returns the frames taken. */
+ * dead is polled every 1024 passes only, to hear a node come back (its
+ * peer may be gone: the memif hazard of poll_rx); a shared port always,
+ * for the other workers' nodes. Returns the frames taken. */
 static unsigned poll_nodes(struct sfc_dp *dp, uint64_t now)
 {
     struct rte_mbuf *pkts[SFC_BURST_MAX];

@@ -48,4 +48,9 @@ struct sfc_dp {
     struct sfc_stats st;
 };
 
+static inline uint64_t tsc_to_ns(const struct sfc_dp *dp, uint64_t tsc)
+{
+    return (uint64_t)((double)tsc * dp->ns_per_tsc);
+}
+
 #endif /* SFC_DP_PRIVATE_H */
