@@ -186,6 +186,17 @@ static int place_of(const struct farm_spec *s, unsigned k)
     return -1;
 }
 
+int farm_spec_place(const struct farm_spec *s, const char *name)
+{
+    for (unsigned k = 0; s && k < s->n_sfcs; k++)
+        if (strcmp(s->sfc[k].p.name, name) == 0)
+            return place_of(s, k);
+    for (unsigned j = 0; s && j < s->n_nodes; j++)
+        if (strcmp(s->node[j].p.name, name) == 0)
+            return place_of(s, s->node[j].sfc);
+    return -1;
+}
+
 void farm_result_shape(const struct farm_spec *s, struct farm_result *r)
 {
     r->n_places = s->n_readouts ? (uint16_t)s->readout[0].n_sfcs : 0;

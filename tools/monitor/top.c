@@ -15,7 +15,9 @@
 
 #include "ebf_opt.h"
 #include "ebf_pb.h"
+#include "farm_collect.h"
 #include "farm_state.h"
+#include "farmfile.h"
 #include "snapsub.h"
 #include "topview.h"
 
@@ -124,6 +126,24 @@ static int saw_rejoin(unsigned i, const Ebfarm__Snapshot *cur)
     return first_epoch[i].epoch != epoch;
 }
 
+/* Each process's place (farm_spec_place), from the farm file the farm was
+ * brought up from; -1 each when it cannot be read. */
+static int place[FARM_MAX_PROCS];
+
+static void load_places(const struct farm_state *st)
+{
+    struct farm_spec *spec = malloc(sizeof(*spec));
+    char err[1024];
+
+    if (spec && farm_spec_load(st->farm_file, spec, err, sizeof(err)) != 0) {
+        free(spec);
+        spec = NULL;
+    }
+    for (unsigned i = 0; i < st->n; i++)
+        place[i] = farm_spec_place(spec, st->proc[i].name);
+    free(spec);
+}
+
 static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss,
                   unsigned width, unsigned height)
 {
@@ -137,6 +157,8 @@ static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss
         p[i].cur = ss->p[i].cur;
         p[i].stale = ss->p[i].cur && !snapsub_fresh(ss, i, now);
         p[i].rejoined = !strcmp(p[i].component, "node") && saw_rejoin(i, p[i].cur);
+        p[i].placed = 1;
+        p[i].place = place[i];
     }
     top_frame_fit(f, st->name, p, ss->n, width, height);
 }
@@ -280,6 +302,7 @@ int cmd_top(int argc, char **argv)
         fprintf(stderr, "ebfarm top: %s\n", err);
         goto out;
     }
+    load_places(&st);
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
