@@ -11,6 +11,17 @@
 #include "ro_stats.h"
 #include "sfc_stats.h"
 
+int acct_role_of(const char *component)
+{
+    if (strcmp(component, "readout") == 0)
+        return ACCT_READOUT;
+    if (strcmp(component, "sfc") == 0)
+        return ACCT_SFC;
+    if (strcmp(component, "node") == 0)
+        return ACCT_NODE;
+    return -1;
+}
+
 void acct_part_init(struct acct_part *p, enum acct_role role, const char *name, int place)
 {
     memset(p, 0, sizeof(*p));

@@ -78,6 +78,9 @@ struct acct_totals {
     char missing[ACCT_MISSING_MAX];  /* ... named, ", " between ("node1, ro0") */
 };
 
+/* The role of a component name ("readout", "sfc", "node"); -1 for none. */
+int acct_role_of(const char *component);
+
 /* p as a process of role named name at place (-1: not known), that gave
  * no counters yet (answered 0, every count 0). */
 void acct_part_init(struct acct_part *p, enum acct_role role, const char *name, int place);

@@ -377,18 +377,10 @@ static void jstr_or_null(const char *s)
 static void status_totals(const struct farm_state *st, Ebfarm__Reply **rep,
                           struct acct_totals *t)
 {
-    struct farm_spec *spec = malloc(sizeof(*spec));
     int place[FARM_MAX_PROCS];
-    char err[1024];
 
-    if (spec && farm_spec_load(st->farm_file, spec, err, sizeof(err)) != 0) {
-        free(spec);
-        spec = NULL;
-    }
-    for (unsigned i = 0; i < st->n; i++)
-        place[i] = farm_spec_place(spec, st->proc[i].name);
+    farm_state_places(st, place);
     farm_status_totals(st, rep, place, t);
-    free(spec);
 }
 
 /* "name":v, or "name":null when the total is unknown. */

@@ -17,7 +17,6 @@
 #include "ebf_pb.h"
 #include "farm_collect.h"
 #include "farm_state.h"
-#include "farmfile.h"
 #include "snapsub.h"
 #include "topview.h"
 
@@ -126,23 +125,8 @@ static int saw_rejoin(unsigned i, const Ebfarm__Snapshot *cur)
     return first_epoch[i].epoch != epoch;
 }
 
-/* Each process's place (farm_spec_place), from the farm file the farm was
- * brought up from; -1 each when it cannot be read. */
+/* Each process's place (farm_state_places), for the totals. */
 static int place[FARM_MAX_PROCS];
-
-static void load_places(const struct farm_state *st)
-{
-    struct farm_spec *spec = malloc(sizeof(*spec));
-    char err[1024];
-
-    if (spec && farm_spec_load(st->farm_file, spec, err, sizeof(err)) != 0) {
-        free(spec);
-        spec = NULL;
-    }
-    for (unsigned i = 0; i < st->n; i++)
-        place[i] = farm_spec_place(spec, st->proc[i].name);
-    free(spec);
-}
 
 static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss,
                   unsigned width, unsigned height)
@@ -302,7 +286,7 @@ int cmd_top(int argc, char **argv)
         fprintf(stderr, "ebfarm top: %s\n", err);
         goto out;
     }
-    load_places(&st);
+    farm_state_places(&st, place);
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);

@@ -75,18 +75,6 @@ int top_hist_window(const Ebfarm__Histogram *prev, const Ebfarm__Histogram *cur,
     return 1;
 }
 
-/* The accounting role of a component name; -1 for none. */
-static int acct_role_of(const char *component)
-{
-    if (strcmp(component, "readout") == 0)
-        return ACCT_READOUT;
-    if (strcmp(component, "sfc") == 0)
-        return ACCT_SFC;
-    if (strcmp(component, "node") == 0)
-        return ACCT_NODE;
-    return -1;
-}
-
 void top_totals(const struct top_proc *p, unsigned n, struct acct_totals *t)
 {
     struct acct_part a[ACCT_MAX_PARTS];

@@ -82,18 +82,6 @@ static int one(struct soak_counts *out, const Ebfarm__Snapshot *s, const char *n
     return soak_counts_add(out, as, ebf_pb_counter(s, name, NULL, 0));
 }
 
-/* The accounting role of a component name; -1 for none. */
-static int acct_role_of(const char *component)
-{
-    if (strcmp(component, "readout") == 0)
-        return ACCT_READOUT;
-    if (strcmp(component, "sfc") == 0)
-        return ACCT_SFC;
-    if (strcmp(component, "node") == 0)
-        return ACCT_NODE;
-    return -1;
-}
-
 /* The counts a process of this component contributes, from its snapshot:
  * the farm's totals as the accounting reads them (acct_part_pb: generated,
  * frames, lost.withheld; an SFC's acks, accepted, rejected, and
