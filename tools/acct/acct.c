@@ -144,6 +144,7 @@ static void add_sfc(struct acct_totals *t, const struct acct_part *s)
         unsigned i = 0;
         while (i < t->n_lost && strcmp(t->lost_name[i], s->lost_name[r]) != 0)
             i++;
+        t->lost += s->lost[r];  /* in the total also beyond ACCT_MAX_REASONS names */
         if (i == ACCT_MAX_REASONS)
             continue;
         if (i == t->n_lost) {
@@ -151,7 +152,6 @@ static void add_sfc(struct acct_totals *t, const struct acct_part *s)
             t->lost_by[t->n_lost++] = 0;
         }
         t->lost_by[i] += s->lost[r];
-        t->lost += s->lost[r];
     }
 }
 

@@ -61,7 +61,7 @@ struct acct_part {
 struct acct_totals {
     uint64_t generated, frames;
     uint64_t accepted, rejected, incomplete;
-    uint64_t lost;               /* every reason of lost_name, plus withheld */
+    uint64_t lost;               /* the SFCs' every reason, plus withheld */
     unsigned n_lost;             /* the SFCs' reasons, merged by name in first-seen order */
     char lost_name[ACCT_MAX_REASONS][ACCT_NAME_MAX];
     uint64_t lost_by[ACCT_MAX_REASONS];
