@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-acct.c - the farm's totals: the same snapshots give the same totals in status, top, soak, the ledger and the summary. */
+/* test-acct.c - the farm's totals: the same snapshots give the same totals in every view. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "farm_ask.h"
 #include "farm_demo.h"
 #include "ledger.h"
+#include "promtext.h"
 #include "soak_sample.h"
 #include "summary.h"
 #include "test-snapshot.h"
@@ -32,7 +33,9 @@
  * rejection fewer at each node.
  *
  * Totals: generated 1000, accepted 210, rejected 782 (778 withheld), lost
- * 8 (12 withheld), frames 9990.
+ * 8 (12 withheld), frames 9990, in status, top (its numbers and its
+ * totals line), soak's sample, the ledger and the summary's ledger line,
+ * and the Prometheus exposition summed by the documented rules.
  */
 
 enum { RO0, RO1, SFC0, SFC1, NODE0, NODE1, NODE2, NODE3, N_PROC };
@@ -311,6 +314,74 @@ static void ledger_view(const struct farm *f, const struct want *w, struct acct_
     result_free(&r);
 }
 
+/* One sample "name{...component="c"...} v" of an exposition line: 1 with
+ * its component and value, 0 for any other line. */
+static int prom_sample(const char *line, const char *name, char *component, uint64_t *v)
+{
+    size_t len = strlen(name);
+    const char *c = strstr(line, "component=\""), *end = strstr(line, "} ");
+
+    if (strncmp(line, name, len) != 0 || line[len] != '{' || !c || !end)
+        return 0;
+    sscanf(c + 11, "%15[^\"]", component);
+    *v = strtoull(end + 2, NULL, 10);
+    return 1;
+}
+
+/* The process an exposition line is of (its process label). */
+static unsigned proc_of(const char *line)
+{
+    char want[64];
+
+    for (unsigned i = 0; i < N_PROC; i++) {
+        snprintf(want, sizeof(want), "process=\"%s\"", proc[i].name);
+        if (strstr(line, want))
+            return i;
+    }
+    ck_abort_msg("no process in %s", line);
+    return 0;
+}
+
+/* The Prometheus exporter: it serves each process's own metrics and no
+ * farm totals (docs/monitoring.md); the totals by the same rules over its
+ * exposition: generated the readouts' max of ebfarm_events_total +
+ * ebfarm_events_abandoned_total, accepted and rejected the SFCs'
+ * ebfarm_ack_*_total, lost the SFCs' ebfarm_lost_total plus one readout's
+ * withheld events, frames the readouts' sum. A dead process serves none. */
+static void exporter_view(const struct farm *f, struct acct_totals *t)
+{
+    struct prom_proc p[N_PROC];
+    uint64_t gen[N_PROC] = {0}, withheld = 0, v;
+    char *text = NULL, comp[16], *save = NULL;
+
+    for (unsigned i = 0; i < N_PROC; i++)
+        p[i] = (struct prom_proc){proc[i].component, proc[i].name, "acct", f->snap[i],
+                                  f->snap[i] != NULL};
+    CAPTURE(text, ck_assert_int_eq(prom_render(m_, p, N_PROC), 0));
+    memset(t, 0, sizeof(*t));
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if ((prom_sample(line, "ebfarm_events_total", comp, &v) ||
+             prom_sample(line, "ebfarm_events_abandoned_total", comp, &v)) &&
+            !strcmp(comp, "readout"))
+            gen[proc_of(line)] += v;
+        else if (prom_sample(line, "ebfarm_ack_accept_total", comp, &v))
+            t->accepted += v;
+        else if (prom_sample(line, "ebfarm_ack_reject_total", comp, &v))
+            t->rejected += v;
+        else if (prom_sample(line, "ebfarm_lost_total", comp, &v))
+            t->lost += v;
+        else if (prom_sample(line, "ebfarm_fault_withheld_events_total", comp, &v))
+            withheld = v;                        /* every readout withholds the same */
+        else if (prom_sample(line, "ebfarm_frames_total", comp, &v) && !strcmp(comp, "readout"))
+            t->frames += v;
+    }
+    for (unsigned i = 0; i < N_PROC; i++)
+        t->generated = gen[i] > t->generated ? gen[i] : t->generated;
+    t->lost += withheld;
+    t->generated_known = t->decided_known = t->lost_known = 1;
+    free(text);
+}
+
 /* Every view of f gives w, and top's totals line says it in words. */
 static void every_view(const struct farm *f, const struct want *w, const char *top_line)
 {
@@ -331,6 +402,13 @@ static void every_view(const struct farm *f, const struct want *w, const char *t
     check_totals("soak", &t, w);
     ledger_view(f, w, &t);
     check_totals("ledger", &t, w);
+    /* A dead SFC's share: its nodes' decisions stand in by their place in
+     * the farm file, which the exposition does not carry. */
+    if (f->snap[SFC1]) {
+        exporter_view(f, &t);
+        snprintf(t.missing, sizeof(t.missing), "%s", w->missing);
+        check_totals("exporter", &t, w);
+    }
 }
 
 /* --- The cases ------------------------------------------------------------ */
