@@ -50,6 +50,16 @@ static void wait_until(uint64_t due, uint64_t hz, enum ebf_idle_mode idle,
     }
 }
 
+/* A pass of d cycles longer than stall: the lcore lost its CPU for it. */
+static inline void note_stall(struct lb_tx_stats *st, uint64_t d, uint64_t stall)
+{
+    if (d <= stall)
+        return;
+    st->stall_cycles += d;
+    if (d > st->max_pass_cycles)
+        st->max_pass_cycles = d;
+}
+
 /* The conf's ranges, and a frame (less its FCS) within the pool's room. */
 static int tx_conf_ok(const struct lb_tx_conf *c)
 {
@@ -119,12 +129,17 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
      * (plus 10 ms): the trial is then invalid, and what was never scheduled
      * was never numbered, so it is not counted lost. */
     uint64_t deadline = s.t0 + (uint64_t)((double)c->count * s.tsc_per_frame * 1.25) + hz / 100;
+    uint64_t stall = hz * LB_STALL_US / 1000000, prev = s.t0;
+    st->count = c->count;
     while (i < c->count && !*c->stop) {
         uint64_t due = lb_sched_due(&s), now = rte_get_tsc_cycles();
+        note_stall(st, now - prev, stall);
         if (now > deadline)
             break;
         if (now < due) {
             wait_until(due, hz, c->idle, c->stop);
+            prev = rte_get_tsc_cycles();
+            note_stall(st, prev > due ? prev - due : 0, stall);  /* woke late */
             ebf_cycles_note(&st->cycles, 0);    /* a pass that waited */
             continue;
         }
@@ -143,6 +158,7 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
             st->scheduled += n;
             i += n;
             ebf_cycles_note(&st->cycles, n);
+            prev = rte_get_tsc_cycles();
             continue;
         }
         uint64_t first_stamp = 0;
@@ -160,6 +176,7 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
         i += n;
         __atomic_store_n(&st->live_accepted, st->accepted, __ATOMIC_RELAXED);
         ebf_cycles_note(&st->cycles, n);
+        prev = rte_get_tsc_cycles();
     }
     ebf_cycles_stop(&st->cycles);
     return 0;

@@ -56,6 +56,10 @@ struct lb_tx_stats {
     uint64_t drop[LB_TX_DROP_MAX];
     uint64_t t0, last_tsc;           /* schedule start, last tx_burst return */
     double tsc_per_frame;
+    uint64_t count;                  /* frames the trial asked for */
+    uint64_t stall_cycles;           /* sum of passes (or overshot waits) longer than
+                                      * LB_STALL_US: the lcore was not running */
+    uint64_t max_pass_cycles;        /* the longest of them */
     struct ebf_hist lag;             /* cycles a burst went out after its first frame was due */
     struct ebf_hist hold;            /* cycles from a burst's first stamp to tx_burst return */
     uint64_t live_accepted;          /* published for the live line (relaxed atomic) */

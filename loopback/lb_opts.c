@@ -29,6 +29,7 @@ void lb_opts_default(struct lb_opts *o)
     o->kernel_port = 50506;
     o->mem_mb = 512;
     o->link_timeout_ms = 10000;
+    o->repeat = 1;
 }
 
 static void usage(FILE *f)
@@ -61,6 +62,17 @@ static void usage(FILE *f)
         "  --streams N        sequence-numbered streams (fragment sources), 1..8 (1)\n"
         "  --loss-all         loss mode: all ten loads, not only until two clean ones\n"
         "  --b2b-max N        back-to-back: longest burst tried (rate x trial)\n"
+        "  --search binary|mlr  RFC 2544 binary search, or MLRsearch (draft-ietf-bmwg-\n"
+        "                     mlrsearch): the conditional throughput of each goal (binary)\n"
+        "  --goal-loss LIST   mlr: goal loss ratios, one goal each (0)\n"
+        "  --goal-exceed LIST mlr: share of the duration sum allowed to exceed it (0)\n"
+        "  --goal-duration LIST  mlr: final trial duration, s (--trial)\n"
+        "  --goal-duration-sum LIST  mlr: trial seconds at a load before it is a bound\n"
+        "                     (the goal duration)\n"
+        "  --goal-width LIST  mlr: relative width of the final bracket (--resolution)\n"
+        "                     (a list of one value applies to every goal)\n"
+        "  --repeat N         RFC 2544 repetitions: N searches (throughput, back-to-back),\n"
+        "                     N latency trials at the rate found (latency); 1..1000 (1)\n"
         "  --idle spin|backoff  poll loops spin (production) or back off when idle\n"
         "  --no-crc-check     do not verify each frame's CRC32C at the receiver\n"
         "output:\n"
@@ -106,6 +118,66 @@ static int parse_word(const char *opt, const char *v, const char *const *words, 
     fprintf(stderr, "\n");
     return -EINVAL;
 }
+
+static const char *const goal_opts[LB_GOAL_FIELDS] = {
+    "--goal-loss", "--goal-exceed", "--goal-duration", "--goal-duration-sum", "--goal-width",
+};
+
+/* A --goal-* list of 1 .. LB_MLR_MAX_GOALS numbers into o->goal_v[f]. */
+static int parse_goal_list(unsigned f, const char *v, struct lb_opts *o)
+{
+    static const double lo[LB_GOAL_FIELDS] = {0, 0, 0.001, 0.001, 1e-6};
+    static const double hi[LB_GOAL_FIELDS] = {0.999999, 0.999999, 86400, 864000, 0.5};
+    char buf[256], *save = NULL;
+
+    snprintf(buf, sizeof(buf), "%s", v);
+    o->goal_n[f] = 0;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (o->goal_n[f] == LB_MLR_MAX_GOALS) {
+            fprintf(stderr, P ": option '%s': \"%s\": at most %d goals\n", goal_opts[f], v,
+                    LB_MLR_MAX_GOALS);
+            return -EINVAL;
+        }
+        if (ebf_opt_double(P, goal_opts[f], t, lo[f], hi[f], &o->goal_v[f][o->goal_n[f]]))
+            return -EINVAL;
+        o->goal_n[f]++;
+    }
+    return o->goal_n[f] ? 0 : -EINVAL;
+}
+
+/* The goals from the lists: as many as the longest list; a list of one
+ * value applies to all; defaults from --trial and --resolution. */
+static int build_goals(struct lb_opts *o)
+{
+    unsigned n = 1;
+    for (unsigned f = 0; f < LB_GOAL_FIELDS; f++)
+        n = o->goal_n[f] > n ? o->goal_n[f] : n;
+    for (unsigned f = 0; f < LB_GOAL_FIELDS; f++)
+        if (o->goal_n[f] > 1 && o->goal_n[f] != n) {
+            fprintf(stderr, P ": option '%s' has %u values for %u goals: give one value or %u\n",
+                    goal_opts[f], o->goal_n[f], n, n);
+            return -EINVAL;
+        }
+    o->n_goals = n;
+    for (unsigned g = 0; g < n; g++) {
+        struct lb_mlr_goal *x = &o->goal[g];
+#define GV(f, dflt) (o->goal_n[f] ? o->goal_v[f][o->goal_n[f] > 1 ? g : 0] : (dflt))
+        lb_mlr_goal_default(x, GV(2, o->trial_s));
+        x->loss_ratio = GV(0, 0);
+        x->exceed_ratio = GV(1, 0);
+        x->duration_sum = GV(3, x->final_duration);
+        x->width = GV(4, o->resolution_pct / 100);
+#undef GV
+        if (x->duration_sum < x->final_duration) {
+            fprintf(stderr, P ": goal %u: --goal-duration-sum %g is shorter than its "
+                            "--goal-duration %g\n", g, x->duration_sum, x->final_duration);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+static const char *const searches[] = {"binary", "mlr", NULL};
 
 static const char *const modes[] = {"throughput", "latency", "loss", "back-to-back", NULL};
 static const char *const roles[] = {"both", "tx", "rx", NULL};
@@ -157,6 +229,11 @@ static int one(int ch, const char *v, struct lb_opts *o)
     case 'G': rc = ebf_opt_u64(P, "--mem", v, 64, 1 << 20, &x); o->mem_mb = (unsigned)x; break;
     case 'H': o->huge = 1; break;
     case 'W': rc = ebf_opt_u64(P, "--link-timeout", v, 1, 3600000, &x); o->link_timeout_ms = (unsigned)x; break;
+    case 'X': rc = parse_word("--search", v, searches, &o->mlr); break;
+    case 'Y': rc = ebf_opt_u64(P, "--repeat", v, 1, 1000, &x); o->repeat = (unsigned)x; break;
+    case 0x100: case 0x101: case 0x102: case 0x103: case 0x104:
+        rc = parse_goal_list((unsigned)(ch - 0x100), v, o);
+        break;
     case 'h': usage(stdout); return 1;
     default: usage(stderr); return -EINVAL;
     }
@@ -207,7 +284,10 @@ int lb_opts_parse(int argc, char **argv, struct lb_opts *o)
         {"json", 0, 0, 'j'}, {"csv", 1, 0, 'v'}, {"plot", 1, 0, 'P'}, {"quiet", 0, 0, 'q'},
         {"compare-kernel", 0, 0, 'k'}, {"kernel-dst", 1, 0, 'K'}, {"kernel-port", 1, 0, 'U'},
         {"eal", 1, 0, 'E'}, {"mem", 1, 0, 'G'}, {"huge", 0, 0, 'H'},
-        {"link-timeout", 1, 0, 'W'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+        {"link-timeout", 1, 0, 'W'}, {"search", 1, 0, 'X'}, {"repeat", 1, 0, 'Y'},
+        {"goal-loss", 1, 0, 0x100}, {"goal-exceed", 1, 0, 0x101}, {"goal-duration", 1, 0, 0x102},
+        {"goal-duration-sum", 1, 0, 0x103}, {"goal-width", 1, 0, 0x104},
+        {"help", 0, 0, 'h'}, {0, 0, 0, 0},
     };
     int ch, rc = 0;
 
@@ -220,6 +300,8 @@ int lb_opts_parse(int argc, char **argv, struct lb_opts *o)
         fprintf(stderr, P ": unexpected argument '%s' (see --help)\n", argv[optind]);
         return -EINVAL;
     }
+    if (build_goals(o))
+        return -EINVAL;
     return check(o);
 }
 

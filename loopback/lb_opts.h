@@ -9,12 +9,18 @@
 #include "lb_rate.h"
 #include "lb_report.h"
 
+/* The --goal-* lists: loss, exceed, duration, duration-sum, width. */
+#define LB_GOAL_FIELDS 5
+
 enum lb_role { LB_ROLE_BOTH, LB_ROLE_TX, LB_ROLE_RX };
 
 struct lb_opts {
     const char *tx, *rx;                 /* port specs */
     const char *tx_netns, *rx_netns;
-    enum lb_role role;
+    /* The --goal-* lists: loss, exceed, duration, duration-sum, width. */
+#define LB_GOAL_FIELDS 5
+
+enum lb_role role;
     const char *control;
     const char *mode;
     unsigned sizes[LB_MAX_SIZES];
@@ -38,6 +44,12 @@ struct lb_opts {
     int huge;
     unsigned link_timeout_ms;
     uint64_t b2b_max;
+    int mlr;                             /* --search mlr (else binary, RFC 2544) */
+    unsigned repeat;                     /* --repeat: RFC 2544 repetitions (1) */
+    unsigned n_goals;                    /* --search mlr: goals built from the lists */
+    struct lb_mlr_goal goal[LB_MLR_MAX_GOALS];
+    unsigned goal_n[LB_GOAL_FIELDS];     /* values given per --goal-* list */
+    double goal_v[LB_GOAL_FIELDS][LB_MLR_MAX_GOALS];
 };
 
 void lb_opts_default(struct lb_opts *o);

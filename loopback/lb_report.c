@@ -24,6 +24,7 @@ int lb_report_add(struct lb_report *r, const struct lb_trial_rec *t)
         r->cap_trials = cap;
     }
     r->trial[r->n_trials] = *t;
+    r->trial[r->n_trials].search = r->n_searches ? (int)r->n_searches - 1 : 0;
     return (int)r->n_trials++;
 }
 
@@ -31,6 +32,11 @@ void lb_report_free(struct lb_report *r)
 {
     free(r->trial);
     r->trial = NULL;
+    for (unsigned i = 0; i < LB_MAX_SIZES; i++)
+        for (unsigned p = 0; p < 2; p++) {
+            free(r->size[i].rep_values[p]);
+            r->size[i].rep_values[p] = NULL;
+        }
     r->n_trials = r->cap_trials = 0;
 }
 

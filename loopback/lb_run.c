@@ -162,8 +162,18 @@ static void record(struct lb_runner *r, const struct lb_trial_req *req, const st
     t->requested_fps = req->fps;
     t->achieved_fps = lb_achieved_fps(st->accepted, st->t0, st->last_tsc, st->tsc_per_frame,
                                       rte_get_tsc_hz());
-    t->valid = lb_rate_valid(req->fps, t->achieved_fps, r->tolerance) && !*r->stop && j->rc == 0;
     t->duration_s = st->last_tsc > st->t0 ? (double)(st->last_tsc - st->t0) / hz : 0;
+    t->stall_ms = (double)st->stall_cycles * 1e3 / hz;
+    struct lb_tx_facts fx = {
+        .requested_fps = req->fps, .achieved_fps = t->achieved_fps, .tolerance = r->tolerance,
+        .scheduled = st->scheduled, .refused = st->drop[LB_TX_REFUSED],
+        .nombuf = st->drop[LB_TX_NOMBUF], .duration_s = t->duration_s,
+        .stall_s = t->stall_ms / 1e3, .stopped = *r->stop || j->rc != 0,
+    };
+    t->invalid_reason = lb_invalid_reason(&fx);
+    t->valid = t->invalid_reason == LB_INVALID_NONE;
+    t->phase = req->phase ? req->phase : "search";
+    t->intended_s = (double)st->count / req->fps;
     t->sent = st->scheduled;
     t->tx_accepted = st->accepted;
     t->tx_refused = st->drop[LB_TX_REFUSED];
@@ -225,7 +235,9 @@ int lb_run_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out 
     j->c = (struct lb_tx_conf){
         .port = r->tx_port, .pool = r->tx_pool, .burst = r->burst,
         .frame_size = r->frame_size, .fps = req->fps,
-        .count = req->count ? req->count : (uint64_t)llround(req->fps * r->trial_s),
+        .count = req->count ? req->count
+                            : (uint64_t)llround(req->fps * (req->duration_s > 0 ? req->duration_s
+                                                                                : r->trial_s)),
         .poisson = r->poisson, .seed = r->seed + trial, .trial_id = trial,
         .streams = r->streams, .idle = r->idle, .stop = r->stop,
     };
@@ -250,6 +262,7 @@ int lb_run_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out 
         out->sent = t->sent;
         out->lost = t->lost;
         out->valid = t->valid;
+        out->p99_ns = t->lat.valid ? t->lat.p99 : -1;
         r->last_trial = lb_report_add(r->report, t);
         rc = r->last_trial < 0 ? r->last_trial : 0;
     }

@@ -131,6 +131,10 @@ static void fill_meta(const struct lb_opts *o, struct lb_meta *m, uint16_t tx_po
     m->mode = o->mode;
     m->tsc_read_ns = (double)lb_tsc_read_cycles() * 1e9 / m->tsc_hz;
     m->compare_kernel = o->compare_kernel;
+    m->search = o->mlr ? "mlr" : "binary";
+    m->repeat = o->repeat;
+    m->n_goals = o->mlr ? o->n_goals : 0;
+    memcpy(m->goal, o->goal, sizeof(m->goal));
 }
 
 static int write_outputs(const struct lb_opts *o, const struct lb_report *r)

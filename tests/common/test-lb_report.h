@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lb_reason.h"
 #include "lb_report.h"
 
 /*
@@ -58,6 +59,7 @@ static inline void known_report(struct lb_report *r)
     t.achieved_fps = 999000;
     t.valid = 1;
     t.duration_s = 1;
+    t.intended_s = 1;
     t.sent = t.tx_accepted = t.rx = t.unique = 1000000;
     t.bursts = 0;
     t.lat = (struct lb_latency){1, 1000000, 100, 200, 300, 400, 500, 600, 700, 250.5};
@@ -78,6 +80,11 @@ static inline void known_report(struct lb_report *r)
     t.requested_fps = 812743.8;
     t.achieved_fps = 800000;
     t.valid = 0;
+    t.invalid_reason = LB_INVALID_TX_PREEMPTED;
+    t.stall_ms = 250.5;
+    t.phase = "mlr g0 pre2";
+    t.intended_s = 1;
+    r->n_searches = 2;           /* trial 1 in the second search */
     t.duration_s = 1.02;
     t.sent = 812744;
     t.tx_accepted = 812740;
