@@ -130,6 +130,7 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
      * was never numbered, so it is not counted lost. */
     uint64_t deadline = s.t0 + (uint64_t)((double)c->count * s.tsc_per_frame * 1.25) + hz / 100;
     uint64_t stall = hz * LB_STALL_US / 1000000, prev = s.t0;
+    uint64_t hold = (uint64_t)(c->hold_us * (double)hz / 1e6);
     st->count = c->count;
     while (i < c->count && !*c->stop) {
         uint64_t due = lb_sched_due(&s), now = rte_get_tsc_cycles();
@@ -143,12 +144,24 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
             ebf_cycles_note(&st->cycles, 0);    /* a pass that waited */
             continue;
         }
-        /* Everything due by now, up to a burst: late frames catch up. */
+        /* Everything due by now, up to a burst: late frames catch up. A
+         * burst not yet full waits for its next frame while the first has
+         * waited less than the hold. */
+        struct lb_sched peek = s;
         unsigned n = 0;
-        while (n < c->burst && i + n < c->count && lb_sched_due(&s) <= now) {
-            lb_sched_next(&s);
+        while (n < c->burst && i + n < c->count && lb_sched_due(&peek) <= now) {
+            lb_sched_next(&peek);
             n++;
         }
+        if (n < c->burst && i + n < c->count && now < due + hold) {
+            uint64_t next = lb_sched_due(&peek), until = next < due + hold ? next : due + hold;
+            wait_until(until, hz, c->idle, c->stop);
+            prev = rte_get_tsc_cycles();
+            note_stall(st, prev > until ? prev - until : 0, stall);    /* woke late */
+            ebf_cycles_note(&st->cycles, 0);
+            continue;
+        }
+        s = peek;
         ebf_hist_add(&st->lag, now - due);
         for (unsigned k = 0; k < n; k++)
             st->per_stream[(i + k) % c->streams]++;

@@ -37,6 +37,7 @@ struct lb_tx_conf {
     uint16_t port;
     struct rte_mempool *pool;
     uint16_t burst;                  /* frames per tx burst, <= LB_BURST_MAX */
+    double hold_us;                  /* a due frame waits up to this for its burst to fill */
     uint8_t src_mac[6], dst_mac[6];
     unsigned frame_size;             /* LB_MIN_FRAME .. LB_MAX_FRAME */
     double fps;
@@ -68,7 +69,10 @@ struct lb_tx_stats {
 };
 
 /*
- * Send c->count frames on the absolute schedule of c->fps from now. Never
+ * Send c->count frames on the absolute schedule of c->fps from now, in
+ * bursts: the frames due go out when c->burst of them are due, when the
+ * first has waited c->hold_us, or when they are the last (one tx_burst per
+ * frame would cost a system call per frame on net_af_packet). Never
  * retries a refused frame: it is counted, freed, and its number is lost at
  * the receiver (attributed to tx_refused). Returns 0, or -EINVAL for a bad
  * conf. st is reset first; st->cycles counts the trial's passes (st must be

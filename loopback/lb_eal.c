@@ -67,7 +67,7 @@ static void add_lcores(struct argv_buf *b, const struct lb_opts *o)
     char cpus[256] = "";
     size_t c = 0;
 
-    if (o->eal && (strstr(o->eal, "-l") || strstr(o->eal, "--lcores")))
+    if (lb_opts_own_lcores(o))
         return;
     if (sched_getaffinity(0, sizeof(set), &set) == 0)
         for (int cpu = 0; cpu < CPU_SETSIZE && c < sizeof(cpus) - 8; cpu++)

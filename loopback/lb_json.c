@@ -64,6 +64,8 @@ static json_t *jmeta(const struct lb_meta *m)
         "compare_kernel", m->compare_kernel);
     json_object_set_new(o, "search", jstr(m->search ? m->search : "binary"));
     json_object_set_new(o, "repeat", json_integer(m->repeat ? m->repeat : 1));
+    json_object_set_new(o, "burst", json_integer(m->burst));
+    json_object_set_new(o, "tx_hold_us", jnum(m->tx_hold_us));
     json_t *goals = json_array();
     for (unsigned g = 0; g < m->n_goals; g++)
         json_array_append_new(goals, jgoal(&m->goal[g]));
@@ -158,6 +160,7 @@ static json_t *jtrial(const struct lb_trial_rec *t)
     json_object_set_new(o, "stall_ms", jnum(t->stall_ms));
     json_object_set_new(o, "search", json_integer(t->search));
     json_object_set_new(o, "phase", jstr(t->phase ? t->phase : "search"));
+    json_object_set_new(o, "retried", json_boolean(t->retried));
     json_object_set_new(o, "intended_s", jnum(t->intended_s));
     json_object_set_new(o, "duration_s", jnum(t->duration_s));
 #define JU(k) json_object_set_new(o, #k, ju64(t->k))

@@ -154,13 +154,19 @@ static void bounds(const struct lb_mlr_result *r, const struct target *t, double
     }
 }
 
-/* The worst loss ratio of the trials at fps (the forwarding hint). */
+/* The forwarding hint at fps: the worst share of the load that did not get
+ * through, from what was achieved and lost (an invalid trial's sender
+ * reached only achieved_fps of it). */
 static double worst_loss(const struct lb_mlr_result *r, double fps)
 {
     double w = 0;
-    for (unsigned i = 0; i < r->n_trials; i++)
-        if (r->trial[i].fps == fps)
-            w = fmax(w, trial_loss(&r->trial[i]));
+    for (unsigned i = 0; i < r->n_trials; i++) {
+        const struct lb_mlr_trial *x = &r->trial[i];
+        if (x->fps != fps)
+            continue;
+        double got = x->valid ? 1 : fmin(1, x->achieved_fps / fps);
+        w = fmax(w, 1 - got * (1 - x->loss_ratio));
+    }
     return w;
 }
 

@@ -23,8 +23,11 @@ void lb_opts_default(struct lb_opts *o)
     o->max_trials = 20;
     o->seed = 1;
     o->burst = 32;
+    o->hold_us = 50;
+    o->retries = 2;
     o->streams = 1;
     o->idle = EBF_IDLE_SPIN;
+    o->idle_auto = 1;
     o->check_crc = 1;
     o->kernel_port = 50506;
     o->mem_mb = 512;
@@ -54,11 +57,15 @@ static void usage(FILE *f)
         "  --loss-ratio R     loss allowed in a passing trial, 0 = RFC 2544 zero loss (0)\n"
         "  --tolerance R      a trial whose sent rate misses the requested one by more than\n"
         "                     R (relative) is invalid (0.01)\n"
-        "  --max-trials N     per search (20)\n"
+        "  --max-trials N     per search (20; 100 with --search mlr)\n"
         "  --drain-ms MS      wait after sending before counting (50)\n"
         "  --pacing constant|poisson  gaps between frames (constant)\n"
         "  --seed N           Poisson generator seed (1)\n"
         "  --burst N          frames per tx burst, 1..64 (32)\n"
+        "  --retries N        run a trial again, up to N times, when the sender lost its\n"
+        "                     CPU (tx_preempted); every attempt is reported (2)\n"
+        "  --tx-hold US       a due frame waits up to US for its burst to fill; 0 sends\n"
+        "                     each frame when due (50)\n"
         "  --streams N        sequence-numbered streams (fragment sources), 1..8 (1)\n"
         "  --loss-all         loss mode: all ten loads, not only until two clean ones\n"
         "  --b2b-max N        back-to-back: longest burst tried (rate x trial)\n"
@@ -73,7 +80,9 @@ static void usage(FILE *f)
         "                     (a list of one value applies to every goal)\n"
         "  --repeat N         RFC 2544 repetitions: N searches (throughput, back-to-back),\n"
         "                     N latency trials at the rate found (latency); 1..1000 (1)\n"
-        "  --idle spin|backoff  poll loops spin (production) or back off when idle\n"
+        "  --idle spin|backoff|auto  poll loops spin (dedicated cores) or back off and\n"
+        "                     sleep when idle (shared cores); auto: spin when --eal names\n"
+        "                     the lcores (-l, --lcores), else backoff (auto)\n"
         "  --no-crc-check     do not verify each frame's CRC32C at the receiver\n"
         "output:\n"
         "  --json             print the results as one JSON object on stdout\n"
@@ -209,14 +218,21 @@ static int one(int ch, const char *v, struct lb_opts *o)
     case 'l': rc = ebf_opt_double(P, "--loss-ratio", v, 0, 1, &o->loss_ratio); break;
     case 'O': rc = ebf_opt_double(P, "--tolerance", v, 0.0001, 0.2, &o->tolerance); break;
     case 'D': rc = ebf_opt_double(P, "--drain-ms", v, 0, 60000, &o->drain_ms); break;
-    case 'M': rc = ebf_opt_u64(P, "--max-trials", v, 1, 1000, &x); o->max_trials = (unsigned)x; break;
+    case 'M':
+        rc = ebf_opt_u64(P, "--max-trials", v, 1, 1000, &x);
+        o->max_trials = (unsigned)x;
+        o->max_trials_set = 1;
+        break;
     case 'p': rc = parse_word("--pacing", v, pacings, &o->poisson); break;
     case 'S': rc = ebf_opt_u64(P, "--seed", v, 0, UINT64_MAX, &o->seed); break;
     case 'b': rc = ebf_opt_u64(P, "--burst", v, 1, 64, &x); o->burst = (unsigned)x; break;
     case 'n': rc = ebf_opt_u64(P, "--streams", v, 1, 8, &x); o->streams = (unsigned)x; break;
     case 'A': o->loss_all = 1; break;
     case 'B': rc = ebf_opt_u64(P, "--b2b-max", v, 1, UINT64_MAX / 2, &o->b2b_max); break;
-    case 'i': rc = ebf_opt_idle(P, "--idle", v, &o->idle); break;
+    case 'i':
+        o->idle_auto = !strcmp(v, "auto");
+        rc = o->idle_auto ? 0 : ebf_opt_idle(P, "--idle", v, &o->idle);
+        break;
     case 'C': o->check_crc = 0; break;
     case 'j': o->json = 1; break;
     case 'v': o->csv = v; break;
@@ -229,6 +245,8 @@ static int one(int ch, const char *v, struct lb_opts *o)
     case 'G': rc = ebf_opt_u64(P, "--mem", v, 64, 1 << 20, &x); o->mem_mb = (unsigned)x; break;
     case 'H': o->huge = 1; break;
     case 'W': rc = ebf_opt_u64(P, "--link-timeout", v, 1, 3600000, &x); o->link_timeout_ms = (unsigned)x; break;
+    case 'V': rc = ebf_opt_u64(P, "--retries", v, 0, 100, &x); o->retries = (unsigned)x; break;
+    case 'Z': rc = ebf_opt_double(P, "--tx-hold", v, 0, 100000, &o->hold_us); break;
     case 'X': rc = parse_word("--search", v, searches, &o->mlr); break;
     case 'Y': rc = ebf_opt_u64(P, "--repeat", v, 1, 1000, &x); o->repeat = (unsigned)x; break;
     case 0x100: case 0x101: case 0x102: case 0x103: case 0x104:
@@ -285,6 +303,7 @@ int lb_opts_parse(int argc, char **argv, struct lb_opts *o)
         {"compare-kernel", 0, 0, 'k'}, {"kernel-dst", 1, 0, 'K'}, {"kernel-port", 1, 0, 'U'},
         {"eal", 1, 0, 'E'}, {"mem", 1, 0, 'G'}, {"huge", 0, 0, 'H'},
         {"link-timeout", 1, 0, 'W'}, {"search", 1, 0, 'X'}, {"repeat", 1, 0, 'Y'},
+        {"tx-hold", 1, 0, 'Z'}, {"retries", 1, 0, 'V'},
         {"goal-loss", 1, 0, 0x100}, {"goal-exceed", 1, 0, 0x101}, {"goal-duration", 1, 0, 0x102},
         {"goal-duration-sum", 1, 0, 0x103}, {"goal-width", 1, 0, 0x104},
         {"help", 0, 0, 'h'}, {0, 0, 0, 0},
@@ -302,7 +321,16 @@ int lb_opts_parse(int argc, char **argv, struct lb_opts *o)
     }
     if (build_goals(o))
         return -EINVAL;
+    if (o->mlr && !o->max_trials_set)
+        o->max_trials = 100;
+    if (o->idle_auto)
+        o->idle = lb_opts_own_lcores(o) ? EBF_IDLE_SPIN : EBF_IDLE_BACKOFF;
     return check(o);
+}
+
+int lb_opts_own_lcores(const struct lb_opts *o)
+{
+    return o->eal && (strstr(o->eal, "-l") || strstr(o->eal, "--lcores"));
 }
 
 int lb_is_pci(const char *spec)

@@ -32,7 +32,11 @@ enum lb_role role;
     int poisson;
     uint64_t seed;
     unsigned burst, streams;
+    double hold_us;                      /* --tx-hold */
+    unsigned retries;                    /* --retries */
+    int max_trials_set;                  /* --max-trials given */
     enum ebf_idle_mode idle;
+    int idle_auto;                       /* --idle auto: backoff unless lcores are named */
     int check_crc;
     int json, quiet, loss_all;
     const char *csv, *plot;
@@ -57,6 +61,10 @@ void lb_opts_default(struct lb_opts *o);
 /* Parse argv; returns 0, 1 after --help, or -EINVAL after a message naming
  * the option and the value. */
 int lb_opts_parse(int argc, char **argv, struct lb_opts *o);
+
+/* Whether --eal names the lcores (-l, --lcores): cores set aside for the
+ * run, rather than lcores floating over every CPU of a shared machine. */
+int lb_opts_own_lcores(const struct lb_opts *o);
 
 /* Whether a port spec is a PCI address (else a vdev string). */
 int lb_is_pci(const char *spec);

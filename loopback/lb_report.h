@@ -34,6 +34,7 @@ struct lb_trial_rec {
     int search;                  /* index of the search that ran it (lb_report.n_searches) */
     const char *phase;           /* what it was run for: "search", "latency", "repeat", "mlr g0 final" ... */
     double intended_s;           /* trial length asked for */
+    int retried;                 /* invalid, and run again (--retries): not seen by the search */
     double duration_s;
     uint64_t sent, tx_accepted, tx_refused, tx_nombuf;
     uint64_t rx, unique, lost, dup, reordered, late;
@@ -95,6 +96,8 @@ struct lb_meta {
     int compare_kernel;
     const char *search;          /* "binary" (RFC 2544) or "mlr" */
     unsigned repeat;             /* --repeat: repetitions, 1 for none */
+    unsigned burst;              /* --burst */
+    double tx_hold_us;           /* --tx-hold */
     unsigned n_goals;            /* --search mlr: its goals */
     struct lb_mlr_goal goal[LB_MLR_MAX_GOALS];
 };
@@ -125,7 +128,13 @@ void lb_meta_host(struct lb_meta *m);
 void lb_print_live(FILE *f, double t_s, unsigned frame_size, double fps, double loss_ratio,
                    double p99_ns);
 
+/* The summary: per size and path the rate found, with --search mlr each
+ * goal's conditional throughput, with --repeat the spread. */
 void lb_print_table(FILE *f, const struct lb_report *r);
+
+/* Every trial in order: search, path, size, phase, asked and achieved
+ * rate, intended length, loss ratio, and valid or the reason it is not. */
+void lb_print_trials(FILE *f, const struct lb_report *r);
 
 /*
  * When every trial of frame_size on path ("dpdk", "kernel") was invalid

@@ -29,6 +29,8 @@ struct lb_runner {
     int latency_valid;           /* both ends share one TSC */
     uint8_t src_mac[6], dst_mac[6];
     uint16_t burst, streams;
+    double hold_us;              /* lb_tx_conf.hold_us */
+    unsigned retries;            /* --retries: attempts after a tx_preempted one */
     double trial_s, tolerance, drain_s;
     int poisson;
     uint64_t seed;
@@ -43,7 +45,11 @@ struct lb_runner {
     int last_trial;              /* report index of the last trial */
 };
 
-/* lb_trial_fn over DPDK: run one trial, add its record to the report. */
+/* lb_trial_fn over DPDK: run one trial, add its record to the report. A
+ * trial invalid because the sender lost its CPU (tx_preempted) says nothing
+ * about the link: it is run again, up to retries times, each attempt kept
+ * in the report (the ones given up marked retried); the search sees the
+ * last. */
 int lb_run_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out *out);
 
 /* Summarise a local receiver's trial (after LB_RX_STOP) and its port's

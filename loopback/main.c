@@ -133,6 +133,8 @@ static void fill_meta(const struct lb_opts *o, struct lb_meta *m, uint16_t tx_po
     m->compare_kernel = o->compare_kernel;
     m->search = o->mlr ? "mlr" : "binary";
     m->repeat = o->repeat;
+    m->burst = o->burst;
+    m->tx_hold_us = o->hold_us;
     m->n_goals = o->mlr ? o->n_goals : 0;
     memcpy(m->goal, o->goal, sizeof(m->goal));
 }
@@ -141,6 +143,7 @@ static int write_outputs(const struct lb_opts *o, const struct lb_report *r)
 {
     char hint[256];
 
+    lb_print_trials(o->json ? stderr : stdout, r);
     lb_print_table(o->json ? stderr : stdout, r);
     for (unsigned i = 0; i < r->n_sizes; i++)
         for (unsigned k = 0; k < 2; k++)
@@ -201,7 +204,8 @@ static void runner_init(const struct lb_opts *o, const struct lb_ports *p, struc
 
     *run = (struct lb_runner){
         .tx_port = p->tx, .rx_port = p->rx, .tx_pool = p->txp,
-        .burst = (uint16_t)o->burst, .streams = (uint16_t)o->streams, .trial_s = o->trial_s,
+        .burst = (uint16_t)o->burst, .hold_us = o->hold_us, .streams = (uint16_t)o->streams,
+        .trial_s = o->trial_s, .retries = o->retries,
         .tolerance = o->tolerance, .drain_s = o->drain_ms / 1e3, .poisson = o->poisson,
         .seed = o->seed, .idle = o->idle, .live = o->quiet ? NULL : stderr,
         .stop = &stop_requested, .mode = o->mode, .report = r, .next_trial_id = 1,

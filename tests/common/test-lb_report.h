@@ -46,6 +46,8 @@ static inline void known_report(struct lb_report *r)
     m->mode = "throughput";
     m->tsc_read_ns = 12.5;
     m->compare_kernel = 0;
+    m->burst = 32;
+    m->tx_hold_us = 50;
     r->n_sizes = 2;
     r->size[0] = (struct lb_size_result){.frame_size = 64, .tput = {1, 1e6, 3, 1}, .lat_trial = 0,
                                          .kernel_lat_trial = -1};
@@ -82,6 +84,7 @@ static inline void known_report(struct lb_report *r)
     t.valid = 0;
     t.invalid_reason = LB_INVALID_TX_PREEMPTED;
     t.stall_ms = 250.5;
+    t.retried = 1;
     t.phase = "mlr g0 pre2";
     t.intended_s = 1;
     r->n_searches = 2;           /* trial 1 in the second search */

@@ -137,6 +137,8 @@ static const char expected_json[] =
     "    \"compare_kernel\": false,\n"
     "    \"search\": \"binary\",\n"
     "    \"repeat\": 1,\n"
+    "    \"burst\": 32,\n"
+    "    \"tx_hold_us\": 50,\n"
     "    \"goals\": []\n"
     "  },\n"
     "  \"results\": [\n"
@@ -153,6 +155,7 @@ static const char expected_json[] =
     "    {\"path\": \"dpdk\", \"mode\": \"throughput\", \"frame_size\": 64, "
     "\"requested_fps\": 1e+06, \"achieved_fps\": 999000, \"valid\": true, "
     "\"invalid_reason\": null, \"stall_ms\": 0, \"search\": 0, \"phase\": \"search\", "
+    "\"retried\": false, "
     "\"intended_s\": 1, \"duration_s\": 1, "
     "\"sent\": 1000000, \"tx_accepted\": 1000000, \"rx\": 1000000, \"unique\": 1000000, "
     "\"lost\": 0, \"dup\": 0, \"reordered\": 0, \"late\": 0, \"bursts\": 0, \"max_burst\": 0, "
@@ -165,7 +168,7 @@ static const char expected_json[] =
     "    {\"path\": \"dpdk\", \"mode\": \"throughput\", \"frame_size\": 1518, "
     "\"requested_fps\": 812743.8, \"achieved_fps\": 800000, \"valid\": false, "
     "\"invalid_reason\": \"tx_preempted\", \"stall_ms\": 250.5, \"search\": 1, "
-    "\"phase\": \"mlr g0 pre2\", \"intended_s\": 1, "
+    "\"phase\": \"mlr g0 pre2\", \"retried\": true, \"intended_s\": 1, "
     "\"duration_s\": 1.02, \"sent\": 812744, \"tx_accepted\": 812740, \"rx\": 812741, "
     "\"unique\": 812739, \"lost\": 5, \"dup\": 2, \"reordered\": 1, \"late\": 1, \"bursts\": 2, "
     "\"max_burst\": 3, \"foreign\": 7, \"stale\": 1, \"loss_ratio\": 6.151998661e-06, "
@@ -365,6 +368,30 @@ START_TEST(test_csv_known)
 }
 END_TEST
 
+/*
+ * The per-trial table: asked and achieved rate, intended length, loss
+ * ratio, and validity with the reason and the time the sender stalled.
+ */
+static const char expected_trials[] =
+    "\n"
+    "   #  search  path    frame  phase              asked   achieved       s        loss  valid\n"
+    "                      bytes                      Mpps       Mpps               ratio\n"
+    "   0       0  dpdk       64  search            1.0000     0.9990    1.00   0.000e+00  yes\n"
+    "   1       1  dpdk     1518  mlr g0 pre2       0.8127     0.8000    1.00   6.152e-06  NO "
+    "tx_preempted (stalled 250.5 ms), retried\n";
+
+START_TEST(test_trials_table)
+{
+    struct lb_report r;
+
+    known_report(&r);
+    char *text = written(lb_print_trials, &r);
+    assert_text_eq(text, expected_trials);
+    free(text);
+    lb_report_free(&r);
+}
+END_TEST
+
 /* --- Suite ----------------------------------------------------------------- */
 
 /* The hint for a size whose every trial was invalid: the best achieved
@@ -409,6 +436,7 @@ Suite *lb_json_suite(void)
     tcase_add_test(tc, test_json_mlr_repeat);
     tcase_add_test(tc, test_csv_known);
     tcase_add_test(tc, test_rate_hint);
+    tcase_add_test(tc, test_trials_table);
     suite_add_tcase(s, tc);
     return s;
 }
