@@ -82,7 +82,7 @@ static void usage(FILE *f)
         "                     N latency trials at the rate found (latency); 1..1000 (1)\n"
         "  --idle spin|backoff|auto  poll loops spin (dedicated cores) or back off and\n"
         "                     sleep when idle (shared cores); auto: spin when --eal names\n"
-        "                     the lcores (-l, --lcores), else backoff (auto)\n"
+        "                     the lcores, else backoff (auto)\n"
         "  --no-crc-check     do not verify each frame's CRC32C at the receiver\n"
         "output:\n"
         "  --json             print the results as one JSON object on stdout\n"
