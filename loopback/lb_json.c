@@ -186,6 +186,16 @@ static json_t *jtrial(const struct lb_trial_rec *t)
                                            "len", ju64(t->burst[k].len), "t_ms",
                                            jnum(t->burst[k].t_ms >= 0 ? t->burst[k].t_ms : NAN)));
     json_object_set_new(o, "loss_bursts", b);
+    if (t->n_queues > 1) {
+        json_t *qs = json_array();
+        for (unsigned q = 0; q < t->n_queues; q++)
+            json_array_append_new(qs, json_pack("{s:I s:o s:o s:o}", "queue", (json_int_t)q,
+                                                "tx_sent", ju64(t->queue[q].tx_sent),
+                                                "tx_accepted", ju64(t->queue[q].tx_accepted),
+                                                "rx", ju64(t->queue[q].rx)));
+        json_object_set_new(o, "queues", qs);
+        json_object_set_new(o, "queue_split", ju64(t->queue_split));
+    }
     return o;
 }
 

@@ -25,6 +25,7 @@ void lb_opts_default(struct lb_opts *o)
     o->burst = 32;
     o->hold_us = 50;
     o->retries = 2;
+    o->queues = 1;
     o->streams = 1;
     o->idle = EBF_IDLE_SPIN;
     o->idle_auto = 1;
@@ -67,6 +68,9 @@ static void usage(FILE *f)
         "  --tx-hold US       a due frame waits up to US for its burst to fill; 0 sends\n"
         "                     each frame when due (50)\n"
         "  --streams N        sequence-numbered streams (fragment sources), 1..8 (1)\n"
+        "  --queues N         N TX and N RX queues, an lcore each, 1..4: stream q on\n"
+        "                     queue q, IPv4/UDP frames (86 bytes at least) whose\n"
+        "                     addresses and ports differ by stream for RSS (1)\n"
         "  --loss-all         loss mode: all ten loads, not only until two clean ones\n"
         "  --b2b-max N        back-to-back: longest burst tried (rate x trial)\n"
         "  --search binary|mlr  RFC 2544 binary search, or MLRsearch (draft-ietf-bmwg-\n"
@@ -245,6 +249,7 @@ static int one(int ch, const char *v, struct lb_opts *o)
     case 'G': rc = ebf_opt_u64(P, "--mem", v, 64, 1 << 20, &x); o->mem_mb = (unsigned)x; break;
     case 'H': o->huge = 1; break;
     case 'W': rc = ebf_opt_u64(P, "--link-timeout", v, 1, 3600000, &x); o->link_timeout_ms = (unsigned)x; break;
+    case 'Q': rc = ebf_opt_u64(P, "--queues", v, 1, 4, &x); o->queues = (unsigned)x; break;
     case 'V': rc = ebf_opt_u64(P, "--retries", v, 0, 100, &x); o->retries = (unsigned)x; break;
     case 'Z': rc = ebf_opt_double(P, "--tx-hold", v, 0, 100000, &o->hold_us); break;
     case 'X': rc = parse_word("--search", v, searches, &o->mlr); break;
@@ -282,6 +287,17 @@ static int check(const struct lb_opts *o)
             return -EINVAL;
         }
     }
+    for (unsigned i = 0; o->queues > 1 && i < o->n_sizes; i++)
+        if (o->sizes[i] < 86) {
+            fprintf(stderr, P ": --queues %u sends IPv4/UDP frames (RSS hashes addresses and "
+                            "ports), which need 86 bytes at least: --sizes has %u\n", o->queues,
+                    o->sizes[i]);
+            return -EINVAL;
+        }
+    if (o->queues > 1 && o->role != LB_ROLE_BOTH) {
+        fprintf(stderr, P ": --queues needs both ports in one process (--role both)\n");
+        return -EINVAL;
+    }
     if (o->compare_kernel && o->role != LB_ROLE_BOTH) {
         fprintf(stderr, P ": --compare-kernel needs both ports in one process (--role both)\n");
         return -EINVAL;
@@ -304,6 +320,7 @@ int lb_opts_parse(int argc, char **argv, struct lb_opts *o)
         {"eal", 1, 0, 'E'}, {"mem", 1, 0, 'G'}, {"huge", 0, 0, 'H'},
         {"link-timeout", 1, 0, 'W'}, {"search", 1, 0, 'X'}, {"repeat", 1, 0, 'Y'},
         {"tx-hold", 1, 0, 'Z'}, {"retries", 1, 0, 'V'},
+        {"queues", 1, 0, 'Q'},
         {"goal-loss", 1, 0, 0x100}, {"goal-exceed", 1, 0, 0x101}, {"goal-duration", 1, 0, 0x102},
         {"goal-duration-sum", 1, 0, 0x103}, {"goal-width", 1, 0, 0x104},
         {"help", 0, 0, 'h'}, {0, 0, 0, 0},
@@ -321,6 +338,8 @@ int lb_opts_parse(int argc, char **argv, struct lb_opts *o)
     }
     if (build_goals(o))
         return -EINVAL;
+    if (o->queues > 1)
+        o->streams = o->queues;          /* one stream per queue */
     if (o->mlr && !o->max_trials_set)
         o->max_trials = 100;
     if (o->idle_auto)

@@ -34,6 +34,7 @@ enum lb_role role;
     unsigned burst, streams;
     double hold_us;                      /* --tx-hold */
     unsigned retries;                    /* --retries */
+    unsigned queues;                     /* --queues: TX and RX queues and lcores (1) */
     int max_trials_set;                  /* --max-trials given */
     enum ebf_idle_mode idle;
     int idle_auto;                       /* --idle auto: backoff unless lcores are named */
@@ -65,6 +66,12 @@ int lb_opts_parse(int argc, char **argv, struct lb_opts *o);
 /* Whether --eal names the lcores (-l, --lcores): cores set aside for the
  * run, rather than lcores floating over every CPU of a shared machine. */
 int lb_opts_own_lcores(const struct lb_opts *o);
+
+/* --queues, at least 1. */
+static inline unsigned n_queues(const struct lb_opts *o)
+{
+    return o->queues > 1 ? o->queues : 1;
+}
 
 /* Whether a port spec is a PCI address (else a vdev string). */
 int lb_is_pci(const char *spec);

@@ -15,6 +15,7 @@
 
 #define LB_MAX_SIZES 16
 #define LB_BURSTS_SHOWN 8
+#define LB_REPORT_QUEUES 4       /* --queues: per-queue figures kept (LB_MAX_QUEUES) */
 
 struct lb_latency {
     int valid;                   /* measured (same TSC on both ends) */
@@ -52,6 +53,11 @@ struct lb_trial_rec {
         uint64_t first_seq, len;
         double t_ms;             /* since the trial started */
     } burst[LB_BURSTS_SHOWN];
+    unsigned n_queues;           /* --queues > 1: the queues below; else 0 */
+    struct {
+        uint64_t tx_sent, tx_accepted, rx;
+    } queue[LB_REPORT_QUEUES];
+    uint64_t queue_split;        /* frames received on another queue than their stream's */
 };
 
 /* What one frame size found, per path. */

@@ -23,8 +23,10 @@
 struct lb_runner {
     uint16_t tx_port, rx_port;   /* rx_port unused with a remote receiver */
     struct rte_mempool *tx_pool;
-    unsigned tx_lcore;
-    struct lb_rx *rx;            /* local receiver, or NULL */
+    unsigned queues;             /* TX and RX queues, an lcore each; 0 means 1 */
+    unsigned tx_lcore[LB_MAX_QUEUES];
+    struct lb_rx *rx;            /* local receiver (of queue 0), or NULL */
+    struct lb_rx *rxq[LB_MAX_QUEUES];   /* local receivers of every queue (rxq[0] = rx) */
     FILE *ctl;                   /* remote receiver, or NULL */
     int latency_valid;           /* both ends share one TSC */
     uint8_t src_mac[6], dst_mac[6];
