@@ -116,9 +116,8 @@ static json_t *jsearch(const struct lb_report *r, const struct lb_size_result *s
         json_object_set_new(o, "fps", jnum(fps));
         json_object_set_new(o, "l1_bps", jnum(lb_l1_bps(fps, fs)));
         json_object_set_new(o, "l2_bps", jnum(lb_l2_bps(fps, fs)));
-        json_object_set_new(o, "pct_line", jnum(r->meta.link_mbps > 0
-                                                    ? 100.0 * fps / lb_line_fps(r->meta.link_mbps, fs)
-                                                    : NAN));
+        double line = r->meta.link_mbps > 0 ? lb_line_fps(r->meta.link_mbps, fs) : 0;
+        json_object_set_new(o, "pct_line", jnum(line > 0 ? 100.0 * fps / line : NAN));
     }
     json_object_set_new(o, "latency_ns", lat_i >= 0 && (unsigned)lat_i < r->n_trials
                                              ? jlat(&r->trial[lat_i].lat)
@@ -140,11 +139,12 @@ static json_t *jresult(const struct lb_report *r, const struct lb_size_result *s
     if (r->meta.compare_kernel)
         json_object_set_new(o, "kernel", jsearch(r, s, &s->kernel, s->kernel_lat_trial, 0, 1));
     json_t *loss = json_array();
-    for (int k = 0; k < s->n_loss; k++)
-        json_array_append_new(loss, json_pack("{s:o s:o s:o s:b}", "pct", jnum(round(s->loss[k].pct)),
-                                              "fps", jnum(s->loss[k].fps), "loss_ratio",
-                                              jnum(s->loss[k].loss_ratio), "valid",
-                                              s->loss[k].valid));
+    for (int k = 0; k < s->n_loss; k++) {
+        const struct lb_loss_point *x = &s->loss[k];
+        json_array_append_new(loss, json_pack("{s:o s:o s:o s:b}", "pct", jnum(round(x->pct)),
+                                              "fps", jnum(x->fps), "loss_ratio",
+                                              jnum(x->loss_ratio), "valid", x->valid));
+    }
     json_object_set_new(o, "loss", loss);
     return o;
 }
@@ -155,8 +155,8 @@ static json_t *jtrial(const struct lb_trial_rec *t)
                           "frame_size", (json_int_t)t->frame_size, "requested_fps",
                           jnum(t->requested_fps), "achieved_fps", jnum(t->achieved_fps), "valid",
                           t->valid);
-    json_object_set_new(o, "invalid_reason",
-                        t->valid ? json_null() : jstr(lb_invalid_name((unsigned)t->invalid_reason)));
+    const char *why = lb_invalid_name((unsigned)t->invalid_reason);
+    json_object_set_new(o, "invalid_reason", t->valid ? json_null() : jstr(why));
     json_object_set_new(o, "stall_ms", jnum(t->stall_ms));
     json_object_set_new(o, "search", json_integer(t->search));
     json_object_set_new(o, "phase", jstr(t->phase ? t->phase : "search"));
@@ -168,8 +168,9 @@ static json_t *jtrial(const struct lb_trial_rec *t)
     JU(bursts); JU(max_burst); JU(foreign); JU(stale);
     json_object_set_new(o, "loss_ratio", jnum(t->loss_ratio));
     json_object_set_new(o, "loss_attribution",
-                        json_pack("{s:o s:o s:o s:o s:o s:o s:o}", "tx_refused", ju64(t->tx_refused),
-                                  "tx_nombuf", ju64(t->tx_nombuf), "imissed", ju64(t->imissed),
+                        json_pack("{s:o s:o s:o s:o s:o s:o s:o}", "tx_refused",
+                                  ju64(t->tx_refused), "tx_nombuf", ju64(t->tx_nombuf),
+                                  "imissed", ju64(t->imissed),
                                   "rx_nombuf", ju64(t->rx_nombuf), "bad_checksum",
                                   ju64(t->bad_checksum), "bad_frame", ju64(t->bad_frame),
                                   "unattributed", ju64(t->unattributed)));
@@ -181,10 +182,12 @@ static json_t *jtrial(const struct lb_trial_rec *t)
                                   "tx_hold_p99", jnum(t->tx_hold_p99_ns), "rx_loop_p99",
                                   jnum(t->rx_loop_p99_ns)));
     json_t *b = json_array();
-    for (unsigned k = 0; k < t->n_bursts_shown; k++)
-        json_array_append_new(b, json_pack("{s:o s:o s:o}", "first_seq", ju64(t->burst[k].first_seq),
-                                           "len", ju64(t->burst[k].len), "t_ms",
-                                           jnum(t->burst[k].t_ms >= 0 ? t->burst[k].t_ms : NAN)));
+    for (unsigned k = 0; k < t->n_bursts_shown; k++) {
+        double ms = t->burst[k].t_ms >= 0 ? t->burst[k].t_ms : NAN;
+        json_array_append_new(b, json_pack("{s:o s:o s:o}", "first_seq",
+                                           ju64(t->burst[k].first_seq), "len",
+                                           ju64(t->burst[k].len), "t_ms", jnum(ms)));
+    }
     json_object_set_new(o, "loss_bursts", b);
     if (t->n_queues > 1) {
         json_t *qs = json_array();

@@ -49,7 +49,7 @@ void lb_queues_tx_sum(const struct lb_tx_stats *const *st, unsigned n, struct lb
 }
 
 /* The queue that received most of stream s (the lowest on a tie). */
-static unsigned owner(struct lb_rx *const *rx, unsigned n, unsigned s)
+static unsigned owner(const struct lb_rx *const *rx, unsigned n, unsigned s)
 {
     unsigned best = 0;
     for (unsigned q = 1; q < n; q++)
@@ -58,9 +58,9 @@ static unsigned owner(struct lb_rx *const *rx, unsigned n, unsigned s)
     return best;
 }
 
-void lb_queues_rx_sum(struct lb_rx *const *rx, unsigned n, const struct rte_eth_stats *before,
-                      const struct rte_eth_stats *after, struct lb_rx_sum *s, uint64_t *rx_q,
-                      uint64_t *split)
+void lb_queues_rx_sum(const struct lb_rx *const *rx, unsigned n,
+                      const struct rte_eth_stats *before, const struct rte_eth_stats *after,
+                      struct lb_rx_sum *s, uint64_t *rx_q, uint64_t *split)
 {
     uint64_t loop_p99 = 0;
 

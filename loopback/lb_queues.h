@@ -35,8 +35,8 @@ void lb_queues_tx_sum(const struct lb_tx_stats *const *st, unsigned n, struct lb
  * frames of a stream that arrived on another queue than its own (0 when the
  * spreading is per stream, as it should be).
  */
-void lb_queues_rx_sum(struct lb_rx *const *rx, unsigned n, const struct rte_eth_stats *before,
-                      const struct rte_eth_stats *after, struct lb_rx_sum *s, uint64_t *rx_q,
-                      uint64_t *split);
+void lb_queues_rx_sum(const struct lb_rx *const *rx, unsigned n,
+                      const struct rte_eth_stats *before, const struct rte_eth_stats *after,
+                      struct lb_rx_sum *s, uint64_t *rx_q, uint64_t *split);
 
 #endif /* LB_QUEUES_H */

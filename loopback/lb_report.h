@@ -33,7 +33,7 @@ struct lb_trial_rec {
     int invalid_reason;          /* enum lb_invalid (lb_reason.h): LB_INVALID_NONE when valid */
     double stall_ms;             /* the sender lost its CPU this long (passes > LB_STALL_US) */
     int search;                  /* index of the search that ran it (lb_report.n_searches) */
-    const char *phase;           /* what it was run for: "search", "latency", "repeat", "mlr g0 final" ... */
+    const char *phase;           /* what it ran for: "search", "repeat", "mlr g0 final", ... */
     double intended_s;           /* trial length asked for */
     int retried;                 /* invalid, and run again (--retries): not seen by the search */
     double duration_s;

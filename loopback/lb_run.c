@@ -99,10 +99,10 @@ static int rx_stop(struct lb_runner *r, const uint64_t *sent, const struct rte_e
 {
     if (r->rx) {
         struct rte_eth_stats after;
-        struct lb_rx *all[LB_MAX_QUEUES];
+        const struct lb_rx *all[LB_MAX_QUEUES];
         for (unsigned q = 0; q < n_queues(r); q++) {
             all[q] = rxq(r, q);
-            lb_rx_command(all[q], LB_RX_STOP, 0, sent);
+            lb_rx_command(rxq(r, q), LB_RX_STOP, 0, sent);
         }
         rte_eth_stats_get(r->rx_port, &after);
         lb_queues_rx_sum(all, n_queues(r), before, &after, s, rx_q, split);
@@ -136,9 +136,8 @@ static void rx_peek(struct lb_runner *r, uint64_t *rx, uint64_t *lost, uint64_t 
 void lb_run_rx_sum(const struct lb_rx *rx, const struct rte_eth_stats *before,
                    const struct rte_eth_stats *after, struct lb_rx_sum *s)
 {
-    struct lb_rx *one = (struct lb_rx *)(uintptr_t)rx;    /* read only */
     uint64_t rx_q, split;
-    lb_queues_rx_sum(&one, 1, before, after, s, &rx_q, &split);
+    lb_queues_rx_sum(&rx, 1, before, after, s, &rx_q, &split);
 }
 
 /* --- One trial ---------------------------------------------------------------- */

@@ -222,7 +222,8 @@ START_TEST(test_repeat)
     double v[5];
 
     searches = 0;
-    ck_assert_int_eq(lb_search_repeat(&c, LB_REPEAT_THROUGHPUT, 5, 0, 0, lb_emu_trial, &e, v, &r), 0);
+    ck_assert_int_eq(lb_search_repeat(&c, LB_REPEAT_THROUGHPUT, 5, 0, 0, lb_emu_trial, &e, v, &r),
+                     0);
     ck_assert_uint_eq(r.n, 5);
     ck_assert_uint_eq(r.found, 5);
     ck_assert_uint_eq(r.trials, 40);
