@@ -17,7 +17,7 @@ int lb_emu_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out 
         d = (double)req->count / req->fps;
     memset(out, 0, sizeof(*out));
     out->sent = req->count ? req->count : (uint64_t)llround(req->fps * d);
-    uint64_t cap = (uint64_t)llround(e->capacity_fps * d);
+    uint64_t cap = (uint64_t)llround(e->capacity_fps * d) + e->buffer;
     out->lost = out->sent > cap ? out->sent - cap : 0;
     out->valid = !(e->sender_fps > 0 && req->fps > e->sender_fps);
     out->p99_ns = -1;                   /* no latency measured */

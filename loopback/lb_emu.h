@@ -9,14 +9,16 @@
 
 /*
  * Deterministic: a trial of fps for d seconds sends n = round(fps * d)
- * frames (req->count when set) of which the device forwards at most
- * round(capacity_fps * d): loss ratio max(0, 1 - capacity / fps), up to
- * rounding. A sender limit sender_fps > 0 makes trials above it invalid,
+ * frames (req->count when set, d = count / fps) of which the device
+ * forwards at most round(capacity_fps * d) + buffer: loss ratio max(0, 1 -
+ * capacity / fps) for long trials, up to rounding; a burst of at most
+ * buffer / (1 - capacity / fps) frames passes whole (back-to-back). A sender limit sender_fps > 0 makes trials above it invalid,
  * achieving sender_fps. Any thread; one struct per caller.
  */
 struct lb_emu {
     double capacity_fps;         /* the zero-loss throughput: the known answer */
     double sender_fps;           /* the sender's limit; 0: none */
+    uint64_t buffer;             /* frames the device holds beyond its capacity */
     double default_s;            /* trial length when req->duration_s is 0 */
     unsigned trials;             /* trials run */
     double seconds;              /* sum of their durations */

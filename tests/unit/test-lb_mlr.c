@@ -201,6 +201,47 @@ START_TEST(test_binary_on_emu)
 }
 END_TEST
 
+/*
+ * RFC 2544 frame-loss steps on the emulated device, by hand: 1 s trials at
+ * 100 %, 90 % ... of 1e6 fps against a capacity of 612345 lose 387655 of
+ * 1e6, 287655 of 900000, 187655 of 800000, 87655 of 700000, then nothing
+ * at 600000 and 500000: two clean steps end it after 6 points.
+ */
+START_TEST(test_loss_on_emu)
+{
+    struct lb_search_conf c = {.max_fps = 1e6, .max_trials = 20};
+    struct lb_emu e = {.capacity_fps = 612345, .default_s = 1};
+    struct lb_loss_point p[10];
+    static const double lost[] = {387655, 287655, 187655, 87655, 0, 0};
+
+    ck_assert_int_eq(lb_search_loss(&c, 0, lb_emu_trial, &e, p), 6);
+    for (int i = 0; i < 6; i++) {
+        ck_assert(p[i].pct == 100 - 10 * i);
+        ck_assert(p[i].fps == 1e6 * (10 - i) / 10.0);
+        ck_assert(p[i].loss_ratio == lost[i] / p[i].fps);
+        ck_assert(p[i].valid);
+    }
+}
+END_TEST
+
+/*
+ * Back-to-back on a device that forwards half the offered 1e6 fps and
+ * holds 1000 frames: a burst of n frames loses n - round(n / 2) - 1000,
+ * nothing up to n = 2001 (2001 - 1001 = 1000), one frame at 2002: the
+ * search on [1, 10000] with a resolution of 1 frame finds 2001.
+ */
+START_TEST(test_b2b_on_emu)
+{
+    struct lb_search_conf c = {.max_fps = 1e6, .max_trials = 40};
+    struct lb_emu e = {.capacity_fps = 500000, .buffer = 1000, .default_s = 1};
+    struct lb_search_result r;
+
+    ck_assert_int_eq(lb_search_b2b(&c, 10000, 1, lb_emu_trial, &e, &r), 0);
+    ck_assert(r.found && r.fps == 2001);
+    ck_assert_uint_eq(r.invalid, 0);
+}
+END_TEST
+
 static unsigned searches;
 static void count_search(void *arg)
 {
@@ -295,6 +336,8 @@ Suite *lb_mlr_suite(void)
     tcase_add_test(tc, test_mlr_invalid_sender);
     tcase_add_test(tc, test_mlr_ends);
     tcase_add_test(tc, test_binary_on_emu);
+    tcase_add_test(tc, test_loss_on_emu);
+    tcase_add_test(tc, test_b2b_on_emu);
     tcase_add_test(tc, test_repeat);
     tcase_add_test(tc, test_invalid_reason);
     suite_add_tcase(s, tc);
