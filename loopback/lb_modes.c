@@ -166,6 +166,32 @@ int lb_modes_kernel(const struct lb_opts *o, struct lb_report *r, const volatile
     return rc;
 }
 
+int lb_modes_serve(const struct lb_opts *o, struct lb_runner *run, struct lb_report *r)
+{
+    char line[256];
+    double fps, d;
+    int rc = 0;
+
+    run->frame_size = o->n_sizes ? o->sizes[0] : 64;
+    r->size[r->n_sizes++].frame_size = run->frame_size;
+    r->n_searches++;
+    while (rc == 0 && fgets(line, sizeof(line), stdin)) {
+        if (sscanf(line, "%lf %lf", &fps, &d) != 2 || !(fps > 0) || !(d > 0)) {
+            fprintf(stderr, "loopback: --trials-stdin: \"%.*s\" is not LOAD_FPS DURATION_S\n",
+                    (int)strcspn(line, "\n"), line);
+            return -EINVAL;
+        }
+        struct lb_trial_req req = {.fps = fps, .duration_s = d, .phase = "served"};
+        struct lb_trial_out out;
+        rc = lb_run_trial(run, &req, &out);
+        if (rc == 0)
+            printf("%llu %llu %.17g %d\n", (unsigned long long)out.sent,
+                   (unsigned long long)out.lost, out.achieved_fps, out.valid);
+        fflush(stdout);
+    }
+    return rc;
+}
+
 int lb_modes_dpdk(const struct lb_opts *o, struct lb_runner *run, struct lb_report *r,
                   unsigned max_frame)
 {

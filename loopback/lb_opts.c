@@ -93,6 +93,8 @@ static void usage(FILE *f)
         "  --csv FILE         one row per trial\n"
         "  --plot FILE.svg    loss against offered load and latency histograms\n"
         "  --quiet            no live line per second\n"
+        "  --trials-stdin     run the trials another program's search asks for: lines\n"
+        "                     LOAD_FPS DURATION_S in, SENT LOST ACHIEVED_FPS VALID out\n"
         "kernel reference (veth cable in two network namespaces):\n"
         "  --compare-kernel   rerun every search with UDP through kernel sockets\n"
         "  --kernel-dst IP    the RX namespace's address on the cable\n"
@@ -249,6 +251,7 @@ static int one(int ch, const char *v, struct lb_opts *o)
     case 'G': rc = ebf_opt_u64(P, "--mem", v, 64, 1 << 20, &x); o->mem_mb = (unsigned)x; break;
     case 'H': o->huge = 1; break;
     case 'W': rc = ebf_opt_u64(P, "--link-timeout", v, 1, 3600000, &x); o->link_timeout_ms = (unsigned)x; break;
+    case 'I': o->trials_stdin = 1; break;
     case 'Q': rc = ebf_opt_u64(P, "--queues", v, 1, 4, &x); o->queues = (unsigned)x; break;
     case 'V': rc = ebf_opt_u64(P, "--retries", v, 0, 100, &x); o->retries = (unsigned)x; break;
     case 'Z': rc = ebf_opt_double(P, "--tx-hold", v, 0, 100000, &o->hold_us); break;
@@ -294,6 +297,11 @@ static int check(const struct lb_opts *o)
                     o->sizes[i]);
             return -EINVAL;
         }
+    if (o->trials_stdin && (o->json || o->compare_kernel)) {
+        fprintf(stderr, P ": --trials-stdin answers on standard output: no --json, no "
+                        "--compare-kernel (use --csv FILE for the trials)\n");
+        return -EINVAL;
+    }
     if (o->queues > 1 && o->role != LB_ROLE_BOTH) {
         fprintf(stderr, P ": --queues needs both ports in one process (--role both)\n");
         return -EINVAL;
@@ -320,7 +328,7 @@ int lb_opts_parse(int argc, char **argv, struct lb_opts *o)
         {"eal", 1, 0, 'E'}, {"mem", 1, 0, 'G'}, {"huge", 0, 0, 'H'},
         {"link-timeout", 1, 0, 'W'}, {"search", 1, 0, 'X'}, {"repeat", 1, 0, 'Y'},
         {"tx-hold", 1, 0, 'Z'}, {"retries", 1, 0, 'V'},
-        {"queues", 1, 0, 'Q'},
+        {"queues", 1, 0, 'Q'}, {"trials-stdin", 0, 0, 'I'},
         {"goal-loss", 1, 0, 0x100}, {"goal-exceed", 1, 0, 0x101}, {"goal-duration", 1, 0, 0x102},
         {"goal-duration-sum", 1, 0, 0x103}, {"goal-width", 1, 0, 0x104},
         {"help", 0, 0, 'h'}, {0, 0, 0, 0},

@@ -35,6 +35,7 @@ enum lb_role role;
     double hold_us;                      /* --tx-hold */
     unsigned retries;                    /* --retries */
     unsigned queues;                     /* --queues: TX and RX queues and lcores (1) */
+    int trials_stdin;                    /* --trials-stdin (lb_modes_serve) */
     int max_trials_set;                  /* --max-trials given */
     enum ebf_idle_mode idle;
     int idle_auto;                       /* --idle auto: backoff unless lcores are named */

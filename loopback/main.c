@@ -319,7 +319,7 @@ static int tx_role(const struct lb_opts *o, const struct lb_ports *p)
     if (!r || run.tx_lcore[n_queues(o) - 1] >= RTE_MAX_LCORE)
         ebf_eal_exit(EXIT_FAILURE, "loopback: no memory or no worker lcore for the sender\n");
     unsigned max_frame = tx_setup(o, p, rx_lcore, &run, r);
-    int rc = lb_modes_dpdk(o, &run, r, max_frame);
+    int rc = o->trials_stdin ? lb_modes_serve(o, &run, r) : lb_modes_dpdk(o, &run, r, max_frame);
     tx_teardown(o, p, rx_lcore, &run);     /* the kernel reference needs the cable to itself */
     if (rc == 0 && o->compare_kernel)
         rc = lb_modes_kernel(o, r, &stop_requested);

@@ -11,6 +11,13 @@ searches stop at), and each must bracket the known answer.
 
 The package is installed from PyPI into a venv under the build directory
 (never vendored); without network the test is skipped (exit 77).
+
+By hand, on a real cable (not a test: the cable's answers vary from trial
+to trial, more so on a shared machine):
+    test-lb_mlr_xcheck.py --cable SIZE MAX_FPS PORT-ARGS...
+runs `ebfarm-loopback PORT-ARGS --search mlr` and CSIT's search over
+`ebfarm-loopback PORT-ARGS --trials-stdin`, one zero-loss goal each (1 s
+trials, width 1 %), and prints both conditional throughputs.
 """
 import json
 import os
@@ -66,16 +73,17 @@ def ebfarm_search(capacity, sender, goals):
     return out["goals"], len(out["trials"])
 
 
-def csit_search(capacity, sender, goals):
-    """CSIT's conditional throughput per goal, over the same trial function."""
+def csit_search(capacity, sender, goals, serve=None, max_fps=MAX_FPS):
+    """CSIT's conditional throughput per goal, over the same trial function
+    (the emulated device, or the command serve answering trials)."""
     from MLRsearch import (AbstractMeasurer, Config, MeasurementResult,
                            MultipleLossRatioSearch, SearchGoal)
 
     class EmuMeasurer(AbstractMeasurer):
         def __init__(self):
-            self.proc = subprocess.Popen(
-                [EMU, "--capacity", str(capacity), "--sender", str(sender), "--serve"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            cmd = serve or [EMU, "--capacity", str(capacity), "--sender", str(sender), "--serve"]
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         text=True)
             self.trials = 0
 
         def measure(self, intended_duration, intended_load):
@@ -103,7 +111,7 @@ def csit_search(capacity, sender, goals):
     config = Config()
     config.goals = sgoals
     config.min_load = MIN_FPS
-    config.max_load = MAX_FPS
+    config.max_load = max_fps
     config.search_duration_max = 3600.0
     config.warmup_duration = None
     m = EmuMeasurer()
@@ -138,9 +146,33 @@ def inside():
     return 1 if failures else 0
 
 
+def cable(size, max_fps, ports):
+    """Both searches on a real cable (by hand, see the top)."""
+    lb = os.path.join(BUILD, "loopback", "ebfarm-loopback")
+    common = [lb] + ports + ["--sizes", size, "--quiet", "--rate", f"{max_fps}fps"]
+    goal = (0.0, 0.0, 1.0, 1.0, 0.01)
+    doc = json.loads(subprocess.run(common + ["--search", "mlr", "--json", "--resolution", "1"],
+                                    check=True, capture_output=True, text=True).stdout)
+    ours = doc["results"][0]["dpdk"]["mlr"][0]
+    theirs, n = csit_search(0, 0, [goal], serve=common + ["--trials-stdin"],
+                            max_fps=float(max_fps))
+    a, b = ours["conditional_fps"], theirs[0]
+    print(f"{size} B: ebfarm --search mlr {a:.0f} fps (bounds {ours['lower_fps']:.0f} .. "
+          f"{ours['upper_fps']}, {len(doc['trials'])} trials); CSIT mlrsearch 1.2.1 "
+          f"{b if b is None else round(b)} fps ({n} trials); "
+          f"{'within' if b and abs(a - b) <= 0.01 * max(a, b) else 'NOT within'} 1 %")
+    return 0
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--inside":
         sys.exit(inside())
+    if len(sys.argv) > 1 and sys.argv[1] == "--inside-cable":
+        sys.exit(cable(sys.argv[2], sys.argv[3], sys.argv[4:]))
+    if len(sys.argv) > 4 and sys.argv[1] == "--cable":
+        py = ensure_venv()
+        sys.exit(subprocess.run([py, os.path.abspath(__file__), "--inside-cable"]
+                                + sys.argv[2:]).returncode)
     if not os.path.exists(EMU):
         print(f"FAIL: {EMU} is not built")
         sys.exit(1)
