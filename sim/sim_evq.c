@@ -25,8 +25,7 @@ void sim_evq_fini(struct sim_evq *q)
     memset(q, 0, sizeof(*q));
 }
 
-int sim_evq_push(struct sim_evq *q, uint64_t t, uint16_t kind, uint32_t obj, uint16_t aux,
-                 uint64_t arg)
+int sim_evq_push(struct sim_evq *q, struct sim_ev ev)
 {
     if (q->n == q->cap) {
         struct sim_ev *h = realloc(q->h, 2 * q->cap * sizeof(*h));
@@ -35,7 +34,7 @@ int sim_evq_push(struct sim_evq *q, uint64_t t, uint16_t kind, uint32_t obj, uin
         q->h = h;
         q->cap *= 2;
     }
-    struct sim_ev ev = {.t = t, .seq = q->seq++, .arg = arg, .obj = obj, .kind = kind, .aux = aux};
+    ev.seq = q->seq++;
     uint64_t i = q->n++;
     while (i > 0) {              /* sift up */
         uint64_t p = (i - 1) / 2;

@@ -15,7 +15,8 @@
 struct sim_ev {
     uint64_t t;                  /* virtual time, ps */
     uint64_t seq;                /* push order: the tie-break */
-    uint64_t arg;                /* the handler's argument (an event id, bytes, ...) */
+    uint64_t arg;                /* the handler's argument (an event id, ...) */
+    uint64_t t0;                 /* a second one (when the event was triggered, ps) */
     uint32_t obj;                /* which source, SFC, node or port */
     uint16_t kind;               /* what happens (the model's enum) */
     uint16_t aux;                /* a second small argument */
@@ -33,9 +34,8 @@ struct sim_evq {
 int sim_evq_init(struct sim_evq *q, uint64_t cap);
 void sim_evq_fini(struct sim_evq *q);
 
-/* Push an event at time t; 0 or -ENOMEM (the queue is unchanged). */
-int sim_evq_push(struct sim_evq *q, uint64_t t, uint16_t kind, uint32_t obj, uint16_t aux,
-                 uint64_t arg);
+/* Push ev (its seq is set here); 0 or -ENOMEM (the queue is unchanged). */
+int sim_evq_push(struct sim_evq *q, struct sim_ev ev);
 
 /* Pop the earliest event into *ev; 1, or 0 when the queue is empty. */
 int sim_evq_pop(struct sim_evq *q, struct sim_ev *ev);

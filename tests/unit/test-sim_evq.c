@@ -7,6 +7,11 @@
 #include "sim_evq.h"
 #include "sim_rng.h"
 
+static int push(struct sim_evq *q, uint64_t t, uint32_t obj, uint64_t arg)
+{
+    return sim_evq_push(q, (struct sim_ev){.t = t, .obj = obj, .arg = arg});
+}
+
 /* Pushed out of order, popped by time; arg carries the expected rank. */
 START_TEST(test_order)
 {
@@ -17,7 +22,7 @@ START_TEST(test_order)
 
     ck_assert_int_eq(sim_evq_init(&q, 2), 0);     /* grows twice */
     for (unsigned i = 0; i < 8; i++)
-        ck_assert_int_eq(sim_evq_push(&q, t[i], 1, i, 0, rank[i]), 0);
+        ck_assert_int_eq(push(&q, t[i], i, rank[i]), 0);
     ck_assert_uint_eq(sim_evq_next_t(&q), 0);
     for (uint64_t r = 0; r < 8; r++) {
         ck_assert_int_eq(sim_evq_pop(&q, &ev), 1);
@@ -41,7 +46,7 @@ START_TEST(test_ties)
 
     ck_assert_int_eq(sim_evq_init(&q, 4), 0);
     for (uint32_t i = 0; i < 100; i++)
-        ck_assert_int_eq(sim_evq_push(&q, (i % 3) * 1000, 0, i, 0, 0), 0);
+        ck_assert_int_eq(push(&q, (i % 3) * 1000, i, 0), 0);
     uint32_t want[100], n = 0;
     for (uint32_t k = 0; k < 3; k++)
         for (uint32_t i = 0; i < 100; i++)
@@ -67,7 +72,7 @@ START_TEST(test_interleaved)
     sim_rng_seed(&r, 7);
     ck_assert_int_eq(sim_evq_init(&q, 1), 0);
     for (int i = 0; i < 20000; i++) {
-        ck_assert_int_eq(sim_evq_push(&q, last_t + sim_rng_next(&r) % 100, 0, 0, 0, 0), 0);
+        ck_assert_int_eq(push(&q, last_t + sim_rng_next(&r) % 100, 0, 0), 0);
         if (i % 3 == 2 && sim_evq_pop(&q, &ev)) {
             ck_assert(ev.t > last_t || (ev.t == last_t && ev.seq > last_seq) || popped == 0);
             last_t = ev.t;
