@@ -53,6 +53,7 @@ static void emit(struct sim_farm *f, uint64_t e, uint64_t now)
             }
             sim_port_send(&src->link, t, wire, &arr);
             sim_push(f, arr, EV_FRAG_SW, k, (uint16_t)(s | p << 7), e, now);
+            f->in_flight++;
         }
     }
 }
@@ -146,7 +147,10 @@ static int farm_init(struct sim_farm *f, const struct sim_conf *c, struct sim_re
     f->max_piece = c->mtu - EBF_IPV4_HLEN - EBF_UDP_HLEN - EBF_FRAG_HLEN;
     f->n_pieces = (c->frag_bytes + f->max_piece - 1) / f->max_piece;
     f->timeout = (uint64_t)(c->timeout_ms * PS_PER_MS);
-    f->tick = f->timeout / 4 > PS_PER_US ? f->timeout / 4 : PS_PER_US;
+    /* The SFC looks at its timeouts every millisecond (an eighth of a
+     * shorter timeout): an event times out at most that late. */
+    f->tick = f->timeout / 8 < PS_PER_MS ? f->timeout / 8 : PS_PER_MS;
+    f->tick = f->tick > PS_PER_US ? f->tick : PS_PER_US;
     f->ack_delay = 2 * lat + (EBF_CREDIT_HLEN + 64) * 8000000000000ull / bps;
     f->sfc = calloc(c->sfcs, sizeof(*f->sfc));
     f->node = calloc(n_nodes, sizeof(*f->node));
@@ -213,7 +217,7 @@ static double wall_now(void)
  * farm (f->gen_done and nothing held: the SFC ticks stop then). */
 static void loop(struct sim_farm *f, sim_progress_fn progress, void *arg, double t0)
 {
-    double total = f->c->duration_s + f->c->drain_s, next = t0 + 1.0;
+    double total = f->c->duration_s + f->c->drain_s, next = t0 + 3.0;   /* long runs only */
     struct sim_ev ev;
 
     while (!f->err && sim_evq_pop(&f->q, &ev)) {

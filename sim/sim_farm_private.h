@@ -88,6 +88,7 @@ struct sim_farm {
     uint64_t held_since;         /* the readouts are held since (when n_throttling) */
     int gen_waiting;             /* a trigger waits for the throttle's release */
     int gen_done;                /* the triggers stopped */
+    uint64_t in_flight;          /* fragment frames between a readout and its SFC's table */
     uint64_t tick;               /* SFC timeout tick, ps */
     uint64_t timeout;            /* build timeout, ps */
     int err;                     /* first error (-ENOMEM) */

@@ -97,6 +97,8 @@ static void throttle(struct sim_farm *f, uint32_t k)
     uint32_t held = sim_sfc_held(f, k);
     int want = s->throttle_want;
 
+    if (held > f->r->evtab_peak)
+        f->r->evtab_peak = held;
     if (!want && held >= s->on_events)
         want = 1;
     else if (want && held <= s->off_events)
@@ -156,11 +158,13 @@ void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev)
 
     if (s->dead) {
         f->r->dead_sfc_frames++;
+        f->in_flight--;
         return;
     }
     if (sim_port_send(&s->port, f->now, len + EBF_FRAG_HLEN + EBF_UDP_HLEN + EBF_IPV4_HLEN +
                       EBF_ETH_HLEN + WIRE_EXTRA, &arr) != 0) {
         f->r->switch_drops++;
+        f->in_flight--;
         return;
     }
     uint64_t done = cpu(s, arr, f->c->sfc_frame_ns);
@@ -181,6 +185,7 @@ void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
         .tx_ns = ev->t0,         /* ps: the model's clock */
     };
 
+    f->in_flight--;
     if (s->dead) {
         f->r->dead_sfc_frames++;
         return;
@@ -228,13 +233,13 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
     throttle(f, k);
 }
 
-/* Drained: the triggers stopped a build timeout ago, nothing held, every
- * node of the SFC idle and its last ack home. */
+/* Drained: the triggers stopped, no fragment on its way, nothing held,
+ * every node of the SFC idle and its last ack home. */
 static int drained(const struct sim_farm *f, uint32_t k)
 {
     uint32_t n0 = k * f->c->nodes_per_sfc;
 
-    if (!f->gen_done || f->now < f->end_gen + f->timeout || sim_sfc_held(f, k))
+    if (!f->gen_done || f->in_flight || sim_sfc_held(f, k))
         return 0;
     for (uint32_t n = n0; n < n0 + f->c->nodes_per_sfc; n++)
         if (!f->node[n].dead && f->node[n].busy_until + f->ack_delay >= f->now)
@@ -246,17 +251,12 @@ void sim_sfc_tick(struct sim_farm *f, uint32_t k)
 {
     struct sim_sfc *s = &f->sfc[k];
     uint64_t dropped = 0;
-    struct sfc_evtab_counts n;
 
     if (s->dead)
         return;
     f->r->timed_out += sfc_evtab_expire(s->tab, f->now, f->timeout, UINT32_MAX, &dropped);
     dispatch(f, k);
     throttle(f, k);
-    sfc_evtab_counts(s->tab, &n);
-    uint32_t held = n.building + n.ready + n.sent;
-    if (held > f->r->evtab_peak)
-        f->r->evtab_peak = held;
     if (!drained(f, k))
         sim_push(f, f->now + f->tick, EV_SFC_TICK, k, 0, 0, 0);
 }

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "farmfile_types.h"
 #include "sim_conf.h"
 #include "sim_farm.h"
 
@@ -223,6 +224,30 @@ START_TEST(test_conf_refused)
 }
 END_TEST
 
+/* The farm file's sim: keys (farmfile_types.h) are the simulator's. */
+START_TEST(test_conf_keys)
+{
+    static const char *const ff[] = {
+#define NAME(k) #k,
+        FF_SIM_KEYS(NAME)
+#undef NAME
+    };
+    struct sim_conf c;
+    char err[1024], unknown[128];
+    unsigned commas = 0;
+
+    sim_conf_defaults(&c);
+    for (unsigned i = 0; i < sizeof(ff) / sizeof(ff[0]); i++) {
+        sim_conf_set(&c, ff[i], "1", err, sizeof(err));
+        snprintf(unknown, sizeof(unknown), "key 'sim.%s' is not allowed (allowed: sources", ff[i]);
+        ck_assert_msg(strncmp(err, unknown, strlen(unknown)) != 0, "%s", err);
+    }
+    for (const char *p = sim_conf_keys(); *p; p++)
+        commas += *p == ',';
+    ck_assert_uint_eq(commas + 1, sizeof(ff) / sizeof(ff[0]));
+}
+END_TEST
+
 Suite *sim_farm_suite(void);
 
 Suite *sim_farm_suite(void)
@@ -239,6 +264,7 @@ Suite *sim_farm_suite(void)
     tcase_add_test(tc, test_incast);
     tcase_add_test(tc, test_determinism);
     tcase_add_test(tc, test_conf_refused);
+    tcase_add_test(tc, test_conf_keys);
     suite_add_tcase(s, tc);
     return s;
 }
