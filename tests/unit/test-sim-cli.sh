@@ -37,6 +37,11 @@ print("" if ok else "FAIL: JSON summary: %s / %s" % (l, self))
 sys.exit(0 if ok else 1)
 PY
 
+# The LHCb 2003 farm loads and closes its ledger (50 ms of farm time).
+"$ebfarm" sim "$root/farms/sim-lhcb2003.yaml" --duration 0.05 >"$tmp/lhcb.txt" 2>/dev/null ||
+    fail "sim-lhcb2003: exit $?"
+grep -q '^  ledger    closed: ' "$tmp/lhcb.txt" || fail "sim-lhcb2003: $(cat "$tmp/lhcb.txt")"
+
 # A bad key in sim: is refused by the farm file loader, naming what is allowed.
 sed 's/^  link_gbps: 10$/  link_gpbs: 10/' "$farm" >"$tmp/bad.yaml"
 "$ebfarm" sim "$tmp/bad.yaml" >/dev/null 2>"$tmp/bad.err"
