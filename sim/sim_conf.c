@@ -35,6 +35,7 @@ static const struct key keys[] = {
     DBL(link_gbps, 1e-3, 1e4),
     DBL(link_latency_us, 0, 1e6),
     DBL(switch_buffer_kb, 1, 1 << 21),
+    DBL(ro_spread_us, 0, 1e6),
     DBL(ro_frame_ns, 0, 1e9),
     DBL(sfc_frame_ns, 0, 1e9),
     DBL(sfc_event_ns, 0, 1e9),

@@ -39,6 +39,8 @@ struct sim_conf {
     uint32_t mtu;                /* IP MTU: fragments split into pieces */
     double link_gbps, link_latency_us;
     double switch_buffer_kb;     /* per output port */
+    double ro_spread_us;         /* source s sends an event's fragment s / sources of
+                                  * this after the trigger (pacing; 0: all at once) */
     double ro_frame_ns;          /* readout cost per frame sent */
     double sfc_frame_ns;         /* SFC cost per frame received (fragments, acks) */
     double sfc_event_ns;         /* SFC cost per event dispatched */

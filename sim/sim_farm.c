@@ -25,8 +25,9 @@ void sim_push(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, uin
 /* --- Triggers and readouts ------------------------------------------------ */
 
 /* Every source's fragment of event e, triggered at now, toward its SFC:
- * each frame pays the readout's cost, then its link; a link that is down
- * loses it. The SFC's switch port takes it in EV_FRAG_SW. */
+ * source s starts s / sources of ro_spread_us later (pacing), each frame
+ * pays the readout's cost, then its link; a link that is down loses it.
+ * The SFC's switch port takes it in EV_FRAG_SW. */
 static void emit(struct sim_farm *f, uint64_t e, uint64_t now)
 {
     const struct sim_conf *c = f->c;
@@ -38,12 +39,13 @@ static void emit(struct sim_farm *f, uint64_t e, uint64_t now)
     }
     for (uint32_t s = 0; s < c->sources; s++) {
         struct sim_source *src = &f->src[s];
+        uint64_t at = now + (uint64_t)(c->ro_spread_us * PS_PER_US * s / c->sources);
         for (uint32_t p = 0; p < f->n_pieces; p++) {
             uint32_t len = p + 1 < f->n_pieces ? f->max_piece
                                                : c->frag_bytes - p * f->max_piece;
             uint32_t wire = len + EBF_FRAG_HLEN + EBF_UDP_HLEN + EBF_IPV4_HLEN +
                             EBF_ETH_HLEN + WIRE_EXTRA;
-            uint64_t t = (src->cpu_busy > now ? src->cpu_busy : now) +
+            uint64_t t = (src->cpu_busy > at ? src->cpu_busy : at) +
                          (uint64_t)(c->ro_frame_ns * PS_PER_NS), arr;
             src->cpu_busy = t;
             f->r->frames++;

@@ -536,7 +536,8 @@ static const struct bad {
      BASE
      "sim:\n  link_gpbs: 10\n",
      "key 'sim.link_gpbs' is not allowed (allowed: sources, sfcs, nodes_per_sfc, rate_hz, "
-     "arrivals, frag_bytes, mtu, link_gbps, link_latency_us, switch_buffer_kb, ro_frame_ns, "
+     "arrivals, frag_bytes, mtu, link_gbps, link_latency_us, switch_buffer_kb, ro_spread_us, "
+     "ro_frame_ns, "
      "sfc_frame_ns, sfc_event_ns, trigger, trigger_us, trigger_sigma, accept, credits, "
      "capacity, timeout_ms, node_timeout_ms, sfc_timeout_ms, throttle_on, throttle_off, seed, "
      "duration_s, drain_s, faults)"},

@@ -177,6 +177,15 @@ START_TEST(test_incast)
     ck_assert_uint_eq(r.switch_drops, 91000);
     ck_assert_uint_eq(r.l.incomplete, 1000);
     ck_assert_uint_eq(r.port_peak, 9954);
+
+    /* Paced over 100 us, source s 1 us after source s - 1: a frame leaves
+     * the port in 0.885 us, before the next arrives: nothing drops. */
+    ck_assert_int_eq(sim_conf_set(&c, "ro_spread_us", "100", err, sizeof(err)), 0);
+    run(&c, &r);
+    closed(&r);
+    ck_assert_uint_eq(r.switch_drops, 0);
+    ck_assert_uint_eq(r.l.incomplete, 0);
+    ck_assert_uint_eq(r.port_peak, 1106);
 }
 END_TEST
 

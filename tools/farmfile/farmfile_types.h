@@ -154,7 +154,8 @@ struct ff_run {
  * ignores it. Kept as written, "" for a key not given. */
 #define FF_SIM_KEYS(X)                                                          \
     X(sources) X(sfcs) X(nodes_per_sfc) X(rate_hz) X(arrivals) X(frag_bytes)    \
-    X(mtu) X(link_gbps) X(link_latency_us) X(switch_buffer_kb) X(ro_frame_ns)   \
+    X(mtu) X(link_gbps) X(link_latency_us) X(switch_buffer_kb) X(ro_spread_us)  \
+    X(ro_frame_ns)                                                              \
     X(sfc_frame_ns) X(sfc_event_ns) X(trigger) X(trigger_us) X(trigger_sigma)   \
     X(accept) X(credits) X(capacity) X(timeout_ms) X(node_timeout_ms)           \
     X(sfc_timeout_ms) X(throttle_on) X(throttle_off) X(seed) X(duration_s)      \
