@@ -281,6 +281,7 @@ START_TEST(test_conf_keys)
 
     sim_conf_defaults(&c);
     for (unsigned i = 0; i < sizeof(ff) / sizeof(ff[0]); i++) {
+        err[0] = '\0';
         sim_conf_set(&c, ff[i], "1", err, sizeof(err));
         snprintf(unknown, sizeof(unknown), "key 'sim.%s' is not allowed (allowed: sources", ff[i]);
         ck_assert_msg(strncmp(err, unknown, strlen(unknown)) != 0, "%s", err);
