@@ -75,6 +75,7 @@ static void trigger(struct sim_farm *f, uint64_t now)
     }
     uint64_t e = f->next_id++;
     f->gen_digest += ebf_mix64(e);
+    f->r->series.generated[sim_bin(f)]++;
     emit(f, e, now);
     uint64_t gap = f->c->poisson ? (uint64_t)sim_rng_exp(&f->rng, (double)f->period) : f->period;
     sim_push(f, now + (gap ? gap : 1), EV_GEN, 0, 0, 0, 0);
@@ -141,11 +142,15 @@ static int farm_init(struct sim_farm *f, const struct sim_conf *c, struct sim_re
     memset(f, 0, sizeof(*f));
     memset(r, 0, sizeof(*r));
     ebf_hist_init(&r->latency_ns);
+    for (unsigned b = 0; b < SIM_BINS; b++)
+        ebf_hist_init(&r->series.latency_ns[b]);
     f->c = c;
     f->r = r;
     sim_rng_seed(&f->rng, c->seed);
     f->period = (uint64_t)(PS_PER_S / c->rate_hz);
     f->end_gen = (uint64_t)(c->duration_s * PS_PER_S);
+    f->bin_ps = f->end_gen / 100 ? f->end_gen / 100 : 1;
+    r->series.bin_s = (double)f->bin_ps / PS_PER_S;
     f->max_piece = c->mtu - EBF_IPV4_HLEN - EBF_UDP_HLEN - EBF_FRAG_HLEN;
     f->n_pieces = (c->frag_bytes + f->max_piece - 1) / f->max_piece;
     f->timeout = (uint64_t)(c->timeout_ms * PS_PER_MS);
@@ -257,6 +262,7 @@ int sim_run(const struct sim_conf *c, struct sim_result *r, sim_progress_fn prog
             sim_sfc_leftovers(f, k);
         sim_ledger_close(f);
         r->farm_s = (double)f->now / PS_PER_S;
+        r->series.n = sim_bin(f) + 1;
         r->sim_events = f->q.popped;
         r->queue_peak = f->q.peak;
         if (f->n_throttling)

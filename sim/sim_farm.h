@@ -42,6 +42,18 @@ struct sim_ledger {
     int digest_match, ids_match, nodes_agree, closed;
 };
 
+#define SIM_BINS 128             /* time series: 100 bins over the triggers, then the drain */
+
+/* What happened per bin of farm time (bin_s each; n bins used). */
+struct sim_series {
+    double bin_s;
+    unsigned n;
+    uint64_t generated[SIM_BINS];    /* triggers */
+    uint64_t decided[SIM_BINS];      /* acks the SFCs took */
+    uint64_t drops[SIM_BINS];        /* frames a switch port dropped */
+    struct ebf_hist latency_ns[SIM_BINS];   /* of the acks taken in the bin */
+};
+
 struct sim_result {
     struct sim_ledger l;
     double farm_s;               /* virtual time simulated */
@@ -58,6 +70,7 @@ struct sim_result {
     uint64_t port_peak_sum;      /* sum over SFC ports of their peaks */
     uint32_t evtab_peak;         /* most events any SFC held */
     struct ebf_hist latency_ns;  /* trigger -> ack taken, per decided event */
+    struct sim_series series;
     /* The simulator itself */
     uint64_t sim_events;
     uint64_t queue_peak;         /* most events queued at once */

@@ -91,8 +91,16 @@ struct sim_farm {
     uint64_t in_flight;          /* fragment frames between a readout and its SFC's table */
     uint64_t tick;               /* SFC timeout tick, ps */
     uint64_t timeout;            /* build timeout, ps */
+    uint64_t bin_ps;             /* time series bin */
     int err;                     /* first error (-ENOMEM) */
 };
+
+/* The time series' bin of farm time now. */
+static inline unsigned sim_bin(const struct sim_farm *f)
+{
+    uint64_t b = f->now / f->bin_ps;
+    return b < SIM_BINS ? (unsigned)b : SIM_BINS - 1;
+}
 
 /* Push an event (t0: when its trigger was, for fragments); a failure to
  * grow the queue is kept in f->err and ends the run. */

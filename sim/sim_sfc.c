@@ -164,6 +164,7 @@ void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev)
     if (sim_port_send(&s->port, f->now, len + EBF_FRAG_HLEN + EBF_UDP_HLEN + EBF_IPV4_HLEN +
                       EBF_ETH_HLEN + WIRE_EXTRA, &arr) != 0) {
         f->r->switch_drops++;
+        f->r->series.drops[sim_bin(f)]++;
         f->in_flight--;
         return;
     }
@@ -218,6 +219,8 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
     const struct sfc_event *e = sfc_evtab_event(s->tab, slot);
     uint64_t t0 = sfc_evtab_cold(s->tab, slot)->first_tx_ns;
     ebf_hist_add(&f->r->latency_ns, (f->now - t0) / PS_PER_NS);
+    ebf_hist_add(&f->r->series.latency_ns[sim_bin(f)], (f->now - t0) / PS_PER_NS);
+    f->r->series.decided[sim_bin(f)]++;
     if (ev->aux)
         s->accepted++;
     else

@@ -20,6 +20,14 @@ grep -q '^  ledger    closed: ' "$tmp/a.txt" || fail "no closed ledger: $(cat "$
 grep -Eq '^  faults    nodes declared dead 2, ' "$tmp/a.txt" || fail "not 2 nodes declared dead"
 grep -Eq 'simulator events in .* events/s\), max RSS' "$tmp/a.err" || fail "no simulator figures on stderr"
 "$ebfarm" sim "$farm" --seed 4 >"$tmp/c.txt" 2>/dev/null || fail "seed 4: exit $?"
+"$ebfarm" sim "$farm" --seed 3 --svg "$tmp/a.svg" >/dev/null 2>&1 || fail "--svg: exit $?"
+"$ebfarm" sim "$farm" --seed 3 --svg "$tmp/b.svg" >/dev/null 2>&1 || fail "--svg again: exit $?"
+cmp -s "$tmp/a.svg" "$tmp/b.svg" || fail "the same seed drew different plots"
+python3 - "$tmp/a.svg" <<'PY' || fail "the plots are not 3 SVG panels of 6 lines"
+import sys, xml.dom.minidom as m
+d = m.parse(sys.argv[1])
+sys.exit(0 if len(d.getElementsByTagName("svg")) == 4 and len(d.getElementsByTagName("polyline")) == 6 else 1)
+PY
 cmp -s "$tmp/a.txt" "$tmp/c.txt" && fail "seeds 3 and 4 printed the same summary"
 
 "$ebfarm" sim "$farm" --json --duration 2 >"$tmp/a.json" 2>"$tmp/a.jerr" || fail "--json: exit $?"
