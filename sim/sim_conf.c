@@ -217,6 +217,14 @@ int sim_conf_check(const struct sim_conf *c, char *err, size_t errlen)
         snprintf(err, errlen, "key 'sim.frag_bytes': %u is too big", c->frag_bytes);
         return -EINVAL;
     }
+    uint32_t piece = c->mtu - EBF_IPV4_HLEN - EBF_UDP_HLEN - EBF_FRAG_HLEN;
+    uint64_t recs = (uint64_t)c->capacity * c->sources * ((c->frag_bytes + piece - 1) / piece);
+    if (recs >= UINT32_MAX) {
+        snprintf(err, errlen, "key 'sim.capacity': %u events of %u sources of %u-byte "
+                 "fragments need %ju frame records, more than the event table's 2^32 - 1",
+                 c->capacity, c->sources, c->frag_bytes, (uintmax_t)recs);
+        return -EINVAL;
+    }
     for (unsigned i = 0; i < c->n_faults; i++)
         if (fault_check(c, &c->fault[i], i, err, errlen))
             return -EINVAL;
