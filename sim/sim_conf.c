@@ -213,12 +213,15 @@ int sim_conf_check(const struct sim_conf *c, char *err, size_t errlen)
                  c->throttle_off, c->throttle_on);
         return -EINVAL;
     }
-    if ((double)c->frag_bytes + EBF_FRAG_HLEN > 65535.0 * 1024) {
-        snprintf(err, errlen, "key 'sim.frag_bytes': %u is too big", c->frag_bytes);
+    uint32_t piece = c->mtu - EBF_IPV4_HLEN - EBF_UDP_HLEN - EBF_FRAG_HLEN;
+    uint32_t pieces = (c->frag_bytes + piece - 1) / piece;
+    uint64_t recs = (uint64_t)c->capacity * c->sources * pieces;
+    if (pieces > SIM_MAX_PIECES) {
+        snprintf(err, errlen, "key 'sim.frag_bytes': %u bytes are %u frames at MTU %u (the "
+                 "model takes at most %d frames a fragment)", c->frag_bytes, pieces, c->mtu,
+                 SIM_MAX_PIECES);
         return -EINVAL;
     }
-    uint32_t piece = c->mtu - EBF_IPV4_HLEN - EBF_UDP_HLEN - EBF_FRAG_HLEN;
-    uint64_t recs = (uint64_t)c->capacity * c->sources * ((c->frag_bytes + piece - 1) / piece);
     if (recs >= UINT32_MAX) {
         snprintf(err, errlen, "key 'sim.capacity': %u events of %u sources of %u-byte "
                  "fragments need %ju frame records, more than the event table's 2^32 - 1",

@@ -15,6 +15,7 @@
  */
 
 #define SIM_MAX_FAULTS 16
+#define SIM_MAX_PIECES 512       /* frames a fragment (an event's tag has 9 bits for it) */
 
 enum sim_dist { SIM_DIST_FIXED, SIM_DIST_EXP, SIM_DIST_LOGNORMAL };
 

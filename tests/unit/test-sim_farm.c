@@ -261,6 +261,11 @@ START_TEST(test_conf_refused)
                           "exponential, lognormal)");
     ck_assert_int_eq(sim_conf_fault(&c, "node_stall 1 0.5", err, sizeof(err)), -22);
     ck_assert_ptr_nonnull(strstr(err, "\"node_stall 1 0.5\" is not a fault"));
+    ck_assert_int_eq(sim_conf_set(&c, "frag_bytes", "1000000", err, sizeof(err)), 0);
+    ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
+    ck_assert_str_eq(err, "key 'sim.frag_bytes': 1000000 bytes are 699 frames at MTU 1500 (the "
+                          "model takes at most 512 frames a fragment)");
+    ck_assert_int_eq(sim_conf_set(&c, "frag_bytes", "1024", err, sizeof(err)), 0);
     ck_assert_int_eq(sim_conf_fault(&c, "node_death 4 0.5", err, sizeof(err)), 0);
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
     ck_assert_str_eq(err, "key 'sim.faults[0]': node 4 does not exist (allowed: 0 to 3)");
