@@ -37,7 +37,7 @@ enum sim_lost {
 struct sim_ledger {
     uint64_t generated, accepted, rejected, incomplete;
     uint64_t lost[SIM_LOST_MAX], lost_total;
-    uint64_t late_acks, nodes_dead, redispatched, gone_decided;
+    uint64_t late_acks, nodes_dead, redispatched, revived, gone_decided;
     int64_t unaccounted;         /* generated - (accepted + rejected + lost) */
     int digest_match, ids_match, nodes_agree, closed;
 };

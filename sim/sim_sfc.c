@@ -201,6 +201,16 @@ void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
 
 /* --- Acks, timeouts, dead nodes ------------------------------------------- */
 
+/* A node declared dead is heard again (its stall is over, same epoch):
+ * alive again, as sfc_node_heard's "revived", with its credits granted
+ * afresh (the events it held went elsewhere; its acks of them are late). */
+static void revive(struct sim_farm *f, uint32_t k, uint32_t node)
+{
+    f->node[node].declared = 0;
+    f->r->l.revived++;
+    sfc_credit_grant(f->sfc[k].credit, (uint16_t)(node % f->c->nodes_per_sfc), f->c->credits);
+}
+
 void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
 {
     uint32_t k = ev->obj / f->c->nodes_per_sfc;
@@ -210,6 +220,8 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
     if (s->dead)
         return;
     cpu(s, f->now, f->c->sfc_frame_ns);
+    if (f->node[ev->obj].declared)
+        revive(f, k, ev->obj);
     uint32_t slot = sfc_evtab_find_sent(s->tab, ev->arg, n);
     if (slot == SFC_NONE) {      /* its node was declared dead: redispatched */
         s->late++;
@@ -230,8 +242,7 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
     ebf_idset_add(&s->acked_ids, ev->arg);
     sfc_evtab_release(s->tab, slot);
     sfc_credit_ack(s->credit, n);
-    if (!f->node[ev->obj].declared)
-        sfc_credit_grant(s->credit, n, 1);
+    sfc_credit_grant(s->credit, n, 1);
     dispatch(f, k);
     throttle(f, k);
 }

@@ -101,6 +101,7 @@ START_TEST(test_node_death)
     ck_assert_uint_eq(r.l.nodes_dead, 1);
     ck_assert_uint_ge(r.l.redispatched, 1);
     ck_assert_uint_eq(r.l.redispatched, r.dead_node_events);
+    ck_assert_uint_eq(r.l.revived, 0);
 }
 END_TEST
 
@@ -121,6 +122,7 @@ START_TEST(test_node_stall)
     ck_assert_uint_eq(r.l.nodes_dead, 1);
     ck_assert_uint_ge(r.l.redispatched, 1);
     ck_assert_uint_eq(r.l.late_acks, r.l.redispatched);
+    ck_assert_uint_eq(r.l.revived, 1);  /* its first late ack: alive again */
 
     base(&c);
     ck_assert_int_eq(sim_conf_fault(&c, "node_stall 5 0.3 0.1", err, sizeof(err)), 0);
