@@ -89,8 +89,9 @@ static uint64_t cpu(struct sim_sfc *s, uint64_t now, double cost_ns)
 
 /* --- Throttle ------------------------------------------------------------- */
 
-/* Hysteresis on the events held, as sfc_throttle_poll: on at throttle_on
- * of the table, off at throttle_off; the readouts hear it a link later. */
+/* Hysteresis on the events held, as sfc_throttle_poll (sfc/sfc_throttle.c):
+ * on at throttle_on of the table, off at throttle_off; the readouts hear it
+ * a link later. */
 static void throttle(struct sim_farm *f, uint32_t k)
 {
     struct sim_sfc *s = &f->sfc[k];
@@ -130,7 +131,8 @@ static void send_event(struct sim_farm *f, uint32_t k, uint16_t n, uint64_t id, 
     sim_push(f, arr, EV_EVT_NODE, k * c->nodes_per_sfc + n, 0, id, 0);
 }
 
-/* Every ready event to a node with credit, oldest first, as sfc_dispatch. */
+/* Every ready event to a node with credit, oldest first, as the SFC's
+ * dispatch (sfc/sfc_dp.c). */
 static void dispatch(struct sim_farm *f, uint32_t k)
 {
     struct sim_sfc *s = &f->sfc[k];
@@ -202,7 +204,7 @@ void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
 /* --- Acks, timeouts, dead nodes ------------------------------------------- */
 
 /* A node declared dead is heard again (its stall is over, same epoch):
- * alive again, as sfc_node_heard's "revived", with its credits granted
+ * alive again, as sfc_nodes_heard's "revived" (sfc/sfc_nodes.c), with its credits granted
  * afresh (the events it held went elsewhere; its acks of them are late). */
 static void revive(struct sim_farm *f, uint32_t k, uint32_t node)
 {
@@ -276,8 +278,9 @@ void sim_sfc_tick(struct sim_farm *f, uint32_t k)
 }
 
 /* A node silent (dead, or stalled) since a fault, node_timeout_ms ago: as
- * the SFC's node_dead, no credit, and every event it holds back to the
- * head of the ready queue. A stall that is over by now changes nothing. */
+ * sfc_nodes_check and sfc_nodes_take_back (sfc/sfc_nodes.c), no credit,
+ * and every event it holds back to the head of the ready queue. A stall
+ * that is over by now changes nothing. */
 void sim_sfc_node_check(struct sim_farm *f, uint32_t node)
 {
     struct sim_node *x = &f->node[node];
@@ -308,7 +311,7 @@ void sim_sfc_die(struct sim_farm *f, uint32_t k)
 }
 
 /* What a live SFC holds at the end is lost under its state's reason, as
- * the SFC's drop_leftovers. */
+ * the SFC's drop_leftovers (sfc/sfc_dp_drain.c). */
 void sim_sfc_leftovers(struct sim_farm *f, uint32_t k)
 {
     static const enum sim_lost by_state[] = {
