@@ -308,8 +308,10 @@ void ebf_args_usage(const struct ebf_cmdline *cl, FILE *f)
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; i == 2 && j < cl->n_own; j++) {
             own = resolve(&cl->own[j]);
-            default_of(&own, cl->component, dflt, sizeof(dflt));
-            usage_line(f, &own, own.param ? dflt : "");
+            dflt[0] = '\0';
+            if (own.param)       /* the daemon's other options say theirs in their help */
+                default_of(&own, cl->component, dflt, sizeof(dflt));
+            usage_line(f, &own, dflt);
         }
         t[i] = resolve(&t[i]);
         if (t[i].dst)
