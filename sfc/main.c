@@ -142,6 +142,9 @@ static const struct ebf_arg own[] = {
                  "payload CRCs the SFC checks: full (every frame),\n"
                  "sampled (every Nth frame of each source, --verify-every)\n"
                  "or none; the nodes check every piece either way (full)"),
+    EBF_ARG_INT(EBF_ARG_U32, "release-ms", &conf.release_ms, 0, 1000, "T",
+                "failover: a release frame (heartbeat and release watermark)\n"
+                "to each readout every T ms; 0 (default): none"),
     EBF_ARG_INT(EBF_ARG_U32, "verify-every", &conf.verify_every, 1, 1u << 20, "N",
                 "with --verify sampled: check every Nth frame of a source (64)"),
     EBF_ARG_PARAM(WORKERS, &conf.workers, "N",

@@ -54,6 +54,8 @@ struct sfc_conf {
     double node_timeout_ms;      /* a node silent this long is dead; 0: never */
     double throttle_on;          /* throttle the readouts at this fill (0.75) */
     double throttle_off;         /* and release them at this fill (0.5) */
+    uint32_t release_ms;         /* a release frame to each readout this often; 0: none
+                                  * (failover off, the default) */
     /* Workers (sfc_workers.h): W data planes of one SFC, each on its own
      * readout ports and node ports. The command line's conf has workers
      * (0 or 1: one data plane, as before); each worker's conf also says

@@ -490,6 +490,8 @@ unsigned sfc_dp_poll(struct sfc_dp *dp, int intake)
         in = poll_intake(dp, now);
     if (tick || work || in)
         work += throttle(dp, now);
+    if (tick)
+        work += sfc_dp_release(dp, now);
     work += in;
     work += expire(dp, now);
     work += dispatch(dp, now);

@@ -201,6 +201,8 @@ static uint32_t new_event(struct sfc_evtab *t, uint64_t id, uint64_t now, uint32
     t->index[pos] = (struct idx_ent){.id = id, .slot = slot};
     fifo_append(t, &t->building, slot);
     t->n_building++;
+    if (t->conf.lowmark)
+        sfc_lowmark_add(t->conf.lowmark, id);
     return slot;
 }
 
@@ -393,6 +395,8 @@ static void forget(struct sfc_evtab *t, uint32_t slot)
     struct sfc_event *e = &t->ev[slot];
 
     free_records(t, e);
+    if (t->conf.lowmark)
+        sfc_lowmark_remove(t->conf.lowmark, e->event_id);
     index_delete(t, index_pos(t, e->event_id));
     done_put(t, e->event_id, DONE_SENT, e->present);
     e->state = SFC_EV_FREE;

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "sfc_lowmark.h"
+
 #include "ebf_proto.h"
 
 /*
@@ -50,6 +52,9 @@ struct sfc_evtab_conf {
                               * the last done_window ids never evict each other */
     void (*free_frame)(void *frame, void *arg); /* frames the table drops */
     void *free_arg;
+    struct sfc_lowmark *lowmark; /* NULL: none; else each held event's id is added
+                              * when the table starts holding it and removed when
+                              * it stops (the release watermark's held part) */
 };
 
 /* One stored piece. `next` links the pieces of an event (SFC_NONE ends). */
