@@ -7,7 +7,8 @@
 # 1024-byte fragment (1078 B), the results by name, unit and reference in
 # their order (the last: an SFC of 2 workers against one), 5 pairs each,
 # median within min-max, the three capacity sweeps (fragment sizes, sources,
-# workers 1 and 2: their points, each figure positive, one SVG each), and
+# workers 1 and 2: their points and MTUs, 8000 B twice, in 1500- and in
+# 9000-byte frames; each figure positive, one SVG each), and
 # after the run no DPDK runtime directory of the bench's runs and no
 # scratch directory (its own: other benches may run at the same time).
 # Also: a bad option exits 2 with its message and runs nothing; the latency
@@ -32,7 +33,7 @@ RESULTS = [  # name, unit, reference
     ("sfc_workers", "frames/s", "one_worker"),
 ]
 SWEEPS = [  # name, x, the fixed parameter and its value, the points' x
-    ("sfc_frag_size", "frag_size", "sources", 8, [64, 256, 1024, 4096, 8000]),
+    ("sfc_frag_size", "frag_size", "sources", 8, [64, 256, 1024, 4096, 8000, 8000]),
     ("sfc_sources", "sources", "frag_size", 1024, [1, 2, 8, 32, 128]),
     ("sfc_workers", "workers", "frag_size", 1024, [1, 2]),
 ]
@@ -159,6 +160,9 @@ def check_sweeps(sweeps):
                       "frames_per_wall_s"):
                 if not positive(p[k]):
                     fail("sweep %s x=%r: %s %r is not a positive finite number" % (name, p["x"], k, p[k]))
+        mtus = [p["mtu"] for p in s["points"]]
+        if mtus != [1500] * (len(xs) - 1) + [9000 if name == "sfc_frag_size" else 1500]:
+            fail("sweep %s: MTUs %r (the last fragment-size point is jumbo)" % (name, mtus))
 
 
 def check_svgs(d):

@@ -11,7 +11,10 @@
 
 #define CAP_SOURCES 8
 
-static const unsigned sweep_frag[] = {64, 256, 1024, 4096, 8000};
+static const unsigned sweep_frag[] = {64, 256, 1024, 4096, 8000, 8000};
+/* The MTU of each fragment-size point: the last one is 8000 B in one
+ * jumbo frame, the one before it the same fragment in 1500-byte pieces. */
+static const unsigned sweep_frag_mtu[] = {1500, 1500, 1500, 1500, 1500, 9000};
 static const unsigned sweep_sources[] = {1, 2, 8, 32, 128};
 static const unsigned sweep_workers[] = {1, 2};
 
@@ -30,10 +33,10 @@ static char *slurp(const char *path)
 }
 
 int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned sources,
-                  unsigned workers, struct bench_cap_run *r, char *err, size_t len)
+                  unsigned workers, unsigned mtu, struct bench_cap_run *r, char *err, size_t len)
 {
     char exe[PATH_MAX + 48], prefix[64], fp[80], out[PATH_MAX + 96], frag[16], src[16], ms[16];
-    char lcores[16], w[16];
+    char lcores[16], w[16], mtus[16];
     bench_env_prefix(env, prefix, sizeof(prefix));
     snprintf(exe, sizeof(exe), "%s/tools/bench/ebfarm-sfc-capacity", env->build);
     snprintf(fp, sizeof(fp), "--file-prefix=%s", prefix);
@@ -43,10 +46,11 @@ int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned so
     snprintf(ms, sizeof(ms), "%u", env->o->quick ? 300u : 1000u);
     snprintf(lcores, sizeof(lcores), workers > 1 ? "0-%u" : "0", workers - 1);
     snprintf(w, sizeof(w), "%u", workers);
+    snprintf(mtus, sizeof(mtus), "%u", mtu);
     char *argv[] = {exe, "--no-huge", "-m", workers > 1 ? "512" : "256", "--no-pci",
                     "--no-telemetry", "-l", lcores, "--log-level=*:warning", fp, "--",
                     "--frag-size", frag, "--sources", src, "--ms", ms, "--workers", w,
-                    io ? "--io" : NULL, NULL};
+                    "--mtu", mtus, io ? "--io" : NULL, NULL};
     struct bench_proc_limits lim = {.interrupt_after_s = 0, .timeout_s = 60};
     if (bench_proc_run(argv, out, &lim, prefix, err, len) != 0)
         return -1;
@@ -67,7 +71,8 @@ int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned so
 int bench_cap_side(struct bench_env *env, int reference, double *value, char *err, size_t len)
 {
     struct bench_cap_run r;
-    if (bench_cap_run(env, reference, env->o->frag_size, CAP_SOURCES, 1, &r, err, len) != 0)
+    if (bench_cap_run(env, reference, env->o->frag_size, CAP_SOURCES, 1, 1500, &r, err,
+                      len) != 0)
         return -1;
     *value = r.fps;
     return 0;
@@ -77,8 +82,8 @@ int bench_workers_side(struct bench_env *env, int reference, double *value, char
                        size_t len)
 {
     struct bench_cap_run r;
-    if (bench_cap_run(env, 0, env->o->frag_size, CAP_SOURCES, reference ? 1 : 2, &r, err,
-                      len) != 0)
+    if (bench_cap_run(env, 0, env->o->frag_size, CAP_SOURCES, reference ? 1 : 2, 1500, &r,
+                      err, len) != 0)
         return -1;
     *value = r.fps_wall;
     return 0;
@@ -95,12 +100,14 @@ static int sweep(struct bench_env *env, struct bench_sweep *sw, const unsigned *
         if (over == 0)
             src = sw->fixed;
         sw->x[i] = x[i];
-        if (bench_cap_run(env, 0, frag, src, over == 2 ? x[i] : 1, &sw->y[i], err, len) != 0)
+        sw->mtu[i] = over == 0 ? sweep_frag_mtu[i] : 1500;
+        if (bench_cap_run(env, 0, frag, src, over == 2 ? x[i] : 1, sw->mtu[i], &sw->y[i], err,
+                          len) != 0)
             return -1;
         if (progress)
-            fprintf(progress, "bench: %s %s=%u: %.4g frames/s, %.3g Gbit/s per busy s; "
-                    "%.4g frames per wall s\n", sw->name, sw->x_name, x[i], sw->y[i].fps,
-                    sw->y[i].gbps, sw->y[i].fps_wall);
+            fprintf(progress, "bench: %s %s=%u mtu=%u: %.4g frames/s, %.3g Gbit/s per busy s; "
+                    "%.4g frames per wall s\n", sw->name, sw->x_name, x[i], sw->mtu[i],
+                    sw->y[i].fps, sw->y[i].gbps, sw->y[i].fps_wall);
     }
     return 0;
 }

@@ -19,9 +19,10 @@ struct bench_cap_run {
 /* One run: io 0 the SFC's data plane, io 1 the port-to-port forward of the
  * same frames; frag_size bytes from each of sources; an SFC of workers
  * workers, each with a lane of its own on an lcore of its own (EAL -l
- * 0..workers-1). Returns 0, or -1 with the reason (and the run's log) in err. */
+ * 0..workers-1); pieces of at most an mtu-byte frame (the rig's pools sized
+ * to it). Returns 0, or -1 with the reason (and the run's log) in err. */
 int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned sources,
-                  unsigned workers, struct bench_cap_run *r, char *err, size_t len);
+                  unsigned workers, unsigned mtu, struct bench_cap_run *r, char *err, size_t len);
 
 /* The capacity case: 1 KiB (--frag-size) x 8 sources, frames per busy
  * second; reference 1 is the ring ports' io forward. */
@@ -41,12 +42,14 @@ struct bench_sweep {
     unsigned fixed;              /* sources (over frag_size), else frag_size */
     unsigned n;
     double x[BENCH_SWEEP_POINTS];
+    unsigned mtu[BENCH_SWEEP_POINTS];  /* the MTU of each point (1500; jumbo: 9000) */
     struct bench_cap_run y[BENCH_SWEEP_POINTS];
 };
 
 #define BENCH_SWEEPS 3
 
-/* Run the sweeps (fragment sizes 64..8000 B at 8 sources, sources 1..128
+/* Run the sweeps (fragment sizes 64..8000 B at 8 sources and MTU 1500,
+ * then 8000 B again in one 9000-byte frame, sources 1..128
  * at 1 KiB, workers 1 and 2 at 1 KiB x 8 sources) into sw[BENCH_SWEEPS]. progress (may be NULL) gets a line per
  * point. Returns 0, or -1 with err set. */
 int bench_sweeps_run(struct bench_env *env, struct bench_sweep *sw, FILE *progress, char *err,

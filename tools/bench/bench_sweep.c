@@ -10,11 +10,11 @@ void bench_sweeps_table(FILE *f, const struct bench_sweep *sw, size_t n)
     for (size_t k = 0; k < n; k++) {
         const struct bench_sweep *s = &sw[k];
         fprintf(f, "\n%s (%s %u): %s, frames per busy s, payload Gbit per busy s, "
-                   "cycles per frame, frames per wall s\n",
+                   "cycles per frame, frames per wall s, MTU\n",
                 s->name, s->x_name[0] == 'f' ? "sources" : "frag_size", s->fixed, s->x_name);
         for (unsigned i = 0; i < s->n; i++)
-            fprintf(f, "  %6.0f  %10.4g  %8.3g  %8.1f  %10.4g\n", s->x[i], s->y[i].fps,
-                    s->y[i].gbps, s->y[i].cycles_per_frame, s->y[i].fps_wall);
+            fprintf(f, "  %6.0f  %10.4g  %8.3g  %8.1f  %10.4g  %5u\n", s->x[i], s->y[i].fps,
+                    s->y[i].gbps, s->y[i].cycles_per_frame, s->y[i].fps_wall, s->mtu[i]);
     }
 }
 
@@ -28,9 +28,9 @@ void bench_sweeps_json(FILE *f, const struct bench_sweep *sw, size_t n)
         for (unsigned i = 0; i < s->n; i++)
             fprintf(f,
                     "%s{\"x\":%.0f,\"frames_per_busy_s\":%.6g,\"payload_gbit_per_busy_s\":%.6g,"
-                    "\"cycles_per_frame\":%.6g,\"frames_per_wall_s\":%.6g}",
+                    "\"cycles_per_frame\":%.6g,\"frames_per_wall_s\":%.6g,\"mtu\":%u}",
                     i ? "," : "", s->x[i], s->y[i].fps, s->y[i].gbps, s->y[i].cycles_per_frame,
-                    s->y[i].fps_wall);
+                    s->y[i].fps_wall, s->mtu[i]);
         fputs("]}", f);
     }
     fputc(']', f);

@@ -17,6 +17,11 @@
  * than this machine's L2, so that the SFC reads payload as a NIC's DMA
  * leaves it, from the last-level cache at best. */
 #define CAP_BATCH_FRAMES 4096
+/* --frames: the most frames a round may have. 65536 frames of 1 KiB (72
+ * MiB with their mbufs) are more than any last-level cache these run on
+ * (32 MiB on a Zen 4 CCD, 30-60 MiB on a Xeon), so that the payload comes
+ * from DRAM. */
+#define CAP_FRAMES_MAX 262144
 #define CAP_SOURCES_MAX 128
 #define CAP_FRAG_MAX 8000
 
@@ -31,6 +36,7 @@ struct cap_opts {
     uint32_t verify_every;
     unsigned workers;            /* SFC workers, each with a lane of its own (1) */
     int shared;                  /* 1: one readout port and one node port for all workers */
+    unsigned batch_frames;       /* frames per round (CAP_BATCH_FRAMES; --frames) */
 };
 
 /* The pools every lane shares (as the SFC's workers share the daemon's). */
