@@ -29,7 +29,8 @@ RESULTS = [  # name, unit, reference
     ("readout_tx", "frames/s", "testpmd_txonly"),
     ("node_verify", "bytes/s", "crc32c"),
     ("sfc_cycles", "cycles/frame", "testpmd_io"),
-    ("sfc_capacity", "frames/s", "ring_io"),
+    ("sfc_capacity", "frames/s", "crc32c_pass"),
+    ("sfc_sampled", "frames/s", "header_forward"),
     ("sfc_workers", "frames/s", "one_worker"),
 ]
 SWEEPS = [  # name, x, the fixed parameter and its value, the points' x

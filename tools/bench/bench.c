@@ -23,7 +23,8 @@ static const struct bench_case_def cases[BENCH_CASE_MAX] = {
     [BENCH_CASE_READOUT_TX] = {NULL, "frames/s", "testpmd_txonly", bench_txrate_side},
     [BENCH_CASE_NODE_VERIFY] = {NULL, "bytes/s", "crc32c", bench_verify_side},
     [BENCH_CASE_SFC_CYCLES] = {NULL, "cycles/frame", "testpmd_io", bench_sfc_side},
-    [BENCH_CASE_SFC_CAPACITY] = {NULL, "frames/s", "ring_io", bench_cap_side},
+    [BENCH_CASE_SFC_CAPACITY] = {NULL, "frames/s", "crc32c_pass", bench_cap_side},
+    [BENCH_CASE_SFC_SAMPLED] = {NULL, "frames/s", "header_forward", bench_sampled_side},
     [BENCH_CASE_SFC_WORKERS] = {NULL, "frames/s", "one_worker", bench_workers_side},
     [BENCH_CASE_LATENCY] = {NULL, "us", "idle_backoff", NULL}, /* bench_latency_run */
 };

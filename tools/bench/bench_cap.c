@@ -32,7 +32,17 @@ static char *slurp(const char *path)
     return buf;
 }
 
-int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned sources,
+/* The rig's option for mode: --verify for the SFC's policies, --ref for
+ * the references. */
+static const char *mode_opt(const char *mode)
+{
+    if (!mode)
+        return NULL;
+    return strcmp(mode, "sampled") == 0 || strcmp(mode, "none") == 0 || strcmp(mode, "full") == 0
+               ? "--verify" : "--ref";
+}
+
+int bench_cap_run(struct bench_env *env, const char *mode, unsigned frag_size, unsigned sources,
                   unsigned workers, unsigned mtu, struct bench_cap_run *r, char *err, size_t len)
 {
     char exe[PATH_MAX + 48], prefix[64], fp[80], out[PATH_MAX + 96], frag[16], src[16], ms[16];
@@ -50,7 +60,7 @@ int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned so
     char *argv[] = {exe, "--no-huge", "-m", workers > 1 ? "512" : "256", "--no-pci",
                     "--no-telemetry", "-l", lcores, "--log-level=*:warning", fp, "--",
                     "--frag-size", frag, "--sources", src, "--ms", ms, "--workers", w,
-                    "--mtu", mtus, io ? "--io" : NULL, NULL};
+                    "--mtu", mtus, (char *)mode_opt(mode), (char *)mode, NULL};
     struct bench_proc_limits lim = {.interrupt_after_s = 0, .timeout_s = 60};
     if (bench_proc_run(argv, out, &lim, prefix, err, len) != 0)
         return -1;
@@ -71,8 +81,19 @@ int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned so
 int bench_cap_side(struct bench_env *env, int reference, double *value, char *err, size_t len)
 {
     struct bench_cap_run r;
-    if (bench_cap_run(env, reference, env->o->frag_size, CAP_SOURCES, 1, 1500, &r, err,
-                      len) != 0)
+    if (bench_cap_run(env, reference ? "crc" : NULL, env->o->frag_size, CAP_SOURCES, 1, 1500,
+                      &r, err, len) != 0)
+        return -1;
+    *value = r.fps;
+    return 0;
+}
+
+int bench_sampled_side(struct bench_env *env, int reference, double *value, char *err,
+                       size_t len)
+{
+    struct bench_cap_run r;
+    if (bench_cap_run(env, reference ? "header" : "sampled", env->o->frag_size, CAP_SOURCES, 1,
+                      1500, &r, err, len) != 0)
         return -1;
     *value = r.fps;
     return 0;
@@ -82,8 +103,8 @@ int bench_workers_side(struct bench_env *env, int reference, double *value, char
                        size_t len)
 {
     struct bench_cap_run r;
-    if (bench_cap_run(env, 0, env->o->frag_size, CAP_SOURCES, reference ? 1 : 2, 1500, &r,
-                      err, len) != 0)
+    if (bench_cap_run(env, NULL, env->o->frag_size, CAP_SOURCES, reference ? 1 : 2, 1500,
+                      &r, err, len) != 0)
         return -1;
     *value = r.fps_wall;
     return 0;
@@ -101,8 +122,8 @@ static int sweep(struct bench_env *env, struct bench_sweep *sw, const unsigned *
             src = sw->fixed;
         sw->x[i] = x[i];
         sw->mtu[i] = over == 0 ? sweep_frag_mtu[i] : 1500;
-        if (bench_cap_run(env, 0, frag, src, over == 2 ? x[i] : 1, sw->mtu[i], &sw->y[i], err,
-                          len) != 0)
+        if (bench_cap_run(env, NULL, frag, src, over == 2 ? x[i] : 1, sw->mtu[i], &sw->y[i],
+                          err, len) != 0)
             return -1;
         if (progress)
             fprintf(progress, "bench: %s %s=%u mtu=%u: %.4g frames/s, %.3g Gbit/s per busy s; "

@@ -16,17 +16,26 @@ struct bench_cap_run {
     double fps_wall;             /* frames per wall second, every worker's lane summed */
 };
 
-/* One run: io 0 the SFC's data plane, io 1 the port-to-port forward of the
- * same frames; frag_size bytes from each of sources; an SFC of workers
- * workers, each with a lane of its own on an lcore of its own (EAL -l
- * 0..workers-1); pieces of at most an mtu-byte frame (the rig's pools sized
- * to it). Returns 0, or -1 with the reason (and the run's log) in err. */
-int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned sources,
+/* One run: mode NULL the SFC's data plane (--verify full), "sampled" or
+ * "none" with that policy, "io", "header" or "crc" a reference (--ref:
+ * the same frames forwarded port to port, as pointers, with their headers
+ * parsed, or with those and a plain CRC32C check); frag_size bytes from
+ * each of sources; an SFC of workers workers, each with a lane of its own
+ * on an lcore of its own (EAL -l 0..workers-1); pieces of at most an
+ * mtu-byte frame (the rig's pools sized to it). Returns 0, or -1 with the
+ * reason (and the run's log) in err. */
+int bench_cap_run(struct bench_env *env, const char *mode, unsigned frag_size, unsigned sources,
                   unsigned workers, unsigned mtu, struct bench_cap_run *r, char *err, size_t len);
 
-/* The capacity case: 1 KiB (--frag-size) x 8 sources, frames per busy
- * second; reference 1 is the ring ports' io forward. */
+/* The capacity case: 1 KiB (--frag-size) x 8 sources, --verify full,
+ * frames per busy second; reference 1 is the CRC32C pass (--ref crc), the
+ * floor of a full verify in the same rig and cache state. */
 int bench_cap_side(struct bench_env *env, int reference, double *value, char *err, size_t len);
+
+/* The sampled case: the same with --verify sampled; reference 1 is the
+ * header-parsing forward (--ref header), the floor of sampled and none. */
+int bench_sampled_side(struct bench_env *env, int reference, double *value, char *err,
+                       size_t len);
 
 /* The workers case: an SFC of 2 workers (reference 1: of 1), 1 KiB
  * (--frag-size) x 8 sources, frames per wall second of all its lanes. */

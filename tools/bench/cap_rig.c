@@ -10,6 +10,7 @@
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 
+#include "ebf_crc.h"
 #include "ebf_param.h"
 #include "ebf_pattern.h"
 #include "ebf_port.h"
@@ -394,6 +395,41 @@ unsigned cap_rig_nodes(struct cap_rig *g)
     if (n)
         rte_pktmbuf_free_bulk(m, n);
     return got;
+}
+
+/* The data of m a reference reads, prefetched a few frames ahead as the
+ * SFC's intake does (sfc_guard_prefetch): every line for the CRC, else
+ * the headers' line. */
+static void ref_prefetch(const struct cap_rig *g, const struct rte_mbuf *m)
+{
+    const void *p = rte_pktmbuf_mtod(m, const void *);
+    if (g->o.io == CAP_REF_CRC)
+        ebf_crc_prefetch(p, m->data_len);
+    else
+        __builtin_prefetch(p, 0, 3);
+}
+
+void cap_ref_pass(struct cap_rig *g, struct rte_mbuf **m, uint16_t n)
+{
+    for (uint16_t i = 0; i < n && i < 2 && g->o.io != CAP_REF_IO; i++)
+        ref_prefetch(g, m[i]);
+    for (uint16_t i = 0; i < n && g->o.io != CAP_REF_IO; i++) {
+        const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);
+        if (i + 2 < n)
+            ref_prefetch(g, m[i + 2]);
+        struct ebf_l2l3 l;
+        struct ebf_frag_hdr h;
+        size_t used;
+        enum ebf_reason r = ebf_parse_l2l3(p, m[i]->data_len, EBF_UDP_PORT_DEFAULT, &l);
+        if (r == EBF_R_OK)
+            r = ebf_frag_parse(p + l.hlen, l.len, (uint16_t)g->o.sources, 0, &h, &used);
+        if (r == EBF_R_OK && g->o.io == CAP_REF_CRC && !ebf_frag_crc_ok(p + l.hlen, &h))
+            r = EBF_R_BAD_CHECKSUM;
+        if (r != EBF_R_OK) {
+            fprintf(stderr, "sfc-capacity: the reference found a bad frame (%d)\n", (int)r);
+            exit(1);
+        }
+    }
 }
 
 int cap_rig_round_done(const struct cap_rig *g)
