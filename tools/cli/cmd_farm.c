@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "acct.h"
 #include "ebf_fsm.h"
 #include "ebf_pb.h"
 #include "farm_ask.h"
@@ -23,9 +24,7 @@
 #include "farmctl.h"
 #include "farmfile.h"
 #include "ledger.h"
-#include "node_stats.h"
 #include "ro_stats.h"
-#include "sfc_stats.h"
 #include "summary.h"
 
 /* Options every farm command takes: --farm NAME, --json, --keep,
@@ -348,68 +347,6 @@ static void view_of(const struct farm_state *st, unsigned i, const Ebfarm__Reply
     }
 }
 
-static uint64_t counter(const Ebfarm__Reply *r, const char *name)
-{
-    return r && r->status && r->status->metrics ? ebf_pb_counter(r->status->metrics, name, NULL, 0)
-                                                : 0;
-}
-
-static uint64_t counter_sum(const Ebfarm__Reply *r, const char *name)
-{
-    uint64_t v = 0;
-
-    if (!r || !r->status || !r->status->metrics)
-        return 0;
-    for (size_t i = 0; i < r->status->metrics->n_counters; i++)
-        if (strcmp(r->status->metrics->counters[i]->name, name) == 0)
-            v += r->status->metrics->counters[i]->value;
-    return v;
-}
-
-/* The farm's totals so far: generated, decided, lost. */
-struct totals {
-    uint64_t generated, accepted, rejected, lost, frames;
-    /* A role with a process that gave no counters has no total: its sum
-     * would mix that process's nothing with the others' counts. */
-    int readouts_all, nodes_all, sfcs_all;
-    char missing[256];           /* those processes, comma separated */
-};
-
-static void totals(const struct farm_state *st, Ebfarm__Reply **rep, struct totals *t)
-{
-    memset(t, 0, sizeof(*t));
-    t->readouts_all = t->nodes_all = t->sfcs_all = 1;
-    for (unsigned i = 0; i < st->n; i++) {
-        if (!rep[i] || !rep[i]->status || !rep[i]->status->metrics) {
-            int *all = st->proc[i].role == FARM_READOUT ? &t->readouts_all
-                       : st->proc[i].role == FARM_NODE  ? &t->nodes_all
-                                                        : &t->sfcs_all;
-            size_t o = strlen(t->missing);
-            *all = 0;
-            snprintf(t->missing + o, sizeof(t->missing) - o, "%s%s", o ? ", " : "",
-                     st->proc[i].name);
-            continue;
-        }
-        switch (st->proc[i].role) {
-        case FARM_READOUT: {
-            /* Every readout sends every event: the furthest one's count. */
-            uint64_t g = counter(rep[i], RO_NAME(EVENTS)) +
-                         counter(rep[i], RO_NAME(EVENTS_ABANDONED));
-            t->generated = g > t->generated ? g : t->generated;
-            t->frames += counter(rep[i], RO_NAME(FRAMES));
-            break;
-        }
-        case FARM_NODE:
-            t->accepted += counter(rep[i], NODE_NAME(ACCEPTED));
-            t->rejected += counter(rep[i], NODE_NAME(REJECTED));
-            break;
-        case FARM_SFC:
-            t->lost += counter_sum(rep[i], SFC_NAME(LOST));
-            break;
-        }
-    }
-}
-
 /* s as a JSON string. */
 static void jstr(const char *s)
 {
@@ -434,22 +371,28 @@ static void jstr_or_null(const char *s)
         printf("null");
 }
 
-/* "name":v, or "name":null when a process of its role gave no counters. */
-static void json_total(const char *name, uint64_t v, int all, int comma)
+/* The farm's totals from the replies, each process at its place in the
+ * farm file it was brought up from (none known when that file cannot be
+ * read: a gone SFC's nodes then do not stand in for it, acct.h). */
+static void status_totals(const struct farm_state *st, Ebfarm__Reply **rep,
+                          struct acct_totals *t)
 {
-    if (all)
-        printf("%s\"%s\":%llu", comma ? "," : "", name, (unsigned long long)v);
-    else
-        printf("%s\"%s\":null", comma ? "," : "", name);
+    int place[FARM_MAX_PROCS];
+
+    farm_state_places(st, place);
+    farm_status_totals(st, rep, place, t);
 }
 
-/* "name N" or "name ?" when a process of its role gave no counters. */
-static void text_total(const char *name, uint64_t v, int all, int comma)
+/* "name":v, or "name":null when the total is unknown. */
+static void json_total(const struct acct_totals *t, enum acct_item i, int comma)
 {
-    if (all)
-        printf("%s%s %llu", comma ? ", " : "", name, (unsigned long long)v);
+    int known;
+    uint64_t v = acct_item_value(t, i, &known);
+
+    if (known)
+        printf("%s\"%s\":%llu", comma ? "," : "", acct_item_name(i), (unsigned long long)v);
     else
-        printf("%s%s ?", comma ? ", " : "", name);
+        printf("%s\"%s\":null", comma ? "," : "", acct_item_name(i));
 }
 
 /* ,"counters":{...}: every counter of m under its stats-file key, the
@@ -469,12 +412,11 @@ static void json_counters(const Ebfarm__Snapshot *m)
     printf("}");
 }
 
-static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
+static void status_json(const struct farm_state *st, Ebfarm__Reply **rep,
+                        const struct acct_totals *t)
 {
-    struct totals t;
     char t0[32];
 
-    totals(st, rep, &t);
     printf("{\"farm\":\"%s\",\"run_number\":%u,\"run_start_utc\":", st->name,
            st->run_number);
     jstr_or_null(farm_utc_iso(st->run_start_ms, t0, sizeof(t0)));
@@ -504,21 +446,18 @@ static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
         printf("}");
     }
     printf("],\"totals\":{");
-    json_total("generated", t.generated, t.readouts_all, 0);
-    json_total("accepted", t.accepted, t.nodes_all, 1);
-    json_total("rejected", t.rejected, t.nodes_all, 1);
-    json_total("lost", t.lost, t.sfcs_all, 1);
-    json_total("frames", t.frames, t.readouts_all, 1);
+    for (unsigned i = 0; i < ACCT_ITEMS; i++)
+        json_total(t, (enum acct_item)i, i > 0);
     printf(",\"without\":");
-    jstr(t.missing);
+    jstr(t->missing);
     printf("}}\n");
 }
 
-static void status_text(const struct farm_state *st, Ebfarm__Reply **rep)
+static void status_text(const struct farm_state *st, Ebfarm__Reply **rep,
+                        const struct acct_totals *t)
 {
-    struct totals t;
+    char item[ACCT_MISSING_MAX + 32];
 
-    totals(st, rep, &t);
     printf("farm %s, run %u (%s)\n", st->name, st->run_number, st->run_dir);
     if (st->insecure)
         printf("%s\n", FARM_INSECURE_NOTE);
@@ -531,14 +470,11 @@ static void status_text(const struct farm_state *st, Ebfarm__Reply **rep)
                farm_role_name(st->proc[i].role), (int)st->proc[i].pid, v.state,
                r && r->status ? r->status->run_number : 0, v.note);
     }
-    printf("totals: ");
-    text_total("generated", t.generated, t.readouts_all, 0);
-    text_total("accepted", t.accepted, t.nodes_all, 1);
-    text_total("rejected", t.rejected, t.nodes_all, 1);
-    text_total("lost", t.lost, t.sfcs_all, 1);
-    text_total("frames", t.frames, t.readouts_all, 1);
-    if (t.missing[0])
-        printf(" (? : no counters from %s)", t.missing);
+    printf("totals:");
+    for (unsigned i = 0; i < ACCT_ITEMS; i++)
+        printf("%s %s", i ? "," : "", acct_item_text(t, (enum acct_item)i, item, sizeof(item)));
+    if (t->n_missing)
+        printf(" %s", acct_missing_text(t, item, sizeof(item)));
     printf("\n");
 }
 
@@ -549,15 +485,17 @@ int cmd_status(int argc, char **argv)
     struct farm_opts o = {0};
     struct farm_state st;
     Ebfarm__Reply *rep[FARM_MAX_PROCS];
+    struct acct_totals t;
     int all = 1;
 
     if (farm_opts(argc, argv, &o, usage) || find(&o, &st, "status"))
         return 1;
     farm_status(&st, rep);
+    status_totals(&st, rep, &t);
     if (o.json)
-        status_json(&st, rep);
+        status_json(&st, rep, &t);
     else
-        status_text(&st, rep);
+        status_text(&st, rep, &t);
     for (unsigned i = 0; i < st.n; i++)
         all &= rep[i] != NULL;
     farm_free_replies(&st, rep);

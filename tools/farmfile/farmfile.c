@@ -318,6 +318,24 @@ static int conv_node(struct ff_cv *c, const struct raw_farm *f, unsigned i,
     return rc;
 }
 
+/* The sim: section as written (ebfarm sim checks the values). */
+static int conv_sim(struct ff_cv *c, const struct raw_sim *r, struct ff_sim *s)
+{
+    int rc = 0;
+
+    if (!r)
+        return 0;
+    s->present = 1;
+    snprintf(c->pre, sizeof(c->pre), "sim");
+#define FF_SIM_CONV(k) rc = rc ? rc : ff_get_str(c, #k, r->k, s->k, sizeof(s->k));
+    FF_SIM_KEYS(FF_SIM_CONV)
+#undef FF_SIM_CONV
+    s->n_faults = r->faults_count;
+    for (unsigned i = 0; i < r->faults_count && rc == 0; i++)
+        rc = ff_get_str(c, "faults", r->faults[i], s->fault[i], sizeof(s->fault[i]));
+    return rc;
+}
+
 /* Everything the raw file holds into s, in file order. */
 static int convert(struct ff_cv *c, const struct raw_farm *f, struct farm_spec *s)
 {
@@ -329,7 +347,8 @@ static int convert(struct ff_cv *c, const struct raw_farm *f, struct farm_spec *
     if ((rc = ff_get_str(c, "farm", f->farm, s->name, sizeof(s->name))) ||
         (rc = ff_get_str(c, "keys", f->keys, s->keys, sizeof(s->keys))) ||
         (rc = ff_get_bool(c, "insecure", f->insecure, &s->insecure)) ||
-        (rc = conv_defaults(c, f->defaults, &def, &s->run)) || (rc = conv_run(c, f->run, &s->run)))
+        (rc = conv_defaults(c, f->defaults, &def, &s->run)) || (rc = conv_run(c, f->run, &s->run)) ||
+        (rc = conv_sim(c, f->sim, &s->sim)))
         return rc;
     if ((rc = ff_conv_hosts(c, f, s)))
         return rc;
