@@ -6,7 +6,8 @@
 # Checked exactly: the metadata keys and their types, the frame size of a
 # 1024-byte fragment (1078 B), the results by name, unit and reference in
 # their order (the last: an SFC of 2 workers against one), 5 pairs each,
-# median within min-max, the three capacity sweeps (fragment sizes, sources,
+# median within min-max, sfc_cycles' frames per busy poll (the SFC's
+# positive, testpmd's 0 or more), the three capacity sweeps (fragment sizes, sources,
 # workers 1 and 2: their points and MTUs, 8000 B twice, in 1500- and in
 # 9000-byte frames; each figure positive, one SVG each), and
 # after the run no DPDK runtime directory of the bench's runs and no
@@ -200,6 +201,15 @@ def main():
         fail("sfc_cycles: pinned %r on %d CPUs" % (cyc.get("pinned"), doc["meta"]["cpus"]))
     if any("pinned" in r for i, r in enumerate(doc["results"]) if i != 2):
         fail("a result other than sfc_cycles has pinned: %r" % doc["results"])
+    # Burst occupancy: the SFC's always, testpmd's 0 when its burst
+    # statistics were too coarse to tell; no other result has it.
+    ref_poll = cyc.get("reference_frames_per_busy_poll")
+    if not positive(cyc.get("frames_per_busy_poll")) or not (
+            isinstance(ref_poll, (int, float)) and math.isfinite(ref_poll) and ref_poll >= 0):
+        fail("sfc_cycles: frames per busy poll %r, reference %r" % (
+            cyc.get("frames_per_busy_poll"), ref_poll))
+    if any("frames_per_busy_poll" in r for i, r in enumerate(doc["results"]) if i != 2):
+        fail("a result other than sfc_cycles has frames_per_busy_poll: %r" % doc["results"])
     check_sweeps(doc["sweeps"])
     check_svgs(svg)
     shutil.rmtree(svg)

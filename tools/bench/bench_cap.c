@@ -8,6 +8,7 @@
 
 #include "bench_parse.h"
 #include "bench_proc.h"
+#include "bench_stats.h"
 
 #define CAP_SOURCES 8
 
@@ -110,25 +111,52 @@ int bench_workers_side(struct bench_env *env, int reference, double *value, char
     return 0;
 }
 
+/* The median, min and max of each figure of k runs (k <= 5). */
+static void point_of(const struct bench_cap_run *run, unsigned k, struct bench_cap_run *med,
+                     struct bench_cap_run *lo, struct bench_cap_run *hi)
+{
+    double v[4][5];
+    struct bench_spread sp;
+    for (unsigned j = 0; j < k; j++) {
+        v[0][j] = run[j].fps;
+        v[1][j] = run[j].cycles_per_frame;
+        v[2][j] = run[j].gbps;
+        v[3][j] = run[j].fps_wall;
+    }
+    double *out[3][4] = {{&med->fps, &med->cycles_per_frame, &med->gbps, &med->fps_wall},
+                         {&lo->fps, &lo->cycles_per_frame, &lo->gbps, &lo->fps_wall},
+                         {&hi->fps, &hi->cycles_per_frame, &hi->gbps, &hi->fps_wall}};
+    for (int f = 0; f < 4; f++) {
+        bench_spread_of(v[f], k, &sp);
+        *out[0][f] = sp.median;
+        *out[1][f] = sp.min;
+        *out[2][f] = sp.max;
+    }
+}
+
 /* over: 0 fragment sizes, 1 sources, 2 workers (at frag_size fixed and
- * CAP_SOURCES sources). */
+ * CAP_SOURCES sources); sw->runs runs a point, their medians and spread. */
 static int sweep(struct bench_env *env, struct bench_sweep *sw, const unsigned *x, unsigned n,
                  int over, FILE *progress, char *err, size_t len)
 {
+    struct bench_cap_run run[5];
     sw->n = n;
+    sw->runs = env->o->quick ? 2 : 3;
     for (unsigned i = 0; i < n; i++) {
         unsigned frag = over ? sw->fixed : x[i], src = over == 1 ? x[i] : CAP_SOURCES;
         if (over == 0)
             src = sw->fixed;
         sw->x[i] = x[i];
         sw->mtu[i] = over == 0 ? sweep_frag_mtu[i] : 1500;
-        if (bench_cap_run(env, NULL, frag, src, over == 2 ? x[i] : 1, sw->mtu[i], &sw->y[i],
-                          err, len) != 0)
-            return -1;
+        for (unsigned k = 0; k < sw->runs; k++)
+            if (bench_cap_run(env, NULL, frag, src, over == 2 ? x[i] : 1, sw->mtu[i], &run[k],
+                              err, len) != 0)
+                return -1;
+        point_of(run, sw->runs, &sw->y[i], &sw->lo[i], &sw->hi[i]);
         if (progress)
             fprintf(progress, "bench: %s %s=%u mtu=%u: %.4g frames/s, %.3g Gbit/s per busy s; "
-                    "%.4g frames per wall s\n", sw->name, sw->x_name, x[i], sw->mtu[i],
-                    sw->y[i].fps, sw->y[i].gbps, sw->y[i].fps_wall);
+                    "%.4g frames per wall s (medians of %u)\n", sw->name, sw->x_name, x[i],
+                    sw->mtu[i], sw->y[i].fps, sw->y[i].gbps, sw->y[i].fps_wall, sw->runs);
     }
     return 0;
 }

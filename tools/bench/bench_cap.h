@@ -52,7 +52,9 @@ struct bench_sweep {
     unsigned n;
     double x[BENCH_SWEEP_POINTS];
     unsigned mtu[BENCH_SWEEP_POINTS];  /* the MTU of each point (1500; jumbo: 9000) */
-    struct bench_cap_run y[BENCH_SWEEP_POINTS];
+    struct bench_cap_run y[BENCH_SWEEP_POINTS];    /* the median of each figure over runs */
+    struct bench_cap_run lo[BENCH_SWEEP_POINTS], hi[BENCH_SWEEP_POINTS];   /* min, max */
+    unsigned runs;               /* runs per point (3; --quick 1) */
 };
 
 #define BENCH_SWEEPS 3
@@ -71,7 +73,9 @@ void bench_sweeps_json(FILE *f, const struct bench_sweep *sw, size_t n);
 
 /* One sweep as an SVG figure: frames and payload per busy second against
  * the swept parameter (log scale); over workers, frames per wall second
- * and per busy second. */
-void bench_sweep_svg(FILE *f, const struct bench_sweep *sw);
+ * and per busy second. Each panel has y ticks from a zero baseline, axis
+ * titles, each point's median with its min-max; the jumbo point apart (red,
+ * "MTU 9000"); footer (the machine, DPDK version and date) at the bottom. */
+void bench_sweep_svg(FILE *f, const struct bench_sweep *sw, const char *footer);
 
 #endif /* BENCH_CAP_H */
