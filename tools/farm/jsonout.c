@@ -66,6 +66,14 @@ int jout_set(json_t *obj, const char *key, json_t *v)
     return v ? json_object_set_new(obj, key, v) : -1;
 }
 
+int jout_merge(json_t *obj, json_t *part)
+{
+    int rc = part ? json_object_update(obj, part) : -1;
+
+    json_decref(part);
+    return rc;
+}
+
 int jout_append(json_t *arr, json_t *v)
 {
     return v ? json_array_append_new(arr, v) : -1;

@@ -55,6 +55,10 @@ json_t *jout_str_or_null(const char *s);
  * (v is released). */
 int jout_set(json_t *obj, const char *key, json_t *v);
 
+/* Add the members of the object part to obj, in their order, taking part;
+ * 0, or -1 as jout_set. */
+int jout_merge(json_t *obj, json_t *part);
+
 /* Append v (taken) to the array arr; 0, or -1 as jout_set. */
 int jout_append(json_t *arr, json_t *v);
 

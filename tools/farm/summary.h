@@ -19,7 +19,8 @@
  */
 void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result *r,
                   const struct ledger *l);
-void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result *r,
-                  const struct ledger *l);
+/* The JSON one returns 0, or -ENOMEM (nothing written) or -EIO. */
+int summary_json(FILE *out, const struct farm_conf *c, const struct farm_result *r,
+                 const struct ledger *l);
 
 #endif /* SUMMARY_H */

@@ -142,13 +142,12 @@ static json_t *interval_rest(const struct soak_interval *iv)
 
 void soak_json_interval(FILE *f, const struct soak_interval *iv)
 {
-    json_t *o = interval_head(iv), *rest = interval_rest(iv);
+    json_t *o = interval_head(iv);
 
-    if (!o || !rest || json_object_update(o, rest) != 0) {
+    if (o && jout_merge(o, interval_rest(iv)) != 0) {
         json_decref(o);
         o = NULL;
     }
-    json_decref(rest);
     report_write(f, o);
 }
 
