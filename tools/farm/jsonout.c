@@ -34,9 +34,21 @@ json_t *jout_round(double v)
     return isfinite(v) ? json_integer((json_int_t)llround(v)) : json_null();
 }
 
+/* A count above INT64_MAX travels through the tree as this string
+ * followed by its digits; jout_write writes the digits alone. jansson
+ * escapes the control character as \u0001, which no other string of the
+ * tools holds. */
+#define U64_MARK "\x01u64:"
+#define U64_MARK_TEXT "\"\\u0001u64:"
+
 json_t *jout_u64(uint64_t v)
 {
-    return v <= INT64_MAX ? json_integer((json_int_t)v) : json_real((double)v);
+    char buf[32];
+
+    if (v <= INT64_MAX)
+        return json_integer((json_int_t)v);
+    snprintf(buf, sizeof(buf), U64_MARK "%llu", (unsigned long long)v);
+    return json_string(buf);
 }
 
 json_t *jout_str(const char *s)
@@ -98,21 +110,50 @@ static int write_lines(FILE *f, json_t *obj, size_t flags)
     return rc | (fputc('}', f) == EOF);
 }
 
+/* text to f with every marked count (U64_MARK_TEXT, digits, '"') as
+ * its digits. */
+static int put_unmarked(FILE *f, const char *text)
+{
+    const char *p;
+    int rc = 0;
+
+    while ((p = strstr(text, U64_MARK_TEXT)) != NULL) {
+        const char *d = p + strlen(U64_MARK_TEXT);
+        size_t n = strspn(d, "0123456789");
+        rc |= fwrite(text, 1, (size_t)(p - text), f) != (size_t)(p - text) ||
+              fwrite(d, 1, n, f) != n;
+        text = d + n + (d[n] == '"');
+    }
+    return rc | (fputs(text, f) == EOF);
+}
+
 int jout_write(FILE *f, json_t *root, enum jout_style style)
 {
-    size_t flags = JSON_ENCODE_ANY | JSON_REAL_PRECISION(JOUT_REAL_PRECISION);
+    size_t flags = JSON_ENCODE_ANY | JSON_REAL_PRECISION(JOUT_REAL_PRECISION), len = 0;
+    char *text = NULL;
+    FILE *m;
     int rc;
 
     if (!root)
         return -ENOMEM;
     if (style == JOUT_COMPACT)
         flags |= JSON_COMPACT;
+    m = open_memstream(&text, &len);
+    if (!m) {
+        json_decref(root);
+        return -ENOMEM;
+    }
     if (style == JOUT_LINES && json_is_object(root))
-        rc = write_lines(f, root, flags);
+        rc = write_lines(m, root, flags);
     else
-        rc = json_dumpf(root, f, flags);
+        rc = json_dumpf(root, m, flags);
     json_decref(root);
-    rc |= fputc('\n', f) == EOF;
-    rc |= fflush(f) == EOF;
+    rc |= fclose(m) == EOF;
+    if (rc) {
+        free(text);
+        return -ENOMEM;
+    }
+    rc = put_unmarked(f, text) | (fputc('\n', f) == EOF) | (fflush(f) == EOF);
+    free(text);
     return rc ? -EIO : 0;
 }

@@ -41,8 +41,10 @@ json_t *jout_sig(double v, int digits);
 /* v rounded to the nearest integer (printf's %.0f), as an integer. */
 json_t *jout_round(double v);
 
-/* v as an integer; above INT64_MAX (a digest) as the nearest real, since
- * jansson's integers are signed 64-bit. */
+/* v as an integer, exact over all of uint64_t: jansson's integers are
+ * signed 64-bit, so a count above INT64_MAX (a digest, a sum of hashes
+ * modulo 2^64) is a marked string in the tree that jout_write writes as
+ * its digits. */
 json_t *jout_u64(uint64_t v);
 
 /* s as a string; bytes of s that are not UTF-8 become '?'. */
@@ -65,7 +67,8 @@ int jout_append(json_t *arr, json_t *v);
 /*
  * Write root in style to f, then a newline, and flush f. Takes root's
  * reference. Returns 0, -ENOMEM when root is NULL (a maker ran out of
- * memory: nothing is written), or -EIO when f refused the text.
+ * memory) or the text could not be made (nothing is written then), or
+ * -EIO when f refused the text.
  */
 int jout_write(FILE *f, json_t *root, enum jout_style style);
 
