@@ -22,7 +22,7 @@
  * a 1 KiB payload is then four blocks of 32 words with nothing left over
  * for the 4-word vectors of the pattern check, and each chain has slack
  * (measured: the node's check 0.72-0.78 of the plain pass with three,
- * 0.80-0.83 with four; docs/performance.md).
+ * 0.80-0.83 with four; docs/changes.md).
  * CRC4_MIN: the shortest block. CRC4_FROM_*: inputs shorter than these
  * (in words) go in one chain: measured on this project's 2-vCPU Xeon,
  * calls of 8..64 words, four chains are faster from 28 words on for

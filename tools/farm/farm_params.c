@@ -15,7 +15,7 @@
  */
 /* The readouts' payload: auto is per-event under a trigger plug-in (its
  * decisions may read the payload, which prebuilt is the same in every
- * event), prebuilt otherwise (docs/performance.md, issue 13 section 7). */
+ * event), prebuilt otherwise (docs/performance.md, "readout_tx"). */
 static int per_event(const struct ff_run *r)
 {
     return r->payload == FF_PAYLOAD_PER_EVENT ||
