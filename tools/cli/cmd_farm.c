@@ -263,7 +263,7 @@ int cmd_stop(int argc, char **argv)
     c.nodes = r.n_nodes;
     ledger_close(&r, &l);
     if (o.json)
-        summary_json(stdout, &c, &r, &l);
+        summary_json_or_say(&c, &r, &l, "ebfarm stop");
     else
         summary_text(stdout, &c, &r, &l);
     farm_result_free(&r);

@@ -469,3 +469,12 @@ int summary_json(FILE *out, const struct farm_conf *c, const struct farm_result 
     }
     return jout_write(out, o, JOUT_LINES);
 }
+
+void summary_json_or_say(const struct farm_conf *c, const struct farm_result *r,
+                         const struct ledger *l, const char *who)
+{
+    int rc = summary_json(stdout, c, r, l);
+
+    if (rc != 0)
+        fprintf(stderr, "%s: the JSON summary could not be written (%s)\n", who, strerror(-rc));
+}
