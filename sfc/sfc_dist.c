@@ -10,7 +10,6 @@
 #include <rte_malloc.h>
 #include <rte_prefetch.h>
 
-#include "sfc_dp_private.h"
 
 /* A ring to each worker beyond the first, on the port's socket. */
 static int make_rings(struct sfc_dist *d, uint32_t size)
@@ -34,7 +33,7 @@ struct sfc_dist *sfc_dist_create(const struct sfc_conf *c, enum sfc_dist_kind ki
     static const uint8_t zero[6];
     struct sfc_dist *d = rte_zmalloc("sfc_dist", sizeof(*d), RTE_CACHE_LINE_SIZE);
     uint32_t size = ring_size ? ring_size : SFC_DIST_RING_DEFAULT;
-    uint32_t burst = c->burst && c->burst <= BURST_MAX ? c->burst : 32;
+    uint32_t burst = c->burst && c->burst <= SFC_BURST_MAX ? c->burst : 32;
     struct rte_eth_dev_info info;
     struct rte_ether_addr ea;
 
@@ -154,39 +153,37 @@ static inline uint16_t owner(const struct sfc_dist *d, const struct rte_mbuf *m)
 }
 
 /* Worker 0: hand out[w] to each ring; what a ring has no room for is
- * dropped and counted (received by worker 0, dropped for that reason). */
-static void hand_over(struct sfc_dist *d, struct sfc_dp *dp, struct rte_mbuf *out[][BURST_MAX],
-                      const uint16_t *cnt)
+ * dropped and counted in k (received by worker 0, dropped for that
+ * reason). */
+static void hand_over(struct sfc_dist *d, struct rte_mbuf *out[][SFC_BURST_MAX],
+                      const uint16_t *cnt, struct sfc_dist_counts *k)
 {
     for (uint16_t w = 1; w < d->n; w++) {
         if (cnt[w] == 0)
             continue;
-        unsigned k = rte_ring_sp_enqueue_burst(d->ring[w], (void **)out[w], cnt[w], NULL);
-        dp->st.dist_handed += k;
-        if (d->kind == SFC_DIST_READOUT)
-            dp->ro_handed += k;     /* input, for the drain's quiet wait */
-        if (k == cnt[w])
+        unsigned took = rte_ring_sp_enqueue_burst(d->ring[w], (void **)out[w], cnt[w], NULL);
+        k->handed += took;
+        if (took == cnt[w])
             continue;
-        for (unsigned j = k; j < cnt[w]; j++)
-            dp->st.rx_bytes += out[w][j]->pkt_len;
-        dp->st.rx_frames += cnt[w] - k;
-        dp->st.drop[SFC_DROP_DIST_RING_FULL] += cnt[w] - k;
-        rte_pktmbuf_free_bulk(out[w] + k, cnt[w] - k);
+        for (unsigned j = took; j < cnt[w]; j++)
+            k->ring_full_bytes += out[w][j]->pkt_len;
+        k->ring_full += cnt[w] - took;
+        rte_pktmbuf_free_bulk(out[w] + took, cnt[w] - took);
     }
 }
 
-uint16_t sfc_dist_take(struct sfc_dist *d, struct sfc_dp *dp, struct rte_mbuf **pkts,
-                       uint16_t max)
+uint16_t sfc_dist_take(struct sfc_dist *d, uint16_t worker, struct rte_mbuf **pkts, uint16_t max,
+                       struct sfc_dist_counts *k)
 {
-    struct rte_mbuf *out[SFC_WORKERS_MAX][BURST_MAX];
+    struct rte_mbuf *out[SFC_WORKERS_MAX][SFC_BURST_MAX];
     uint16_t cnt[SFC_WORKERS_MAX] = {0}, own = 0;
 
-    if (dp->c.worker != 0)
-        return (uint16_t)rte_ring_sc_dequeue_burst(d->ring[dp->c.worker], (void **)pkts, max,
-                                                   NULL);
+    memset(k, 0, sizeof(*k));
+    if (worker != 0)
+        return (uint16_t)rte_ring_sc_dequeue_burst(d->ring[worker], (void **)pkts, max, NULL);
     for (uint16_t w = 1; w < d->n; w++)
         if (rte_ring_free_count(d->ring[w]) < d->room) {
-            dp->st.dist_held++;  /* the link backs up until worker w takes some */
+            k->held = 1;        /* the link backs up until worker w takes some */
             return 0;
         }
     uint16_t n = rte_eth_rx_burst(d->port, 0, pkts, max);
@@ -204,23 +201,23 @@ uint16_t sfc_dist_take(struct sfc_dist *d, struct sfc_dp *dp, struct rte_mbuf **
             out[w][cnt[w]++] = pkts[i];
     }
     if (own != n)
-        hand_over(d, dp, out, cnt);
+        hand_over(d, out, cnt, k);
     return own;
 }
 
-void sfc_dist_flush(struct sfc_dist *d, struct sfc_dp *dp)
+unsigned sfc_dist_flush(struct sfc_dist *d, uint16_t w, uint64_t *bytes)
 {
     struct rte_mbuf *m[64];
-    unsigned k;
+    unsigned k, n = 0;
 
-    while (dp->c.worker && (k = rte_ring_sc_dequeue_burst(d->ring[dp->c.worker], (void **)m, 64,
-                                                           NULL)) > 0) {
+    *bytes = 0;
+    while (w && (k = rte_ring_sc_dequeue_burst(d->ring[w], (void **)m, 64, NULL)) > 0) {
         for (unsigned j = 0; j < k; j++)
-            dp->st.rx_bytes += m[j]->pkt_len;
-        dp->st.rx_frames += k;
-        dp->st.drop[SFC_DROP_DIST_LEFT] += k;
+            *bytes += m[j]->pkt_len;
+        n += k;
         rte_pktmbuf_free_bulk(m, k);
     }
+    return n;
 }
 
 unsigned sfc_dist_pending(const struct sfc_dist *d, uint16_t w)

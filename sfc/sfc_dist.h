@@ -8,7 +8,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "sfc_dp.h"
+#include "sfc_conf.h"
 
 #define SFC_DIST_RING_DEFAULT 1024   /* frames a ring to one worker holds */
 
@@ -83,15 +83,35 @@ uint16_t sfc_dist_rxqs(uint16_t port, uint16_t workers);
  * neither. */
 void sfc_dist_macs(const struct sfc_dist *d);
 
-/* Frames for the data plane of worker w (dp): worker 0 receives the port,
- * keeps its own in pkts and hands the others over; worker w >= 1 takes
- * its ring. Returns the frames in pkts. */
-uint16_t sfc_dist_take(struct sfc_dist *d, struct sfc_dp *dp, struct rte_mbuf **pkts,
-                       uint16_t max);
+/* What worker 0's receive of a shared port did, for its counters. */
+struct sfc_dist_counts {
+    uint32_t handed;             /* frames handed to other workers (dist.handed) */
+    uint32_t held;               /* 1: not read, a ring was full (dist.held) */
+    uint32_t ring_full;          /* frames dropped, their ring full (rx.drop dist_ring_full) */
+    uint64_t ring_full_bytes;    /* their bytes (they count as received: rx.frames, rx.bytes) */
+};
 
-/* At the stop, worker w >= 1 (dp): the frames still in its ring, which
- * its table could not take, freed and counted (rx.drop dist_left). */
-void sfc_dist_flush(struct sfc_dist *d, struct sfc_dp *dp);
+/* Frames for worker w: worker 0 receives the port, keeps its own in pkts
+ * and hands the others over; worker w >= 1 takes its ring. What it did in
+ * k (zeroed first). Returns the frames in pkts. */
+uint16_t sfc_dist_take(struct sfc_dist *d, uint16_t w, struct rte_mbuf **pkts, uint16_t max,
+                       struct sfc_dist_counts *k);
+
+/* At the stop, worker w >= 1: the frames still in its ring, which its
+ * table could not take, freed. Returns how many (rx.drop dist_left), their
+ * bytes in *bytes. */
+unsigned sfc_dist_flush(struct sfc_dist *d, uint16_t w, uint64_t *bytes);
+
+/* Worker 0 no longer reads the port (the drain): the rings get no more. */
+static inline void sfc_dist_feed_end(struct sfc_dist *d)
+{
+    d->feed_done = 1;
+}
+
+static inline int sfc_dist_fed(const struct sfc_dist *d)
+{
+    return d->feed_done;
+}
 
 /* Frames still in worker w's ring. */
 unsigned sfc_dist_pending(const struct sfc_dist *d, uint16_t w);

@@ -13,7 +13,6 @@
 
 #include "ebf_cycles.h"
 #include "sfc_dist.h"
-#include "sfc_dp_private.h"
 
 extern int sfc_logtype;          /* sfc_dp.c's */
 #define SFC_W_LOG(...) rte_log(RTE_LOG_ERR, sfc_logtype, "sfc: " __VA_ARGS__)
@@ -36,6 +35,7 @@ struct sfc_workers {
     volatile int intake;         /* worker 0's intake (0 while paused), followed by all */
     volatile int draining;       /* the stop began: each worker drains */
     struct sfc_dist *ro_dist, *node_dist;       /* shared ports, NULL: none */
+    struct ebf_idle idle;        /* how workers 1 .. W-1 back off when idle */
     struct sfc_share share __rte_cache_aligned;
     struct sfc_worker w[SFC_WORKERS_MAX];
 };
@@ -203,6 +203,7 @@ struct sfc_workers *sfc_workers_create(const struct sfc_conf *c)
         return NULL;
     }
     g->n = n;
+    g->idle = c->idle;
     g->share.n = n;
     if (make_dist(g, c)) {
         int e = errno;
@@ -251,7 +252,7 @@ static int worker_main(void *arg)
 {
     struct sfc_worker *x = arg;
     struct sfc_workers *g = x->g;
-    struct ebf_idle idle = x->dp->c.idle;
+    struct ebf_idle idle = g->idle;
     int drain = 0, done = 0;
 
     ebf_cycles_start(&x->cycles);
@@ -309,8 +310,8 @@ unsigned sfc_workers_drain_poll(struct sfc_workers *g, int *done)
         int d0 = 0;
         work = sfc_dp_drain_poll(g->w[0].dp, &d0);
         g->w[0].finished = d0;
-        if (g->ro_dist && g->w[0].dp->drain_phase >= 2)
-            g->ro_dist->feed_done = 1;      /* the others' rings get no more */
+        if (g->ro_dist && sfc_dp_intake_over(g->w[0].dp))
+            sfc_dist_feed_end(g->ro_dist);  /* the others' rings get no more */
     } else if (g->node_dist) {
         work = sfc_dp_poll(g->w[0].dp, 0);  /* the others' acks still come through it */
     }

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sfc_tx.h - the SFC's transmit: a queue per node port, events as zero-copy chains behind a header, throttle frames to the readouts. */
+#ifndef SFC_TX_H
+#define SFC_TX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "ebf_param.h"
+#include "sfc_conf.h"
+#include "sfc_evtab.h"
+
+#define SFC_TXQ_SIZE 1024
+/* An event is queued whole (with room for one more frame): the farm file,
+ * the readout's options and configure keep events within this. */
+_Static_assert(SFC_TXQ_SIZE - 1 >= EBF_EVENT_FRAMES_MAX, "an event of EBF_EVENT_FRAMES_MAX "
+               "frames must fit the queue toward a node");
+
+/* Frames waiting for one port to take them. */
+struct sfc_txq {
+    uint16_t port;
+    uint16_t queue;              /* the port's tx queue: the worker's on a shared port, else 0 */
+    uint16_t n;
+    uint16_t refused;            /* the first this many were refused (and counted) before */
+    struct rte_mbuf *pkt[SFC_TXQ_SIZE];
+};
+
+/* One data plane's transmit side; one lcore only. */
+struct sfc_tx {
+    struct sfc_txq *q;           /* one per distinct node port of the nodes served */
+    uint16_t n_txq;
+    uint16_t mtu, n_sources, sfc_id;
+    struct rte_mempool *hdr_pool, *clone_pool;
+    uint16_t node_txq[SFC_MAX_NODES];   /* node i's queue */
+    uint64_t txq_nodes[SFC_MAX_NODES];  /* per queue: bit i for node i on its port */
+    uint8_t node_mac[SFC_MAX_NODES][6];
+    uint8_t node_port_mac[SFC_MAX_NODES][6];    /* our MAC on each node's port */
+};
+
+/* What sending one event did. */
+struct sfc_tx_sent {
+    uint16_t frames;             /* event frames queued (0: a pool ran dry, nothing queued) */
+    uint16_t clone_fail;         /* 1 when the clone pool ran dry */
+    uint64_t bytes;              /* bytes of the frames queued */
+};
+
+/* What the throttle frames of one step did. */
+struct sfc_tx_throttled {
+    uint32_t frames, fail, spared;
+};
+
+/* Whether every node port of c takes multi-segment frames of c->mtu: 0,
+ * or -1 with err naming the port, what it lacks and what is needed. */
+int sfc_tx_check_ports(const struct sfc_conf *c, char *err, size_t len);
+
+/* A queue per distinct port of the nodes c serves (node_mask), on a
+ * shared node port (shared_port; UINT32_MAX: none) the worker's tx queue;
+ * each node's queue and our MAC
+ * on its port. 0, or -ENOMEM. */
+int sfc_tx_init(struct sfc_tx *tx, const struct sfc_conf *c, uint32_t shared_port);
+/* Frees the frames still queued and the queues. */
+void sfc_tx_fini(struct sfc_tx *tx);
+
+/*
+ * Queue the frames of event slot of tab for node: header mbufs chained to
+ * indirect clones of the received frames (no payload byte copied), a new
+ * frame whenever the next piece would pass the MTU. out->frames 0 when a
+ * pool ran dry (nothing queued, the event stays READY).
+ */
+void sfc_tx_event(struct sfc_tx *tx, struct sfc_evtab *tab, uint32_t slot, uint16_t node,
+                  struct sfc_tx_sent *out);
+
+/* Hand each queue to its port; what a port refuses stays queued. Returns
+ * the frames sent; *refused += frames refused for the first time. */
+unsigned sfc_tx_flush(struct sfc_tx *tx, uint64_t *refused);
+
+/* Free the frames still queued for node (it is gone); the other nodes of
+ * its port keep theirs, in order. */
+void sfc_tx_purge(struct sfc_tx *tx, uint16_t node);
+
+/* Throttle frame h from src_mac to each of the n readouts of d, on its
+ * port, with d[i].on; what the port refuses is freed and counted. */
+void sfc_tx_throttle(struct sfc_tx *tx, const uint8_t *src_mac, struct ebf_throttle_hdr h,
+                     const struct sfc_ro_dest *d, unsigned n, struct sfc_tx_throttled *out);
+
+/* Whether node's queue has room for an event of n_frames (and one more). */
+static inline int sfc_tx_room(const struct sfc_tx *tx, uint16_t node, uint32_t n_frames)
+{
+    return (uint32_t)tx->q[tx->node_txq[node]].n + n_frames + 1 <= SFC_TXQ_SIZE;
+}
+
+/* The nodes on node's port (bit i: node i). */
+static inline uint64_t sfc_tx_port_nodes(const struct sfc_tx *tx, uint16_t node)
+{
+    return tx->txq_nodes[tx->node_txq[node]];
+}
+
+#endif /* SFC_TX_H */
