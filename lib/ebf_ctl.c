@@ -14,14 +14,11 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_ring.h>
-#include <zmq.h>
 
 #include "ebf_ctl_private.h"
+#include "ebf_ctl_tel.h"
 #include "ebf_kv.h"
-#include "ebf_pb.h"
 #include "ebf_util.h"
-
-RTE_LOG_REGISTER_DEFAULT(ebf_ctl_logtype, INFO);
 
 volatile sig_atomic_t ebf_ctl_force;
 static volatile sig_atomic_t signals_seen;
@@ -286,33 +283,61 @@ static void log_refusal(struct ebf_ctl *ctl, const char *cmd, const char *err, i
         CTL_LOG(NOTICE, "refused '%s': %s\n", cmd, err);
 }
 
+/* What a reply, a snapshot and telemetry say of the daemon now. */
+static struct ebf_ctl_status status(const struct ebf_ctl *ctl)
+{
+    return (struct ebf_ctl_status){
+        .component = ctl->ops->component, .instance = ctl->instance, .farm = ctl->farm,
+        .error = ctl->error, .state = ctl->state, .run_number = ctl->run_number,
+        .since_ns = ctl->since_ns, .finished = ctl->finished, .period_ms = ctl->c.period_ms,
+    };
+}
+
+/* ctl->ms := the metric list of snap and the process's memory, a copy of
+ * it kept for telemetry. */
+static const struct ebf_metrics *metrics(struct ebf_ctl *ctl, const void *snap)
+{
+    uint64_t rss_kb = ebf_rss_kb(0);
+    struct ebf_ctl_status st = status(ctl);
+
+    ebf_metrics_clear(&ctl->ms);
+    ctl->ops->metrics(snap, &ctl->ms);
+    /* The process's own memory, so that a reader on another host (ebfarm
+     * soak) sees it in the snapshot: no /proc of ours to read there. */
+    if (rss_kb)
+        ebf_metrics_gauge(&ctl->ms, EBF_METRIC_RSS_BYTES, NULL, NULL, (double)rss_kb * 1024.0);
+    ebf_ctl_tel_publish(&ctl->ms, &st);
+    return &ctl->ms;
+}
+
 /* One request from the REP socket: decode, execute, always reply with the
  * counters: the lcore's now, or the drained run's when it cannot answer. */
 static void serve_one(struct ebf_ctl *ctl)
 {
     char err[512];
-    int got, ok = 0;
-    Ebfarm__Request *rq = ebf_ctl_recv(ctl, &got);
+    int ok = 0;
+    enum ebf_ctl_got got = ebf_ctl_wire_recv(&ctl->wire, &ctl->rq, err, sizeof(err));
 
-    if (!got)
+    if (got == EBF_CTL_GOT_NONE)
         return;
-    if (!rq) {
-        snprintf(err, sizeof(err), "the request is not an ebfarm.Request message");
+    if (got == EBF_CTL_GOT_GARBAGE) {
         log_refusal(ctl, "?", err, 0);
     } else {
-        enum ebf_cmd c = (enum ebf_cmd)rq->command;
-        ok = ebf_ctl_take_params(ctl, rq, err, sizeof(err)) == 0 &&
-             command(ctl, c, rq->run_number, ctl->params, rq->n_params, err, sizeof(err)) == 0;
+        enum ebf_cmd c = (enum ebf_cmd)ctl->rq.command;
+        ok = got == EBF_CTL_GOT_REQUEST &&
+             command(ctl, c, ctl->rq.run_number, ctl->rq.params, ctl->rq.n_params, err,
+                     sizeof(err)) == 0;
         if (!ok)
             log_refusal(ctl, ebf_cmd_name(c), err, 0);
-        ebfarm__request__free_unpacked(rq, NULL);
     }
     const void *snap = NULL;
     if (do_snapshot(ctl) == 0)
         snap = ctl->snap;
     else if (ctl->have_final)
         snap = ctl->final;
-    ebf_ctl_reply(ctl, ok, ok ? "" : err, snap);
+    const struct ebf_metrics *ms = snap ? metrics(ctl, snap) : NULL;
+    struct ebf_ctl_status st = status(ctl);
+    ebf_ctl_wire_reply(&ctl->wire, ok, ok ? "" : err, &st, ms);
 }
 
 /* The lcore's counters on the PUB socket and for telemetry. The snapshot
@@ -322,10 +347,11 @@ static void publish(struct ebf_ctl *ctl)
 {
     if (do_snapshot(ctl) != 0)
         return;
-    if (ctl->pub)
-        ebf_ctl_send_snapshot(ctl, ctl->snap);
-    else
-        ebf_ctl_metrics(ctl, ctl->snap);
+    const struct ebf_metrics *ms = metrics(ctl, ctl->snap);
+    if (ctl->wire.pub) {
+        struct ebf_ctl_status st = status(ctl);
+        ebf_ctl_wire_publish(&ctl->wire, &st, ms);
+    }
 }
 
 /* Signals and standalone runs: stop a run, then shut down once it drained. */
@@ -359,13 +385,8 @@ static void *ctl_main(void *arg)
     ctl->next_pub = mono_s() + period;
     while (!ctl->shutdown) {
         log_refusal(ctl, NULL, NULL, 0);
-        if (ctl->rep) {
-            zmq_pollitem_t it = {.socket = ctl->rep, .events = ZMQ_POLLIN};
-            if (zmq_poll(&it, 1, 20) > 0 && (it.revents & ZMQ_POLLIN))
-                serve_one(ctl);
-        } else {
-            usleep(20000);
-        }
+        if (ebf_ctl_wire_wait(&ctl->wire, 20))
+            serve_one(ctl);
         collect(ctl);
         local_commands(ctl);
         if (mono_s() >= ctl->next_pub) {
@@ -388,14 +409,7 @@ static void *ctl_main(void *arg)
 /* Free everything ctl holds (the thread is joined or never started). */
 static void release(struct ebf_ctl *ctl)
 {
-    if (ctl->rep)
-        zmq_close(ctl->rep);
-    if (ctl->pub)
-        zmq_close(ctl->pub);
-    ebf_zap_stop(ctl->zap);         /* closes its socket: before the context ends */
-    free(ctl->keys);
-    if (ctl->zctx)
-        zmq_ctx_term(ctl->zctx);
+    ebf_ctl_wire_close(&ctl->wire);
     rte_ring_free(ctl->req);
     rte_ring_free(ctl->rsp);
     ebf_metrics_free(&ctl->ms);
@@ -409,19 +423,20 @@ static void release(struct ebf_ctl *ctl)
 }
 
 /* ZeroMQ: the context, the ZAP handler, the sockets (whose threads start
- * with the first). 0, or the errno of what failed. */
+ * with the first), on the control threads' CPUs. 0, or the errno of what
+ * failed. */
 static int open_zmq(struct ebf_ctl *ctl, const struct ebf_ctl_conf *c)
 {
-    ctl->zctx = zmq_ctx_new();
-    if (!ctl->zctx)
-        return ENOMEM;
-    if (ebf_ctl_secure(ctl) != 0)
-        return errno;
-    if (c->control && !(ctl->rep = ebf_ctl_bind(ctl, ZMQ_REP, c->control)))
-        return errno ? errno : EADDRINUSE;
-    if (c->metrics && !(ctl->pub = ebf_ctl_bind(ctl, ZMQ_PUB, c->metrics)))
-        return errno ? errno : EADDRINUSE;
-    return 0;
+    struct ebf_ctl_wire_conf wc = {
+        .who = ctl->ops->component, .control = c->control, .metrics = c->metrics,
+        .curve_keys = c->curve_keys, .insecure = c->insecure,
+    };
+    cpu_set_t cpus;
+    int moved = ebf_ctl_cpus_enter(&cpus);
+    int e = ebf_ctl_wire_open(&ctl->wire, &wc);
+
+    ebf_ctl_cpus_leave(&cpus, moved);
+    return e;
 }
 
 struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ctl_ops *ops)
@@ -464,10 +479,7 @@ struct ebf_ctl *ebf_ctl_create(const struct ebf_ctl_conf *c, const struct ebf_ct
         e = rte_errno;
         goto fail;
     }
-    cpu_set_t cpus;
-    int moved = ebf_ctl_cpus_enter(&cpus);
     e = open_zmq(ctl, c);
-    ebf_ctl_cpus_leave(&cpus, moved);
     if (e)
         goto fail;
     ebf_ctl_tel_register();

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ebf_ctl_types.h"
 #include "ebf_cycles.h"
 #include "ebf_fsm.h"
 #include "ebf_idle.h"
@@ -77,14 +78,6 @@ struct ebf_ctl_ops {
      * why naming what failed; the daemon then goes to ERROR with why. */
     int (*fault)(void *dp, char *why, size_t len);
 };
-
-/* The largest request the control socket takes (ZMQ_MAXMSGSIZE): ZeroMQ
- * drops a larger message and the connection it came on, unanswered. */
-#define EBF_CTL_MSG_MAX 65536
-/* What a configure may hold: keys are names of a-z, 0-9 and _. */
-#define EBF_CTL_PARAMS_MAX 64
-#define EBF_CTL_KEY_MAX 63
-#define EBF_CTL_VALUE_MAX 255
 
 struct ebf_ctl_conf {
     const char *instance;        /* the process's name */

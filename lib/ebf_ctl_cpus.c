@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ebf_ctl_cpus.c - the threads the control side starts (ZeroMQ's, the ZAP handler) put on DPDK's control-thread CPUs, off the lcores. */
+#include "ebf_ctl_cpus.h"
+
 #include <pthread.h>
-#include <sched.h>
 
 #include <rte_lcore.h>
-
-#include "ebf_ctl_private.h"
 
 /* What a control thread finds its CPUs to be. */
 struct probe {

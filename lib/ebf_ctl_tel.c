@@ -12,7 +12,8 @@
 
 #include <rte_telemetry.h>
 
-#include "ebf_ctl_private.h"
+#include "ebf_ctl_tel.h"
+#include "ebf_ctl_log.h"
 #include "ebf_util.h"
 
 #ifndef EBF_VERSION
@@ -23,7 +24,7 @@
  * DPDK's telemetry thread calls the commands, with no argument of ours, so
  * what they show is one process-wide copy: the control thread refreshes it
  * from every metric list it builds (each metrics period and each reply to a
- * command, ebf_ctl_metrics) under tel.lock, and the commands read it under
+ * command, ebf_ctl_tel_publish) under tel.lock, and the commands read it under
  * the same lock. They never reach the data plane or the control block. A
  * process with several control threads (tests) shows the last to publish.
  *
@@ -105,7 +106,7 @@ static int reserve(unsigned n)
     return 0;
 }
 
-static void publish(const struct ebf_ctl *ctl, const struct ebf_metrics *ms)
+void ebf_ctl_tel_publish(const struct ebf_metrics *ms, const struct ebf_ctl_status *st)
 {
     pthread_mutex_lock(&tel.lock);
     if (reserve(ms->n) == 0) {
@@ -113,29 +114,16 @@ static void publish(const struct ebf_ctl *ctl, const struct ebf_metrics *ms)
             fill_entry(&tel.e[i], &ms->m[i]);
         tel.n = ms->n;
         tel.have = 1;
-        snprintf(tel.component, sizeof(tel.component), "%s", ctl->ops->component);
-        snprintf(tel.instance, sizeof(tel.instance), "%s", ctl->instance);
-        snprintf(tel.farm, sizeof(tel.farm), "%s", ctl->farm);
-        snprintf(tel.error, sizeof(tel.error), "%s", ctl->error);
-        tel.state = ctl->state;
-        tel.run_number = ctl->run_number;
-        tel.period_ms = ctl->c.period_ms;
+        snprintf(tel.component, sizeof(tel.component), "%s", st->component);
+        snprintf(tel.instance, sizeof(tel.instance), "%s", st->instance);
+        snprintf(tel.farm, sizeof(tel.farm), "%s", st->farm);
+        snprintf(tel.error, sizeof(tel.error), "%s", st->error);
+        tel.state = st->state;
+        tel.run_number = st->run_number;
+        tel.period_ms = st->period_ms;
         tel.published_ns = ebf_now_ns();
     }
     pthread_mutex_unlock(&tel.lock);
-}
-
-void ebf_ctl_metrics(struct ebf_ctl *ctl, const void *snap)
-{
-    uint64_t rss_kb = ebf_rss_kb(0);
-
-    ebf_metrics_clear(&ctl->ms);
-    ctl->ops->metrics(snap, &ctl->ms);
-    /* The process's own memory, so that a reader on another host (ebfarm
-     * soak) sees it in the snapshot: no /proc of ours to read there. */
-    if (rss_kb)
-        ebf_metrics_gauge(&ctl->ms, EBF_METRIC_RSS_BYTES, NULL, NULL, (double)rss_kb * 1024.0);
-    publish(ctl, &ctl->ms);
 }
 
 /* --- The commands (DPDK's telemetry thread) ------------------------------ */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* node_dp.c - trigger node poll loop: reassemble, verify every piece, decide, ack. */
+/* node_dp.c - trigger node poll loop: receive, then the stages (event table, reassembly, trigger, workers, storage) in one direction, then count and ack with credit. */
 #include "node_dp.h"
 
 #include <errno.h>
@@ -12,39 +12,51 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
-#include "ebf_args.h"
-#include "ebf_kv.h"
-#include "ebf_mix.h"
+#include "ebf_param.h"
 #include "ebf_util.h"
 #include "node_dp_private.h"
+#include "node_reasm.h"
+#include "node_tally.h"
 
 #define BURST_MAX NODE_BURST_MAX
 _Static_assert(FRAME_MAX >= EBF_MTU_MAX + EBF_L2_MAX_HLEN, "scratch below the largest frame");
-#define DONE_WINDOW 65536
-
-static const uint8_t verify_bit[] = {
-#define NODE_VERIFY_BIT(n, s, b) b,
-    NODE_FOREACH_VERIFY(NODE_VERIFY_BIT)
-#undef NODE_VERIFY_BIT
-};
-
-
-/* No event held: every slot free (slot 0 handed out first), the index empty. */
-static void events_reset(struct node_dp *dp)
-{
-    memset(dp->ev, 0, sizeof(*dp->ev) * dp->c.credits);
-    for (uint32_t i = 0; i <= dp->idx_mask; i++)
-        dp->idx[i].slot = NODE_EV_NONE;
-    for (uint16_t i = 0; i < dp->c.credits; i++)
-        dp->free_ev[i] = (uint16_t)(dp->c.credits - 1 - i);
-    dp->n_free_ev = dp->c.credits;
-}
 
 uint16_t node_max_acks(uint16_t mtu)
 {
     size_t fit = ((mtu ? mtu : 1500) - ebf_credit_len(0)) / EBF_ACK_LEN;
 
     return (uint16_t)(fit < EBF_MAX_ACKS ? fit : EBF_MAX_ACKS);
+}
+
+/* The stages: the event table, storage, the trigger, the held frames (when
+ * the plug-in or storage reads payload), the workers. 0 or -errno. */
+static int stages_start(struct node_dp *dp)
+{
+    const struct node_conf *c = &dp->c;
+    struct node_dp_trigger_conf tc = {
+        .trigger = c->trigger, .run = c->run, .node_id = c->node_id, .accept = c->accept,
+        .accept_seed = c->accept_seed, .trigger_us = c->trigger_us,
+        .timeout_ms = c->trigger_timeout_ms,
+    };
+    void *mem = rte_zmalloc("node_evtab", node_evtab_mem(c->credits), RTE_CACHE_LINE_SIZE);
+
+    if (!mem)
+        return -ENOMEM;
+    node_evtab_init(&dp->evt, c->credits, mem);
+    dp->view = node_dp_trigger_reads(&tc) || c->store.dir[0];
+    int rc = node_dp_store_init(&dp->sto, &c->store, c->node_id, c->credits, &dp->v);
+    if (rc == 0)
+        rc = node_dp_trigger_start(&dp->trig, &tc, dp->view ? &dp->v : NULL);
+    if (rc == 0 && dp->view && node_view_init(&dp->v, c->credits)) {
+        node_dp_trigger_stop(&dp->trig);
+        rc = -ENOMEM;
+    }
+    if (rc == 0 && c->workers > NODE_WORKERS_MAX)
+        rc = -EINVAL;
+    if (rc == 0)
+        rc = node_dp_workers_start(&dp->ws, c->workers, c->credits, &dp->trig, dp->evt.ev,
+                                   &c->idle);
+    return rc;
 }
 
 struct node_dp *node_dp_create(const struct node_conf *conf)
@@ -64,41 +76,14 @@ struct node_dp *node_dp_create(const struct node_conf *conf)
         dp->c.ack_batch = 16;
     if (dp->c.ack_batch > dp->max_acks)
         dp->c.ack_batch = dp->max_acks;
-    dp->ev = rte_zmalloc("node_ev", sizeof(*dp->ev) * conf->credits, RTE_CACHE_LINE_SIZE);
-    dp->done = rte_zmalloc("node_done", sizeof(uint64_t) * DONE_WINDOW, 0);
-    dp->done_ack = rte_zmalloc("node_done_ack", sizeof(struct ebf_ack) * DONE_WINDOW, 0);
-    dp->idx_mask = 1;
-    while (dp->idx_mask + 1 < 2u * conf->credits)
-        dp->idx_mask = (dp->idx_mask << 1) | 1;
-    dp->idx = rte_malloc("node_idx", sizeof(*dp->idx) * (dp->idx_mask + 1), RTE_CACHE_LINE_SIZE);
-    dp->free_ev = rte_malloc("node_free_ev", sizeof(uint16_t) * conf->credits, 0);
     dp->ack_cap = (uint16_t)(conf->credits + ACK_QUEUE_EXTRA);
     dp->ack = rte_malloc("node_acks", sizeof(*dp->ack) * dp->ack_cap, 0);
-    if (!dp->ev || !dp->done || !dp->done_ack || !dp->idx || !dp->free_ev || !dp->ack) {
-        node_dp_destroy(dp);
-        errno = ENOMEM;
-        return NULL;
-    }
-    int rc = node_dp_store_init(dp);
+    int rc = dp->ack ? stages_start(dp) : -ENOMEM;
     if (rc) {
         node_dp_destroy(dp);
         errno = -rc;
         return NULL;
     }
-    rc = node_dp_trigger_start(dp);
-    if (rc) {
-        dp->tp = NULL;
-        node_dp_destroy(dp);
-        errno = -rc;
-        return NULL;
-    }
-    rc = node_dp_workers_start(dp);
-    if (rc) {
-        node_dp_destroy(dp);
-        errno = -rc;
-        return NULL;
-    }
-    events_reset(dp);
     dp->credits_owed = conf->credits;
     dp->hb_tsc = (uint64_t)(conf->heartbeat_ms * 1e-3 * (double)rte_get_tsc_hz());
     ebf_hist_init(&dp->st.e2e_ns);
@@ -110,15 +95,13 @@ void node_dp_destroy(struct node_dp *dp)
 {
     if (!dp)
         return;
-    node_dp_workers_stop(dp);
-    node_dp_store_free(dp);
-    node_dp_trigger_stop(dp);
-    rte_free(dp->ev);
-    rte_free(dp->idx);
-    rte_free(dp->free_ev);
+    node_dp_workers_stop(&dp->ws);
+    node_dp_store_free(&dp->sto);
+    if (dp->view)
+        node_view_free(&dp->v);
+    node_dp_trigger_stop(&dp->trig);
+    rte_free(dp->evt.ev);
     rte_free(dp->ack);
-    rte_free(dp->done);
-    rte_free(dp->done_ack);
     rte_free(dp);
 }
 
@@ -181,181 +164,6 @@ static unsigned flush_acks(struct node_dp *dp)
 
 /* --- Events ---------------------------------------------------------------- */
 
-static inline uint32_t idx_home(const struct node_dp *dp, uint64_t id)
-{
-    return (uint32_t)ebf_mix64(id) & dp->idx_mask;
-}
-
-/* The event of h by its id (an index probe, not a scan of the slots), or
- * a new one in a free slot; NULL when every slot is taken. */
-static struct node_ev *find_event(struct node_dp *dp, const struct ebf_event_hdr *h)
-{
-    uint32_t i = idx_home(dp, h->event_id);
-
-    for (; dp->idx[i].slot != NODE_EV_NONE; i = (i + 1) & dp->idx_mask)
-        if (dp->idx[i].id == h->event_id)
-            return &dp->ev[dp->idx[i].slot];
-    if (dp->n_free_ev == 0)
-        return NULL;
-    uint16_t slot = dp->free_ev[--dp->n_free_ev];
-    struct node_ev *free_ev = &dp->ev[slot];
-    dp->idx[i] = (struct node_idx){.id = h->event_id, .slot = slot};
-    memset(free_ev, 0, offsetof(struct node_ev, src_len));
-    memset(free_ev->src_len, 0, sizeof(free_ev->src_len[0]) * h->n_sources);
-    memset(free_ev->src_got, 0, sizeof(free_ev->src_got[0]) * h->n_sources);
-    free_ev->used = 1;
-    free_ev->id = h->event_id;
-    free_ev->n_sources = h->n_sources;
-    free_ev->flags = h->flags;
-    free_ev->frame_count = h->frame_count;
-    free_ev->present[0] = h->present[0];
-    free_ev->present[1] = h->present[1];
-    free_ev->bytes = h->event_bytes;
-    free_ev->first_tx_ns = UINT64_MAX;
-    return free_ev;
-}
-
-/* The event is done: out of the index (later entries of its probe run
- * shifted back), its slot free. */
-static void event_free(struct node_dp *dp, struct node_ev *e)
-{
-    uint32_t i = idx_home(dp, e->id), j;
-
-    while (dp->idx[i].id != e->id || dp->idx[i].slot == NODE_EV_NONE)
-        i = (i + 1) & dp->idx_mask;
-    for (j = i;;) {
-        j = (j + 1) & dp->idx_mask;
-        if (dp->idx[j].slot == NODE_EV_NONE)
-            break;
-        uint32_t k = idx_home(dp, dp->idx[j].id);
-        int stays = i <= j ? (k > i && k <= j) : (k > i || k <= j);
-        if (!stays) {
-            dp->idx[i] = dp->idx[j];
-            i = j;
-        }
-    }
-    dp->idx[i].slot = NODE_EV_NONE;
-    e->used = 0;
-    dp->free_ev[dp->n_free_ev++] = (uint16_t)(e - dp->ev);
-}
-
-static void flag(struct node_ev *e, enum node_verify v)
-{
-    e->status |= verify_bit[v];
-}
-
-/* Verify the pieces of one event frame (len bytes after the event header);
- * when the frame is held (the plug-in reads payload), note where each
- * piece's payload lies in it (base: the frame's first byte as read). */
-static void verify_pieces(struct node_dp *dp, struct node_ev *e, const uint8_t *p,
-                          size_t len, uint16_t n_pieces, const struct rte_mbuf *held,
-                          const uint8_t *base)
-{
-    for (uint16_t i = 0; i < n_pieces; i++) {
-        struct ebf_frag_hdr h;
-        size_t used;
-        int pattern_bad = 0;
-        enum ebf_reason r = ebf_frag_parse(p, len, e->n_sources, 0, &h, &used);
-        if (r == EBF_R_OK)
-            r = ebf_frag_verify(p, &h, &pattern_bad);   /* CRC and pattern, one pass */
-        if (r == EBF_R_BAD_CHECKSUM) {
-            /* Lengths and source were checked before the CRC: the piece can
-             * be stepped over, its bytes are just not to be trusted. */
-            dp->st.piece_reject[r]++;
-            flag(e, NODE_V_BAD_CRC);
-            used = EBF_FRAG_HLEN + (size_t)h.piece_len;
-        } else if (r != EBF_R_OK) {
-            dp->st.piece_reject[r]++;
-            flag(e, NODE_V_BAD_SOURCES);
-            return;             /* the rest of the frame cannot be located */
-        } else if (pattern_bad) {
-            flag(e, NODE_V_BAD_PATTERN);
-        }
-        if (h.event_id != e->id)
-            flag(e, NODE_V_BAD_EVENT_ID);
-        if (!ebf_present_test(e->present, h.source) ||
-            (e->src_got[h.source] && e->src_len[h.source] != h.frag_len))
-            flag(e, NODE_V_BAD_SOURCES);
-        if (held)
-            node_view_add(&dp->v, (uint16_t)(e - dp->ev), held,
-                          (uint32_t)(p + EBF_FRAG_HLEN - base), h.piece_len, h.source, h.offset,
-                          h.flags);
-        e->src_len[h.source] = h.frag_len;
-        e->src_got[h.source] += h.piece_len;
-        e->got_bytes += h.piece_len;
-        if (h.tx_ns < e->first_tx_ns)
-            e->first_tx_ns = h.tx_ns;
-        p += used;
-        len -= used;
-    }
-}
-
-static void queue_ack(struct node_dp *dp, const struct ebf_ack *a);
-
-/* e is decided and, when accepted with storage on, stored or lost at
- * storage: remember the decision, free the slot, queue the ack. */
-static void complete_event(struct node_dp *dp, struct node_ev *e, int accept)
-{
-    struct ebf_ack a = {
-        .event_id = e->id, .decision = accept ? EBF_DEC_ACCEPT : EBF_DEC_REJECT,
-        .status = e->status,
-    };
-    dp->done[e->id % DONE_WINDOW] = e->id + 1;
-    dp->done_ack[e->id % DONE_WINDOW] = a;
-    node_dp_release(dp, e);
-    event_free(dp, e);
-    e->waiting = 0;
-    queue_ack(dp, &a);
-}
-
-static void complete_accepted(struct node_dp *dp, struct node_ev *e)
-{
-    complete_event(dp, e, 1);
-}
-
-/* e is decided (outcome: a decision word): count it, store an accepted
- * event and queue the ack (an event waiting for storage keeps its slot, so
- * its credit stays with the node). */
-static void event_decided(struct node_dp *dp, struct node_ev *e, uint32_t outcome)
-{
-    uint16_t stream = 0;
-    int accept = node_dp_decided(dp, outcome, &stream);
-    uint64_t now = ebf_now_ns();
-    if (e->first_tx_ns != UINT64_MAX && now > e->first_tx_ns)
-        ebf_hist_add(&dp->st.e2e_ns, now - e->first_tx_ns);
-    dp->st.events++;
-    dp->st.accepted += accept;
-    dp->st.rejected += !accept;
-    dp->st.incomplete += (e->flags & EBF_EVF_INCOMPLETE) != 0;
-    dp->st.payload_bytes += e->got_bytes;
-    dp->st.decided_digest += ebf_mix64(e->id);
-    for (unsigned v = 0; v < NODE_V_MAX; v++)
-        dp->st.verify[v] += (e->status & verify_bit[v]) != 0;
-    dp->st.events_bad += e->status != 0;
-    e->stream = stream;
-    if (accept && dp->store && !node_dp_store_event(dp, e))
-        return;
-    complete_event(dp, e, accept);
-}
-
-/* Every frame of e is in: check the source set, then decide here or hand
- * e to a trigger worker (its decision comes back through
- * node_dp_workers_poll). */
-static void finish_event(struct node_dp *dp, struct node_ev *e)
-{
-    for (unsigned s = 0; s < e->n_sources; s++) {
-        int present = ebf_present_test(e->present, s);
-        if (present ? e->src_got[s] != e->src_len[s] || e->src_len[s] == 0 : e->src_got[s] != 0)
-            flag(e, NODE_V_BAD_SOURCES);
-    }
-    if (e->got_bytes != e->bytes)
-        flag(e, NODE_V_BAD_SOURCES);
-    if (dp->w)
-        node_dp_workers_give(dp, e);
-    else
-        event_decided(dp, e, node_dp_decide_in(dp, e, &dp->dx));
-}
-
 /* Queue an ack (and the credit it returns); flush a full batch. Every ack
  * goes into the ledger's record: the SFC sees each exactly once. There is
  * room: node_dp_poll receives only while a burst's acks fit (no wait on
@@ -368,91 +176,203 @@ static void queue_ack(struct node_dp *dp, const struct ebf_ack *a)
         flush_acks(dp);
 }
 
-/* One received frame; returns 1 when the event's view holds it (the
- * caller must not free it). */
-static int handle_frame(struct node_dp *dp, struct rte_mbuf *m)
+/* e is decided and, when accepted with storage on, stored or lost at
+ * storage: remember the decision, free the slot, queue the ack. */
+static void complete_event(struct node_dp *dp, struct node_ev *e, int accept)
 {
-    const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-    size_t len = m->pkt_len;
-    struct ebf_l2l3 l;
-    struct ebf_event_hdr h;
+    struct ebf_ack a = {
+        .event_id = e->id, .decision = accept ? EBF_DEC_ACCEPT : EBF_DEC_REJECT,
+        .status = e->status,
+    };
+    node_evtab_note_done(&dp->evt, &a);
+    if (dp->view)
+        node_view_reset(&dp->v, node_evtab_slot(&dp->evt, e));
+    node_evtab_free(&dp->evt, e);
+    e->waiting = 0;
+    queue_ack(dp, &a);
+}
 
+/* e is decided (outcome: a decision word): count it, store an accepted
+ * event and queue the ack (an event waiting for storage keeps its slot, so
+ * its credit stays with the node). */
+static void event_decided(struct node_dp *dp, struct node_ev *e, uint32_t outcome)
+{
+    int accept = node_tally_decided(&dp->st, e, outcome, ebf_now_ns(), &e->stream);
+
+    e->waiting = 0;
+    if (accept && node_dp_store_on(&dp->sto) &&
+        !node_dp_store_event(&dp->sto, e, node_evtab_slot(&dp->evt, e))) {
+        e->waiting = 1;         /* waits for a block, in order */
+        return;
+    }
+    complete_event(dp, e, accept);
+}
+
+/* Every frame of e is in: check the source set, then decide here or hand
+ * e to a trigger worker (its decision comes back in workers_poll). */
+static void finish_event(struct node_dp *dp, struct node_ev *e)
+{
+    uint16_t slot = node_evtab_slot(&dp->evt, e);
+
+    node_reasm_finish(e);
+    if (dp->ws.n) {
+        e->waiting = 1;         /* at a worker: frames sent again are dropped */
+        node_dp_workers_give(&dp->ws, slot);
+    } else {
+        event_decided(dp, e, node_dp_trigger_decide(&dp->trig, e, slot, &dp->dx));
+    }
+}
+
+/* A frame of an event already decided (the SFC took us for dead and sent
+ * it again): it stays decided; its last frame gets the same ack again,
+ * which returns the credit the SFC spent on it. */
+static void frame_again(struct node_dp *dp, const struct ebf_event_hdr *h,
+                        const struct ebf_ack *a)
+{
+    dp->st.dup_frames++;
+    if (h->frame_index + 1 == h->frame_count) {
+        dp->st.dup_events++;
+        queue_ack(dp, a);
+    }
+}
+
+/* The pieces of frame m (at p, event header h, its event e) verified into
+ * e; held (the plug-in reads payload): their places noted in the view. */
+static void frame_pieces(struct node_dp *dp, struct node_ev *e, const struct rte_mbuf *held,
+                         const uint8_t *p, const struct ebf_l2l3 *l, uint16_t n_pieces)
+{
+    struct node_reasm r = node_reasm_start(e, p, p + l->hlen + EBF_EVENT_HLEN,
+                                           l->len - EBF_EVENT_HLEN, n_pieces);
+    uint16_t slot = node_evtab_slot(&dp->evt, e);
+    struct node_piece pc;
+
+    while (node_reasm_next(&r, dp->st.piece_reject, &pc))
+        if (held)
+            node_view_add(&dp->v, slot, held, pc.off, pc.len, pc.source, pc.frag_off, pc.flags);
+}
+
+/* The frame's bytes at *p and its event header in h: 0, or 1 when it is
+ * not a good event frame (counted). */
+static int frame_parse(struct node_dp *dp, struct rte_mbuf *m, const uint8_t **p,
+                       struct ebf_l2l3 *l, struct ebf_event_hdr *h)
+{
+    size_t len = m->pkt_len;
+
+    *p = rte_pktmbuf_mtod(m, const uint8_t *);
     dp->st.rx_frames++;
     dp->st.rx_bytes += len;
     if (m->nb_segs > 1) {
         if (len > FRAME_MAX) {
             dp->st.reject[EBF_R_BAD_LENGTH]++;
-            return 0;
+            return 1;
         }
-        p = rte_pktmbuf_read(m, 0, (uint32_t)len, dp->scratch);
+        *p = rte_pktmbuf_read(m, 0, (uint32_t)len, dp->scratch);
     }
-    enum ebf_reason r = ebf_parse_l2l3(p, len, EBF_UDP_PORT_DEFAULT, &l);
-    if (r == EBF_R_OK && l.type != EBF_T_EVENT) {
+    enum ebf_reason r = ebf_parse_l2l3(*p, len, EBF_UDP_PORT_DEFAULT, l);
+    if (r == EBF_R_OK && l->type != EBF_T_EVENT) {
         dp->st.wrong_type++;
-        return 0;
+        return 1;
     }
     if (r == EBF_R_OK)
-        r = ebf_event_parse(p + l.hlen, l.len, &h);
+        r = ebf_event_parse(*p + l->hlen, l->len, h);
     if (r != EBF_R_OK) {
         dp->st.reject[r]++;
+        return 1;
+    }
+    return 0;
+}
+
+/* One received frame; returns 1 when the event's view holds it (the
+ * caller must not free it). */
+static int handle_frame(struct node_dp *dp, struct rte_mbuf *m)
+{
+    const uint8_t *p;
+    struct ebf_l2l3 l;
+    struct ebf_event_hdr h;
+
+    if (frame_parse(dp, m, &p, &l, &h))
+        return 0;
+    const struct ebf_ack *again = node_evtab_done(&dp->evt, h.event_id);
+    if (again) {
+        frame_again(dp, &h, again);
         return 0;
     }
-    if (dp->done[h.event_id % DONE_WINDOW] == h.event_id + 1) {
-        /* Sent again (the SFC took us for dead): the event was decided
-         * once and stays so; its last frame gets the same ack again, which
-         * returns the credit the SFC spent on it. */
-        dp->st.dup_frames++;
-        if (h.frame_index + 1 == h.frame_count) {
-            dp->st.dup_events++;
-            queue_ack(dp, &dp->done_ack[h.event_id % DONE_WINDOW]);
-        }
-        return 0;
-    }
-    struct node_ev *e = find_event(dp, &h);
+    struct node_ev *e = node_evtab_find(&dp->evt, &h);
     if (!e) {
         dp->st.no_slot++;
         return 0;
     }
-    if (e->waiting) {           /* decided, waiting for storage: a frame sent again */
+    if (e->waiting) {           /* deciding or waiting for storage: a frame sent again */
         dp->st.dup_frames++;
         return 0;
     }
-    if (h.n_sources != e->n_sources || h.flags != e->flags ||
-        h.frame_count != e->frame_count || h.present[0] != e->present[0] ||
-        h.present[1] != e->present[1])
-        flag(e, NODE_V_BAD_SOURCES);
-    int keep = dp->view && node_view_hold(&dp->v, (uint16_t)(e - dp->ev), m);
-    verify_pieces(dp, e, p + l.hlen + EBF_EVENT_HLEN, l.len - EBF_EVENT_HLEN, h.n_pieces,
-                  keep ? m : NULL, p);
+    node_reasm_header(e, &h);
+    int keep = dp->view && node_view_hold(&dp->v, node_evtab_slot(&dp->evt, e), m);
+    frame_pieces(dp, e, keep ? m : NULL, p, &l, h.n_pieces);
     if (++e->frames_got == e->frame_count)
         finish_event(dp, e);
     return keep;
 }
 
-unsigned node_dp_poll(struct node_dp *dp)
+/* The decisions the workers hand back, each counted, stored and acked. */
+static unsigned workers_poll(struct node_dp *dp)
+{
+    struct node_decided d[NODE_WORKERS_MAX * NODE_WORKERS_BURST];
+    unsigned n = node_dp_workers_poll(&dp->ws, d);
+
+    for (unsigned i = 0; i < n; i++)
+        event_decided(dp, &dp->evt.ev[d[i].slot], d[i].outcome);
+    return n;
+}
+
+/* The events storage hands back as blocks come free, each acked. */
+static unsigned store_poll(struct node_dp *dp)
+{
+    uint16_t done[NODE_BURST_MAX];
+    unsigned n, work = 0;
+
+    do {
+        n = node_dp_store_take(&dp->sto, dp->evt.ev, done, NODE_BURST_MAX);
+        for (unsigned i = 0; i < n; i++)
+            complete_event(dp, &dp->evt.ev[done[i]], 1);
+        work += n;
+    } while (n == NODE_BURST_MAX);
+    node_dp_store_tick(&dp->sto);
+    return work;
+}
+
+/* Receive a burst and handle each frame; returns the frames received. */
+static unsigned rx_poll(struct node_dp *dp)
 {
     struct rte_mbuf *pkts[BURST_MAX];
+    uint16_t n = rte_eth_rx_burst(dp->c.port, 0, pkts, dp->c.burst), n_free = 0;
+
+    for (uint16_t i = 0; i < n; i++)
+        if (!handle_frame(dp, pkts[i]))
+            pkts[n_free++] = pkts[i];
+    if (n_free)
+        rte_pktmbuf_free_bulk(pkts, n_free);
+    return n;
+}
+
+unsigned node_dp_poll(struct node_dp *dp)
+{
     unsigned work = 0;
 
     if (dp->credits_owed && send_credit(dp, dp->credits_owed)) {
         dp->credits_owed = 0;
         work++;
     }
-    if (dp->w)
-        work += node_dp_workers_poll(dp, event_decided);
-    if (dp->store)
-        work += node_dp_store_poll(dp, complete_accepted);
+    if (dp->ws.n_deciding)
+        work += workers_poll(dp);
+    if (node_dp_store_on(&dp->sto))
+        work += store_poll(dp);
     if (dp->n_ack + dp->c.burst > dp->ack_cap) {
         work += flush_acks(dp);
         if (dp->n_ack + dp->c.burst > dp->ack_cap)
             return work;        /* acks first: the port has not taken them yet */
     }
-    uint16_t n = rte_eth_rx_burst(dp->c.port, 0, pkts, dp->c.burst), n_free = 0;
-    for (uint16_t i = 0; i < n; i++)
-        if (!handle_frame(dp, pkts[i]))
-            pkts[n_free++] = pkts[i];
-    if (n_free)
-        rte_pktmbuf_free_bulk(pkts, n_free);
+    unsigned n = rx_poll(dp);
     work += n;
     if (n < dp->c.burst)         /* caught up: do not sit on acks */
         work += flush_acks(dp);
@@ -472,6 +392,17 @@ void node_dp_drain_begin(struct node_dp *dp)
     dp->drain_frames = dp->st.rx_frames;
 }
 
+/* The drain ends: events still partial counted, every slot free. */
+static void drain_end(struct node_dp *dp)
+{
+    dp->st.stopped_partial += node_evtab_used(&dp->evt);
+    if (dp->view)
+        for (uint16_t i = 0; i < dp->c.credits; i++)
+            node_view_reset(&dp->v, i);
+    node_evtab_reset(&dp->evt);
+    dp->draining = 0;
+}
+
 unsigned node_dp_drain_poll(struct node_dp *dp, int *done)
 {
     uint64_t quiet = (uint64_t)(dp->c.drain_quiet_ms * 1e-3 * (double)rte_get_tsc_hz());
@@ -486,14 +417,8 @@ unsigned node_dp_drain_poll(struct node_dp *dp, int *done)
     /* Quiet and every ack out; or the SFC is gone and acks cannot leave.
      * Either way only once storage has taken every accepted event. */
     if (((now - dp->drain_last >= quiet && !dp->n_ack) || now - dp->drain_last > 10 * quiet) &&
-        !dp->n_deciding && node_dp_store_drained(dp)) {
-        for (uint16_t i = 0; i < dp->c.credits; i++) {
-            dp->st.stopped_partial += dp->ev[i].used;
-            if (dp->view)
-                node_view_reset(&dp->v, i);
-        }
-        events_reset(dp);
-        dp->draining = 0;
+        !dp->ws.n_deciding && node_dp_store_drained(&dp->sto)) {
+        drain_end(dp);
         *done = 1;
     }
     return work;
@@ -512,11 +437,37 @@ void node_dp_run(struct node_dp *dp, const volatile sig_atomic_t *stop)
         ebf_idle_note(&idle, node_dp_drain_poll(dp, &done));
 }
 
+/* --- What control reads ---------------------------------------------------- */
+
+int node_dp_begin(struct node_dp *dp, uint32_t run, const char *farm, char *err, size_t len)
+{
+    return node_dp_store_begin(&dp->sto, run, farm, err, len);
+}
+
+int node_dp_failed(struct node_dp *dp, char *why, size_t len)
+{
+    return node_dp_store_failed(&dp->sto, why, len);
+}
+
+void node_dp_store_stats(struct node_dp *dp, struct node_store_stats *out)
+{
+    node_dp_store_read(&dp->sto, out);
+}
+
+uint16_t node_dp_worker_slots(const struct node_dp *dp, unsigned w)
+{
+    return node_dp_workers_slots(dp->c.workers, dp->c.credits, w);
+}
+
+void node_dp_worker_cycles(const struct node_dp *dp, struct ebf_lcore_stats *out)
+{
+    node_dp_workers_cycles(&dp->ws, out);
+}
+
 void node_dp_gauges(const struct node_dp *dp, struct node_gauges *g)
 {
     memset(g, 0, sizeof(*g));
-    for (uint16_t i = 0; i < dp->c.credits; i++)
-        g->events_in_progress += dp->ev[i].used;
+    g->events_in_progress = node_evtab_used(&dp->evt);
     g->acks_pending = dp->n_ack;
     g->credits = dp->c.credits;
     g->epoch = dp->c.epoch;

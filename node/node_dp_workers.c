@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* node_dp_workers.c - trigger workers: complete events to N lcores over rings, decisions back in order of completion. */
+#include "node_dp_workers.h"
+
 #include <errno.h>
 #include <stdio.h>
 
@@ -9,9 +11,6 @@
 #include <rte_ring.h>
 
 #include "ebf_cycles.h"
-#include "node_dp_private.h"
-
-#define WORKER_BURST 32
 
 /*
  * One worker: the receive lcore enqueues the slots of complete events on
@@ -21,7 +20,9 @@
  * back, so the rings' ordering is all the two share.
  */
 struct node_worker {
-    struct node_dp *dp;
+    const struct node_dp_trigger *t;
+    const struct node_ev *ev;
+    struct ebf_idle idle;
     struct rte_ring *in, *out;
     unsigned lcore;
     uint16_t slots;              /* events this worker holds at most */
@@ -39,16 +40,15 @@ static inline void *pack(uint16_t slot, uint32_t outcome)
 static int worker_main(void *arg)
 {
     struct node_worker *w = arg;
-    struct node_dp *dp = w->dp;
-    struct ebf_idle idle = dp->c.idle;
-    void *objs[WORKER_BURST];
+    struct ebf_idle idle = w->idle;
+    void *objs[NODE_WORKERS_BURST];
 
     ebf_cycles_start(&w->cycles);
     while (!w->stop) {
-        unsigned n = rte_ring_sc_dequeue_burst(w->in, objs, WORKER_BURST, NULL);
+        unsigned n = rte_ring_sc_dequeue_burst(w->in, objs, NODE_WORKERS_BURST, NULL);
         for (unsigned i = 0; i < n; i++) {
             uint16_t slot = (uint16_t)(uintptr_t)objs[i];
-            objs[i] = pack(slot, node_dp_decide_in(dp, &dp->ev[slot], &w->x));
+            objs[i] = pack(slot, node_dp_trigger_decide(w->t, &w->ev[slot], slot, &w->x));
         }
         if (n)                   /* out holds every slot of this worker */
             rte_ring_sp_enqueue_bulk(w->out, objs, n, NULL);
@@ -58,64 +58,74 @@ static int worker_main(void *arg)
     return 0;
 }
 
-uint16_t node_dp_worker_slots(const struct node_dp *dp, unsigned w)
+uint16_t node_dp_workers_slots(uint16_t n, uint16_t credits, unsigned w)
 {
-    uint16_t n = dp->c.workers;
-
     if (w >= n)
         return 0;
-    return (uint16_t)(dp->c.credits / n + (w < dp->c.credits % n));
+    return (uint16_t)(credits / n + (w < credits % n));
 }
 
-static int worker_rings(struct node_dp *dp, struct node_worker *w, unsigned i)
+static int worker_rings(struct node_dp_workers *ws, struct node_worker *w, unsigned i)
 {
     char name[RTE_RING_NAMESIZE];
     unsigned size = rte_align32pow2((uint32_t)w->slots + 1);
 
-    snprintf(name, sizeof(name), "node_w%u_in_%p", i, (void *)dp);
+    snprintf(name, sizeof(name), "node_w%u_in_%p", i, (void *)ws);
     w->in = rte_ring_create(name, size, (int)rte_socket_id(), RING_F_SP_ENQ | RING_F_SC_DEQ);
-    snprintf(name, sizeof(name), "node_w%u_out_%p", i, (void *)dp);
+    snprintf(name, sizeof(name), "node_w%u_out_%p", i, (void *)ws);
     w->out = rte_ring_create(name, size, (int)rte_socket_id(), RING_F_SP_ENQ | RING_F_SC_DEQ);
     return w->in && w->out ? 0 : -ENOMEM;
 }
 
-int node_dp_workers_start(struct node_dp *dp)
+/* Launch every worker on the next free lcore: 0, or -ERANGE. */
+static int workers_launch(struct node_dp_workers *ws)
 {
-    uint16_t n = dp->c.workers;
     unsigned lcore = (unsigned)-1;  /* the first worker lcore comes next */
 
-    if (n == 0)
-        return 0;
-    if (n > NODE_WORKERS_MAX || n > dp->c.credits)
-        return -EINVAL;
-    dp->w = rte_zmalloc("node_workers", sizeof(*dp->w) * n, RTE_CACHE_LINE_SIZE);
-    if (!dp->w)
-        return -ENOMEM;
-    for (unsigned i = 0; i < n; i++) {
-        struct node_worker *w = &dp->w[i];
-        w->dp = dp;
-        w->slots = node_dp_worker_slots(dp, i);
-        w->lcore = RTE_MAX_LCORE;    /* not launched */
-        if (worker_rings(dp, w, i))
-            return -ENOMEM;
-    }
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < ws->n; i++) {
         do
             lcore = rte_get_next_lcore(lcore, 1, 0);
         while (lcore < RTE_MAX_LCORE && rte_eal_get_lcore_state(lcore) != WAIT);
-        if (lcore >= RTE_MAX_LCORE || rte_eal_remote_launch(worker_main, &dp->w[i], lcore))
+        if (lcore >= RTE_MAX_LCORE || rte_eal_remote_launch(worker_main, &ws->w[i], lcore))
             return -ERANGE;     /* EAL gave too few lcores: workers + 1 wanted */
-        dp->w[i].lcore = lcore;
+        ws->w[i].lcore = lcore;
     }
     return 0;
 }
 
-void node_dp_workers_stop(struct node_dp *dp)
+int node_dp_workers_start(struct node_dp_workers *ws, uint16_t n, uint16_t credits,
+                          const struct node_dp_trigger *t, const struct node_ev *ev,
+                          const struct ebf_idle *idle)
 {
-    if (!dp->w)
+    *ws = (struct node_dp_workers){0};
+    if (n == 0)
+        return 0;
+    if (n > credits)
+        return -EINVAL;
+    ws->w = rte_zmalloc("node_workers", sizeof(*ws->w) * n, RTE_CACHE_LINE_SIZE);
+    if (!ws->w)
+        return -ENOMEM;
+    ws->n = n;
+    for (unsigned i = 0; i < n; i++) {
+        struct node_worker *w = &ws->w[i];
+        w->t = t;
+        w->ev = ev;
+        w->idle = *idle;
+        w->lcore = RTE_MAX_LCORE;    /* not launched */
+        w->slots = node_dp_workers_slots(n, credits, i);
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (worker_rings(ws, &ws->w[i], i))
+            return -ENOMEM;
+    return workers_launch(ws);
+}
+
+void node_dp_workers_stop(struct node_dp_workers *ws)
+{
+    if (!ws->w)
         return;
-    for (unsigned i = 0; i < dp->c.workers; i++) {
-        struct node_worker *w = &dp->w[i];
+    for (unsigned i = 0; i < ws->n; i++) {
+        struct node_worker *w = &ws->w[i];
         if (w->lcore < RTE_MAX_LCORE) {
             w->stop = 1;
             rte_eal_wait_lcore(w->lcore);
@@ -123,53 +133,49 @@ void node_dp_workers_stop(struct node_dp *dp)
         rte_ring_free(w->in);
         rte_ring_free(w->out);
     }
-    rte_free(dp->w);
-    dp->w = NULL;
+    rte_free(ws->w);
+    ws->w = NULL;
 }
 
-void node_dp_workers_give(struct node_dp *dp, struct node_ev *e)
+void node_dp_workers_give(struct node_dp_workers *ws, uint16_t slot)
 {
     struct node_worker *best = NULL;
 
-    for (unsigned i = 0; i < dp->c.workers; i++) {
-        struct node_worker *w = &dp->w[i];
+    for (unsigned i = 0; i < ws->n; i++) {
+        struct node_worker *w = &ws->w[i];
         if (w->in_flight < w->slots && (!best || w->in_flight < best->in_flight))
             best = w;
     }
     /* There is one: the events at the workers hold credit slots, and the
      * workers' slots add up to the credits. */
     best->in_flight++;
-    dp->n_deciding++;
-    e->waiting = 1;
-    rte_ring_sp_enqueue(best->in, (void *)(uintptr_t)(e - dp->ev));
+    ws->n_deciding++;
+    rte_ring_sp_enqueue(best->in, (void *)(uintptr_t)slot);
 }
 
-unsigned node_dp_workers_poll(struct node_dp *dp,
-                              void (*done)(struct node_dp *, struct node_ev *, uint32_t))
+unsigned node_dp_workers_poll(struct node_dp_workers *ws, struct node_decided *out)
 {
-    void *objs[WORKER_BURST];
-    unsigned work = 0;
+    void *objs[NODE_WORKERS_BURST];
+    unsigned got = 0;
 
-    for (unsigned i = 0; i < dp->c.workers && dp->n_deciding; i++) {
-        struct node_worker *w = &dp->w[i];
-        unsigned n = rte_ring_sc_dequeue_burst(w->out, objs, WORKER_BURST, NULL);
+    for (unsigned i = 0; i < ws->n && ws->n_deciding; i++) {
+        struct node_worker *w = &ws->w[i];
+        unsigned n = rte_ring_sc_dequeue_burst(w->out, objs, NODE_WORKERS_BURST, NULL);
         w->in_flight = (uint16_t)(w->in_flight - n);
-        dp->n_deciding = (uint16_t)(dp->n_deciding - n);
+        ws->n_deciding = (uint16_t)(ws->n_deciding - n);
         for (unsigned k = 0; k < n; k++) {
             uintptr_t v = (uintptr_t)objs[k];
-            struct node_ev *e = &dp->ev[v & 0xffff];
-            e->waiting = 0;
-            done(dp, e, (uint32_t)(v >> 16));
+            out[got++] = (struct node_decided){.slot = (uint16_t)(v & 0xffff),
+                                               .outcome = (uint32_t)(v >> 16)};
         }
-        work += n;
     }
-    return work;
+    return got;
 }
 
-void node_dp_worker_cycles(const struct node_dp *dp, struct ebf_lcore_stats *out)
+void node_dp_workers_cycles(const struct node_dp_workers *ws, struct ebf_lcore_stats *out)
 {
-    for (unsigned i = 0; i < dp->c.workers && out->n < EBF_LCORE_STATS_MAX; i++) {
-        const struct ebf_cycles *c = &dp->w[i].cycles;
+    for (unsigned i = 0; i < ws->n && out->n < EBF_LCORE_STATS_MAX; i++) {
+        const struct ebf_cycles *c = &ws->w[i].cycles;
         out->busy_cycles[out->n] = c->busy_cycles;
         out->idle_cycles[out->n] = c->idle_cycles;
         out->busy_passes[out->n] = c->busy_passes;

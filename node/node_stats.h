@@ -28,6 +28,17 @@ enum node_verify {
     NODE_V_MAX
 };
 
+/* The ack status bit (EBF_ACKS_*) of v. */
+static inline uint8_t node_verify_bit(enum node_verify v)
+{
+    static const uint8_t bit[] = {
+#define NODE_VERIFY_BIT(n, s, b) b,
+        NODE_FOREACH_VERIFY(NODE_VERIFY_BIT)
+#undef NODE_VERIFY_BIT
+    };
+    return bit[v];
+}
+
 /* Events the trigger plug-in did not decide, each rejected and counted by
  * reason (a slow decide is decided, and counted besides). */
 #define NODE_FOREACH_TRIGGER_FAIL(X)                                          \

@@ -28,11 +28,6 @@ static const struct bench_case_def cases[BENCH_CASE_MAX] = {
     [BENCH_CASE_LATENCY] = {NULL, "us", "idle_backoff", NULL}, /* bench_latency_run */
 };
 
-void bench_env_prefix(struct bench_env *env, char *buf, size_t len)
-{
-    snprintf(buf, len, "ebfbench%ld-%u", (long)getpid(), env->seq++);
-}
-
 int bench_run_case(struct bench_env *env, const struct bench_case_def *def,
                    struct bench_result *r, FILE *progress, char *err, size_t len)
 {
