@@ -205,13 +205,16 @@ START_TEST(up_status_stop_down)
              "\"state\":\"EXITED\",\"run_number\":0,\"finished\":false,\"error\":\"killed by "
              "SIGKILL (log: %s/clitest/ro0.log)\"", pr[3].pid, base);
     ck_assert_msg(strstr(out, want) != NULL, "%s", out);
-    ck_assert_msg(strstr(out, "\"totals\":{\"generated\":null,\"accepted\":null,"
-                              "\"rejected\":null,\"lost\":0,\"frames\":null,"
-                              "\"without\":\"node1, ro0\"}}") != NULL, "%s", out);
+    /* The decisions are the SFC's acks (acct.h): the silent node takes
+     * none away; the only readout's figures are unknown. */
+    snprintf(want, sizeof(want), "\"totals\":{\"generated\":null,\"accepted\":%llu,"
+             "\"rejected\":%llu,\"lost\":0,\"frames\":null,\"without\":\"node1, ro0\"}}",
+             (unsigned long long)accepts, (unsigned long long)(EVENTS - accepts));
+    ck_assert_msg(strstr(out, want) != NULL, "%s", out);
     ck_assert_int_eq(kill(pr[2].pid, SIGCONT), 0);
     ck_assert_int_eq(ebf("status"), 1);
     snprintf(want, sizeof(want), "totals: generated ?, accepted %llu, rejected %llu, lost 0, "
-             "frames ? (? : no counters from ro0)\n", (unsigned long long)accepts,
+             "frames ? (no counters from ro0)\n", (unsigned long long)accepts,
              (unsigned long long)(EVENTS - accepts));
     ck_assert_msg(strstr(out, want) != NULL, "%s", out);
 

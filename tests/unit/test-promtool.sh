@@ -35,8 +35,9 @@ if promtool check rules "$tmp/bad.yml" > "$tmp/out" 2>&1; then
 fi
 
 # The alerts on synthetic series: a dead node, a process gone stale, losses
-# rising, a readout held most of the time, a running farm with no events;
-# and none of them on a healthy farm.
+# rising (a share of one readout's events, not of the two readouts' sum), a
+# readout held most of the time, a running farm with no events; and none of
+# them on a healthy farm.
 cp "$dir/ebfarm-rules.yml" "$tmp/"
 cat > "$tmp/alerts-test.yml" <<'YML'
 rule_files: [ebfarm-rules.yml]
@@ -53,6 +54,8 @@ tests:
       - series: 'ebfarm_lost_total{farm="f",run="1",component="sfc",process="sfc0",reason="no_node"}'
         values: '0 0 20 40 60'
       - series: 'ebfarm_events_total{farm="f",run="1",component="readout",process="ro0"}'
+        values: '0 600 1200 1800 2400'
+      - series: 'ebfarm_events_total{farm="f",run="1",component="readout",process="ro1"}'
         values: '0 600 1200 1800 2400'
       - series: 'ebfarm_throttled{farm="f",run="1",component="readout",process="ro0"}'
         values: '1 1 1 1 1 1 1 1 1 1 1 1'

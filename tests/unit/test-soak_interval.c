@@ -125,8 +125,9 @@ static void sample(Ebfarm__Snapshot *ro, Ebfarm__Snapshot *sf, Ebfarm__Snapshot 
                    struct soak_sample *s)
 {
     struct soak_proc_in in[3] = {
-        {"ro0", "readout", ro, 11, 1000, 0, 0}, {"sfc0", "sfc", sf, 12, 2000, 0, 0},
-        {"node0", "node", nd, 13, 500, 0, 0},
+        {"ro0", "readout", ro, 11, 1000, 0, 0, 0, 0},
+        {"sfc0", "sfc", sf, 12, 2000, 0, 0, 0, 0},
+        {"node0", "node", nd, 13, 500, 0, 0, 0, 0},
     };
     ck_assert_int_eq(soak_sample_take(&acc, in, 3, t, s), 0);
     drop(ro);
@@ -195,9 +196,9 @@ START_TEST(test_restart_keeps_counts)
     ck_assert_uint_eq(soak_counts_get(&s2.c, "node_events"), 990);
     ck_assert_uint_eq(s2.h[SOAK_H_E2E].count, 990);
     /* The node gone (no snapshot): its counts stay. */
-    struct soak_proc_in in[3] = {{"ro0", "readout", NULL, 11, 0, 0, 0},
-                                 {"sfc0", "sfc", NULL, 12, 0, 0, 0},
-                                 {"node0", "node", NULL, 0, 0, 0, 0}};
+    struct soak_proc_in in[3] = {{"ro0", "readout", NULL, 11, 0, 0, 0, 0, 0},
+                                 {"sfc0", "sfc", NULL, 12, 0, 0, 0, 0, 0},
+                                 {"node0", "node", NULL, 0, 0, 0, 0, 0, 0}};
     ck_assert_int_eq(soak_sample_take(&acc, in, 3, 15, &s3), 0);
     ck_assert_uint_eq(soak_counts_get(&s3.c, "node_events"), 990);
     ck_assert_uint_eq(soak_counts_get(&s3.c, "generated"), 1000);
@@ -226,9 +227,9 @@ START_TEST(test_rss_from_snapshot_and_clocks_apart)
     Ebfarm__Snapshot *a = node(5, 10, 700, 1500, 0, 0);
     Ebfarm__Snapshot *b = node(8, 10, 1000, 3000, 0, 0);
     Ebfarm__Snapshot *c = sfc(1, 2, 0, 0, 0);
-    struct soak_proc_in in[3] = {{"node0", "node", a, 1, 0, 0, 0},
-                                 {"node1", "node", b, 2, 4096, 0, 1},
-                                 {"sfc0", "sfc", c, 3, 2000, 0, 0}};
+    struct soak_proc_in in[3] = {{"node0", "node", a, 1, 0, 0, 0, 0, 0},
+                                 {"node1", "node", b, 2, 4096, 0, 1, 0, 0},
+                                 {"sfc0", "sfc", c, 3, 2000, 0, 0, 0, 0}};
     ck_assert_int_eq(soak_sample_take(&acc, in, 3, 1, &s0), 0);
     ck_assert_uint_eq(s0.mem[0].rss_kb, 65536);      /* its gauge: 64 MiB */
     ck_assert_uint_eq(s0.mem[1].rss_kb, 4096);       /* no gauge: /proc's */
@@ -253,7 +254,8 @@ START_TEST(test_merge_across_processes)
     soak_acc_init(&acc, 2);
     Ebfarm__Snapshot *a = node(5, 10, 700, 1500, 300, 90000);
     Ebfarm__Snapshot *b = node(8, 10, 1000, 1501, 5, 7000000);
-    struct soak_proc_in in[2] = {{"node0", "node", a, 1, 0, 0, 0}, {"node1", "node", b, 2, 0, 0, 0}};
+    struct soak_proc_in in[2] = {{"node0", "node", a, 1, 0, 0, 0, 0, 0},
+                                 {"node1", "node", b, 2, 0, 0, 0, 0, 0}};
     ck_assert_int_eq(soak_sample_take(&acc, in, 2, 1, &s0), 0);
     ebf_hist_init(&all);
     hist_fill(&all, 1500, 700);

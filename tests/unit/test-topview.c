@@ -126,7 +126,7 @@ static const char expected_frame[] =
     "sfc1         sfc      STALE          6          -          -        -\n"
     "    lost no_node 2\n"
     "ro1          readout  NO_DATA        -          -          -        -\n"
-    "totals: generated 505, accepted 10, rejected 90, lost 7\n";
+    "totals: generated 505, accepted 10, rejected 90, lost 5 (no counters from sfc1, ro1)\n";
 
 static Ebfarm__Snapshot *sfc_snap(struct ebf_metrics *ms, uint64_t t, uint64_t k,
                                   struct ebf_hist *h)
@@ -137,6 +137,8 @@ static Ebfarm__Snapshot *sfc_snap(struct ebf_metrics *ms, uint64_t t, uint64_t k
     ebf_metrics_counter_l(ms, "lost", "reason", "event_table_full", 4 * k);
     ebf_metrics_counter_l(ms, "lost", "reason", "no_node", k);
     ebf_metrics_counter(ms, "events.sent", 100 + 50000 * k);
+    ebf_metrics_counter(ms, "ack.accept", 10 * k);     /* the decisions of record */
+    ebf_metrics_counter(ms, "ack.reject", 90 * k);
     ebf_metrics_counter(ms, "tx.payload_bytes", 500000000 * k);
     ebf_metrics_gauge(ms, "events_building", NULL, NULL, 12);
     ebf_metrics_gauge(ms, "ready_queue", NULL, NULL, 0);
@@ -150,7 +152,9 @@ static Ebfarm__Snapshot *sfc_snap(struct ebf_metrics *ms, uint64_t t, uint64_t k
 }
 
 /* A whole frame: rates, queues, live and fallback percentiles, problems by
- * reason, a stale process, one without data, and the totals. */
+ * reason, a stale process, one without data, and the totals: decided as
+ * the SFCs acked, the stale SFC and the readout without data named and
+ * left out (acct.h). */
 START_TEST(test_top_frame)
 {
     struct ebf_metrics ms;
@@ -186,9 +190,9 @@ START_TEST(test_top_frame)
     Ebfarm__Snapshot *old = received(&ms, "sfc", "sfc1", 6, EBF_S_CONFIGURED, 100);
 
     const struct top_proc p[] = {
-        {"sfc0", "sfc", s0, s1, 0, 0},  {"node0", "node", n[0], n[1], 0, 0},
-        {"ro0", "readout", NULL, ro, 0, 0}, {"sfc1", "sfc", NULL, old, 1, 0},
-        {"ro1", "readout", NULL, NULL, 0, 0},
+        {"sfc0", "sfc", s0, s1, 0, 0, 0, 0},  {"node0", "node", n[0], n[1], 0, 0, 0, 0},
+        {"ro0", "readout", NULL, ro, 0, 0, 0, 0}, {"sfc1", "sfc", NULL, old, 1, 0, 0, 0},
+        {"ro1", "readout", NULL, NULL, 0, 0, 0, 0},
     };
     CAPTURE(text, top_frame(m_, "test", p, 5));
     ck_assert_str_eq(text, expected_frame);
@@ -212,8 +216,9 @@ static const char expected_small[] =
     "node0 RUNNING           -        -\n"
     "node1 STALE             -        - dead\n"
     "ro0   NO_DATA           -        -\n"
-    "totals: generated 0, accepted 0,\n"          /* wrapped at 40 */
-    "  rejected 0, lost 5\n"
+    "totals: generated ?, accepted 10,\n"        /* wrapped at 40 */
+    "  rejected 90, lost 5\n"
+    "  (no counters from node1, ro0)\n"
     "dropped columns: GBIT/S RUN ROLE\n"
     "dropped detail lines: too few rows\n";
 
@@ -238,8 +243,8 @@ START_TEST(test_top_frame_small)
     ebf_metrics_gauge(&ms, "epoch", NULL, NULL, 2000);
     Ebfarm__Snapshot *n1 = received(&ms, "node", "node1", 7, EBF_S_RUNNING, 1000000000);
     const struct top_proc p[] = {
-        {"sfc0", "sfc", s0, s1, 0, 0}, {"node0", "node", NULL, n0, 0, 0},
-        {"node1", "node", NULL, n1, 1, 0}, {"ro0", "readout", NULL, NULL, 0, 0},
+        {"sfc0", "sfc", s0, s1, 0, 0, 0, 0}, {"node0", "node", NULL, n0, 0, 0, 0, 0},
+        {"node1", "node", NULL, n1, 1, 0, 0, 0}, {"ro0", "readout", NULL, NULL, 0, 0, 0, 0},
     };
 
     ck_assert_ptr_null(top_node_mark(p, 4, &p[0]));
@@ -268,8 +273,9 @@ START_TEST(test_top_node_rejoined)
     Ebfarm__Snapshot *b = received(&ms, "node", "node0", 7, EBF_S_RUNNING, 2000000000);
     Ebfarm__Snapshot *c = received(&ms, "node", "node0", 8, EBF_S_RUNNING, 3000000000);
     const struct top_proc p[] = {
-        {"node0", "node", a, b, 0, 0}, {"node0", "node", a, c, 0, 0}, {"node0", "node", b, b, 0, 0},
-        {"node0", "node", b, b, 0, 1},      /* the caller saw another epoch earlier */
+        {"node0", "node", a, b, 0, 0, 0, 0}, {"node0", "node", a, c, 0, 0, 0, 0},
+        {"node0", "node", b, b, 0, 0, 0, 0},
+        {"node0", "node", b, b, 0, 1, 0, 0},      /* the caller saw another epoch earlier */
     };
 
     ck_assert_str_eq(top_node_mark(p, 1, &p[0]), "rejoined");

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "acct.h"
 #include "ebf_fsm.h"
 #include "ebf_pb.h"
 #include "farm_ask.h"
@@ -24,9 +25,7 @@
 #include "farmfile.h"
 #include "jsonout.h"
 #include "ledger.h"
-#include "node_stats.h"
 #include "ro_stats.h"
-#include "sfc_stats.h"
 #include "summary.h"
 
 /* Options every farm command takes: --farm NAME, --json, --keep,
@@ -349,75 +348,16 @@ static void view_of(const struct farm_state *st, unsigned i, const Ebfarm__Reply
     }
 }
 
-static uint64_t counter(const Ebfarm__Reply *r, const char *name)
+/* The farm's totals from the replies, each process at its place in the
+ * farm file it was brought up from (none known when that file cannot be
+ * read: a gone SFC's nodes then do not stand in for it, acct.h). */
+static void status_totals(const struct farm_state *st, Ebfarm__Reply **rep,
+                          struct acct_totals *t)
 {
-    return r && r->status && r->status->metrics ? ebf_pb_counter(r->status->metrics, name, NULL, 0)
-                                                : 0;
-}
+    int place[FARM_MAX_PROCS];
 
-static uint64_t counter_sum(const Ebfarm__Reply *r, const char *name)
-{
-    uint64_t v = 0;
-
-    if (!r || !r->status || !r->status->metrics)
-        return 0;
-    for (size_t i = 0; i < r->status->metrics->n_counters; i++)
-        if (strcmp(r->status->metrics->counters[i]->name, name) == 0)
-            v += r->status->metrics->counters[i]->value;
-    return v;
-}
-
-/* The farm's totals so far: generated, decided, lost. */
-struct totals {
-    uint64_t generated, accepted, rejected, lost, frames;
-    /* A role with a process that gave no counters has no total: its sum
-     * would mix that process's nothing with the others' counts. */
-    int readouts_all, nodes_all, sfcs_all;
-    char missing[256];           /* those processes, comma separated */
-};
-
-static void totals(const struct farm_state *st, Ebfarm__Reply **rep, struct totals *t)
-{
-    memset(t, 0, sizeof(*t));
-    t->readouts_all = t->nodes_all = t->sfcs_all = 1;
-    for (unsigned i = 0; i < st->n; i++) {
-        if (!rep[i] || !rep[i]->status || !rep[i]->status->metrics) {
-            int *all = st->proc[i].role == FARM_READOUT ? &t->readouts_all
-                       : st->proc[i].role == FARM_NODE  ? &t->nodes_all
-                                                        : &t->sfcs_all;
-            size_t o = strlen(t->missing);
-            *all = 0;
-            snprintf(t->missing + o, sizeof(t->missing) - o, "%s%s", o ? ", " : "",
-                     st->proc[i].name);
-            continue;
-        }
-        switch (st->proc[i].role) {
-        case FARM_READOUT: {
-            /* Every readout sends every event: the furthest one's count. */
-            uint64_t g = counter(rep[i], RO_NAME(EVENTS)) +
-                         counter(rep[i], RO_NAME(EVENTS_ABANDONED));
-            t->generated = g > t->generated ? g : t->generated;
-            t->frames += counter(rep[i], RO_NAME(FRAMES));
-            break;
-        }
-        case FARM_NODE:
-            t->accepted += counter(rep[i], NODE_NAME(ACCEPTED));
-            t->rejected += counter(rep[i], NODE_NAME(REJECTED));
-            break;
-        case FARM_SFC:
-            t->lost += counter_sum(rep[i], SFC_NAME(LOST));
-            break;
-        }
-    }
-}
-
-/* "name N" or "name ?" when a process of its role gave no counters. */
-static void text_total(const char *name, uint64_t v, int all, int comma)
-{
-    if (all)
-        printf("%s%s %llu", comma ? ", " : "", name, (unsigned long long)v);
-    else
-        printf("%s%s ?", comma ? ", " : "", name);
+    farm_state_places(st, place);
+    farm_status_totals(st, rep, place, t);
 }
 
 /* {...}: every counter of m under its stats-file key, the label values
@@ -462,20 +402,26 @@ static json_t *proc_json(const struct farm_state *st, unsigned i, const Ebfarm__
                      "counters", counters_json(m));
 }
 
-/* A total, or null when a process of its role gave no counters. */
-static json_t *total_json(uint64_t v, int all)
+/* The totals by name, each null when unknown, then "without": the
+ * processes that gave no counters. */
+static json_t *totals_json(const struct acct_totals *t)
 {
-    return all ? jout_u64(v) : json_null();
-}
+    json_t *o = json_object();
+    int known;
 
-static json_t *totals_json(const struct totals *t)
-{
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "generated",
-                     total_json(t->generated, t->readouts_all), "accepted",
-                     total_json(t->accepted, t->nodes_all), "rejected",
-                     total_json(t->rejected, t->nodes_all), "lost",
-                     total_json(t->lost, t->sfcs_all), "frames",
-                     total_json(t->frames, t->readouts_all), "without", jout_str(t->missing));
+    for (unsigned i = 0; o && i < ACCT_ITEMS; i++) {
+        uint64_t v = acct_item_value(t, (enum acct_item)i, &known);
+        if (jout_set(o, acct_item_name((enum acct_item)i),
+                     known ? jout_u64(v) : json_null()) != 0) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    if (o && jout_set(o, "without", jout_str(t->missing)) != 0) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }
 
 /* The run: farm, number, start, the farm file's hash, insecure or not. */
@@ -494,19 +440,18 @@ static json_t *run_json(const struct farm_state *st)
     return o;
 }
 
-static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
+static void status_json(const struct farm_state *st, Ebfarm__Reply **rep,
+                        const struct acct_totals *t)
 {
-    struct totals t;
     json_t *procs = json_array(), *o = run_json(st);
 
-    totals(st, rep, &t);
     for (unsigned i = 0; procs && i < st->n; i++)
         if (jout_append(procs, proc_json(st, i, rep[i])) != 0) {
             json_decref(procs);
             procs = NULL;
         }
     if (o && jout_merge(o, json_pack("{s:o, s:o, s:o}", "run_dir", jout_str(st->run_dir),
-                                     "processes", procs, "totals", totals_json(&t))) != 0) {
+                                     "processes", procs, "totals", totals_json(t))) != 0) {
         json_decref(o);
         o = NULL;
     } else if (!o) {
@@ -516,11 +461,11 @@ static void status_json(const struct farm_state *st, Ebfarm__Reply **rep)
         fprintf(stderr, "ebfarm status: the JSON could not be written\n");
 }
 
-static void status_text(const struct farm_state *st, Ebfarm__Reply **rep)
+static void status_text(const struct farm_state *st, Ebfarm__Reply **rep,
+                        const struct acct_totals *t)
 {
-    struct totals t;
+    char item[ACCT_MISSING_MAX + 32];
 
-    totals(st, rep, &t);
     printf("farm %s, run %u (%s)\n", st->name, st->run_number, st->run_dir);
     if (st->insecure)
         printf("%s\n", FARM_INSECURE_NOTE);
@@ -533,14 +478,11 @@ static void status_text(const struct farm_state *st, Ebfarm__Reply **rep)
                farm_role_name(st->proc[i].role), (int)st->proc[i].pid, v.state,
                r && r->status ? r->status->run_number : 0, v.note);
     }
-    printf("totals: ");
-    text_total("generated", t.generated, t.readouts_all, 0);
-    text_total("accepted", t.accepted, t.nodes_all, 1);
-    text_total("rejected", t.rejected, t.nodes_all, 1);
-    text_total("lost", t.lost, t.sfcs_all, 1);
-    text_total("frames", t.frames, t.readouts_all, 1);
-    if (t.missing[0])
-        printf(" (? : no counters from %s)", t.missing);
+    printf("totals:");
+    for (unsigned i = 0; i < ACCT_ITEMS; i++)
+        printf("%s %s", i ? "," : "", acct_item_text(t, (enum acct_item)i, item, sizeof(item)));
+    if (t->n_missing)
+        printf(" %s", acct_missing_text(t, item, sizeof(item)));
     printf("\n");
 }
 
@@ -551,15 +493,17 @@ int cmd_status(int argc, char **argv)
     struct farm_opts o = {0};
     struct farm_state st;
     Ebfarm__Reply *rep[FARM_MAX_PROCS];
+    struct acct_totals t;
     int all = 1;
 
     if (farm_opts(argc, argv, &o, usage) || find(&o, &st, "status"))
         return 1;
     farm_status(&st, rep);
+    status_totals(&st, rep, &t);
     if (o.json)
-        status_json(&st, rep);
+        status_json(&st, rep, &t);
     else
-        status_text(&st, rep);
+        status_text(&st, rep, &t);
     for (unsigned i = 0; i < st.n; i++)
         all &= rep[i] != NULL;
     farm_free_replies(&st, rep);

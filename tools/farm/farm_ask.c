@@ -64,6 +64,24 @@ void farm_free_replies(const struct farm_state *st, Ebfarm__Reply **replies)
             ebfarm__reply__free_unpacked(replies[i], NULL);
 }
 
+_Static_assert(ACCT_MAX_PARTS >= FARM_MAX_PROCS, "the accounting takes every process");
+
+void farm_status_totals(const struct farm_state *st, Ebfarm__Reply **replies,
+                        const int *place, struct acct_totals *t)
+{
+    static const enum acct_role role[] = {
+        [FARM_SFC] = ACCT_SFC, [FARM_NODE] = ACCT_NODE, [FARM_READOUT] = ACCT_READOUT,
+    };
+    struct acct_part p[FARM_MAX_PROCS];
+
+    for (unsigned i = 0; i < st->n; i++) {
+        acct_part_init(&p[i], role[st->proc[i].role], st->proc[i].name, place ? place[i] : -1);
+        if (replies[i] && replies[i]->status)
+            acct_part_pb(&p[i], replies[i]->status->metrics);
+    }
+    acct_combine(p, st->n, t);
+}
+
 uint64_t farm_counter(const struct farm_proc *p, const char *key, uint64_t def, int *finished)
 {
     char e[512];

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "acct.h"
 #include "ctlclient.h"
 #include "ebf_fsm.h"
 #include "ebfarm.pb-c.h"
@@ -33,6 +34,13 @@ int farm_order(const struct farm_proc *p, enum ebf_cmd cmd, uint32_t run,
  * answer within 1 s (free with farm_free_replies). */
 void farm_status(const struct farm_state *st, Ebfarm__Reply **replies);
 void farm_free_replies(const struct farm_state *st, Ebfarm__Reply **replies);
+
+/* The farm's totals from the replies of farm_status (acct.h), as ebfarm
+ * status shows them: a process without a reply or without metrics gave no
+ * counters and is named in t->missing. place[i]: st->proc[i]'s place
+ * (farm_spec_place); NULL: none known. */
+void farm_status_totals(const struct farm_state *st, Ebfarm__Reply **replies,
+                        const int *place, struct acct_totals *t);
 
 /* A counter of p's status metrics, or def when p does not answer or has no
  * such counter; *finished (when not NULL) receives whether p finished

@@ -12,6 +12,7 @@
 #include "farm_ask.h"
 #include "farm_launch.h"
 #include "farm_proc.h"
+#include "farmfile.h"
 #include "farmfile_multi.h"
 
 /* v and u of key k combined: the earliest, the latest, the least or the sum. */
@@ -184,6 +185,31 @@ static int place_of(const struct farm_spec *s, unsigned k)
         if (s->readout[0].sfc[i] == k)
             return (int)i;
     return -1;
+}
+
+int farm_spec_place(const struct farm_spec *s, const char *name)
+{
+    for (unsigned k = 0; s && k < s->n_sfcs; k++)
+        if (strcmp(s->sfc[k].p.name, name) == 0)
+            return place_of(s, k);
+    for (unsigned j = 0; s && j < s->n_nodes; j++)
+        if (strcmp(s->node[j].p.name, name) == 0)
+            return place_of(s, s->node[j].sfc);
+    return -1;
+}
+
+void farm_state_places(const struct farm_state *st, int *place)
+{
+    struct farm_spec *spec = malloc(sizeof(*spec));
+    char err[1024];
+
+    if (spec && farm_spec_load(st->farm_file, spec, err, sizeof(err)) != 0) {
+        free(spec);
+        spec = NULL;
+    }
+    for (unsigned i = 0; i < st->n; i++)
+        place[i] = farm_spec_place(spec, st->proc[i].name);
+    free(spec);
 }
 
 void farm_result_shape(const struct farm_spec *s, struct farm_result *r)

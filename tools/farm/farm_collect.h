@@ -30,6 +30,15 @@ int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, 
  * name; what the ledger needs when an SFC is gone. */
 void farm_result_shape(const struct farm_spec *s, struct farm_result *r);
 
+/* The place of process name in s, as the farm's accounting takes it
+ * (acct.h): an SFC's place in the readouts' sfcs, a node's SFC's place;
+ * -1 for a readout, a name s does not have, or s NULL. */
+int farm_spec_place(const struct farm_spec *s, const char *name);
+
+/* place[i]: the place of st->proc[i] in the farm file st was brought up
+ * from (farm_spec_place); -1 each when that file cannot be loaded. */
+void farm_state_places(const struct farm_state *st, int *place);
+
 /*
  * Mark each node of r whose events come from a readout on another host
  * than its own (r->node[i].apart), from the hosts of s: its end-to-end

@@ -2,9 +2,9 @@
 /* ledger.c - closing a run's ledger from the final counters of its processes. */
 #include "ledger.h"
 
-#include <stdlib.h>
 #include <string.h>
 
+#include "acct.h"
 #include "ebf_idset.h"
 #include "ebf_mix.h"
 #include "node_stats.h"
@@ -56,7 +56,8 @@ static int to_gone_sfc(const struct farm_result *r, uint64_t id)
 }
 
 /* The generated ids of the gone SFCs into g, their digest returned; what
- * their nodes decided into the ledger, the rest lost as sfc_lost. */
+ * their nodes decided is in the ledger already (acct_combine), the rest
+ * is lost as sfc_lost. */
 static uint64_t gone_sfcs(const struct farm_result *r, struct ledger *l, struct ebf_idset *g)
 {
     uint64_t digest = 0, n = 0;
@@ -70,15 +71,6 @@ static uint64_t gone_sfcs(const struct farm_result *r, struct ledger *l, struct 
             digest += ebf_mix64(id);
             n++;
         }
-    for (unsigned i = 0; i < r->n_nodes; i++) {
-        if (!node_of_gone_sfc(r, i))
-            continue;
-        uint64_t a = ebf_kv_u64(&r->node[i].kv, NODE_NAME(ACCEPTED), 0);
-        uint64_t j = ebf_kv_u64(&r->node[i].kv, NODE_NAME(REJECTED), 0);
-        l->accepted += a;
-        l->rejected += j;
-        l->gone_decided += a + j;
-    }
     l->sfc_lost = n >= l->gone_decided ? n - l->gone_decided : 0;
     return digest;
 }
@@ -149,23 +141,47 @@ static void seen_range(const struct farm_result *r, struct ledger *l)
         l->range_digest += ebf_mix64(id);
 }
 
-/* The generated range: the readout's, or with several the longest. */
-static void readouts_range(const struct farm_result *r, struct ledger *l)
+/* The run's processes as the farm's accounting takes them (acct.h): each
+ * readout (with one, the readouts' counters; none when one is gone: the
+ * range is then the SFCs', seen_range), the SFCs' summed counters and
+ * each gone SFC at its place, and the nodes at their SFC's place (places
+ * only when an SFC is gone and the farm's shape is known). */
+static unsigned ledger_parts(const struct farm_result *r, struct acct_part *p)
 {
-    const struct ebf_kv *best = &r->readout;
-    uint64_t most = 0;
+    int places = r->sfcs_gone && r->n_places;
+    unsigned n = 0;
 
-    for (unsigned i = 0; r->n_ro > 1 && i < r->n_ro; i++) {
-        const struct ebf_kv *kv = &r->ro[i].kv;
-        uint64_t n = ebf_kv_u64(kv, RO_NAME(EVENTS), 0) +
-                     ebf_kv_u64(kv, RO_NAME(EVENTS_ABANDONED), 0);
-        if (i == 0 || n > most) {
-            best = kv;
-            most = n;
-        }
+    for (unsigned i = 0; !r->readouts_gone && r->n_ro > 1 && i < r->n_ro; i++) {
+        acct_part_init(&p[n], ACCT_READOUT, r->ro[i].name, -1);
+        acct_part_kv(&p[n++], &r->ro[i].kv);
     }
-    l->generated = ebf_kv_u64(best, RO_NAME(EVENTS), 0) +
-                   ebf_kv_u64(best, RO_NAME(EVENTS_ABANDONED), 0);
+    if (!r->readouts_gone && r->n_ro <= 1) {
+        acct_part_init(&p[n], ACCT_READOUT, "readout", -1);
+        acct_part_kv(&p[n++], &r->readout);
+    }
+    acct_part_init(&p[n], ACCT_SFC, "sfc", -1);
+    acct_part_kv(&p[n++], &r->sfc);
+    for (unsigned k = 0; k < r->n_sfcs; k++)
+        if (r->sfcs[k].gone)
+            acct_part_init(&p[n++], ACCT_SFC, r->sfcs[k].name, places ? r->sfcs[k].place : -1);
+    for (unsigned i = 0; i < r->n_nodes; i++) {
+        acct_part_init(&p[n], ACCT_NODE, r->node[i].name, places ? r->node_place[i] : -1);
+        if (!r->node[i].gone)
+            acct_part_kv(&p[n], &r->node[i].kv);
+        n++;
+    }
+    return n;
+}
+
+/* The generated range: the furthest readout's (t->best_readout, a part
+ * index of ledger_parts: the readouts come first). */
+static void readouts_range(const struct farm_result *r, const struct acct_totals *t,
+                           struct ledger *l)
+{
+    const struct ebf_kv *best = r->n_ro > 1 && t->best_readout >= 0 ? &r->ro[t->best_readout].kv
+                                                                    : &r->readout;
+
+    l->generated = t->generated;
     l->id_lo = ebf_kv_u64(best, RO_NAME(FIRST_EVENT), 0);
     l->range_digest = ebf_kv_u64(best, RO_NAME(ID_DIGEST), 0);
 }
@@ -220,11 +236,43 @@ static void sfcs_gone_note(const struct farm_result *r, struct ledger *l)
         }
 }
 
+/* The ledger's buckets from the farm's accounting: decided (the SFCs'
+ * acks, a gone SFC's nodes' decisions), lost by reason (the SFCs'), then
+ * sfc_lost and the readouts' withheld events. */
+static void ledger_buckets(const struct acct_totals *t, struct ledger *l)
+{
+    /* The SFC takes one ack per event, from the node that holds it: that
+     * is the decision of record, also when a node died or answered late. */
+    l->accepted = t->accepted;
+    l->rejected = t->rejected;
+    l->incomplete = t->incomplete;
+    for (unsigned i = 0; i < t->n_lost && l->n_lost < LEDGER_MAX_REASONS; i++) {
+        snprintf(l->lost_name[l->n_lost], sizeof(l->lost_name[0]), "%s", t->lost_name[i]);
+        l->lost[l->n_lost++] = t->lost_by[i];
+        l->lost_total += t->lost_by[i];
+    }
+    if (l->sfcs_gone && l->n_lost < LEDGER_MAX_REASONS) {
+        snprintf(l->lost_name[l->n_lost], sizeof(l->lost_name[0]), "sfc_lost");
+        l->lost[l->n_lost++] = l->sfc_lost;
+        l->lost_total += l->sfc_lost;
+    }
+    /* Events the readout's fault injection withheld entirely (no frame left
+     * intact): no SFC saw them, the readout accounts for them. */
+    if (t->has_withheld && l->n_lost < LEDGER_MAX_REASONS) {
+        snprintf(l->lost_name[l->n_lost], sizeof(l->lost_name[0]), "withheld");
+        l->lost[l->n_lost++] = t->withheld;
+        l->lost_total += t->withheld;
+    }
+}
+
 void ledger_close(const struct farm_result *r, struct ledger *l)
 {
+    struct acct_part p[FF_MAX_READOUTS + 1 + FF_MAX_SFCS + FARM_MAX_NODES];
+    struct acct_totals t;
     struct ebf_idset gone_ids;
 
     memset(l, 0, sizeof(*l));
+    acct_combine(p, ledger_parts(r, p), &t);
     l->readouts_gone = r->readouts_gone;
     snprintf(l->readout_gone, sizeof(l->readout_gone), "%s", r->readout_gone);
     sfcs_gone_note(r, l);
@@ -232,46 +280,20 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
         seen_range(r, l);
         readouts_lost(r, l);
     } else {
-        readouts_range(r, l);
+        readouts_range(r, &t, l);
     }
     l->withheld_agree = l->readouts_gone || withheld_agree(r);
-    /* The SFC takes one ack per event, from the node that holds it: that
-     * is the decision of record, also when a node died or answered late. */
-    l->accepted = ebf_kv_u64(&r->sfc, SFC_NAME(ACK_ACCEPT), 0);
-    l->rejected = ebf_kv_u64(&r->sfc, SFC_NAME(ACK_REJECT), 0);
-    l->incomplete = ebf_kv_u64(&r->sfc, SFC_NAME(ACK_INCOMPLETE), 0);
     l->late_acks = ebf_kv_u64(&r->sfc, SFC_NAME(ACK_LATE_DEAD), 0);
     l->nodes_dead = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_DECLARED_DEAD), 0);
     l->redispatched = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_REDISPATCHED), 0);
     l->rejoins = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_REJOINS), 0);
     l->revived = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_REVIVED), 0);
     l->nodes_silent = r->nodes_silent;
+    l->gone_decided = t.gone_decided;
     uint64_t gone_digest = gone_sfcs(r, l, &gone_ids);
     /* A restarted node (a rejoin) took its past incarnation's record along. */
     l->nodes_reported = r->nodes_silent == 0 && l->rejoins == 0;
-    size_t lost = strlen(SFC_NAME(LOST));
-    for (unsigned i = 0; i < r->sfc.n && l->n_lost < LEDGER_MAX_REASONS; i++) {
-        const struct ebf_kv_pair *p = &r->sfc.pair[i];
-        if (strncmp(p->key, SFC_NAME(LOST), lost) != 0 || p->key[lost] != '.')
-            continue;
-        snprintf(l->lost_name[l->n_lost], sizeof(l->lost_name[0]), "%s", p->key + lost + 1);
-        l->lost[l->n_lost] = strtoull(p->val, NULL, 0);
-        l->lost_total += l->lost[l->n_lost];
-        l->n_lost++;
-    }
-    /* Events the readout's fault injection withheld entirely (no frame left
-     * intact): no SFC saw them, the readout accounts for them. */
-    if (l->sfcs_gone && l->n_lost < LEDGER_MAX_REASONS) {
-        snprintf(l->lost_name[l->n_lost], sizeof(l->lost_name[0]), "sfc_lost");
-        l->lost[l->n_lost++] = l->sfc_lost;
-        l->lost_total += l->sfc_lost;
-    }
-    uint64_t withheld = ebf_kv_u64(withheld_kv(r), RO_FAULT_NAME(WITHHELD_EVENTS), UINT64_MAX);
-    if (!l->readouts_gone && withheld != UINT64_MAX && l->n_lost < LEDGER_MAX_REASONS) {
-        snprintf(l->lost_name[l->n_lost], sizeof(l->lost_name[0]), "withheld");
-        l->lost[l->n_lost++] = withheld;
-        l->lost_total += withheld;
-    }
+    ledger_buckets(&t, l);
     uint64_t got = ebf_kv_u64(&r->sfc, SFC_NAME(ACKED_DIGEST), 0) +
                    ebf_kv_u64(&r->sfc, SFC_NAME(LOST_DIGEST), 0) + gone_digest;
     if (!l->readouts_gone)

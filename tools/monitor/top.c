@@ -15,6 +15,7 @@
 
 #include "ebf_opt.h"
 #include "ebf_pb.h"
+#include "farm_collect.h"
 #include "farm_state.h"
 #include "snapsub.h"
 #include "topview.h"
@@ -124,6 +125,9 @@ static int saw_rejoin(unsigned i, const Ebfarm__Snapshot *cur)
     return first_epoch[i].epoch != epoch;
 }
 
+/* Each process's place (farm_state_places), for the totals. */
+static int place[FARM_MAX_PROCS];
+
 static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss,
                   unsigned width, unsigned height)
 {
@@ -137,6 +141,8 @@ static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss
         p[i].cur = ss->p[i].cur;
         p[i].stale = ss->p[i].cur && !snapsub_fresh(ss, i, now);
         p[i].rejoined = !strcmp(p[i].component, "node") && saw_rejoin(i, p[i].cur);
+        p[i].placed = 1;
+        p[i].place = place[i];
     }
     top_frame_fit(f, st->name, p, ss->n, width, height);
 }
@@ -280,6 +286,7 @@ int cmd_top(int argc, char **argv)
         fprintf(stderr, "ebfarm top: %s\n", err);
         goto out;
     }
+    farm_state_places(&st, place);
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);

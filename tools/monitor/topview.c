@@ -75,32 +75,21 @@ int top_hist_window(const Ebfarm__Histogram *prev, const Ebfarm__Histogram *cur,
     return 1;
 }
 
-static uint64_t counter_sum(const Ebfarm__Snapshot *s, const char *name)
+void top_totals(const struct top_proc *p, unsigned n, struct acct_totals *t)
 {
-    uint64_t v = 0;
+    struct acct_part a[ACCT_MAX_PARTS];
+    unsigned k = 0;
 
-    for (size_t i = 0; i < s->n_counters; i++)
-        if (strcmp(s->counters[i]->name, name) == 0)
-            v += s->counters[i]->value;
-    return v;
-}
-
-void top_totals_add(struct top_totals *t, const char *component, const Ebfarm__Snapshot *cur)
-{
-    if (!cur)
-        return;
-    if (strcmp(component, "readout") == 0) {
-        /* Every readout sends every event: the farm generated what the
-         * furthest one did. */
-        uint64_t g = ebf_pb_counter(cur, RO_NAME(EVENTS), NULL, 0) +
-                     ebf_pb_counter(cur, RO_NAME(EVENTS_ABANDONED), NULL, 0);
-        t->generated = g > t->generated ? g : t->generated;
-    } else if (strcmp(component, "node") == 0) {
-        t->accepted += ebf_pb_counter(cur, NODE_NAME(ACCEPTED), NULL, 0);
-        t->rejected += ebf_pb_counter(cur, NODE_NAME(REJECTED), NULL, 0);
-    } else if (strcmp(component, "sfc") == 0) {
-        t->lost += counter_sum(cur, SFC_NAME(LOST));
+    for (unsigned i = 0; i < n && k < ACCT_MAX_PARTS; i++) {
+        int role = acct_role_of(p[i].component);
+        if (role < 0)
+            continue;
+        acct_part_init(&a[k], (enum acct_role)role, p[i].name, p[i].placed ? p[i].place : -1);
+        if (!p[i].stale)
+            acct_part_pb(&a[k], p[i].cur);
+        k++;
     }
+    acct_combine(a, k, t);
 }
 
 /* --- The frame ------------------------------------------------------------ */
@@ -410,17 +399,19 @@ static void dropped_line(FILE *f, const struct layout *l)
         fputc('\n', f);
 }
 
-/* The totals on one line, or wrapped at width after a comma. */
-static void totals_line(FILE *f, const struct top_totals *t, unsigned width)
+/* The totals on one line, or wrapped at width after a comma; the
+ * processes that gave no counters named last. */
+static void totals_line(FILE *f, const struct acct_totals *t, unsigned width)
 {
-    char item[4][48];
-    unsigned col = 0;
+    char item[ACCT_LOST + 2][ACCT_MISSING_MAX + 32], v[ACCT_MISSING_MAX + 32];
+    unsigned col = 0, n = 0;
 
-    snprintf(item[0], sizeof(item[0]), "totals: generated %" PRIu64 ",", t->generated);
-    snprintf(item[1], sizeof(item[1]), "accepted %" PRIu64 ",", t->accepted);
-    snprintf(item[2], sizeof(item[2]), "rejected %" PRIu64 ",", t->rejected);
-    snprintf(item[3], sizeof(item[3]), "lost %" PRIu64, t->lost);
-    for (unsigned i = 0; i < 4; i++) {
+    for (unsigned i = 0; i <= ACCT_LOST; i++)
+        snprintf(item[n++], sizeof(item[0]), "%s%s%s", i ? "" : "totals: ",
+                 acct_item_text(t, (enum acct_item)i, v, sizeof(v)), i < ACCT_LOST ? "," : "");
+    if (t->n_missing)
+        acct_missing_text(t, item[n++], sizeof(item[0]));
+    for (unsigned i = 0; i < n; i++) {
         unsigned w = (unsigned)strlen(item[i]);
         if (i && width && col + 1 + w > width) {
             fputs("\n ", f);
@@ -436,14 +427,13 @@ static void frame_text(FILE *f, const char *farm, const struct top_proc *p, unsi
 {
     static const char *const head[C_N] = {"NAME", "ROLE", "STATE", "RUN", "FRAMES/S",
                                            "EVENTS/S", "GBIT/S"};
-    struct top_totals t = {0};
+    struct acct_totals t;
 
     fprintf(f, "farm %s: %u processes\n", farm, n);
     cells(f, l, head, NULL);
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < n; i++)
         proc_lines(f, l, &p[i], top_node_mark(p, n, &p[i]));
-        top_totals_add(&t, p[i].component, p[i].cur);
-    }
+    top_totals(p, n, &t);
     totals_line(f, &t, width);
     dropped_line(f, l);
     if (!l->details)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "acct.h"
 #include "ebf_hist.h"
 #include "ebfarm.pb-c.h"
 
@@ -45,20 +46,15 @@ void top_rates(const char *component, const Ebfarm__Snapshot *prev, const Ebfarm
 int top_hist_window(const Ebfarm__Histogram *prev, const Ebfarm__Histogram *cur,
                     struct ebf_hist *out);
 
-/* The farm's totals: generated (readout events + events_abandoned),
- * accepted and rejected (nodes), lost (SFCs, every reason). */
-struct top_totals {
-    uint64_t generated, accepted, rejected, lost;
-};
-
-void top_totals_add(struct top_totals *t, const char *component, const Ebfarm__Snapshot *cur);
-
 /* One process as top shows it. */
 struct top_proc {
     const char *name, *component;
     const Ebfarm__Snapshot *prev, *cur;   /* NULL until received */
     int stale;                            /* cur is older than 3 periods */
     int rejoined;                         /* the caller saw another epoch in this run */
+    int placed, place;                    /* placed: place is an SFC's place in the readouts'
+                                           * sfcs, or a node's SFC's (farm_spec_place); -1
+                                           * or not placed: not known */
 };
 
 /*
@@ -89,5 +85,13 @@ void top_frame_fit(FILE *f, const char *farm, const struct top_proc *p, unsigned
  * for other roles.
  */
 const char *top_node_mark(const struct top_proc *all, unsigned n, const struct top_proc *p);
+
+/*
+ * The farm's totals of the n processes (acct.h), as top's totals line
+ * shows them: a process without a snapshot, or with a stale one, gave no
+ * counters and is named in t->missing; a node at the place of such an SFC
+ * stands in for it.
+ */
+void top_totals(const struct top_proc *p, unsigned n, struct acct_totals *t);
 
 #endif /* TOPVIEW_H */

@@ -199,6 +199,7 @@ static int take(struct soak *s, Ebfarm__Snapshot *const *snaps, struct soak_samp
             .name = s->st.proc[i].name, .component = farm_role_name(s->st.proc[i].role),
             .snap = c && c->run_number == s->st.run_number ? c : NULL,
             .pid = alive(s, i) ? s->st.proc[i].pid : 0, .apart = apart(s, i),
+            .placed = 1, .place = farm_spec_place(&s->spec, s->st.proc[i].name),
         };
         /* Elsewhere a process's snapshots carry its RSS (and no log size). */
         if (on_this_host(s, i)) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "acct.h"
 #include "ebf_metrics.h"
 #include "ebf_pb.h"
 #include "node_stats.h"
@@ -81,38 +82,57 @@ static int one(struct soak_counts *out, const Ebfarm__Snapshot *s, const char *n
     return soak_counts_add(out, as, ebf_pb_counter(s, name, NULL, 0));
 }
 
-/* The counts a process of this component contributes, from its snapshot. */
+/* The counts a process of this component contributes, from its snapshot:
+ * the farm's totals as the accounting reads them (acct_part_pb: generated,
+ * frames, lost.withheld; an SFC's acks, accepted, rejected, and
+ * lost.<reason>; a node's own accepted, rejected), then the sample's own. */
 static int counts_of(const char *component, const Ebfarm__Snapshot *s, struct soak_counts *out)
 {
-    int rc = 0;
+    struct acct_part a;
+    char key[SOAK_NAME_MAX];
+    int rc = 0, role = acct_role_of(component);
 
     memset(out, 0, sizeof(*out));
-    if (strcmp(component, "readout") == 0) {
-        rc |= soak_counts_add(out, "generated", ebf_pb_counter(s, RO_NAME(EVENTS), NULL, 0) +
-                                                    ebf_pb_counter(s, RO_NAME(EVENTS_ABANDONED),
-                                                                   NULL, 0));
-        rc |= one(out, s, RO_NAME(FRAMES), "frames");
+    acct_part_init(&a, role < 0 ? ACCT_NODE : (enum acct_role)role, "", -1);
+    acct_part_pb(&a, s);
+    if (role == ACCT_READOUT) {
+        rc |= soak_counts_add(out, "generated", a.generated);
+        rc |= soak_counts_add(out, "frames", a.frames);
         rc |= one(out, s, RO_NAME(THROTTLE_HELD_NS), "throttle_held_ns");
-        rc |= one(out, s, RO_FAULT_NAME(WITHHELD_EVENTS), "lost.withheld");
-    } else if (strcmp(component, "sfc") == 0) {
-        rc |= one(out, s, SFC_NAME(ACK_ACCEPT), "accepted");
-        rc |= one(out, s, SFC_NAME(ACK_REJECT), "rejected");
+        rc |= soak_counts_add(out, "lost.withheld", a.withheld);
+    } else if (role == ACCT_SFC) {
+        rc |= soak_counts_add(out, "accepted", a.accepted);
+        rc |= soak_counts_add(out, "rejected", a.rejected);
         rc |= one(out, s, SFC_NAME(EVENTS_INCOMPLETE), "incomplete");
         rc |= one(out, s, SFC_NAME(RX_FRAMES), "sfc_frames");
         rc |= one(out, s, SFC_NAME(NODE_REDISPATCHED), "redispatched");
         rc |= one(out, s, SFC_NAME(NODE_DECLARED_DEAD), "nodes_dead");
         rc |= one(out, s, SFC_NAME(NODE_REJOINS), "rejoins");
         rc |= one(out, s, SFC_NAME(THROTTLE_ON), "throttle_on");
-        rc |= by_label(out, s, SFC_NAME(LOST), "lost");
+        for (unsigned i = 0; i < a.n_lost; i++) {
+            snprintf(key, sizeof(key), "lost.%s", a.lost_name[i]);
+            rc |= soak_counts_add(out, key, a.lost[i]);
+        }
         rc |= by_label(out, s, SFC_NAME(RX_REJECT), "reject");
         rc |= by_label(out, s, SFC_NAME(RX_DROP), "drop");
         rc |= by_label(out, s, SFC_NAME(MISSING_SOURCE), "missing");
-    } else if (strcmp(component, "node") == 0) {
+    } else if (role == ACCT_NODE) {
+        /* Its own decisions: they stand in for a dead SFC's acks. */
+        rc |= soak_counts_add(out, "accepted", a.accepted);
+        rc |= soak_counts_add(out, "rejected", a.rejected);
         rc |= one(out, s, NODE_NAME(EVENTS), "node_events");
         rc |= by_label(out, s, NODE_NAME(RX_REJECT), "node_reject");
         rc |= by_label(out, s, NODE_NAME(VERIFY), "verify");
     }
     return rc;
+}
+
+/* 1 for the counts the farm's accounting combines (acct.h) rather than
+ * the sample summing them: generated, accepted, rejected, lost.<reason>. */
+static int acct_owned(const char *name)
+{
+    return strcmp(name, "generated") == 0 || strcmp(name, "accepted") == 0 ||
+           strcmp(name, "rejected") == 0 || strncmp(name, "lost.", 5) == 0;
 }
 
 /* Whether now went below was in any count: the process started counting again. */
@@ -208,9 +228,62 @@ static void levels(struct soak_sample *out, const char *component, const Ebfarm_
     out->mempool += m->mempool;
 }
 
+/* Process p's counts so far (earlier incarnations and the newest): the
+ * ones the accounting combines into its part a, the others added to c. */
+static int proc_counts(const struct soak_acc_proc *p, const struct soak_proc_in *in,
+                       struct soak_counts *c, struct acct_part *a)
+{
+    const struct soak_counts *both[2] = {&p->base, &p->last};
+    int rc = 0, role = acct_role_of(in->component);
+
+    acct_part_init(a, role < 0 ? ACCT_NODE : (enum acct_role)role, in->name,
+                   in->placed ? in->place : -1);
+    a->answered = p->seen && role >= 0;
+    for (unsigned b = 0; b < 2; b++)
+        for (unsigned k = 0; k < both[b]->n; k++) {
+            const struct soak_count *x = &both[b]->c[k];
+            if (!acct_owned(x->name)) {
+                rc |= soak_counts_add(c, x->name, x->v);
+            } else if (strcmp(x->name, "generated") == 0) {
+                a->generated += x->v;
+            } else if (strcmp(x->name, "accepted") == 0) {
+                a->accepted += x->v;
+            } else if (strcmp(x->name, "rejected") == 0) {
+                a->rejected += x->v;
+            } else if (strcmp(x->name, "lost.withheld") == 0 && role == ACCT_READOUT) {
+                a->withheld += x->v;
+                a->has_withheld = 1;
+            } else {
+                rc |= acct_part_lost(a, x->name + 5, x->v);
+            }
+        }
+    return rc;
+}
+
+/* The farm's totals (acct_combine) of the processes' parts into c. */
+static int acct_counts(const struct acct_part *a, unsigned n, struct soak_counts *c)
+{
+    struct acct_totals t;
+    char key[SOAK_NAME_MAX];
+    int rc = 0;
+
+    acct_combine(a, n, &t);
+    rc |= soak_counts_add(c, "generated", t.generated);
+    rc |= soak_counts_add(c, "accepted", t.accepted);
+    rc |= soak_counts_add(c, "rejected", t.rejected);
+    for (unsigned i = 0; i < t.n_lost; i++) {
+        snprintf(key, sizeof(key), "lost.%s", t.lost_name[i]);
+        rc |= soak_counts_add(c, key, t.lost_by[i]);
+    }
+    if (t.has_withheld)
+        rc |= soak_counts_add(c, "lost.withheld", t.withheld);
+    return rc;
+}
+
 int soak_sample_take(struct soak_acc *a, const struct soak_proc_in *in, unsigned n, double t,
                      struct soak_sample *s)
 {
+    struct acct_part parts[FARM_MAX_PROCS];
     int rc = 0;
 
     memset(s, 0, sizeof(*s));
@@ -226,10 +299,7 @@ int soak_sample_take(struct soak_acc *a, const struct soak_proc_in *in, unsigned
             rc |= acc_take(p, in[i].component, in[i].snap);
             levels(s, in[i].component, in[i].snap, m);
         }
-        for (unsigned k = 0; k < p->base.n; k++)
-            rc |= soak_counts_add(&s->c, p->base.c[k].name, p->base.c[k].v);
-        for (unsigned k = 0; k < p->last.n; k++)
-            rc |= soak_counts_add(&s->c, p->last.c[k].name, p->last.c[k].v);
+        rc |= proc_counts(p, &in[i], &s->c, &parts[i]);
         for (unsigned k = 0; k < SOAK_H_MAX; k++) {
             if (in[i].apart && hists[k].clocks)
                 continue;        /* two hosts' clocks: no figure */
@@ -237,5 +307,6 @@ int soak_sample_take(struct soak_acc *a, const struct soak_proc_in *in, unsigned
             hist_add(&s->h[k], &p->hlast[k]);
         }
     }
+    rc |= acct_counts(parts, n < FARM_MAX_PROCS ? n : FARM_MAX_PROCS, &s->c);
     return rc ? -1 : 0;
 }

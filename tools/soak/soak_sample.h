@@ -109,6 +109,8 @@ struct soak_proc_in {
     uint64_t rss_kb;
     uint64_t log_bytes;
     int apart;
+    int placed, place;           /* placed: place is an SFC's place in the readouts' sfcs, or
+                                  * a node's SFC's (farm_spec_place); else not known */
 };
 
 void soak_acc_init(struct soak_acc *a, unsigned n);
@@ -118,11 +120,16 @@ void soak_acc_init(struct soak_acc *a, unsigned n);
  * each process contributes (readout: generated, frames, throttle_held_ns,
  * lost.withheld; SFC: accepted, rejected, incomplete, lost.<reason>,
  * reject.<reason>, drop.<reason>, missing.<source>, sfc_frames,
- * redispatched, nodes_dead, rejoins; node: node_events, verify.<check>,
+ * redispatched, nodes_dead, rejoins; node: accepted, rejected (its own,
+ * which stand in for a dead SFC's), node_events, verify.<check>,
  * node_reject.<reason>) are added to its base; when one of them went down,
  * or a node's epoch changed, the process restarted and its last counts join
  * its base first. A process without a snapshot contributes its base and
- * last counts. Returns 0, or -1 when a count did not fit (SOAK_MAX_COUNTS).
+ * last counts. generated, accepted, rejected and lost.<reason> are the
+ * farm's totals of those counts (acct.h: the furthest readout's
+ * generated, the SFCs' acks, the first readout's withheld once; a process
+ * never seen gave no counters). Returns 0, or -1 when a count did not fit
+ * (SOAK_MAX_COUNTS).
  */
 int soak_sample_take(struct soak_acc *a, const struct soak_proc_in *in, unsigned n, double t,
                      struct soak_sample *s);
