@@ -52,27 +52,41 @@ static struct axis range(const struct sim_sweep *s, const unsigned *figs, unsign
     return a;
 }
 
-/* Five ticks on a linear axis, each decade on a log one; vertical when y. */
+/* A round step (1, 2 or 5 times a power of ten) for about five ticks. */
+static double nice_step(double span)
+{
+    double raw = span / 5, p = pow(10, floor(log10(raw))), m = raw / p;
+
+    return p * (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10);
+}
+
+/* The tick at v: a grid line and its label; vertical axis when y. */
+static void tick(FILE *f, const struct axis *a, double v, int y)
+{
+    if (y) {
+        double p = map(a, v, H - MB, MT);
+        fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#ccc'/>"
+                "<text x='%.1f' y='%.1f' font-size='11' text-anchor='end'>%g</text>\n",
+                ML, p, W - MR, p, ML - 4, p + 4, v);
+    } else {
+        double p = map(a, v, ML, W - MR);
+        fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#000'/>"
+                "<text x='%.1f' y='%.1f' font-size='11' text-anchor='middle'>%g</text>\n",
+                p, H - MB, p, H - MB + 4, p, H - MB + 16, v);
+    }
+}
+
+/* Round ticks on a linear axis, each decade on a log one. */
 static void ticks(FILE *f, const struct axis *a, int y)
 {
-    for (int i = 0; i <= 4 || a->log; i++) {
-        double v = a->log ? pow(10, floor(log10(a->lo)) + i) : a->lo + (a->hi - a->lo) * i / 4;
-        if (a->log && v > a->hi)
-            break;
-        if (a->log && v < a->lo)
-            continue;
-        if (y) {
-            double p = map(a, v, H - MB, MT);
-            fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#ccc'/>"
-                    "<text x='%.1f' y='%.1f' font-size='11' text-anchor='end'>%.3g</text>\n",
-                    ML, p, W - MR, p, ML - 4, p + 4, v);
-        } else {
-            double p = map(a, v, ML, W - MR);
-            fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#000'/>"
-                    "<text x='%.1f' y='%.1f' font-size='11' text-anchor='middle'>%.3g</text>\n",
-                    p, H - MB, p, H - MB + 4, p, H - MB + 16, v);
-        }
+    if (a->log) {
+        for (double v = pow(10, ceil(log10(a->lo))); v <= a->hi; v *= 10)
+            tick(f, a, v, y);
+        return;
     }
+    double step = nice_step(a->hi - a->lo);
+    for (double v = ceil(a->lo / step) * step; v <= a->hi + step * 1e-9; v += step)
+        tick(f, a, fabs(v) < step * 1e-9 ? 0 : v, y);
 }
 
 /* One panel: figures figs against the swept value, title, y unit. */
