@@ -440,6 +440,10 @@ static int demo_check(int argc, char **argv, struct farm_conf *c, const struct d
                           "(the workers share the readout's one memif link)");
     if (c->kill_sfc_after && c->sfcs < 2)
         return demo_error("--kill-sfc-after needs --sfcs 2 or more");
+    /* release frames come from an SFC's worker 0 only: the other workers'
+     * places would never free the readouts' buffers */
+    if (c->replay_mb && c->sfc_workers > 1)
+        return demo_error("--replay-mb does not work with --sfc-workers yet");
     if (c->nodes < c->sfcs) {
         fprintf(stderr, DEMO ": --sfcs %u needs --nodes %u or more (a node serves one SFC)\n",
                 c->sfcs, c->sfcs);
