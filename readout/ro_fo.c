@@ -105,10 +105,17 @@ int ro_fo_room(struct ro_fo *f)
     return 0;
 }
 
+void ro_fo_forget(struct ro_fo *f, uint16_t place, const uint32_t *next_seq)
+{
+    f->forgotten += ro_replay_release(&f->rb, place, UINT64_MAX, next_seq);
+}
+
 void ro_fo_sent(struct ro_fo *f, uint64_t e, uint16_t place, uint32_t bytes, const uint32_t *seq)
 {
     uint32_t last[RO_REPLAY_MAX_SRC];
 
+    if (f->view.out >> place & 1)
+        return;
     for (uint16_t s = 0; s < f->n_sources; s++)
         last[s] = seq[s] - 1;
     ro_replay_push(&f->rb, e, place, bytes, last);

@@ -29,6 +29,7 @@ struct ro_fo {
     uint64_t foreign;                  /* from a MAC that is not their place's */
     uint64_t stale;                    /* not newer than the place's last */
     uint64_t full_polls;               /* polls that found the buffer full (trigger held) */
+    uint64_t forgotten;                /* records of dead places freed unreplayed */
 };
 
 /* A failover state for n_sfcs places (their MACs), sources source_base ..
@@ -52,7 +53,15 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
  * held, counted in full_polls). */
 int ro_fo_room(struct ro_fo *f);
 
-/* Event e of `bytes` bytes went to place; seq[s] is the next sequence
+/* Place was declared dead: replay is not wired yet, so its records are
+ * freed (next_seq[s]: the next sequence number of local source s toward
+ * it, above every record's), counted in forgotten, and no later event
+ * to it is recorded; else its records would never leave the ring and the
+ * trigger would be held for good. */
+void ro_fo_forget(struct ro_fo *f, uint16_t place, const uint32_t *next_seq);
+
+/* Event e of `bytes` bytes went to place (not recorded when the place
+ * is out); seq[s] is the next sequence
  * number of local source s toward that place (its last frame's + 1). */
 void ro_fo_sent(struct ro_fo *f, uint64_t e, uint16_t place, uint32_t bytes, const uint32_t *seq);
 

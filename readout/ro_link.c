@@ -57,17 +57,20 @@ static unsigned rx_port(struct ro_gen *g, uint16_t port, uint64_t now_ns)
 /* Failover on: the places silent for the detection bound are declared
  * dead, each logged with how long it was silent. Routing around them and
  * the replay of their share are not wired yet: their events still go to
- * them (and --sfc-timeout-ms still gives them up). */
+ * them (and --sfc-timeout-ms still gives them up), and what the buffer
+ * holds of them is freed (ro_fo_forget). */
 static void fo_deaths(struct ro_gen *g, uint64_t now_ns)
 {
     struct ro_failover *v = &g->fo->view;
     uint64_t died = ro_failover_poll(v, now_ns);
 
     for (uint32_t p = 0; died; p++, died >>= 1)
-        if (died & 1)
+        if (died & 1) {
             RO_LOG(WARNING, "SFC %u silent for %.1f ms (no release frame): declared dead at "
                    "event %" PRIu64 "\n", p, (double)(now_ns - v->last_ns[p]) / 1e6,
                    g->next_event);
+            ro_fo_forget(g->fo, (uint16_t)p, g->seq[p]);
+        }
 }
 
 unsigned ro_link_rx(struct ro_gen *g, uint64_t now_ns)

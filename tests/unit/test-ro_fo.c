@@ -104,6 +104,27 @@ START_TEST(test_fo_room)
 }
 END_TEST
 
+/* A dead place's records are freed unreplayed (replay is not wired):
+ * 3 of place 1 forgotten, place 0's 3 still held. */
+START_TEST(test_fo_forget)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100);
+    uint32_t next[2][2] = {{0, 0}, {0, 0}};
+
+    ck_assert_ptr_nonnull(f);
+    for (uint64_t e = 0; e < 6; e++) {
+        uint16_t p = (uint16_t)(e % 2);
+        next[p][0]++, next[p][1]++;
+        ro_fo_sent(f, e, p, 100, next[p]);
+    }
+    ro_fo_forget(f, 1, next[1]);
+    ck_assert_uint_eq(f->forgotten, 3);
+    ck_assert_uint_eq(f->rb.held_events, 3);
+    ck_assert_uint_eq(f->rb.held_bytes, 300);
+    ro_fo_destroy(f);
+}
+END_TEST
+
 Suite *ro_fo_suite(void);
 
 Suite *ro_fo_suite(void)
@@ -114,6 +135,7 @@ Suite *ro_fo_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_fo_release);
     tcase_add_test(tc, test_fo_room);
+    tcase_add_test(tc, test_fo_forget);
     suite_add_tcase(s, tc);
     return s;
 }
