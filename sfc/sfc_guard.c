@@ -41,6 +41,18 @@ void sfc_guard_seq(struct sfc_guard *g, struct sfc_seq_stats *st, uint16_t sourc
     uint32_t ahead = seq - q->next;
     uint32_t back = q->next - 1 - seq;      /* 0: the last one again */
 
+    if (!q->started) {
+        /* The first frame: the window starts at 0, so a number in it
+         * counts the frames before it as a gap (lost at the start); any
+         * other number (0xFFFFFFFE, a sender that did not start at 0)
+         * starts the window there, nothing counted. */
+        q->started = 1;
+        if (ahead >= SFC_SEQ_WINDOW) {
+            q->next = seq + 1;
+            q->seen = 1;
+            return;
+        }
+    }
     if (ahead >= SFC_SEQ_WINDOW && back >= SFC_SEQ_WINDOW) {
         seq_jump(q, st, source, seq);
         return;

@@ -33,6 +33,7 @@ struct sfc_seq_state {
     uint64_t seen;
     uint32_t jump_next;
     uint8_t jumped;
+    uint8_t started;             /* a frame heard: the window starts at the first one */
 };
 
 /* The readout MAC a source id is bound to: the first one heard for it. */
@@ -79,11 +80,29 @@ struct sfc_ro_dest {
  * readouts known (throttle frames go to these only). */
 void sfc_guard_init(struct sfc_guard *g, const struct sfc_guard_conf *c);
 
+/*
+ * Is a fragment frame of frame_len bytes (l: its parsed headers) with a
+ * piece of piece_len bytes too large for mtu? Its IP packet (UDP) or
+ * payload after the Ethernet header (and VLAN tag) past mtu, or a piece
+ * that an event frame at mtu could not carry (piece_len > mtu - 88: the
+ * event and fragment headers): docs/protocol.md, "Size limits".
+ */
+static inline int sfc_guard_oversize(uint16_t mtu, const struct ebf_l2l3 *l, uint32_t frame_len,
+                                     uint32_t piece_len)
+{
+    uint32_t l2 = l->hlen - (l->encap == EBF_ENCAP_UDP ? EBF_IPV4_HLEN + EBF_UDP_HLEN : 0);
+
+    return frame_len - l2 > mtu || piece_len + EBF_EVENT_HLEN + EBF_FRAG_HLEN > mtu;
+}
+
 /* A fragment frame of source with sequence number seq was received: count
  * it in st as a gap (the numbers it skipped), a reorder (a skipped number
  * that came later), a repeat (dup: seen, or too old to tell) or a
  * resynchronisation (beyond SFC_SEQ_WINDOW; the number after it, if it
- * comes next, re-bases the sequence). In order: nothing counted. */
+ * comes next, re-bases the sequence). In order: nothing counted. A
+ * source's first frame: a number n below SFC_SEQ_WINDOW counts n as gap
+ * (the window starts at 0); any other starts the window at it, nothing
+ * counted (first numbers 0xFFFFFFFE, 0xFFFFFFFF, 0: gap 0, reorder 0). */
 void sfc_guard_seq(struct sfc_guard *g, struct sfc_seq_stats *st, uint16_t source, uint32_t seq);
 
 /* May a fragment of source from mac be taken? SFC_DROP_MAX when it may,
