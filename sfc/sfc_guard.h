@@ -80,6 +80,32 @@ struct sfc_ro_dest {
  * readouts known (throttle frames go to these only). */
 void sfc_guard_init(struct sfc_guard *g, const struct sfc_guard_conf *c);
 
+/* What the SFC's readout port is, for sfc_guard_judge. */
+struct sfc_judge_conf {
+    uint16_t n_sources;          /* --sources */
+    uint16_t udp_port;
+    uint16_t mtu;
+    uint8_t check_crc;           /* --verify full */
+    uint8_t mac[6];              /* the readout port's MAC */
+};
+
+/* One frame judged by rules 2 to 8 of docs/protocol.md, section 4.3. */
+struct sfc_verdict {
+    enum ebf_reason reject;      /* EBF_R_OK unless the parser refused it: rx.reject.<reason> */
+    enum sfc_drop drop;          /* SFC_DROP_MAX unless dropped: rx.drop.<reason> */
+};
+
+/*
+ * Rules 2 to 8 of the SFC's receive order (docs/protocol.md, 4.3) on the
+ * len bytes of one frame at p, as the SFC's intake applies them: parse,
+ * wrong type, fragment header, CRC, oversize, unicast, ours. The source
+ * binding (rule 9) and the event table's rules need the run's state: not
+ * here. DPDK-free: the test vectors and `ebfarm conform` judge with it.
+ * l and h are filled as far as parsing got.
+ */
+struct sfc_verdict sfc_guard_judge(const struct sfc_judge_conf *c, const uint8_t *p, size_t len,
+                                   struct ebf_l2l3 *l, struct ebf_frag_hdr *h);
+
 /*
  * Is a fragment frame of frame_len bytes (l: its parsed headers) with a
  * piece of piece_len bytes too large for mtu? Its IP packet (UDP) or
