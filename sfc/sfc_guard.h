@@ -93,6 +93,7 @@ struct sfc_judge_conf {
 struct sfc_verdict {
     enum ebf_reason reject;      /* EBF_R_OK unless the parser refused it: rx.reject.<reason> */
     enum sfc_drop drop;          /* SFC_DROP_MAX unless dropped: rx.drop.<reason> */
+    uint8_t rule;                /* the rule of 4.3 that refused it (2..8), 0: passed */
 };
 
 /*
