@@ -824,7 +824,7 @@ static const struct bad {
      "run:\n"
      "  frag_min: 2048\n"
      "  frag_max: 1024\n",
-     "key 'run.frag_min': 2048 is more than run.frag_max (1024)"},
+     "run.frag_min 2048 is above run.frag_max 1024"},
     {"bad port",
      BASE
      "    sfc_port: eth0\n",
@@ -1146,8 +1146,8 @@ static const struct bad {
      HEAD RO0 SFC0 NODE0
      "    credits: 2\n"
      "    workers: 3\n",
-     "key 'nodes[0].workers': 3 trigger workers are more than the node's 2 credits (each "
-     "worker holds at least one event slot)"},
+     "nodes[0].workers 3 is more than nodes[0].credits 2 (each trigger worker holds at least "
+     "one event slot)"},
     {"workers above 15",
      HEAD RO0 SFC0 NODE0
      "    workers: 16\n",
@@ -1252,15 +1252,15 @@ static const struct bad {
      BASE
      "run:\n"
      "  burst_gap_us: 500\n",
-     "key 'run.burst_gap_us' needs run.burst_events above 0 (it is the pause between bursts of "
-     "burst_events events)"},
+     "run.burst_gap_us needs run.burst_events above 0 (the pause between bursts of that many "
+     "events)"},
     {"burst_gap_us with burst_events 0",
      BASE
      "run:\n"
      "  burst_events: 0\n"
      "  burst_gap_us: 0\n",
-     "key 'run.burst_gap_us' needs run.burst_events above 0 (it is the pause between bursts of "
-     "burst_events events)"},
+     "run.burst_gap_us needs run.burst_events above 0 (the pause between bursts of that many "
+     "events)"},
     {"burst_gap_us too long",
      BASE
      "run:\n"
@@ -1599,8 +1599,8 @@ START_TEST(test_check_in_code)
     spec.run.silence_source = 7;
     spec.run.burst_gap_us = 10;
     ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
-    ck_assert_str_eq(err, "farm 'demo': key 'run.burst_gap_us' needs run.burst_events above 0 "
-                          "(it is the pause between bursts of burst_events events)");
+    ck_assert_str_eq(err, "farm 'demo': run.burst_gap_us needs run.burst_events above 0 (the "
+                          "pause between bursts of that many events)");
     spec.run.burst_events = 100;
     spec.run.rate = 5e4;
     ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
