@@ -44,6 +44,7 @@ struct sfc_conf {
     double timeout_ms;           /* building -> incomplete */
     uint16_t mtu;
     uint16_t burst;
+    uint32_t max_event;          /* fragment bytes of one event at most; 0: no limit */
     uint8_t verify;              /* enum sfc_verify: which fragment CRCs are checked */
     uint32_t verify_every;       /* SFC_VERIFY_SAMPLED: every Nth frame of each source */
     struct rte_mempool *hdr_pool;    /* event frame headers */

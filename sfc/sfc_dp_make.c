@@ -106,8 +106,8 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
     }
     struct sfc_evtab_conf tc = {
         .capacity = conf->capacity, .max_frames = conf->max_frames,
-        .n_sources = conf->n_sources, .done_window = 1u << 16, .free_frame = free_mbuf,
-        .lowmark = dp->low,
+        .n_sources = conf->n_sources, .max_event = conf->max_event, .done_window = 1u << 16,
+        .free_frame = free_mbuf, .lowmark = dp->low,
     };
     dp->tab = conf->release_ms && !dp->low ? NULL : sfc_evtab_create(&tc);
     dp->lat = rte_zmalloc("sfc_lat", sizeof(*dp->lat) * conf->capacity, RTE_CACHE_LINE_SIZE);

@@ -28,6 +28,8 @@
     X(STALE, "stale")                   /* id older than the done window */   \
     X(REFUSED_EVENT, "refused_event")   /* its event was refused */           \
     X(LEN_MISMATCH, "len_mismatch")     /* fragment length changed */         \
+    X(OVERSIZE, "oversize")             /* frame past the MTU, or piece past an event frame's room */ \
+    X(EVENT_TOO_BIG, "event_too_big")   /* event past --max-event or 65,535 frames */ \
     X(NO_RECORD, "no_record")           /* no frame record left */            \
     X(PARTIAL_AT_TIMEOUT, "partial_at_timeout") /* source incomplete */       \
     X(UNKNOWN_NODE, "unknown_node")     /* credit frame from a stranger */    \
