@@ -2,6 +2,7 @@
 /* farmctl.c - a farm's processes on this host through a run: up, start, the staged stop, down. */
 #include "farmctl.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -105,6 +106,28 @@ static void hosts_cleanup(const struct farm_state *st, int keep)
     rmdir(FARM_SSH_BASE);        /* when no other farm has its directory there */
 }
 
+/* After a failed up, with every process gone: remove from run_dir all but
+ * the logs (*.log, which say why), so that the next up finds no socket,
+ * endpoint or exit file of this one. Subdirectories stay (hosts_cleanup
+ * removes its own). */
+static void run_dir_clean(const char *run_dir)
+{
+    char path[700];
+    struct dirent *e;
+    DIR *d = opendir(run_dir);
+
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (e->d_type == DT_DIR || (n > 4 && strcmp(e->d_name + n - 4, ".log") == 0))
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", run_dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+}
+
 int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *run_dir,
                struct farm_state *st, char *err, size_t len)
 {
@@ -140,6 +163,7 @@ fail:
     farm_launch_kill_all(st);
     hosts_cleanup(st, !farm_signal_count());   /* remote logs stay, unless interrupted */
     unlink(path);
+    run_dir_clean(run_dir);
     return -1;
 }
 
