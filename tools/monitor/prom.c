@@ -32,6 +32,10 @@ struct client {
 
 static volatile sig_atomic_t quit_signal;
 
+/* The farm's state file: the farm is up while it exists (ebfarm_farm_up).
+ * One exporter serves one farm, so one path for the process. */
+static char state_path[sizeof(((struct farm_state *)0)->run_dir) + 16];
+
 static void on_signal(int sig)
 {
     quit_signal = sig;
@@ -136,6 +140,10 @@ static char *exposition(const struct snapsub *ss, const char *farm, size_t *len)
         p[i].snap = ss->p[i].cur;
         p[i].up = snapsub_fresh(ss, i, now);
     }
+    fprintf(m, "# HELP ebfarm_farm_up 1 while the farm is up (its state file exists), 0 once it "
+            "is down: the alerts on processes apply only while it is 1.\n"
+            "# TYPE ebfarm_farm_up gauge\nebfarm_farm_up{farm=\"%s\"} %d\n", farm,
+            access(state_path, F_OK) == 0);
     int rc = prom_render(m, p, ss->n);
     fclose(m);
     if (rc == -ENOMEM) {
@@ -359,6 +367,7 @@ int cmd_metrics(int argc, char **argv)
         fprintf(stderr, "ebfarm metrics: %s\n", err);
         goto out;
     }
+    snprintf(state_path, sizeof(state_path), "%s/farm.state", st.run_dir);
     if ((lfd = listen_on(o.listen, err, sizeof(err))) < 0) {
         fprintf(stderr, "ebfarm metrics: %s\n", err);
         goto out;
