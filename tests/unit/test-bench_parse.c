@@ -61,6 +61,35 @@ START_TEST(test_testpmd_io_cycles)
 }
 END_TEST
 
+/* --record-burst-stats (22.11): packets per non-empty burst of the port
+ * that received; the idle port and too many empty bursts tell nothing. */
+START_TEST(test_testpmd_rx_per_burst)
+{
+    FILE *f = text("  ---------------------- Forward statistics for port 0  ----------\n"
+                   "  RX-packets: 400000         RX-dropped: 0             RX-total: 400000\n"
+                   "  RX-bursts : 200000 [75% of 0 pkts + 20% of 32 pkts + 5% of other]\n"
+                   "  TX-packets: 0              TX-dropped: 0             TX-total: 0\n"
+                   "  ---------------------- Forward statistics for port 1  ----------\n"
+                   "  RX-packets: 0              RX-dropped: 0             RX-total: 0\n"
+                   "  RX-bursts : 900000 [100% of 0 pkts]\n"
+                   "  +++++++++++++++ Accumulated forward statistics for all ports++++++\n"
+                   "  RX-packets: 400000         RX-dropped: 0             RX-total: 400000\n");
+    double b;
+    ck_assert_int_eq(bench_testpmd_rx_per_burst(f, &b), 0);
+    ck_assert(b == 8);          /* 400000 over 50000 non-empty bursts */
+    fclose(f);
+    f = text("  RX-packets: 6400         RX-dropped: 0\n"
+             "  RX-bursts : 200 [100% of 32 pkts]\n");
+    ck_assert_int_eq(bench_testpmd_rx_per_burst(f, &b), 0);
+    ck_assert(b == 32);         /* no empty bursts at all */
+    fclose(f);
+    f = text("  RX-packets: 400000         RX-dropped: 0\n"
+             "  RX-bursts : 9000000 [95% of 0 pkts + 5% of 8 pkts]\n");
+    ck_assert_int_eq(bench_testpmd_rx_per_burst(f, &b), -1);   /* 1% is too coarse */
+    fclose(f);
+}
+END_TEST
+
 START_TEST(test_json_number)
 {
     static const char *const path[] = {"capacity", "sfc", "cycles_per_frame"};
@@ -71,6 +100,15 @@ START_TEST(test_json_number)
     ck_assert_int_eq(bench_json_number(doc, path, 3, &v), 0);
     ck_assert(v == 6435.1);
     ck_assert_int_eq(bench_json_number("{\"capacity\":{\"sfc\":{}}}", path, 3, &v), -1);
+    /* the object after the command's standard error; a key only inside
+     * the one before it on the path */
+    ck_assert_int_eq(bench_json_number("ebfarm demo: logs kept in /tmp/x {\n{\"capacity\": "
+                                       "{\"sfc\": {\"cycles_per_frame\": 12.5}}}\n", path, 3, &v),
+                     0);
+    ck_assert(v == 12.5);
+    ck_assert_int_eq(bench_json_number("{\"capacity\":{\"readout\":{\"cycles_per_frame\":2}},"
+                                       "\"sfc\":{}}", path, 3, &v), -1);
+    ck_assert_int_eq(bench_json_number("no JSON here\n", path, 3, &v), -1);
     ck_assert_int_eq(
         bench_json_number("{\"capacity\":{\"sfc\":{\"cycles_per_frame\":null}}}", path, 3, &v),
         -1);
@@ -173,6 +211,7 @@ Suite *bench_parse_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_testpmd_pps);
     tcase_add_test(tc, test_testpmd_io_cycles);
+    tcase_add_test(tc, test_testpmd_rx_per_burst);
     tcase_add_test(tc, test_json_number);
     tcase_add_test(tc, test_kv_number);
     tcase_add_test(tc, test_readout_stats);

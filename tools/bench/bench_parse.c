@@ -8,6 +8,7 @@
 
 #include "bench_stats.h"
 #include "ebf_kv.h"
+#include "jsonout.h"
 
 double bench_testpmd_tx_pps(FILE *out)
 {
@@ -64,25 +65,51 @@ int bench_testpmd_io_cycles(FILE *out, double *cycles, double *packets)
     return *cycles >= 0 && *packets >= 0 ? 0 : -1;
 }
 
+int bench_testpmd_rx_per_burst(FILE *out, double *per_burst)
+{
+    char line[512];
+    double rx = -1;
+    *per_burst = -1;
+    while (fgets(line, sizeof(line), out)) {
+        const char *b = strstr(line, "RX-bursts : ");
+        unsigned long long total;
+        int zero_pct = 0, k = 0, n = 0;
+        if (strstr(line, "RX-packets:") && !strstr(line, "Accumulated"))
+            rx = number_after(line, "RX-packets:");
+        if (!b || rx <= 0 || sscanf(b, "RX-bursts : %llu [%d%% of %d pkts%n", &total, &zero_pct,
+                                    &n, &k) != 3 || k == 0)
+            continue;
+        double busy = (double)total * (n == 0 ? (100.0 - zero_pct) / 100.0 : 1.0);
+        if (n != 0 || zero_pct <= 90)          /* else the rounding to 1% is too coarse */
+            *per_burst = busy > 0 ? rx / busy : -1;
+        rx = -1;
+    }
+    return *per_burst > 0 ? 0 : -1;
+}
+
+/* The JSON object in text: from its first line that starts with '{' (the
+ * file holds the command's standard error too), to its end. */
+static json_t *json_in(const char *text)
+{
+    const char *p = text[0] == '{' ? text : strstr(text, "\n{");
+
+    if (!p)
+        return NULL;
+    p += p[0] == '\n';
+    return json_loads(p, JSON_DISABLE_EOF_CHECK, NULL);
+}
+
 int bench_json_number(const char *text, const char *const *keys, unsigned n, double *out)
 {
-    const char *p = text;
-    for (unsigned i = 0; i < n; i++) {
-        char q[80];
-        snprintf(q, sizeof(q), "\"%s\"", keys[i]);
-        p = strstr(p, q);
-        if (!p)
-            return -1;
-        p += strlen(q);
-    }
-    while (*p == ' ' || *p == ':')
-        p++;
-    char *end;
-    double x = strtod(p, &end);
-    if (end == p)
-        return -1;
-    *out = x;
-    return 0;
+    json_t *root = json_in(text), *v = root;
+
+    for (unsigned i = 0; v && i < n; i++)
+        v = json_object_get(v, keys[i]);
+    int rc = json_is_number(v) ? 0 : -1;
+    if (!rc)
+        *out = json_number_value(v);
+    json_decref(root);
+    return rc;
 }
 
 int bench_kv_number(const char *text, const char *key, double *out)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "bench_stats.h"
+#include "jsonout.h"
 
 /* The machine and software a benchmark ran on (bench_meta.c fills it). */
 struct bench_meta {
@@ -34,11 +35,18 @@ struct bench_result {
     int pinned;                  /* -1 (bench_result_set): no placement question; 1: every
                                   * process where the case asks; 0: not (note says why) */
     char note[256];              /* "" or what the reader must know of this result */
+    int per_poll;                /* 1: the sides told their frames per busy poll */
+    struct bench_spread value_per_poll, reference_per_poll;   /* of the runs that told */
 };
 
 /* Fill r from pairs of runs: s[i] the subject's, ref[i] the reference's. */
 void bench_result_set(struct bench_result *r, const char *name, const char *unit,
                       const char *reference, const double *s, const double *ref, size_t n);
+
+/* The frames per busy poll (burst occupancy) of each side's runs, 0 where
+ * a run did not tell: r->per_poll set when any did, the spreads over the
+ * runs that told (0 when none of a side's did). */
+void bench_result_per_poll(struct bench_result *r, const double *s, const double *ref, size_t n);
 
 /* A human table: metadata lines, then one row per result (median and
  * min-max of value, reference value and ratio). */
@@ -54,11 +62,10 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
 void bench_print_json(FILE *f, const struct bench_meta *m, const struct bench_result *r,
                       size_t n);
 
-/* The same with a last key, "sweeps", whose value sweeps_json writes
- * (when it is not NULL). */
+/* The same with a last key, "sweeps", of value sweeps (taken; left out
+ * when NULL). */
 void bench_print_json_with(FILE *f, const struct bench_meta *m, const struct bench_result *r,
-                           size_t n, void (*sweeps_json)(FILE *f, const void *arg),
-                           const void *arg);
+                           size_t n, json_t *sweeps);
 
 /* CSV: a header line, then one line per result; the metadata repeated in
  * the last columns of every line so that each line stands alone. */
