@@ -268,8 +268,7 @@ int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, 
     return farm_collect(st, r, err, len);
 }
 
-/* Whether some process of st reports a run in progress (RUNNING or PAUSED). */
-static int run_in_progress(const struct farm_state *st)
+int farmctl_run_in_progress(const struct farm_state *st)
 {
     Ebfarm__Reply *rep[FARM_MAX_PROCS];
     int running = 0;
@@ -349,7 +348,7 @@ int farmctl_down(const struct farm_state *st, int keep, char *err, size_t len)
 
     err[0] = '\0';
     /* After a second Ctrl-C on the tool, no staged stop: processes go. */
-    if (farm_signal_count() < 2 && run_in_progress(st)) {
+    if (farm_signal_count() < 2 && farmctl_run_in_progress(st)) {
         struct farm_result r;
         if (farmctl_stop(st, &r, e, sizeof(e)) != 0)
             fprintf(stderr, "ebfarm down: the staged stop failed: %s\n", e);

@@ -40,6 +40,9 @@ int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len);
  */
 int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, size_t len);
 
+/* Whether some process of st reports a run in progress (RUNNING or PAUSED). */
+int farmctl_run_in_progress(const struct farm_state *st);
+
 /* Shut every process down (stopping a run first), SIGKILL what does not
  * exit, remove the DPDK runtime directories, sockets and, unless keep,
  * the run directory. Returns 0, or -1 with err naming what had to be killed. */
