@@ -46,6 +46,37 @@ struct prom_opts {
     int prometheus;
 };
 
+/* Whether --listen's addr names a port 0..65535 in decimal and an address
+ * that is not a wildcard (0.0.0.0, ::, *: the farm file refuses them too).
+ * 0, or -1 after a message naming the option and the fix. */
+static int listen_check(const char *addr)
+{
+    const char *colon = strrchr(addr, ':');
+    char *end;
+    size_t hl = colon ? (size_t)(colon - addr) : 0;
+
+    if (!colon || !hl || !colon[1]) {
+        fprintf(stderr, "ebfarm metrics: --listen '%s' is not HOST:PORT (e.g. 127.0.0.1:9464)\n",
+                addr);
+        return -1;
+    }
+    unsigned long port = strtoul(colon + 1, &end, 10);
+    if (*end || colon[1] == '-' || colon[1] == '+' || port > 65535) {
+        fprintf(stderr, "ebfarm metrics: --listen '%s': the port \"%s\" is not in 0..65535 "
+                "(0 picks a free one)\n", addr, colon + 1);
+        return -1;
+    }
+    static const char *const wild[] = {"0.0.0.0", "::", "[::]", "*", "[*]"};
+    for (unsigned i = 0; i < sizeof(wild) / sizeof(wild[0]); i++)
+        if (strlen(wild[i]) == hl && strncmp(addr, wild[i], hl) == 0) {
+            fprintf(stderr, "ebfarm metrics: --listen '%s': a wildcard address serves the farm's "
+                    "metrics on every interface; give the one address to serve on (e.g. "
+                    "127.0.0.1:9464, or this host's address on the monitoring network)\n", addr);
+            return -1;
+        }
+    return 0;
+}
+
 static int prom_args(int argc, char **argv, struct prom_opts *o)
 {
     static const char usage[] =
@@ -76,7 +107,7 @@ static int prom_args(int argc, char **argv, struct prom_opts *o)
                 usage);
         return -1;
     }
-    return 0;
+    return listen_check(o->listen);
 }
 
 /*
