@@ -206,6 +206,8 @@ int cmd_up(int argc, char **argv)
                st->name, st->n, st->run_number, st->run_dir);
     rc = 0;
 out:
+    if (rc && farm_signal_count())      /* interrupted: as demo and soak say it */
+        rc = 128 + farm_signal_last();
     free(spec);
     free(st);
     return rc;
