@@ -176,3 +176,15 @@ int ebf_event_frames_check(uint32_t n_sources, uint32_t frag_max, enum ebf_encap
              EBF_EVENT_FRAMES_MAX, ebf_frag_fit(n_sources, encap, mtu));
     return -EINVAL;
 }
+
+uint32_t ebf_event_max_fit(uint32_t mtu, uint32_t mbufs)
+{
+    uint64_t piece = mtu > EBF_EVENT_HLEN + EBF_FRAG_HLEN ? mtu - EBF_EVENT_HLEN - EBF_FRAG_HLEN
+                                                          : 0;
+    uint64_t frames = mbufs > 1024 ? mbufs - 1024u : 0;
+    uint64_t fit;
+
+    frames = frames < UINT16_MAX ? frames : UINT16_MAX;
+    fit = piece * frames;
+    return fit < EBF_EVENT_MAX_MAX ? (uint32_t)fit : EBF_EVENT_MAX_MAX;
+}

@@ -24,6 +24,8 @@
 #define EBF_FRAG_MAX 1048576     /* largest fragment: the SFC holds an event in its pools */
 #define EBF_PORTS_MAX 32         /* ports one daemon can open: DPDK's RTE_MAX_ETHPORTS */
 #define EBF_EVENT_FRAMES_MAX 1023 /* frames of one event: what an SFC queues toward a node at once */
+#define EBF_EVENT_MAX_DEFAULT 16777216u /* --max-event unless set: 16 MiB, or what the pools hold */
+#define EBF_EVENT_MAX_MAX (1u << 30)     /* --max-event at most: 1 GiB */
 #define EBF_MTU_MIN 256          /* the MTU range of every daemon and the farm file */
 #define EBF_MTU_MAX 9600
 
@@ -113,6 +115,9 @@ enum ebf_param_use {
       EBF_PU_SFC_OPT | EBF_PU_FARM, "events an SFC holds at once: building, ready, unacked") \
     X(MBUFS, "mbufs", "mbufs", U32, 1023, 1u << 22, "32767", "", "sfcs[]",                   \
       EBF_PU_SFC_OPT | EBF_PU_FARM, "an SFC's receive mbufs")                                \
+    X(MAX_EVENT, "max_event", "max-event", U32, 1024, EBF_EVENT_MAX_MAX, "", "bytes", NULL, \
+      EBF_PU_SFC_OPT, "an event's fragment bytes at most (unset: 16M, or what --mbufs hold " \
+      "at the MTU); a larger one is refused: rx.drop.event_too_big")                         \
     X(MAX_CREDITS, "max_credits", "max-credits", U32, 1, 65535, "256", "", "sfcs[]",         \
       EBF_PU_SFC_OPT | EBF_PU_FARM, "credits and unacked events per node at an SFC")         \
     X(PORTS, "ports", "node", U32, 2, EBF_PORTS_MAX, "", "", "sfcs[]",                       \
@@ -230,5 +235,15 @@ uint32_t ebf_frag_fit(uint32_t n_sources, enum ebf_encap encap, uint32_t mtu);
  * of one event (fragments of at most 178816 B fit)". */
 int ebf_event_frames_check(uint32_t n_sources, uint32_t frag_max, enum ebf_encap encap,
                            uint32_t mtu, char *why, size_t len);
+
+/*
+ * The largest event an SFC of mbufs receive mbufs takes at mtu: the
+ * fewest frames an event of max bytes arrives in are pieces of mtu - 88
+ * bytes (docs/protocol.md, "Size limits"); they must leave a queue toward
+ * the nodes and a burst of the mbufs free (mbufs - 1024 frames) and stay
+ * within the 65,535 frames of an event frame's frame_count. At most
+ * EBF_EVENT_MAX_MAX.
+ */
+uint32_t ebf_event_max_fit(uint32_t mtu, uint32_t mbufs);
 
 #endif /* EBF_PARAM_H */

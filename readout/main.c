@@ -159,6 +159,10 @@ static const struct ebf_arg own[] = {
     EBF_ARG_INT(EBF_ARG_U16, "source-base", &conf.source_base, 0, EBF_MAX_SOURCES - 1, "N",
                 "the first source id (0): sources N up, one per\n"
                 "source; unique across the readouts of a farm"),
+    EBF_ARG_INT(EBF_ARG_U32, "replay-mb", &conf.replay_mb, 0, 65536, "N",
+                "failover: keep each event sent in a replay buffer of N MiB\n"
+                "until its SFC's release frames free it; the trigger is\n"
+                "held while it is full (0, the default: off)"),
     EBF_ARG_NUM("sfc-timeout-ms", &conf.sfc_timeout_ms, 0, 3600000, "T",
                 "give an SFC up when its link is down, or its port refused\n"
                 "every frame for T ms while it sent no throttle frame;\n"

@@ -65,6 +65,16 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
     g->tsc_per_event = c->rate > 0 ? (double)hz / c->rate : 0;
     ro_throttle_view_init(&g->tv);
     ro_throttle_view_trust(&g->tv, (const uint8_t (*)[6])c->sfc_mac, c->n_sfcs);
+    if (c->replay_mb) {
+        g->fo = ro_fo_create((const uint8_t (*)[6])c->sfc_mac, c->n_sfcs, c->source_base,
+                             c->n_sources, c->replay_mb, c->n_sources * c->size_min,
+                             c->n_sources * c->size_max);
+        if (!g->fo) {
+            ro_payload_free(&g->pay);
+            g->done = 1;
+            return errno == ENOMEM ? -ENOMEM : -EINVAL;
+        }
+    }
     st->start_ns = ebf_now_ns();
     return 0;
 }
@@ -92,6 +102,16 @@ static uint64_t event_frames(const struct ro_conf *c, uint64_t e)
     return n;
 }
 
+/* The payload bytes of event e: its fragments' sizes. */
+static uint32_t event_bytes(const struct ro_conf *c, uint64_t e)
+{
+    uint32_t n = 0;
+
+    for (uint16_t s = 0; s < c->n_sources; s++)
+        n += ro_frag_size(c, (uint16_t)(c->source_base + s), e);
+    return n;
+}
+
 /* The TSC at which event e is due, 0 when unpaced. */
 static uint64_t due_tsc(const struct ro_gen *g, uint64_t e)
 {
@@ -116,6 +136,8 @@ static int gen_event(struct ro_gen *g, const volatile sig_atomic_t *force, uint6
         for (uint16_t s = 0; s < c->n_sources && rc == 0; s++)
             rc = g->fast.len ? ro_frame_emit_fast(g, force, s, e, sfc, now_ns)
                              : ro_frame_emit(g, force, s, e, sfc, now_ns);
+    if (g->fo && rc == 0 && !st->sfc_gone[sfc])
+        ro_fo_sent(g->fo, e, sfc, event_bytes(c, e), g->seq[sfc]);
     /* Full bursts: unpaced and with one SFC, the frames wait for the next
      * event's unless they could not all fit with it (at least a frame per
      * source). With several SFCs the queue holds one SFC's frames (q_sfc):
@@ -152,12 +174,14 @@ static int gen_event(struct ro_gen *g, const volatile sig_atomic_t *force, uint6
  * the queue still waits for a full burst (the frames of one event then the
  * next fill it; once it went out, the call ends). A call thus makes about
  * a burst of frames, and the per-call work (the clocks, the receive poll,
- * the hold and deadline checks) is paid once per burst, not per event. */
+ * the hold and deadline checks) is paid once per burst, not per event.
+ * With failover on, one event a call: each is checked against the replay
+ * buffer's room first. */
 static int batch_more(const struct ro_gen *g, uint64_t e)
 {
     const struct ro_conf *c = g->c;
 
-    return g->tsc_per_event == 0 && !c->fault && !g->done && !g->held_since && g->q.n &&
+    return g->tsc_per_event == 0 && !c->fault && !g->fo && !g->done && !g->held_since && g->q.n &&
            !(c->n_events && e >= c->n_events);
 }
 
@@ -230,6 +254,11 @@ void ro_finish(struct ro_gen *g)
     if (c && c->fault)
         g->st->tx_abandoned += ro_fault_tx_discard(c->fault);
     ro_payload_free(&g->pay);
+    if (g->fo) {
+        ro_link_fo_stats(g);
+        ro_fo_destroy(g->fo);
+        g->fo = NULL;
+    }
     g->st->end_ns = ebf_now_ns();
 }
 

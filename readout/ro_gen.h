@@ -14,6 +14,7 @@
 #include "ebf_idle.h"
 #include "ebf_proto.h"
 #include "ro_fault_tx.h"
+#include "ro_fo.h"
 #include "ro_fast.h"
 #include "ro_payload.h"
 #include "ro_size.h"
@@ -46,6 +47,11 @@ struct ro_conf {
      * frame came from it, or whose link went down, is given up: nothing
      * more is sent to it (counted), the others are served. 0: never. */
     double sfc_timeout_ms;
+    /* Failover (docs/protocol.md 13): a replay buffer of this many MiB
+     * keeps each event sent until its SFC's release frames free it; the
+     * trigger is held while the largest event would not fit. 0 (the
+     * default): off, release frames are counted as other frames. */
+    uint32_t replay_mb;
     uint16_t mtu;                /* L3 MTU of the links, 1500 by default */
     uint16_t burst;
     struct ebf_idle idle;
@@ -118,6 +124,7 @@ struct ro_gen {
     double tsc_per_event;        /* 0: unpaced */
     uint64_t next_event;
     struct ro_throttle_view tv;  /* what the SFCs asked for */
+    struct ro_fo *fo;            /* failover state, NULL when off (replay_mb 0) */
     struct ro_payload pay;       /* payload prebuilt: built by ro_begin, freed by ro_finish */
     uint32_t max_piece;          /* ro_max_piece(c) */
     size_t hlen;                 /* ebf_encap_hlen(c->encap) */

@@ -40,6 +40,10 @@ static unsigned rx_port(struct ro_gen *g, uint16_t port, uint64_t now_ns)
         uint64_t rejected = v->rejected + v->foreign;
         if (g->tag_pool)
             ro_tag_clear(m[i]);     /* received bytes: no prebuilt payload any more */
+        if (g->fo && ro_fo_offer(g->fo, rte_pktmbuf_mtod(m[i], const uint8_t *),
+                                 rte_pktmbuf_data_len(m[i]), g->c->udp_port, g->next_event,
+                                 now_ns))
+            continue;
         enum ebf_reason r = ro_throttle_view_offer(v, rte_pktmbuf_mtod(m[i], const uint8_t *),
                                                    rte_pktmbuf_data_len(m[i]),
                                                    g->c->udp_port, now_ns);
@@ -48,6 +52,25 @@ static unsigned rx_port(struct ro_gen *g, uint16_t port, uint64_t now_ns)
     rte_pktmbuf_free_bulk(m, n);
     st->rx_frames += n;
     return n;
+}
+
+/* Failover on: the places silent for the detection bound are declared
+ * dead, each logged with how long it was silent. Routing around them and
+ * the replay of their share are not wired yet: their events still go to
+ * them (and --sfc-timeout-ms still gives them up), and what the buffer
+ * holds of them is freed (ro_fo_forget). */
+static void fo_deaths(struct ro_gen *g, uint64_t now_ns)
+{
+    struct ro_failover *v = &g->fo->view;
+    uint64_t died = ro_failover_poll(v, now_ns);
+
+    for (uint32_t p = 0; died; p++, died >>= 1)
+        if (died & 1) {
+            RO_LOG(WARNING, "SFC %u silent for %.1f ms (no release frame): declared dead at "
+                   "event %" PRIu64 "\n", p, (double)(now_ns - v->last_ns[p]) / 1e6,
+                   g->next_event);
+            ro_fo_forget(g->fo, (uint16_t)p, g->seq[p]);
+        }
 }
 
 unsigned ro_link_rx(struct ro_gen *g, uint64_t now_ns)
@@ -59,6 +82,10 @@ unsigned ro_link_rx(struct ro_gen *g, uint64_t now_ns)
     for (uint16_t i = 0; i < g->n_ports; i++)
         if (g->n_ports == 1 || port_used(g, g->port[i]))
             n += rx_port(g, g->port[i], now_ns);
+    if (g->fo) {
+        fo_deaths(g, now_ns);
+        ro_link_fo_stats(g);
+    }
     if (n == 0)
         return 0;
     st->throttle_frames = v->frames;
@@ -68,6 +95,21 @@ unsigned ro_link_rx(struct ro_gen *g, uint64_t now_ns)
     st->throttle_rejected = v->rejected;
     st->throttle_foreign = v->foreign;
     return n;
+}
+
+void ro_link_fo_stats(struct ro_gen *g)
+{
+    const struct ro_fo *f = g->fo;
+    struct ro_stats *st = g->st;
+
+    st->release_frames = f->frames;
+    st->release_rejected = f->rejected + f->foreign + f->stale;
+    st->replay_held_bytes = f->rb.held_bytes;
+    st->replay_held_events = f->rb.held_events;
+    st->replay_peak_bytes = f->rb.peak_bytes;
+    st->replay_released = f->rb.released;
+    st->replay_full_polls = f->full_polls;
+    st->release_deaths = f->view.deaths;
 }
 
 void ro_link_hold_end(struct ro_gen *g, uint64_t now)
@@ -81,7 +123,7 @@ void ro_link_hold_end(struct ro_gen *g, uint64_t now)
 
 int ro_link_held(struct ro_gen *g, uint64_t now_ns, uint64_t now)
 {
-    if (!ro_throttle_view_held(&g->tv, now_ns))
+    if (!ro_throttle_view_held(&g->tv, now_ns) && !(g->fo && !ro_fo_room(g->fo)))
         return 0;
     if (!g->held_since) {
         g->held_since = now ? now : rte_get_tsc_cycles();  /* ro_next may not have read it */

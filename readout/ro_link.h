@@ -25,7 +25,11 @@ void ro_link_map(struct ro_gen *g, const struct ro_conf *c);
  * to the view, all freed and counted. Returns the frames taken. */
 unsigned ro_link_rx(struct ro_gen *g, uint64_t now_ns);
 
-/* Whether an SFC holds the readout now; a hold that begins is counted, and
+/* Copies the failover state's counters (g->fo, not NULL) into the stats. */
+void ro_link_fo_stats(struct ro_gen *g);
+
+/* Whether an SFC holds the readout now, or (failover on) the replay buffer
+ * has no room for the largest event; a hold that begins is counted, and
  * every poll held. now: the TSC, or 0 when the caller did not read it. */
 int ro_link_held(struct ro_gen *g, uint64_t now_ns, uint64_t now);
 

@@ -41,6 +41,14 @@ struct ro_stats {
     uint64_t sfc_gone_from[RO_STATS_MAX_SFCS];  /* the first event id not sent to it */
     uint64_t sfcs_gone;          /* SFCs given up (their port refused, silent) */
     uint64_t sfc_gone_frames;    /* frames not sent: their SFC was gone */
+    /* Failover on (--replay-mb): release frames and the replay buffer. */
+    uint64_t release_frames;     /* accepted release frames */
+    uint64_t release_rejected;   /* release frames failing the parser, foreign or stale */
+    uint64_t replay_held_bytes, replay_held_events;     /* in the buffer, not released */
+    uint64_t replay_peak_bytes;
+    uint64_t replay_released;    /* events released by their SFC */
+    uint64_t replay_full_polls;  /* polls that found the buffer full: trigger held */
+    uint64_t release_deaths;     /* SFCs declared dead: silent for the detection bound */
 };
 
 /* What the lcore copies for the control thread. */
@@ -115,6 +123,22 @@ struct ro_snap {
       "--sfc-timeout-ms, or its link went down.")                                                  \
     X(SFC_GONE_FRAMES, C, "sfc_gone_frames", st.sfc_gone_frames, (), EBF_CF_SUM,                   \
       "Frames not sent because their SFC was gone.")                                               \
+    X(RELEASE_FRAMES, C, "release.frames", st.release_frames, (), 0,                               \
+      "Release frames accepted from the SFCs (failover on: --replay-mb).")                         \
+    X(RELEASE_REJECTED, C, "release.rejected", st.release_rejected, (), 0,                         \
+      "Release frames refused: failing the parser, from a MAC not their place's, or stale.")     \
+    X(RELEASE_DEATHS, C, "release.deaths", st.release_deaths, (), 0,                               \
+      "SFCs declared dead: no release frame for the detection bound (100 ms).")                  \
+    X(REPLAY_HELD_BYTES, C, "replay.held_bytes", st.replay_held_bytes, (), 0,                      \
+      "Bytes of events sent and not yet released by their SFC (the replay buffer's level).")     \
+    X(REPLAY_HELD_EVENTS, C, "replay.held_events", st.replay_held_events, (), 0,                   \
+      "Events sent and not yet released by their SFC.")                                           \
+    X(REPLAY_PEAK_BYTES, C, "replay.peak_bytes", st.replay_peak_bytes, (), 0,                      \
+      "The replay buffer's highest level, bytes.")                                                \
+    X(REPLAY_RELEASED, C, "replay.released", st.replay_released, (), 0,                            \
+      "Events released by their SFC's release frames.")                                           \
+    X(REPLAY_FULL_POLLS, C, "replay.full_polls", st.replay_full_polls, (), 0,                      \
+      "Polls that found the replay buffer full: the trigger held.")                               \
     X(SFC_FRAMES, CN, "sfc.frames", st.sfc_frames, ("sfc", NULL, n_sfcs), EBF_CF_SUM,              \
       "Frames the port took toward each SFC, by its place in --sfc-mac.")                          \
     X(SFC_GONE, CN, "sfc.gone", st.sfc_gone, ("sfc", NULL, n_sfcs), 0,                             \

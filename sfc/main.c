@@ -7,12 +7,15 @@
 #include <string.h>
 
 #include <rte_lcore.h>
+#include <rte_log.h>
 
 #include "ebf_daemon.h"
 #include "ebf_util.h"
 #include "sfc_ctl.h"
 #include "sfc_dist.h"
 #include "sfc_workers.h"
+
+extern int sfc_logtype;          /* sfc_dp.c's */
 
 /* The shared parameters' defaults come from the table (ebf_param.h). */
 static struct sfc_conf conf = {.burst = 32, .verify = SFC_VERIFY_FULL, .verify_every = 64};
@@ -128,6 +131,10 @@ static const struct ebf_arg own[] = {
     EBF_ARG_PARAM(CAPACITY, &conf.capacity, "N",
                   "events held at once: building, ready, unacked"),
     EBF_ARG_PARAM(MBUFS, &mbufs, "N", "receive mbufs"),
+    EBF_ARG_PARAM(MAX_EVENT, &conf.max_event, "BYTES",
+                  "an event's fragment bytes at most; a larger one\n"
+                  "is refused (rx.drop.event_too_big). Checked against\n"
+                  "--mbufs at --mtu (unset: 16M, or what they hold)"),
     EBF_ARG_PARAM(MAX_CREDITS, &conf.max_credits, "N", "credits + unacked events per node"),
     EBF_ARG_INT(EBF_ARG_U16, "burst", &conf.burst, 1, 64, "N", "rx burst (32)"),
     EBF_ARG_PARAM(UDP_PORT, &conf.udp_port, "P", "UDP port of fragments"),
@@ -142,6 +149,9 @@ static const struct ebf_arg own[] = {
                  "payload CRCs the SFC checks: full (every frame),\n"
                  "sampled (every Nth frame of each source, --verify-every)\n"
                  "or none; the nodes check every piece either way (full)"),
+    EBF_ARG_INT(EBF_ARG_U32, "release-ms", &conf.release_ms, 0, 1000, "T",
+                "failover: a release frame (heartbeat and release watermark)\n"
+                "to each readout every T ms; 0 (default): none"),
     EBF_ARG_INT(EBF_ARG_U32, "verify-every", &conf.verify_every, 1, 1u << 20, "N",
                 "with --verify sampled: check every Nth frame of a source (64)"),
     EBF_ARG_PARAM(WORKERS, &conf.workers, "N",
@@ -251,6 +261,24 @@ static void start_ports(struct ebf_daemon *d, struct sfc_conf *c, struct rte_mem
         ebf_daemon_link_wait(d, c->node[i].port, node_name[i]);
 }
 
+/* --max-event against what --mbufs hold at --mtu (ebf_event_max_fit):
+ * refused when set beyond it; unset, 16 MiB or what they hold (said). */
+static void set_max_event(struct ebf_daemon *d, struct sfc_conf *c)
+{
+    uint32_t fit = ebf_event_max_fit(c->mtu, mbufs);
+
+    if (c->max_event > fit)
+        ebf_daemon_fail(d, "--max-event %u: events that large take more frames at MTU %u than "
+                        "--mbufs %u leave (at most %u bytes fit)", c->max_event, c->mtu, mbufs,
+                        fit);
+    if (c->max_event == 0) {
+        c->max_event = fit < EBF_EVENT_MAX_DEFAULT ? fit : EBF_EVENT_MAX_DEFAULT;
+        if (c->max_event < EBF_EVENT_MAX_DEFAULT)
+            rte_log(RTE_LOG_NOTICE, sfc_logtype, "sfc: events of at most %u bytes: what "
+                    "--mbufs %u hold at MTU %u\n", c->max_event, mbufs, c->mtu);
+    }
+}
+
 int main(int argc, char **argv)
 {
     static struct sfc_runner runner;
@@ -271,6 +299,7 @@ int main(int argc, char **argv)
                         c->workers, c->workers, rte_lcore_count());
     find_ports(d, c);
     c->mtu = d->cl.common.mtu;
+    set_max_event(d, c);
     /* On the sockets of the ports that use them: received frames and their
      * clones at the readout port's, event headers and credit frames at the
      * (first) node port's. */

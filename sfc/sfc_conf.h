@@ -44,6 +44,7 @@ struct sfc_conf {
     double timeout_ms;           /* building -> incomplete */
     uint16_t mtu;
     uint16_t burst;
+    uint32_t max_event;          /* fragment bytes of one event at most; 0: no limit */
     uint8_t verify;              /* enum sfc_verify: which fragment CRCs are checked */
     uint32_t verify_every;       /* SFC_VERIFY_SAMPLED: every Nth frame of each source */
     struct rte_mempool *hdr_pool;    /* event frame headers */
@@ -54,6 +55,8 @@ struct sfc_conf {
     double node_timeout_ms;      /* a node silent this long is dead; 0: never */
     double throttle_on;          /* throttle the readouts at this fill (0.75) */
     double throttle_off;         /* and release them at this fill (0.5) */
+    uint32_t release_ms;         /* a release frame to each readout this often; 0: none
+                                  * (failover off, the default) */
     /* Workers (sfc_workers.h): W data planes of one SFC, each on its own
      * readout ports and node ports. The command line's conf has workers
      * (0 or 1: one data plane, as before); each worker's conf also says

@@ -27,6 +27,7 @@ static const enum sfc_drop add_drop[] = {
     [SFC_ADD_REFUSED] = SFC_DROP_REFUSED_EVENT,
     [SFC_ADD_LEN_MISMATCH] = SFC_DROP_LEN_MISMATCH,
     [SFC_ADD_NO_RECORD] = SFC_DROP_NO_RECORD,
+    [SFC_ADD_TOO_BIG] = SFC_DROP_EVENT_TOO_BIG,
 };
 
 /* Parse a frame from the readout port into l and h: 1 when it is a valid
@@ -58,7 +59,9 @@ static int intake_parse(struct sfc_dp *dp, struct rte_mbuf *m, struct ebf_l2l3 *
         dp->st.reject[r]++;
         return 0;
     }
-    enum sfc_drop d = l->dst_mac[0] & 1                    ? SFC_DROP_NOT_UNICAST
+    enum sfc_drop d = sfc_guard_oversize(dp->c.mtu, l, m->data_len, h->piece_len)
+                          ? SFC_DROP_OVERSIZE
+                      : l->dst_mac[0] & 1                   ? SFC_DROP_NOT_UNICAST
                       : memcmp(l->dst_mac, dp->rx_mac, 6) ? SFC_DROP_NOT_FOR_US
                       : sfc_guard_source(&dp->guard, h->source, l->src_mac);
     if (d != SFC_DROP_MAX) {
@@ -411,16 +414,20 @@ static unsigned dispatch(struct sfc_dp *dp, uint64_t now)
 {
     unsigned sent = 0;
     uint32_t slot;
+    struct sfc_tx_sent t;
 
+    sfc_tx_resume(&dp->tx, dp->tab, &t);     /* large events first: their credit is held */
+    dp->st.frames_tx += t.frames;
+    dp->st.bytes_tx += t.bytes;
+    dp->st.clone_fail += t.clone_fail;
     while ((slot = sfc_evtab_ready_peek(dp->tab)) != SFC_NONE) {
         const struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
-        struct sfc_tx_sent t;
         int node = pick_node(dp, e);
         if (node < 0)
             break;
         sfc_tx_event(&dp->tx, dp->tab, slot, (uint16_t)node, &t);
         dp->st.clone_fail += t.clone_fail;
-        if (t.frames == 0)
+        if (!t.started)
             break;
         count_sent(dp, slot, e, (uint16_t)node, &t, now);
         sfc_evtab_mark_sent(dp->tab, slot, (uint16_t)node);
@@ -494,6 +501,8 @@ unsigned sfc_dp_poll(struct sfc_dp *dp, int intake)
         in = poll_intake(dp, now);
     if (tick || work || in)
         work += throttle(dp, now);
+    if (tick)
+        work += sfc_dp_release(dp, now);
     work += in;
     work += expire(dp, now);
     work += dispatch(dp, now);

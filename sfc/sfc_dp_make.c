@@ -11,6 +11,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "ebf_util.h"
 #include "sfc_dist.h"
 #include "sfc_dp_private.h"
 
@@ -95,11 +96,20 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
     dp->c = *conf;
     if (dp->c.burst == 0 || dp->c.burst > SFC_BURST_MAX)
         dp->c.burst = 32;
+    if (conf->release_ms) {
+        dp->low = rte_zmalloc("sfc_lowmark", sizeof(*dp->low), RTE_CACHE_LINE_SIZE);
+        if (dp->low)
+            sfc_lowmark_init(dp->low);
+        /* the epoch tells this incarnation from an earlier one of the place */
+        sfc_release_init(&dp->rel, conf->sfc_id, (uint16_t)(ebf_now_ns() / 1000000000ull),
+                         (uint64_t)conf->release_ms * 1000000ull);
+    }
     struct sfc_evtab_conf tc = {
         .capacity = conf->capacity, .max_frames = conf->max_frames,
-        .n_sources = conf->n_sources, .done_window = 1u << 16, .free_frame = free_mbuf,
+        .n_sources = conf->n_sources, .max_event = conf->max_event, .done_window = 1u << 16,
+        .free_frame = free_mbuf, .lowmark = dp->low,
     };
-    dp->tab = sfc_evtab_create(&tc);
+    dp->tab = conf->release_ms && !dp->low ? NULL : sfc_evtab_create(&tc);
     dp->lat = rte_zmalloc("sfc_lat", sizeof(*dp->lat) * conf->capacity, RTE_CACHE_LINE_SIZE);
     if (!dp->tab || !dp->lat || make_stages(dp) != 0) {
         sfc_dp_destroy(dp);
@@ -119,6 +129,7 @@ void sfc_dp_destroy(struct sfc_dp *dp)
     sfc_tx_fini(&dp->tx);
     sfc_nodes_fini(&dp->nodes);
     sfc_evtab_destroy(dp->tab);
+    rte_free(dp->low);
     rte_free(dp->lat);
     rte_free(dp);
 }

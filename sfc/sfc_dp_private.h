@@ -12,6 +12,7 @@
 #include "sfc_lat.h"
 #include "sfc_nodes.h"
 #include "sfc_stats.h"
+#include "sfc_release.h"
 #include "sfc_throttle.h"
 #include "sfc_tx.h"
 
@@ -41,12 +42,18 @@ struct sfc_dp {
     struct sfc_nodes nodes;      /* liveness, epochs, credits */
     struct sfc_throttle thr;
     struct sfc_drain drain;
+    struct sfc_release rel;      /* release frames, when c.release_ms */
+    struct sfc_lowmark *low;     /* the lowest id held; NULL when release frames are off */
     uint64_t rx_heard[SFC_MAX_READOUTS];    /* with several rx ports: TSC of each one's
                                              * last frame (rx_port first) */
     struct sfc_conf c;
     struct sfc_guard guard;      /* sequences, bindings, readouts */
     struct sfc_stats st;
 };
+
+/* The release stage's round, when due: the watermark and one release frame
+ * to each readout heard (sfc_dp_release.c). Returns the work done. */
+unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now);
 
 static inline uint64_t tsc_to_ns(const struct sfc_dp *dp, uint64_t tsc)
 {

@@ -194,6 +194,7 @@ static uint32_t new_event(struct sfc_evtab *t, uint64_t id, uint64_t now, uint32
     e->event_id = id;
     e->first_tick = now;
     t->cold[slot].first_tx_ns = UINT64_MAX;
+    t->cold[slot].declared = 0;
     e->first_rec = e->last_rec = SFC_NONE;
     e->state = SFC_EV_BUILDING;
     memset(&t->src[(size_t)slot * t->conf.n_sources], 0,
@@ -201,6 +202,8 @@ static uint32_t new_event(struct sfc_evtab *t, uint64_t id, uint64_t now, uint32
     t->index[pos] = (struct idx_ent){.id = id, .slot = slot};
     fifo_append(t, &t->building, slot);
     t->n_building++;
+    if (t->conf.lowmark)
+        sfc_lowmark_add(t->conf.lowmark, id);
     return slot;
 }
 
@@ -213,6 +216,24 @@ static int overlaps(const struct sfc_evtab *t, const struct sfc_event *e,
         if (x->source == source && x->offset < off + len && off < x->offset + x->piece_len)
             return 1;
     }
+    return 0;
+}
+
+/* Would a piece of a fragment of frag_len bytes take event e past the
+ * limits (got: bytes of its source held before)? A source's first piece
+ * adds its frag_len to what the event declares. */
+static int too_big(struct sfc_evtab *t, uint32_t slot, const struct sfc_event *e, uint32_t got,
+                   uint32_t frag_len)
+{
+    struct sfc_event_cold *c = &t->cold[slot];
+
+    if (e->n_frames >= SFC_EVENT_RECS_MAX)
+        return 1;
+    if (got > 0)
+        return 0;
+    if (t->conf.max_event && c->declared + frag_len > t->conf.max_event)
+        return 1;
+    c->declared += frag_len;
     return 0;
 }
 
@@ -231,6 +252,8 @@ enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr
             return SFC_ADD_REFUSED;
         if (tag == DONE_STALE)
             return SFC_ADD_STALE;
+        if (t->conf.max_event && h->frag_len > t->conf.max_event)
+            return SFC_ADD_TOO_BIG;
         if (t->n_free_slots == 0) {
             done_put(t, h->event_id, DONE_REFUSED, NULL);
             return SFC_ADD_TABLE_FULL;
@@ -256,6 +279,8 @@ enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr
         return SFC_ADD_DUPLICATE;
     if (t->n_free_rec == 0)
         return SFC_ADD_NO_RECORD;
+    if (too_big(t, slot, e, got, h->frag_len))
+        return SFC_ADD_TOO_BIG;
 
     uint32_t r = t->free_rec;
     t->free_rec = t->rec[r].next;
@@ -393,6 +418,8 @@ static void forget(struct sfc_evtab *t, uint32_t slot)
     struct sfc_event *e = &t->ev[slot];
 
     free_records(t, e);
+    if (t->conf.lowmark)
+        sfc_lowmark_remove(t->conf.lowmark, e->event_id);
     index_delete(t, index_pos(t, e->event_id));
     done_put(t, e->event_id, DONE_SENT, e->present);
     e->state = SFC_EV_FREE;

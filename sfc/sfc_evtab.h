@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "sfc_lowmark.h"
+
 #include "ebf_proto.h"
 
 /*
@@ -39,17 +41,28 @@ enum sfc_add_result {
     SFC_ADD_TABLE_FULL,      /* a new event and no free slot: event refused */
     SFC_ADD_NO_RECORD,       /* no free frame record: not stored */
     SFC_ADD_LEN_MISMATCH,    /* frag_len differs from earlier pieces */
+    SFC_ADD_TOO_BIG,         /* its fragment would take its event past max_event
+                              * bytes or SFC_EVENT_RECS_MAX frames: not stored */
 };
+
+/* Frames (records) of one event at most: an event frame holds one piece at
+ * least, and frame_count is 16 bits. */
+#define SFC_EVENT_RECS_MAX 65535
 
 struct sfc_evtab_conf {
     uint32_t capacity;       /* events held at once */
     uint32_t max_frames;     /* frame records for all events together */
     uint16_t n_sources;      /* sources every event should have */
+    uint32_t max_event;      /* payload bytes of one event at most (fragment lengths
+                              * summed); 0: no limit */
     uint32_t done_window;    /* finished ids remembered, rounded up to 2^n, <= 2^30:
                               * the window is indexed by id modulo its size, so
                               * the last done_window ids never evict each other */
     void (*free_frame)(void *frame, void *arg); /* frames the table drops */
     void *free_arg;
+    struct sfc_lowmark *lowmark; /* NULL: none; else each held event's id is added
+                              * when the table starts holding it and removed when
+                              * it stops (the release watermark's held part) */
 };
 
 /* One stored piece. `next` links the pieces of an event (SFC_NONE ends). */
@@ -86,6 +99,7 @@ _Static_assert(sizeof(struct sfc_event) == 64, "the hot event record is one cach
 struct sfc_event_cold {
     uint64_t ready_tick;     /* when it became READY (the dispatcher: when sent) */
     uint64_t first_tx_ns;    /* earliest readout timestamp among its pieces */
+    uint64_t declared;       /* frag_len of each source that sent a piece, summed */
 };
 
 struct sfc_evtab;

@@ -41,6 +41,18 @@ void sfc_guard_seq(struct sfc_guard *g, struct sfc_seq_stats *st, uint16_t sourc
     uint32_t ahead = seq - q->next;
     uint32_t back = q->next - 1 - seq;      /* 0: the last one again */
 
+    if (!q->started) {
+        /* The first frame: the window starts at 0, so a number in it
+         * counts the frames before it as a gap (lost at the start); any
+         * other number (0xFFFFFFFE, a sender that did not start at 0)
+         * starts the window there, nothing counted. */
+        q->started = 1;
+        if (ahead >= SFC_SEQ_WINDOW) {
+            q->next = seq + 1;
+            q->seen = 1;
+            return;
+        }
+    }
     if (ahead >= SFC_SEQ_WINDOW && back >= SFC_SEQ_WINDOW) {
         seq_jump(q, st, source, seq);
         return;
@@ -145,4 +157,36 @@ unsigned sfc_guard_throttle_to(const struct sfc_guard *g, int on, const uint64_t
         out[n++].on = (uint8_t)(on && !(ranked && p[i] < lead));
     }
     return n;
+}
+
+/* --- One frame judged alone ------------------------------------------------ */
+
+struct sfc_verdict sfc_guard_judge(const struct sfc_judge_conf *c, const uint8_t *p, size_t len,
+                                   struct ebf_l2l3 *l, struct ebf_frag_hdr *h)
+{
+    struct sfc_verdict v = {.reject = EBF_R_OK, .drop = SFC_DROP_MAX, .rule = 2};
+    size_t used;
+
+    memset(h, 0, sizeof(*h));
+    memset(l, 0, sizeof(*l));
+    v.reject = ebf_parse_l2l3(p, len, c->udp_port, l);
+    if (v.reject != EBF_R_OK)
+        return v;
+    v.rule = 3;
+    if (l->type != EBF_T_FRAGMENT) {
+        v.drop = SFC_DROP_WRONG_TYPE;
+        return v;
+    }
+    v.reject = ebf_frag_parse(p + l->hlen, l->len, c->n_sources, c->check_crc, h, &used);
+    if (v.reject != EBF_R_OK) {
+        v.rule = v.reject == EBF_R_BAD_CHECKSUM ? 5 : 4;
+        return v;
+    }
+    v.drop = sfc_guard_oversize(c->mtu, l, (uint32_t)len, h->piece_len) ? SFC_DROP_OVERSIZE
+             : l->dst_mac[0] & 1                                        ? SFC_DROP_NOT_UNICAST
+             : memcmp(l->dst_mac, c->mac, 6)                            ? SFC_DROP_NOT_FOR_US
+                                                                        : SFC_DROP_MAX;
+    v.rule = v.drop == SFC_DROP_OVERSIZE ? 6 : v.drop == SFC_DROP_NOT_UNICAST ? 7
+             : v.drop == SFC_DROP_NOT_FOR_US ? 8 : 0;
+    return v;
 }

@@ -34,6 +34,7 @@ struct sfc_seq_state {
     uint64_t seen;
     uint32_t jump_next;
     uint8_t jumped;
+    uint8_t started;             /* a frame heard: the window starts at the first one */
 };
 
 /* The readout MAC a source id is bound to: the first one heard for it. */
@@ -80,11 +81,56 @@ struct sfc_ro_dest {
  * readouts known (throttle frames go to these only). */
 void sfc_guard_init(struct sfc_guard *g, const struct sfc_guard_conf *c);
 
+/* What the SFC's readout port is, for sfc_guard_judge. */
+struct sfc_judge_conf {
+    uint16_t n_sources;          /* --sources */
+    uint16_t udp_port;
+    uint16_t mtu;
+    uint8_t check_crc;           /* --verify full */
+    uint8_t mac[6];              /* the readout port's MAC */
+};
+
+/* One frame judged by rules 2 to 8 of docs/protocol.md, section 4.3. */
+struct sfc_verdict {
+    enum ebf_reason reject;      /* EBF_R_OK unless the parser refused it: rx.reject.<reason> */
+    enum sfc_drop drop;          /* SFC_DROP_MAX unless dropped: rx.drop.<reason> */
+    uint8_t rule;                /* the rule of 4.3 that refused it (2..8), 0: passed */
+};
+
+/*
+ * Rules 2 to 8 of the SFC's receive order (docs/protocol.md, 4.3) on the
+ * len bytes of one frame at p, as the SFC's intake applies them: parse,
+ * wrong type, fragment header, CRC, oversize, unicast, ours. The source
+ * binding (rule 9) and the event table's rules need the run's state: not
+ * here. DPDK-free: the test vectors and `ebfarm conform` judge with it.
+ * l and h are filled as far as parsing got.
+ */
+struct sfc_verdict sfc_guard_judge(const struct sfc_judge_conf *c, const uint8_t *p, size_t len,
+                                   struct ebf_l2l3 *l, struct ebf_frag_hdr *h);
+
+/*
+ * Is a fragment frame of frame_len bytes (l: its parsed headers) with a
+ * piece of piece_len bytes too large for mtu? Its IP packet (UDP) or
+ * payload after the Ethernet header (and VLAN tag) past mtu, or a piece
+ * that an event frame at mtu could not carry (piece_len > mtu - 88: the
+ * event and fragment headers): docs/protocol.md, "Size limits".
+ */
+static inline int sfc_guard_oversize(uint16_t mtu, const struct ebf_l2l3 *l, uint32_t frame_len,
+                                     uint32_t piece_len)
+{
+    uint32_t l2 = l->hlen - (l->encap == EBF_ENCAP_UDP ? EBF_IPV4_HLEN + EBF_UDP_HLEN : 0);
+
+    return frame_len - l2 > mtu || piece_len + EBF_EVENT_HLEN + EBF_FRAG_HLEN > mtu;
+}
+
 /* A fragment frame of source with sequence number seq was received: count
  * it in st as a gap (the numbers it skipped), a reorder (a skipped number
  * that came later), a repeat (dup: seen, or too old to tell) or a
  * resynchronisation (beyond SFC_SEQ_WINDOW; the number after it, if it
- * comes next, re-bases the sequence). In order: nothing counted. */
+ * comes next, re-bases the sequence). In order: nothing counted. A
+ * source's first frame: a number n below SFC_SEQ_WINDOW counts n as gap
+ * (the window starts at 0); any other starts the window at it, nothing
+ * counted (first numbers 0xFFFFFFFE, 0xFFFFFFFF, 0: gap 0, reorder 0). */
 void sfc_guard_seq(struct sfc_guard *g, struct sfc_seq_stats *st, uint16_t source, uint32_t seq);
 
 /* May a fragment of source from mac be taken? SFC_DROP_MAX when it may,

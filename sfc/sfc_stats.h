@@ -28,6 +28,8 @@
     X(STALE, "stale")                   /* id older than the done window */   \
     X(REFUSED_EVENT, "refused_event")   /* its event was refused */           \
     X(LEN_MISMATCH, "len_mismatch")     /* fragment length changed */         \
+    X(OVERSIZE, "oversize")             /* frame past the MTU, or piece past an event frame's room */ \
+    X(EVENT_TOO_BIG, "event_too_big")   /* event past --max-event or 65,535 frames */ \
     X(NO_RECORD, "no_record")           /* no frame record left */            \
     X(PARTIAL_AT_TIMEOUT, "partial_at_timeout") /* source incomplete */       \
     X(UNKNOWN_NODE, "unknown_node")     /* credit frame from a stranger */    \
@@ -86,6 +88,7 @@ struct sfc_stats {
     struct sfc_seq_stats seq;
     uint64_t throttle_on, throttle_off;         /* transitions */
     uint64_t throttle_frames, throttle_tx_fail; /* frames sent to readouts, refused */
+    uint64_t release_frames, release_tx_fail;   /* release frames (failover on) */
     uint64_t throttle_spared;    /* "off" frames to a readout behind the others while on */
     uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
     uint64_t redispatched;       /* events taken back from a dead node */
@@ -225,6 +228,10 @@ struct sfc_snap {
       "the rest (its frames complete events the table holds).")                                 \
     X(THROTTLE_TX_FAIL, C, "throttle.tx_fail", st.throttle_tx_fail, (), EBF_CF_SUM,                \
       "Throttle frames the port refused.")                                                         \
+    X(RELEASE_FRAMES, C, "release.frames", st.release_frames, (), 0,                              \
+      "Release frames sent to readouts (failover on: --release-ms), one per readout a round.")   \
+    X(RELEASE_TX_FAIL, C, "release.tx_fail", st.release_tx_fail, (), 0,                           \
+      "Release frames the port refused or that found no header mbuf.")                            \
     X(NODE_DECLARED_DEAD, C, "node.declared_dead", st.nodes_dead, (), 0,                           \
       "Nodes declared dead (silent past node_timeout_ms, or back with a new epoch).")              \
     X(NODE_REDISPATCHED, C, "node.redispatched", st.redispatched, (), 0,                           \

@@ -76,6 +76,7 @@ int sfc_tx_init(struct sfc_tx *tx, const struct sfc_conf *c, uint32_t shared_por
                 tx->q[tx->n_txq].queue = c->worker;    /* a tx queue per worker */
             tx->n_txq++;
         }
+        tx->q[q].big.slot = SFC_NONE;
         tx->node_txq[i] = q;
         tx->txq_nodes[q] |= 1ull << i;
         memcpy(tx->node_mac[i], c->node[i].mac, 6);
@@ -132,70 +133,146 @@ static int chain_piece(struct sfc_tx *tx, const struct sfc_frame_rec *rec, struc
     return 0;
 }
 
-/*
- * Chain every piece of event e into event frames at pkt[0..], a new frame
- * whenever the next piece would pass the MTU; pieces[i] is the count of
- * frame i. Returns the frames made (0 for an event with no piece), or -1
- * when a pool ran dry: then every frame made is freed.
- */
-static int chain_pieces(struct sfc_tx *tx, const struct sfc_evtab *tab, const struct sfc_event *e,
-                        struct rte_mbuf **pkt, uint16_t *pieces)
+/* Does the piece of record r start a new event frame after fill bytes? */
+static int new_frame(const struct sfc_tx *tx, uint32_t fill, const struct sfc_frame_rec *rec)
 {
-    uint16_t nf = 0;
-    uint32_t fill = 0;
-    struct rte_mbuf *last = NULL;
+    return fill + EBF_FRAG_HLEN + rec->piece_len > tx->mtu;
+}
+
+/* The event frames of event e: the pieces packed as chain_frame packs them. */
+static uint32_t count_frames(const struct sfc_tx *tx, const struct sfc_evtab *tab,
+                             const struct sfc_event *e)
+{
+    uint32_t nf = 0, fill = tx->mtu;
 
     for (uint32_t r = e->first_rec; r != SFC_NONE;) {
         const struct sfc_frame_rec *rec = sfc_evtab_rec(tab, r);
-        uint32_t pb = EBF_FRAG_HLEN + rec->piece_len;
-        if (nf == 0 || fill + pb > tx->mtu) {
-            struct rte_mbuf *h = frame_start(tx);
-            if (!h)
-                goto fail;
-            pkt[nf] = h;
-            pieces[nf++] = 0;
+        if (new_frame(tx, fill, rec)) {
+            nf++;
             fill = EBF_EVENT_HLEN;
-            last = h;
         }
-        if (chain_piece(tx, rec, pkt[nf - 1], &last))
-            goto fail;
-        pieces[nf - 1]++;
-        fill += pb;
+        fill += EBF_FRAG_HLEN + rec->piece_len;
         r = rec->next;
     }
     return nf;
-fail:
-    for (uint16_t i = 0; i < nf; i++)
-        rte_pktmbuf_free(pkt[i]);
-    return -1;
 }
 
-/* Write the Ethernet and event headers of the nf frames of event e to
- * node. Returns the bytes of the frames. */
-static uint64_t write_headers(const struct sfc_tx *tx, const struct sfc_event *e, uint16_t node,
-                              struct rte_mbuf **pkt, const uint16_t *pieces, uint16_t nf)
+/*
+ * One event frame in *out: the pieces from record *r on while they fit the
+ * MTU (one at least), *r advanced past them and their count in *pieces.
+ * 0, or -1 when a pool ran dry: nothing made, *r unchanged.
+ */
+static int chain_frame(struct sfc_tx *tx, const struct sfc_evtab *tab, uint32_t *r,
+                       struct rte_mbuf **out, uint16_t *pieces)
+{
+    struct rte_mbuf *h = frame_start(tx), *last = h;
+    uint32_t fill = EBF_EVENT_HLEN, at = *r;
+    uint16_t n = 0;
+
+    if (!h)
+        return -1;
+    while (at != SFC_NONE) {
+        const struct sfc_frame_rec *rec = sfc_evtab_rec(tab, at);
+        if (n > 0 && new_frame(tx, fill, rec))
+            break;
+        if (chain_piece(tx, rec, h, &last)) {
+            rte_pktmbuf_free(h);
+            return -1;
+        }
+        n++;
+        fill += EBF_FRAG_HLEN + rec->piece_len;
+        at = rec->next;
+    }
+    *r = at;
+    *out = h;
+    *pieces = n;
+    return 0;
+}
+
+/* Write the Ethernet and event headers of frame index of frame_count of
+ * event e to node, with n_pieces pieces. Returns the frame's bytes. */
+static uint64_t write_header(const struct sfc_tx *tx, const struct sfc_event *e, uint16_t node,
+                             struct rte_mbuf *h, uint16_t index, uint16_t frame_count,
+                             uint16_t n_pieces)
 {
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
-    uint64_t bytes = 0;
+    uint8_t *p = rte_pktmbuf_mtod(h, uint8_t *);
 
     memcpy(a.dst_mac, tx->node_mac[node], 6);
     memcpy(a.src_mac, tx->node_port_mac[node], 6);
     struct ebf_event_hdr eh = {
         .n_sources = tx->n_sources, .sfc_id = tx->sfc_id,
         .flags = e->incomplete ? EBF_EVF_INCOMPLETE : 0, .event_id = e->event_id,
-        .frame_count = nf, .event_bytes = e->bytes,
-        .present = {e->present[0], e->present[1]},
+        .frame_index = index, .frame_count = frame_count, .n_pieces = n_pieces,
+        .event_bytes = e->bytes, .present = {e->present[0], e->present[1]},
     };
-    for (uint16_t i = 0; i < nf; i++) {
-        struct rte_mbuf *h = pkt[i];
-        uint8_t *p = rte_pktmbuf_mtod(h, uint8_t *);
-        ebf_encap_write(p, &a, h->pkt_len - EBF_ETH_HLEN);
-        eh.frame_index = i;
-        eh.n_pieces = pieces[i];
-        ebf_event_write(p + EBF_ETH_HLEN, &eh);
-        bytes += h->pkt_len;
+    ebf_encap_write(p, &a, h->pkt_len - EBF_ETH_HLEN);
+    ebf_event_write(p + EBF_ETH_HLEN, &eh);
+    return h->pkt_len;
+}
+
+/* Queue frames of q's large event while q has room (one slot kept free);
+ * done, the port has none any more. */
+static void big_step(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_txq *q,
+                     struct sfc_tx_sent *out)
+{
+    struct sfc_tx_big *b = &q->big;
+    const struct sfc_event *e = sfc_evtab_event(tab, b->slot);
+
+    while (b->next_index < b->frame_count && q->n + 1u < SFC_TXQ_SIZE) {
+        uint16_t pieces;
+        if (chain_frame(tx, tab, &b->next_rec, &q->pkt[q->n], &pieces)) {
+            out->clone_fail = 1;
+            return;              /* again on the next poll */
+        }
+        out->bytes += write_header(tx, e, b->node, q->pkt[q->n], b->next_index,
+                                   b->frame_count, pieces);
+        q->n++;
+        b->next_index++;
+        out->frames++;
     }
-    return bytes;
+    if (b->next_index == b->frame_count)
+        b->slot = SFC_NONE;
+}
+
+void sfc_tx_resume(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_tx_sent *out)
+{
+    memset(out, 0, sizeof(*out));
+    for (uint16_t i = 0; i < tx->n_txq; i++) {
+        struct sfc_txq *q = &tx->q[i];
+        if (q->big.slot == SFC_NONE)
+            continue;
+        const struct sfc_event *e = sfc_evtab_event(tab, q->big.slot);
+        if (e->state != SFC_EV_SENT || e->node != q->big.node ||
+            e->event_id != q->big.event_id) {
+            q->big.slot = SFC_NONE;  /* taken back or released meanwhile */
+            continue;
+        }
+        big_step(tx, tab, q, out);
+    }
+}
+
+/* Queue all nf frames of event e whole (they fit q). 0, or -1 when a pool
+ * ran dry (nothing queued). */
+static int queue_whole(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_txq *q,
+                       const struct sfc_event *e, uint16_t node, uint16_t nf,
+                       struct sfc_tx_sent *out)
+{
+    uint16_t pieces[SFC_TXQ_SIZE];
+    uint32_t r = e->first_rec;
+
+    for (uint16_t i = 0; i < nf; i++) {
+        if (chain_frame(tx, tab, &r, &q->pkt[q->n + i], &pieces[i])) {
+            rte_pktmbuf_free_bulk(&q->pkt[q->n], i);
+            out->clone_fail = 1;
+            return -1;
+        }
+    }
+    for (uint16_t i = 0; i < nf; i++)
+        out->bytes += write_header(tx, e, node, q->pkt[q->n + i], i, nf, pieces[i]);
+    q->n = (uint16_t)(q->n + nf);
+    out->frames = nf;
+    return 0;
 }
 
 void sfc_tx_event(struct sfc_tx *tx, struct sfc_evtab *tab, uint32_t slot, uint16_t node,
@@ -203,25 +280,21 @@ void sfc_tx_event(struct sfc_tx *tx, struct sfc_evtab *tab, uint32_t slot, uint1
 {
     struct sfc_txq *q = &tx->q[tx->node_txq[node]];
     const struct sfc_event *e = sfc_evtab_event(tab, slot);
-    struct rte_mbuf **pkt = q->pkt + q->n;
-    uint16_t pieces[SFC_TXQ_SIZE];
-    int nf = chain_pieces(tx, tab, e, pkt, pieces);
+    uint32_t nf = count_frames(tx, tab, e);
 
-    out->frames = 0;
-    out->clone_fail = nf < 0;
-    out->bytes = 0;
-    if (nf < 0)
+    memset(out, 0, sizeof(*out));
+    nf = nf ? nf : 1;            /* timed out with no complete source: a header alone */
+    if (q->n + nf + 1 <= SFC_TXQ_SIZE) {
+        out->started = queue_whole(tx, tab, q, e, node, (uint16_t)nf, out) == 0;
         return;
-    if (nf == 0) {               /* timed out with no complete source */
-        struct rte_mbuf *h = frame_start(tx);
-        if (!h)
-            return;
-        pkt[nf] = h;
-        pieces[nf++] = 0;
     }
-    out->bytes = write_headers(tx, e, node, pkt, pieces, (uint16_t)nf);
-    out->frames = (uint16_t)nf;
-    q->n = (uint16_t)(q->n + nf);
+    if (q->big.slot != SFC_NONE)
+        return;                  /* sfc_tx_room: not reached */
+    q->big = (struct sfc_tx_big){.event_id = e->event_id, .slot = slot,
+                                 .next_rec = e->first_rec, .node = node,
+                                 .frame_count = (uint16_t)nf};
+    out->started = 1;
+    big_step(tx, tab, q, out);
 }
 
 unsigned sfc_tx_flush(struct sfc_tx *tx, uint64_t *refused)
@@ -262,6 +335,8 @@ void sfc_tx_purge(struct sfc_tx *tx, uint16_t node)
     }
     q->n = k;
     q->refused = refused;
+    if (q->big.slot != SFC_NONE && q->big.node == node)
+        q->big.slot = SFC_NONE;  /* its event is taken back: sent again whole */
 }
 
 /* --- Throttle frames ------------------------------------------------------- */

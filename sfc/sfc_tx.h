@@ -13,10 +13,20 @@
 #include "sfc_evtab.h"
 
 #define SFC_TXQ_SIZE 1024
-/* An event is queued whole (with room for one more frame): the farm file,
- * the readout's options and configure keep events within this. */
+/* An event of at most this many frames is queued whole (with room for one
+ * more frame); a larger one goes out over as many polls as it needs, one
+ * at a time per port, its node's credit held from its first frame. */
 _Static_assert(SFC_TXQ_SIZE - 1 >= EBF_EVENT_FRAMES_MAX, "an event of EBF_EVENT_FRAMES_MAX "
                "frames must fit the queue toward a node");
+
+/* A large event part sent: where its next frame starts. */
+struct sfc_tx_big {
+    uint64_t event_id;
+    uint32_t slot;               /* SFC_NONE: no large event in progress */
+    uint32_t next_rec;           /* the record the next frame starts with */
+    uint16_t node;
+    uint16_t next_index, frame_count;
+};
 
 /* Frames waiting for one port to take them. */
 struct sfc_txq {
@@ -24,6 +34,7 @@ struct sfc_txq {
     uint16_t queue;              /* the port's tx queue: the worker's on a shared port, else 0 */
     uint16_t n;
     uint16_t refused;            /* the first this many were refused (and counted) before */
+    struct sfc_tx_big big;       /* the large event going out on this port, if any */
     struct rte_mbuf *pkt[SFC_TXQ_SIZE];
 };
 
@@ -39,10 +50,11 @@ struct sfc_tx {
     uint8_t node_port_mac[SFC_MAX_NODES][6];    /* our MAC on each node's port */
 };
 
-/* What sending one event did. */
+/* What sending one event (or the next part of large ones) did. */
 struct sfc_tx_sent {
     uint16_t frames;             /* event frames queued (0: a pool ran dry, nothing queued) */
     uint16_t clone_fail;         /* 1 when the clone pool ran dry */
+    uint16_t started;            /* 1: the event is sent (whole, or its first part queued) */
     uint64_t bytes;              /* bytes of the frames queued */
 };
 
@@ -66,11 +78,21 @@ void sfc_tx_fini(struct sfc_tx *tx);
 /*
  * Queue the frames of event slot of tab for node: header mbufs chained to
  * indirect clones of the received frames (no payload byte copied), a new
- * frame whenever the next piece would pass the MTU. out->frames 0 when a
- * pool ran dry (nothing queued, the event stays READY).
+ * frame whenever the next piece would pass the MTU. An event that fits the
+ * queue is queued whole; a larger one (sfc_tx_room let it in) becomes the
+ * port's large event: as many of its frames as fit now, the rest by
+ * sfc_tx_resume on later polls. out->started 1 when the event is sent
+ * (the caller marks it SENT and spends the credit); 0 when a pool ran dry
+ * (nothing queued, the event stays READY). The table keeps an event within
+ * SFC_EVENT_RECS_MAX records, so within the 65,535 frames of frame_count.
  */
 void sfc_tx_event(struct sfc_tx *tx, struct sfc_evtab *tab, uint32_t slot, uint16_t node,
                   struct sfc_tx_sent *out);
+
+/* Queue the next frames of each port's large event, as many as fit; a
+ * large event whose slot no longer holds it SENT to its node (taken back,
+ * released) is forgotten. out: the frames and bytes queued. */
+void sfc_tx_resume(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_tx_sent *out);
 
 /* Hand each queue to its port; what a port refuses stays queued. Returns
  * the frames sent; *refused += frames refused for the first time. */
@@ -85,10 +107,16 @@ void sfc_tx_purge(struct sfc_tx *tx, uint16_t node);
 void sfc_tx_throttle(struct sfc_tx *tx, const uint8_t *src_mac, struct ebf_throttle_hdr h,
                      const struct sfc_ro_dest *d, unsigned n, struct sfc_tx_throttled *out);
 
-/* Whether node's queue has room for an event of n_frames (and one more). */
+/* Whether node's queue has room for an event of at most n_frames frames:
+ * room for all of them (and one more), or, for an event larger than the
+ * queue, no other large event going out on the port. */
 static inline int sfc_tx_room(const struct sfc_tx *tx, uint16_t node, uint32_t n_frames)
 {
-    return (uint32_t)tx->q[tx->node_txq[node]].n + n_frames + 1 <= SFC_TXQ_SIZE;
+    const struct sfc_txq *q = &tx->q[tx->node_txq[node]];
+
+    if (n_frames + 1 > SFC_TXQ_SIZE)
+        return q->big.slot == SFC_NONE;
+    return (uint32_t)q->n + n_frames + 1 <= SFC_TXQ_SIZE;
 }
 
 /* The nodes on node's port (bit i: node i). */

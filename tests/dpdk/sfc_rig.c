@@ -34,7 +34,9 @@ void rig_up_opts(struct rig *g, const struct rig_opts *o)
     (void)r_void2;
     g->sfc_node = test_ring_port("sfcnode", r_up, r_down);
     g->node_port = test_ring_port("node", r_down, r_up);
-    g->pool = ebf_pool_create("test_pool", 4095, 2048, 0);
+    uint16_t mtu = o->mtu ? o->mtu : 1500;
+    g->pool = ebf_pool_create("test_pool", 4095,
+                              mtu <= 1500 ? 2048 : (uint16_t)(mtu + EBF_L2_MAX_HLEN + 128), 0);
     ck_assert_ptr_nonnull(g->pool);
     struct rte_mempool *hdr = ebf_pool_create("test_hdr", 1023, 128, 0);
     struct rte_mempool *clone = ebf_pool_create("test_clone", 4095, 0, 0);
@@ -51,10 +53,12 @@ void rig_up_opts(struct rig *g, const struct rig_opts *o)
     memcpy(g->sfc_node_mac, ea.addr_bytes, 6);
 
     struct sfc_conf c = {
-        .rx_port = g->sfc_rx, .n_sources = N_SOURCES, .udp_port = EBF_UDP_PORT_DEFAULT,
-        .n_nodes = o->n_nodes ? o->n_nodes : 1, .capacity = 64, .max_frames = 1024,
+        .rx_port = g->sfc_rx, .n_sources = o->n_sources ? o->n_sources : N_SOURCES,
+        .udp_port = EBF_UDP_PORT_DEFAULT, .max_event = o->max_event,
+        .n_nodes = o->n_nodes ? o->n_nodes : 1, .capacity = 64,
+        .max_frames = o->max_frames ? o->max_frames : 1024,
         .max_credits = 16, .timeout_ms = o->timeout_ms, .node_timeout_ms = o->node_timeout_ms,
-        .mtu = 1500, .burst = 32, .hdr_pool = hdr,
+        .mtu = mtu, .burst = 32, .hdr_pool = hdr,
         .clone_pool = clone, .drain_quiet_ms = 10, .drain_timeout_ms = 100,
     };
     c.node[0].port = g->sfc_node;

@@ -20,6 +20,10 @@ struct rig_opts {
     uint16_t n_readouts;         /* --readout-mac: ro_mac, then ro2_mac */
     uint8_t verify;              /* enum sfc_verify (0: full) */
     uint32_t verify_every;
+    uint16_t n_sources;          /* 0: N_SOURCES */
+    uint32_t max_frames;         /* 0: 1024 */
+    uint32_t max_event;          /* 0: no limit */
+    uint16_t mtu;                /* 0: 1500 (pools of 2048-byte rooms; larger: rooms to fit) */
 };
 
 struct rig {

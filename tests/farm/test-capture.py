@@ -18,7 +18,10 @@
 #     every fragment, event, credit/ack and throttle frame, marks exactly
 #     the corrupted fragments with ebfarm.crc.bad (and the header faults
 #     with ebfarm.bad_field), and the incomplete events with their
-#     missing source.
+#     missing source;
+#   - ebfarm conform (docs/boards.md) fails the readout's capture naming
+#     exactly the rules the faults broke, and passes the capture of the
+#     same farm run again without faults.
 #
 # Hugepages: as root the test reserves what it needs and mounts its own
 # hugetlbfs, and gives both back afterwards; otherwise it needs a
@@ -192,14 +195,18 @@ class Hugepages:
 
 
 class Farm:
-    def __init__(self, tmp, build, huge):
-        self.name = "cap%d" % (os.getpid() % 100000)
+    def __init__(self, tmp, build, huge, faults=True, ports=PORTS):
+        self.name = "cap%d%s" % (os.getpid() % 100000, "" if faults else "c")
         self.tmp, self.ebfarm = tmp, os.path.join(build, "tools", "ebfarm")
         self.env = dict(os.environ, EBFARM_RUN_DIR=os.path.join(tmp, "run"))
         self.file = os.path.join(tmp, "farm.yaml")
+        text = FARM.format(name=self.name, huge=huge, sources=SOURCES, events=EVENTS,
+                           frag=FRAG, sfc_id=SFC_ID, credits=CREDITS)
+        if not faults:
+            text = re.sub(r"  faults: .*\n", "", text)
         with open(self.file, "w") as f:
-            f.write(FARM.format(name=self.name, huge=huge, sources=SOURCES, events=EVENTS,
-                                frag=FRAG, sfc_id=SFC_ID, credits=CREDITS))
+            f.write(text)
+        self.ports = ports
         self.dumpcaps, self.up = [], False
 
     def cmd(self, *args):
@@ -213,7 +220,7 @@ class Farm:
 
     def start_capture(self):
         prefix = self.prefixes()
-        for proc, port, _ in PORTS:
+        for proc, port, _ in self.ports:
             base = os.path.join(self.tmp, "%s-%s" % (proc, port))
             with open(base + ".log", "w") as log:
                 p = subprocess.Popen(["dpdk-dumpcap", "--file-prefix=" + prefix[proc], "-i",
@@ -507,6 +514,71 @@ def check_farm(summary, bad):
                {})
 
 
+def check_conform(build, pcap, bad, summary):
+    """ebfarm conform on the readout's capture (docs/boards.md): it fails,
+    naming the rules the injected faults broke: the corrupted payloads
+    under crc, the corrupted headers under fragment_header (both refused
+    before the sequence rule, so their source's next frame may show a gap
+    there, as at the SFC), nothing else."""
+    out = subprocess.run([os.path.join(build, "tools", "ebfarm"), "conform", pcap, "--json",
+                          "--sources", str(SOURCES), "--sfc-mac", "02:eb:00:00:00:01"],
+                         capture_output=True, text=True, check=False)
+    expect("conform exit status", out.returncode, 1)
+    try:
+        rep = json.loads(out.stdout)
+    except ValueError:
+        failures.append("conform printed no JSON: %r %r" % (out.stdout[:200], out.stderr[:200]))
+        return
+    dev = {r["rule"]: r["deviations"] for r in rep["rules"] if r["deviations"]}
+    header = summary["readout"]["fault_corrupted_header"]
+    corrupted = sum(len(v) for v in bad.values())
+    expect("conform verdict", rep["verdict"], "fail")
+    expect("conform rules broken", set(dev) - {"sequence"},
+           {"crc", "fragment_header"} if header else {"crc"})
+    expect("conform crc + fragment_header deviations",
+           dev.get("crc", 0) + dev.get("fragment_header", 0), corrupted)
+    expect("conform fragment_header deviations", dev.get("fragment_header", 0), header)
+    expect("conform throttle frames (not judged)", rep["throttle_frames"],
+           summary["readout"]["throttle_frames"])
+
+
+def conform_clean(build, tmp, huge):
+    """The same farm without faults, its readout's port captured alone:
+    ebfarm conform passes it, every fragment of the run checked."""
+    os.makedirs(tmp)
+    farm = Farm(tmp, build, huge, faults=False, ports=PORTS[:1])
+    try:
+        farm.up = True
+        farm.cmd("up", "--no-start", farm.file)
+        farm.start_capture()
+        farm.cmd("start", "--farm", farm.name)
+        farm.wait_finished()
+        summary = json.loads(farm.cmd("stop", "--farm", farm.name, "--json"))
+        farm.stop_capture()
+    finally:
+        farm.teardown()
+    pcap = os.path.join(tmp, "%s-%s.pcapng" % PORTS[0][:2])
+    out = subprocess.run([os.path.join(build, "tools", "ebfarm"), "conform", pcap, "--json",
+                          "--sources", str(SOURCES), "--sfc-mac", "02:eb:00:00:00:01"],
+                         capture_output=True, text=True, check=False)
+    expect("conform exit status (no faults)", out.returncode, 0)
+    try:
+        rep = json.loads(out.stdout)
+    except ValueError:
+        failures.append("conform printed no JSON: %r %r" % (out.stdout[:200], out.stderr[:200]))
+        return
+    expect("conform verdict (no faults)", rep["verdict"], "pass")
+    # FRAG bytes fit one frame: one fragment frame per source and event.
+    expect("conform sources (no faults)", [(s["source"], s["frames"], s["events"], s["seq_gap"])
+                                           for s in rep["sources"]],
+           [(s, EVENTS, EVENTS, 0) for s in range(SOURCES)])
+    expect("conform frames checked, throttle frames (no faults)",
+           (rep["rules"][0]["checked"], rep["throttle_frames"]),
+           (SOURCES * EVENTS, summary["readout"]["throttle_frames"]))
+    print("the run without faults: ebfarm conform %s, %d fragment frames, %d throttle frames"
+          % (rep["verdict"], rep["rules"][0]["checked"], rep["throttle_frames"]))
+
+
 def run(src, build, tmp):
     lua = os.path.join(src, "tools", "wireshark", "ebfarm.lua")
     with Hugepages(tmp) as huge:
@@ -523,6 +595,8 @@ def run(src, build, tmp):
         finally:
             farm.teardown()
         caps = {p: dissect(lua, os.path.join(tmp, "%s-%s.pcapng" % p[:2])) for p in PORTS}
+        ro_pcap = os.path.join(tmp, "%s-%s.pcapng" % PORTS[0][:2])
+        conform_clean(build, os.path.join(tmp, "clean"), huge.dir)
         report = {p[:2]: report[os.path.join(tmp, "%s-%s" % p[:2])] for p in PORTS}
     check_counts(caps, report, metrics)
     ro, sfc_ro = caps[PORTS[0]], caps[PORTS[1]]
@@ -532,6 +606,7 @@ def run(src, build, tmp):
     check_credits(node_caps, [caps[PORTS[2]], caps[PORTS[3]]], node_of, summary, metrics)
     check_throttle(sfc_ro, ro, summary)
     check_farm(summary, bad)
+    check_conform(build, ro_pcap, bad, summary)
     print("the run: %d corrupted fragments (%d in the header), %d incomplete events, "
           "%d throttle frames (%d times on)"
           % (sum(len(v) for v in bad.values()), summary["readout"]["fault_corrupted_header"],

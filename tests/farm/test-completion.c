@@ -89,7 +89,7 @@ static const char *ebfarm(const char *words)
 START_TEST(subcommands)
 {
     ck_assert_str_eq(ebfarm("\"\""),
-                     "bench\ndemo\ndown\nevents\nhelp\nkeygen\nlogs\nloopback\nmetrics\nsim\nsoak\n"
+                     "bench\nconform\ndemo\ndown\nevents\nhelp\nkeygen\nlogs\nloopback\nmetrics\nsim\nsoak\n"
                      "start\nstatus\nstop\ntop\nup\n");
     ck_assert_str_eq(ebfarm("st"), "start\nstatus\nstop\n");
     ck_assert_str_eq(ebfarm("--"), "--help\n");

@@ -475,6 +475,54 @@ START_TEST(test_multi_sfc_killed)
 }
 END_TEST
 
+/*
+ * Failover's first half on (replay_mb 64): the same clean run, and each
+ * SFC sends its release frames (every 10 ms, none refused) which every
+ * readout takes (none refused, none counted as another frame); each
+ * readout's replay buffer recorded every event it sent, and every record
+ * is either released by its SFC or still held at the end (the last
+ * rounds come after the readout stopped listening): released + held =
+ * events, exactly, with most released and the peak within the bound.
+ */
+START_TEST(test_multi_release)
+{
+    struct farm_conf c;
+    struct farm_result r;
+    struct ledger l;
+
+    farm_conf_default(&c);
+    c.replay_mb = 64;
+    run(&c, &r, &l);
+    ck_assert_uint_eq(l.generated, EVENTS);
+    ck_assert_uint_eq(l.accepted + l.rejected, EVENTS);
+    ck_assert_uint_eq(l.accepted, expected_accepts(EVENTS, c.accept));
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert(l.closed);
+    assert_per_sfc(&r, 1);
+    for (unsigned k = 0; k < SFCS; k++) {
+        ck_assert_uint_gt(ebf_kv_u64(&sfc_at(&r, k)->kv, "release.frames", 0), 0);
+        ck_assert_msg(ebf_kv_u64(&sfc_at(&r, k)->kv, "release.tx_fail", 0) == 0,
+                      "SFC %u: release.tx_fail %llu of %llu", k,
+                      (unsigned long long)ebf_kv_u64(&sfc_at(&r, k)->kv, "release.tx_fail", 0),
+                      (unsigned long long)ebf_kv_u64(&sfc_at(&r, k)->kv, "release.frames", 0));
+    }
+    for (unsigned i = 0; i < READOUTS; i++) {
+        const struct ebf_kv *kv = &r.ro[i].kv;
+        uint64_t released = ebf_kv_u64(kv, "replay.released", 0);
+
+        ck_assert_uint_eq(ebf_kv_u64(kv, "events", 0), EVENTS);
+        ck_assert_uint_gt(ebf_kv_u64(kv, "release.frames", 0), 0);
+        ck_assert_uint_eq(ebf_kv_u64(kv, "release.rejected", 0), 0);
+        ck_assert_uint_eq(ebf_kv_u64(kv, "rx.other", 0), 0);
+        ck_assert_uint_eq(released + ebf_kv_u64(kv, "replay.held_events", 0), EVENTS);
+        ck_assert_uint_gt(released, EVENTS / 2);
+        ck_assert_uint_le(ebf_kv_u64(kv, "replay.peak_bytes", 0), 64ull << 20);
+        ck_assert_uint_gt(ebf_kv_u64(kv, "replay.peak_bytes", 0), 0);
+    }
+    farm_result_free(&r);
+}
+END_TEST
+
 Suite *farm_multi_suite(void);
 
 Suite *farm_multi_suite(void)
@@ -487,6 +535,7 @@ Suite *farm_multi_suite(void)
     tcase_add_test(tc, test_multi_faults);
     tcase_add_test(tc, test_multi_node_killed);
     tcase_add_test(tc, test_multi_sfc_killed);
+    tcase_add_test(tc, test_multi_release);
     suite_add_tcase(s, tc);
     return s;
 }

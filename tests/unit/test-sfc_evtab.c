@@ -1436,6 +1436,47 @@ START_TEST(test_stress)
 }
 END_TEST
 
+static void no_free(void *frame, void *arg)
+{
+    (void)frame, (void)arg;
+}
+
+/* With a lowmark, the table adds each event's id when it starts holding
+ * it and removes it when it stops (dropped, or released after its ack):
+ * the mark's low follows the lowest held id (to its bucket of 64, exactly
+ * below the window's base). */
+START_TEST(test_lowmark_follows_holds)
+{
+    static struct sfc_lowmark m;       /* 256 KiB */
+    static char frames[3];
+    const uint64_t id[3] = {700, 130, 1000};
+    uint32_t slot[3];
+
+    sfc_lowmark_init(&m);
+    struct sfc_evtab_conf conf = {
+        .capacity = 16, .max_frames = 64, .n_sources = 1, .done_window = 64,
+        .free_frame = no_free, .lowmark = &m,
+    };
+    struct sfc_evtab *t = sfc_evtab_create(&conf);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(sfc_lowmark_low(&m), SFC_LOWMARK_NONE);
+    for (unsigned i = 0; i < 3; i++) {
+        struct ebf_frag_hdr h = hdr(0, id[i], 100, 0, 100, 0);
+        ck_assert_int_eq(sfc_evtab_add(t, &h, &frames[i], 0, 1, &slot[i]), SFC_ADD_COMPLETE);
+    }
+    ck_assert_uint_eq(sfc_lowmark_low(&m), 130);       /* below the base (700's bucket): exact */
+    sfc_evtab_drop(t, slot[1]);
+    ck_assert_uint_eq(sfc_lowmark_low(&m), 640);
+    sfc_evtab_mark_sent(t, slot[0], 0);
+    ck_assert_uint_eq(sfc_lowmark_low(&m), 640);       /* sent, unacked: still held */
+    sfc_evtab_release(t, slot[0]);
+    ck_assert_uint_eq(sfc_lowmark_low(&m), 960);
+    sfc_evtab_drop(t, slot[2]);
+    ck_assert_uint_eq(sfc_lowmark_low(&m), SFC_LOWMARK_NONE);
+    sfc_evtab_destroy(t);
+}
+END_TEST
+
 Suite *sfc_evtab_suite(void);
 
 Suite *sfc_evtab_suite(void)
@@ -1485,6 +1526,7 @@ Suite *sfc_evtab_suite(void)
     tcase_add_test(tc, test_drop_building);
     tcase_add_test(tc, test_drop_ready);
     tcase_add_test(tc, test_destroy_frees_held);
+    tcase_add_test(tc, test_lowmark_follows_holds);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("stress");

@@ -74,9 +74,29 @@ START_TEST(test_seq_wraps)
 }
 END_TEST
 
+/* A source whose first numbers wrap: the window starts at its first
+ * frame, not at 0, so nothing is counted; a first number beyond the
+ * window from 0 likewise; a first number in it counts the frames before. */
+START_TEST(test_seq_wrap_at_start)
+{
+    static const struct seq_frame f[] = {
+        {0, 0xFFFFFFFEu}, {0, 0xFFFFFFFFu}, {0, 0}, {0, 1},
+        {1, 1000000}, {1, 1000001},
+        {2, 3}, {2, 4},
+    };
+    static const uint64_t gap[] = {0, 0, 3}, reorder[] = {0, 0, 0}, dup[] = {0, 0, 0},
+                          resync[] = {0, 0, 0};
+    struct sfc_seq_stats st;
+
+    feed(&st, f, sizeof(f) / sizeof(f[0]));
+    expect_seq(&st, 3, gap, reorder, dup, resync);
+}
+END_TEST
+
 /* test-sfc_trust.c's test_sequence_resync: a lone forged number is a
  * resync and nothing else; a restart re-bases; beyond the window is not
- * 2^16 gaps; a late start counts from its first number. */
+ * 2^16 gaps; a late start (beyond the window from 0) starts the window at
+ * its first number, nothing counted. */
 START_TEST(test_seq_resync)
 {
     static const struct seq_frame f[] = {
@@ -85,7 +105,7 @@ START_TEST(test_seq_resync)
         {2, 0}, {2, 65535}, {2, 65536 + 65536},
         {3, 100000}, {3, 100001}, {3, 100002}, {3, 100000},
     };
-    static const uint64_t gap[] = {0, 1, 65534, 0}, resync[] = {1, 1, 1, 1},
+    static const uint64_t gap[] = {0, 1, 65534, 0}, resync[] = {1, 1, 1, 0},
                           reorder[] = {0, 0, 0, 0}, dup[] = {0, 0, 0, 1};
     struct sfc_seq_stats st;
 
@@ -244,6 +264,7 @@ Suite *sfc_guard_suite(void)
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_seq_gaps);
     tcase_add_test(tc, test_seq_wraps);
+    tcase_add_test(tc, test_seq_wrap_at_start);
     tcase_add_test(tc, test_seq_resync);
     tcase_add_test(tc, test_seq_window_64);
     suite_add_tcase(s, tc);

@@ -74,6 +74,8 @@ static void demo_usage(FILE *out)
             "  --kill-sfc-after N  kill the last SFC once N events were generated (SIGSTOP,\n"
             "                    SIGKILL once every readout gave it up): its events are\n"
             "                    lost as sfc_lost unless its nodes decided them\n"
+            "  --replay-mb N     failover: each readout keeps what it sent in N MiB until\n"
+            "                    the SFCs' release frames free it (0, the default: off)\n"
             "  --stall-nodes-after N  SIGSTOP every node once N events were generated; once\n"
             "                    the SFC has throttled the readout, SIGCONT them after\n"
             "  --stall-ms T      this long (1000); nothing may be lost\n"
@@ -107,6 +109,7 @@ enum {
     OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
     OPT_READOUTS, OPT_SFCS, OPT_KILL_SFC, OPT_WORKERS, OPT_SFC_WORKERS, OPT_SFC_SHARED,
     OPT_STORE, OPT_STORE_MB, OPT_STORE_BUFFER, OPT_STORE_MBS, OPT_CPUS, OPT_IDLE,
+    OPT_REPLAY_MB,
 };
 
 /* 0 when dir holds no event files (*.ebfev): every demo is run 1, and its
@@ -395,6 +398,12 @@ static int run_opt(int ch, const char *val, struct farm_conf *c, int *json)
     case 'W': return ebf_opt_double(DEMO, "--stall-ms", val, 0, 600000, &c->stall_ms);
     case OPT_KILL_SFC:
         return ebf_opt_u64(DEMO, "--kill-sfc-after", val, 1, UINT64_MAX / 2, &c->kill_sfc_after);
+    case OPT_REPLAY_MB: {
+        uint64_t v;
+        int rc = ebf_opt_u64(DEMO, "--replay-mb", val, 0, 65536, &v);
+        c->replay_mb = (uint32_t)v;
+        return rc;
+    }
     case OPT_CPUS:
     case OPT_IDLE:
         return place_opt(ch, val, c);
@@ -431,6 +440,10 @@ static int demo_check(int argc, char **argv, struct farm_conf *c, const struct d
                           "(the workers share the readout's one memif link)");
     if (c->kill_sfc_after && c->sfcs < 2)
         return demo_error("--kill-sfc-after needs --sfcs 2 or more");
+    /* release frames come from an SFC's worker 0 only: the other workers'
+     * places would never free the readouts' buffers */
+    if (c->replay_mb && c->sfc_workers > 1)
+        return demo_error("--replay-mb does not work with --sfc-workers yet");
     if (c->nodes < c->sfcs) {
         fprintf(stderr, DEMO ": --sfcs %u needs --nodes %u or more (a node serves one SFC)\n",
                 c->sfcs, c->sfcs);
@@ -467,7 +480,7 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"trigger", 1, 0, OPT_TRIGGER}, {"trigger-param", 1, 0, OPT_TRIGGER_PARAM},
         {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT},
         {"readouts", 1, 0, OPT_READOUTS}, {"sfcs", 1, 0, OPT_SFCS},
-        {"kill-sfc-after", 1, 0, OPT_KILL_SFC},
+        {"kill-sfc-after", 1, 0, OPT_KILL_SFC}, {"replay-mb", 1, 0, OPT_REPLAY_MB},
         {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT}, {"store", 1, 0, OPT_STORE},
         {"store-max-file-mb", 1, 0, OPT_STORE_MB}, {"store-buffer-mb", 1, 0, OPT_STORE_BUFFER},
         {"store-max-mbs", 1, 0, OPT_STORE_MBS}, {"cpus", 1, 0, OPT_CPUS},

@@ -12,6 +12,7 @@
 #include "cmd_farm.h"
 #include "cmd_keygen.h"
 #include "cmd_logs.h"
+#include "cmd_conform.h"
 #include "cmd_sim.h"
 #include "cmd_soak.h"
 #include "farm_proc.h"
@@ -47,6 +48,8 @@ static void usage(FILE *out)
             "  sim FARM.yaml   simulate the farm in virtual time at any size, with the\n"
             "           SFC's own event table and credits; prints the simulated ledger\n"
             "           (--json, --seed N, --duration S; docs/scale.md)\n"
+            "  conform FILE.pcapng   judge a readout board's captured frames against\n"
+            "           docs/protocol.md: per rule, per source, a verdict (--json)\n"
             "  help     this text\n"
             "(from the repository root, ./ebfarm test builds and runs the test suite)\n");
 }
@@ -83,7 +86,7 @@ int main(int argc, char **argv)
         {"status", cmd_status}, {"top", cmd_top}, {"metrics", cmd_metrics},
         {"keygen", cmd_keygen}, {"bench", cmd_bench}, {"logs", cmd_logs},
         {"keygen", cmd_keygen}, {"bench", cmd_bench}, {"soak", cmd_soak},
-        {"events", cmd_events}, {"sim", cmd_sim},
+        {"events", cmd_events}, {"sim", cmd_sim}, {"conform", cmd_conform},
     };
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

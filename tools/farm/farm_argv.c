@@ -11,6 +11,10 @@
 #include "farmfile_multi.h"
 
 /* Append one argument, formatted; dropped when c is full. */
+/* With failover on (run.replay_mb), each SFC's release frames come this
+ * often (docs/protocol.md 13.2: EBF_RELEASE_PERIOD_NS). */
+#define FARM_RELEASE_MS 10
+
 static void arg(struct farm_argv *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void arg(struct farm_argv *c, const char *fmt, ...)
@@ -292,6 +296,8 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
     arg(c, "--max-credits=%u", x->max_credits);
     arg(c, "--mtu=%u", s->run.mtu);
     arg(c, "--udp-port=%u", s->run.udp_port);
+    if (s->run.replay_mb)
+        arg(c, "--release-ms=%u", FARM_RELEASE_MS);
     ctl_args(c, s, fp, &x->p, run_dir);
 }
 
@@ -413,6 +419,8 @@ static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build
     arg(c, "--encap=%s", s->run.encap == FF_ENCAP_UDP ? "udp" : "eth");
     arg(c, "--udp-port=%u", s->run.udp_port);
     arg(c, "--mtu=%u", s->run.mtu);
+    if (s->run.replay_mb)
+        arg(c, "--replay-mb=%u", s->run.replay_mb);
     ctl_args(c, s, fp, &x->p, run_dir);
 }
 

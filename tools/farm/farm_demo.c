@@ -70,6 +70,7 @@ void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)
     c->silence_event = s->run.silence_event;
     c->burst_events = s->run.burst_events;
     c->burst_gap_us = s->run.burst_gap_us;
+    c->replay_mb = s->run.replay_mb;
 }
 
 /* c's run parameters into run. */
@@ -102,6 +103,7 @@ static void demo_run(const struct farm_conf *c, struct ff_run *run)
     run->silence_event = c->silence_event;
     run->burst_events = c->burst_events;
     run->burst_gap_us = c->burst_gap_us;
+    run->replay_mb = c->replay_mb;
 }
 
 /* Nodes: as many as asked, each like the file's first, on its own link;

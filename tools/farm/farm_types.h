@@ -103,6 +103,8 @@ struct farm_conf {
                                   * generated, SIGCONT them stall_ms after the
                                   * readout is throttled; 0: never */
     double stall_ms;
+    uint32_t replay_mb;          /* failover: each readout's replay buffer, MiB, and the
+                                  * SFCs' release frames; 0: off */
     /* Fragment sizes: lognormal, or else fixed or uniform by frag_min/frag_max. */
     enum ff_frag_dist frag_dist;
     double frag_mean, frag_sigma;    /* lognormal: bytes, clamped to [frag_min, frag_max] */

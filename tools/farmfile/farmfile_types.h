@@ -147,6 +147,8 @@ struct ff_run {
     uint64_t silence_event;      /*   from this event id on */
     uint32_t burst_events;       /* 0, or events sent back to back (not with a rate) ... */
     uint32_t burst_gap_us;       /*   then a pause this long */
+    uint32_t replay_mb;          /* failover: each readout's replay buffer, MiB, and the
+                                  * SFCs' release frames (docs/protocol.md 13); 0: off */
 };
 
 /* The `sim:` section: read by `ebfarm sim` alone (sim/sim_conf.h parses

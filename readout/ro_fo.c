@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ro_fo.c - the readout's failover glue: release frames in, replay records kept until released. */
+#include "ro_fo.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebf_proto.h"
+
+struct ro_fo *ro_fo_create(const uint8_t (*sfc_mac)[6], uint16_t n_sfcs, uint16_t source_base,
+                           uint16_t n_sources, uint32_t replay_mb, uint32_t event_min,
+                           uint32_t event_max)
+{
+    uint64_t cap_bytes = (uint64_t)replay_mb << 20;
+    uint64_t cap_events = cap_bytes / (event_min ? event_min : 1) + 1;
+    struct ro_fo *f;
+
+    if (n_sources == 0 || n_sources > RO_REPLAY_MAX_SRC || replay_mb == 0 || event_max == 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    f = calloc(1, sizeof(*f));
+    if (!f)
+        return NULL;
+    if (cap_events > (1u << 24))
+        cap_events = 1u << 24;          /* 16 Mi records: events below 64 B are not made */
+    int rc = ro_failover_init(&f->view, n_sfcs, EBF_RELEASE_DEAD_NS);
+    if (rc == 0)
+        rc = ro_replay_init(&f->rb, (uint32_t)cap_events, cap_bytes, n_sources);
+    if (rc != 0) {
+        ro_fo_destroy(f);
+        errno = -rc;
+        return NULL;
+    }
+    f->sfc_mac = sfc_mac;
+    f->n_sfcs = n_sfcs;
+    f->source_base = source_base;
+    f->n_sources = n_sources;
+    f->event_max = event_max;
+    return f;
+}
+
+void ro_fo_destroy(struct ro_fo *f)
+{
+    if (!f)
+        return;
+    ro_replay_fini(&f->rb);
+    free(f);
+}
+
+/* Applies accepted release h to the buffer: the next sequence number of
+ * each local source from its record; a source without one releases
+ * nothing of its events (0 is never above a record's seq but at wrap). */
+static void apply(struct ro_fo *f, const struct ebf_release_hdr *h)
+{
+    uint32_t next[RO_REPLAY_MAX_SRC] = {0};
+    uint32_t have = 0;
+
+    for (unsigned j = 0; j < h->n_src; j++) {
+        unsigned i = (unsigned)(h->src[j].source - f->source_base);
+        if (h->src[j].source < f->source_base || i >= f->n_sources)
+            continue;
+        next[i] = h->src[j].next_seq;
+        have++;
+    }
+    if (have == f->n_sources)
+        ro_replay_release(&f->rb, h->place, h->low, next);
+}
+
+int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_port,
+                uint64_t next_id, uint64_t now_ns)
+{
+    struct ebf_l2l3 l;
+    struct ebf_release_hdr h;
+    enum ebf_reason r = ebf_parse_l2l3(frame, len, udp_port, &l);
+
+    /* A release frame is of a type above the core protocol's EBF_T_LAST:
+     * the parser says EBF_R_UNKNOWN_TYPE with its offsets set. */
+    if (!((r == EBF_R_UNKNOWN_TYPE || (r == EBF_R_OK && l.type == EBF_T_RELEASE)) &&
+          frame[l.hlen + 1] == EBF_T_RELEASE))
+        return 0;
+    if (ebf_release_parse(frame + l.hlen, l.len, &h) != EBF_R_OK) {
+        f->rejected++;
+        return 1;
+    }
+    if (h.place >= f->n_sfcs || memcmp(l.src_mac, f->sfc_mac[h.place], 6) != 0) {
+        f->foreign++;
+        return 1;
+    }
+    if (!ro_failover_offer(&f->view, &h, next_id, now_ns)) {
+        f->stale++;
+        return 1;
+    }
+    f->frames++;
+    apply(f, &h);
+    return 1;
+}
+
+int ro_fo_room(struct ro_fo *f)
+{
+    if (ro_replay_fits(&f->rb, f->event_max))
+        return 1;
+    f->full_polls++;
+    return 0;
+}
+
+void ro_fo_forget(struct ro_fo *f, uint16_t place, const uint32_t *next_seq)
+{
+    f->forgotten += ro_replay_release(&f->rb, place, UINT64_MAX, next_seq);
+}
+
+void ro_fo_sent(struct ro_fo *f, uint64_t e, uint16_t place, uint32_t bytes, const uint32_t *seq)
+{
+    uint32_t last[RO_REPLAY_MAX_SRC];
+
+    if (f->view.out >> place & 1)
+        return;
+    for (uint16_t s = 0; s < f->n_sources; s++)
+        last[s] = seq[s] - 1;
+    ro_replay_push(&f->rb, e, place, bytes, last);
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-ro_fo.c - the readout's failover glue: release frames taken from their place's MAC only, stale ones refused, records released by (low, next_seq), the room bound, other frames left alone. */
+#include <check.h>
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ebf_proto.h"
+#include "ebf_release.h"
+#include "ro_fo.h"
+
+static const uint8_t sfc_mac[2][6] = {{2, 0, 0, 0, 1, 0}, {2, 0, 0, 0, 1, 1}};
+static const uint8_t ro_mac[6] = {2, 0, 0, 0, 0, 9};
+
+/* An Ethernet release frame from mac: place, seq, low, and one record per
+ * source 4 and 5 with next_seq n4, n5. Returns its length. */
+static size_t release_frame(uint8_t *buf, const uint8_t *mac, uint16_t place, uint32_t seq,
+                            uint64_t low, uint32_t n4, uint32_t n5)
+{
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    struct ebf_release_hdr h = {.place = place, .epoch = 7, .seq = seq, .low = low, .n_src = 2};
+
+    h.src[0] = (struct ebf_release_src){.source = 4, .next_seq = n4};
+    h.src[1] = (struct ebf_release_src){.source = 5, .next_seq = n5};
+    memcpy(a.src_mac, mac, 6);
+    memcpy(a.dst_mac, ro_mac, 6);
+    size_t len = ebf_release_len(2);
+    ebf_encap_write(buf, &a, len);
+    ck_assert_uint_eq(ebf_release_write(buf + EBF_ETH_HLEN, &h), len);
+    return EBF_ETH_HLEN + len;
+}
+
+/* Events 0..9 alternate between places 0 and 1, one frame per source
+ * each, 100 bytes; place 0 releases below 6 with every frame of its
+ * events 0, 2, 4 arrived: exactly those 3 leave the buffer. */
+START_TEST(test_fo_release)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100);
+    uint32_t next[2][2] = {{0, 0}, {0, 0}};
+    uint8_t buf[256];
+
+    ck_assert_ptr_nonnull(f);
+    for (uint64_t e = 0; e < 10; e++) {
+        uint16_t p = (uint16_t)(e % 2);
+        next[p][0]++, next[p][1]++;
+        ro_fo_sent(f, e, p, 100, next[p]);
+    }
+    ck_assert_uint_eq(f->rb.held_events, 10);
+    ck_assert_uint_eq(f->rb.held_bytes, 1000);
+    /* from place 1's MAC claiming place 0: foreign, nothing released */
+    size_t n = release_frame(buf, sfc_mac[1], 0, 1, 6, 3, 3);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000), 1);
+    ck_assert_uint_eq(f->foreign, 1);
+    ck_assert_uint_eq(f->rb.held_events, 10);
+    n = release_frame(buf, sfc_mac[0], 0, 1, 6, 3, 3);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000), 1);
+    ck_assert_uint_eq(f->frames, 1);
+    ck_assert_uint_eq(f->rb.released, 3);
+    ck_assert_uint_eq(f->rb.held_events, 7);
+    ck_assert_uint_eq(f->rb.held_bytes, 700);
+    /* the same frame again is stale */
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 2000), 1);
+    ck_assert_uint_eq(f->stale, 1);
+    /* source 5's frames of event 8 not yet arrived at place 0: 6 released, not 8 */
+    n = release_frame(buf, sfc_mac[0], 0, 2, 100, 5, 4);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 3000), 1);
+    ck_assert_uint_eq(f->rb.released, 4);
+    ck_assert_uint_eq(f->rb.held_events, 6);
+    /* a throttle frame is not ours */
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    memcpy(a.src_mac, sfc_mac[0], 6);
+    ebf_encap_write(buf, &a, EBF_THROTTLE_LEN);
+    struct ebf_throttle_hdr th = {.sfc_id = 0, .on = 1, .seq = 1};
+    ebf_throttle_write(buf + EBF_ETH_HLEN, &th);
+    ck_assert_int_eq(ro_fo_offer(f, buf, EBF_ETH_HLEN + EBF_THROTTLE_LEN, 0, 10, 4000), 0);
+    ck_assert_uint_eq(f->frames, 2);
+    ro_fo_destroy(f);
+}
+END_TEST
+
+/* 1 MiB of 100 KiB events: 10 fit, the 11th does not (room says 0,
+ * counted), and a release makes room again. */
+START_TEST(test_fo_room)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 1, 4, 2, 1, 102400, 102400);
+    uint32_t next[2] = {0, 0};
+    uint8_t buf[256];
+
+    ck_assert_ptr_nonnull(f);
+    for (uint64_t e = 0; e < 10; e++) {
+        ck_assert_int_eq(ro_fo_room(f), 1);
+        next[0]++, next[1]++;
+        ro_fo_sent(f, e, 0, 102400, next);
+    }
+    ck_assert_int_eq(ro_fo_room(f), 0);
+    ck_assert_uint_eq(f->full_polls, 1);
+    size_t n = release_frame(buf, sfc_mac[0], 0, 1, 1, 10, 10);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000), 1);
+    ck_assert_int_eq(ro_fo_room(f), 1);
+    ro_fo_destroy(f);
+    ck_assert_ptr_null(ro_fo_create(sfc_mac, 1, 4, 0, 1, 1, 1));
+    ck_assert_int_eq(errno, EINVAL);
+    ck_assert_ptr_null(ro_fo_create(sfc_mac, 1, 4, 2, 0, 1, 1));
+}
+END_TEST
+
+/* A dead place's records are freed unreplayed (replay is not wired):
+ * 3 of place 1 forgotten, place 0's 3 still held. */
+START_TEST(test_fo_forget)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100);
+    uint32_t next[2][2] = {{0, 0}, {0, 0}};
+
+    ck_assert_ptr_nonnull(f);
+    for (uint64_t e = 0; e < 6; e++) {
+        uint16_t p = (uint16_t)(e % 2);
+        next[p][0]++, next[p][1]++;
+        ro_fo_sent(f, e, p, 100, next[p]);
+    }
+    ro_fo_forget(f, 1, next[1]);
+    ck_assert_uint_eq(f->forgotten, 3);
+    ck_assert_uint_eq(f->rb.held_events, 3);
+    ck_assert_uint_eq(f->rb.held_bytes, 300);
+    ro_fo_destroy(f);
+}
+END_TEST
+
+Suite *ro_fo_suite(void);
+
+Suite *ro_fo_suite(void)
+{
+    Suite *s = suite_create("ro_fo");
+    TCase *tc = tcase_create("ro_fo");
+
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_fo_release);
+    tcase_add_test(tc, test_fo_room);
+    tcase_add_test(tc, test_fo_forget);
+    suite_add_tcase(s, tc);
+    return s;
+}
