@@ -291,6 +291,7 @@ static void snapshot(void *dp, void *out, int *finished)
         s->fault = *ro_fault_tx_stats(run->conf.fault);
     }
     *finished = r->plug.running ? run->g.done : run->st.start_ns != 0;
+    s->finished = r->plug.running && run->g.done;
 }
 
 const struct ebf_ctl_ops ro_ctl_ops = {

@@ -59,6 +59,7 @@ struct ro_snap {
     struct ebf_lcore_stats lcore;   /* the poll loop's busy and idle cycles */
     int link_up, running, paused;
     int throttled;               /* an SFC holds the readout now */
+    int finished;                /* the run generated every event it was asked for */
     double rate;                 /* the run's target, events/s (0: unpaced) */
     int faults;                  /* a fault stage is configured */
     uint16_t n_sources;          /* source ids below this: the readout's top one + 1 */
@@ -148,6 +149,8 @@ struct ro_snap {
     X(LINK_UP, G, "link_up", link_up, (), 0, "1 when the port's link is up.")                      \
     X(PAUSED, G, "paused", paused, (), 0, "1 while the run is paused.")                            \
     X(THROTTLED, G, "throttled", throttled, (), 0, "1 while an SFC holds the readout.")            \
+    X(FINISHED, G, "finished", finished, (), 0,                                                    \
+      "1 once the run generated every event it was asked for (run.events).")                       \
     X(RATE_TARGET, G, "rate_target", rate, (), 0, "The run's event rate, events/s (0: unpaced).")
 
 /* One fault kind's counter, "fault.<counter name>" (RO_FOREACH_FAULT_P). */

@@ -484,7 +484,7 @@ START_TEST(up_interrupted_keep)
     kill(pid, SIGINT);
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
     ck_assert(WIFEXITED(st));
-    ck_assert_int_eq(WEXITSTATUS(st), 1);
+    ck_assert_int_eq(WEXITSTATUS(st), 130);           /* 128 + SIGINT, as demo and soak */
     ck_assert_int_eq(access(log, F_OK), 0);           /* kept */
     snprintf(state, sizeof(state), "%s/clitest/farm.state", base);
     ck_assert_int_eq(access(state, F_OK), -1);
@@ -625,6 +625,37 @@ START_TEST(up_run_dir_refused)
 }
 END_TEST
 
+/* The exporter's --listen is checked before anything else (no farm needed):
+ * a port out of 0..65535 is refused (not taken mod 65536), and so is a
+ * wildcard address, each with exit 1 and a message naming the fix. */
+START_TEST(metrics_listen_refused)
+{
+    static const struct {
+        const char *addr, *want;
+    } c[] = {
+        {"0.0.0.0:99999", "ebfarm metrics: --listen '0.0.0.0:99999': the port \"99999\" is not in "
+                          "0..65535 (0 picks a free one)\n"},
+        {"127.0.0.1:65536", "ebfarm metrics: --listen '127.0.0.1:65536': the port \"65536\" is "
+                            "not in 0..65535 (0 picks a free one)\n"},
+        {"0.0.0.0:9464", "ebfarm metrics: --listen '0.0.0.0:9464': a wildcard address serves the "
+                         "farm's metrics on every interface; give the one address to serve on "
+                         "(e.g. 127.0.0.1:9464, or this host's address on the monitoring "
+                         "network)\n"},
+        {"[::]:9464", "ebfarm metrics: --listen '[::]:9464': a wildcard address serves the "
+                      "farm's metrics on every interface; give the one address to serve on "
+                      "(e.g. 127.0.0.1:9464, or this host's address on the monitoring "
+                      "network)\n"},
+    };
+    char args[128];
+
+    for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        snprintf(args, sizeof(args), "metrics --prometheus --listen '%s'", c[i].addr);
+        ck_assert_int_eq(ebf(args), 1);
+        ck_assert_str_eq(out, c[i].want);
+    }
+}
+END_TEST
+
 Suite *cli_suite(void);
 
 Suite *cli_suite(void)
@@ -639,5 +670,6 @@ Suite *cli_suite(void)
     add_case(s, "eal_args", up_eal_args_refused);
     add_case(s, "run_dir", up_run_dir_refused);
     add_case(s, "readout_killed", readout_killed);
+    add_case(s, "metrics_listen", metrics_listen_refused);
     return s;
 }

@@ -37,7 +37,8 @@ fi
 # The alerts on synthetic series: a dead node, a process gone stale, losses
 # rising (a share of one readout's events, not of the two readouts' sum), a
 # readout held most of the time, a running farm with no events; and none of
-# them on a healthy farm.
+# them on a healthy farm; none through a clean lifecycle (up, run, a
+# readout finished, stop, down); a process gone while its farm is up.
 cp "$dir/ebfarm-rules.yml" "$tmp/"
 cat > "$tmp/alerts-test.yml" <<'YML'
 rule_files: [ebfarm-rules.yml]
@@ -51,6 +52,8 @@ tests:
         values: '1 1 1 1 1'
       - series: 'ebfarm_up{farm="f",run="1",component="node",process="node1"}'
         values: '1 1 0 0 0'
+      - series: 'ebfarm_farm_up{farm="f"}'
+        values: '1 1 1 1 1 1 1 1 1 1 1 1'
       - series: 'ebfarm_lost_total{farm="f",run="1",component="sfc",process="sfc0",reason="no_node"}'
         values: '0 0 20 40 60'
       - series: 'ebfarm_events_total{farm="f",run="1",component="readout",process="ro0"}'
@@ -100,7 +103,140 @@ tests:
       - eval_time: 10m
         alertname: EbfarmFramesRejected
         exp_alerts: []
+  # A clean lifecycle of farm c: up and running (0-4 min), its readout
+  # finished run.events and stays RUNNING with its count flat (5-17), the
+  # staged stop (18-19: CONFIGURED), down (20-30: every ebfarm_up 0 and
+  # ebfarm_farm_up 0): no alert at any point.
+  - interval: 1m
+    input_series:
+      - series: 'ebfarm_farm_up{farm="c"}'
+        values: '1x19 0x11'
+      - series: 'ebfarm_up{farm="c",run="3",component="readout",process="ro0"}'
+        values: '1x19 0x11'
+      - series: 'ebfarm_up{farm="c",run="3",component="sfc",process="sfc0"}'
+        values: '1x19 0x11'
+      - series: 'ebfarm_up{farm="c",run="3",component="node",process="node0"}'
+        values: '1x19 0x11'
+      - series: 'ebfarm_events_total{farm="c",run="3",component="readout",process="ro0"}'
+        values: '0+600x4 3000x26'
+      - series: 'ebfarm_events_total{farm="c",run="3",component="node",process="node0"}'
+        values: '0+600x4 3000x26'
+      - series: 'ebfarm_state{farm="c",run="3",component="readout",process="ro0",state="RUNNING"}'
+        values: '1x17 _x13'
+      - series: 'ebfarm_state{farm="c",run="3",component="readout",process="ro0",state="CONFIGURED"}'
+        values: '_x17 1x13'
+      - series: 'ebfarm_finished{farm="c",run="3",component="readout",process="ro0"}'
+        values: '0x4 1x13 0x13'
+      - series: 'ebfarm_node_alive{farm="c",run="3",component="sfc",process="sfc0",node="0"}'
+        values: '1x30'
+      - series: 'ebfarm_lost_total{farm="c",run="3",component="sfc",process="sfc0",reason="no_node"}'
+        values: '0x30'
+      - series: 'ebfarm_throttled{farm="c",run="3",component="readout",process="ro0"}'
+        values: '0x30'
+    alert_rule_test:
+      - eval_time: 4m
+        alertname: EbfarmProcessDown
+        exp_alerts: []
+      - eval_time: 4m
+        alertname: EbfarmNodeDead
+        exp_alerts: []
+      - eval_time: 4m
+        alertname: EbfarmEventsLost
+        exp_alerts: []
+      - eval_time: 4m
+        alertname: EbfarmLedgerLoss
+        exp_alerts: []
+      - eval_time: 4m
+        alertname: EbfarmFramesRejected
+        exp_alerts: []
+      - eval_time: 4m
+        alertname: EbfarmThrottledHigh
+        exp_alerts: []
+      - eval_time: 4m
+        alertname: EbfarmNoEvents
+        exp_alerts: []
+      - eval_time: 17m
+        alertname: EbfarmProcessDown
+        exp_alerts: []
+      - eval_time: 17m
+        alertname: EbfarmNodeDead
+        exp_alerts: []
+      - eval_time: 17m
+        alertname: EbfarmEventsLost
+        exp_alerts: []
+      - eval_time: 17m
+        alertname: EbfarmLedgerLoss
+        exp_alerts: []
+      - eval_time: 17m
+        alertname: EbfarmFramesRejected
+        exp_alerts: []
+      - eval_time: 17m
+        alertname: EbfarmThrottledHigh
+        exp_alerts: []
+      - eval_time: 17m
+        alertname: EbfarmNoEvents
+        exp_alerts: []
+      - eval_time: 19m
+        alertname: EbfarmProcessDown
+        exp_alerts: []
+      - eval_time: 19m
+        alertname: EbfarmNodeDead
+        exp_alerts: []
+      - eval_time: 19m
+        alertname: EbfarmEventsLost
+        exp_alerts: []
+      - eval_time: 19m
+        alertname: EbfarmLedgerLoss
+        exp_alerts: []
+      - eval_time: 19m
+        alertname: EbfarmFramesRejected
+        exp_alerts: []
+      - eval_time: 19m
+        alertname: EbfarmThrottledHigh
+        exp_alerts: []
+      - eval_time: 19m
+        alertname: EbfarmNoEvents
+        exp_alerts: []
+      - eval_time: 30m
+        alertname: EbfarmProcessDown
+        exp_alerts: []
+      - eval_time: 30m
+        alertname: EbfarmNodeDead
+        exp_alerts: []
+      - eval_time: 30m
+        alertname: EbfarmEventsLost
+        exp_alerts: []
+      - eval_time: 30m
+        alertname: EbfarmLedgerLoss
+        exp_alerts: []
+      - eval_time: 30m
+        alertname: EbfarmFramesRejected
+        exp_alerts: []
+      - eval_time: 30m
+        alertname: EbfarmThrottledHigh
+        exp_alerts: []
+      - eval_time: 30m
+        alertname: EbfarmNoEvents
+        exp_alerts: []
+  # A real death in farm d, up: node0's snapshots stop at 3 min.
+  - interval: 1m
+    input_series:
+      - series: 'ebfarm_farm_up{farm="d"}'
+        values: '1x10'
+      - series: 'ebfarm_up{farm="d",run="1",component="node",process="node0"}'
+        values: '1 1 1 0x7'
+      - series: 'ebfarm_up{farm="d",run="1",component="sfc",process="sfc0"}'
+        values: '1x10'
+    alert_rule_test:
+      - eval_time: 2m
+        alertname: EbfarmProcessDown
+        exp_alerts: []
+      - eval_time: 5m
+        alertname: EbfarmProcessDown
+        exp_alerts:
+          - exp_labels: {severity: critical, farm: d, run: '1', component: node, process: node0}
+            exp_annotations: {summary: 'd/node0: no metrics snapshot for 3 periods'}
 YML
 check "promtool test rules" promtool test rules "$tmp/alerts-test.yml"
-[ "$fail" = 0 ] && echo "promtool: config, 14 rules and 8 alert cases pass"
+[ "$fail" = 0 ] && echo "promtool: config, 14 rules and 38 alert cases pass (28 in a clean lifecycle)"
 exit "$fail"

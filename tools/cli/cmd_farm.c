@@ -206,6 +206,8 @@ int cmd_up(int argc, char **argv)
                st->name, st->n, st->run_number, st->run_dir);
     rc = 0;
 out:
+    if (rc && farm_signal_count())      /* interrupted: as demo and soak say it */
+        rc = 128 + farm_signal_last();
     free(spec);
     free(st);
     return rc;
@@ -228,15 +230,11 @@ int cmd_start(int argc, char **argv)
     return 0;
 }
 
-int cmd_stop(int argc, char **argv)
+/* The staged stop of st's run and its summary (JSON with json), for cmd
+ * ("ebfarm stop"). 0 when the ledger closes, 1 when it does not or the
+ * stop failed (after a message). */
+static int stop_and_report(const struct farm_state *st, int json, const char *cmd)
 {
-    static const char usage[] =
-        "usage: ebfarm stop [--farm NAME] [--json]\n"
-        "  the staged stop: readouts stop generating, SFCs drain and wait for every\n"
-        "  ack, nodes finish; then prints the run summary with its ledger.\n"
-        "  Exits 1 when the ledger does not close.\n";
-    struct farm_opts o = {0};
-    struct farm_state st;
     struct farm_spec *spec = malloc(sizeof(*spec));
     struct farm_result r;
     struct farm_conf c;
@@ -244,16 +242,18 @@ int cmd_stop(int argc, char **argv)
     char err[1024];
     int rc = 1;
 
-    if (!spec || farm_opts(argc, argv, &o, usage) || find_locked(&o, &st, "stop"))
-        goto out;
+    if (!spec) {
+        fprintf(stderr, "%s: out of memory\n", cmd);
+        return 1;
+    }
     /* A first Ctrl-C lets the staged stop finish; a second ends it. */
     farm_signal_catch();
-    if (farmctl_stop(&st, &r, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ebfarm stop: %s\n", err);
+    if (farmctl_stop(st, &r, err, sizeof(err)) != 0) {
+        fprintf(stderr, "%s: %s\n", cmd, err);
         farm_result_free(&r);
         goto out;
     }
-    if (farm_spec_load(st.farm_file, spec, err, sizeof(err)) == 0) {
+    if (farm_spec_load(st->farm_file, spec, err, sizeof(err)) == 0) {
         farm_conf_of(spec, &c);
         farm_result_hosts(spec, &r);
     } else {
@@ -261,37 +261,65 @@ int cmd_stop(int argc, char **argv)
     }
     c.nodes = r.n_nodes;
     ledger_close(&r, &l);
-    if (o.json)
-        summary_json_or_say(&c, &r, &l, "ebfarm stop");
+    if (json)
+        summary_json_or_say(&c, &r, &l, cmd);
     else
         summary_text(stdout, &c, &r, &l);
     farm_result_free(&r);
     rc = l.closed ? 0 : 1;
     if (!l.closed)
-        fprintf(stderr, "ebfarm stop: the ledger does not close\n");
+        fprintf(stderr, "%s: the ledger does not close\n", cmd);
 out:
     free(spec);
     return rc;
 }
 
+int cmd_stop(int argc, char **argv)
+{
+    static const char usage[] =
+        "usage: ebfarm stop [--farm NAME] [--json]\n"
+        "  the staged stop: readouts stop generating, SFCs drain and wait for every\n"
+        "  ack, nodes finish; then prints the run summary with its ledger.\n"
+        "  Exits 1 when the ledger does not close, 3 when no run was in progress\n"
+        "  (the farm is already stopped: nothing is printed again).\n";
+    struct farm_opts o = {0};
+    struct farm_state st;
+
+    if (farm_opts(argc, argv, &o, usage) || find_locked(&o, &st, "stop"))
+        return 1;
+    if (!farmctl_run_in_progress(&st)) {
+        fprintf(stderr, "ebfarm stop: farm '%s' is already stopped: run %u is not in progress "
+                "(ebfarm start begins the next; the stop that ended it printed its summary)\n",
+                st.name, st.run_number);
+        return 3;
+    }
+    return stop_and_report(&st, o.json, "ebfarm stop");
+}
+
 int cmd_down(int argc, char **argv)
 {
     static const char usage[] =
-        "usage: ebfarm down [--farm NAME] [--keep]\n"
-        "  stops a run in progress, shuts every process down, removes sockets, DPDK\n"
-        "  runtime files and (unless --keep) the run directory with its logs\n";
+        "usage: ebfarm down [--farm NAME] [--keep] [--json]\n"
+        "  stops a run in progress in stages and prints its summary with the ledger\n"
+        "  (as ebfarm stop), then shuts every process down, removes sockets, DPDK\n"
+        "  runtime files and (unless --keep) the run directory with its logs.\n"
+        "  Exits 1 when the ledger does not close or a process had to be killed\n";
     struct farm_opts o = {0};
     struct farm_state st;
     char err[1024];
+    int rc = 0;
 
     if (farm_opts(argc, argv, &o, usage) || find_locked(&o, &st, "down"))
         return 1;
+    if (farmctl_run_in_progress(&st))
+        rc = stop_and_report(&st, o.json, "ebfarm down");
     if (farmctl_down(&st, o.keep, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm down: %s\n", err);
         return 1;
     }
-    printf("farm '%s' is down: %u processes stopped\n", st.name, st.n);
-    return 0;
+    fprintf(o.json ? stderr : stdout, "farm '%s' is down: %u processes stopped\n", st.name,
+            st.n);
+    return rc;
 }
 
 /* What status says of process i: its state, or EXITED (it has gone) or

@@ -175,7 +175,7 @@ int farm_wait_state(const struct farm_state *st, enum farm_role role, enum ebf_s
         int all = 1;
         for (unsigned i = 0; i < st->n && all == 1; i++) {
             const struct farm_proc *p = &st->proc[i];
-            if (p->role == role && farm_launch_running(st, p))
+            if (p->role == role && farm_launch_answers(st, p))
                 all = in_state(p, want, err, len);
         }
         if (all != 0)

@@ -152,7 +152,7 @@ int farm_collect(const struct farm_state *st, struct farm_result *r, char *err, 
         struct farm_node_result *n = NULL;
         struct farm_part_result *x;
         struct ebf_kv kv;
-        if (!farm_launch_running(st, p)) {
+        if (!farm_launch_answers(st, p)) {
             gone(r, p);
             continue;
         }

@@ -225,6 +225,15 @@ int farm_launch_running(const struct farm_state *st, const struct farm_proc *p)
     return ask_host(st, h, q) != 0;
 }
 
+int farm_launch_answers(const struct farm_state *st, const struct farm_proc *p)
+{
+    const struct farm_host *h = farm_host_of(st, p);
+
+    if (!farm_launch_running(st, p))
+        return 0;
+    return farm_launch_remote(h) && !netns_here(h) ? 1 : !farm_frozen(p->pid);
+}
+
 int farm_launch_signal(const struct farm_state *st, const struct farm_proc *p, int sig)
 {
     const struct farm_host *h = farm_host_of(st, p);

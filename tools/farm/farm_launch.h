@@ -57,6 +57,11 @@ int farm_launch_spawn(const struct farm_state *st, struct farm_proc *p, char *co
 int farm_launch_alive(const struct farm_state *st, const struct farm_proc *p);
 int farm_launch_running(const struct farm_state *st, const struct farm_proc *p);
 
+/* Whether p can answer: running and, on this machine (a local host or a
+ * namespace of it), not frozen (farm_frozen). A frozen process counts as
+ * gone for start, the staged stop and the ledger. */
+int farm_launch_answers(const struct farm_state *st, const struct farm_proc *p);
+
 /* Send sig to p on its host: 0, or -1 (errno, or EHOSTUNREACH). */
 int farm_launch_signal(const struct farm_state *st, const struct farm_proc *p, int sig);
 

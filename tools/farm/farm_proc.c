@@ -253,21 +253,36 @@ int farm_alive(pid_t pid)
     return pid > 0 && kill(pid, 0) == 0;
 }
 
-int farm_running(pid_t pid)
+/* The state letter of /proc/<pid>/stat: 0 when it cannot be read, '?'
+ * when it does not parse. */
+static char proc_state(pid_t pid)
 {
     char path[64], buf[256];
+    FILE *f;
 
-    if (!farm_alive(pid))
-        return 0;
     snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    if (!(f = fopen(path, "r")))
         return 0;
     size_t n = fread(buf, 1, sizeof(buf) - 1, f);
     fclose(f);
     buf[n] = '\0';
     const char *paren = strrchr(buf, ')');     /* "pid (comm) S ..." */
-    return !paren || paren[1] != ' ' || paren[2] != 'Z';
+    return paren && paren[1] == ' ' ? paren[2] : '?';
+}
+
+int farm_frozen(pid_t pid)
+{
+    char c = pid > 0 ? proc_state(pid) : 0;
+
+    return c == 'T' || c == 't';
+}
+
+int farm_running(pid_t pid)
+{
+    if (!farm_alive(pid))
+        return 0;
+    char c = proc_state(pid);
+    return c != 0 && c != 'Z';
 }
 
 void farm_reap(void)

@@ -66,6 +66,10 @@ int farm_alive(pid_t pid);
  * staged stop and the final counters. */
 int farm_running(pid_t pid);
 
+/* Whether pid is stopped by a signal (SIGSTOP, SIGTSTP: /proc state T) or
+ * traced (t): it cannot answer until continued. */
+int farm_frozen(pid_t pid);
+
 /* Remove path and everything below it; says so on stderr when it cannot. */
 void farm_rm_rf(const char *path);
 

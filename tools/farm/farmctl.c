@@ -2,6 +2,7 @@
 /* farmctl.c - a farm's processes on this host through a run: up, start, the staged stop, down. */
 #include "farmctl.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -105,6 +106,28 @@ static void hosts_cleanup(const struct farm_state *st, int keep)
     rmdir(FARM_SSH_BASE);        /* when no other farm has its directory there */
 }
 
+/* After a failed up, with every process gone: remove from run_dir all but
+ * the logs (*.log, which say why), so that the next up finds no socket,
+ * endpoint or exit file of this one. Subdirectories stay (hosts_cleanup
+ * removes its own). */
+static void run_dir_clean(const char *run_dir)
+{
+    char path[700];
+    struct dirent *e;
+    DIR *d = opendir(run_dir);
+
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (e->d_type == DT_DIR || (n > 4 && strcmp(e->d_name + n - 4, ".log") == 0))
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", run_dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+}
+
 int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *run_dir,
                struct farm_state *st, char *err, size_t len)
 {
@@ -140,7 +163,30 @@ fail:
     farm_launch_kill_all(st);
     hosts_cleanup(st, !farm_signal_count());   /* remote logs stay, unless interrupted */
     unlink(path);
+    run_dir_clean(run_dir);
     return -1;
+}
+
+/* Every process of st able to answer, or -2 with err naming those gone or
+ * frozen (before any is ordered: a farm is never left in two runs). */
+static int all_answer(const struct farm_state *st, char *err, size_t len)
+{
+    size_t o = 0;
+
+    err[0] = '\0';
+    for (unsigned i = 0; i < st->n && o < len; i++) {
+        const struct farm_proc *p = &st->proc[i];
+        if (farm_launch_answers(st, p))
+            continue;
+        o += (size_t)snprintf(err + o, len - o, "%s%s is %s", o ? ", " : "", p->name,
+                              farm_launch_running(st, p) ? "frozen (stopped by a signal)" :
+                              "gone");
+    }
+    if (!err[0])
+        return 0;
+    if (o < len)
+        snprintf(err + o, len - o, ": no run started (ebfarm down, then ebfarm up)");
+    return -2;
 }
 
 int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len)
@@ -148,6 +194,9 @@ int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len)
     static const enum farm_role order_of_start[] = {FARM_SFC, FARM_NODE, FARM_READOUT};
     int64_t t0 = farm_utc_now_ms();
     int started = 0;
+
+    if (all_answer(st, err, len))
+        return -2;
 
     for (unsigned r = 0; r < 3; r++)
         for (unsigned i = 0; i < st->n; i++) {
@@ -183,6 +232,19 @@ static int in_run(const struct farm_proc *p)
     return yes;
 }
 
+/* Order p to stop when it is in a run. A process gone or frozen, before
+ * the order or when it fails (it died or froze meanwhile), is left out:
+ * the ledger names it gone (farm_collect). 0, or -1 with err. */
+static int stop_one(const struct farm_state *st, const struct farm_proc *p, char *err,
+                    size_t len)
+{
+    if (!farm_launch_answers(st, p) || !in_run(p))
+        return 0;
+    if (farm_order(p, EBF_C_STOP, 0, NULL, 0, err, len) == 0)
+        return 0;
+    return farm_launch_answers(st, p) ? -1 : 0;
+}
+
 int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, size_t len)
 {
     static const enum farm_role stages[] = {FARM_READOUT, FARM_SFC, FARM_NODE};
@@ -197,9 +259,7 @@ int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, 
     r->id.insecure = st->insecure;
     for (unsigned k = 0; k < 3; k++) {
         for (unsigned i = 0; i < st->n; i++)
-            if (st->proc[i].role == stages[k] && farm_launch_running(st, &st->proc[i]) &&
-                in_run(&st->proc[i]) &&
-                farm_order(&st->proc[i], EBF_C_STOP, 0, NULL, 0, err, len))
+            if (st->proc[i].role == stages[k] && stop_one(st, &st->proc[i], err, len))
                 return -1;
         if (farm_wait_state(st, stages[k], EBF_S_CONFIGURED, stage_s[k], err, len))
             return -1;
@@ -208,8 +268,7 @@ int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, 
     return farm_collect(st, r, err, len);
 }
 
-/* Whether some process of st reports a run in progress (RUNNING or PAUSED). */
-static int run_in_progress(const struct farm_state *st)
+int farmctl_run_in_progress(const struct farm_state *st)
 {
     Ebfarm__Reply *rep[FARM_MAX_PROCS];
     int running = 0;
@@ -238,7 +297,8 @@ static void shut_down(const struct farm_state *st, const struct farm_proc *p)
 }
 
 /* Shut every process of role down; SIGKILL what has not exited within
- * 15 s, appending "<name> did not exit and was killed" to err. Returns how
+ * 15 s, appending "<name> did not exit and was killed" to err, and at once
+ * what is frozen ("<name> was frozen and was killed"). Returns how
  * many had to be killed. */
 static unsigned shut_down_role(const struct farm_state *st, enum farm_role role, char *err,
                                size_t len)
@@ -246,9 +306,20 @@ static unsigned shut_down_role(const struct farm_state *st, enum farm_role role,
     unsigned killed = 0;
     double end;
 
-    for (unsigned i = 0; i < st->n; i++)
-        if (st->proc[i].role == role && farm_launch_alive(st, &st->proc[i]))
-            shut_down(st, &st->proc[i]);
+    for (unsigned i = 0; i < st->n; i++) {
+        const struct farm_proc *p = &st->proc[i];
+        if (p->role != role || !farm_launch_alive(st, p))
+            continue;
+        if (farm_launch_running(st, p) && !farm_launch_answers(st, p)) {   /* frozen */
+            farm_launch_signal(st, p, SIGKILL);
+            farm_launch_wait_gone(st, p, 5);
+            size_t o = strlen(err);
+            snprintf(err + o, len - o, "%s%s was frozen and was killed", o ? "; " : "", p->name);
+            killed++;
+            continue;
+        }
+        shut_down(st, p);
+    }
     end = farm_now() + 15;
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *p = &st->proc[i];
@@ -277,7 +348,7 @@ int farmctl_down(const struct farm_state *st, int keep, char *err, size_t len)
 
     err[0] = '\0';
     /* After a second Ctrl-C on the tool, no staged stop: processes go. */
-    if (farm_signal_count() < 2 && run_in_progress(st)) {
+    if (farm_signal_count() < 2 && farmctl_run_in_progress(st)) {
         struct farm_result r;
         if (farmctl_stop(st, &r, e, sizeof(e)) != 0)
             fprintf(stderr, "ebfarm down: the staged stop failed: %s\n", e);

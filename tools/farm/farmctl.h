@@ -23,20 +23,25 @@ int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *
  * SFCs, then nodes, then readouts, note its number and start time in st
  * and save the state file. Returns 0; or with err naming the process that
  * refused or did not answer, -1 when some process had started the run
- * (its number is used), -2 when none had (st unchanged). */
+ * (its number is used), -2 when none had (st unchanged). A process gone or
+ * frozen (farm_launch_answers) is found before any order: -2 naming each. */
 int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len);
 
 /*
  * The staged stop: readouts stop generating; once they are CONFIGURED the
  * SFCs drain (finish or time out what is building, wait for every ack);
  * then the nodes finish. r receives every process's final counters
- * (farm_collect.h: readouts and SFCs summed). A node process that is gone
- * (killed) is skipped and counted in r->nodes_silent; a gone SFC or
- * readout is an error. r->id says which run it was (its stop time: when
+ * (farm_collect.h: readouts and SFCs summed). A process that is gone
+ * (killed) or frozen (SIGSTOP: farm_launch_answers), before the stop or
+ * when its order fails, is skipped and named gone in r (a node counted in
+ * r->nodes_silent). r->id says which run it was (its stop time: when
  * every process was back in CONFIGURED). Returns 0, or -1 with err set;
  * r is zeroed first in any case (free it with farm_result_free).
  */
 int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, size_t len);
+
+/* Whether some process of st reports a run in progress (RUNNING or PAUSED). */
+int farmctl_run_in_progress(const struct farm_state *st);
 
 /* Shut every process down (stopping a run first), SIGKILL what does not
  * exit, remove the DPDK runtime directories, sockets and, unless keep,

@@ -32,6 +32,10 @@ struct client {
 
 static volatile sig_atomic_t quit_signal;
 
+/* The farm's state file: the farm is up while it exists (ebfarm_farm_up).
+ * One exporter serves one farm, so one path for the process. */
+static char state_path[sizeof(((struct farm_state *)0)->run_dir) + 16];
+
 static void on_signal(int sig)
 {
     quit_signal = sig;
@@ -41,6 +45,37 @@ struct prom_opts {
     const char *farm, *listen;
     int prometheus;
 };
+
+/* Whether --listen's addr names a port 0..65535 in decimal and an address
+ * that is not a wildcard (0.0.0.0, ::, *: the farm file refuses them too).
+ * 0, or -1 after a message naming the option and the fix. */
+static int listen_check(const char *addr)
+{
+    const char *colon = strrchr(addr, ':');
+    char *end;
+    size_t hl = colon ? (size_t)(colon - addr) : 0;
+
+    if (!colon || !hl || !colon[1]) {
+        fprintf(stderr, "ebfarm metrics: --listen '%s' is not HOST:PORT (e.g. 127.0.0.1:9464)\n",
+                addr);
+        return -1;
+    }
+    unsigned long port = strtoul(colon + 1, &end, 10);
+    if (*end || colon[1] == '-' || colon[1] == '+' || port > 65535) {
+        fprintf(stderr, "ebfarm metrics: --listen '%s': the port \"%s\" is not in 0..65535 "
+                "(0 picks a free one)\n", addr, colon + 1);
+        return -1;
+    }
+    static const char *const wild[] = {"0.0.0.0", "::", "[::]", "*", "[*]"};
+    for (unsigned i = 0; i < sizeof(wild) / sizeof(wild[0]); i++)
+        if (strlen(wild[i]) == hl && strncmp(addr, wild[i], hl) == 0) {
+            fprintf(stderr, "ebfarm metrics: --listen '%s': a wildcard address serves the farm's "
+                    "metrics on every interface; give the one address to serve on (e.g. "
+                    "127.0.0.1:9464, or this host's address on the monitoring network)\n", addr);
+            return -1;
+        }
+    return 0;
+}
 
 static int prom_args(int argc, char **argv, struct prom_opts *o)
 {
@@ -72,7 +107,7 @@ static int prom_args(int argc, char **argv, struct prom_opts *o)
                 usage);
         return -1;
     }
-    return 0;
+    return listen_check(o->listen);
 }
 
 /*
@@ -136,6 +171,10 @@ static char *exposition(const struct snapsub *ss, const char *farm, size_t *len)
         p[i].snap = ss->p[i].cur;
         p[i].up = snapsub_fresh(ss, i, now);
     }
+    fprintf(m, "# HELP ebfarm_farm_up 1 while the farm is up (its state file exists), 0 once it "
+            "is down: the alerts on processes apply only while it is 1.\n"
+            "# TYPE ebfarm_farm_up gauge\nebfarm_farm_up{farm=\"%s\"} %d\n", farm,
+            access(state_path, F_OK) == 0);
     int rc = prom_render(m, p, ss->n);
     fclose(m);
     if (rc == -ENOMEM) {
@@ -359,6 +398,7 @@ int cmd_metrics(int argc, char **argv)
         fprintf(stderr, "ebfarm metrics: %s\n", err);
         goto out;
     }
+    snprintf(state_path, sizeof(state_path), "%s/farm.state", st.run_dir);
     if ((lfd = listen_on(o.listen, err, sizeof(err))) < 0) {
         fprintf(stderr, "ebfarm metrics: %s\n", err);
         goto out;

@@ -219,14 +219,25 @@ static void draw(const struct farm_state *st, const struct snapsub *ss, const st
     free(text);
 }
 
-/* The live view until q, Ctrl-C or a signal; the terminal restored after. */
+/* Whether the farm of st is still up: its state file exists (down removes it). */
+static int farm_is_up(const struct farm_state *st)
+{
+    char path[sizeof(st->run_dir) + 16];
+
+    snprintf(path, sizeof(path), "%s/farm.state", st->run_dir);
+    return access(path, F_OK) == 0;
+}
+
+/* The live view until q, Ctrl-C, a signal or the farm taken down (then it
+ * says so below the screen instead of showing every process STALE); the
+ * terminal restored after. */
 static int run_live(const struct farm_state *st, struct snapsub *ss, const struct top_opts *o)
 {
     zmq_pollitem_t items[FARM_MAX_PROCS + 1];
     struct termios saved, raw;
     int tty_in = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0;
     double next = snapsub_now();
-    int first = 1;
+    int first = 1, down = 0;
 
     if (tty_in) {
         raw = saved;
@@ -238,6 +249,8 @@ static int run_live(const struct farm_state *st, struct snapsub *ss, const struc
     fputs("\033[?1049h\033[?25l", stdout);      /* alternate screen, no cursor */
     for (;;) {
         double now = snapsub_now();
+        if ((down = !farm_is_up(st)) != 0)
+            break;
         if (now >= next) {
             draw(st, ss, o, first);
             first = 0;
@@ -264,6 +277,8 @@ static int run_live(const struct farm_state *st, struct snapsub *ss, const struc
     fflush(stdout);
     if (tty_in)
         tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+    if (down)
+        printf("ebfarm top: farm '%s' is down (ebfarm down removed its state)\n", st->name);
     return 0;
 }
 

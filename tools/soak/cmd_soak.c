@@ -28,7 +28,8 @@ static const char usage[] =
     "  N for every lost reason and incomplete events, or REASON=N; default 0 per\n"
     "  lost reason, incomplete unlimited), memory_growth (--max-rss-growth-mb, 64),\n"
     "  interval_p99 (end-to-end, --max-p99-ms, 1000), no_restart.\n"
-    "  Exit status: 0 pass, 1 fail, 2 the soak could not run, 128+signal interrupted.\n"
+    "  Exit status: 0 pass, 1 fail, 2 the soak could not run, 128+signal interrupted\n"
+    "  (141: stdout closed, as by `| head`: the soak stopped the farm in stages first).\n"
     "  docs/soak.md explains the report and how to choose the bounds.\n";
 
 int soak_parse_duration(const char *opt, const char *val, double min, double max, double *out)

@@ -46,7 +46,40 @@ struct soak {
     unsigned next_node;          /* the node the next kill takes */
     char note[256];              /* processes found gone unasked */
     unsigned gone;
+    int out_closed;              /* standard output's reader went away (EPIPE) */
 };
+
+/* SIGPIPE is caught (not ignored, so that the daemons the soak starts get
+ * the default back at exec) and does nothing: a write to a closed pipe
+ * fails with EPIPE instead, which out_check() sees. */
+static void on_sigpipe(int sig)
+{
+    (void)sig;
+}
+
+/* Whether the soak goes on after writing to stdout: once stdout's reader
+ * went away (the write failed: `soak --json | head -1`), the soak says so on
+ * stderr, writes no more to stdout and ends early as if interrupted: staged
+ * stop, report, down. 0 while stdout works, -1 once it failed. */
+static int out_check(struct soak *s)
+{
+    if (s->out_closed)
+        return -1;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    s->out_closed = 1;
+    if (s->live == stdout)
+        s->live = stderr;
+    fprintf(stderr, "ebfarm soak: standard output closed (%s): stopping the soak in stages\n",
+            strerror(errno ? errno : EPIPE));
+    return -1;
+}
+
+/* Whether the soak ends early: a signal, or stdout closed. */
+static int cut_short(const struct soak *s)
+{
+    return farm_signal_count() || s->out_closed;
+}
 
 /* Bring the farm up in <base>/<name> and start its next run. 0, or -1 after a message. */
 static int bring_up(struct soak *s)
@@ -232,10 +265,12 @@ static int interval(struct soak *s)
         fprintf(stderr, "ebfarm soak: interval %u: a count went down\n", s->n_iv + 1);
     s->n_iv++;
     s->prev = s->cur;
-    soak_live_line(s->live, iv);
+    if (s->live != stdout || !s->out_closed)
+        soak_live_line(s->live, iv);
     soak_json_interval(s->jsonl, iv);
-    if (s->o->json)
+    if (s->o->json && !s->out_closed)
         soak_json_interval(stdout, iv);
+    out_check(s);
     soak_csv_row(s->csv, iv);
     fflush(s->csv);
     return 0;
@@ -303,7 +338,7 @@ static int sample_loop(struct soak *s)
     }
     for (;;) {
         double t = snapsub_now() - s->t0;
-        if (t >= o->duration_s || farm_signal_count())
+        if (t >= o->duration_s || cut_short(s))
             break;
         faults(s, t, &kill, &stall);
         double until = next < o->duration_s ? next : o->duration_s;
@@ -421,12 +456,13 @@ static int finish(struct soak *s, int *pass)
     ledger_close(&r, &l);
     farm_result_free(&r);
     farm_utc_iso(farm_utc_now_ms(), s->meta.stop_utc, sizeof(s->meta.stop_utc));
-    s->meta.interrupted = farm_signal_count() > 0;
+    s->meta.interrupted = cut_short(s);
     final_view(s, &l, &lv);
     soak_judge(&s->o->bounds, s->iv, s->n_iv, &lv.f, &v);
     soak_json_summary(s->jsonl, &s->meta, &lv, &s->o->bounds, &v);
-    if (s->o->json)
+    if (s->o->json && !s->out_closed)
         soak_json_summary(stdout, &s->meta, &lv, &s->o->bounds, &v);
+    out_check(s);
     snprintf(path, sizeof(path), "%s/soak.html", s->out_dir);
     FILE *h = fopen(path, "w");
     if (!h || soak_html_write(h, &s->meta, s->iv, s->n_iv, &lv, &v) != 0)
@@ -437,6 +473,9 @@ static int finish(struct soak *s, int *pass)
             (unsigned long long)l.generated, (unsigned long long)l.accepted,
             (unsigned long long)l.rejected, (unsigned long long)l.lost_total,
             l.closed ? "CLOSED" : "NOT CLOSED");
+    if (s->meta.interrupted)
+        fprintf(s->live, "interrupted after %.0f of %.0f s: the verdict covers that part only\n",
+                s->meta.elapsed_s, s->o->duration_s);
     soak_verdict_text(s->live, &v);
     fprintf(s->live, "report: %s/soak.jsonl, soak.csv, soak.html\n", s->out_dir);
     *pass = v.pass;
@@ -476,6 +515,9 @@ int soak_run(const struct soak_opts *o)
         goto out;
     }
     farm_signal_catch();
+    struct sigaction sa = {.sa_handler = on_sigpipe};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGPIPE, &sa, NULL);
     if (farm_ready(s) != 0)
         goto out;
     up = 1;
@@ -485,9 +527,11 @@ int soak_run(const struct soak_opts *o)
     soak_json_header(s->jsonl, &s->meta);
     if (o->json)
         soak_json_header(stdout, &s->meta);
+    out_check(s);
     if (sample_loop(s) != 0 || finish(s, &pass) != 0)
         goto out;
-    rc = farm_signal_count() ? 128 + farm_signal_last() : pass ? 0 : 1;
+    rc = farm_signal_count() ? 128 + farm_signal_last() : s->out_closed ? 128 + SIGPIPE :
+         pass ? 0 : 1;
 out:
     if (up)
         snapsub_close(&s->ss);
