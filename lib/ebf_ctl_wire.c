@@ -238,7 +238,7 @@ static void *bind_socket(struct ebf_ctl_wire *w, int insecure, int type, const c
 {
     void *s = zmq_socket(w->zctx, type);
     int64_t max = EBF_CTL_MSG_MAX;
-    int zero = 0;
+    int zero = 0, hs = EBF_CTL_HANDSHAKE_MS;
 
     if (!s)
         return NULL;
@@ -247,6 +247,9 @@ static void *bind_socket(struct ebf_ctl_wire *w, int insecure, int type, const c
      * and the connection it came on (the client sees no reply). On the PUB
      * socket too: what a subscriber sends (subscriptions) is bounded. */
     zmq_setsockopt(s, ZMQ_MAXMSGSIZE, &max, sizeof(max));
+    /* A peer that connects and never completes its handshake (no keys, or
+     * a bare TCP connection) holds a descriptor at most this long. */
+    zmq_setsockopt(s, ZMQ_HANDSHAKE_IVL, &hs, sizeof(hs));
     if (bind_allowed(w, insecure, s, ep) != 0) {
         int e = errno;
         zmq_close(s);

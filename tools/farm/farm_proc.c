@@ -2,6 +2,7 @@
 /* farm_proc.c - a farm's daemons as processes on this host: found, started, watched, killed. */
 #include "farm_proc.h"
 #include "farm_rundir.h"
+#include "ebf_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -64,6 +65,7 @@ static void exec_daemon(char *const argv[], int log_fd)
     int nul = open("/dev/null", O_RDONLY);
     if (nul >= 0)
         dup2(nul, 0);
+    ebf_nofile_raise(NULL, NULL);    /* the daemon raises it too; a shell-less launch here */
     execv(argv[0], argv);
     fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
     _exit(127);
