@@ -23,8 +23,8 @@ void ebf_common_defaults(struct ebf_common_opts *o)
     memset(o, 0, sizeof(*o));
     o->link_timeout_ms = 10000;
     o->idle = EBF_IDLE_SPIN;
-    o->period_ms = 1000;
-    o->mtu = 1500;
+    ebf_param_default(EBF_PARAM(METRICS_PERIOD_MS), &o->period_ms);
+    ebf_param_default(EBF_PARAM(MTU), &o->mtu);
 }
 
 /*
@@ -218,6 +218,9 @@ int ebf_args_parse(struct ebf_cmdline *cl, int argc, char **argv, char *err, siz
                                                                      : required_argument,
                                 NULL, ARG_VAL0 + (int)i};
     lo[n] = (struct option){0, 0, 0, 0};
+    for (size_t i = 0; i < n; i++)
+        if (t[i].param)
+            ebf_param_default(t[i].param, t[i].dst);
     optind = 0;                  /* a full restart of getopt */
     opterr = 0;
     while ((ch = getopt_long(argc, argv, ":", lo, NULL)) != -1) {
@@ -255,11 +258,15 @@ int ebf_args_early(int argc, char **argv)
     return 0;
 }
 
-/* The current value of a shared option as its default, or "" for none. */
+/* " (32)": a shared parameter's default from the table, else the current
+ * value of a shared option; "" for none. */
 static void default_of(const struct ebf_arg *a, const char *component, char *buf, size_t len)
 {
     buf[0] = '\0';
-    if (a->kind == EBF_ARG_U64)
+    if (a->param) {
+        if (a->param->def[0])
+            snprintf(buf, len, " (%s)", a->param->def);
+    } else if (a->kind == EBF_ARG_U64)
         snprintf(buf, len, " (%" PRIu64 ")", *(const uint64_t *)a->dst);
     else if (a->kind == EBF_ARG_U16)
         snprintf(buf, len, " (%u)", *(const uint16_t *)a->dst);
@@ -301,7 +308,10 @@ void ebf_args_usage(const struct ebf_cmdline *cl, FILE *f)
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; i == 2 && j < cl->n_own; j++) {
             own = resolve(&cl->own[j]);
-            usage_line(f, &own, "");
+            dflt[0] = '\0';
+            if (own.param)       /* the daemon's other options say theirs in their help */
+                default_of(&own, cl->component, dflt, sizeof(dflt));
+            usage_line(f, &own, dflt);
         }
         t[i] = resolve(&t[i]);
         if (t[i].dst)

@@ -67,7 +67,9 @@ struct ebf_arg {
 #define EBF_ARG_PARAM(id, d, m, h) \
     {.kind = EBF_ARG_PARAM, .param = EBF_PARAM(id), .dst = (d), .meta = (m), .help = (h)}
 
-/* The options every daemon takes. Set the daemon's defaults, then parse. */
+/* The options every daemon takes. Set the daemon's defaults, then parse
+ * (ebf_args_parse sets every shared parameter to the table's default
+ * first: a daemon does not write those). */
 struct ebf_common_opts {
     const char *port;            /* --port NAME: the data port (required) */
     uint8_t mac[6];              /* --mac MAC: ours on that port */
@@ -97,8 +99,8 @@ struct ebf_cmdline {
     struct ebf_common_opts common;
 };
 
-/* The defaults of the shared options: link timeout 10000 ms, MTU 1500,
- * idle spin, metrics period 1000 ms, nothing else set. */
+/* The defaults of the shared options: link timeout 10000 ms, idle spin,
+ * MTU and metrics period from the parameter table, nothing else set. */
 void ebf_common_defaults(struct ebf_common_opts *o);
 
 enum {
@@ -113,7 +115,8 @@ enum {
  * allowed, e.g.
  *   option '--sources': "0" is not an integer in 1..64
  *   unknown option '--rx-port' (see --help)
- * then cl->check's. Values parsed before a refusal are kept.
+ * then cl->check's. Values parsed before a refusal are kept. Every shared
+ * parameter (EBF_ARG_PARAM) with a default starts from it.
  */
 int ebf_args_parse(struct ebf_cmdline *cl, int argc, char **argv, char *err, size_t len);
 
@@ -122,7 +125,8 @@ int ebf_args_parse(struct ebf_cmdline *cl, int argc, char **argv, char *err, siz
  * EAL would act on (or refuse) them. */
 int ebf_args_early(int argc, char **argv);
 
-/* The usage, the shared options' defaults taken from cl->common. */
+/* The usage; defaults: a shared parameter's from the table (" (32)" after
+ * its help), the other shared options' from cl->common. */
 void ebf_args_usage(const struct ebf_cmdline *cl, FILE *f);
 
 /* "ebfarm-sfc 0.1.0" (the project's version). */

@@ -10,12 +10,12 @@
 #include "ebf_util.h"
 
 const struct ebf_param_def ebf_params[EBF_P_COUNT] = {
-#define EBF_PARAM_INT_(id, k, o, t, lo, hi, u, f, use_, h)                                  \
+#define EBF_PARAM_INT_(id, k, o, t, lo, hi, df, u, f, use_, h)                              \
     [EBF_P_##id] = {.key = (k), .opt = (o), .type = EBF_PT_##t, .min = (lo), .max = (hi),    \
-                    .unit = (u), .farm = (f), .use = (use_), .help = (h)},
-#define EBF_PARAM_DBL_(id, k, o, lo, hi, u, f, use_, h)                                     \
+                    .def = (df), .unit = (u), .farm = (f), .use = (use_), .help = (h)},
+#define EBF_PARAM_DBL_(id, k, o, lo, hi, df, u, f, use_, h)                                 \
     [EBF_P_##id] = {.key = (k), .opt = (o), .type = EBF_PT_DOUBLE, .dmin = (lo), .dmax = (hi), \
-                    .unit = (u), .farm = (f), .use = (use_), .help = (h)},
+                    .def = (df), .unit = (u), .farm = (f), .use = (use_), .help = (h)},
     EBF_PARAMS(EBF_PARAM_INT_, EBF_PARAM_DBL_)
 #undef EBF_PARAM_INT_
 #undef EBF_PARAM_DBL_
@@ -69,6 +69,62 @@ int ebf_param_parse(const struct ebf_param_def *d, const char *text, size_t len,
     else
         *(uint64_t *)dst = v;
     return 0;
+}
+
+int ebf_param_default(const struct ebf_param_def *d, void *dst)
+{
+    if (!d->def[0])
+        return -ENOENT;
+    return ebf_param_parse(d, d->def, strlen(d->def), dst);
+}
+
+/* How n names d: "--workers" or pre + "workers". */
+static const char *name_of(const struct ebf_param_names *n, const struct ebf_param_def *d,
+                           char *buf, size_t len)
+{
+    if (n->opt)
+        snprintf(buf, len, "--%s", d->opt);
+    else
+        snprintf(buf, len, "%s%s", n->pre ? n->pre : "", d->key);
+    return buf;
+}
+
+int ebf_param_check_workers(const struct ebf_param_names *n, unsigned workers, unsigned credits,
+                            char *why, size_t len)
+{
+    char a[64], b[64];
+
+    if (workers <= credits)
+        return 0;
+    snprintf(why, len, "%s %u is more than %s %u (each trigger worker holds at least one event "
+             "slot)", name_of(n, EBF_PARAM(WORKERS), a, sizeof(a)), workers,
+             name_of(n, EBF_PARAM(CREDITS), b, sizeof(b)), credits);
+    return -EINVAL;
+}
+
+int ebf_param_check_frag_range(const struct ebf_param_names *n, uint32_t frag_min,
+                               uint32_t frag_max, char *why, size_t len)
+{
+    char a[64], b[64];
+
+    if (frag_min <= frag_max)
+        return 0;
+    snprintf(why, len, "%s %u is above %s %u", name_of(n, EBF_PARAM(FRAG_MIN), a, sizeof(a)),
+             frag_min, name_of(n, EBF_PARAM(FRAG_MAX), b, sizeof(b)), frag_max);
+    return -EINVAL;
+}
+
+int ebf_param_check_burst_gap(const struct ebf_param_names *n, int gap, uint32_t burst_events,
+                              char *why, size_t len)
+{
+    char a[64], b[64];
+
+    if (!gap || burst_events)
+        return 0;
+    snprintf(why, len, "%s needs %s above 0 (the pause between bursts of that many events)",
+             name_of(n, EBF_PARAM(BURST_GAP_US), a, sizeof(a)),
+             name_of(n, EBF_PARAM(BURST_EVENTS), b, sizeof(b)));
+    return -EINVAL;
 }
 
 const char *ebf_param_range(const struct ebf_param_def *d, char *buf, size_t len)

@@ -46,8 +46,10 @@ int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu, uin
     return ebf_port_start_queues(port, rx_pool, mtu, nb_rxd, nb_txd, 1, 1);
 }
 
-int ebf_port_start_queues(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu,
-                          uint16_t nb_rxd, uint16_t nb_txd, uint16_t n_rxq, uint16_t n_txq)
+/* ebf_port_start_queues(), and with rss set RSS over the IP addresses and
+ * UDP ports when there are several RX queues and the device hashes. */
+static int start(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu, uint16_t nb_rxd,
+                 uint16_t nb_txd, uint16_t n_rxq, uint16_t n_txq, int rss)
 {
     struct rte_eth_dev_info info;
     struct rte_eth_conf conf;
@@ -57,6 +59,11 @@ int ebf_port_start_queues(uint16_t port, struct rte_mempool *rx_pool, uint16_t m
     rc = rte_eth_dev_info_get(port, &info);
     if (rc)
         goto fail;
+    uint64_t hf = info.flow_type_rss_offloads & (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP);
+    if (rss && n_rxq > 1 && hf) {
+        conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+        conf.rx_adv_conf.rss_conf.rss_hf = hf;
+    }
     if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
         conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
     /* ethdev checks it against max_mtu and max_rx_pktlen, as
@@ -93,6 +100,18 @@ int ebf_port_start_queues(uint16_t port, struct rte_mempool *rx_pool, uint16_t m
 fail:
     PORT_LOG(ERR, "port %u: set-up failed: %s\n", port, strerror(-rc));
     return rc;
+}
+
+int ebf_port_start_queues(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu,
+                          uint16_t nb_rxd, uint16_t nb_txd, uint16_t n_rxq, uint16_t n_txq)
+{
+    return start(port, rx_pool, mtu, nb_rxd, nb_txd, n_rxq, n_txq, 0);
+}
+
+int ebf_port_start_rss(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu, uint16_t nb_rxd,
+                       uint16_t nb_txd, uint16_t n_q)
+{
+    return start(port, rx_pool, mtu, nb_rxd, nb_txd, n_q, n_q, 1);
 }
 
 int ebf_port_wait_up(uint16_t port, const volatile sig_atomic_t *stop, unsigned timeout_ms)

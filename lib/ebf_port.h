@@ -32,6 +32,12 @@ int ebf_port_start(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu, uin
 int ebf_port_start_queues(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu,
                           uint16_t nb_rxd, uint16_t nb_txd, uint16_t n_rxq, uint16_t n_txq);
 
+/* The same with n_q RX and TX queues and, when n_q > 1 and the device
+ * hashes, RSS over IP addresses and UDP ports spreading the input over the
+ * RX queues (ebfarm-loopback --queues). */
+int ebf_port_start_rss(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu, uint16_t nb_rxd,
+                       uint16_t nb_txd, uint16_t n_q);
+
 /* Wait until the link is up or *stop is set or timeout_ms passes. Returns 0
  * when up, -EINTR when stopped, -ETIMEDOUT. A memif client connects once,
  * when its port starts, and a server that is not started yet turns it away;

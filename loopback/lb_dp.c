@@ -16,25 +16,44 @@
 
 /* --- TX --------------------------------------------------------------------- */
 
-/* One template per stream: the pattern depends on the source. One TX lcore
- * per process, so plain static storage. */
+/* One template per stream: the pattern (and with udp the addresses) depend
+ * on the source. Each TX lcore writes only its own streams' templates. */
 static uint8_t tmpl[LB_MAX_STREAMS][LB_MAX_FRAME];
 
-void lb_frame_template(uint8_t *buf, const struct lb_tx_conf *c)
+/* Bytes before the fragment header. */
+static size_t l2l3_len(const struct lb_tx_conf *c)
 {
-    size_t len = c->frame_size - 4, piece = len - LB_FRAME_HDR;
-    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    return ebf_encap_hlen(c->udp ? EBF_ENCAP_UDP : EBF_ENCAP_ETH);
+}
+
+static void template_of(uint8_t *buf, const struct lb_tx_conf *c, uint16_t stream)
+{
+    size_t len = c->frame_size - 4, hl = l2l3_len(c), piece = len - hl - EBF_FRAG_HLEN;
+    struct ebf_addr a = {.encap = c->udp ? EBF_ENCAP_UDP : EBF_ENCAP_ETH,
+                         .src_ip = 0x0ac90101u + stream, .dst_ip = 0x0ac90002u,
+                         .udp_port = LB_UDP_PORT};
 
     memcpy(a.dst_mac, c->dst_mac, 6);
     memcpy(a.src_mac, c->src_mac, 6);
-    ebf_encap_write(buf, &a, len - 14);
-    ebf_pattern_fill(buf + LB_FRAME_HDR, piece, 0, c->trial_id, 0);
-    struct ebf_frag_hdr h = {.source = 0, .event_id = c->trial_id,
+    ebf_encap_write(buf, &a, len - hl);
+    if (c->udp) {                        /* the source port: one per stream */
+        uint16_t sport = (uint16_t)(LB_UDP_PORT + 1 + stream);
+        buf[hl - 8] = (uint8_t)(sport >> 8);
+        buf[hl - 7] = (uint8_t)sport;
+    }
+    ebf_pattern_fill(buf + hl + EBF_FRAG_HLEN, piece, stream, c->trial_id, 0);
+    struct ebf_frag_hdr h = {.source = stream, .event_id = c->trial_id,
                              .frag_len = (uint32_t)piece, .piece_len = (uint16_t)piece};
-    ebf_frag_write(buf + 14, &h);
+    ebf_frag_write(buf + hl, &h);
 }
 
-/* Wait until due: spin close to it; in back-off mode sleep when far. */
+void lb_frame_template(uint8_t *buf, const struct lb_tx_conf *c)
+{
+    template_of(buf, c, c->stream0);
+}
+
+/* Wait until due: spin close to it; in back-off mode sleep when more than
+ * 25 us away, waking 10 us early (the TX lcore's timer slack is 1 ns). */
 static void wait_until(uint64_t due, uint64_t hz, enum ebf_idle_mode idle,
                        const volatile int *stop)
 {
@@ -43,11 +62,32 @@ static void wait_until(uint64_t due, uint64_t hz, enum ebf_idle_mode idle,
         if (now >= due || *stop)
             return;
         uint64_t left_us = (due - now) * 1000000 / hz;
-        if (idle == EBF_IDLE_BACKOFF && left_us > 50)
-            rte_delay_us_sleep((unsigned)(left_us > 1000 ? 1000 : left_us - 20));
+        if (idle == EBF_IDLE_BACKOFF && left_us > 25)
+            rte_delay_us_sleep((unsigned)(left_us > 1000 ? 1000 : left_us - 10));
         else
             rte_pause();
     }
+}
+
+/* A pass of d cycles longer than stall: the lcore lost its CPU for it. */
+static inline void note_stall(struct lb_tx_stats *st, uint64_t d, uint64_t stall)
+{
+    if (d <= stall)
+        return;
+    st->stall_cycles += d;
+    if (d > st->max_pass_cycles)
+        st->max_pass_cycles = d;
+}
+
+/* When the burst being held is full (its k-th next frame is due, of left
+ * still to send, from schedule s) or its hold ends, whichever is first. */
+static uint64_t fill_due(const struct lb_sched *s, unsigned k, uint64_t left, uint64_t hold_end)
+{
+    struct lb_sched x = *s;
+    for (unsigned j = 1; j < k && j < left && lb_sched_due(&x) < hold_end; j++)
+        lb_sched_next(&x);
+    uint64_t due = lb_sched_due(&x);
+    return due < hold_end ? due : hold_end;
 }
 
 /* The conf's ranges, and a frame (less its FCS) within the pool's room. */
@@ -56,14 +96,16 @@ static int tx_conf_ok(const struct lb_tx_conf *c)
     unsigned room = c->pool ? rte_pktmbuf_data_room_size(c->pool) : 0;
 
     room = room > RTE_PKTMBUF_HEADROOM ? room - RTE_PKTMBUF_HEADROOM : 0;
-    return c->burst >= 1 && c->burst <= LB_BURST_MAX && c->frame_size >= LB_MIN_FRAME &&
+    return c->burst >= 1 && c->burst <= LB_BURST_MAX &&
+           c->frame_size >= (c->udp ? LB_MIN_FRAME_UDP : LB_MIN_FRAME) &&
            c->frame_size <= LB_MAX_FRAME && c->frame_size - 4 <= room && c->fps > 0 &&
-           c->streams >= 1 && c->streams <= LB_MAX_STREAMS;
+           c->streams >= 1 && c->stream0 + c->streams <= LB_MAX_STREAMS;
 }
 
 /* Build n frames of len bytes from the templates; 0, or -1 when an mbuf has
  * no room for one (all n freed: the caller counts them). */
-static int build(struct rte_mbuf **m, unsigned n, uint64_t first, size_t len, uint16_t streams)
+static int build(struct rte_mbuf **m, unsigned n, uint64_t first, size_t len,
+                 const struct lb_tx_conf *c)
 {
     for (unsigned k = 0; k < n; k++) {
         uint8_t *p = (uint8_t *)rte_pktmbuf_append(m[k], (uint16_t)len);
@@ -71,33 +113,33 @@ static int build(struct rte_mbuf **m, unsigned n, uint64_t first, size_t len, ui
             rte_pktmbuf_free_bulk(m, n);
             return -1;
         }
-        memcpy(p, tmpl[(first + k) % streams], len);
+        memcpy(p, tmpl[c->stream0 + (first + k) % c->streams], len);
     }
     return 0;
 }
 
 /* Stamp and checksum n built frames whose numbers start at first. */
 static void stamp(struct rte_mbuf **m, unsigned n, uint64_t first, const struct lb_tx_conf *c,
-                  size_t piece, uint64_t *first_stamp)
+                  size_t hl, size_t piece, uint64_t *first_stamp)
 {
     for (unsigned k = 0; k < n; k++) {
         uint64_t i = first + k;
         uint8_t *p = rte_pktmbuf_mtod(m[k], uint8_t *);
         struct ebf_frag_hdr h = {
-            .source = (uint16_t)(i % c->streams), .seq = (uint32_t)(i / c->streams),
+            .source = (uint16_t)(c->stream0 + i % c->streams), .seq = (uint32_t)(i / c->streams),
             .event_id = c->trial_id, .frag_len = (uint32_t)piece,
             .piece_len = (uint16_t)piece, .tx_ns = rte_rdtsc(),
         };
         if (k == 0)
             *first_stamp = h.tx_ns;
-        ebf_frag_write(p + 14, &h);
+        ebf_frag_write(p + hl, &h);
     }
 }
 
 int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
 {
     struct rte_mbuf *m[LB_BURST_MAX];
-    size_t len = c->frame_size - 4, piece = len - LB_FRAME_HDR;
+    size_t len = c->frame_size - 4, hl = l2l3_len(c), piece = len - hl - EBF_FRAG_HLEN;
     uint64_t hz = rte_get_tsc_hz(), i = 0;
     struct lb_sched s;
 
@@ -106,11 +148,8 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
     memset(st, 0, sizeof(*st));
     ebf_hist_init(&st->lag);
     ebf_hist_init(&st->hold);
-    for (unsigned k = 0; k < c->streams; k++) {
-        struct lb_tx_conf one = *c;
-        lb_frame_template(tmpl[k], &one);
-        ebf_pattern_fill(tmpl[k] + LB_FRAME_HDR, piece, (uint16_t)k, c->trial_id, 0);
-    }
+    for (unsigned k = 0; k < c->streams; k++)
+        template_of(tmpl[c->stream0 + k], c, (uint16_t)(c->stream0 + k));
     ebf_cycles_start(&st->cycles);
     lb_sched_init(&s, rte_get_tsc_cycles(), hz, c->fps, c->poisson, c->seed);
     st->t0 = s.t0;
@@ -119,35 +158,54 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
      * (plus 10 ms): the trial is then invalid, and what was never scheduled
      * was never numbered, so it is not counted lost. */
     uint64_t deadline = s.t0 + (uint64_t)((double)c->count * s.tsc_per_frame * 1.25) + hz / 100;
+    uint64_t stall = hz * LB_STALL_US / 1000000, prev = s.t0;
+    uint64_t hold = (uint64_t)(c->hold_us * (double)hz / 1e6);
+    st->count = c->count;
     while (i < c->count && !*c->stop) {
         uint64_t due = lb_sched_due(&s), now = rte_get_tsc_cycles();
+        note_stall(st, now - prev, stall);
         if (now > deadline)
             break;
         if (now < due) {
             wait_until(due, hz, c->idle, c->stop);
+            prev = rte_get_tsc_cycles();
+            note_stall(st, prev > due ? prev - due : 0, stall);  /* woke late */
             ebf_cycles_note(&st->cycles, 0);    /* a pass that waited */
             continue;
         }
-        /* Everything due by now, up to a burst: late frames catch up. */
+        /* Everything due by now, up to a burst: late frames catch up. A
+         * burst not yet full waits for its next frame while the first has
+         * waited less than the hold. */
+        struct lb_sched peek = s;
         unsigned n = 0;
-        while (n < c->burst && i + n < c->count && lb_sched_due(&s) <= now) {
-            lb_sched_next(&s);
+        while (n < c->burst && i + n < c->count && lb_sched_due(&peek) <= now) {
+            lb_sched_next(&peek);
             n++;
         }
+        if (n < c->burst && i + n < c->count && now < due + hold) {
+            uint64_t until = fill_due(&peek, c->burst - n, c->count - i - n, due + hold);
+            wait_until(until, hz, c->idle, c->stop);
+            prev = rte_get_tsc_cycles();
+            note_stall(st, prev > until ? prev - until : 0, stall);    /* woke late */
+            ebf_cycles_note(&st->cycles, 0);
+            continue;
+        }
+        s = peek;
         ebf_hist_add(&st->lag, now - due);
         for (unsigned k = 0; k < n; k++)
-            st->per_stream[(i + k) % c->streams]++;
+            st->per_stream[c->stream0 + (i + k) % c->streams]++;
         if (rte_pktmbuf_alloc_bulk(c->pool, m, n) != 0 ||
-            build(m, n, i, len, c->streams) != 0) {
+            build(m, n, i, len, c) != 0) {
             st->drop[LB_TX_NOMBUF] += n;        /* no mbuf, or none with room */
             st->scheduled += n;
             i += n;
             ebf_cycles_note(&st->cycles, n);
+            prev = rte_get_tsc_cycles();
             continue;
         }
         uint64_t first_stamp = 0;
-        stamp(m, n, i, c, piece, &first_stamp);
-        uint16_t sent = rte_eth_tx_burst(c->port, 0, m, (uint16_t)n);
+        stamp(m, n, i, c, hl, piece, &first_stamp);
+        uint16_t sent = rte_eth_tx_burst(c->port, c->queue, m, (uint16_t)n);
         uint64_t after = rte_rdtsc();
         ebf_hist_add(&st->hold, after - first_stamp);
         if (sent < n) {
@@ -160,6 +218,7 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
         i += n;
         __atomic_store_n(&st->live_accepted, st->accepted, __ATOMIC_RELAXED);
         ebf_cycles_note(&st->cycles, n);
+        prev = rte_get_tsc_cycles();
     }
     ebf_cycles_stop(&st->cycles);
     return 0;
@@ -229,7 +288,7 @@ static inline void account(struct lb_rx *rx, const uint8_t *p, size_t len, uint6
     struct ebf_frag_hdr h;
     size_t used;
 
-    if (ebf_parse_l2l3(p, len, 0, &l) != EBF_R_OK || l.type != EBF_T_FRAGMENT) {
+    if (ebf_parse_l2l3(p, len, LB_UDP_PORT, &l) != EBF_R_OK || l.type != EBF_T_FRAGMENT) {
         r->drop[LB_RX_FOREIGN]++;
         return;
     }
@@ -278,7 +337,7 @@ int lb_rx_loop(void *arg)
     for (;;) {
         if (serve(rx, &seen))
             return 0;
-        uint16_t n = rte_eth_rx_burst(rx->port, 0, m, LB_BURST_MAX);
+        uint16_t n = rte_eth_rx_burst(rx->port, rx->queue, m, LB_BURST_MAX);
         uint64_t now = rte_rdtsc();
         if (n && rx->active) {
             struct lb_rx_result *r = &rx->r;

@@ -20,7 +20,10 @@
  * id, one piece of frame_size - 4 - 54 pattern bytes, and tx_ns carries the
  * sender's TSC at transmit (not nanoseconds): latency = receiver TSC - tx_ns,
  * valid only when both ports share a TSC (one host). The CRC32C is computed
- * after the stamp, so the farm's parser accepts the frames.
+ * after the stamp, so the farm's parser accepts the frames. With udp set
+ * (--queues > 1), the fragment rides in IPv4/UDP to LB_UDP_PORT from
+ * 10.201.1.(1 + stream), port LB_UDP_PORT + 1 + stream, so that a NIC's RSS
+ * (or af_packet's fanout hash) puts each stream on one queue.
  *
  * lb_tx_run() runs on the TX lcore for one trial. struct lb_rx is owned by
  * the RX lcore running lb_rx_loop() for the whole run; other threads talk to
@@ -29,14 +32,17 @@
 
 #define LB_MAX_FRAME 9018            /* largest frame, FCS included */
 #define LB_MIN_FRAME 64
-#define LB_FRAME_HDR (14 + 40)       /* Ethernet + fragment header */
 #define LB_MAX_STREAMS 8
 #define LB_BURST_MAX 64
+#define LB_MAX_QUEUES 4              /* --queues: TX and RX queues, an lcore each */
+#define LB_UDP_PORT 50510            /* IPv4/UDP frames (--queues > 1) go to this port */
+#define LB_MIN_FRAME_UDP (14 + 28 + 40 + 4)  /* Ethernet, IPv4, UDP, fragment header, FCS */
 
 struct lb_tx_conf {
     uint16_t port;
     struct rte_mempool *pool;
     uint16_t burst;                  /* frames per tx burst, <= LB_BURST_MAX */
+    double hold_us;                  /* a due frame waits up to this for its burst to fill */
     uint8_t src_mac[6], dst_mac[6];
     unsigned frame_size;             /* LB_MIN_FRAME .. LB_MAX_FRAME */
     double fps;
@@ -45,6 +51,10 @@ struct lb_tx_conf {
     uint64_t seed;
     uint64_t trial_id;
     uint16_t streams;                /* frames go round-robin over sources */
+    uint16_t stream0;                /* ... stream0 .. stream0 + streams - 1 */
+    uint16_t queue;                  /* the TX queue */
+    int udp;                         /* IPv4/UDP frames whose source address and port
+                                      * depend on the stream: an RSS hash spreads them */
     enum ebf_idle_mode idle;         /* backoff: sleep while waiting for the schedule */
     const volatile int *stop;
 };
@@ -56,6 +66,10 @@ struct lb_tx_stats {
     uint64_t drop[LB_TX_DROP_MAX];
     uint64_t t0, last_tsc;           /* schedule start, last tx_burst return */
     double tsc_per_frame;
+    uint64_t count;                  /* frames the trial asked for */
+    uint64_t stall_cycles;           /* sum of passes (or overshot waits) longer than
+                                      * LB_STALL_US: the lcore was not running */
+    uint64_t max_pass_cycles;        /* the longest of them */
     struct ebf_hist lag;             /* cycles a burst went out after its first frame was due */
     struct ebf_hist hold;            /* cycles from a burst's first stamp to tx_burst return */
     uint64_t live_accepted;          /* published for the live line (relaxed atomic) */
@@ -64,7 +78,10 @@ struct lb_tx_stats {
 };
 
 /*
- * Send c->count frames on the absolute schedule of c->fps from now. Never
+ * Send c->count frames on the absolute schedule of c->fps from now, in
+ * bursts: the frames due go out when c->burst of them are due, when the
+ * first has waited c->hold_us, or when they are the last (one tx_burst per
+ * frame would cost a system call per frame on net_af_packet). Never
  * retries a refused frame: it is counted, freed, and its number is lost at
  * the receiver (attributed to tx_refused). Returns 0, or -EINVAL for a bad
  * conf. st is reset first; st->cycles counts the trial's passes (st must be
@@ -93,7 +110,7 @@ struct lb_rx_result {
 
 struct lb_rx {
     /* set before lb_rx_loop() starts */
-    uint16_t port;
+    uint16_t port, queue;
     uint16_t streams;
     int check_crc;
     enum ebf_idle_mode idle;
@@ -126,8 +143,9 @@ int lb_rx_loop(void *arg);
 void lb_rx_command(struct lb_rx *rx, enum lb_rx_cmd cmd, uint64_t trial,
                    const uint64_t *sent);
 
-/* Write a frame of c's layout into buf (len = frame_size - 4): headers and
- * pattern, seq 0, stamp 0. Used by lb_tx_run() and by tests. */
+/* Write a frame of c's layout for stream c->stream0 into buf (len =
+ * frame_size - 4): headers and pattern, seq 0, stamp 0. Used by lb_tx_run()
+ * and by tests. */
 void lb_frame_template(uint8_t *buf, const struct lb_tx_conf *c);
 
 #endif /* LB_DP_H */

@@ -59,24 +59,27 @@ static void add_ports(struct argv_buf *b, const struct lb_opts *o)
         add(b, "--no-pci");
 }
 
-/* Floating lcores on every CPU we may use: main, TX and, with both roles,
- * RX; nothing when the user's EAL arguments name lcores. */
+/* Floating lcores on every CPU we may use: main, a TX lcore per queue and,
+ * with both roles, an RX lcore per queue; nothing when the user's EAL
+ * arguments name lcores. */
 static void add_lcores(struct argv_buf *b, const struct lb_opts *o)
 {
     cpu_set_t set;
     char cpus[256] = "";
     size_t c = 0;
 
-    if (o->eal && (strstr(o->eal, "-l") || strstr(o->eal, "--lcores")))
+    if (lb_opts_own_lcores(o))
         return;
     if (sched_getaffinity(0, sizeof(set), &set) == 0)
         for (int cpu = 0; cpu < CPU_SETSIZE && c < sizeof(cpus) - 8; cpu++)
             if (CPU_ISSET(cpu, &set))
                 c += (size_t)snprintf(cpus + c, sizeof(cpus) - c, "%s%d", c ? "," : "", cpu);
-    if (o->role == LB_ROLE_BOTH)
-        add(b, "--lcores=0@(%s),1@(%s),2@(%s)", cpus, cpus, cpus);
-    else
-        add(b, "--lcores=0@(%s),1@(%s)", cpus, cpus);
+    unsigned n = 1 + (o->role == LB_ROLE_BOTH ? 2 : 1) * n_queues(o);
+    char list[1024];
+    size_t k = 0;
+    for (unsigned l = 0; l < n && k < sizeof(list) - 1; l++)
+        k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%u@(%s)", l ? "," : "", l, cpus);
+    add(b, "--lcores=%s", list);
 }
 
 /* The user's --eal string, split at spaces. */
@@ -157,13 +160,17 @@ static int vdev_in_netns(const char *name, const char *args, const char *ns)
     return rc;
 }
 
-/* Attach the device of spec (PCI: already probed by EAL) and find its port. */
-static int attach(const char *spec, const char *ns, uint16_t *port)
+/* Attach the device of spec (PCI: already probed by EAL) and find its port;
+ * a net_af_packet device gets qpairs=queues unless spec sets it. */
+static int attach(const char *spec, const char *ns, unsigned queues, uint16_t *port)
 {
-    char name[128];
+    char name[512];
     if (lb_is_pci(spec))
         return ebf_port_find(spec, port);
-    snprintf(name, sizeof(name), "%s", spec);
+    if (queues > 1 && !strncmp(spec, "net_af_packet", 13) && !strstr(spec, "qpairs="))
+        snprintf(name, sizeof(name), "%s,qpairs=%u", spec, queues);
+    else
+        snprintf(name, sizeof(name), "%s", spec);
     char *comma = strchr(name, ',');
     const char *args = comma ? comma + 1 : "";
     if (comma)
@@ -188,10 +195,11 @@ int lb_port_open(const struct lb_opts *o, const char *spec, const char *ns,
                  struct rte_mempool *pool, const volatile sig_atomic_t *stop, uint16_t *port,
                  unsigned *max_frame)
 {
-    if (attach(spec, ns, port))
+    if (attach(spec, ns, n_queues(o), port))
         return -ENODEV;
     int self = lb_netns_enter(ns);
-    int rc = ebf_port_start(*port, pool, 0, 1024, 1024);   /* the port's MTU */
+    uint16_t nq = (uint16_t)n_queues(o);
+    int rc = ebf_port_start_rss(*port, pool, 0, 1024, 1024, nq);   /* the port's MTU */
     if (rc == 0)
         rc = ebf_port_wait_up(*port, stop, o->link_timeout_ms);
     *max_frame = port_max_frame(*port);

@@ -1,172 +1,226 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* lb_json.c - loopback results as JSON (schema ebfarm-loopback/1, docs/loopback.md) and CSV. */
+/* lb_json.c - loopback results as JSON through jansson (schema ebfarm-loopback/1, docs/loopback.md) and CSV. */
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "lb_rate.h"
+#include "lb_reason.h"
 #include "lb_report.h"
 
-static void jstr(FILE *f, const char *s)
+/* A number: null when not finite (JSON has no NaN), an integer when it is
+ * one (frame counts, rates in whole fps), else a real. */
+static json_t *jnum(double v)
 {
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
+    if (!isfinite(v))
+        return json_null();
+    if (v == floor(v) && fabs(v) < 1e15)
+        return json_integer((json_int_t)v);
+    return json_real(v);
+}
+
+static json_t *ju64(uint64_t v)
+{
+    return json_integer((json_int_t)v);
+}
+
+static json_t *jstr(const char *s)
+{
+    return json_string(s ? s : "");
+}
+
+static json_t *jlat(const struct lb_latency *l)
+{
+    if (!l->valid)
+        return json_null();
+    return json_pack("{s:o s:o s:o s:o s:o s:o s:o s:o s:o}", "count", ju64(l->count),
+                     "min", jnum(l->min), "p50", jnum(l->p50), "p90", jnum(l->p90),
+                     "p99", jnum(l->p99), "p99_9", jnum(l->p999), "p99_99", jnum(l->p9999),
+                     "max", jnum(l->max), "mean", jnum(l->mean));
+}
+
+static json_t *jgoal(const struct lb_mlr_goal *g)
+{
+    return json_pack("{s:o s:o s:o s:o s:o s:o}", "loss_ratio", jnum(g->loss_ratio),
+                     "exceed_ratio", jnum(g->exceed_ratio), "duration_s", jnum(g->final_duration),
+                     "duration_sum_s", jnum(g->duration_sum), "width", jnum(g->width),
+                     "initial_duration_s", jnum(g->initial_duration));
+}
+
+static json_t *jmeta(const struct lb_meta *m)
+{
+    json_t *o = json_pack(
+        "{s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:o s:I s:o s:o s:o s:o s:o s:o s:o s:o s:b}",
+        "date", jstr(m->date), "dpdk_version", jstr(m->dpdk_version), "cpu_model",
+        jstr(m->cpu_model), "cpu_mhz", jnum(m->cpu_mhz), "tsc_hz", jnum(m->tsc_hz), "hostname",
+        jstr(m->hostname), "kernel", jstr(m->kernel), "tx_port", jstr(m->tx_port), "rx_port",
+        jstr(m->rx_port), "tx_driver", jstr(m->tx_driver), "rx_driver", jstr(m->rx_driver),
+        "link_mbps", jnum(m->link_mbps), "link_mtu", (json_int_t)m->link_mtu, "mode",
+        jstr(m->mode), "trial_s", jnum(m->trial_s), "tolerance", jnum(m->tolerance),
+        "loss_ratio_allowed", jnum(m->loss_ratio), "resolution_pct", jnum(m->resolution_pct),
+        "pacing", jstr(m->pacing), "idle", jstr(m->idle), "tsc_read_ns", jnum(m->tsc_read_ns),
+        "compare_kernel", m->compare_kernel);
+    json_object_set_new(o, "search", jstr(m->search ? m->search : "binary"));
+    json_object_set_new(o, "repeat", json_integer(m->repeat ? m->repeat : 1));
+    json_object_set_new(o, "burst", json_integer(m->burst));
+    json_object_set_new(o, "tx_hold_us", jnum(m->tx_hold_us));
+    json_t *goals = json_array();
+    for (unsigned g = 0; g < m->n_goals; g++)
+        json_array_append_new(goals, jgoal(&m->goal[g]));
+    json_object_set_new(o, "goals", goals);
+    return o;
+}
+
+/* --search mlr: the conditional throughput of each goal. */
+static json_t *jmlr(const struct lb_report *r, const struct lb_size_result *s, int p)
+{
+    json_t *a = json_array();
+    unsigned fs = s->frame_size;
+    for (unsigned g = 0; g < r->meta.n_goals; g++) {
+        const struct lb_mlr_goal_result *x = &s->mlr[p][g];
+        json_array_append_new(
+            a, json_pack("{s:o s:b s:o s:o s:o s:o s:o s:o}", "goal", jgoal(&r->meta.goal[g]),
+                         "found", x->found, "lower_fps", jnum(x->lower_fps), "upper_fps",
+                         x->upper_fps > 0 ? jnum(x->upper_fps) : json_null(), "loss_quantile",
+                         jnum(x->loss_quantile), "conditional_fps", jnum(x->conditional_fps),
+                         "conditional_l1_bps", jnum(lb_l1_bps(x->conditional_fps, fs)),
+                         "conditional_l2_bps", jnum(lb_l2_bps(x->conditional_fps, fs))));
     }
-    fputc('"', f);
+    return a;
 }
 
-/* A number, or null when it is not finite (JSON has no NaN). */
-static void jnum(FILE *f, double v)
+/* --repeat: the figure of every repetition and their spread. */
+static json_t *jrepeat(const struct lb_repeat *x, const double *v)
 {
-    if (isfinite(v))
-        fprintf(f, "%.6g", v);
-    else
-        fprintf(f, "null");
+    json_t *vals = json_array();
+    for (unsigned i = 0; v && i < x->n; i++)
+        json_array_append_new(vals, jnum(v[i]));
+    return json_pack("{s:I s:I s:I s:I s:o s:o s:o s:o s:o}", "n", (json_int_t)x->n, "found",
+                     (json_int_t)x->found, "trials", (json_int_t)x->trials, "invalid_trials",
+                     (json_int_t)x->invalid, "mean", jnum(x->mean), "stddev", jnum(x->stddev),
+                     "min", jnum(x->min), "max", jnum(x->max), "values", vals);
 }
 
-static void jlat(FILE *f, const struct lb_latency *l)
+static json_t *jsearch(const struct lb_report *r, const struct lb_size_result *s,
+                       const struct lb_search_result *x, int lat_i, int b2b, int p)
 {
-    if (!l->valid) {
-        fprintf(f, "null");
-        return;
-    }
-    fprintf(f, "{\"count\": %" PRIu64 ", \"min\": ", l->count);
-    jnum(f, l->min);
-    fprintf(f, ", \"p50\": "), jnum(f, l->p50);
-    fprintf(f, ", \"p90\": "), jnum(f, l->p90);
-    fprintf(f, ", \"p99\": "), jnum(f, l->p99);
-    fprintf(f, ", \"p99_9\": "), jnum(f, l->p999);
-    fprintf(f, ", \"p99_99\": "), jnum(f, l->p9999);
-    fprintf(f, ", \"max\": "), jnum(f, l->max);
-    fprintf(f, ", \"mean\": "), jnum(f, l->mean);
-    fprintf(f, "}");
-}
-
-static void jmeta(FILE *f, const struct lb_meta *m)
-{
-    fprintf(f, "  \"meta\": {\n    \"date\": "), jstr(f, m->date);
-    fprintf(f, ",\n    \"dpdk_version\": "), jstr(f, m->dpdk_version);
-    fprintf(f, ",\n    \"cpu_model\": "), jstr(f, m->cpu_model);
-    fprintf(f, ",\n    \"cpu_mhz\": "), jnum(f, m->cpu_mhz);
-    fprintf(f, ",\n    \"tsc_hz\": "), jnum(f, m->tsc_hz);
-    fprintf(f, ",\n    \"hostname\": "), jstr(f, m->hostname);
-    fprintf(f, ",\n    \"kernel\": "), jstr(f, m->kernel);
-    fprintf(f, ",\n    \"tx_port\": "), jstr(f, m->tx_port);
-    fprintf(f, ",\n    \"rx_port\": "), jstr(f, m->rx_port);
-    fprintf(f, ",\n    \"tx_driver\": "), jstr(f, m->tx_driver);
-    fprintf(f, ",\n    \"rx_driver\": "), jstr(f, m->rx_driver);
-    fprintf(f, ",\n    \"link_mbps\": "), jnum(f, m->link_mbps);
-    fprintf(f, ",\n    \"link_mtu\": %u", m->link_mtu);
-    fprintf(f, ",\n    \"mode\": "), jstr(f, m->mode);
-    fprintf(f, ",\n    \"trial_s\": "), jnum(f, m->trial_s);
-    fprintf(f, ",\n    \"tolerance\": "), jnum(f, m->tolerance);
-    fprintf(f, ",\n    \"loss_ratio_allowed\": "), jnum(f, m->loss_ratio);
-    fprintf(f, ",\n    \"resolution_pct\": "), jnum(f, m->resolution_pct);
-    fprintf(f, ",\n    \"pacing\": "), jstr(f, m->pacing);
-    fprintf(f, ",\n    \"idle\": "), jstr(f, m->idle);
-    fprintf(f, ",\n    \"tsc_read_ns\": "), jnum(f, m->tsc_read_ns);
-    fprintf(f, ",\n    \"compare_kernel\": %s\n  }", m->compare_kernel ? "true" : "false");
-}
-
-static void jsearch(FILE *f, const struct lb_report *r, unsigned fs,
-                    const struct lb_search_result *x, int lat_i, int b2b)
-{
-    fprintf(f, "{\"found\": %s, \"trials\": %u, \"invalid_trials\": %u", x->found ? "true" : "false",
-            x->trials, x->invalid);
+    unsigned fs = s->frame_size;
+    json_t *o = json_pack("{s:b s:I s:I}", "found", x->found, "trials", (json_int_t)x->trials,
+                          "invalid_trials", (json_int_t)x->invalid);
     if (b2b) {
-        fprintf(f, ", \"burst_frames\": %.0f", x->found ? x->fps : 0);
+        json_object_set_new(o, "burst_frames", jnum(x->found ? round(x->fps) : 0));
     } else {
         double fps = x->found ? x->fps : 0;
-        fprintf(f, ", \"fps\": "), jnum(f, fps);
-        fprintf(f, ", \"l1_bps\": "), jnum(f, lb_l1_bps(fps, fs));
-        fprintf(f, ", \"l2_bps\": "), jnum(f, lb_l2_bps(fps, fs));
-        fprintf(f, ", \"pct_line\": ");
-        jnum(f, r->meta.link_mbps > 0 ? 100.0 * fps / lb_line_fps(r->meta.link_mbps, fs) : NAN);
+        json_object_set_new(o, "fps", jnum(fps));
+        json_object_set_new(o, "l1_bps", jnum(lb_l1_bps(fps, fs)));
+        json_object_set_new(o, "l2_bps", jnum(lb_l2_bps(fps, fs)));
+        double line = r->meta.link_mbps > 0 ? lb_line_fps(r->meta.link_mbps, fs) : 0;
+        json_object_set_new(o, "pct_line", jnum(line > 0 ? 100.0 * fps / line : NAN));
     }
-    fprintf(f, ", \"latency_ns\": ");
-    if (lat_i >= 0 && (unsigned)lat_i < r->n_trials)
-        jlat(f, &r->trial[lat_i].lat);
-    else
-        fprintf(f, "null");
-    fprintf(f, "}");
+    json_object_set_new(o, "latency_ns", lat_i >= 0 && (unsigned)lat_i < r->n_trials
+                                             ? jlat(&r->trial[lat_i].lat)
+                                             : json_null());
+    if (s->mlr_ran[p]) {
+        json_object_set_new(o, "mlr", jmlr(r, s, p));
+        json_object_set_new(o, "mlr_timed_out", json_boolean(s->mlr_timed_out[p]));
+    }
+    if (s->rep[p].n > 1)
+        json_object_set_new(o, "repeat", jrepeat(&s->rep[p], s->rep_values[p]));
+    return o;
 }
 
-static void jresult(FILE *f, const struct lb_report *r, const struct lb_size_result *s)
+static json_t *jresult(const struct lb_report *r, const struct lb_size_result *s)
 {
     int b2b = !strcmp(r->meta.mode, "back-to-back");
-    fprintf(f, "    {\"frame_size\": %u, \"dpdk\": ", s->frame_size);
-    jsearch(f, r, s->frame_size, &s->tput, s->lat_trial, b2b);
-    if (r->meta.compare_kernel) {
-        fprintf(f, ", \"kernel\": ");
-        jsearch(f, r, s->frame_size, &s->kernel, s->kernel_lat_trial, 0);
-    }
-    fprintf(f, ", \"loss\": [");
+    json_t *o = json_pack("{s:I}", "frame_size", (json_int_t)s->frame_size);
+    json_object_set_new(o, "dpdk", jsearch(r, s, &s->tput, s->lat_trial, b2b, 0));
+    if (r->meta.compare_kernel)
+        json_object_set_new(o, "kernel", jsearch(r, s, &s->kernel, s->kernel_lat_trial, 0, 1));
+    json_t *loss = json_array();
     for (int k = 0; k < s->n_loss; k++) {
-        fprintf(f, "%s{\"pct\": %.0f, \"fps\": ", k ? ", " : "", s->loss[k].pct);
-        jnum(f, s->loss[k].fps);
-        fprintf(f, ", \"loss_ratio\": "), jnum(f, s->loss[k].loss_ratio);
-        fprintf(f, ", \"valid\": %s}", s->loss[k].valid ? "true" : "false");
+        const struct lb_loss_point *x = &s->loss[k];
+        json_array_append_new(loss, json_pack("{s:o s:o s:o s:b}", "pct", jnum(round(x->pct)),
+                                              "fps", jnum(x->fps), "loss_ratio",
+                                              jnum(x->loss_ratio), "valid", x->valid));
     }
-    fprintf(f, "]}");
+    json_object_set_new(o, "loss", loss);
+    return o;
 }
 
-#define JU(k) fprintf(f, ", \"" #k "\": %" PRIu64, t->k)
-
-static void jtrial(FILE *f, const struct lb_trial_rec *t)
+static json_t *jtrial(const struct lb_trial_rec *t)
 {
-    fprintf(f, "    {\"path\": \"%s\", \"mode\": \"%s\", \"frame_size\": %u, \"requested_fps\": ",
-            t->path, t->mode, t->frame_size);
-    jnum(f, t->requested_fps);
-    fprintf(f, ", \"achieved_fps\": "), jnum(f, t->achieved_fps);
-    fprintf(f, ", \"valid\": %s, \"duration_s\": ", t->valid ? "true" : "false");
-    jnum(f, t->duration_s);
+    json_t *o = json_pack("{s:s s:s s:I s:o s:o s:b}", "path", t->path, "mode", t->mode,
+                          "frame_size", (json_int_t)t->frame_size, "requested_fps",
+                          jnum(t->requested_fps), "achieved_fps", jnum(t->achieved_fps), "valid",
+                          t->valid);
+    const char *why = lb_invalid_name((unsigned)t->invalid_reason);
+    json_object_set_new(o, "invalid_reason", t->valid ? json_null() : jstr(why));
+    json_object_set_new(o, "stall_ms", jnum(t->stall_ms));
+    json_object_set_new(o, "search", json_integer(t->search));
+    json_object_set_new(o, "phase", jstr(t->phase ? t->phase : "search"));
+    json_object_set_new(o, "retried", json_boolean(t->retried));
+    json_object_set_new(o, "intended_s", jnum(t->intended_s));
+    json_object_set_new(o, "duration_s", jnum(t->duration_s));
+#define JU(k) json_object_set_new(o, #k, ju64(t->k))
     JU(sent); JU(tx_accepted); JU(rx); JU(unique); JU(lost); JU(dup); JU(reordered); JU(late);
     JU(bursts); JU(max_burst); JU(foreign); JU(stale);
-    fprintf(f, ", \"loss_ratio\": "), jnum(f, t->loss_ratio);
-    fprintf(f, ", \"loss_attribution\": {\"tx_refused\": %" PRIu64 ", \"tx_nombuf\": %" PRIu64
-               ", \"imissed\": %" PRIu64 ", \"rx_nombuf\": %" PRIu64 ", \"bad_checksum\": %" PRIu64
-               ", \"bad_frame\": %" PRIu64 ", \"unattributed\": %" PRIu64 "}",
-            t->tx_refused, t->tx_nombuf, t->imissed, t->rx_nombuf, t->bad_checksum, t->bad_frame,
-            t->unattributed);
+    json_object_set_new(o, "loss_ratio", jnum(t->loss_ratio));
+    json_object_set_new(o, "loss_attribution",
+                        json_pack("{s:o s:o s:o s:o s:o s:o s:o}", "tx_refused",
+                                  ju64(t->tx_refused), "tx_nombuf", ju64(t->tx_nombuf),
+                                  "imissed", ju64(t->imissed),
+                                  "rx_nombuf", ju64(t->rx_nombuf), "bad_checksum",
+                                  ju64(t->bad_checksum), "bad_frame", ju64(t->bad_frame),
+                                  "unattributed", ju64(t->unattributed)));
     JU(ierrors); JU(oerrors);
-    fprintf(f, ", \"latency_ns\": "), jlat(f, &t->lat);
-    fprintf(f, ", \"overhead_ns\": {\"tx_lag_p99\": "), jnum(f, t->tx_lag_p99_ns);
-    fprintf(f, ", \"tx_hold_p99\": "), jnum(f, t->tx_hold_p99_ns);
-    fprintf(f, ", \"rx_loop_p99\": "), jnum(f, t->rx_loop_p99_ns);
-    fprintf(f, "}, \"loss_bursts\": [");
-    for (unsigned b = 0; b < t->n_bursts_shown; b++) {
-        fprintf(f, "%s{\"first_seq\": %" PRIu64 ", \"len\": %" PRIu64 ", \"t_ms\": ", b ? ", " : "",
-                t->burst[b].first_seq, t->burst[b].len);
-        jnum(f, t->burst[b].t_ms >= 0 ? t->burst[b].t_ms : NAN);
-        fprintf(f, "}");
+#undef JU
+    json_object_set_new(o, "latency_ns", jlat(&t->lat));
+    json_object_set_new(o, "overhead_ns",
+                        json_pack("{s:o s:o s:o}", "tx_lag_p99", jnum(t->tx_lag_p99_ns),
+                                  "tx_hold_p99", jnum(t->tx_hold_p99_ns), "rx_loop_p99",
+                                  jnum(t->rx_loop_p99_ns)));
+    json_t *b = json_array();
+    for (unsigned k = 0; k < t->n_bursts_shown; k++) {
+        double ms = t->burst[k].t_ms >= 0 ? t->burst[k].t_ms : NAN;
+        json_array_append_new(b, json_pack("{s:o s:o s:o}", "first_seq",
+                                           ju64(t->burst[k].first_seq), "len",
+                                           ju64(t->burst[k].len), "t_ms", jnum(ms)));
     }
-    fprintf(f, "]}");
+    json_object_set_new(o, "loss_bursts", b);
+    if (t->n_queues > 1) {
+        json_t *qs = json_array();
+        for (unsigned q = 0; q < t->n_queues; q++)
+            json_array_append_new(qs, json_pack("{s:I s:o s:o s:o}", "queue", (json_int_t)q,
+                                                "tx_sent", ju64(t->queue[q].tx_sent),
+                                                "tx_accepted", ju64(t->queue[q].tx_accepted),
+                                                "rx", ju64(t->queue[q].rx)));
+        json_object_set_new(o, "queues", qs);
+        json_object_set_new(o, "queue_split", ju64(t->queue_split));
+    }
+    return o;
 }
 
-#undef JU
+json_t *lb_json_report(const struct lb_report *r)
+{
+    json_t *results = json_array(), *trials = json_array();
+    for (unsigned i = 0; i < r->n_sizes; i++)
+        json_array_append_new(results, jresult(r, &r->size[i]));
+    for (unsigned i = 0; i < r->n_trials; i++)
+        json_array_append_new(trials, jtrial(&r->trial[i]));
+    return json_pack("{s:s s:o s:o s:o}", "schema", "ebfarm-loopback/1", "meta", jmeta(&r->meta),
+                     "results", results, "trials", trials);
+}
 
 void lb_write_json(FILE *f, const struct lb_report *r)
 {
-    fprintf(f, "{\n  \"schema\": \"ebfarm-loopback/1\",\n");
-    jmeta(f, &r->meta);
-    fprintf(f, ",\n  \"results\": [\n");
-    for (unsigned i = 0; i < r->n_sizes; i++) {
-        jresult(f, r, &r->size[i]);
-        fprintf(f, "%s\n", i + 1 < r->n_sizes ? "," : "");
-    }
-    fprintf(f, "  ],\n  \"trials\": [\n");
-    for (unsigned i = 0; i < r->n_trials; i++) {
-        jtrial(f, &r->trial[i]);
-        fprintf(f, "%s\n", i + 1 < r->n_trials ? "," : "");
-    }
-    fprintf(f, "  ]\n}\n");
+    json_t *doc = lb_json_report(r);
+    if (!doc || json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0)
+        fprintf(stderr, "loopback: could not write the JSON report (out of memory)\n");
+    else
+        fputc('\n', f);
+    json_decref(doc);
 }
 
 /* A CSV field in double quotes, a quote inside doubled (RFC 4180). */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lb_rate.h"
+#include "lb_reason.h"
 #include "lb_seq.h"
 
 #define KBATCH 32
@@ -208,7 +209,8 @@ int lb_kernel_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_o
     struct lb_kernel *k = ctx;
     struct krx *x = calloc(1, sizeof(*x));
     struct lb_trial_rec *t = calloc(1, sizeof(*t));
-    uint64_t count = req->count ? req->count : (uint64_t)llround(req->fps * k->trial_s);
+    double trial_s = req->duration_s > 0 ? req->duration_s : k->trial_s;
+    uint64_t count = req->count ? req->count : (uint64_t)llround(req->fps * trial_s);
     uint64_t refused = 0, t0 = 0, last = 0, numbered = 0;
     pthread_t th;
 
@@ -239,8 +241,16 @@ int lb_kernel_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_o
     t->frame_size = k->frame_size;
     t->requested_fps = req->fps;
     t->achieved_fps = lb_achieved_fps(accepted, t0, last, 1e9 / req->fps, 1000000000ull);
-    t->valid = lb_rate_valid(req->fps, t->achieved_fps, k->tolerance) && !*k->stop;
     t->duration_s = (double)(last - t0) / 1e9;
+    t->intended_s = req->count ? (double)req->count / req->fps : trial_s;
+    t->phase = req->phase ? req->phase : "search";
+    struct lb_tx_facts fx = {
+        .requested_fps = req->fps, .achieved_fps = t->achieved_fps, .tolerance = k->tolerance,
+        .scheduled = count, .refused = refused, .duration_s = t->duration_s,
+        .stopped = *k->stop,
+    };
+    t->invalid_reason = lb_invalid_reason(&fx);
+    t->valid = t->invalid_reason == LB_INVALID_NONE;
     t->sent = count;
     t->tx_accepted = accepted;
     t->tx_refused = refused;
@@ -263,6 +273,7 @@ int lb_kernel_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_o
     out->sent = count;
     out->lost = t->lost;
     out->valid = t->valid;
+    out->p99_ns = t->lat.valid ? t->lat.p99 : -1;
     k->last_trial = lb_report_add(k->report, t);
     free(x);
     free(t);

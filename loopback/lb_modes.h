@@ -19,6 +19,15 @@
 int lb_modes_dpdk(const struct lb_opts *o, struct lb_runner *run, struct lb_report *r,
                   unsigned max_frame);
 
+/*
+ * --trials-stdin: the trial function for a search run by another program
+ * (CSIT's mlrsearch): each line "LOAD_FPS DURATION_S" on stdin runs one
+ * trial of the first frame size on the DPDK path and is answered on stdout
+ * with "SENT LOST ACHIEVED_FPS VALID". Returns at end of input: 0, or a
+ * negative errno (-EINVAL for a line that is not two positive numbers).
+ */
+int lb_modes_serve(const struct lb_opts *o, struct lb_runner *run, struct lb_report *r);
+
 /* --compare-kernel: for every size already in r, a throughput search (and
  * in latency mode its latency trial) over the kernel's UDP sockets in the
  * cable's namespaces. Call it after the DPDK ports are closed: it needs the

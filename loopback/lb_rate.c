@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* lb_rate.c - rate parsing and conversion, send schedule, achieved-rate check. */
 #include "lb_rate.h"
+#include "lb_reason.h"
 
 #include <errno.h>
 #include <math.h>
@@ -105,4 +106,23 @@ double lb_achieved_fps(uint64_t n, uint64_t t0, uint64_t last_tsc, double tsc_pe
     if (span <= 0)
         return 0;
     return (double)n * (double)hz / span;
+}
+
+int lb_invalid_reason(const struct lb_tx_facts *f)
+{
+    double tol = f->tolerance, sched = (double)f->scheduled;
+
+    if (f->stopped)
+        return LB_INVALID_STOPPED;
+    if (lb_rate_valid(f->requested_fps, f->achieved_fps, tol))
+        return LB_INVALID_NONE;
+    if (f->achieved_fps > f->requested_fps)
+        return LB_INVALID_TX_AHEAD;
+    if ((double)f->refused > tol * sched)
+        return LB_INVALID_TX_REFUSED;
+    if ((double)f->nombuf > tol * sched)
+        return LB_INVALID_TX_NOMBUF;
+    if (f->stall_s > tol * f->duration_s)
+        return LB_INVALID_TX_PREEMPTED;
+    return LB_INVALID_TX_SLOW;
 }

@@ -81,6 +81,27 @@ void lb_sched_next(struct lb_sched *s);
  */
 int lb_rate_valid(double requested_fps, double achieved_fps, double tolerance);
 
+/* What the sender of a trial did, for lb_invalid_reason(). */
+struct lb_tx_facts {
+    double requested_fps, achieved_fps, tolerance;
+    uint64_t scheduled;          /* frames given a number */
+    uint64_t refused, nombuf;    /* of those, not taken by the port / no mbuf */
+    double duration_s;           /* first to last send */
+    double stall_s;              /* time in sender passes that took longer than
+                                  * LB_STALL_US: the lcore was not running */
+    int stopped;
+};
+
+#define LB_STALL_US 100
+
+/*
+ * Why a trial is invalid (enum lb_invalid, lb_reason.h), or LB_INVALID_NONE
+ * when it is valid: stopped; valid by lb_rate_valid; faster than asked;
+ * refused or no-mbuf frames above tolerance * scheduled; stalls above
+ * tolerance * duration (the lcore was preempted); else too slow on its CPU.
+ */
+int lb_invalid_reason(const struct lb_tx_facts *f);
+
 /* Achieved rate of n frames sent from schedule start t0 to last_tsc, at a
  * requested gap of tsc_per_frame: n / (last - t0 + gap) * hz. 0 if n = 0. */
 double lb_achieved_fps(uint64_t n, uint64_t t0, uint64_t last_tsc, double tsc_per_frame,

@@ -14,6 +14,17 @@ static const char *const rx_names[] = {
 #undef LB_NAME
 };
 
+static const char *const invalid_names[] = {
+#define LB_NAME(n, s) s,
+    LB_FOREACH_INVALID(LB_NAME)
+#undef LB_NAME
+};
+
+const char *lb_invalid_name(unsigned r)
+{
+    return r < LB_INVALID_MAX ? invalid_names[r] : "unknown";
+}
+
 const char *lb_tx_drop_name(unsigned r)
 {
     return r < LB_TX_DROP_MAX ? tx_names[r] : "unknown";

@@ -18,6 +18,26 @@
     X(STALE, "stale")                /* a frame of an earlier trial */         \
     X(BAD_STREAM, "bad_stream")      /* source >= the streams configured */
 
+/*
+ * Why a trial is invalid (the sender missed the asked rate by more than the
+ * tolerance), first match in this order (lb_invalid_reason, lb_rate.h).
+ */
+#define LB_FOREACH_INVALID(X)                                                           \
+    X(NONE, "none")                  /* valid */                                        \
+    X(STOPPED, "stopped")            /* interrupted by a signal or an error */          \
+    X(TX_AHEAD, "tx_ahead")          /* the sender went faster than asked */            \
+    X(TX_REFUSED, "tx_refused")      /* the port refused frames: its queue was full */  \
+    X(TX_NOMBUF, "tx_nombuf")        /* no mbuf for frames */                           \
+    X(TX_PREEMPTED, "tx_preempted")  /* the sender lost its CPU: passes stalled */       \
+    X(TX_SLOW, "tx_slow")            /* on its CPU, but a burst cost more than its gaps */
+
+enum lb_invalid {
+#define LB_ENUM(n, s) LB_INVALID_##n,
+    LB_FOREACH_INVALID(LB_ENUM)
+#undef LB_ENUM
+    LB_INVALID_MAX
+};
+
 enum lb_tx_drop {
 #define LB_ENUM(n, s) LB_TX_##n,
     LB_FOREACH_TX_DROP(LB_ENUM)
@@ -34,5 +54,6 @@ enum lb_rx_drop {
 
 const char *lb_tx_drop_name(unsigned r);
 const char *lb_rx_drop_name(unsigned r);
+const char *lb_invalid_name(unsigned r);
 
 #endif /* LB_REASON_H */

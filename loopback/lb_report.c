@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lb_rate.h"
+#include "lb_reason.h"
 
 int lb_report_add(struct lb_report *r, const struct lb_trial_rec *t)
 {
@@ -24,6 +25,7 @@ int lb_report_add(struct lb_report *r, const struct lb_trial_rec *t)
         r->cap_trials = cap;
     }
     r->trial[r->n_trials] = *t;
+    r->trial[r->n_trials].search = r->n_searches ? (int)r->n_searches - 1 : 0;
     return (int)r->n_trials++;
 }
 
@@ -31,6 +33,11 @@ void lb_report_free(struct lb_report *r)
 {
     free(r->trial);
     r->trial = NULL;
+    for (unsigned i = 0; i < LB_MAX_SIZES; i++)
+        for (unsigned p = 0; p < 2; p++) {
+            free(r->size[i].rep_values[p]);
+            r->size[i].rep_values[p] = NULL;
+        }
     r->n_trials = r->cap_trials = 0;
 }
 
@@ -98,14 +105,28 @@ static const struct lb_trial_rec *trial_at(const struct lb_report *r, int i)
     return i >= 0 && (unsigned)i < r->n_trials ? &r->trial[i] : NULL;
 }
 
+/* Trials of frame size fs on path, every attempt, and the invalid ones. */
+static void count_trials(const struct lb_report *r, unsigned fs, const char *path, unsigned *n,
+                         unsigned *invalid)
+{
+    *n = *invalid = 0;
+    for (unsigned i = 0; i < r->n_trials; i++)
+        if (r->trial[i].frame_size == fs && !strcmp(r->trial[i].path, path)) {
+            (*n)++;
+            *invalid += !r->trial[i].valid;
+        }
+}
+
 static void table_search(FILE *f, const struct lb_report *r, const struct lb_size_result *s,
                          const struct lb_search_result *x, const char *path, int lat_i)
 {
     const struct lb_trial_rec *lt = trial_at(r, lat_i);
-    unsigned fs = s->frame_size;
+    unsigned fs = s->frame_size, n, invalid;
+
+    count_trials(r, fs, path, &n, &invalid);
     if (!x->found) {
         fprintf(f, "%6u  %-6s  %-12s  %8s  %8s  %8s  %6s  %10s  %10s  %3u/%-3u\n", fs, path,
-                "none", "-", "-", "-", "-", "-", "-", x->invalid, x->trials);
+                "none", "-", "-", "-", "-", "-", "-", invalid, n);
         return;
     }
     char p50[16] = "-", p99[16] = "-";
@@ -116,7 +137,58 @@ static void table_search(FILE *f, const struct lb_report *r, const struct lb_siz
     fprintf(f, "%6u  %-6s  %12.4f  %8.3f  %8.3f  %8.2f  %6s  %10s  %10s  %3u/%-3u\n", fs, path,
             x->fps / 1e6, lb_l1_bps(x->fps, fs) / 1e9, lb_l2_bps(x->fps, fs) / 1e9,
             r->meta.link_mbps > 0 ? 100.0 * x->fps / lb_line_fps(r->meta.link_mbps, fs) : 0,
-            "", p50, p99, x->invalid, x->trials);
+            "", p50, p99, invalid, n);
+}
+
+/* --search mlr: a line per goal under the size's row. */
+static void table_mlr(FILE *f, const struct lb_report *r, const struct lb_size_result *s, int p)
+{
+    for (unsigned g = 0; s->mlr_ran[p] && g < r->meta.n_goals; g++) {
+        const struct lb_mlr_goal *x = &r->meta.goal[g];
+        const struct lb_mlr_goal_result *m = &s->mlr[p][g];
+        fprintf(f, "%6s  %-6s  goal %u (loss %g, exceed %g, %g s trials, sum %g s, width %g%%): ",
+                "", "mlr", g, x->loss_ratio, x->exceed_ratio, x->final_duration, x->duration_sum,
+                100 * x->width);
+        if (!m->found)
+            fprintf(f, "none (%.4f Mfps is an upper bound)\n", m->upper_fps / 1e6);
+        else if (m->upper_fps > 0)
+            fprintf(f, "conditional %.4f Mpps, bounds %.4f .. %.4f\n", m->conditional_fps / 1e6,
+                    m->lower_fps / 1e6, m->upper_fps / 1e6);
+        else
+            fprintf(f, "conditional %.4f Mpps, the highest load tried\n", m->conditional_fps / 1e6);
+    }
+    if (s->mlr_ran[p] && s->mlr_timed_out[p])
+        fprintf(f, "%6s  %-6s  stopped at --max-trials before every goal was met\n", "", "mlr");
+}
+
+/* --repeat N: the spread of the N figures under the size's row. */
+static void table_repeat(FILE *f, const struct lb_repeat *x, const char *unit, double scale)
+{
+    if (x->n <= 1)
+        return;
+    fprintf(f, "%6s  %-6s  %u of %u found: mean %.4f %s, sd %.4f, min %.4f, max %.4f\n", "",
+            "repeat", x->found, x->n, x->mean / scale, unit, x->stddev / scale, x->min / scale,
+            x->max / scale);
+}
+
+void lb_print_trials(FILE *f, const struct lb_report *r)
+{
+    fprintf(f, "\n%4s  %6s  %-6s  %5s  %-13s  %9s  %9s  %6s  %10s  %s\n", "#", "search", "path",
+            "frame", "phase", "asked", "achieved", "s", "loss", "valid");
+    fprintf(f, "%4s  %6s  %-6s  %5s  %-13s  %9s  %9s  %6s  %10s\n", "", "", "", "bytes", "",
+            "Mpps", "Mpps", "", "ratio");
+    for (unsigned i = 0; i < r->n_trials; i++) {
+        const struct lb_trial_rec *t = &r->trial[i];
+        fprintf(f, "%4u  %6d  %-6s  %5u  %-13s  %9.4f  %9.4f  %6.2f  %10.3e  %s%s", i, t->search,
+                t->path, t->frame_size, t->phase ? t->phase : "search", t->requested_fps / 1e6,
+                t->achieved_fps / 1e6, t->intended_s, t->loss_ratio, t->valid ? "yes" : "NO ",
+                t->valid ? "" : lb_invalid_name((unsigned)t->invalid_reason));
+        if (!t->valid && t->stall_ms > 0)
+            fprintf(f, " (stalled %.1f ms)", t->stall_ms);
+        if (t->retried)
+            fprintf(f, ", retried");
+        fputc('\n', f);
+    }
 }
 
 void lb_print_table(FILE *f, const struct lb_report *r)
@@ -133,8 +205,15 @@ void lb_print_table(FILE *f, const struct lb_report *r)
         for (unsigned i = 0; i < r->n_sizes; i++) {
             const struct lb_size_result *s = &r->size[i];
             table_search(f, r, s, &s->tput, "dpdk", s->lat_trial);
-            if (r->meta.compare_kernel)
+            table_mlr(f, r, s, 0);
+            table_repeat(f, &s->rep[0], !strcmp(mode, "latency") ? "us p99" : "Mpps",
+                         !strcmp(mode, "latency") ? 1e3 : 1e6);
+            if (r->meta.compare_kernel) {
                 table_search(f, r, s, &s->kernel, "kernel", s->kernel_lat_trial);
+                table_mlr(f, r, s, 1);
+                table_repeat(f, &s->rep[1], !strcmp(mode, "latency") ? "us p99" : "Mpps",
+                             !strcmp(mode, "latency") ? 1e3 : 1e6);
+            }
             if (r->meta.compare_kernel && s->kernel.found && s->tput.found)
                 fprintf(f, "%6s  %-6s  %12.2fx\n", "", "ratio", s->tput.fps / s->kernel.fps);
         }
@@ -153,6 +232,7 @@ void lb_print_table(FILE *f, const struct lb_report *r)
             const struct lb_size_result *s = &r->size[i];
             fprintf(f, "%6u  %14.0f  %12.4f  %u\n", s->frame_size, s->tput.found ? s->tput.fps : 0,
                     r->n_trials ? r->trial[0].requested_fps / 1e6 : 0, s->tput.trials);
+            table_repeat(f, &s->rep[0], "frames", 1);
         }
     }
     fprintf(f, "latency includes the measurement: a TSC read costs %.1f ns; see each trial's "

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "ebf_hist.h"
+#include "lb_mlr.h"
 #include "lb_search.h"
 #include "lb_seq.h"
 
@@ -14,6 +15,7 @@
 
 #define LB_MAX_SIZES 16
 #define LB_BURSTS_SHOWN 8
+#define LB_REPORT_QUEUES 4       /* --queues: per-queue figures kept (LB_MAX_QUEUES) */
 
 struct lb_latency {
     int valid;                   /* measured (same TSC on both ends) */
@@ -28,6 +30,12 @@ struct lb_trial_rec {
     unsigned frame_size;
     double requested_fps, achieved_fps;
     int valid;
+    int invalid_reason;          /* enum lb_invalid (lb_reason.h): LB_INVALID_NONE when valid */
+    double stall_ms;             /* the sender lost its CPU this long (passes > LB_STALL_US) */
+    int search;                  /* index of the search that ran it (lb_report.n_searches) */
+    const char *phase;           /* what it ran for: "search", "repeat", "mlr g0 final", ... */
+    double intended_s;           /* trial length asked for */
+    int retried;                 /* invalid, and run again (--retries): not seen by the search */
     double duration_s;
     uint64_t sent, tx_accepted, tx_refused, tx_nombuf;
     uint64_t rx, unique, lost, dup, reordered, late;
@@ -45,6 +53,11 @@ struct lb_trial_rec {
         uint64_t first_seq, len;
         double t_ms;             /* since the trial started */
     } burst[LB_BURSTS_SHOWN];
+    unsigned n_queues;           /* --queues > 1: the queues below; else 0 */
+    struct {
+        uint64_t tx_sent, tx_accepted, rx;
+    } queue[LB_REPORT_QUEUES];
+    uint64_t queue_split;        /* frames received on another queue than their stream's */
 };
 
 /* What one frame size found, per path. */
@@ -56,6 +69,14 @@ struct lb_size_result {
     struct lb_loss_point loss[10];
     struct lb_search_result kernel;      /* the kernel reference, --compare-kernel */
     int kernel_lat_trial;
+    /* --search mlr: per path (0 dpdk, 1 kernel) and goal */
+    int mlr_ran[2];
+    unsigned mlr_trials[2], mlr_invalid[2];
+    int mlr_timed_out[2];
+    struct lb_mlr_goal_result mlr[2][LB_MLR_MAX_GOALS];
+    /* --repeat N: per path, the figure of each repetition and their spread */
+    struct lb_repeat rep[2];
+    double *rep_values[2];               /* malloc'd, rep[p].n values; freed by lb_report_free */
 };
 
 struct lb_meta {
@@ -79,6 +100,12 @@ struct lb_meta {
     const char *mode;
     double tsc_read_ns;          /* cost of one TSC read: part of every latency */
     int compare_kernel;
+    const char *search;          /* "binary" (RFC 2544) or "mlr" */
+    unsigned repeat;             /* --repeat: repetitions, 1 for none */
+    unsigned burst;              /* --burst */
+    double tx_hold_us;           /* --tx-hold */
+    unsigned n_goals;            /* --search mlr: its goals */
+    struct lb_mlr_goal goal[LB_MLR_MAX_GOALS];
 };
 
 struct lb_report {
@@ -87,9 +114,11 @@ struct lb_report {
     struct lb_size_result size[LB_MAX_SIZES];
     unsigned n_trials, cap_trials;
     struct lb_trial_rec *trial;  /* every trial run, in order */
+    unsigned n_searches;         /* searches started; lb_report_add stamps the current one */
 };
 
-/* Append a trial (copied); returns its index or -ENOMEM. */
+/* Append a trial (copied, its search set to n_searches - 1); returns its
+ * index or -ENOMEM. */
 int lb_report_add(struct lb_report *r, const struct lb_trial_rec *t);
 void lb_report_free(struct lb_report *r);
 
@@ -105,7 +134,13 @@ void lb_meta_host(struct lb_meta *m);
 void lb_print_live(FILE *f, double t_s, unsigned frame_size, double fps, double loss_ratio,
                    double p99_ns);
 
+/* The summary: per size and path the rate found, with --search mlr each
+ * goal's conditional throughput, with --repeat the spread. */
 void lb_print_table(FILE *f, const struct lb_report *r);
+
+/* Every trial in order: search, path, size, phase, asked and achieved
+ * rate, intended length, loss ratio, and valid or the reason it is not. */
+void lb_print_trials(FILE *f, const struct lb_report *r);
 
 /*
  * When every trial of frame_size on path ("dpdk", "kernel") was invalid
@@ -117,6 +152,10 @@ void lb_print_table(FILE *f, const struct lb_report *r);
  */
 int lb_rate_hint(const struct lb_report *r, unsigned frame_size, const char *path, char *b,
                  size_t n);
+/* The report as a JSON document (jansson; the caller json_decref()s it),
+ * NULL when out of memory; lb_write_json() writes it indented. */
+struct json_t;
+struct json_t *lb_json_report(const struct lb_report *r);
 void lb_write_json(FILE *f, const struct lb_report *r);
 void lb_write_csv(FILE *f, const struct lb_report *r);
 

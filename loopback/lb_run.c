@@ -7,13 +7,17 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include "lb_queues.h"
 #include "lb_rate.h"
+
+_Static_assert(LB_MAX_QUEUES == LB_REPORT_QUEUES, "per-queue records hold every queue");
 
 struct tx_job {
     struct lb_tx_conf c;
@@ -25,6 +29,9 @@ struct tx_job {
 static int tx_main(void *arg)
 {
     struct tx_job *j = arg;
+    /* Sleeps in the schedule's waits (--idle backoff) end on time, not up
+     * to the default 50 us of timer slack later. */
+    prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
     j->rc = lb_tx_run(&j->c, &j->st);
     __atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
     return j->rc;
@@ -61,12 +68,24 @@ static int ctl_line(FILE *ctl, char *reply, size_t len, const char *fmt, ...)
     return fgets(reply, (int)len, ctl) ? 0 : -EPIPE;
 }
 
+static unsigned n_queues(const struct lb_runner *r)
+{
+    return r->queues > 1 ? r->queues : 1;
+}
+
+/* Local receiver of queue q. */
+static struct lb_rx *rxq(const struct lb_runner *r, unsigned q)
+{
+    return q == 0 ? r->rx : r->rxq[q];
+}
+
 static int rx_start(struct lb_runner *r, uint64_t trial, struct rte_eth_stats *before)
 {
     char reply[64];
     if (r->rx) {
         rte_eth_stats_get(r->rx_port, before);
-        lb_rx_command(r->rx, LB_RX_START, trial, NULL);
+        for (unsigned q = 0; q < n_queues(r); q++)
+            lb_rx_command(rxq(r, q), LB_RX_START, trial, NULL);
         return 0;
     }
     if (ctl_line(r->ctl, reply, sizeof(reply), "start %" PRIu64 " %u", trial, r->streams))
@@ -74,14 +93,19 @@ static int rx_start(struct lb_runner *r, uint64_t trial, struct rte_eth_stats *b
     return strcmp(reply, "ok\n") ? -EPROTO : 0;
 }
 
+/* Stop the receivers: their summary into s, per queue into rx_q, split. */
 static int rx_stop(struct lb_runner *r, const uint64_t *sent, const struct rte_eth_stats *before,
-                   struct lb_rx_sum *s)
+                   struct lb_rx_sum *s, uint64_t *rx_q, uint64_t *split)
 {
     if (r->rx) {
         struct rte_eth_stats after;
-        lb_rx_command(r->rx, LB_RX_STOP, 0, sent);
+        const struct lb_rx *all[LB_MAX_QUEUES];
+        for (unsigned q = 0; q < n_queues(r); q++) {
+            all[q] = rxq(r, q);
+            lb_rx_command(rxq(r, q), LB_RX_STOP, 0, sent);
+        }
         rte_eth_stats_get(r->rx_port, &after);
-        lb_run_rx_sum(r->rx, before, &after, s);
+        lb_queues_rx_sum(all, n_queues(r), before, &after, s, rx_q, split);
         return 0;
     }
     fprintf(r->ctl, "stop");
@@ -97,11 +121,14 @@ static void rx_peek(struct lb_runner *r, uint64_t *rx, uint64_t *lost, uint64_t 
 {
     char reply[128];
     *rx = *lost = *p99 = 0;
-    if (r->rx) {
-        *rx = __atomic_load_n(&r->rx->live_rx, __ATOMIC_RELAXED);
-        *lost = __atomic_load_n(&r->rx->live_lost, __ATOMIC_RELAXED);
-        *p99 = __atomic_load_n(&r->rx->live_p99, __ATOMIC_RELAXED);
-    } else if (ctl_line(r->ctl, reply, sizeof(reply), "peek") == 0) {
+    for (unsigned q = 0; r->rx && q < n_queues(r); q++) {
+        const struct lb_rx *x = rxq(r, q);
+        uint64_t p = __atomic_load_n(&x->live_p99, __ATOMIC_RELAXED);
+        *rx += __atomic_load_n(&x->live_rx, __ATOMIC_RELAXED);
+        *lost += __atomic_load_n(&x->live_lost, __ATOMIC_RELAXED);
+        *p99 = p > *p99 ? p : *p99;
+    }
+    if (!r->rx) if (ctl_line(r->ctl, reply, sizeof(reply), "peek") == 0) {
         sscanf(reply, "live %" SCNu64 " %" SCNu64 " %" SCNu64, rx, lost, p99);
     }
 }
@@ -109,33 +136,36 @@ static void rx_peek(struct lb_runner *r, uint64_t *rx, uint64_t *lost, uint64_t 
 void lb_run_rx_sum(const struct lb_rx *rx, const struct rte_eth_stats *before,
                    const struct rte_eth_stats *after, struct lb_rx_sum *s)
 {
-    const struct lb_rx_result *r = &rx->r;
-    memset(s, 0, sizeof(*s));
-    lb_rx_sum_streams(s, r->seq, rx->streams);
-    memcpy(s->drop, r->drop, sizeof(s->drop));
-    s->lat_invalid = r->lat_invalid;
-    s->lat = r->lat;
-    s->first_tsc = r->first_tsc;
-    s->loop_p99 = ebf_hist_quantile(&r->loop, 0.99);
-    s->imissed = after->imissed - before->imissed;
-    s->rx_nombuf = after->rx_nombuf - before->rx_nombuf;
-    s->ierrors = after->ierrors - before->ierrors;
+    uint64_t rx_q, split;
+    lb_queues_rx_sum(&rx, 1, before, after, s, &rx_q, &split);
 }
 
 /* --- One trial ---------------------------------------------------------------- */
 
-/* Wait for the TX lcore, printing a live line each second. */
+/* Whether every TX job is done; *tx their frames sent so far. */
+static int tx_done(struct tx_job *j, unsigned n, uint64_t *tx)
+{
+    int done = 1;
+    *tx = 0;
+    for (unsigned q = 0; q < n; q++) {
+        done &= __atomic_load_n(&j[q].done, __ATOMIC_ACQUIRE);
+        *tx += __atomic_load_n(&j[q].st.live_accepted, __ATOMIC_RELAXED);
+    }
+    return done;
+}
+
+/* Wait for the TX lcores, printing a live line each second. */
 static void wait_tx(struct lb_runner *r, struct tx_job *j)
 {
     uint64_t hz = rte_get_tsc_hz(), t0 = rte_get_tsc_cycles(), next = t0 + hz;
-    uint64_t last_tx = 0;
+    uint64_t last_tx = 0, tx;
 
-    while (!__atomic_load_n(&j->done, __ATOMIC_ACQUIRE)) {
+    while (!tx_done(j, n_queues(r), &tx)) {
         rte_delay_us_sleep(20000);
         uint64_t now = rte_get_tsc_cycles();
         if (!r->live || now < next)
             continue;
-        uint64_t tx = __atomic_load_n(&j->st.live_accepted, __ATOMIC_RELAXED), rx, lost, p99;
+        uint64_t rx, lost, p99;
         rx_peek(r, &rx, &lost, &p99);
         double secs = (double)(now - next + hz) / (double)hz;
         double loss = rx + lost ? (double)lost / (double)(rx + lost) : 0;
@@ -145,15 +175,18 @@ static void wait_tx(struct lb_runner *r, struct tx_job *j)
         last_tx = tx;
         next = now + hz;
     }
-    rte_eal_wait_lcore(r->tx_lcore);
+    for (unsigned q = 0; q < n_queues(r); q++)
+        rte_eal_wait_lcore(r->tx_lcore[q]);
 }
 
-static void record(struct lb_runner *r, const struct lb_trial_req *req, const struct tx_job *j,
-                   const struct lb_rx_sum *s, const struct rte_eth_stats *txb,
-                   const struct rte_eth_stats *txa, struct lb_trial_rec *t)
+/* The trial's record from the sender's statistics st (all TX lcores as one;
+ * tx_rc: an lcore's error), the receiver's summary and the ports' deltas. */
+static void record(struct lb_runner *r, const struct lb_trial_req *req,
+                   const struct lb_tx_stats *st, int tx_rc, const struct lb_rx_sum *s,
+                   const struct rte_eth_stats *txb, const struct rte_eth_stats *txa,
+                   struct lb_trial_rec *t)
 {
     double hz = (double)rte_get_tsc_hz();
-    const struct lb_tx_stats *st = &j->st;
 
     memset(t, 0, sizeof(*t));
     t->path = "dpdk";
@@ -162,8 +195,18 @@ static void record(struct lb_runner *r, const struct lb_trial_req *req, const st
     t->requested_fps = req->fps;
     t->achieved_fps = lb_achieved_fps(st->accepted, st->t0, st->last_tsc, st->tsc_per_frame,
                                       rte_get_tsc_hz());
-    t->valid = lb_rate_valid(req->fps, t->achieved_fps, r->tolerance) && !*r->stop && j->rc == 0;
     t->duration_s = st->last_tsc > st->t0 ? (double)(st->last_tsc - st->t0) / hz : 0;
+    t->stall_ms = (double)st->stall_cycles * 1e3 / hz;
+    struct lb_tx_facts fx = {
+        .requested_fps = req->fps, .achieved_fps = t->achieved_fps, .tolerance = r->tolerance,
+        .scheduled = st->scheduled, .refused = st->drop[LB_TX_REFUSED],
+        .nombuf = st->drop[LB_TX_NOMBUF], .duration_s = t->duration_s,
+        .stall_s = t->stall_ms / 1e3, .stopped = *r->stop || tx_rc != 0,
+    };
+    t->invalid_reason = lb_invalid_reason(&fx);
+    t->valid = t->invalid_reason == LB_INVALID_NONE;
+    t->phase = req->phase ? req->phase : "search";
+    t->intended_s = (double)st->count / req->fps;
     t->sent = st->scheduled;
     t->tx_accepted = st->accepted;
     t->tx_refused = st->drop[LB_TX_REFUSED];
@@ -205,57 +248,136 @@ static void record(struct lb_runner *r, const struct lb_trial_req *req, const st
     }
 }
 
-int lb_run_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out *out)
+/* With queues: each queue's frames sent, taken and received, and the
+ * frames that arrived on another queue than their stream's. */
+static void record_queues(const struct tx_job *j, unsigned n, const uint64_t *rx_q,
+                          uint64_t split, struct lb_trial_rec *t)
 {
-    struct lb_runner *r = ctx;
-    /* aligned: its TX stats hold cache-aligned cycle counters */
-    struct tx_job *j = aligned_alloc(_Alignof(struct tx_job), sizeof(*j));
-    struct lb_trial_rec *t = malloc(sizeof(*t));
-    struct rte_eth_stats rxb, txb, txa;
-    struct lb_rx_sum s;
-    int rc;
-
-    if (!j || !t) {
-        free(j);
-        free(t);
-        return -ENOMEM;
+    t->n_queues = n > 1 ? n : 0;
+    for (unsigned q = 0; q < t->n_queues; q++) {
+        t->queue[q].tx_sent = j[q].st.scheduled;
+        t->queue[q].tx_accepted = j[q].st.accepted;
+        t->queue[q].rx = rx_q[q];
     }
-    memset(j, 0, sizeof(*j));
-    uint64_t trial = r->next_trial_id++;
-    j->c = (struct lb_tx_conf){
-        .port = r->tx_port, .pool = r->tx_pool, .burst = r->burst,
+    t->queue_split = split;
+}
+
+/* The TX conf of the whole trial (one sender's, before any split). */
+static void trial_conf(const struct lb_runner *r, const struct lb_trial_req *req, uint64_t trial,
+                       struct lb_tx_conf *c)
+{
+    double d = req->duration_s > 0 ? req->duration_s : r->trial_s;
+
+    *c = (struct lb_tx_conf){
+        .port = r->tx_port, .pool = r->tx_pool, .burst = r->burst, .hold_us = r->hold_us,
         .frame_size = r->frame_size, .fps = req->fps,
-        .count = req->count ? req->count : (uint64_t)llround(req->fps * r->trial_s),
+        .count = req->count ? req->count : (uint64_t)llround(req->fps * d),
         .poisson = r->poisson, .seed = r->seed + trial, .trial_id = trial,
         .streams = r->streams, .idle = r->idle, .stop = r->stop,
     };
-    if (j->c.count == 0)
-        j->c.count = 1;
-    memcpy(j->c.src_mac, r->src_mac, 6);
-    memcpy(j->c.dst_mac, r->dst_mac, 6);
+    if (c->count < n_queues(r))
+        c->count = n_queues(r);
+    memcpy(c->src_mac, r->src_mac, 6);
+    memcpy(c->dst_mac, r->dst_mac, 6);
+}
+
+/* Launch the trial on the TX lcores (queue q's share on tx_lcore[q]). On a
+ * failure the jobs not launched are marked done. */
+static int launch(struct lb_runner *r, struct tx_job *j, const struct lb_tx_conf *all)
+{
+    unsigned n = n_queues(r);
+    int rc = 0;
+
+    for (unsigned q = 0; q < n; q++) {
+        if (n == 1)
+            j[q].c = *all;
+        else
+            lb_queues_tx_conf(all, n, q, &j[q].c);
+        if (rc == 0)
+            rc = rte_eal_remote_launch(tx_main, &j[q], r->tx_lcore[q]);
+        if (rc)
+            j[q].done = 1;
+    }
+    return rc;
+}
+
+/* Send and count one trial with the jobs j; its record into t. */
+static int run_jobs(struct lb_runner *r, const struct lb_trial_req *req, struct tx_job *j,
+                    struct lb_tx_stats *sum, struct lb_trial_rec *t)
+{
+    const struct lb_tx_stats *st[LB_MAX_QUEUES];
+    struct rte_eth_stats rxb, txb, txa;
+    struct lb_tx_conf all;
+    struct lb_rx_sum s;
+    uint64_t rx_q[LB_MAX_QUEUES], split = 0, trial = r->next_trial_id++;
+    unsigned n = n_queues(r);
+    int rc, tx_rc = 0;
+
+    trial_conf(r, req, trial, &all);
     rc = rx_start(r, trial, &rxb);
     if (rc == 0) {
         rte_eth_stats_get(r->tx_port, &txb);
-        rc = rte_eal_remote_launch(tx_main, j, r->tx_lcore);
-    }
-    if (rc == 0) {
+        rc = launch(r, j, &all);
         wait_tx(r, j);
-        rte_delay_us_sleep((unsigned)(r->drain_s * 1e6));
-        rte_eth_stats_get(r->tx_port, &txa);
-        rc = rx_stop(r, j->st.per_stream, &rxb, &s);
+    }
+    if (rc)
+        return rc;
+    rte_delay_us_sleep((unsigned)(r->drain_s * 1e6));
+    rte_eth_stats_get(r->tx_port, &txa);
+    for (unsigned q = 0; q < n; q++) {
+        st[q] = &j[q].st;
+        tx_rc = tx_rc ? tx_rc : j[q].rc;
+    }
+    lb_queues_tx_sum(st, n, sum);
+    rc = rx_stop(r, sum->per_stream, &rxb, &s, rx_q, &split);
+    if (rc == 0) {
+        record(r, req, sum, tx_rc, &s, &txb, &txa, t);
+        record_queues(j, n, rx_q, split, t);
+    }
+    return rc;
+}
+
+/* One attempt of a trial (lb_run_trial). */
+static int run_once(struct lb_runner *r, const struct lb_trial_req *req, struct lb_trial_out *out)
+{
+    /* aligned: the TX stats hold cache-aligned cycle counters */
+    size_t n = n_queues(r), jsize = n * sizeof(struct tx_job);
+    struct tx_job *j = aligned_alloc(_Alignof(struct tx_job), jsize);
+    struct lb_tx_stats *sum = aligned_alloc(_Alignof(struct lb_tx_stats), sizeof(*sum));
+    struct lb_trial_rec *t = malloc(sizeof(*t));
+    int rc = -ENOMEM;
+
+    if (j && sum && t) {
+        memset(j, 0, jsize);
+        rc = run_jobs(r, req, j, sum, t);
     }
     if (rc == 0) {
-        record(r, req, j, &s, &txb, &txa, t);
         out->achieved_fps = t->achieved_fps;
         out->sent = t->sent;
         out->lost = t->lost;
         out->valid = t->valid;
+        out->p99_ns = t->lat.valid ? t->lat.p99 : -1;
         r->last_trial = lb_report_add(r->report, t);
         rc = r->last_trial < 0 ? r->last_trial : 0;
     }
     free(j);
+    free(sum);
     free(t);
     return *r->stop ? -EINTR : rc;
+}
+
+int lb_run_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out *out)
+{
+    struct lb_runner *r = ctx;
+    int rc;
+
+    for (unsigned k = 0;; k++) {
+        rc = run_once(r, req, out);
+        if (rc || out->valid || k >= r->retries ||
+            r->report->trial[r->last_trial].invalid_reason != LB_INVALID_TX_PREEMPTED)
+            return rc;
+        r->report->trial[r->last_trial].retried = 1;
+    }
 }
 
 /* --- The RX role --------------------------------------------------------------- */

@@ -23,12 +23,16 @@
 struct lb_runner {
     uint16_t tx_port, rx_port;   /* rx_port unused with a remote receiver */
     struct rte_mempool *tx_pool;
-    unsigned tx_lcore;
-    struct lb_rx *rx;            /* local receiver, or NULL */
+    unsigned queues;             /* TX and RX queues, an lcore each; 0 means 1 */
+    unsigned tx_lcore[LB_MAX_QUEUES];
+    struct lb_rx *rx;            /* local receiver (of queue 0), or NULL */
+    struct lb_rx *rxq[LB_MAX_QUEUES];   /* local receivers of every queue (rxq[0] = rx) */
     FILE *ctl;                   /* remote receiver, or NULL */
     int latency_valid;           /* both ends share one TSC */
     uint8_t src_mac[6], dst_mac[6];
     uint16_t burst, streams;
+    double hold_us;              /* lb_tx_conf.hold_us */
+    unsigned retries;            /* --retries: attempts after a tx_preempted one */
     double trial_s, tolerance, drain_s;
     int poisson;
     uint64_t seed;
@@ -43,7 +47,11 @@ struct lb_runner {
     int last_trial;              /* report index of the last trial */
 };
 
-/* lb_trial_fn over DPDK: run one trial, add its record to the report. */
+/* lb_trial_fn over DPDK: run one trial, add its record to the report. A
+ * trial invalid because the sender lost its CPU (tx_preempted) says nothing
+ * about the link: it is run again, up to retries times, each attempt kept
+ * in the report (the ones given up marked retried); the search sees the
+ * last. */
 int lb_run_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out *out);
 
 /* Summarise a local receiver's trial (after LB_RX_STOP) and its port's

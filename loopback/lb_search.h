@@ -14,7 +14,9 @@
 
 struct lb_trial_req {
     double fps;                  /* requested rate */
-    uint64_t count;              /* frames to send; 0: the callback's trial length */
+    uint64_t count;              /* frames to send; 0: fps * duration_s */
+    double duration_s;           /* trial length; 0: the callback's own */
+    const char *phase;           /* what the search runs it for (reports); NULL: "search" */
 };
 
 struct lb_trial_out {
@@ -22,6 +24,7 @@ struct lb_trial_out {
     uint64_t sent;               /* frames the sender scheduled */
     uint64_t lost;               /* lost at the receiver, by sequence number */
     int valid;                   /* the sender achieved the rate (lb_rate_valid) */
+    double p99_ns;               /* latency p99 of the trial; < 0: not measured */
 };
 
 /* Run one trial; return 0, or -errno to abort the search. */
@@ -35,6 +38,8 @@ struct lb_search_conf {
     double resolution_fps;       /* stop when the bracket is this narrow */
     double loss_ratio;           /* allowed loss: 0 for RFC 2544 zero loss */
     unsigned max_trials;
+    void (*on_search)(void *arg);    /* called as each search starts (reports), or NULL */
+    void *on_search_arg;
 };
 
 struct lb_search_result {
@@ -78,5 +83,33 @@ int lb_search_loss(const struct lb_search_conf *c, int all, lb_trial_fn fn, void
  */
 int lb_search_b2b(const struct lb_search_conf *c, uint64_t max_count, uint64_t resolution,
                   lb_trial_fn fn, void *ctx, struct lb_search_result *r);
+
+/* RFC 2544 repetitions: what is repeated, and the spread of the figures. */
+enum lb_repeat_kind {
+    LB_REPEAT_THROUGHPUT,        /* n throughput searches: the rates found */
+    LB_REPEAT_LATENCY,           /* n trials at c->max_fps: their p99 latencies */
+    LB_REPEAT_B2B,               /* n back-to-back searches: the bursts found */
+};
+
+struct lb_repeat {
+    unsigned n;                  /* repetitions run */
+    unsigned found;              /* of which gave a figure (found, or latency measured) */
+    unsigned trials, invalid;    /* trials over all repetitions */
+    double mean, stddev, min, max;   /* over the figures found; stddev of the sample */
+};
+
+/* Mean, sample standard deviation (0 for one value), min and max of n
+ * values into r (n, found = n; trials untouched). */
+void lb_repeat_stats(const double *v, unsigned n, struct lb_repeat *r);
+
+/*
+ * n repetitions of kind; values[i] the figure of repetition i (0 for a
+ * search that found nothing, -1 for a latency not measured; those are left
+ * out of the stats). b2b_max and resolution as lb_search_b2b's. Returns 0
+ * or the callback's error.
+ */
+int lb_search_repeat(const struct lb_search_conf *c, enum lb_repeat_kind kind, unsigned n,
+                     uint64_t b2b_max, uint64_t resolution, lb_trial_fn fn, void *ctx,
+                     double *values, struct lb_repeat *r);
 
 #endif /* LB_SEARCH_H */

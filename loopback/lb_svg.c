@@ -125,24 +125,72 @@ static void ticks_linear(FILE *f, const struct axis *a, double top, int vertical
     ticks_at(f, a, top, v, n, vertical, scale, d, unit);
 }
 
-/* Panel 1: every trial's loss (%) against the rate it achieved (Mpps). */
+#define ZB 16                    /* panel 1: band under the log axis where zero loss goes */
+
+/* Log loss axis (%): decades around the non-zero losses (1e-4 .. 1 % when
+ * none lost anything), at least one decade. */
+static void loss_axis(const struct lb_report *r, struct axis *y)
+{
+    double lo = 0, hi = 0;
+    for (unsigned i = 0; i < r->n_trials; i++) {
+        double l = 100 * r->trial[i].loss_ratio;
+        if (l > 0) {
+            lo = lo > 0 ? fmin(lo, l) : l;
+            hi = fmax(hi, l);
+        }
+    }
+    y->lo = lo > 0 ? pow(10, floor(log10(lo) + 1e-9)) : 1e-4;
+    y->hi = hi > 0 ? pow(10, ceil(log10(hi) - 1e-9)) : 1;
+    y->lo = fmax(y->lo, 1e-7);
+    if (y->hi < y->lo * 10)
+        y->hi = y->lo * 10;
+    y->p0 = PH - MB - ZB;
+    y->p1 = MT;
+    y->log = 1;
+}
+
+/* The zero-loss rate each size's search found: a dashed vertical line
+ * (dotted for the kernel reference) in its colour, labelled in Mpps. */
+static void found_marks(FILE *f, const struct lb_report *r, const struct axis *x)
+{
+    if (strcmp(r->meta.mode, "throughput") && strcmp(r->meta.mode, "latency"))
+        return;
+    for (unsigned i = 0; i < r->n_sizes; i++)
+        for (int p = 0; p < 2; p++) {
+            const struct lb_search_result *s = p ? &r->size[i].kernel : &r->size[i].tput;
+            if (!s->found || (p && !r->meta.compare_kernel))
+                continue;
+            double px = map(x, s->fps / 1e6);
+            fprintf(f, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='%s' "
+                       "stroke-dasharray='%s'/>\n", px, MT, px, PH - MB, colour[i % 8],
+                    p ? "1,3" : "5,3");
+            fprintf(f, "<text x='%.1f' y='%d' font-size='10' fill='%s' text-anchor='middle'>"
+                       "%.4g</text>\n", px, MT - 4 - 10 * p, colour[i % 8], s->fps / 1e6);
+        }
+}
+
+/* Panel 1: every trial's loss (%, log; zero loss in the band below)
+ * against the rate it achieved (Mpps), and the rates found. */
 static void loss_panel(FILE *f, const struct lb_report *r)
 {
-    double xmax = 0, ymax = 1;
-    for (unsigned i = 0; i < r->n_trials; i++) {
+    double xmax = 0, v[16];
+    for (unsigned i = 0; i < r->n_trials; i++)
         xmax = fmax(xmax, r->trial[i].achieved_fps / 1e6);
-        ymax = fmax(ymax, 100 * r->trial[i].loss_ratio);
-    }
-    struct axis x = {0, xmax > 0 ? xmax * 1.05 : 1, ML, W - MR, 0};
-    struct axis y = {0, ymax * 1.05, PH - MB, MT, 0};
-    frame(f, 0, "Frame loss against achieved rate (filled: valid trial, hollow: sender missed the rate)",
-          "achieved rate, Mpps", "loss, %");
+    struct axis x = {0, xmax > 0 ? xmax * 1.05 : 1, ML, W - MR, 0}, y;
+    loss_axis(r, &y);
+    frame(f, 0, "Frame loss against achieved rate (filled: valid trial, hollow: sender missed "
+                "the rate; dashed: zero-loss rate found)", "achieved rate, Mpps", "loss, % (log)");
     ticks_linear(f, &x, 0, 0, 1, "Mpps");
-    ticks_linear(f, &y, 0, 1, 1, "%");
+    unsigned n = lb_ticks_log(y.lo, y.hi, v, 16);
+    ticks_at(f, &y, 0, v, n, 1, 1, -1, "%");
+    fprintf(f, "<text x='%d' y='%d' font-size='11' text-anchor='end'>0 %%</text>\n", ML - 6,
+            PH - MB - 2);
+    found_marks(f, r, &x);
     for (unsigned i = 0; i < r->n_trials; i++) {
         const struct lb_trial_rec *t = &r->trial[i];
         const char *c = colour[size_index(r, t->frame_size) % 8];
-        double px = map(&x, t->achieved_fps / 1e6), py = map(&y, 100 * t->loss_ratio);
+        double px = map(&x, t->achieved_fps / 1e6);
+        double py = t->loss_ratio > 0 ? map(&y, fmax(100 * t->loss_ratio, y.lo)) : PH - MB - 6;
         if (!strcmp(t->path, "kernel"))
             fprintf(f, "<rect x='%.1f' y='%.1f' width='7' height='7' stroke='%s' fill='%s'/>\n",
                     px - 3.5, py - 3.5, c, t->valid ? c : "none");

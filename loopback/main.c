@@ -46,8 +46,9 @@ static void open_ports(const struct lb_opts *o, struct lb_ports *p)
         largest = o->sizes[i] > largest ? o->sizes[i] : largest;
     uint16_t room = o->n_sizes == 0 || largest > 2000 ? 9216 : 2048;
     memset(p, 0, sizeof(*p));
-    p->txp = ebf_pool_create("lb_tx", 4095, room, (int)rte_socket_id());
-    p->rxp = ebf_pool_create("lb_rx", 4095, room, (int)rte_socket_id());
+    unsigned n = 4096 * (o->queues > 1 ? o->queues : 1) - 1;    /* 1024 RX descriptors a queue */
+    p->txp = ebf_pool_create("lb_tx", n, room, (int)rte_socket_id());
+    p->rxp = ebf_pool_create("lb_rx", n, room, (int)rte_socket_id());
     if (!p->txp || !p->rxp)
         ebf_eal_exit(EXIT_FAILURE, "loopback: mempools: %s (try --mem)\n", rte_strerror(rte_errno));
     for (int tx = 0; tx < 2; tx++) {
@@ -131,12 +132,19 @@ static void fill_meta(const struct lb_opts *o, struct lb_meta *m, uint16_t tx_po
     m->mode = o->mode;
     m->tsc_read_ns = (double)lb_tsc_read_cycles() * 1e9 / m->tsc_hz;
     m->compare_kernel = o->compare_kernel;
+    m->search = o->mlr ? "mlr" : "binary";
+    m->repeat = o->repeat;
+    m->burst = o->burst;
+    m->tx_hold_us = o->hold_us;
+    m->n_goals = o->mlr ? o->n_goals : 0;
+    memcpy(m->goal, o->goal, sizeof(m->goal));
 }
 
 static int write_outputs(const struct lb_opts *o, const struct lb_report *r)
 {
     char hint[256];
 
+    lb_print_trials(o->json ? stderr : stdout, r);
     lb_print_table(o->json ? stderr : stdout, r);
     for (unsigned i = 0; i < r->n_sizes; i++)
         for (unsigned k = 0; k < 2; k++)
@@ -197,41 +205,55 @@ static void runner_init(const struct lb_opts *o, const struct lb_ports *p, struc
 
     *run = (struct lb_runner){
         .tx_port = p->tx, .rx_port = p->rx, .tx_pool = p->txp,
-        .burst = (uint16_t)o->burst, .streams = (uint16_t)o->streams, .trial_s = o->trial_s,
+        .burst = (uint16_t)o->burst, .hold_us = o->hold_us, .streams = (uint16_t)o->streams,
+        .trial_s = o->trial_s, .retries = o->retries,
         .tolerance = o->tolerance, .drain_s = o->drain_ms / 1e3, .poisson = o->poisson,
         .seed = o->seed, .idle = o->idle, .live = o->quiet ? NULL : stderr,
         .stop = &stop_requested, .mode = o->mode, .report = r, .next_trial_id = 1,
+        .queues = o->queues,
     };
     rte_eth_macaddr_get(p->tx, &ea);
     memcpy(run->src_mac, ea.addr_bytes, 6);
-    run->tx_lcore = rte_get_next_lcore(-1, 1, 0);
+    unsigned l = rte_get_next_lcore(-1, 1, 0);
+    for (unsigned q = 0; q < LB_MAX_QUEUES; q++) {
+        run->tx_lcore[q] = l;
+        if (q + 1 < n_queues(o))
+            l = l < RTE_MAX_LCORE ? rte_get_next_lcore(l, 1, 0) : l;
+    }
 }
 
-/* Both roles in this process: the receiver on rx_lcore, whose port's MAC is
- * the destination and whose MTU may lower *max_frame. */
-static void local_rx_start(const struct lb_opts *o, const struct lb_ports *p, unsigned rx_lcore,
-                           struct lb_runner *run, char *rx_driver, size_t len, unsigned *max_frame)
+/* Both roles in this process: a receiver per RX queue q on rx_lcore[q],
+ * whose port's MAC is the destination and whose MTU may lower *max_frame. */
+static void local_rx_start(const struct lb_opts *o, const struct lb_ports *p,
+                           const unsigned *rx_lcore, struct lb_runner *run, char *rx_driver,
+                           size_t len, unsigned *max_frame)
 {
     struct rte_ether_addr ea;
 
-    if (rx_lcore >= RTE_MAX_LCORE)
-        ebf_eal_exit(EXIT_FAILURE, "loopback: need three lcores (main, TX, RX)\n");
-    run->rx = rx_new(o, p->rx);
-    if (!run->rx)
-        ebf_eal_exit(EXIT_FAILURE, "loopback: no memory for the receiver\n");
+    for (unsigned q = 0; q < n_queues(o); q++) {
+        if (rx_lcore[q] >= RTE_MAX_LCORE)
+            ebf_eal_exit(EXIT_FAILURE, "loopback: need %u lcores (main, %u TX, %u RX)\n",
+                         1 + 2 * n_queues(o), n_queues(o), n_queues(o));
+        run->rxq[q] = rx_new(o, p->rx);
+        if (!run->rxq[q])
+            ebf_eal_exit(EXIT_FAILURE, "loopback: no memory for the receiver\n");
+        run->rxq[q]->queue = (uint16_t)q;
+    }
+    run->rx = run->rxq[0];
     rte_eth_macaddr_get(p->rx, &ea);
     memcpy(run->dst_mac, ea.addr_bytes, 6);
     lb_port_driver(p->rx, rx_driver, len);
     *max_frame = p->rx_max < *max_frame ? p->rx_max : *max_frame;
     run->latency_valid = 1;
-    rte_eal_remote_launch(lb_rx_loop, run->rx, rx_lcore);
+    for (unsigned q = 0; q < n_queues(o); q++)
+        rte_eal_remote_launch(lb_rx_loop, run->rxq[q], rx_lcore[q]);
 }
 
 /* The receiver (local or remote) ready and the report's metadata filled;
  * returns the largest frame both ports take. Ends the process on failure,
  * or when percentages of a link speed the port does not report are asked. */
-static unsigned tx_setup(const struct lb_opts *o, const struct lb_ports *p, unsigned rx_lcore,
-                         struct lb_runner *run, struct lb_report *r)
+static unsigned tx_setup(const struct lb_opts *o, const struct lb_ports *p,
+                         const unsigned *rx_lcore, struct lb_runner *run, struct lb_report *r)
 {
     char rx_driver[32];
     unsigned max_frame = p->tx_max;
@@ -256,12 +278,14 @@ static unsigned tx_setup(const struct lb_opts *o, const struct lb_ports *p, unsi
 
 /* Stop the receiver (local: its lcore and port; remote: say quit) and close
  * the TX port. */
-static void tx_teardown(const struct lb_opts *o, const struct lb_ports *p, unsigned rx_lcore,
-                        struct lb_runner *run)
+static void tx_teardown(const struct lb_opts *o, const struct lb_ports *p,
+                        const unsigned *rx_lcore, struct lb_runner *run)
 {
     if (run->rx) {
-        lb_rx_command(run->rx, LB_RX_QUIT, 0, NULL);
-        rte_eal_wait_lcore(rx_lcore);
+        for (unsigned q = 0; q < n_queues(o); q++) {
+            lb_rx_command(run->rxq[q], LB_RX_QUIT, 0, NULL);
+            rte_eal_wait_lcore(rx_lcore[q]);
+        }
         lb_port_close(p->rx, o->rx_netns);
     }
     if (run->ctl) {
@@ -287,11 +311,15 @@ static int tx_role(const struct lb_opts *o, const struct lb_ports *p)
     struct lb_runner run;
 
     runner_init(o, p, r, &run);
-    unsigned rx_lcore = rte_get_next_lcore(run.tx_lcore, 1, 0);
-    if (!r || run.tx_lcore >= RTE_MAX_LCORE)
+    unsigned rx_lcore[LB_MAX_QUEUES], l = run.tx_lcore[n_queues(o) - 1];
+    for (unsigned q = 0; q < n_queues(o); q++) {
+        l = l < RTE_MAX_LCORE ? rte_get_next_lcore(l, 1, 0) : l;
+        rx_lcore[q] = l;
+    }
+    if (!r || run.tx_lcore[n_queues(o) - 1] >= RTE_MAX_LCORE)
         ebf_eal_exit(EXIT_FAILURE, "loopback: no memory or no worker lcore for the sender\n");
     unsigned max_frame = tx_setup(o, p, rx_lcore, &run, r);
-    int rc = lb_modes_dpdk(o, &run, r, max_frame);
+    int rc = o->trials_stdin ? lb_modes_serve(o, &run, r) : lb_modes_dpdk(o, &run, r, max_frame);
     tx_teardown(o, p, rx_lcore, &run);     /* the kernel reference needs the cable to itself */
     if (rc == 0 && o->compare_kernel)
         rc = lb_modes_kernel(o, r, &stop_requested);
@@ -301,7 +329,8 @@ static int tx_role(const struct lb_opts *o, const struct lb_ports *p)
         rc = rc ? rc : -EIO;
     lb_report_free(r);
     free(r);
-    rte_free(run.rx);
+    for (unsigned q = 0; q < n_queues(o); q++)
+        rte_free(run.rxq[q]);
     return rc;
 }
 

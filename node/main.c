@@ -13,10 +13,9 @@
 #include "ebf_daemon.h"
 #include "node_ctl.h"
 
+/* The shared parameters' defaults come from the table (ebf_param.h). */
 static struct node_conf conf = {
-    .credits = 32, .accept = 0.1, .ack_batch = 16, .heartbeat_ms = 100, .burst = 32,
-    .drain_quiet_ms = 200,
-    .store = {.max_file_mb = 256, .max_file_s = 300, .fsync = NODE_FSYNC_CLOSE, .buffer_mb = 32},
+    .ack_batch = 16, .heartbeat_ms = 100, .burst = 32, .store = {.fsync = NODE_FSYNC_CLOSE},
 };
 
 static struct node_trigger trigger;
@@ -69,16 +68,16 @@ static const struct ebf_arg own[] = {
      .help = "the SFC's MAC on that link"},
     EBF_ARG_INT(EBF_ARG_U16, "node-id", &conf.node_id, 0, 1023, "N",
                 "this node's id at its SFC (0)"),
-    EBF_ARG_PARAM(CREDITS, &conf.credits, "N", "event slots granted to the SFC (32)"),
-    EBF_ARG_PARAM(TRIGGER_US, &conf.trigger_us, "T", "busy time per event, microseconds (0)"),
-    EBF_ARG_PARAM(ACCEPT, &conf.accept, "F", "fraction of events accepted, 0..1 (0.1)"),
-    EBF_ARG_PARAM(ACCEPT_SEED, &conf.accept_seed, "N", "seed of the accept decision (0)"),
+    EBF_ARG_PARAM(CREDITS, &conf.credits, "N", "event slots granted to the SFC"),
+    EBF_ARG_PARAM(TRIGGER_US, &conf.trigger_us, "T", "busy time per event, microseconds"),
+    EBF_ARG_PARAM(ACCEPT, &conf.accept, "F", "fraction of events accepted, 0..1"),
+    EBF_ARG_PARAM(ACCEPT_SEED, &conf.accept_seed, "N", "seed of the accept decision"),
     EBF_ARG_VAL(EBF_ARG_STR, "trigger", &trigger_path, "PATH",
                 "trigger plug-in (.so, docs/trigger.md); default: the built-in emulation"),
     EBF_ARG_CALL("trigger-param", trigger_param, &trigger, "KEY=VALUE",
                  "a parameter of the --trigger plug-in; once per key"),
     EBF_ARG_PARAM(WORKERS, &conf.workers, "N",
-                  "trigger workers, an lcore each; EAL needs N + 1 lcores (0)"),
+                  "trigger workers, an lcore each; EAL needs N + 1 lcores"),
     EBF_ARG_NUM("trigger-timeout-ms", &conf.trigger_timeout_ms, 0, 3.6e6, "T",
                 "a longer decide counts as trigger.slow; 10 T ends the node (0: off)"),
     EBF_ARG_INT(EBF_ARG_U16, "ack-batch", &conf.ack_batch, 1, EBF_MAX_ACKS, "N",
@@ -87,19 +86,19 @@ static const struct ebf_arg own[] = {
                 "empty credit frame after T ms of silence (100)"),
     EBF_ARG_INT(EBF_ARG_U16, "burst", &conf.burst, 1, 64, "N", "rx burst (32)"),
     EBF_ARG_PARAM(DRAIN_QUIET_MS, &conf.drain_quiet_ms, "T",
-                  "at stop, input quiet this long ends the run (200)"),
+                  "at stop, input quiet this long ends the run"),
     EBF_ARG_CALL("store", store_dir, &conf.store, "DIR",
                  "write accepted events to files in DIR (docs/storage.md); default: not stored"),
     EBF_ARG_PARAM(STORE_MAX_FILE_MB, &conf.store.max_file_mb, "N",
-                  "a storage file is closed before it passes N MiB (256)"),
+                  "a storage file is closed before it passes N MiB"),
     EBF_ARG_PARAM(STORE_MAX_FILE_S, &conf.store.max_file_s, "T",
-                  "a storage file is closed once T seconds old; 0: no limit (300)"),
+                  "a storage file is closed once T seconds old; 0: no limit"),
     EBF_ARG_CALL("store-fsync", store_fsync, &conf.store.fsync, "POLICY",
                  "none, close (each file at close) or interval (every second) (close)"),
     EBF_ARG_PARAM(STORE_BUFFER_MB, &conf.store.buffer_mb, "N",
-                  "memory for accepted events not yet written, MiB (32)"),
+                  "memory for accepted events not yet written, MiB"),
     EBF_ARG_PARAM(STORE_MAX_MBS, &conf.store.max_mbs, "R",
-                  "write at most R MB/s (a slower disk, for tests); 0: no limit (0)"),
+                  "write at most R MB/s (a slower disk, for tests); 0: no limit"),
 };
 
 static struct ebf_daemon node_daemon;
@@ -129,13 +128,11 @@ static int load_trigger(char *err, size_t len)
  * the trigger plug-in. */
 static int check_opts(char *err, size_t len)
 {
+    static const struct ebf_param_names opts = {.opt = 1};
     uint16_t mtu = node_daemon.cl.common.mtu, fit = node_max_acks(mtu);
 
-    if (conf.workers > conf.credits) {
-        snprintf(err, len, "--workers %u: more trigger workers than --credits %u (each "
-                 "worker holds at least one event slot)", conf.workers, conf.credits);
+    if (ebf_param_check_workers(&opts, conf.workers, conf.credits, err, len))
         return -EINVAL;
-    }
     if (conf.ack_batch <= fit)
         return load_trigger(err, len);
     snprintf(err, len, "--ack-batch %u: a credit frame of %u acks (%zu B) passes --mtu %u "

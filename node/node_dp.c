@@ -12,6 +12,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "ebf_crc.h"
 #include "ebf_param.h"
 #include "ebf_util.h"
 #include "node_dp_private.h"
@@ -341,15 +342,22 @@ static unsigned store_poll(struct node_dp *dp)
     return work;
 }
 
-/* Receive a burst and handle each frame; returns the frames received. */
+/* Receive a burst and handle each frame, every line of the next frame
+ * prefetched (its pieces are all verified: ebf_crc_prefetch) while this
+ * one is checked; returns the frames received. */
 static unsigned rx_poll(struct node_dp *dp)
 {
     struct rte_mbuf *pkts[BURST_MAX];
     uint16_t n = rte_eth_rx_burst(dp->c.port, 0, pkts, dp->c.burst), n_free = 0;
 
-    for (uint16_t i = 0; i < n; i++)
+    if (n)
+        ebf_crc_prefetch(rte_pktmbuf_mtod(pkts[0], void *), pkts[0]->data_len);
+    for (uint16_t i = 0; i < n; i++) {
+        if (i + 1 < n)
+            ebf_crc_prefetch(rte_pktmbuf_mtod(pkts[i + 1], void *), pkts[i + 1]->data_len);
         if (!handle_frame(dp, pkts[i]))
             pkts[n_free++] = pkts[i];
+    }
     if (n_free)
         rte_pktmbuf_free_bulk(pkts, n_free);
     return n;

@@ -39,6 +39,7 @@
 static uint32_t crc_table[256];
 static int crc_hw;              /* enum ebf_crc_path in use */
 static int crc_best;            /* the best path this CPU has */
+static int crc_pf = 1;          /* ebf_crc_stream_prefetch */
 /* crc_xk[m] = x^(64m - 33) mod P: the factor that shifts a state by m
  * words, less the x^33 that the carry-less product and the crc32
  * instruction's reduction bring (crc4_join). */
@@ -75,6 +76,13 @@ __attribute__((constructor)) static void crc_init(void)
     crc_best = EBF_CRC_TABLE;
 #endif
     crc_hw = crc_best;
+}
+
+int ebf_crc_stream_prefetch(int on)
+{
+    int was = crc_pf;
+    crc_pf = on != 0;
+    return was;
 }
 
 enum ebf_crc_path ebf_crc_use(enum ebf_crc_path want)
@@ -218,6 +226,21 @@ static inline void crc4_start(struct crc4 *k, const uint8_t *p, size_t b)
     }
 }
 
+/*
+ * At offset i of a round's blocks of b words, on each new cache line:
+ * prefetch the line EBF_CRC_STREAM_AHEAD bytes further on in each of the
+ * four blocks, while that is still inside its block. The four chains read
+ * four separate regions, which a hardware stream prefetcher may not follow
+ * all at once; a long piece (a jumbo frame's 8000 B: blocks of 2 KiB) then
+ * has its next lines on their way while the chains work on these.
+ */
+static inline void crc4_ahead(const struct crc4 *k, size_t i, size_t b)
+{
+    if ((i & 63) == 0 && crc_pf && i + EBF_CRC_STREAM_AHEAD < 8 * b)
+        for (int j = 0; j < 4; j++)
+            __builtin_prefetch(k->p[j] + i + EBF_CRC_STREAM_AHEAD, 0, 3);
+}
+
 /* The word at offset i of each block into its chain. */
 __attribute__((target("sse4.2")))
 static inline void crc4_word(struct crc4 *k, size_t i)
@@ -235,8 +258,10 @@ static uint32_t crc4_x86(uint32_t c, const uint8_t *p, size_t len)
     while ((b = crc4_block(len / 8, 1, &e)) != 0) {
         struct crc4 k;
         crc4_start(&k, p, b);
-        for (size_t i = 0; i < 8 * b; i += 8)
+        for (size_t i = 0; i < 8 * b; i += 8) {
+            crc4_ahead(&k, i, b);
             crc4_word(&k, i);
+        }
         k.c[3] = crc1_x86((uint32_t)k.c[3], k.p[3] + 8 * b, 8 * e);
         c = crc4_join(c, k.c[0], k.c[1], k.c[2], k.c[3], b, e);
         p += 8 * (4 * b + e);
@@ -300,6 +325,7 @@ static inline __m256i crc4_cmp3(__m256i d, const uint8_t *p, __m256i *w, __m256i
         __m256i v0 = CRC4_SEQ_V(w, b, step, lane, 0), v1 = CRC4_SEQ_V(w, b, step, lane, 1); \
         __m256i v2 = CRC4_SEQ_V(w, b, step, lane, 2), v3 = CRC4_SEQ_V(w, b, step, lane, 3); \
         for (size_t i = 0; i < 8 * b; i += 32) {                                           \
+            crc4_ahead(&k, i, b);                                                          \
             crc4_word(&k, i);                                                              \
             crc4_word(&k, i + 8);                                                          \
             crc4_word(&k, i + 16);                                                         \
@@ -365,6 +391,12 @@ static uint32_t crc4_seq3_one_x86(uint32_t c, const uint8_t *p, size_t n, uint64
     uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, te;
 
     for (size_t i = 0; i < 8 * b; i += 32) {
+        if ((i & 63) == 0 && crc_pf && i + EBF_CRC_STREAM_AHEAD < 8 * b) {
+            __builtin_prefetch(p + i + EBF_CRC_STREAM_AHEAD, 0, 3);      /* crc4_ahead */
+            __builtin_prefetch(p1 + i + EBF_CRC_STREAM_AHEAD, 0, 3);
+            __builtin_prefetch(p2 + i + EBF_CRC_STREAM_AHEAD, 0, 3);
+            __builtin_prefetch(p3 + i + EBF_CRC_STREAM_AHEAD, 0, 3);
+        }
         CRC4_ONE_WORD(0);
         CRC4_ONE_WORD(8);
         CRC4_ONE_WORD(16);

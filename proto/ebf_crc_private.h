@@ -23,6 +23,15 @@ enum ebf_crc_path {
  */
 enum ebf_crc_path ebf_crc_use(enum ebf_crc_path want);
 
+/*
+ * Whether the four-chain paths prefetch ahead in each chain's block
+ * (EBF_CRC_STREAM_AHEAD bytes, inside the block): 1 by default. Returns
+ * the setting before. The tests hold the paths against the reference with
+ * it on and off; not thread-safe, like ebf_crc_use.
+ */
+int ebf_crc_stream_prefetch(int on);
+#define EBF_CRC_STREAM_AHEAD 320
+
 /* The longest block ebf_crc_join takes, and the most words its last
  * block may have on top, in 8-byte words. */
 #define EBF_CRC_JOIN_MAX 256

@@ -19,9 +19,9 @@
 
 #define DIST_FIXED 2             /* beside enum ro_size_dist: --frag-dist fixed */
 
+/* The shared parameters' defaults come from the table (ebf_param.h). */
 static struct ro_conf conf = {
-    .n_sources = 8, .size_min = 1024, .size_max = 1024, .seed = 1,
-    .encap = EBF_ENCAP_ETH, .udp_port = EBF_UDP_PORT_DEFAULT, .burst = 32,
+    .encap = EBF_ENCAP_ETH, .burst = 32,
     .src_ip = 0x0a000001, .sfc_timeout_ms = 2000, .payload = RO_PAYLOAD_PREBUILT,
 };
 
@@ -155,7 +155,7 @@ static const struct ebf_arg own[] = {
     {.name = "sfc-port", .kind = EBF_ARG_FN, .fn = parse_sfc_ports, .dst = &conf,
      .meta = "NAME[,NAME...]", .help = "the port toward each SFC of --sfc-mac, in order\n"
      "(one memif link per SFC; default: --port for all)"},
-    EBF_ARG_PARAM(SOURCES, &conf.n_sources, "N", "readout boards emulated on this port (8)"),
+    EBF_ARG_PARAM(SOURCES, &conf.n_sources, "N", "readout boards emulated on this port"),
     EBF_ARG_INT(EBF_ARG_U16, "source-base", &conf.source_base, 0, EBF_MAX_SOURCES - 1, "N",
                 "the first source id (0): sources N up, one per\n"
                 "source; unique across the readouts of a farm"),
@@ -164,9 +164,9 @@ static const struct ebf_arg own[] = {
                 "every frame for T ms while it sent no throttle frame;\n"
                 "the other SFCs are served on (2000; 0: never)"),
     EBF_ARG_PARAM(EVENTS, &conf.n_events, "N",
-                  "events to send (0: until --duration or SIGINT) (0)"),
-    EBF_ARG_PARAM(DURATION, &conf.duration_s, "S", "stop after S seconds (0: no limit)"),
-    EBF_ARG_PARAM(RATE, &conf.rate, "EV/S", "event rate (0: as fast as the port takes frames) (0)"),
+                  "events to send (0: until --duration or SIGINT)"),
+    EBF_ARG_PARAM(DURATION, &conf.duration_s, "S", "stop after S seconds; 0: no limit"),
+    EBF_ARG_PARAM(RATE, &conf.rate, "EV/S", "event rate (0: as fast as the port takes frames)"),
     {.kind = EBF_ARG_FN, .name = "frag-size", .fn = parse_frag_size, .dst = &conf, .meta = "N",
      .help = "fixed fragment size in bytes (1024)"},
     {.kind = EBF_ARG_PARAM, .param = EBF_PARAM(FRAG_MIN), .dst = &conf.size_min,
@@ -183,11 +183,11 @@ static const struct ebf_arg own[] = {
                   "event of --sources fragments carries at --mtu)"),
     EBF_ARG_CALL("encap", parse_encap, &conf.encap, "eth|udp",
                  "raw Ethernet (EtherType 0x88b5) or UDP/IPv4 (eth)"),
-    EBF_ARG_PARAM(UDP_PORT, &conf.udp_port, "P", "UDP port (50505)"),
+    EBF_ARG_PARAM(UDP_PORT, &conf.udp_port, "P", "UDP port"),
     EBF_ARG_VAL(EBF_ARG_IPV4, "src-ip", &conf.src_ip, "A", "IPv4 source for --encap udp"),
     EBF_ARG_CALL("sfc-ip", parse_sfc_ips, &conf, "A[,A...]", "the SFCs' IPv4 for --encap udp"),
     EBF_ARG_INT(EBF_ARG_U16, "burst", &conf.burst, 1, 256, "N", "frames per tx burst (32)"),
-    EBF_ARG_PARAM(SEED, &conf.seed, "N", "seed of the fragment sizes (1)"),
+    EBF_ARG_PARAM(SEED, &conf.seed, "N", "seed of the fragment sizes"),
     EBF_ARG_CALL("payload", parse_payload, &conf.payload, "prebuilt|per-event",
                  "fragment bytes of (source, offset), built once and the\n"
                  "same in every event (header flag prebuilt), or the\n"
@@ -197,13 +197,13 @@ static const struct ebf_arg own[] = {
                  "corrupt=0.0005,delay=0.001 (keys: drop, dup, reorder,\n"
                  "delay, corrupt, corrupt_payload, corrupt_header: per-frame\n"
                  "probabilities; window=N, delay_us=T, delay_frames=N)"),
-    EBF_ARG_PARAM(FAULT_SEED, &opt.fault.seed, "N", "seed of the fault decisions (1)"),
+    EBF_ARG_PARAM(FAULT_SEED, &opt.fault.seed, "N", "seed of the fault decisions"),
     EBF_ARG_CALL("silence", parse_silence, &opt.fault, "S@E",
                  "source S sends nothing from event E on"),
     EBF_ARG_PARAM(BURST_EVENTS, &opt.fault.burst_events, "N",
-                  "send N events back to back, then pause (not with --rate)"),
+                  "send N events back to back, then pause; not with --rate"),
     {.kind = EBF_ARG_PARAM, .param = EBF_PARAM(BURST_GAP_US), .dst = &opt.fault.burst_gap_us,
-     .seen = &opt.have_gap, .meta = "T", .help = "the pause between bursts (0)"},
+     .seen = &opt.have_gap, .meta = "T", .help = "the pause between bursts"},
     EBF_ARG_VAL(EBF_ARG_FLAG, "linger", &opt.linger, NULL,
                 "without --control: when done, keep the link up until\n"
                 "SIGINT: shared-memory links such as memif drop what\n"
@@ -219,14 +219,13 @@ static int refuse(char *err, size_t len, const char *msg)
 /* The checks across options: fragment sizes, their distribution, faults. */
 static int check_opts(char *err, size_t len)
 {
+    static const struct ebf_param_names opts = {.opt = 1};
     struct ro_conf *c = &conf;
     char why[320];
     int lognormal = opt.dist == RO_SIZE_LOGNORMAL;
 
-    if (c->size_min > c->size_max) {
-        snprintf(err, len, "--frag-min %u is above --frag-max %u", c->size_min, c->size_max);
+    if (ebf_param_check_frag_range(&opts, c->size_min, c->size_max, err, len))
         return -EINVAL;
-    }
     if ((opt.mean >= 0 || opt.sigma >= 0) && !lognormal)
         return refuse(err, len, "--frag-mean and --frag-sigma need --frag-dist lognormal");
     if (lognormal && (opt.mean < 0 || opt.sigma < 0))
@@ -254,8 +253,8 @@ static int check_opts(char *err, size_t len)
     }
     if (opt.fault.burst_events && c->rate > 0)
         return refuse(err, len, "--burst-events replaces --rate: give one of them");
-    if (opt.have_gap && !opt.fault.burst_events)
-        return refuse(err, len, "--burst-gap-us needs --burst-events");
+    if (ebf_param_check_burst_gap(&opts, opt.have_gap, opt.fault.burst_events, err, len))
+        return -EINVAL;
     /* Log-normal sizes without --frag-min/--frag-max: clamped to what an
      * event of --sources fragments can carry at --mtu. */
     enum ebf_encap encap = c->encap;

@@ -113,15 +113,13 @@ int ro_param(void *conf, const char *key, const char *value, char *err, size_t l
 
 int ro_conf_check(void *conf, char *err, size_t len)
 {
+    static const struct ebf_param_names keys = {.pre = ""};
     struct ro_conf *c = conf;
     char why[320];
     const struct ro_fault_conf *f = &c->faults;
 
-    if (c->size_min > c->size_max) {
-        snprintf(err, len, "parameter 'frag_min': %u is above frag_max %u", c->size_min,
-                 c->size_max);
+    if (ebf_param_check_frag_range(&keys, c->size_min, c->size_max, err, len))
         return -EINVAL;
-    }
     if (ebf_event_frames_check(c->n_sources, c->size_max, c->encap, c->mtu, why, sizeof(why))) {
         snprintf(err, len, "parameter 'frag_max': %s", why);
         return -EINVAL;
@@ -144,10 +142,8 @@ int ro_conf_check(void *conf, char *err, size_t len)
         snprintf(err, len, "parameter 'burst_events': bursts replace the rate: give rate 0");
         return -EINVAL;
     }
-    if (f->burst_gap_us && !f->burst_events) {
-        snprintf(err, len, "parameter 'burst_gap_us': needs burst_events");
+    if (ebf_param_check_burst_gap(&keys, f->burst_gap_us != 0, f->burst_events, err, len))
         return -EINVAL;
-    }
     return 0;
 }
 

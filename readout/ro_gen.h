@@ -125,7 +125,7 @@ struct ro_gen {
     int tag_pool;                /* the pool's mbufs have a tag (RO_TAG_PRIV_SIZE) ... */
     int tags;                    /*   ... and this run trusts it: copies skipped */
     struct ro_fast fast;         /* fast.len: every fragment one frame of the prebuilt
-                                  * payload whose copy the tags skip (emit_fast) */
+                                  * payload whose copy the tags skip (ro_frame_emit_fast) */
     uint16_t fast_flen;          /* the frame length of such a fragment */
     uint64_t held_since;         /* TSC when the current hold began; 0: not held */
     int done;                    /* nothing more will be generated */

@@ -14,16 +14,12 @@
 #include "sfc_dist.h"
 #include "sfc_workers.h"
 
-static struct sfc_conf conf = {
-    .n_sources = 8, .udp_port = EBF_UDP_PORT_DEFAULT, .capacity = 4096,
-    .max_credits = 256, .timeout_ms = 100, .burst = 32, .verify = SFC_VERIFY_FULL,
-    .verify_every = 64,
-    .drain_quiet_ms = 200, .drain_timeout_ms = 5000, .node_timeout_ms = 1000,
-};
+/* The shared parameters' defaults come from the table (ebf_param.h). */
+static struct sfc_conf conf = {.burst = 32, .verify = SFC_VERIFY_FULL, .verify_every = 64};
 static char node_name[SFC_MAX_NODES][128];
 static const char *const verify_name[] = {"full", "sampled", "none"};
 static char more_rx_name[SFC_MAX_READOUTS][128];     /* --readout-port */
-static uint32_t mbufs = 32767;
+static uint32_t mbufs;          /* --mbufs */
 static struct ebf_daemon sfc_daemon;
 
 /* --node PORT,MAC: the next node's port (by name) and MAC. */
@@ -125,23 +121,23 @@ static const struct ebf_arg own[] = {
     {.name = "readout-port", .kind = EBF_ARG_FN, .fn = parse_more_rx, .dst = &conf,
      .meta = "NAME[,NAME...]", .help = "further ports readout frames arrive on, beside\n"
      "--port (a memif link per readout; up to 15)"},
-    EBF_ARG_PARAM(SOURCES, &conf.n_sources, "N", "sources every event has (8)"),
-    EBF_ARG_PARAM(SFC_ID, &conf.sfc_id, "N", "this SFC's id in event frames (0)"),
+    EBF_ARG_PARAM(SOURCES, &conf.n_sources, "N", "sources every event has"),
+    EBF_ARG_PARAM(SFC_ID, &conf.sfc_id, "N", "this SFC's id in event frames"),
     EBF_ARG_PARAM(TIMEOUT_MS, &conf.timeout_ms, "T",
-                  "an event still building after T ms goes incomplete (100)"),
+                  "an event still building after T ms goes incomplete"),
     EBF_ARG_PARAM(CAPACITY, &conf.capacity, "N",
-                  "events held at once: building, ready, unacked (4096)"),
-    EBF_ARG_PARAM(MBUFS, &mbufs, "N", "receive mbufs (32767)"),
-    EBF_ARG_PARAM(MAX_CREDITS, &conf.max_credits, "N", "credits + unacked events per node (256)"),
+                  "events held at once: building, ready, unacked"),
+    EBF_ARG_PARAM(MBUFS, &mbufs, "N", "receive mbufs"),
+    EBF_ARG_PARAM(MAX_CREDITS, &conf.max_credits, "N", "credits + unacked events per node"),
     EBF_ARG_INT(EBF_ARG_U16, "burst", &conf.burst, 1, 64, "N", "rx burst (32)"),
-    EBF_ARG_PARAM(UDP_PORT, &conf.udp_port, "P", "UDP port of fragments (50505)"),
+    EBF_ARG_PARAM(UDP_PORT, &conf.udp_port, "P", "UDP port of fragments"),
     EBF_ARG_PARAM(DRAIN_QUIET_MS, &conf.drain_quiet_ms, "T",
-                  "at stop, input quiet this long ends intake (200)"),
+                  "at stop, input quiet this long ends intake"),
     EBF_ARG_PARAM(DRAIN_TIMEOUT_MS, &conf.drain_timeout_ms, "T",
-                  "at stop, wait for acks at most T (5000)"),
+                  "at stop, wait for acks at most T"),
     EBF_ARG_PARAM(NODE_TIMEOUT_MS, &conf.node_timeout_ms, "T",
                   "a node silent for T ms is dead: its events go to\n"
-                  "other nodes; 0 never declares one dead (1000)"),
+                  "other nodes; 0 never declares one dead"),
     EBF_ARG_CALL("verify", parse_verify, &conf, "MODE",
                  "payload CRCs the SFC checks: full (every frame),\n"
                  "sampled (every Nth frame of each source, --verify-every)\n"
@@ -152,7 +148,7 @@ static const struct ebf_arg own[] = {
                   "data planes, an lcore each (EAL must give N): the\n"
                   "readout ports cut into N equal runs, one per worker,\n"
                   "or one shared; node port q served by worker q % N,\n"
-                  "or one shared, node i by worker i % N; 0 or 1: one (0)"),
+                  "or one shared, node i by worker i % N; 0 or 1: one"),
     EBF_ARG_VAL(EBF_ARG_STR, "ready-file", &sfc_daemon.ready_file, "FILE",
                 "create FILE once every port is started and control is bound"),
 };

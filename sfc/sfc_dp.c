@@ -120,7 +120,10 @@ static uint16_t take_shared(struct sfc_dp *dp, struct sfc_dist *d, struct rte_mb
     return n;
 }
 
-/* How far ahead intake prefetches: mbuf headers, then frame data. */
+/* How far ahead intake prefetches: mbuf headers, then frame data (what the
+ * guard's verify will read of it: sfc_guard_prefetch). */
+#define PREFETCH_AHEAD(dp, m) \
+    sfc_guard_prefetch(&(dp)->guard, rte_pktmbuf_mtod(m, const void *), (m)->data_len)
 #define PREFETCH_MBUF 4
 #define PREFETCH_DATA 2
 
@@ -150,7 +153,8 @@ static uint16_t intake_take(struct sfc_dp *dp, uint16_t port, struct rte_mbuf **
 /*
  * One receive burst of port in two passes (the l3fwd / VPP shape): first
  * every frame's headers are parsed (and its CRC checked, --verify), the
- * mbuf and data of frames a few ahead prefetched, and the index bucket of
+ * mbuf and data of frames a few ahead prefetched (all the payload's lines
+ * with --verify full), and the index bucket of
  * each valid fragment's event prefetched; then the valid ones go through
  * the sequence and readout checks and into the table, their buckets in
  * cache by then.
@@ -172,12 +176,12 @@ static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
     for (uint16_t i = 0; i < n && i < PREFETCH_MBUF; i++)
         rte_prefetch0(pkts[i]);
     for (uint16_t i = 0; i < n && i < PREFETCH_DATA; i++)
-        rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+        PREFETCH_AHEAD(dp, pkts[i]);
     for (uint16_t i = 0; i < n; i++) {
         if (i + PREFETCH_MBUF < n)
             rte_prefetch0(pkts[i + PREFETCH_MBUF]);
         if (i + PREFETCH_DATA < n)
-            rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_DATA], void *));
+            PREFETCH_AHEAD(dp, pkts[i + PREFETCH_DATA]);
         bytes += pkts[i]->pkt_len;
         ok[i] = (uint8_t)intake_parse(dp, pkts[i], &l[i], &h[i]);
         if (ok[i])

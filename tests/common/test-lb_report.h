@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lb_reason.h"
 #include "lb_report.h"
 
 /*
@@ -45,6 +46,8 @@ static inline void known_report(struct lb_report *r)
     m->mode = "throughput";
     m->tsc_read_ns = 12.5;
     m->compare_kernel = 0;
+    m->burst = 32;
+    m->tx_hold_us = 50;
     r->n_sizes = 2;
     r->size[0] = (struct lb_size_result){.frame_size = 64, .tput = {1, 1e6, 3, 1}, .lat_trial = 0,
                                          .kernel_lat_trial = -1};
@@ -58,6 +61,7 @@ static inline void known_report(struct lb_report *r)
     t.achieved_fps = 999000;
     t.valid = 1;
     t.duration_s = 1;
+    t.intended_s = 1;
     t.sent = t.tx_accepted = t.rx = t.unique = 1000000;
     t.bursts = 0;
     t.lat = (struct lb_latency){1, 1000000, 100, 200, 300, 400, 500, 600, 700, 250.5};
@@ -78,6 +82,12 @@ static inline void known_report(struct lb_report *r)
     t.requested_fps = 812743.8;
     t.achieved_fps = 800000;
     t.valid = 0;
+    t.invalid_reason = LB_INVALID_TX_PREEMPTED;
+    t.stall_ms = 250.5;
+    t.retried = 1;
+    t.phase = "mlr g0 pre2";
+    t.intended_s = 1;
+    r->n_searches = 2;           /* trial 1 in the second search */
     t.duration_s = 1.02;
     t.sent = 812744;
     t.tx_accepted = 812740;

@@ -7,6 +7,7 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
@@ -139,8 +140,8 @@ static void setup(void)
     run.rx->streams = 1;
     run.rx->check_crc = 1;
     run.rx->idle = EBF_IDLE_BACKOFF;
-    run.tx_lcore = rte_get_next_lcore(-1, 1, 0);
-    rx_lcore = rte_get_next_lcore(run.tx_lcore, 1, 0);
+    run.tx_lcore[0] = rte_get_next_lcore(-1, 1, 0);
+    rx_lcore = rte_get_next_lcore(run.tx_lcore[0], 1, 0);
     ck_assert_uint_lt(rx_lcore, RTE_MAX_LCORE);
     ck_assert_int_eq(rte_eal_remote_launch(lb_rx_loop, run.rx, rx_lcore), 0);
 }
@@ -265,6 +266,132 @@ START_TEST(test_search_policed)
 }
 END_TEST
 
+/* --- Queues ------------------------------------------------------------------- */
+
+/*
+ * An RX callback on each queue of the 2-queue port: counts the frames of
+ * each UDP source port it sees (stream q comes from LB_UDP_PORT + 1 + q) and,
+ * on queue 0, drops sequence numbers s % 97 == 5.
+ */
+static uint64_t q_seen[2][2];           /* [queue][stream] */
+
+static uint16_t rx_queue_cb(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n,
+                            uint16_t max, void *arg)
+{
+    uint16_t out = 0;
+    (void)port, (void)max, (void)arg;
+    for (uint16_t i = 0; i < n; i++) {
+        const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
+        unsigned sport = (unsigned)p[34] << 8 | p[35];              /* UDP source port */
+        const uint8_t *s = p + 42 + 4;                              /* fragment seq */
+        uint32_t seq = (uint32_t)s[0] << 24 | (uint32_t)s[1] << 16 | (uint32_t)s[2] << 8 | s[3];
+        unsigned stream = sport - LB_UDP_PORT - 1;
+        ck_assert_uint_lt(stream, 2);
+        q_seen[q][stream]++;
+        if (q == 0 && seq % 97 == 5)
+            rte_pktmbuf_free(pkts[i]);
+        else
+            pkts[out++] = pkts[i];
+    }
+    return out;
+}
+
+/* Two TX and two RX queues over crossed 2-queue net_ring ports (queue q of
+ * one is queue q of the other), five lcores. */
+static unsigned rx_lcores[2];
+
+static void setup_queues(void)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof(prefix), "--file-prefix=lbq%d", (int)getpid());
+    char *argv[] = {"test", "--no-huge", "-m", "256", "--no-pci", "--no-telemetry",
+                    "--lcores=0@(0,1),1@(0,1),2@(0,1),3@(0,1),4@(0,1)", prefix,
+                    "--log-level=*:warning", NULL};
+    ck_assert_int_ge(rte_eal_init(9, argv), 0);
+    memset(&rep, 0, sizeof(rep));
+    memset(q_seen, 0, sizeof(q_seen));
+    struct rte_ring *a[2] = {test_ring("lbq_a0", 8192), test_ring("lbq_a1", 8192)};
+    struct rte_ring *b[2] = {test_ring("lbq_b0", 8192), test_ring("lbq_b1", 8192)};
+    int tx = rte_eth_from_rings("lbq_tx", b, 2, a, 2, 0);
+    int rx = rte_eth_from_rings("lbq_rx", a, 2, b, 2, 0);
+    ck_assert(tx >= 0 && rx >= 0);
+    struct rte_mempool *pool = ebf_pool_create("lbq_pool", 8191, 2048, 0);
+    ck_assert_ptr_nonnull(pool);
+    ck_assert_int_eq(ebf_port_start_rss((uint16_t)tx, pool, 0, 1024, 1024, 2), 0);
+    ck_assert_int_eq(ebf_port_start_rss((uint16_t)rx, pool, 0, 1024, 1024, 2), 0);
+    for (uint16_t q = 0; q < 2; q++)
+        ck_assert_ptr_nonnull(rte_eth_add_rx_callback((uint16_t)rx, q, rx_queue_cb, NULL));
+    run = (struct lb_runner){
+        .tx_port = (uint16_t)tx, .rx_port = (uint16_t)rx, .tx_pool = pool, .burst = 32,
+        .streams = 2, .queues = 2, .trial_s = 0.25, .tolerance = 0.2, .drain_s = 0.05,
+        .idle = EBF_IDLE_BACKOFF, .stop = &no_stop, .frame_size = 128, .mode = "throughput",
+        .report = &rep, .next_trial_id = 1, .latency_valid = 1,
+    };
+    unsigned l = rte_get_next_lcore(-1, 1, 0);
+    for (unsigned q = 0; q < 2; q++, l = rte_get_next_lcore(l, 1, 0))
+        run.tx_lcore[q] = l;
+    for (unsigned q = 0; q < 2; q++, l = rte_get_next_lcore(l, 1, 0)) {
+        ck_assert_uint_lt(l, RTE_MAX_LCORE);
+        rx_lcores[q] = l;
+        run.rxq[q] = rte_zmalloc("lb_rx", sizeof(*run.rxq[q]), RTE_CACHE_LINE_SIZE);
+        ck_assert_ptr_nonnull(run.rxq[q]);
+        lb_rx_init(run.rxq[q]);
+        run.rxq[q]->port = (uint16_t)rx;
+        run.rxq[q]->queue = (uint16_t)q;
+        run.rxq[q]->streams = 2;
+        run.rxq[q]->check_crc = 1;
+        run.rxq[q]->idle = EBF_IDLE_BACKOFF;
+        ck_assert_int_eq(rte_eal_remote_launch(lb_rx_loop, run.rxq[q], l), 0);
+    }
+    run.rx = run.rxq[0];
+}
+
+/*
+ * --queues 2, 10000 frames of 128 bytes: each TX queue sends its stream's
+ * 5000 (IPv4/UDP from source port LB_UDP_PORT + 1 + q), each RX queue gets
+ * exactly its own stream's, queue 0 loses the numbers s % 97 == 5 of its
+ * stream (52 of them: 5, 102, ..., 4952), and the totals add up.
+ */
+START_TEST(test_queues_exact)
+{
+    setup_queues();
+    uint64_t drops = 0;
+    for (uint32_t s = 0; s < 5000; s++)
+        drops += s % 97 == 5;
+    ck_assert_uint_eq(drops, 52);
+    struct lb_trial_req req = {.fps = 40000, .count = 10000};
+    struct lb_trial_out out;
+    ck_assert_int_eq(lb_run_trial(&run, &req, &out), 0);
+    const struct lb_trial_rec *t = &rep.trial[0];
+    ck_assert_uint_eq(t->n_queues, 2);
+    for (unsigned q = 0; q < 2; q++) {
+        ck_assert_uint_eq(t->queue[q].tx_sent, 5000);
+        ck_assert_uint_eq(t->queue[q].tx_accepted, 5000);
+        ck_assert_uint_eq(q_seen[q][q], 5000);          /* its own stream, all of it */
+        ck_assert_uint_eq(q_seen[q][1 - q], 0);         /* none of the other's */
+    }
+    ck_assert_uint_eq(t->queue[0].rx, 5000 - drops);
+    ck_assert_uint_eq(t->queue[1].rx, 5000);
+    ck_assert_uint_eq(t->queue_split, 0);
+    ck_assert_uint_eq(t->sent, 10000);
+    ck_assert_uint_eq(t->tx_accepted, 10000);
+    ck_assert_uint_eq(t->rx, 10000 - drops);
+    ck_assert_uint_eq(t->unique, 10000 - drops);
+    ck_assert_uint_eq(t->lost, drops);
+    ck_assert_uint_eq(t->bursts, drops);
+    ck_assert_uint_eq(t->dup + t->late + t->foreign + t->stale + t->bad_checksum + t->bad_frame, 0);
+    ck_assert(t->lat.valid);
+    ck_assert_uint_eq(t->lat.count, 10000 - drops);
+    ck_assert_uint_eq(out.lost, drops);
+    for (unsigned q = 0; q < 2; q++) {
+        lb_rx_command(run.rxq[q], LB_RX_QUIT, 0, NULL);
+        rte_eal_wait_lcore(rx_lcores[q]);
+    }
+    lb_report_free(&rep);
+    ebf_eal_cleanup();
+}
+END_TEST
+
 Suite *lb_dp_suite(void);
 
 Suite *lb_dp_suite(void)
@@ -275,6 +402,7 @@ Suite *lb_dp_suite(void)
     tcase_add_test(tc, test_faults_exact);
     tcase_add_test(tc, test_search_policed);
     tcase_add_test(tc, test_tx_cycles);
+    tcase_add_test(tc, test_queues_exact);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,8 +6,10 @@
 # Checked exactly: the metadata keys and their types, the frame size of a
 # 1024-byte fragment (1078 B), the results by name, unit and reference in
 # their order (the last: an SFC of 2 workers against one), 5 pairs each,
-# median within min-max, the three capacity sweeps (fragment sizes, sources,
-# workers 1 and 2: their points, each figure positive, one SVG each), and
+# median within min-max, sfc_cycles' frames per busy poll (the SFC's
+# positive, testpmd's 0 or more), the three capacity sweeps (fragment sizes, sources,
+# workers 1 and 2: their points and MTUs, 8000 B twice, in 1500- and in
+# 9000-byte frames; each figure positive, one SVG each), and
 # after the run no DPDK runtime directory of the bench's runs and no
 # scratch directory (its own: other benches may run at the same time).
 # Also: a bad option exits 2 with its message and runs nothing; the latency
@@ -28,11 +30,12 @@ RESULTS = [  # name, unit, reference
     ("readout_tx", "frames/s", "testpmd_txonly"),
     ("node_verify", "bytes/s", "crc32c"),
     ("sfc_cycles", "cycles/frame", "testpmd_io"),
-    ("sfc_capacity", "frames/s", "ring_io"),
+    ("sfc_capacity", "frames/s", "crc32c_pass"),
+    ("sfc_sampled", "frames/s", "header_forward"),
     ("sfc_workers", "frames/s", "one_worker"),
 ]
 SWEEPS = [  # name, x, the fixed parameter and its value, the points' x
-    ("sfc_frag_size", "frag_size", "sources", 8, [64, 256, 1024, 4096, 8000]),
+    ("sfc_frag_size", "frag_size", "sources", 8, [64, 256, 1024, 4096, 8000, 8000]),
     ("sfc_sources", "sources", "frag_size", 1024, [1, 2, 8, 32, 128]),
     ("sfc_workers", "workers", "frag_size", 1024, [1, 2]),
 ]
@@ -159,6 +162,9 @@ def check_sweeps(sweeps):
                       "frames_per_wall_s"):
                 if not positive(p[k]):
                     fail("sweep %s x=%r: %s %r is not a positive finite number" % (name, p["x"], k, p[k]))
+        mtus = [p["mtu"] for p in s["points"]]
+        if mtus != [1500] * (len(xs) - 1) + [9000 if name == "sfc_frag_size" else 1500]:
+            fail("sweep %s: MTUs %r (the last fragment-size point is jumbo)" % (name, mtus))
 
 
 def check_svgs(d):
@@ -195,6 +201,15 @@ def main():
         fail("sfc_cycles: pinned %r on %d CPUs" % (cyc.get("pinned"), doc["meta"]["cpus"]))
     if any("pinned" in r for i, r in enumerate(doc["results"]) if i != 2):
         fail("a result other than sfc_cycles has pinned: %r" % doc["results"])
+    # Burst occupancy: the SFC's always, testpmd's 0 when its burst
+    # statistics were too coarse to tell; no other result has it.
+    ref_poll = cyc.get("reference_frames_per_busy_poll")
+    if not positive(cyc.get("frames_per_busy_poll")) or not (
+            isinstance(ref_poll, (int, float)) and math.isfinite(ref_poll) and ref_poll >= 0):
+        fail("sfc_cycles: frames per busy poll %r, reference %r" % (
+            cyc.get("frames_per_busy_poll"), ref_poll))
+    if any("frames_per_busy_poll" in r for i, r in enumerate(doc["results"]) if i != 2):
+        fail("a result other than sfc_cycles has frames_per_busy_poll: %r" % doc["results"])
     check_sweeps(doc["sweeps"])
     check_svgs(svg)
     shutil.rmtree(svg)

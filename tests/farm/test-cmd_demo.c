@@ -74,7 +74,8 @@ static const struct {
     {"--frag-dist lognormal --frag-mean 5000 --frag-sigma 1 --frag-max 4096",
      "--frag-mean 5000 is outside [--frag-min, --frag-max] (1024 to 4096)"},
     {"--burst-events 10 --rate 5", "--burst-events replaces --rate: give one of them"},
-    {"--burst-gap-us 5", "--burst-gap-us needs --burst-events"},
+    {"--burst-gap-us 5", "--burst-gap-us needs --burst-events above 0 (the pause "
+                         "between bursts of that many events)"},
     {"--kill-node-after 5 --nodes 1", "--kill-node-after needs --nodes 2 or more"},
     {"--sfc-shared", "--sfc-shared needs --sfc-workers 2 or more, one readout and one SFC (the "
                      "workers share the readout's one memif link)"},

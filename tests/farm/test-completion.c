@@ -89,7 +89,7 @@ static const char *ebfarm(const char *words)
 START_TEST(subcommands)
 {
     ck_assert_str_eq(ebfarm("\"\""),
-                     "bench\ndemo\ndown\nevents\nhelp\nkeygen\nlogs\nloopback\nmetrics\nsoak\n"
+                     "bench\ndemo\ndown\nevents\nhelp\nkeygen\nlogs\nloopback\nmetrics\nsim\nsoak\n"
                      "start\nstatus\nstop\ntop\nup\n");
     ck_assert_str_eq(ebfarm("st"), "start\nstatus\nstop\n");
     ck_assert_str_eq(ebfarm("--"), "--help\n");
@@ -140,7 +140,8 @@ START_TEST(values)
     ck_assert_str_eq(ebfarm("demo --frag-dist l"), "lognormal\n");
     ck_assert_str_eq(ebfarm("loopback --mode \"\""), "back-to-back\nlatency\nloss\nthroughput\n");
     ck_assert_str_eq(ebfarm("loopback --role \"\""), "both\nrx\ntx\n");
-    ck_assert_str_eq(ebfarm("loopback --idle \"\""), "backoff\nspin\n");
+    ck_assert_str_eq(ebfarm("loopback --idle \"\""), "auto\nbackoff\nspin\n");
+    ck_assert_str_eq(ebfarm("loopback --search \"\""), "binary\nmlr\n");
     ck_assert_str_eq(ebfarm("demo --events \"\""), "");
     ck_assert_str_eq(ebfarm("top --interval \"\""), "");
     ck_assert_str_eq(ebfarm("metrics --listen \"\""), "");

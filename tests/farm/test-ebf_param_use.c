@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-ebf_param_use.c - every shared parameter where it is taken: the daemons' options, configure, the farm file; the same range everywhere. */
+/* test-ebf_param_use.c - every shared parameter where it is taken: the daemons' options, configure, the farm file; the same range and default everywhere. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 
 #include "ebf_param.h"
 #include "farmfile.h"
+#include "farmfile_types.h"
 #include "node_ctl.h"
 #include "ro_ctl.h"
 #include "sfc_ctl.h"
@@ -21,7 +22,8 @@
  * just outside the range is refused with that place's message and the
  * range of the table, and the largest value is taken. A place that `use`
  * does not name must not know the key at all: a place with a range of its
- * own would be one the table does not govern.
+ * own would be one the table does not govern. The defaults: the daemons'
+ * --help, the demo's and the farm file's are the table's.
  */
 
 #define OUT_MAX 8192
@@ -406,6 +408,201 @@ START_TEST(test_farm_file)
 }
 END_TEST
 
+/* --- Defaults ----------------------------------------------------------------- */
+
+/* Every default the table holds is a value of its own range; the UDP port
+ * is the protocol's, one fragment size the smallest and largest. */
+START_TEST(test_default_values)
+{
+    uint8_t v[8], w[8];
+
+    for (unsigned i = 0; i < EBF_P_COUNT; i++) {
+        const struct ebf_param_def *d = &ebf_params[i];
+        int rc = ebf_param_default(d, v);
+        ck_assert_msg(rc == 0 || (rc == -ENOENT && !d->def[0]), "%s: default \"%s\" is not %s",
+                      d->key, d->def, what_in(d, (char[96]){0}, 96));
+    }
+    uint16_t udp = 0;
+    ck_assert_int_eq(ebf_param_default(EBF_PARAM(UDP_PORT), &udp), 0);
+    ck_assert_uint_eq(udp, EBF_UDP_PORT_DEFAULT);
+    ck_assert_int_eq(ebf_param_default(EBF_PARAM(FRAG_SIZE), v), 0);
+    ck_assert_int_eq(ebf_param_default(EBF_PARAM(FRAG_MIN), w), 0);
+    ck_assert_mem_eq(v, w, sizeof(uint32_t));
+    ck_assert_int_eq(ebf_param_default(EBF_PARAM(FRAG_MAX), w), 0);
+    ck_assert_mem_eq(v, w, sizeof(uint32_t));
+    ck_assert_int_eq(ebf_param_default(EBF_PARAM(FRAG_MEAN), v), -ENOENT);
+    ck_assert_int_eq(ebf_param_default(EBF_PARAM(PORTS), v), -ENOENT);
+}
+END_TEST
+
+static char help_text[OUT_MAX * 2];
+
+/* The standard output of cmd, into help_text; its exit status. */
+static int help_of(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+
+    ck_assert_msg(p != NULL, "cannot run %s", cmd);
+    size_t n = fread(help_text, 1, sizeof(help_text) - 1, p);
+    help_text[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The entry of --opt in help_text, its continuation lines included (up to
+ * the next line that starts an option) without its newline, into buf; 0
+ * when there is none. */
+static int help_entry(const char *opt, char *buf, size_t len)
+{
+    char head[64];
+    const char *p, *end;
+
+    snprintf(head, sizeof(head), "\n  --%s ", opt);
+    if (!(p = strstr(help_text, head)))
+        return 0;
+    p++;
+    end = strstr(p + 1, "\n  --");
+    if (!end)
+        end = p + strlen(p);
+    while (end > p && end[-1] == '\n')
+        end--;
+    snprintf(buf, len, "%.*s", (int)(end - p), p);
+    return 1;
+}
+
+/* Each daemon's --help ends the entry of every shared option it takes with
+ * the table's default, " (32)", where the table has one. */
+START_TEST(test_default_help)
+{
+    char cmd[600], entry[1024], want[64];
+
+    for (unsigned k = 0; k < sizeof(daemons) / sizeof(daemons[0]); k++) {
+        snprintf(cmd, sizeof(cmd), "%s/%s --help 2>/dev/null", getenv("EBFARM_BUILD_DIR"),
+                 daemons[k].exe);
+        ck_assert_int_eq(help_of(cmd), 0);
+        for (unsigned i = 0; i < EBF_P_COUNT; i++) {
+            const struct ebf_param_def *d = &ebf_params[i];
+            if (!(d->use & daemons[k].use) || i == EBF_P_PORTS)
+                continue;
+            ck_assert_msg(help_entry(d->opt, entry, sizeof(entry)), "%s --help: no --%s",
+                          daemons[k].component, d->opt);
+            size_t n = strlen(entry);
+            snprintf(want, sizeof(want), " (%s)", d->def);
+            if (d->def[0])
+                ck_assert_msg(n > strlen(want) && !strcmp(entry + n - strlen(want), want),
+                              "%s --help: --%s does not end with%s: %s", daemons[k].component,
+                              d->opt, want, entry);
+        }
+    }
+}
+END_TEST
+
+/* `ebfarm demo --help` names the farm file's defaults of the shared
+ * parameters it takes: the table's, a run's events and trigger_us its
+ * own (farmfile.h). */
+START_TEST(test_default_demo_help)
+{
+    char cmd[600], entry[1024], want[64];
+    unsigned seen = 0;
+
+    snprintf(cmd, sizeof(cmd), "%s/tools/ebfarm demo --help 2>/dev/null",
+             getenv("EBFARM_BUILD_DIR"));
+    ck_assert_int_eq(help_of(cmd), 0);
+    for (unsigned i = 0; i < EBF_P_COUNT; i++) {
+        const struct ebf_param_def *d = &ebf_params[i];
+        /* Entries that give no default: "--frag-min B --frag-max B  uniform
+         * fragment sizes", bursts and the write limit (off unless given). */
+        if (!(d->use & EBF_PU_FARM) || !d->def[0] || i == EBF_P_FRAG_MIN ||
+            i == EBF_P_BURST_EVENTS || i == EBF_P_STORE_MAX_MBS ||
+            !help_entry(d->opt, entry, sizeof(entry)))
+            continue;
+        if (i == EBF_P_EVENTS)
+            snprintf(want, sizeof(want), "(%u)", FF_RUN_EVENTS);
+        else if (i == EBF_P_TRIGGER_US)
+            snprintf(want, sizeof(want), "(%u)", FF_RUN_TRIGGER_US);
+        else
+            snprintf(want, sizeof(want), "(%s)", d->def);
+        ck_assert_msg(strstr(entry, want), "demo --help: --%s does not say %s: %s", d->opt,
+                      want, entry);
+        seen++;
+    }
+    ck_assert_uint_ge(seen, 12);
+}
+END_TEST
+
+/* Where the farm file keeps d's value (run, sfcs[0], nodes[0]); NULL for
+ * none. */
+static void *farm_field(struct farm_spec *s, unsigned id)
+{
+    struct ff_run *r = &s->run;
+
+    switch (id) {
+    case EBF_P_SOURCES: return &r->sources;
+    case EBF_P_EVENTS: return &r->events;
+    case EBF_P_RATE: return &r->rate;
+    case EBF_P_DURATION: return &r->duration_s;
+    case EBF_P_FRAG_SIZE: case EBF_P_FRAG_MIN: return &r->frag_min;
+    case EBF_P_FRAG_MAX: return &r->frag_max;
+    case EBF_P_FRAG_MEAN: return &r->frag_mean;
+    case EBF_P_FRAG_SIGMA: return &r->frag_sigma;
+    case EBF_P_SEED: return &r->seed;
+    case EBF_P_FAULT_SEED: return &r->fault_seed;
+    case EBF_P_BURST_EVENTS: return &r->burst_events;
+    case EBF_P_BURST_GAP_US: return &r->burst_gap_us;
+    case EBF_P_MTU: return &r->mtu;
+    case EBF_P_UDP_PORT: return &r->udp_port;
+    case EBF_P_TIMEOUT_MS: return &r->timeout_ms;
+    case EBF_P_SFC_ID: return &s->sfc[0].id;
+    case EBF_P_CAPACITY: return &s->sfc[0].capacity;
+    case EBF_P_MBUFS: return &s->sfc[0].mbufs;
+    case EBF_P_MAX_CREDITS: return &s->sfc[0].max_credits;
+    case EBF_P_CREDITS: return &s->node[0].credits;
+    case EBF_P_WORKERS: return &s->node[0].workers;
+    case EBF_P_TRIGGER_US: return &r->trigger_us;
+    case EBF_P_ACCEPT: return &r->accept;
+    case EBF_P_ACCEPT_SEED: return &r->accept_seed;
+    case EBF_P_METRICS_PERIOD_MS: return &r->metrics_period_ms;
+    case EBF_P_STORE_MAX_FILE_MB: return &r->store.max_file_mb;
+    case EBF_P_STORE_MAX_FILE_S: return &r->store.max_file_s;
+    case EBF_P_STORE_BUFFER_MB: return &r->store.buffer_mb;
+    case EBF_P_STORE_MAX_MBS: return &r->store.max_mbs;
+    }
+    return NULL;
+}
+
+/* A farm file that gives none of the shared keys holds the table's
+ * defaults (a run's events and trigger_us its own: farmfile.h); the SFC's
+ * workers are the node's parameter with the same default. */
+START_TEST(test_default_farm)
+{
+    static struct farm_spec spec;
+    static const char yaml[] = FARM_HEAD "sfcs:\n" "  - {name: sfc0, port: memif:a, mac: "
+                               "02:00:00:00:00:02}\n" "nodes:\n" "  - {name: n0, sfc: sfc0, "
+                               "port: memif:b, mac: 02:00:00:00:00:03}\n";
+    const uint64_t events = FF_RUN_EVENTS;
+    const double trigger_us = FF_RUN_TRIGGER_US;
+    char err[1024];
+    uint8_t v[8];
+
+    ck_assert_msg(farm_spec_parse(yaml, strlen(yaml), "d.yaml", &spec, err, sizeof(err)) == 0,
+                  "%s", err);
+    for (unsigned i = 0; i < EBF_P_COUNT; i++) {
+        const struct ebf_param_def *d = &ebf_params[i];
+        void *f = farm_field(&spec, i);
+        if (!(d->use & EBF_PU_FARM) || i == EBF_P_PORTS || !d->def[0])
+            continue;
+        ck_assert_msg(f != NULL, "farm key %s has no field in the test", d->key);
+        ck_assert_int_eq(ebf_param_default(d, v), 0);
+        const void *want = i == EBF_P_EVENTS ? (const void *)&events
+                           : i == EBF_P_TRIGGER_US ? (const void *)&trigger_us : (const void *)v;
+        ck_assert_msg(memcmp(f, want, ebf_param_size(d->type)) == 0,
+                      "farm file default of %s is not the table's %s", d->key, d->def);
+    }
+    ck_assert_int_eq(ebf_param_default(EBF_PARAM(WORKERS), v), 0);
+    ck_assert_mem_eq(&spec.sfc[0].workers, v, sizeof(uint16_t));
+}
+END_TEST
+
 Suite *ebf_param_use_suite(void);
 
 Suite *ebf_param_use_suite(void)
@@ -419,6 +616,10 @@ Suite *ebf_param_use_suite(void)
     tcase_add_test(tc, test_event_frames);
     tcase_add_test(tc, test_configure);
     tcase_add_test(tc, test_farm_file);
+    tcase_add_test(tc, test_default_values);
+    tcase_add_test(tc, test_default_help);
+    tcase_add_test(tc, test_default_demo_help);
+    tcase_add_test(tc, test_default_farm);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -89,7 +89,7 @@ START_TEST(test_refusals)
     ck_assert_int_eq(PARSE(&o, "--frag-size", "-1"), -1);
     ck_assert_str_eq(err, "bench: option '--frag-size': '-1' is not an integer in 64..1400");
     ck_assert_int_eq(PARSE(&o, "--only", "sfc"), -1);
-    ck_assert_str_eq(err, "bench: option '--only': unknown case 'sfc' (readout_tx, node_verify, sfc_cycles, sfc_capacity, sfc_workers, latency)");
+    ck_assert_str_eq(err, "bench: option '--only': unknown case 'sfc' (readout_tx, node_verify, sfc_cycles, sfc_capacity, sfc_sampled, sfc_workers, latency)");
     ck_assert_int_eq(PARSE(&o, "--pairs"), -1);
     ck_assert_str_eq(err, "bench: option '--pairs' needs a value");
     ck_assert_int_eq(PARSE(&o, "--json", "--csv"), -1);

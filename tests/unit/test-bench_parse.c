@@ -61,6 +61,35 @@ START_TEST(test_testpmd_io_cycles)
 }
 END_TEST
 
+/* --record-burst-stats (22.11): packets per non-empty burst of the port
+ * that received; the idle port and too many empty bursts tell nothing. */
+START_TEST(test_testpmd_rx_per_burst)
+{
+    FILE *f = text("  ---------------------- Forward statistics for port 0  ----------\n"
+                   "  RX-packets: 400000         RX-dropped: 0             RX-total: 400000\n"
+                   "  RX-bursts : 200000 [75% of 0 pkts + 20% of 32 pkts + 5% of other]\n"
+                   "  TX-packets: 0              TX-dropped: 0             TX-total: 0\n"
+                   "  ---------------------- Forward statistics for port 1  ----------\n"
+                   "  RX-packets: 0              RX-dropped: 0             RX-total: 0\n"
+                   "  RX-bursts : 900000 [100% of 0 pkts]\n"
+                   "  +++++++++++++++ Accumulated forward statistics for all ports++++++\n"
+                   "  RX-packets: 400000         RX-dropped: 0             RX-total: 400000\n");
+    double b;
+    ck_assert_int_eq(bench_testpmd_rx_per_burst(f, &b), 0);
+    ck_assert(b == 8);          /* 400000 over 50000 non-empty bursts */
+    fclose(f);
+    f = text("  RX-packets: 6400         RX-dropped: 0\n"
+             "  RX-bursts : 200 [100% of 32 pkts]\n");
+    ck_assert_int_eq(bench_testpmd_rx_per_burst(f, &b), 0);
+    ck_assert(b == 32);         /* no empty bursts at all */
+    fclose(f);
+    f = text("  RX-packets: 400000         RX-dropped: 0\n"
+             "  RX-bursts : 9000000 [95% of 0 pkts + 5% of 8 pkts]\n");
+    ck_assert_int_eq(bench_testpmd_rx_per_burst(f, &b), -1);   /* 1% is too coarse */
+    fclose(f);
+}
+END_TEST
+
 START_TEST(test_json_number)
 {
     static const char *const path[] = {"capacity", "sfc", "cycles_per_frame"};
@@ -173,6 +202,7 @@ Suite *bench_parse_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_testpmd_pps);
     tcase_add_test(tc, test_testpmd_io_cycles);
+    tcase_add_test(tc, test_testpmd_rx_per_burst);
     tcase_add_test(tc, test_json_number);
     tcase_add_test(tc, test_kv_number);
     tcase_add_test(tc, test_readout_stats);

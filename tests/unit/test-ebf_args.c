@@ -178,6 +178,12 @@ START_TEST(test_own_options)
     ck_assert_str_eq(own.fn_last, "42");
     ck_assert_uint_eq(own.frag, EBF_FRAG_MAX);
     ck_assert_int_eq(cl.common.have_mac, 0);
+    /* A shared parameter not given starts from the table's default. */
+    own.frag = 7;
+    cl.common.mtu = 9000;
+    ck_assert_int_eq(parse("--port=p", NULL), 0);
+    ck_assert_uint_eq(own.frag, 1024);
+    ck_assert_uint_eq(cl.common.mtu, 1500);
     ck_assert_int_eq(own.seen_u32, 1);
 }
 END_TEST
@@ -326,7 +332,8 @@ START_TEST(test_usage)
                        "  --flag                a flag\n";
     ck_assert_msg(strncmp(u, head, strlen(head)) == 0, "%s", u);
     ck_assert_msg(strstr(u, "\n  --poll spin|backoff   an idle mode\n") != NULL, "%s", u);
-    ck_assert_msg(strstr(u, "\n  --frag-size B         a shared parameter\n") != NULL, "%s", u);
+    ck_assert_msg(strstr(u, "\n  --frag-size B         a shared parameter (1024)\n") != NULL,
+                  "%s", u);
     ck_assert_ptr_nonnull(strstr(u, "\n  --link-timeout MS     wait for link up at most MS; "
                                     "0: do not wait (0)\n"));
     ck_assert_ptr_nonnull(strstr(u, "\n  --link-timeout MS     wait for link up at most MS; "

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-ebf_crc_paths.c - Check unit tests of every CRC32C path (table, one chain, four chains with AVX2 or AVX-512VL compares): all lengths and alignments, the pattern's diff, the fill, the join of the chains. */
+/* test-ebf_crc_paths.c - Check unit tests of every CRC32C path (table, one chain, four chains with AVX2 or AVX-512VL compares, with and without their stream prefetch): all lengths and alignments, the pattern's diff, the fill, the join of the chains. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -288,6 +288,55 @@ START_TEST(test_join_paths_agree)
 }
 END_TEST
 
+/* The prefetching paths against the plain ones: the CRC and the sequence
+ * check of every length up to a jumbo piece and past a round (8 KiB + 400
+ * words) at several alignments, with the chains' stream prefetch on and
+ * off, and after the frame-ahead hint (ebf_crc_prefetch), which leaves
+ * the bytes as they were; all equal to the reference. */
+START_TEST(test_prefetch_agrees)
+{
+    static uint8_t big[8 * 1440 + 64], copy[sizeof(big)];
+    static uint32_t pre[8 * 1440 + 1];
+    uint64_t w = 0x5555aaaa3333ccccull, d_on, d_off;
+
+    if (!use_path((size_t)_i))
+        return;
+    for (size_t o = 0; o < 64; o += 21) {
+        store_seq(big + o, 1440, w);
+        pre[0] = 0;
+        for (size_t l = 1; l <= 8 * 1440; l++)
+            pre[l] = ref_crc32c(pre[l - 1], big + o + l - 1, 1);
+        memcpy(copy, big, sizeof(big));
+        for (size_t n = 0; n <= 1440; n++) {
+            ebf_crc_prefetch(big + o, 8 * n);
+            ck_assert_int_eq(ebf_crc_stream_prefetch(0), 1);
+            uint32_t off = ebf_crc32c(0, big + o, 8 * n), soff = ebf_crc32c_seq(0, big + o, n, w,
+                                                                              STEP, &d_off);
+            ck_assert_int_eq(ebf_crc_stream_prefetch(1), 0);
+            uint32_t on = ebf_crc32c(0, big + o, 8 * n), son = ebf_crc32c_seq(0, big + o, n, w,
+                                                                            STEP, &d_on);
+            if (on != pre[8 * n] || off != pre[8 * n] || son != pre[8 * n] ||
+                soff != pre[8 * n] || d_on != 0 || d_off != 0)
+                ck_abort_msg("path %d offset %zu words %zu: crc %08x/%08x seq %08x/%08x "
+                             "(prefetch on/off), want %08x", _i, o, n, on, off, son, soff,
+                             pre[8 * n]);
+        }
+        ck_assert_int_eq(memcmp(copy, big, sizeof(big)), 0);
+    }
+    ebf_crc_use(EBF_CRC_BEST);
+}
+END_TEST
+
+static void stream_prefetch_off(void)
+{
+    ebf_crc_stream_prefetch(0);
+}
+
+static void stream_prefetch_on(void)
+{
+    ebf_crc_stream_prefetch(1);
+}
+
 /* --- Suite ----------------------------------------------------------------- */
 
 Suite *ebf_crc_paths_suite(void);   /* called by check-main.c, which has no header */
@@ -307,6 +356,17 @@ Suite *ebf_crc_paths_suite(void)
     tcase_add_loop_test(tc, test_long_inputs, 0, (int)N_PATHS);
     tcase_add_loop_test(tc, test_join, 0, (int)N_PATHS);
     tcase_add_test(tc, test_join_paths_agree);
+    tcase_add_loop_test(tc, test_prefetch_agrees, 0, (int)N_PATHS);
     suite_add_tcase(s, tc);
+
+    /* The same checks of every length and alignment on the plain paths
+     * (no stream prefetch in the chains; the case above has it on). */
+    TCase *plain = tcase_create("paths_no_prefetch");
+    tcase_set_timeout(plain, T_TIMEOUT);
+    tcase_add_checked_fixture(plain, stream_prefetch_off, stream_prefetch_on);
+    tcase_add_loop_test(plain, test_crc32c_all_lengths, 0, (int)N_PATHS);
+    tcase_add_loop_test(plain, test_seq_all_lengths, 0, (int)N_PATHS);
+    tcase_add_loop_test(plain, test_long_inputs, 0, (int)N_PATHS);
+    suite_add_tcase(s, plain);
     return s;
 }

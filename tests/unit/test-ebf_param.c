@@ -121,6 +121,65 @@ START_TEST(test_conf_set)
 }
 END_TEST
 
+/* A default as the table writes it, in the parameter's type; none for
+ * the keys that must be given. */
+START_TEST(test_default)
+{
+    uint16_t credits = 0, udp = 0;
+    double accept = 0, mean = -1;
+
+    ck_assert_int_eq(ebf_param_default(EBF_PARAM(CREDITS), &credits), 0);
+    ck_assert_uint_eq(credits, 32);
+    ck_assert_str_eq(EBF_PARAM(CREDITS)->def, "32");
+    ck_assert_int_eq(ebf_param_default(EBF_PARAM(ACCEPT), &accept), 0);
+    ck_assert(accept == 0.1);
+    ck_assert_int_eq(ebf_param_default(EBF_PARAM(UDP_PORT), &udp), 0);
+    ck_assert_str_eq(EBF_PARAM(UDP_PORT)->def, "50505");
+    ck_assert_uint_eq(udp, 50505);
+    ck_assert_int_eq(ebf_param_default(EBF_PARAM(FRAG_MEAN), &mean), -ENOENT);
+    ck_assert(mean == -1);
+}
+END_TEST
+
+/* The checks across parameters: exact words, options or keys as named. */
+START_TEST(test_cross)
+{
+    const struct ebf_param_names opts = {.opt = 1}, keys = {.pre = ""}, run = {.pre = "run."},
+                                 node = {.pre = "nodes[1]."};
+    char why[256] = "untouched";
+
+    ck_assert_int_eq(ebf_param_check_workers(&opts, 2, 2, why, sizeof(why)), 0);
+    ck_assert_int_eq(ebf_param_check_workers(&opts, 0, 1, why, sizeof(why)), 0);
+    ck_assert_str_eq(why, "untouched");
+    ck_assert_int_eq(ebf_param_check_workers(&opts, 3, 2, why, sizeof(why)), -EINVAL);
+    ck_assert_str_eq(why, "--workers 3 is more than --credits 2 (each trigger worker holds at "
+                          "least one event slot)");
+    ck_assert_int_eq(ebf_param_check_workers(&node, 15, 4, why, sizeof(why)), -EINVAL);
+    ck_assert_str_eq(why, "nodes[1].workers 15 is more than nodes[1].credits 4 (each trigger "
+                          "worker holds at least one event slot)");
+
+    ck_assert_int_eq(ebf_param_check_frag_range(&keys, 1024, 1024, why, sizeof(why)), 0);
+    ck_assert_int_eq(ebf_param_check_frag_range(&keys, 2000, 1024, why, sizeof(why)), -EINVAL);
+    ck_assert_str_eq(why, "frag_min 2000 is above frag_max 1024");
+    ck_assert_int_eq(ebf_param_check_frag_range(&opts, 101, 100, why, sizeof(why)), -EINVAL);
+    ck_assert_str_eq(why, "--frag-min 101 is above --frag-max 100");
+    ck_assert_int_eq(ebf_param_check_frag_range(&run, 2, 1, why, sizeof(why)), -EINVAL);
+    ck_assert_str_eq(why, "run.frag_min 2 is above run.frag_max 1");
+
+    ck_assert_int_eq(ebf_param_check_burst_gap(&opts, 0, 0, why, sizeof(why)), 0);
+    ck_assert_int_eq(ebf_param_check_burst_gap(&opts, 1, 10, why, sizeof(why)), 0);
+    ck_assert_int_eq(ebf_param_check_burst_gap(&opts, 1, 0, why, sizeof(why)), -EINVAL);
+    ck_assert_str_eq(why, "--burst-gap-us needs --burst-events above 0 (the pause between "
+                          "bursts of that many events)");
+    ck_assert_int_eq(ebf_param_check_burst_gap(&keys, 1, 0, why, sizeof(why)), -EINVAL);
+    ck_assert_str_eq(why, "burst_gap_us needs burst_events above 0 (the pause between bursts "
+                          "of that many events)");
+    /* A short buffer: cut, still a C string. */
+    ck_assert_int_eq(ebf_param_check_frag_range(&run, 2, 1, why, 8), -EINVAL);
+    ck_assert_str_eq(why, "run.fra");
+}
+END_TEST
+
 Suite *ebf_param_suite(void);
 
 Suite *ebf_param_suite(void)
@@ -133,6 +192,8 @@ Suite *ebf_param_suite(void)
     tcase_add_test(tc, test_parse);
     tcase_add_test(tc, test_range);
     tcase_add_test(tc, test_conf_set);
+    tcase_add_test(tc, test_default);
+    tcase_add_test(tc, test_cross);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -526,12 +526,25 @@ static const struct bad {
     {"top is a list",
      "- farm: t\n",
      "the file must be a mapping of keys (allowed: farm, keys, insecure, defaults, run, hosts, "
-     "readouts, sfcs, nodes)"},
+     "readouts, sfcs, nodes, sim)"},
     {"unknown top key",
      BASE
      "bogus: 1\n",
      "key 'bogus' is not allowed (allowed: farm, keys, insecure, defaults, run, hosts, "
-     "readouts, sfcs, nodes)"},
+     "readouts, sfcs, nodes, sim)"},
+    {"unknown sim key",
+     BASE
+     "sim:\n  link_gpbs: 10\n",
+     "key 'sim.link_gpbs' is not allowed (allowed: sources, sfcs, nodes_per_sfc, rate_hz, "
+     "arrivals, frag_bytes, mtu, link_gbps, link_latency_us, switch_buffer_kb, ro_spread_us, "
+     "ro_frame_ns, "
+     "sfc_frame_ns, sfc_event_ns, trigger, trigger_us, trigger_sigma, accept, credits, "
+     "capacity, timeout_ms, node_timeout_ms, sfc_timeout_ms, throttle_on, throttle_off, seed, "
+     "duration_s, drain_s, faults)"},
+    {"sim faults not a list",
+     BASE
+     "sim:\n  faults: node_death 1 0.5\n",
+     "key 'sim.faults' must be a list (0 to 16 entries)"},
     {"unknown defaults key",
      BASE
      "defaults:\n"
@@ -811,7 +824,7 @@ static const struct bad {
      "run:\n"
      "  frag_min: 2048\n"
      "  frag_max: 1024\n",
-     "key 'run.frag_min': 2048 is more than run.frag_max (1024)"},
+     "run.frag_min 2048 is above run.frag_max 1024"},
     {"bad port",
      BASE
      "    sfc_port: eth0\n",
@@ -1133,8 +1146,8 @@ static const struct bad {
      HEAD RO0 SFC0 NODE0
      "    credits: 2\n"
      "    workers: 3\n",
-     "key 'nodes[0].workers': 3 trigger workers are more than the node's 2 credits (each "
-     "worker holds at least one event slot)"},
+     "nodes[0].workers 3 is more than nodes[0].credits 2 (each trigger worker holds at least "
+     "one event slot)"},
     {"workers above 15",
      HEAD RO0 SFC0 NODE0
      "    workers: 16\n",
@@ -1239,15 +1252,15 @@ static const struct bad {
      BASE
      "run:\n"
      "  burst_gap_us: 500\n",
-     "key 'run.burst_gap_us' needs run.burst_events above 0 (it is the pause between bursts of "
-     "burst_events events)"},
+     "run.burst_gap_us needs run.burst_events above 0 (the pause between bursts of that many "
+     "events)"},
     {"burst_gap_us with burst_events 0",
      BASE
      "run:\n"
      "  burst_events: 0\n"
      "  burst_gap_us: 0\n",
-     "key 'run.burst_gap_us' needs run.burst_events above 0 (it is the pause between bursts of "
-     "burst_events events)"},
+     "run.burst_gap_us needs run.burst_events above 0 (the pause between bursts of that many "
+     "events)"},
     {"burst_gap_us too long",
      BASE
      "run:\n"
@@ -1473,6 +1486,25 @@ START_TEST(test_sfc_workers)
 }
 END_TEST
 
+/* The sim: section is kept as written for ebfarm sim; a file without
+ * one has none. */
+START_TEST(test_sim_section)
+{
+    ck_assert_msg(parse(BASE) == 0, "%s", err);
+    ck_assert_int_eq(spec.sim.present, 0);
+    ck_assert_msg(parse(BASE "sim:\n  sfcs: 175\n  link_gbps: 1.5\n  trigger: lognormal\n"
+                        "  faults: [\"node_death 3 1.5\", \"link_loss 0 2 0.1\"]\n") == 0,
+                  "%s", err);
+    ck_assert_int_eq(spec.sim.present, 1);
+    ck_assert_str_eq(spec.sim.sfcs, "175");
+    ck_assert_str_eq(spec.sim.link_gbps, "1.5");
+    ck_assert_str_eq(spec.sim.trigger, "lognormal");
+    ck_assert_str_eq(spec.sim.rate_hz, "");
+    ck_assert_uint_eq(spec.sim.n_faults, 2);
+    ck_assert_str_eq(spec.sim.fault[1], "link_loss 0 2 0.1");
+}
+END_TEST
+
 START_TEST(test_bad)
 {
     const struct bad *b = &bad[_i];
@@ -1567,8 +1599,8 @@ START_TEST(test_check_in_code)
     spec.run.silence_source = 7;
     spec.run.burst_gap_us = 10;
     ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
-    ck_assert_str_eq(err, "farm 'demo': key 'run.burst_gap_us' needs run.burst_events above 0 "
-                          "(it is the pause between bursts of burst_events events)");
+    ck_assert_str_eq(err, "farm 'demo': run.burst_gap_us needs run.burst_events above 0 (the "
+                          "pause between bursts of that many events)");
     spec.run.burst_events = 100;
     spec.run.rate = 5e4;
     ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
@@ -1768,6 +1800,7 @@ Suite *farmfile_suite(void)
     tcase_add_test(tc, test_faults_example);
     tcase_add_test(tc, test_every_example);
     tcase_add_test(tc, test_minimal_defaults);
+    tcase_add_test(tc, test_sim_section);
     tcase_add_test(tc, test_ports_and_overrides);
     tcase_add_test(tc, test_faults_and_sizes);
     tcase_add_test(tc, test_trigger);

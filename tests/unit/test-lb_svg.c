@@ -26,15 +26,19 @@ static char *svg_of(const struct lb_report *r)
 
 /*
  * The known report (tests/common/test-lb_report.h), worked by hand. Panel 1
- * (x 80..740 px, y 310..40 px): each trial at the rate it achieved, up to
- * 0.999 Mpps, axis to 0.999 * 1.05 = 1.04895 with ticks every 0.5 Mpps
- * (80 + 0.5 / 1.04895 * 660 = 394.6); loss up to 1 % at least, axis to
- * 1.05, ticks every 0.5 % (310 - 0.5 / 1.05 * 270 = 181.4, +4 for the
- * baseline). Trial 0 (64 B, colour 0, valid: filled) achieved 0.999 Mpps:
- * 80 + 0.999 / 1.04895 * 660 = 708.6, loss 0 at 310; trial 1 (1518 B,
- * colour 1, invalid: hollow) was asked for 0.8127 Mpps and achieved 0.8:
- * at 80 + 0.8 / 1.04895 * 660 = 583.4, not at 590.9, loss 6.152e-4 % at
- * 310 - 6.152e-4 / 1.05 * 270 = 309.8. Panel 2 (y 670..400): the 64 B
+ * (x 80..740 px): each trial at the rate it achieved, up to 0.999 Mpps,
+ * axis to 0.999 * 1.05 = 1.04895 with ticks every 0.5 Mpps (80 + 0.5 /
+ * 1.04895 * 660 = 394.6). Loss on a log axis (y 294..40 px, the band
+ * below it for zero loss): the one non-zero loss, 5 / 812744 = 6.152e-4 %,
+ * gives the decade 1e-4 .. 1e-3 %, ticks at 1, 2, 5 and 10 times 1e-4 %
+ * (294 - log10(2) * 254 = 217.5, +4 for the baseline); zero loss is drawn
+ * at 304 and labelled "0 %" at 308. Trial 0 (64 B, colour 0, valid:
+ * filled) achieved 0.999 Mpps: 80 + 0.999 / 1.04895 * 660 = 708.6, loss 0
+ * at 304; trial 1 (1518 B, colour 1, invalid: hollow) was asked for 0.8127
+ * Mpps and achieved 0.8: at 80 + 0.8 / 1.04895 * 660 = 583.4, not at
+ * 590.9, its loss at 294 - (log10(6.152e-4) + 4) * 254 = 93.6. The 64 B
+ * search found 1 Mfps: a dashed line at 80 + 1 / 1.04895 * 660 = 709.2
+ * labelled "1"; 1518 B found nothing, no line. Panel 2 (y 670..400): the 64 B
  * latency trial only (the 1518 B size has none, no kernel reference),
  * latency 100..700 ns, log axis from 100 / 1.5 = 66.7 to 700 * 1.5 = 1050
  * ns with ticks at 0.1, 0.2, 0.5 and 1 us (80 + log(100 / 66.7) / log(1050
@@ -50,18 +54,22 @@ static const char expected_svg[] =
     "<rect width='100%' height='100%' fill='white'/>\n"
     "<rect x='80' y='40' width='660' height='270' fill='none' stroke='#333'/>\n"
     "<text x='80' y='24' font-size='15' font-weight='bold'>Frame loss against achieved rate (fill"
-    "ed: valid trial, hollow: sender missed the rate)</text>\n"
+    "ed: valid trial, hollow: sender missed the rate; dashed: zero-loss rate found)</text>\n"
     "<text x='410' y='348' font-size='12' text-anchor='middle'>achieved rate, Mpps</text>\n"
     "<text x='16' y='180' font-size='12' transform='rotate(-90 16 180)' text-anchor='middle'>loss"
-    ", %</text>\n"
+    ", % (log)</text>\n"
     "<text x='80.0' y='326' font-size='11' text-anchor='middle'>0.0 Mpps</text>\n"
     "<text x='394.6' y='326' font-size='11' text-anchor='middle'>0.5 Mpps</text>\n"
     "<text x='709.2' y='326' font-size='11' text-anchor='middle'>1.0 Mpps</text>\n"
-    "<text x='74' y='314.0' font-size='11' text-anchor='end'>0.0 %</text>\n"
-    "<text x='74' y='185.4' font-size='11' text-anchor='end'>0.5 %</text>\n"
-    "<text x='74' y='56.9' font-size='11' text-anchor='end'>1.0 %</text>\n"
-    "<circle cx='708.6' cy='310.0' r='4' stroke='#1f77b4' fill='#1f77b4'/>\n"
-    "<circle cx='583.4' cy='309.8' r='4' stroke='#ff7f0e' fill='none'/>\n"
+    "<text x='74' y='298.0' font-size='11' text-anchor='end'>0.0001 %</text>\n"
+    "<text x='74' y='221.5' font-size='11' text-anchor='end'>0.0002 %</text>\n"
+    "<text x='74' y='120.5' font-size='11' text-anchor='end'>0.0005 %</text>\n"
+    "<text x='74' y='44.0' font-size='11' text-anchor='end'>0.001 %</text>\n"
+    "<text x='74' y='308' font-size='11' text-anchor='end'>0 %</text>\n"
+    "<line x1='709.2' y1='40' x2='709.2' y2='310' stroke='#1f77b4' stroke-dasharray='5,3'/>\n"
+    "<text x='709.2' y='36' font-size='10' fill='#1f77b4' text-anchor='middle'>1</text>\n"
+    "<circle cx='708.6' cy='304.0' r='4' stroke='#1f77b4' fill='#1f77b4'/>\n"
+    "<circle cx='583.4' cy='93.6' r='4' stroke='#ff7f0e' fill='none'/>\n"
     "<rect x='80' y='400' width='660' height='270' fill='none' stroke='#333'/>\n"
     "<text x='80' y='384' font-size='15' font-weight='bold'>One-way latency of every frame (log-b"
     "ucketed histogram)</text>\n"
@@ -123,7 +131,7 @@ END_TEST
  * (1..10 ns widened by 1.5: 0.667..15 ns, ticks at 1, 2, 5 and 10 ns shown
  * in us; fractions 0..1.05 every 0.2). */
 static const char *const kernel_lines[] = {
-    "<rect x='705.1' y='306.5' width='7' height='7' stroke='#1f77b4' fill='#1f77b4'/>\n",
+    "<rect x='705.1' y='300.5' width='7' height='7' stroke='#1f77b4' fill='#1f77b4'/>\n",
     "<text x='166.0' y='686' font-size='11' text-anchor='middle'>0.001 \xc2\xb5s</text>\n",
     "<text x='312.9' y='686' font-size='11' text-anchor='middle'>0.002 \xc2\xb5s</text>\n",
     "<text x='507.1' y='686' font-size='11' text-anchor='middle'>0.005 \xc2\xb5s</text>\n",
@@ -147,7 +155,7 @@ START_TEST(test_svg_kernel_no_latency)
         ck_assert_msg(strstr(text, kernel_lines[i]) != NULL, "missing: %s", kernel_lines[i]);
     ck_assert_ptr_null(strstr(text, "<polyline"));
     ck_assert_ptr_null(strstr(text, "<circle cx='708.6'"));
-    ck_assert_ptr_nonnull(strstr(text, "<circle cx='583.4' cy='309.8' r='4' stroke='#ff7f0e' "
+    ck_assert_ptr_nonnull(strstr(text, "<circle cx='583.4' cy='93.6' r='4' stroke='#ff7f0e' "
                                        "fill='none'/>\n"));
     /* the known figure's lines, minus the polyline, plus two y ticks */
     unsigned lines = 0, want = 0;

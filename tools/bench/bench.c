@@ -11,6 +11,7 @@
 
 #include "bench_cap.h"
 #include "bench_latency.h"
+#include "bench_meta.h"
 #include "bench_sfc.h"
 #include "bench_stats.h"
 #include "bench_txrate.h"
@@ -23,7 +24,8 @@ static const struct bench_case_def cases[BENCH_CASE_MAX] = {
     [BENCH_CASE_READOUT_TX] = {NULL, "frames/s", "testpmd_txonly", bench_txrate_side},
     [BENCH_CASE_NODE_VERIFY] = {NULL, "bytes/s", "crc32c", bench_verify_side},
     [BENCH_CASE_SFC_CYCLES] = {NULL, "cycles/frame", "testpmd_io", bench_sfc_side},
-    [BENCH_CASE_SFC_CAPACITY] = {NULL, "frames/s", "ring_io", bench_cap_side},
+    [BENCH_CASE_SFC_CAPACITY] = {NULL, "frames/s", "crc32c_pass", bench_cap_side},
+    [BENCH_CASE_SFC_SAMPLED] = {NULL, "frames/s", "header_forward", bench_sampled_side},
     [BENCH_CASE_SFC_WORKERS] = {NULL, "frames/s", "one_worker", bench_workers_side},
     [BENCH_CASE_LATENCY] = {NULL, "us", "idle_backoff", NULL}, /* bench_latency_run */
 };
@@ -31,16 +33,23 @@ static const struct bench_case_def cases[BENCH_CASE_MAX] = {
 int bench_run_case(struct bench_env *env, const struct bench_case_def *def,
                    struct bench_result *r, FILE *progress, char *err, size_t len)
 {
-    double s[BENCH_MAX_PAIRS], ref[BENCH_MAX_PAIRS];
+    double s[BENCH_MAX_PAIRS], ref[BENCH_MAX_PAIRS], sp[BENCH_MAX_PAIRS], rp[BENCH_MAX_PAIRS];
     unsigned n = env->o->pairs;
     for (unsigned i = 0; i < n; i++) {
-        if (def->side(env, 0, &s[i], err, len) != 0 || def->side(env, 1, &ref[i], err, len) != 0)
+        env->per_poll = 0;
+        if (def->side(env, 0, &s[i], err, len) != 0)
             return -1;
+        sp[i] = env->per_poll;
+        env->per_poll = 0;
+        if (def->side(env, 1, &ref[i], err, len) != 0)
+            return -1;
+        rp[i] = env->per_poll;
         if (progress)
             fprintf(progress, "bench: %s pair %u/%u: %.4g %s, %s %.4g\n", def->name, i + 1, n,
                     s[i], def->unit, def->reference, ref[i]);
     }
     bench_result_set(r, def->name, def->unit, def->reference, s, ref, n);
+    bench_result_per_poll(r, sp, rp, n);
     return 0;
 }
 
@@ -72,9 +81,15 @@ static int find_testpmd(struct bench_env *env, char *err, size_t len)
     return -1;
 }
 
-/* Write each sweep's SVG figure as DIR/<name>.svg (DIR made if missing). */
+/* Write each sweep's SVG figure as DIR/<name>.svg (DIR made if missing),
+ * the machine, DPDK version and date in its footer. */
 static int write_svgs(const char *dir, const struct bench_sweep *sw, int n, char *err, size_t len)
 {
+    struct bench_meta m;
+    char footer[512];
+    bench_meta_collect(&m);
+    snprintf(footer, sizeof(footer), "%s, %u CPUs; DPDK %s; %s; ebfarm-sfc-capacity over "
+             "net_ring, --verify full", m.cpu_model, m.cpus, m.dpdk_version, m.date);
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         snprintf(err, len, "--svg %s: cannot make the directory: %s", dir, strerror(errno));
         return -1;
@@ -87,7 +102,7 @@ static int write_svgs(const char *dir, const struct bench_sweep *sw, int n, char
             snprintf(err, len, "--svg %s: cannot write %s", dir, path);
             return -1;
         }
-        bench_sweep_svg(f, &sw[i]);
+        bench_sweep_svg(f, &sw[i], footer);
         fclose(f);
     }
     return 0;

@@ -8,10 +8,14 @@
 
 #include "bench_parse.h"
 #include "bench_proc.h"
+#include "bench_stats.h"
 
 #define CAP_SOURCES 8
 
-static const unsigned sweep_frag[] = {64, 256, 1024, 4096, 8000};
+static const unsigned sweep_frag[] = {64, 256, 1024, 4096, 8000, 8000};
+/* The MTU of each fragment-size point: the last one is 8000 B in one
+ * jumbo frame, the one before it the same fragment in 1500-byte pieces. */
+static const unsigned sweep_frag_mtu[] = {1500, 1500, 1500, 1500, 1500, 9000};
 static const unsigned sweep_sources[] = {1, 2, 8, 32, 128};
 static const unsigned sweep_workers[] = {1, 2};
 
@@ -29,11 +33,21 @@ static char *slurp(const char *path)
     return buf;
 }
 
-int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned sources,
-                  unsigned workers, struct bench_cap_run *r, char *err, size_t len)
+/* The rig's option for mode: --verify for the SFC's policies, --ref for
+ * the references. */
+static const char *mode_opt(const char *mode)
+{
+    if (!mode)
+        return NULL;
+    return strcmp(mode, "sampled") == 0 || strcmp(mode, "none") == 0 || strcmp(mode, "full") == 0
+               ? "--verify" : "--ref";
+}
+
+int bench_cap_run(struct bench_env *env, const char *mode, unsigned frag_size, unsigned sources,
+                  unsigned workers, unsigned mtu, struct bench_cap_run *r, char *err, size_t len)
 {
     char exe[PATH_MAX + 48], prefix[64], fp[80], out[PATH_MAX + 96], frag[16], src[16], ms[16];
-    char lcores[16], w[16];
+    char lcores[16], w[16], mtus[16];
     bench_env_prefix(env, prefix, sizeof(prefix));
     snprintf(exe, sizeof(exe), "%s/tools/bench/ebfarm-sfc-capacity", env->build);
     snprintf(fp, sizeof(fp), "--file-prefix=%s", prefix);
@@ -43,10 +57,11 @@ int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned so
     snprintf(ms, sizeof(ms), "%u", env->o->quick ? 300u : 1000u);
     snprintf(lcores, sizeof(lcores), workers > 1 ? "0-%u" : "0", workers - 1);
     snprintf(w, sizeof(w), "%u", workers);
+    snprintf(mtus, sizeof(mtus), "%u", mtu);
     char *argv[] = {exe, "--no-huge", "-m", workers > 1 ? "512" : "256", "--no-pci",
                     "--no-telemetry", "-l", lcores, "--log-level=*:warning", fp, "--",
                     "--frag-size", frag, "--sources", src, "--ms", ms, "--workers", w,
-                    io ? "--io" : NULL, NULL};
+                    "--mtu", mtus, (char *)mode_opt(mode), (char *)mode, NULL};
     struct bench_proc_limits lim = {.interrupt_after_s = 0, .timeout_s = 60};
     if (bench_proc_run(argv, out, &lim, prefix, err, len) != 0)
         return -1;
@@ -67,7 +82,19 @@ int bench_cap_run(struct bench_env *env, int io, unsigned frag_size, unsigned so
 int bench_cap_side(struct bench_env *env, int reference, double *value, char *err, size_t len)
 {
     struct bench_cap_run r;
-    if (bench_cap_run(env, reference, env->o->frag_size, CAP_SOURCES, 1, &r, err, len) != 0)
+    if (bench_cap_run(env, reference ? "crc" : NULL, env->o->frag_size, CAP_SOURCES, 1, 1500,
+                      &r, err, len) != 0)
+        return -1;
+    *value = r.fps;
+    return 0;
+}
+
+int bench_sampled_side(struct bench_env *env, int reference, double *value, char *err,
+                       size_t len)
+{
+    struct bench_cap_run r;
+    if (bench_cap_run(env, reference ? "header" : "sampled", env->o->frag_size, CAP_SOURCES, 1,
+                      1500, &r, err, len) != 0)
         return -1;
     *value = r.fps;
     return 0;
@@ -77,30 +104,59 @@ int bench_workers_side(struct bench_env *env, int reference, double *value, char
                        size_t len)
 {
     struct bench_cap_run r;
-    if (bench_cap_run(env, 0, env->o->frag_size, CAP_SOURCES, reference ? 1 : 2, &r, err,
-                      len) != 0)
+    if (bench_cap_run(env, NULL, env->o->frag_size, CAP_SOURCES, reference ? 1 : 2, 1500,
+                      &r, err, len) != 0)
         return -1;
     *value = r.fps_wall;
     return 0;
 }
 
+/* The median, min and max of each figure of k runs (k <= 5). */
+static void point_of(const struct bench_cap_run *run, unsigned k, struct bench_cap_run *med,
+                     struct bench_cap_run *lo, struct bench_cap_run *hi)
+{
+    double v[4][5];
+    struct bench_spread sp;
+    for (unsigned j = 0; j < k; j++) {
+        v[0][j] = run[j].fps;
+        v[1][j] = run[j].cycles_per_frame;
+        v[2][j] = run[j].gbps;
+        v[3][j] = run[j].fps_wall;
+    }
+    double *out[3][4] = {{&med->fps, &med->cycles_per_frame, &med->gbps, &med->fps_wall},
+                         {&lo->fps, &lo->cycles_per_frame, &lo->gbps, &lo->fps_wall},
+                         {&hi->fps, &hi->cycles_per_frame, &hi->gbps, &hi->fps_wall}};
+    for (int f = 0; f < 4; f++) {
+        bench_spread_of(v[f], k, &sp);
+        *out[0][f] = sp.median;
+        *out[1][f] = sp.min;
+        *out[2][f] = sp.max;
+    }
+}
+
 /* over: 0 fragment sizes, 1 sources, 2 workers (at frag_size fixed and
- * CAP_SOURCES sources). */
+ * CAP_SOURCES sources); sw->runs runs a point, their medians and spread. */
 static int sweep(struct bench_env *env, struct bench_sweep *sw, const unsigned *x, unsigned n,
                  int over, FILE *progress, char *err, size_t len)
 {
+    struct bench_cap_run run[5];
     sw->n = n;
+    sw->runs = env->o->quick ? 2 : 3;
     for (unsigned i = 0; i < n; i++) {
         unsigned frag = over ? sw->fixed : x[i], src = over == 1 ? x[i] : CAP_SOURCES;
         if (over == 0)
             src = sw->fixed;
         sw->x[i] = x[i];
-        if (bench_cap_run(env, 0, frag, src, over == 2 ? x[i] : 1, &sw->y[i], err, len) != 0)
-            return -1;
+        sw->mtu[i] = over == 0 ? sweep_frag_mtu[i] : 1500;
+        for (unsigned k = 0; k < sw->runs; k++)
+            if (bench_cap_run(env, NULL, frag, src, over == 2 ? x[i] : 1, sw->mtu[i], &run[k],
+                              err, len) != 0)
+                return -1;
+        point_of(run, sw->runs, &sw->y[i], &sw->lo[i], &sw->hi[i]);
         if (progress)
-            fprintf(progress, "bench: %s %s=%u: %.4g frames/s, %.3g Gbit/s per busy s; "
-                    "%.4g frames per wall s\n", sw->name, sw->x_name, x[i], sw->y[i].fps,
-                    sw->y[i].gbps, sw->y[i].fps_wall);
+            fprintf(progress, "bench: %s %s=%u mtu=%u: %.4g frames/s, %.3g Gbit/s per busy s; "
+                    "%.4g frames per wall s (medians of %u)\n", sw->name, sw->x_name, x[i],
+                    sw->mtu[i], sw->y[i].fps, sw->y[i].gbps, sw->y[i].fps_wall, sw->runs);
     }
     return 0;
 }

@@ -14,6 +14,8 @@ struct bench_env {
     char tmp[PATH_MAX];          /* scratch directory of this bench run: outputs, stats files */
     char testpmd[PATH_MAX];      /* the dpdk-testpmd program */
     unsigned seq;                /* runs so far: the unique part of names */
+    double per_poll;             /* frames per busy poll of the last side run, when it
+                                    tells (sfc_cycles: burst occupancy); else 0 */
 };
 
 /* One side of a case: run it once and give its figure. reference selects

@@ -15,8 +15,8 @@ const char bench_usage[] =
     "  --pairs N        subject/reference pairs per result (5..100, default 5)\n"
     "  --frag-size N    fragment payload bytes (64..1400, default 1024)\n"
     "  --only CASE      run one case (repeatable): readout_tx, node_verify,\n"
-    "                   sfc_cycles, sfc_capacity, sfc_workers, latency (not in\n"
-    "                   --quick unless named here)\n"
+    "                   sfc_cycles, sfc_capacity, sfc_sampled, sfc_workers,\n"
+    "                   latency (not in --quick unless named here)\n"
     "  --no-sweeps      leave out the sweeps of sfc_capacity (fragment sizes,\n"
     "                   sources, workers)\n"
     "  --svg DIR        write one SVG figure per sweep into DIR\n"
@@ -54,7 +54,7 @@ static int parse_case(const char *s, unsigned *only, char *err, size_t len)
         }
     snprintf(err, len,
              "bench: option '--only': unknown case '%s' (readout_tx, node_verify, sfc_cycles, "
-             "sfc_capacity, sfc_workers, latency)", s);
+             "sfc_capacity, sfc_sampled, sfc_workers, latency)", s);
     return -1;
 }
 

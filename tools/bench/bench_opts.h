@@ -32,7 +32,8 @@ struct bench_opts {
     X(READOUT_TX, "readout_tx", "readout TX rate against dpdk-testpmd txonly")         \
     X(NODE_VERIFY, "node_verify", "node piece verification against a plain CRC32C pass") \
     X(SFC_CYCLES, "sfc_cycles", "SFC busy cycles per frame against dpdk-testpmd io-forward") \
-    X(SFC_CAPACITY, "sfc_capacity", "SFC frames per busy second in-process, and its sweeps") \
+    X(SFC_CAPACITY, "sfc_capacity", "SFC frames per busy second in-process (--verify full) against a CRC32C pass, and its sweeps") \
+    X(SFC_SAMPLED, "sfc_sampled", "the same with --verify sampled against a header-parsing forward") \
     X(SFC_WORKERS, "sfc_workers", "SFC of 2 workers against 1: frames per wall second in-process") \
     X(LATENCY, "latency", "end-to-end p50/p99 at 10,000 events/s, spinning against backoff")
 

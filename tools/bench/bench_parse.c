@@ -64,6 +64,28 @@ int bench_testpmd_io_cycles(FILE *out, double *cycles, double *packets)
     return *cycles >= 0 && *packets >= 0 ? 0 : -1;
 }
 
+int bench_testpmd_rx_per_burst(FILE *out, double *per_burst)
+{
+    char line[512];
+    double rx = -1;
+    *per_burst = -1;
+    while (fgets(line, sizeof(line), out)) {
+        const char *b = strstr(line, "RX-bursts : ");
+        unsigned long long total;
+        int zero_pct = 0, k = 0, n = 0;
+        if (strstr(line, "RX-packets:") && !strstr(line, "Accumulated"))
+            rx = number_after(line, "RX-packets:");
+        if (!b || rx <= 0 || sscanf(b, "RX-bursts : %llu [%d%% of %d pkts%n", &total, &zero_pct,
+                                    &n, &k) != 3 || k == 0)
+            continue;
+        double busy = (double)total * (n == 0 ? (100.0 - zero_pct) / 100.0 : 1.0);
+        if (n != 0 || zero_pct <= 90)          /* else the rounding to 1% is too coarse */
+            *per_burst = busy > 0 ? rx / busy : -1;
+        rx = -1;
+    }
+    return *per_burst > 0 ? 0 : -1;
+}
+
 int bench_json_number(const char *text, const char *const *keys, unsigned n, double *out)
 {
     const char *p = text;

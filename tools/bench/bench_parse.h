@@ -25,6 +25,16 @@ double bench_testpmd_tx_pps(FILE *out);
 int bench_testpmd_io_cycles(FILE *out, double *cycles, double *packets);
 
 /*
+ * With --record-burst-stats dpdk-testpmd 22.11 prints under a port's
+ * "RX-packets: N" a line "RX-bursts : T [P% of 0 pkts + ...]": T receive
+ * bursts, P percent of them empty (whole percents). Sets *per_burst to the
+ * packets per non-empty burst of the port that received (N over T (100 -
+ * P) / 100); returns 0, or -1 when no port received or more than 90% of
+ * its bursts were empty (1% of rounding would be too much of the rest).
+ */
+int bench_testpmd_rx_per_burst(FILE *out, double *per_burst);
+
+/*
  * The number after the last of keys (n quoted JSON keys, each looked for
  * after the previous one) in text: {"a": {"b": 3}} with keys a, b gives 3.
  * Enough for the summary of `ebfarm demo --json`, whose keys are unique

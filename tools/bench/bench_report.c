@@ -22,6 +22,27 @@ void bench_result_set(struct bench_result *r, const char *name, const char *unit
     r->pinned = -1;
 }
 
+/* The spread of the positive ones of v[0..n). */
+static void spread_told(const double *v, size_t n, struct bench_spread *sp)
+{
+    double t[BENCH_MAX_PAIRS];
+    size_t k = 0;
+    for (size_t i = 0; i < n && i < BENCH_MAX_PAIRS; i++)
+        if (v[i] > 0)
+            t[k++] = v[i];
+    if (k)
+        bench_spread_of(t, k, sp);
+    else
+        memset(sp, 0, sizeof(*sp));
+}
+
+void bench_result_per_poll(struct bench_result *r, const double *s, const double *ref, size_t n)
+{
+    spread_told(s, n, &r->value_per_poll);
+    spread_told(ref, n, &r->reference_per_poll);
+    r->per_poll = r->value_per_poll.median > 0 || r->reference_per_poll.median > 0;
+}
+
 void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_result *r,
                        size_t n)
 {
@@ -44,6 +65,12 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
         fprintf(f, "%-20s %-34s %-13s %-20s %-34s %s%s\n", r[i].name, v, r[i].unit,
                 r[i].reference, rv, ra, r[i].pinned == 0 ? "  (not pinned)" : "");
     }
+    for (size_t i = 0; i < n; i++)
+        if (r[i].per_poll)
+            fprintf(f, "frames per busy poll: %s %.3g [%.3g-%.3g], %s %.3g [%.3g-%.3g]\n",
+                    r[i].name, r[i].value_per_poll.median, r[i].value_per_poll.min,
+                    r[i].value_per_poll.max, r[i].reference, r[i].reference_per_poll.median,
+                    r[i].reference_per_poll.min, r[i].reference_per_poll.max);
     for (size_t i = 0; i < n; i++)
         if (r[i].note[0])
             fprintf(f, "note: %s: %s\n", r[i].name, r[i].note);
@@ -113,6 +140,9 @@ static void json_result(FILE *f, const struct bench_result *r)
             r->reference_value.min, r->reference_value.max, r->ratio.min, r->ratio.max);
     if (r->pinned >= 0)
         fprintf(f, ",\"pinned\":%s", r->pinned ? "true" : "false");
+    if (r->per_poll)            /* 0: that side's runs did not tell */
+        fprintf(f, ",\"frames_per_busy_poll\":%.6g,\"reference_frames_per_busy_poll\":%.6g",
+                r->value_per_poll.median, r->reference_per_poll.median);
     if (r->note[0]) {
         fputs(",\"note\":", f);
         json_str(f, r->note);

@@ -34,11 +34,18 @@ struct bench_result {
     int pinned;                  /* -1 (bench_result_set): no placement question; 1: every
                                   * process where the case asks; 0: not (note says why) */
     char note[256];              /* "" or what the reader must know of this result */
+    int per_poll;                /* 1: the sides told their frames per busy poll */
+    struct bench_spread value_per_poll, reference_per_poll;   /* of the runs that told */
 };
 
 /* Fill r from pairs of runs: s[i] the subject's, ref[i] the reference's. */
 void bench_result_set(struct bench_result *r, const char *name, const char *unit,
                       const char *reference, const double *s, const double *ref, size_t n);
+
+/* The frames per busy poll (burst occupancy) of each side's runs, 0 where
+ * a run did not tell: r->per_poll set when any did, the spreads over the
+ * runs that told (0 when none of a side's did). */
+void bench_result_per_poll(struct bench_result *r, const double *s, const double *ref, size_t n);
 
 /* A human table: metadata lines, then one row per result (median and
  * min-max of value, reference value and ratio). */

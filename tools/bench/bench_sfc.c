@@ -71,8 +71,14 @@ static int demo_run(struct bench_env *env, double *value, char *err, size_t len)
     if (bench_proc_run(argv, out, &lim, prefix, err, len) != 0)
         return -1;
     static const char *const path[] = {"capacity", "sfc", "cycles_per_frame"};
+    static const char *const passes[] = {"capacity", "sfc", "busy_passes"};
+    static const char *const frames[] = {"capacity", "sfc", "frames"};
     char *text = slurp(out);
     int rc = text ? bench_json_number(text, path, 3, value) : -1;
+    double np, nf;
+    if (rc == 0 && bench_json_number(text, passes, 3, &np) == 0 &&
+        bench_json_number(text, frames, 3, &nf) == 0 && np > 0)
+        env->per_poll = nf / np;                /* frames per busy pass of its lcore */
     free(text);
     if (rc != 0)
         snprintf(err, len, "ebfarm demo --json gave no capacity.sfc.cycles_per_frame (%s)", out);
@@ -138,7 +144,7 @@ static int testpmd_io_run(struct bench_env *env, double *value, char *err, size_
              "--vdev=net_memif0,role=server,id=0,socket=%s,socket-abstract=no", sock);
     char *argv[] = {env->testpmd, lcores, "--no-huge", "-m", "256", "--no-pci", vdev,
                     "--vdev=net_null0,no-rx=1", fp, "--", "--forward-mode=io",
-                    "--record-core-cycles", "--stats-period", "1",
+                    "--record-core-cycles", "--record-burst-stats", "--stats-period", "1",
                     "--total-num-mbufs=16384", NULL};
     int pid = bench_proc_start_on(argv, out, pin ? bench_cpu_bit(c0) | bench_cpu_bit(c1) : 0);
     if (pid < 0) {
@@ -161,6 +167,10 @@ static int testpmd_io_run(struct bench_env *env, double *value, char *err, size_
     FILE *f = fopen(out, "r");
     double cycles, packets;
     rc = f ? bench_testpmd_io_cycles(f, &cycles, &packets) : -1;
+    double per_burst;
+    if (f && rc == 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        bench_testpmd_rx_per_burst(f, &per_burst) == 0)
+        env->per_poll = per_burst;
     if (f)
         fclose(f);
     if (rc != 0 || packets <= 0) {

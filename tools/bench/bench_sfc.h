@@ -13,7 +13,10 @@
  * most). *value is cycles per frame. With 2 CPUs or more both sides are
  * placed alike: the forwarding lcore (the SFC's, spinning; testpmd's
  * lcore 1) alone on the tool's second CPU, everything else (readout,
- * nodes, testpmd's main lcore, every control thread) on its first. */
+ * nodes, testpmd's main lcore, every control thread) on its first.
+ * env->per_poll: frames per busy poll, the SFC's (its summary's frames
+ * over busy_passes) or testpmd's (--record-burst-stats: packets per
+ * non-empty receive burst), when known. */
 /* 1 when the runs are placed (2 CPUs or more), else 0 with why in note. */
 int bench_sfc_pinned(char *note, size_t len);
 

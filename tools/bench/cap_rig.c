@@ -10,6 +10,7 @@
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 
+#include "ebf_crc.h"
 #include "ebf_param.h"
 #include "ebf_pattern.h"
 #include "ebf_port.h"
@@ -17,6 +18,7 @@
 
 #define RING_SIZE 8192
 #define POOL_MBUFS 16383
+#define POOL_MBUFS_JUMBO 8191    /* data rooms over 2 KiB: half as many (memory) */
 
 static const uint8_t ro_mac[6] = {0x02, 0xeb, 0, 0, 0x01, 0x00};
 
@@ -27,15 +29,22 @@ static void node_mac(unsigned lane, unsigned n, uint8_t mac[6])
     memcpy(mac, m, 6);
 }
 
-static struct rte_ring *ring(const char *base, unsigned lane)
+/* A lane's ring of RING_SIZE, or of size entries when that is more. */
+static struct rte_ring *ring_of(const char *base, unsigned lane, unsigned size)
 {
     char name[RTE_RING_NAMESIZE];
     snprintf(name, sizeof(name), "%s%u", base, lane);
-    struct rte_ring *r = rte_ring_create(name, RING_SIZE, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+    size = size > RING_SIZE ? rte_align32pow2(size) : RING_SIZE;
+    struct rte_ring *r = rte_ring_create(name, size, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
     if (!r)
         fprintf(stderr, "sfc-capacity: cannot make ring %s: %s\n", name,
                 rte_strerror(rte_errno));
     return r;
+}
+
+static struct rte_ring *ring(const char *base, unsigned lane)
+{
+    return ring_of(base, lane, RING_SIZE);
 }
 
 static int ring_port(const char *base, unsigned lane, struct rte_ring *rx, struct rte_ring *tx,
@@ -52,11 +61,34 @@ static int ring_port(const char *base, unsigned lane, struct rte_ring *rx, struc
     return 0;
 }
 
+/* The data room a frame of o->mtu needs (Ethernet header on top of the
+ * MTU), at least the usual 2 KiB. */
+static uint16_t pool_room(const struct cap_opts *o)
+{
+    unsigned room = (unsigned)o->mtu + EBF_ETH_HLEN + 4;
+    return (uint16_t)(room > 2048 ? room : 2048);
+}
+
+/* Mbufs per lane in each pool: fewer for jumbo data rooms; a round's
+ * frames and 4096 more (the ports' descriptors, credits), 2^k - 1. */
+static unsigned lane_mbufs(const struct cap_opts *o)
+{
+    unsigned base = pool_room(o) > 2048 ? POOL_MBUFS_JUMBO : POOL_MBUFS;
+    unsigned need = rte_align32pow2(o->batch_frames + 4096) - 1;
+    return need > base ? need : base;
+}
+
+/* Events the SFC's table holds per lane: a round's, at least 4096. */
+static unsigned lane_events(const struct cap_rig *g)
+{
+    return g->batch_events > 4096 ? rte_align32pow2(g->batch_events) : 4096;
+}
+
 int cap_pools_up(struct cap_pools *p, const struct cap_opts *o)
 {
     unsigned w = o->workers ? o->workers : 1;
-    p->mbufs = POOL_MBUFS * w + (w - 1);         /* 2^k - 1 for 1 lane */
-    p->pool = ebf_pool_create("cap_pool", p->mbufs, 2048, 0);
+    p->mbufs = lane_mbufs(o) * w + (w - 1);      /* 2^k - 1 for 1 lane */
+    p->pool = ebf_pool_create("cap_pool", p->mbufs, pool_room(o), 0);
     p->hdr_pool = ebf_pool_create("cap_hdr", p->mbufs, 128, 0);
     p->clone_pool = ebf_pool_create("cap_clone", p->mbufs, 0, 0);
     if (!p->pool || !p->hdr_pool || !p->clone_pool) {
@@ -96,7 +128,7 @@ static int make_shared_ports(struct cap_rig *g, const struct cap_pools *pl)
 
     g->r_void = ring("cap_void", g->lane);
     if (g->lane == 0) {
-        g->r_in = shared_ring("cap_in", n);
+        g->r_in = shared_ring("cap_in", n * (g->o.batch_frames / RING_SIZE + 1));
         g->r_up = shared_ring("cap_up", n);
         for (unsigned w = 0; w < n; w++)
             if (!(down[w] = ring("cap_down", w)))
@@ -136,7 +168,7 @@ static int make_ports(struct cap_rig *g, const struct cap_pools *pl)
 {
     if (g->o.shared && g->o.workers > 1)
         return make_shared_ports(g, pl);
-    g->r_in = ring("cap_in", g->lane);
+    g->r_in = ring_of("cap_in", g->lane, g->o.batch_frames + 1);    /* a round at once */
     g->r_void = ring("cap_void", g->lane);
     g->r_down = ring("cap_down", g->lane);
     g->r_up = ring("cap_up", g->lane);
@@ -186,7 +218,7 @@ static int make_frames(struct cap_rig *g)
     uint32_t max = ebf_piece_max(EBF_ENCAP_ETH, g->o.mtu);
     g->pieces = (g->o.frag_size + max - 1) / max;
     g->per_event = g->pieces * g->o.sources;
-    g->batch_events = CAP_BATCH_FRAMES / g->per_event ? CAP_BATCH_FRAMES / g->per_event : 1;
+    g->batch_events = g->o.batch_frames / g->per_event ? g->o.batch_frames / g->per_event : 1;
     g->n_frames = g->batch_events * g->per_event;
     g->frame = calloc(g->n_frames, sizeof(*g->frame));
     if (!g->frame)
@@ -213,8 +245,8 @@ static struct sfc_workers *make_sfc(struct cap_rig *const *lanes, unsigned n,
     struct sfc_conf c = {
         .rx_port = lanes[0]->sfc_rx, .n_sources = (uint16_t)o->sources,
         .udp_port = EBF_UDP_PORT_DEFAULT, .n_nodes = (uint16_t)(CAP_NODES * n),
-        .capacity = 4096 * n, .max_frames = POOL_MBUFS * n, .max_credits = 256,
-        .timeout_ms = 1000, .mtu = o->mtu, .burst = 32, .hdr_pool = p->hdr_pool,
+        .capacity = lane_events(lanes[0]) * n, .max_frames = lane_mbufs(o) * n,
+        .max_credits = 256, .timeout_ms = 1000, .mtu = o->mtu, .burst = 32, .hdr_pool = p->hdr_pool,
         .clone_pool = p->clone_pool, .drain_quiet_ms = 10, .drain_timeout_ms = 100,
         .throttle_on = 0.75, .throttle_off = 0.5, .verify = o->verify,
         .verify_every = o->verify_every, .workers = (uint16_t)n,
@@ -363,6 +395,41 @@ unsigned cap_rig_nodes(struct cap_rig *g)
     if (n)
         rte_pktmbuf_free_bulk(m, n);
     return got;
+}
+
+/* The data of m a reference reads, prefetched a few frames ahead as the
+ * SFC's intake does (sfc_guard_prefetch): every line for the CRC, else
+ * the headers' line. */
+static void ref_prefetch(const struct cap_rig *g, const struct rte_mbuf *m)
+{
+    const void *p = rte_pktmbuf_mtod(m, const void *);
+    if (g->o.io == CAP_REF_CRC)
+        ebf_crc_prefetch(p, m->data_len);
+    else
+        __builtin_prefetch(p, 0, 3);
+}
+
+void cap_ref_pass(struct cap_rig *g, struct rte_mbuf **m, uint16_t n)
+{
+    for (uint16_t i = 0; i < n && i < 2 && g->o.io != CAP_REF_IO; i++)
+        ref_prefetch(g, m[i]);
+    for (uint16_t i = 0; i < n && g->o.io != CAP_REF_IO; i++) {
+        const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);
+        if (i + 2 < n)
+            ref_prefetch(g, m[i + 2]);
+        struct ebf_l2l3 l;
+        struct ebf_frag_hdr h;
+        size_t used;
+        enum ebf_reason r = ebf_parse_l2l3(p, m[i]->data_len, EBF_UDP_PORT_DEFAULT, &l);
+        if (r == EBF_R_OK)
+            r = ebf_frag_parse(p + l.hlen, l.len, (uint16_t)g->o.sources, 0, &h, &used);
+        if (r == EBF_R_OK && g->o.io == CAP_REF_CRC && !ebf_frag_crc_ok(p + l.hlen, &h))
+            r = EBF_R_BAD_CHECKSUM;
+        if (r != EBF_R_OK) {
+            fprintf(stderr, "sfc-capacity: the reference found a bad frame (%d)\n", (int)r);
+            exit(1);
+        }
+    }
 }
 
 int cap_rig_round_done(const struct cap_rig *g)

@@ -17,12 +17,29 @@
  * than this machine's L2, so that the SFC reads payload as a NIC's DMA
  * leaves it, from the last-level cache at best. */
 #define CAP_BATCH_FRAMES 4096
+/* --frames: the most frames a round may have. 65536 frames of 1 KiB (72
+ * MiB with their mbufs) are more than any last-level cache these run on
+ * (32 MiB on a Zen 4 CCD, 30-60 MiB on a Xeon), so that the payload comes
+ * from DRAM. */
+#define CAP_FRAMES_MAX 262144
 #define CAP_SOURCES_MAX 128
 #define CAP_FRAG_MAX 8000
 
+/* A reference instead of the SFC (--io, --ref): each frame from the
+ * readout port forwarded to the node port, in the same rig, over the same
+ * frames in the same cache state. */
+enum cap_ref {
+    CAP_REF_NONE = 0,            /* the SFC */
+    CAP_REF_IO,                  /* pointers only (--io, --ref io) */
+    CAP_REF_HEADER,              /* its Ethernet and fragment headers parsed: the floor of
+                                    --verify sampled and none (--ref header) */
+    CAP_REF_CRC,                 /* the same and a plain CRC32C of the header and piece
+                                    checked: the floor of --verify full (--ref crc) */
+};
+
 /* What one capacity run measures. */
 struct cap_opts {
-    int io;                      /* 1: forward rx -> node port only (the reference) */
+    int io;                      /* enum cap_ref: not 0, a reference instead of the SFC */
     unsigned frag_size;          /* fragment payload bytes per source */
     unsigned sources;
     double seconds;              /* measuring time (wall): --ms / 1000 */
@@ -31,6 +48,7 @@ struct cap_opts {
     uint32_t verify_every;
     unsigned workers;            /* SFC workers, each with a lane of its own (1) */
     int shared;                  /* 1: one readout port and one node port for all workers */
+    unsigned batch_frames;       /* frames per round (CAP_BATCH_FRAMES; --frames) */
 };
 
 /* The pools every lane shares (as the SFC's workers share the daemon's). */
@@ -106,6 +124,12 @@ void cap_rig_feed(struct cap_rig *g);
  * complete event with one credit back (per node, one credit frame).
  * Returns the frames taken. */
 unsigned cap_rig_nodes(struct cap_rig *g);
+
+/* The reference's work on n frames of a burst (o->io): nothing, their
+ * headers parsed, or those and their CRC checked, with the data of frames
+ * two ahead prefetched as the SFC's intake does; a frame that fails is an
+ * error (exit 1: the rig's frames are all valid). */
+void cap_ref_pass(struct cap_rig *g, struct rte_mbuf **m, uint16_t n);
 
 /* Whether the round is through: the SFC took the acks of every event fed
  * (and so let go of their frames), or with io every frame reached the node

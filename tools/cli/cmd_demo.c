@@ -274,7 +274,9 @@ static int demo_error(const char *msg)
  * readout's own options have them. */
 static int size_fault_check(struct farm_conf *c, const struct demo_seen *seen)
 {
+    static const struct ebf_param_names opts = {.opt = 1};
     int lognormal = c->frag_dist == FF_DIST_LOGNORMAL;
+    char why[160];
 
     if ((seen->mean || seen->sigma) && !lognormal)
         return demo_error("--frag-mean and --frag-sigma need --frag-dist lognormal");
@@ -300,8 +302,8 @@ static int size_fault_check(struct farm_conf *c, const struct demo_seen *seen)
     }
     if (c->burst_events && c->rate > 0)
         return demo_error("--burst-events replaces --rate: give one of them");
-    if (seen->gap && !c->burst_events)
-        return demo_error("--burst-gap-us needs --burst-events");
+    if (ebf_param_check_burst_gap(&opts, seen->gap, c->burst_events, why, sizeof(why)))
+        return demo_error(why);
     return 0;
 }
 
@@ -408,6 +410,9 @@ static int run_opt(int ch, const char *val, struct farm_conf *c, int *json)
 /* The checks once every option is in: none left over, then across options. */
 static int demo_check(int argc, char **argv, struct farm_conf *c, const struct demo_seen *seen)
 {
+    static const struct ebf_param_names opts = {.opt = 1};
+    char why[160];
+
     if (optind < argc) {
         fprintf(stderr, DEMO ": unexpected argument '%s'\n", argv[optind]);
         return -EINVAL;
@@ -436,11 +441,8 @@ static int demo_check(int argc, char **argv, struct farm_conf *c, const struct d
                 "multiple of %u)\n", c->sources, c->readouts, c->readouts);
         return -EINVAL;
     }
-    if (c->frag_min > c->frag_max) {
-        fprintf(stderr, DEMO ": --frag-min %u is above --frag-max %u\n", c->frag_min,
-                c->frag_max);
-        return -EINVAL;
-    }
+    if (ebf_param_check_frag_range(&opts, c->frag_min, c->frag_max, why, sizeof(why)))
+        return demo_error(why);
     return size_fault_check(c, seen);
 }
 

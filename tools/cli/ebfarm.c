@@ -12,6 +12,7 @@
 #include "cmd_farm.h"
 #include "cmd_keygen.h"
 #include "cmd_logs.h"
+#include "cmd_sim.h"
 #include "cmd_soak.h"
 #include "farm_proc.h"
 #include "prom.h"
@@ -43,6 +44,9 @@ static void usage(FILE *out)
             "  loopback frame-drop benchmark (RFC 2544) of a TX port cabled to an RX port:\n"
             "           ebfarm loopback --tx PORT --rx PORT [options]; --help lists them\n"
             "           (docs/loopback.md)\n"
+            "  sim FARM.yaml   simulate the farm in virtual time at any size, with the\n"
+            "           SFC's own event table and credits; prints the simulated ledger\n"
+            "           (--json, --seed N, --duration S; docs/scale.md)\n"
             "  help     this text\n"
             "(from the repository root, ./ebfarm test builds and runs the test suite)\n");
 }
@@ -79,7 +83,7 @@ int main(int argc, char **argv)
         {"status", cmd_status}, {"top", cmd_top}, {"metrics", cmd_metrics},
         {"keygen", cmd_keygen}, {"bench", cmd_bench}, {"logs", cmd_logs},
         {"keygen", cmd_keygen}, {"bench", cmd_bench}, {"soak", cmd_soak},
-        {"events", cmd_events},
+        {"events", cmd_events}, {"sim", cmd_sim},
     };
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

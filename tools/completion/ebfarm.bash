@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# ebfarm.bash - bash completion for ebfarm: subcommands, each one's options as its --help lists them, farm files after `up` and `soak`, farm names after --farm.
+# ebfarm.bash - bash completion for ebfarm: subcommands, each one's options as its --help lists them, farm files after `up`, `soak` and `sim`, farm names after --farm.
 #
 # Installed as <datadir>/bash-completion/completions/ebfarm; in a source
 # tree, `source tools/completion/ebfarm.bash`. It completes the `ebfarm`
@@ -155,7 +155,7 @@ _ebfarm()
     fi
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_ebfarm_options "$help")" -- "$cur"))
-    elif [[ $sub == up || $sub == soak ]]; then
+    elif [[ $sub == up || $sub == soak || $sub == sim ]]; then
         _ebfarm_files "$cur" '*.yaml'
     elif [[ $help =~ $act ]]; then
         # An action first (its usage line lists them: a|b|c), then files.

@@ -6,27 +6,36 @@
 #include <string.h>
 
 #include "farm_place.h"
+#include "farmfile.h"
 
+/* The farm file's defaults (ff_run_default, ff_node_default: the
+ * parameter table's), 2 nodes, one readout and one SFC. */
 void farm_conf_default(struct farm_conf *c)
 {
+    struct ff_run run;
+    struct ff_node node;
+
+    ff_run_default(&run);
+    ff_node_default(&node);
     memset(c, 0, sizeof(*c));
-    c->events = 200000;
-    c->sources = 8;
+    c->events = run.events;
+    c->sources = run.sources;
     c->nodes = 2;
     c->readouts = c->sfcs = 1;
-    c->frag_min = c->frag_max = 1024;
-    c->mtu = 1500;
-    c->trigger_us = 1;
-    c->accept = 0.1;
-    c->timeout_ms = 100;
-    c->credits = 32;
+    c->frag_min = run.frag_min;
+    c->frag_max = run.frag_max;
+    c->mtu = run.mtu;
+    c->trigger_us = run.trigger_us;
+    c->accept = run.accept;
+    c->timeout_ms = run.timeout_ms;
+    c->credits = node.credits;
+    c->workers = node.workers;
     c->max_seconds = 300;
     c->stall_ms = 1000;
-    c->frag_dist = FF_DIST_FIXED;
-    c->seed = 1;
-    c->silence_source = FF_NO_SILENCE;
-    c->store = (struct ff_store){.max_file_mb = 256, .max_file_s = 300, .fsync = "close",
-                                 .buffer_mb = 32};
+    c->frag_dist = run.frag_dist;
+    c->seed = run.seed;
+    c->silence_source = run.silence_source;
+    c->store = run.store;
 }
 
 void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)

@@ -15,18 +15,58 @@
 #include "farmfile_value.h"
 #include "farmfile_yaml.h"
 
+/* d's default into dst (d's type), where the table has one. */
+#define FF_DEFAULT(id, dst) ((void)ebf_param_default(EBF_PARAM(id), (dst)))
+
+void ff_run_default(struct ff_run *run)
+{
+    *run = (struct ff_run){.events = FF_RUN_EVENTS, .trigger_us = FF_RUN_TRIGGER_US,
+                           .frag_dist = FF_DIST_FIXED, .encap = FF_ENCAP_ETH,
+                           .silence_source = FF_NO_SILENCE, .store = {.fsync = "close"}};
+    FF_DEFAULT(SOURCES, &run->sources);
+    FF_DEFAULT(RATE, &run->rate);
+    FF_DEFAULT(DURATION, &run->duration_s);
+    FF_DEFAULT(FRAG_MIN, &run->frag_min);
+    FF_DEFAULT(FRAG_MAX, &run->frag_max);
+    FF_DEFAULT(UDP_PORT, &run->udp_port);
+    FF_DEFAULT(MTU, &run->mtu);
+    FF_DEFAULT(SEED, &run->seed);
+    FF_DEFAULT(ACCEPT, &run->accept);
+    FF_DEFAULT(ACCEPT_SEED, &run->accept_seed);
+    FF_DEFAULT(TIMEOUT_MS, &run->timeout_ms);
+    FF_DEFAULT(METRICS_PERIOD_MS, &run->metrics_period_ms);
+    FF_DEFAULT(FAULT_SEED, &run->fault_seed);
+    FF_DEFAULT(BURST_EVENTS, &run->burst_events);
+    FF_DEFAULT(BURST_GAP_US, &run->burst_gap_us);
+    FF_DEFAULT(STORE_MAX_FILE_MB, &run->store.max_file_mb);
+    FF_DEFAULT(STORE_MAX_FILE_S, &run->store.max_file_s);
+    FF_DEFAULT(STORE_BUFFER_MB, &run->store.buffer_mb);
+    FF_DEFAULT(STORE_MAX_MBS, &run->store.max_mbs);
+}
+
+void ff_sfc_default(struct ff_sfc *sfc)
+{
+    memset(sfc, 0, sizeof(*sfc));
+    FF_DEFAULT(SFC_ID, &sfc->id);
+    FF_DEFAULT(CAPACITY, &sfc->capacity);
+    FF_DEFAULT(MBUFS, &sfc->mbufs);
+    FF_DEFAULT(MAX_CREDITS, &sfc->max_credits);
+    FF_DEFAULT(WORKERS, &sfc->workers);
+}
+
+void ff_node_default(struct ff_node *n)
+{
+    memset(n, 0, sizeof(*n));
+    FF_DEFAULT(CREDITS, &n->credits);
+    FF_DEFAULT(WORKERS, &n->workers);
+}
+
 /* The defaults of a spec before a file is applied: the demo's run
  * parameters, no processes. */
 static void spec_default(struct farm_spec *s)
 {
     memset(s, 0, sizeof(*s));
-    s->run = (struct ff_run){
-        .sources = 8, .events = 200000, .frag_min = 1024, .frag_max = 1024,
-        .encap = FF_ENCAP_ETH, .udp_port = 50505, .mtu = 1500, .seed = 1,
-        .trigger_us = 1, .accept = 0.1, .timeout_ms = 100, .metrics_period_ms = 1000,
-        .frag_dist = FF_DIST_FIXED, .fault_seed = 1, .silence_source = FF_NO_SILENCE,
-        .store = {.max_file_mb = 256, .max_file_s = 300, .fsync = "close", .buffer_mb = 32},
-    };
+    ff_run_default(&s->run);
 }
 
 /* --- Sections -------------------------------------------------------------- */
@@ -61,6 +101,7 @@ static int conv_defaults(struct ff_cv *c, const struct raw_defaults *d, struct f
 static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *run)
 {
     const char *alone = "give frag_size alone, or frag_min and frag_max";
+    char why[160];
     int lognormal = r->frag_dist && *r->frag_dist == FF_DIST_LOGNORMAL;
     int rc = 0;
 
@@ -90,9 +131,9 @@ static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *ru
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(FRAG_SIZE), r->frag_size, &run->frag_max);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(FRAG_MIN), r->frag_min, &run->frag_min);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(FRAG_MAX), r->frag_max, &run->frag_max);
-    if (rc == 0 && run->frag_min > run->frag_max)
-        rc = FAIL(c, "key 'run.frag_min': %u is more than run.frag_max (%u)", run->frag_min,
-                  run->frag_max);
+    if (rc == 0 && ebf_param_check_frag_range(FF_RUN_NAMES, run->frag_min, run->frag_max, why,
+                                              sizeof(why)))
+        rc = FAIL(c, "%s", why);
     run->frag_dist = r->frag_dist ? (enum ff_frag_dist)*r->frag_dist
                      : run->frag_min == run->frag_max ? FF_DIST_FIXED : FF_DIST_UNIFORM;
     if (r->payload)
@@ -106,6 +147,7 @@ static int conv_frag(struct ff_cv *c, const struct raw_run *r, struct ff_run *ru
  * with the readout's own parsers (farm_spec_check does it again). */
 static int conv_faults(struct ff_cv *c, const struct raw_run *r, struct ff_run *run)
 {
+    char why[160];
     int rc = 0;
 
     rc = rc ? rc : ff_get_faults(c, "faults", r->faults, run->faults, sizeof(run->faults));
@@ -117,9 +159,9 @@ static int conv_faults(struct ff_cv *c, const struct raw_run *r, struct ff_run *
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(BURST_GAP_US), r->burst_gap_us,
                                 &run->burst_gap_us);
     /* Also "burst_gap_us: 0" alone: the readout refuses a gap without bursts. */
-    if (rc == 0 && r->burst_gap_us && run->burst_events == 0)
-        rc = FAIL(c, "key 'run.burst_gap_us' needs run.burst_events above 0 (it is the pause "
-                  "between bursts of burst_events events)");
+    if (rc == 0 && ebf_param_check_burst_gap(FF_RUN_NAMES, r->burst_gap_us != NULL,
+                                             run->burst_events, why, sizeof(why)))
+        rc = FAIL(c, "%s", why);
     return rc;
 }
 
@@ -271,10 +313,8 @@ static int conv_sfc(struct ff_cv *c, const struct raw_farm *f, unsigned i,
     int rc = 0;
 
     snprintf(c->pre, sizeof(c->pre), "sfcs[%u]", i);
+    ff_sfc_default(sfc);
     sfc->id = (uint16_t)i;
-    sfc->capacity = 4096;
-    sfc->mbufs = 32767;
-    sfc->max_credits = 256;
     rc = rc ? rc : conv_proc(c, f, r, s, def, &sfc->p);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(SFC_ID), r->id, &sfc->id);
     rc = rc ? rc : ff_get_port(c, "port", r->port, &sfc->port);
@@ -297,7 +337,7 @@ static int conv_node(struct ff_cv *c, const struct raw_farm *f, unsigned i,
     int rc, j;
 
     snprintf(c->pre, sizeof(c->pre), "nodes[%u]", i);
-    n->credits = 32;
+    ff_node_default(n);
     if ((rc = conv_proc(c, f, r, s, def, &n->p)))
         return rc;
     if ((j = sfc_ref(c, "sfc", r->sfc, f)) < 0)
@@ -318,6 +358,24 @@ static int conv_node(struct ff_cv *c, const struct raw_farm *f, unsigned i,
     return rc;
 }
 
+/* The sim: section as written (ebfarm sim checks the values). */
+static int conv_sim(struct ff_cv *c, const struct raw_sim *r, struct ff_sim *s)
+{
+    int rc = 0;
+
+    if (!r)
+        return 0;
+    s->present = 1;
+    snprintf(c->pre, sizeof(c->pre), "sim");
+#define FF_SIM_CONV(k) rc = rc ? rc : ff_get_str(c, #k, r->k, s->k, sizeof(s->k));
+    FF_SIM_KEYS(FF_SIM_CONV)
+#undef FF_SIM_CONV
+    s->n_faults = r->faults_count;
+    for (unsigned i = 0; i < r->faults_count && rc == 0; i++)
+        rc = ff_get_str(c, "faults", r->faults[i], s->fault[i], sizeof(s->fault[i]));
+    return rc;
+}
+
 /* Everything the raw file holds into s, in file order. */
 static int convert(struct ff_cv *c, const struct raw_farm *f, struct farm_spec *s)
 {
@@ -329,7 +387,8 @@ static int convert(struct ff_cv *c, const struct raw_farm *f, struct farm_spec *
     if ((rc = ff_get_str(c, "farm", f->farm, s->name, sizeof(s->name))) ||
         (rc = ff_get_str(c, "keys", f->keys, s->keys, sizeof(s->keys))) ||
         (rc = ff_get_bool(c, "insecure", f->insecure, &s->insecure)) ||
-        (rc = conv_defaults(c, f->defaults, &def, &s->run)) || (rc = conv_run(c, f->run, &s->run)))
+        (rc = conv_defaults(c, f->defaults, &def, &s->run)) || (rc = conv_run(c, f->run, &s->run)) ||
+        (rc = conv_sim(c, f->sim, &s->sim)))
         return rc;
     if ((rc = ff_conv_hosts(c, f, s)))
         return rc;

@@ -35,6 +35,18 @@ int farm_spec_load(const char *path, struct farm_spec *spec, char *err, size_t e
 int farm_spec_parse(const char *yaml, size_t len, const char *name_for_errors,
                     struct farm_spec *spec, char *err, size_t errlen);
 
+/* The run keys a farm file's own default: a demo's run that ends, its
+ * node busy 1 us per event (the daemons: until stopped, 0 us). */
+#define FF_RUN_EVENTS 200000
+#define FF_RUN_TRIGGER_US 1
+
+/* The defaults before a file is applied, the parameter table's
+ * (ebf_param.h) but for FF_RUN_EVENTS and FF_RUN_TRIGGER_US: of the run
+ * section, of an SFC (id 0), of a node. The demo starts from them too. */
+void ff_run_default(struct ff_run *run);
+void ff_sfc_default(struct ff_sfc *sfc);
+void ff_node_default(struct ff_node *n);
+
 /*
  * Validate a spec built or modified in code: every value's range and form,
  * and the same cross checks as at load (unique names, MACs, endpoints and

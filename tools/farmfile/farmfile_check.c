@@ -219,9 +219,9 @@ static int check_faults(struct ff_chk *c, const struct ff_run *r)
     if (r->burst_events && r->rate > 0)
         return FAIL(c, "key 'run.burst_events': %u cannot be used with run.rate %.15g (bursts "
                     "replace the rate: give one of them)", r->burst_events, r->rate);
-    if (r->burst_gap_us && !r->burst_events)
-        return FAIL(c, "key 'run.burst_gap_us' needs run.burst_events above 0 (it is the pause "
-                    "between bursts of burst_events events)");
+    if (ebf_param_check_burst_gap(FF_RUN_NAMES, r->burst_gap_us != 0, r->burst_events, why,
+                                  sizeof(why)))
+        return FAIL(c, "%s", why);
     return RANGE_U(c, "run.burst_gap_us", BURST_GAP_US, r->burst_gap_us);
 }
 
@@ -238,9 +238,9 @@ static int check_run(struct ff_chk *c, const struct ff_run *r)
     rc = rc ? rc : RANGE_D(c, "run.duration_s", DURATION, r->duration_s);
     rc = rc ? rc : RANGE_U(c, "run.frag_min", FRAG_MIN, r->frag_min);
     rc = rc ? rc : RANGE_U(c, "run.frag_max", FRAG_MAX, r->frag_max);
-    if (rc == 0 && r->frag_min > r->frag_max)
-        rc = FAIL(c, "key 'run.frag_min': %u is more than run.frag_max (%u)", r->frag_min,
-                  r->frag_max);
+    if (rc == 0 && ebf_param_check_frag_range(FF_RUN_NAMES, r->frag_min, r->frag_max, why,
+                                              sizeof(why)))
+        rc = FAIL(c, "%s", why);
     if (rc == 0 && r->encap != FF_ENCAP_ETH && r->encap != FF_ENCAP_UDP)
         rc = FAIL(c, "key 'run.encap': %d is not eth or udp", (int)r->encap);
     rc = rc ? rc : RANGE_U(c, "run.udp_port", UDP_PORT, r->udp_port);
@@ -333,7 +333,7 @@ static int check_sfc(struct ff_chk *c, unsigned i)
 static int check_node(struct ff_chk *c, unsigned i)
 {
     const struct ff_node *n = &c->s->node[i];
-    char pre[32], key[64];
+    char pre[32], dot[40], key[64], why[160];
     int rc;
 
     snprintf(pre, sizeof(pre), "nodes[%u]", i);
@@ -352,9 +352,10 @@ static int check_node(struct ff_chk *c, unsigned i)
     snprintf(key, sizeof(key), "%s.workers", pre);
     if ((rc = RANGE_U(c, key, WORKERS, n->workers)))
         return rc;
-    if (n->workers > n->credits)
-        return FAIL(c, "key '%s': %u trigger workers are more than the node's %u credits "
-                    "(each worker holds at least one event slot)", key, n->workers, n->credits);
+    snprintf(dot, sizeof(dot), "%s.", pre);
+    if (ebf_param_check_workers(&(struct ebf_param_names){.pre = dot}, n->workers, n->credits,
+                                why, sizeof(why)))
+        return FAIL(c, "%s", why);
     snprintf(key, sizeof(key), "%s.credits", pre);
     if (n->credits > c->s->sfc[n->sfc].max_credits)
         return FAIL(c, "key '%s': %u is more than sfcs[%u].max_credits (%u) of its SFC", key,

@@ -156,6 +156,15 @@ static const cyaml_schema_field_t run_fields[] = {
     CYAML_FIELD_END,
 };
 
+#define SIM_FIELD(k) STR(#k, OPT, struct raw_sim, k),
+static const cyaml_schema_field_t sim_fields[] = {
+    FF_SIM_KEYS(SIM_FIELD)
+    CYAML_FIELD_SEQUENCE("faults", OPT, struct raw_sim, faults, &string_entry, 0,
+                         FF_SIM_MAX_FAULTS),
+    CYAML_FIELD_END,
+};
+#undef SIM_FIELD
+
 static const cyaml_schema_value_t host_entry = {
     CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_host, host_fields),
 };
@@ -180,6 +189,7 @@ static const cyaml_schema_field_t farm_fields[] = {
                          FF_MAX_READOUTS),
     CYAML_FIELD_SEQUENCE("sfcs", REQ, struct raw_farm, sfcs, &sfc_entry, 1, FF_MAX_SFCS),
     CYAML_FIELD_SEQUENCE("nodes", REQ, struct raw_farm, nodes, &node_entry, 1, FF_MAX_NODES),
+    CYAML_FIELD_MAPPING_PTR("sim", OPT, struct raw_farm, sim, sim_fields),
     CYAML_FIELD_END,
 };
 

@@ -5,6 +5,8 @@
 
 #include <cyaml/cyaml.h>
 
+#include "farmfile_types.h"
+
 /*
  * libcyaml checks the structure: which keys a mapping may have, which are
  * required, mappings against lists against single values, list lengths and
@@ -63,6 +65,15 @@ struct raw_run {
     struct raw_store *store;
 };
 
+/* The sim: section, every value a string (sim/sim_conf.c parses them). */
+struct raw_sim {
+#define FF_RAW_SIM_FIELD(k) char *k;
+    FF_SIM_KEYS(FF_RAW_SIM_FIELD)
+#undef FF_RAW_SIM_FIELD
+    char **faults;
+    unsigned faults_count;
+};
+
 struct raw_farm {
     char *farm;
     char *keys, *insecure;
@@ -72,6 +83,7 @@ struct raw_farm {
     unsigned hosts_count;
     struct raw_proc *readouts, *sfcs, *nodes;
     unsigned readouts_count, sfcs_count, nodes_count;
+    struct raw_sim *sim;
 };
 
 /* The whole file: a struct raw_farm, loaded through a pointer. */

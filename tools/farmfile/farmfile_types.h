@@ -149,6 +149,29 @@ struct ff_run {
     uint32_t burst_gap_us;       /*   then a pause this long */
 };
 
+/* The `sim:` section: read by `ebfarm sim` alone (sim/sim_conf.h parses
+ * and checks the values, docs/scale.md lists them); every other command
+ * ignores it. Kept as written, "" for a key not given. */
+#define FF_SIM_KEYS(X)                                                          \
+    X(sources) X(sfcs) X(nodes_per_sfc) X(rate_hz) X(arrivals) X(frag_bytes)    \
+    X(mtu) X(link_gbps) X(link_latency_us) X(switch_buffer_kb) X(ro_spread_us)  \
+    X(ro_frame_ns)                                                              \
+    X(sfc_frame_ns) X(sfc_event_ns) X(trigger) X(trigger_us) X(trigger_sigma)   \
+    X(accept) X(credits) X(capacity) X(timeout_ms) X(node_timeout_ms)           \
+    X(sfc_timeout_ms) X(throttle_on) X(throttle_off) X(seed) X(duration_s)      \
+    X(drain_s)
+#define FF_SIM_MAX_FAULTS 16
+#define FF_SIM_VAL_MAX 64
+
+struct ff_sim {
+    int present;                 /* the file has a sim: section */
+#define FF_SIM_FIELD(k) char k[FF_SIM_VAL_MAX];
+    FF_SIM_KEYS(FF_SIM_FIELD)
+#undef FF_SIM_FIELD
+    unsigned n_faults;
+    char fault[FF_SIM_MAX_FAULTS][FF_SIM_VAL_MAX];  /* "KIND TARGET AT_S [FOR_S]" */
+};
+
 struct farm_spec {
     char name[FF_NAME_MAX];
     char keys[FF_STR_MAX];       /* the CURVE key directory (ebfarm keygen); "" for none */
@@ -161,6 +184,7 @@ struct farm_spec {
     struct ff_readout readout[FF_MAX_READOUTS];
     struct ff_sfc sfc[FF_MAX_SFCS];
     struct ff_node node[FF_MAX_NODES];
+    struct ff_sim sim;
 };
 
 #endif /* FARMFILE_TYPES_H */

@@ -46,6 +46,9 @@ int ff_fail(char *err, size_t errlen, const char *where, const char *fmt, ...)
 
 /* ff_fail() with the error buffer and prefix of c: any context that has
  * where, err and errlen. */
+/* How the checks across parameters name the run's keys: "run.frag_min". */
+#define FF_RUN_NAMES (&(const struct ebf_param_names){.pre = "run."})
+
 #define FAIL(c, ...) ff_fail((c)->err, (c)->errlen, (c)->where, __VA_ARGS__)
 
 /* The context of the checks of a whole spec (farmfile_check.c, farmfile_cross.c). */

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* lb_mlr.h - MLRsearch (draft-ietf-bmwg-mlrsearch) over the abstract trial callback: conditional throughput per search goal. */
+#ifndef LB_MLR_H
+#define LB_MLR_H
+
+#include <stdint.h>
+
+#include "lb_search.h"
+
+/*
+ * Pure and deterministic given the callback's answers: no DPDK, no clock.
+ * Any thread; the result owns a malloc'd history (lb_mlr_free).
+ *
+ * A goal (the draft's "search goal"): a trial is bad when it is invalid or
+ * its loss ratio exceeds loss_ratio. A load is a lower bound of a target
+ * when, even if all the duration still missing to duration_sum were bad,
+ * the bad share stays <= exceed_ratio; an upper bound when, even if all
+ * of it were good, the bad share exceeds it (CSIT's estimates(), short
+ * trials included). Each goal is reached through LB_MLR_PRECEDING coarser
+ * targets first: width doubled and trial duration shortened geometrically
+ * towards initial_duration per step, a single trial each, so trials grow
+ * longer as the bracket narrows. Loads are whole frames per second.
+ */
+
+#define LB_MLR_MAX_GOALS 4
+#define LB_MLR_PRECEDING 2
+
+struct lb_mlr_goal {
+    double loss_ratio;           /* --goal-loss */
+    double exceed_ratio;         /* --goal-exceed, in [0, 1) */
+    double final_duration;       /* --goal-duration, s */
+    double duration_sum;         /* --goal-duration-sum, s, >= final_duration */
+    double width;                /* --goal-width: relative width of the final bracket */
+    double initial_duration;     /* s: trials of the coarsest preceding target */
+};
+
+struct lb_mlr_conf {
+    double min_fps, max_fps;
+    unsigned n_goals;
+    struct lb_mlr_goal goal[LB_MLR_MAX_GOALS];
+    unsigned max_trials;         /* the search stops (timed_out) after this many */
+};
+
+/* One trial of the history. */
+struct lb_mlr_trial {
+    double fps, duration;        /* intended load and duration */
+    double loss_ratio;           /* lost / sent */
+    double achieved_fps;
+    int valid;
+    unsigned goal, target;       /* which goal; target 0 = final, k = k-th preceding */
+};
+
+struct lb_mlr_goal_result {
+    int found;                   /* a relevant lower bound exists */
+    double lower_fps;            /* relevant lower bound */
+    double upper_fps;            /* relevant upper bound; 0: max_fps was a lower bound */
+    double loss_quantile;        /* the pessimistic loss ratio at the lower bound */
+    double conditional_fps;      /* lower_fps * (1 - loss_quantile) */
+};
+
+struct lb_mlr_result {
+    unsigned n_trials, cap, invalid;
+    struct lb_mlr_trial *trial;  /* every trial, in order */
+    int timed_out;               /* max_trials reached before every goal was met */
+    struct lb_mlr_goal_result goal[LB_MLR_MAX_GOALS];
+};
+
+/* Fill a goal with the defaults: zero loss, zero exceed, one trial of
+ * duration s at a time, width 0.005, initial duration s / 4. */
+void lb_mlr_goal_default(struct lb_mlr_goal *g, double duration_s);
+
+/* 0, or -EINVAL naming nothing: a goal out of range (see struct). */
+int lb_mlr_check(const struct lb_mlr_conf *c);
+
+/*
+ * Run the search: fn gets req->fps (whole) and req->duration_s; r is reset
+ * first. Returns 0 (also when timed out or nothing was found: see r), the
+ * callback's error, -EINVAL for a bad conf, or -ENOMEM.
+ */
+int lb_mlr_search(const struct lb_mlr_conf *c, lb_trial_fn fn, void *ctx,
+                  struct lb_mlr_result *r);
+
+void lb_mlr_free(struct lb_mlr_result *r);
+
+#endif /* LB_MLR_H */

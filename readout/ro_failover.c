@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ro_failover.c - the readout's view of the SFC places: detection by silence, joins and leaves at event ids, the route. */
+#include <errno.h>
+#include <string.h>
+
+#include "ro_failover.h"
+
+int ro_failover_init(struct ro_failover *fo, uint32_t n, uint64_t dead_ns)
+{
+    memset(fo, 0, sizeof(*fo));
+    if (n == 0 || n > EBF_ROUTE_MAX)
+        return -EINVAL;
+    fo->n = n;
+    fo->dead_ns = dead_ns;
+    fo->next_change = RO_FO_NEVER;
+    for (uint32_t p = 0; p < EBF_ROUTE_MAX; p++)
+        fo->join_at[p] = fo->leave_at[p] = RO_FO_NEVER;
+    return ebf_route_set(&fo->route, n, 0);
+}
+
+/* The lowest pending join or leave id. */
+static void next_change(struct ro_failover *fo)
+{
+    fo->next_change = RO_FO_NEVER;
+    for (uint32_t p = 0; p < fo->n; p++) {
+        if (fo->join_at[p] < fo->next_change)
+            fo->next_change = fo->join_at[p];
+        if (fo->leave_at[p] < fo->next_change)
+            fo->next_change = fo->leave_at[p];
+    }
+}
+
+/* Records h's join or leave id for its place, unless already passed. */
+static void announce(struct ro_failover *fo, const struct ebf_release_hdr *h, uint64_t next_id)
+{
+    int join = (h->flags & EBF_RELF_JOIN) != 0;
+    uint64_t *at = join ? &fo->join_at[h->place] : &fo->leave_at[h->place];
+    int is_out = (int)(fo->out >> h->place & 1);
+
+    if (!(h->flags & (EBF_RELF_JOIN | EBF_RELF_LEAVE)) || *at == h->at)
+        return;
+    if (*at == RO_FO_NEVER && join != is_out)
+        return; /* already in the announced state: a repeat after the switch */
+    if (h->at < next_id) {
+        fo->join_late++;
+        return;
+    }
+    *at = h->at;
+    next_change(fo);
+}
+
+int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, uint64_t next_id,
+                      uint64_t now_ns)
+{
+    uint16_t p = h->place;
+
+    if (p >= fo->n)
+        return 0;
+    if ((fo->heard >> p & 1) && !ebf_release_newer(h->epoch, h->seq, fo->epoch[p], fo->seq[p])) {
+        fo->stale++;
+        return 0;
+    }
+    fo->heard |= UINT64_C(1) << p;
+    fo->epoch[p] = h->epoch;
+    fo->seq[p] = h->seq;
+    fo->last_ns[p] = now_ns;
+    announce(fo, h, next_id);
+    return 1;
+}
+
+uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
+{
+    uint64_t died = 0;
+
+    for (uint32_t p = 0; p < fo->n; p++) {
+        if (!(fo->heard >> p & 1) || (fo->out >> p & 1))
+            continue;
+        if (now_ns - fo->last_ns[p] >= fo->dead_ns)
+            died |= UINT64_C(1) << p;
+    }
+    if (died) {
+        fo->out |= died;
+        fo->deaths += (uint64_t)__builtin_popcountll(died);
+        ebf_route_set(&fo->route, fo->n, fo->out);
+    }
+    return died;
+}
+
+/* Applies every join and leave due at e. */
+static void apply_changes(struct ro_failover *fo, uint64_t e)
+{
+    for (uint32_t p = 0; p < fo->n; p++) {
+        if (fo->join_at[p] <= e) {
+            fo->join_at[p] = RO_FO_NEVER;
+            fo->out &= ~(UINT64_C(1) << p);
+            fo->joins++;
+        }
+        if (fo->leave_at[p] <= e) {
+            fo->leave_at[p] = RO_FO_NEVER;
+            fo->out |= UINT64_C(1) << p;
+            fo->leaves++;
+        }
+    }
+    ebf_route_set(&fo->route, fo->n, fo->out);
+    next_change(fo);
+}
+
+uint32_t ro_failover_place(struct ro_failover *fo, uint64_t e)
+{
+    if (e >= fo->next_change)
+        apply_changes(fo, e);
+    return ebf_route_of(&fo->route, e);
+}

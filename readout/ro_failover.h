@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ro_failover.h - the readout's view of the SFC places: heard or dead, joins and leaves at event ids, the route of each event (docs/protocol.md 13.4, 13.5). */
+#ifndef RO_FAILOVER_H
+#define RO_FAILOVER_H
+
+#include <stdint.h>
+
+#include "ebf_release.h"
+#include "ebf_route.h"
+
+#define RO_FO_NEVER UINT64_MAX
+
+/*
+ * Fed every release frame (ro_failover_offer) and polled once per loop
+ * pass (ro_failover_poll), it says which places died (silent for dead_ns
+ * after having been heard once: a place never heard is left to the
+ * readout's start-up timeout) and routes each event over the places not
+ * out (ro_failover_place). A death takes effect at once; a join or leave
+ * announced by a place takes effect from its event id, so that every
+ * readout switches at the same event. A place out stays out until it
+ * joins, even when heard again (a frozen SFC resumed is fenced by its own
+ * rule and rejoins). DPDK-free; one thread; no allocation.
+ */
+struct ro_failover {
+    uint32_t n;                        /* places, 1 .. EBF_ROUTE_MAX */
+    uint64_t dead_ns;                  /* the detection bound */
+    uint64_t out;                      /* bit p: place p routed around */
+    uint64_t heard;                    /* bit p: a frame was accepted from p */
+    uint64_t next_change;              /* lowest pending join/leave id, or RO_FO_NEVER */
+    struct ebf_route route;            /* by out */
+    uint64_t last_ns[EBF_ROUTE_MAX];   /* arrival of p's last accepted frame */
+    uint16_t epoch[EBF_ROUTE_MAX];
+    uint32_t seq[EBF_ROUTE_MAX];
+    uint64_t join_at[EBF_ROUTE_MAX];   /* RO_FO_NEVER: none pending */
+    uint64_t leave_at[EBF_ROUTE_MAX];
+    uint64_t deaths;                   /* places declared dead */
+    uint64_t joins, leaves;            /* applied */
+    uint64_t stale;                    /* frames not newer than the last */
+    uint64_t join_late;                /* join/leave ids already passed when heard */
+};
+
+/* Sets fo to n places (1 .. EBF_ROUTE_MAX), all routed to, none heard.
+ * 0 or -EINVAL. */
+int ro_failover_init(struct ro_failover *fo, uint32_t n, uint64_t dead_ns);
+
+/* A parsed release frame h arrived at now_ns; next_id is the readout's
+ * next event id. Returns 1 when accepted (the caller then applies its
+ * release to the replay buffer), 0 when stale or of an unknown place. A
+ * join or leave id below next_id is counted in join_late and ignored. */
+int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, uint64_t next_id,
+                      uint64_t now_ns);
+
+/* Declares dead every routed place heard once and silent for dead_ns at
+ * now_ns; returns their bits (the caller replays what it sent them). */
+uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns);
+
+/* Applies the joins and leaves due at event e (ids must not decrease
+ * between calls) and returns e's place, or EBF_ROUTE_NONE. */
+uint32_t ro_failover_place(struct ro_failover *fo, uint64_t e);
+
+#endif

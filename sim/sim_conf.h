@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sim_conf.h - what a simulated farm is: sizes, links, switch buffers, costs, trigger times, faults. */
+#ifndef SIM_CONF_H
+#define SIM_CONF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The simulator's configuration. A farm file gives it in two parts: the
+ * farm's own keys (run.rate, run.sources, its SFCs and nodes: the
+ * defaults, taken by the caller) and the `sim:` section, whose keys are
+ * set one by one with sim_conf_set (docs/scale.md lists every key, its
+ * unit and meaning).
+ */
+
+#define SIM_MAX_FAULTS 16
+#define SIM_MAX_PIECES 512       /* frames a fragment (an event's tag has 9 bits for it) */
+
+enum sim_dist { SIM_DIST_FIXED, SIM_DIST_EXP, SIM_DIST_LOGNORMAL };
+
+enum sim_fault_kind {
+    SIM_FAULT_NODE_DEATH,        /* node dies for good */
+    SIM_FAULT_SFC_DEATH,         /* SFC dies for good */
+    SIM_FAULT_NODE_STALL,        /* node stops processing for a while */
+    SIM_FAULT_LINK_LOSS,         /* a source's link drops every frame for a while */
+};
+
+struct sim_fault {
+    enum sim_fault_kind kind;
+    uint32_t target;             /* node (global index), SFC or source */
+    double at_s, for_s;          /* when, how long (stall, link loss) */
+};
+
+struct sim_conf {
+    uint32_t sources, sfcs, nodes_per_sfc;
+    double rate_hz;              /* triggers per second */
+    int poisson;                 /* arrivals: 0 fixed period, 1 Poisson */
+    uint32_t frag_bytes;         /* fragment payload per source per event */
+    uint32_t mtu;                /* IP MTU: fragments split into pieces */
+    double link_gbps, link_latency_us;
+    double switch_buffer_kb;     /* per output port */
+    double ro_spread_us;         /* source s sends an event's fragment s / sources of
+                                  * this after the trigger (pacing; 0: all at once) */
+    double ro_frame_ns;          /* readout cost per frame sent */
+    double sfc_frame_ns;         /* SFC cost per frame received (fragments, acks) */
+    double sfc_event_ns;         /* SFC cost per event dispatched */
+    enum sim_dist trigger;       /* node's time per event */
+    double trigger_us, trigger_sigma;
+    double accept;               /* fraction of events the nodes accept */
+    uint32_t credits;            /* per node */
+    uint32_t capacity;           /* SFC event table */
+    double timeout_ms;           /* building -> incomplete */
+    double node_timeout_ms;      /* a silent node is declared dead */
+    double sfc_timeout_ms;       /* readouts give a silent SFC up */
+    double throttle_on, throttle_off;   /* table fill */
+    uint64_t seed;
+    double duration_s;           /* triggers for this long */
+    double drain_s;              /* then at most this long for the last acks */
+    unsigned n_faults;
+    struct sim_fault fault[SIM_MAX_FAULTS];
+};
+
+/* Defaults: a small farm (4 sources, 1 SFC, 4 nodes, 1 kHz, 10 GbE). */
+void sim_conf_defaults(struct sim_conf *c);
+
+/* Set key from its text value. 0, or -EINVAL with err naming the key, the
+ * value and what is allowed ("key 'sim.foo' is not allowed (allowed: ...)"
+ * for an unknown key). */
+int sim_conf_set(struct sim_conf *c, const char *key, const char *value, char *err,
+                 size_t errlen);
+
+/* Add a fault from "KIND TARGET AT_S [FOR_S]" (KIND: node_death,
+ * sfc_death, node_stall, link_loss); 0 or -EINVAL with err. */
+int sim_conf_fault(struct sim_conf *c, const char *text, char *err, size_t errlen);
+
+/* Cross checks (design limits, ranges, fault targets). 0 or -EINVAL. */
+int sim_conf_check(const struct sim_conf *c, char *err, size_t errlen);
+
+/* The keys, "a, b, c", for messages. */
+const char *sim_conf_keys(void);
+
+#endif /* SIM_CONF_H */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sim_farm.h - a whole farm simulated in virtual time: readouts, switch, SFCs with the real builder, nodes. */
+#ifndef SIM_FARM_H
+#define SIM_FARM_H
+
+#include <stdint.h>
+
+#include "ebf_hist.h"
+#include "sim_conf.h"
+
+/*
+ * One run of the model (docs/scale.md, "The model"): triggers at rate_hz
+ * for duration_s; every source pushes its fragment of event e to SFC
+ * e % sfcs through its link and the switch's output port toward that SFC
+ * (finite buffer: incast drops); each SFC builds with sfc_evtab, picks a
+ * node with sfc_credit, sends the event through the switch to the node; the
+ * node takes its trigger time, decides and acks with one credit back; an
+ * SFC's table fill throttles the readouts; faults happen at given times.
+ * After the triggers stop, the run drains for at most drain_s; what is
+ * left is lost with the reason the SFC gives it at the end of a real run.
+ *
+ * The ledger is closed the way the farm's is (tools/farm/ledger.c): the
+ * events the SFCs acked and lost, plus those of a dead SFC that its nodes
+ * decided or that were lost with it, must be every generated id once, by
+ * count, by the sum of ebf_mix64(id) and by the id records (ebf_idset).
+ */
+
+enum sim_lost {
+    SIM_LOST_TABLE_FULL,         /* event_table_full */
+    SIM_LOST_BUILDING,           /* stopped_building */
+    SIM_LOST_NO_NODE,            /* no_node */
+    SIM_LOST_UNACKED,            /* stopped_unacked */
+    SIM_LOST_SFC,                /* sfc_lost: a dead SFC's, no node decided */
+    SIM_LOST_MAX
+};
+
+struct sim_ledger {
+    uint64_t generated, accepted, rejected, incomplete;
+    uint64_t lost[SIM_LOST_MAX], lost_total;
+    uint64_t late_acks, nodes_dead, redispatched, revived, gone_decided;
+    int64_t unaccounted;         /* generated - (accepted + rejected + lost) */
+    int digest_match, ids_match, nodes_agree, closed;
+};
+
+#define SIM_BINS 128             /* time series: 100 bins over the triggers, then the drain */
+
+/* What happened per bin of farm time (bin_s each; n bins used). */
+struct sim_series {
+    double bin_s;
+    unsigned n;
+    uint64_t generated[SIM_BINS];    /* triggers */
+    uint64_t decided[SIM_BINS];      /* acks the SFCs took */
+    uint64_t drops[SIM_BINS];        /* frames a switch port dropped */
+    struct ebf_hist latency_ns[SIM_BINS];   /* of the acks taken in the bin */
+};
+
+struct sim_result {
+    struct sim_ledger l;
+    double farm_s;               /* virtual time simulated */
+    uint64_t frames;             /* fragment frames the readouts sent */
+    uint64_t switch_drops;       /* refused by a switch port's buffer */
+    uint64_t link_lost;          /* lost on a source link that was down */
+    uint64_t sfc_gone_frames;    /* not sent: their SFC was given up */
+    uint64_t dead_sfc_frames;    /* reached an SFC that was dead */
+    uint64_t dead_node_events;   /* reached a node that was dead */
+    uint64_t timed_out;          /* events that timed out building */
+    uint64_t throttle_on;        /* throttle transitions to on, all SFCs */
+    double held_s;               /* the readouts were held this long */
+    uint32_t port_peak;          /* most bytes any SFC port held */
+    uint64_t port_peak_sum;      /* sum over SFC ports of their peaks */
+    uint32_t evtab_peak;         /* most events any SFC held */
+    struct ebf_hist latency_ns;  /* trigger -> ack taken, per decided event */
+    struct sim_series series;
+    /* The simulator itself */
+    uint64_t sim_events;
+    uint64_t queue_peak;         /* most events queued at once */
+    double wall_s;
+};
+
+/* Called about every progress_s of wall time while the run lasts (farm
+ * time done, farm time in all). */
+typedef void (*sim_progress_fn)(double farm_s, double total_s, void *arg);
+
+/*
+ * Run the model of c (checked with sim_conf_check) into *r. Returns 0, or
+ * -ENOMEM / -EINVAL (a builder module refused its configuration) with err.
+ */
+int sim_run(const struct sim_conf *c, struct sim_result *r, sim_progress_fn progress,
+            void *progress_arg, char *err, size_t errlen);
+
+#endif /* SIM_FARM_H */

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sim_farm_private.h - the simulated farm's state and event kinds, shared by sim_farm.c, sim_sfc.c and sim_node.c. */
+#ifndef SIM_FARM_PRIVATE_H
+#define SIM_FARM_PRIVATE_H
+
+#include <stdint.h>
+
+#include "ebf_idset.h"
+#include "sfc_credit.h"
+#include "sfc_evtab.h"
+#include "sim_evq.h"
+#include "sim_farm.h"
+#include "sim_port.h"
+#include "sim_rng.h"
+
+#define PS_PER_NS 1000ull
+#define PS_PER_US 1000000ull
+#define PS_PER_MS 1000000000ull
+#define PS_PER_S 1000000000000ull
+#define WIRE_EXTRA 24            /* FCS 4 + preamble 8 + gap 12: on the wire, not in a header */
+
+enum sim_kind {
+    EV_GEN,                      /* the next trigger; arg: event id */
+    EV_FRAG_SW,                  /* a piece reaches the switch toward its SFC */
+    EV_FRAG_SFC,                 /* the SFC has processed a piece */
+    EV_EVT_NODE,                 /* an event's last frame reaches its node */
+    EV_NODE_DONE,                /* a node decided; aux: its stall count then */
+    EV_ACK_SFC,                  /* an ack reaches its SFC; aux: accepted */
+    EV_SFC_TICK,                 /* an SFC's timeouts */
+    EV_NODE_CHECK,               /* an SFC looks at a silent node */
+    EV_THROTTLE,                 /* readouts hear an SFC's throttle; aux: on */
+    EV_FAULT,                    /* fault obj happens */
+    EV_SFC_GIVEN_UP,             /* readouts give SFC obj up */
+    EV_END,                      /* the drain deadline */
+};
+
+struct sim_sfc {
+    struct sfc_evtab *tab;
+    struct sfc_credit *credit;
+    struct sim_port port;        /* the switch's output port toward this SFC */
+    struct sim_port uplink;      /* its own link toward the switch */
+    uint64_t cpu_busy;           /* its data-plane lcore is busy until */
+    uint32_t on_events;          /* throttle: fill on, fill off (events held) */
+    uint32_t off_events;
+    int throttle_want;
+    int heard_on;                /* the readouts heard its throttle on */
+    int dead, given_up;
+    uint64_t died_at;
+    uint64_t accepted, rejected, incomplete, late;
+    uint64_t lost[SIM_LOST_MAX];
+    uint64_t acked_digest, lost_digest;
+    struct ebf_idset acked_ids, lost_ids, late_ids;
+};
+
+struct sim_node {
+    uint64_t busy_until;
+    uint64_t stall_from, stall_until;
+    uint16_t stalls;             /* stall faults so far: tags its pending decisions */
+    uint8_t dead;                /* died (fault) */
+    uint8_t declared;            /* its SFC declared it dead */
+    uint64_t accepted, rejected;
+    struct ebf_idset ack_ids;    /* the acks it sent */
+};
+
+struct sim_source {
+    struct sim_port link;        /* its link toward the switch */
+    uint64_t cpu_busy;
+    uint64_t down_from, down_until;
+};
+
+struct sim_farm {
+    const struct sim_conf *c;
+    struct sim_result *r;
+    struct sim_evq q;
+    struct sim_rng rng;
+    struct sim_sfc *sfc;
+    struct sim_node *node;
+    struct sim_source *src;
+    uint64_t now;
+    uint64_t end_gen;            /* triggers before this time */
+    uint64_t next_id;            /* the next event id to generate */
+    uint64_t gen_digest;         /* sum of ebf_mix64(id) over generated ids */
+    uint64_t ack_delay;          /* node decision -> ack at its SFC, ps */
+    uint64_t period;             /* trigger period, ps (fixed arrivals) */
+    uint32_t max_piece;          /* fragment payload per frame */
+    uint32_t n_pieces;           /* frames per fragment */
+    uint32_t n_throttling;       /* SFCs whose throttle the readouts heard on */
+    uint64_t held_since;         /* the readouts are held since (when n_throttling) */
+    int gen_waiting;             /* a trigger waits for the throttle's release */
+    int gen_done;                /* the triggers stopped */
+    uint64_t in_flight;          /* fragment frames between a readout and its SFC's table */
+    uint64_t tick;               /* SFC timeout tick, ps */
+    uint64_t timeout;            /* build timeout, ps */
+    uint64_t bin_ps;             /* time series bin */
+    int err;                     /* first error (-ENOMEM) */
+};
+
+/* The time series' bin of farm time now. */
+static inline unsigned sim_bin(const struct sim_farm *f)
+{
+    uint64_t b = f->now / f->bin_ps;
+    return b < SIM_BINS ? (unsigned)b : SIM_BINS - 1;
+}
+
+/* Push an event (t0: when its trigger was, for fragments); a failure to
+ * grow the queue is kept in f->err and ends the run. */
+void sim_push(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, uint16_t aux,
+              uint64_t arg, uint64_t t0);
+
+/* sim_sfc.c */
+int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen);
+void sim_sfc_fini(struct sim_farm *f, uint32_t k);
+void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev);
+void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev);
+void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev);
+void sim_sfc_tick(struct sim_farm *f, uint32_t k);
+void sim_sfc_node_check(struct sim_farm *f, uint32_t node);
+void sim_sfc_die(struct sim_farm *f, uint32_t k);
+void sim_sfc_leftovers(struct sim_farm *f, uint32_t k);
+uint32_t sim_sfc_held(const struct sim_farm *f, uint32_t k);
+
+/* sim_node.c */
+void sim_node_event(struct sim_farm *f, const struct sim_ev *ev);
+void sim_node_done(struct sim_farm *f, const struct sim_ev *ev);
+void sim_node_stall(struct sim_farm *f, uint32_t node, uint64_t from, uint64_t len);
+
+/* sim_ledger.c */
+void sim_ledger_close(struct sim_farm *f);
+
+#endif /* SIM_FARM_PRIVATE_H */

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sim_node.c - a simulated trigger node: a queue of events, a trigger time each, a decision, an ack. */
+#include "sim_farm_private.h"
+
+/* One trigger time from the configured distribution, ps. */
+static uint64_t trigger_time(struct sim_farm *f)
+{
+    const struct sim_conf *c = f->c;
+    double us = c->trigger_us;
+
+    if (c->trigger == SIM_DIST_EXP)
+        us = sim_rng_exp(&f->rng, c->trigger_us);
+    else if (c->trigger == SIM_DIST_LOGNORMAL && c->trigger_us > 0)
+        us = sim_rng_lognormal(&f->rng, c->trigger_us, c->trigger_sigma);
+    return (uint64_t)(us * PS_PER_US);
+}
+
+/* An event reaches node ev->obj: it waits for the events before it (one
+ * at a time; the credits bound how many wait) and for a stall's end. */
+void sim_node_event(struct sim_farm *f, const struct sim_ev *ev)
+{
+    struct sim_node *x = &f->node[ev->obj];
+
+    if (x->dead) {
+        f->r->dead_node_events++;
+        return;
+    }
+    uint64_t start = x->busy_until > f->now ? x->busy_until : f->now;
+    if (start >= x->stall_from && start < x->stall_until)
+        start = x->stall_until;
+    x->busy_until = start + trigger_time(f);
+    sim_push(f, x->busy_until, EV_NODE_DONE, ev->obj, x->stalls, ev->arg, 0);
+}
+
+/* The node has decided: accept or reject, recorded as the node's own
+ * counters and id record, and the ack (with a credit) goes to its SFC. A
+ * decision due after a stall began that it did not know of moves on by
+ * the stall's length. */
+void sim_node_done(struct sim_farm *f, const struct sim_ev *ev)
+{
+    struct sim_node *x = &f->node[ev->obj];
+
+    if (x->dead)
+        return;
+    if (ev->aux != x->stalls && ev->t > x->stall_from) {
+        sim_push(f, ev->t + (x->stall_until - x->stall_from), EV_NODE_DONE, ev->obj, x->stalls,
+                 ev->arg, 0);
+        return;
+    }
+    int accept = sim_rng_uniform(&f->rng) < f->c->accept;
+    if (accept)
+        x->accepted++;
+    else
+        x->rejected++;
+    ebf_idset_add(&x->ack_ids, ev->arg);
+    sim_push(f, f->now + f->ack_delay, EV_ACK_SFC, ev->obj, (uint16_t)accept, ev->arg, 0);
+}
+
+/* Node stops processing for len from `from`: what it is busy with moves on
+ * by len. */
+void sim_node_stall(struct sim_farm *f, uint32_t node, uint64_t from, uint64_t len)
+{
+    struct sim_node *x = &f->node[node];
+
+    x->stall_from = from;
+    x->stall_until = from + len;
+    x->stalls++;
+    x->busy_until = x->busy_until > from ? x->busy_until + len : from + len;
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sim_report.c - the simulated run's summary as text and as JSON (jansson). */
+#include "sim_report.h"
+
+#include <errno.h>
+#include <jansson.h>
+
+const char *sim_lost_name(enum sim_lost l)
+{
+    static const char *const names[SIM_LOST_MAX] = {
+        "event_table_full", "stopped_building", "no_node", "stopped_unacked", "sfc_lost",
+    };
+    return (unsigned)l < SIM_LOST_MAX ? names[l] : "?";
+}
+
+static double ms(const struct sim_result *r, double q)
+{
+    return (double)ebf_hist_quantile(&r->latency_ns, q) / 1e6;
+}
+
+static const char *yes(int b)
+{
+    return b ? "agree" : "DISAGREE";
+}
+
+static void text_ledger(FILE *out, const struct sim_ledger *l)
+{
+    fprintf(out, "  events    %ju generated: %ju accepted, %ju rejected (%ju incomplete), %ju lost\n",
+            (uintmax_t)l->generated, (uintmax_t)l->accepted, (uintmax_t)l->rejected,
+            (uintmax_t)l->incomplete, (uintmax_t)l->lost_total);
+    fprintf(out, "  lost     ");
+    for (int i = 0; i < SIM_LOST_MAX; i++)
+        fprintf(out, " %s %ju%s", sim_lost_name((enum sim_lost)i), (uintmax_t)l->lost[i],
+                i + 1 < SIM_LOST_MAX ? "," : "\n");
+    fprintf(out, "  faults    nodes declared dead %ju, events sent again %ju, late acks %ju, "
+            "nodes revived %ju, decided by a dead SFC's nodes %ju\n", (uintmax_t)l->nodes_dead,
+            (uintmax_t)l->redispatched, (uintmax_t)l->late_acks, (uintmax_t)l->revived,
+            (uintmax_t)l->gone_decided);
+    fprintf(out, "  ledger    %s: generated %ju = accepted %ju + rejected %ju + lost %ju "
+            "(unaccounted %jd); id digests %s, id records %s, nodes' acks %s\n",
+            l->closed ? "closed" : "NOT CLOSED", (uintmax_t)l->generated,
+            (uintmax_t)l->accepted, (uintmax_t)l->rejected, (uintmax_t)l->lost_total,
+            (intmax_t)l->unaccounted, yes(l->digest_match), yes(l->ids_match),
+            yes(l->nodes_agree));
+}
+
+void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
+                     const struct sim_result *r)
+{
+    double decided = (double)(r->l.accepted + r->l.rejected);
+
+    fprintf(out, "ebfarm sim: farm '%s', seed %ju: %u sources, %u SFCs, %u nodes, %.0f Hz "
+            "(%s) for %g s; %.3f s of farm time simulated\n", farm, (uintmax_t)c->seed,
+            c->sources, c->sfcs, c->sfcs * c->nodes_per_sfc, c->rate_hz,
+            c->poisson ? "poisson" : "fixed", c->duration_s, r->farm_s);
+    fprintf(out, "  network   %g Gbit/s links of %g us, switch ports of %g KiB: %ju fragment "
+            "frames, %ju dropped at a switch port, %ju lost on a link down, %ju not sent "
+            "(SFC given up), %ju reached a dead SFC\n", c->link_gbps, c->link_latency_us,
+            c->switch_buffer_kb, (uintmax_t)r->frames, (uintmax_t)r->switch_drops,
+            (uintmax_t)r->link_lost, (uintmax_t)r->sfc_gone_frames,
+            (uintmax_t)r->dead_sfc_frames);
+    fprintf(out, "  buffers   switch port toward an SFC: peak %u bytes (mean of the peaks %.0f); "
+            "event table: peak %u events held of %u\n", r->port_peak,
+            c->sfcs ? (double)r->port_peak_sum / c->sfcs : 0.0, r->evtab_peak, c->capacity);
+    fprintf(out, "  throttle  on %ju times, readouts held %.3f s; %ju events timed out building\n",
+            (uintmax_t)r->throttle_on, r->held_s, (uintmax_t)r->timed_out);
+    fprintf(out, "  latency   trigger to ack: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms "
+            "(%ju events)\n", ms(r, 0.5), ms(r, 0.9), ms(r, 0.99),
+            (double)r->latency_ns.max / 1e6, (uintmax_t)r->latency_ns.count);
+    fprintf(out, "  rate      %.1f events/s decided over %g s of triggers\n",
+            decided / c->duration_s, c->duration_s);
+    text_ledger(out, &r->l);
+    fprintf(out, "  model     %ju simulator events, queue peak %ju\n", (uintmax_t)r->sim_events,
+            (uintmax_t)r->queue_peak);
+}
+
+static json_t *json_ledger(const struct sim_ledger *l)
+{
+    json_t *lost = json_object();
+
+    for (int i = 0; i < SIM_LOST_MAX; i++)
+        json_object_set_new(lost, sim_lost_name((enum sim_lost)i), json_integer((json_int_t)l->lost[i]));
+    return json_pack("{s:I,s:I,s:I,s:I,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b,s:b}",
+                     "generated", (json_int_t)l->generated, "accepted", (json_int_t)l->accepted,
+                     "rejected", (json_int_t)l->rejected, "incomplete", (json_int_t)l->incomplete,
+                     "lost", lost, "lost_total", (json_int_t)l->lost_total,
+                     "unaccounted", (json_int_t)l->unaccounted,
+                     "nodes_dead", (json_int_t)l->nodes_dead,
+                     "redispatched", (json_int_t)l->redispatched,
+                     "late_acks", (json_int_t)l->late_acks, "revived", (json_int_t)l->revived,
+                     "gone_decided", (json_int_t)l->gone_decided,
+                     "digest_match", l->digest_match, "ids_match", l->ids_match,
+                     "nodes_agree", l->nodes_agree, "closed", l->closed);
+}
+
+static json_t *json_farm(const char *farm, const struct sim_conf *c, const struct sim_result *r)
+{
+    return json_pack("{s:s,s:I,s:i,s:i,s:i,s:f,s:s,s:f,s:f,s:f,s:f,s:f}", "farm", farm,
+                     "seed", (json_int_t)c->seed, "sources", (int)c->sources,
+                     "sfcs", (int)c->sfcs, "nodes", (int)(c->sfcs * c->nodes_per_sfc),
+                     "rate_hz", c->rate_hz, "arrivals", c->poisson ? "poisson" : "fixed",
+                     "duration_s", c->duration_s, "farm_s", r->farm_s,
+                     "link_gbps", c->link_gbps, "link_latency_us", c->link_latency_us,
+                     "switch_buffer_kb", c->switch_buffer_kb);
+}
+
+static json_t *json_net(const struct sim_result *r)
+{
+    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I,s:i,s:I,s:f,s:I}",
+                     "frames", (json_int_t)r->frames, "switch_drops", (json_int_t)r->switch_drops,
+                     "link_lost", (json_int_t)r->link_lost,
+                     "sfc_gone_frames", (json_int_t)r->sfc_gone_frames,
+                     "dead_sfc_frames", (json_int_t)r->dead_sfc_frames,
+                     "dead_node_events", (json_int_t)r->dead_node_events,
+                     "port_peak_bytes", (int)r->port_peak,
+                     "port_peak_sum_bytes", (json_int_t)r->port_peak_sum,
+                     "evtab_peak", (int)r->evtab_peak, "throttle_on", (json_int_t)r->throttle_on,
+                     "held_s", r->held_s, "timed_out", (json_int_t)r->timed_out);
+}
+
+int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,
+                    const struct sim_result *r)
+{
+    json_t *lat = json_pack("{s:I,s:f,s:f,s:f,s:f,s:f}", "events", (json_int_t)r->latency_ns.count,
+                            "p50_ms", ms(r, 0.5), "p90_ms", ms(r, 0.9), "p99_ms", ms(r, 0.99),
+                            "max_ms", (double)r->latency_ns.max / 1e6,
+                            "mean_ms", r->latency_ns.count ? (double)r->latency_ns.sum /
+                                       (double)r->latency_ns.count / 1e6 : 0.0);
+    json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:f,s:{s:I,s:I}}", "farm", json_farm(farm, c, r),
+                          "network", json_net(r), "latency", lat, "ledger", json_ledger(&r->l),
+                          "events_per_s", (double)(r->l.accepted + r->l.rejected) / c->duration_s,
+                          "model", "sim_events", (json_int_t)r->sim_events,
+                          "queue_peak", (json_int_t)r->queue_peak);
+
+    if (!o)
+        return -ENOMEM;
+    json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    fputc('\n', out);
+    json_decref(o);
+    return 0;
+}
+
+void sim_report_self(FILE *out, const struct sim_result *r, long max_rss_kb, int json)
+{
+    double eps = r->wall_s > 0 ? (double)r->sim_events / r->wall_s : 0;
+
+    if (json)
+        fprintf(out, "{\"sim_events\": %ju, \"wall_s\": %.3f, \"sim_events_per_s\": %.0f, "
+                "\"max_rss_kb\": %ld}\n", (uintmax_t)r->sim_events, r->wall_s, eps, max_rss_kb);
+    else
+        fprintf(out, "ebfarm sim: %ju simulator events in %.2f s of wall time (%.2fM events/s), "
+                "max RSS %.1f MiB\n", (uintmax_t)r->sim_events, r->wall_s, eps / 1e6,
+                (double)max_rss_kb / 1024);
+}

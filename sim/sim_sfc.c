@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sim_sfc.c - a simulated SFC: its switch port, the real sfc_evtab and sfc_credit, dispatch, throttle, dead nodes. */
+#include "sim_farm_private.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ebf_mix.h"
+#include "ebf_proto.h"
+
+/* The event table holds frames as opaque pointers; the model has no bytes,
+ * so every piece is this one marker, and a freed frame costs nothing. */
+static char piece_marker;
+
+static void free_frame(void *frame, void *arg)
+{
+    (void)frame;
+    (void)arg;
+}
+
+int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
+{
+    const struct sim_conf *c = f->c;
+    struct sim_sfc *s = &f->sfc[k];
+    uint64_t bps = (uint64_t)(c->link_gbps * 1e9), lat = (uint64_t)(c->link_latency_us * PS_PER_US);
+    struct sfc_evtab_conf tc = {
+        .capacity = c->capacity,
+        .max_frames = c->capacity * c->sources * f->n_pieces,
+        .n_sources = (uint16_t)c->sources,
+        .done_window = 4096,
+        .free_frame = free_frame,
+    };
+
+    s->tab = sfc_evtab_create(&tc);
+    s->credit = sfc_credit_create((uint16_t)c->nodes_per_sfc, c->credits);
+    if (!s->tab || !s->credit) {
+        snprintf(err, errlen, "SFC %u: the %s refused its configuration: %s", k,
+                 s->tab ? "credit scheduler" : "event table", strerror(errno));
+        return -errno;
+    }
+    if (sim_port_init(&s->port, bps, lat, (uint32_t)(c->switch_buffer_kb * 1024)) ||
+        sim_port_init(&s->uplink, bps, lat, 0))
+        return snprintf(err, errlen, "out of memory"), -ENOMEM;
+    for (uint16_t n = 0; n < c->nodes_per_sfc; n++)
+        sfc_credit_grant(s->credit, n, c->credits);
+    s->on_events = (uint32_t)(c->throttle_on * c->capacity);
+    s->off_events = (uint32_t)(c->throttle_off * c->capacity);
+    ebf_idset_init(&s->acked_ids);
+    ebf_idset_init(&s->lost_ids);
+    ebf_idset_init(&s->late_ids);
+    return 0;
+}
+
+void sim_sfc_fini(struct sim_farm *f, uint32_t k)
+{
+    struct sim_sfc *s = &f->sfc[k];
+
+    if (s->tab)
+        sfc_evtab_destroy(s->tab);
+    if (s->credit)
+        sfc_credit_destroy(s->credit);
+    sim_port_fini(&s->port);
+    sim_port_fini(&s->uplink);
+}
+
+uint32_t sim_sfc_held(const struct sim_farm *f, uint32_t k)
+{
+    struct sfc_evtab_counts n;
+
+    sfc_evtab_counts(f->sfc[k].tab, &n);
+    return n.building + n.ready + n.sent;
+}
+
+/* Event id lost under reason: the SFC's part of the ledger. */
+static void lose(struct sim_sfc *s, enum sim_lost why, uint64_t id)
+{
+    s->lost[why]++;
+    s->lost_digest += ebf_mix64(id);
+    ebf_idset_add(&s->lost_ids, id);
+}
+
+/* Busy the SFC's lcore for cost ns from now (or from when it is free). */
+static uint64_t cpu(struct sim_sfc *s, uint64_t now, double cost_ns)
+{
+    s->cpu_busy = (s->cpu_busy > now ? s->cpu_busy : now) + (uint64_t)(cost_ns * PS_PER_NS);
+    return s->cpu_busy;
+}
+
+/* --- Throttle ------------------------------------------------------------- */
+
+/* Hysteresis on the events held, as sfc_throttle_poll (sfc/sfc_throttle.c):
+ * on at throttle_on of the table, off at throttle_off; the readouts hear it
+ * a link later. */
+static void throttle(struct sim_farm *f, uint32_t k)
+{
+    struct sim_sfc *s = &f->sfc[k];
+    uint32_t held = sim_sfc_held(f, k);
+    int want = s->throttle_want;
+
+    if (held > f->r->evtab_peak)
+        f->r->evtab_peak = held;
+    if (!want && held >= s->on_events)
+        want = 1;
+    else if (want && held <= s->off_events)
+        want = 0;
+    if (want == s->throttle_want)
+        return;
+    s->throttle_want = want;
+    f->r->throttle_on += (uint64_t)want;
+    sim_push(f, f->now + f->ack_delay, EV_THROTTLE, k, (uint16_t)want, 0, 0);
+}
+
+/* --- Dispatch ------------------------------------------------------------- */
+
+/* Event id of bytes goes from SFC k to its node n: the SFC's cost, its
+ * link, the switch (a node's port is fed by its SFC alone at the same
+ * rate: it holds at most a frame, and is not a buffer that can overflow),
+ * the node's link. */
+static void send_event(struct sim_farm *f, uint32_t k, uint16_t n, uint64_t id, uint32_t bytes)
+{
+    const struct sim_conf *c = f->c;
+    struct sim_sfc *s = &f->sfc[k];
+    uint32_t per = c->mtu - EBF_IPV4_HLEN - EBF_UDP_HLEN - EBF_EVENT_HLEN;
+    uint32_t frames = bytes ? (bytes + per - 1) / per : 1;
+    uint32_t hdr = EBF_EVENT_HLEN + EBF_UDP_HLEN + EBF_IPV4_HLEN + EBF_ETH_HLEN + WIRE_EXTRA;
+    uint64_t start = cpu(s, f->now, c->sfc_event_ns), arr;
+
+    sim_port_send(&s->uplink, start, bytes + frames * hdr, &arr);
+    arr += sim_port_ser(&s->uplink, c->mtu + EBF_ETH_HLEN + WIRE_EXTRA) + s->uplink.latency_ps;
+    sim_push(f, arr, EV_EVT_NODE, k * c->nodes_per_sfc + n, 0, id, 0);
+}
+
+/* Every ready event to a node with credit, oldest first, as the SFC's
+ * dispatch (sfc/sfc_dp.c). */
+static void dispatch(struct sim_farm *f, uint32_t k)
+{
+    struct sim_sfc *s = &f->sfc[k];
+    uint32_t slot;
+
+    while ((slot = sfc_evtab_ready_peek(s->tab)) != SFC_NONE) {
+        int n = sfc_credit_pick(s->credit);
+        if (n < 0)
+            break;
+        const struct sfc_event *e = sfc_evtab_event(s->tab, slot);
+        sfc_evtab_mark_sent(s->tab, slot, (uint16_t)n);
+        sfc_credit_consume(s->credit, (uint16_t)n);
+        send_event(f, k, (uint16_t)n, e->event_id, e->bytes);
+    }
+}
+
+/* --- Intake --------------------------------------------------------------- */
+
+void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev)
+{
+    struct sim_sfc *s = &f->sfc[ev->obj];
+    uint32_t p = ev->aux >> 7, last = p + 1 == f->n_pieces;
+    uint32_t len = last ? f->c->frag_bytes - p * f->max_piece : f->max_piece;
+    uint64_t arr;
+
+    if (s->dead) {
+        f->r->dead_sfc_frames++;
+        f->in_flight--;
+        return;
+    }
+    if (sim_port_send(&s->port, f->now, len + EBF_FRAG_HLEN + EBF_UDP_HLEN + EBF_IPV4_HLEN +
+                      EBF_ETH_HLEN + WIRE_EXTRA, &arr) != 0) {
+        f->r->switch_drops++;
+        f->r->series.drops[sim_bin(f)]++;
+        f->in_flight--;
+        return;
+    }
+    uint64_t done = cpu(s, arr, f->c->sfc_frame_ns);
+    sim_push(f, done, EV_FRAG_SFC, ev->obj, ev->aux, ev->arg, ev->t0);
+}
+
+void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
+{
+    struct sim_sfc *s = &f->sfc[ev->obj];
+    uint32_t p = ev->aux >> 7, slot;
+    struct ebf_frag_hdr h = {
+        .source = ev->aux & 0x7f,
+        .event_id = ev->arg,
+        .frag_len = f->c->frag_bytes,
+        .offset = p * f->max_piece,
+        .piece_len = (uint16_t)(p + 1 == f->n_pieces ? f->c->frag_bytes - p * f->max_piece
+                                                     : f->max_piece),
+        .tx_ns = ev->t0,         /* ps: the model's clock */
+    };
+
+    f->in_flight--;
+    if (s->dead) {
+        f->r->dead_sfc_frames++;
+        return;
+    }
+    enum sfc_add_result rc = sfc_evtab_add(s->tab, &h, &piece_marker, 0, f->now, &slot);
+    if (rc == SFC_ADD_COMPLETE)
+        dispatch(f, ev->obj);
+    else if (rc == SFC_ADD_TABLE_FULL)
+        lose(s, SIM_LOST_TABLE_FULL, ev->arg);
+    throttle(f, ev->obj);
+}
+
+/* --- Acks, timeouts, dead nodes ------------------------------------------- */
+
+/* A node declared dead is heard again (its stall is over, same epoch):
+ * alive again, as sfc_nodes_heard's "revived" (sfc/sfc_nodes.c), with its credits granted
+ * afresh (the events it held went elsewhere; its acks of them are late). */
+static void revive(struct sim_farm *f, uint32_t k, uint32_t node)
+{
+    f->node[node].declared = 0;
+    f->r->l.revived++;
+    sfc_credit_grant(f->sfc[k].credit, (uint16_t)(node % f->c->nodes_per_sfc), f->c->credits);
+}
+
+void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
+{
+    uint32_t k = ev->obj / f->c->nodes_per_sfc;
+    uint16_t n = (uint16_t)(ev->obj % f->c->nodes_per_sfc);
+    struct sim_sfc *s = &f->sfc[k];
+
+    if (s->dead)
+        return;
+    cpu(s, f->now, f->c->sfc_frame_ns);
+    if (f->node[ev->obj].declared)
+        revive(f, k, ev->obj);
+    uint32_t slot = sfc_evtab_find_sent(s->tab, ev->arg, n);
+    if (slot == SFC_NONE) {      /* its node was declared dead: redispatched */
+        s->late++;
+        ebf_idset_add(&s->late_ids, ev->arg);
+        return;
+    }
+    const struct sfc_event *e = sfc_evtab_event(s->tab, slot);
+    uint64_t t0 = sfc_evtab_cold(s->tab, slot)->first_tx_ns;
+    ebf_hist_add(&f->r->latency_ns, (f->now - t0) / PS_PER_NS);
+    ebf_hist_add(&f->r->series.latency_ns[sim_bin(f)], (f->now - t0) / PS_PER_NS);
+    f->r->series.decided[sim_bin(f)]++;
+    if (ev->aux)
+        s->accepted++;
+    else
+        s->rejected++;
+    s->incomplete += e->incomplete;
+    s->acked_digest += ebf_mix64(ev->arg);
+    ebf_idset_add(&s->acked_ids, ev->arg);
+    sfc_evtab_release(s->tab, slot);
+    sfc_credit_ack(s->credit, n);
+    sfc_credit_grant(s->credit, n, 1);
+    dispatch(f, k);
+    throttle(f, k);
+}
+
+/* Drained: the triggers stopped, no fragment on its way, nothing held,
+ * every node of the SFC idle and its last ack home. */
+static int drained(const struct sim_farm *f, uint32_t k)
+{
+    uint32_t n0 = k * f->c->nodes_per_sfc;
+
+    if (!f->gen_done || f->in_flight || sim_sfc_held(f, k))
+        return 0;
+    for (uint32_t n = n0; n < n0 + f->c->nodes_per_sfc; n++)
+        if (!f->node[n].dead && f->node[n].busy_until + f->ack_delay >= f->now)
+            return 0;
+    return 1;
+}
+
+void sim_sfc_tick(struct sim_farm *f, uint32_t k)
+{
+    struct sim_sfc *s = &f->sfc[k];
+    uint64_t dropped = 0;
+
+    if (s->dead)
+        return;
+    f->r->timed_out += sfc_evtab_expire(s->tab, f->now, f->timeout, UINT32_MAX, &dropped);
+    dispatch(f, k);
+    throttle(f, k);
+    if (!drained(f, k))
+        sim_push(f, f->now + f->tick, EV_SFC_TICK, k, 0, 0, 0);
+}
+
+/* A node silent (dead, or stalled) since a fault, node_timeout_ms ago: as
+ * sfc_nodes_check and sfc_nodes_take_back (sfc/sfc_nodes.c), no credit,
+ * and every event it holds back to the head of the ready queue. A stall
+ * that is over by now changes nothing. */
+void sim_sfc_node_check(struct sim_farm *f, uint32_t node)
+{
+    struct sim_node *x = &f->node[node];
+    uint32_t k = node / f->c->nodes_per_sfc, cnt = 0;
+    uint16_t n = (uint16_t)(node % f->c->nodes_per_sfc);
+    struct sim_sfc *s = &f->sfc[k];
+
+    if (s->dead || x->declared || !(x->dead || f->now < x->stall_until))
+        return;
+    x->declared = 1;
+    f->r->l.nodes_dead++;
+    sfc_credit_revoke(s->credit, n);
+    for (uint32_t slot = 0; slot < f->c->capacity; slot++) {
+        const struct sfc_event *e = sfc_evtab_event(s->tab, slot);
+        if (e->state == SFC_EV_SENT && e->node == n) {
+            sfc_evtab_requeue(s->tab, slot);
+            cnt++;
+        }
+    }
+    f->r->l.redispatched += cnt;
+    dispatch(f, k);
+}
+
+void sim_sfc_die(struct sim_farm *f, uint32_t k)
+{
+    f->sfc[k].dead = 1;
+    f->sfc[k].died_at = f->now;
+}
+
+/* What a live SFC holds at the end is lost under its state's reason, as
+ * the SFC's drop_leftovers (sfc/sfc_dp_drain.c). */
+void sim_sfc_leftovers(struct sim_farm *f, uint32_t k)
+{
+    static const enum sim_lost by_state[] = {
+        [SFC_EV_BUILDING] = SIM_LOST_BUILDING,
+        [SFC_EV_READY] = SIM_LOST_NO_NODE,
+        [SFC_EV_SENT] = SIM_LOST_UNACKED,
+    };
+    struct sim_sfc *s = &f->sfc[k];
+
+    f->r->port_peak_sum += s->port.peak_occ;
+    if (s->port.peak_occ > f->r->port_peak)
+        f->r->port_peak = s->port.peak_occ;
+    if (s->dead)
+        return;
+    for (uint32_t slot = 0; slot < f->c->capacity; slot++) {
+        const struct sfc_event *e = sfc_evtab_event(s->tab, slot);
+        if (e->state != SFC_EV_FREE)
+            lose(s, by_state[e->state], e->event_id);
+    }
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-ro_failover.c - the readout's view of the SFC places: death by silence, the route around it, stale frames, joins and leaves at event ids. */
+#include <check.h>
+#include <errno.h>
+#include <stdint.h>
+
+#include "ro_failover.h"
+
+#define MS 1000000ull
+
+static int hear(struct ro_failover *fo, uint16_t place, uint16_t epoch, uint32_t seq,
+                uint8_t flags, uint64_t at, uint64_t next_id, uint64_t now_ns)
+{
+    struct ebf_release_hdr h = {.place = place, .flags = flags, .epoch = epoch, .seq = seq,
+                                .at = at};
+
+    return ro_failover_offer(fo, &h, next_id, now_ns);
+}
+
+/* Two places heard every 10 ms; place 1 goes silent at 20 ms: dead at
+ * 120 ms exactly, its events then go to place 0; a place never heard is
+ * never declared dead here. */
+START_TEST(test_failover_detect)
+{
+    struct ro_failover fo;
+
+    ck_assert_int_eq(ro_failover_init(&fo, 3, 100 * MS), 0);
+    for (uint32_t t = 0; t <= 20; t += 10) {
+        ck_assert_int_eq(hear(&fo, 0, 0, t, 0, 0, 0, t * MS), 1);
+        ck_assert_int_eq(hear(&fo, 1, 0, t, 0, 0, 0, t * MS), 1);
+    }
+    ck_assert_uint_eq(ro_failover_place(&fo, 4), 1);
+    for (uint32_t t = 30; t <= 110; t += 10)
+        hear(&fo, 0, 0, t, 0, 0, 0, t * MS);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 120 * MS - 1), 0);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 120 * MS), 1u << 1);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 500 * MS), 1u << 0); /* 0 silent since 110 */
+    ck_assert_uint_eq(fo.deaths, 2);
+    ck_assert_uint_eq(fo.out, 3);
+    /* place 2 never heard: still routed to; every event goes there */
+    for (uint64_t e = 100; e < 110; e++)
+        ck_assert_uint_eq(ro_failover_place(&fo, e), 2);
+}
+END_TEST
+
+/* Stale frames refresh nothing; a new epoch is newer whatever its seq; a
+ * dead place heard again stays out until it joins. */
+START_TEST(test_failover_stale_and_fenced)
+{
+    struct ro_failover fo;
+
+    ck_assert_int_eq(ro_failover_init(&fo, 2, 100 * MS), 0);
+    ck_assert_int_eq(hear(&fo, 0, 0, 5, 0, 0, 0, 0), 1);
+    ck_assert_int_eq(hear(&fo, 1, 0, 5, 0, 0, 0, 0), 1);
+    ck_assert_int_eq(hear(&fo, 1, 0, 5, 0, 0, 0, 90 * MS), 0);   /* the same seq */
+    ck_assert_int_eq(hear(&fo, 1, 0, 4, 0, 0, 0, 90 * MS), 0);   /* an older one */
+    ck_assert_uint_eq(fo.stale, 2);
+    ck_assert_int_eq(hear(&fo, 0, 0, 6, 0, 0, 0, 90 * MS), 1);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 100 * MS), 1u << 1);
+    ck_assert_int_eq(hear(&fo, 1, 1, 0, 0, 0, 0, 150 * MS), 1);  /* restarted: epoch 1 */
+    ck_assert_uint_eq(fo.out, 1u << 1);
+    ck_assert_uint_eq(ro_failover_place(&fo, 1001), 0);
+    ck_assert_int_eq(hear(&fo, 7, 0, 1, 0, 0, 0, 0), 0);         /* no such place */
+}
+END_TEST
+
+/* A join at id 2000 switches exactly there; a leave likewise; an id
+ * already passed is counted late and ignored. */
+START_TEST(test_failover_join_leave)
+{
+    struct ro_failover fo;
+
+    ck_assert_int_eq(ro_failover_init(&fo, 2, 100 * MS), 0);
+    hear(&fo, 0, 0, 1, 0, 0, 0, 0);
+    hear(&fo, 1, 0, 1, 0, 0, 0, 0);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 100 * MS), 3);
+    ck_assert_uint_eq(ro_failover_place(&fo, 1001), EBF_ROUTE_NONE);
+    hear(&fo, 0, 1, 0, 0, 0, 1500, 110 * MS);
+    hear(&fo, 1, 1, 0, EBF_RELF_JOIN, 2000, 1500, 110 * MS);
+    ck_assert_uint_eq(fo.next_change, 2000);
+    ck_assert_uint_eq(ro_failover_place(&fo, 1999), EBF_ROUTE_NONE);  /* 0 still out */
+    ck_assert_uint_eq(ro_failover_place(&fo, 2000), 1);               /* 1 back; 0 still out */
+    ck_assert_uint_eq(ro_failover_place(&fo, 2001), 1);
+    ck_assert_uint_eq(ro_failover_place(&fo, 2002), 1);
+    ck_assert_uint_eq(fo.joins, 1);
+    ck_assert_uint_eq(fo.next_change, RO_FO_NEVER);
+    /* the same announcement repeated after the switch changes nothing */
+    hear(&fo, 1, 1, 1, EBF_RELF_JOIN, 2000, 2003, 120 * MS);
+    ck_assert_uint_eq(fo.join_late, 0);
+    ck_assert_uint_eq(fo.next_change, RO_FO_NEVER);
+    /* a join id already passed is late and ignored */
+    hear(&fo, 0, 1, 1, EBF_RELF_JOIN, 1000, 2003, 120 * MS);
+    ck_assert_uint_eq(fo.join_late, 1);
+    ck_assert_uint_eq(fo.next_change, RO_FO_NEVER);
+    hear(&fo, 0, 1, 2, EBF_RELF_JOIN, 3000, 2003, 120 * MS);
+    hear(&fo, 1, 1, 2, EBF_RELF_LEAVE, 4000, 2003, 120 * MS);
+    ck_assert_uint_eq(fo.next_change, 3000);
+    ck_assert_uint_eq(ro_failover_place(&fo, 2999), 1);
+    ck_assert_uint_eq(ro_failover_place(&fo, 3000), 0);
+    ck_assert_uint_eq(ro_failover_place(&fo, 3001), 1);
+    ck_assert_uint_eq(ro_failover_place(&fo, 4001), 0);               /* 1 left */
+    ck_assert_uint_eq(fo.leaves, 1);
+    /* a place out by leave is not declared dead when silent */
+    ck_assert_uint_eq(ro_failover_poll(&fo, 10000 * MS), 1u << 0);
+    ck_assert_int_eq(ro_failover_init(&fo, 0, 1), -EINVAL);
+}
+END_TEST
+
+Suite *ro_failover_suite(void);
+
+Suite *ro_failover_suite(void)
+{
+    Suite *s = suite_create("ro_failover");
+    TCase *tc = tcase_create("ro_failover");
+
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_failover_detect);
+    tcase_add_test(tc, test_failover_stale_and_fenced);
+    tcase_add_test(tc, test_failover_join_leave);
+    suite_add_tcase(s, tc);
+    return s;
+}
