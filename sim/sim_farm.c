@@ -261,6 +261,8 @@ int sim_run(const struct sim_conf *c, struct sim_result *r, sim_progress_fn prog
         for (uint32_t k = 0; k < c->sfcs; k++)
             sim_sfc_leftovers(f, k);
         sim_ledger_close(f);
+        if ((rc = f->err))
+            snprintf(err, errlen, "out of memory (the ledger's parts)");
         r->farm_s = (double)f->now / PS_PER_S;
         r->series.n = sim_bin(f) + 1;
         r->sim_events = f->q.popped;

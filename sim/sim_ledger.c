@@ -1,56 +1,63 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* sim_ledger.c - the simulated run's ledger, closed with the farm ledger's arithmetic (tools/farm/ledger.c). */
-#include "sim_farm_private.h"
+/* sim_ledger.c - the simulated run's ledger: totals by the farm's accounting (tools/acct), id checks as tools/farm/ledger.c makes them. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "acct.h"
 #include "ebf_mix.h"
+#include "sim_farm_private.h"
+#include "sim_report.h"
 
 /*
- * The same rules as ledger_close(), on the model's counters rather than
- * on the processes' stats files (that code reads a struct farm_result of
- * key-value stats; the model has no processes): the SFCs' acks are the
- * decisions of record; a dead SFC's ids (e % sfcs == its place) are
- * decided where its nodes' own counters say and lost as sfc_lost
- * otherwise; generated == accepted + rejected + lost; the sum of
+ * The farm's own rules on the model's counters. The totals come from
+ * acct_combine() (tools/acct, linked), fed with the parts a farm of this
+ * shape would give: one readout (every source generates every id), one
+ * part for all live SFCs (their acks are the decisions of record, their
+ * lost by reason), and for each dead SFC an SFC part that gave no
+ * counters with one part for its nodes at its place, which stand in for
+ * it. What a dead SFC's nodes did not decide is lost as sfc_lost, as
+ * ledger.c does; generated == accepted + rejected + lost; the sum of
  * ebf_mix64(id) and the id records (ebf_idset) of acked plus lost plus the
  * dead SFCs' ids equal those of the generated range; the nodes' records of
  * the acks they sent (nodes of live SFCs) equal the SFCs' acked plus late.
  */
 
-/* A dead SFC k: its ids into g and their digest into *digest, its nodes'
- * decisions into the ledger, the rest lost as sfc_lost. */
-static void dead_sfc(struct sim_farm *f, uint32_t k, struct ebf_idset *g, uint64_t *digest)
+/* A dead SFC k: its ids into g and their digest into *digest; its nodes'
+ * decisions into the part q at place k; returns its id count. */
+static uint64_t dead_sfc(struct sim_farm *f, uint32_t k, struct ebf_idset *g, uint64_t *digest,
+                         struct acct_part *q)
 {
-    struct sim_ledger *l = &f->r->l;
     uint32_t nps = f->c->nodes_per_sfc;
-    uint64_t ids = 0, decided = 0;
+    uint64_t ids = 0;
 
     for (uint64_t id = k; id < f->next_id; id += f->c->sfcs) {
         ebf_idset_add(g, id);
         *digest += ebf_mix64(id);
         ids++;
     }
+    acct_part_init(q, ACCT_NODE, "nodes", (int)k);
+    q->answered = 1;
     for (uint32_t n = k * nps; n < (k + 1) * nps; n++) {
-        l->accepted += f->node[n].accepted;
-        l->rejected += f->node[n].rejected;
-        decided += f->node[n].accepted + f->node[n].rejected;
+        q->accepted += f->node[n].accepted;
+        q->rejected += f->node[n].rejected;
     }
-    l->gone_decided += decided;
-    l->lost[SIM_LOST_SFC] += ids >= decided ? ids - decided : 0;
+    return ids;
 }
 
-/* A live SFC k: its acks and losses into the ledger and the records. */
+/* A live SFC k: its acks and losses into the part p and the records. */
 static void live_sfc(struct sim_farm *f, uint32_t k, struct ebf_idset *d, struct ebf_idset *a,
-                     uint64_t *digest)
+                     uint64_t *digest, struct acct_part *p)
 {
-    struct sim_ledger *l = &f->r->l;
     struct sim_sfc *s = &f->sfc[k];
 
-    l->accepted += s->accepted;
-    l->rejected += s->rejected;
-    l->incomplete += s->incomplete;
-    l->late_acks += s->late;
-    for (int i = 0; i < SIM_LOST_MAX; i++)
-        l->lost[i] += s->lost[i];
+    p->accepted += s->accepted;
+    p->rejected += s->rejected;
+    p->incomplete += s->incomplete;
+    f->r->l.late_acks += s->late;
+    for (int i = 0; i < SIM_LOST_SFC; i++)
+        if (s->lost[i])
+            acct_part_lost(p, sim_lost_name((enum sim_lost)i), s->lost[i]);
     *digest += s->acked_digest + s->lost_digest;
     ebf_idset_merge(d, &s->acked_ids, -1);
     ebf_idset_merge(d, &s->lost_ids, -1);
@@ -60,27 +67,67 @@ static void live_sfc(struct sim_farm *f, uint32_t k, struct ebf_idset *d, struct
         ebf_idset_merge(a, &f->node[n].ack_ids, 1);
 }
 
+/* The acct totals t into the ledger's counts; dead_ids: the dead SFCs'. */
+static void from_totals(struct sim_ledger *l, const struct acct_totals *t, uint64_t dead_ids)
+{
+    l->accepted = t->accepted;
+    l->rejected = t->rejected;
+    l->incomplete = t->incomplete;
+    l->gone_decided = t->gone_decided;
+    for (unsigned i = 0; i < t->n_lost; i++)
+        for (int k = 0; k < SIM_LOST_SFC; k++)
+            if (!strcmp(t->lost_name[i], sim_lost_name((enum sim_lost)k)))
+                l->lost[k] = t->lost_by[i];
+    l->lost[SIM_LOST_SFC] = dead_ids >= t->gone_decided ? dead_ids - t->gone_decided : 0;
+    l->lost_total = t->lost + l->lost[SIM_LOST_SFC];
+}
+
+/* The parts of the farm into p (2 + 2 per dead SFC) and the records;
+ * returns the part count; *dead_ids: the dead SFCs' ids. */
+static unsigned parts(struct sim_farm *f, struct acct_part *p, struct ebf_idset *d,
+                      struct ebf_idset *a, uint64_t *digest, uint64_t *dead_ids)
+{
+    struct ebf_idset g;
+    unsigned n = 2;
+
+    acct_part_init(&p[0], ACCT_READOUT, "readouts", -1);
+    p[0].answered = 1;
+    p[0].generated = f->next_id;
+    p[0].frames = f->r->frames;
+    acct_part_init(&p[1], ACCT_SFC, "sfcs", -1);
+    p[1].answered = 1;
+    for (uint32_t k = 0; k < f->c->sfcs; k++) {
+        if (!f->sfc[k].dead) {
+            live_sfc(f, k, d, a, digest, &p[1]);
+            continue;
+        }
+        acct_part_init(&p[n++], ACCT_SFC, "sfc", (int)k);
+        ebf_idset_init(&g);
+        *dead_ids += dead_sfc(f, k, &g, digest, &p[n++]);
+        ebf_idset_merge(d, &g, -1);
+    }
+    return n;
+}
+
 void sim_ledger_close(struct sim_farm *f)
 {
     struct sim_ledger *l = &f->r->l;
-    struct ebf_idset d, a, g;
-    uint64_t digest = 0;
+    struct acct_part *p = calloc(2 + 2 * (size_t)f->c->sfcs, sizeof(*p));
+    struct acct_totals t;
+    struct ebf_idset d, a;
+    uint64_t digest = 0, dead_ids = 0;
 
-    l->generated = f->next_id;
+    if (!p) {
+        f->err = -ENOMEM;
+        return;
+    }
     ebf_idset_init(&d);
     ebf_idset_init(&a);
     ebf_idset_add_range(&d, 0, f->next_id);
-    for (uint32_t k = 0; k < f->c->sfcs; k++) {
-        if (!f->sfc[k].dead) {
-            live_sfc(f, k, &d, &a, &digest);
-            continue;
-        }
-        ebf_idset_init(&g);
-        dead_sfc(f, k, &g, &digest);
-        ebf_idset_merge(&d, &g, -1);
-    }
-    for (int i = 0; i < SIM_LOST_MAX; i++)
-        l->lost_total += l->lost[i];
+    acct_combine(p, parts(f, p, &d, &a, &digest, &dead_ids), &t);
+    free(p);
+    l->generated = t.generated;
+    from_totals(l, &t, dead_ids);
     l->digest_match = digest == f->gen_digest;
     l->ids_match = ebf_idset_empty(&d);
     l->nodes_agree = ebf_idset_empty(&a);

@@ -139,7 +139,8 @@ START_TEST(test_sfc_workers)
 }
 END_TEST
 
-/* A small run with many options: the summary's config says what was asked. */
+/* A small run with many options: the summary's config says what was asked
+ * (the reals as reals: 300.0). */
 START_TEST(test_run_shaped_by_options)
 {
     ck_assert_int_eq(demo("--events 3000 --sources 4 --nodes 3 --frag-dist lognormal "
@@ -148,8 +149,8 @@ START_TEST(test_run_shaped_by_options)
     squeeze();
     ck_assert_ptr_nonnull(strstr(out, "\"config\":{\"events\":3000,\"sources\":4,\"nodes\":3,"
                                       "\"readouts\":1,\"sfcs\":1,\"frag_min\":64,\"frag_max\":2048,\"frag_dist\":"
-                                      "\"lognormal\",\"frag_mean\":300,\"frag_sigma\":50,"
-                                      "\"rate\":0,\"encap\":\"udp\",\"mtu\":3000,\"seed\":7,"
+                                      "\"lognormal\",\"frag_mean\":300.0,\"frag_sigma\":50.0,"
+                                      "\"rate\":0.0,\"encap\":\"udp\",\"mtu\":3000,\"seed\":7,"
                                       "\"faults\":\"none\",\"silence\":\"none\","
                                       "\"burst_events\":0,\"burst_gap_us\":0,\"hosts\":"
                                       "{\"count\":1,\"readouts\":{\"ro0\":\"localhost\"},"

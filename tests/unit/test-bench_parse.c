@@ -100,6 +100,15 @@ START_TEST(test_json_number)
     ck_assert_int_eq(bench_json_number(doc, path, 3, &v), 0);
     ck_assert(v == 6435.1);
     ck_assert_int_eq(bench_json_number("{\"capacity\":{\"sfc\":{}}}", path, 3, &v), -1);
+    /* the object after the command's standard error; a key only inside
+     * the one before it on the path */
+    ck_assert_int_eq(bench_json_number("ebfarm demo: logs kept in /tmp/x {\n{\"capacity\": "
+                                       "{\"sfc\": {\"cycles_per_frame\": 12.5}}}\n", path, 3, &v),
+                     0);
+    ck_assert(v == 12.5);
+    ck_assert_int_eq(bench_json_number("{\"capacity\":{\"readout\":{\"cycles_per_frame\":2}},"
+                                       "\"sfc\":{}}", path, 3, &v), -1);
+    ck_assert_int_eq(bench_json_number("no JSON here\n", path, 3, &v), -1);
     ck_assert_int_eq(
         bench_json_number("{\"capacity\":{\"sfc\":{\"cycles_per_frame\":null}}}", path, 3, &v),
         -1);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_cap.h"
 #include "bench_report.h"
 #include "bench_stats.h"
 
@@ -72,19 +73,21 @@ static const char *render(void (*f)(FILE *, const struct bench_meta *,
 
 START_TEST(test_json_exact)
 {
+    /* Every real is a real, whole ones too (3.0, not 3); six significant
+     * digits, and cpu_mhz three decimals, written without trailing zeros. */
     ck_assert_str_eq(render(bench_print_json),
-                     "{\"meta\":{\"cpu_model\":\"Xeon \\\"X\\\"\",\"cpu_mhz\":2600.000,\"cpus\":2,"
+                     "{\"meta\":{\"cpu_model\":\"Xeon \\\"X\\\"\",\"cpu_mhz\":2600.0,\"cpus\":2,"
                      "\"dpdk_version\":\"22.11.11\",\"driver\":\"net_null\",\"frame_size\":1078,"
                      "\"frag_size\":1024,\"pairs\":5,\"quick\":true,"
                      "\"date\":\"2026-11-23T17:00:00Z\"},\"results\":["
-                     "{\"name\":\"a\",\"value\":3,\"unit\":\"frames/s\",\"reference\":\"ref_a\","
-                     "\"reference_value\":6,\"ratio\":0.5,\"pairs\":5,\"value_min\":1,"
-                     "\"value_max\":5,\"reference_value_min\":2,\"reference_value_max\":10,"
+                     "{\"name\":\"a\",\"value\":3.0,\"unit\":\"frames/s\",\"reference\":\"ref_a\","
+                     "\"reference_value\":6.0,\"ratio\":0.5,\"pairs\":5,\"value_min\":1.0,"
+                     "\"value_max\":5.0,\"reference_value_min\":2.0,\"reference_value_max\":10.0,"
                      "\"ratio_min\":0.5,\"ratio_max\":0.5},"
-                     "{\"name\":\"b\",\"value\":6,\"unit\":\"bytes/s\",\"reference\":\"ref_b\","
-                     "\"reference_value\":3,\"ratio\":2,\"pairs\":5,\"value_min\":2,"
-                     "\"value_max\":10,\"reference_value_min\":1,\"reference_value_max\":5,"
-                     "\"ratio_min\":2,\"ratio_max\":2}]}\n");
+                     "{\"name\":\"b\",\"value\":6.0,\"unit\":\"bytes/s\",\"reference\":\"ref_b\","
+                     "\"reference_value\":3.0,\"ratio\":2.0,\"pairs\":5,\"value_min\":2.0,"
+                     "\"value_max\":10.0,\"reference_value_min\":1.0,\"reference_value_max\":5.0,"
+                     "\"ratio_min\":2.0,\"ratio_max\":2.0}]}\n");
 }
 END_TEST
 
@@ -114,6 +117,44 @@ START_TEST(test_pinned_note)
     fclose(mem);
     ck_assert_ptr_nonnull(strstr(buf, "0.500 [0.500-0.500]  (not pinned)\nb "));
     ck_assert_ptr_nonnull(strstr(buf, "\nnote: a: 2 CPUs, 4 needed\n"));
+}
+END_TEST
+
+/* The sweeps as the last key: x an integer, the figures six significant
+ * digits, the fixed parameter under its name (frag_size when sources are swept),
+ * each point's MTU, runs and the min-max of its runs. */
+START_TEST(test_sweeps_json)
+{
+    static char buf[4096];
+    struct bench_sweep sw = {.name = "sfc_sources", .x_name = "sources", .fixed = 1024,
+                             .n = 2, .x = {1, 128}, .mtu = {1500, 9000}, .runs = 3};
+    sw.y[0] = (struct bench_cap_run){6264012.7, 350.25, 51.3145, 6e6};
+    sw.y[1] = (struct bench_cap_run){1e6, 2000, 8.192, 1e6};
+    sw.lo[0] = (struct bench_cap_run){6e6, 340, 49.152, 5.5e6};
+    sw.hi[0] = (struct bench_cap_run){6.5e6, 360, 53.248, 6.5e6};
+    sw.lo[1] = sw.hi[1] = sw.y[1];
+    FILE *mem = fmemopen(buf, sizeof(buf), "w");
+    bench_print_json_with(mem, &meta, NULL, 0, bench_sweeps_json(&sw, 1));
+    fclose(mem);
+    ck_assert_msg(strstr(buf, "\"results\":[],\"sweeps\":[{\"name\":\"sfc_sources\",\"x\":"
+                              "\"sources\",\"frag_size\":1024,\"points\":[{\"x\":1,"
+                              "\"frames_per_busy_s\":6264010.0,\"payload_gbit_per_busy_s\":51.3145,"
+                              "\"cycles_per_frame\":350.25,\"frames_per_wall_s\":6000000.0,"
+                              "\"mtu\":1500,\"runs\":3,\"frames_per_busy_s_min\":6000000.0,"
+                              "\"frames_per_busy_s_max\":6500000.0,"
+                              "\"payload_gbit_per_busy_s_min\":49.152,"
+                              "\"payload_gbit_per_busy_s_max\":53.248,"
+                              "\"frames_per_wall_s_min\":5500000.0,"
+                              "\"frames_per_wall_s_max\":6500000.0},"
+                              "{\"x\":128,\"frames_per_busy_s\":1000000.0,"
+                              "\"payload_gbit_per_busy_s\":8.192,\"cycles_per_frame\":2000.0,"
+                              "\"frames_per_wall_s\":1000000.0,\"mtu\":9000,\"runs\":3,"
+                              "\"frames_per_busy_s_min\":1000000.0,"
+                              "\"frames_per_busy_s_max\":1000000.0,"
+                              "\"payload_gbit_per_busy_s_min\":8.192,"
+                              "\"payload_gbit_per_busy_s_max\":8.192,"
+                              "\"frames_per_wall_s_min\":1000000.0,"
+                              "\"frames_per_wall_s_max\":1000000.0}]}]}\n") != NULL, "%s", buf);
 }
 END_TEST
 
@@ -153,6 +194,7 @@ Suite *bench_stats_suite(void)
     tcase_add_test(tc, test_ratios_per_pair);
     tcase_add_test(tc, test_result_set);
     tcase_add_test(tc, test_json_exact);
+    tcase_add_test(tc, test_sweeps_json);
     tcase_add_test(tc, test_csv_exact);
     tcase_add_test(tc, test_pinned_note);
     tcase_add_test(tc, test_table_rows);

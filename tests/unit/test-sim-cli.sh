@@ -62,4 +62,45 @@ sed 's/^  link_gbps: 10$/  link_gbps: fast/' "$farm" >"$tmp/bad2.yaml"
 [ $? -eq 2 ] || fail "a bad sim: value: not exit 2"
 grep -q "key 'sim.link_gbps': \"fast\" is not a number" "$tmp/bad2.err" ||
     fail "bad value message: $(cat "$tmp/bad2.err")"
+
+# --set and --sweep: fixed arrivals and a fixed trigger time (farms/sim-demo.yaml)
+# decide every event, so the decided rate is the offered one on every seed.
+demo=$root/farms/sim-demo.yaml
+"$ebfarm" sim "$demo" --json --duration 2 --sweep rate_hz=50,100 --seeds 2 --svg "$tmp/s1.svg" \
+    >"$tmp/s1.json" 2>"$tmp/s1.err" || fail "--sweep: exit $? ($(cat "$tmp/s1.err"))"
+"$ebfarm" sim "$demo" --json --duration 2 --sweep rate_hz=50,100 --seeds 2 --svg "$tmp/s2.svg" \
+    >"$tmp/s2.json" 2>/dev/null || fail "--sweep again: exit $?"
+cmp -s "$tmp/s1.json" "$tmp/s2.json" || fail "the same sweep printed different JSON"
+cmp -s "$tmp/s1.svg" "$tmp/s2.svg" || fail "the same sweep drew different plots"
+"$ebfarm" sim "$demo" --json --duration 2 --set rate_hz=100 --set trigger_us=50 >"$tmp/set.json" \
+    2>/dev/null || fail "--set: exit $?"
+# Incast by hand (docs/scale.md): a 406-byte frame, 126 of them at once into
+# a port of 16 KiB: 40 fit, 86 of 126 drop; 64 KiB holds all of them.
+"$ebfarm" sim "$root/farms/sim-lhcb2003.yaml" --json --duration 0.02 --set arrivals=fixed \
+    --sweep switch_buffer_kb=16,64 >"$tmp/inc.json" 2>/dev/null ||
+    fail "incast sweep: exit $? (incomplete events are decided: the ledger closes)"
+python3 - "$tmp/s1.json" "$tmp/s1.svg" "$tmp/set.json" "$tmp/inc.json" <<'PY' || rc=1
+import json, sys, xml.dom.minidom as m
+s = json.load(open(sys.argv[1]))
+f = s["figures"]
+ok = s["sweep"] == "rate_hz" and s["seeds"] == 2 and s["values"] == [50, 100]
+ok = ok and f["rate_per_s"] == {"mean": [50, 100], "min": [50, 100], "max": [50, 100]}
+ok = ok and f["closed"]["min"] == [1, 1] and f["drop_fraction"]["max"] == [0, 0]
+d = m.parse(sys.argv[2])
+ok = ok and len(d.getElementsByTagName("polyline")) == 8
+t = json.load(open(sys.argv[3]))
+ok = ok and t["farm"]["rate_hz"] == 100 and t["events_per_s"] == 100
+i = json.load(open(sys.argv[4]))["figures"]
+ok = ok and i["drop_fraction"]["mean"] == [round(86 / 126, 6), 0]
+ok = ok and i["incomplete_fraction"]["mean"][1] == 0 and i["incomplete_fraction"]["mean"][0] > 0.9
+print("" if ok else "FAIL: sweep: %s / %s / %s" % (s, t, i))
+sys.exit(0 if ok else 1)
+PY
+"$ebfarm" sim "$demo" --sweep rate_hz=a,b >/dev/null 2>"$tmp/sw.err"
+[ $? -eq 2 ] || fail "a bad --sweep: not exit 2"
+grep -q "is not a list of numbers" "$tmp/sw.err" || fail "bad --sweep message: $(cat "$tmp/sw.err")"
+"$ebfarm" sim "$demo" --seeds 3 >/dev/null 2>"$tmp/sd.err"
+[ $? -eq 2 ] || fail "--seeds without --sweep: not exit 2"
+"$ebfarm" sim "$demo" --set link_gpbs=1 >/dev/null 2>"$tmp/st.err"
+[ $? -eq 2 ] || fail "a bad --set key: not exit 2"
 exit $rc

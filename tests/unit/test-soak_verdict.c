@@ -245,8 +245,8 @@ START_TEST(test_verdict_text_and_json)
     ck_assert_ptr_nonnull(strstr(text, "\"lost\":{\"withheld\":10,\"no_node\":0}"));
     ck_assert_ptr_nonnull(strstr(text, "\"missing_by_source\":{\"3\":20,\"5\":5}"));
     ck_assert_ptr_nonnull(strstr(text, "\"bounds\":{\"loss_default\":0,\"incomplete\":null,"
-                                       "\"loss\":{\"withheld\":10},\"rss_growth_mb\":64,"
-                                       "\"p99_ms\":1000}"));
+                                       "\"loss\":{\"withheld\":10},\"rss_growth_mb\":64.0,"
+                                       "\"p99_ms\":1000.0}"));
     free(text);
 }
 END_TEST

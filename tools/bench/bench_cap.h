@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "bench_env.h"
+#include "jsonout.h"
 
 /* The figures of one run of ebfarm-sfc-capacity. */
 struct bench_cap_run {
@@ -67,9 +68,9 @@ int bench_sweeps_run(struct bench_env *env, struct bench_sweep *sw, FILE *progre
                      size_t len);
 
 /* The sweeps as text lines (after the table), and as the JSON array
- * "sweeps" (the value of that key). */
+ * "sweeps" (the value of that key; NULL when out of memory). */
 void bench_sweeps_table(FILE *f, const struct bench_sweep *sw, size_t n);
-void bench_sweeps_json(FILE *f, const struct bench_sweep *sw, size_t n);
+json_t *bench_sweeps_json(const struct bench_sweep *sw, size_t n);
 
 /* One sweep as an SVG figure: frames and payload per busy second against
  * the swept parameter (log scale); over workers, frames per wall second

@@ -8,6 +8,7 @@
 
 #include "bench_stats.h"
 #include "ebf_kv.h"
+#include "jsonout.h"
 
 double bench_testpmd_tx_pps(FILE *out)
 {
@@ -86,25 +87,29 @@ int bench_testpmd_rx_per_burst(FILE *out, double *per_burst)
     return *per_burst > 0 ? 0 : -1;
 }
 
+/* The JSON object in text: from its first line that starts with '{' (the
+ * file holds the command's standard error too), to its end. */
+static json_t *json_in(const char *text)
+{
+    const char *p = text[0] == '{' ? text : strstr(text, "\n{");
+
+    if (!p)
+        return NULL;
+    p += p[0] == '\n';
+    return json_loads(p, JSON_DISABLE_EOF_CHECK, NULL);
+}
+
 int bench_json_number(const char *text, const char *const *keys, unsigned n, double *out)
 {
-    const char *p = text;
-    for (unsigned i = 0; i < n; i++) {
-        char q[80];
-        snprintf(q, sizeof(q), "\"%s\"", keys[i]);
-        p = strstr(p, q);
-        if (!p)
-            return -1;
-        p += strlen(q);
-    }
-    while (*p == ' ' || *p == ':')
-        p++;
-    char *end;
-    double x = strtod(p, &end);
-    if (end == p)
-        return -1;
-    *out = x;
-    return 0;
+    json_t *root = json_in(text), *v = root;
+
+    for (unsigned i = 0; v && i < n; i++)
+        v = json_object_get(v, keys[i]);
+    int rc = json_is_number(v) ? 0 : -1;
+    if (!rc)
+        *out = json_number_value(v);
+    json_decref(root);
+    return rc;
 }
 
 int bench_kv_number(const char *text, const char *key, double *out)

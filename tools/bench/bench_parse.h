@@ -35,10 +35,11 @@ int bench_testpmd_io_cycles(FILE *out, double *cycles, double *packets);
 int bench_testpmd_rx_per_burst(FILE *out, double *per_burst);
 
 /*
- * The number after the last of keys (n quoted JSON keys, each looked for
- * after the previous one) in text: {"a": {"b": 3}} with keys a, b gives 3.
- * Enough for the summary of `ebfarm demo --json`, whose keys are unique
- * along such a path. Returns 0, or -1 when a key or the number is missing.
+ * The number at the path keys (n object keys, each inside the previous
+ * one) of the JSON object in text: {"a": {"b": 3}} with keys a, b gives 3.
+ * The object starts text or a line of it (`ebfarm demo --json`'s output
+ * after its standard error's lines). Returns 0, or -1 when the text holds
+ * no JSON object, a key is missing or its value is not a number.
  */
 int bench_json_number(const char *text, const char *const *keys, unsigned n, double *out);
 

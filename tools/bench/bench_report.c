@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "jsonout.h"
+
 void bench_result_set(struct bench_result *r, const char *name, const char *unit,
                       const char *reference, const double *s, const double *ref, size_t n)
 {
@@ -76,104 +78,111 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
             fprintf(f, "note: %s: %s\n", r[i].name, r[i].note);
 }
 
-/* Names, units and the CPU model hold no quote or backslash of their own
- * making, but the CPU model comes from the kernel: escape it anyway. */
-static void json_str(FILE *f, const char *s)
+/* ["name: note", ...] of the results that have a note, or NULL when none
+ * has one (or out of memory). */
+static json_t *notes_json(const struct bench_result *r, size_t n)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", (unsigned char)*s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
+    json_t *a = json_array();
 
-/* ,"notes":["name: note", ...] when a result has a note. */
-static void json_notes(FILE *f, const struct bench_result *r, size_t n)
-{
-    int any = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; a && i < n; i++) {
+        char s[sizeof(r[i].name) + sizeof(r[i].note) + 4];
         if (!r[i].note[0])
             continue;
-        char s[sizeof(r[i].name) + sizeof(r[i].note) + 4];
         snprintf(s, sizeof(s), "%s: %s", r[i].name, r[i].note);
-        fputs(any++ ? "," : ",\"notes\":[", f);
-        json_str(f, s);
+        if (jout_append(a, jout_str(s)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
     }
-    if (any)
-        fputc(']', f);
+    if (a && !json_array_size(a)) {
+        json_decref(a);
+        a = NULL;
+    }
+    return a;
 }
 
-static void json_meta(FILE *f, const struct bench_meta *m, const struct bench_result *r, size_t n)
+static json_t *meta_json(const struct bench_meta *m, const struct bench_result *r, size_t n)
 {
-    fputs("\"meta\":{\"cpu_model\":", f);
-    json_str(f, m->cpu_model);
-    fprintf(f, ",\"cpu_mhz\":%.3f,\"cpus\":%u,\"dpdk_version\":", m->cpu_mhz, m->cpus);
-    json_str(f, m->dpdk_version);
-    fputs(",\"driver\":", f);
-    json_str(f, m->driver);
-    fprintf(f, ",\"frame_size\":%u,\"frag_size\":%u,\"pairs\":%u,\"quick\":%s,\"date\":",
-            m->frame_size, m->frag_size, m->pairs, m->quick ? "true" : "false");
-    json_str(f, m->date);
-    json_notes(f, r, n);
-    fputc('}', f);
+    json_t *o = json_pack("{s:o, s:o, s:i, s:o, s:o, s:i, s:i, s:i, s:b, s:o}",
+                          "cpu_model", jout_str(m->cpu_model), "cpu_mhz",
+                          jout_fixed(m->cpu_mhz, 3), "cpus", (int)m->cpus, "dpdk_version",
+                          jout_str(m->dpdk_version), "driver", jout_str(m->driver),
+                          "frame_size", (int)m->frame_size, "frag_size", (int)m->frag_size,
+                          "pairs", (int)m->pairs, "quick", m->quick, "date", jout_str(m->date));
+    json_t *notes = notes_json(r, n);
+
+    if (o && notes && jout_set(o, "notes", notes) != 0) {
+        json_decref(o);
+        return NULL;
+    }
+    if (!o)
+        json_decref(notes);
+    return o;
 }
 
-static void json_result(FILE *f, const struct bench_result *r)
+/* Six significant digits, as the table's and the CSV's %.6g. */
+static json_t *sig6(double v)
 {
-    fputs("{\"name\":", f);
-    json_str(f, r->name);
-    fprintf(f, ",\"value\":%.6g,\"unit\":", r->value.median);
-    json_str(f, r->unit);
-    fputs(",\"reference\":", f);
-    json_str(f, r->reference);
-    fprintf(f,
-            ",\"reference_value\":%.6g,\"ratio\":%.6g,\"pairs\":%u,"
-            "\"value_min\":%.6g,\"value_max\":%.6g,"
-            "\"reference_value_min\":%.6g,\"reference_value_max\":%.6g,"
-            "\"ratio_min\":%.6g,\"ratio_max\":%.6g",
-            r->reference_value.median, r->ratio.median, r->pairs, r->value.min, r->value.max,
-            r->reference_value.min, r->reference_value.max, r->ratio.min, r->ratio.max);
-    if (r->pinned >= 0)
-        fprintf(f, ",\"pinned\":%s", r->pinned ? "true" : "false");
-    if (r->per_poll)            /* 0: that side's runs did not tell */
-        fprintf(f, ",\"frames_per_busy_poll\":%.6g,\"reference_frames_per_busy_poll\":%.6g",
-                r->value_per_poll.median, r->reference_per_poll.median);
-    if (r->note[0]) {
-        fputs(",\"note\":", f);
-        json_str(f, r->note);
-    }
-    fputc('}', f);
+    return jout_sig(v, 6);
+}
+
+static json_t *result_json(const struct bench_result *r)
+{
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o}",
+                          "name", jout_str(r->name), "value", sig6(r->value.median), "unit",
+                          jout_str(r->unit), "reference", jout_str(r->reference),
+                          "reference_value", sig6(r->reference_value.median), "ratio",
+                          sig6(r->ratio.median), "pairs", (int)r->pairs, "value_min",
+                          sig6(r->value.min), "value_max", sig6(r->value.max),
+                          "reference_value_min", sig6(r->reference_value.min),
+                          "reference_value_max", sig6(r->reference_value.max), "ratio_min",
+                          sig6(r->ratio.min), "ratio_max", sig6(r->ratio.max));
+
+    if (o && r->pinned >= 0 && jout_set(o, "pinned", json_boolean(r->pinned)) != 0)
+        goto fail;
+    if (o && r->per_poll &&     /* 0: that side's runs did not tell */
+        (jout_set(o, "frames_per_busy_poll", sig6(r->value_per_poll.median)) != 0 ||
+         jout_set(o, "reference_frames_per_busy_poll", sig6(r->reference_per_poll.median)) != 0))
+        goto fail;
+    if (o && r->note[0] && jout_set(o, "note", jout_str(r->note)) != 0)
+        goto fail;
+    return o;
+fail:
+    json_decref(o);
+    return NULL;
+}
+
+static json_t *bench_json(const struct bench_meta *m, const struct bench_result *r, size_t n)
+{
+    json_t *results = json_array();
+
+    for (size_t i = 0; results && i < n; i++)
+        if (jout_append(results, result_json(&r[i])) != 0) {
+            json_decref(results);
+            return NULL;
+        }
+    return json_pack("{s:o, s:o}", "meta", meta_json(m, r, n), "results", results);
 }
 
 void bench_print_json(FILE *f, const struct bench_meta *m, const struct bench_result *r,
                       size_t n)
 {
-    bench_print_json_with(f, m, r, n, NULL, NULL);
+    bench_print_json_with(f, m, r, n, NULL);
 }
 
 void bench_print_json_with(FILE *f, const struct bench_meta *m, const struct bench_result *r,
-                           size_t n, void (*sweeps_json)(FILE *f, const void *arg),
-                           const void *arg)
+                           size_t n, json_t *sweeps)
 {
-    fputc('{', f);
-    json_meta(f, m, r, n);
-    fputs(",\"results\":[", f);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fputc(',', f);
-        json_result(f, &r[i]);
+    json_t *o = bench_json(m, r, n);
+
+    if (o && sweeps && jout_set(o, "sweeps", sweeps) != 0) {
+        json_decref(o);
+        o = NULL;
+    } else if (!o) {
+        json_decref(sweeps);
     }
-    fputc(']', f);
-    if (sweeps_json) {
-        fputs(",\"sweeps\":", f);
-        sweeps_json(f, arg);
-    }
-    fputs("}\n", f);
+    if (jout_write(f, o, JOUT_COMPACT) != 0)
+        fprintf(stderr, "ebfarm bench: the JSON could not be written\n");
 }
 
 /* A CSV field: quoted, inner quotes doubled. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "bench_stats.h"
+#include "jsonout.h"
 
 /* The machine and software a benchmark ran on (bench_meta.c fills it). */
 struct bench_meta {
@@ -61,11 +62,10 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
 void bench_print_json(FILE *f, const struct bench_meta *m, const struct bench_result *r,
                       size_t n);
 
-/* The same with a last key, "sweeps", whose value sweeps_json writes
- * (when it is not NULL). */
+/* The same with a last key, "sweeps", of value sweeps (taken; left out
+ * when NULL). */
 void bench_print_json_with(FILE *f, const struct bench_meta *m, const struct bench_result *r,
-                           size_t n, void (*sweeps_json)(FILE *f, const void *arg),
-                           const void *arg);
+                           size_t n, json_t *sweeps);
 
 /* CSV: a header line, then one line per result; the metadata repeated in
  * the last columns of every line so that each line stands alone. */

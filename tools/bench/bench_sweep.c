@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "bench_cap.h"
+#include "jsonout.h"
 
 void bench_sweeps_table(FILE *f, const struct bench_sweep *sw, size_t n)
 {
@@ -18,26 +19,47 @@ void bench_sweeps_table(FILE *f, const struct bench_sweep *sw, size_t n)
     }
 }
 
-void bench_sweeps_json(FILE *f, const struct bench_sweep *sw, size_t n)
+/* One point of a sweep: its medians, the MTU it ran at, and the min-max of
+ * its runs. */
+static json_t *point_json(const struct bench_sweep *s, unsigned i)
 {
-    fputc('[', f);
-    for (size_t k = 0; k < n; k++) {
-        const struct bench_sweep *s = &sw[k];
-        fprintf(f, "%s{\"name\":\"%s\",\"x\":\"%s\",\"%s\":%u,\"points\":[", k ? "," : "",
-                s->name, s->x_name, s->x_name[0] == 'f' ? "sources" : "frag_size", s->fixed);
-        for (unsigned i = 0; i < s->n; i++)
-            fprintf(f,
-                    "%s{\"x\":%.0f,\"frames_per_busy_s\":%.6g,\"payload_gbit_per_busy_s\":%.6g,"
-                    "\"cycles_per_frame\":%.6g,\"frames_per_wall_s\":%.6g,\"mtu\":%u,\"runs\":%u,"
-                    "\"frames_per_busy_s_min\":%.6g,\"frames_per_busy_s_max\":%.6g,"
-                    "\"payload_gbit_per_busy_s_min\":%.6g,\"payload_gbit_per_busy_s_max\":%.6g,"
-                    "\"frames_per_wall_s_min\":%.6g,\"frames_per_wall_s_max\":%.6g}",
-                    i ? "," : "", s->x[i], s->y[i].fps, s->y[i].gbps, s->y[i].cycles_per_frame,
-                    s->y[i].fps_wall, s->mtu[i], s->runs, s->lo[i].fps, s->hi[i].fps,
-                    s->lo[i].gbps, s->hi[i].gbps, s->lo[i].fps_wall, s->hi[i].fps_wall);
-        fputs("]}", f);
-    }
-    fputc(']', f);
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o}",
+                     "x", jout_round(s->x[i]), "frames_per_busy_s", jout_sig(s->y[i].fps, 6),
+                     "payload_gbit_per_busy_s", jout_sig(s->y[i].gbps, 6), "cycles_per_frame",
+                     jout_sig(s->y[i].cycles_per_frame, 6), "frames_per_wall_s",
+                     jout_sig(s->y[i].fps_wall, 6), "mtu", (int)s->mtu[i], "runs", (int)s->runs,
+                     "frames_per_busy_s_min", jout_sig(s->lo[i].fps, 6),
+                     "frames_per_busy_s_max", jout_sig(s->hi[i].fps, 6),
+                     "payload_gbit_per_busy_s_min", jout_sig(s->lo[i].gbps, 6),
+                     "payload_gbit_per_busy_s_max", jout_sig(s->hi[i].gbps, 6),
+                     "frames_per_wall_s_min", jout_sig(s->lo[i].fps_wall, 6),
+                     "frames_per_wall_s_max", jout_sig(s->hi[i].fps_wall, 6));
+}
+
+/* One sweep: its name, what it sweeps, what it holds fixed, its points. */
+static json_t *sweep_json(const struct bench_sweep *s)
+{
+    json_t *pts = json_array();
+
+    for (unsigned i = 0; pts && i < s->n; i++)
+        if (jout_append(pts, point_json(s, i)) != 0) {
+            json_decref(pts);
+            return NULL;
+        }
+    return json_pack("{s:s, s:s, s:i, s:o}", "name", s->name, "x", s->x_name,
+                     s->x_name[0] == 'f' ? "sources" : "frag_size", (int)s->fixed, "points", pts);
+}
+
+json_t *bench_sweeps_json(const struct bench_sweep *sw, size_t n)
+{
+    json_t *a = json_array();
+
+    for (size_t k = 0; a && k < n; k++)
+        if (jout_append(a, sweep_json(&sw[k])) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
 }
 
 #define W 720

@@ -11,17 +11,6 @@
 #include "bench_txrate.h"
 #include "farm_signal.h"
 
-struct sweeps_arg {
-    const struct bench_sweep *sw;
-    int n;
-};
-
-static void sweeps_json(FILE *f, const void *arg)
-{
-    const struct sweeps_arg *a = arg;
-    bench_sweeps_json(f, a->sw, (size_t)a->n);
-}
-
 int cmd_bench(int argc, char **argv)
 {
     struct bench_opts o;
@@ -50,9 +39,9 @@ int cmd_bench(int argc, char **argv)
         fprintf(stderr, "ebfarm bench: %s\n", err);
         return 1;
     }
-    struct sweeps_arg sa = {sw, n_sw};
     if (o.format == BENCH_OUT_JSON)
-        bench_print_json_with(stdout, &m, r, (size_t)n, n_sw ? sweeps_json : NULL, &sa);
+        bench_print_json_with(stdout, &m, r, (size_t)n,
+                              n_sw ? bench_sweeps_json(sw, (size_t)n_sw) : NULL);
     else if (o.format == BENCH_OUT_CSV)
         bench_print_csv(stdout, &m, r, (size_t)n);
     else

@@ -529,7 +529,7 @@ int cmd_demo(int argc, char **argv)
     }
     ledger_close(&r, &l);
     if (json)
-        summary_json(stdout, &c, &r, &l);
+        summary_json_or_say(&c, &r, &l, "ebfarm demo");
     else
         summary_text(stdout, &c, &r, &l);
     if (c.keep)

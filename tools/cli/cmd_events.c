@@ -10,6 +10,7 @@
 
 #include "ebf_pattern.h"
 #include "ebf_store_read.h"
+#include "jsonout.h"
 
 #define EV "ebfarm events"
 #define STREAMS 65536
@@ -229,31 +230,55 @@ static int read_file(const char *path, int dump, struct ev_stats *st, const stru
     return status || f.truncated || f.trl_err != EBF_STORE_E_OK;
 }
 
+/* {"N": {"present": N, "missing": N, "bytes": N}, ...} of the sources seen. */
+static json_t *sources_json(const struct ev_stats *st)
+{
+    json_t *o = json_object();
+    char k[16];
+
+    for (unsigned s = 0; o && s < SOURCES; s++) {
+        if (!st->present[s] && !st->missing[s])
+            continue;
+        snprintf(k, sizeof(k), "%u", s);
+        if (jout_set(o, k, json_pack("{s:o, s:o, s:o}", "present", jout_u64(st->present[s]),
+                                     "missing", jout_u64(st->missing[s]), "bytes",
+                                     jout_u64(st->src_bytes[s]))) != 0) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+/* stats as one JSON object (python/ebfarm_events.py prints the same). */
+static json_t *stats_json(const struct ev_stats *st)
+{
+    json_t *streams = json_object();
+    char k[16];
+
+    for (unsigned i = 0; streams && i < STREAMS; i++) {
+        if (!st->stream[i])
+            continue;
+        snprintf(k, sizeof(k), "%u", i);
+        if (jout_set(streams, k, jout_u64(st->stream[i])) != 0) {
+            json_decref(streams);
+            return NULL;
+        }
+    }
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "files",
+                     jout_u64(st->files), "whole", jout_u64(st->whole), "cut_short",
+                     jout_u64(st->cut), "damaged", jout_u64(st->damaged), "events",
+                     jout_u64(st->events), "incomplete", jout_u64(st->incomplete),
+                     "record_bytes", jout_u64(st->record_bytes), "payload_bytes",
+                     jout_u64(st->payload_bytes), "streams", streams, "sources",
+                     sources_json(st));
+}
+
 static void stats_print(const struct ev_stats *st, int json)
 {
-    const char *sep = "";
-
     if (json) {
-        printf("{\"files\": %" PRIu64 ", \"whole\": %" PRIu64 ", \"cut_short\": %" PRIu64
-               ", \"damaged\": %" PRIu64 ", \"events\": %" PRIu64 ", \"incomplete\": %" PRIu64
-               ", \"record_bytes\": %" PRIu64 ", \"payload_bytes\": %" PRIu64 ", \"streams\": {",
-               st->files, st->whole, st->cut, st->damaged, st->events, st->incomplete,
-               st->record_bytes, st->payload_bytes);
-        for (unsigned k = 0; k < STREAMS; k++)
-            if (st->stream[k]) {
-                printf("%s\"%u\": %" PRIu64, sep, k, st->stream[k]);
-                sep = ", ";
-            }
-        printf("}, \"sources\": {");
-        sep = "";
-        for (unsigned s = 0; s < SOURCES; s++)
-            if (st->present[s] || st->missing[s]) {
-                printf("%s\"%u\": {\"present\": %" PRIu64 ", \"missing\": %" PRIu64
-                       ", \"bytes\": %" PRIu64 "}", sep, s, st->present[s], st->missing[s],
-                       st->src_bytes[s]);
-                sep = ", ";
-            }
-        printf("}}\n");
+        if (jout_write(stdout, stats_json(st), JOUT_SPACED) != 0)
+            fprintf(stderr, EV ": the JSON could not be written\n");
         return;
     }
     printf("files %" PRIu64 " (%" PRIu64 " whole, %" PRIu64 " cut short, %" PRIu64

@@ -23,6 +23,7 @@
 #include "farm_state.h"
 #include "farmctl.h"
 #include "farmfile.h"
+#include "jsonout.h"
 #include "ledger.h"
 #include "ro_stats.h"
 #include "summary.h"
@@ -261,7 +262,7 @@ int cmd_stop(int argc, char **argv)
     c.nodes = r.n_nodes;
     ledger_close(&r, &l);
     if (o.json)
-        summary_json(stdout, &c, &r, &l);
+        summary_json_or_say(&c, &r, &l, "ebfarm stop");
     else
         summary_text(stdout, &c, &r, &l);
     farm_result_free(&r);
@@ -347,30 +348,6 @@ static void view_of(const struct farm_state *st, unsigned i, const Ebfarm__Reply
     }
 }
 
-/* s as a JSON string. */
-static void jstr(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", (unsigned char)*s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
-}
-
-/* s as a JSON string, or null when it is empty. */
-static void jstr_or_null(const char *s)
-{
-    if (s[0])
-        jstr(s);
-    else
-        printf("null");
-}
-
 /* The farm's totals from the replies, each process at its place in the
  * farm file it was brought up from (none known when that file cannot be
  * read: a gone SFC's nodes then do not stand in for it, acct.h). */
@@ -383,74 +360,105 @@ static void status_totals(const struct farm_state *st, Ebfarm__Reply **rep,
     farm_status_totals(st, rep, place, t);
 }
 
-/* "name":v, or "name":null when the total is unknown. */
-static void json_total(const struct acct_totals *t, enum acct_item i, int comma)
+/* {...}: every counter of m under its stats-file key, the label values
+ * folded into the name ("rx.reject.bad_checksum"), as the DPDK telemetry
+ * command /ebfarm/counters lists them ('/' for '.'); {} when the process
+ * gave no counters. */
+static json_t *counters_json(const Ebfarm__Snapshot *m)
 {
-    int known;
-    uint64_t v = acct_item_value(t, i, &known);
+    json_t *o = json_object();
+    char key[512];
 
-    if (known)
-        printf("%s\"%s\":%llu", comma ? "," : "", acct_item_name(i), (unsigned long long)v);
-    else
-        printf("%s\"%s\":null", comma ? "," : "", acct_item_name(i));
+    for (size_t i = 0; o && m && i < m->n_counters; i++) {
+        const Ebfarm__Counter *c = m->counters[i];
+        size_t n = (size_t)snprintf(key, sizeof(key), "%s", c->name);
+        for (size_t l = 0; l < c->n_labels && n < sizeof(key); l++)
+            n += (size_t)snprintf(key + n, sizeof(key) - n, ".%s", c->labels[l]->value);
+        if (jout_set(o, key, jout_u64(c->value)) != 0) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    return o;
 }
 
-/* ,"counters":{...}: every counter of m under its stats-file key, the
- * label values folded into the name ("rx.reject.bad_checksum"), as the
- * DPDK telemetry command /ebfarm/counters lists them ('/' for '.'); {}
- * when the process gave no counters. */
-static void json_counters(const Ebfarm__Snapshot *m)
+/* Process i: its state as status_text shows it, where it runs, its counters. */
+static json_t *proc_json(const struct farm_state *st, unsigned i, const Ebfarm__Reply *r)
 {
-    printf(",\"counters\":{");
-    for (size_t i = 0; m && i < m->n_counters; i++) {
-        const Ebfarm__Counter *c = m->counters[i];
-        printf("%s\"%s", i ? "," : "", c->name);
-        for (size_t l = 0; l < c->n_labels; l++)
-            printf(".%s", c->labels[l]->value);
-        printf("\":%llu", (unsigned long long)c->value);
+    const struct farm_proc *p = &st->proc[i];
+    const Ebfarm__Snapshot *m = r && r->status ? r->status->metrics : NULL;
+    struct proc_view v;
+
+    view_of(st, i, r, &v);
+    return json_pack("{s:o, s:s, s:i, s:s, s:I, s:b, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+                     jout_str(p->name), "component", farm_role_name(p->role), "pid",
+                     (int)p->pid, "state", v.state, "run_number",
+                     (json_int_t)(r && r->status ? r->status->run_number : 0), "finished",
+                     r && r->status && r->status->finished, "error",
+                     jout_str(r && r->status ? r->status->error : v.note), "control",
+                     jout_str(p->control), "metrics", jout_str(p->metrics), "host",
+                     jout_str(p->host), "farm",
+                     jout_str(m && m->farm ? m->farm : ""),  /* the name its snapshots carry */
+                     "counters", counters_json(m));
+}
+
+/* The totals by name, each null when unknown, then "without": the
+ * processes that gave no counters. */
+static json_t *totals_json(const struct acct_totals *t)
+{
+    json_t *o = json_object();
+    int known;
+
+    for (unsigned i = 0; o && i < ACCT_ITEMS; i++) {
+        uint64_t v = acct_item_value(t, (enum acct_item)i, &known);
+        if (jout_set(o, acct_item_name((enum acct_item)i),
+                     known ? jout_u64(v) : json_null()) != 0) {
+            json_decref(o);
+            return NULL;
+        }
     }
-    printf("}");
+    if (o && jout_set(o, "without", jout_str(t->missing)) != 0) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* The run: farm, number, start, the farm file's hash, insecure or not. */
+static json_t *run_json(const struct farm_state *st)
+{
+    char t0[32];
+    json_t *o = json_pack("{s:o, s:I, s:o, s:o}", "farm", jout_str(st->name), "run_number",
+                          (json_int_t)st->run_number, "run_start_utc",
+                          jout_str_or_null(farm_utc_iso(st->run_start_ms, t0, sizeof(t0))),
+                          "farm_file_sha256", jout_str_or_null(st->farm_file_sha256));
+
+    if (o && st->insecure && jout_set(o, "insecure", json_true()) != 0) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }
 
 static void status_json(const struct farm_state *st, Ebfarm__Reply **rep,
                         const struct acct_totals *t)
 {
-    char t0[32];
+    json_t *procs = json_array(), *o = run_json(st);
 
-    printf("{\"farm\":\"%s\",\"run_number\":%u,\"run_start_utc\":", st->name,
-           st->run_number);
-    jstr_or_null(farm_utc_iso(st->run_start_ms, t0, sizeof(t0)));
-    printf(",\"farm_file_sha256\":");
-    jstr_or_null(st->farm_file_sha256);
-    if (st->insecure)
-        printf(",\"insecure\":true");
-    printf(",\"run_dir\":\"%s\",\"processes\":[", st->run_dir);
-    for (unsigned i = 0; i < st->n; i++) {
-        const Ebfarm__Reply *r = rep[i];
-        const Ebfarm__Snapshot *m = r && r->status ? r->status->metrics : NULL;
-        struct proc_view v;
-        view_of(st, i, r, &v);
-        printf("%s{\"name\":\"%s\",\"component\":\"%s\",\"pid\":%d,\"state\":\"%s\","
-               "\"run_number\":%u,\"finished\":%s,\"error\":",
-               i ? "," : "", st->proc[i].name, farm_role_name(st->proc[i].role),
-               (int)st->proc[i].pid, v.state, r && r->status ? r->status->run_number : 0,
-               r && r->status && r->status->finished ? "true" : "false");
-        jstr(r && r->status ? r->status->error : v.note);
-        printf(",\"control\":");
-        jstr(st->proc[i].control);
-        printf(",\"metrics\":");
-        jstr(st->proc[i].metrics);
-        printf(",\"host\":\"%s\",\"farm\":", st->proc[i].host);
-        jstr(m && m->farm ? m->farm : "");      /* the name its snapshots carry */
-        json_counters(m);
-        printf("}");
+    for (unsigned i = 0; procs && i < st->n; i++)
+        if (jout_append(procs, proc_json(st, i, rep[i])) != 0) {
+            json_decref(procs);
+            procs = NULL;
+        }
+    if (o && jout_merge(o, json_pack("{s:o, s:o, s:o}", "run_dir", jout_str(st->run_dir),
+                                     "processes", procs, "totals", totals_json(t))) != 0) {
+        json_decref(o);
+        o = NULL;
+    } else if (!o) {
+        json_decref(procs);
     }
-    printf("],\"totals\":{");
-    for (unsigned i = 0; i < ACCT_ITEMS; i++)
-        json_total(t, (enum acct_item)i, i > 0);
-    printf(",\"without\":");
-    jstr(t->missing);
-    printf("}}\n");
+    if (jout_write(stdout, o, JOUT_COMPACT) != 0)
+        fprintf(stderr, "ebfarm status: the JSON could not be written\n");
 }
 
 static void status_text(const struct farm_state *st, Ebfarm__Reply **rep,

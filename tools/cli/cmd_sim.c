@@ -13,9 +13,11 @@
 #include "sim_conf.h"
 #include "sim_farm.h"
 #include "sim_report.h"
+#include "sim_sweep.h"
 
 static const char usage[] =
     "usage: ebfarm sim FARM.yaml [--json] [--seed N] [--duration S] [--svg FILE]\n"
+    "                 [--set KEY=VALUE]... [--sweep KEY=V1,V2,... [--seeds N]]\n"
     "  simulate the farm in virtual time (docs/scale.md): its readouts, switch, SFCs\n"
     "  (the real sfc_evtab and sfc_credit) and nodes, sized and timed by the farm\n"
     "  file's run: keys and its sim: section (links, switch buffers, costs, trigger\n"
@@ -25,7 +27,12 @@ static const char usage[] =
     "  --seed N       the PRNG seed (default: sim.seed, else run.seed)\n"
     "  --duration S   farm time the triggers run, s (default: sim.duration_s)\n"
     "  --svg FILE     plots over farm time into FILE: event rates, latency\n"
-    "                 percentiles, switch drops\n"
+    "                 percentiles, switch drops (with --sweep: the figures against\n"
+    "                 the swept value, min-max bars over the seeds)\n"
+    "  --set KEY=VALUE  a sim: key over the farm file's (repeatable)\n"
+    "  --sweep KEY=V1,V2,...  run once per value of the sim: key and per seed,\n"
+    "                 print each figure's mean, min and max (docs/scale.md)\n"
+    "  --seeds N      seeds per value of a sweep, from --seed on (1)\n"
     "Exit status: 0 when the simulated ledger closes, 1 when not, 2 for bad input.\n";
 
 /* The farm's own keys as the simulation's defaults: sizes, rate, fragment
@@ -123,35 +130,114 @@ static void progress(double farm_s, double total_s, void *arg)
     fprintf(stderr, "ebfarm sim: %.2f of at most %.2f s of farm time\n", farm_s, total_s);
 }
 
-/* Options after the farm file into c, *json and *svg; 0, or 2 with a
- * message. */
-static int options(int argc, char **argv, struct sim_conf *c, int *json, const char **svg)
+struct opts {
+    int json;
+    unsigned seeds;
+    const char *svg, *sweep;
+};
+
+/* --set KEY=VALUE into c; 0, or 2 with a message. */
+static int set_kv(struct sim_conf *c, const char *kv)
+{
+    char key[64], err[256];
+    const char *eq = strchr(kv, '=');
+
+    if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key)) {
+        fprintf(stderr, "ebfarm sim: --set wants KEY=VALUE (got '%s')\n", kv);
+        return 2;
+    }
+    memcpy(key, kv, (size_t)(eq - kv));
+    key[eq - kv] = '\0';
+    if (sim_conf_set(c, key, eq + 1, err, sizeof(err))) {
+        fprintf(stderr, "ebfarm sim: option '--set': %s\n", err);
+        return 2;
+    }
+    return 0;
+}
+
+/* One option o with its value v into c or o; 0, or 2 with a message. */
+static int option(const char *o, const char *v, struct sim_conf *c, struct opts *op)
 {
     char err[256];
 
+    if (!strcmp(o, "--svg"))
+        op->svg = v;
+    else if (!strcmp(o, "--sweep"))
+        op->sweep = v;
+    else if (!strcmp(o, "--set"))
+        return set_kv(c, v);
+    else if (!strcmp(o, "--seeds")) {
+        char *end;
+        unsigned long n = strtoul(v, &end, 10);
+        if (*end || end == v || n < 1 || n > 1000) {
+            fprintf(stderr, "ebfarm sim: option '--seeds': \"%s\" is not 1..1000\n", v);
+            return 2;
+        }
+        op->seeds = (unsigned)n;
+    } else if (sim_conf_set(c, !strcmp(o, "--seed") ? "seed" : "duration_s", v, err,
+                            sizeof(err))) {
+        fprintf(stderr, "ebfarm sim: option '%s': %s\n", o, err);
+        return 2;
+    }
+    return 0;
+}
+
+/* Options after the farm file into c and op; 0, or 2 with a message. */
+static int options(int argc, char **argv, struct sim_conf *c, struct opts *op)
+{
+    static const char *const valued[] = {"--seed", "--duration", "--svg", "--set",
+                                         "--sweep", "--seeds", NULL};
+
     for (int i = 2; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int seed = !strcmp(o, "--seed"), dur = !strcmp(o, "--duration");
+        const char *o = argv[i];
+        unsigned k = 0;
         if (!strcmp(o, "--json")) {
-            *json = 1;
+            op->json = 1;
             continue;
         }
-        if (!seed && !dur && strcmp(o, "--svg")) {
+        while (valued[k] && strcmp(o, valued[k]))
+            k++;
+        if (!valued[k]) {
             fprintf(stderr, "ebfarm sim: unknown option '%s'\n%s", o, usage);
             return 2;
         }
-        if (!v) {
+        if (i + 1 >= argc) {
             fprintf(stderr, "ebfarm sim: option '%s' needs a value\n", o);
             return 2;
         }
-        i++;
-        if (!seed && !dur)
-            *svg = v;
-        else if (sim_conf_set(c, seed ? "seed" : "duration_s", v, err, sizeof(err))) {
-            fprintf(stderr, "ebfarm sim: option '%s': %s\n", o, err);
+        if (option(o, argv[++i], c, op))
             return 2;
-        }
     }
+    if (op->seeds > 1 && !op->sweep) {
+        fprintf(stderr, "ebfarm sim: --seeds goes with --sweep\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* The sweep of op->sweep: its table or JSON on stdout, its SVG; exit status. */
+static int sweep(const char *farm, const struct sim_conf *c, const struct opts *op,
+                 struct sim_result *r)
+{
+    static struct sim_sweep s;
+    char err[256];
+    int rc = sim_sweep_run(c, op->sweep, op->seeds, &s, r, err, sizeof(err));
+
+    if (rc) {
+        fprintf(stderr, "ebfarm sim: %s\n", err);
+        return rc == -EINVAL ? 2 : 1;
+    }
+    if (op->json)
+        sim_sweep_json(stdout, farm, &s);
+    else
+        sim_sweep_text(stdout, farm, &s);
+    if (op->svg && (rc = sim_sweep_svg(op->svg, farm, &s)) != 0) {
+        fprintf(stderr, "ebfarm sim: cannot write %s: %s\n", op->svg, strerror(-rc));
+        return 1;
+    }
+    for (unsigned i = 0; i < s.n; i++)
+        if (s.min[i][SIM_FIG_CLOSED] < 1)
+            return 1;
     return 0;
 }
 
@@ -159,11 +245,11 @@ int cmd_sim(int argc, char **argv)
 {
     static struct farm_spec spec;
     static struct sim_result r;  /* its time series: half a MiB */
-    const char *svg = NULL;
+    struct opts op = {0, 1, NULL, NULL};
     struct sim_conf c;
     struct rusage ru;
     char err[1024];
-    int json = 0, rc;
+    int rc;
 
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
         return fputs(usage, stdout), 0;
@@ -178,19 +264,25 @@ int cmd_sim(int argc, char **argv)
         fprintf(stderr, "ebfarm sim: farm file '%s': %s\n", argv[1], err);
         return 2;
     }
-    if ((rc = options(argc, argv, &c, &json, &svg)))
+    if ((rc = options(argc, argv, &c, &op)))
         return rc;
+    if (sim_conf_check(&c, err, sizeof(err))) {
+        fprintf(stderr, "ebfarm sim: %s\n", err);
+        return 2;
+    }
+    if (op.sweep)
+        return sweep(spec.name, &c, &op, &r);
     if (sim_run(&c, &r, progress, NULL, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm sim: %s\n", err);
         return 1;
     }
-    if (json)
+    if (op.json)
         sim_report_json(stdout, spec.name, &c, &r);
     else
         sim_report_text(stdout, spec.name, &c, &r);
-    if (svg && (rc = write_svg(svg, &r)) != 0)
-        fprintf(stderr, "ebfarm sim: cannot write %s: %s\n", svg, strerror(-rc));
+    if (op.svg && (rc = write_svg(op.svg, &r)) != 0)
+        fprintf(stderr, "ebfarm sim: cannot write %s: %s\n", op.svg, strerror(-rc));
     getrusage(RUSAGE_SELF, &ru);
-    sim_report_self(stderr, &r, ru.ru_maxrss, json);
+    sim_report_self(stderr, &r, ru.ru_maxrss, op.json);
     return r.l.closed && rc == 0 ? 0 : 1;
 }

@@ -2,7 +2,6 @@
 /* capacity.c - busy seconds, frames and events per busy second, cycles per frame and event, as text and JSON. */
 #include "capacity.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,53 +116,58 @@ void capacity_text(FILE *out, const struct farm_result *r)
     }
 }
 
-/* A figure as JSON: the number with prec decimals, or null when unknown. */
-static void num_json(FILE *out, const char *key, double v, int prec)
+/* A figure as JSON, null when unknown (negative): with decimals decimals,
+ * or an integer when decimals is 0. */
+static json_t *figure(double v, int decimals)
 {
     if (v < 0)
-        fprintf(out, ", \"%s\": null", key);
-    else
-        fprintf(out, ", \"%s\": %.*f", key, prec, v);
+        return json_null();
+    return decimals ? jout_fixed(v, decimals) : jout_round(v);
 }
 
-static void members_json(FILE *out, const struct cap *c)
+static json_t *members_json(const struct cap *c)
 {
-    fprintf(out, "\"busy_cycles\": %" PRIu64 ", \"idle_cycles\": %" PRIu64
-            ", \"busy_passes\": %" PRIu64 ", \"idle_passes\": %" PRIu64,
-            c->busy_cycles, c->idle_cycles, c->busy_passes, c->idle_passes);
-    if (c->tsc_hz)
-        fprintf(out, ", \"tsc_hz\": %" PRIu64, c->tsc_hz);
-    else
-        fprintf(out, ", \"tsc_hz\": null");
-    fprintf(out, ", \"frames\": %" PRIu64 ", \"events\": %" PRIu64, c->frames, c->events);
-    num_json(out, "busy_s", cap_busy_s(c), 6);
-    num_json(out, "frames_per_busy_s", cap_per_busy_s(c, c->frames), 0);
-    num_json(out, "events_per_busy_s", cap_per_busy_s(c, c->events), 0);
-    num_json(out, "cycles_per_frame", cap_cycles_per(c, c->frames), 1);
-    num_json(out, "cycles_per_event", cap_cycles_per(c, c->events), 1);
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                     "busy_cycles", jout_u64(c->busy_cycles), "idle_cycles",
+                     jout_u64(c->idle_cycles), "busy_passes", jout_u64(c->busy_passes),
+                     "idle_passes", jout_u64(c->idle_passes), "tsc_hz",
+                     c->tsc_hz ? jout_u64(c->tsc_hz) : json_null(), "frames",
+                     jout_u64(c->frames), "events", jout_u64(c->events), "busy_s",
+                     figure(cap_busy_s(c), 6), "frames_per_busy_s",
+                     figure(cap_per_busy_s(c, c->frames), 0), "events_per_busy_s",
+                     figure(cap_per_busy_s(c, c->events), 0), "cycles_per_frame",
+                     figure(cap_cycles_per(c, c->frames), 1), "cycles_per_event",
+                     figure(cap_cycles_per(c, c->events), 1));
 }
 
-void capacity_json(FILE *out, const struct farm_result *r)
+/* A node by name, gone or with its figures. */
+static json_t *node_json(const struct farm_node_result *n)
 {
     struct cap c;
+    json_t *o = json_pack("{s:o, s:b}", "name", jout_str(n->name), "gone", n->gone);
 
-    fprintf(out, " \"capacity\": {\"readout\": {");
-    cap_of(&r->readout, CAP_READOUT, &c);
-    members_json(out, &c);
-    fprintf(out, "}, \"sfc\": {");
-    cap_of(&r->sfc, CAP_SFC, &c);
-    members_json(out, &c);
-    fprintf(out, "}, \"nodes\": [");
-    for (unsigned i = 0; i < r->n_nodes; i++) {
-        const struct farm_node_result *n = &r->node[i];
-        fprintf(out, "%s{\"name\": \"%s\", \"gone\": %s", i ? ", " : "", n->name,
-                n->gone ? "true" : "false");
-        if (!n->gone) {
-            cap_of(&n->kv, CAP_NODE, &c);
-            fputs(", ", out);
-            members_json(out, &c);
-        }
-        fputc('}', out);
+    if (!o || n->gone)
+        return o;
+    cap_of(&n->kv, CAP_NODE, &c);
+    if (jout_merge(o, members_json(&c)) != 0) {
+        json_decref(o);
+        o = NULL;
     }
-    fprintf(out, "]},\n");
+    return o;
+}
+
+json_t *capacity_json(const struct farm_result *r)
+{
+    struct cap ro, sfc;
+    json_t *nodes = json_array();
+
+    cap_of(&r->readout, CAP_READOUT, &ro);
+    cap_of(&r->sfc, CAP_SFC, &sfc);
+    for (unsigned i = 0; nodes && i < r->n_nodes; i++)
+        if (jout_append(nodes, node_json(&r->node[i])) != 0) {
+            json_decref(nodes);
+            nodes = NULL;
+        }
+    return json_pack("{s:o, s:o, s:o}", "readout", members_json(&ro), "sfc", members_json(&sfc),
+                     "nodes", nodes);
 }

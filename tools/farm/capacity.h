@@ -8,6 +8,7 @@
 
 #include "ebf_kv.h"
 #include "farm_types.h"
+#include "jsonout.h"
 
 /*
  * From a process's final counters (several readouts or SFCs summed, as
@@ -47,9 +48,10 @@ double cap_cycles_per(const struct cap *c, uint64_t n);
  * and "-" for an unknown value. */
 void capacity_text(FILE *out, const struct farm_result *r);
 
-/* The summary's JSON member "capacity": {"readout": {...}, "sfc": {...},
- * "nodes": [{"name": ..., ...}]}, each with its counters and the figures
- * (null when unknown), cycles per frame and event printed as in the text. */
-void capacity_json(FILE *out, const struct farm_result *r);
+/* The value of the summary's JSON member "capacity": {"readout": {...},
+ * "sfc": {...}, "nodes": [{"name": ..., ...}]}, each with its counters and
+ * the figures (null when unknown), rounded as in the text; NULL when out
+ * of memory. */
+json_t *capacity_json(const struct farm_result *r);
 
 #endif /* CAPACITY_H */

@@ -130,33 +130,54 @@ void ledger_store_text(FILE *out, const struct ledger_store *s)
     fputc('\n', out);
 }
 
-void ledger_store_json(FILE *out, const struct ledger_store *s)
+/* Stream k's line: {"accepted": N, "stored": N, "lost": N}. */
+static json_t *stream_json(const struct ledger_store *s, unsigned k)
 {
-    if (!s->on) {
-        fprintf(out, ", \"stored\": null, \"store\": null");
-        return;
+    return json_pack("{s:o, s:o, s:o}", "accepted", jout_u64(s->s_accepted[k]), "stored",
+                     jout_u64(s->s_stored[k]), "lost", jout_u64(s->s_lost[k]));
+}
+
+/* "lost" by reason and "by_stream" (the streams that had events). */
+static int store_lists(const struct ledger_store *s, json_t *lost, json_t *by)
+{
+    char k[16];
+    int rc = !lost || !by;
+
+    for (unsigned i = 0; !rc && i < s->n_lost; i++)
+        rc = jout_set(lost, s->lost_name[i], jout_u64(s->lost[i]));
+    for (unsigned i = 0; !rc && i < LEDGER_STREAMS; i++) {
+        snprintf(k, sizeof(k), "%u", i);
+        rc = s->s_accepted[i] ? jout_set(by, k, stream_json(s, i)) : 0;
     }
-    fprintf(out, ", \"stored\": %" PRIu64 ", \"store\": {\"accepted\": %" PRIu64 ", \"stored\": %"
-            PRIu64 ", \"lost_total\": %" PRIu64 ", \"lost\": {", s->stored, s->accepted,
-            s->stored, s->lost_total);
-    for (unsigned k = 0, any = 0; k < s->n_lost; k++) {
-        fprintf(out, "%s\"%s\": %" PRIu64, any ? ", " : "", s->lost_name[k], s->lost[k]);
-        any = 1;
+    return rc ? -1 : 0;
+}
+
+static json_t *store_json(const struct ledger_store *s)
+{
+    json_t *lost = json_object(), *by = json_object();
+
+    if (store_lists(s, lost, by) != 0) {
+        json_decref(lost);
+        json_decref(by);
+        return NULL;
     }
-    fprintf(out, "}, \"by_stream\": {");
-    for (unsigned k = 0, any = 0; k < LEDGER_STREAMS; k++) {
-        if (!s->s_accepted[k])
-            continue;
-        fprintf(out, "%s\"%u\": {\"accepted\": %" PRIu64 ", \"stored\": %" PRIu64 ", \"lost\": %"
-                PRIu64 "}", any ? ", " : "", k, s->s_accepted[k], s->s_stored[k], s->s_lost[k]);
-        any = 1;
-    }
-    fprintf(out, "}, \"bytes\": %" PRIu64 ", \"files\": %" PRIu64 ", \"waits\": %" PRIu64
-            ", \"backpressure_ns\": %" PRIu64 ", \"failed_nodes\": %u, \"write_ns\": {"
-            "\"count\": %" PRIu64 ", \"p50\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"max\": %"
-            PRIu64 "}, \"balanced\": %s}",
-            s->bytes, s->files, s->waits, s->backpressure_ns, s->failed_nodes,
-            s->write_ns.count, ebf_hist_quantile(&s->write_ns, 0.5),
-            ebf_hist_quantile(&s->write_ns, 0.99), s->write_ns.max,
-            s->balanced ? "true" : "false");
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, "
+                     "s:{s:o, s:o, s:o, s:o}, s:b}",
+                     "accepted", jout_u64(s->accepted), "stored", jout_u64(s->stored),
+                     "lost_total", jout_u64(s->lost_total), "lost", lost, "by_stream", by,
+                     "bytes", jout_u64(s->bytes), "files", jout_u64(s->files), "waits",
+                     jout_u64(s->waits), "backpressure_ns", jout_u64(s->backpressure_ns),
+                     "failed_nodes", (int)s->failed_nodes, "write_ns", "count",
+                     jout_u64(s->write_ns.count), "p50",
+                     jout_u64(ebf_hist_quantile(&s->write_ns, 0.5)), "p99",
+                     jout_u64(ebf_hist_quantile(&s->write_ns, 0.99)), "max",
+                     jout_u64(s->write_ns.max), "balanced", s->balanced);
+}
+
+int ledger_store_json(json_t *ledger, const struct ledger_store *s)
+{
+    if (!s->on)
+        return jout_set(ledger, "stored", json_null()) | jout_set(ledger, "store", json_null());
+    return jout_set(ledger, "stored", jout_u64(s->stored)) |
+           jout_set(ledger, "store", store_json(s));
 }

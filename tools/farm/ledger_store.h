@@ -8,6 +8,7 @@
 
 #include "ebf_hist.h"
 #include "farm_types.h"
+#include "jsonout.h"
 
 #define LEDGER_STREAMS 8         /* node/node_store_stats.h NODE_STORE_STREAMS */
 #define LEDGER_STORE_REASONS 8
@@ -32,9 +33,10 @@ struct ledger_store {
  * SFCs' accepted count (accepted). */
 void ledger_store_close(const struct farm_result *r, uint64_t accepted, struct ledger_store *s);
 
-/* The summary's storage lines: text, and the JSON members after the
- * ledger's other members (", \"stored\": N or null, \"store\": {...}"). */
+/* The summary's storage lines: text, and the members "stored" (N or null)
+ * and "store" ({...} or null) set in the JSON object ledger, after its
+ * other members (0, or -1 when out of memory). */
 void ledger_store_text(FILE *out, const struct ledger_store *s);
-void ledger_store_json(FILE *out, const struct ledger_store *s);
+int ledger_store_json(json_t *ledger, const struct ledger_store *s);
 
 #endif /* LEDGER_STORE_H */

@@ -37,33 +37,27 @@ void placement_text(FILE *out, const struct farm_result *r)
     fprintf(out, "\n");
 }
 
-/* The processes of role as "name": "host" pairs. */
-static void role_json(FILE *out, const struct farm_result *r, enum farm_role role)
+/* The processes of role as "name": "host" members. */
+static json_t *role_json(const struct farm_result *r, enum farm_role role)
 {
-    int first = 1;
+    json_t *o = json_object();
 
-    fputc('{', out);
-    for (unsigned i = 0; i < r->n_placed; i++) {
+    for (unsigned i = 0; o && i < r->n_placed; i++) {
         if (r->placed[i].role != role)
             continue;
-        fprintf(out, "%s\"%s\": \"%s\"", first ? "" : ", ", r->placed[i].proc,
-                r->placed[i].host);
-        first = 0;
+        if (jout_set(o, r->placed[i].proc, jout_str(r->placed[i].host)) != 0) {
+            json_decref(o);
+            return NULL;
+        }
     }
-    fputc('}', out);
+    return o;
 }
 
-void placement_json(FILE *out, const struct farm_result *r)
+json_t *placement_json(const struct farm_result *r)
 {
-    if (!r->n_placed) {
-        fputs("{}", out);
-        return;
-    }
-    fprintf(out, "{\"count\": %u, \"readouts\": ", n_hosts(r));
-    role_json(out, r, FARM_READOUT);
-    fputs(", \"sfcs\": ", out);
-    role_json(out, r, FARM_SFC);
-    fputs(", \"nodes\": ", out);
-    role_json(out, r, FARM_NODE);
-    fputc('}', out);
+    if (!r->n_placed)
+        return json_object();
+    return json_pack("{s:i, s:o, s:o, s:o}", "count", (int)n_hosts(r), "readouts",
+                     role_json(r, FARM_READOUT), "sfcs", role_json(r, FARM_SFC), "nodes",
+                     role_json(r, FARM_NODE));
 }

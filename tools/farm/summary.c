@@ -8,6 +8,7 @@
 #include "capacity.h"
 #include "ebf_hist.h"
 #include "farm_runid.h"
+#include "ledger_json.h"
 #include "node_stats.h"
 #include "placement.h"
 #include "ro_stats.h"
@@ -23,14 +24,6 @@ static void ids_text(FILE *out, const uint64_t *ids, unsigned n, int cut)
         fprintf(out, "none");
     if (cut)
         fprintf(out, ", ...");
-}
-
-static void ids_json(FILE *out, const uint64_t *ids, unsigned n)
-{
-    fputc('[', out);
-    for (unsigned i = 0; i < n; i++)
-        fprintf(out, "%s%" PRIu64, i ? ", " : "", ids[i]);
-    fputc(']', out);
 }
 
 /* Histogram name read back from its stats keys "hist.<name>.count" ... (0 if absent). */
@@ -182,33 +175,20 @@ static void run_text(FILE *out, const struct farm_run_id *id)
         fprintf(out, "           %s\n", FARM_INSECURE_NOTE);
 }
 
-/* s as a JSON string, or null when it is empty. */
-static void str_or_null(FILE *out, const char *s)
+static json_t *run_json(const struct farm_run_id *id)
 {
-    if (s[0])
-        fprintf(out, "\"%s\"", s);
-    else
-        fputs("null", out);
-}
+    char t0[32], t1[32];
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "farm", jout_str_or_null(id->farm), "run",
+                          id->run ? json_integer(id->run) : json_null(), "start_utc",
+                          jout_str_or_null(farm_utc_iso(id->start_ms, t0, sizeof(t0))),
+                          "stop_utc", jout_str_or_null(farm_utc_iso(id->stop_ms, t1, sizeof(t1))),
+                          "farm_file_sha256", jout_str_or_null(id->farm_file_sha256));
 
-static void run_json(FILE *out, const struct farm_run_id *id)
-{
-    char t[32];
-
-    fprintf(out, "\"run\": {\"farm\": ");
-    str_or_null(out, id->farm);
-    if (id->run)
-        fprintf(out, ", \"run\": %u, \"start_utc\": ", id->run);
-    else
-        fprintf(out, ", \"run\": null, \"start_utc\": ");
-    str_or_null(out, farm_utc_iso(id->start_ms, t, sizeof(t)));
-    fprintf(out, ", \"stop_utc\": ");
-    str_or_null(out, farm_utc_iso(id->stop_ms, t, sizeof(t)));
-    fprintf(out, ", \"farm_file_sha256\": ");
-    str_or_null(out, id->farm_file_sha256);
-    if (id->insecure)
-        fprintf(out, ", \"insecure\": true");
-    fputc('}', out);
+    if (o && id->insecure && jout_set(o, "insecure", json_true()) != 0) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }
 
 static const char *const dist_names[] = {
@@ -371,136 +351,130 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
                 (double)fg.e2e.max / 1e3, e2e_clock(&fg, clk, sizeof(clk)));
 }
 
-static void hist_json(FILE *out, const struct ebf_hist *h)
+/* A histogram, or null when clocks left every process out. */
+static json_t *hist_json(const struct ebf_hist *h, int none)
 {
-    fprintf(out, "{\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"p50\": %" PRIu64
-            ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"p999\": %" PRIu64
-            ", \"max\": %" PRIu64 "}",
-            h->count, h->count ? h->min : 0, ebf_hist_quantile(h, 0.5),
-            ebf_hist_quantile(h, 0.9), ebf_hist_quantile(h, 0.99),
-            ebf_hist_quantile(h, 0.999), h->max);
+    if (none)
+        return json_null();
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "count", jout_u64(h->count), "min",
+                     jout_u64(h->count ? h->min : 0), "p50", jout_u64(ebf_hist_quantile(h, 0.5)),
+                     "p90", jout_u64(ebf_hist_quantile(h, 0.9)), "p99",
+                     jout_u64(ebf_hist_quantile(h, 0.99)), "p999",
+                     jout_u64(ebf_hist_quantile(h, 0.999)), "max", jout_u64(h->max));
 }
 
-/* "readout", "sfc" and "nodes": each process's summary counters
- * (sumtable.h); a node by name, gone or with its counters. */
-static void processes_json(FILE *out, const struct farm_result *r)
+/* The readouts' summary counters (sumtable.h); a gone readout's are not
+ * there, and no zeros stand for them. */
+static json_t *readout_json(const struct farm_result *r)
 {
-    int first = 1;
+    json_t *o = json_object();
+    int rc = !o;
 
-    fprintf(out, " \"readout\": {");
-    if (r->readouts_gone) {         /* no zeros stand for a gone readout's counters */
-        fprintf(out, "\"gone\": \"%s\", \"readouts_gone\": %u", r->readout_gone,
-                r->readouts_gone);
-        first = 0;
+    if (!rc && r->readouts_gone)
+        rc = jout_set(o, "gone", jout_str(r->readout_gone)) |
+             jout_set(o, "readouts_gone", json_integer(r->readouts_gone));
+    if (!rc && (!r->readouts_gone || r->readout.n))
+        rc = sum_json(o, &ro_counter_table, &r->readout) |
+             sum_json(o, &ro_fault_counter_table, &r->readout);
+    if (rc) {
+        json_decref(o);
+        return NULL;
     }
-    if (!r->readouts_gone || r->readout.n) {
-        sum_json(out, &ro_counter_table, &r->readout, &first);
-        sum_json(out, &ro_fault_counter_table, &r->readout, &first);
-    }
-    fprintf(out, "},\n \"sfc\": {");
-    first = 1;
-    sum_json(out, &sfc_counter_table, &r->sfc, &first);
-    fprintf(out, "},\n \"nodes\": [");
-    for (unsigned i = 0; i < r->n_nodes; i++) {
-        const struct farm_node_result *n = &r->node[i];
-        fprintf(out, "%s{\"name\": \"%s\", \"gone\": %s", i ? ", " : "", n->name,
-                n->gone ? "true" : "false");
-        first = 0;
-        if (!n->gone)
-            sum_json(out, &node_counter_table, &n->kv, &first);
-        fputc('}', out);
-    }
-    fprintf(out, "],\n");
+    return o;
 }
 
-void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result *r,
-                  const struct ledger *l)
+/* A node by name, gone or with its summary counters. */
+static json_t *node_json(const struct farm_node_result *n)
+{
+    json_t *o = json_pack("{s:o, s:b}", "name", jout_str(n->name), "gone", n->gone);
+
+    if (o && !n->gone && sum_json(o, &node_counter_table, &n->kv) != 0) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* "readout", "sfc" and "nodes": each process's summary counters. */
+static int processes_json(json_t *root, const struct farm_result *r)
+{
+    json_t *sfc = json_object(), *nodes = json_array();
+    int rc = jout_set(root, "readout", readout_json(r));
+
+    if (sfc && sum_json(sfc, &sfc_counter_table, &r->sfc) != 0) {
+        json_decref(sfc);
+        sfc = NULL;
+    }
+    for (unsigned i = 0; nodes && i < r->n_nodes; i++)
+        if (jout_append(nodes, node_json(&r->node[i])) != 0) {
+            json_decref(nodes);
+            nodes = NULL;
+        }
+    return rc | jout_set(root, "sfc", sfc) | jout_set(root, "nodes", nodes);
+}
+
+/* What the run was asked to be, and where its processes ran. */
+static json_t *config_json(const struct farm_conf *c, const struct farm_result *r)
+{
+    char sil[48];
+
+    return json_pack("{s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:s, s:o, s:o, s:o, s:s, s:i, s:o, "
+                     "s:o, s:s, s:i, s:i, s:o}",
+                     "events", jout_u64(c->events), "sources", (int)c->sources, "nodes",
+                     (int)c->nodes, "readouts", (int)c->readouts, "sfcs", (int)c->sfcs,
+                     "frag_min", (int)c->frag_min, "frag_max", (int)c->frag_max, "frag_dist",
+                     dist_name(c->frag_dist), "frag_mean", jout_sig(c->frag_mean, 6),
+                     "frag_sigma", jout_sig(c->frag_sigma, 6), "rate", jout_sig(c->rate, 6),
+                     "encap", c->udp ? "udp" : "eth", "mtu", (int)c->mtu, "seed",
+                     jout_u64(c->seed), "faults", jout_str(c->faults[0] ? c->faults : "none"),
+                     "silence", silence_str(c, sil, sizeof(sil)), "burst_events",
+                     (int)c->burst_events, "burst_gap_us", (int)c->burst_gap_us, "hosts",
+                     placement_json(r));
+}
+
+static json_t *rates_json(const struct figures *fg)
+{
+    return json_pack("{s:o, s:o, s:o, s:o}", "seconds", jout_fixed(fg->seconds, 3),
+                     "events_per_s", jout_round(fg->events_s), "frames_per_s",
+                     jout_round(fg->frames_s), "payload_gbit_per_s",
+                     jout_fixed(fg->payload_gbit_s, 3));
+}
+
+static json_t *latency_json(const struct figures *fg)
+{
+    char b[160], e[160];
+
+    return json_pack("{s:o, s:o, s:i, s:i, s:{s:s, s:s}}", "build",
+                     hist_json(&fg->build, !fg->build_sfcs && fg->build_apart), "end_to_end",
+                     hist_json(&fg->e2e, !fg->e2e_nodes && fg->e2e_apart),
+                     "end_to_end_nodes_apart", (int)fg->e2e_apart, "build_sfcs_apart",
+                     (int)fg->build_apart, "clock", "build", build_clock(fg, b, sizeof(b)),
+                     "end_to_end", e2e_clock(fg, e, sizeof(e)));
+}
+
+int summary_json(FILE *out, const struct farm_conf *c, const struct farm_result *r,
+                 const struct ledger *l)
 {
     struct figures fg;
-    char clk[160];
+    json_t *o;
 
     figures(r, &fg);
-    fputc('{', out);
-    run_json(out, &r->id);
-    if (l->readouts_gone) {
-        fprintf(out, ",\n \"ledger\": {\"readout_lost\": {\"name\": \"%s\", \"from_event\": %"
-                PRIu64 ", \"readouts\": %u}, \"readouts_lost\": [", l->readout_gone,
-                l->n_ro_lost ? l->ro_lost_from[0] : l->gone_from, l->readouts_gone);
-        for (unsigned i = 0; i < l->n_ro_lost; i++)
-            fprintf(out, "%s{\"name\": \"%s\", \"from_event\": %" PRIu64 "}", i ? ", " : "",
-                    l->ro_lost[i], l->ro_lost_from[i]);
-        fprintf(out, "], \"over\": \"survivors\", \"generated\": null, \"seen\": %" PRIu64
-                ", ", l->generated);
+    o = json_pack("{s:o, s:o, s:o}", "run", run_json(&r->id), "ledger", ledger_json(r, l),
+                  "config", config_json(c, r));
+    if (o && (processes_json(o, r) |
+              jout_merge(o, json_pack("{s:o, s:o, s:o}", "rates", rates_json(&fg), "capacity",
+                                      capacity_json(r), "latency_ns", latency_json(&fg)))) != 0) {
+        json_decref(o);
+        o = NULL;
     }
-    else
-        fprintf(out, ",\n \"ledger\": {\"generated\": %" PRIu64 ", ", l->generated);
-    if (l->sfcs_gone)
-        fprintf(out, "\"sfc_gone\": {\"name\": \"%s\", \"sfcs\": %u, \"decided_by_its_nodes\": %"
-                PRIu64 ", \"sfc_lost\": %" PRIu64 "}, ", l->sfc_gone, l->sfcs_gone,
-                l->gone_decided, l->sfc_lost);
-    fprintf(out, "\"accepted\": %" PRIu64 ", \"rejected\": %" PRIu64 ", \"incomplete\": %"
-            PRIu64 ", \"lost\": {", l->accepted, l->rejected, l->incomplete);
-    int any = 0;
-    for (unsigned i = 0; i < l->n_lost; i++) {
-        if (!l->lost[i])
-            continue;
-        fprintf(out, "%s\"%s\": %" PRIu64, any ? ", " : "", l->lost_name[i], l->lost[i]);
-        any = 1;
-    }
-    fprintf(out, "}, \"lost_total\": %" PRIu64 ", \"unaccounted\": %" PRId64
-            ", \"id_digest_match\": %s, \"id_range\": {\"lo\": %" PRIu64 ", \"n\": %" PRIu64
-            "}, \"ids_match\": %s",
-            l->lost_total, l->unaccounted, l->digest_match ? "true" : "false", l->id_lo,
-            l->generated, l->ids_match ? "true" : "false");
-    if (!l->ids_match) {
-        fprintf(out, ", \"mismatch\": {\"missing\": ");
-        ids_json(out, l->missing, l->n_missing);
-        fprintf(out, ", \"extra\": ");
-        ids_json(out, l->extra, l->n_extra);
-        fprintf(out, ", \"complete\": %s}", l->ids_listed ? "true" : "false");
-    }
-    fprintf(out, ", \"incomplete_by_missing_source\": ");
-    sum_values_json(out, SFC_NAME(MISSING_SOURCE), &r->sfc);
-    ledger_store_json(out, &l->store);
-    fprintf(out, ", \"nodes_dead\": %" PRIu64 ", \"redispatched\": %" PRIu64
-            ", \"late_acks\": %" PRIu64 ", \"rejoins\": %" PRIu64 ", \"revived\": %" PRIu64
-            ", \"nodes_silent\": %u"
-            ", \"nodes_agree\": %s, \"closed\": %s},\n",
-            l->nodes_dead, l->redispatched, l->late_acks, l->rejoins, l->revived, l->nodes_silent,
-            l->nodes_reported ? (l->nodes_agree ? "true" : "false") : "null",
-            l->closed ? "true" : "false");
-    char sil[48];
-    fprintf(out, " \"config\": {\"events\": %" PRIu64 ", \"sources\": %u, \"nodes\": %u"
-            ", \"readouts\": %u, \"sfcs\": %u"
-            ", \"frag_min\": %u, \"frag_max\": %u, \"frag_dist\": \"%s\", \"frag_mean\": %g"
-            ", \"frag_sigma\": %g, \"rate\": %g, \"encap\": \"%s\", \"mtu\": %u"
-            ", \"seed\": %" PRIu64
-            ", \"faults\": \"%s\", \"silence\": \"%s\", \"burst_events\": %u"
-            ", \"burst_gap_us\": %u, \"hosts\": ",
-            c->events, c->sources, c->nodes, c->readouts, c->sfcs, c->frag_min, c->frag_max,
-            dist_name(c->frag_dist),
-            c->frag_mean, c->frag_sigma, c->rate, c->udp ? "udp" : "eth", c->mtu, c->seed,
-            c->faults[0] ? c->faults : "none", silence_str(c, sil, sizeof(sil)), c->burst_events,
-            c->burst_gap_us);
-    placement_json(out, r);
-    fprintf(out, "},\n");
-    processes_json(out, r);
-    fprintf(out, " \"rates\": {\"seconds\": %.3f, \"events_per_s\": %.0f, \"frames_per_s\": %.0f"
-            ", \"payload_gbit_per_s\": %.3f},\n",
-            fg.seconds, fg.events_s, fg.frames_s, fg.payload_gbit_s);
-    capacity_json(out, r);
-    fprintf(out, " \"latency_ns\": {\"build\": ");
-    if (!fg.build_sfcs && fg.build_apart)
-        fputs("null", out);
-    else
-        hist_json(out, &fg.build);
-    fprintf(out, ", \"end_to_end\": ");
-    if (!fg.e2e_nodes && fg.e2e_apart)
-        fputs("null", out);
-    else
-        hist_json(out, &fg.e2e);
-    fprintf(out, ", \"end_to_end_nodes_apart\": %u, \"build_sfcs_apart\": %u, "
-            "\"clock\": {\"build\": \"%s\", ", fg.e2e_apart, fg.build_apart,
-            build_clock(&fg, clk, sizeof(clk)));
-    fprintf(out, "\"end_to_end\": \"%s\"}}}\n", e2e_clock(&fg, clk, sizeof(clk)));
+    return jout_write(out, o, JOUT_LINES);
+}
+
+void summary_json_or_say(const struct farm_conf *c, const struct farm_result *r,
+                         const struct ledger *l, const char *who)
+{
+    int rc = summary_json(stdout, c, r, l);
+
+    if (rc != 0)
+        fprintf(stderr, "%s: the JSON summary could not be written (%s)\n", who, strerror(-rc));
 }

@@ -19,7 +19,13 @@
  */
 void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result *r,
                   const struct ledger *l);
-void summary_json(FILE *out, const struct farm_conf *c, const struct farm_result *r,
-                  const struct ledger *l);
+/* The JSON one returns 0, or -ENOMEM (nothing written) or -EIO. */
+int summary_json(FILE *out, const struct farm_conf *c, const struct farm_result *r,
+                 const struct ledger *l);
+
+/* summary_json on stdout, or a line on stderr, "<who>: the JSON summary
+ * could not be written (...)", when it fails. */
+void summary_json_or_say(const struct farm_conf *c, const struct farm_result *r,
+                         const struct ledger *l, const char *who);
 
 #endif /* SUMMARY_H */

@@ -112,24 +112,22 @@ void sum_text(struct sum_line *ln, const struct ebf_counter_table *t, const stru
     }
 }
 
-void sum_values_json(FILE *out, const char *name, const struct ebf_kv *kv)
+json_t *sum_values_json(const char *name, const struct ebf_kv *kv)
 {
     size_t n = strlen(name);
-    int any = 0;
+    json_t *o = json_object();
 
-    fputc('{', out);
-    for (unsigned i = 0; i < kv->n; i++) {
+    for (unsigned i = 0; o && i < kv->n; i++) {
         const char *v = label_of(&kv->pair[i], name, n);
-        if (v) {
-            fprintf(out, "%s\"%s\": %llu", any ? ", " : "", v,
-                    (unsigned long long)strtoull(kv->pair[i].val, NULL, 0));
-            any = 1;
+        if (v && jout_set(o, v, jout_u64(strtoull(kv->pair[i].val, NULL, 0))) != 0) {
+            json_decref(o);
+            return NULL;
         }
     }
-    fputc('}', out);
+    return o;
 }
 
-void sum_json(FILE *out, const struct ebf_counter_table *t, const struct ebf_kv *kv, int *first)
+int sum_json(json_t *obj, const struct ebf_counter_table *t, const struct ebf_kv *kv)
 {
     char key[64];
 
@@ -138,11 +136,9 @@ void sum_json(FILE *out, const struct ebf_counter_table *t, const struct ebf_kv 
         if (!shown(t, i))
             continue;
         ebf_counter_key(key, sizeof(key), c->name);
-        fprintf(out, "%s\"%s\": ", *first ? "" : ", ", key);
-        *first = 0;
-        if (labelled(c))
-            sum_values_json(out, c->name, kv);
-        else
-            fprintf(out, "%llu", (unsigned long long)ebf_kv_u64(kv, c->name, 0));
+        if (jout_set(obj, key, labelled(c) ? sum_values_json(c->name, kv)
+                                           : jout_u64(ebf_kv_u64(kv, c->name, 0))) != 0)
+            return -1;
     }
+    return 0;
 }

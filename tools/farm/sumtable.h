@@ -7,6 +7,7 @@
 
 #include "ebf_counters.h"
 #include "ebf_kv.h"
+#include "jsonout.h"
 
 /*
  * The summary shows the entries of a counter table flagged EBF_CF_SUM
@@ -40,13 +41,13 @@ void sum_text(struct sum_line *ln, const struct ebf_counter_table *t, const stru
 /* End the lines (a newline). */
 void sum_end(struct sum_line *ln);
 
-/* The summary entries of t as JSON members, each preceded by ", " unless
- * *first (then cleared). */
-void sum_json(FILE *out, const struct ebf_counter_table *t, const struct ebf_kv *kv, int *first);
+/* The summary entries of t as members of the JSON object obj; 0, or -1
+ * when out of memory. */
+int sum_json(json_t *obj, const struct ebf_counter_table *t, const struct ebf_kv *kv);
 
 /* The values of the labelled name in kv: "a N, b N" of the non-zero ones,
- * or "none"; as JSON {"a": N, "b": N} of all. */
+ * or "none"; as JSON {"a": N, "b": N} of all (NULL when out of memory). */
 void sum_values_text(FILE *out, const char *name, const struct ebf_kv *kv);
-void sum_values_json(FILE *out, const char *name, const struct ebf_kv *kv);
+json_t *sum_values_json(const char *name, const struct ebf_kv *kv);
 
 #endif /* SUMTABLE_H */

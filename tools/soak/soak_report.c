@@ -4,19 +4,7 @@
 
 #include <string.h>
 
-void soak_jstr(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", (unsigned char)*s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
+#include "jsonout.h"
 
 static double total_rss_mb(const struct soak_interval *iv)
 {
@@ -41,159 +29,191 @@ void soak_live_line(FILE *f, const struct soak_interval *iv)
     fflush(f);
 }
 
+/* A line of the report, or a message when it could not be made. */
+static void report_write(FILE *f, json_t *o)
+{
+    if (jout_write(f, o, JOUT_COMPACT) != 0)
+        fprintf(stderr, "ebfarm soak: a JSON line of the report could not be written\n");
+}
+
 void soak_json_header(FILE *f, const struct soak_meta *m)
 {
-    fprintf(f, "{\"type\":\"soak\",\"farm\":");
-    soak_jstr(f, m->farm);
-    fprintf(f, ",\"run\":%u,\"start_utc\":", m->run);
-    soak_jstr(f, m->start_utc);
-    fprintf(f, ",\"farm_file\":");
-    soak_jstr(f, m->farm_file);
-    fprintf(f, ",\"farm_file_sha256\":");
-    soak_jstr(f, m->farm_file_sha256);
-    fprintf(f, ",\"duration_s\":%g,\"interval_s\":%g,\"kill_node_every_s\":%g,"
-            "\"stall_nodes_every_s\":%g,\"attached\":%s}\n", m->duration_s, m->interval_s,
-            m->kill_every_s, m->stall_every_s, m->attached ? "true" : "false");
-    fflush(f);
+    json_t *o = json_pack("{s:s, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}", "type",
+                          "soak", "farm", jout_str(m->farm), "run", (int)m->run, "start_utc",
+                          jout_str(m->start_utc), "farm_file", jout_str(m->farm_file),
+                          "farm_file_sha256", jout_str(m->farm_file_sha256), "duration_s",
+                          jout_sig(m->duration_s, 6), "interval_s", jout_sig(m->interval_s, 6),
+                          "kill_node_every_s", jout_sig(m->kill_every_s, 6),
+                          "stall_nodes_every_s", jout_sig(m->stall_every_s, 6), "attached",
+                          m->attached);
+
+    report_write(f, o);
 }
 
-/* ,"key":{"<suffix>":N,...} for every count of c named "<prefix><suffix>". */
-static void json_group(FILE *f, const char *key, const struct soak_counts *c, const char *prefix)
+/* {"<suffix>":N,...} of every count of c named "<prefix><suffix>" (all of
+ * them with prefix ""). */
+static json_t *counts_json(const struct soak_counts *c, const char *prefix)
 {
     size_t len = strlen(prefix);
-    int first = 1;
+    json_t *o = json_object();
 
-    fprintf(f, ",\"%s\":{", key);
-    for (unsigned i = 0; i < c->n; i++) {
+    for (unsigned i = 0; o && i < c->n; i++) {
         if (strncmp(c->c[i].name, prefix, len) != 0)
             continue;
-        fprintf(f, "%s", first ? "" : ",");
-        soak_jstr(f, c->c[i].name + len);
-        fprintf(f, ":%llu", (unsigned long long)c->c[i].v);
-        first = 0;
+        if (jout_set(o, c->c[i].name + len, jout_u64(c->c[i].v)) != 0) {
+            json_decref(o);
+            return NULL;
+        }
     }
-    fputc('}', f);
+    return o;
 }
 
-static void json_latency(FILE *f, const struct soak_interval *iv)
+static json_t *latency_json(const struct soak_interval *iv)
 {
-    fprintf(f, ",\"latency_ns\":{");
-    for (unsigned k = 0; k < SOAK_H_MAX; k++) {
+    json_t *o = json_object();
+
+    for (unsigned k = 0; o && k < SOAK_H_MAX; k++) {
         const struct soak_pct *p = &iv->lat[k];
-        fprintf(f, "%s\"%s\":{\"count\":%llu,\"p50\":%llu,\"p90\":%llu,\"p99\":%llu,"
-                "\"p99_9\":%llu,\"max\":%llu}", k ? "," : "", soak_hist_key(k),
-                (unsigned long long)p->count, (unsigned long long)p->p50,
-                (unsigned long long)p->p90, (unsigned long long)p->p99,
-                (unsigned long long)p->p999, (unsigned long long)p->max);
+        if (jout_set(o, soak_hist_key(k),
+                     json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "count", jout_u64(p->count),
+                               "p50", jout_u64(p->p50), "p90", jout_u64(p->p90), "p99",
+                               jout_u64(p->p99), "p99_9", jout_u64(p->p999), "max",
+                               jout_u64(p->max))) != 0) {
+            json_decref(o);
+            return NULL;
+        }
     }
-    fputc('}', f);
+    return o;
+}
+
+static json_t *processes_json(const struct soak_interval *iv)
+{
+    json_t *a = json_array();
+
+    for (unsigned i = 0; a && i < iv->n_mem; i++) {
+        const struct soak_mem *m = &iv->mem[i];
+        if (jout_append(a, json_pack("{s:o, s:i, s:o, s:o, s:o}", "name", jout_str(m->name),
+                                     "pid", m->pid, "rss_kb", jout_u64(m->rss_kb),
+                                     "mempool_in_use", jout_round(m->mempool), "log_bytes",
+                                     jout_u64(m->log_bytes))) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+/* The interval's ledger and rates: the line's first members. */
+static json_t *interval_head(const struct soak_interval *iv)
+{
+    const struct soak_counts *d = &iv->d;
+
+    return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, "
+                     "s:o, s:o, s:o}",
+                     "type", "interval", "index", (int)iv->index, "t0", jout_fixed(iv->t0, 3),
+                     "t1", jout_fixed(iv->t1, 3), "events_per_s", jout_fixed(iv->events_per_s, 1),
+                     "frames_per_s", jout_fixed(iv->frames_per_s, 1), "generated",
+                     jout_u64(iv->generated), "decided", jout_u64(iv->decided), "accepted",
+                     jout_u64(soak_counts_get(d, "accepted")), "rejected",
+                     jout_u64(soak_counts_get(d, "rejected")), "lost", jout_u64(iv->lost),
+                     "incomplete", jout_u64(iv->incomplete), "in_flight",
+                     (json_int_t)iv->in_flight, "throttle_s", jout_fixed(iv->throttle_s, 6),
+                     "redispatched", jout_u64(soak_counts_get(d, "redispatched")), "nodes_dead",
+                     jout_u64(soak_counts_get(d, "nodes_dead")), "rejoins",
+                     jout_u64(soak_counts_get(d, "rejoins")));
+}
+
+/* The interval's counts by reason, levels, latencies and processes. */
+static json_t *interval_rest(const struct soak_interval *iv)
+{
+    const struct soak_counts *d = &iv->d;
+
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}",
+                     "lost_by_reason", counts_json(d, "lost."), "rejects",
+                     counts_json(d, "reject."), "drops", counts_json(d, "drop."),
+                     "node_rejects", counts_json(d, "node_reject."), "verify",
+                     counts_json(d, "verify."), "missing_by_source", counts_json(d, "missing."),
+                     "credits", jout_round(iv->credits), "ready", jout_round(iv->ready),
+                     "building", jout_round(iv->building), "unacked", jout_round(iv->unacked),
+                     "mempool_in_use", jout_round(iv->mempool), "nodes_alive",
+                     (int)iv->nodes_alive, "latency_ns", latency_json(iv), "processes",
+                     processes_json(iv));
 }
 
 void soak_json_interval(FILE *f, const struct soak_interval *iv)
 {
-    const struct soak_counts *d = &iv->d;
+    json_t *o = interval_head(iv);
 
-    fprintf(f, "{\"type\":\"interval\",\"index\":%u,\"t0\":%.3f,\"t1\":%.3f,"
-            "\"events_per_s\":%.1f,\"frames_per_s\":%.1f,\"generated\":%llu,\"decided\":%llu,"
-            "\"accepted\":%llu,\"rejected\":%llu,\"lost\":%llu,\"incomplete\":%llu,"
-            "\"in_flight\":%lld,\"throttle_s\":%.6f,\"redispatched\":%llu,\"nodes_dead\":%llu,"
-            "\"rejoins\":%llu",
-            iv->index, iv->t0, iv->t1, iv->events_per_s, iv->frames_per_s,
-            (unsigned long long)iv->generated, (unsigned long long)iv->decided,
-            (unsigned long long)soak_counts_get(d, "accepted"),
-            (unsigned long long)soak_counts_get(d, "rejected"), (unsigned long long)iv->lost,
-            (unsigned long long)iv->incomplete, (long long)iv->in_flight, iv->throttle_s,
-            (unsigned long long)soak_counts_get(d, "redispatched"),
-            (unsigned long long)soak_counts_get(d, "nodes_dead"),
-            (unsigned long long)soak_counts_get(d, "rejoins"));
-    json_group(f, "lost_by_reason", d, "lost.");
-    json_group(f, "rejects", d, "reject.");
-    json_group(f, "drops", d, "drop.");
-    json_group(f, "node_rejects", d, "node_reject.");
-    json_group(f, "verify", d, "verify.");
-    json_group(f, "missing_by_source", d, "missing.");
-    fprintf(f, ",\"credits\":%.0f,\"ready\":%.0f,\"building\":%.0f,\"unacked\":%.0f,"
-            "\"mempool_in_use\":%.0f,\"nodes_alive\":%u", iv->credits, iv->ready, iv->building,
-            iv->unacked, iv->mempool, iv->nodes_alive);
-    json_latency(f, iv);
-    fprintf(f, ",\"processes\":[");
-    for (unsigned i = 0; i < iv->n_mem; i++) {
-        fprintf(f, "%s{\"name\":", i ? "," : "");
-        soak_jstr(f, iv->mem[i].name);
-        fprintf(f, ",\"pid\":%d,\"rss_kb\":%llu,\"mempool_in_use\":%.0f,\"log_bytes\":%llu}",
-                iv->mem[i].pid, (unsigned long long)iv->mem[i].rss_kb, iv->mem[i].mempool,
-                (unsigned long long)iv->mem[i].log_bytes);
+    if (o && jout_merge(o, interval_rest(iv)) != 0) {
+        json_decref(o);
+        o = NULL;
     }
-    fprintf(f, "]}\n");
-    fflush(f);
+    report_write(f, o);
 }
 
-static void json_counts(FILE *f, const char *key, const struct soak_counts *c)
+static json_t *bounds_json(const struct soak_bounds *b)
 {
-    fprintf(f, ",\"%s\":{", key);
-    for (unsigned i = 0; i < c->n; i++) {
-        fprintf(f, "%s", i ? "," : "");
-        soak_jstr(f, c->c[i].name);
-        fprintf(f, ":%llu", (unsigned long long)c->c[i].v);
-    }
-    fputc('}', f);
+    json_t *loss = json_object();
+
+    for (unsigned i = 0; loss && i < b->n_budgets; i++)
+        if (jout_set(loss, b->budget_name[i], jout_u64(b->budget[i])) != 0) {
+            json_decref(loss);
+            return NULL;
+        }
+    return json_pack("{s:o, s:o, s:o, s:o, s:o}", "loss_default", jout_u64(b->loss_default),
+                     "incomplete",
+                     b->incomplete == SOAK_NO_LIMIT ? json_null() : jout_u64(b->incomplete),
+                     "loss", loss, "rss_growth_mb", jout_sig(b->rss_growth_mb, 6), "p99_ms",
+                     jout_sig(b->p99_ms, 6));
 }
 
-static void json_bounds(FILE *f, const struct soak_bounds *b)
+static json_t *ledger_json(const struct soak_ledger_view *l)
 {
-    fprintf(f, ",\"bounds\":{\"loss_default\":%llu,\"incomplete\":",
-            (unsigned long long)b->loss_default);
-    if (b->incomplete == SOAK_NO_LIMIT)
-        fprintf(f, "null");
-    else
-        fprintf(f, "%llu", (unsigned long long)b->incomplete);
-    fprintf(f, ",\"loss\":{");
-    for (unsigned i = 0; i < b->n_budgets; i++) {
-        fprintf(f, "%s", i ? "," : "");
-        soak_jstr(f, b->budget_name[i]);
-        fprintf(f, ":%llu", (unsigned long long)b->budget[i]);
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:o, s:o}", "generated",
+                     jout_u64(l->f.generated), "accepted", jout_u64(l->accepted), "rejected",
+                     jout_u64(l->rejected), "decided", jout_u64(l->f.decided), "lost_total",
+                     jout_u64(l->f.lost_total), "incomplete", jout_u64(l->f.incomplete),
+                     "digest_match", l->digest_match, "ids_match", l->ids_match, "closed",
+                     l->f.closed, "lost", counts_json(&l->f.lost, ""), "missing_by_source",
+                     counts_json(&l->f.missing, ""));
+}
+
+static json_t *verdict_json(const struct soak_verdict *v)
+{
+    json_t *criteria = json_array(), *failed = json_array();
+    int rc = !criteria || !failed;
+
+    for (unsigned i = 0; !rc && i < SOAK_RULE_MAX; i++) {
+        rc |= jout_append(criteria, json_pack("{s:s, s:b, s:o}", "name", soak_rule_name(i),
+                                              "pass", v->rule[i].pass, "detail",
+                                              jout_str(v->rule[i].detail)));
+        if (!v->rule[i].pass)
+            rc |= jout_append(failed, json_string(soak_rule_name(i)));
     }
-    fprintf(f, "},\"rss_growth_mb\":%g,\"p99_ms\":%g}", b->rss_growth_mb, b->p99_ms);
+    if (rc) {
+        json_decref(criteria);
+        json_decref(failed);
+        return NULL;
+    }
+    return json_pack("{s:s, s:o, s:o}", "result", v->pass ? "pass" : "fail", "criteria",
+                     criteria, "failed", failed);
 }
 
 void soak_json_summary(FILE *f, const struct soak_meta *m, const struct soak_ledger_view *l,
                        const struct soak_bounds *b, const struct soak_verdict *v)
 {
-    fprintf(f, "{\"type\":\"summary\",\"farm\":");
-    soak_jstr(f, m->farm);
-    fprintf(f, ",\"run\":%u,\"start_utc\":", m->run);
-    soak_jstr(f, m->start_utc);
-    fprintf(f, ",\"stop_utc\":");
-    soak_jstr(f, m->stop_utc);
-    fprintf(f, ",\"elapsed_s\":%.3f,\"interrupted\":%s,\"kills\":%u,\"stalls\":%u", m->elapsed_s,
-            m->interrupted ? "true" : "false", m->kills, m->stalls);
-    fprintf(f, ",\"ledger\":{\"generated\":%llu,\"accepted\":%llu,\"rejected\":%llu,"
-            "\"decided\":%llu,\"lost_total\":%llu,\"incomplete\":%llu,\"digest_match\":%s,"
-            "\"ids_match\":%s,\"closed\":%s", (unsigned long long)l->f.generated,
-            (unsigned long long)l->accepted, (unsigned long long)l->rejected,
-            (unsigned long long)l->f.decided, (unsigned long long)l->f.lost_total,
-            (unsigned long long)l->f.incomplete, l->digest_match ? "true" : "false",
-            l->ids_match ? "true" : "false", l->f.closed ? "true" : "false");
-    json_counts(f, "lost", &l->f.lost);
-    json_counts(f, "missing_by_source", &l->f.missing);
-    fputc('}', f);
-    fprintf(f, ",\"before_soak\":{\"generated\":%llu,\"decided\":%llu,\"lost\":%llu}",
-            (unsigned long long)l->f.base_generated, (unsigned long long)l->f.base_decided,
-            (unsigned long long)l->f.base_lost);
-    json_bounds(f, b);
-    fprintf(f, ",\"verdict\":{\"result\":\"%s\",\"criteria\":[", v->pass ? "pass" : "fail");
-    for (unsigned i = 0; i < SOAK_RULE_MAX; i++) {
-        fprintf(f, "%s{\"name\":\"%s\",\"pass\":%s,\"detail\":", i ? "," : "", soak_rule_name(i),
-                v->rule[i].pass ? "true" : "false");
-        soak_jstr(f, v->rule[i].detail);
-        fputc('}', f);
-    }
-    fprintf(f, "],\"failed\":[");
-    for (unsigned i = 0, k = 0; i < SOAK_RULE_MAX; i++)
-        if (!v->rule[i].pass)
-            fprintf(f, "%s\"%s\"", k++ ? "," : "", soak_rule_name(i));
-    fprintf(f, "]}}\n");
-    fflush(f);
+    json_t *o = json_pack("{s:s, s:o, s:i, s:o, s:o, s:o, s:b, s:i, s:i, s:o, "
+                          "s:{s:o, s:o, s:o}, s:o, s:o}",
+                          "type", "summary", "farm", jout_str(m->farm), "run", (int)m->run,
+                          "start_utc", jout_str(m->start_utc), "stop_utc",
+                          jout_str(m->stop_utc), "elapsed_s", jout_fixed(m->elapsed_s, 3),
+                          "interrupted", m->interrupted, "kills", (int)m->kills, "stalls",
+                          (int)m->stalls, "ledger", ledger_json(l), "before_soak", "generated",
+                          jout_u64(l->f.base_generated), "decided", jout_u64(l->f.base_decided),
+                          "lost", jout_u64(l->f.base_lost), "bounds", bounds_json(b), "verdict",
+                          verdict_json(v));
+
+    report_write(f, o);
 }
 
 #define CSV_LOST(X) X("event_table_full") X("stopped_building") X("no_node") \

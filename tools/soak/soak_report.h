@@ -47,7 +47,4 @@ void soak_csv_row(FILE *f, const struct soak_interval *iv);
  * and one line per criterion. */
 void soak_verdict_text(FILE *f, const struct soak_verdict *v);
 
-/* s as a JSON string (quotes, escapes). */
-void soak_jstr(FILE *f, const char *s);
-
 #endif /* SOAK_REPORT_H */
