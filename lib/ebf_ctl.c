@@ -3,6 +3,7 @@
 #include "ebf_ctl.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,6 +263,11 @@ static int command(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
         snprintf(err, len, "command 'start' needs a run number above 0");
         return -1;
     }
+    if (c == EBF_C_START && run > EBF_CTL_RUN_MAX) {
+        snprintf(err, len, "command 'start': run number %" PRIu32 " is out of range (1 to %u)",
+                 run, EBF_CTL_RUN_MAX);
+        return -1;
+    }
     return execute(ctl, c, run, p, np, err, len);
 }
 
@@ -306,6 +312,11 @@ static const struct ebf_metrics *metrics(struct ebf_ctl *ctl, const void *snap)
      * soak) sees it in the snapshot: no /proc of ours to read there. */
     if (rss_kb)
         ebf_metrics_gauge(&ctl->ms, EBF_METRIC_RSS_BYTES, NULL, NULL, (double)rss_kb * 1024.0);
+#define X(id, name)                                                                        \
+    ebf_metrics_counter_l(&ctl->ms, EBF_METRIC_CTL_REFUSED, "reason", name,                \
+                          ctl->refused[EBF_CTL_REFUSED_##id]);
+    EBF_CTL_FOREACH_REFUSED(X)
+#undef X
     ebf_ctl_tel_publish(&ctl->ms, &st);
     return &ctl->ms;
 }
@@ -320,15 +331,20 @@ static void serve_one(struct ebf_ctl *ctl)
 
     if (got == EBF_CTL_GOT_NONE)
         return;
-    if (got == EBF_CTL_GOT_GARBAGE) {
+    if (got == EBF_CTL_GOT_GARBAGE || got == EBF_CTL_GOT_MULTIPART) {
+        ctl->refused[got == EBF_CTL_GOT_GARBAGE ? EBF_CTL_REFUSED_GARBAGE
+                                                : EBF_CTL_REFUSED_MULTIPART]++;
         log_refusal(ctl, "?", err, 0);
     } else {
         enum ebf_cmd c = (enum ebf_cmd)ctl->rq.command;
         ok = got == EBF_CTL_GOT_REQUEST &&
              command(ctl, c, ctl->rq.run_number, ctl->rq.params, ctl->rq.n_params, err,
                      sizeof(err)) == 0;
-        if (!ok)
+        if (!ok) {
+            ctl->refused[got == EBF_CTL_GOT_REQUEST ? EBF_CTL_REFUSED_COMMAND
+                                                    : EBF_CTL_REFUSED_PARAMS]++;
             log_refusal(ctl, ebf_cmd_name(c), err, 0);
+        }
     }
     const void *snap = NULL;
     if (do_snapshot(ctl) == 0)

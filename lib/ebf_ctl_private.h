@@ -18,6 +18,20 @@
 
 #define CTL_METRICS_MAX 4096
 
+/* Why a control request was refused: the label of EBF_METRIC_CTL_REFUSED. */
+#define EBF_CTL_FOREACH_REFUSED(X)                                              \
+    X(GARBAGE, "garbage")       /* not an ebfarm.Request */                     \
+    X(MULTIPART, "multipart")   /* more than one frame */                       \
+    X(PARAMS, "params")         /* parameters refused by the wire side */       \
+    X(COMMAND, "command")       /* refused by the state machine or the daemon */
+
+enum ebf_ctl_refused {
+#define X(id, name) EBF_CTL_REFUSED_##id,
+    EBF_CTL_FOREACH_REFUSED(X)
+#undef X
+    EBF_CTL_REFUSED_END
+};
+
 struct ebf_ctl {
     struct ebf_ctl_conf c;
     const struct ebf_ctl_ops *ops;
@@ -47,6 +61,7 @@ struct ebf_ctl {
 
     struct ebf_ctl_request rq;   /* the request being served */
     struct ebf_ratelim refusals; /* their log lines */
+    uint64_t refused[EBF_CTL_REFUSED_END];   /* refused requests by reason */
 
     /* Owned by the lcore. */
     struct ebf_req *lc_stop;     /* the stop being drained */

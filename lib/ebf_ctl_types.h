@@ -11,6 +11,15 @@
 /* The largest request the control socket takes (ZMQ_MAXMSGSIZE): ZeroMQ
  * drops a larger message and the connection it came on, unanswered. */
 #define EBF_CTL_MSG_MAX 65536
+/* How long a connection may take to complete its ZeroMQ handshake
+ * (ZMQ_HANDSHAKE_IVL; ZeroMQ's default is 30 s): a peer without the keys,
+ * or a bare TCP connection, is closed after this. */
+#define EBF_CTL_HANDSHAKE_MS 2000
+
+/* The largest run number a daemon starts (as the tools give it: one
+ * below UINT32_MAX, so that the next one still fits). */
+#define EBF_CTL_RUN_MAX 4294967294u
+
 /* What a configure may hold: keys are names of a-z, 0-9 and _. */
 #define EBF_CTL_PARAMS_MAX 64
 #define EBF_CTL_KEY_MAX 63

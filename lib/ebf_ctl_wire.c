@@ -108,6 +108,30 @@ static int take_params(struct ebf_ctl_request *out, const Ebfarm__Request *m, ch
     return 0;
 }
 
+/* The frames after the first one in msg read and freed to the message's
+ * end, none decoded; the refusal (frames, bytes) in err. */
+static enum ebf_ctl_got drain_multipart(struct ebf_ctl_wire *w, zmq_msg_t *msg, char *err,
+                                        size_t len)
+{
+    unsigned long frames = 1;
+    size_t bytes = zmq_msg_size(msg);
+    int more = 1;
+
+    while (more) {
+        zmq_msg_close(msg);
+        zmq_msg_init(msg);
+        if (zmq_msg_recv(msg, w->rep, ZMQ_DONTWAIT) < 0)
+            break;               /* cannot happen: the parts come together */
+        frames++;
+        bytes += zmq_msg_size(msg);
+        more = zmq_msg_more(msg);
+    }
+    zmq_msg_close(msg);
+    snprintf(err, len, "a request of %lu frames (%zu bytes) is refused whole: a request is one "
+             "frame of at most %d bytes", frames, bytes, EBF_CTL_MSG_MAX);
+    return EBF_CTL_GOT_MULTIPART;
+}
+
 enum ebf_ctl_got ebf_ctl_wire_recv(struct ebf_ctl_wire *w, struct ebf_ctl_request *rq, char *err,
                                    size_t len)
 {
@@ -118,6 +142,8 @@ enum ebf_ctl_got ebf_ctl_wire_recv(struct ebf_ctl_wire *w, struct ebf_ctl_reques
         zmq_msg_close(&msg);
         return EBF_CTL_GOT_NONE;
     }
+    if (zmq_msg_more(&msg))
+        return drain_multipart(w, &msg, err, len);
     Ebfarm__Request *m = ebfarm__request__unpack(NULL, zmq_msg_size(&msg), zmq_msg_data(&msg));
     zmq_msg_close(&msg);
     if (!m) {
@@ -212,15 +238,18 @@ static void *bind_socket(struct ebf_ctl_wire *w, int insecure, int type, const c
 {
     void *s = zmq_socket(w->zctx, type);
     int64_t max = EBF_CTL_MSG_MAX;
-    int zero = 0;
+    int zero = 0, hs = EBF_CTL_HANDSHAKE_MS;
 
     if (!s)
         return NULL;
     zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof(zero));
-    /* A request over the limit is never read into memory: ZeroMQ drops it
-     * and the connection it came on (the client sees no reply). */
-    if (type == ZMQ_REP)
-        zmq_setsockopt(s, ZMQ_MAXMSGSIZE, &max, sizeof(max));
+    /* A frame over the limit is never read into memory: ZeroMQ drops it
+     * and the connection it came on (the client sees no reply). On the PUB
+     * socket too: what a subscriber sends (subscriptions) is bounded. */
+    zmq_setsockopt(s, ZMQ_MAXMSGSIZE, &max, sizeof(max));
+    /* A peer that connects and never completes its handshake (no keys, or
+     * a bare TCP connection) holds a descriptor at most this long. */
+    zmq_setsockopt(s, ZMQ_HANDSHAKE_IVL, &hs, sizeof(hs));
     if (bind_allowed(w, insecure, s, ep) != 0) {
         int e = errno;
         zmq_close(s);

@@ -34,6 +34,7 @@ enum ebf_ctl_got {
     EBF_CTL_GOT_REQUEST,         /* a request, its parameters checked */
     EBF_CTL_GOT_GARBAGE,         /* not an ebfarm.Request: err says so */
     EBF_CTL_GOT_BAD_PARAMS,      /* a request (command set) with parameters refused: err */
+    EBF_CTL_GOT_MULTIPART,       /* more than one frame: read to its end, refused whole: err */
 };
 
 /* The context, the ZAP handler when c has keys, the sockets: a tcp://
@@ -51,7 +52,9 @@ int ebf_ctl_wire_wait(struct ebf_ctl_wire *w, int ms);
 
 /* The next request into rq (parameters as checked C strings: each value
  * taken with its length, a NUL inside refused, keys that are names, each
- * once, at most EBF_CTL_PARAMS_MAX), or why it was refused in err. */
+ * once, at most EBF_CTL_PARAMS_MAX), or why it was refused in err. A
+ * request is one frame: a message of several is read to its last frame
+ * (freed as it is read, none decoded) and refused whole. */
 enum ebf_ctl_got ebf_ctl_wire_recv(struct ebf_ctl_wire *w, struct ebf_ctl_request *rq, char *err,
                                    size_t len);
 

@@ -3,6 +3,7 @@
 #include "ebf_daemon.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "ebf_mtu.h"
 #include "ebf_param.h"
 #include "ebf_port.h"
+#include "ebf_util.h"
 
 RTE_LOG_REGISTER_DEFAULT(ebf_daemon_logtype, INFO);
 #define DAEMON_LOG(level, ...) rte_log(RTE_LOG_##level, ebf_daemon_logtype, __VA_ARGS__)
@@ -99,6 +101,13 @@ void ebf_daemon_start(struct ebf_daemon *d, int argc, char **argv)
     FILE *log = ebf_log_open_tagged(d->instance, STDERR_FILENO, level_tag);
     if (log)
         rte_openlog_stream(log);
+    uint64_t nofile0 = 0, nofile = 0;
+    if (ebf_nofile_raise(&nofile0, &nofile) != 0)
+        DAEMON_LOG(WARNING, "cannot raise the open-files limit (%" PRIu64 "): %s\n", nofile0,
+                   strerror(errno));
+    else
+        DAEMON_LOG(INFO, "open files: at most %" PRIu64 " (soft limit raised from %" PRIu64
+                   ")\n", nofile, nofile0);
     int n = rte_eal_init(dd, argv);
     if (n < 0)
         rte_exit(EXIT_FAILURE, "%s: EAL initialisation failed: %s\n", d->cl.component,

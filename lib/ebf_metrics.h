@@ -22,6 +22,10 @@
  * thread each metrics period (ebf_ctl). */
 #define EBF_METRIC_RSS_BYTES "process.rss_bytes"
 
+/* The counter every daemon's snapshots carry beside its own metrics:
+ * control requests refused, labelled reason (ebf_ctl, "control.requests_refused"). */
+#define EBF_METRIC_CTL_REFUSED "control.requests_refused"
+
 enum ebf_metric_kind {
     EBF_M_COUNTER,
     EBF_M_GAUGE,

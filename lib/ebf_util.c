@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 int ebf_parse_ipv4(const char *s, uint32_t *ip)
 {
@@ -151,4 +152,22 @@ uint64_t ebf_rss_kb(int pid)
             break;
     fclose(f);
     return kb;
+}
+
+int ebf_nofile_raise(uint64_t *before, uint64_t *after)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return -errno;
+    if (before)
+        *before = (uint64_t)rl.rlim_cur;
+    if (rl.rlim_cur != rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+            return -errno;
+    }
+    if (after)
+        *after = (uint64_t)rl.rlim_cur;
+    return 0;
 }

@@ -36,6 +36,13 @@ const char *ebf_quote(const char *s, size_t len, char *buf, size_t buflen);
  * in kB; 0 when it cannot be read. */
 uint64_t ebf_rss_kb(int pid);
 
+/* Raise this process's soft limit of open files to its hard limit, so that
+ * connections nobody authenticated yet (each a descriptor until its
+ * handshake times out) cannot take the descriptors storage and logs need.
+ * The soft limit before and after into *before and *after (either may be
+ * NULL). 0, or -errno (the limit unchanged). */
+int ebf_nofile_raise(uint64_t *before, uint64_t *after);
+
 static inline uint64_t ebf_now_ns(void)
 {
     struct timespec ts;

@@ -17,6 +17,17 @@ struct node_idx {
     uint16_t slot;               /* NODE_EV_NONE: empty */
 };
 
+/* Pieces of a source that came out of order, kept to check coverage
+ * (node_reasm): at most NODE_COVER_MAX per event. */
+#define NODE_COVER_MAX 32
+
+/* Bytes [off, end) of source's fragment, covered by a piece (or by the
+ * pieces in order before the first one out of order). */
+struct node_cover {
+    uint32_t off, end;
+    uint16_t source;
+};
+
 /* An event being received. */
 struct node_ev {
     uint64_t id;
@@ -32,8 +43,12 @@ struct node_ev {
     uint8_t used;
     uint8_t waiting;             /* at a worker, or accepted and waiting for storage */
     uint16_t stream;             /* the plug-in's output stream */
+    uint8_t cover_bad;           /* a byte covered twice, or too many pieces out of order */
+    uint8_t n_cover;             /* records in cover */
+    uint64_t ooo[2];             /* sources with a piece out of order: theirs are in cover */
     uint32_t src_len[EBF_MAX_SOURCES];
     uint32_t src_got[EBF_MAX_SOURCES];
+    struct node_cover cover[NODE_COVER_MAX];   /* n_cover of them; not cleared */
 };
 
 /*

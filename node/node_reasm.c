@@ -15,6 +15,35 @@ void node_reasm_header(struct node_ev *e, const struct ebf_event_hdr *h)
         node_reasm_flag(e, NODE_V_BAD_SOURCES);
 }
 
+/* Coverage of [off, end) of source s in e: bad when it overlaps a byte
+ * already covered. A source's pieces in order (each at the end of those
+ * before) cannot overlap and are not kept; from its first piece out of
+ * order on, the bytes before it ([0, got), one record) and each later
+ * piece are kept in e->cover and checked against the others. More than
+ * NODE_COVER_MAX records cannot be checked: bad too. */
+static void cover_note(struct node_ev *e, uint16_t s, uint32_t off, uint32_t end)
+{
+    if (!ebf_present_test(e->ooo, s)) {
+        if (off == e->src_got[s])
+            return;              /* in order */
+        ebf_present_set(e->ooo, s);
+        if (e->src_got[s] > 0)
+            cover_note(e, s, 0, e->src_got[s]);
+    }
+    for (unsigned i = 0; i < e->n_cover; i++) {
+        const struct node_cover *c = &e->cover[i];
+        if (c->source == s && c->off < end && off < c->end) {
+            e->cover_bad = 1;
+            return;
+        }
+    }
+    if (e->n_cover == NODE_COVER_MAX) {
+        e->cover_bad = 1;
+        return;
+    }
+    e->cover[e->n_cover++] = (struct node_cover){.off = off, .end = end, .source = s};
+}
+
 /* Piece h (found bad or not) into e's lengths and flags. */
 static void piece_note(struct node_ev *e, const struct ebf_frag_hdr *h)
 {
@@ -24,6 +53,9 @@ static void piece_note(struct node_ev *e, const struct ebf_frag_hdr *h)
         (e->src_got[h->source] && e->src_len[h->source] != h->frag_len))
         node_reasm_flag(e, NODE_V_BAD_SOURCES);
     e->src_len[h->source] = h->frag_len;
+    cover_note(e, h->source, h->offset, h->offset + h->piece_len);
+    if (e->cover_bad)
+        node_reasm_flag(e, NODE_V_BAD_SOURCES);
     e->src_got[h->source] += h->piece_len;
     e->got_bytes += h->piece_len;
     if (h->tx_ns < e->first_tx_ns)

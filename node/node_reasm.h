@@ -54,7 +54,10 @@ static inline struct node_reasm node_reasm_start(struct node_ev *e, const uint8_
 int node_reasm_next(struct node_reasm *r, uint64_t *piece_reject, struct node_piece *pc);
 
 /* Every frame of e is in: a source present with a fragment not whole, one
- * absent with bytes, or a byte total not the header's marks bad_sources. */
+ * absent with bytes, or a byte total not the header's marks bad_sources.
+ * (Each piece was checked as it came: no byte of a fragment covered twice,
+ * e->cover_bad and bad_sources else; with the totals, every byte is then
+ * covered exactly once.) */
 void node_reasm_finish(struct node_ev *e);
 
 #endif /* NODE_REASM_H */

@@ -66,6 +66,7 @@ struct node_stats {
     uint64_t trigger_slow;       /* decide took longer than trigger_timeout_ms */
     uint64_t verify[NODE_V_MAX];
     uint64_t events_bad;         /* events with any verify error */
+    uint64_t bad_coverage;       /* of them: a byte of a fragment covered twice (a hole besides) */
     uint64_t stopped_partial;    /* events still partial when the run ended */
     uint64_t payload_bytes;
     uint64_t acks_sent, credit_frames, credits_granted, heartbeats, tx_refused;
@@ -129,6 +130,8 @@ struct node_snap {
       "Events failing a verification check, by check.")                                            \
     X(EVENTS_BAD, C, "events_bad", st.events_bad, (), EBF_CF_SUM,                                  \
       "Events with any verification error.")                                                       \
+    X(BAD_COVERAGE, C, "verify.bad_coverage", st.bad_coverage, (), 0,                              \
+      "Events with a byte of a fragment covered twice (counted under verify bad_sources too).")    \
     X(STOPPED_PARTIAL, C, "stopped_partial", st.stopped_partial, (), 0,                            \
       "Events still partial when the run ended.")                                                  \
     X(PAYLOAD_BYTES, C, "payload_bytes", st.payload_bytes, (), 0,                                  \

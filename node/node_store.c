@@ -3,6 +3,7 @@
 #include "node_store.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "node_store_private.h"
 
@@ -89,6 +91,9 @@ static void free_all(struct node_store *s)
     free(s->free.slot);
     for (unsigned i = 0; i < NODE_STORE_STREAMS; i++)
         free(s->file[i].idx);
+    for (unsigned i = 0; i < NODE_STORE_FD_RESERVE; i++)
+        if (s->reserve[i] >= 0)
+            close(s->reserve[i]);
     pthread_mutex_destroy(&s->mu);
     free(s);
 }
@@ -122,6 +127,8 @@ struct node_store *node_store_create(const struct node_store_conf *c,
         return NULL;
     }
     pthread_mutex_init(&s->mu, NULL);
+    for (unsigned i = 0; i < NODE_STORE_FD_RESERVE; i++)
+        s->reserve[i] = -1;
     s->c = *c;
     s->id = *id;
     uint64_t buffer = (uint64_t)(c->buffer_mb ? c->buffer_mb : 32) << 20;
@@ -138,6 +145,8 @@ struct node_store *node_store_create(const struct node_store_conf *c,
     }
     for (unsigned i = 0; i < NODE_STORE_STREAMS; i++)
         s->file[i].fd = -1;
+    for (unsigned i = 0; i < NODE_STORE_FD_RESERVE; i++)
+        s->reserve[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if ((rc = pthread_create(&s->thread, NULL, node_store_writer, s)) != 0) {
         snprintf(err, len, "storage: cannot start the writer thread: %s", strerror(rc));
         free_all(s);

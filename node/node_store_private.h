@@ -41,6 +41,12 @@ struct node_sfile {
     uint64_t n_idx, cap_idx;
 };
 
+/* Descriptors the storage holds in reserve from its creation (a run's
+ * configure) on: when the process is out of descriptors (a flood of
+ * connections on the control socket), one is closed to open a file, and
+ * taken again when a file is closed. */
+#define NODE_STORE_FD_RESERVE 4
+
 struct node_store {
     struct node_store_conf c;
     struct node_store_id id;
@@ -55,6 +61,7 @@ struct node_store {
     struct node_store_stats l;   /* accepted, lost, waits */
     /* writer only */
     struct node_sfile file[NODE_STORE_STREAMS];
+    int reserve[NODE_STORE_FD_RESERVE];  /* /dev/null, given up for a file at EMFILE */
     uint64_t synced_ns;
     uint64_t paced_ns;           /* max_mbs: when the bytes written so far are due */
     /* shared */

@@ -40,6 +40,33 @@ static int write_all(int fd, const uint8_t *p, size_t len)
     return 0;
 }
 
+/* open(2) of path for a new file; out of descriptors (EMFILE, ENFILE),
+ * again after giving up one of the reserve's, as long as it lasts. */
+static int open_new(struct node_store *s, const char *path)
+{
+    int fd;
+
+    for (unsigned i = 0;; i++) {
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0 || (errno != EMFILE && errno != ENFILE))
+            return fd;
+        while (i < NODE_STORE_FD_RESERVE && s->reserve[i] < 0)
+            i++;
+        if (i >= NODE_STORE_FD_RESERVE)
+            return -1;
+        close(s->reserve[i]);
+        s->reserve[i] = -1;
+    }
+}
+
+/* The reserve's given-up descriptors taken again where they can be. */
+static void refill_reserve(struct node_store *s)
+{
+    for (unsigned i = 0; i < NODE_STORE_FD_RESERVE; i++)
+        if (s->reserve[i] < 0)
+            s->reserve[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
 static int open_file(struct node_store *s, uint16_t stream)
 {
     struct node_sfile *f = &s->file[stream];
@@ -53,7 +80,7 @@ static int open_file(struct node_store *s, uint16_t stream)
     char path[sizeof(f->path)];
     snprintf(path, sizeof(path), "%s/%s", s->c.dir, name);
     memcpy(f->path, path, sizeof(path));
-    f->fd = open(f->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    f->fd = open_new(s, f->path);
     if (f->fd < 0) {
         fail(s, "open", f->path, errno);
         return -1;
@@ -91,6 +118,7 @@ static void close_file(struct node_store *s, struct node_sfile *f)
     if (close(f->fd) != 0 && !rc)
         rc = -errno;
     f->fd = -1;
+    refill_reserve(s);
     if (rc) {
         fail(s, "close", f->path, -rc);
         return;

@@ -33,5 +33,6 @@ int node_tally_decided(struct node_stats *st, const struct node_ev *e, uint32_t 
     for (unsigned v = 0; v < NODE_V_MAX; v++)
         st->verify[v] += (e->status & node_verify_bit(v)) != 0;
     st->events_bad += e->status != 0;
+    st->bad_coverage += e->cover_bad;
     return accept;
 }

@@ -801,7 +801,7 @@ static void check_snapshot(const Ebfarm__Snapshot *m, enum ebf_state s, uint32_t
     ck_assert_str_eq(m->instance, FAKE_INSTANCE);
     ck_assert_int_eq(m->state, s);
     ck_assert_uint_eq(m->run_number, run);
-    ck_assert_uint_eq(m->n_counters, 4 + 4);     /* and the lcore's cycles and passes */
+    ck_assert_uint_eq(m->n_counters, 4 + 4 + 4); /* the lcore's cycles and passes, refusals */
     ck_assert_uint_eq(m->n_gauges, 2 + 2);       /* and tsc_hz, process.rss_bytes */
     ck_assert(ebf_pb_gauge(m, EBF_METRIC_RSS_BYTES, NULL, -1) > 0);
     ck_assert_uint_eq(m->n_histograms, 0);
@@ -1082,6 +1082,118 @@ START_TEST(test_refusal_log)
 }
 END_TEST
 
+/* n frames as one request (frame i: the packed request rq[i] or, rq[i]
+ * NULL, size[i] bytes of 0x08); the reply, which must come. */
+static Ebfarm__Reply *send_frames(struct rig *r, Ebfarm__Request *const rq[], const size_t size[],
+                                  unsigned n)
+{
+    void *s = zmq_socket(zctx, ZMQ_REQ);
+    int zero = 0, ms = 5000;
+    zmq_msg_t msg;
+
+    ck_assert_ptr_nonnull(s);
+    zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof(zero));
+    zmq_setsockopt(s, ZMQ_RCVTIMEO, &ms, sizeof(ms));
+    ck_assert_int_eq(zmq_connect(s, r->ctl_ep), 0);
+    for (unsigned i = 0; i < n; i++) {
+        size_t len = rq[i] ? ebfarm__request__get_packed_size(rq[i]) : size[i];
+        uint8_t *buf = malloc(len ? len : 1);
+        ck_assert_ptr_nonnull(buf);
+        if (rq[i])
+            ebfarm__request__pack(rq[i], buf);
+        else
+            memset(buf, 0x08, len);
+        ck_assert_int_eq(zmq_send(s, buf, len, i + 1 < n ? ZMQ_SNDMORE : 0), (int)len);
+        free(buf);
+    }
+    zmq_msg_init(&msg);
+    ck_assert_int_ge(zmq_msg_recv(&msg, s, 0), 0);
+    Ebfarm__Reply *rep = ebfarm__reply__unpack(NULL, zmq_msg_size(&msg), zmq_msg_data(&msg));
+    ck_assert_ptr_nonnull(rep);
+    zmq_msg_close(&msg);
+    zmq_close(s);
+    return rep;
+}
+
+/* A refusal reply: not ok, err, state s, no op reached the data plane
+ * since before. */
+static void check_reply_refused(struct rig *r, Ebfarm__Reply *rep, const unsigned before[],
+                                const char *err, enum ebf_state s)
+{
+    unsigned after[EBF_OP_EXIT + 1];
+
+    ops_now(&r->dp, after);
+    ck_assert_msg(!rep->ok, "'%s' carried out", err);
+    ck_assert_str_eq(rep->error, err);
+    ck_assert_int_eq(rep->status->state, s);
+    ck_assert_uint_eq(rep->status->run_number, 0);
+    check_ops(before, after, -1, err);
+    ebfarm__reply__free_unpacked(rep, NULL);
+}
+
+/* [STATUS, START run 7] is refused whole (the node stays CONFIGURED, no
+ * run 7), as is a request of 200 frames of 60 KiB (12 MB over the 64 KiB
+ * cap): one log line each, counted under "multipart"; a run number the
+ * tools never give (4294967295) is refused as the tool refuses it. */
+START_TEST(test_multipart)
+{
+    static const char run_max_err[] =
+        "command 'start': run number 4294967295 is out of range (1 to 4294967294)";
+    Ebfarm__Request st = EBFARM__REQUEST__INIT, start = EBFARM__REQUEST__INIT;
+    static Ebfarm__Request *rq[200];
+    static size_t size[200];
+    unsigned before[EBF_OP_EXIT + 1];
+    char *text = NULL, want[1024];
+    size_t len = 0;
+    FILE *log = open_memstream(&text, &len);
+    struct rig r;
+
+    st.command = EBFARM__COMMAND__STATUS;
+    start.command = EBFARM__COMMAND__START;
+    start.run_number = 7;
+    ck_assert_ptr_nonnull(log);
+    ck_assert_int_eq(rte_openlog_stream(log), 0);
+    ck_assert_int_eq(rte_log_set_level(ebf_ctl_logtype, RTE_LOG_NOTICE), 0);
+    rig_up_log(&r, 1000, 10, 60);
+    drive_to(&r, EBF_S_CONFIGURED);
+    rq[0] = &st;
+    rq[1] = &start;
+    ops_now(&r.dp, before);
+    check_reply_refused(&r, send_frames(&r, rq, size, 2), before,
+                        "a request of 2 frames (6 bytes) is refused whole: a request is one "
+                        "frame of at most 65536 bytes", EBF_S_CONFIGURED);
+    for (unsigned i = 0; i < 200; i++)
+        rq[i] = NULL, size[i] = 60 * 1024;
+    ops_now(&r.dp, before);
+    check_reply_refused(&r, send_frames(&r, rq, size, 200), before,
+                        "a request of 200 frames (12288000 bytes) is refused whole: a request "
+                        "is one frame of at most 65536 bytes", EBF_S_CONFIGURED);
+    check_refused(&r, EBF_C_START, UINT32_MAX, NULL, 0, run_max_err, EBF_S_CONFIGURED);
+    Ebfarm__Reply *rep = req(&r, EBF_C_STATUS, 0, NULL, 0);
+    ck_assert(rep->ok);
+    ck_assert_int_eq(rep->status->state, EBF_S_CONFIGURED);
+    const Ebfarm__Snapshot *m = rep->status->metrics;
+    ck_assert_ptr_nonnull(m);
+    ck_assert_uint_eq(ebf_pb_counter(m, EBF_METRIC_CTL_REFUSED, "multipart", 99), 2);
+    ck_assert_uint_eq(ebf_pb_counter(m, EBF_METRIC_CTL_REFUSED, "command", 99), 1);
+    ck_assert_uint_eq(ebf_pb_counter(m, EBF_METRIC_CTL_REFUSED, "garbage", 99), 0);
+    ck_assert_uint_eq(ebf_pb_counter(m, EBF_METRIC_CTL_REFUSED, "params", 99), 0);
+    ebfarm__reply__free_unpacked(rep, NULL);
+    req_ok(&r, EBF_C_START, EBF_CTL_RUN_MAX, EBF_S_RUNNING);
+    rig_down(&r);
+    rte_openlog_stream(NULL);
+    fclose(log);
+    snprintf(want, sizeof(want),
+             "ctl: refused '?': a request of 2 frames (6 bytes) is refused whole: a request is "
+             "one frame of at most 65536 bytes\n"
+             "ctl: refused '?': a request of 200 frames (12288000 bytes) is refused whole: a "
+             "request is one frame of at most 65536 bytes\n"
+             "ctl: refused 'start': %s\n", run_max_err);
+    ck_assert_str_eq(text, want);
+    free(text);
+}
+END_TEST
+
 Suite *ebf_ctl_suite(void);
 
 Suite *ebf_ctl_suite(void)
@@ -1107,6 +1219,7 @@ Suite *ebf_ctl_suite(void)
     tcase_add_test(tc, test_param_text);
     tcase_add_test(tc, test_msg_max);
     tcase_add_test(tc, test_refusal_log);
+    tcase_add_test(tc, test_multipart);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -594,14 +594,15 @@ static int in_mount_ns(const char *script)
 
 /* A full run directory, and one mounted read-only: reported with the path
  * and the reason before any daemon starts (a daemon logging into a full
- * disk wrote nothing and the tool said nothing either). */
+ * disk wrote nothing and the tool said nothing either). The tmpfs is
+ * mounted 0700: a run directory writable by others is refused first. */
 START_TEST(up_run_dir_refused)
 {
     char path[128], script[1024], want[512];
 
     write_farm_sfc("clifull", "", path, sizeof(path));
     snprintf(script, sizeof(script),
-             "mkdir -p $B/runs && mount -t tmpfs -o size=256k tmpfs $B/runs && "
+             "mkdir -p $B/runs && mount -t tmpfs -o size=256k,mode=0700 tmpfs $B/runs && "
              "dd if=/dev/zero of=$B/runs/filler bs=4k count=64 2>/dev/null; "
              "EBFARM_RUN_DIR=$B/runs $E up %s", path);
     ck_assert_int_eq(in_mount_ns(script), 1);
@@ -613,7 +614,7 @@ START_TEST(up_run_dir_refused)
 
     write_farm_sfc("cliro", "", path, sizeof(path));
     snprintf(script, sizeof(script),
-             "mkdir -p $B/runs && mount -t tmpfs -o size=1m tmpfs $B/runs && "
+             "mkdir -p $B/runs && mount -t tmpfs -o size=1m,mode=0700 tmpfs $B/runs && "
              "mkdir $B/runs/cliro && mount --bind $B/runs/cliro $B/runs/cliro && "
              "mount -o remount,bind,ro $B/runs/cliro && EBFARM_RUN_DIR=$B/runs $E up %s", path);
     ck_assert_int_eq(in_mount_ns(script), 1);

@@ -120,14 +120,15 @@ END_TEST
 /* A base directory that is a file: the counter cannot be written. */
 START_TEST(test_unwritable)
 {
-    char file[600], want[700], err[512] = "";
+    char file[600], want[800], err[512] = "";
     uint32_t run = 0;
 
     snprintf(file, sizeof(file), "%s/plain", base);
     put_file(file, "x");
     ck_assert_int_eq(setenv("EBFARM_RUN_DIR", file, 1), 0);
     ck_assert_int_eq(farm_run_take("f", 3, &run, err, sizeof(err)), -1);
-    snprintf(want, sizeof(want), "cannot write %s/f.next-run: Not a directory", file);
+    snprintf(want, sizeof(want), "the run directory %s is not a directory: refused (remove it, "
+             "or set EBFARM_RUN_DIR to a directory of your own)", file);
     ck_assert_str_eq(err, want);
 }
 END_TEST

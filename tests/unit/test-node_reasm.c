@@ -6,6 +6,7 @@
 
 #include "ebf_proto.h"
 #include "node_reasm.h"
+#include "node_tally.h"
 
 #define T_TIMEOUT 30            /* seconds per test; valgrind runs are slow */
 #define ID 0x1234
@@ -214,6 +215,56 @@ START_TEST(test_reasm_header_finish)
 }
 END_TEST
 
+/* Source 0's fragment of 16 bytes as [0,8) twice and [8,16) never: the
+ * byte totals agree, but the event is not clean: bad_sources, counted
+ * under verify.bad_coverage. The same pieces out of order but each byte
+ * once are clean. */
+START_TEST(test_reasm_coverage)
+{
+    struct node_piece pc[4];
+    struct node_stats st;
+    uint16_t stream = 0;
+
+    ev.bytes = 116;
+    ev.frame_count = 2;
+    size_t a = piece(HOFF, 0, 16, 0, 8, 10);
+    size_t b = piece(HOFF + a, 2, 100, 0, 100, 10);
+    ck_assert_uint_eq(walk(a + b, 2, pc), 2);
+    ck_assert_uint_eq(ev.status, 0);
+    a = piece(HOFF, 0, 16, 0, 8, 10);          /* the piece at 0 again, none at 8 */
+    ck_assert_uint_eq(walk(a, 1, pc), 1);
+    ck_assert_uint_eq(ev.src_got[0], 16);
+    ck_assert_uint_eq(ev.got_bytes, 116);
+    node_reasm_finish(&ev);
+    ck_assert_uint_eq(ev.status, EBF_ACKS_BAD_SOURCES);
+    ck_assert_uint_eq(ev.cover_bad, 1);
+    ck_assert_uint_eq(rejects_total(), 0);
+    memset(&st, 0, sizeof(st));
+    node_tally_decided(&st, &ev, 0, 0, &stream);
+    ck_assert_uint_eq(st.bad_coverage, 1);
+    ck_assert_uint_eq(st.verify[NODE_V_BAD_SOURCES], 1);
+    ck_assert_uint_eq(st.events_bad, 1);
+
+    setup();                                   /* 8..16, 0..4, 4..8: each byte once */
+    ev.bytes = 116;
+    ev.frame_count = 2;
+    a = piece(HOFF, 0, 16, 8, 8, 10);
+    b = piece(HOFF + a, 2, 100, 0, 100, 10);
+    size_t c = piece(HOFF + a + b, 0, 16, 0, 4, 10);
+    ck_assert_uint_eq(walk(a + b + c, 3, pc), 3);
+    a = piece(HOFF, 0, 16, 4, 4, 10);
+    ck_assert_uint_eq(walk(a, 1, pc), 1);
+    node_reasm_finish(&ev);
+    ck_assert_uint_eq(ev.status, 0);
+    ck_assert_uint_eq(ev.cover_bad, 0);
+    ck_assert_uint_eq(ev.n_cover, 3);
+    a = piece(HOFF, 0, 16, 6, 4, 10);          /* one more, over 6..10: covered already */
+    ck_assert_uint_eq(walk(a, 1, pc), 1);
+    ck_assert_uint_eq(ev.status, EBF_ACKS_BAD_SOURCES);
+    ck_assert_uint_eq(ev.cover_bad, 1);
+}
+END_TEST
+
 Suite *node_reasm_suite(void);   /* called by check-main.c, which has no header */
 
 Suite *node_reasm_suite(void)
@@ -231,6 +282,7 @@ Suite *node_reasm_suite(void)
     tcase_add_test(tc, test_reasm_wrong_piece);
     tcase_add_test(tc, test_reasm_frag_len);
     tcase_add_test(tc, test_reasm_header_finish);
+    tcase_add_test(tc, test_reasm_coverage);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -231,6 +232,45 @@ START_TEST(test_no_free_block)
 }
 END_TEST
 
+/* Out of descriptors (as under a flood of connections on the control
+ * socket): the files are opened from the storage's reserve, every event
+ * stored, none lost, the storage not failed. */
+START_TEST(test_fd_reserve)
+{
+    struct node_store_conf c = {.max_file_mb = 1};
+    struct node_store *s = make(&c, 1);
+    struct node_store_stats st;
+    struct rlimit rl0, rl;
+    static int fill[4096];
+    unsigned n = 0, done = 0;
+    static uint64_t ids[128];
+    char why[512];
+
+    ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl0), 0);
+    rl = rl0;
+    rl.rlim_cur = 256;
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+    while (n < 4096 && (fill[n] = dup(0)) >= 0)
+        n++;
+    ck_assert_int_eq(errno, EMFILE);
+    for (uint64_t id = 0; id < 80; id++)      /* 40 KB each, in 2 MiB blocks: 2 files */
+        ck_assert_int_eq(put(s, 0, id, 20000), NODE_STORE_OK);
+    finish(s);
+    ck_assert_int_eq(node_store_failed(s, why, sizeof(why)), 0);
+    node_store_stats_read(s, &st);
+    while (n)
+        close(fill[--n]);
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
+    ck_assert_uint_eq(st.events[0], 80);
+    ck_assert_uint_eq(st.lost[NODE_SL_FAILED], 0);
+    ck_assert_uint_eq(st.files, 2);          /* both opened with no descriptor free */
+    for (uint32_t seq = 0; seq < st.files; seq++)
+        done += read_file(1, 0, seq, ids, 1);
+    ck_assert_uint_eq(done, 80);
+    node_store_destroy(s);
+}
+END_TEST
+
 Suite *node_store_suite(void);
 Suite *node_store_suite(void)
 {
@@ -244,6 +284,7 @@ Suite *node_store_suite(void)
     tcase_add_test(tc, test_rotate_age);
     tcase_add_test(tc, test_fail);
     tcase_add_test(tc, test_no_free_block);
+    tcase_add_test(tc, test_fd_reserve);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* farm_netns.c - network namespaces as a farm's hosts: the plan of switches, veths and sshds, made and removed by tools/scripts/ebfarm-netns. */
 #include "farm_netns.h"
+#include "farm_rundir.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -127,7 +128,7 @@ static int write_plan(const struct plan *pl, struct farm_state *st, const char *
     unsigned k = 0, per[FF_MAX_HOSTS] = {0};
 
     snprintf(path, sizeof(path), "%s/plan", st->ssh_dir);
-    FILE *f = fopen(path, "w");
+    FILE *f = farm_rundir_fopen(path, "w");
     if (!f) {
         snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
         return -1;

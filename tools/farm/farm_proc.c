@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* farm_proc.c - a farm's daemons as processes on this host: found, started, watched, killed. */
 #include "farm_proc.h"
+#include "farm_rundir.h"
+#include "ebf_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -63,6 +65,7 @@ static void exec_daemon(char *const argv[], int log_fd)
     int nul = open("/dev/null", O_RDONLY);
     if (nul >= 0)
         dup2(nul, 0);
+    ebf_nofile_raise(NULL, NULL);    /* the daemon raises it too; a shell-less launch here */
     execv(argv[0], argv);
     fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
     _exit(127);
@@ -112,7 +115,7 @@ static void keeper(char *const argv[], const char *run_dir, int log_fd, int repo
             _exit(1);
     describe_exit(&si, how, sizeof(how));
     snprintf(path, sizeof(path), "%s/exit.%d", run_dir, (int)pid);
-    FILE *f = fopen(path, "w");
+    FILE *f = farm_rundir_fopen(path, "w");
     if (f) {
         fprintf(f, "%s\n", how);
         fclose(f);
@@ -131,10 +134,10 @@ pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, 
     /* The log is made here, so that a run directory that is full or not
      * writable is reported, not left to a daemon that logs into nothing. */
     snprintf(log, sizeof(log), "%s/%s.log", run_dir, log_name);
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = farm_rundir_open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) {
         e = errno;
-        snprintf(err, len, "cannot create %s: %s", log, strerror(e));
+        snprintf(err, len, "cannot create %s: %s", log, farm_rundir_strerror(e));
         errno = e;
         return -1;
     }
@@ -215,7 +218,7 @@ int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len)
     char path[768];
 
     snprintf(path, sizeof(path), "%s/%s.log", run_dir, name);
-    FILE *f = fopen(path, "r");
+    FILE *f = farm_rundir_fopen(path, "r");
     if (!f)
         return 0;
     int found = farm_log_cause_stream(f, name, buf, len);
@@ -228,7 +231,7 @@ int farm_exit_how(const char *run_dir, pid_t pid, char *buf, size_t len)
     char path[768];
 
     snprintf(path, sizeof(path), "%s/exit.%d", run_dir, (int)pid);
-    FILE *f = fopen(path, "r");
+    FILE *f = farm_rundir_fopen(path, "r");
     if (!f)
         return -1;
     if (!fgets(buf, (int)len, f))
@@ -293,9 +296,7 @@ void farm_reap(void)
 
 void farm_rm_rf(const char *path)
 {
-    char cmd[1200];
-
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
-    if (system(cmd) != 0)
-        fprintf(stderr, "ebfarm: could not remove %s\n", path);
+    if (farm_rundir_remove(path) != 0)
+        fprintf(stderr, "ebfarm: could not remove %s: %s\n", path,
+                farm_rundir_strerror(errno));
 }

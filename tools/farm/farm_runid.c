@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "farm_rundir.h"
 #include "farm_state.h"
 
 const char *farm_run_counter_path(const char *name, char *path, size_t len)
@@ -40,12 +41,12 @@ int farm_run_next(const char *name, uint32_t *next, char *err, size_t len)
     FILE *f;
 
     farm_run_counter_path(name, path, sizeof(path));
-    if (!(f = fopen(path, "r"))) {
+    if (!(f = farm_rundir_fopen(path, "r"))) {
         if (errno == ENOENT) {
             *next = 1;
             return 0;
         }
-        snprintf(err, len, "cannot read %s: %s", path, strerror(errno));
+        snprintf(err, len, "cannot read %s: %s", path, farm_rundir_strerror(errno));
         return -1;
     }
     size_t n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -68,23 +69,23 @@ int farm_run_set_next(const char *name, uint64_t next, char *err, size_t len)
 
     farm_run_counter_path(name, path, sizeof(path));
     snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-    if (mkdir(farm_state_base_dir(), 0755) != 0 && errno != EEXIST)
-        goto fail;
-    if (!(f = fopen(tmp, "w")))
+    if (farm_rundir_secure(farm_state_base_dir(), 1, err, len))
+        return -1;
+    if (!(f = farm_rundir_fopen(tmp, "w")))
         goto fail;
     fprintf(f, "%" PRIu64 "\n", next);
     if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
         fclose(f);
-        unlink(tmp);
+        farm_rundir_unlink(tmp);
         goto fail;
     }
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        unlink(tmp);
+    if (fclose(f) != 0 || farm_rundir_rename(tmp, path) != 0) {
+        farm_rundir_unlink(tmp);
         goto fail;
     }
     return 0;
 fail:
-    snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
+    snprintf(err, len, "cannot write %s: %s", path, farm_rundir_strerror(errno));
     return -1;
 }
 

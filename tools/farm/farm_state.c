@@ -2,6 +2,7 @@
 /* farm_state.c - the run directory of a farm that is up and its state file, farm.state. */
 #include "farm_state.h"
 
+#include "farm_rundir.h"
 #include "farmfile.h"
 
 #include <dirent.h>
@@ -16,9 +17,19 @@
 
 const char *farm_state_base_dir(void)
 {
+    static char dir[512];
     const char *e = getenv("EBFARM_RUN_DIR");
+    const char *xdg = getenv("XDG_RUNTIME_DIR");
 
-    return e && *e ? e : "/run/ebfarm";
+    if (e && *e)
+        return e;
+    if (geteuid() == 0)
+        return "/run/ebfarm";
+    if (xdg && xdg[0] == '/')
+        snprintf(dir, sizeof(dir), "%s/ebfarm", xdg);
+    else
+        snprintf(dir, sizeof(dir), "/tmp/ebfarm-%u", (unsigned)geteuid());
+    return dir;
 }
 
 const char *farm_role_name(enum farm_role role)
@@ -110,7 +121,7 @@ int farm_state_save(const struct farm_state *st)
 
     snprintf(path, sizeof(path), "%s/farm.state", st->run_dir);
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
+    FILE *f = farm_rundir_fopen(tmp, "w");
     if (!f)
         return -errno;
     fprintf(f, "farm %s\nrun_number %u\nfarm_file %s\n", st->name, st->run_number,
@@ -128,7 +139,7 @@ int farm_state_save(const struct farm_state *st)
                 (int)p->pid, p->prefix, p->control, p->metrics, p->host[0] ? p->host : "-",
                 (int)p->kpid, p->remote);
     }
-    if (fclose(f) != 0 || rename(tmp, path) != 0)
+    if (fclose(f) != 0 || farm_rundir_rename(tmp, path) != 0)
         return -errno;
     return 0;
 }
@@ -138,7 +149,8 @@ int farm_state_save_err(const struct farm_state *st, char *err, size_t len)
     int rc = farm_state_save(st);
 
     if (rc)
-        snprintf(err, len, "cannot write %s/farm.state: %s", st->run_dir, strerror(-rc));
+        snprintf(err, len, "cannot write %s/farm.state: %s", st->run_dir,
+                 farm_rundir_strerror(-rc));
     return rc;
 }
 
@@ -149,7 +161,7 @@ int farm_state_dir_check(const char *run_dir, char *err, size_t len)
     int rc = 0;
 
     snprintf(path, sizeof(path), "%s/.room", run_dir);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int fd = farm_rundir_open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd < 0)
         rc = -errno;
     for (size_t done = 0; rc == 0 && done < FARM_STATE_ROOM; done += sizeof(zeros))
@@ -158,10 +170,10 @@ int farm_state_dir_check(const char *run_dir, char *err, size_t len)
     if (fd >= 0 && close(fd) != 0 && rc == 0)
         rc = -errno;
     if (fd >= 0)
-        unlink(path);
+        farm_rundir_unlink(path);
     if (rc)
         snprintf(err, len, "the run directory %s cannot take the logs and the state: cannot "
-                 "write %s: %s", run_dir, path, strerror(-rc));
+                 "write %s: %s", run_dir, path, farm_rundir_strerror(-rc));
     return rc;
 }
 
@@ -244,10 +256,14 @@ int farm_state_load(const char *run_dir, struct farm_state *st, char *err, size_
 
     memset(st, 0, sizeof(*st));
     snprintf(st->run_dir, sizeof(st->run_dir), "%s", run_dir);
+    struct stat sb;
+
+    if (lstat(run_dir, &sb) == 0 && farm_rundir_secure(run_dir, 0, err, len))
+        return -1;
     snprintf(path, sizeof(path), "%s/farm.state", run_dir);
-    FILE *f = fopen(path, "r");
+    FILE *f = farm_rundir_fopen(path, "r");
     if (!f) {
-        snprintf(err, len, "cannot read %s: %s", path, strerror(errno));
+        snprintf(err, len, "cannot read %s: %s", path, farm_rundir_strerror(errno));
         return -1;
     }
     while (fgets(line, sizeof(line), f))
@@ -275,7 +291,7 @@ static unsigned farms_up(const char *base, char *found, size_t found_len, char *
         if (de->d_name[0] == '.')
             continue;
         snprintf(path, sizeof(path), "%s/%s/farm.state", base, de->d_name);
-        if (stat(path, &sb) != 0)
+        if (lstat(path, &sb) != 0)
             continue;
         snprintf(found, found_len, "%s/%s", base, de->d_name);
         size_t o = strlen(names);
@@ -292,10 +308,15 @@ int farm_state_find(const char *name, struct farm_state *st, char *err, size_t l
     const char *base = farm_state_base_dir();
     char dir[600], found[600] = "", names[512] = "";
 
+    struct stat sb;
+
+    if (lstat(base, &sb) == 0 && farm_rundir_secure(base, 0, err, len))
+        return -1;               /* there, but a link, another user's or writable by others */
     if (name) {
         snprintf(dir, sizeof(dir), "%s/%s", base, name);
         if (farm_state_load(dir, st, err, len) != 0) {
-            snprintf(err, len, "farm '%s' is not up (no %s/farm.state)", name, dir);
+            if (!strstr(err, ": refused"))
+                snprintf(err, len, "farm '%s' is not up (no %s/farm.state)", name, dir);
             return -1;
         }
         return 0;
@@ -318,14 +339,12 @@ int farm_state_lock(const char *name, const char *cmd, char *err, size_t len)
     const char *base = farm_state_base_dir();
     char path[600], holder[128] = "";
 
-    if (mkdir(base, 0755) != 0 && errno != EEXIST) {
-        snprintf(err, len, "cannot create %s: %s", base, strerror(errno));
+    if (farm_rundir_secure(base, 1, err, len))
         return -1;
-    }
     snprintf(path, sizeof(path), "%s/.%s.lock", base, name);
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    int fd = farm_rundir_open(path, O_RDWR | O_CREAT, 0600);
     if (fd < 0) {
-        snprintf(err, len, "cannot open the lock %s: %s", path, strerror(errno));
+        snprintf(err, len, "cannot open the lock %s: %s", path, farm_rundir_strerror(errno));
         return -1;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {

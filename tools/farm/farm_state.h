@@ -8,7 +8,9 @@
 #include "farm_types.h"
 
 /* The directory that holds one run directory per farm that is up:
- * $EBFARM_RUN_DIR, else /run/ebfarm. */
+ * $EBFARM_RUN_DIR, else /run/ebfarm for root, else $XDG_RUNTIME_DIR/ebfarm
+ * (/tmp/ebfarm-<uid> without it). Every user of it checks it with
+ * farm_rundir_secure: this user's, 0700 when made, no link. */
 const char *farm_state_base_dir(void);
 
 /* The name of a role as the state file, the status and the metrics say it:

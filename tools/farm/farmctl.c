@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* farmctl.c - a farm's processes on this host through a run: up, start, the staged stop, down. */
 #include "farmctl.h"
+#include "farm_rundir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -63,14 +64,12 @@ static int new_state(const struct farm_spec *spec, const char *run_dir, struct f
     snprintf(st->farm_file_sha256, sizeof(st->farm_file_sha256), "%s", spec->file_sha256);
     snprintf(st->keys, sizeof(st->keys), "%s", spec->keys);
     st->insecure = spec->insecure;
+    if (farm_rundir_secure(run_dir, 1, err, len))   /* ipc:// endpoints: ours only */
+        return -1;
     snprintf(path, sizeof(path), "%s/farm.state", run_dir);
     if (access(path, F_OK) == 0) {
         snprintf(err, len, "farm '%s' is already up (%s); take it down with: ebfarm down --farm %s",
                  spec->name, path, spec->name);
-        return -1;
-    }
-    if (mkdir(run_dir, 0700) != 0 && errno != EEXIST) {   /* ipc:// endpoints: ours only */
-        snprintf(err, len, "cannot create %s: %s", run_dir, strerror(errno));
         return -1;
     }
     if (farm_state_dir_check(run_dir, err, len)) {
@@ -123,7 +122,7 @@ static void run_dir_clean(const char *run_dir)
         if (e->d_type == DT_DIR || (n > 4 && strcmp(e->d_name + n - 4, ".log") == 0))
             continue;
         snprintf(path, sizeof(path), "%s/%s", run_dir, e->d_name);
-        unlink(path);
+        farm_rundir_unlink(path);
     }
     closedir(d);
 }
@@ -162,7 +161,7 @@ int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *
 fail:
     farm_launch_kill_all(st);
     hosts_cleanup(st, !farm_signal_count());   /* remote logs stay, unless interrupted */
-    unlink(path);
+    farm_rundir_unlink(path);
     run_dir_clean(run_dir);
     return -1;
 }
@@ -359,7 +358,7 @@ int farmctl_down(const struct farm_state *st, int keep, char *err, size_t len)
     farm_reap();
     hosts_cleanup(st, keep);
     snprintf(path, sizeof(path), "%s/farm.state", st->run_dir);
-    unlink(path);
+    farm_rundir_unlink(path);
     if (!keep)
         farm_rm_rf(st->run_dir);
     return killed ? -1 : 0;
