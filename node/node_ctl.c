@@ -18,10 +18,32 @@ static const struct ebf_conf_key node_keys[] = {
     EBF_CONF_KEY(TRIGGER_US, struct node_conf, trigger_us),
 };
 
+/* ledger_mark "RUN:ID": the release watermark ID of run RUN (13.6). */
+static int ledger_mark(struct node_conf *c, const char *value, char *err, size_t len)
+{
+    unsigned long long run, id;
+    int used = -1;
+
+    if (sscanf(value, "%llu:%llu%n", &run, &id, &used) != 2 || used < 0 ||
+        value[used] != '\0' || run > UINT32_MAX || value[0] == '-' ||
+        strchr(value, '-') != NULL) {
+        snprintf(err, len, "parameter 'ledger_mark': \"%s\" is not RUN:ID (a run number, a "
+                 "colon, an event id)", value);
+        return -EINVAL;
+    }
+    c->ledger_mark = id;
+    c->ledger_mark_run = (uint32_t)run;
+    c->ledger_mark_on = 1;
+    return 0;
+}
+
 int node_param(void *conf, const char *key, const char *value, char *err, size_t len)
 {
     const size_t n = sizeof(node_keys) / sizeof(node_keys[0]);
     char keys[128];
+
+    if (strcmp(key, "ledger_mark") == 0)
+        return ledger_mark(conf, value, err, len);
     int rc = ebf_conf_set(node_keys, n, conf, key, value, err, len);
 
     if (rc <= 0)
@@ -118,6 +140,8 @@ static void snapshot(void *arg, void *out, int *finished)
     node_dp_store_stats(r->plug.dp, &s->store);
     ebf_plug_lcore_stats(&r->plug, &s->lcore);
     node_dp_worker_cycles(r->plug.dp, &s->lcore);
+    if (r->conf.ledger_mark_on && r->conf.ledger_mark_run == r->plug.run && r->plug.used)
+        node_dp_after(r->plug.dp, r->conf.ledger_mark, s);
     s->running = r->plug.running;
     s->paused = r->plug.paused;
     *finished = 0;

@@ -42,6 +42,12 @@ struct node_conf {
     uint16_t workers;            /* trigger workers on lcores of their own; 0: the
                                   * receive lcore decides (at most credits and
                                   * NODE_WORKERS_MAX) */
+    /* The ledger's release watermark of run ledger_mark_run (configure key
+     * ledger_mark, given by the farm tool at the stop when this node's SFC
+     * died: docs/protocol.md 13.6); ledger_mark_on 0: none. */
+    uint64_t ledger_mark;
+    uint32_t ledger_mark_run;
+    uint8_t ledger_mark_on;
 };
 
 #define NODE_WORKERS_MAX 15      /* the lcore table lists receive + workers */
@@ -89,5 +95,10 @@ void node_dp_worker_cycles(const struct node_dp *dp, struct ebf_lcore_stats *out
 void node_dp_gauges(const struct node_dp *dp, struct node_gauges *g);
 
 const struct node_stats *node_dp_stats(const struct node_dp *dp);
+
+/* The ledger's record of the ids dp decided at or above x into s
+ * (node_evtab_after: after_ids, after_accepted, after_digest). On the
+ * data-plane lcore, or once the run is over. */
+void node_dp_after(const struct node_dp *dp, uint64_t x, struct node_snap *s);
 
 #endif /* NODE_DP_H */

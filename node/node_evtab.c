@@ -121,6 +121,26 @@ void node_evtab_note_done(struct node_evtab *t, const struct ebf_ack *a)
     t->done_ack[a->event_id % NODE_DONE_WINDOW] = *a;
 }
 
+uint64_t node_evtab_after(const struct node_evtab *t, uint64_t x, struct ebf_idset *ids,
+                          struct ebf_idset *acc, uint64_t *digest, int *complete)
+{
+    uint64_t n = 0;
+
+    *complete = 1;
+    for (uint32_t i = 0; i < NODE_DONE_WINDOW; i++) {
+        uint64_t id = t->done[i] - 1;
+        if (t->done[i] == 0 || id < x)
+            continue;
+        ebf_idset_add(ids, id);
+        if (t->done_ack[i].decision == EBF_DEC_ACCEPT)
+            ebf_idset_add(acc, id);
+        *digest += ebf_mix64(id);
+        *complete &= id - x < NODE_DONE_WINDOW;
+        n++;
+    }
+    return n;
+}
+
 uint32_t node_evtab_used(const struct node_evtab *t)
 {
     uint32_t n = 0;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ebf_idset.h"
 #include "ebf_proto.h"
 
 #define NODE_EV_NONE UINT16_MAX
@@ -91,6 +92,17 @@ void node_evtab_free(struct node_evtab *t, struct node_ev *e);
 /* Remember the decision a of event a->event_id (it evicts the id that
  * shares its place in the window). */
 void node_evtab_note_done(struct node_evtab *t, const struct ebf_ack *a);
+
+/*
+ * The decided ids at or above the watermark x that the window holds, added
+ * to ids (those accepted to acc too), their sum of ebf_mix64(id) added to
+ * *digest; returns how many. The record of a dead SFC place's node
+ * (docs/protocol.md 13.6, ledger.acks_after_release): it is complete while
+ * no id x + NODE_DONE_WINDOW or above was decided (none evicted one at or
+ * above x), which *complete says.
+ */
+uint64_t node_evtab_after(const struct node_evtab *t, uint64_t x, struct ebf_idset *ids,
+                          struct ebf_idset *acc, uint64_t *digest, int *complete);
 
 /* Slots holding an event (partial, deciding or waiting). */
 uint32_t node_evtab_used(const struct node_evtab *t);

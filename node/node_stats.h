@@ -93,6 +93,12 @@ struct node_snap {
     struct ebf_lcore_stats lcore;   /* the poll loop's busy and idle cycles */
     struct node_store_stats store;  /* storage of accepted events; all 0 when off */
     int link_up, running, paused;
+    /* The ledger after an SFC's death (docs/protocol.md 13.6): the ids
+     * decided at or above the release watermark the farm tool gave, and
+     * which of them were accepted; empty when none was given. */
+    struct ebf_idset after_ids, after_accepted;
+    uint64_t after_digest;       /* sum of ebf_mix64 over after_ids */
+    uint64_t after_evicted;      /* 1: the window may have lost some of them */
 };
 
 /*
@@ -153,6 +159,14 @@ struct node_snap {
       "Events sent again after their decision: re-acked, never decided twice.")                    \
     X(LEDGER_ACKS, I, "ledger.acks", st.acked_ids, (), EBF_CF_RUN,                                 \
       "Id record of the acks the node sent (docs/protocol.md, Ledger).")                           \
+    X(LEDGER_AFTER, I, "ledger.acks_after_release", after_ids, (), EBF_CF_RUN,                     \
+      "Id record of the decisions at or above the release watermark the stop gave (13.6).")      \
+    X(LEDGER_AFTER_ACCEPTED, I, "ledger.accepted_after_release", after_accepted, (), EBF_CF_RUN,   \
+      "Id record of the accepted ones among ledger.acks_after_release.")                          \
+    X(LEDGER_AFTER_DIGEST, C, "ledger.after_release_digest", after_digest, (), EBF_CF_RUN,         \
+      "Sum of mix64(id) over ledger.acks_after_release.")                                          \
+    X(LEDGER_AFTER_EVICTED, C, "ledger.after_release_evicted", after_evicted, (), EBF_CF_RUN,      \
+      "1 when ids 65536 or more above the watermark were decided: the record may lack some.")    \
     X(EVENTS_IN_PROGRESS, G, "events_in_progress", g.events_in_progress, (), 0,                    \
       "Event slots holding a partial event.")                                                      \
     X(ACKS_PENDING, G, "acks_pending", g.acks_pending, (), 0,                                      \

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebf_idset.h"
+#include "ebf_mix.h"
 #include "ebf_proto.h"
 #include "node_evtab.h"
 
@@ -172,6 +174,60 @@ START_TEST(test_evtab_reset)
 }
 END_TEST
 
+/* The record of the ids decided at or above a watermark (docs/protocol.md
+ * 13.6): ids 100..199 decided, every third accepted; mark 150 gives the 50
+ * ids 150..199, 17 accepted, their digest; complete until an id 65536
+ * above the mark evicts one. */
+START_TEST(test_evtab_after_mark)
+{
+    struct ebf_idset ids, acc, want, want_acc;
+    uint64_t digest = 0, want_digest = 0;
+    int complete = 0;
+
+    table_new(2);
+    ebf_idset_init(&ids);
+    ebf_idset_init(&acc);
+    ebf_idset_init(&want);
+    ebf_idset_init(&want_acc);
+    for (uint64_t id = 100; id < 200; id++) {
+        struct ebf_ack a = {.event_id = id,
+                            .decision = id % 3 ? EBF_DEC_REJECT : EBF_DEC_ACCEPT};
+        node_evtab_note_done(&t, &a);
+        if (id < 150)
+            continue;
+        ebf_idset_add(&want, id);
+        if (id % 3 == 0)
+            ebf_idset_add(&want_acc, id);
+        want_digest += ebf_mix64(id);
+    }
+    ck_assert_uint_eq(node_evtab_after(&t, 150, &ids, &acc, &digest, &complete), 50);
+    ck_assert_int_eq(complete, 1);
+    ck_assert_uint_eq(digest, want_digest);
+    ebf_idset_merge(&ids, &want, -1);
+    ebf_idset_merge(&acc, &want_acc, -1);
+    ck_assert(ebf_idset_empty(&ids));
+    ck_assert(ebf_idset_empty(&acc));
+    uint64_t n_acc = 0;
+    for (uint64_t id = 150; id < 200; id++)
+        n_acc += id % 3 == 0;
+    ck_assert_uint_eq(n_acc, 17);
+    /* a mark above every id: an empty record; id 0 never decided is not in it */
+    ebf_idset_init(&ids);
+    digest = 0;
+    ck_assert_uint_eq(node_evtab_after(&t, 200, &ids, &acc, &digest, &complete), 0);
+    ck_assert(ebf_idset_empty(&ids));
+    ck_assert_uint_eq(digest, 0);
+    ck_assert_uint_eq(node_evtab_after(&t, 0, &ids, &acc, &digest, &complete), 100);
+    /* id 150 + 65536 evicts 150: 50 ids still, the record says it may lack some */
+    struct ebf_ack far = {.event_id = 150 + NODE_DONE_WINDOW, .decision = EBF_DEC_REJECT};
+    node_evtab_note_done(&t, &far);
+    ebf_idset_init(&ids);
+    ck_assert_uint_eq(node_evtab_after(&t, 150, &ids, &acc, &digest, &complete), 50);
+    ck_assert_int_eq(complete, 0);
+    table_free();
+}
+END_TEST
+
 Suite *node_evtab_suite(void);   /* called by check-main.c, which has no header */
 
 Suite *node_evtab_suite(void)
@@ -185,6 +241,7 @@ Suite *node_evtab_suite(void)
     tcase_add_test(tc, test_evtab_probe_runs);
     tcase_add_test(tc, test_evtab_done);
     tcase_add_test(tc, test_evtab_reset);
+    tcase_add_test(tc, test_evtab_after_mark);
     suite_add_tcase(s, tc);
     return s;
 }

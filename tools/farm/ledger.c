@@ -7,42 +7,16 @@
 #include "acct.h"
 #include "ebf_idset.h"
 #include "ebf_mix.h"
+#include "ledger_replay.h"
 #include "node_stats.h"
 #include "ro_stats.h"
 #include "sfc_stats.h"
-
-/* An id record from its stats keys "<prefix>.count.<cell>" ... (0 if absent). */
-static void kv_idset(const struct ebf_kv *kv, const char *prefix, struct ebf_idset *r)
-{
-    char key[96];
-
-    ebf_idset_init(r);
-    for (unsigned c = 0; c < EBF_IDSET_CELLS; c++) {
-        snprintf(key, sizeof(key), "%s.count.%u", prefix, c);
-        r->count[c] = ebf_kv_u64(kv, key, 0);
-        snprintf(key, sizeof(key), "%s.id_sum.%u", prefix, c);
-        r->id_sum[c] = ebf_kv_u64(kv, key, 0);
-        snprintf(key, sizeof(key), "%s.hash_sum.%u", prefix, c);
-        r->hash_sum[c] = ebf_kv_u64(kv, key, 0);
-    }
-}
 
 /* The counters the ledger takes withheld events from: the readout's, or
  * with several the first one's (ledger.h). */
 static const struct ebf_kv *withheld_kv(const struct farm_result *r)
 {
     return r->n_ro > 1 ? &r->ro[0].kv : &r->readout;
-}
-
-/* 1 when node i's SFC is gone: its decisions reached no SFC's counters. */
-static int node_of_gone_sfc(const struct farm_result *r, unsigned i)
-{
-    if (!r->sfcs_gone || !r->n_places || r->node_place[i] < 0)
-        return 0;
-    for (unsigned k = 0; k < r->n_sfcs; k++)
-        if (r->sfcs[k].gone && r->sfcs[k].place == r->node_place[i])
-            return 1;
-    return 0;
 }
 
 /* 1 when id goes to an SFC that is gone. */
@@ -85,13 +59,13 @@ static void ledger_ids(const struct farm_result *r, struct ledger *l, const stru
 
     ebf_idset_init(&d);
     ebf_idset_add_range(&d, l->id_lo, l->generated);
-    kv_idset(&r->sfc, SFC_NAME(LEDGER_ACKED), &x);
+    ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_ACKED), &x);
     ebf_idset_merge(&d, &x, -1);
-    kv_idset(&r->sfc, SFC_NAME(LEDGER_LOST), &x);
+    ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_LOST), &x);
     ebf_idset_merge(&d, &x, -1);
     ebf_idset_merge(&d, g, -1);
     if (!l->readouts_gone) {
-        kv_idset(withheld_kv(r), RO_FAULT_NAME(LEDGER_WITHHELD), &x);
+        ledger_kv_idset(withheld_kv(r), RO_FAULT_NAME(LEDGER_WITHHELD), &x);
         ebf_idset_merge(&d, &x, -1);
     }
     l->ids_match = ebf_idset_empty(&d);
@@ -101,14 +75,14 @@ static void ledger_ids(const struct farm_result *r, struct ledger *l, const stru
         return;
     ebf_idset_init(&d);
     for (unsigned i = 0; i < r->n_nodes; i++) {
-        if (node_of_gone_sfc(r, i))
+        if (ledger_node_of_gone_sfc(r, i))
             continue;
-        kv_idset(&r->node[i].kv, NODE_NAME(LEDGER_ACKS), &x);
+        ledger_kv_idset(&r->node[i].kv, NODE_NAME(LEDGER_ACKS), &x);
         ebf_idset_merge(&d, &x, 1);
     }
-    kv_idset(&r->sfc, SFC_NAME(LEDGER_ACKED), &x);
+    ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_ACKED), &x);
     ebf_idset_merge(&d, &x, -1);
-    kv_idset(&r->sfc, SFC_NAME(LEDGER_LATE), &x);
+    ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_LATE), &x);
     ebf_idset_merge(&d, &x, -1);
     l->nodes_agree = ebf_idset_empty(&d);
 }
@@ -124,8 +98,8 @@ static void seen_range(const struct farm_result *r, struct ledger *l)
     struct ebf_idset s, x;
     uint64_t n = 0, sum = 0;
 
-    kv_idset(&r->sfc, SFC_NAME(LEDGER_ACKED), &s);
-    kv_idset(&r->sfc, SFC_NAME(LEDGER_LOST), &x);
+    ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_ACKED), &s);
+    ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_LOST), &x);
     ebf_idset_merge(&s, &x, 1);
     for (unsigned c = 0; c < EBF_IDSET_PART_CELLS; c++) {
         n += s.count[c];
@@ -193,9 +167,9 @@ static int withheld_agree(const struct farm_result *r)
 
     if (r->n_ro < 2)
         return 1;
-    kv_idset(&r->ro[0].kv, RO_FAULT_NAME(LEDGER_WITHHELD), &a);
+    ledger_kv_idset(&r->ro[0].kv, RO_FAULT_NAME(LEDGER_WITHHELD), &a);
     for (unsigned i = 1; i < r->n_ro; i++) {
-        kv_idset(&r->ro[i].kv, RO_FAULT_NAME(LEDGER_WITHHELD), &b);
+        ledger_kv_idset(&r->ro[i].kv, RO_FAULT_NAME(LEDGER_WITHHELD), &b);
         ebf_idset_merge(&b, &a, -1);
         if (!ebf_idset_empty(&b))
             return 0;
@@ -251,7 +225,12 @@ static void ledger_buckets(const struct acct_totals *t, struct ledger *l)
         l->lost[l->n_lost++] = t->lost_by[i];
         l->lost_total += t->lost_by[i];
     }
-    if (l->sfcs_gone && l->n_lost < LEDGER_MAX_REASONS) {
+    if (l->failover && l->n_lost < LEDGER_MAX_REASONS) {
+        snprintf(l->lost_name[l->n_lost], sizeof(l->lost_name[0]), "replay_full");
+        l->lost[l->n_lost++] = l->replay_full;
+        l->lost_total += l->replay_full;
+    }
+    if (l->sfcs_gone && !l->failover && l->n_lost < LEDGER_MAX_REASONS) {
         snprintf(l->lost_name[l->n_lost], sizeof(l->lost_name[0]), "sfc_lost");
         l->lost[l->n_lost++] = l->sfc_lost;
         l->lost_total += l->sfc_lost;
@@ -265,11 +244,41 @@ static void ledger_buckets(const struct acct_totals *t, struct ledger *l)
     }
 }
 
+/* A failover's terms into l (x on): the dead places' decisions below the
+ * watermark stand for their ids (*gone, *gone_digest), the decisions at
+ * or above it were made again by a survivor and leave the counts. */
+static void failover_terms(const struct ledger_replay *x, struct acct_totals *t, struct ledger *l,
+                           struct ebf_idset *gone, uint64_t *gone_digest)
+{
+    l->failover = 1;
+    l->redecided = x->redecided;
+    l->replayed = x->replayed;
+    l->release_mark = x->mark;
+    l->mark_evicted = x->evicted;
+    t->accepted -= x->redecided_accepted;
+    t->rejected -= x->redecided - x->redecided_accepted;
+    *gone = x->dead;
+    *gone_digest = x->dead_digest;
+}
+
+/* With a failover, the ids still missing are named lost as replay_full
+ * when the readouts' drops explain them (ledger_replay_full). */
+static void failover_residual(const struct farm_result *r, const struct ledger_replay *x,
+                              struct ledger *l, uint64_t *got)
+{
+    if (!l->failover || l->ids_match || !l->ids_listed || l->n_extra || !l->n_missing)
+        return;
+    l->replay_full = ledger_replay_full(r, x, l->missing, l->n_missing, got);
+    l->ids_match = l->replay_full != 0;
+}
+
 void ledger_close(const struct farm_result *r, struct ledger *l)
 {
     struct acct_part p[FF_MAX_READOUTS + 1 + FF_MAX_SFCS + FARM_MAX_NODES];
     struct acct_totals t;
     struct ebf_idset gone_ids;
+    struct ledger_replay x;
+    uint64_t gone_digest;
 
     memset(l, 0, sizeof(*l));
     acct_combine(p, ledger_parts(r, p), &t);
@@ -290,18 +299,25 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
     l->revived = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_REVIVED), 0);
     l->nodes_silent = r->nodes_silent;
     l->gone_decided = t.gone_decided;
-    uint64_t gone_digest = gone_sfcs(r, l, &gone_ids);
+    /* Stored copies: a redecided event accepted twice is stored twice. */
+    uint64_t store_accepted = t.accepted;
+    ledger_replay_terms(r, &x);
+    if (x.on)
+        failover_terms(&x, &t, l, &gone_ids, &gone_digest);
+    else
+        gone_digest = gone_sfcs(r, l, &gone_ids);
     /* A restarted node (a rejoin) took its past incarnation's record along. */
     l->nodes_reported = r->nodes_silent == 0 && l->rejoins == 0;
-    ledger_buckets(&t, l);
     uint64_t got = ebf_kv_u64(&r->sfc, SFC_NAME(ACKED_DIGEST), 0) +
                    ebf_kv_u64(&r->sfc, SFC_NAME(LOST_DIGEST), 0) + gone_digest;
     if (!l->readouts_gone)
         got += ebf_kv_u64(withheld_kv(r), RO_FAULT_NAME(WITHHELD_DIGEST), 0);
-    l->digest_match = l->range_digest == got;
     ledger_ids(r, l, &gone_ids);
+    failover_residual(r, &x, l, &got);
+    ledger_buckets(&t, l);
+    l->digest_match = l->range_digest == got;
     l->unaccounted = (int64_t)(l->generated - (l->accepted + l->rejected + l->lost_total));
-    ledger_store_close(r, l->accepted, &l->store);
+    ledger_store_close(r, store_accepted, &l->store);
     l->closed = l->unaccounted == 0 && l->digest_match && l->ids_match && l->withheld_agree &&
                 (!l->nodes_reported || (l->nodes_agree && (!l->store.on || l->store.balanced)));
 }

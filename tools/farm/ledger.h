@@ -44,6 +44,14 @@ struct ledger {
     char sfc_gone[48];           /* the first of them; "" when none */
     uint64_t sfc_lost;           /* their events no node of theirs decided (in lost) */
     uint64_t gone_decided;       /* their events their nodes decided (in accepted, rejected) */
+    int failover;                /* the gone SFCs' places were routed around and their
+                                  * events replayed: closed by docs/protocol.md 13.6 */
+    uint64_t redecided;          /* ids decided by a dead place's node and again by a
+                                  * survivor (counted once, in the survivor's decision) */
+    uint64_t replayed;           /* replayed events the survivors acked */
+    uint64_t replay_full;        /* lost: replays that lacked a readout's fragments */
+    uint64_t release_mark;       /* the first dead place's watermark X */
+    int mark_evicted;            /* a dead place's node may lack ids at or above X */
     int withheld_agree;          /* several readouts withheld the same events (one fault
                                   * seed, fixed sizes); 1 with one readout */
     int64_t unaccounted;         /* generated - (accepted + rejected + lost) */
@@ -89,6 +97,14 @@ struct ledger {
  * ledger's) and lost as sfc_lost otherwise: sfc_lost = its ids - the ids
  * its nodes decided. The id records then check that the surviving SFCs'
  * acked and lost ids plus the withheld ones are exactly the other ids.
+ *
+ * After a failover (every gone SFC's place routed around by the readouts,
+ * ledger_replay.h) the gone places' ids are closed by docs/protocol.md
+ * 13.6 instead: their nodes' acks below the watermark X, the survivors'
+ * acks (replayed ones included), the named losses; redecided counts the
+ * nodes' decisions at or above X, made again by a survivor (the
+ * survivor's decision is the one counted). Ids still missing that the
+ * readouts' replay drops explain are lost as replay_full.
  */
 void ledger_close(const struct farm_result *r, struct ledger *l);
 

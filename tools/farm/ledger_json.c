@@ -38,7 +38,15 @@ static int ledger_source(json_t *o, const struct ledger *l)
                                       "over", "survivors", "generated", "seen",
                                       jout_u64(l->generated)));
     json_decref(lost);
-    if (l->sfcs_gone)
+    if (l->failover)
+        rc |= jout_set(o, "sfc_gone",
+                       json_pack("{s:o, s:i, s:o, s:b, s:o, s:o, s:o, s:b}", "name",
+                                 jout_str(l->sfc_gone), "sfcs", (int)l->sfcs_gone,
+                                 "decided_by_its_nodes", jout_u64(l->gone_decided), "failover", 1,
+                                 "release_mark", jout_u64(l->release_mark),
+                                 "replayed", jout_u64(l->replayed), "redecided",
+                                 jout_u64(l->redecided), "record_complete", !l->mark_evicted));
+    else if (l->sfcs_gone)
         rc |= jout_set(o, "sfc_gone", json_pack("{s:o, s:i, s:o, s:o}", "name",
                                                 jout_str(l->sfc_gone), "sfcs", (int)l->sfcs_gone,
                                                 "decided_by_its_nodes", jout_u64(l->gone_decided),

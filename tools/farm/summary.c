@@ -283,7 +283,13 @@ static void ledger_text(FILE *out, const struct farm_result *r, const struct led
     }
     else
         fprintf(out, "  ledger   generated %" PRIu64, l->generated);
-    if (l->sfcs_gone)
+    if (l->failover)
+        fprintf(out, " (SFC %s gone, %u SFC(s), failed over: %" PRIu64 " of its events decided "
+                "by its nodes, watermark %" PRIu64 "%s; replayed %" PRIu64 ", redecided %" PRIu64
+                ")", l->sfc_gone, l->sfcs_gone, l->gone_decided, l->release_mark,
+                l->mark_evicted ? " (its nodes' record may lack ids)" : "", l->replayed,
+                l->redecided);
+    else if (l->sfcs_gone)
         fprintf(out, " (SFC %s gone, %u SFC(s): %" PRIu64 " of its events decided by its nodes, "
                 "%" PRIu64 " sfc_lost)", l->sfc_gone, l->sfcs_gone, l->gone_decided, l->sfc_lost);
     fprintf(out, " = accepted %" PRIu64 " + rejected %" PRIu64 " + lost %" PRIu64

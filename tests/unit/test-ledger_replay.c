@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-ledger_replay.c - the ledger after an SFC failover from synthetic final counters: closed, redecided exact, lost 0; a replay drop named; a doubled id found. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ebf_idset.h"
+#include "ebf_mix.h"
+#include "farm_collect.h"
+#include "farm_demo.h"
+#include "ledger.h"
+#include "summary.h"
+
+#define N 1000                   /* events 0..999 */
+#define MARK 601                 /* the highest low of place 1 a readout accepted */
+#define DIED 640                 /* node1 decided place 1's ids below this */
+
+static void put(struct ebf_kv *kv, const char *key, uint64_t v)
+{
+    kv->pair = realloc(kv->pair, (kv->n + 1) * sizeof(kv->pair[0]));
+    ck_assert_ptr_nonnull(kv->pair);
+    snprintf(kv->pair[kv->n].key, sizeof(kv->pair[0].key), "%s", key);
+    snprintf(kv->pair[kv->n].val, sizeof(kv->pair[0].val), "%llu", (unsigned long long)v);
+    kv->n++;
+}
+
+static void put_idset(struct ebf_kv *kv, const char *prefix, const struct ebf_idset *r)
+{
+    char key[96];
+
+    for (unsigned c = 0; c < EBF_IDSET_CELLS; c++) {
+        snprintf(key, sizeof(key), "%s.count.%u", prefix, c);
+        put(kv, key, r->count[c]);
+        snprintf(key, sizeof(key), "%s.id_sum.%u", prefix, c);
+        put(kv, key, r->id_sum[c]);
+        snprintf(key, sizeof(key), "%s.hash_sum.%u", prefix, c);
+        put(kv, key, r->hash_sum[c]);
+    }
+}
+
+/* What one process decided: ids, accept/reject counts, digest. */
+struct side {
+    struct ebf_idset ids, acc;
+    uint64_t accepted, rejected, digest;
+};
+
+static void side_add(struct side *s, uint64_t id)
+{
+    int accept = id % 4 < 2;     /* ids 0, 1 mod 4 accepted */
+
+    ebf_idset_add(&s->ids, id);
+    if (accept)
+        ebf_idset_add(&s->acc, id);
+    s->accepted += accept;
+    s->rejected += !accept;
+    s->digest += ebf_mix64(id);
+}
+
+/*
+ * Two readouts, two SFC places (event e at e % 2), node0 of sfc0, node1
+ * of sfc1. sfc1 was killed: the readouts routed around place 1 (ro0
+ * accepted its watermark 601 last, ro1 590) and replayed its events from
+ * 601 on to sfc0, which acked them all (replay_acked: the 200 odd ids
+ * 601..999) besides its own even ids. node1 decided the odd ids below 640
+ * before the death; those from 601 on (20, 10 accepted) were decided
+ * again by node0. skip: odd ids at or above the mark that sfc0 did not
+ * build (a readout had dropped them unreleased); dropped: ro1's count of
+ * such drops.
+ */
+static void farm_of(struct farm_result *r, const uint64_t *skip, unsigned n_skip,
+                    uint64_t dropped)
+{
+    struct side live = {0}, replay = {0}, dead = {0}, after = {0};
+    uint64_t id_digest = 0;
+
+    memset(r, 0, sizeof(*r));
+    for (uint64_t id = 0; id < N; id++) {
+        int skipped = 0;
+        for (unsigned i = 0; i < n_skip; i++)
+            skipped |= skip[i] == id;
+        id_digest += ebf_mix64(id);
+        if (id % 2 == 0) {
+            side_add(&live, id);
+            continue;
+        }
+        if (id < DIED)
+            side_add(&dead, id);
+        if (id < DIED && id >= MARK)
+            side_add(&after, id);
+        if (id >= MARK && !skipped)
+            side_add(&replay, id);
+    }
+    for (unsigned i = 0; i < 2; i++) {
+        struct farm_part_result *x = &r->ro[i];
+        snprintf(x->name, sizeof(x->name), "ro%u", i);
+        x->place = -1;
+        put(&x->kv, "events", N);
+        put(&x->kv, "first_event", 0);
+        put(&x->kv, "id_digest", id_digest);
+        put(&x->kv, "fo.dead_from.1", 700 + i);
+        put(&x->kv, "release.low.1", i ? 590 : MARK);
+        put(&x->kv, "release.low.0", 990);
+        put(&x->kv, "replay.dropped", i ? dropped : 0);
+        put(&r->readout, "events", N);
+    }
+    r->n_ro = 2;
+    struct side all = live;                 /* sfc0: its own and the replayed */
+    ebf_idset_merge(&all.ids, &replay.ids, 1);
+    all.accepted += replay.accepted;
+    all.rejected += replay.rejected;
+    all.digest += replay.digest;
+    for (unsigned k = 0; k < 2; k++) {
+        struct farm_part_result *x = &r->sfcs[k];
+        struct farm_node_result *n = &r->node[k];
+        const struct side *s = k ? &dead : &all;
+        snprintf(x->name, sizeof(x->name), "sfc%u", k);
+        x->place = (int)k;
+        x->gone = k == 1;
+        snprintf(n->name, sizeof(n->name), "node%u", k);
+        r->node_place[k] = (int)k;
+        put(&n->kv, "events", s->accepted + s->rejected);
+        put(&n->kv, "accepted", s->accepted);
+        put(&n->kv, "rejected", s->rejected);
+        put(&n->kv, "decided_digest", s->digest);
+        put_idset(&n->kv, "ledger.acks", &s->ids);
+    }
+    put_idset(&r->node[1].kv, "ledger.acks_after_release", &after.ids);
+    put_idset(&r->node[1].kv, "ledger.accepted_after_release", &after.acc);
+    put(&r->node[1].kv, "ledger.after_release_digest", after.digest);
+    put(&r->node[1].kv, "ledger.after_release_evicted", 0);
+    r->sfcs_gone = 1;
+    r->n_sfcs = 2;
+    r->n_places = 2;
+    r->n_nodes = 2;
+    put(&r->sfc, "ack.accept", all.accepted);
+    put(&r->sfc, "ack.reject", all.rejected);
+    put(&r->sfc, "acked_digest", all.digest);
+    put_idset(&r->sfc, "ledger.acked", &all.ids);
+    put_idset(&r->sfc, "ledger.replay_acked", &replay.ids);
+    struct ebf_idset none;
+    ebf_idset_init(&none);
+    put_idset(&r->sfc, "ledger.lost", &none);
+    put_idset(&r->sfc, "ledger.late", &none);
+}
+
+/* Each id once: closed, lost 0, redecided 20 (10 of them accepted at
+ * node1, counted once: node0's decision is the one of record). */
+START_TEST(test_replay_closes)
+{
+    struct farm_result r;
+    struct farm_conf c;
+    struct ledger l;
+    char *buf = NULL;
+    size_t len = 0;
+
+    farm_of(&r, NULL, 0, 0);
+    ledger_close(&r, &l);
+    ck_assert_int_eq(l.failover, 1);
+    ck_assert_uint_eq(l.generated, N);
+    ck_assert_uint_eq(l.release_mark, MARK);
+    ck_assert_uint_eq(l.redecided, 20);
+    ck_assert_uint_eq(l.replayed, 200);
+    ck_assert_uint_eq(l.gone_decided, 320);
+    ck_assert_uint_eq(l.sfc_lost, 0);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert_uint_eq(l.accepted, 500);     /* ids 0, 1 mod 4 */
+    ck_assert_uint_eq(l.rejected, 500);
+    ck_assert_int_eq(l.unaccounted, 0);
+    ck_assert(l.digest_match);
+    ck_assert(l.ids_match);
+    ck_assert(l.nodes_agree);
+    ck_assert(l.closed);
+    farm_conf_default(&c);
+    FILE *f = open_memstream(&buf, &len);
+    summary_json(f, &c, &r, &l);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "\"sfc_gone\": {\"name\": \"sfc1\", \"sfcs\": 1, "
+                              "\"decided_by_its_nodes\": 320, \"failover\": true, "
+                              "\"release_mark\": 601, \"replayed\": 200, \"redecided\": 20, "
+                              "\"record_complete\": true}") != NULL, "%s", buf);
+    ck_assert_msg(strstr(buf, "\"lost\": {}") != NULL, "%s", buf);
+    free(buf);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    summary_text(f, &c, &r, &l);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "  ledger   generated 1000 (SFC sfc1 gone, 1 SFC(s), failed over: "
+                              "320 of its events decided by its nodes, watermark 601; replayed "
+                              "200, redecided 20) = accepted 500 + rejected 500 + lost 0; ")
+                  != NULL, "%s", buf);
+    ck_assert_msg(strstr(buf, "lost by reason: replay_full 0\n") != NULL, "%s", buf);
+    free(buf);
+    farm_result_free(&r);
+}
+END_TEST
+
+/* Three replayed ids no survivor built: with ro1's three replay drops
+ * they are lost as replay_full (closed); without, missing and named. */
+START_TEST(test_replay_full_named)
+{
+    static const uint64_t skip[] = {701, 703, 705};
+    struct farm_result r;
+    struct ledger l;
+
+    farm_of(&r, skip, 3, 3);
+    ledger_close(&r, &l);
+    ck_assert_uint_eq(l.replay_full, 3);
+    ck_assert_uint_eq(l.lost_total, 3);
+    ck_assert_uint_eq(l.n_lost, 1);
+    ck_assert_str_eq(l.lost_name[0], "replay_full");
+    ck_assert_uint_eq(l.accepted + l.rejected, 997);
+    ck_assert_uint_eq(l.redecided, 20);
+    ck_assert(l.digest_match);
+    ck_assert(l.closed);
+    farm_result_free(&r);
+    farm_of(&r, skip, 3, 2);                /* two drops cannot explain three ids */
+    ledger_close(&r, &l);
+    ck_assert_uint_eq(l.replay_full, 0);
+    ck_assert(!l.closed);
+    ck_assert(!l.ids_match);
+    ck_assert_int_eq(l.unaccounted, 3);
+    ck_assert_uint_eq(l.n_missing, 3);
+    ck_assert_uint_eq(l.missing[0] + l.missing[1] + l.missing[2], 701 + 703 + 705);
+    farm_result_free(&r);
+}
+END_TEST
+
+/* Without the nodes' record at or above the mark, the ids node1 decided
+ * there are counted twice: extra, not closed. Without the readouts'
+ * dead_from the gone SFC's ids are sfc_lost as before (no failover). */
+START_TEST(test_replay_needs_records)
+{
+    struct farm_result r;
+    struct ledger l;
+
+    farm_of(&r, NULL, 0, 0);
+    for (unsigned i = 0; i < r.node[1].kv.n; i++)
+        if (strncmp(r.node[1].kv.pair[i].key, "ledger.acks_after_release.", 26) == 0)
+            snprintf(r.node[1].kv.pair[i].key, sizeof(r.node[1].kv.pair[i].key), "x");
+    ledger_close(&r, &l);
+    ck_assert_int_eq(l.failover, 1);
+    ck_assert_uint_eq(l.redecided, 0);
+    ck_assert(!l.ids_match);
+    ck_assert_uint_eq(l.n_extra, 16);       /* 20 doubled ids, the first 16 shown */
+    ck_assert(!l.closed);
+    farm_result_free(&r);
+    farm_of(&r, NULL, 0, 0);
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned i = 0; i < r.ro[k].kv.n; i++)
+            if (strcmp(r.ro[k].kv.pair[i].key, "fo.dead_from.1") == 0)
+                snprintf(r.ro[k].kv.pair[i].key, sizeof(r.ro[k].kv.pair[i].key), "x");
+    ledger_close(&r, &l);
+    ck_assert_int_eq(l.failover, 0);
+    ck_assert_uint_eq(l.lost_total, l.sfc_lost);
+    ck_assert(!l.closed);                   /* sfc0's replayed acks are not its ids */
+    farm_result_free(&r);
+}
+END_TEST
+
+Suite *ledger_replay_suite(void);
+
+Suite *ledger_replay_suite(void)
+{
+    Suite *s = suite_create("ledger_replay");
+    TCase *tc = tcase_create("replay");
+
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_replay_closes);
+    tcase_add_test(tc, test_replay_full_named);
+    tcase_add_test(tc, test_replay_needs_records);
+    suite_add_tcase(s, tc);
+    return s;
+}
