@@ -17,6 +17,7 @@
 #include "farm_collect.h"
 #include "farm_host.h"
 #include "farm_launch.h"
+#include "farm_mark.h"
 #include "farm_netns.h"
 #include "farm_params.h"
 #include "farm_proc.h"
@@ -264,6 +265,7 @@ int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, 
             return -1;
     }
     r->id.stop_ms = farm_utc_now_ms();
+    farm_mark_nodes(st);
     return farm_collect(st, r, err, len);
 }
 

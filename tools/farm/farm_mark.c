@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farm_mark.c - the staged stop's ledger step after an SFC death: the dead place's watermark from the readouts to its nodes. */
+#include "farm_mark.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "farm_ask.h"
+#include "farm_collect.h"
+#include "farm_launch.h"
+#include "ledger_replay.h"
+
+/* The highest release.low.<place> the answering readouts report;
+ * UINT64_MAX when none reports one (failover off). */
+static uint64_t place_mark(const struct farm_state *st, int place)
+{
+    char key[64];
+    uint64_t x = UINT64_MAX;
+
+    snprintf(key, sizeof(key), "%s.%d", LEDGER_RO_LOW, place);
+    for (unsigned i = 0; i < st->n; i++) {
+        if (st->proc[i].role != FARM_READOUT || !farm_launch_answers(st, &st->proc[i]))
+            continue;
+        uint64_t v = farm_counter(&st->proc[i], key, UINT64_MAX, NULL);
+        if (v != UINT64_MAX && (x == UINT64_MAX || v > x))
+            x = v;
+    }
+    return x;
+}
+
+/* Configure the answering nodes of place with the watermark x of run. */
+static unsigned mark_place(const struct farm_state *st, const int *place, int p, uint64_t x)
+{
+    struct ctl_param prm = {.key = "ledger_mark"};
+    unsigned n = 0;
+    char err[512];
+
+    snprintf(prm.value, sizeof(prm.value), "%" PRIu32 ":%" PRIu64, st->run_number, x);
+    for (unsigned i = 0; i < st->n; i++) {
+        if (st->proc[i].role != FARM_NODE || place[i] != p ||
+            !farm_launch_answers(st, &st->proc[i]))
+            continue;
+        if (farm_order(&st->proc[i], EBF_C_CONFIGURE, 0, &prm, 1, err, sizeof(err)) == 0)
+            n++;
+        else
+            fprintf(stderr, "ebfarm: the ledger's watermark was not given to %s: %s\n",
+                    st->proc[i].name, err);
+    }
+    return n;
+}
+
+unsigned farm_mark_nodes(const struct farm_state *st)
+{
+    int place[FARM_MAX_PROCS];
+    unsigned n = 0, gone = 0;
+
+    for (unsigned i = 0; i < st->n; i++)
+        gone += st->proc[i].role == FARM_SFC && !farm_launch_answers(st, &st->proc[i]);
+    if (!gone)
+        return 0;               /* every SFC answers: nothing to mark, nothing loaded */
+    farm_state_places(st, place);
+    for (unsigned i = 0; i < st->n; i++) {
+        if (st->proc[i].role != FARM_SFC || place[i] < 0 ||
+            farm_launch_answers(st, &st->proc[i]))
+            continue;
+        uint64_t x = place_mark(st, place[i]);
+        if (x != UINT64_MAX)
+            n += mark_place(st, place, place[i], x);
+    }
+    return n;
+}

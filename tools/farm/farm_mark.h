@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farm_mark.h - the staged stop's ledger step after an SFC death: each dead place's release watermark, from the readouts, given to that place's nodes. */
+#ifndef FARM_MARK_H
+#define FARM_MARK_H
+
+#include "farm_types.h"
+
+/*
+ * For every SFC of st that is gone (farm_launch_answers) and whose place
+ * the readouts report a watermark for (release.low.<place>, failover on),
+ * X = the highest of them; each answering node of that place is then
+ * configured with ledger_mark=<run>:<X>, so that its counters carry the
+ * record of the ids it decided at or above X (ledger.acks_after_release,
+ * docs/protocol.md 13.6). Call after the nodes stopped and before the
+ * final counters are taken. A node that refuses is named on stderr (the
+ * ledger then finds the ids it decided twice). Returns the nodes marked.
+ */
+unsigned farm_mark_nodes(const struct farm_state *st);
+
+#endif /* FARM_MARK_H */
