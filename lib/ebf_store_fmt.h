@@ -29,6 +29,11 @@
 #define EBF_STORE_REC_MIN (EBF_STORE_REC_HLEN + EBF_STORE_CRC_LEN)
 #define EBF_STORE_REC_MAX (64u << 20)    /* the largest record a reader takes */
 #define EBF_STORE_MAX_SOURCES 128
+/* Record flags: the event frame's (EBF_EVF_INCOMPLETE, bit 0), and bit 1 set
+ * by the node when a piece of the event came replayed (EBF_FRAGF_REPLAY):
+ * a copy a reader drops when the id is also stored unmarked. */
+#define EBF_STORE_REC_INCOMPLETE 0x0001
+#define EBF_STORE_REC_REPLAYED 0x0002
 #define EBF_STORE_TRL_MAGIC 0x52545645u  /* "EVTR" */
 #define EBF_STORE_TRL_HLEN 24
 #define EBF_STORE_IDX_LEN 16             /* one index entry: event id, offset */
@@ -77,7 +82,7 @@ enum ebf_store_err ebf_store_hdr_parse(const uint8_t *p, size_t len, struct ebf_
 struct ebf_store_rec {
     uint32_t len;                /* the whole record, CRC included */
     uint64_t event_id;
-    uint16_t flags;              /* the event frame's EBF_EVF_* */
+    uint16_t flags;              /* EBF_STORE_REC_*: the event frame's EBF_EVF_*, REPLAYED */
     uint16_t n_sources;
     uint16_t n_frags;            /* = the present sources */
     uint64_t present[2];

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ebf_proto.h"
 #include "node_store_private.h"
 
 static const char *const fsync_names[] = {"none", "close", "interval"};
@@ -232,6 +233,8 @@ enum node_store_put node_store_put(struct node_store *s, uint16_t stream,
         if (h.present[src / 64] >> (src % 64) & 1u) {
             h.n_frags++;
             payload += frags[src].len;
+            if (frag_flags && (frag_flags[src] & EBF_FRAGF_REPLAY))
+                h.flags |= EBF_STORE_REC_REPLAYED;
         }
     uint64_t len = ebf_store_rec_len(h.n_frags, payload);
     if (len > s->blk_bytes) {

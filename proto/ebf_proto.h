@@ -53,6 +53,7 @@ enum ebf_encap {
 /* Fragment header flags. */
 #define EBF_FRAGF_PREBUILT 0x0001    /* the payload is the prebuilt one of (source, offset),
                                       * the same in every event (ebf_pattern.h) */
+#define EBF_FRAGF_REPLAY 0x0002      /* sent again after its SFC died (docs/protocol.md 13.4) */
 #define EBF_FRAGF_KNOWN EBF_FRAGF_PREBUILT  /* any other bit: bad_field */
 
 /* Event frame flags. */

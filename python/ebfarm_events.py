@@ -36,6 +36,7 @@ REC_MAX = 64 << 20
 TRL_MAGIC = 0x52545645  # "EVTR"
 FOOT_MAGIC = 0x444E5645  # "EVND"
 FLAG_INCOMPLETE = 0x0001
+FLAG_REPLAYED = 0x0002  # built from replayed pieces after an SFC's death: maybe a second copy
 
 _HDR = struct.Struct("<8sHHIHHIQ44sI")
 _REC = struct.Struct("<IIQHHHHQQ")
@@ -87,6 +88,10 @@ class Event:
     @property
     def incomplete(self):
         return bool(self.flags & FLAG_INCOMPLETE)
+
+    @property
+    def replayed(self):
+        return bool(self.flags & FLAG_REPLAYED)
 
     @property
     def missing(self):
@@ -237,10 +242,69 @@ def read_events(paths, check_crc=True):
         yield from EventFile(p, check_crc)
 
 
+def _keep(copies):
+    """Which of an id's copies [(order, replayed), ...] is kept: the first
+    not marked replayed, else the first (docs/storage.md, "Copies")."""
+    for c in copies:
+        if not c[1]:
+            return c[0]
+    return copies[0][0]
+
+
+def copies(events):
+    """The copies of ids among events, as `ebfarm events stats --json` counts
+    them: records marked replayed, distinct ids, replayed copies dropped,
+    and copies stored twice unmarked (an error: neither was replayed)."""
+    return _copies((e.event_id, e.replayed) for e in events)
+
+
+def _copies(pairs):
+    seen = {}
+    replayed = 0
+    for eid, rep in pairs:
+        replayed += rep
+        seen.setdefault(eid, []).append(rep)
+    dropped = unmarked = 0
+    for flags in seen.values():
+        m = flags.count(False)
+        unmarked += m - 1 if m > 1 else 0
+        dropped += len(flags) - max(m, 1)
+    return {"replayed": replayed, "distinct_events": len(seen), "dropped_copies": dropped,
+            "unmarked_copies": unmarked}
+
+
+def unique_events(paths, check_crc=True, said=None):
+    """Every readable event once: an id stored again by a second node after
+    an SFC's death is yielded once (its copy not marked replayed, else the
+    first); the copies dropped are counted in said["dropped_copies"] when
+    said is a dict, and copies of an id stored twice unmarked (neither
+    replayed) in said["unmarked_copies"] (those are yielded: not explained)."""
+    ids = {}
+    for i, e in enumerate(read_events(paths, check_crc)):
+        ids.setdefault(e.event_id, []).append((i, e.replayed))
+    keep = set()
+    dropped = unmarked = 0
+    for c in ids.values():
+        m = [o for o, r in c if not r]
+        if len(m) > 1:
+            keep.update(m)
+            unmarked += len(m) - 1
+        else:
+            keep.add(_keep(c))
+        dropped += len(c) - max(len(m), 1)
+    if said is not None:
+        said["dropped_copies"] = dropped
+        said["unmarked_copies"] = unmarked
+    for i, e in enumerate(read_events(paths, check_crc)):
+        if i in keep:
+            yield e
+
+
 def stats(paths, check_crc=True):
     """The counts of `ebfarm events stats --json`, as a dict."""
     st = {"files": 0, "whole": 0, "cut_short": 0, "damaged": 0, "events": 0, "incomplete": 0,
           "record_bytes": 0, "payload_bytes": 0, "streams": {}, "sources": {}}
+    seen = []
     for p in paths:
         try:
             f = EventFile(p, check_crc)
@@ -251,6 +315,7 @@ def stats(paths, check_crc=True):
             continue
         st["files"] += 1
         for e in f:
+            seen.append((e.event_id, e.replayed))
             st["events"] += 1
             st["incomplete"] += e.incomplete
             st["record_bytes"] += e.length
@@ -268,6 +333,7 @@ def stats(paths, check_crc=True):
         st["cut_short"] += f.truncated or (not f.complete and f.trailer_error.startswith("no trailer"))
         st["damaged"] += damaged
         st["whole"] += f.complete and not f.truncated and not damaged
+    st.update(_copies(seen))
     st["sources"] = {k: st["sources"][k] for k in sorted(st["sources"], key=int)}
     st["streams"] = {k: st["streams"][k] for k in sorted(st["streams"], key=int)}
     return st
@@ -283,6 +349,12 @@ def main(argv):
     if "--json" in opts:
         print(json.dumps(st))
     else:
+        if st["replayed"] or st["distinct_events"] != st["events"]:
+            line = ("replayed %d records; events %d once each: %d replayed copies dropped" % (
+                st["replayed"], st["distinct_events"], st["dropped_copies"]))
+            if st["unmarked_copies"]:
+                line += ", %d copies stored twice unmarked" % st["unmarked_copies"]
+            print(line)
         print("files %d (%d whole, %d cut short, %d damaged)" % (
             st["files"], st["whole"], st["cut_short"], st["damaged"]))
         print("events %d (%d incomplete), record bytes %d, payload bytes %d" % (

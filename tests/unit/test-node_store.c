@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ebf_proto.h"
 #include "ebf_store_read.h"
 #include "node_store.h"
 
@@ -126,6 +127,53 @@ START_TEST(test_streams)
     ck_assert_uint_eq(st.lost[NODE_SL_BAD_STREAM], 1);
     ck_assert_uint_eq(st.files, 2);
     ck_assert_uint_eq(st.files_closed, 2);
+    node_store_destroy(s);
+}
+END_TEST
+
+/* An event with a replayed piece (EBF_FRAGF_REPLAY on source 2) is stored
+ * marked: record flags INCOMPLETE | REPLAYED, the fragment's flag kept;
+ * one with none is not. */
+START_TEST(test_replayed_marked)
+{
+    struct node_store_conf c = {.max_file_mb = 256, .max_file_s = 300};
+    struct node_store *s = make(&c, 8);
+    static struct ebf_trigger_piece p0[1], p2[1];
+    struct ebf_trigger_fragment f[3] = {
+        {.len = 64, .n_pieces = 1, .pieces = p0}, {0}, {.len = 64, .n_pieces = 1, .pieces = p2},
+    };
+    const uint16_t flags[3] = {0, 0, EBF_FRAGF_REPLAY};
+    char name[64], path[160], err[256];
+    struct ebf_store_file file;
+    struct ebf_store_rec r;
+    struct ebf_store_frag g;
+    uint16_t want[2] = {EBF_STORE_REC_INCOMPLETE | EBF_STORE_REC_REPLAYED,
+                        EBF_STORE_REC_INCOMPLETE};
+
+    p0[0] = (struct ebf_trigger_piece){payload[0], 64};
+    p2[0] = (struct ebf_trigger_piece){payload[2], 64};
+    for (uint64_t id = 40; id < 42; id++) {
+        struct ebf_store_rec h = {.event_id = id, .flags = EBF_STORE_REC_INCOMPLETE,
+                                  .n_sources = 3, .present = {5, 0}};
+        ck_assert_int_eq(node_store_put(s, 0, &h, f, id == 40 ? flags : NULL), NODE_STORE_OK);
+    }
+    finish(s);
+    node_store_file_name(name, sizeof(name), 8, 3, 0, 0);
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    ck_assert_msg(ebf_store_open(&file, path, err, sizeof(err)) == 0, "%s", err);
+    for (unsigned i = 0; i < 2; i++) {
+        size_t pos = 0;
+        ck_assert_int_eq(ebf_store_next(&file, &r, err, sizeof(err)), 1);
+        ck_assert_uint_eq(r.event_id, 40 + i);
+        ck_assert_uint_eq(r.flags, want[i]);
+        ck_assert(ebf_store_frag_next(&r, &pos, &g));
+        ck_assert_uint_eq(g.flags, 0);
+        ck_assert(ebf_store_frag_next(&r, &pos, &g));
+        ck_assert_uint_eq(g.source, 2);
+        ck_assert_uint_eq(g.flags, i ? 0 : EBF_FRAGF_REPLAY);
+    }
+    ck_assert_int_eq(ebf_store_next(&file, &r, err, sizeof(err)), 0);
+    ebf_store_close(&file);
     node_store_destroy(s);
 }
 END_TEST
@@ -285,6 +333,7 @@ Suite *node_store_suite(void)
     tcase_add_test(tc, test_fail);
     tcase_add_test(tc, test_no_free_block);
     tcase_add_test(tc, test_fd_reserve);
+    tcase_add_test(tc, test_replayed_marked);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ebf_pattern.h"
+#include "ebf_store_dup.h"
 #include "ebf_store_read.h"
 #include "jsonout.h"
 
@@ -27,6 +28,7 @@ struct ev_stats {
     uint64_t events, incomplete, record_bytes, payload_bytes;
     uint64_t *stream;            /* STREAMS entries */
     uint64_t present[SOURCES], missing[SOURCES], src_bytes[SOURCES];
+    struct ebf_store_dups dups;  /* every record's id: copies across files */
 };
 
 static void usage(FILE *out)
@@ -88,8 +90,10 @@ static int check_index(const struct ebf_store_file *f, const uint64_t *ids, cons
     return 0;
 }
 
-/* Verify one file (its events counted into *events); 0 when whole and sound. */
-static int verify_file(const char *path, const struct ev_opts *o, uint64_t *events)
+/* Verify one file (its events counted into *events, their ids noted in
+ * dups); 0 when whole and sound. */
+static int verify_file(const char *path, const struct ev_opts *o, uint64_t *events,
+                       struct ebf_store_dups *dups)
 {
     struct ebf_store_file f;
     struct ebf_store_rec r;
@@ -124,6 +128,11 @@ static int verify_file(const char *path, const struct ev_opts *o, uint64_t *even
         }
         ids[n] = r.event_id;
         offs[n++] = ebf_store_last_offset(&f, &r);
+        if (ebf_store_dups_add(dups, r.event_id, r.flags)) {
+            printf("%s: out of memory for the ids of %" PRIu64 " records\n", path, n);
+            bad++;
+            break;
+        }
     }
     int status = bad != 0 || !ids || !offs;
     if (f.truncated) {
@@ -183,7 +192,9 @@ static void stats_record(struct ev_stats *st, const struct ebf_store_file *f,
     size_t pos = 0;
 
     st->events++;
-    st->incomplete += (r->flags & 1u) != 0;
+    st->incomplete += (r->flags & EBF_STORE_REC_INCOMPLETE) != 0;
+    if (ebf_store_dups_add(&st->dups, r->event_id, r->flags))
+        st->damaged++;          /* out of memory: the counts below are short */
     st->record_bytes += r->len;
     st->stream[f->hdr.stream]++;
     for (unsigned s = 0; s < r->n_sources; s++)
@@ -250,8 +261,27 @@ static json_t *sources_json(const struct ev_stats *st)
     return o;
 }
 
+/* The copies line of verify and stats, said only when a record is marked
+ * replayed or an id is stored more than once (docs/storage.md, "Copies");
+ * 1 when some id is stored twice with neither copy marked. */
+static int dups_text(struct ebf_store_dups *dups)
+{
+    struct ebf_store_dup_count d;
+
+    ebf_store_dups_count(dups, &d);
+    if (!d.replayed && d.records == d.distinct)
+        return 0;
+    printf("replayed %" PRIu64 " records; events %" PRIu64 " once each: %" PRIu64
+           " replayed copies dropped", d.replayed, d.distinct, d.dropped);
+    if (d.unmarked)
+        printf(", %" PRIu64 " copies stored twice unmarked (first: event %" PRIu64 ")",
+               d.unmarked, d.first_unmarked);
+    printf("\n");
+    return d.unmarked != 0;
+}
+
 /* stats as one JSON object (python/ebfarm_events.py prints the same). */
-static json_t *stats_json(const struct ev_stats *st)
+static json_t *stats_json(struct ev_stats *st)
 {
     json_t *streams = json_object();
     char k[16];
@@ -265,7 +295,12 @@ static json_t *stats_json(const struct ev_stats *st)
             return NULL;
         }
     }
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "files",
+    struct ebf_store_dup_count d;
+    ebf_store_dups_count(&st->dups, &d);
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                     "replayed", jout_u64(d.replayed), "distinct_events", jout_u64(d.distinct),
+                     "dropped_copies", jout_u64(d.dropped), "unmarked_copies",
+                     jout_u64(d.unmarked), "files",
                      jout_u64(st->files), "whole", jout_u64(st->whole), "cut_short",
                      jout_u64(st->cut), "damaged", jout_u64(st->damaged), "events",
                      jout_u64(st->events), "incomplete", jout_u64(st->incomplete),
@@ -274,13 +309,14 @@ static json_t *stats_json(const struct ev_stats *st)
                      sources_json(st));
 }
 
-static void stats_print(const struct ev_stats *st, int json)
+static void stats_print(struct ev_stats *st, int json)
 {
     if (json) {
         if (jout_write(stdout, stats_json(st), JOUT_SPACED) != 0)
             fprintf(stderr, EV ": the JSON could not be written\n");
         return;
     }
+    dups_text(&st->dups);
     printf("files %" PRIu64 " (%" PRIu64 " whole, %" PRIu64 " cut short, %" PRIu64
            " damaged)\nevents %" PRIu64 " (%" PRIu64 " incomplete), record bytes %" PRIu64
            ", payload bytes %" PRIu64 "\nby stream:", st->files, st->whole, st->cut, st->damaged,
@@ -355,7 +391,7 @@ int cmd_events(int argc, char **argv)
     unsigned bad = 0;
     for (int i = first; i < argc; i++) {
         if (strcmp(act, "verify") == 0) {
-            int rc = verify_file(argv[i], &o, &st.events);
+            int rc = verify_file(argv[i], &o, &st.events, &st.dups);
             bad += rc != 0;
             status |= rc;
         } else {
@@ -363,10 +399,13 @@ int cmd_events(int argc, char **argv)
         }
     }
     if (strcmp(act, "verify") == 0)
+        status |= dups_text(&st.dups);
+    if (strcmp(act, "verify") == 0)
         printf("files %d: %d ok, %u bad; events %" PRIu64 "\n", argc - first,
                argc - first - (int)bad, bad, st.events);
     if (strcmp(act, "stats") == 0)
         stats_print(&st, o.json);
     free(st.stream);
+    ebf_store_dups_free(&st.dups);
     return status;
 }
