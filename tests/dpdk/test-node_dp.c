@@ -2,6 +2,7 @@
 /* test-node_dp.c - the trigger node under EAL over a net_ring link: credits, verification, decisions, acks. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -199,6 +200,40 @@ START_TEST(test_good_event)
     ck_assert_uint_eq(st->decided_digest, ebf_mix64(5));
     ck_assert_uint_eq(st->e2e_ns.count, 1);
     rig_down(&g);
+}
+END_TEST
+
+/* The ledger's record after a release watermark (docs/protocol.md 13.6):
+ * events 100..109 decided; the record at or above 105 holds 105..109,
+ * the accepted ones among them (node_decide at 0.5), their digest. */
+START_TEST(test_after_release_record)
+{
+    struct ebf_idset want, want_acc;
+    struct node_snap *snap = calloc(1, sizeof(*snap));
+    uint64_t digest = 0;
+    struct rig g;
+
+    ck_assert_ptr_nonnull(snap);
+    rig_up(&g);
+    expect_grant(&g);
+    ebf_idset_init(&want);
+    ebf_idset_init(&want_acc);
+    for (uint64_t id = 100; id < 110; id++) {
+        ck_assert_uint_eq(one_event(&g, id, 0xf, 0xf, 0, SPOIL_NONE), 0);
+        if (id < 105)
+            continue;
+        ebf_idset_add(&want, id);
+        if (node_decide(id, 0, 0.5))
+            ebf_idset_add(&want_acc, id);
+        digest += ebf_mix64(id);
+    }
+    node_dp_after(g.dp, 105, snap);
+    ck_assert_int_eq(memcmp(&want, &snap->after_ids, sizeof(want)), 0);
+    ck_assert_int_eq(memcmp(&want_acc, &snap->after_accepted, sizeof(want)), 0);
+    ck_assert_uint_eq(snap->after_digest, digest);
+    ck_assert_uint_eq(snap->after_evicted, 0);
+    rig_down(&g);
+    free(snap);
 }
 END_TEST
 
@@ -514,6 +549,7 @@ Suite *node_dp_suite(void)
     tcase_add_test(tc, test_refused_acks_wait_without_spin);
     tcase_add_test(tc, test_full_ack_queue_stops_intake);
     tcase_add_test(tc, test_ids_beyond_16_and_32_bits);
+    tcase_add_test(tc, test_after_release_record);
     suite_add_tcase(s, tc);
     return s;
 }
