@@ -373,6 +373,30 @@ static const char *farm_key(const struct ebf_param_def *d, char *buf, size_t len
     return buf;
 }
 
+/* The node's configure key ledger_mark (docs/protocol.md 13.6): RUN:ID
+ * taken whole, anything else refused with the form it wants, the conf
+ * unchanged. */
+START_TEST(test_ledger_mark)
+{
+    static const char *const bad[] = {"7", "7:", ":5", "x:1", "-1:5", "7:-5", "7:1x",
+                                      "4294967296:1", "7:5:6", ""};
+    static struct node_conf node;
+    char err[512];
+
+    ck_assert_int_eq(node_param(&node, "ledger_mark", "7:18446744073709551615", err,
+                                sizeof(err)), 0);
+    ck_assert_uint_eq(node.ledger_mark_on, 1);
+    ck_assert_uint_eq(node.ledger_mark_run, 7);
+    ck_assert_uint_eq(node.ledger_mark, UINT64_MAX);
+    memset(&node, 0, sizeof(node));
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ck_assert_int_eq(node_param(&node, "ledger_mark", bad[i], err, sizeof(err)), -EINVAL);
+        ck_assert_msg(strstr(err, "is not RUN:ID") != NULL, "%s: %s", bad[i], err);
+        ck_assert_uint_eq(node.ledger_mark_on, 0);
+    }
+}
+END_TEST
+
 START_TEST(test_farm_file)
 {
     char err[1024], want[1024], key[64], range[96];
@@ -615,6 +639,7 @@ Suite *ebf_param_use_suite(void)
     tcase_add_test(tc, test_ports);
     tcase_add_test(tc, test_event_frames);
     tcase_add_test(tc, test_configure);
+    tcase_add_test(tc, test_ledger_mark);
     tcase_add_test(tc, test_farm_file);
     tcase_add_test(tc, test_default_values);
     tcase_add_test(tc, test_default_help);
