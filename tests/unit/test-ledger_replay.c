@@ -11,33 +11,11 @@
 #include "farm_demo.h"
 #include "ledger.h"
 #include "summary.h"
+#include "test-kv.h"
 
 #define N 1000                   /* events 0..999 */
 #define MARK 601                 /* the highest low of place 1 a readout accepted */
 #define DIED 640                 /* node1 decided place 1's ids below this */
-
-static void put(struct ebf_kv *kv, const char *key, uint64_t v)
-{
-    kv->pair = realloc(kv->pair, (kv->n + 1) * sizeof(kv->pair[0]));
-    ck_assert_ptr_nonnull(kv->pair);
-    snprintf(kv->pair[kv->n].key, sizeof(kv->pair[0].key), "%s", key);
-    snprintf(kv->pair[kv->n].val, sizeof(kv->pair[0].val), "%llu", (unsigned long long)v);
-    kv->n++;
-}
-
-static void put_idset(struct ebf_kv *kv, const char *prefix, const struct ebf_idset *r)
-{
-    char key[96];
-
-    for (unsigned c = 0; c < EBF_IDSET_CELLS; c++) {
-        snprintf(key, sizeof(key), "%s.count.%u", prefix, c);
-        put(kv, key, r->count[c]);
-        snprintf(key, sizeof(key), "%s.id_sum.%u", prefix, c);
-        put(kv, key, r->id_sum[c]);
-        snprintf(key, sizeof(key), "%s.hash_sum.%u", prefix, c);
-        put(kv, key, r->hash_sum[c]);
-    }
-}
 
 /* What one process decided: ids, accept/reject counts, digest. */
 struct side {
