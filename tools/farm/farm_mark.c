@@ -10,18 +10,23 @@
 #include "farm_launch.h"
 #include "ledger_replay.h"
 
-/* The highest release.low.<place> the answering readouts report;
- * UINT64_MAX when none reports one (failover off). */
+/* The highest release.low.<place> the answering readouts report (0 for
+ * one that declared the place dead, fo.dead_from.<place>, and reports no
+ * watermark: a zero may be left out); UINT64_MAX when no readout reports
+ * either (failover off). */
 static uint64_t place_mark(const struct farm_state *st, int place)
 {
-    char key[64];
+    char low[64], dead[64];
     uint64_t x = UINT64_MAX;
 
-    snprintf(key, sizeof(key), "%s.%d", LEDGER_RO_LOW, place);
+    snprintf(low, sizeof(low), "%s.%d", LEDGER_RO_LOW, place);
+    snprintf(dead, sizeof(dead), "%s.%d", LEDGER_RO_DEAD_FROM, place);
     for (unsigned i = 0; i < st->n; i++) {
         if (st->proc[i].role != FARM_READOUT || !farm_launch_answers(st, &st->proc[i]))
             continue;
-        uint64_t v = farm_counter(&st->proc[i], key, UINT64_MAX, NULL);
+        uint64_t v = farm_counter(&st->proc[i], low, UINT64_MAX, NULL);
+        if (v == UINT64_MAX && farm_counter(&st->proc[i], dead, UINT64_MAX, NULL) != UINT64_MAX)
+            v = 0;
         if (v != UINT64_MAX && (x == UINT64_MAX || v > x))
             x = v;
     }

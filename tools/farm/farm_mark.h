@@ -7,8 +7,9 @@
 
 /*
  * For every SFC of st that is gone (farm_launch_answers) and whose place
- * the readouts report a watermark for (release.low.<place>, failover on),
- * X = the highest of them; each answering node of that place is then
+ * the readouts report a watermark for (release.low.<place>) or declared
+ * dead (fo.dead_from.<place>: failover on), X = the highest watermark (0
+ * where none is reported); each answering node of that place is then
  * configured with ledger_mark=<run>:<X>, so that its counters carry the
  * record of the ids it decided at or above X (ledger.acks_after_release,
  * docs/protocol.md 13.6). Call after the nodes stopped and before the
