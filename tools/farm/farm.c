@@ -10,12 +10,25 @@
 #include <unistd.h>
 
 #include "farm_ask.h"
+#include "farm_collect.h"
 #include "farm_demo_netns.h"
 #include "farm_proc.h"
 #include "farm_scenario.h"
 #include "farm_signal.h"
 #include "farmctl.h"
 #include "farmfile.h"
+
+/* The stop in stages with the places of spec's shape (the demo's, which
+ * is not its file's). */
+static int stop_run(const struct farm_spec *spec, struct farm_state *st, struct farm_result *r,
+                    char *err, size_t len)
+{
+    int place[FARM_MAX_PROCS];
+
+    for (unsigned i = 0; i < st->n; i++)
+        place[i] = farm_spec_place(spec, st->proc[i].name);
+    return farmctl_stop_places(st, place, r, err, len);
+}
 
 /* Start the run, inject c's faults, wait for the readouts to finish and
  * stop it in stages, r receiving the final counters: 0, or -1 with r->error. */
@@ -39,19 +52,19 @@ static int one_run(const struct farm_conf *c, const struct farm_spec *spec, stru
         return -1;
     if (farm_wait_finished(st, timeout_s, err, len))
         return -1;
-    return farmctl_stop(st, r, err, len);
+    return stop_run(spec, st, r, err, len);
 }
 
 /* One Ctrl-C or SIGTERM ended the run's waits: stop it in stages, so the
  * ledger of what was generated closes; r->interrupted names the signal.
  * 0, or -1 with r->error (a second signal ends the stop too). */
-static int stop_early(struct farm_state *st, struct farm_result *r)
+static int stop_early(const struct farm_spec *spec, struct farm_state *st, struct farm_result *r)
 {
     int sig = farm_signal_last();
 
     fprintf(stderr, "ebfarm: %s: stopping the run in stages (once more to kill)\n",
             sig == SIGTERM ? "SIGTERM" : "SIGINT");
-    if (farmctl_stop(st, r, r->error, sizeof(r->error)) != 0)
+    if (stop_run(spec, st, r, r->error, sizeof(r->error)) != 0)
         return -1;
     r->interrupted = sig;
     return 0;
@@ -91,7 +104,7 @@ int farm_run(const struct farm_conf *c, struct farm_result *r)
     }
     rc = one_run(c, spec, st, r);
     if (rc != 0 && farm_signal_count() == 1)
-        rc = stop_early(st, r);
+        rc = stop_early(spec, st, r);
     farm_result_hosts(spec, r);
     /* Down in any case; its own failure counts only when the run was good.
      * The logs stay for a failure, not for a Ctrl-C. */

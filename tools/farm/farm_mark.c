@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "farm_ask.h"
 #include "farm_collect.h"
@@ -54,7 +55,7 @@ static unsigned mark_place(const struct farm_state *st, const int *place, int p,
     return n;
 }
 
-unsigned farm_mark_nodes(const struct farm_state *st)
+unsigned farm_mark_nodes(const struct farm_state *st, const int *places)
 {
     int place[FARM_MAX_PROCS];
     unsigned n = 0, gone = 0;
@@ -63,7 +64,10 @@ unsigned farm_mark_nodes(const struct farm_state *st)
         gone += st->proc[i].role == FARM_SFC && !farm_launch_answers(st, &st->proc[i]);
     if (!gone)
         return 0;               /* every SFC answers: nothing to mark, nothing loaded */
-    farm_state_places(st, place);
+    if (places)
+        memcpy(place, places, st->n * sizeof(place[0]));
+    else
+        farm_state_places(st, place);
     for (unsigned i = 0; i < st->n; i++) {
         if (st->proc[i].role != FARM_SFC || place[i] < 0 ||
             farm_launch_answers(st, &st->proc[i]))

@@ -14,8 +14,10 @@
  * record of the ids it decided at or above X (ledger.acks_after_release,
  * docs/protocol.md 13.6). Call after the nodes stopped and before the
  * final counters are taken. A node that refuses is named on stderr (the
- * ledger then finds the ids it decided twice). Returns the nodes marked.
+ * ledger then finds the ids it decided twice). places[i]: the place of
+ * st->proc[i] (farm_spec_place), or NULL to take them from the farm file
+ * st was brought up from (farm_state_places). Returns the nodes marked.
  */
-unsigned farm_mark_nodes(const struct farm_state *st);
+unsigned farm_mark_nodes(const struct farm_state *st, const int *places);
 
 #endif /* FARM_MARK_H */

@@ -247,6 +247,12 @@ static int stop_one(const struct farm_state *st, const struct farm_proc *p, char
 
 int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, size_t len)
 {
+    return farmctl_stop_places(st, NULL, r, err, len);
+}
+
+int farmctl_stop_places(const struct farm_state *st, const int *places, struct farm_result *r,
+                        char *err, size_t len)
+{
     static const enum farm_role stages[] = {FARM_READOUT, FARM_SFC, FARM_NODE};
     static const double stage_s[] = {60, 120, 60};
 
@@ -265,7 +271,7 @@ int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, 
             return -1;
     }
     r->id.stop_ms = farm_utc_now_ms();
-    farm_mark_nodes(st);
+    farm_mark_nodes(st, places);
     return farm_collect(st, r, err, len);
 }
 

@@ -40,6 +40,12 @@ int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len);
  */
 int farmctl_stop(const struct farm_state *st, struct farm_result *r, char *err, size_t len);
 
+/* The same, with the place of each process given (places[i] for
+ * st->proc[i], farm_spec_place) where the farm's shape is not its file's
+ * (the demo shapes it in memory); NULL: from the file. */
+int farmctl_stop_places(const struct farm_state *st, const int *places, struct farm_result *r,
+                        char *err, size_t len);
+
 /* Whether some process of st reports a run in progress (RUNNING or PAUSED). */
 int farmctl_run_in_progress(const struct farm_state *st);
 
