@@ -4,8 +4,8 @@
 #
 # A farm of 4 readouts, 4 SFCs and 8 nodes (two per SFC) on this host over
 # memif links, 2000 events/s (every link busy; the SFCs keep up, so that a
-# killed readout is not far ahead of the others), run.events 0. Each round is one
-# run: `up`, 1 s of traffic, then 4 processes of one role (every readout,
+# killed readout is not far ahead of the others: docs/status.md), run.events
+# 0. Each round is one run: `up`, 1 s of traffic, then 4 processes of one role (every readout,
 # every SFC, or one node of each SFC) are SIGKILLed one after another,
 # 0.3 s apart, without SIGSTOP first (the kill lands in
 # the middle of the survivors' bursts on the dead peer's links: DPDK 22.11's
@@ -15,8 +15,9 @@
 # - `stop` exits 0 with a closed ledger (no "NOT CLOSED");
 # - the summary names each killed process gone (a readout "lost from event
 #   N on", the SFCs "sfc0 gone, 4 SFC(s)", a node "gone").
-# ROUNDS rounds per role (default 5: 20 kills of each role; argv[3] overrides).
-# Usage: test-peer_kill.py SOURCE_DIR BUILD_DIR [ROUNDS]. Exit 0 passed, 1 failed.
+# ROUNDS rounds per role (default 5: 20 kills of each role); ROLES a comma
+# list of ro, sfc, node (default all three).
+# Usage: test-peer_kill.py SOURCE_DIR BUILD_DIR [ROUNDS [ROLES]]. Exit 0 passed, 1 failed.
 import glob
 import json
 import os
@@ -32,7 +33,7 @@ SRC, BUILD = sys.argv[1], sys.argv[2]
 ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 5
 EBFARM = os.path.join(BUILD, "tools", "ebfarm")
 NAME = "peerkill%d" % os.getpid()
-ROLES = ("ro", "sfc", "node")
+ROLES = sys.argv[4].split(",") if len(sys.argv) > 4 else ["ro", "sfc", "node"]
 
 FARM = """farm: %s
 defaults:
@@ -152,7 +153,7 @@ def main():
     t0 = time.time()
     try:
         for r in range(ROUNDS):
-            for role in (sys.argv[4].split(",") if len(sys.argv) > 4 else ROLES):
+            for role in ROLES:
                 one_round(env, path, role, r)
         left = procs_naming(tmp)
         check(not left, "processes left running: %r" % left)
@@ -167,7 +168,7 @@ def main():
         for d in glob.glob("/var/run/dpdk/*%s*" % NAME):
             shutil.rmtree(d, ignore_errors=True)
         shutil.rmtree(tmp, ignore_errors=True)
-    print("passed: %d SIGKILLs of each role in %.0f s" % (4 * ROUNDS, time.time() - t0))
+    print("passed: %d SIGKILLs each of %s in %.0f s" % (4 * ROUNDS, ", ".join(ROLES), time.time() - t0))
 
 
 main()
