@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-memif_unmap.c - a memif peer SIGKILLed: DPDK's interrupt thread takes the link down at once but unmaps the peer's regions only after the poll loop's next quiescent point (lib/ebf_unmap.c). */
+/* test-memif_unmap.c - a memif peer SIGKILLed (client or server): DPDK's interrupt thread takes the link down at once but unmaps the regions only after this end's poll loop passes a quiescent point (lib/ebf_unmap.c). */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,8 +22,8 @@ static void sleep_ms(unsigned ms)
     nanosleep(&ts, NULL);
 }
 
-/* How many of this process's mappings are memif regions (the client's
- * memfds, "memif_region_N", mapped by the server). */
+/* How many of this process's mappings are memif regions (memfds named
+ * "memif_region_N": the client makes them, both ends map them). */
 static int regions_mapped(void)
 {
     FILE *f = fopen("/proc/self/maps", "r");
@@ -63,10 +63,11 @@ static int link_up(uint16_t port)
     return l.link_status == RTE_ETH_LINK_UP;
 }
 
-/* The server's loop is online and holds off its quiescent point: after the
- * client's SIGKILL the link goes down but the regions stay mapped (the
- * interrupt thread waits in munmap); one ebf_guard_pass, and they go. */
-START_TEST(test_unmap_waits_for_the_loop)
+/* This end's loop is online and holds off its quiescent point: after the
+ * peer's SIGKILL the link goes down but the regions stay mapped (the
+ * interrupt thread waits in munmap); one ebf_guard_pass, and they go. The
+ * peer is a forked process (its own EAL); a client starts 0.5 s late. */
+static void unmap_waits(const char *role, const char *peer_role)
 {
     char sock[64];
     struct rte_mbuf *m[32];
@@ -76,12 +77,15 @@ START_TEST(test_unmap_waits_for_the_loop)
     pid_t child = fork();
     ck_assert_int_ge(child, 0);
     if (child == 0) {                       /* the peer: connect, then idle */
-        sleep_ms(500);
-        memif_end("client", sock);
+        if (strcmp(peer_role, "client") == 0)
+            sleep_ms(500);
+        memif_end(peer_role, sock);
         for (;;)
             sleep_ms(1000);
     }
-    uint16_t port = memif_end("server", sock);
+    if (strcmp(role, "client") == 0)
+        sleep_ms(500);
+    uint16_t port = memif_end(role, sock);
     ck_assert_int_eq(ebf_guard_online(), 0);
     ck_assert_uint_eq(rte_eth_rx_burst(port, 0, m, 32), 0);
     ebf_guard_pass();
@@ -103,6 +107,19 @@ START_TEST(test_unmap_waits_for_the_loop)
     unlink(sock);
     ebf_eal_cleanup();
 }
+
+/* A readout dead under its SFC (the SFC is the memif server). */
+START_TEST(test_server_survives_client)
+{
+    unmap_waits("server", "client");
+}
+END_TEST
+
+/* An SFC dead under its readout or node (memif clients). */
+START_TEST(test_client_survives_server)
+{
+    unmap_waits("client", "server");
+}
 END_TEST
 
 Suite *memif_unmap_suite(void);
@@ -113,7 +130,8 @@ Suite *memif_unmap_suite(void)
     TCase *tc = tcase_create("unmap");
 
     tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_unmap_waits_for_the_loop);
+    tcase_add_test(tc, test_server_survives_client);
+    tcase_add_test(tc, test_client_survives_server);
     suite_add_tcase(s, tc);
     return s;
 }
