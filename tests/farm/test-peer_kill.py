@@ -5,10 +5,10 @@
 # A farm of 4 readouts, 4 SFCs and 8 nodes (two per SFC) on this host over
 # memif links, 2000 events/s (every link busy; the SFCs keep up, so that a
 # killed readout is not far ahead of the others: docs/status.md), run.events
-# 0. Each round is one run: `up`, 1 s of traffic, then 4 processes of one role (every readout,
-# every SFC, or one node of each SFC) are SIGKILLed one after another,
-# 0.3 s apart, without SIGSTOP first (the kill lands in
-# the middle of the survivors' bursts on the dead peer's links: DPDK 22.11's
+# 0. Each round is one run: `up`, 1 s of traffic, then 4 processes of one
+# role (every readout, every SFC, or one node of each SFC) are SIGKILLed one
+# after another, 0.3 s apart, without SIGSTOP first (the kill may land in
+# the middle of a survivor's burst on the dead peer's link: DPDK 22.11's
 # memif race, docs/status.md). Checked per round, exactly:
 # - every process that was not killed is still running (not a zombie, not
 #   gone) 1.5 s after the last kill, and answers `status` in state RUNNING;
