@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test-memif_unmap.c - a memif peer SIGKILLed (client or server): DPDK's interrupt thread takes the link down at once but unmaps the regions only after this end's poll loop passes a quiescent point (lib/ebf_unmap.c). */
 #include <check.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +12,7 @@
 #include <unistd.h>
 
 #include <rte_bus_vdev.h>
+#include <rte_eal.h>
 #include <rte_ethdev.h>
 
 #include "ebf_guard.h"
@@ -35,6 +39,23 @@ static int regions_mapped(void)
         n += strstr(line, "memif_region_") != NULL;
     fclose(f);
     return n;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st, (void)flag, (void)f;
+    return remove(path);
+}
+
+/* The SIGKILLed peer's EAL runtime directory (test_eal_init's prefix, next
+ * to ours): it could not remove it itself. */
+static void remove_peer_runtime_dir(pid_t peer)
+{
+    char ours[PATH_MAX], dir[PATH_MAX + 32];
+
+    snprintf(ours, sizeof(ours), "%s", rte_eal_get_runtime_dir());
+    snprintf(dir, sizeof(dir), "%s/ebftest%d", dirname(ours), (int)peer);
+    nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
 }
 
 /* One end of the link on a fresh EAL: a started port, link up within 10 s. */
@@ -92,6 +113,7 @@ static void unmap_waits(const char *role, const char *peer_role)
     ck_assert_int_gt(regions_mapped(), 0);
     kill(child, SIGKILL);
     ck_assert_int_eq(waitpid(child, NULL, 0), child);
+    remove_peer_runtime_dir(child);
     for (int i = 0; i < 500 && link_up(port); i++)
         sleep_ms(10);
     ck_assert_int_eq(link_up(port), 0);
