@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ebf_proto.h"
+#include "ebf_route.h"
 
 enum kind { K_U32, K_U64, K_DBL, K_ARRIVALS, K_DIST };
 
@@ -53,6 +54,11 @@ static const struct key keys[] = {
     {"seed", K_U64, offsetof(struct sim_conf, seed), 0, 0},
     DBL(duration_s, 1e-6, 1e6),
     DBL(drain_s, 0, 1e6),
+    U32(failover, 0, 1),
+    DBL(release_ms, 0.01, 1000),
+    DBL(sfc_dead_ms, 0.01, 10000),
+    DBL(replay_mb, 0.001, 65536),
+    U32(ack_port, 0, 1),
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -67,7 +73,8 @@ void sim_conf_defaults(struct sim_conf *c)
         .trigger = SIM_DIST_EXP, .trigger_us = 1000, .trigger_sigma = 0.5, .accept = 0.1,
         .credits = 8, .capacity = 1024, .timeout_ms = 100, .node_timeout_ms = 300,
         .sfc_timeout_ms = 1000, .throttle_on = 0.75, .throttle_off = 0.5, .seed = 1,
-        .duration_s = 1, .drain_s = 2,
+        .duration_s = 1, .drain_s = 2, .release_ms = 10, .sfc_dead_ms = 100,
+        .replay_mb = 32,
     };
 }
 
@@ -226,6 +233,18 @@ int sim_conf_check(const struct sim_conf *c, char *err, size_t errlen)
         snprintf(err, errlen, "key 'sim.capacity': %u events of %u sources of %u-byte "
                  "fragments need %ju frame records, more than the event table's 2^32 - 1",
                  c->capacity, c->sources, c->frag_bytes, (uintmax_t)recs);
+        return -EINVAL;
+    }
+    if (c->failover && c->sfcs > EBF_ROUTE_MAX) {
+        snprintf(err, errlen, "key 'sim.failover': %u SFCs are more than the %d places a "
+                 "readout's dead set can name (EBF_ROUTE_MAX, docs/protocol.md 13.1)", c->sfcs,
+                 EBF_ROUTE_MAX);
+        return -EINVAL;
+    }
+    if (c->failover && c->sfc_dead_ms < c->release_ms) {
+        snprintf(err, errlen, "key 'sim.sfc_dead_ms': %g is below sim.release_ms (%g): every "
+                 "SFC would be declared dead between two release frames", c->sfc_dead_ms,
+                 c->release_ms);
         return -EINVAL;
     }
     for (unsigned i = 0; i < c->n_faults; i++)

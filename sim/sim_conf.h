@@ -15,7 +15,9 @@
  */
 
 #define SIM_MAX_FAULTS 16
-#define SIM_MAX_PIECES 512       /* frames a fragment (an event's tag has 9 bits for it) */
+#define SIM_MAX_PIECES 512
+#define SIM_REPLAY_HOLD_S 1.0    /* a full replay buffer holds the trigger this long, then
+                                  * drops its oldest record (docs/protocol.md 13.3) */       /* frames a fragment (an event's tag has 9 bits for it) */
 
 enum sim_dist { SIM_DIST_FIXED, SIM_DIST_EXP, SIM_DIST_LOGNORMAL };
 
@@ -57,6 +59,12 @@ struct sim_conf {
     uint64_t seed;
     double duration_s;           /* triggers for this long */
     double drain_s;              /* then at most this long for the last acks */
+    uint32_t failover;           /* 1: release frames, replay buffer, route over the live
+                                  * SFCs (docs/protocol.md 13); 0: a dead SFC's share is lost */
+    double release_ms;           /* failover: an SFC's release period */
+    double sfc_dead_ms;          /* failover: the readouts' detection bound */
+    double replay_mb;            /* failover: each readout's replay buffer, MiB */
+    uint32_t ack_port;           /* 1: acks take the SFC's switch port (can drop) */
     unsigned n_faults;
     struct sim_fault fault[SIM_MAX_FAULTS];
 };

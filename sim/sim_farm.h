@@ -30,7 +30,8 @@ enum sim_lost {
     SIM_LOST_BUILDING,           /* stopped_building */
     SIM_LOST_NO_NODE,            /* no_node */
     SIM_LOST_UNACKED,            /* stopped_unacked */
-    SIM_LOST_SFC,                /* sfc_lost: a dead SFC's, no node decided */
+    SIM_LOST_SFC,                /* sfc_lost: a dead SFC's, no node decided (with
+                                  * failover: no live SFC was left to replay it to) */
     SIM_LOST_MAX
 };
 
@@ -38,6 +39,8 @@ struct sim_ledger {
     uint64_t generated, accepted, rejected, incomplete;
     uint64_t lost[SIM_LOST_MAX], lost_total;
     uint64_t late_acks, nodes_dead, redispatched, revived, gone_decided;
+    uint64_t replay_acked;       /* failover: acks the survivors took of replayed events */
+    uint64_t redecided;          /* failover: decided by a dead SFC's node and again */
     int64_t unaccounted;         /* generated - (accepted + rejected + lost) */
     int digest_match, ids_match, nodes_agree, closed;
 };
@@ -71,6 +74,17 @@ struct sim_result {
     uint32_t evtab_peak;         /* most events any SFC held */
     struct ebf_hist latency_ns;  /* trigger -> ack taken, per decided event */
     struct sim_series series;
+    /* Failover (docs/protocol.md 13), when on */
+    uint64_t release_frames;     /* release frames the readouts accepted */
+    uint64_t sfc_deaths;         /* SFCs the readouts declared dead */
+    double died_s, detected_s;   /* the first SFC death, its detection (-1: none) */
+    double recovered_s;          /* the last replayed event decided (-1: none) */
+    uint64_t replayed;           /* events sent again */
+    uint64_t replay_peak_bytes;  /* most bytes one source's replay buffer held */
+    uint64_t replay_peak_events;
+    double replay_held_s;        /* triggers held for a full replay buffer */
+    uint64_t replay_dropped;     /* records freed unreleased (buffer full past the hold) */
+    uint64_t ack_drops;          /* acks dropped at an SFC's switch port (ack_port) */
     /* The simulator itself */
     uint64_t sim_events;
     uint64_t queue_peak;         /* most events queued at once */

@@ -6,8 +6,14 @@
 #include <stdint.h>
 
 #include "ebf_idset.h"
+#include "ro_failover.h"
+#include "ro_replay.h"
 #include "sfc_credit.h"
 #include "sfc_evtab.h"
+#include "sfc_guard.h"
+#include "sfc_lowmark.h"
+#include "sfc_release.h"
+#include "sfc_stats.h"
 #include "sim_evq.h"
 #include "sim_farm.h"
 #include "sim_port.h"
@@ -26,12 +32,37 @@ enum sim_kind {
     EV_EVT_NODE,                 /* an event's last frame reaches its node */
     EV_NODE_DONE,                /* a node decided; aux: its stall count then */
     EV_ACK_SFC,                  /* an ack reaches its SFC; aux: accepted */
+    EV_ACK_SW,                   /* an ack reaches the switch port toward its SFC (ack_port) */
     EV_SFC_TICK,                 /* an SFC's timeouts */
     EV_NODE_CHECK,               /* an SFC looks at a silent node */
     EV_THROTTLE,                 /* readouts hear an SFC's throttle; aux: on */
     EV_FAULT,                    /* fault obj happens */
     EV_SFC_GIVEN_UP,             /* readouts give SFC obj up */
     EV_END,                      /* the drain deadline */
+    EV_RELEASE,                  /* failover: SFC obj's release stage is due */
+    EV_RELEASE_RO,               /* failover: SFC obj's release frame reaches the readouts;
+                                  * arg: low, t0: seq << 32 | next_seq, aux: epoch, x: n_src */
+    EV_RO_POLL,                  /* failover: the readouts look for silent SFCs */
+};
+
+/* Failover state of one SFC (docs/protocol.md 13; sim/sim_fo.c). */
+struct sim_sfc_fo {
+    struct sfc_lowmark *lowmark; /* the table's held ids (sfc_evtab_conf.lowmark) */
+    struct sfc_guard *guard;     /* its sources' bindings and source 0's sequence */
+    struct sfc_seq_stats seq_st;
+    struct sfc_release rel;      /* period, numbering */
+    uint64_t *next_by_src;       /* 1 + the highest id heard per source */
+    uint8_t *replayed;           /* per table slot: built from a replayed piece */
+    uint64_t x_low;              /* the highest low the readouts accepted from it */
+    uint64_t replay_acked;       /* acks it took of replayed events */
+    uint64_t replay_acked_digest;
+};
+
+/* A decision a node made at or above its SFC's accepted low of the time:
+ * one the readouts may replay if that SFC dies (13.6). */
+struct sim_late_dec {
+    uint64_t id;
+    uint8_t accept;
 };
 
 struct sim_sfc {
@@ -50,6 +81,8 @@ struct sim_sfc {
     uint64_t lost[SIM_LOST_MAX];
     uint64_t acked_digest, lost_digest;
     struct ebf_idset acked_ids, lost_ids, late_ids;
+    struct ebf_idset ackdrop_ids;    /* acks its switch port dropped (ack_port) */
+    struct sim_sfc_fo fo;        /* failover on only */
 };
 
 struct sim_node {
@@ -60,12 +93,31 @@ struct sim_node {
     uint8_t declared;            /* its SFC declared it dead */
     uint64_t accepted, rejected;
     struct ebf_idset ack_ids;    /* the acks it sent */
+    uint64_t ack_digest;         /* sum of ebf_mix64 over them */
+    struct sim_late_dec *late;   /* failover: its decisions at or above its SFC's low */
+    uint32_t n_late, cap_late;
 };
 
 struct sim_source {
     struct sim_port link;        /* its link toward the switch */
     uint64_t cpu_busy;
     uint64_t down_from, down_until;
+};
+
+/* The readouts' failover side (sim/sim_fo.c): all readouts hear an SFC's
+ * release frames at the same time, so one view (ro_failover) stands for
+ * each of theirs; one replay buffer (ro_replay), source 0's, stands for
+ * each source's (every source sends every event, the same bytes). */
+struct sim_ro_fo {
+    struct ro_failover view;
+    struct ro_replay rb;
+    uint64_t *trig_t;            /* per record of rb: its event's trigger time */
+    uint32_t *seq0;              /* per SFC: the next sequence number of source 0 toward it */
+    uint64_t full_since;         /* the buffer was found full (trigger held) since */
+    int full;                    /* the trigger waits for room */
+    struct ebf_idset lost_ids;   /* no live SFC left to send or replay them to */
+    uint64_t lost_digest;
+    uint64_t lost_no_place;
 };
 
 struct sim_farm {
@@ -93,6 +145,7 @@ struct sim_farm {
     uint64_t timeout;            /* build timeout, ps */
     uint64_t bin_ps;             /* time series bin */
     int err;                     /* first error (-ENOMEM) */
+    struct sim_ro_fo ro;         /* failover on only */
 };
 
 /* The time series' bin of farm time now. */
@@ -106,6 +159,16 @@ static inline unsigned sim_bin(const struct sim_farm *f)
  * grow the queue is kept in f->err and ends the run. */
 void sim_push(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, uint16_t aux,
               uint64_t arg, uint64_t t0);
+/* The same with the third argument x. */
+void sim_push_x(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, uint16_t aux,
+                uint64_t arg, uint64_t t0, uint32_t x);
+
+/* sim_farm.c: every source's fragment of event e (triggered at t0) toward
+ * SFC k from now; replay: sent again after a death. */
+void sim_emit_to(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t now, uint64_t t0,
+                 int replay);
+/* A trigger that waited (throttle, full replay buffer) may go now. */
+void sim_trigger_resume(struct sim_farm *f);
 
 /* sim_sfc.c */
 int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen);
@@ -113,6 +176,7 @@ void sim_sfc_fini(struct sim_farm *f, uint32_t k);
 void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev);
 void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev);
 void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev);
+void sim_sfc_ack_sw(struct sim_farm *f, const struct sim_ev *ev);
 void sim_sfc_tick(struct sim_farm *f, uint32_t k);
 void sim_sfc_node_check(struct sim_farm *f, uint32_t node);
 void sim_sfc_die(struct sim_farm *f, uint32_t k);
@@ -123,6 +187,22 @@ uint32_t sim_sfc_held(const struct sim_farm *f, uint32_t k);
 void sim_node_event(struct sim_farm *f, const struct sim_ev *ev);
 void sim_node_done(struct sim_farm *f, const struct sim_ev *ev);
 void sim_node_stall(struct sim_farm *f, uint32_t node, uint64_t from, uint64_t len);
+
+/* sim_fo.c: failover (on with c->failover) */
+int sim_fo_init(struct sim_farm *f, char *err, size_t errlen);
+void sim_fo_fini(struct sim_farm *f);
+int sim_fo_sfc_init(struct sim_farm *f, uint32_t k, struct sfc_evtab_conf *tc);
+void sim_fo_sfc_fini(struct sim_farm *f, uint32_t k);
+uint32_t sim_fo_route(struct sim_farm *f, uint64_t e);
+int sim_fo_room(struct sim_farm *f);
+void sim_fo_sent(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t t0);
+void sim_fo_frag(struct sim_farm *f, uint32_t k, uint16_t source, uint64_t id, uint32_t seq);
+void sim_fo_release(struct sim_farm *f, uint32_t k);
+void sim_fo_release_heard(struct sim_farm *f, const struct sim_ev *ev);
+void sim_fo_poll(struct sim_farm *f);
+/* Event id has no live SFC to go to: lost (sfc_lost). */
+void sim_fo_lost(struct sim_farm *f, uint64_t id);
+void sim_fo_decided(struct sim_farm *f, uint32_t node, uint64_t id, int accept);
 
 /* sim_ledger.c */
 void sim_ledger_close(struct sim_farm *f);

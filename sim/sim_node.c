@@ -2,6 +2,8 @@
 /* sim_node.c - a simulated trigger node: a queue of events, a trigger time each, a decision, an ack. */
 #include "sim_farm_private.h"
 
+#include "ebf_mix.h"
+
 /* One trigger time from the configured distribution, ps. */
 static uint64_t trigger_time(struct sim_farm *f)
 {
@@ -53,7 +55,13 @@ void sim_node_done(struct sim_farm *f, const struct sim_ev *ev)
     else
         x->rejected++;
     ebf_idset_add(&x->ack_ids, ev->arg);
-    sim_push(f, f->now + f->ack_delay, EV_ACK_SFC, ev->obj, (uint16_t)accept, ev->arg, 0);
+    x->ack_digest += ebf_mix64(ev->arg);
+    if (f->c->failover)
+        sim_fo_decided(f, ev->obj, ev->arg, accept);
+    if (f->c->ack_port)          /* its link, then the switch port toward its SFC */
+        sim_push(f, f->now + f->ack_delay / 2, EV_ACK_SW, ev->obj, (uint16_t)accept, ev->arg, 0);
+    else
+        sim_push(f, f->now + f->ack_delay, EV_ACK_SFC, ev->obj, (uint16_t)accept, ev->arg, 0);
 }
 
 /* Node stops processing for len from `from`: what it is busy with moves on

@@ -69,6 +69,19 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
             (double)r->latency_ns.max / 1e6, (uintmax_t)r->latency_ns.count);
     fprintf(out, "  rate      %.1f events/s decided over %g s of triggers\n",
             decided / c->duration_s, c->duration_s);
+    if (c->failover)
+        fprintf(out, "  failover  release every %g ms, dead after %g ms: %ju release frames, %ju "
+                "SFCs declared dead (first died %.3f s, detected %.3f s), %ju events replayed, "
+                "%ju decided by a survivor (last at %.3f s), %ju decided twice; replay buffer "
+                "per source: peak %ju bytes (%ju events) of %g MiB, held %.3f s, %ju dropped\n",
+                c->release_ms, c->sfc_dead_ms, (uintmax_t)r->release_frames,
+                (uintmax_t)r->sfc_deaths, r->died_s, r->detected_s, (uintmax_t)r->replayed,
+                (uintmax_t)r->l.replay_acked, r->recovered_s, (uintmax_t)r->l.redecided,
+                (uintmax_t)r->replay_peak_bytes, (uintmax_t)r->replay_peak_events, c->replay_mb,
+                r->replay_held_s, (uintmax_t)r->replay_dropped);
+    if (c->ack_port)
+        fprintf(out, "  acks      through the SFCs' switch ports: %ju dropped\n",
+                (uintmax_t)r->ack_drops);
     text_ledger(out, &r->l);
     fprintf(out, "  model     %ju simulator events, queue peak %ju\n", (uintmax_t)r->sim_events,
             (uintmax_t)r->queue_peak);
@@ -118,6 +131,21 @@ static json_t *json_net(const struct sim_result *r)
                      "held_s", r->held_s, "timed_out", (json_int_t)r->timed_out);
 }
 
+static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
+{
+    return json_pack("{s:f,s:f,s:I,s:I,s:f,s:f,s:I,s:I,s:f,s:I,s:I,s:I,s:f,s:f,s:I}",
+                     "release_ms", c->release_ms, "sfc_dead_ms", c->sfc_dead_ms,
+                     "release_frames", (json_int_t)r->release_frames,
+                     "sfc_deaths", (json_int_t)r->sfc_deaths, "died_s", r->died_s,
+                     "detected_s", r->detected_s, "replayed", (json_int_t)r->replayed,
+                     "replay_acked", (json_int_t)r->l.replay_acked, "recovered_s", r->recovered_s,
+                     "redecided", (json_int_t)r->l.redecided,
+                     "replay_peak_bytes", (json_int_t)r->replay_peak_bytes,
+                     "replay_peak_events", (json_int_t)r->replay_peak_events,
+                     "replay_mb", c->replay_mb, "replay_held_s", r->replay_held_s,
+                     "replay_dropped", (json_int_t)r->replay_dropped);
+}
+
 int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,
                     const struct sim_result *r)
 {
@@ -132,6 +160,10 @@ int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,
                           "model", "sim_events", (json_int_t)r->sim_events,
                           "queue_peak", (json_int_t)r->queue_peak);
 
+    if (o && c->failover)
+        json_object_set_new(o, "failover", json_fo(c, r));
+    if (o && c->ack_port)
+        json_object_set_new(o, "ack_drops", json_integer((json_int_t)r->ack_drops));
     if (!o)
         return -ENOMEM;
     json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));

@@ -32,6 +32,8 @@ int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
         .free_frame = free_frame,
     };
 
+    if (c->failover && sim_fo_sfc_init(f, k, &tc) != 0)
+        return snprintf(err, errlen, "out of memory"), -ENOMEM;
     s->tab = sfc_evtab_create(&tc);
     s->credit = sfc_credit_create((uint16_t)c->nodes_per_sfc, c->credits);
     if (!s->tab || !s->credit) {
@@ -49,6 +51,7 @@ int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
     ebf_idset_init(&s->acked_ids);
     ebf_idset_init(&s->lost_ids);
     ebf_idset_init(&s->late_ids);
+    ebf_idset_init(&s->ackdrop_ids);
     return 0;
 }
 
@@ -62,6 +65,8 @@ void sim_sfc_fini(struct sim_farm *f, uint32_t k)
         sfc_credit_destroy(s->credit);
     sim_port_fini(&s->port);
     sim_port_fini(&s->uplink);
+    if (f->c->failover)
+        sim_fo_sfc_fini(f, k);
 }
 
 uint32_t sim_sfc_held(const struct sim_farm *f, uint32_t k)
@@ -153,7 +158,8 @@ static void dispatch(struct sim_farm *f, uint32_t k)
 
 void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev)
 {
-    struct sim_sfc *s = &f->sfc[ev->obj];
+    uint32_t k = ev->obj & ~(1u << 31);
+    struct sim_sfc *s = &f->sfc[k];
     uint32_t p = ev->aux >> 7, last = p + 1 == f->n_pieces;
     uint32_t len = last ? f->c->frag_bytes - p * f->max_piece : f->max_piece;
     uint64_t arr;
@@ -171,12 +177,13 @@ void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev)
         return;
     }
     uint64_t done = cpu(s, arr, f->c->sfc_frame_ns);
-    sim_push(f, done, EV_FRAG_SFC, ev->obj, ev->aux, ev->arg, ev->t0);
+    sim_push_x(f, done, EV_FRAG_SFC, ev->obj, ev->aux, ev->arg, ev->t0, ev->x);
 }
 
 void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
 {
-    struct sim_sfc *s = &f->sfc[ev->obj];
+    uint32_t k = ev->obj & ~(1u << 31), replayed = ev->obj >> 31;
+    struct sim_sfc *s = &f->sfc[k];
     uint32_t p = ev->aux >> 7, slot;
     struct ebf_frag_hdr h = {
         .source = ev->aux & 0x7f,
@@ -193,12 +200,16 @@ void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
         f->r->dead_sfc_frames++;
         return;
     }
+    if (f->c->failover)
+        sim_fo_frag(f, k, h.source, ev->arg, ev->x);
     enum sfc_add_result rc = sfc_evtab_add(s->tab, &h, &piece_marker, 0, f->now, &slot);
+    if (replayed && (rc == SFC_ADD_PARTIAL || rc == SFC_ADD_COMPLETE))
+        s->fo.replayed[slot] = 1;
     if (rc == SFC_ADD_COMPLETE)
-        dispatch(f, ev->obj);
+        dispatch(f, k);
     else if (rc == SFC_ADD_TABLE_FULL)
         lose(s, SIM_LOST_TABLE_FULL, ev->arg);
-    throttle(f, ev->obj);
+    throttle(f, k);
 }
 
 /* --- Acks, timeouts, dead nodes ------------------------------------------- */
@@ -242,11 +253,37 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
     s->incomplete += e->incomplete;
     s->acked_digest += ebf_mix64(ev->arg);
     ebf_idset_add(&s->acked_ids, ev->arg);
+    if (f->c->failover && s->fo.replayed[slot]) {
+        s->fo.replayed[slot] = 0;
+        s->fo.replay_acked++;
+        f->r->recovered_s = (double)f->now / PS_PER_S;
+    }
     sfc_evtab_release(s->tab, slot);
     sfc_credit_ack(s->credit, n);
     sfc_credit_grant(s->credit, n, 1);
     dispatch(f, k);
     throttle(f, k);
+}
+
+/* An ack (credit frame of one ack) reaches the switch port toward its
+ * SFC: it queues behind the fragments there and drops when the buffer is
+ * full; a dropped ack leaves its event unacked and its credit gone, as
+ * in the farm (the node does not send it again). */
+void sim_sfc_ack_sw(struct sim_farm *f, const struct sim_ev *ev)
+{
+    struct sim_sfc *s = &f->sfc[ev->obj / f->c->nodes_per_sfc];
+    uint32_t len = EBF_CREDIT_HLEN + EBF_ACK_LEN + EBF_UDP_HLEN + EBF_IPV4_HLEN + EBF_ETH_HLEN +
+                   WIRE_EXTRA;
+    uint64_t arr;
+
+    if (s->dead)
+        return;
+    if (sim_port_send(&s->port, f->now, len, &arr) != 0) {
+        f->r->ack_drops++;
+        ebf_idset_add(&s->ackdrop_ids, ev->arg);
+        return;
+    }
+    sim_push(f, arr, EV_ACK_SFC, ev->obj, ev->aux, ev->arg, 0);
 }
 
 /* Drained: the triggers stopped, no fragment on its way, nothing held,
