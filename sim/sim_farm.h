@@ -72,6 +72,7 @@ struct sim_result {
     uint32_t port_peak;          /* most bytes any SFC port held */
     uint64_t port_peak_sum;      /* sum over SFC ports of their peaks */
     uint32_t evtab_peak;         /* most events any SFC held */
+    double sfc_busy_max;         /* the busiest SFC lcore's busy time / farm time */
     struct ebf_hist latency_ns;  /* trigger -> ack taken, per decided event */
     struct sim_series series;
     /* Failover (docs/protocol.md 13), when on */

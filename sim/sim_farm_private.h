@@ -71,6 +71,7 @@ struct sim_sfc {
     struct sim_port port;        /* the switch's output port toward this SFC */
     struct sim_port uplink;      /* its own link toward the switch */
     uint64_t cpu_busy;           /* its data-plane lcore is busy until */
+    uint64_t busy_ps;            /* and was busy this long in all */
     uint32_t on_events;          /* throttle: fill on, fill off (events held) */
     uint32_t off_events;
     int throttle_want;

@@ -60,8 +60,9 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
             (uintmax_t)r->link_lost, (uintmax_t)r->sfc_gone_frames,
             (uintmax_t)r->dead_sfc_frames);
     fprintf(out, "  buffers   switch port toward an SFC: peak %u bytes (mean of the peaks %.0f); "
-            "event table: peak %u events held of %u\n", r->port_peak,
-            c->sfcs ? (double)r->port_peak_sum / c->sfcs : 0.0, r->evtab_peak, c->capacity);
+            "event table: peak %u events held of %u; busiest SFC lcore %.1f%% busy\n",
+            r->port_peak, c->sfcs ? (double)r->port_peak_sum / c->sfcs : 0.0, r->evtab_peak,
+            c->capacity, 100 * r->sfc_busy_max);
     fprintf(out, "  throttle  on %ju times, readouts held %.3f s; %ju events timed out building\n",
             (uintmax_t)r->throttle_on, r->held_s, (uintmax_t)r->timed_out);
     fprintf(out, "  latency   trigger to ack: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms "
@@ -162,6 +163,8 @@ int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,
 
     if (o && c->failover)
         json_object_set_new(o, "failover", json_fo(c, r));
+    if (o)
+        json_object_set_new(o, "sfc_busy_max", json_real(r->sfc_busy_max));
     if (o && c->ack_port)
         json_object_set_new(o, "ack_drops", json_integer((json_int_t)r->ack_drops));
     if (!o)

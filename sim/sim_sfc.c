@@ -88,6 +88,7 @@ static void lose(struct sim_sfc *s, enum sim_lost why, uint64_t id)
 /* Busy the SFC's lcore for cost ns from now (or from when it is free). */
 static uint64_t cpu(struct sim_sfc *s, uint64_t now, double cost_ns)
 {
+    s->busy_ps += (uint64_t)(cost_ns * PS_PER_NS);
     s->cpu_busy = (s->cpu_busy > now ? s->cpu_busy : now) + (uint64_t)(cost_ns * PS_PER_NS);
     return s->cpu_busy;
 }
@@ -359,6 +360,8 @@ void sim_sfc_leftovers(struct sim_farm *f, uint32_t k)
     struct sim_sfc *s = &f->sfc[k];
 
     f->r->port_peak_sum += s->port.peak_occ;
+    if (f->now && (double)s->busy_ps / (double)f->now > f->r->sfc_busy_max)
+        f->r->sfc_busy_max = (double)s->busy_ps / (double)f->now;
     if (s->port.peak_occ > f->r->port_peak)
         f->r->port_peak = s->port.peak_occ;
     if (s->dead)

@@ -45,6 +45,25 @@ print("" if ok else "FAIL: JSON summary: %s / %s" % (l, self))
 sys.exit(0 if ok else 1)
 PY
 
+# Failover on the same farm: its SFC death loses nothing, the same bytes per
+# seed; --fault adds a second death (two of four SFCs: still nothing lost).
+"$ebfarm" sim "$farm" --set failover=1 --json >"$tmp/fo1.json" 2>/dev/null || fail "failover: exit $?"
+"$ebfarm" sim "$farm" --set failover=1 --json >"$tmp/fo2.json" 2>/dev/null || fail "failover again: exit $?"
+cmp -s "$tmp/fo1.json" "$tmp/fo2.json" || fail "failover: the same seed printed different JSON"
+"$ebfarm" sim "$farm" --set failover=1 --fault "sfc_death 0 3.0" --json >"$tmp/fo3.json" \
+    2>/dev/null || fail "failover, two deaths: exit $?"
+python3 - "$tmp/fo1.json" "$tmp/fo3.json" <<'PY' || rc=1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+ok = all(o["ledger"]["closed"] and o["ledger"]["lost_total"] == 0 for o in (a, b))
+ok = ok and a["failover"]["sfc_deaths"] == 1 and b["failover"]["sfc_deaths"] == 2
+ok = ok and a["failover"]["replayed"] == a["failover"]["replay_acked"] > 0
+print("" if ok else "FAIL: failover: %s / %s" % (a["failover"], b["failover"]))
+sys.exit(0 if ok else 1)
+PY
+"$ebfarm" sim "$farm" --fault "sfc_death 9 1.0" >/dev/null 2>"$tmp/bf.err"
+[ $? -eq 2 ] || fail "--fault on a missing SFC: not exit 2"
+
 # The LHCb 2003 farm loads and closes its ledger (50 ms of farm time).
 "$ebfarm" sim "$root/farms/sim-lhcb2003.yaml" --duration 0.05 >"$tmp/lhcb.txt" 2>/dev/null ||
     fail "sim-lhcb2003: exit $?"
