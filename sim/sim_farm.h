@@ -67,6 +67,7 @@ struct sim_result {
     uint64_t dead_sfc_frames;    /* reached an SFC that was dead */
     uint64_t dead_node_events;   /* reached a node that was dead */
     uint64_t timed_out;          /* events that timed out building */
+    uint64_t stale_pieces;       /* refused: older than the SFC's done window */
     uint64_t throttle_on;        /* throttle transitions to on, all SFCs */
     double held_s;               /* the readouts were held this long */
     uint32_t port_peak;          /* most bytes any SFC port held */

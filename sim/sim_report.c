@@ -63,8 +63,9 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
             "event table: peak %u events held of %u; busiest SFC lcore %.1f%% busy\n",
             r->port_peak, c->sfcs ? (double)r->port_peak_sum / c->sfcs : 0.0, r->evtab_peak,
             c->capacity, 100 * r->sfc_busy_max);
-    fprintf(out, "  throttle  on %ju times, readouts held %.3f s; %ju events timed out building\n",
-            (uintmax_t)r->throttle_on, r->held_s, (uintmax_t)r->timed_out);
+    fprintf(out, "  throttle  on %ju times, readouts held %.3f s; %ju events timed out building, "
+            "%ju pieces older than the done window\n", (uintmax_t)r->throttle_on, r->held_s,
+            (uintmax_t)r->timed_out, (uintmax_t)r->stale_pieces);
     fprintf(out, "  latency   trigger to ack: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms "
             "(%ju events)\n", ms(r, 0.5), ms(r, 0.9), ms(r, 0.99),
             (double)r->latency_ns.max / 1e6, (uintmax_t)r->latency_ns.count);
@@ -94,7 +95,7 @@ static json_t *json_ledger(const struct sim_ledger *l)
 
     for (int i = 0; i < SIM_LOST_MAX; i++)
         json_object_set_new(lost, sim_lost_name((enum sim_lost)i), json_integer((json_int_t)l->lost[i]));
-    return json_pack("{s:I,s:I,s:I,s:I,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b,s:b}",
+    return json_pack("{s:I,s:I,s:I,s:I,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b,s:b}",
                      "generated", (json_int_t)l->generated, "accepted", (json_int_t)l->accepted,
                      "rejected", (json_int_t)l->rejected, "incomplete", (json_int_t)l->incomplete,
                      "lost", lost, "lost_total", (json_int_t)l->lost_total,
@@ -103,6 +104,8 @@ static json_t *json_ledger(const struct sim_ledger *l)
                      "redispatched", (json_int_t)l->redispatched,
                      "late_acks", (json_int_t)l->late_acks, "revived", (json_int_t)l->revived,
                      "gone_decided", (json_int_t)l->gone_decided,
+                     "replay_acked", (json_int_t)l->replay_acked,
+                     "redecided", (json_int_t)l->redecided,
                      "digest_match", l->digest_match, "ids_match", l->ids_match,
                      "nodes_agree", l->nodes_agree, "closed", l->closed);
 }
@@ -120,7 +123,7 @@ static json_t *json_farm(const char *farm, const struct sim_conf *c, const struc
 
 static json_t *json_net(const struct sim_result *r)
 {
-    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I,s:i,s:I,s:f,s:I}",
+    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I,s:i,s:I,s:f,s:I,s:I}",
                      "frames", (json_int_t)r->frames, "switch_drops", (json_int_t)r->switch_drops,
                      "link_lost", (json_int_t)r->link_lost,
                      "sfc_gone_frames", (json_int_t)r->sfc_gone_frames,
@@ -129,7 +132,8 @@ static json_t *json_net(const struct sim_result *r)
                      "port_peak_bytes", (int)r->port_peak,
                      "port_peak_sum_bytes", (json_int_t)r->port_peak_sum,
                      "evtab_peak", (int)r->evtab_peak, "throttle_on", (json_int_t)r->throttle_on,
-                     "held_s", r->held_s, "timed_out", (json_int_t)r->timed_out);
+                     "held_s", r->held_s, "timed_out", (json_int_t)r->timed_out,
+                     "stale_pieces", (json_int_t)r->stale_pieces);
 }
 
 static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)

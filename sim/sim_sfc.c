@@ -28,7 +28,10 @@ int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
         .capacity = c->capacity,
         .max_frames = c->capacity * c->sources * f->n_pieces,
         .n_sources = (uint16_t)c->sources,
-        .done_window = 4096,
+        /* The SFC daemon's 65,536 ids (sfc_dp_make.c) when failover is on
+         * (a replayed id may be that old); without it ids come in order
+         * and 4,096 keep the tables small (512 KiB an SFC less). */
+        .done_window = c->failover ? 1u << 16 : 4096,
         .free_frame = free_frame,
     };
 
@@ -210,6 +213,8 @@ void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
         dispatch(f, k);
     else if (rc == SFC_ADD_TABLE_FULL)
         lose(s, SIM_LOST_TABLE_FULL, ev->arg);
+    else if (rc == SFC_ADD_STALE)    /* older than the done window: refused */
+        f->r->stale_pieces++;
     throttle(f, k);
 }
 
