@@ -19,6 +19,8 @@ enum sim_fig {
     SIM_FIG_PORT_PEAK_KB,    /* most KiB any SFC switch port held */
     SIM_FIG_EVTAB_PEAK,      /* most events any SFC held */
     SIM_FIG_HELD_FRAC,       /* readouts held by the throttle / trigger time */
+    SIM_FIG_MAX_MS,          /* latency trigger -> ack, the longest */
+    SIM_FIG_REPLAY_PEAK_KB,  /* failover: most KiB one source's replay buffer held */
     SIM_FIG_CLOSED,          /* 1 when the ledger closed */
     SIM_FIG_N
 };

@@ -106,7 +106,7 @@ ok = s["sweep"] == "rate_hz" and s["seeds"] == 2 and s["values"] == [50, 100]
 ok = ok and f["rate_per_s"] == {"mean": [50, 100], "min": [50, 100], "max": [50, 100]}
 ok = ok and f["closed"]["min"] == [1, 1] and f["drop_fraction"]["max"] == [0, 0]
 d = m.parse(sys.argv[2])
-ok = ok and len(d.getElementsByTagName("polyline")) == 8
+ok = ok and len(d.getElementsByTagName("polyline")) == 11
 t = json.load(open(sys.argv[3]))
 ok = ok and t["farm"]["rate_hz"] == 100 and t["events_per_s"] == 100
 i = json.load(open(sys.argv[4]))["figures"]
