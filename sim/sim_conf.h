@@ -64,6 +64,7 @@ struct sim_conf {
     double release_ms;           /* failover: an SFC's release period */
     double sfc_dead_ms;          /* failover: the readouts' detection bound */
     double replay_mb;            /* failover: each readout's replay buffer, MiB */
+    double replay_gap_us;        /* failover: replayed events this far apart (0: back to back) */
     uint32_t ack_port;           /* 1: acks take the SFC's switch port (can drop) */
     unsigned n_faults;
     struct sim_fault fault[SIM_MAX_FAULTS];

@@ -147,12 +147,15 @@ void sim_fo_lost(struct sim_farm *f, uint64_t id)
 }
 
 /* Place p was declared dead: every record of p goes again, in id order,
- * to its route over the new dead set (13.4), or is lost with no place. */
+ * to its route over the new dead set (13.4), or is lost with no place;
+ * back to back as 13.4 has it, or replay_gap_us apart (a pacing the
+ * protocol does not have: the model's question is whether it needs it). */
 static void replay(struct sim_farm *f, uint32_t p)
 {
     struct sim_ro_fo *ro = &f->ro;
     struct ro_replay_rec *rec;
     uint32_t cursor = 0;
+    uint64_t at = f->now, gap = (uint64_t)(f->c->replay_gap_us * PS_PER_US);
 
     while ((rec = ro_replay_next_of(&ro->rb, (uint16_t)p, &cursor))) {
         uint32_t to = ebf_route_of(&ro->view.route, rec->id);
@@ -162,7 +165,8 @@ static void replay(struct sim_farm *f, uint32_t p)
             rec->place = UINT16_MAX;   /* never released: stays until the run ends */
             continue;
         }
-        sim_emit_to(f, rec->id, to, f->now, t0, 1);
+        sim_emit_to(f, rec->id, to, at, t0, 1);
+        at += gap;
         uint32_t last = ro->seq0[to] - 1;
         ro_replay_moved(&ro->rb, rec, (uint16_t)to, &last);
         f->r->replayed++;

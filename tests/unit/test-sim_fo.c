@@ -98,6 +98,13 @@ START_TEST(test_sfc_death)
     ck_assert_uint_eq(r.dead_sfc_frames, 4 * 45);
     /* 50 events over SFC 0's 4 nodes at 100 us each, after the detection */
     ck_assert_msg(r.recovered_s > 0.592 && r.recovered_s < 0.593, "%f", r.recovered_s);
+
+    /* paced 1 ms apart, the 50th replay leaves 49 ms after the first */
+    ck_assert_int_eq(sim_conf_set(&c, "replay_gap_us", "1000", err, sizeof(err)), 0);
+    run(&c, &r);
+    ck_assert_uint_eq(r.l.lost_total, 0);
+    ck_assert_uint_eq(r.l.replay_acked, 50);
+    ck_assert_msg(r.recovered_s > 0.640 && r.recovered_s < 0.641, "%f", r.recovered_s);
 }
 END_TEST
 
