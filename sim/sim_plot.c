@@ -76,12 +76,17 @@ static void tick(FILE *f, const struct axis *a, double v, int y)
     }
 }
 
-/* Round ticks on a linear axis, each decade on a log one. */
+/* Round ticks on a linear axis; on a log one each decade, and 2 and 5
+ * times it too when the axis spans less than three decades. */
 static void ticks(FILE *f, const struct axis *a, int y)
 {
     if (a->log) {
-        for (double v = pow(10, ceil(log10(a->lo))); v <= a->hi; v *= 10)
-            tick(f, a, v, y);
+        static const double m[] = {1, 2, 5};
+        int all = a->hi / a->lo < 1000;
+        for (double d = pow(10, floor(log10(a->lo))); d <= a->hi; d *= 10)
+            for (unsigned i = 0; i < (all ? 3u : 1u); i++)
+                if (d * m[i] >= a->lo && d * m[i] <= a->hi)
+                    tick(f, a, d * m[i], y);
         return;
     }
     double step = nice_step(a->hi - a->lo);
