@@ -190,16 +190,27 @@ void sim_node_done(struct sim_farm *f, const struct sim_ev *ev);
 void sim_node_stall(struct sim_farm *f, uint32_t node, uint64_t from, uint64_t len);
 
 /* sim_fo.c: failover (on with c->failover) */
+/* The readouts' view and replay buffer, the first poll; 0, -EINVAL or
+ * -ENOMEM with err. */
 int sim_fo_init(struct sim_farm *f, char *err, size_t errlen);
 void sim_fo_fini(struct sim_farm *f);
+/* SFC k's release stage, guard and low mark (into tc, before its table
+ * is made), its first release; 0 or -ENOMEM. */
 int sim_fo_sfc_init(struct sim_farm *f, uint32_t k, struct sfc_evtab_conf *tc);
 void sim_fo_sfc_fini(struct sim_farm *f, uint32_t k);
+/* The SFC of new event e (ids increasing), or EBF_ROUTE_NONE. */
 uint32_t sim_fo_route(struct sim_farm *f, uint64_t e);
+/* 1 when the replay buffer takes one more event, else 0 (the trigger waits). */
 int sim_fo_room(struct sim_farm *f);
+/* New event e (triggered at t0) went to SFC k: recorded for replay. */
 void sim_fo_sent(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t t0);
+/* SFC k took a piece of id from source (seq: source 0's frame number). */
 void sim_fo_frag(struct sim_farm *f, uint32_t k, uint16_t source, uint64_t id, uint32_t seq);
+/* SFC k's release stage is due (EV_RELEASE). */
 void sim_fo_release(struct sim_farm *f, uint32_t k);
+/* A release frame reaches the readouts (EV_RELEASE_RO). */
 void sim_fo_release_heard(struct sim_farm *f, const struct sim_ev *ev);
+/* The readouts look for silent SFCs and replay the dead ones' events. */
 void sim_fo_poll(struct sim_farm *f);
 /* Event id has no live SFC to go to: lost (sfc_lost). */
 void sim_fo_lost(struct sim_farm *f, uint64_t id);
