@@ -59,6 +59,7 @@ static const struct key keys[] = {
     DBL(sfc_dead_ms, 0.01, 10000),
     DBL(replay_mb, 0.001, 65536),
     DBL(replay_gap_us, 0, 1e6),
+    U32(replay_interleave, 0, 1),
     U32(ack_port, 0, 1),
 };
 

@@ -65,6 +65,7 @@ struct sim_conf {
     double sfc_dead_ms;          /* failover: the readouts' detection bound */
     double replay_mb;            /* failover: each readout's replay buffer, MiB */
     double replay_gap_us;        /* failover: replayed events this far apart (0: back to back) */
+    uint32_t replay_interleave;  /* failover: 1: paced replays go between new events */
     uint32_t ack_port;           /* 1: acks take the SFC's switch port (can drop) */
     unsigned n_faults;
     struct sim_fault fault[SIM_MAX_FAULTS];

@@ -258,6 +258,7 @@ static void handle(struct sim_farm *f, const struct sim_ev *ev)
     case EV_RELEASE: sim_fo_release(f, ev->obj); break;
     case EV_RELEASE_RO: sim_fo_release_heard(f, ev); break;
     case EV_RO_POLL: sim_fo_poll(f); break;
+    case EV_REPLAY: sim_fo_replay_due(f, ev); break;
     case EV_END: break;
     }
 }

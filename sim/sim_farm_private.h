@@ -43,6 +43,8 @@ enum sim_kind {
     EV_RELEASE_RO,               /* failover: SFC obj's release frame reaches the readouts;
                                   * arg: low, t0: seq << 32 | next_seq, aux: epoch, x: n_src */
     EV_RO_POLL,                  /* failover: the readouts look for silent SFCs */
+    EV_REPLAY,                   /* failover: a paced replay of id arg to SFC obj is due;
+                                  * t0: its trigger, x: its replay record */
 };
 
 /* Failover state of one SFC (docs/protocol.md 13; sim/sim_fo.c). */
@@ -212,6 +214,8 @@ void sim_fo_release(struct sim_farm *f, uint32_t k);
 void sim_fo_release_heard(struct sim_farm *f, const struct sim_ev *ev);
 /* The readouts look for silent SFCs and replay the dead ones' events. */
 void sim_fo_poll(struct sim_farm *f);
+/* A paced, interleaved replay is due (EV_REPLAY). */
+void sim_fo_replay_due(struct sim_farm *f, const struct sim_ev *ev);
 /* Event id has no live SFC to go to: lost (sfc_lost). */
 void sim_fo_lost(struct sim_farm *f, uint64_t id);
 void sim_fo_decided(struct sim_farm *f, uint32_t node, uint64_t id, int accept);

@@ -149,7 +149,10 @@ void sim_fo_lost(struct sim_farm *f, uint64_t id)
 /* Place p was declared dead: every record of p goes again, in id order,
  * to its route over the new dead set (13.4), or is lost with no place;
  * back to back as 13.4 has it, or replay_gap_us apart (a pacing the
- * protocol does not have: the model's question is whether it needs it). */
+ * protocol does not have: the model's question is whether it needs it),
+ * still before any new event, or with replay_interleave between the new
+ * events (EV_REPLAY: the record points at its new place with a sequence
+ * number no release reaches until its frames are sent). */
 static void replay(struct sim_farm *f, uint32_t p)
 {
     struct sim_ro_fo *ro = &f->ro;
@@ -159,18 +162,36 @@ static void replay(struct sim_farm *f, uint32_t p)
 
     while ((rec = ro_replay_next_of(&ro->rb, (uint16_t)p, &cursor))) {
         uint32_t to = ebf_route_of(&ro->view.route, rec->id);
-        uint64_t t0 = ro->trig_t[rec - ro->rb.rec];
+        uint32_t idx = (uint32_t)(rec - ro->rb.rec);
         if (to == EBF_ROUTE_NONE) {
             sim_fo_lost(f, rec->id);
             rec->place = UINT16_MAX;   /* never released: stays until the run ends */
             continue;
         }
-        sim_emit_to(f, rec->id, to, at, t0, 1);
-        at += gap;
-        uint32_t last = ro->seq0[to] - 1;
-        ro_replay_moved(&ro->rb, rec, (uint16_t)to, &last);
         f->r->replayed++;
+        if (f->c->replay_interleave && at > f->now) {
+            uint32_t never = ro->seq0[to] + 0x7fffffffu;
+            ro_replay_moved(&ro->rb, rec, (uint16_t)to, &never);
+            sim_push_x(f, at, EV_REPLAY, to, 0, rec->id, ro->trig_t[idx], idx);
+        } else {
+            sim_emit_to(f, rec->id, to, at, ro->trig_t[idx], 1);
+            uint32_t last = ro->seq0[to] - 1;
+            ro_replay_moved(&ro->rb, rec, (uint16_t)to, &last);
+        }
+        at += gap;
     }
+}
+
+void sim_fo_replay_due(struct sim_farm *f, const struct sim_ev *ev)
+{
+    struct sim_ro_fo *ro = &f->ro;
+    struct ro_replay_rec *rec = &ro->rb.rec[ev->x];
+
+    if (rec->id != ev->arg || rec->released || rec->place != ev->obj)
+        return;                  /* moved on: its place died too and it went again */
+    sim_emit_to(f, ev->arg, ev->obj, f->now, ev->t0, 1);
+    uint32_t last = ro->seq0[ev->obj] - 1;
+    ro_replay_moved(&ro->rb, rec, (uint16_t)ev->obj, &last);
 }
 
 void sim_fo_poll(struct sim_farm *f)

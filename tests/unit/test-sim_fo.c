@@ -105,6 +105,17 @@ START_TEST(test_sfc_death)
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.l.replay_acked, 50);
     ck_assert_msg(r.recovered_s > 0.640 && r.recovered_s < 0.641, "%f", r.recovered_s);
+
+    /* the same pace between the new events: the same replays, and the
+     * new events triggered during the 49 ms no longer wait behind them */
+    struct sim_result q;
+    ck_assert_int_eq(sim_conf_set(&c, "replay_interleave", "1", err, sizeof(err)), 0);
+    run(&c, &q);
+    ck_assert_uint_eq(q.l.lost_total, 0);
+    ck_assert_uint_eq(q.l.replay_acked, 50);
+    ck_assert_msg(q.recovered_s > 0.640 && q.recovered_s < 0.641, "%f", q.recovered_s);
+    ck_assert_uint_lt(q.latency_ns.sum, r.latency_ns.sum);
+    ck_assert_uint_eq(q.latency_ns.count, r.latency_ns.count);
 }
 END_TEST
 
