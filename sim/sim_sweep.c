@@ -87,7 +87,8 @@ static void fold(struct sim_sweep *s, unsigned i, unsigned k, const double *fig)
 }
 
 int sim_sweep_run(const struct sim_conf *c, const char *spec, unsigned seeds,
-                  struct sim_sweep *s, struct sim_result *r, char *err, size_t errlen)
+                  struct sim_sweep *s, struct sim_result *r, sim_progress_fn progress,
+                  char *err, size_t errlen)
 {
     double fig[SIM_FIG_N];
     char text[64];
@@ -105,7 +106,7 @@ int sim_sweep_run(const struct sim_conf *c, const char *spec, unsigned seeds,
                 return rc;
             run.seed = c->seed + k;
             if ((rc = sim_conf_check(&run, err, errlen)) ||
-                (rc = sim_run(&run, r, NULL, NULL, err, errlen)))
+                (rc = sim_run(&run, r, progress, NULL, err, errlen)))
                 return rc;
             sim_sweep_figures(&run, r, fig);
             fold(s, i, k, fig);

@@ -228,7 +228,7 @@ static int sweep(const char *farm, const struct sim_conf *c, const struct opts *
 {
     static struct sim_sweep s;
     char err[256];
-    int rc = sim_sweep_run(c, op->sweep, op->seeds, &s, r, err, sizeof(err));
+    int rc = sim_sweep_run(c, op->sweep, op->seeds, &s, r, progress, err, sizeof(err));
 
     if (rc) {
         fprintf(stderr, "ebfarm sim: %s\n", err);
