@@ -179,6 +179,7 @@ static int farm_init(struct sim_farm *f, const struct sim_conf *c, struct sim_re
     memset(f, 0, sizeof(*f));
     memset(r, 0, sizeof(*r));
     ebf_hist_init(&r->latency_ns);
+    ebf_hist_init(&r->port_occ);
     for (unsigned b = 0; b < SIM_BINS; b++)
         ebf_hist_init(&r->series.latency_ns[b]);
     f->c = c;

@@ -72,6 +72,8 @@ struct sim_result {
     double held_s;               /* the readouts were held this long */
     uint32_t port_peak;          /* most bytes any SFC port held */
     uint64_t port_peak_sum;      /* sum over SFC ports of their peaks */
+    struct ebf_hist port_occ;    /* bytes each fragment frame found ahead of it in its
+                                  * SFC's switch port (dropped ones too) */
     uint32_t evtab_peak;         /* most events any SFC held */
     double sfc_busy_max;         /* the busiest SFC lcore's busy time / farm time */
     struct ebf_hist latency_ns;  /* trigger -> ack taken, per decided event */

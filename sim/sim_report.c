@@ -59,10 +59,14 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
             c->switch_buffer_kb, (uintmax_t)r->frames, (uintmax_t)r->switch_drops,
             (uintmax_t)r->link_lost, (uintmax_t)r->sfc_gone_frames,
             (uintmax_t)r->dead_sfc_frames);
-    fprintf(out, "  buffers   switch port toward an SFC: peak %u bytes (mean of the peaks %.0f); "
-            "event table: peak %u events held of %u; busiest SFC lcore %.1f%% busy\n",
-            r->port_peak, c->sfcs ? (double)r->port_peak_sum / c->sfcs : 0.0, r->evtab_peak,
-            c->capacity, 100 * r->sfc_busy_max);
+    fprintf(out, "  buffers   switch port toward an SFC: peak %u bytes (mean of the peaks %.0f), "
+            "found by an arriving frame p50 %ju, p99 %ju, p99.9 %ju bytes; event table: peak "
+            "%u events held of %u; busiest SFC lcore %.1f%% busy\n", r->port_peak,
+            c->sfcs ? (double)r->port_peak_sum / c->sfcs : 0.0,
+            (uintmax_t)ebf_hist_quantile(&r->port_occ, 0.5),
+            (uintmax_t)ebf_hist_quantile(&r->port_occ, 0.99),
+            (uintmax_t)ebf_hist_quantile(&r->port_occ, 0.999), r->evtab_peak, c->capacity,
+            100 * r->sfc_busy_max);
     fprintf(out, "  throttle  on %ju times, readouts held %.3f s; %ju events timed out building, "
             "%ju pieces older than the done window\n", (uintmax_t)r->throttle_on, r->held_s,
             (uintmax_t)r->timed_out, (uintmax_t)r->stale_pieces);
@@ -167,8 +171,14 @@ int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,
 
     if (o && c->failover)
         json_object_set_new(o, "failover", json_fo(c, r));
-    if (o)
+    if (o) {
         json_object_set_new(o, "sfc_busy_max", json_real(r->sfc_busy_max));
+        json_object_set_new(o, "port_occ_bytes", json_pack(
+            "{s:I,s:I,s:I,s:I}", "p50", (json_int_t)ebf_hist_quantile(&r->port_occ, 0.5),
+            "p99", (json_int_t)ebf_hist_quantile(&r->port_occ, 0.99),
+            "p999", (json_int_t)ebf_hist_quantile(&r->port_occ, 0.999),
+            "max", (json_int_t)r->port_occ.max));
+    }
     if (o && c->ack_port)
         json_object_set_new(o, "ack_drops", json_integer((json_int_t)r->ack_drops));
     if (!o)

@@ -173,8 +173,10 @@ void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev)
         f->in_flight--;
         return;
     }
-    if (sim_port_send(&s->port, f->now, len + EBF_FRAG_HLEN + EBF_UDP_HLEN + EBF_IPV4_HLEN +
-                      EBF_ETH_HLEN + WIRE_EXTRA, &arr) != 0) {
+    uint32_t wire = len + EBF_FRAG_HLEN + EBF_UDP_HLEN + EBF_IPV4_HLEN + EBF_ETH_HLEN + WIRE_EXTRA;
+    int rc = sim_port_send(&s->port, f->now, wire, &arr);
+    ebf_hist_add(&f->r->port_occ, rc == 0 ? s->port.occ - wire : s->port.occ);
+    if (rc != 0) {
         f->r->switch_drops++;
         f->r->series.drops[sim_bin(f)]++;
         f->in_flight--;

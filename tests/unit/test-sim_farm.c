@@ -179,6 +179,10 @@ START_TEST(test_incast)
     ck_assert_uint_eq(r.switch_drops, 91000);
     ck_assert_uint_eq(r.l.incomplete, 1000);
     ck_assert_uint_eq(r.port_peak, 9954);
+    /* every frame found what was ahead of it: the 91 dropped a full port */
+    ck_assert_uint_eq(r.port_occ.count, 100000);
+    ck_assert_uint_eq(r.port_occ.min, 0);
+    ck_assert_uint_eq(r.port_occ.max, 9954);
 
     /* Paced over 100 us, source s 1 us after source s - 1: a frame leaves
      * the port in 0.885 us, before the next arrives: nothing drops. */
