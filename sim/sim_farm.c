@@ -161,6 +161,9 @@ static void fault(struct sim_farm *f, const struct sim_fault *x)
         sim_push(f, f->now + (uint64_t)(f->c->sfc_timeout_ms * PS_PER_MS), EV_SFC_GIVEN_UP,
                  x->target, 0, 0, 0);
         break;
+    case SIM_FAULT_NODE_RESTART:
+        sim_node_restart(f, x->target);
+        break;
     case SIM_FAULT_LINK_LOSS:
         f->src[x->target].down_from = f->now;
         f->src[x->target].down_until = f->now + len;
@@ -249,6 +252,7 @@ static void handle(struct sim_farm *f, const struct sim_ev *ev)
     case EV_FRAG_SFC: sim_sfc_frag(f, ev); break;
     case EV_EVT_NODE: sim_node_event(f, ev); break;
     case EV_NODE_DONE: sim_node_done(f, ev); break;
+    case EV_NODE_HELLO: sim_sfc_node_hello(f, ev->obj); break;
     case EV_ACK_SFC: sim_sfc_ack(f, ev); break;
     case EV_ACK_SW: sim_sfc_ack_sw(f, ev); break;
     case EV_SFC_TICK: sim_sfc_tick(f, ev->obj); break;

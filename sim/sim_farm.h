@@ -39,6 +39,7 @@ struct sim_ledger {
     uint64_t generated, accepted, rejected, incomplete;
     uint64_t lost[SIM_LOST_MAX], lost_total;
     uint64_t late_acks, nodes_dead, redispatched, revived, gone_decided;
+    uint64_t rejoins;            /* restarted nodes taken again (a new epoch) */
     uint64_t replay_acked;       /* failover: acks the survivors took of replayed events */
     uint64_t redecided;          /* failover: decided by a dead SFC's node and again */
     int64_t unaccounted;         /* generated - (accepted + rejected + lost) */

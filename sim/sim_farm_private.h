@@ -30,7 +30,8 @@ enum sim_kind {
     EV_FRAG_SW,                  /* a piece reaches the switch toward its SFC */
     EV_FRAG_SFC,                 /* the SFC has processed a piece */
     EV_EVT_NODE,                 /* an event's last frame reaches its node */
-    EV_NODE_DONE,                /* a node decided; aux: its stall count then */
+    EV_NODE_DONE,                /* a node decided; aux: its stall count then, x: its epoch */
+    EV_NODE_HELLO,               /* a restarted node's first credit frame reaches its SFC */
     EV_ACK_SFC,                  /* an ack reaches its SFC; aux: accepted */
     EV_ACK_SW,                   /* an ack reaches the switch port toward its SFC (ack_port) */
     EV_SFC_TICK,                 /* an SFC's timeouts */
@@ -94,6 +95,7 @@ struct sim_node {
     uint16_t stalls;             /* stall faults so far: tags its pending decisions */
     uint8_t dead;                /* died (fault) */
     uint8_t declared;            /* its SFC declared it dead */
+    uint32_t epoch;              /* restarts so far: tags its pending decisions */
     uint64_t accepted, rejected;
     struct ebf_idset ack_ids;    /* the acks it sent */
     uint64_t ack_digest;         /* sum of ebf_mix64 over them */
@@ -182,6 +184,7 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev);
 void sim_sfc_ack_sw(struct sim_farm *f, const struct sim_ev *ev);
 void sim_sfc_tick(struct sim_farm *f, uint32_t k);
 void sim_sfc_node_check(struct sim_farm *f, uint32_t node);
+void sim_sfc_node_hello(struct sim_farm *f, uint32_t node);
 void sim_sfc_die(struct sim_farm *f, uint32_t k);
 void sim_sfc_leftovers(struct sim_farm *f, uint32_t k);
 uint32_t sim_sfc_held(const struct sim_farm *f, uint32_t k);
@@ -190,6 +193,7 @@ uint32_t sim_sfc_held(const struct sim_farm *f, uint32_t k);
 void sim_node_event(struct sim_farm *f, const struct sim_ev *ev);
 void sim_node_done(struct sim_farm *f, const struct sim_ev *ev);
 void sim_node_stall(struct sim_farm *f, uint32_t node, uint64_t from, uint64_t len);
+void sim_node_restart(struct sim_farm *f, uint32_t node);
 
 /* sim_fo.c: failover (on with c->failover) */
 /* The readouts' view and replay buffer, the first poll; 0, -EINVAL or

@@ -33,9 +33,9 @@ static void text_ledger(FILE *out, const struct sim_ledger *l)
         fprintf(out, " %s %ju%s", sim_lost_name((enum sim_lost)i), (uintmax_t)l->lost[i],
                 i + 1 < SIM_LOST_MAX ? "," : "\n");
     fprintf(out, "  faults    nodes declared dead %ju, events sent again %ju, late acks %ju, "
-            "nodes revived %ju, decided by a dead SFC's nodes %ju\n", (uintmax_t)l->nodes_dead,
-            (uintmax_t)l->redispatched, (uintmax_t)l->late_acks, (uintmax_t)l->revived,
-            (uintmax_t)l->gone_decided);
+            "nodes revived %ju, nodes restarted %ju, decided by a dead SFC's nodes %ju\n",
+            (uintmax_t)l->nodes_dead, (uintmax_t)l->redispatched, (uintmax_t)l->late_acks,
+            (uintmax_t)l->revived, (uintmax_t)l->rejoins, (uintmax_t)l->gone_decided);
     fprintf(out, "  ledger    %s: generated %ju = accepted %ju + rejected %ju + lost %ju "
             "(unaccounted %jd); id digests %s, id records %s, nodes' acks %s\n",
             l->closed ? "closed" : "NOT CLOSED", (uintmax_t)l->generated,
@@ -99,7 +99,8 @@ static json_t *json_ledger(const struct sim_ledger *l)
 
     for (int i = 0; i < SIM_LOST_MAX; i++)
         json_object_set_new(lost, sim_lost_name((enum sim_lost)i), json_integer((json_int_t)l->lost[i]));
-    return json_pack("{s:I,s:I,s:I,s:I,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b,s:b}",
+    return json_pack("{s:I,s:I,s:I,s:I,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b,"
+                     "s:b}",
                      "generated", (json_int_t)l->generated, "accepted", (json_int_t)l->accepted,
                      "rejected", (json_int_t)l->rejected, "incomplete", (json_int_t)l->incomplete,
                      "lost", lost, "lost_total", (json_int_t)l->lost_total,
@@ -107,6 +108,7 @@ static json_t *json_ledger(const struct sim_ledger *l)
                      "nodes_dead", (json_int_t)l->nodes_dead,
                      "redispatched", (json_int_t)l->redispatched,
                      "late_acks", (json_int_t)l->late_acks, "revived", (json_int_t)l->revived,
+                     "rejoins", (json_int_t)l->rejoins,
                      "gone_decided", (json_int_t)l->gone_decided,
                      "replay_acked", (json_int_t)l->replay_acked,
                      "redecided", (json_int_t)l->redecided,

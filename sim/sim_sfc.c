@@ -326,15 +326,45 @@ void sim_sfc_tick(struct sim_farm *f, uint32_t k)
  * sfc_nodes_check and sfc_nodes_take_back (sfc/sfc_nodes.c), no credit,
  * and every event it holds back to the head of the ready queue. A stall
  * that is over by now changes nothing. */
+static void declare(struct sim_farm *f, uint32_t node);
+
 void sim_sfc_node_check(struct sim_farm *f, uint32_t node)
+{
+    struct sim_node *x = &f->node[node];
+    struct sim_sfc *s = &f->sfc[node / f->c->nodes_per_sfc];
+
+    if (s->dead || x->declared || !(x->dead || f->now < x->stall_until))
+        return;
+    declare(f, node);
+}
+
+/* A restarted node's first frame (a newer epoch): as sfc_nodes_heard's
+ * rejoin (sfc/sfc_nodes.c), the old incarnation is declared dead first if
+ * it was not (its events to other nodes), then the node is alive with the
+ * new frame's credits. */
+void sim_sfc_node_hello(struct sim_farm *f, uint32_t node)
+{
+    struct sim_sfc *s = &f->sfc[node / f->c->nodes_per_sfc];
+
+    if (s->dead)
+        return;
+    if (!f->node[node].declared)
+        declare(f, node);
+    f->node[node].declared = 0;
+    f->r->l.rejoins++;
+    sfc_credit_grant(s->credit, (uint16_t)(node % f->c->nodes_per_sfc), f->c->credits);
+    dispatch(f, node / f->c->nodes_per_sfc);
+}
+
+/* The node is declared dead: no credit, and every event it holds back to
+ * the head of the ready queue, then out to the others. */
+static void declare(struct sim_farm *f, uint32_t node)
 {
     struct sim_node *x = &f->node[node];
     uint32_t k = node / f->c->nodes_per_sfc, cnt = 0;
     uint16_t n = (uint16_t)(node % f->c->nodes_per_sfc);
     struct sim_sfc *s = &f->sfc[k];
 
-    if (s->dead || x->declared || !(x->dead || f->now < x->stall_until))
-        return;
     x->declared = 1;
     f->r->l.nodes_dead++;
     sfc_credit_revoke(s->credit, n);
