@@ -172,19 +172,20 @@ int sim_conf_set(struct sim_conf *c, const char *key, const char *value, char *e
 int sim_conf_fault(struct sim_conf *c, const char *text, char *err, size_t errlen)
 {
     static const char *const kinds[] = {"node_death", "sfc_death", "node_stall", "link_loss",
-                                        "node_restart"};
+                                        "node_restart", "sfc_restart"};
     char kind[32];
     unsigned target;
     double at, len = 0;
     int n = sscanf(text, "%31s %u %lf %lf", kind, &target, &at, &len), k;
 
-    for (k = 0; k < 5 && (n < 1 || strcmp(kind, kinds[k])); k++)
+    for (k = 0; k < 6 && (n < 1 || strcmp(kind, kinds[k])); k++)
         ;
-    int want = k == 2 || k == 3 ? 4 : 3;
-    if (k == 5 || n != want || at < 0 || len < 0) {
+    int want = k == 2 || k == 3 || k == 5 ? 4 : 3;
+    if (k == 6 || n != want || at < 0 || len < 0) {
         snprintf(err, errlen, "key 'sim.faults': \"%s\" is not a fault (allowed: \"node_death "
                  "NODE AT_S\", \"sfc_death SFC AT_S\", \"node_stall NODE AT_S FOR_S\", "
-                 "\"link_loss SOURCE AT_S FOR_S\", \"node_restart NODE AT_S\")", text);
+                 "\"link_loss SOURCE AT_S FOR_S\", \"node_restart NODE AT_S\", \"sfc_restart SFC AT_S "
+                 "FOR_S\")", text);
         return -EINVAL;
     }
     if (c->n_faults == SIM_MAX_FAULTS) {
@@ -199,11 +200,15 @@ int sim_conf_fault(struct sim_conf *c, const char *text, char *err, size_t errle
 static int fault_check(const struct sim_conf *c, const struct sim_fault *f, unsigned i,
                        char *err, size_t errlen)
 {
-    static const char *const what[] = {"node", "SFC", "node", "source", "node"};
-    uint32_t n = f->kind == SIM_FAULT_SFC_DEATH    ? c->sfcs
+    static const char *const what[] = {"node", "SFC", "node", "source", "node", "SFC"};
+    uint32_t n = f->kind == SIM_FAULT_SFC_DEATH || f->kind == SIM_FAULT_SFC_RESTART ? c->sfcs
                  : f->kind == SIM_FAULT_LINK_LOSS ? c->sources
                                                   : c->sfcs * c->nodes_per_sfc;
 
+    if (f->kind == SIM_FAULT_SFC_RESTART && !c->failover) {
+        snprintf(err, errlen, "key 'sim.faults[%u]': sfc_restart needs sim.failover: 1", i);
+        return -EINVAL;
+    }
     if (f->target < n)
         return 0;
     snprintf(err, errlen, "key 'sim.faults[%u]': %s %u does not exist (allowed: 0 to %u)", i,

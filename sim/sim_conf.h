@@ -27,6 +27,7 @@ enum sim_fault_kind {
     SIM_FAULT_NODE_STALL,        /* node stops processing for a while */
     SIM_FAULT_LINK_LOSS,         /* a source's link drops every frame for a while */
     SIM_FAULT_NODE_RESTART,      /* a (dead) node starts again with a new epoch */
+    SIM_FAULT_SFC_RESTART,       /* an SFC dies and starts again FOR_S later (failover) */
 };
 
 struct sim_fault {
@@ -82,7 +83,8 @@ int sim_conf_set(struct sim_conf *c, const char *key, const char *value, char *e
                  size_t errlen);
 
 /* Add a fault from "KIND TARGET AT_S [FOR_S]" (KIND: node_death,
- * sfc_death, node_stall, link_loss, node_restart); 0 or -EINVAL with err. */
+ * sfc_death, node_stall, link_loss, node_restart, sfc_restart); 0 or
+ * -EINVAL with err. */
 int sim_conf_fault(struct sim_conf *c, const char *text, char *err, size_t errlen);
 
 /* Cross checks (design limits, ranges, fault targets). 0 or -EINVAL. */

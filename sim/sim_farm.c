@@ -161,6 +161,12 @@ static void fault(struct sim_farm *f, const struct sim_fault *x)
         sim_push(f, f->now + (uint64_t)(f->c->sfc_timeout_ms * PS_PER_MS), EV_SFC_GIVEN_UP,
                  x->target, 0, 0, 0);
         break;
+    case SIM_FAULT_SFC_RESTART:
+        sim_sfc_die(f, x->target);
+        if (f->r->died_s < 0)
+            f->r->died_s = (double)f->now / PS_PER_S;
+        sim_push(f, f->now + len, EV_SFC_RESTART, x->target, 0, 0, 0);
+        break;
     case SIM_FAULT_NODE_RESTART:
         sim_node_restart(f, x->target);
         break;
@@ -264,6 +270,7 @@ static void handle(struct sim_farm *f, const struct sim_ev *ev)
     case EV_RELEASE_RO: sim_fo_release_heard(f, ev); break;
     case EV_RO_POLL: sim_fo_poll(f); break;
     case EV_REPLAY: sim_fo_replay_due(f, ev); break;
+    case EV_SFC_RESTART: sim_sfc_restart(f, ev->obj); break;
     case EV_END: break;
     }
 }

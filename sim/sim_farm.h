@@ -90,6 +90,10 @@ struct sim_result {
     double replay_held_s;        /* triggers held for a full replay buffer */
     uint64_t replay_dropped;     /* records freed unreleased (buffer full past the hold) */
     uint64_t ack_drops;          /* acks dropped at an SFC's switch port (ack_port) */
+    uint64_t sfc_restarts;       /* SFCs that started again before being declared dead */
+    uint64_t freed_by_restart;   /* events sent to an SFC before its restart that its new
+                                  * incarnation's release frames freed unreplayed (its
+                                  * old one had decided some: the rest are unaccounted) */
     /* The simulator itself */
     uint64_t sim_events;
     uint64_t queue_peak;         /* most events queued at once */

@@ -44,6 +44,7 @@ enum sim_kind {
     EV_RELEASE_RO,               /* failover: SFC obj's release frame reaches the readouts;
                                   * arg: low, t0: seq << 32 | next_seq, aux: epoch, x: n_src */
     EV_RO_POLL,                  /* failover: the readouts look for silent SFCs */
+    EV_SFC_RESTART,              /* SFC obj starts again */
     EV_REPLAY,                   /* failover: a paced replay of id arg to SFC obj is due;
                                   * t0: its trigger, x: its replay record */
 };
@@ -59,6 +60,7 @@ struct sim_sfc_fo {
     uint64_t x_low;              /* the highest low the readouts accepted from it */
     uint64_t replay_acked;       /* acks it took of replayed events */
     uint64_t replay_acked_digest;
+    uint64_t restarted_at;       /* its last restart (sfc_restart), 0: none */
 };
 
 /* A decision a node made at or above its SFC's accepted low of the time:
@@ -186,6 +188,7 @@ void sim_sfc_tick(struct sim_farm *f, uint32_t k);
 void sim_sfc_node_check(struct sim_farm *f, uint32_t node);
 void sim_sfc_node_hello(struct sim_farm *f, uint32_t node);
 void sim_sfc_die(struct sim_farm *f, uint32_t k);
+void sim_sfc_restart(struct sim_farm *f, uint32_t k);
 void sim_sfc_leftovers(struct sim_farm *f, uint32_t k);
 uint32_t sim_sfc_held(const struct sim_farm *f, uint32_t k);
 
@@ -200,9 +203,11 @@ void sim_node_restart(struct sim_farm *f, uint32_t node);
  * -ENOMEM with err. */
 int sim_fo_init(struct sim_farm *f, char *err, size_t errlen);
 void sim_fo_fini(struct sim_farm *f);
-/* SFC k's release stage, guard and low mark (into tc, before its table
- * is made), its first release; 0 or -ENOMEM. */
-int sim_fo_sfc_init(struct sim_farm *f, uint32_t k, struct sfc_evtab_conf *tc);
+/* SFC k's release stage, guard and low mark (sfc_sim's table takes the
+ * mark), its first release; 0 or -ENOMEM. */
+int sim_fo_sfc_init(struct sim_farm *f, uint32_t k);
+/* SFC k starts again: a new epoch, nothing heard, its first release now. */
+void sim_fo_sfc_restart(struct sim_farm *f, uint32_t k);
 void sim_fo_sfc_fini(struct sim_farm *f, uint32_t k);
 /* The SFC of new event e (ids increasing), or EBF_ROUTE_NONE. */
 uint32_t sim_fo_route(struct sim_farm *f, uint64_t e);

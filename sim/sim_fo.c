@@ -60,11 +60,28 @@ void sim_fo_fini(struct sim_farm *f)
     free(f->ro.seq0);
 }
 
-int sim_fo_sfc_init(struct sim_farm *f, uint32_t k, struct sfc_evtab_conf *tc)
+/* SFC k's release state for its incarnation epoch, from nothing heard;
+ * its first release now. */
+static void sfc_fresh(struct sim_farm *f, uint32_t k, uint16_t epoch)
 {
     struct sim_sfc_fo *fo = &f->sfc[k].fo;
     struct sfc_guard_conf gc = {0};
     uint8_t mac[6];
+
+    sfc_lowmark_init(fo->lowmark);
+    sfc_guard_init(fo->guard, &gc);
+    memset(&fo->seq_st, 0, sizeof(fo->seq_st));
+    src_mac(0, mac);
+    sfc_guard_readout_add(fo->guard, mac);   /* readout 0: source 0's, the one modelled */
+    memset(fo->next_by_src, 0, f->c->sources * sizeof(*fo->next_by_src));
+    memset(fo->replayed, 0, f->c->capacity);
+    sfc_release_init(&fo->rel, (uint16_t)k, epoch, (uint64_t)(f->c->release_ms * 1e6));
+    sim_push(f, f->now, EV_RELEASE, k, 0, 0, 0);
+}
+
+int sim_fo_sfc_init(struct sim_farm *f, uint32_t k)
+{
+    struct sim_sfc_fo *fo = &f->sfc[k].fo;
 
     fo->lowmark = malloc(sizeof(*fo->lowmark));
     fo->guard = malloc(sizeof(*fo->guard));
@@ -72,14 +89,16 @@ int sim_fo_sfc_init(struct sim_farm *f, uint32_t k, struct sfc_evtab_conf *tc)
     fo->replayed = calloc(f->c->capacity, 1);
     if (!fo->lowmark || !fo->guard || !fo->next_by_src || !fo->replayed)
         return -ENOMEM;
-    sfc_lowmark_init(fo->lowmark);
-    sfc_guard_init(fo->guard, &gc);
-    src_mac(0, mac);
-    sfc_guard_readout_add(fo->guard, mac);   /* readout 0: source 0's, the one modelled */
-    sfc_release_init(&fo->rel, (uint16_t)k, 0, (uint64_t)(f->c->release_ms * 1e6));
-    tc->lowmark = fo->lowmark;
-    sim_push(f, 0, EV_RELEASE, k, 0, 0, 0);
+    sfc_fresh(f, k, 0);
     return 0;
+}
+
+void sim_fo_sfc_restart(struct sim_farm *f, uint32_t k)
+{
+    struct sim_sfc_fo *fo = &f->sfc[k].fo;
+
+    fo->restarted_at = f->now;
+    sfc_fresh(f, k, (uint16_t)(fo->rel.epoch + 1));
 }
 
 void sim_fo_sfc_fini(struct sim_farm *f, uint32_t k)
@@ -212,6 +231,26 @@ void sim_fo_poll(struct sim_farm *f)
         sim_push(f, f->now + PS_PER_MS, EV_RO_POLL, 0, 0, 0, 0);
 }
 
+/* Records of place p sent before its restart that a release (low,
+ * next_seq) of its new incarnation frees unreplayed: its old incarnation
+ * decided some of them before it died; the others no process holds. */
+static uint64_t unseen(struct sim_farm *f, uint16_t p, uint64_t low, uint32_t next_seq)
+{
+    struct ro_replay *rb = &f->ro.rb;
+    struct ro_replay_rec *rec;
+    uint32_t cursor = 0;
+    uint64_t n = 0;
+
+    while ((rec = ro_replay_next_of(rb, p, &cursor))) {
+        uint32_t i = (uint32_t)(rec - rb->rec);
+        if (rec->id >= low)
+            break;
+        if (f->ro.trig_t[i] < f->sfc[p].fo.restarted_at && (int32_t)(next_seq - rb->seq[i]) > 0)
+            n++;
+    }
+    return n;
+}
+
 void sim_fo_release_heard(struct sim_farm *f, const struct sim_ev *ev)
 {
     struct ebf_release_hdr h = {
@@ -226,6 +265,8 @@ void sim_fo_release_heard(struct sim_farm *f, const struct sim_ev *ev)
     f->r->release_frames++;
     if (h.low > f->sfc[ev->obj].fo.x_low)
         f->sfc[ev->obj].fo.x_low = h.low;
+    if (h.n_src && f->sfc[h.place].fo.restarted_at)
+        f->r->freed_by_restart += unseen(f, h.place, h.low, next_seq);
     if (h.n_src)
         ro_replay_release(&ro->rb, h.place, h.low, &next_seq);
     if (ro->full && sim_fo_room(f))

@@ -85,6 +85,11 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
                 (uintmax_t)r->l.replay_acked, r->recovered_s, (uintmax_t)r->l.redecided,
                 (uintmax_t)r->replay_peak_bytes, (uintmax_t)r->replay_peak_events, c->replay_mb,
                 r->replay_held_s, (uintmax_t)r->replay_dropped);
+    if (c->failover && r->sfc_restarts)
+        fprintf(out, "  restart   %ju SFCs started again before they were declared dead: %ju "
+                "events sent before freed unreplayed by their new incarnations' release "
+                "frames\n",
+                (uintmax_t)r->sfc_restarts, (uintmax_t)r->freed_by_restart);
     if (c->ack_port)
         fprintf(out, "  acks      through the SFCs' switch ports: %ju dropped\n",
                 (uintmax_t)r->ack_drops);
@@ -144,7 +149,7 @@ static json_t *json_net(const struct sim_result *r)
 
 static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
 {
-    return json_pack("{s:f,s:f,s:I,s:I,s:f,s:f,s:I,s:I,s:f,s:I,s:I,s:I,s:f,s:f,s:I}",
+    return json_pack("{s:f,s:f,s:I,s:I,s:f,s:f,s:I,s:I,s:f,s:I,s:I,s:I,s:f,s:f,s:I,s:I,s:I}",
                      "release_ms", c->release_ms, "sfc_dead_ms", c->sfc_dead_ms,
                      "release_frames", (json_int_t)r->release_frames,
                      "sfc_deaths", (json_int_t)r->sfc_deaths, "died_s", r->died_s,
@@ -154,7 +159,9 @@ static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
                      "replay_peak_bytes", (json_int_t)r->replay_peak_bytes,
                      "replay_peak_events", (json_int_t)r->replay_peak_events,
                      "replay_mb", c->replay_mb, "replay_held_s", r->replay_held_s,
-                     "replay_dropped", (json_int_t)r->replay_dropped);
+                     "replay_dropped", (json_int_t)r->replay_dropped,
+                     "sfc_restarts", (json_int_t)r->sfc_restarts,
+                     "freed_by_restart", (json_int_t)r->freed_by_restart);
 }
 
 int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,

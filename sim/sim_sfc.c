@@ -19,11 +19,12 @@ static void free_frame(void *frame, void *arg)
     (void)arg;
 }
 
-int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
+/* SFC k's event table and credit scheduler, empty, every node granted
+ * its credits; 0 or -errno (err says which refused). */
+static int builder(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
 {
     const struct sim_conf *c = f->c;
     struct sim_sfc *s = &f->sfc[k];
-    uint64_t bps = (uint64_t)(c->link_gbps * 1e9), lat = (uint64_t)(c->link_latency_us * PS_PER_US);
     struct sfc_evtab_conf tc = {
         .capacity = c->capacity,
         .max_frames = c->capacity * c->sources * f->n_pieces,
@@ -33,10 +34,9 @@ int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
          * and 4,096 keep the tables small (512 KiB an SFC less). */
         .done_window = c->failover ? 1u << 16 : 4096,
         .free_frame = free_frame,
+        .lowmark = s->fo.lowmark,
     };
 
-    if (c->failover && sim_fo_sfc_init(f, k, &tc) != 0)
-        return snprintf(err, errlen, "out of memory"), -ENOMEM;
     s->tab = sfc_evtab_create(&tc);
     s->credit = sfc_credit_create((uint16_t)c->nodes_per_sfc, c->credits);
     if (!s->tab || !s->credit) {
@@ -44,11 +44,25 @@ int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
                  s->tab ? "credit scheduler" : "event table", strerror(errno));
         return -errno;
     }
+    for (uint16_t n = 0; n < c->nodes_per_sfc; n++)
+        sfc_credit_grant(s->credit, n, c->credits);
+    return 0;
+}
+
+int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
+{
+    const struct sim_conf *c = f->c;
+    struct sim_sfc *s = &f->sfc[k];
+    uint64_t bps = (uint64_t)(c->link_gbps * 1e9), lat = (uint64_t)(c->link_latency_us * PS_PER_US);
+    int rc;
+
+    if (c->failover && sim_fo_sfc_init(f, k) != 0)
+        return snprintf(err, errlen, "out of memory"), -ENOMEM;
+    if ((rc = builder(f, k, err, errlen)))
+        return rc;
     if (sim_port_init(&s->port, bps, lat, (uint32_t)(c->switch_buffer_kb * 1024)) ||
         sim_port_init(&s->uplink, bps, lat, 0))
         return snprintf(err, errlen, "out of memory"), -ENOMEM;
-    for (uint16_t n = 0; n < c->nodes_per_sfc; n++)
-        sfc_credit_grant(s->credit, n, c->credits);
     s->on_events = (uint32_t)(c->throttle_on * c->capacity);
     s->off_events = (uint32_t)(c->throttle_off * c->capacity);
     ebf_idset_init(&s->acked_ids);
@@ -377,6 +391,35 @@ static void declare(struct sim_farm *f, uint32_t node)
     }
     f->r->l.redispatched += cnt;
     dispatch(f, k);
+}
+
+/* SFC k starts again (sfc_restart): a new process, so an empty table,
+ * fresh credits, a new epoch of release frames (sim_fo_sfc_restart); what
+ * it acked and lost before stays on record. When the readouts declared it
+ * dead it stays out (the daemons have no join yet): it stays dead here. */
+void sim_sfc_restart(struct sim_farm *f, uint32_t k)
+{
+    struct sim_sfc *s = &f->sfc[k];
+    char err[128];
+
+    if (!s->dead || (f->ro.view.out >> k & 1))
+        return;
+    sfc_evtab_destroy(s->tab);
+    sfc_credit_destroy(s->credit);
+    s->tab = NULL;
+    s->credit = NULL;
+    sim_fo_sfc_restart(f, k);
+    if (builder(f, k, err, sizeof(err)) != 0) {
+        f->err = -ENOMEM;
+        return;
+    }
+    for (uint32_t n = k * f->c->nodes_per_sfc; n < (k + 1) * f->c->nodes_per_sfc; n++)
+        f->node[n].declared = 0;
+    s->dead = 0;
+    s->throttle_want = 0;
+    s->cpu_busy = f->now;
+    f->r->sfc_restarts++;
+    sim_push(f, f->now + f->tick, EV_SFC_TICK, k, 0, 0, 0);
 }
 
 void sim_sfc_die(struct sim_farm *f, uint32_t k)
