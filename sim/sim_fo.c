@@ -64,8 +64,9 @@ void sim_fo_fini(struct sim_farm *f)
  * its first release now. */
 static void sfc_fresh(struct sim_farm *f, uint32_t k, uint16_t epoch)
 {
+    static const uint8_t no_readout[1][6];   /* none configured: any MAC may send */
     struct sim_sfc_fo *fo = &f->sfc[k].fo;
-    struct sfc_guard_conf gc = {0};
+    struct sfc_guard_conf gc = {.readout_mac = no_readout};
     uint8_t mac[6];
 
     sfc_lowmark_init(fo->lowmark);
