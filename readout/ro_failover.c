@@ -60,6 +60,15 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
         fo->stale++;
         return 0;
     }
+    if ((fo->heard >> p & 1) && h->epoch != fo->epoch[p] && !(fo->out >> p & 1)) {
+        /* A new incarnation of a place still routed to: it restarted, or
+         * fenced itself after a pause, and holds nothing of what it had.
+         * It is dead to us now (its records are replayed) and rejoins. */
+        fo->out |= UINT64_C(1) << p;
+        fo->reborn |= UINT64_C(1) << p;
+        fo->deaths++;
+        ebf_route_set(&fo->route, fo->n, fo->out);
+    }
     fo->heard |= UINT64_C(1) << p;
     fo->epoch[p] = h->epoch;
     fo->seq[p] = h->seq;
@@ -70,7 +79,7 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
 
 uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
 {
-    uint64_t died = 0;
+    uint64_t died = 0, reborn = fo->reborn;
 
     for (uint32_t p = 0; p < fo->n; p++) {
         if (!(fo->heard >> p & 1) || (fo->out >> p & 1))
@@ -83,7 +92,8 @@ uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
         fo->deaths += (uint64_t)__builtin_popcountll(died);
         ebf_route_set(&fo->route, fo->n, fo->out);
     }
-    return died;
+    fo->reborn = 0;
+    return died | reborn;
 }
 
 /* Applies every join and leave due at e. */

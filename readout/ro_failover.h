@@ -19,13 +19,16 @@
  * announced by a place takes effect from its event id, so that every
  * readout switches at the same event. A place out stays out until it
  * joins, even when heard again (a frozen SFC resumed is fenced by its own
- * rule and rejoins). DPDK-free; one thread; no allocation.
+ * rule and rejoins). A place heard at a new epoch while routed to is
+ * dead too (it restarted or fenced itself): out at once, replayed at the
+ * next poll, back at its join id. DPDK-free; one thread; no allocation.
  */
 struct ro_failover {
     uint32_t n;                        /* places, 1 .. EBF_ROUTE_MAX */
     uint64_t dead_ns;                  /* the detection bound */
     uint64_t out;                      /* bit p: place p routed around */
     uint64_t heard;                    /* bit p: a frame was accepted from p */
+    uint64_t reborn;                   /* bit p: heard at a new epoch while routed to */
     uint64_t next_change;              /* lowest pending join/leave id, or RO_FO_NEVER */
     struct ebf_route route;            /* by out */
     uint64_t last_ns[EBF_ROUTE_MAX];   /* arrival of p's last accepted frame */
@@ -51,7 +54,10 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
                       uint64_t now_ns);
 
 /* Declares dead every routed place heard once and silent for dead_ns at
- * now_ns; returns their bits (the caller replays what it sent them). */
+ * now_ns; returns their bits, and those of the places heard at a new
+ * epoch while routed to since the last poll (ro_failover_offer took them
+ * out at once: a restarted or fenced SFC lost what it held), so the
+ * caller replays what it sent them. */
 uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns);
 
 /* Applies the joins and leaves due at event e (ids must not decrease

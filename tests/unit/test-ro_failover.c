@@ -64,6 +64,32 @@ START_TEST(test_failover_stale_and_fenced)
 }
 END_TEST
 
+/* A place heard at a new epoch while still routed to (restarted or
+ * fenced within the detection bound) is out at once, reported once by the
+ * next poll for replay, and its join (in the same frame) brings it back
+ * at the join id. */
+START_TEST(test_failover_reborn)
+{
+    struct ro_failover fo;
+
+    ck_assert_int_eq(ro_failover_init(&fo, 2, 100 * MS), 0);
+    ck_assert_int_eq(hear(&fo, 0, 0, 1, 0, 0, 0, 0), 1);
+    ck_assert_int_eq(hear(&fo, 1, 0, 1, 0, 0, 0, 0), 1);
+    ck_assert_int_eq(hear(&fo, 1, 1, 0, EBF_RELF_JOIN, 5000, 100, 50 * MS), 1);
+    ck_assert_uint_eq(fo.out, 1u << 1);
+    ck_assert_uint_eq(fo.deaths, 1);
+    ck_assert_uint_eq(ro_failover_place(&fo, 101), 0);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 60 * MS), 1u << 1);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 61 * MS), 0);           /* reported once */
+    ck_assert_int_eq(hear(&fo, 1, 1, 1, EBF_RELF_JOIN, 5000, 200, 70 * MS), 1);
+    ck_assert_uint_eq(fo.deaths, 1);                                /* same epoch: no death */
+    ck_assert_uint_eq(ro_failover_place(&fo, 4999), 0);
+    ck_assert_uint_eq(ro_failover_place(&fo, 5001), 1);
+    ck_assert_uint_eq(fo.joins, 1);
+    ck_assert_uint_eq(fo.out, 0);
+}
+END_TEST
+
 /* A join at id 2000 switches exactly there; a leave likewise; an id
  * already passed is counted late and ignored. */
 START_TEST(test_failover_join_leave)
@@ -117,6 +143,7 @@ Suite *ro_failover_suite(void)
     tcase_add_test(tc, test_failover_detect);
     tcase_add_test(tc, test_failover_stale_and_fenced);
     tcase_add_test(tc, test_failover_join_leave);
+    tcase_add_test(tc, test_failover_reborn);
     suite_add_tcase(s, tc);
     return s;
 }
