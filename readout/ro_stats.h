@@ -143,11 +143,11 @@ struct ro_snap {
       "Join or leave ids heard after the readout passed them (ignored).")                          \
     X(FO_UNSENT_FRAMES, C, "fo.unsent_frames", st.fo_unsent_frames, (), 0,                         \
       "Frames refused by a place that was then declared dead (their events replayed).")           \
-    X(REPLAY_REPLAYED, C, "replay.replayed", st.replay_replayed, (), EBF_CF_SUM,                   \
+    X(REPLAY_REPLAYED, C, "replay.replayed", st.replay_replayed, (), 0,                           \
       "Events sent again to a live SFC after their SFC died.")                                    \
-    X(REPLAY_DROPPED, C, "replay.dropped", st.replay_dropped, (), EBF_CF_SUM,                      \
+    X(REPLAY_DROPPED, C, "replay.dropped", st.replay_dropped, (), 0,                              \
       "Events freed unreleased because the replay buffer stayed full (replay_full).")             \
-    X(REPLAY_HELD_NS, C, "replay.held_ns", st.replay_held_ns, (), EBF_CF_SUM,                      \
+    X(REPLAY_HELD_NS, C, "replay.held_ns", st.replay_held_ns, (), EBF_CF_RUN,                      \
       "Trigger time held because the replay buffer was full, ns.")                                \
     X(REPLAY_HELD_BYTES, C, "replay.held_bytes", st.replay_held_bytes, (), 0,                      \
       "Bytes of events sent and not yet released by their SFC (the replay buffer's level).")     \
