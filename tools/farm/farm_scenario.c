@@ -120,6 +120,31 @@ int farm_kill_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t even
     return 0;
 }
 
+int farm_freeze_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events,
+                          double freeze_ms, double timeout_s, char *err, size_t len)
+{
+    const struct farm_proc *ro = nth(st, FARM_READOUT, 0), *victim = nth(st, FARM_SFC, sfc);
+
+    if (!ro || !victim) {
+        snprintf(err, len, "no readout, or no SFC %u to freeze", sfc);
+        return -1;
+    }
+    if (farm_wait_events(ro, events, timeout_s, err, len))
+        return -1;
+    if (farm_launch_signal(st, victim, SIGSTOP) != 0) {
+        snprintf(err, len, "cannot stop %s: %s", victim->name, strerror(errno));
+        return -1;
+    }
+    farm_sleep_ms((unsigned)freeze_ms);
+    if (farm_launch_signal(st, victim, SIGCONT) != 0) {
+        snprintf(err, len, "cannot continue %s: %s", victim->name, strerror(errno));
+        return -1;
+    }
+    fprintf(stderr, "ebfarm: froze %s for %.0f ms after %llu events (SIGSTOP, SIGCONT)\n",
+            victim->name, freeze_ms, (unsigned long long)events);
+    return 0;
+}
+
 /* Send sig to every node process; -1 with err on the first failure. */
 static int signal_nodes(const struct farm_state *st, int sig, char *err, size_t len)
 {
