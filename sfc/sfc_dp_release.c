@@ -147,6 +147,8 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
     if (!dp->low || (dp->c.workers > 1 && dp->c.worker != 0) ||
         !sfc_release_due(&dp->rel, now_ns))
         return 0;
+    if (dp->rel.rounds == 1 && dp->c.join_at)  /* restarted: back from join_at */
+        sfc_release_announce(&dp->rel, EBF_RELF_JOIN, dp->c.join_at, now_ns + SFC_RELEASE_JOIN_NS);
     note_heard(dp, now);
     uint64_t low = sfc_release_low(&dp->guard, sfc_lowmark_low(dp->low), dp->st.next_by_source,
                                    dp->c.n_sources);
