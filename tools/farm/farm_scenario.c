@@ -65,17 +65,17 @@ int farm_kill_node_after(const struct farm_state *st, unsigned node, uint64_t ev
 }
 
 /* 1 when every readout still running reports SFC place k given up, or
- * (failover on) declared dead: routed around from some event id on. */
+ * (failover on) routes around it now (fo.out: declared dead, or out
+ * since an earlier death and not yet rejoined). */
 static int readouts_gave_up(const struct farm_state *st, unsigned k)
 {
-    char key[32], dead[40];
+    char key[32];
 
     snprintf(key, sizeof(key), "sfc.gone.%u", k);
-    snprintf(dead, sizeof(dead), "fo.dead_from.%u", k);
     for (unsigned i = 0; i < st->n; i++)
         if (st->proc[i].role == FARM_READOUT && farm_launch_running(st, &st->proc[i]) &&
             farm_counter(&st->proc[i], key, 0, NULL) != 1 &&
-            farm_counter(&st->proc[i], dead, UINT64_MAX, NULL) == UINT64_MAX)
+            !(k < 64 && (farm_counter(&st->proc[i], "fo.out", 0, NULL) >> k & 1)))
             return 0;
     return 1;
 }
