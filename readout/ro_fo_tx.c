@@ -8,21 +8,21 @@
 #include "ro_link.h"
 #include "ro_log.h"
 
-/* Sends record r's event again to place `to`: every local source's
- * fragment, flagged, then the record moved. 0 or the emit/flush error. */
+/* Queues record r's event again toward place `to`: every local source's
+ * fragment, flagged (the queue goes out when it fills, or when the next
+ * replay goes elsewhere, or at the end), then the record moved. 0 or the
+ * emit/flush error. */
 static int replay_one(struct ro_gen *g, const volatile sig_atomic_t *force,
                       struct ro_replay_rec *r, uint16_t to, uint64_t now_ns)
 {
     const struct ro_conf *c = g->c;
     uint32_t last[RO_REPLAY_MAX_SRC];
-    int rc = 0;
+    int rc = g->q.n && g->q_sfc != to ? ro_link_flush(g, force) : 0;
 
     g->frag_flags = EBF_FRAGF_REPLAY;
     for (uint16_t s = 0; s < c->n_sources && rc == 0; s++)
         rc = ro_frame_emit(g, force, s, r->id, to, now_ns);
     g->frag_flags = 0;
-    if (rc == 0 && g->q.n)
-        rc = ro_link_flush(g, force);
     if (rc)
         return rc;
     for (uint16_t s = 0; s < c->n_sources; s++)
@@ -48,6 +48,8 @@ int ro_fo_tx_replay(struct ro_gen *g, const volatile sig_atomic_t *force, uint64
                 continue;               /* no live place: held until dropped */
             rc = replay_one(g, force, r, (uint16_t)to, now_ns);
         }
+        if (rc == 0 && g->q.n)
+            rc = ro_link_flush(g, force);
         RO_LOG(NOTICE, "replayed %" PRIu64 " events of dead SFC places 0x%" PRIx64
                " to the live ones\n", f->rb.replayed - before, places);
     }

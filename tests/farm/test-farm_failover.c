@@ -126,7 +126,7 @@ START_TEST(test_failover_sfc_killed)
     ck_assert_uint_eq(r.sfcs_gone, 1);
     const struct farm_part_result *x = sfc_at(&r, 0);
     ck_assert(!x->gone && sfc_at(&r, 1)->gone);
-    uint64_t replayed = 0;
+    uint64_t replayed = 0, peak = 0;
     for (unsigned i = 0; i < READOUTS; i++) {
         const struct ebf_kv *kv = &r.ro[i].kv;
         ck_assert_uint_eq(ebf_kv_u64(kv, "events", 0), events);
@@ -140,6 +140,8 @@ START_TEST(test_failover_sfc_killed)
         ck_assert_uint_gt(ebf_kv_u64(kv, "replay.replayed", 0), 0);
         ck_assert_uint_eq(ebf_kv_u64(kv, "replay.dropped", 0), 0);
         replayed += ebf_kv_u64(kv, "replay.replayed", 0);
+        if (ebf_kv_u64(kv, "replay.peak_bytes", 0) > peak)
+            peak = ebf_kv_u64(kv, "replay.peak_bytes", 0);
     }
     assert_sfc_lost_nothing(x);
     ck_assert_uint_eq(ebf_kv_u64(&x->kv, "events.incomplete", 0), 0);
@@ -160,10 +162,12 @@ START_TEST(test_failover_sfc_killed)
     /* an id decided twice was replayed: at most every readout's replays */
     ck_assert_uint_le(redecided, replayed / READOUTS + 1);
     fprintf(stderr, "failover killed: replayed %llu (all readouts), redecided %llu, replay.dup "
-            "%llu, replay.partial %llu\n", (unsigned long long)replayed,
+            "%llu, replay.partial %llu, replay.peak_bytes %llu (the largest readout's)\n",
+            (unsigned long long)replayed,
             (unsigned long long)redecided,
             (unsigned long long)ebf_kv_u64(&x->kv, "replay.dup", 0),
-            (unsigned long long)ebf_kv_u64(&x->kv, "replay.partial", 0));
+            (unsigned long long)ebf_kv_u64(&x->kv, "replay.partial", 0),
+            (unsigned long long)peak);
     farm_result_free(&r);
 }
 END_TEST
