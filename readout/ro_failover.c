@@ -79,7 +79,14 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
 
 uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
 {
-    uint64_t died = 0, reborn = fo->reborn;
+    uint64_t died = 0, reborn = fo->reborn, gap = now_ns - fo->last_poll_ns;
+
+    if (fo->last_poll_ns && now_ns > fo->last_poll_ns && gap > fo->dead_ns / 2) {
+        for (uint32_t p = 0; p < fo->n; p++)
+            fo->last_ns[p] += gap;      /* the readout did not look: not their silence */
+        fo->own_stalls++;
+    }
+    fo->last_poll_ns = now_ns;
 
     for (uint32_t p = 0; p < fo->n; p++) {
         if (!(fo->heard >> p & 1) || (fo->out >> p & 1))

@@ -40,6 +40,8 @@ struct ro_failover {
     uint64_t joins, leaves;            /* applied */
     uint64_t stale;                    /* frames not newer than the last */
     uint64_t join_late;                /* join/leave ids already passed when heard */
+    uint64_t last_poll_ns;             /* the last ro_failover_poll; 0: none yet */
+    uint64_t own_stalls;               /* polls after a gap over dead_ns / 2: not silence */
 };
 
 /* Sets fo to n places (1 .. EBF_ROUTE_MAX), all routed to, none heard.
@@ -54,7 +56,10 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
                       uint64_t now_ns);
 
 /* Declares dead every routed place heard once and silent for dead_ns at
- * now_ns; returns their bits, and those of the places heard at a new
+ * now_ns, the readout's own stalls not counted (a gap between two polls
+ * over dead_ns / 2 moves every place's last frame on by it, counted in
+ * own_stalls: a frozen readout wakes to frames it did not read yet, not
+ * to dead SFCs); returns their bits, and those of the places heard at a new
  * epoch while routed to since the last poll (ro_failover_offer took them
  * out at once: a restarted or fenced SFC lost what it held), so the
  * caller replays what it sent them. */

@@ -34,7 +34,9 @@ START_TEST(test_failover_detect)
         hear(&fo, 0, 0, t, 0, 0, 0, t * MS);
     ck_assert_uint_eq(ro_failover_poll(&fo, 120 * MS - 1), 0);
     ck_assert_uint_eq(ro_failover_poll(&fo, 120 * MS), 1u << 1);
-    ck_assert_uint_eq(ro_failover_poll(&fo, 500 * MS), 1u << 0); /* 0 silent since 110 */
+    for (uint64_t t = 130; t < 210; t += 10)   /* polled every 10 ms: not our stall */
+        ck_assert_uint_eq(ro_failover_poll(&fo, t * MS), 0);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 210 * MS), 1u << 0);  /* 0 silent since 110 */
     ck_assert_uint_eq(fo.deaths, 2);
     ck_assert_uint_eq(fo.out, 3);
     /* place 2 never heard: still routed to; every event goes there */
@@ -127,8 +129,34 @@ START_TEST(test_failover_join_leave)
     ck_assert_uint_eq(ro_failover_place(&fo, 4001), 0);               /* 1 left */
     ck_assert_uint_eq(fo.leaves, 1);
     /* a place out by leave is not declared dead when silent */
-    ck_assert_uint_eq(ro_failover_poll(&fo, 10000 * MS), 1u << 0);
+    uint64_t died = 0;
+    for (uint64_t t = 130; t <= 400; t += 10)
+        died |= ro_failover_poll(&fo, t * MS);
+    ck_assert_uint_eq(died, 1u << 0);
     ck_assert_int_eq(ro_failover_init(&fo, 0, 1), -EINVAL);
+}
+END_TEST
+
+/* The readout's own stall (no poll for over half the bound) is not the
+ * places' silence: after a 300 ms gap nothing dies; a place silent for
+ * the bound of polled time after it does. */
+START_TEST(test_failover_own_stall)
+{
+    struct ro_failover fo;
+
+    ck_assert_int_eq(ro_failover_init(&fo, 2, 100 * MS), 0);
+    ck_assert_int_eq(hear(&fo, 0, 0, 1, 0, 0, 0, 0), 1);
+    ck_assert_int_eq(hear(&fo, 1, 0, 1, 0, 0, 0, 0), 1);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 10 * MS), 0);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 310 * MS), 0);     /* stalled 300 ms */
+    ck_assert_uint_eq(fo.own_stalls, 1);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 340 * MS), 0);
+    ck_assert_int_eq(hear(&fo, 0, 0, 2, 0, 0, 0, 350 * MS), 1);
+    for (uint64_t t = 360; t < 400; t += 10)
+        ck_assert_uint_eq(ro_failover_poll(&fo, t * MS), 0);
+    /* place 1: last heard at 0, moved on by 300 ms: silent 100 ms at 400 */
+    ck_assert_uint_eq(ro_failover_poll(&fo, 400 * MS), 1u << 1);
+    ck_assert_uint_eq(fo.deaths, 1);
 }
 END_TEST
 
@@ -144,6 +172,7 @@ Suite *ro_failover_suite(void)
     tcase_add_test(tc, test_failover_stale_and_fenced);
     tcase_add_test(tc, test_failover_join_leave);
     tcase_add_test(tc, test_failover_reborn);
+    tcase_add_test(tc, test_failover_own_stall);
     suite_add_tcase(s, tc);
     return s;
 }
