@@ -20,7 +20,7 @@
  * the fence, and the rate of ids heard for a join id (sfc_dp_release.c). */
 struct sfc_dp_fo {
     uint64_t last_pass;          /* TSC of the last sfc_dp_poll; 0: none yet */
-    uint64_t fence_tsc;          /* a pass gap this long fences: half the detection bound */
+    uint64_t fence_tsc;          /* a pass gap this long fences (sfc_dp_fence_check) */
     uint64_t id0, tsc0;          /* the first id heard, and when */
     uint64_t heard_max, heard_tsc;   /* 1 + the highest id heard, and when it last grew */
 };
@@ -65,8 +65,9 @@ struct sfc_dp {
  * to each readout heard (sfc_dp_release.c). Returns the work done. */
 unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now);
 
-/* Release frames on: when the gap since the last pass exceeds half the
- * detection bound (a frozen process), the SFC fences itself: what it
+/* Release frames on: when the gap since the last pass exceeds the
+ * detection bound less two release periods (80 ms: a frozen or starved
+ * process the readouts may have declared dead), the SFC fences itself: what it
  * builds or holds ready is dropped (replay.fenced), what its readout
  * ports hold is discarded, a new epoch begins and a join is announced
  * (docs/protocol.md 13.4, 13.5). Called at the start of every pass. */

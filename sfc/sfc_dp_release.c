@@ -104,8 +104,14 @@ void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now)
     uint64_t last = f->last_pass;
 
     f->last_pass = now;
-    if (!f->fence_tsc)
-        f->fence_tsc = rte_get_tsc_hz() / 1000 * (EBF_RELEASE_DEAD_NS / 2000000ull);
+    if (!f->fence_tsc) {
+        /* the readouts hear silence for the gap plus at most a period
+         * (the round due at the stop is sent on waking): fence when that
+         * may reach the bound, with a period to spare */
+        uint64_t ns = EBF_RELEASE_DEAD_NS > 2 * dp->rel.period_ns
+                          ? EBF_RELEASE_DEAD_NS - 2 * dp->rel.period_ns : EBF_RELEASE_DEAD_NS / 2;
+        f->fence_tsc = (uint64_t)((double)ns * (double)rte_get_tsc_hz() / 1e9);
+    }
     if (last && now - last > f->fence_tsc && (dp->c.workers <= 1 || dp->c.worker == 0))
         fence(dp, now, now - last);
 }

@@ -244,7 +244,7 @@ struct sfc_snap {
     X(RELEASE_LOW, C, "release.low", st.release_low, (), 0,                                        \
       "The low watermark of the last release round (docs/protocol.md 13.2).")                     \
     X(RELEASE_EPOCH, C, "release.epoch", st.release_epoch, (), 0,                                  \
-      "This SFC's epoch: 0 at its first start, + 1 at a restart or a fence.")                     \
+      "This SFC's epoch: its start time in seconds (16 bits); a fence moves it on.")           \
     X(REPLAY_PIECES, C, "replay.pieces", st.replay_pieces, (), 0,                                  \
       "Pieces flagged as replayed (0x0002) taken from the readouts.")                             \
     X(REPLAY_DUP, C, "replay.dup", st.replay_dup, (), 0,                                           \
@@ -252,7 +252,7 @@ struct sfc_snap {
     X(REPLAY_PARTIAL, C, "replay.partial", st.replay_partial, (), 0,                               \
       "Events with a replayed piece that timed out incomplete: dropped, not built.")              \
     X(REPLAY_FENCED, C, "replay.fenced", st.replay_fenced, (), 0,                                  \
-      "Events dropped by a fence (the poll loop stopped past half the detection bound).")         \
+      "Events dropped by a fence (the poll loop stopped for over 80 ms).")         \
     X(FENCE_FRAMES, C, "fence_frames", st.fence_frames, (), 0,                                     \
       "Frames from before a pause, discarded by a fence.")                                         \
     X(FENCES, C, "fences", st.fences, (), 0,                                                       \

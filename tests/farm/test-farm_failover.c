@@ -132,11 +132,17 @@ START_TEST(test_failover_sfc_killed)
         ck_assert_uint_eq(ebf_kv_u64(kv, "events", 0), events);
         ck_assert_uint_eq(ebf_kv_u64(kv, "sfcs_gone", 0), 0);
         ck_assert_uint_eq(ebf_kv_u64(kv, "sfc_gone_frames", 0), 0);
-        ck_assert_uint_eq(ebf_kv_u64(kv, "fo.deaths", 0), 1);
-        ck_assert_uint_eq(ebf_kv_u64(kv, "fo.dead_from.0", 0), UINT64_MAX);
+        /* one death at the kill; on a starved machine an SFC may also
+         * have fenced itself before (a 50 ms stall): each such pause is a
+         * death more, its share replayed, and dead_from the first one's */
+        uint64_t deaths = ebf_kv_u64(kv, "fo.deaths", 0);
         uint64_t from = ebf_kv_u64(kv, "fo.dead_from.1", 0);
-        ck_assert_uint_ge(from + 2 * 4096, AFTER);
+        ck_assert_uint_ge(deaths, 1);
         ck_assert_uint_lt(from, AFTER + 10000);
+        if (deaths == 1)        /* the kill's: near it (a readout may lag 4096 of each SFC) */
+            ck_assert_uint_ge(from + 2 * 4096, AFTER);
+        if (ebf_kv_u64(&x->kv, "fences", 0) == 0)
+            ck_assert_uint_eq(ebf_kv_u64(kv, "fo.dead_from.0", 0), UINT64_MAX);
         ck_assert_uint_gt(ebf_kv_u64(kv, "replay.replayed", 0), 0);
         ck_assert_uint_eq(ebf_kv_u64(kv, "replay.dropped", 0), 0);
         replayed += ebf_kv_u64(kv, "replay.replayed", 0);
@@ -146,7 +152,6 @@ START_TEST(test_failover_sfc_killed)
     assert_sfc_lost_nothing(x);
     ck_assert_uint_eq(ebf_kv_u64(&x->kv, "events.incomplete", 0), 0);
     ck_assert_uint_gt(ebf_kv_u64(&x->kv, "replay.pieces", 0), 0);
-    ck_assert_uint_eq(ebf_kv_u64(&x->kv, "fences", 0), 0);
     /* what SFC 0 acked, and what SFC 1's nodes decided by their records */
     ebf_idset_init(&decided);
     kv_idset_merge(&x->kv, "ledger.acked", &decided, 1);
@@ -192,14 +197,18 @@ START_TEST(test_failover_sfc_frozen)
     run(&c, events, &r);
     ck_assert_uint_eq(r.sfcs_gone, 0);
     const struct farm_part_result *x0 = sfc_at(&r, 0), *x1 = sfc_at(&r, 1);
-    ck_assert_uint_eq(ebf_kv_u64(&x1->kv, "fences", 0), 1);
-    ck_assert_uint_eq(ebf_kv_u64(&x0->kv, "fences", 0), 0);
+    /* the freeze fenced SFC 1 (a starved machine may add a fence of
+     * either SFC: each is a death and a join more at every readout) */
+    uint64_t fences = ebf_kv_u64(&x1->kv, "fences", 0) + ebf_kv_u64(&x0->kv, "fences", 0);
+    ck_assert_uint_ge(ebf_kv_u64(&x1->kv, "fences", 0), 1);
     for (unsigned i = 0; i < READOUTS; i++) {
         const struct ebf_kv *kv = &r.ro[i].kv;
         ck_assert_uint_eq(ebf_kv_u64(kv, "events", 0), events);
         ck_assert_uint_eq(ebf_kv_u64(kv, "sfcs_gone", 0), 0);
-        ck_assert_uint_eq(ebf_kv_u64(kv, "fo.deaths", 0), 1);
-        ck_assert_uint_eq(ebf_kv_u64(kv, "fo.joins", 0), 1);
+        ck_assert_uint_eq(ebf_kv_u64(kv, "sfc_gone_frames", 0), 0);
+        ck_assert_uint_ge(ebf_kv_u64(kv, "fo.deaths", 0), 1);
+        ck_assert_uint_le(ebf_kv_u64(kv, "fo.deaths", 0), fences);
+        ck_assert_uint_eq(ebf_kv_u64(kv, "fo.joins", 0), ebf_kv_u64(kv, "fo.deaths", 0));
         ck_assert_uint_eq(ebf_kv_u64(kv, "fo.join_late", 0), 0);
         ck_assert_uint_gt(ebf_kv_u64(kv, "replay.replayed", 0), 0);
         ck_assert_uint_eq(ebf_kv_u64(kv, "replay.dropped", 0), 0);
