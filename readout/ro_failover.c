@@ -122,9 +122,28 @@ static void apply_changes(struct ro_failover *fo, uint64_t e)
     next_change(fo);
 }
 
+int ro_failover_join_early(struct ro_failover *fo, uint64_t e)
+{
+    uint64_t all = fo->n == 64 ? UINT64_MAX : (UINT64_C(1) << fo->n) - 1;
+
+    if ((fo->out & all) != all)
+        return 1;
+    for (uint32_t p = 0; p < fo->n; p++)
+        if (fo->join_at[p] != RO_FO_NEVER) {
+            fo->join_at[p] = e;
+            fo->join_early++;
+        }
+    if (fo->next_change != RO_FO_NEVER)
+        apply_changes(fo, e);
+    return (fo->out & all) != all;
+}
+
 uint32_t ro_failover_place(struct ro_failover *fo, uint64_t e)
 {
     if (e >= fo->next_change)
         apply_changes(fo, e);
-    return ebf_route_of(&fo->route, e);
+    uint32_t p = ebf_route_of(&fo->route, e);
+    if (p == EBF_ROUTE_NONE && ro_failover_join_early(fo, e))
+        p = ebf_route_of(&fo->route, e);
+    return p;
 }

@@ -42,6 +42,7 @@ struct ro_failover {
     uint64_t join_late;                /* join/leave ids already passed when heard */
     uint64_t last_poll_ns;             /* the last ro_failover_poll; 0: none yet */
     uint64_t own_stalls;               /* polls after a gap over dead_ns / 2: not silence */
+    uint64_t join_early;               /* joins applied before their id: every place was out */
 };
 
 /* Sets fo to n places (1 .. EBF_ROUTE_MAX), all routed to, none heard.
@@ -65,8 +66,15 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
  * caller replays what it sent them. */
 uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns);
 
+/* When every place is out, applies the pending joins at once (from
+ * event e; counted in join_early): no place would build the events until
+ * their join ids, so the readouts, which may then switch at different
+ * ids, lose less. Returns 1 when some place is routed to after it. */
+int ro_failover_join_early(struct ro_failover *fo, uint64_t e);
+
 /* Applies the joins and leaves due at event e (ids must not decrease
- * between calls) and returns e's place, or EBF_ROUTE_NONE. */
+ * between calls; when every place is out, the pending joins too:
+ * ro_failover_join_early) and returns e's place, or EBF_ROUTE_NONE. */
 uint32_t ro_failover_place(struct ro_failover *fo, uint64_t e);
 
 #endif

@@ -118,6 +118,7 @@ void ro_link_fo_stats(struct ro_gen *g)
     st->fo_joins = f->view.joins;
     st->fo_leaves = f->view.leaves;
     st->fo_join_late = f->view.join_late;
+    st->fo_join_early = f->view.join_early;
     st->fo_out = f->view.out;
     for (uint16_t k = 0; k < g->c->n_sfcs; k++)
         st->release_low[k] = f->low[k];

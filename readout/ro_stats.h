@@ -56,6 +56,7 @@ struct ro_stats {
     uint64_t fo_join_late;       /* join/leave ids heard after the readout passed them */
     uint64_t fo_unsent_frames;   /* frames toward a place that died while they were refused */
     uint64_t fo_out;             /* bit k: place k routed around now (dead or left) */
+    uint64_t fo_join_early;      /* joins applied before their id: every place was out */
     uint64_t fo_dead_from[RO_STATS_MAX_SFCS];   /* first id routed around place k; UINT64_MAX */
     uint64_t release_low[RO_STATS_MAX_SFCS];    /* the highest low accepted from place k */
 };
@@ -142,6 +143,8 @@ struct ro_snap {
     X(FO_LEAVES, C, "fo.leaves", st.fo_leaves, (), 0, "SFC leaves applied at their leave id.")     \
     X(FO_JOIN_LATE, C, "fo.join_late", st.fo_join_late, (), 0,                                     \
       "Join or leave ids heard after the readout passed them (ignored).")                          \
+    X(FO_JOIN_EARLY, C, "fo.join_early", st.fo_join_early, (), 0,                                 \
+      "Joins applied before their id because every SFC place was out.")                           \
     X(FO_OUT, C, "fo.out", st.fo_out, (), 0,                                                       \
       "Bit k set: SFC place k is routed around now (declared dead, or left).")                    \
     X(FO_UNSENT_FRAMES, C, "fo.unsent_frames", st.fo_unsent_frames, (), 0,                         \

@@ -92,8 +92,9 @@ START_TEST(test_failover_reborn)
 }
 END_TEST
 
-/* A join at id 2000 switches exactly there; a leave likewise; an id
- * already passed is counted late and ignored. */
+/* A join at id 2000 while every place is out applies early; with a
+ * place live, a join at 3000 switches exactly there, a leave likewise; an
+ * id already passed is counted late and ignored. */
 START_TEST(test_failover_join_leave)
 {
     struct ro_failover fo;
@@ -106,8 +107,10 @@ START_TEST(test_failover_join_leave)
     hear(&fo, 0, 1, 0, 0, 0, 1500, 110 * MS);
     hear(&fo, 1, 1, 0, EBF_RELF_JOIN, 2000, 1500, 110 * MS);
     ck_assert_uint_eq(fo.next_change, 2000);
-    ck_assert_uint_eq(ro_failover_place(&fo, 1999), EBF_ROUTE_NONE);  /* 0 still out */
-    ck_assert_uint_eq(ro_failover_place(&fo, 2000), 1);               /* 1 back; 0 still out */
+    /* every place out: 1's join applies early, at 1999 (0 still out) */
+    ck_assert_uint_eq(ro_failover_place(&fo, 1999), 1);
+    ck_assert_uint_eq(fo.join_early, 1);
+    ck_assert_uint_eq(ro_failover_place(&fo, 2000), 1);
     ck_assert_uint_eq(ro_failover_place(&fo, 2001), 1);
     ck_assert_uint_eq(ro_failover_place(&fo, 2002), 1);
     ck_assert_uint_eq(fo.joins, 1);
@@ -160,6 +163,32 @@ START_TEST(test_failover_own_stall)
 }
 END_TEST
 
+/* Every place out and a join pending: it applies at once (join_early),
+ * from the event asked; with none pending the route stays none. */
+START_TEST(test_failover_join_early)
+{
+    struct ro_failover fo;
+
+    ck_assert_int_eq(ro_failover_init(&fo, 2, 100 * MS), 0);
+    hear(&fo, 0, 0, 1, 0, 0, 0, 0);
+    hear(&fo, 1, 0, 1, 0, 0, 0, 0);
+    ck_assert_uint_eq(ro_failover_place(&fo, 10), 0);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 100 * MS), 3);
+    ck_assert_uint_eq(ro_failover_place(&fo, 11), EBF_ROUTE_NONE);
+    ck_assert_int_eq(ro_failover_join_early(&fo, 11), 0);
+    hear(&fo, 0, 1, 0, EBF_RELF_JOIN, 90000, 12, 110 * MS);
+    ck_assert_uint_eq(fo.join_at[0], 90000);
+    ck_assert_uint_eq(ro_failover_place(&fo, 12), 0);
+    ck_assert_uint_eq(ro_failover_place(&fo, 13), 0);
+    ck_assert_uint_eq(fo.join_early, 1);
+    ck_assert_uint_eq(fo.joins, 1);
+    ck_assert_uint_eq(fo.out, 1u << 1);
+    ck_assert_uint_eq(fo.next_change, RO_FO_NEVER);
+    ck_assert_int_eq(ro_failover_join_early(&fo, 14), 1);   /* a place live: nothing */
+    ck_assert_uint_eq(fo.join_early, 1);
+}
+END_TEST
+
 Suite *ro_failover_suite(void);
 
 Suite *ro_failover_suite(void)
@@ -173,6 +202,7 @@ Suite *ro_failover_suite(void)
     tcase_add_test(tc, test_failover_join_leave);
     tcase_add_test(tc, test_failover_reborn);
     tcase_add_test(tc, test_failover_own_stall);
+    tcase_add_test(tc, test_failover_join_early);
     suite_add_tcase(s, tc);
     return s;
 }
