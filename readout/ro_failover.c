@@ -83,7 +83,8 @@ uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
 
     if (fo->last_poll_ns && now_ns > fo->last_poll_ns && gap > fo->dead_ns / 2) {
         for (uint32_t p = 0; p < fo->n; p++)
-            fo->last_ns[p] += gap;      /* the readout did not look: not their silence */
+            if (fo->last_ns[p] < fo->last_poll_ns)
+                fo->last_ns[p] += gap;  /* the readout did not look: not their silence */
         fo->own_stalls++;
     }
     fo->last_poll_ns = now_ns;
@@ -91,7 +92,7 @@ uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
     for (uint32_t p = 0; p < fo->n; p++) {
         if (!(fo->heard >> p & 1) || (fo->out >> p & 1))
             continue;
-        if (now_ns - fo->last_ns[p] >= fo->dead_ns)
+        if (now_ns > fo->last_ns[p] && now_ns - fo->last_ns[p] >= fo->dead_ns)
             died |= UINT64_C(1) << p;
     }
     if (died) {

@@ -35,9 +35,8 @@ int ro_fo_tx_replay(struct ro_gen *g, const volatile sig_atomic_t *force, uint64
 {
     struct ro_fo *f = g->fo;
     int rc = g->q.n ? ro_link_flush(g, force) : 0;     /* what was queued goes first */
-    uint64_t stuck = 0;
-
-    ro_failover_join_early(&f->view, g->next_event);   /* every place out: a join now */
+    if (!ro_failover_join_early(&f->view, g->next_event))
+        return rc;              /* every place out and none joining: kept pending */
     while (rc == 0 && g->fo_pending) {
         uint64_t places = g->fo_pending, before = f->rb.replayed;
         uint32_t cur = f->rb.head;
@@ -46,17 +45,15 @@ int ro_fo_tx_replay(struct ro_gen *g, const volatile sig_atomic_t *force, uint64
         g->fo_pending = 0;
         while (rc == 0 && (r = ro_replay_next_in(&f->rb, places, &cur))) {
             uint32_t to = ebf_route_of(&f->view.route, r->id);
-            if (to >= g->c->n_sfcs || g->st->sfc_gone[to]) {
-                stuck |= UINT64_C(1) << r->place;  /* no live place: tried again later */
-                continue;
-            }
+            if (to >= g->c->n_sfcs || g->st->sfc_gone[to])
+                continue;               /* given up: held until dropped */
             rc = replay_one(g, force, r, (uint16_t)to, now_ns);
         }
         if (rc == 0 && g->q.n)
             rc = ro_link_flush(g, force);
-        RO_LOG(NOTICE, "replayed %" PRIu64 " events of dead SFC places 0x%" PRIx64
-               " to the live ones\n", f->rb.replayed - before, places);
+        if (f->rb.replayed != before)
+            RO_LOG(NOTICE, "replayed %" PRIu64 " events of dead SFC places 0x%" PRIx64
+                   " to the live ones\n", f->rb.replayed - before, places);
     }
-    g->fo_pending |= stuck;
     return rc;
 }

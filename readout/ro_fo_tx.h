@@ -22,9 +22,9 @@
  * place over the live set, in increasing id order, recording each move
  * (ro_replay_moved); places that die meanwhile are replayed in turn.
  * With every place out, a pending join applies first
- * (ro_failover_join_early); an event with no live place left stays held
- * and its place pending, tried again at the next call (the buffer's hold
- * and drop bound it). 0, or the error of ro_frame_emit / ro_link_flush
+ * (ro_failover_join_early); with none, nothing is done and the places
+ * stay pending for a later call (the buffer's hold and drop bound what
+ * waits). 0, or the error of ro_frame_emit / ro_link_flush
  * (-ENOMEM, -EMSGSIZE, -EINTR on a forced stop). */
 int ro_fo_tx_replay(struct ro_gen *g, const volatile sig_atomic_t *force, uint64_t now_ns);
 

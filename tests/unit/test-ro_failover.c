@@ -160,6 +160,14 @@ START_TEST(test_failover_own_stall)
     /* place 1: last heard at 0, moved on by 300 ms: silent 100 ms at 400 */
     ck_assert_uint_eq(ro_failover_poll(&fo, 400 * MS), 1u << 1);
     ck_assert_uint_eq(fo.deaths, 1);
+    /* a frame heard after the last poll is not moved by a stall: it is
+     * never in the future (a place silent since is dead 100 ms later) */
+    ck_assert_int_eq(hear(&fo, 0, 0, 3, 0, 0, 0, 405 * MS), 1);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 500 * MS), 0);     /* stalled 100 ms */
+    ck_assert_uint_eq(fo.own_stalls, 2);
+    ck_assert_uint_eq(fo.last_ns[0], 405 * MS);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 504 * MS), 0);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 505 * MS), 1u << 0);
 }
 END_TEST
 
