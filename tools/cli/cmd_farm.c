@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "acct.h"
+#include "ctlclient.h"
 #include "ebf_fsm.h"
 #include "ebf_pb.h"
 #include "farm_ask.h"
@@ -189,7 +190,8 @@ int cmd_up(int argc, char **argv)
                 "(give it to ebfarm start)\n");
         goto out;
     }
-    if (farm_spec_load(argv[optind], spec, err, sizeof(err)) != 0) {
+    if (farm_spec_load(argv[optind], spec, err, sizeof(err)) != 0 ||
+        ctl_keys_check(spec->keys, argv[optind], err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm up: %s\n", err);
         goto out;
     }
