@@ -141,7 +141,7 @@ static void opt_refused(unsigned k, const struct ebf_param_def *d, const char *v
     const char *args[] = {opt_arg(d, value, arg, sizeof(arg)), NULL};
 
     ck_assert_int_eq(run_opts(k, args), 2);
-    snprintf(want, sizeof(want), "%s: option '--%s': \"%s\" is not %s\n", daemons[k].component,
+    snprintf(want, sizeof(want), "%s: option '--%s': \"%s\" is out of range: %s\n", daemons[k].component,
              d->opt, value, what_in(d, what, sizeof(what)));
     ck_assert_str_eq(err_text, want);
 }
@@ -301,7 +301,7 @@ START_TEST(test_configure)
                 if (!bad[b])
                     continue;
                 ck_assert_int_eq(fn(c, d->key, bad[b], err, sizeof(err)), -EINVAL);
-                snprintf(want, sizeof(want), "parameter '%s': \"%s\" is not %s", d->key, bad[b],
+                snprintf(want, sizeof(want), "parameter '%s': \"%s\" is out of range: %s", d->key, bad[b],
                          what_in(d, what, sizeof(what)));
                 ck_assert_str_eq(err, want);
             }
@@ -309,7 +309,8 @@ START_TEST(test_configure)
     }
     /* What the adversary sent: 16 MiB fragments, refused with the farm file's limit. */
     ck_assert_int_eq(ro_param(&ro, "frag_size", "16777216", err, sizeof(err)), -EINVAL);
-    ck_assert_str_eq(err, "parameter 'frag_size': \"16777216\" is not an integer in 1..1048576");
+    ck_assert_str_eq(err, "parameter 'frag_size': \"16777216\" is out of range: an integer in "
+                          "1..1048576");
 }
 END_TEST
 
