@@ -536,6 +536,7 @@ out:
     if (up)
         snapsub_close(&s->ss);
     leave(s, up);
+    farm_state_lock_remove(s->spec.name);       /* when this soak took the farm down */
     if (s->jsonl)
         fclose(s->jsonl);
     if (s->csv)
