@@ -3,6 +3,9 @@
 # test-stop_down.py - `ebfarm down` of a running farm stops it in stages and prints the ledger; `ebfarm stop` of a stopped farm says so with exit 3 instead of reprinting a summary; no lock file is left once the farm is down.
 #
 # farms/demo.yaml renamed, run.events 0 (the run goes on until stopped):
+# 0. After `up`, each daemon's parent (its keeper) is titled for what it is:
+#    /proc/PID/comm "ebfkeep-NAME", cmdline "ebfarm-keeper NAME RUN_DIR/FARM"
+#    (before, it carried `ebfarm up FILE` for the farm's life).
 # 1. `up`, `stop`: exit 0 with the ledger (CLOSED); `stop` again: exit 3,
 #    "farm 'NAME' is already stopped: run 1 is not in progress", no ledger.
 # 2. `start`, `down`: exit 0, the summary of run 2 with its ledger CLOSED,
@@ -26,11 +29,22 @@ def only_counter(rig):
     check(left == [rig.name + ".next-run"], "run directory after down: %r" % left)
 
 
+def keepers_titled(rig):
+    for p in rig.status()["processes"]:
+        ppid = int(open("/proc/%d/stat" % p["pid"]).read().rsplit(")", 1)[1].split()[1])
+        comm = open("/proc/%d/comm" % ppid).read().strip()
+        cmd = open("/proc/%d/cmdline" % ppid, "rb").read().split(b"\0")[0].decode()
+        want = "ebfarm-keeper %s %s/%s" % (p["name"], rig.run, rig.name)
+        check(comm == ("ebfkeep-" + p["name"])[:15], "keeper of %s: comm %r" % (p["name"], comm))
+        check(cmd == want, "keeper of %s: cmdline %r, want %r" % (p["name"], cmd, want))
+
+
 def main():
     rig = Rig("stopdown", "demo.yaml", {"events": 0})
     name = rig.name
     try:
         check(rig.ebfarm("up", rig.path).returncode == 0, "up")
+        keepers_titled(rig)
         p = rig.ebfarm("stop", "--farm", name, merge=False)
         check(p.returncode == 0 and ledger(p.stdout), "first stop: exit %d" % p.returncode)
         p = rig.ebfarm("stop", "--farm", name, merge=False)

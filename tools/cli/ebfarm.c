@@ -72,6 +72,7 @@ static int cmd_loopback(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    farm_proc_title_area(argc, argv);       /* the farm's keepers retitle themselves */
     if (argc < 2) {
         usage(stderr);
         return 2;

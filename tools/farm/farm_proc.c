@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,6 +82,35 @@ static void describe_exit(const siginfo_t *si, char *buf, size_t len)
                  sigabbrev_np(si->si_status) ? sigabbrev_np(si->si_status) : "?");
 }
 
+static char *title_area;         /* main's argv strings, contiguous */
+static size_t title_len;
+
+void farm_proc_title_area(int argc, char **argv)
+{
+    if (argc < 1)
+        return;
+    char *end = argv[0] + strlen(argv[0]) + 1;
+    for (int i = 1; i < argc && argv[i] == end; i++)
+        end = argv[i] + strlen(argv[i]) + 1;
+    title_area = argv[0];
+    title_len = (size_t)(end - argv[0]);
+}
+
+/* The keeper of process name says what it is: comm "ebfkeep-NAME" (15
+ * characters at most), and its command line "ebfarm-keeper NAME RUN_DIR"
+ * (cut to the tool's own argv's length). */
+static void keeper_title(const char *name, const char *run_dir)
+{
+    char comm[16];
+
+    snprintf(comm, sizeof(comm), "ebfkeep-%s", name);
+    prctl(PR_SET_NAME, comm, 0, 0, 0);
+    if (!title_area || title_len < 2)
+        return;
+    memset(title_area, 0, title_len);
+    snprintf(title_area, title_len - 1, "ebfarm-keeper %s %s", name, run_dir);
+}
+
 /*
  * The session leader between the tool and its daemon: it waits for the
  * daemon and writes how it ended to <run_dir>/exit.<pid>, so that status
@@ -90,12 +120,14 @@ static void describe_exit(const siginfo_t *si, char *buf, size_t len)
  * It closes every descriptor it inherited (the farm's lock among them) and
  * exits with the daemon.
  */
-static void keeper(char *const argv[], const char *run_dir, int log_fd, int report)
+static void keeper(char *const argv[], const char *run_dir, const char *name, int log_fd,
+                   int report)
 {
     char path[768], how[96];
     siginfo_t si;
 
     setsid();
+    keeper_title(name, run_dir);
     signal(SIGINT, SIG_IGN);     /* signals are for the daemon, sent by pid */
     signal(SIGTERM, SIG_IGN);
     pid_t pid = fork();
@@ -152,7 +184,7 @@ pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, 
     pid_t k = fork();
     if (k == 0) {
         close(pfd[0]);
-        keeper(argv, run_dir, fd, pfd[1]);
+        keeper(argv, run_dir, log_name, fd, pfd[1]);
     }
     e = errno;
     close(fd);

@@ -23,6 +23,12 @@ void farm_sleep_ms(unsigned ms);
  */
 int farm_build_dir(char *buf, size_t len);
 
+/* The tool's own argv (main's), whose memory a keeper overwrites with its
+ * title "ebfarm-keeper NAME RUN_DIR" (/proc/PID/cmdline, ps), so that it
+ * does not carry the tool's command line for the farm's life. Without it
+ * the keeper is only renamed (comm "ebfkeep-NAME"). */
+void farm_proc_title_area(int argc, char **argv);
+
 /*
  * Start argv (argv[0] a path, the list ending in NULL) in a session of its
  * own, stdin from /dev/null, stdout and stderr to <run_dir>/<log_name>.log.
