@@ -473,10 +473,9 @@ static int finish(struct soak *s, int *pass)
             (unsigned long long)l.generated, (unsigned long long)l.accepted,
             (unsigned long long)l.rejected, (unsigned long long)l.lost_total,
             l.closed ? "CLOSED" : "NOT CLOSED");
-    if (s->meta.interrupted)
-        fprintf(s->live, "interrupted after %.0f of %.0f s: the verdict covers that part only\n",
-                s->meta.elapsed_s, s->o->duration_s);
-    soak_verdict_text(s->live, &v);
+    char cut[64];
+    snprintf(cut, sizeof(cut), "%.0f of %.0f s", s->meta.elapsed_s, s->o->duration_s);
+    soak_verdict_text(s->live, &v, s->meta.interrupted ? cut : NULL);
     fprintf(s->live, "report: %s/soak.jsonl, soak.csv, soak.html\n", s->out_dir);
     *pass = v.pass;
     return 0;
@@ -533,6 +532,8 @@ int soak_run(const struct soak_opts *o)
     rc = farm_signal_count() ? 128 + farm_signal_last() : s->out_closed ? 128 + SIGPIPE :
          pass ? 0 : 1;
 out:
+    if (rc && farm_signal_count())      /* also a second Ctrl-C that cut the stop short */
+        rc = 128 + farm_signal_last();
     if (up)
         snapsub_close(&s->ss);
     leave(s, up);
