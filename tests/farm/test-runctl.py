@@ -12,7 +12,9 @@
 # 4. `pause`, then `stop` of the paused run: exit 0 with the ledger CLOSED.
 # 5. `reset`: exit 0, "farm 'N' is reset: 4 processes CONFIGURED (0 were in
 #    ERROR) ..."; every process CONFIGURED; `start`: run 2 RUNNING.
+# 6. `logs ro0 --lines 2`: exit 0, exactly the last 2 lines of ro0's log.
 # Usage: test-runctl.py SOURCE_DIR BUILD_DIR. Exit 0 passed, 1 failed.
+import os
 import re
 import time
 
@@ -68,6 +70,10 @@ def main():
         check(set(states(rig).values()) == {"CONFIGURED"}, "after reset: %r" % states(rig))
         p = rig.ebfarm("start", merge=False)
         check(p.returncode == 0 and p.stdout == "farm '%s': run 2 RUNNING\n" % n, "start")
+        p = rig.ebfarm("logs", "ro0", "--lines", "2", merge=False)
+        log = open(os.path.join(rig.run, n, "ro0.log")).read().splitlines(True)
+        check(p.returncode == 0 and len(log) > 2 and p.stdout == "".join(log[-2:]),
+              "logs --lines 2: %r" % p.stdout)
     finally:
         rig.cleanup()
     print("passed")
