@@ -20,6 +20,7 @@ struct soak_meta {
     unsigned kills, stalls;          /* faults the soak made */
     int attached;                    /* the farm was up before the soak */
     int interrupted;                 /* a signal ended it early */
+    double p99_bound_ms;             /* --max-p99-ms, drawn on the latency plot; 0: none */
 };
 
 /* The run's ledger in full as the report shows it. */

@@ -392,6 +392,7 @@ static void meta_init(struct soak *s)
     snprintf(m->farm_file_sha256, sizeof(m->farm_file_sha256), "%s", s->st.farm_file_sha256);
     m->duration_s = s->o->duration_s;
     m->interval_s = s->o->interval_s;
+    m->p99_bound_ms = s->o->bounds.p99_ms;
     m->kill_every_s = s->o->kill_every_s;
     m->stall_every_s = s->o->stall_every_s;
 }
