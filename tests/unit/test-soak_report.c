@@ -123,11 +123,10 @@ START_TEST(test_svg_plot)
     const struct soak_series s = {"lost", "#d62728", y, 0};
 
     CAPTURE(text, soak_svg_plot(m_, "T", "count", x, 2, &s, 1, 0));
-    ck_assert(strncmp(text, "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1200 300' "
-                            "width='100%'", 75) == 0);
-    /* x: 0..20 over 70..1100 px (the legend's 100 px at the right); y:
-     * 0..52.5 over 264..28 px. */
-    ck_assert_ptr_nonnull(strstr(text, "points='585.0,264.0 1100.0,39.2 '"));
+    ck_assert(strncmp(text, "<svg xmlns='http://www.w3.org/2000/svg' width='760' height='260'",
+                      64) == 0);
+    /* x: 0..20 over 70..610 px; y: 0..52.5 over 224..28 px. */
+    ck_assert_ptr_nonnull(strstr(text, "points='340.0,224.0 610.0,37.3 '"));
     ck_assert_ptr_nonnull(strstr(text, ">lost</text>"));
     ck_assert_ptr_nonnull(strstr(text, "</svg>\n"));
     free(text);
@@ -146,6 +145,10 @@ START_TEST(test_svg_legend_bound_zero)
     const struct soak_series z[] = {{"lost", "#d62728", zero, 0}, {"incomplete", "#000", zero, 0}};
 
     CAPTURE(text, soak_svg_plot_bound(m_, "T", "ms", x, 2, &s, 1, 0, 100, "p99 bound 100 ms"));
+    ck_assert(strncmp(text, "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1200 300' "
+                            "width='100%'", 75) == 0);
+    /* x: 0..20 over 70..995 px; y: 0..105 over 264..28 px. */
+    ck_assert_ptr_nonnull(strstr(text, "points='532.5,264.0 995.0,151.6 '"));
     /* 23 characters: right margin 40 + 7.2 * 23 = 205 px, text from 1027 px. */
     ck_assert_ptr_nonnull(strstr(text, "<text x='1027' y='42' font-size='12'>rejected/dropped "
                                        "frames</text>"));
@@ -154,7 +157,7 @@ START_TEST(test_svg_legend_bound_zero)
                                        "stroke='#c00' stroke-dasharray='2 3'/>"));
     ck_assert_ptr_nonnull(strstr(text, ">p99 bound 100 ms</text>"));
     free(text);
-    CAPTURE(text, soak_svg_plot(m_, "Losses", "count", x, 2, z, 2, 0));
+    CAPTURE(text, soak_svg_plot_bound(m_, "Losses", "count", x, 2, z, 2, 0, 0, NULL));
     ck_assert_str_eq(text, "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1200 48' "
                            "width='100%' font-family='sans-serif'>\n<text x='70' y='16' "
                            "font-size='14' font-weight='bold'>Losses</text>\n<text x='70' "

@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define W 1200  /* the viewBox: the plot is drawn as wide as the page */
-#define H 300
 #define ML 70   /* margins: left, top, bottom; the right one holds the legend */
 #define MT 28
 #define MB 36
 #define MR_MIN 100
 #define CHAR_PX 7.2     /* a legend character at font-size 12, a little generous */
 
-/* The right margin: room for the legend's longest name. */
-static int plot_mr;
+/* The plot being drawn: its size (soak_svg_plot: 760 x 260 px, as cmd_sim
+ * stacks them; soak_svg_plot_bound: a 1200 x 300 viewBox as wide as the
+ * page) and its right margin, room for the legend. One thread. */
+static int W = 760, H = 260, plot_mr = 150;
 
 /* A 1-2-5 step giving about 5 ticks over span. */
 static double nice_step(double span)
@@ -170,27 +170,14 @@ static void legend(FILE *f, unsigned k, const char *color, int dotted, const cha
             W - plot_mr + 32, y + 4, name);
 }
 
-void soak_svg_plot(FILE *f, const char *title, const char *unit, const double *x, unsigned n,
-                   const struct soak_series *s, unsigned ns, int logy)
-{
-    soak_svg_plot_bound(f, title, unit, x, n, s, ns, logy, 0, NULL);
-}
-
-void soak_svg_plot_bound(FILE *f, const char *title, const char *unit, const double *x,
-                         unsigned n, const struct soak_series *s, unsigned ns, int logy,
-                         double bound, const char *bound_name)
+/* The plot of soak_svg_plot and soak_svg_plot_bound: W, H and plot_mr set,
+ * the <svg> element's size attributes in size. */
+static void plot(FILE *f, const char *title, const char *unit, const double *x, unsigned n,
+                 const struct soak_series *s, unsigned ns, int logy, double bound,
+                 const char *bound_name, const char *size)
 {
     struct axis ax = {0, 1, 0}, ay;
-    size_t longest = bound > 0 && bound_name ? strlen(bound_name) : 0;
 
-    if (n && !logy && all_zero(s, ns, n)) {
-        zero_plot(f, title, s, ns);
-        return;
-    }
-    for (unsigned k = 0; k < ns; k++)
-        longest = strlen(s[k].name) > longest ? strlen(s[k].name) : longest;
-    plot_mr = 40 + (int)(CHAR_PX * (double)longest);
-    plot_mr = plot_mr < MR_MIN ? MR_MIN : plot_mr;
     if (n) {
         ax.lo = x[0] < 0 ? x[0] : 0;
         ax.hi = x[n - 1] > ax.lo ? x[n - 1] : ax.lo + 1;
@@ -198,9 +185,8 @@ void soak_svg_plot_bound(FILE *f, const char *title, const char *unit, const dou
     y_range(s, ns, n, logy, &ay);
     if (bound > 0)
         y_include(&ay, bound);
-    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 %d %d' width='100%%' "
-            "font-family='sans-serif'>\n<text x='%d' y='16' font-size='14' "
-            "font-weight='bold'>%s</text>\n", W, H, ML, title);
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' %s font-family='sans-serif'>\n"
+            "<text x='%d' y='16' font-size='14' font-weight='bold'>%s</text>\n", size, ML, title);
     y_ticks(f, &ay);
     x_ticks(f, &ax);
     fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='none' stroke='#888'/>\n"
@@ -219,6 +205,36 @@ void soak_svg_plot_bound(FILE *f, const char *title, const char *unit, const dou
         legend(f, ns, "#c00", 1, bound_name ? bound_name : "bound");
     }
     fprintf(f, "</svg>\n");
+}
+
+void soak_svg_plot(FILE *f, const char *title, const char *unit, const double *x, unsigned n,
+                   const struct soak_series *s, unsigned ns, int logy)
+{
+    char size[64];
+
+    W = 760, H = 260, plot_mr = 150;
+    snprintf(size, sizeof(size), "width='%d' height='%d'", W, H);
+    plot(f, title, unit, x, n, s, ns, logy, 0, NULL, size);
+}
+
+void soak_svg_plot_bound(FILE *f, const char *title, const char *unit, const double *x,
+                         unsigned n, const struct soak_series *s, unsigned ns, int logy,
+                         double bound, const char *bound_name)
+{
+    size_t longest = bound > 0 && bound_name ? strlen(bound_name) : 0;
+    char size[64];
+
+    W = 1200, H = 300;
+    if (n && !logy && all_zero(s, ns, n)) {
+        zero_plot(f, title, s, ns);
+        return;
+    }
+    for (unsigned k = 0; k < ns; k++)
+        longest = strlen(s[k].name) > longest ? strlen(s[k].name) : longest;
+    plot_mr = 40 + (int)(CHAR_PX * (double)longest);
+    plot_mr = plot_mr < MR_MIN ? MR_MIN : plot_mr;
+    snprintf(size, sizeof(size), "viewBox='0 0 %d %d' width='100%%'", W, H);
+    plot(f, title, unit, x, n, s, ns, logy, bound, bound_name, size);
 }
 
 static const char *const colors[] = {
@@ -328,6 +344,13 @@ static void fill(const struct soak_interval *iv, unsigned n, double *x, double *
     }
 }
 
+/* A plot of the page (linear y, no bound). */
+static void page_plot(FILE *f, const char *title, const char *unit, const double *x, unsigned n,
+                      const struct soak_series *s, unsigned ns)
+{
+    soak_svg_plot_bound(f, title, unit, x, n, s, ns, 0, 0, NULL);
+}
+
 /* RSS per process, MB, as series (at most N_COLORS processes drawn). */
 static void memory_plot(FILE *f, const struct soak_interval *iv, unsigned n, const double *x,
                         double *buf)
@@ -342,7 +365,7 @@ static void memory_plot(FILE *f, const struct soak_interval *iv, unsigned n, con
             y[i] = p < iv[i].n_mem ? (double)iv[i].mem[p].rss_kb / 1024.0 : 0;
         s[p] = (struct soak_series){iv[0].mem[p].name, colors[p], y, 0};
     }
-    soak_svg_plot(f, "Memory: RSS per process", "MB", x, n, s, np, 0);
+    page_plot(f, "Memory: RSS per process", "MB", x, n, s, np);
 }
 
 int soak_html_write(FILE *f, const struct soak_meta *m, const struct soak_interval *iv,
@@ -359,8 +382,8 @@ int soak_html_write(FILE *f, const struct soak_meta *m, const struct soak_interv
     fill(iv, n, x, c);
     page_head(f, m, l, v);
     fprintf(f, "<h2>Over time</h2>\n");
-    soak_svg_plot(f, "Rates", "events/s", x, n, (struct soak_series[]){
-        {"generated", colors[0], c[C_EV], 0}, {"decided", colors[2], c[C_DEC], 1}}, 2, 0);
+    page_plot(f, "Rates", "events/s", x, n, (struct soak_series[]){
+        {"generated", colors[0], c[C_EV], 0}, {"decided", colors[2], c[C_DEC], 1}}, 2);
     char bound[48];
     snprintf(bound, sizeof(bound), "p99 bound %g ms", m->p99_bound_ms);
     soak_svg_plot_bound(f, "End-to-end latency per interval (log scale)", "ms", x, n,
@@ -371,17 +394,17 @@ int soak_html_write(FILE *f, const struct soak_meta *m, const struct soak_interv
                                                {"max", colors[7], c[C_MAX], 0},
                                                {"build p99", colors[4], c[C_BUILD99], 0}}, 6, 1,
                         m->p99_bound_ms, bound);
-    soak_svg_plot(f, "Losses, incomplete events, frames rejected or dropped per interval",
-                  "count", x, n, (struct soak_series[]){{"lost", colors[1], c[C_LOST], 0},
-                                                        {"incomplete", colors[3], c[C_INCOMPL], 0},
-                                                        {"rejected/dropped frames", colors[4],
-                                                         c[C_REJ], 0}}, 3, 0);
-    soak_svg_plot(f, "Queues and credits at each interval's end", "events", x, n,
-                  (struct soak_series[]){{"ready queue", colors[0], c[C_READY], 0},
-                                         {"unacked", colors[3], c[C_UNACKED], 0},
-                                         {"credits", colors[2], c[C_CREDITS], 0}}, 3, 0);
-    soak_svg_plot(f, "Throttle: time the readouts were held per interval", "s", x, n,
-                  (struct soak_series[]){{"held", colors[1], c[C_THROTTLE], 0}}, 1, 0);
+    page_plot(f, "Losses, incomplete events, frames rejected or dropped per interval", "count",
+              x, n, (struct soak_series[]){{"lost", colors[1], c[C_LOST], 0},
+                                           {"incomplete", colors[3], c[C_INCOMPL], 0},
+                                           {"rejected/dropped frames", colors[4], c[C_REJ], 0}},
+              3);
+    page_plot(f, "Queues and credits at each interval's end", "events", x, n,
+              (struct soak_series[]){{"ready queue", colors[0], c[C_READY], 0},
+                                     {"unacked", colors[3], c[C_UNACKED], 0},
+                                     {"credits", colors[2], c[C_CREDITS], 0}}, 3);
+    page_plot(f, "Throttle: time the readouts were held per interval", "s", x, n,
+              (struct soak_series[]){{"held", colors[1], c[C_THROTTLE], 0}}, 1);
     memory_plot(f, iv, n, x, mem + (size_t)(C_MAXCOL + 1) * (n ? n : 1));
     page_table(f, iv, n);
     fprintf(f, "</body></html>\n");
