@@ -10,8 +10,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <rte_mbuf.h>
+
+#include "ebf_mtu.h"
 #include "ebf_param.h"
+#include "ebf_proto.h"
 #include "farmfile.h"
+#include "farmfile_memory.h"
 #include "farmfile_types.h"
 #include "node_ctl.h"
 #include "ro_ctl.h"
@@ -157,6 +162,17 @@ static void opt_taken(unsigned k, const struct ebf_param_def *d, const char *val
              daemons[k].component);
     ck_assert_msg(strcmp(err_text, want) == 0, "%s %s: %s", daemons[k].component, arg, err_text);
 }
+
+/* The sizes the farm file's DPDK-free memory check assumes are DPDK's and
+ * the daemons'. */
+START_TEST(test_memory_sizes)
+{
+    ck_assert_uint_eq(FF_MBUF_STRUCT, sizeof(struct rte_mbuf));
+    ck_assert_uint_eq(FF_MBUF_HEADROOM, RTE_PKTMBUF_HEADROOM);
+    ck_assert_uint_eq(FF_ROOM_MIN, EBF_ROOM_DEFAULT);
+    ck_assert_uint_eq(FF_L2_MAX_HLEN, EBF_L2_MAX_HLEN);
+}
+END_TEST
 
 START_TEST(test_options)
 {
@@ -612,6 +628,7 @@ Suite *ebf_param_use_suite(void)
     TCase *tc = tcase_create("places");
 
     tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_memory_sizes);
     tcase_add_test(tc, test_options);
     tcase_add_test(tc, test_ports);
     tcase_add_test(tc, test_event_frames);
