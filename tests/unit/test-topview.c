@@ -190,9 +190,9 @@ START_TEST(test_top_frame)
     Ebfarm__Snapshot *old = received(&ms, "sfc", "sfc1", 6, EBF_S_CONFIGURED, 100);
 
     const struct top_proc p[] = {
-        {"sfc0", "sfc", s0, s1, 0, 0, 0, 0},  {"node0", "node", n[0], n[1], 0, 0, 0, 0},
-        {"ro0", "readout", NULL, ro, 0, 0, 0, 0}, {"sfc1", "sfc", NULL, old, 1, 0, 0, 0},
-        {"ro1", "readout", NULL, NULL, 0, 0, 0, 0},
+        {"sfc0", "sfc", s0, s1, 0, 0, 0, 0, 0},  {"node0", "node", n[0], n[1], 0, 0, 0, 0, 0},
+        {"ro0", "readout", NULL, ro, 0, 0, 0, 0, 0}, {"sfc1", "sfc", NULL, old, 1, 0, 0, 0, 0},
+        {"ro1", "readout", NULL, NULL, 0, 0, 0, 0, 0},
     };
     CAPTURE(text, top_frame(m_, "test", p, 5));
     ck_assert_str_eq(text, expected_frame);
@@ -243,8 +243,8 @@ START_TEST(test_top_frame_small)
     ebf_metrics_gauge(&ms, "epoch", NULL, NULL, 2000);
     Ebfarm__Snapshot *n1 = received(&ms, "node", "node1", 7, EBF_S_RUNNING, 1000000000);
     const struct top_proc p[] = {
-        {"sfc0", "sfc", s0, s1, 0, 0, 0, 0}, {"node0", "node", NULL, n0, 0, 0, 0, 0},
-        {"node1", "node", NULL, n1, 1, 0, 0, 0}, {"ro0", "readout", NULL, NULL, 0, 0, 0, 0},
+        {"sfc0", "sfc", s0, s1, 0, 0, 0, 0, 0}, {"node0", "node", NULL, n0, 0, 0, 0, 0, 0},
+        {"node1", "node", NULL, n1, 1, 0, 0, 0, 0}, {"ro0", "readout", NULL, NULL, 0, 0, 0, 0, 0},
     };
 
     ck_assert_ptr_null(top_node_mark(p, 4, &p[0]));
@@ -273,9 +273,9 @@ START_TEST(test_top_node_rejoined)
     Ebfarm__Snapshot *b = received(&ms, "node", "node0", 7, EBF_S_RUNNING, 2000000000);
     Ebfarm__Snapshot *c = received(&ms, "node", "node0", 8, EBF_S_RUNNING, 3000000000);
     const struct top_proc p[] = {
-        {"node0", "node", a, b, 0, 0, 0, 0}, {"node0", "node", a, c, 0, 0, 0, 0},
-        {"node0", "node", b, b, 0, 0, 0, 0},
-        {"node0", "node", b, b, 0, 1, 0, 0},      /* the caller saw another epoch earlier */
+        {"node0", "node", a, b, 0, 0, 0, 0, 0}, {"node0", "node", a, c, 0, 0, 0, 0, 0},
+        {"node0", "node", b, b, 0, 0, 0, 0, 0},
+        {"node0", "node", b, b, 0, 1, 0, 0, 0},      /* the caller saw another epoch earlier */
     };
 
     ck_assert_str_eq(top_node_mark(p, 1, &p[0]), "rejoined");

@@ -357,17 +357,34 @@ static void cells(FILE *f, const struct layout *l, const char *const v[C_N], con
     fputc('\n', f);
 }
 
+/* The STATE column: EXITED for a process gone (as status says it, also
+ * when its last snapshot is still fresh), STALE, NO_DATA before a snapshot,
+ * FINISHED for a running readout that generated every event it was asked
+ * for, else the state the snapshot gives. */
+static const char *state_of(const struct top_proc *p)
+{
+    if (p->gone)
+        return "EXITED";
+    if (!p->cur)
+        return "NO_DATA";
+    if (p->stale)
+        return "STALE";
+    if (p->cur->state == EBFARM__STATE__RUNNING && !strcmp(p->component, "readout") &&
+        ebf_pb_gauge(p->cur, "finished", NULL, 0) == 1)
+        return "FINISHED";
+    return ebf_state_name((enum ebf_state)p->cur->state);
+}
+
 static void proc_lines(FILE *f, const struct layout *l, const struct top_proc *p,
                        const char *mark)
 {
     struct top_rates r = {-1, -1, -1};
     char fr[16], ev[16], run[16], gb[16] = "-";
-    const char *state = "NO_DATA";
+    const char *state = state_of(p);
 
     if (p->cur) {
-        state = p->stale ? "STALE" : ebf_state_name((enum ebf_state)p->cur->state);
         snprintf(run, sizeof(run), "%u", p->cur->run_number);
-        if (!p->stale)
+        if (!p->stale && !p->gone)
             top_rates(p->component, p->prev, p->cur, &r);
     } else {
         snprintf(run, sizeof(run), "-");
