@@ -128,6 +128,22 @@ static const char expected_frame[] =
     "ro1          readout  NO_DATA        -          -          -        -\n"
     "totals: generated 505, accepted 10, rejected 90, lost 5 (no counters from sfc1, ro1)\n";
 
+/* The same in 11 rows (of 14): the queue and latency lines dropped, the problem
+ * lines kept (at 80x24 with 10 processes every detail line went, problems
+ * too, while rows stayed empty). */
+static const char expected_problems[] =
+    "farm test: 5 processes\n"
+    "NAME         ROLE     STATE        RUN   FRAMES/S   EVENTS/S   GBIT/S\n"
+    "sfc0         sfc      RUNNING        7     200.0k      25.0k     2.00\n"
+    "    reject bad_checksum 3  drop late 2  lost event_table_full 4, no_node 1\n"
+    "node0        node     RUNNING        7        800        100     0.00\n"
+    "ro0          readout  RUNNING        7          -          -        -\n"
+    "sfc1         sfc      STALE          6          -          -        -\n"
+    "    lost no_node 2\n"
+    "ro1          readout  NO_DATA        -          -          -        -\n"
+    "totals: generated 505, accepted 10, rejected 90, lost 5 (no counters from sfc1, ro1)\n"
+    "dropped detail lines: queues, latency\n";
+
 static Ebfarm__Snapshot *sfc_snap(struct ebf_metrics *ms, uint64_t t, uint64_t k,
                                   struct ebf_hist *h)
 {
@@ -196,6 +212,14 @@ START_TEST(test_top_frame)
     };
     CAPTURE(text, top_frame(m_, "test", p, 5));
     ck_assert_str_eq(text, expected_frame);
+    free(text);
+    CAPTURE(text, top_frame_fit(m_, "test", p, 5, 0, 11));
+    ck_assert_str_eq(text, expected_problems);
+    free(text);
+    CAPTURE(text, top_frame_fit(m_, "test", p, 5, 0, 13));    /* the latency lines fit too */
+    ck_assert_ptr_nonnull(strstr(text, "\n    latency build last p50 3.1us"));
+    ck_assert_ptr_nonnull(strstr(text, "\ndropped detail lines: queues\n"));
+    ck_assert_ptr_null(strstr(text, "    building 12"));
     free(text);
     drop(s0);
     drop(s1);

@@ -249,6 +249,8 @@ static void problem_line(FILE *f, const Ebfarm__Snapshot *s)
 
 /* --- Marks and the layout --------------------------------------------------- */
 
+enum { DETAILS_PROBLEMS = 1, DETAILS_LATENCY, DETAILS_ALL };
+
 const char *top_node_mark(const struct top_proc *all, unsigned n, const struct top_proc *p)
 {
     if (strcmp(p->component, "node") != 0 || !p->cur)
@@ -295,7 +297,9 @@ static const struct {
 struct layout {
     unsigned w[C_N];    /* 0: dropped */
     unsigned mark;      /* the width of the mark column; 0: none */
-    int details;        /* the detail lines under each row */
+    int details;        /* the detail lines under each row: DETAILS_ALL, _LATENCY
+                         * (no queue lines), _PROBLEMS (rejects, drops, losses
+                         * only) or 0 */
 };
 
 static unsigned row_width(const struct layout *l)
@@ -396,8 +400,10 @@ static void proc_lines(FILE *f, const struct layout *l, const struct top_proc *p
     cells(f, l, v, mark);
     if (!p->cur || !l->details)
         return;
-    queue_line(f, p->cur);
-    latency_line(f, p->prev, p->cur);
+    if (l->details >= DETAILS_ALL)
+        queue_line(f, p->cur);
+    if (l->details >= DETAILS_LATENCY)
+        latency_line(f, p->prev, p->cur);
     problem_line(f, p->cur);
 }
 
@@ -455,6 +461,9 @@ static void frame_text(FILE *f, const char *farm, const struct top_proc *p, unsi
     dropped_line(f, l);
     if (!l->details)
         fputs("dropped detail lines: too few rows\n", f);
+    else if (l->details < DETAILS_ALL)
+        fprintf(f, "dropped detail lines: queues%s\n",
+                l->details < DETAILS_LATENCY ? ", latency" : "");
 }
 
 /* Each line of text cut to width (0: as is). */
@@ -488,8 +497,9 @@ void top_frame_fit(FILE *f, const char *farm, const struct top_proc *p, unsigned
     FILE *m;
 
     lay_out(&l, p, n, width);
-    l.details = 1;
-    for (;;) {
+    /* Fewer detail lines until the frame fits: the problem lines (rejects,
+     * drops, losses) go last. */
+    for (l.details = DETAILS_ALL;; l.details--) {
         if (!(m = open_memstream(&text, &len)))
             return;
         frame_text(m, farm, p, n, &l, width);
@@ -498,7 +508,6 @@ void top_frame_fit(FILE *f, const char *farm, const struct top_proc *p, unsigned
             break;
         free(text);
         text = NULL;
-        l.details = 0;
     }
     put_cut(f, text, width);
     free(text);
