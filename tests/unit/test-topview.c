@@ -313,6 +313,32 @@ START_TEST(test_top_node_rejoined)
 }
 END_TEST
 
+/* An SFC's per-node gauges named by node (its k-th node in file order at
+ * its place), not by the SFC's index: sfc0 serves nodeA and nodeC. */
+START_TEST(test_node_names)
+{
+    struct ebf_metrics ms;
+    struct ebf_hist h;
+    char *text = NULL;
+
+    ck_assert_int_eq(ebf_metrics_init(&ms, 64), 0);
+    ebf_hist_init(&h);
+    Ebfarm__Snapshot *s0 = sfc_snap(&ms, 1000000000, 0, &h);
+    Ebfarm__Snapshot *s1 = sfc_snap(&ms, 3000000000, 1, &h);
+    const struct top_proc p[] = {
+        {"sfc0", "sfc", s0, s1, 0, 0, 1, 0, 0}, {"nodeA", "node", NULL, NULL, 0, 0, 1, 0, 0},
+        {"nodeB", "node", NULL, NULL, 0, 0, 1, 1, 0}, {"nodeC", "node", NULL, NULL, 0, 0, 1, 0, 0},
+    };
+    CAPTURE(text, top_frame(m_, "test", p, 4));
+    ck_assert_msg(strstr(text, "\n    building 12  ready 0  credits nodeA:32 nodeC:30  unacked "
+                               "nodeA:2 nodeC:0  mempool rx:123\n") != NULL, "%s", text);
+    free(text);
+    drop(s0);
+    drop(s1);
+    ebf_metrics_free(&ms);
+}
+END_TEST
+
 Suite *topview_suite(void);
 
 Suite *topview_suite(void)
@@ -327,6 +353,7 @@ Suite *topview_suite(void)
     tcase_add_test(tc, test_top_frame);
     tcase_add_test(tc, test_top_frame_small);
     tcase_add_test(tc, test_top_node_rejoined);
+    tcase_add_test(tc, test_node_names);
     suite_add_tcase(s, tc);
     return s;
 }

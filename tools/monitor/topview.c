@@ -148,8 +148,29 @@ static const char *shown_name(const struct shown_metric *m)
     return m->t->c[m->id].name;
 }
 
-static void queue_line(FILE *f, const Ebfarm__Snapshot *s)
+/* The name of the node SFC sfc calls k (its gauges' label node="k": the
+ * k-th of its nodes, in file order, each placed at the SFC's place); NULL
+ * when not known. */
+static const char *node_name(const struct top_proc *all, unsigned n, const struct top_proc *sfc,
+                             const char *k)
 {
+    char *end;
+    unsigned long want = strtoul(k, &end, 10), seen = 0;
+
+    if (*end || end == k || !sfc->placed || sfc->place < 0)
+        return NULL;
+    for (unsigned i = 0; i < n; i++)
+        if (!strcmp(all[i].component, "node") && all[i].placed &&
+            all[i].place == sfc->place && seen++ == want)
+            return all[i].name;
+    return NULL;
+}
+
+/* The queue and credit gauges of p; an SFC's per-node ones labelled by
+ * the node's name (node0:32), not its index in the SFC. */
+static void queue_line(FILE *f, const struct top_proc *all, unsigned n, const struct top_proc *p)
+{
+    const Ebfarm__Snapshot *s = p->cur;
     int any = 0;
 
     for (unsigned q = 0; q < sizeof(queue_gauges) / sizeof(queue_gauges[0]); q++) {
@@ -160,8 +181,11 @@ static void queue_line(FILE *f, const Ebfarm__Snapshot *s)
                 continue;
             if (first)
                 fprintf(f, "%s%s", any ? "  " : "    ", queue_gauges[q].shown);
+            const char *who = g->n_labels && !strcmp(g->labels[0]->name, "node")
+                                  ? node_name(all, n, p, g->labels[0]->value)
+                                  : NULL;
             if (g->n_labels)
-                fprintf(f, " %s:%.0f", g->labels[0]->value, g->value);
+                fprintf(f, " %s:%.0f", who ? who : g->labels[0]->value, g->value);
             else
                 fprintf(f, " %.0f", g->value);
             first = 0;
@@ -379,8 +403,8 @@ static const char *state_of(const struct top_proc *p)
     return ebf_state_name((enum ebf_state)p->cur->state);
 }
 
-static void proc_lines(FILE *f, const struct layout *l, const struct top_proc *p,
-                       const char *mark)
+static void proc_lines(FILE *f, const struct layout *l, const struct top_proc *all, unsigned n,
+                       const struct top_proc *p, const char *mark)
 {
     struct top_rates r = {-1, -1, -1};
     char fr[16], ev[16], run[16], gb[16] = "-";
@@ -401,7 +425,7 @@ static void proc_lines(FILE *f, const struct layout *l, const struct top_proc *p
     if (!p->cur || !l->details)
         return;
     if (l->details >= DETAILS_ALL)
-        queue_line(f, p->cur);
+        queue_line(f, all, n, p);
     if (l->details >= DETAILS_LATENCY)
         latency_line(f, p->prev, p->cur);
     problem_line(f, p->cur);
@@ -455,7 +479,7 @@ static void frame_text(FILE *f, const char *farm, const struct top_proc *p, unsi
     fprintf(f, "farm %s: %u processes\n", farm, n);
     cells(f, l, head, NULL);
     for (unsigned i = 0; i < n; i++)
-        proc_lines(f, l, &p[i], top_node_mark(p, n, &p[i]));
+        proc_lines(f, l, p, n, &p[i], top_node_mark(p, n, &p[i]));
     top_totals(p, n, &t);
     totals_line(f, &t, width);
     dropped_line(f, l);
