@@ -245,6 +245,37 @@ int farm_log_cause_stream(FILE *f, const char *name, char *buf, size_t len)
     return found;
 }
 
+/* Whether line is a driver's report of a failure: "name(): ... failed ...". */
+static int driver_error(const char *line)
+{
+    static const char *const words[] = {"failed", "Failed", "Cannot", "cannot", "error"};
+    size_t fn = strspn(line, "abcdefghijklmnopqrstuvwxyz0123456789_");
+
+    if (fn == 0 || strncmp(line + fn, "(): ", 4) != 0)
+        return 0;
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (strstr(line + fn + 4, words[i]))
+            return 1;
+    return 0;
+}
+
+int farm_log_driver_error(const char *run_dir, const char *name, char *buf, size_t len)
+{
+    char path[768], line[1200];
+    int found = 0;
+
+    snprintf(path, sizeof(path), "%s/%s.log", run_dir, name);
+    FILE *f = farm_rundir_fopen(path, "r");
+    for (unsigned n = 0; f && !found && n < 16384 && fgets(line, sizeof(line), f); n++) {
+        line[strcspn(line, "\n")] = '\0';
+        if ((found = driver_error(line)))
+            snprintf(buf, len, "%s", line);
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
 int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len)
 {
     char path[768];

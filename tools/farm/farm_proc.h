@@ -49,6 +49,13 @@ pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, 
  */
 int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len);
 
+/* The first line of <run_dir>/<name>.log in which a DPDK driver reports a
+ * failure ("memif_connect(): mmap failed: Cannot allocate memory": a
+ * function name, "(): ", then failed, cannot or error), into buf: 1, or 0
+ * when there is none. What a process whose link never came up blames on
+ * its peer. */
+int farm_log_driver_error(const char *run_dir, const char *name, char *buf, size_t len);
+
 /* farm_log_cause over the log's text read from f. */
 int farm_log_cause_stream(FILE *f, const char *name, char *buf, size_t len);
 
