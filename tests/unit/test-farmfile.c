@@ -1063,6 +1063,10 @@ static const struct bad {
     {"insecure not a boolean",
      "insecure: maybe\n" BASE,
      "key 'insecure': \"maybe\" is not true or false"},
+    {"a NUL in a quoted name",
+     "farm: \"t\\x001\"\n" RO0 SFC0 NODE0,
+     "the value at line 1, column 7 holds a NUL character (\\0 or \\x00 in quotes): a name, "
+     "path or endpoint cannot; remove it"},
     {"duplicate endpoint",
      BASE
      "    control: ipc://{run}/ro0.ctl\n",
