@@ -105,7 +105,7 @@ static int parse_frag_size(void *arg, const char *val, char *err, size_t len)
     char range[64];
 
     if (ebf_param_parse(d, val, strlen(val), &v))
-        return snprintf(err, len, "\"%s\" is not an integer in %s", val,
+        return snprintf(err, len, "\"%s\" %s in %s", val, ebf_parse_why(val, 0),
                         ebf_param_range(d, range, sizeof(range))), -EINVAL;
     c->size_min = c->size_max = v;
     opt.have_size = 1;
@@ -151,7 +151,7 @@ static int parse_silence(void *arg, const char *val, char *err, size_t len)
 
 static const struct ebf_arg own[] = {
     {.name = "sfc-mac", .kind = EBF_ARG_FN, .fn = parse_sfc_macs, .dst = &conf, .required = 1,
-     .meta = "LIST", .help = "SFC MACs; event e goes to SFC e % count"},
+     .meta = "MAC[,MAC...]", .help = "SFC MACs; event e goes to SFC e % count"},
     {.name = "sfc-port", .kind = EBF_ARG_FN, .fn = parse_sfc_ports, .dst = &conf,
      .meta = "NAME[,NAME...]", .help = "the port toward each SFC of --sfc-mac, in order\n"
      "(one memif link per SFC; default: --port for all)"},

@@ -10,8 +10,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <rte_mbuf.h>
+
+#include "ebf_mtu.h"
 #include "ebf_param.h"
+#include "ebf_proto.h"
 #include "farmfile.h"
+#include "farmfile_memory.h"
 #include "farmfile_types.h"
 #include "node_ctl.h"
 #include "ro_ctl.h"
@@ -141,7 +146,7 @@ static void opt_refused(unsigned k, const struct ebf_param_def *d, const char *v
     const char *args[] = {opt_arg(d, value, arg, sizeof(arg)), NULL};
 
     ck_assert_int_eq(run_opts(k, args), 2);
-    snprintf(want, sizeof(want), "%s: option '--%s': \"%s\" is not %s\n", daemons[k].component,
+    snprintf(want, sizeof(want), "%s: option '--%s': \"%s\" is out of range: %s\n", daemons[k].component,
              d->opt, value, what_in(d, what, sizeof(what)));
     ck_assert_str_eq(err_text, want);
 }
@@ -157,6 +162,17 @@ static void opt_taken(unsigned k, const struct ebf_param_def *d, const char *val
              daemons[k].component);
     ck_assert_msg(strcmp(err_text, want) == 0, "%s %s: %s", daemons[k].component, arg, err_text);
 }
+
+/* The sizes the farm file's DPDK-free memory check assumes are DPDK's and
+ * the daemons'. */
+START_TEST(test_memory_sizes)
+{
+    ck_assert_uint_eq(FF_MBUF_STRUCT, sizeof(struct rte_mbuf));
+    ck_assert_uint_eq(FF_MBUF_HEADROOM, RTE_PKTMBUF_HEADROOM);
+    ck_assert_uint_eq(FF_ROOM_MIN, EBF_ROOM_DEFAULT);
+    ck_assert_uint_eq(FF_L2_MAX_HLEN, EBF_L2_MAX_HLEN);
+}
+END_TEST
 
 START_TEST(test_options)
 {
@@ -301,7 +317,7 @@ START_TEST(test_configure)
                 if (!bad[b])
                     continue;
                 ck_assert_int_eq(fn(c, d->key, bad[b], err, sizeof(err)), -EINVAL);
-                snprintf(want, sizeof(want), "parameter '%s': \"%s\" is not %s", d->key, bad[b],
+                snprintf(want, sizeof(want), "parameter '%s': \"%s\" is out of range: %s", d->key, bad[b],
                          what_in(d, what, sizeof(what)));
                 ck_assert_str_eq(err, want);
             }
@@ -309,7 +325,8 @@ START_TEST(test_configure)
     }
     /* What the adversary sent: 16 MiB fragments, refused with the farm file's limit. */
     ck_assert_int_eq(ro_param(&ro, "frag_size", "16777216", err, sizeof(err)), -EINVAL);
-    ck_assert_str_eq(err, "parameter 'frag_size': \"16777216\" is not an integer in 1..1048576");
+    ck_assert_str_eq(err, "parameter 'frag_size': \"16777216\" is out of range: an integer in "
+                          "1..1048576");
 }
 END_TEST
 
@@ -611,6 +628,7 @@ Suite *ebf_param_use_suite(void)
     TCase *tc = tcase_create("places");
 
     tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_memory_sizes);
     tcase_add_test(tc, test_options);
     tcase_add_test(tc, test_ports);
     tcase_add_test(tc, test_event_frames);

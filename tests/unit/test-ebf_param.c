@@ -106,7 +106,7 @@ START_TEST(test_conf_set)
     ck_assert_uint_eq(c.sources, 12);
     ck_assert(c.rate == 2500);
     ck_assert_int_eq(ebf_conf_set(keys, NKEYS, &c, "sources", "129", err, sizeof(err)), -EINVAL);
-    ck_assert_str_eq(err, "parameter 'sources': \"129\" is not an integer in 1..128");
+    ck_assert_str_eq(err, "parameter 'sources': \"129\" is out of range: an integer in 1..128");
     ck_assert_int_eq(ebf_conf_set(keys, NKEYS, &c, "rate", "10 ", err, sizeof(err)), -EINVAL);
     ck_assert_str_eq(err, "parameter 'rate': \"10 \" is not a number in 0..1e+09");
     ck_assert_int_eq(ebf_conf_set(keys, NKEYS, &c, "rate", "1\n", err, sizeof(err)), -EINVAL);

@@ -1064,10 +1064,35 @@ static const struct bad {
     {"insecure not a boolean",
      "insecure: maybe\n" BASE,
      "key 'insecure': \"maybe\" is not true or false"},
+    {"a NUL in a quoted name",
+     "farm: \"t\\x001\"\n" RO0 SFC0 NODE0,
+     "the value at line 1, column 7 holds a NUL character (\\0 or \\x00 in quotes): a name, "
+     "path or endpoint cannot; remove it"},
     {"duplicate endpoint",
      BASE
      "    control: ipc://{run}/ro0.ctl\n",
-     "key 'nodes[0].control': \"ipc://{run}/ro0.ctl\" is already used by readouts[0].control"},
+     "key 'nodes[0].control': \"ipc://{run}/ro0.ctl\" is already used by readouts[0].control "
+     "(\"ipc://{run}/ro0.ctl\")"},
+    {"endpoint on a memif socket of the run directory",
+     BASE
+     "    control: ipc://{run}/ro0-sfc0.sock\n",
+     "key 'nodes[0].control': \"ipc://{run}/ro0-sfc0.sock\" is a file the runner makes in the "
+     "run directory (farm.state, *.log, the memif sockets *.sock, exit.*, keys, dot files): "
+     "give a name of its own, e.g. ipc://{run}/NAME.ctl"},
+    {"endpoint on the farm's state file",
+     BASE
+     "    metrics: ipc://{run}/farm.state\n",
+     "key 'nodes[0].metrics': \"ipc://{run}/farm.state\" is a file the runner makes in the run "
+     "directory (farm.state, *.log, the memif sockets *.sock, exit.*, keys, dot files): give a "
+     "name of its own, e.g. ipc://{run}/NAME.ctl"},
+    {"tcp endpoint by localhost and by 127.0.0.1",
+     "insecure: true\n" HEAD
+     RO0
+     "    control: tcp://127.0.0.1:5555\n"
+     SFC0 NODE0
+     "    metrics: tcp://localhost:5555\n",
+     "key 'nodes[0].metrics': \"tcp://localhost:5555\" is already used by readouts[0].control "
+     "(\"tcp://127.0.0.1:5555\")"},
     {"duplicate sfc id",
      HEAD
      "readouts:\n"

@@ -10,6 +10,7 @@
 #include <sodium.h>
 
 #include "farmfile_check.h"
+#include "farmfile_memory.h"
 #include "farmfile_hosts.h"
 #include "farmfile_schema.h"
 #include "farmfile_value.h"
@@ -512,6 +513,14 @@ int farm_spec_load(const char *path, struct farm_spec *spec, char *err, size_t e
     free(buf);
     fclose(f);
     return rc;
+}
+
+int farm_spec_check_run(const struct farm_spec *spec, char *err, size_t errlen)
+{
+    char where[FF_NAME_MAX + 16];
+
+    snprintf(where, sizeof(where), "farm '%s'", spec->name);
+    return ff_check_memory(spec, where, err, errlen);
 }
 
 int farm_spec_check(const struct farm_spec *spec, char *err, size_t errlen)

@@ -88,8 +88,26 @@ static int wildcard(const char *s)
     return 0;
 }
 
+/* Whether name (in the run directory) is, or may be, a file the runner
+ * itself makes there: the state, logs, memif sockets, exit records, keys,
+ * dot files. An endpoint there fails only at start, with another error. */
+static int runner_file(const char *name)
+{
+    static const char *const ends[] = {".sock", ".log"};
+    size_t n = strlen(name);
+
+    if (!strcmp(name, "farm.state") || name[0] == '.' || !strncmp(name, "exit.", 5) ||
+        !strcmp(name, "keys") || !strncmp(name, "keys/", 5))
+        return 1;
+    for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+        if (n >= strlen(ends[i]) && !strcmp(name + n - strlen(ends[i]), ends[i]))
+            return 1;
+    return 0;
+}
+
 /* The endpoint at key is one the farm may bind: a tcp:// one on an address
- * with keys (or insecure), an ipc:// one inside the run directory. */
+ * with keys (or insecure), an ipc:// one inside the run directory, not
+ * named as a file the runner makes there. */
 static int endpoint_allowed(struct ff_chk *c, const char *key, const char *s)
 {
     if (!strncmp(s, "ipc://", 6)) {
@@ -97,6 +115,11 @@ static int endpoint_allowed(struct ff_chk *c, const char *key, const char *s)
             s[6 + strlen(FF_RUN_PREFIX)] == '\0')
             return FAIL(c, "key '%s': \"%s\" is outside the farm's run directory: give "
                         "ipc://" FF_RUN_PREFIX "NAME", key, s);
+        if (runner_file(s + 6 + strlen(FF_RUN_PREFIX)))
+            return FAIL(c, "key '%s': \"%s\" is a file the runner makes in the run "
+                        "directory (farm.state, *.log, the memif sockets *.sock, exit.*, keys, "
+                        "dot files): give a name of its own, e.g. ipc://" FF_RUN_PREFIX
+                        "NAME.ctl", key, s);
         return 0;
     }
     if (wildcard(s))
