@@ -116,8 +116,9 @@ enum ebf_param_use {
     X(MBUFS, "mbufs", "mbufs", U32, 1023, 1u << 22, "32767", "", "sfcs[]",                   \
       EBF_PU_SFC_OPT | EBF_PU_FARM, "an SFC's receive mbufs")                                \
     X(MAX_EVENT, "max_event", "max-event", U32, 1024, EBF_EVENT_MAX_MAX, "", "bytes", NULL, \
-      EBF_PU_SFC_OPT, "an event's fragment bytes at most (unset: 16M, or what --mbufs hold " \
-      "at the MTU); a larger one is refused: rx.drop.event_too_big")                         \
+      EBF_PU_SFC_OPT | EBF_PU_NODE_OPT, "an event's fragment bytes at most (unset: 16M, or "  \
+      "what an SFC's --mbufs hold at the MTU); a larger one is refused at the SFC: "          \
+      "rx.drop.event_too_big")                                                               \
     X(MAX_CREDITS, "max_credits", "max-credits", U32, 1, 65535, "256", "", "sfcs[]",         \
       EBF_PU_SFC_OPT | EBF_PU_FARM, "credits and unacked events per node at an SFC")         \
     X(PORTS, "ports", "node", U32, 2, EBF_PORTS_MAX, "", "", "sfcs[]",                       \
