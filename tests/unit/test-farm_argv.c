@@ -159,6 +159,34 @@ START_TEST(test_node_store)
 }
 END_TEST
 
+/* The argument after the one equal to a in c, or NULL. */
+static const char *after(const struct farm_argv *c, const char *a)
+{
+    for (int i = 0; i + 1 < c->argc; i++)
+        if (strcmp(c->argv[i], a) == 0)
+            return c->argv[i + 1];
+    return NULL;
+}
+
+/* run.max_event reaches every SFC and node as --max-event (after the UDP
+ * port, after the accept seed); unset, neither gets it. */
+START_TEST(test_max_event)
+{
+    struct farm_argv c;
+
+    build(FARM_SFC, 0, "sfc0", &c);
+    ck_assert_str_eq(after(&c, "--udp-port=50505"), "--idle=backoff");
+    farm_argv_free(&c);
+    spec.run.max_event = 10000000;
+    build(FARM_SFC, 0, "sfc0", &c);
+    ck_assert_str_eq(after(&c, "--udp-port=50505"), "--max-event=10000000");
+    farm_argv_free(&c);
+    build(FARM_NODE, 0, "node0", &c);
+    ck_assert_str_eq(after(&c, "--accept-seed=0"), "--max-event=10000000");
+    farm_argv_free(&c);
+}
+END_TEST
+
 /* The farm's keys reach every daemon as --curve-keys, insecure as
  * --insecure, after the endpoints. */
 START_TEST(test_keys_and_insecure)
@@ -531,6 +559,7 @@ Suite *farm_argv_suite(void)
     tcase_add_test(tc, test_sfc_workers_shared);
     tcase_add_test(tc, test_node_trigger);
     tcase_add_test(tc, test_node_store);
+    tcase_add_test(tc, test_max_event);
     tcase_add_test(tc, test_readout);
     tcase_add_test(tc, test_keys_and_insecure);
     tcase_add_test(tc, test_jumbo_mtu);

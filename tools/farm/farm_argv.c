@@ -296,6 +296,8 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
     arg(c, "--max-credits=%u", x->max_credits);
     arg(c, "--mtu=%u", s->run.mtu);
     arg(c, "--udp-port=%u", s->run.udp_port);
+    if (s->run.max_event)
+        arg(c, "--max-event=%u", s->run.max_event);
     if (s->run.replay_mb)
         arg(c, "--release-ms=%u", FARM_RELEASE_MS);
     ctl_args(c, s, fp, &x->p, run_dir);
@@ -334,6 +336,8 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
     arg(c, "--trigger-us=%g", s->run.trigger_us);
     arg(c, "--accept=%g", s->run.accept);
     arg(c, "--accept-seed=%llu", (unsigned long long)s->run.accept_seed);
+    if (s->run.max_event)
+        arg(c, "--max-event=%u", s->run.max_event);
     if (s->run.trigger.plugin[0]) {
         arg(c, "--trigger=%s", s->run.trigger.plugin);
         for (unsigned i = 0; i < s->run.trigger.n_params; i++)
