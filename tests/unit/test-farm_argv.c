@@ -115,7 +115,7 @@ START_TEST(test_node_trigger)
         "mac=02:eb:00:00:02:00,rsize=11",
         "--", "--port=net_memif0", "--sfc-mac=02:eb:00:00:01:00", "--mac=02:eb:00:00:02:00",
         "--node-id=0", "--credits=32", "--trigger-us=1", "--accept=0.1", "--accept-seed=0",
-        "--trigger=/p/t.so", "--trigger-param=sources=0,3", "--trigger-param=threshold=9",
+        "--max-event=8192", "--trigger=/p/t.so", "--trigger-param=sources=0,3", "--trigger-param=threshold=9",
         "--trigger-timeout-ms=2.5",
         "--mtu=1500", "--idle=backoff", "--control=ipc:///r/node0.ctl", "--metrics=ipc:///r/node0.pub",
         "--metrics-period-ms=1000", "--name=node0", NULL,
@@ -137,7 +137,7 @@ END_TEST
 START_TEST(test_node_store)
 {
     static const char *const want[] = {
-        "--accept-seed=0", "--store=/data/ev", "--store-max-file-mb=64",
+        "--accept-seed=0", "--max-event=8192", "--store=/data/ev", "--store-max-file-mb=64",
         "--store-max-file-s=30", "--store-fsync=interval", "--store-buffer-mb=8",
         "--store-max-mbs=2.5", "--mtu=1500", NULL,
     };
@@ -169,7 +169,8 @@ static const char *after(const struct farm_argv *c, const char *a)
 }
 
 /* run.max_event reaches every SFC and node as --max-event (after the UDP
- * port, after the accept seed); unset, neither gets it. */
+ * port, after the accept seed); unset, neither gets it (a node with
+ * storage or a plug-in gets the run's largest event: test_node_store). */
 START_TEST(test_max_event)
 {
     struct farm_argv c;
