@@ -347,14 +347,10 @@ static void check_judge(const uint8_t *data, size_t size, uint16_t mtu)
         NEED(v.rule == (r == EBF_R_BAD_CHECKSUM ? 5 : 4) && v.reject == r);
         return;
     }
-    /* Rule 6: the bytes after the Ethernet header (and tag), padding
-     * included, past the MTU, or a piece an event frame at the MTU could not
-     * carry (3.3). Not asserted for IP options (counted as headers there). */
+    /* Rule 6: the bytes after the Ethernet header (and tag), IP options
+     * and padding included, past the MTU, or a piece an event frame at the
+     * MTU could not carry (3.3). */
     size_t eth = EBF_ETH_HLEN + (rd16(data + 12) == 0x8100 ? 4 : 0);
-    if (l2.encap == EBF_ENCAP_UDP && (data[eth] & 0x0f) != 5) {
-        NEED(v.rule == 0 || v.rule == 6 || v.rule == 7);
-        return;
-    }
     int oversize = size - eth > mtu ||
                    (uint32_t)h2.piece_len + EBF_EVENT_HLEN + EBF_FRAG_HLEN > mtu;
     if (oversize) {              /* rule 6 */
