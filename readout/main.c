@@ -265,7 +265,7 @@ static int check_opts(char *err, size_t len)
     uint16_t mtu = ro_daemon.cl.common.mtu;
     if (lognormal && !opt.have_range)
         c->size_min = 1, c->size_max = ebf_frag_fit(c->n_sources, encap, mtu);
-    if (ebf_event_frames_check(c->n_sources, c->size_max, encap, mtu, why, sizeof(why))) {
+    if (ebf_event_frames_check(c->n_sources, c->size_max, encap, mtu, 0, why, sizeof(why))) {
         snprintf(err, len, "%s: %s", opt.have_size ? "--frag-size" : "--frag-max", why);
         return -EINVAL;
     }

@@ -162,7 +162,7 @@ START_TEST(test_own_options)
     ck_assert_int_eq(parse("--port=p", "--str", "hello", "--flag", "--u16=64", "--u32", "100k",
                            "--u64", "18446744073709551615", "--num=2.5", "--hw",
                            "aa:BB:cc:00:11:22", "--ip", "10.1.2.3", "--poll", "backoff",
-                           "--even", "42", "--frag-size", "1048576", NULL), 0);
+                           "--even", "42", "--frag-size", "16777216", NULL), 0);
     ck_assert_str_eq(own.str, "hello");
     ck_assert_int_eq(own.flag, 1);
     ck_assert_uint_eq(own.u16, 64);
@@ -221,9 +221,9 @@ static const struct {
     {"--num", "0x1p0", "option '--num': \"0x1p0\" is not a number in 0.5..2.5"},
     {"--num", "inf", "option '--num': \"inf\" is not a number in 0.5..2.5"},
     /* A shared parameter: its option name and range from ebf_param.h. */
-    {"--frag-size", "1048577", "option '--frag-size': \"1048577\" is out of range: an integer in "
-                               "1..1048576"},
-    {"--frag-size", "0", "option '--frag-size': \"0\" is out of range: an integer in 1..1048576"},
+    {"--frag-size", "16777217", "option '--frag-size': \"16777217\" is out of range: an integer in "
+                                "1..16777216"},
+    {"--frag-size", "0", "option '--frag-size': \"0\" is out of range: an integer in 1..16777216"},
 };
 
 START_TEST(test_bad_value)

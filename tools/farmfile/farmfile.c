@@ -234,6 +234,7 @@ static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(ACCEPT), r->accept, &run->accept);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(ACCEPT_SEED), r->accept_seed, &run->accept_seed);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(TIMEOUT_MS), r->timeout_ms, &run->timeout_ms);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(MAX_EVENT), r->max_event, &run->max_event);
     rc = rc ? rc : conv_faults(c, r, run);
     /* Log-normal sizes without frag_min and frag_max: clamped to what an
      * event of run.sources fragments can carry at run.mtu. */
