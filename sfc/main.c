@@ -117,7 +117,8 @@ static int parse_more_rx(void *arg, const char *val, char *err, size_t len)
 
 static const struct ebf_arg own[] = {
     {.name = "node", .kind = EBF_ARG_FN, .fn = parse_node, .dst = &conf, .required = 1,
-     .meta = "NAME,MAC", .help = "a trigger node: its port and MAC; node ids in order"},
+     .meta = "PORT,MAC",
+     .help = "a trigger node: the port it is on (a --port NAME) and its MAC; node ids in order"},
     {.name = "readout-mac", .kind = EBF_ARG_FN, .fn = parse_readout_macs, .dst = &conf,
      .meta = "MAC[,MAC...]", .help = "take fragments only from these readouts and send\n"
      "throttle frames only to them (up to 16; default: any)"},
@@ -152,6 +153,9 @@ static const struct ebf_arg own[] = {
     EBF_ARG_INT(EBF_ARG_U32, "release-ms", &conf.release_ms, 0, 1000, "T",
                 "failover: a release frame (heartbeat and release watermark)\n"
                 "to each readout every T ms; 0 (default): none"),
+    EBF_ARG_INT(EBF_ARG_U64, "join-at", &conf.join_at, 0, UINT64_MAX / 2, "J",
+                "failover: a restarted SFC takes its share back from event\n"
+                "id J (above every readout's next event); 0 (default): none"),
     EBF_ARG_INT(EBF_ARG_U32, "verify-every", &conf.verify_every, 1, 1u << 20, "N",
                 "with --verify sampled: check every Nth frame of a source (64)"),
     EBF_ARG_PARAM(WORKERS, &conf.workers, "N",

@@ -83,6 +83,7 @@ struct farm_conf {
     double trigger_us;
     double accept;
     double timeout_ms;           /* SFC event timeout */
+    uint32_t max_event;          /* every SFC's and node's --max-event; 0: not given */
     struct ff_trigger trigger;   /* the nodes' plug-in; plugin "": the emulation */
     struct ff_store store;       /* the nodes' storage; dir "": none */
     uint16_t credits;            /* per node */
@@ -99,6 +100,9 @@ struct farm_conf {
     double restart_after_ms;     /* then start it again this much later; 0: never */
     uint64_t kill_sfc_after;     /* kill the last SFC once this many events were
                                   * generated (farm_kill_sfc_after); 0: never */
+    uint64_t freeze_sfc_after;   /* SIGSTOP the last SFC once this many events were
+                                  * generated, SIGCONT it freeze_ms later; 0: never */
+    double freeze_ms;
     uint64_t stall_nodes_after;  /* SIGSTOP every node once this many events were
                                   * generated, SIGCONT them stall_ms after the
                                   * readout is throttled; 0: never */

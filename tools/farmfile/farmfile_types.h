@@ -139,6 +139,8 @@ struct ff_run {
     struct ff_trigger trigger;
     struct ff_store store;
     double timeout_ms;
+    uint32_t max_event;          /* every SFC's and node's --max-event; 0: not given
+                                  * (16 MiB, or what an SFC's mbufs hold) */
     double metrics_period_ms;    /* from defaults.metrics_period_ms */
     /* The readouts' fault injection (readout/ro_fault.h). */
     char faults[FF_STR_MAX];     /* frame fault spec, "" for none ("none" in the file) */
@@ -161,7 +163,8 @@ struct ff_run {
     X(sfc_frame_ns) X(sfc_event_ns) X(trigger) X(trigger_us) X(trigger_sigma)   \
     X(accept) X(credits) X(capacity) X(timeout_ms) X(node_timeout_ms)           \
     X(sfc_timeout_ms) X(throttle_on) X(throttle_off) X(seed) X(duration_s)      \
-    X(drain_s)
+    X(drain_s) X(failover) X(release_ms) X(sfc_dead_ms) X(replay_mb) X(replay_gap_us)   \
+    X(replay_interleave) X(ack_port)
 #define FF_SIM_MAX_FAULTS 16
 #define FF_SIM_VAL_MAX 64
 
