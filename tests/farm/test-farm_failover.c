@@ -8,6 +8,7 @@
 
 #include "ebf_idset.h"
 #include "farm.h"
+#include "ledger.h"
 
 #define READOUTS 4u
 #define SFCS 2u
@@ -166,6 +167,21 @@ START_TEST(test_failover_sfc_killed)
     uint64_t redecided = assert_every_id_decided(&decided, n, events);
     /* an id decided twice was replayed: at most every readout's replays */
     ck_assert_uint_le(redecided, replayed / READOUTS + 1);
+    /* the ledger closes by docs/protocol.md 13.6 with nothing lost, and
+     * names as redecided exactly the ids decided twice: the dead place's
+     * nodes' records at or above the watermark the stop gave them */
+    struct ledger l;
+    ledger_close(&r, &l);
+    ck_assert_int_eq(l.failover, 1);
+    ck_assert_uint_eq(l.generated, events);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert_uint_eq(l.accepted + l.rejected, events);
+    ck_assert_uint_eq(l.redecided, redecided);
+    ck_assert_uint_gt(l.replayed, 0);
+    ck_assert(l.digest_match);
+    ck_assert(l.ids_match);
+    ck_assert(l.nodes_agree);
+    ck_assert(l.closed);
     fprintf(stderr, "failover killed: replayed %llu (all readouts), redecided %llu, replay.dup "
             "%llu, replay.partial %llu, replay.peak_bytes %llu (the largest readout's)\n",
             (unsigned long long)replayed,
