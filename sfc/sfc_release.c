@@ -12,6 +12,29 @@ void sfc_release_init(struct sfc_release *rel, uint16_t place, uint16_t epoch, u
     rel->period_ns = period_ns;
 }
 
+uint64_t sfc_release_margin(uint64_t per_round, uint64_t period_ns)
+{
+    uint64_t m = period_ns ? per_round * (SFC_RELEASE_JOIN_NS / period_ns) : 0;
+
+    return m > SFC_RELEASE_JOIN_MIN ? m : SFC_RELEASE_JOIN_MIN;
+}
+
+void sfc_release_announce(struct sfc_release *rel, uint8_t flag, uint64_t at)
+{
+    rel->flags = flag;
+    rel->at = at;
+    rel->join_rounds = flag == EBF_RELF_JOIN && rel->period_ns
+                           ? 2 * SFC_RELEASE_JOIN_NS / rel->period_ns + 1
+                           : 0;
+}
+
+void sfc_release_heard(struct sfc_release *rel, uint64_t top)
+{
+    rel->per_round = top > rel->top ? top - rel->top : 0;
+    if (top > rel->top)
+        rel->top = top;
+}
+
 int sfc_release_due(struct sfc_release *rel, uint64_t now_ns)
 {
     if (now_ns < rel->next_ns)

@@ -26,7 +26,27 @@ struct sfc_release {
     uint64_t period_ns;
     uint64_t next_ns;                  /* when the next round is due */
     uint64_t rounds;                   /* rounds made */
+    uint8_t flags;                     /* EBF_RELF_JOIN or EBF_RELF_LEAVE announced, or 0 */
+    uint64_t at;                       /* the join or leave id announced (0: none) */
+    uint64_t join_rounds;              /* rounds a JOIN is still repeated */
+    uint64_t top;                      /* 1 + the highest id heard, at the last round */
+    uint64_t per_round;                /* ids heard in the last round (the rate it sees) */
 };
+
+/* The join margin (docs/protocol.md 13.5): 200 ms of events at the rate
+ * of per_round ids a period_ns, and at least 65536 ids. */
+#define SFC_RELEASE_JOIN_MIN 65536u
+#define SFC_RELEASE_JOIN_NS 200000000ull
+uint64_t sfc_release_margin(uint64_t per_round, uint64_t period_ns);
+
+/* Announce a leave (drain) or a join (undrain, rejoin) at id at from the
+ * next round on: a LEAVE stays until a join replaces it; a JOIN is
+ * repeated for SFC_RELEASE_JOIN_NS x 2 (twice the detection bound at
+ * most) of rounds, then the frames carry no flag again. */
+void sfc_release_announce(struct sfc_release *rel, uint8_t flag, uint64_t at);
+
+/* Notes top (1 + the highest id heard now) at a round, for the margin. */
+void sfc_release_heard(struct sfc_release *rel, uint64_t top);
 
 /* Sets rel up for place, epoch and period_ns; the first round is due at
  * once. */

@@ -89,6 +89,9 @@ struct sfc_stats {
     uint64_t throttle_on, throttle_off;         /* transitions */
     uint64_t throttle_frames, throttle_tx_fail; /* frames sent to readouts, refused */
     uint64_t release_frames, release_tx_fail;   /* release frames (failover on) */
+    uint64_t release_leave_at;   /* drained: the leave id announced; 0: not drained */
+    uint64_t release_join_at;    /* the last join id announced (undrain); 0: none */
+    uint64_t release_leaves, release_joins;     /* drains and undrains announced */
     uint64_t throttle_spared;    /* "off" frames to a readout behind the others while on */
     uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
     uint64_t redispatched;       /* events taken back from a dead node */
@@ -232,6 +235,15 @@ struct sfc_snap {
       "Release frames sent to readouts (failover on: --release-ms), one per readout a round.")   \
     X(RELEASE_TX_FAIL, C, "release.tx_fail", st.release_tx_fail, (), 0,                           \
       "Release frames the port refused or that found no header mbuf.")                            \
+    X(RELEASE_LEAVE_AT, C, "release.leave_at", st.release_leave_at, (), 0,                         \
+      "Drained: the event id from which the readouts route this SFC's share to the others\n"       \
+      "(ebfarm drain); 0: not drained.")                                                           \
+    X(RELEASE_JOIN_AT, C, "release.join_at", st.release_join_at, (), 0,                            \
+      "The last join id announced (ebfarm undrain): from it on the share is back; 0: none.")       \
+    X(RELEASE_LEAVES, C, "release.leaves", st.release_leaves, (), 0,                               \
+      "Drains announced (ebfarm drain).")                                                          \
+    X(RELEASE_JOINS, C, "release.joins", st.release_joins, (), 0,                                  \
+      "Joins announced (ebfarm undrain).")                                                         \
     X(NODE_DECLARED_DEAD, C, "node.declared_dead", st.nodes_dead, (), 0,                           \
       "Nodes declared dead (silent past node_timeout_ms, or back with a new epoch).")              \
     X(NODE_REDISPATCHED, C, "node.redispatched", st.redispatched, (), 0,                           \

@@ -519,7 +519,7 @@ START_TEST(test_unknown_command)
             ops_now(&r.dp, before);
             Ebfarm__Reply *rep = req(&r, (enum ebf_cmd)bad[i], 0, NULL, 0);
             ops_now(&r.dp, after);
-            snprintf(want, sizeof(want), "unknown command %d (allowed: 1..8, see ebfarm.proto)",
+            snprintf(want, sizeof(want), "unknown command %d (allowed: 1..9, see ebfarm.proto)",
                      bad[i]);
             ck_assert(!rep->ok);
             ck_assert_str_eq(rep->error, want);
