@@ -12,6 +12,7 @@
 #include "cmd_farm.h"
 #include "cmd_keygen.h"
 #include "cmd_logs.h"
+#include "cmd_restart.h"
 #include "cmd_conform.h"
 #include "cmd_sim.h"
 #include "cmd_soak.h"
@@ -33,6 +34,10 @@ static void usage(FILE *out)
             "  status   state of every process and the farm's totals (--json)\n"
             "  top      live view of the farm, refreshed every second\n"
             "  logs PROC   a process's log, read on its host (--follow)\n"
+            "  restart PROC   stop one process of a running farm and start it again\n"
+            "           into the run (a node, a readout, an SFC with failover on)\n"
+            "  drain SFC / undrain SFC   move an SFC's share to the other SFCs and wait\n"
+            "           until it holds nothing / give it back (failover on)\n"
             "  soak FARM.yaml --duration D   run a farm for D, sample it every interval,\n"
             "           judge it (ledger, losses, memory, latency tails) and write a report\n"
             "           (JSON lines, CSV, HTML); --help lists the options (docs/soak.md)\n"
@@ -87,6 +92,7 @@ int main(int argc, char **argv)
         {"keygen", cmd_keygen}, {"bench", cmd_bench}, {"logs", cmd_logs},
         {"keygen", cmd_keygen}, {"bench", cmd_bench}, {"soak", cmd_soak},
         {"events", cmd_events}, {"sim", cmd_sim}, {"conform", cmd_conform},
+        {"restart", cmd_restart}, {"drain", cmd_drain}, {"undrain", cmd_undrain},
     };
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         if (strcmp(argv[1], cmds[i].name) == 0)
