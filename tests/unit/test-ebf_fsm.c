@@ -178,7 +178,7 @@ START_TEST(test_refusal_every_pair)
             refused++;
         }
     }
-    ck_assert_uint_eq(refused, 48 - 18);
+    ck_assert_uint_eq(refused, 54 - 20);
 }
 END_TEST
 
@@ -191,7 +191,7 @@ START_TEST(test_refusal_literal)
         const char *text;
     } t[] = {
         {EBF_S_RUNNING, EBF_C_START,
-         "command 'start' is not allowed in state RUNNING (allowed: pause, stop, status)"},
+         "command 'start' is not allowed in state RUNNING (allowed: pause, stop, status, act)"},
         {EBF_S_INITIAL, EBF_C_START,
          "command 'start' is not allowed in state INITIAL (allowed: configure, status, shutdown)"},
         {EBF_S_DRAINING, EBF_C_SHUTDOWN,
@@ -199,12 +199,15 @@ START_TEST(test_refusal_literal)
         {EBF_S_ERROR, EBF_C_CONFIGURE,
          "command 'configure' is not allowed in state ERROR (allowed: reset, status, shutdown)"},
         {EBF_S_PAUSED, EBF_C_PAUSE,
-         "command 'pause' is not allowed in state PAUSED (allowed: resume, stop, status)"},
+         "command 'pause' is not allowed in state PAUSED (allowed: resume, stop, status, act)"},
         {EBF_S_CONFIGURED, EBF_C_RESUME,
          "command 'resume' is not allowed in state CONFIGURED "
          "(allowed: configure, start, reset, status, shutdown)"},
-        {EBF_S_RUNNING, (enum ebf_cmd)9,
-         "command '?' is not allowed in state RUNNING (allowed: pause, stop, status)"},
+        {EBF_S_CONFIGURED, EBF_C_ACT,
+         "command 'act' is not allowed in state CONFIGURED "
+         "(allowed: configure, start, reset, status, shutdown)"},
+        {EBF_S_RUNNING, (enum ebf_cmd)10,
+         "command '?' is not allowed in state RUNNING (allowed: pause, stop, status, act)"},
     };
     char buf[256];
 
@@ -219,7 +222,7 @@ END_TEST
 START_TEST(test_refusal_truncated)
 {
     static const char full[] =
-        "command 'start' is not allowed in state RUNNING (allowed: pause, stop, status)";
+        "command 'start' is not allowed in state RUNNING (allowed: pause, stop, status, act)";
     static const size_t lens[] = {1, 2, 10, 40, 60, 64, 70, sizeof(full) - 1, sizeof(full)};
     char buf[128];
 
