@@ -32,8 +32,8 @@ enum ebf_op {
     EBF_OP_RESUME,
     EBF_OP_STOP,                 /* drain; answered when drained */
     EBF_OP_SNAPSHOT,             /* copy counters and gauges into req->snap */
-    EBF_OP_EXIT,                 /* leave ebf_ctl_serve */
     EBF_OP_ACT,                  /* the daemon's action req->act on the run */
+    EBF_OP_EXIT,                 /* leave ebf_ctl_serve (the last) */
 };
 
 struct ebf_req {

@@ -12,12 +12,14 @@
 
 #include "farm_argv.h"
 #include "farm_ask.h"
+#include "farm_collect.h"
 #include "farm_launch.h"
 #include "farm_params.h"
 #include "farm_proc.h"
 #include "farm_signal.h"
 #include "farm_state.h"
 #include "farmctl.h"
+#include "farmfile_multi.h"
 
 #define WAIT_DEAD_S 10           /* a frozen peer is declared dead well within this */
 #define WAIT_STOP_S 60           /* a readout's staged stop */
@@ -106,10 +108,51 @@ static int freeze_kill(const struct farm_state *st, const struct farm_proc *p,
     return 0;
 }
 
+/* 1 when the SFC q (at place k of n) heard, from every source of the
+ * readout (first .. first + count - 1), the last event of place k at or
+ * below last. */
+static int heard_last(const struct farm_proc *q, unsigned k, unsigned n, uint16_t first,
+                      uint16_t count, uint64_t last)
+{
+    char key[48];
+
+    if (last < k)
+        return 1;                       /* nothing of the readout went there */
+    uint64_t want = last - (last - k) % n + 1;
+    for (uint16_t s = first; s < first + count; s++) {
+        snprintf(key, sizeof(key), "source.next_event.%u", s);
+        if (farm_counter(q, key, 0, NULL) < want)
+            return 0;
+    }
+    return 1;
+}
+
+/* Wait (at most 10 s) until every SFC took the frames readout p sent up
+ * to its last event: they may still be in a link's ring, which goes away
+ * with the readout. */
+static void wait_delivered(const struct farm_state *st, const struct farm_spec *spec,
+                           const struct farm_proc *p, uint64_t last)
+{
+    unsigned idx = role_index(st, p), n = spec->readout[idx].n_sfcs;
+    double end = farm_now() + 10;
+    uint16_t first, count;
+
+    ff_readout_sources(spec, idx, &first, &count);
+    for (unsigned i = 0; i < st->n; i++) {
+        const struct farm_proc *q = &st->proc[i];
+        int k = q->role == FARM_SFC ? farm_spec_place(spec, q->name) : -1;
+        if (k < 0 || !farm_launch_answers(st, q))
+            continue;
+        while (!heard_last(q, (unsigned)k, n, first, count, last) && farm_now() < end)
+            farm_sleep_ms(20);
+    }
+}
+
 /* The readout's own staged stop, then a shutdown; SIGKILL when it does
  * not get there. *last: the last event it generated. 1 when it had to be
  * killed, 0 when it stopped in stages. */
-static int stop_readout(const struct farm_state *st, const struct farm_proc *p, uint64_t *last)
+static int stop_readout(const struct farm_state *st, const struct farm_spec *spec,
+                        const struct farm_proc *p, uint64_t *last)
 {
     char e[1024];
     double end = farm_now() + WAIT_STOP_S;
@@ -130,6 +173,7 @@ static int stop_readout(const struct farm_state *st, const struct farm_proc *p, 
     }
     *last = farm_counter(p, "last_event", 0, NULL);
     if (stopped) {
+        wait_delivered(st, spec, p, *last);
         Ebfarm__Reply *r = farm_ask(p, EBF_C_SHUTDOWN, 0, NULL, 0, FARM_REPLY_MS, e, sizeof(e));
         if (r)
             ebfarm__reply__free_unpacked(r, NULL);
@@ -169,8 +213,9 @@ static uint64_t join_id(const struct farm_state *st)
 }
 
 /* Stop p as its role wants (see farm_restart). */
-static int take_down(const struct farm_state *st, const struct farm_proc *p,
-                     struct farm_restart_info *info, uint64_t *last, char *err, size_t len)
+static int take_down(const struct farm_state *st, const struct farm_spec *spec,
+                     const struct farm_proc *p, struct farm_restart_info *info, uint64_t *last,
+                     char *err, size_t len)
 {
     unsigned n_ro = 0;
 
@@ -187,7 +232,7 @@ static int take_down(const struct farm_state *st, const struct farm_proc *p,
     case FARM_SFC:
         return freeze_kill(st, p, FARM_READOUT, "release.deaths", n_ro ? n_ro : 1, err, len);
     default:
-        info->killed = stop_readout(st, p, last);
+        info->killed = stop_readout(st, spec, p, last);
         return 0;
     }
 }
@@ -270,7 +315,7 @@ int farm_restart(struct farm_state *st, const struct farm_spec *spec, const char
     if (restart_allowed(st, spec, p, err, len))
         return -1;
     double t0 = farm_now();
-    if (take_down(st, p, info, &last, err, len) || respawn(st, spec, build, p, err, len))
+    if (take_down(st, spec, p, info, &last, err, len) || respawn(st, spec, build, p, err, len))
         return -1;
     info->last_event = last;
     unsigned n = farm_params(spec, p->role, params);
