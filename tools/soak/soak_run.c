@@ -24,6 +24,7 @@
 #include "farmfile_multi.h"
 #include "ledger.h"
 #include "snapsub.h"
+#include "soak_fo.h"
 #include "soak_html.h"
 #include "soak_report.h"
 #include "soak_sample.h"
@@ -44,6 +45,7 @@ struct soak {
     FILE *jsonl, *csv, *live;
     double t0;
     unsigned next_node;          /* the node the next kill takes */
+    struct soak_fo fo;           /* SFCs killed and restarted, drained and undrained */
     char note[256];              /* processes found gone unasked */
     unsigned gone;
     int out_closed;              /* standard output's reader went away (EPIPE) */
@@ -298,6 +300,7 @@ static void faults(struct soak *s, double t, double *next_kill, double *next_sta
             s->meta.stalls++;
         *next_stall += s->o->stall_every_s;
     }
+    soak_fo_faults(&s->fo, &s->st, &s->spec, s->build, t);
 }
 
 /* Until every live process has sent a snapshot of the run (at most four
@@ -394,6 +397,8 @@ static void meta_init(struct soak *s)
     m->interval_s = s->o->interval_s;
     m->kill_every_s = s->o->kill_every_s;
     m->stall_every_s = s->o->stall_every_s;
+    m->kill_sfc_every_s = s->o->kill_sfc_every_s;
+    m->drain_sfc_every_s = s->o->drain_sfc_every_s;
 }
 
 /* The ledger and the restarts as the verdict and the report see them. */
@@ -423,9 +428,12 @@ static void final_view(struct soak *s, const struct ledger *l, struct soak_ledge
     f->base_decided = soak_counts_get(&s->base.c, "accepted") +
                       soak_counts_get(&s->base.c, "rejected");
     f->base_lost = soak_counts_sum(&s->base.c, "lost.");
-    f->restarts = s->gone + (restarts > s->meta.kills ? restarts - s->meta.kills : 0);
+    unsigned asked = s->meta.kills + s->fo.kills;    /* a restarted SFC's counters too */
+    s->meta.sfc_kills = s->fo.kills;
+    s->meta.drains = s->fo.drains;
+    f->restarts = s->gone + (restarts > asked ? restarts - asked : 0);
     if (snprintf(f->restart_note, sizeof(f->restart_note), "%s%s%u counter restarts, %u asked",
-                 s->note, s->note[0] ? "; " : "", restarts, s->meta.kills) < 0)
+                 s->note, s->note[0] ? "; " : "", restarts, asked) < 0)
         f->restart_note[0] = '\0';
 }
 
@@ -510,6 +518,11 @@ int soak_run(const struct soak_opts *o)
     }
     s->spec.run.events = 0;          /* the soak decides when the run ends */
     s->spec.run.duration_s = 0;
+    soak_fo_init(&s->fo, o->kill_sfc_every_s, o->drain_sfc_every_s);
+    if (soak_fo_check(&s->fo, &s->spec, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm soak: %s\n", err);
+        goto out;
+    }
     if (farm_build_dir(s->build, sizeof(s->build)) != 0) {
         fprintf(stderr, "ebfarm soak: cannot find the build directory; set EBFARM_BUILD_DIR\n");
         goto out;
