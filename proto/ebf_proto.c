@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ebf_bytes.h"
 #include "ebf_crc.h"
 #include "ebf_pattern.h"
 
@@ -20,41 +21,6 @@ const char *ebf_reason_name(enum ebf_reason r)
     return reason_names[r];
 }
 
-/* --- Byte order ---------------------------------------------------------- */
-
-static inline void put16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
-
-static inline void put32(uint8_t *p, uint32_t v)
-{
-    put16(p, (uint16_t)(v >> 16));
-    put16(p + 2, (uint16_t)v);
-}
-
-static inline void put64(uint8_t *p, uint64_t v)
-{
-    put32(p, (uint32_t)(v >> 32));
-    put32(p + 4, (uint32_t)v);
-}
-
-static inline uint16_t get16(const uint8_t *p)
-{
-    return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static inline uint32_t get32(const uint8_t *p)
-{
-    return ((uint32_t)get16(p) << 16) | get16(p + 2);
-}
-
-static inline uint64_t get64(const uint8_t *p)
-{
-    return ((uint64_t)get32(p) << 32) | get32(p + 4);
-}
-
 /* --- IPv4 ------------------------------------------------------------------ */
 
 uint16_t ebf_ipv4_cksum(const void *hdr, size_t hlen)
@@ -65,7 +31,7 @@ uint16_t ebf_ipv4_cksum(const void *hdr, size_t hlen)
     for (size_t i = 0; i + 1 < hlen; i += 2) {
         if (i == 10)
             continue;           /* the checksum field counts as zero */
-        sum += get16(p + i);
+        sum += ebf_get_be16(p + i);
     }
     while (sum >> 16)
         sum = (sum & 0xffff) + (sum >> 16);
@@ -85,28 +51,28 @@ size_t ebf_encap_write(uint8_t *buf, const struct ebf_addr *a, size_t payload_le
     memcpy(buf, a->dst_mac, 6);
     memcpy(buf + 6, a->src_mac, 6);
     if (a->encap != EBF_ENCAP_UDP) {
-        put16(buf + 12, EBF_ETHERTYPE);
+        ebf_put_be16(buf + 12, EBF_ETHERTYPE);
         return EBF_ETH_HLEN;
     }
-    put16(buf + 12, EBF_ETHERTYPE_IPV4);
+    ebf_put_be16(buf + 12, EBF_ETHERTYPE_IPV4);
 
     uint8_t *ip = buf + EBF_ETH_HLEN;
     ip[0] = 0x45;               /* IPv4, 20-byte header */
     ip[1] = 0;
-    put16(ip + 2, (uint16_t)(EBF_IPV4_HLEN + EBF_UDP_HLEN + payload_len));
-    put16(ip + 4, 0);           /* identification */
-    put16(ip + 6, 0x4000);      /* don't fragment */
+    ebf_put_be16(ip + 2, (uint16_t)(EBF_IPV4_HLEN + EBF_UDP_HLEN + payload_len));
+    ebf_put_be16(ip + 4, 0);           /* identification */
+    ebf_put_be16(ip + 6, 0x4000);      /* don't fragment */
     ip[8] = 64;                 /* TTL */
     ip[9] = 17;                 /* UDP */
-    put32(ip + 12, a->src_ip);
-    put32(ip + 16, a->dst_ip);
-    put16(ip + 10, ebf_ipv4_cksum(ip, EBF_IPV4_HLEN));
+    ebf_put_be32(ip + 12, a->src_ip);
+    ebf_put_be32(ip + 16, a->dst_ip);
+    ebf_put_be16(ip + 10, ebf_ipv4_cksum(ip, EBF_IPV4_HLEN));
 
     uint8_t *udp = ip + EBF_IPV4_HLEN;
-    put16(udp, a->udp_port);
-    put16(udp + 2, a->udp_port);
-    put16(udp + 4, (uint16_t)(EBF_UDP_HLEN + payload_len));
-    put16(udp + 6, 0);          /* no UDP checksum: the CRC32C covers it */
+    ebf_put_be16(udp, a->udp_port);
+    ebf_put_be16(udp + 2, a->udp_port);
+    ebf_put_be16(udp + 4, (uint16_t)(EBF_UDP_HLEN + payload_len));
+    ebf_put_be16(udp + 6, 0);          /* no UDP checksum: the CRC32C covers it */
     return EBF_ETH_HLEN + EBF_IPV4_HLEN + EBF_UDP_HLEN;
 }
 
@@ -120,21 +86,21 @@ static enum ebf_reason parse_ipv4_udp(const uint8_t *buf, size_t len, size_t off
     size_t ihl = (size_t)(ip[0] & 0x0f) * 4;
     if ((ip[0] >> 4) != 4 || ihl < EBF_IPV4_HLEN)
         return EBF_R_BAD_IP_HEADER;
-    size_t tot = get16(ip + 2);
+    size_t tot = ebf_get_be16(ip + 2);
     if (len < off + ihl || tot > len - off)
         return EBF_R_TRUNCATED;
-    if (tot < ihl || (get16(ip + 6) & 0x3fff) != 0)
+    if (tot < ihl || (ebf_get_be16(ip + 6) & 0x3fff) != 0)
         return EBF_R_BAD_IP_HEADER;     /* bad length, or IP fragment */
     if (ip[9] != 17)
         return EBF_R_NOT_EBFARM;
-    if (ebf_ipv4_cksum(ip, ihl) != get16(ip + 10))
+    if (ebf_ipv4_cksum(ip, ihl) != ebf_get_be16(ip + 10))
         return EBF_R_BAD_IP_CHECKSUM;
     if (tot < ihl + EBF_UDP_HLEN)
         return EBF_R_TRUNCATED;
     const uint8_t *udp = ip + ihl;
-    if (get16(udp + 2) != udp_port)
+    if (ebf_get_be16(udp + 2) != udp_port)
         return EBF_R_NOT_EBFARM;
-    size_t ulen = get16(udp + 4);
+    size_t ulen = ebf_get_be16(udp + 4);
     if (ulen != tot - ihl)
         return EBF_R_BAD_UDP_LENGTH;
     out->encap = EBF_ENCAP_UDP;
@@ -153,12 +119,12 @@ enum ebf_reason ebf_parse_l2l3(const uint8_t *buf, size_t len, uint16_t udp_port
         return EBF_R_TRUNCATED;
     out->dst_mac = buf;
     out->src_mac = buf + 6;
-    uint16_t et = get16(buf + off);
+    uint16_t et = ebf_get_be16(buf + off);
     if (et == 0x8100) {         /* one 802.1Q tag */
         off += 4;
         if (len < off + 2)
             return EBF_R_TRUNCATED;
-        et = get16(buf + off);
+        et = ebf_get_be16(buf + off);
     }
     off += 2;
     if (et == EBF_ETHERTYPE) {
@@ -245,33 +211,17 @@ static inline uint32_t frag_hdr_crc(const uint8_t *buf)
     return ebf_crc32c(ebf_crc32c(0, buf, 28), buf + 32, 8);
 }
 
-static inline void store_be64(uint8_t *p, uint64_t v)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    memcpy(p, &v, 8);
-}
-
-static inline void store_be32(uint8_t *p, uint32_t v)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    v = __builtin_bswap32(v);
-#endif
-    memcpy(p, &v, 4);
-}
-
 /* Every header field but the CRC, in stores of 8 bytes (4 at 24) that
  * the CRC's loads of the same words take straight from the store buffer
  * (byte stores under a word load stall it, some 15 cycles a word). */
 static void frag_put_hdr(uint8_t *buf, const struct ebf_frag_hdr *h)
 {
-    store_be64(buf, (uint64_t)EBF_PROTO_VERSION << 56 | (uint64_t)EBF_T_FRAGMENT << 48 |
+    ebf_put_be64(buf, (uint64_t)EBF_PROTO_VERSION << 56 | (uint64_t)EBF_T_FRAGMENT << 48 |
                         (uint64_t)h->source << 32 | h->seq);
-    store_be64(buf + 8, h->event_id);
-    store_be64(buf + 16, (uint64_t)h->frag_len << 32 | h->offset);
-    store_be32(buf + 24, (uint32_t)h->piece_len << 16 | h->flags);
-    store_be64(buf + 32, h->tx_ns);
+    ebf_put_be64(buf + 8, h->event_id);
+    ebf_put_be64(buf + 16, (uint64_t)h->frag_len << 32 | h->offset);
+    ebf_put_be32(buf + 24, (uint32_t)h->piece_len << 16 | h->flags);
+    ebf_put_be64(buf + 32, h->tx_ns);
 }
 
 static uint32_t frag_crc(const uint8_t *buf, size_t piece_len)
@@ -283,7 +233,7 @@ void ebf_frag_write(uint8_t *buf, struct ebf_frag_hdr *h)
 {
     frag_put_hdr(buf, h);
     h->crc = frag_crc(buf, h->piece_len);
-    put32(buf + 28, h->crc);
+    ebf_put_be32(buf + 28, h->crc);
 }
 
 void ebf_frag_write_pattern(uint8_t *buf, struct ebf_frag_hdr *h)
@@ -295,7 +245,7 @@ void ebf_frag_write_pattern(uint8_t *buf, struct ebf_frag_hdr *h)
     ebf_pattern_fill_crc(buf + EBF_FRAG_HLEN, h->piece_len, h->source, h->event_id, h->offset,
                          &c);
     h->crc = c;
-    put32(buf + 28, h->crc);
+    ebf_put_be32(buf + 28, h->crc);
 }
 
 #if defined(__x86_64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -343,7 +293,7 @@ void ebf_frag_write_crc(uint8_t *buf, struct ebf_frag_hdr *h, uint32_t payload_c
 #endif
     frag_put_hdr(buf, h);
     h->crc = ebf_crc32c_hdr_combine(buf, 28, EBF_FRAG_HLEN, payload_crc, s);
-    put32(buf + 28, h->crc);
+    ebf_put_be32(buf + 28, h->crc);
 }
 
 int ebf_frag_crc_ok(const uint8_t *buf, const struct ebf_frag_hdr *h)
@@ -368,15 +318,15 @@ enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_source
 
     if (r != EBF_R_OK)
         return r;
-    h->source = get16(buf + 2);
-    h->seq = get32(buf + 4);
-    h->event_id = get64(buf + 8);
-    h->frag_len = get32(buf + 16);
-    h->offset = get32(buf + 20);
-    h->piece_len = get16(buf + 24);
-    h->flags = get16(buf + 26);
-    h->crc = get32(buf + 28);
-    h->tx_ns = get64(buf + 32);
+    h->source = ebf_get_be16(buf + 2);
+    h->seq = ebf_get_be32(buf + 4);
+    h->event_id = ebf_get_be64(buf + 8);
+    h->frag_len = ebf_get_be32(buf + 16);
+    h->offset = ebf_get_be32(buf + 20);
+    h->piece_len = ebf_get_be16(buf + 24);
+    h->flags = ebf_get_be16(buf + 26);
+    h->crc = ebf_get_be32(buf + 28);
+    h->tx_ns = ebf_get_be64(buf + 32);
     if (h->piece_len == 0 || (uint64_t)h->offset + h->piece_len > h->frag_len)
         return EBF_R_BAD_LENGTH;
     if (len - EBF_FRAG_HLEN < h->piece_len)
@@ -397,18 +347,18 @@ void ebf_event_write(uint8_t *buf, const struct ebf_event_hdr *h)
 {
     buf[0] = EBF_PROTO_VERSION;
     buf[1] = EBF_T_EVENT;
-    put16(buf + 2, h->n_sources);
-    put16(buf + 4, h->sfc_id);
-    put16(buf + 6, h->flags);
-    put64(buf + 8, h->event_id);
-    put16(buf + 16, h->frame_index);
-    put16(buf + 18, h->frame_count);
-    put16(buf + 20, h->n_pieces);
-    put16(buf + 22, 0);
-    put32(buf + 24, h->event_bytes);
-    put32(buf + 28, 0);
-    put64(buf + 32, h->present[0]);
-    put64(buf + 40, h->present[1]);
+    ebf_put_be16(buf + 2, h->n_sources);
+    ebf_put_be16(buf + 4, h->sfc_id);
+    ebf_put_be16(buf + 6, h->flags);
+    ebf_put_be64(buf + 8, h->event_id);
+    ebf_put_be16(buf + 16, h->frame_index);
+    ebf_put_be16(buf + 18, h->frame_count);
+    ebf_put_be16(buf + 20, h->n_pieces);
+    ebf_put_be16(buf + 22, 0);
+    ebf_put_be32(buf + 24, h->event_bytes);
+    ebf_put_be32(buf + 28, 0);
+    ebf_put_be64(buf + 32, h->present[0]);
+    ebf_put_be64(buf + 40, h->present[1]);
 }
 
 enum ebf_reason ebf_event_parse(const uint8_t *buf, size_t len, struct ebf_event_hdr *h)
@@ -417,21 +367,21 @@ enum ebf_reason ebf_event_parse(const uint8_t *buf, size_t len, struct ebf_event
 
     if (r != EBF_R_OK)
         return r;
-    h->n_sources = get16(buf + 2);
-    h->sfc_id = get16(buf + 4);
-    h->flags = get16(buf + 6);
-    h->event_id = get64(buf + 8);
-    h->frame_index = get16(buf + 16);
-    h->frame_count = get16(buf + 18);
-    h->n_pieces = get16(buf + 20);
-    h->event_bytes = get32(buf + 24);
-    h->present[0] = get64(buf + 32);
-    h->present[1] = get64(buf + 40);
+    h->n_sources = ebf_get_be16(buf + 2);
+    h->sfc_id = ebf_get_be16(buf + 4);
+    h->flags = ebf_get_be16(buf + 6);
+    h->event_id = ebf_get_be64(buf + 8);
+    h->frame_index = ebf_get_be16(buf + 16);
+    h->frame_count = ebf_get_be16(buf + 18);
+    h->n_pieces = ebf_get_be16(buf + 20);
+    h->event_bytes = ebf_get_be32(buf + 24);
+    h->present[0] = ebf_get_be64(buf + 32);
+    h->present[1] = ebf_get_be64(buf + 40);
     if (h->n_sources == 0 || h->n_sources > EBF_MAX_SOURCES)
         return EBF_R_BAD_FIELD;
     if (h->frame_count == 0 || h->frame_index >= h->frame_count)
         return EBF_R_BAD_FIELD;
-    if ((h->flags & ~EBF_EVF_INCOMPLETE) || get16(buf + 22) || get32(buf + 28))
+    if ((h->flags & ~EBF_EVF_INCOMPLETE) || ebf_get_be16(buf + 22) || ebf_get_be32(buf + 28))
         return EBF_R_BAD_FIELD;
     for (unsigned s = h->n_sources; s < EBF_MAX_SOURCES; s++)
         if (ebf_present_test(h->present, s))
@@ -448,17 +398,17 @@ void ebf_credit_write(uint8_t *buf, const struct ebf_credit_hdr *h,
 {
     buf[0] = EBF_PROTO_VERSION;
     buf[1] = EBF_T_CREDIT;
-    put16(buf + 2, h->node_id);
-    put16(buf + 4, h->credits);
-    put16(buf + 6, h->n_acks);
-    put32(buf + 8, h->epoch);
-    put32(buf + 12, h->seq);
+    ebf_put_be16(buf + 2, h->node_id);
+    ebf_put_be16(buf + 4, h->credits);
+    ebf_put_be16(buf + 6, h->n_acks);
+    ebf_put_be32(buf + 8, h->epoch);
+    ebf_put_be32(buf + 12, h->seq);
     uint8_t *p = buf + EBF_CREDIT_HLEN;
     for (unsigned i = 0; i < h->n_acks; i++, p += EBF_ACK_LEN) {
-        put64(p, acks[i].event_id);
+        ebf_put_be64(p, acks[i].event_id);
         p[8] = acks[i].decision;
         p[9] = acks[i].status;
-        put16(p + 10, 0);
+        ebf_put_be16(p + 10, 0);
     }
 }
 
@@ -469,21 +419,21 @@ enum ebf_reason ebf_credit_parse(const uint8_t *buf, size_t len,
 
     if (r != EBF_R_OK)
         return r;
-    h->node_id = get16(buf + 2);
-    h->credits = get16(buf + 4);
-    h->n_acks = get16(buf + 6);
-    h->epoch = get32(buf + 8);
-    h->seq = get32(buf + 12);
+    h->node_id = ebf_get_be16(buf + 2);
+    h->credits = ebf_get_be16(buf + 4);
+    h->n_acks = ebf_get_be16(buf + 6);
+    h->epoch = ebf_get_be32(buf + 8);
+    h->seq = ebf_get_be32(buf + 12);
     if (h->n_acks > EBF_MAX_ACKS)
         return EBF_R_BAD_LENGTH;
     if (len < ebf_credit_len(h->n_acks))
         return EBF_R_TRUNCATED;
     const uint8_t *p = buf + EBF_CREDIT_HLEN;
     for (unsigned i = 0; i < h->n_acks; i++, p += EBF_ACK_LEN) {
-        acks[i].event_id = get64(p);
+        acks[i].event_id = ebf_get_be64(p);
         acks[i].decision = p[8];
         acks[i].status = p[9];
-        if (p[8] > EBF_DEC_ACCEPT || get16(p + 10) != 0)
+        if (p[8] > EBF_DEC_ACCEPT || ebf_get_be16(p + 10) != 0)
             return EBF_R_BAD_FIELD;
     }
     return EBF_R_OK;
@@ -495,12 +445,12 @@ void ebf_throttle_write(uint8_t *buf, const struct ebf_throttle_hdr *h)
 {
     buf[0] = EBF_PROTO_VERSION;
     buf[1] = EBF_T_THROTTLE;
-    put16(buf + 2, h->sfc_id);
+    ebf_put_be16(buf + 2, h->sfc_id);
     buf[4] = h->on ? 1 : 0;
     buf[5] = 0;
-    put16(buf + 6, h->fill);
-    put32(buf + 8, h->seq);
-    put32(buf + 12, 0);
+    ebf_put_be16(buf + 6, h->fill);
+    ebf_put_be32(buf + 8, h->seq);
+    ebf_put_be32(buf + 12, 0);
 }
 
 enum ebf_reason ebf_throttle_parse(const uint8_t *buf, size_t len, struct ebf_throttle_hdr *h)
@@ -509,11 +459,11 @@ enum ebf_reason ebf_throttle_parse(const uint8_t *buf, size_t len, struct ebf_th
 
     if (r != EBF_R_OK)
         return r;
-    h->sfc_id = get16(buf + 2);
+    h->sfc_id = ebf_get_be16(buf + 2);
     h->on = buf[4];
-    h->fill = get16(buf + 6);
-    h->seq = get32(buf + 8);
-    if (buf[4] > 1 || buf[5] != 0 || get32(buf + 12) != 0)
+    h->fill = ebf_get_be16(buf + 6);
+    h->seq = ebf_get_be32(buf + 8);
+    if (buf[4] > 1 || buf[5] != 0 || ebf_get_be32(buf + 12) != 0)
         return EBF_R_BAD_FIELD;
     return EBF_R_OK;
 }

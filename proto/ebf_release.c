@@ -2,40 +2,8 @@
 /* ebf_release.c - encode and bounds-checked parse of the release frame (type 5). */
 #include <string.h>
 
+#include "ebf_bytes.h"
 #include "ebf_release.h"
-
-static void put16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)(v >> 8);
-    p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    put16(p, (uint16_t)(v >> 16));
-    put16(p + 2, (uint16_t)v);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    put32(p, (uint32_t)(v >> 32));
-    put32(p + 4, (uint32_t)v);
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)get16(p) << 16 | get16(p + 2);
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    return (uint64_t)get32(p) << 32 | get32(p + 4);
-}
 
 size_t ebf_release_write(uint8_t *buf, const struct ebf_release_hdr *h)
 {
@@ -47,18 +15,18 @@ size_t ebf_release_write(uint8_t *buf, const struct ebf_release_hdr *h)
     memset(buf, 0, len);
     buf[0] = EBF_PROTO_VERSION;
     buf[1] = EBF_T_RELEASE;
-    put16(buf + 2, h->place);
+    ebf_put_be16(buf + 2, h->place);
     buf[4] = h->flags;
     buf[5] = h->n_src;
-    put16(buf + 6, h->epoch);
-    put32(buf + 8, h->seq);
-    put64(buf + 12, h->low);
-    put64(buf + 20, h->at);
+    ebf_put_be16(buf + 6, h->epoch);
+    ebf_put_be32(buf + 8, h->seq);
+    ebf_put_be64(buf + 12, h->low);
+    ebf_put_be64(buf + 20, h->at);
     for (unsigned i = 0; i < h->n_src; i++) {
         uint8_t *r = buf + EBF_RELEASE_HLEN + i * EBF_RELEASE_REC_LEN;
 
-        put16(r, h->src[i].source);
-        put32(r + 4, h->src[i].next_seq);
+        ebf_put_be16(r, h->src[i].source);
+        ebf_put_be32(r + 4, h->src[i].next_seq);
     }
     return len;
 }
@@ -83,10 +51,10 @@ static int release_fields_ok(const uint8_t *buf, const struct ebf_release_hdr *h
 
     if ((h->flags & ~known) || h->flags == known || (!h->flags && h->at))
         return 0;
-    if (get32(buf + 28))
+    if (ebf_get_be32(buf + 28))
         return 0;
     for (unsigned i = 0; i < h->n_src; i++)
-        if (get16(buf + EBF_RELEASE_HLEN + i * EBF_RELEASE_REC_LEN + 2))
+        if (ebf_get_be16(buf + EBF_RELEASE_HLEN + i * EBF_RELEASE_REC_LEN + 2))
             return 0;
     return 1;
 }
@@ -97,13 +65,13 @@ enum ebf_reason ebf_release_parse(const uint8_t *buf, size_t len, struct ebf_rel
 
     if (r != EBF_R_OK)
         return r;
-    h->place = get16(buf + 2);
+    h->place = ebf_get_be16(buf + 2);
     h->flags = buf[4];
     h->n_src = buf[5];
-    h->epoch = get16(buf + 6);
-    h->seq = get32(buf + 8);
-    h->low = get64(buf + 12);
-    h->at = get64(buf + 20);
+    h->epoch = ebf_get_be16(buf + 6);
+    h->seq = ebf_get_be32(buf + 8);
+    h->low = ebf_get_be64(buf + 12);
+    h->at = ebf_get_be64(buf + 20);
     if (h->n_src > EBF_RELEASE_MAX_SRC)
         return EBF_R_BAD_LENGTH;
     if (len < ebf_release_len(h->n_src))
@@ -113,8 +81,8 @@ enum ebf_reason ebf_release_parse(const uint8_t *buf, size_t len, struct ebf_rel
     for (unsigned i = 0; i < h->n_src; i++) {
         const uint8_t *p = buf + EBF_RELEASE_HLEN + i * EBF_RELEASE_REC_LEN;
 
-        h->src[i].source = get16(p);
-        h->src[i].next_seq = get32(p + 4);
+        h->src[i].source = ebf_get_be16(p);
+        h->src[i].next_seq = ebf_get_be32(p + 4);
     }
     return EBF_R_OK;
 }
