@@ -61,20 +61,18 @@ int sfc_dp_leave(struct sfc_dp *dp, enum sfc_leave how, uint64_t at, char *err, 
         snprintf(err, len, "only worker 0 announces joins and leaves");
         return -EINVAL;
     }
-    if (how == SFC_LEAVE && dp->st.release_leave_at) {
-        snprintf(err, len, "already drained from event %" PRIu64 " on", dp->st.release_leave_at);
+    uint64_t drained = dp->rel.flags == EBF_RELF_LEAVE ? dp->rel.at : 0;
+    if (how == SFC_LEAVE && drained) {
+        snprintf(err, len, "already drained from event %" PRIu64 " on", drained);
         return -EALREADY;
     }
-    if (how == SFC_UNDRAIN && !dp->st.release_leave_at) {
+    if (how == SFC_UNDRAIN && !drained) {
         snprintf(err, len, "not drained (undrain gives back the share of a drained SFC)");
         return -EALREADY;
     }
     if (!at)
         at = dp->rel.top + sfc_release_margin(dp->rel.per_round, dp->rel.period_ns);
     sfc_release_announce(&dp->rel, how == SFC_LEAVE ? EBF_RELF_LEAVE : EBF_RELF_JOIN, at);
-    dp->st.release_leave_at = how == SFC_LEAVE ? at : 0;
-    if (how != SFC_LEAVE)
-        dp->st.release_join_at = at;
     dp->st.release_leaves += how == SFC_LEAVE;
     dp->st.release_joins += how != SFC_LEAVE;
     return 0;

@@ -23,6 +23,8 @@ void sfc_release_announce(struct sfc_release *rel, uint8_t flag, uint64_t at)
 {
     rel->flags = flag;
     rel->at = at;
+    if (flag == EBF_RELF_JOIN)
+        rel->join_at = at;
     rel->join_rounds = flag == EBF_RELF_JOIN && rel->period_ns
                            ? 2 * SFC_RELEASE_JOIN_NS / rel->period_ns + 1
                            : 0;

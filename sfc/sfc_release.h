@@ -29,6 +29,7 @@ struct sfc_release {
     uint8_t flags;                     /* EBF_RELF_JOIN or EBF_RELF_LEAVE announced, or 0 */
     uint64_t at;                       /* the join or leave id announced (0: none) */
     uint64_t join_rounds;              /* rounds a JOIN is still repeated */
+    uint64_t join_at;                  /* the last join id announced (0: none) */
     uint64_t top;                      /* 1 + the highest id heard, at the last round */
     uint64_t per_round;                /* ids heard in the last round (the rate it sees) */
 };

@@ -89,9 +89,7 @@ struct sfc_stats {
     uint64_t throttle_on, throttle_off;         /* transitions */
     uint64_t throttle_frames, throttle_tx_fail; /* frames sent to readouts, refused */
     uint64_t release_frames, release_tx_fail;   /* release frames (failover on) */
-    uint64_t release_leave_at;   /* drained: the leave id announced; 0: not drained */
-    uint64_t release_join_at;    /* the last join id announced (undrain); 0: none */
-    uint64_t release_leaves, release_joins;     /* drains and undrains announced */
+    uint64_t release_leaves, release_joins;     /* drains and joins announced */
     uint64_t throttle_spared;    /* "off" frames to a readout behind the others while on */
     uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
     uint64_t redispatched;       /* events taken back from a dead node */
@@ -123,6 +121,8 @@ struct sfc_gauges {
     uint32_t epoch[SFC_MAX_NODES];
     int throttled;               /* the readouts are asked to hold */
     int draining;
+    uint64_t leave_at;           /* drained: the leave id announced; 0: not drained */
+    uint64_t join_at;            /* the last join id announced; 0: none */
 };
 
 /* What the lcore copies for the control thread. */
@@ -235,15 +235,10 @@ struct sfc_snap {
       "Release frames sent to readouts (failover on: --release-ms), one per readout a round.")   \
     X(RELEASE_TX_FAIL, C, "release.tx_fail", st.release_tx_fail, (), 0,                           \
       "Release frames the port refused or that found no header mbuf.")                            \
-    X(RELEASE_LEAVE_AT, C, "release.leave_at", st.release_leave_at, (), 0,                         \
-      "Drained: the event id from which the readouts route this SFC's share to the others\n"       \
-      "(ebfarm drain); 0: not drained.")                                                           \
-    X(RELEASE_JOIN_AT, C, "release.join_at", st.release_join_at, (), 0,                            \
-      "The last join id announced (ebfarm undrain): from it on the share is back; 0: none.")       \
     X(RELEASE_LEAVES, C, "release.leaves", st.release_leaves, (), 0,                               \
-      "Drains announced (ebfarm drain).")                                                          \
+      "Leaves announced (ebfarm drain).")                                                          \
     X(RELEASE_JOINS, C, "release.joins", st.release_joins, (), 0,                                  \
-      "Joins announced (ebfarm undrain).")                                                         \
+      "Joins announced (ebfarm undrain, a restarted SFC rejoining).")                             \
     X(NODE_DECLARED_DEAD, C, "node.declared_dead", st.nodes_dead, (), 0,                           \
       "Nodes declared dead (silent past node_timeout_ms, or back with a new epoch).")              \
     X(NODE_REDISPATCHED, C, "node.redispatched", st.redispatched, (), 0,                           \
@@ -284,6 +279,11 @@ struct sfc_snap {
       "1 when the node is alive, 0 when dead or never heard.")                                     \
     X(NODE_EPOCH, GN, "node_epoch", g.epoch, ("node", NULL, g.n_nodes), 0,                         \
       "The epoch each node announced last.")                                                       \
+    X(LEAVE_AT, G, "leave_at", g.leave_at, (), 0,                                                  \
+      "Drained: the event id from which the readouts send this SFC's share to the others\n"       \
+      "(ebfarm drain, docs/protocol.md 13.5); 0 when not drained.")                               \
+    X(JOIN_AT, G, "join_at", g.join_at, (), 0,                                                     \
+      "The last join id this SFC announced (ebfarm undrain, restart); 0: none.")                  \
     X(THROTTLED, G, "throttled", g.throttled, (), 0,                                               \
       "1 while the SFC asks the readouts to hold.")                                                \
     X(SLOWEST_SOURCE, GMAX, "slowest_source", st.last_by_source, (), 0,                            \

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "farm_argv.h"
+#include "ebf_pb.h"
 #include "farm_ask.h"
 #include "farm_collect.h"
 #include "farm_launch.h"
@@ -54,6 +55,20 @@ static unsigned role_index(const struct farm_state *st, const struct farm_proc *
     for (const struct farm_proc *q = st->proc; q < p; q++)
         k += q->role == p->role;
     return k;
+}
+
+/* Gauge name of p's status, or def when p does not answer. */
+static double gauge(const struct farm_proc *p, const char *name, double def)
+{
+    char e[512];
+    Ebfarm__Reply *r = farm_ask(p, EBF_C_STATUS, 0, NULL, 0, FARM_REPLY_MS, e, sizeof(e));
+    double v = r && r->status && r->status->metrics
+                   ? ebf_pb_gauge(r->status->metrics, name, NULL, def)
+                   : def;
+
+    if (r)
+        ebfarm__reply__free_unpacked(r, NULL);
+    return v;
 }
 
 /* The sum of counter key over the processes of role that answer, but
@@ -194,7 +209,7 @@ static unsigned other_live_sfcs(const struct farm_state *st, const struct farm_p
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *q = &st->proc[i];
         n += q->role == FARM_SFC && q != p && farm_launch_answers(st, q) &&
-             farm_counter(q, "release.leave_at", 0, NULL) == 0;
+             gauge(q, "leave_at", 1) == 0;
     }
     return n;
 }
@@ -394,9 +409,8 @@ static int readouts_past(const struct farm_state *st, uint64_t at)
 /* Whether p holds nothing: no event building, ready or unacked. */
 static int holds_nothing(const struct farm_proc *p)
 {
-    return farm_counter(p, "events_building", 1, NULL) == 0 &&
-           farm_counter(p, "ready_queue", 1, NULL) == 0 &&
-           farm_counter(p, "events_unacked", 1, NULL) == 0;
+    return gauge(p, "events_building", 1) == 0 && gauge(p, "ready_queue", 1) == 0 &&
+           gauge(p, "events_unacked", 1) == 0;
 }
 
 int farm_drain(const struct farm_state *st, const struct farm_spec *spec, const char *name,
@@ -410,10 +424,11 @@ int farm_drain(const struct farm_state *st, const struct farm_spec *spec, const 
         return -1;
     double t0 = farm_now(), end = t0 + timeout_s;
     if (!drain)
-        snprintf(a.value, sizeof(a.value), "%" PRIu64, join_id(st));
+        snprintf(a.value, sizeof(a.value), "%" PRIu64, info->at = join_id(st));
     if (farm_order(p, EBF_C_ACT, 0, &a, 1, err, len))
         return -1;
-    info->at = farm_counter(p, drain ? "release.leave_at" : "release.join_at", 0, NULL);
+    if (drain)
+        info->at = (uint64_t)gauge(p, "leave_at", 0);
     /* Every readout past the id; a drained SFC then builds what it holds. */
     while (!readouts_past(st, info->at) || (drain && !holds_nothing(p))) {
         if (farm_signal_check(1, err, len))
