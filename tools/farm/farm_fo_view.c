@@ -8,6 +8,7 @@
 #include "ebf_pb.h"
 #include "ebfarm.pb-c.h"
 #include "jsonout.h"
+#include "sumtable.h"
 
 void farm_fo_view_init(struct farm_fo_view *v)
 {
@@ -93,24 +94,63 @@ static const char *state_name(enum farm_fo_state s)
     return s == FARM_FO_LIVE ? "live" : s == FARM_FO_DRAINED ? "drained" : "gone";
 }
 
+/* The view's items ("SFCs live 2 of 2 (sfc0 50%, sfc1 50%)", "deaths seen 0", ...)
+ * into it[], each at most FO_ITEM bytes. Returns how many. */
+#define FO_ITEM (32 + FF_MAX_SFCS * (FF_NAME_MAX + 40))
+#define FO_ITEMS 5
+static unsigned items(const struct farm_fo_view *v, char it[FO_ITEMS][FO_ITEM])
+{
+    int o = snprintf(it[0], FO_ITEM, "SFCs live %u of %u (", v->n_live, v->n_sfcs);
+
+    for (unsigned k = 0; k < v->n_sfcs && o > 0 && o < FO_ITEM; k++) {
+        const char *sep = k ? ", " : "";
+        if (v->sfc[k].state == FARM_FO_LIVE)
+            o += snprintf(it[0] + o, FO_ITEM - (size_t)o, "%s%s %.0f%%", sep, v->sfc[k].name,
+                          v->sfc[k].share * 100);
+        else if (v->sfc[k].state == FARM_FO_DRAINED)
+            o += snprintf(it[0] + o, FO_ITEM - (size_t)o, "%s%s drained from event %" PRIu64,
+                          sep, v->sfc[k].name, v->sfc[k].leave_at);
+        else
+            o += snprintf(it[0] + o, FO_ITEM - (size_t)o, "%s%s gone", sep, v->sfc[k].name);
+    }
+    if (o > 0 && o < FO_ITEM)
+        snprintf(it[0] + o, FO_ITEM - (size_t)o, ")");
+    snprintf(it[1], FO_ITEM, "deaths seen %" PRIu64, v->deaths);
+    snprintf(it[2], FO_ITEM, "joins %" PRIu64 ", leaves %" PRIu64, v->joins, v->leaves);
+    snprintf(it[3], FO_ITEM, "replayed %" PRIu64 ", replay dropped %" PRIu64, v->replayed,
+             v->dropped);
+    snprintf(it[4], FO_ITEM, "replay buffer %.1f MB, peak %.1f MB (largest readout)",
+             (double)v->held_bytes / 1e6, (double)v->peak_bytes / 1e6);
+    return FO_ITEMS;
+}
+
 void farm_fo_view_text(FILE *out, const struct farm_fo_view *v, const char *lead)
 {
+    static char it[FO_ITEMS][FO_ITEM];
+    unsigned n;
+
     if (!v->on)
         return;
-    fprintf(out, "%sSFCs live %u of %u (", lead, v->n_live, v->n_sfcs);
-    for (unsigned k = 0; k < v->n_sfcs; k++) {
-        fprintf(out, "%s%s ", k ? ", " : "", v->sfc[k].name);
-        if (v->sfc[k].state == FARM_FO_LIVE)
-            fprintf(out, "%.0f%%", v->sfc[k].share * 100);
-        else if (v->sfc[k].state == FARM_FO_DRAINED)
-            fprintf(out, "drained from event %" PRIu64, v->sfc[k].leave_at);
-        else
-            fprintf(out, "gone");
-    }
-    fprintf(out, "); deaths seen %" PRIu64 "; joins %" PRIu64 ", leaves %" PRIu64
-            "; replayed %" PRIu64 "; replay dropped %" PRIu64 "; replay buffer %.1f MB, peak "
-            "%.1f MB (largest readout)\n", v->deaths, v->joins, v->leaves, v->replayed,
-            v->dropped, (double)v->held_bytes / 1e6, (double)v->peak_bytes / 1e6);
+    n = items(v, it);
+    fputs(lead, out);
+    for (unsigned i = 0; i < n; i++)
+        fprintf(out, "%s%s", i ? "; " : "", it[i]);
+    fputc('\n', out);
+}
+
+void farm_fo_view_summary(FILE *out, const struct farm_fo_view *v)
+{
+    static char it[FO_ITEMS][FO_ITEM];
+    struct sum_line ln;
+    unsigned n;
+
+    if (!v->on)
+        return;
+    n = items(v, it);
+    sum_begin(&ln, out, "failover");
+    for (unsigned i = 0; i < n; i++)
+        sum_item(&ln, it[i]);
+    sum_end(&ln);
 }
 
 /* [{"name", "state", "share", "leave_at"}, ...] */

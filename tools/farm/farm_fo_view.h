@@ -58,9 +58,13 @@ void farm_fo_view_replies(struct farm_fo_view *v, const struct farm_state *st,
 void farm_fo_view_result(struct farm_fo_view *v, const struct farm_result *r);
 
 /* One line into out when on: "<lead>SFCs live 2 of 2 (sfc0 50%, sfc1
- * 50%); deaths seen 0; replayed 0; replay dropped 0; replay buffer 1.2
- * MB, peak 3.4 MB (largest readout)"; nothing when off. */
+ * 50%); deaths seen 0; joins 0, leaves 0; replayed 0, replay dropped 0;
+ * replay buffer 1.2 MB, peak 3.4 MB (largest readout)"; nothing when off. */
 void farm_fo_view_text(FILE *out, const struct farm_fo_view *v, const char *lead);
+
+/* The same items as a summary's section ("  failover SFCs live ...;"),
+ * wrapped as the summary's other sections are; nothing when off. */
+void farm_fo_view_summary(FILE *out, const struct farm_fo_view *v);
 
 /* The view as a JSON object, or JSON null when off (NULL: no memory). */
 json_t *farm_fo_view_json(const struct farm_fo_view *v);

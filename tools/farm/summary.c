@@ -337,7 +337,7 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     ledger_text(out, r, l);
     struct farm_fo_view fo;
     farm_fo_view_result(&fo, r);
-    farm_fo_view_text(out, &fo, "  failover ");
+    farm_fo_view_summary(out, &fo);
     fprintf(out, "  rate     %.0f events/s, %.0f frames/s, %.2f Gbit/s payload over %.2f s\n",
             fg.events_s, fg.frames_s, fg.payload_gbit_s, fg.seconds);
     capacity_text(out, r);
