@@ -194,7 +194,7 @@ def check_rules(prom):
                 check(r["state"] != "firing", "alert %s fires on a healthy farm: %s" %
                       (r["name"], r.get("alerts")))
                 n_alert += 1
-    check((n_record, n_alert) == (7, 7), "%d recording and %d alerting rules, want 7 and 7" %
+    check((n_record, n_alert) == (7, 9), "%d recording and %d alerting rules, want 7 and 9" %
           (n_record, n_alert))
     return n_record, n_alert
 
