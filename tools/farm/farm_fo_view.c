@@ -62,19 +62,25 @@ void farm_fo_view_end(struct farm_fo_view *v)
         v->sfc[k].share = v->sfc[k].state == FARM_FO_LIVE ? 1.0 / v->n_live : 0;
 }
 
+void farm_fo_view_snapshot(struct farm_fo_view *v, enum farm_role role, const char *name,
+                           const struct Ebfarm__Snapshot *m)
+{
+    struct ebf_kv kv;
+    int have = m && ebf_pb_snapshot_kv(m, &kv) == 0;
+
+    farm_fo_view_add(v, role, name, have ? &kv : NULL,
+                     m ? ebf_pb_gauge(m, "leave_at", NULL, 0) : 0);
+    if (have)
+        ebf_kv_free(&kv);
+}
+
 void farm_fo_view_replies(struct farm_fo_view *v, const struct farm_state *st,
                           struct Ebfarm__Reply **rep)
 {
     farm_fo_view_init(v);
-    for (unsigned i = 0; i < st->n; i++) {
-        const Ebfarm__Snapshot *m = rep[i] && rep[i]->status ? rep[i]->status->metrics : NULL;
-        struct ebf_kv kv;
-        int have = m && ebf_pb_snapshot_kv(m, &kv) == 0;
-        farm_fo_view_add(v, st->proc[i].role, st->proc[i].name, have ? &kv : NULL,
-                         m ? ebf_pb_gauge(m, "leave_at", NULL, 0) : 0);
-        if (have)
-            ebf_kv_free(&kv);
-    }
+    for (unsigned i = 0; i < st->n; i++)
+        farm_fo_view_snapshot(v, st->proc[i].role, st->proc[i].name,
+                              rep[i] && rep[i]->status ? rep[i]->status->metrics : NULL);
     farm_fo_view_end(v);
 }
 

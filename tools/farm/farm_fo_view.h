@@ -50,6 +50,12 @@ void farm_fo_view_end(struct farm_fo_view *v);
  * no answer; farm_status). */
 struct farm_state;
 struct Ebfarm__Reply;
+struct Ebfarm__Snapshot;
+
+/* Add a process from its snapshot m (NULL: none: gone). */
+void farm_fo_view_snapshot(struct farm_fo_view *v, enum farm_role role, const char *name,
+                           const struct Ebfarm__Snapshot *m);
+
 void farm_fo_view_replies(struct farm_fo_view *v, const struct farm_state *st,
                           struct Ebfarm__Reply **rep);
 

@@ -72,17 +72,22 @@ static double gauge(const struct farm_proc *p, const char *name, double def)
 }
 
 /* The sum of counter key over the processes of role that answer, but
- * skip; the largest instead with max. */
+ * skip; the largest instead with max. key may name two counters, "a|b",
+ * whose values are added (a counter known by its new name or its old). */
 static uint64_t role_counter(const struct farm_state *st, enum farm_role role,
                              const struct farm_proc *skip, const char *key, int max)
 {
+    const char *bar = strchr(key, '|');
+    char first[64];
     uint64_t v = 0;
 
+    snprintf(first, sizeof(first), "%.*s", bar ? (int)(bar - key) : (int)strlen(key), key);
     for (unsigned i = 0; i < st->n; i++) {
         const struct farm_proc *q = &st->proc[i];
         if (q->role != role || q == skip || !farm_launch_answers(st, q))
             continue;
-        uint64_t x = farm_counter(q, key, 0, NULL);
+        uint64_t x = farm_counter(q, first, 0, NULL);
+        x += bar ? farm_counter(q, bar + 1, 0, NULL) : 0;
         v = max ? (x > v ? x : v) : v + x;
     }
     return v;
@@ -245,7 +250,8 @@ static int take_down(const struct farm_state *st, const struct farm_spec *spec,
     case FARM_NODE:
         return freeze_kill(st, p, FARM_SFC, "node.declared_dead", 1, err, len);
     case FARM_SFC:
-        return freeze_kill(st, p, FARM_READOUT, "release.deaths", n_ro ? n_ro : 1, err, len);
+        return freeze_kill(st, p, FARM_READOUT, "fo.deaths|release.deaths", n_ro ? n_ro : 1, err,
+                           len);
     default:
         info->killed = stop_readout(st, spec, p, last);
         return 0;
