@@ -4,8 +4,8 @@
 #
 # farms/demo.yaml renamed, run.events 0 (the run goes on until stopped):
 # 1. `up`; `restart ro0`: "ro0 restarted (stopped in stages at event L) into
-#    run 1, from event L+1"; `restart node1`: "node1 restarted (killed) into
-#    run 1"; `stop`: exit 0, the ledger CLOSED with lost 0 and incomplete 0
+#    run 1, from event L+1"; `restart node1`: "node1 restarted (killed T s
+#    after its freeze, once its SFC declared it dead) into run 1"; `stop`: exit 0, the ledger CLOSED with lost 0 and incomplete 0
 #    (the only readout rejoins at the next event: nothing is missing), the
 #    SFC's seq.resync 1 for each of the 8 sources (the restarted readout's
 #    frames are numbered anew) and no seq.dup, and 1 node rejoin.
@@ -52,8 +52,10 @@ def restarts(env):
     check(p.returncode == 0 and m, "restart ro0: %r" % p.stdout)
     check(int(m.group(2)) == int(m.group(1)) + 1, "ro0 does not rejoin at the next event")
     p = ebfarm(env, "restart", "node1", "--farm", NAME)
-    check(p.returncode == 0 and re.match(r"node1 restarted \(killed\) into run 1, [0-9.]+ s\n$",
-                                         p.stdout), "restart node1: %r" % p.stdout)
+    check(p.returncode == 0 and re.match(r"node1 restarted \(killed [0-9.]+ s after its freeze, "
+                                         r"once its SFC declared it dead\) into run 1, "
+                                         r"[0-9.]+ s\n$", p.stdout),
+          "restart node1: %r" % p.stdout)
 
 
 def refusals(env):

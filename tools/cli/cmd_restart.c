@@ -116,6 +116,9 @@ int cmd_restart(int argc, char **argv)
     printf("%s restarted (", o.proc);
     if (!info.was_running)
         printf("it had exited)");
+    else if (info.killed && info.dead_after_s >= 0)
+        printf("killed %.2f s after its freeze, once %s declared it dead)", info.dead_after_s,
+               farm_proc_named(st, o.proc)->role == FARM_SFC ? "every readout" : "its SFC");
     else if (info.killed)
         printf("killed)");
     else

@@ -111,15 +111,19 @@ static int wait_counter_above(const struct farm_state *st, enum farm_role role, 
  * rises by want), then kill it: the memif PMD spares the survivors a
  * vanishing peer they no longer poll (docs/status.md). */
 static int freeze_kill(const struct farm_state *st, const struct farm_proc *p,
-                       enum farm_role peers, const char *key, uint64_t want, char *err, size_t len)
+                       enum farm_role peers, const char *key, uint64_t want, double *dead_after,
+                       char *err, size_t len)
 {
     uint64_t before = role_counter(st, peers, p, key, 0);
+    double t0 = farm_now();
 
     if (farm_launch_signal(st, p, SIGSTOP) != 0) {
         snprintf(err, len, "cannot stop %s: %s", p->name, strerror(errno));
         return -1;
     }
-    wait_counter_above(st, peers, key, before + want - 1, WAIT_DEAD_S);
+    *dead_after = wait_counter_above(st, peers, key, before + want - 1, WAIT_DEAD_S) == 0
+                      ? farm_now() - t0
+                      : -1;
     if (farm_launch_signal(st, p, SIGKILL) != 0) {
         snprintf(err, len, "cannot kill %s: %s", p->name, strerror(errno));
         return -1;
@@ -248,10 +252,11 @@ static int take_down(const struct farm_state *st, const struct farm_spec *spec,
     info->killed = 1;
     switch (p->role) {
     case FARM_NODE:
-        return freeze_kill(st, p, FARM_SFC, "node.declared_dead", 1, err, len);
-    case FARM_SFC:
-        return freeze_kill(st, p, FARM_READOUT, "fo.deaths|release.deaths", n_ro ? n_ro : 1, err,
+        return freeze_kill(st, p, FARM_SFC, "node.declared_dead", 1, &info->dead_after_s, err,
                            len);
+    case FARM_SFC:
+        return freeze_kill(st, p, FARM_READOUT, "fo.deaths|release.deaths", n_ro ? n_ro : 1,
+                           &info->dead_after_s, err, len);
     default:
         info->killed = stop_readout(st, spec, p, last);
         return 0;

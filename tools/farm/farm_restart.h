@@ -20,6 +20,9 @@ struct farm_restart_info {
     uint64_t from_event;         /* a readout: its first event id; an SFC: the join id */
     uint64_t last_event;         /* a readout stopped in stages: its last event before */
     double took_s;               /* from the stop to the restarted process in the run */
+    double dead_after_s;         /* a node or an SFC: from its freeze until its peers
+                                  * declared it dead (the SFC: every readout); -1: they
+                                  * did not within 10 s */
 };
 
 /*

@@ -49,8 +49,9 @@ static unsigned kill_one(struct farm_state *st, const struct farm_spec *spec, co
         fprintf(stderr, "ebfarm soak: SFC kill at %.0f s: %s\n", t, err);
         return 0;
     }
-    fprintf(stderr, "ebfarm soak: %s killed at %.0f s and restarted, rejoins at event %" PRIu64
-            " (%.1f s)\n", spec->sfc[k].p.name, t, info.from_event, info.took_s);
+    fprintf(stderr, "ebfarm soak: %s killed at %.0f s (every readout declared it dead %.2f s "
+            "after its freeze) and restarted, rejoins at event %" PRIu64 " (%.1f s)\n",
+            spec->sfc[k].p.name, t, info.dead_after_s, info.from_event, info.took_s);
     return 1;
 }
 
