@@ -17,6 +17,7 @@
 #include "farm_launch.h"
 #include "farm_params.h"
 #include "farm_proc.h"
+#include "farm_rundir.h"
 #include "farm_signal.h"
 #include "farm_state.h"
 #include "farmctl.h"
@@ -279,6 +280,27 @@ static void restart_log(const struct farm_state *st, const struct farm_proc *p, 
     }
 }
 
+/* The sockets of argv's memif server ports (--vdev=...,role=server,...,
+ * socket=PATH,...) removed: a killed server leaves them, and its new
+ * process could not bind them again (Address already in use). Only on
+ * this machine, where the memif links are. */
+static void stale_sockets(const struct farm_proc *p, char *const argv[])
+{
+    char path[1024];
+
+    for (unsigned i = 0; argv[i] && !p->remote; i++) {
+        const char *s = strstr(argv[i], ",socket="), *e;
+        if (strncmp(argv[i], "--vdev=net_memif", 16) != 0 || !strstr(argv[i], ",role=server,") ||
+            !s)
+            continue;
+        s += 8;
+        e = strchr(s, ',');
+        snprintf(path, sizeof(path), "%.*s", e ? (int)(e - s) : (int)strlen(s), s);
+        if (farm_rundir_unlink(path) != 0 && errno != ENOENT)
+            fprintf(stderr, "ebfarm restart: cannot remove %s: %s\n", path, strerror(errno));
+    }
+}
+
 /* Start p again with its command line and wait until it answers. */
 static int respawn(struct farm_state *st, const struct farm_spec *spec, const char *build,
                    struct farm_proc *p, char *err, size_t len)
@@ -288,6 +310,7 @@ static int respawn(struct farm_state *st, const struct farm_spec *spec, const ch
     int rc;
 
     farm_argv_build(spec, p->role, role_index(st, p), build, p, st->run_dir, &c);
+    stale_sockets(p, c.argv);
     restart_log(st, p, log, sizeof(log));
     if (p->remote)
         rc = farm_launch_spawn(st, p, c.argv, e, sizeof(e));    /* logs to <name>.log */
