@@ -278,8 +278,21 @@ static int interval(struct soak *s)
     return 0;
 }
 
-/* The fault due at t, if any: a node killed and started again, or every node stalled. */
-static void faults(struct soak *s, double t, double *next_kill, double *next_stall)
+/* After an SFC fault held the loop for seconds: the snapshots queued
+ * meanwhile, then a fresh one of each process, before the next sample
+ * (else the next intervals are a stale one, an empty one and a spike). */
+static void catch_up(struct soak *s)
+{
+    double end = snapsub_now() + s->ss.period_s + 0.2;
+
+    while (snapsub_now() < end && pump(&s->ss, 0.05) == 0)
+        ;
+}
+
+/* The fault due at t, if any: a node killed and started again, every node
+ * stalled, an SFC restarted or drained (soak_fo.h). Returns the SFC
+ * faults done. */
+static unsigned faults(struct soak *s, double t, double *next_kill, double *next_stall)
 {
     char err[1024];
     unsigned nodes = s->spec.n_nodes;
@@ -300,7 +313,10 @@ static void faults(struct soak *s, double t, double *next_kill, double *next_sta
             s->meta.stalls++;
         *next_stall += s->o->stall_every_s;
     }
-    soak_fo_faults(&s->fo, &s->st, &s->spec, s->build, t);
+    unsigned done = soak_fo_faults(&s->fo, &s->st, &s->spec, s->build, t);
+    if (done)
+        catch_up(s);
+    return done;
 }
 
 /* Until every live process has sent a snapshot of the run (at most four
@@ -343,7 +359,12 @@ static int sample_loop(struct soak *s)
         double t = snapsub_now() - s->t0;
         if (t >= o->duration_s || cut_short(s))
             break;
-        faults(s, t, &kill, &stall);
+        if (faults(s, t, &kill, &stall)) {
+            /* Interval ends the SFC fault held past are not sampled. */
+            while (next < snapsub_now() - s->t0 && next + o->interval_s < o->duration_s)
+                next += o->interval_s;
+            continue;
+        }
         double until = next < o->duration_s ? next : o->duration_s;
         if (t < until) {
             if (pump(&s->ss, until - t < 0.2 ? until - t : 0.2) < 0)
