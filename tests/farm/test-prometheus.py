@@ -173,7 +173,7 @@ def check_dashboard(prom, src):
                     v = float(s["value"][1])
                     check(math.isfinite(v) and 0 < v < 10, "e2e p99 of %s: %s" % (s["metric"], v))
             exprs += 1
-    check(exprs == 30, "%d dashboard queries, want 30" % exprs)
+    check(exprs == 33, "%d dashboard queries, want 33" % exprs)
     return exprs
 
 
