@@ -110,6 +110,26 @@ static struct rte_mbuf *frame_start(struct sfc_tx *tx)
     return h;
 }
 
+/* An indirect mbuf on the piece of rec's frame (fragment header + piece,
+ * without the headers before it): what rte_pktmbuf_clone, rte_pktmbuf_adj
+ * and rte_pktmbuf_trim make of the one-segment frames intake keeps
+ * (SFC_DROP_MULTISEG), inline and without the library's walk of the
+ * segments. NULL when the clone pool ran dry. */
+static struct rte_mbuf *clone_piece(struct sfc_tx *tx, const struct sfc_frame_rec *rec)
+{
+    struct rte_mbuf *md = rec->frame;
+    struct rte_mbuf *cl = rte_pktmbuf_alloc(tx->clone_pool);
+    uint32_t pb = EBF_FRAG_HLEN + rec->piece_len, left = md->data_len - rec->data_off;
+
+    if (!cl)
+        return NULL;
+    rte_pktmbuf_attach(cl, md);
+    cl->data_off = (uint16_t)(cl->data_off + rec->data_off);
+    cl->data_len = (uint16_t)(left < pb ? left : pb);
+    cl->pkt_len = cl->data_len;
+    return cl;
+}
+
 /* Chain to the event frame h, after its last segment *last, an indirect
  * clone of the received frame that rec holds, trimmed to fragment header +
  * piece: no payload byte is copied, and no walk of the chain (O(1) per
@@ -118,14 +138,10 @@ static struct rte_mbuf *frame_start(struct sfc_tx *tx)
 static int chain_piece(struct sfc_tx *tx, const struct sfc_frame_rec *rec, struct rte_mbuf *h,
                        struct rte_mbuf **last)
 {
-    uint32_t pb = EBF_FRAG_HLEN + rec->piece_len;
-    struct rte_mbuf *cl = rte_pktmbuf_clone(rec->frame, tx->clone_pool);
+    struct rte_mbuf *cl = clone_piece(tx, rec);
 
     if (!cl)
         return -1;
-    rte_pktmbuf_adj(cl, rec->data_off);
-    if (cl->data_len > pb)
-        rte_pktmbuf_trim(cl, (uint16_t)(cl->data_len - pb));
     (*last)->next = cl;
     *last = cl;
     h->nb_segs++;              /* bounded by the MTU: sfc_tx_check_ports */

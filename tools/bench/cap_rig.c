@@ -88,7 +88,7 @@ int cap_pools_up(struct cap_pools *p, const struct cap_opts *o)
 {
     unsigned w = o->workers ? o->workers : 1;
     p->mbufs = lane_mbufs(o) * w + (w - 1);      /* 2^k - 1 for 1 lane */
-    p->pool = ebf_pool_create("cap_pool", p->mbufs, pool_room(o), 0);
+    p->pool = ebf_pool_create("cap_pool", p->mbufs, 2048, 0);    /* credits; frames: lanes' */
     p->hdr_pool = ebf_pool_create("cap_hdr", p->mbufs, 128, 0);
     p->clone_pool = ebf_pool_create("cap_clone", p->mbufs, 0, 0);
     if (!p->pool || !p->hdr_pool || !p->clone_pool) {
@@ -197,7 +197,7 @@ static struct rte_mbuf *piece_frame(struct cap_rig *g, uint16_t s, uint32_t k, u
 {
     uint32_t off = k * max;
     uint32_t piece = g->o.frag_size - off < max ? g->o.frag_size - off : max;
-    struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
+    struct rte_mbuf *m = rte_pktmbuf_alloc(g->frame_pool);
     if (!m)
         return NULL;
     uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + EBF_FRAG_HLEN + piece));
@@ -213,6 +213,24 @@ static struct rte_mbuf *piece_frame(struct cap_rig *g, uint16_t s, uint32_t k, u
     return m;
 }
 
+/* The lane's pool of exactly n frames. Its per-lcore cache (the readout
+ * pool's shape in the daemon) only when the lane's own lcore frees its
+ * frames: with shared ports another worker may free them into its own
+ * cache, where cap_rig_feed could not take them back. */
+static struct rte_mempool *frame_pool(const struct cap_rig *g, uint32_t n)
+{
+    char name[RTE_MEMPOOL_NAMESIZE];
+    unsigned cache = g->o.shared && g->o.workers > 1 ? 0 : n * 2 / 3 < 256 ? n * 2 / 3 : 256;
+
+    snprintf(name, sizeof(name), "cap_frames%u", g->lane);
+    struct rte_mempool *mp = rte_pktmbuf_pool_create(
+        name, n, cache, 0, (uint16_t)(pool_room(&g->o) + RTE_PKTMBUF_HEADROOM), 0);
+    if (!mp)
+        fprintf(stderr, "sfc-capacity: cannot make the pool of %u frames: %s\n", n,
+                rte_strerror(rte_errno));
+    return mp;
+}
+
 static int make_frames(struct cap_rig *g)
 {
     uint32_t max = ebf_piece_max(EBF_ENCAP_ETH, g->o.mtu);
@@ -221,8 +239,9 @@ static int make_frames(struct cap_rig *g)
     g->batch_events = g->o.batch_frames / g->per_event ? g->o.batch_frames / g->per_event : 1;
     g->n_frames = g->batch_events * g->per_event;
     g->frame = calloc(g->n_frames, sizeof(*g->frame));
-    if (!g->frame)
+    if (!g->frame || !(g->frame_pool = frame_pool(g, g->n_frames)))
         return -1;
+    g->held = 1;
     uint32_t i = 0;
     for (uint32_t e = 0; e < g->batch_events; e++)
         for (uint16_t s = 0; s < g->o.sources; s++)
@@ -315,34 +334,51 @@ struct sfc_workers *cap_sfc_up(struct cap_rig *const *lanes, unsigned n,
 
 void cap_rig_down(struct cap_rig *g)
 {
-    if (g->frame)
+    if (g->frame && g->held)
         for (uint32_t i = 0; i < g->n_frames; i++)
             rte_pktmbuf_free(g->frame[i]);
     free(g->frame);
+}
+
+/* Take the last round's frames back from the lane's pool, where the SFC
+ * (or the reference) freed them: all of them, or the round is stuck. Their
+ * order may change; every frame has the same addresses and a payload room
+ * for any piece, and cap_rig_feed rewrites its length and headers. */
+static void take_back(struct cap_rig *g)
+{
+    struct rte_mempool_cache *c = rte_mempool_default_cache(g->frame_pool, rte_lcore_id());
+
+    if (c)
+        rte_mempool_cache_flush(c, g->frame_pool);
+    if (rte_mempool_get_bulk(g->frame_pool, (void **)g->frame, g->n_frames) != 0) {
+        fprintf(stderr, "sfc-capacity: a frame of the last round is still held\n");
+        exit(1);
+    }
+    g->held = 1;
 }
 
 void cap_rig_feed(struct cap_rig *g)
 {
     uint32_t max = ebf_piece_max(EBF_ENCAP_ETH, g->o.mtu), i = 0;
     unsigned step = g->o.workers ? g->o.workers : 1;
+    if (!g->held)
+        take_back(g);
     for (uint32_t e = 0; e < g->batch_events; e++, g->next_event += step)
         for (uint16_t s = 0; s < g->o.sources; s++)
             for (uint32_t k = 0; k < g->pieces; k++) {
                 struct rte_mbuf *m = g->frame[i++];
                 uint32_t off = k * max;
-                if (rte_mbuf_refcnt_read(m) != 1) {
-                    fprintf(stderr, "sfc-capacity: a frame of the last round is still held\n");
-                    exit(1);
-                }
+                uint32_t piece = g->o.frag_size - off < max ? g->o.frag_size - off : max;
+                m->data_len = (uint16_t)(EBF_ETH_HLEN + EBF_FRAG_HLEN + piece);
+                m->pkt_len = m->data_len;
                 struct ebf_frag_hdr h = {
                     .source = s, .seq = g->seq[s]++, .event_id = g->next_event,
-                    .frag_len = g->o.frag_size, .offset = off,
-                    .piece_len = (uint16_t)(m->data_len - EBF_ETH_HLEN - EBF_FRAG_HLEN),
+                    .frag_len = g->o.frag_size, .offset = off, .piece_len = (uint16_t)piece,
                     .tx_ns = 1,
                 };
                 ebf_frag_write(rte_pktmbuf_mtod_offset(m, uint8_t *, EBF_ETH_HLEN), &h);
-                rte_mbuf_refcnt_update(m, 1);
             }
+    g->held = 0;            /* the SFC's now, as a received frame is: a reference of one */
     g->fed_events += g->batch_events;
     g->fed_frames += g->n_frames;
     if (rte_ring_enqueue_bulk(g->r_in, (void **)g->frame, g->n_frames, NULL) != g->n_frames) {

@@ -82,6 +82,8 @@ struct cap_rig {
     struct rte_ring *r_in, *r_void, *r_down, *r_up;
     uint16_t sfc_rx, sfc_node;
     struct rte_mempool *pool, *hdr_pool, *clone_pool;
+    struct rte_mempool *frame_pool; /* the lane's frames, exactly n_frames (cap_rig_feed) */
+    int held;                    /* the rig holds frame[] (before a round is fed) */
     struct sfc_dp *dp;           /* the lane's worker (io: NULL) */
     uint8_t sfc_rx_mac[6], sfc_node_mac[6];
     uint32_t pieces;             /* frames per fragment */
