@@ -6,6 +6,7 @@
 #include <rte_ring.h>
 
 #include "ebf_ctl_private.h"
+#include "ebf_guard.h"
 
 static void answer(struct ebf_ctl *ctl, struct ebf_req *r)
 {
@@ -60,6 +61,7 @@ void ebf_ctl_serve(struct ebf_ctl *ctl, void *dp, struct ebf_idle *idle,
     unsigned work = 1;
 
     ctl->lc_cycles = cycles;
+    ebf_guard_online();         /* a dead memif peer's rings wait for our passes */
     for (uint64_t pass = 0; !ctl->lc_exit; pass++) {
         if ((pass & 15) == 0 || work == 0)
             ebf_ctl_service(ctl, dp);
@@ -77,4 +79,5 @@ void ebf_ctl_serve(struct ebf_ctl *ctl, void *dp, struct ebf_idle *idle,
         }
         ebf_cycles_pass_end(cycles, idle, work);
     }
+    ebf_guard_offline();
 }

@@ -21,6 +21,7 @@
 #include "ebf_mtu.h"
 #include "ebf_param.h"
 #include "ebf_port.h"
+#include "ebf_unmap.h"
 #include "ebf_util.h"
 
 RTE_LOG_REGISTER_DEFAULT(ebf_daemon_logtype, INFO);
@@ -120,6 +121,10 @@ void ebf_daemon_start(struct ebf_daemon *d, int argc, char **argv)
     if (rte_pdump_init() != 0)
         DAEMON_LOG(WARNING, "packet capture unavailable: rte_pdump_init: %s\n",
                    rte_strerror(rte_errno));
+    /* A dead memif peer's rings are unmapped after the poll loops' grace
+     * period: this daemon's munmap is lib/ebf_unmap.c's. */
+    if (!ebf_unmap_guarded())
+        DAEMON_LOG(WARNING, "a dead memif peer may crash this process\n");
     signal(SIGINT, ebf_ctl_on_signal);
     signal(SIGTERM, ebf_ctl_on_signal);
     DAEMON_LOG(INFO, "ebfarm-%s %s started, pid %d\n", d->cl.component, EBF_VERSION,

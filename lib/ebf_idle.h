@@ -5,13 +5,17 @@
 
 #include <stdint.h>
 
+#include "ebf_guard.h"
+
 /*
  * A poll loop calls ebf_idle_note(b, work) once per iteration with the amount
  * of work it did. In EBF_IDLE_SPIN (the production default) nothing else
  * happens. In EBF_IDLE_BACKOFF an idle loop first spins for `spin` empty
  * iterations, then issues a CPU pause for `pause` more, then sleeps, doubling
  * the sleep from 1 us up to max_sleep_us, so that several poll-mode processes
- * can share a few cores. Any work resets it. One struct per lcore.
+ * can share a few cores. Any work resets it. One struct per lcore. Each call
+ * is also the loop's quiescent point (ebf_guard_pass): it holds no port
+ * memory there.
  */
 
 enum ebf_idle_mode {
@@ -40,6 +44,7 @@ void ebf_idle_wait(struct ebf_idle *b);
 
 static inline void ebf_idle_note(struct ebf_idle *b, unsigned work)
 {
+    ebf_guard_pass();
     if (work) {
         b->empty = 0;
         b->sleep_us = 1;

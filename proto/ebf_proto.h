@@ -53,7 +53,9 @@ enum ebf_encap {
 /* Fragment header flags. */
 #define EBF_FRAGF_PREBUILT 0x0001    /* the payload is the prebuilt one of (source, offset),
                                       * the same in every event (ebf_pattern.h) */
-#define EBF_FRAGF_KNOWN EBF_FRAGF_PREBUILT  /* any other bit: bad_field */
+#define EBF_FRAGF_REPLAY 0x0002      /* sent again after its SFC died (docs/protocol.md 13.4):
+                                      * accepted always; only a failover farm sends it */
+#define EBF_FRAGF_KNOWN (EBF_FRAGF_PREBUILT | EBF_FRAGF_REPLAY)  /* any other bit: bad_field */
 
 /* Event frame flags. */
 #define EBF_EVF_INCOMPLETE 0x0001    /* at least one source is missing */

@@ -60,6 +60,15 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
         fo->stale++;
         return 0;
     }
+    if ((fo->heard >> p & 1) && h->epoch != fo->epoch[p] && !(fo->out >> p & 1)) {
+        /* A new incarnation of a place still routed to: it restarted, or
+         * fenced itself after a pause, and holds nothing of what it had.
+         * It is dead to us now (its records are replayed) and rejoins. */
+        fo->out |= UINT64_C(1) << p;
+        fo->reborn |= UINT64_C(1) << p;
+        fo->deaths++;
+        ebf_route_set(&fo->route, fo->n, fo->out);
+    }
     fo->heard |= UINT64_C(1) << p;
     fo->epoch[p] = h->epoch;
     fo->seq[p] = h->seq;
@@ -70,12 +79,20 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
 
 uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
 {
-    uint64_t died = 0;
+    uint64_t died = 0, reborn = fo->reborn, gap = now_ns - fo->last_poll_ns;
+
+    if (fo->last_poll_ns && now_ns > fo->last_poll_ns && gap > fo->dead_ns / 2) {
+        for (uint32_t p = 0; p < fo->n; p++)
+            if (fo->last_ns[p] < fo->last_poll_ns)
+                fo->last_ns[p] += gap;  /* the readout did not look: not their silence */
+        fo->own_stalls++;
+    }
+    fo->last_poll_ns = now_ns;
 
     for (uint32_t p = 0; p < fo->n; p++) {
         if (!(fo->heard >> p & 1) || (fo->out >> p & 1))
             continue;
-        if (now_ns - fo->last_ns[p] >= fo->dead_ns)
+        if (now_ns > fo->last_ns[p] && now_ns - fo->last_ns[p] >= fo->dead_ns)
             died |= UINT64_C(1) << p;
     }
     if (died) {
@@ -83,7 +100,8 @@ uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
         fo->deaths += (uint64_t)__builtin_popcountll(died);
         ebf_route_set(&fo->route, fo->n, fo->out);
     }
-    return died;
+    fo->reborn = 0;
+    return died | reborn;
 }
 
 /* Applies every join and leave due at e. */
@@ -105,9 +123,28 @@ static void apply_changes(struct ro_failover *fo, uint64_t e)
     next_change(fo);
 }
 
+int ro_failover_join_early(struct ro_failover *fo, uint64_t e)
+{
+    uint64_t all = fo->n == 64 ? UINT64_MAX : (UINT64_C(1) << fo->n) - 1;
+
+    if ((fo->out & all) != all)
+        return 1;
+    for (uint32_t p = 0; p < fo->n; p++)
+        if (fo->join_at[p] != RO_FO_NEVER) {
+            fo->join_at[p] = e;
+            fo->join_early++;
+        }
+    if (fo->next_change != RO_FO_NEVER)
+        apply_changes(fo, e);
+    return (fo->out & all) != all;
+}
+
 uint32_t ro_failover_place(struct ro_failover *fo, uint64_t e)
 {
     if (e >= fo->next_change)
         apply_changes(fo, e);
-    return ebf_route_of(&fo->route, e);
+    uint32_t p = ebf_route_of(&fo->route, e);
+    if (p == EBF_ROUTE_NONE && ro_failover_join_early(fo, e))
+        p = ebf_route_of(&fo->route, e);
+    return p;
 }

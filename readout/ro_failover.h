@@ -19,13 +19,16 @@
  * announced by a place takes effect from its event id, so that every
  * readout switches at the same event. A place out stays out until it
  * joins, even when heard again (a frozen SFC resumed is fenced by its own
- * rule and rejoins). DPDK-free; one thread; no allocation.
+ * rule and rejoins). A place heard at a new epoch while routed to is
+ * dead too (it restarted or fenced itself): out at once, replayed at the
+ * next poll, back at its join id. DPDK-free; one thread; no allocation.
  */
 struct ro_failover {
     uint32_t n;                        /* places, 1 .. EBF_ROUTE_MAX */
     uint64_t dead_ns;                  /* the detection bound */
     uint64_t out;                      /* bit p: place p routed around */
     uint64_t heard;                    /* bit p: a frame was accepted from p */
+    uint64_t reborn;                   /* bit p: heard at a new epoch while routed to */
     uint64_t next_change;              /* lowest pending join/leave id, or RO_FO_NEVER */
     struct ebf_route route;            /* by out */
     uint64_t last_ns[EBF_ROUTE_MAX];   /* arrival of p's last accepted frame */
@@ -37,6 +40,9 @@ struct ro_failover {
     uint64_t joins, leaves;            /* applied */
     uint64_t stale;                    /* frames not newer than the last */
     uint64_t join_late;                /* join/leave ids already passed when heard */
+    uint64_t last_poll_ns;             /* the last ro_failover_poll; 0: none yet */
+    uint64_t own_stalls;               /* polls after a gap over dead_ns / 2: not silence */
+    uint64_t join_early;               /* joins applied before their id: every place was out */
 };
 
 /* Sets fo to n places (1 .. EBF_ROUTE_MAX), all routed to, none heard.
@@ -51,11 +57,24 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
                       uint64_t now_ns);
 
 /* Declares dead every routed place heard once and silent for dead_ns at
- * now_ns; returns their bits (the caller replays what it sent them). */
+ * now_ns, the readout's own stalls not counted (a gap between two polls
+ * over dead_ns / 2 moves every place's last frame on by it, counted in
+ * own_stalls: a frozen readout wakes to frames it did not read yet, not
+ * to dead SFCs); returns their bits, and those of the places heard at a new
+ * epoch while routed to since the last poll (ro_failover_offer took them
+ * out at once: a restarted or fenced SFC lost what it held), so the
+ * caller replays what it sent them. */
 uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns);
 
+/* When every place is out, applies the pending joins at once (from
+ * event e; counted in join_early): no place would build the events until
+ * their join ids, so the readouts, which may then switch at different
+ * ids, lose less. Returns 1 when some place is routed to after it. */
+int ro_failover_join_early(struct ro_failover *fo, uint64_t e);
+
 /* Applies the joins and leaves due at event e (ids must not decrease
- * between calls) and returns e's place, or EBF_ROUTE_NONE. */
+ * between calls; when every place is out, the pending joins too:
+ * ro_failover_join_early) and returns e's place, or EBF_ROUTE_NONE. */
 uint32_t ro_failover_place(struct ro_failover *fo, uint64_t e);
 
 #endif

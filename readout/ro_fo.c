@@ -38,6 +38,7 @@ struct ro_fo *ro_fo_create(const uint8_t (*sfc_mac)[6], uint16_t n_sfcs, uint16_
     f->source_base = source_base;
     f->n_sources = n_sources;
     f->event_max = event_max;
+    f->hold_max_ns = RO_FO_HOLD_MAX_NS;
     return f;
 }
 
@@ -93,6 +94,8 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
         return 1;
     }
     f->frames++;
+    if (h.low > f->low[h.place])
+        f->low[h.place] = h.low;
     apply(f, &h);
     return 1;
 }
@@ -105,17 +108,29 @@ int ro_fo_room(struct ro_fo *f)
     return 0;
 }
 
-void ro_fo_forget(struct ro_fo *f, uint16_t place, const uint32_t *next_seq)
+int ro_fo_hold(struct ro_fo *f, uint64_t now_ns)
 {
-    f->forgotten += ro_replay_release(&f->rb, place, UINT64_MAX, next_seq);
+    uint64_t id;
+
+    if (!ro_fo_room(f)) {
+        if (!f->full_since_ns)
+            f->full_since_ns = now_ns ? now_ns : 1;
+        if (now_ns - f->full_since_ns < f->hold_max_ns)
+            return 1;
+        while (!ro_replay_fits(&f->rb, f->event_max) && ro_replay_drop_oldest(&f->rb, &id))
+            ;
+    }
+    if (f->full_since_ns) {
+        f->held_ns += now_ns - f->full_since_ns;
+        f->full_since_ns = 0;
+    }
+    return 0;
 }
 
 void ro_fo_sent(struct ro_fo *f, uint64_t e, uint16_t place, uint32_t bytes, const uint32_t *seq)
 {
     uint32_t last[RO_REPLAY_MAX_SRC];
 
-    if (f->view.out >> place & 1)
-        return;
     for (uint16_t s = 0; s < f->n_sources; s++)
         last[s] = seq[s] - 1;
     ro_replay_push(&f->rb, e, place, bytes, last);

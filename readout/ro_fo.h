@@ -29,8 +29,13 @@ struct ro_fo {
     uint64_t foreign;                  /* from a MAC that is not their place's */
     uint64_t stale;                    /* not newer than the place's last */
     uint64_t full_polls;               /* polls that found the buffer full (trigger held) */
-    uint64_t forgotten;                /* records of dead places freed unreplayed */
+    uint64_t hold_max_ns;              /* held this long for room: drop the oldest */
+    uint64_t full_since_ns;            /* when the current hold for room began; 0: none */
+    uint64_t held_ns;                  /* time held for room, finished holds */
+    uint64_t low[EBF_ROUTE_MAX];       /* the highest low accepted per place */
 };
+
+#define RO_FO_HOLD_MAX_NS 1000000000ull    /* replay_hold_max: 1 s (docs/protocol.md 13.3) */
 
 /* A failover state for n_sfcs places (their MACs), sources source_base ..
  * + n_sources - 1 (at most RO_REPLAY_MAX_SRC), a buffer of replay_mb MiB
@@ -53,15 +58,18 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
  * held, counted in full_polls). */
 int ro_fo_room(struct ro_fo *f);
 
-/* Place was declared dead: replay is not wired yet, so its records are
- * freed (next_seq[s]: the next sequence number of local source s toward
- * it, above every record's), counted in forgotten, and no later event
- * to it is recorded; else its records would never leave the ring and the
- * trigger would be held for good. */
-void ro_fo_forget(struct ro_fo *f, uint16_t place, const uint32_t *next_seq);
+/*
+ * The trigger's hold for room at now_ns (docs/protocol.md 13.3): 0 when
+ * the largest event fits (a hold in progress ends, its time added to
+ * held_ns); 1 while it does not, for up to hold_max_ns; then the oldest
+ * unreleased events are freed until it fits (counted in rb.dropped: they
+ * cannot be replayed any more) and 0.
+ */
+int ro_fo_hold(struct ro_fo *f, uint64_t now_ns);
 
-/* Event e of `bytes` bytes went to place (not recorded when the place
- * is out); seq[s] is the next sequence
+/* Event e of `bytes` bytes went to place (recorded also when the place
+ * died while it was being sent: it is then replayed with the others);
+ * seq[s] is the next sequence
  * number of local source s toward that place (its last frame's + 1). */
 void ro_fo_sent(struct ro_fo *f, uint64_t e, uint16_t place, uint32_t bytes, const uint32_t *seq);
 

@@ -117,7 +117,7 @@ int ro_frame_emit(struct ro_gen *g, const volatile sig_atomic_t *force, uint16_t
             ebf_encap_write(p, &a, EBF_FRAG_HLEN + piece);
         struct ebf_frag_hdr h = {
             .source = source, .seq = g->seq[sfc][s]++, .event_id = e, .frag_len = len,
-            .offset = off, .piece_len = piece, .tx_ns = now_ns,
+            .offset = off, .piece_len = piece, .flags = g->frag_flags, .tx_ns = now_ns,
         };
         put_piece(g, m, p + hlen, &h, s);
         q->pkt[q->n++] = m;

@@ -12,6 +12,7 @@
 
 #include "ebf_mix.h"
 #include "ebf_util.h"
+#include "ro_fo_tx.h"
 #include "ro_frame.h"
 #include "ro_link.h"
 #include "ro_log.h"
@@ -22,6 +23,14 @@ RTE_LOG_REGISTER_DEFAULT(ro_logtype, INFO);
 static inline uint16_t event_sfc(const struct ro_conf *c, uint64_t e)
 {
     return c->n_sfcs == 1 ? 0 : (uint16_t)(e % c->n_sfcs);
+}
+
+/* The place of event e: over the live set with failover on (joins and
+ * leaves due at e applied), else e % n; EBF_ROUTE_NONE when every place
+ * is dead. */
+static inline uint32_t event_place(struct ro_gen *g, uint64_t e)
+{
+    return g->fo ? ro_failover_place(&g->fo->view, e) : event_sfc(g->c, e);
 }
 
 int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
@@ -83,6 +92,8 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
             return errno == ENOMEM ? -ENOMEM : -EINVAL;
         }
     }
+    for (uint16_t k = 0; k < RO_MAX_SFCS; k++)
+        st->fo_dead_from[k] = UINT64_MAX;
     st->start_ns = ebf_now_ns();
     return 0;
 }
@@ -137,16 +148,18 @@ static int gen_event(struct ro_gen *g, const volatile sig_atomic_t *force, uint6
 {
     const struct ro_conf *c = g->c;
     struct ro_stats *st = g->st;
-    uint16_t sfc = event_sfc(c, e);
+    uint32_t place = event_place(g, e);
+    int gone = place >= c->n_sfcs || st->sfc_gone[place];
+    uint16_t sfc = gone ? 0 : (uint16_t)place;
     int rc = 0;
 
-    if (st->sfc_gone[sfc])
+    if (gone)
         st->sfc_gone_frames += event_frames(c, e);     /* generated, not sent */
     else
         for (uint16_t s = 0; s < c->n_sources && rc == 0; s++)
             rc = g->fast.len ? ro_frame_emit_fast(g, force, s, e, sfc, now_ns)
                              : ro_frame_emit(g, force, s, e, sfc, now_ns);
-    if (g->fo && rc == 0 && !st->sfc_gone[sfc])
+    if (g->fo && rc == 0 && !gone)
         ro_fo_sent(g->fo, e, sfc, event_bytes(c, e), g->seq[sfc]);
     /* Full bursts: unpaced and with one SFC, the frames wait for the next
      * event's unless they could not all fit with it (at least a frame per
@@ -212,6 +225,15 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
     g->force = force;
     uint64_t now_ns = ebf_now_ns();
     ro_link_rx(g, now_ns);
+    if (g->fo_pending) {
+        int rc = ro_fo_tx_replay(g, force, now_ns);     /* before any new event */
+        if (rc) {
+            g->rc = rc == -EINTR ? 0 : rc;
+            g->forced = rc == -EINTR;
+            ro_finish(g);
+            return 0;
+        }
+    }
     if ((c->n_events && e >= c->n_events) || now >= g->end || due_tsc(g, e) >= g->end) {
         ro_finish(g);           /* the next event falls after the deadline */
         return 0;

@@ -133,6 +133,8 @@ struct ro_gen {
     uint64_t next_event;
     struct ro_throttle_view tv;  /* what the SFCs asked for */
     struct ro_fo *fo;            /* failover state, NULL when off (replay_mb 0) */
+    uint64_t fo_pending;         /* places declared dead, their events not yet replayed */
+    uint16_t frag_flags;         /* added to each fragment header ro_frame_emit makes */
     struct ro_payload pay;       /* payload prebuilt: built by ro_begin, freed by ro_finish */
     uint32_t max_piece;          /* ro_max_piece(c) */
     size_t hlen;                 /* ebf_encap_hlen(c->encap) */
@@ -170,7 +172,9 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st);
  * holds the whole readout, not only the events that map to it: events
  * leave in id order, and every readout of a farm sends every event.
  *
- * Several SFCs: event e goes to SFC k = e % n_sfcs, on its port
+ * Several SFCs: event e goes to SFC k = e % n_sfcs (failover on: its
+ * place over the live set, ro_failover_place, and the events of a place
+ * declared dead are replayed first, ro_fo_tx_replay), on its port
  * c->sfc_port[k] with its MAC; frames are numbered per (source, SFC), so
  * every SFC sees one gap-free sequence per source. An SFC given up (see
  * sfc_timeout_ms) gets nothing more: the frames of its events are

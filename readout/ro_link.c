@@ -54,11 +54,11 @@ static unsigned rx_port(struct ro_gen *g, uint16_t port, uint64_t now_ns)
     return n;
 }
 
-/* Failover on: the places silent for the detection bound are declared
- * dead, each logged with how long it was silent. Routing around them and
- * the replay of their share are not wired yet: their events still go to
- * them (and --sfc-timeout-ms still gives them up), and what the buffer
- * holds of them is freed (ro_fo_forget). */
+/* Failover on: the places silent for the detection bound (or heard at a
+ * new epoch) are declared dead, each logged with how long it was silent:
+ * from the next event on they are routed around, and their unreleased
+ * events wait in g->fo_pending for ro_fo_tx_replay (the generator's next
+ * pass, before any new event). */
 static void fo_deaths(struct ro_gen *g, uint64_t now_ns)
 {
     struct ro_failover *v = &g->fo->view;
@@ -69,7 +69,9 @@ static void fo_deaths(struct ro_gen *g, uint64_t now_ns)
             RO_LOG(WARNING, "SFC %u silent for %.1f ms (no release frame): declared dead at "
                    "event %" PRIu64 "\n", p, (double)(now_ns - v->last_ns[p]) / 1e6,
                    g->next_event);
-            ro_fo_forget(g->fo, (uint16_t)p, g->seq[p]);
+            g->fo_pending |= UINT64_C(1) << p;
+            if (g->st->fo_dead_from[p] == UINT64_MAX)
+                g->st->fo_dead_from[p] = g->next_event;
         }
 }
 
@@ -109,7 +111,17 @@ void ro_link_fo_stats(struct ro_gen *g)
     st->replay_peak_bytes = f->rb.peak_bytes;
     st->replay_released = f->rb.released;
     st->replay_full_polls = f->full_polls;
-    st->release_deaths = f->view.deaths;
+    st->replay_replayed = f->rb.replayed;
+    st->replay_dropped = f->rb.dropped;
+    st->replay_held_ns = f->held_ns;
+    st->fo_deaths = f->view.deaths;
+    st->fo_joins = f->view.joins;
+    st->fo_leaves = f->view.leaves;
+    st->fo_join_late = f->view.join_late;
+    st->fo_join_early = f->view.join_early;
+    st->fo_out = f->view.out;
+    for (uint16_t k = 0; k < g->c->n_sfcs; k++)
+        st->release_low[k] = f->low[k];
 }
 
 void ro_link_hold_end(struct ro_gen *g, uint64_t now)
@@ -123,7 +135,7 @@ void ro_link_hold_end(struct ro_gen *g, uint64_t now)
 
 int ro_link_held(struct ro_gen *g, uint64_t now_ns, uint64_t now)
 {
-    if (!ro_throttle_view_held(&g->tv, now_ns) && !(g->fo && !ro_fo_room(g->fo)))
+    if (!ro_throttle_view_held(&g->tv, now_ns) && !(g->fo && ro_fo_hold(g->fo, now_ns)))
         return 0;
     if (!g->held_since) {
         g->held_since = now ? now : rte_get_tsc_cycles();  /* ro_next may not have read it */
@@ -159,6 +171,8 @@ static int sfc_vanished(struct ro_gen *g, uint16_t k, uint16_t took, uint64_t e)
 
     if (took || !g->sfc_timeout_tsc)
         return 0;
+    if (g->fo && (g->fo->view.heard >> k & 1))
+        return 0;   /* failover's detection (100 ms) decides: no give-up */
     if (rte_eth_link_get_nowait(g->sfc_port[k], &link) == 0 &&
         link.link_status == RTE_ETH_LINK_DOWN) {
         sfc_give_up(g, k, e, "its link is down");
@@ -232,6 +246,11 @@ static int tx_run(struct ro_gen *g, struct rte_mbuf **pkt, uint16_t n, uint16_t 
             uint64_t now_ns = ebf_now_ns();
             ro_link_rx(g, now_ns);
             ro_link_held(g, now_ns, rte_get_tsc_cycles());
+            if (g->fo && (g->fo->view.out >> k & 1)) {
+                st->fo_unsent_frames += n - done;   /* declared dead: replayed */
+                rte_pktmbuf_free_bulk(pkt + done, n - done);
+                return 0;
+            }
         }
         if (done < n && c->yield)
             c->yield(c->yield_arg);

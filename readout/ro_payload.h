@@ -71,7 +71,7 @@ void ro_payload_free(struct ro_payload *p);
  * The piece h describes (h->offset a multiple of max_piece, within
  * size_max) of local source s (0 .. n_sources-1), for a fragment at buf:
  * ro_payload_copy puts the prebuilt bytes after the header;
- * ro_payload_header sets h->flags to EBF_FRAGF_PREBUILT and writes the
+ * ro_payload_header adds EBF_FRAGF_PREBUILT to h->flags and writes the
  * header and its CRC (combined with the piece's when its length is the
  * one precomputed, else computed over the bytes at buf, which must be
  * there); ro_payload_write does both.
@@ -84,7 +84,7 @@ static inline void ro_payload_header(const struct ro_payload *p, uint8_t *buf,
     uint32_t k = h->offset < p->max_piece ? 0 : h->offset / p->max_piece;
     const struct ro_piece_crc *pc = &p->piece[(size_t)s * p->n_pieces + k];
 
-    h->flags = EBF_FRAGF_PREBUILT;
+    h->flags |= EBF_FRAGF_PREBUILT;
     if (pc->len == h->piece_len)
         ebf_frag_write_crc(buf, h, pc->crc, &pc->shift);
     else

@@ -122,6 +122,19 @@ struct ro_replay_rec *ro_replay_next_of(struct ro_replay *rb, uint16_t place, ui
     return NULL;
 }
 
+struct ro_replay_rec *ro_replay_next_in(struct ro_replay *rb, uint64_t places, uint32_t *cursor)
+{
+    if ((int32_t)(*cursor - rb->head) < 0)
+        *cursor = rb->head;             /* the head moved past it: those were released */
+    while (*cursor != rb->tail) {
+        struct ro_replay_rec *r = &rb->rec[(*cursor)++ & (rb->cap - 1)];
+
+        if (!r->released && r->place < 64 && (places >> r->place & 1))
+            return r;
+    }
+    return NULL;
+}
+
 void ro_replay_moved(struct ro_replay *rb, struct ro_replay_rec *rec, uint16_t new_place,
                      const uint32_t *seq)
 {

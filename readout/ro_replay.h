@@ -74,6 +74,13 @@ uint32_t ro_replay_release(struct ro_replay *rb, uint16_t place, uint64_t low,
  * Records must not be pushed or released while iterating; moved may be. */
 struct ro_replay_rec *ro_replay_next_of(struct ro_replay *rb, uint16_t place, uint32_t *cursor);
 
+/* Iterates the unreleased records whose place is in the bit set places
+ * (bit p: place p, p < 64) in id order. *cursor is a free-running ring
+ * index: set it to rb->head to begin. Unlike ro_replay_next_of, releases
+ * (which trim the head) may happen between calls: a cursor the head
+ * passed restarts at the head. Records must not be pushed meanwhile. */
+struct ro_replay_rec *ro_replay_next_in(struct ro_replay *rb, uint64_t places, uint32_t *cursor);
+
 /* rec (from ro_replay_next_of) was sent again to new_place with last
  * sequence numbers seq[]; counts a replay. */
 void ro_replay_moved(struct ro_replay *rb, struct ro_replay_rec *rec, uint16_t new_place,

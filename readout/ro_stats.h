@@ -48,7 +48,17 @@ struct ro_stats {
     uint64_t replay_peak_bytes;
     uint64_t replay_released;    /* events released by their SFC */
     uint64_t replay_full_polls;  /* polls that found the buffer full: trigger held */
-    uint64_t release_deaths;     /* SFCs declared dead: silent for the detection bound */
+    uint64_t replay_replayed;    /* events sent again after their place died */
+    uint64_t replay_dropped;     /* events freed unreleased: the buffer stayed full */
+    uint64_t replay_held_ns;     /* trigger time held for room in the buffer */
+    uint64_t fo_deaths;          /* places declared dead: silent, or heard at a new epoch */
+    uint64_t fo_joins, fo_leaves;   /* joins and leaves applied at their event ids */
+    uint64_t fo_join_late;       /* join/leave ids heard after the readout passed them */
+    uint64_t fo_unsent_frames;   /* frames toward a place that died while they were refused */
+    uint64_t fo_out;             /* bit k: place k routed around now (dead or left) */
+    uint64_t fo_join_early;      /* joins applied before their id: every place was out */
+    uint64_t fo_dead_from[RO_STATS_MAX_SFCS];   /* first id routed around place k; UINT64_MAX */
+    uint64_t release_low[RO_STATS_MAX_SFCS];    /* the highest low accepted from place k */
 };
 
 /* What the lcore copies for the control thread. */
@@ -127,8 +137,24 @@ struct ro_snap {
       "Release frames accepted from the SFCs (failover on: --replay-mb).")                         \
     X(RELEASE_REJECTED, C, "release.rejected", st.release_rejected, (), 0,                         \
       "Release frames refused: failing the parser, from a MAC not their place's, or stale.")     \
-    X(RELEASE_DEATHS, C, "release.deaths", st.release_deaths, (), 0,                               \
-      "SFCs declared dead: no release frame for the detection bound (100 ms).")                  \
+    X(FO_DEATHS, C, "fo.deaths", st.fo_deaths, (), 0,                                              \
+      "SFC places declared dead: no release frame for 100 ms, or heard at a new epoch.")         \
+    X(FO_JOINS, C, "fo.joins", st.fo_joins, (), 0, "SFC joins applied at their join id.")          \
+    X(FO_LEAVES, C, "fo.leaves", st.fo_leaves, (), 0, "SFC leaves applied at their leave id.")     \
+    X(FO_JOIN_LATE, C, "fo.join_late", st.fo_join_late, (), 0,                                     \
+      "Join or leave ids heard after the readout passed them (ignored).")                          \
+    X(FO_JOIN_EARLY, C, "fo.join_early", st.fo_join_early, (), 0,                                 \
+      "Joins applied before their id because every SFC place was out.")                           \
+    X(FO_OUT, C, "fo.out", st.fo_out, (), 0,                                                       \
+      "Bit k set: SFC place k is routed around now (declared dead, or left).")                    \
+    X(FO_UNSENT_FRAMES, C, "fo.unsent_frames", st.fo_unsent_frames, (), 0,                         \
+      "Frames refused by a place that was then declared dead (their events replayed).")           \
+    X(REPLAY_REPLAYED, C, "replay.replayed", st.replay_replayed, (), 0,                           \
+      "Events sent again to a live SFC after their SFC died.")                                    \
+    X(REPLAY_DROPPED, C, "replay.dropped", st.replay_dropped, (), 0,                              \
+      "Events freed unreleased because the replay buffer stayed full (replay_full).")             \
+    X(REPLAY_HELD_NS, C, "replay.held_ns", st.replay_held_ns, (), EBF_CF_RUN,                      \
+      "Trigger time held because the replay buffer was full, ns.")                                \
     X(REPLAY_HELD_BYTES, C, "replay.held_bytes", st.replay_held_bytes, (), 0,                      \
       "Bytes of events sent and not yet released by their SFC (the replay buffer's level).")     \
     X(REPLAY_HELD_EVENTS, C, "replay.held_events", st.replay_held_events, (), 0,                   \
@@ -145,6 +171,10 @@ struct ro_snap {
       "1 once the SFC was given up: nothing more is sent to it.")                                  \
     X(SFC_GONE_FROM, CN, "sfc.gone_from", st.sfc_gone_from, ("sfc", NULL, n_sfcs), 0,              \
       "The first event id not sent to a gone SFC.")                                                \
+    X(FO_DEAD_FROM, CN, "fo.dead_from", st.fo_dead_from, ("sfc", NULL, n_sfcs), 0,                 \
+      "The first event id routed around a place declared dead (UINT64_MAX: never).")              \
+    X(RELEASE_LOW, CN, "release.low", st.release_low, ("sfc", NULL, n_sfcs), 0,                    \
+      "The highest release low accepted from each SFC place.")                                    \
     X(MEMPOOL_IN_USE, G, "mempool_in_use", mempool_in_use, (), 0, "Mbufs in use, by pool.")        \
     X(LINK_UP, G, "link_up", link_up, (), 0, "1 when the port's link is up.")                      \
     X(PAUSED, G, "paused", paused, (), 0, "1 while the run is paused.")                            \

@@ -152,6 +152,9 @@ static const struct ebf_arg own[] = {
     EBF_ARG_INT(EBF_ARG_U32, "release-ms", &conf.release_ms, 0, 1000, "T",
                 "failover: a release frame (heartbeat and release watermark)\n"
                 "to each readout every T ms; 0 (default): none"),
+    EBF_ARG_INT(EBF_ARG_U64, "join-at", &conf.join_at, 0, UINT64_MAX / 2, "J",
+                "failover: a restarted SFC takes its share back from event\n"
+                "id J (above every readout's next event); 0 (default): none"),
     EBF_ARG_INT(EBF_ARG_U32, "verify-every", &conf.verify_every, 1, 1u << 20, "N",
                 "with --verify sampled: check every Nth frame of a source (64)"),
     EBF_ARG_PARAM(WORKERS, &conf.workers, "N",

@@ -57,6 +57,8 @@ struct sfc_conf {
     double throttle_off;         /* and release them at this fill (0.5) */
     uint32_t release_ms;         /* a release frame to each readout this often; 0: none
                                   * (failover off, the default) */
+    uint64_t join_at;            /* a restarted SFC's join id, announced for 1 s from the
+                                  * run's first release round; 0: none */
     /* Workers (sfc_workers.h): W data planes of one SFC, each on its own
      * readout ports and node ports. The command line's conf has workers
      * (0 or 1: one data plane, as before); each worker's conf also says

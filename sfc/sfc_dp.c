@@ -80,6 +80,8 @@ static int intake_store(struct sfc_dp *dp, struct rte_mbuf *m, const struct ebf_
     uint32_t slot;
     enum sfc_add_result a = sfc_evtab_add(dp->tab, h, m, l->hlen, now, &slot);
 
+    if (unlikely(h->flags & EBF_FRAGF_REPLAY))
+        sfc_dp_replay_piece(dp, a, slot);
     switch (a) {
     case SFC_ADD_PARTIAL:
         sfc_lat_note(&dp->lat[slot], h->event_id, h->tx_ns);
@@ -291,6 +293,8 @@ static void take_ack(struct sfc_dp *dp, uint16_t node, const struct ebf_ack *ack
     dp->st.acked_incomplete += e->incomplete;
     dp->st.acked_digest += ebf_mix64(id);
     ebf_idset_add(&dp->st.ledger_acked, id);
+    if (e->replayed)
+        ebf_idset_add(&dp->st.ledger_replay_acked, id);
     sfc_evtab_release(dp->tab, slot);
     sfc_credit_ack(dp->nodes.credit, node);
 }
@@ -486,6 +490,10 @@ static unsigned expire(struct sfc_dp *dp, uint64_t now)
         const struct sfc_event *e = sfc_evtab_event(dp->tab, head);
         if (now - e->first_tick < dp->timeout_tsc)
             break;
+        if (e->replayed) {
+            sfc_dp_replay_partial(dp, head);    /* decided by the dead place: not built */
+            continue;
+        }
         now_ns = now_ns ? now_ns : ebf_now_ns();
         ebf_hist_add(&dp->st.build_timeout_ns, sfc_lat_age(&dp->lat[head], e->event_id, now_ns));
         sfc_evtab_expire(dp->tab, now, dp->timeout_tsc, 1, &dropped);
@@ -497,6 +505,9 @@ static unsigned expire(struct sfc_dp *dp, uint64_t now)
 unsigned sfc_dp_poll(struct sfc_dp *dp, int intake)
 {
     uint64_t now = rte_get_tsc_cycles();
+
+    if (dp->low)
+        sfc_dp_fence_check(dp, now);    /* before anything from before a pause */
     unsigned work = poll_nodes(dp, now), in = 0;
     int tick = now >= dp->next_tick;
 

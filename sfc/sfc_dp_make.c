@@ -74,6 +74,7 @@ static void init_clocks_and_stats(struct sfc_dp *dp)
     ebf_idset_init(&dp->st.ledger_acked);
     ebf_idset_init(&dp->st.ledger_lost);
     ebf_idset_init(&dp->st.ledger_late);
+    ebf_idset_init(&dp->st.ledger_replay_acked);
 }
 
 struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
@@ -157,7 +158,7 @@ void sfc_dp_gauges(const struct sfc_dp *dp, struct sfc_gauges *g)
     g->clone_in_use = rte_mempool_in_use_count(dp->c.clone_pool);
     g->draining = dp->drain.phase == SFC_DRAIN_QUIET || dp->drain.phase == SFC_DRAIN_ACKS;
     g->leave_at = dp->rel.flags == EBF_RELF_LEAVE ? dp->rel.at : 0;
-    g->join_at = dp->rel.join_at;
+    g->join_at = dp->join_at;
 }
 
 const struct sfc_stats *sfc_dp_stats(const struct sfc_dp *dp)

@@ -16,6 +16,15 @@
 #include "sfc_throttle.h"
 #include "sfc_tx.h"
 
+/* Failover's state in the loop (release frames on): the pass clock for
+ * the fence, and the rate of ids heard for a join id (sfc_dp_release.c). */
+struct sfc_dp_fo {
+    uint64_t last_pass;          /* TSC of the last sfc_dp_poll; 0: none yet */
+    uint64_t fence_tsc;          /* a pass gap this long fences (sfc_dp_fence_check) */
+    uint64_t id0, tsc0;          /* the first id heard, and when */
+    uint64_t heard_max, heard_tsc;   /* 1 + the highest id heard, and when it last grew */
+};
+
 /* The periodic work's timer (node liveness, the throttle's refresh): 100 us. */
 #define SFC_TICKS_PER_S 10000
 
@@ -43,7 +52,9 @@ struct sfc_dp {
     struct sfc_throttle thr;
     struct sfc_drain drain;
     struct sfc_release rel;      /* release frames, when c.release_ms */
+    uint64_t join_at;            /* the last join id announced (sfc_dp_leave); 0: none */
     struct sfc_lowmark *low;     /* the lowest id held; NULL when release frames are off */
+    struct sfc_dp_fo fo;
     uint64_t rx_heard[SFC_MAX_READOUTS];    /* with several rx ports: TSC of each one's
                                              * last frame (rx_port first) */
     struct sfc_conf c;
@@ -54,6 +65,23 @@ struct sfc_dp {
 /* The release stage's round, when due: the watermark and one release frame
  * to each readout heard (sfc_dp_release.c). Returns the work done. */
 unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now);
+
+/* Release frames on: when the gap since the last pass exceeds the
+ * detection bound less two release periods (80 ms: a frozen or starved
+ * process the readouts may have declared dead), the SFC fences itself: what it
+ * builds or holds ready is dropped (replay.fenced), what its readout
+ * ports hold is discarded, a new epoch begins and a join is announced
+ * (docs/protocol.md 13.4, 13.5). Called at the start of every pass. */
+void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now);
+
+/* A piece flagged EBF_FRAGF_REPLAY went into the table as a (slot: its
+ * event when stored): counted, its event marked replayed, or counted a
+ * duplicate when its event was finished (docs/protocol.md 13.4). */
+void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot);
+
+/* Building event slot, with a replayed piece, timed out: dropped, not
+ * built (replay.partial; the dead place decided it). */
+void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot);
 
 static inline uint64_t tsc_to_ns(const struct sfc_dp *dp, uint64_t tsc)
 {

@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* sfc_dp_release.c - the loop's release step: every --release-ms, the watermark and one release frame (type 5) to each readout heard (docs/protocol.md 13.2). */
+/* sfc_dp_release.c - the loop's failover steps: every --release-ms the watermark and one release frame (type 5) to each readout heard; replayed pieces; the fence of a frozen SFC and its join (docs/protocol.md 13). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_log.h>
 #include <rte_mbuf.h>
 
 #include "ebf_util.h"
 #include "sfc_dp.h"
 #include "sfc_dp_private.h"
+
+extern int sfc_logtype;          /* sfc_dp.c's */
+#define SFC_LOG(level, ...) rte_log(RTE_LOG_##level, sfc_logtype, "sfc: " __VA_ARGS__)
 
 /* Sends one release frame h to readout ro of the guard on the port it was
  * last heard on. 1 when the port took it. */
@@ -36,22 +41,157 @@ static int send_one(struct sfc_dp *dp, uint16_t ro, const struct ebf_release_hdr
     return 1;
 }
 
-/* A round's bookkeeping of the join and leave: the highest id heard (for
- * the margin), a JOIN's repetitions counted down, the counters that say
- * what is announced. */
-static void heard(struct sfc_dp *dp)
+void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot)
 {
-    uint64_t top = 0;
+    dp->st.replay_pieces++;
+    if (a == SFC_ADD_PARTIAL || a == SFC_ADD_COMPLETE)
+        sfc_evtab_event(dp->tab, slot)->replayed = 1;
+    else if (a == SFC_ADD_DUP_SENT || a == SFC_ADD_LATE || a == SFC_ADD_DUPLICATE)
+        dp->st.replay_dup++;    /* its event was finished here: not built twice */
+}
+
+void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot)
+{
+    dp->st.replay_partial++;
+    sfc_evtab_drop(dp->tab, slot);
+}
+
+/* Frames waiting on a readout port from before the pause: discarded. */
+static uint64_t discard_port(uint16_t port)
+{
+    struct rte_mbuf *m[SFC_BURST_MAX];
+    uint64_t n = 0;
+    uint16_t k;
+
+    while ((k = rte_eth_rx_burst(port, 0, m, SFC_BURST_MAX)) > 0) {
+        rte_pktmbuf_free_bulk(m, k);
+        n += k;
+    }
+    return n;
+}
+
+/* The fence itself (see sfc_dp_fence_check). Events already sent to a
+ * node stay: the node decides them and its ack counts (the readouts'
+ * replays of them are the ledger's redecided). */
+static void fence(struct sfc_dp *dp, uint64_t now, uint64_t gap)
+{
+    struct sfc_dp_fo *f = &dp->fo;
+    double hz = (double)rte_get_tsc_hz(), rate = 0;
+
+    for (uint32_t s = 0; s < dp->c.capacity; s++) {
+        uint8_t state = sfc_evtab_event(dp->tab, s)->state;
+        if (state != SFC_EV_BUILDING && state != SFC_EV_READY)
+            continue;
+        sfc_evtab_drop(dp->tab, s);
+        dp->st.replay_fenced++;
+    }
+    dp->st.fence_frames += discard_port(dp->c.rx_port);
+    for (uint16_t i = 0; i < dp->c.n_more_rx; i++)
+        dp->st.fence_frames += discard_port(dp->c.more_rx[i]);
+    sfc_release_new_epoch(&dp->rel, (uint16_t)(ebf_now_ns() / 1000000000ull));
+    if (f->heard_tsc > f->tsc0)
+        rate = (double)(f->heard_max - f->id0) * hz / (double)(f->heard_tsc - f->tsc0);
+    uint64_t j = sfc_release_join_id(f->heard_max, rate, (double)(now - f->heard_tsc) / hz, 0.2);
+    sfc_release_announce(&dp->rel, EBF_RELF_JOIN, j, tsc_to_ns(dp, now) + SFC_RELEASE_JOIN_NS);
+    dp->rel.next_ns = 0;                /* a round at once: the readouts hear the epoch */
+    dp->st.fences++;
+    dp->st.release_epoch = dp->rel.epoch;
+    SFC_LOG(WARNING, "the poll loop stopped for %.1f ms: fenced (%" PRIu64 " events dropped), "
+            "epoch %u, join at event %" PRIu64 "\n", (double)gap * 1e3 / hz,
+            dp->st.replay_fenced, dp->rel.epoch, j);
+}
+
+void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now)
+{
+    struct sfc_dp_fo *f = &dp->fo;
+    uint64_t last = f->last_pass;
+
+    f->last_pass = now;
+    if (!f->fence_tsc) {
+        /* the readouts hear silence for the gap plus at most a period
+         * (the round due at the stop is sent on waking): fence when that
+         * may reach the bound, with a period to spare */
+        uint64_t ns = EBF_RELEASE_DEAD_NS > 2 * dp->rel.period_ns
+                          ? EBF_RELEASE_DEAD_NS - 2 * dp->rel.period_ns : EBF_RELEASE_DEAD_NS / 2;
+        f->fence_tsc = (uint64_t)((double)ns * (double)rte_get_tsc_hz() / 1e9);
+    }
+    if (last && now - last > f->fence_tsc && (dp->c.workers <= 1 || dp->c.worker == 0))
+        fence(dp, now, now - last);
+}
+
+/* The highest id heard (1 + it) and when it grew: the join id's rate. */
+static uint64_t note_heard(struct sfc_dp *dp, uint64_t now)
+{
+    struct sfc_dp_fo *f = &dp->fo;
+    uint64_t max = 0;
 
     for (uint16_t s = 0; s < dp->c.n_sources && s < EBF_MAX_SOURCES; s++)
-        top = dp->st.next_by_source[s] > top ? dp->st.next_by_source[s] : top;
-    sfc_release_heard(&dp->rel, top);
-    if (dp->rel.flags == EBF_RELF_JOIN && dp->rel.join_rounds && --dp->rel.join_rounds == 0)
-        dp->rel.flags = 0;
+        if (dp->st.next_by_source[s] > max)
+            max = dp->st.next_by_source[s];
+    if (max > f->heard_max) {
+        if (!f->tsc0) {
+            f->id0 = max;
+            f->tsc0 = now;
+        }
+        f->heard_max = max;
+        f->heard_tsc = now;
+    }
+    return max;
+}
+
+/*
+ * Off (0 work) unless release_ms was set and this is the data plane that
+ * talks to the readouts (one data plane, or worker 0). When a round is
+ * due: low = min(lowest id held, each bound source's next id); a frame to
+ * each readout the guard has heard on a port (as throttle frames), with
+ * its sources' next sequence numbers.
+ * One frame per readout per round; a refused frame is counted and the
+ * next round's supersedes it.
+ */
+unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
+{
+    struct ebf_release_hdr h;
+    uint64_t now_ns = tsc_to_ns(dp, now), at;
+
+    if (!dp->low || (dp->c.workers > 1 && dp->c.worker != 0) ||
+        !sfc_release_due(&dp->rel, now_ns))
+        return 0;
+    if (dp->rel.rounds == 1 && dp->c.join_at)  /* restarted: back from join_at */
+        sfc_release_announce(&dp->rel, EBF_RELF_JOIN, dp->c.join_at, now_ns + SFC_RELEASE_JOIN_NS);
+    note_heard(dp, now);
+    uint64_t low = sfc_release_low(&dp->guard, sfc_lowmark_low(dp->low), dp->st.next_by_source,
+                                   dp->c.n_sources);
+    uint8_t flags = sfc_release_flags(&dp->rel, now_ns, &at);
+    dp->st.release_low = low;
+    dp->st.release_epoch = dp->rel.epoch;
+    for (uint16_t ro = 0; ro < dp->guard.n_ro; ro++) {
+        if (dp->guard.ro_port[ro] == SFC_NO_PORT)
+            continue;                   /* not heard yet: nothing of it held */
+        sfc_release_make(&dp->rel, &dp->guard, ro, dp->c.n_sources, low, flags, at, &h);
+        if (send_one(dp, ro, &h))
+            dp->st.release_frames++;
+        else
+            dp->st.release_tx_fail++;
+    }
+    return 1;
+}
+
+/* The join id the SFC would announce now: the highest id it heard, the
+ * ids made since at the rate it heard them, and the margin (13.5). */
+static uint64_t join_id_now(const struct sfc_dp *dp, uint64_t now)
+{
+    const struct sfc_dp_fo *f = &dp->fo;
+    double hz = (double)rte_get_tsc_hz(), rate = 0;
+
+    if (f->heard_tsc > f->tsc0)
+        rate = (double)(f->heard_max - f->id0) * hz / (double)(f->heard_tsc - f->tsc0);
+    return sfc_release_join_id(f->heard_max, rate, (double)(now - f->heard_tsc) / hz, 0.2);
 }
 
 int sfc_dp_leave(struct sfc_dp *dp, enum sfc_leave how, uint64_t at, char *err, size_t len)
 {
+    uint64_t now = rte_get_tsc_cycles();
+
     if (!dp->low) {
         snprintf(err, len, "failover is off (no --release-ms): the readouts route by e %% n "
                  "and cannot move this SFC's share");
@@ -71,41 +211,14 @@ int sfc_dp_leave(struct sfc_dp *dp, enum sfc_leave how, uint64_t at, char *err, 
         return -EALREADY;
     }
     if (!at)
-        at = dp->rel.top + sfc_release_margin(dp->rel.per_round, dp->rel.period_ns);
-    sfc_release_announce(&dp->rel, how == SFC_LEAVE ? EBF_RELF_LEAVE : EBF_RELF_JOIN, at);
+        at = join_id_now(dp, now);
+    if (how == SFC_LEAVE)
+        sfc_release_leave(&dp->rel, at);
+    else
+        sfc_release_announce(&dp->rel, EBF_RELF_JOIN, at,
+                             tsc_to_ns(dp, now) + SFC_RELEASE_JOIN_NS);
+    dp->join_at = how == SFC_LEAVE ? dp->join_at : at;
     dp->st.release_leaves += how == SFC_LEAVE;
     dp->st.release_joins += how != SFC_LEAVE;
     return 0;
-}
-
-/*
- * Off (0 work) unless release_ms was set and this is the data plane that
- * talks to the readouts (one data plane, or worker 0). When a round is
- * due: low = min(lowest id held, each bound source's next id); a frame to
- * each readout the guard has heard on a port (as throttle frames), with
- * its sources' next sequence numbers.
- * One frame per readout per round; a refused frame is counted and the
- * next round's supersedes it.
- */
-unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
-{
-    struct ebf_release_hdr h;
-
-    if (!dp->low || (dp->c.workers > 1 && dp->c.worker != 0) ||
-        !sfc_release_due(&dp->rel, tsc_to_ns(dp, now)))
-        return 0;
-    uint64_t low = sfc_release_low(&dp->guard, sfc_lowmark_low(dp->low), dp->st.next_by_source,
-                                   dp->c.n_sources);
-    heard(dp);
-    for (uint16_t ro = 0; ro < dp->guard.n_ro; ro++) {
-        if (dp->guard.ro_port[ro] == SFC_NO_PORT)
-            continue;                   /* not heard yet: nothing of it held */
-        sfc_release_make(&dp->rel, &dp->guard, ro, dp->c.n_sources, low, dp->rel.flags,
-                         dp->rel.at, &h);
-        if (send_one(dp, ro, &h))
-            dp->st.release_frames++;
-        else
-            dp->st.release_tx_fail++;
-    }
-    return 1;
 }

@@ -92,6 +92,7 @@ struct sfc_event {
     uint8_t state;           /* enum sfc_ev_state */
     uint8_t incomplete;      /* READY or SENT with missing sources */
     uint8_t requeued;        /* sent before, back in the ready FIFO (node died) */
+    uint8_t replayed;        /* a piece came flagged EBF_FRAGF_REPLAY (set by the caller) */
 };
 _Static_assert(sizeof(struct sfc_event) == 64, "the hot event record is one cache line");
 

@@ -12,29 +12,40 @@ void sfc_release_init(struct sfc_release *rel, uint16_t place, uint16_t epoch, u
     rel->period_ns = period_ns;
 }
 
-uint64_t sfc_release_margin(uint64_t per_round, uint64_t period_ns)
-{
-    uint64_t m = period_ns ? per_round * (SFC_RELEASE_JOIN_NS / period_ns) : 0;
-
-    return m > SFC_RELEASE_JOIN_MIN ? m : SFC_RELEASE_JOIN_MIN;
-}
-
-void sfc_release_announce(struct sfc_release *rel, uint8_t flag, uint64_t at)
+void sfc_release_announce(struct sfc_release *rel, uint8_t flag, uint64_t at, uint64_t until_ns)
 {
     rel->flags = flag;
     rel->at = at;
-    if (flag == EBF_RELF_JOIN)
-        rel->join_at = at;
-    rel->join_rounds = flag == EBF_RELF_JOIN && rel->period_ns
-                           ? 2 * SFC_RELEASE_JOIN_NS / rel->period_ns + 1
-                           : 0;
+    rel->until_ns = until_ns;
 }
 
-void sfc_release_heard(struct sfc_release *rel, uint64_t top)
+void sfc_release_leave(struct sfc_release *rel, uint64_t at)
 {
-    rel->per_round = top > rel->top ? top - rel->top : 0;
-    if (top > rel->top)
-        rel->top = top;
+    sfc_release_announce(rel, EBF_RELF_LEAVE, at, UINT64_MAX);
+}
+
+uint8_t sfc_release_flags(struct sfc_release *rel, uint64_t now_ns, uint64_t *at)
+{
+    if (rel->flags && now_ns >= rel->until_ns)
+        rel->flags = 0;
+    *at = rel->flags ? rel->at : 0;
+    return rel->flags;
+}
+
+void sfc_release_new_epoch(struct sfc_release *rel, uint16_t epoch)
+{
+    rel->epoch = (int16_t)(uint16_t)(epoch - rel->epoch) > 0 ? epoch : (uint16_t)(rel->epoch + 1);
+    rel->seq = 0;
+}
+
+uint64_t sfc_release_join_id(uint64_t next_max, double ids_per_s, double ago_s, double margin_s)
+{
+    double ahead = ids_per_s > 0 ? ids_per_s * (ago_s + margin_s) : 0;
+    double margin = ids_per_s * margin_s;
+
+    if (margin < SFC_RELEASE_JOIN_MIN)
+        ahead += SFC_RELEASE_JOIN_MIN - margin;
+    return next_max + (uint64_t)(ahead + 0.5);
 }
 
 int sfc_release_due(struct sfc_release *rel, uint64_t now_ns)

@@ -26,28 +26,13 @@ struct sfc_release {
     uint64_t period_ns;
     uint64_t next_ns;                  /* when the next round is due */
     uint64_t rounds;                   /* rounds made */
-    uint8_t flags;                     /* EBF_RELF_JOIN or EBF_RELF_LEAVE announced, or 0 */
-    uint64_t at;                       /* the join or leave id announced (0: none) */
-    uint64_t join_rounds;              /* rounds a JOIN is still repeated */
-    uint64_t join_at;                  /* the last join id announced (0: none) */
-    uint64_t top;                      /* 1 + the highest id heard, at the last round */
-    uint64_t per_round;                /* ids heard in the last round (the rate it sees) */
+    uint8_t flags;                     /* EBF_RELF_JOIN or _LEAVE announced, or 0 */
+    uint64_t at;                       /* the announced join or leave id */
+    uint64_t until_ns;                 /* announced until then; UINT64_MAX: until changed */
 };
 
-/* The join margin (docs/protocol.md 13.5): 200 ms of events at the rate
- * of per_round ids a period_ns, and at least 65536 ids. */
-#define SFC_RELEASE_JOIN_MIN 65536u
-#define SFC_RELEASE_JOIN_NS 200000000ull
-uint64_t sfc_release_margin(uint64_t per_round, uint64_t period_ns);
-
-/* Announce a leave (drain) or a join (undrain, rejoin) at id at from the
- * next round on: a LEAVE stays until a join replaces it; a JOIN is
- * repeated for SFC_RELEASE_JOIN_NS x 2 (twice the detection bound at
- * most) of rounds, then the frames carry no flag again. */
-void sfc_release_announce(struct sfc_release *rel, uint8_t flag, uint64_t at);
-
-/* Notes top (1 + the highest id heard now) at a round, for the margin. */
-void sfc_release_heard(struct sfc_release *rel, uint64_t top);
+#define SFC_RELEASE_JOIN_MIN 65536u        /* the join margin's least ids (13.5) */
+#define SFC_RELEASE_JOIN_NS 1000000000ull  /* a join is repeated this long (> 2 x 100 ms) */
 
 /* Sets rel up for place, epoch and period_ns; the first round is due at
  * once. */
@@ -64,6 +49,30 @@ int sfc_release_due(struct sfc_release *rel, uint64_t now_ns);
  * released yet). */
 uint64_t sfc_release_low(const struct sfc_guard *g, uint64_t held_low,
                          const uint64_t *next_by_source, uint16_t n_sources);
+
+/* Announces, in every frame made until until_ns (UINT64_MAX: until the
+ * next announcement), flag (EBF_RELF_JOIN or EBF_RELF_LEAVE) with id at
+ * (docs/protocol.md 13.5). */
+void sfc_release_announce(struct sfc_release *rel, uint8_t flag, uint64_t at, uint64_t until_ns);
+
+/* A drain: from event id at on, every readout routes around this place;
+ * announced until changed (an undrain is a join). The entry point for a
+ * `drain` control request. */
+void sfc_release_leave(struct sfc_release *rel, uint64_t at);
+
+/* The flags and id (*at) a frame made at now_ns carries: the current
+ * announcement, dropped once past its until_ns. */
+uint8_t sfc_release_flags(struct sfc_release *rel, uint64_t now_ns, uint64_t *at);
+
+/* A new incarnation (a fence): the epoch moves on (to `epoch`, or + 1 when
+ * that is not newer), frame numbers restart from 0. */
+void sfc_release_new_epoch(struct sfc_release *rel, uint16_t epoch);
+
+/* A join id J for an SFC whose highest heard id + 1 is next_max, heard
+ * `ago_s` seconds ago at ids_per_s: next_max plus the ids the readouts
+ * made since, plus the margin (the ids of margin_s, at least
+ * SFC_RELEASE_JOIN_MIN). */
+uint64_t sfc_release_join_id(uint64_t next_max, double ids_per_s, double ago_s, double margin_s);
 
 /* Fills h for readout ro (an index into the guard's readouts) with low,
  * flags and at, and one record per source below n_sources bound to that

@@ -90,6 +90,14 @@ struct sfc_stats {
     uint64_t throttle_frames, throttle_tx_fail; /* frames sent to readouts, refused */
     uint64_t release_frames, release_tx_fail;   /* release frames (failover on) */
     uint64_t release_leaves, release_joins;     /* drains and joins announced */
+    uint64_t release_low;        /* the low of the last release round */
+    uint64_t release_epoch;      /* this SFC's epoch (docs/protocol.md 13.2) */
+    uint64_t replay_pieces;      /* pieces flagged EBF_FRAGF_REPLAY taken */
+    uint64_t replay_dup;         /* replayed pieces of events already finished */
+    uint64_t replay_partial;     /* events with a replayed piece dropped at their timeout */
+    uint64_t replay_fenced;      /* events dropped by a fence (the loop stopped too long) */
+    uint64_t fences;             /* fences: new epochs after a stopped loop */
+    uint64_t fence_frames;       /* frames from before a pause, discarded by a fence */
     uint64_t throttle_spared;    /* "off" frames to a readout behind the others while on */
     uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
     uint64_t redispatched;       /* events taken back from a dead node */
@@ -102,6 +110,7 @@ struct sfc_stats {
     struct ebf_idset ledger_acked;   /* ids of acked events: decided, once each */
     struct ebf_idset ledger_lost;    /* ids of lost events */
     struct ebf_idset ledger_late;    /* ids of late acks (decided again elsewhere) */
+    struct ebf_idset ledger_replay_acked;   /* ids of acked events built with a replayed piece */
     uint64_t node_sent[SFC_MAX_NODES], node_acked[SFC_MAX_NODES];
     uint64_t payload_bytes_sent; /* fragment bytes in dispatched events */
     struct ebf_hist build_ns;    /* readout transmit of the first piece -> complete
@@ -239,6 +248,22 @@ struct sfc_snap {
       "Leaves announced (ebfarm drain).")                                                          \
     X(RELEASE_JOINS, C, "release.joins", st.release_joins, (), 0,                                  \
       "Joins announced (ebfarm undrain, a restarted SFC rejoining).")                             \
+    X(RELEASE_LOW, C, "release.low", st.release_low, (), 0,                                        \
+      "The low watermark of the last release round (docs/protocol.md 13.2).")                     \
+    X(RELEASE_EPOCH, C, "release.epoch", st.release_epoch, (), 0,                                  \
+      "This SFC's epoch: its start time in seconds (16 bits); a fence moves it on.")           \
+    X(REPLAY_PIECES, C, "replay.pieces", st.replay_pieces, (), 0,                                  \
+      "Pieces flagged as replayed (0x0002) taken from the readouts.")                             \
+    X(REPLAY_DUP, C, "replay.dup", st.replay_dup, (), 0,                                           \
+      "Replayed pieces of events already finished here: not built twice.")                        \
+    X(REPLAY_PARTIAL, C, "replay.partial", st.replay_partial, (), 0,                               \
+      "Events with a replayed piece that timed out incomplete: dropped, not built.")              \
+    X(REPLAY_FENCED, C, "replay.fenced", st.replay_fenced, (), 0,                                  \
+      "Events dropped by a fence (the poll loop stopped for over 80 ms).")         \
+    X(FENCE_FRAMES, C, "fence_frames", st.fence_frames, (), 0,                                     \
+      "Frames from before a pause, discarded by a fence.")                                         \
+    X(FENCES, C, "fences", st.fences, (), 0,                                                       \
+      "Fences: the poll loop stopped too long, the SFC dropped what it held and took a new epoch.") \
     X(NODE_DECLARED_DEAD, C, "node.declared_dead", st.nodes_dead, (), 0,                           \
       "Nodes declared dead (silent past node_timeout_ms, or back with a new epoch).")              \
     X(NODE_REDISPATCHED, C, "node.redispatched", st.redispatched, (), 0,                           \
@@ -261,6 +286,8 @@ struct sfc_snap {
       "Id record of the lost events.")                                                             \
     X(LEDGER_LATE, I, "ledger.late", st.ledger_late, (), EBF_CF_RUN,                               \
       "Id record of the late acks.")                                                               \
+    X(LEDGER_REPLAY_ACKED, I, "ledger.replay_acked", st.ledger_replay_acked, (), EBF_CF_RUN,       \
+      "Id record of the acked events built with a replayed piece (docs/protocol.md 13.7).")       \
     X(EVENTS_BUILDING, G, "events_building", g.building, (), 0,                                    \
       "Events being built in the SFC's event table.")                                              \
     X(READY_QUEUE, G, "ready_queue", g.ready, (), 0,                                               \

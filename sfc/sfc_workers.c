@@ -12,6 +12,7 @@
 #include <rte_malloc.h>
 
 #include "ebf_cycles.h"
+#include "ebf_guard.h"
 #include "sfc_dist.h"
 
 extern int sfc_logtype;          /* sfc_dp.c's */
@@ -256,6 +257,7 @@ static int worker_main(void *arg)
     int drain = 0, done = 0;
 
     ebf_cycles_start(&x->cycles);
+    ebf_guard_online();         /* a dead memif peer's rings wait for our passes */
     while (!x->quit && !done) {
         unsigned work;
         if (!drain && g->draining) {
@@ -265,6 +267,7 @@ static int worker_main(void *arg)
         work = drain ? sfc_dp_drain_poll(x->dp, &done) : sfc_dp_poll(x->dp, g->intake);
         ebf_cycles_pass_end(&x->cycles, &idle, work);
     }
+    ebf_guard_offline();
     ebf_cycles_stop(&x->cycles);
     x->finished = 1;
     return 0;

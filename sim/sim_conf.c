@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ebf_proto.h"
+#include "ebf_route.h"
 
 enum kind { K_U32, K_U64, K_DBL, K_ARRIVALS, K_DIST };
 
@@ -53,6 +54,13 @@ static const struct key keys[] = {
     {"seed", K_U64, offsetof(struct sim_conf, seed), 0, 0},
     DBL(duration_s, 1e-6, 1e6),
     DBL(drain_s, 0, 1e6),
+    U32(failover, 0, 1),
+    DBL(release_ms, 0.01, 1000),
+    DBL(sfc_dead_ms, 0.01, 10000),
+    DBL(replay_mb, 0.001, 65536),
+    DBL(replay_gap_us, 0, 1e6),
+    U32(replay_interleave, 0, 1),
+    U32(ack_port, 0, 1),
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -67,7 +75,8 @@ void sim_conf_defaults(struct sim_conf *c)
         .trigger = SIM_DIST_EXP, .trigger_us = 1000, .trigger_sigma = 0.5, .accept = 0.1,
         .credits = 8, .capacity = 1024, .timeout_ms = 100, .node_timeout_ms = 300,
         .sfc_timeout_ms = 1000, .throttle_on = 0.75, .throttle_off = 0.5, .seed = 1,
-        .duration_s = 1, .drain_s = 2,
+        .duration_s = 1, .drain_s = 2, .release_ms = 10, .sfc_dead_ms = 100,
+        .replay_mb = 32,
     };
 }
 
@@ -162,19 +171,21 @@ int sim_conf_set(struct sim_conf *c, const char *key, const char *value, char *e
 
 int sim_conf_fault(struct sim_conf *c, const char *text, char *err, size_t errlen)
 {
-    static const char *const kinds[] = {"node_death", "sfc_death", "node_stall", "link_loss"};
+    static const char *const kinds[] = {"node_death", "sfc_death", "node_stall", "link_loss",
+                                        "node_restart", "sfc_restart"};
     char kind[32];
     unsigned target;
     double at, len = 0;
     int n = sscanf(text, "%31s %u %lf %lf", kind, &target, &at, &len), k;
 
-    for (k = 0; k < 4 && (n < 1 || strcmp(kind, kinds[k])); k++)
+    for (k = 0; k < 6 && (n < 1 || strcmp(kind, kinds[k])); k++)
         ;
-    int want = k >= 2 ? 4 : 3;
-    if (k == 4 || n != want || at < 0 || len < 0) {
+    int want = k == 2 || k == 3 || k == 5 ? 4 : 3;
+    if (k == 6 || n != want || at < 0 || len < 0) {
         snprintf(err, errlen, "key 'sim.faults': \"%s\" is not a fault (allowed: \"node_death "
                  "NODE AT_S\", \"sfc_death SFC AT_S\", \"node_stall NODE AT_S FOR_S\", "
-                 "\"link_loss SOURCE AT_S FOR_S\")", text);
+                 "\"link_loss SOURCE AT_S FOR_S\", \"node_restart NODE AT_S\", \"sfc_restart SFC AT_S "
+                 "FOR_S\")", text);
         return -EINVAL;
     }
     if (c->n_faults == SIM_MAX_FAULTS) {
@@ -189,11 +200,15 @@ int sim_conf_fault(struct sim_conf *c, const char *text, char *err, size_t errle
 static int fault_check(const struct sim_conf *c, const struct sim_fault *f, unsigned i,
                        char *err, size_t errlen)
 {
-    static const char *const what[] = {"node", "SFC", "node", "source"};
-    uint32_t n = f->kind == SIM_FAULT_SFC_DEATH    ? c->sfcs
+    static const char *const what[] = {"node", "SFC", "node", "source", "node", "SFC"};
+    uint32_t n = f->kind == SIM_FAULT_SFC_DEATH || f->kind == SIM_FAULT_SFC_RESTART ? c->sfcs
                  : f->kind == SIM_FAULT_LINK_LOSS ? c->sources
                                                   : c->sfcs * c->nodes_per_sfc;
 
+    if (f->kind == SIM_FAULT_SFC_RESTART && !c->failover) {
+        snprintf(err, errlen, "key 'sim.faults[%u]': sfc_restart needs sim.failover: 1", i);
+        return -EINVAL;
+    }
     if (f->target < n)
         return 0;
     snprintf(err, errlen, "key 'sim.faults[%u]': %s %u does not exist (allowed: 0 to %u)", i,
@@ -226,6 +241,18 @@ int sim_conf_check(const struct sim_conf *c, char *err, size_t errlen)
         snprintf(err, errlen, "key 'sim.capacity': %u events of %u sources of %u-byte "
                  "fragments need %ju frame records, more than the event table's 2^32 - 1",
                  c->capacity, c->sources, c->frag_bytes, (uintmax_t)recs);
+        return -EINVAL;
+    }
+    if (c->failover && c->sfcs > EBF_ROUTE_MAX) {
+        snprintf(err, errlen, "key 'sim.failover': %u SFCs are more than the %d places a "
+                 "readout's dead set can name (EBF_ROUTE_MAX, docs/protocol.md 13.1)", c->sfcs,
+                 EBF_ROUTE_MAX);
+        return -EINVAL;
+    }
+    if (c->failover && c->sfc_dead_ms < c->release_ms) {
+        snprintf(err, errlen, "key 'sim.sfc_dead_ms': %g is below sim.release_ms (%g): every "
+                 "SFC would be declared dead between two release frames", c->sfc_dead_ms,
+                 c->release_ms);
         return -EINVAL;
     }
     for (unsigned i = 0; i < c->n_faults; i++)

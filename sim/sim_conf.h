@@ -15,7 +15,9 @@
  */
 
 #define SIM_MAX_FAULTS 16
-#define SIM_MAX_PIECES 512       /* frames a fragment (an event's tag has 9 bits for it) */
+#define SIM_MAX_PIECES 512
+#define SIM_REPLAY_HOLD_S 1.0    /* a full replay buffer holds the trigger this long, then
+                                  * drops its oldest record (docs/protocol.md 13.3) */       /* frames a fragment (an event's tag has 9 bits for it) */
 
 enum sim_dist { SIM_DIST_FIXED, SIM_DIST_EXP, SIM_DIST_LOGNORMAL };
 
@@ -24,6 +26,8 @@ enum sim_fault_kind {
     SIM_FAULT_SFC_DEATH,         /* SFC dies for good */
     SIM_FAULT_NODE_STALL,        /* node stops processing for a while */
     SIM_FAULT_LINK_LOSS,         /* a source's link drops every frame for a while */
+    SIM_FAULT_NODE_RESTART,      /* a (dead) node starts again with a new epoch */
+    SIM_FAULT_SFC_RESTART,       /* an SFC dies and starts again FOR_S later (failover) */
 };
 
 struct sim_fault {
@@ -57,6 +61,14 @@ struct sim_conf {
     uint64_t seed;
     double duration_s;           /* triggers for this long */
     double drain_s;              /* then at most this long for the last acks */
+    uint32_t failover;           /* 1: release frames, replay buffer, route over the live
+                                  * SFCs (docs/protocol.md 13); 0: a dead SFC's share is lost */
+    double release_ms;           /* failover: an SFC's release period */
+    double sfc_dead_ms;          /* failover: the readouts' detection bound */
+    double replay_mb;            /* failover: each readout's replay buffer, MiB */
+    double replay_gap_us;        /* failover: replayed events this far apart (0: back to back) */
+    uint32_t replay_interleave;  /* failover: 1: paced replays go between new events */
+    uint32_t ack_port;           /* 1: acks take the SFC's switch port (can drop) */
     unsigned n_faults;
     struct sim_fault fault[SIM_MAX_FAULTS];
 };
@@ -71,7 +83,8 @@ int sim_conf_set(struct sim_conf *c, const char *key, const char *value, char *e
                  size_t errlen);
 
 /* Add a fault from "KIND TARGET AT_S [FOR_S]" (KIND: node_death,
- * sfc_death, node_stall, link_loss); 0 or -EINVAL with err. */
+ * sfc_death, node_stall, link_loss, node_restart, sfc_restart); 0 or
+ * -EINVAL with err. */
 int sim_conf_fault(struct sim_conf *c, const char *text, char *err, size_t errlen);
 
 /* Cross checks (design limits, ranges, fault targets). 0 or -EINVAL. */

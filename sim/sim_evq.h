@@ -20,6 +20,7 @@ struct sim_ev {
     uint32_t obj;                /* which source, SFC, node or port */
     uint16_t kind;               /* what happens (the model's enum) */
     uint16_t aux;                /* a second small argument */
+    uint32_t x;                  /* a third (a fragment frame's sequence number) */
 };
 
 struct sim_evq {

@@ -11,32 +11,38 @@
 
 #include "ebf_mix.h"
 #include "ebf_proto.h"
+#include "ebf_route.h"
 
-void sim_push(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, uint16_t aux,
-              uint64_t arg, uint64_t t0)
+void sim_push_x(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, uint16_t aux,
+                uint64_t arg, uint64_t t0, uint32_t x)
 {
     struct sim_ev ev = {.t = t, .arg = arg, .t0 = t0, .obj = obj, .kind = (uint16_t)k,
-                        .aux = aux};
+                        .aux = aux, .x = x};
 
     if (sim_evq_push(&f->q, ev) != 0 && !f->err)
         f->err = -ENOMEM;
 }
 
+void sim_push(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, uint16_t aux,
+              uint64_t arg, uint64_t t0)
+{
+    sim_push_x(f, t, k, obj, aux, arg, t0, 0);
+}
+
 /* --- Triggers and readouts ------------------------------------------------ */
 
-/* Every source's fragment of event e, triggered at now, toward its SFC:
- * source s starts s / sources of ro_spread_us later (pacing), each frame
- * pays the readout's cost, then its link; a link that is down loses it.
- * The SFC's switch port takes it in EV_FRAG_SW. */
-static void emit(struct sim_farm *f, uint64_t e, uint64_t now)
+/* Every source's fragment of event e (triggered at t0) toward SFC k,
+ * from now: source s starts s / sources of ro_spread_us later (pacing),
+ * each frame pays the readout's cost, then its link; a link that is down
+ * loses it. The SFC's switch port takes it in EV_FRAG_SW. With failover,
+ * source 0's frames carry their sequence number toward k, and a replay's
+ * frames are marked (bit 31 of obj). */
+void sim_emit_to(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t now, uint64_t t0,
+                 int replay)
 {
     const struct sim_conf *c = f->c;
-    uint32_t k = (uint32_t)(e % c->sfcs);
+    uint32_t obj = k | (uint32_t)replay << 31;
 
-    if (f->sfc[k].given_up) {
-        f->r->sfc_gone_frames += (uint64_t)c->sources * f->n_pieces;
-        return;
-    }
     for (uint32_t s = 0; s < c->sources; s++) {
         struct sim_source *src = &f->src[s];
         uint64_t at = now + (uint64_t)(c->ro_spread_us * PS_PER_US * s / c->sources);
@@ -47,6 +53,7 @@ static void emit(struct sim_farm *f, uint64_t e, uint64_t now)
                             EBF_ETH_HLEN + WIRE_EXTRA;
             uint64_t t = (src->cpu_busy > at ? src->cpu_busy : at) +
                          (uint64_t)(c->ro_frame_ns * PS_PER_NS), arr;
+            uint32_t seq = c->failover && s == 0 ? f->ro.seq0[k]++ : 0;
             src->cpu_busy = t;
             f->r->frames++;
             if (t >= src->down_from && t < src->down_until) {
@@ -54,10 +61,30 @@ static void emit(struct sim_farm *f, uint64_t e, uint64_t now)
                 continue;
             }
             sim_port_send(&src->link, t, wire, &arr);
-            sim_push(f, arr, EV_FRAG_SW, k, (uint16_t)(s | p << 7), e, now);
+            sim_push_x(f, arr, EV_FRAG_SW, obj, (uint16_t)(s | p << 7), e, t0, seq);
             f->in_flight++;
         }
     }
+}
+
+/* Event e, triggered now, to its SFC: e % sfcs (as readout/ro_gen.c), or
+ * with failover its route over the live SFCs, recorded for replay. */
+static void emit(struct sim_farm *f, uint64_t e, uint64_t now)
+{
+    const struct sim_conf *c = f->c;
+    uint32_t k = c->failover ? sim_fo_route(f, e) : (uint32_t)(e % c->sfcs);
+
+    if (k == EBF_ROUTE_NONE) {
+        sim_fo_lost(f, e);
+        return;
+    }
+    if (f->sfc[k].given_up) {
+        f->r->sfc_gone_frames += (uint64_t)c->sources * f->n_pieces;
+        return;
+    }
+    sim_emit_to(f, e, k, now, now, 0);
+    if (c->failover)
+        sim_fo_sent(f, e, k, now);
 }
 
 /* A trigger at now: unless the readouts are held (then it waits for the
@@ -69,7 +96,7 @@ static void trigger(struct sim_farm *f, uint64_t now)
         f->gen_done = 1;
         return;
     }
-    if (f->n_throttling) {
+    if (f->n_throttling || (f->c->failover && !sim_fo_room(f))) {
         f->gen_waiting = 1;
         return;
     }
@@ -93,10 +120,15 @@ static void throttle_heard(struct sim_farm *f, uint32_t k, int on)
         f->held_since = f->now;
     if (!on && --f->n_throttling == 0) {
         f->r->held_s += (double)(f->now - f->held_since) / PS_PER_S;
-        if (f->gen_waiting) {
-            f->gen_waiting = 0;
-            sim_push(f, f->now, EV_GEN, 0, 0, 0, 0);
-        }
+        sim_trigger_resume(f);
+    }
+}
+
+void sim_trigger_resume(struct sim_farm *f)
+{
+    if (f->gen_waiting && !f->n_throttling && !(f->c->failover && f->ro.full)) {
+        f->gen_waiting = 0;
+        sim_push(f, f->now, EV_GEN, 0, 0, 0, 0);
     }
 }
 
@@ -121,8 +153,22 @@ static void fault(struct sim_farm *f, const struct sim_fault *x)
         if (f->sfc[x->target].heard_on)   /* its hold expires at the readouts */
             sim_push(f, f->now + EBF_THROTTLE_HOLD_NS * PS_PER_NS, EV_THROTTLE, x->target, 0,
                      0, 0);
+        if (f->c->failover) {             /* the readouts find out by its silence */
+            if (f->r->died_s < 0)
+                f->r->died_s = (double)f->now / PS_PER_S;
+            break;
+        }
         sim_push(f, f->now + (uint64_t)(f->c->sfc_timeout_ms * PS_PER_MS), EV_SFC_GIVEN_UP,
                  x->target, 0, 0, 0);
+        break;
+    case SIM_FAULT_SFC_RESTART:
+        sim_sfc_die(f, x->target);
+        if (f->r->died_s < 0)
+            f->r->died_s = (double)f->now / PS_PER_S;
+        sim_push(f, f->now + len, EV_SFC_RESTART, x->target, 0, 0, 0);
+        break;
+    case SIM_FAULT_NODE_RESTART:
+        sim_node_restart(f, x->target);
         break;
     case SIM_FAULT_LINK_LOSS:
         f->src[x->target].down_from = f->now;
@@ -142,6 +188,7 @@ static int farm_init(struct sim_farm *f, const struct sim_conf *c, struct sim_re
     memset(f, 0, sizeof(*f));
     memset(r, 0, sizeof(*r));
     ebf_hist_init(&r->latency_ns);
+    ebf_hist_init(&r->port_occ);
     for (unsigned b = 0; b < SIM_BINS; b++)
         ebf_hist_init(&r->series.latency_ns[b]);
     f->c = c;
@@ -170,6 +217,11 @@ static int farm_init(struct sim_farm *f, const struct sim_conf *c, struct sim_re
         sim_port_init(&f->src[s].link, bps, lat, 0);
     for (uint32_t n = 0; n < n_nodes; n++)
         ebf_idset_init(&f->node[n].ack_ids);
+    if (c->failover) {
+        int rc = sim_fo_init(f, err, errlen);
+        if (rc)
+            return rc;
+    }
     for (uint32_t k = 0; k < c->sfcs; k++) {
         int rc = sim_sfc_init(f, k, err, errlen);
         if (rc)
@@ -187,6 +239,10 @@ static void farm_fini(struct sim_farm *f)
 {
     for (uint32_t k = 0; f->sfc && k < f->c->sfcs; k++)
         sim_sfc_fini(f, k);
+    if (f->c->failover)
+        sim_fo_fini(f);
+    for (uint32_t n = 0; f->node && n < f->c->sfcs * f->c->nodes_per_sfc; n++)
+        free(f->node[n].late);
     free(f->sfc);
     free(f->node);
     free(f->src);
@@ -202,12 +258,19 @@ static void handle(struct sim_farm *f, const struct sim_ev *ev)
     case EV_FRAG_SFC: sim_sfc_frag(f, ev); break;
     case EV_EVT_NODE: sim_node_event(f, ev); break;
     case EV_NODE_DONE: sim_node_done(f, ev); break;
+    case EV_NODE_HELLO: sim_sfc_node_hello(f, ev->obj); break;
     case EV_ACK_SFC: sim_sfc_ack(f, ev); break;
+    case EV_ACK_SW: sim_sfc_ack_sw(f, ev); break;
     case EV_SFC_TICK: sim_sfc_tick(f, ev->obj); break;
     case EV_NODE_CHECK: sim_sfc_node_check(f, ev->obj); break;
     case EV_THROTTLE: throttle_heard(f, ev->obj, ev->aux); break;
     case EV_FAULT: fault(f, &f->c->fault[ev->obj]); break;
     case EV_SFC_GIVEN_UP: f->sfc[ev->obj].given_up = 1; break;
+    case EV_RELEASE: sim_fo_release(f, ev->obj); break;
+    case EV_RELEASE_RO: sim_fo_release_heard(f, ev); break;
+    case EV_RO_POLL: sim_fo_poll(f); break;
+    case EV_REPLAY: sim_fo_replay_due(f, ev); break;
+    case EV_SFC_RESTART: sim_sfc_restart(f, ev->obj); break;
     case EV_END: break;
     }
 }

@@ -30,7 +30,8 @@ enum sim_lost {
     SIM_LOST_BUILDING,           /* stopped_building */
     SIM_LOST_NO_NODE,            /* no_node */
     SIM_LOST_UNACKED,            /* stopped_unacked */
-    SIM_LOST_SFC,                /* sfc_lost: a dead SFC's, no node decided */
+    SIM_LOST_SFC,                /* sfc_lost: a dead SFC's, no node decided (with
+                                  * failover: no live SFC was left to replay it to) */
     SIM_LOST_MAX
 };
 
@@ -38,6 +39,9 @@ struct sim_ledger {
     uint64_t generated, accepted, rejected, incomplete;
     uint64_t lost[SIM_LOST_MAX], lost_total;
     uint64_t late_acks, nodes_dead, redispatched, revived, gone_decided;
+    uint64_t rejoins;            /* restarted nodes taken again (a new epoch) */
+    uint64_t replay_acked;       /* failover: acks the survivors took of replayed events */
+    uint64_t redecided;          /* failover: decided by a dead SFC's node and again */
     int64_t unaccounted;         /* generated - (accepted + rejected + lost) */
     int digest_match, ids_match, nodes_agree, closed;
 };
@@ -64,13 +68,32 @@ struct sim_result {
     uint64_t dead_sfc_frames;    /* reached an SFC that was dead */
     uint64_t dead_node_events;   /* reached a node that was dead */
     uint64_t timed_out;          /* events that timed out building */
+    uint64_t stale_pieces;       /* refused: older than the SFC's done window */
     uint64_t throttle_on;        /* throttle transitions to on, all SFCs */
     double held_s;               /* the readouts were held this long */
     uint32_t port_peak;          /* most bytes any SFC port held */
     uint64_t port_peak_sum;      /* sum over SFC ports of their peaks */
+    struct ebf_hist port_occ;    /* bytes each fragment frame found ahead of it in its
+                                  * SFC's switch port (dropped ones too) */
     uint32_t evtab_peak;         /* most events any SFC held */
+    double sfc_busy_max;         /* the busiest SFC lcore's busy time / farm time */
     struct ebf_hist latency_ns;  /* trigger -> ack taken, per decided event */
     struct sim_series series;
+    /* Failover (docs/protocol.md 13), when on */
+    uint64_t release_frames;     /* release frames the readouts accepted */
+    uint64_t sfc_deaths;         /* SFCs the readouts declared dead */
+    double died_s, detected_s;   /* the first SFC death, its detection (-1: none) */
+    double recovered_s;          /* the last replayed event decided (-1: none) */
+    uint64_t replayed;           /* events sent again */
+    uint64_t replay_peak_bytes;  /* most bytes one source's replay buffer held */
+    uint64_t replay_peak_events;
+    double replay_held_s;        /* triggers held for a full replay buffer */
+    uint64_t replay_dropped;     /* records freed unreleased (buffer full past the hold) */
+    uint64_t ack_drops;          /* acks dropped at an SFC's switch port (ack_port) */
+    uint64_t sfc_restarts;       /* SFCs that started again before being declared dead */
+    uint64_t freed_by_restart;   /* events sent to an SFC before its restart that its new
+                                  * incarnation's release frames freed unreplayed (its
+                                  * old one had decided some: the rest are unaccounted) */
     /* The simulator itself */
     uint64_t sim_events;
     uint64_t queue_peak;         /* most events queued at once */

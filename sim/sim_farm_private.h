@@ -6,8 +6,14 @@
 #include <stdint.h>
 
 #include "ebf_idset.h"
+#include "ro_failover.h"
+#include "ro_replay.h"
 #include "sfc_credit.h"
 #include "sfc_evtab.h"
+#include "sfc_guard.h"
+#include "sfc_lowmark.h"
+#include "sfc_release.h"
+#include "sfc_stats.h"
 #include "sim_evq.h"
 #include "sim_farm.h"
 #include "sim_port.h"
@@ -24,14 +30,44 @@ enum sim_kind {
     EV_FRAG_SW,                  /* a piece reaches the switch toward its SFC */
     EV_FRAG_SFC,                 /* the SFC has processed a piece */
     EV_EVT_NODE,                 /* an event's last frame reaches its node */
-    EV_NODE_DONE,                /* a node decided; aux: its stall count then */
+    EV_NODE_DONE,                /* a node decided; aux: its stall count then, x: its epoch */
+    EV_NODE_HELLO,               /* a restarted node's first credit frame reaches its SFC */
     EV_ACK_SFC,                  /* an ack reaches its SFC; aux: accepted */
+    EV_ACK_SW,                   /* an ack reaches the switch port toward its SFC (ack_port) */
     EV_SFC_TICK,                 /* an SFC's timeouts */
     EV_NODE_CHECK,               /* an SFC looks at a silent node */
     EV_THROTTLE,                 /* readouts hear an SFC's throttle; aux: on */
     EV_FAULT,                    /* fault obj happens */
     EV_SFC_GIVEN_UP,             /* readouts give SFC obj up */
     EV_END,                      /* the drain deadline */
+    EV_RELEASE,                  /* failover: SFC obj's release stage is due */
+    EV_RELEASE_RO,               /* failover: SFC obj's release frame reaches the readouts;
+                                  * arg: low, t0: seq << 32 | next_seq, aux: epoch, x: n_src */
+    EV_RO_POLL,                  /* failover: the readouts look for silent SFCs */
+    EV_SFC_RESTART,              /* SFC obj starts again */
+    EV_REPLAY,                   /* failover: a paced replay of id arg to SFC obj is due;
+                                  * t0: its trigger, x: its replay record */
+};
+
+/* Failover state of one SFC (docs/protocol.md 13; sim/sim_fo.c). */
+struct sim_sfc_fo {
+    struct sfc_lowmark *lowmark; /* the table's held ids (sfc_evtab_conf.lowmark) */
+    struct sfc_guard *guard;     /* its sources' bindings and source 0's sequence */
+    struct sfc_seq_stats seq_st;
+    struct sfc_release rel;      /* period, numbering */
+    uint64_t *next_by_src;       /* 1 + the highest id heard per source */
+    uint8_t *replayed;           /* per table slot: built from a replayed piece */
+    uint64_t x_low;              /* the highest low the readouts accepted from it */
+    uint64_t replay_acked;       /* acks it took of replayed events */
+    uint64_t replay_acked_digest;
+    uint64_t restarted_at;       /* its last restart (sfc_restart), 0: none */
+};
+
+/* A decision a node made at or above its SFC's accepted low of the time:
+ * one the readouts may replay if that SFC dies (13.6). */
+struct sim_late_dec {
+    uint64_t id;
+    uint8_t accept;
 };
 
 struct sim_sfc {
@@ -40,6 +76,7 @@ struct sim_sfc {
     struct sim_port port;        /* the switch's output port toward this SFC */
     struct sim_port uplink;      /* its own link toward the switch */
     uint64_t cpu_busy;           /* its data-plane lcore is busy until */
+    uint64_t busy_ps;            /* and was busy this long in all */
     uint32_t on_events;          /* throttle: fill on, fill off (events held) */
     uint32_t off_events;
     int throttle_want;
@@ -50,6 +87,8 @@ struct sim_sfc {
     uint64_t lost[SIM_LOST_MAX];
     uint64_t acked_digest, lost_digest;
     struct ebf_idset acked_ids, lost_ids, late_ids;
+    struct ebf_idset ackdrop_ids;    /* acks its switch port dropped (ack_port) */
+    struct sim_sfc_fo fo;        /* failover on only */
 };
 
 struct sim_node {
@@ -58,14 +97,34 @@ struct sim_node {
     uint16_t stalls;             /* stall faults so far: tags its pending decisions */
     uint8_t dead;                /* died (fault) */
     uint8_t declared;            /* its SFC declared it dead */
+    uint32_t epoch;              /* restarts so far: tags its pending decisions */
     uint64_t accepted, rejected;
     struct ebf_idset ack_ids;    /* the acks it sent */
+    uint64_t ack_digest;         /* sum of ebf_mix64 over them */
+    struct sim_late_dec *late;   /* failover: its decisions at or above its SFC's low */
+    uint32_t n_late, cap_late;
 };
 
 struct sim_source {
     struct sim_port link;        /* its link toward the switch */
     uint64_t cpu_busy;
     uint64_t down_from, down_until;
+};
+
+/* The readouts' failover side (sim/sim_fo.c): all readouts hear an SFC's
+ * release frames at the same time, so one view (ro_failover) stands for
+ * each of theirs; one replay buffer (ro_replay), source 0's, stands for
+ * each source's (every source sends every event, the same bytes). */
+struct sim_ro_fo {
+    struct ro_failover view;
+    struct ro_replay rb;
+    uint64_t *trig_t;            /* per record of rb: its event's trigger time */
+    uint32_t *seq0;              /* per SFC: the next sequence number of source 0 toward it */
+    uint64_t full_since;         /* the buffer was found full (trigger held) since */
+    int full;                    /* the trigger waits for room */
+    struct ebf_idset lost_ids;   /* no live SFC left to send or replay them to */
+    uint64_t lost_digest;
+    uint64_t lost_no_place;
 };
 
 struct sim_farm {
@@ -93,6 +152,7 @@ struct sim_farm {
     uint64_t timeout;            /* build timeout, ps */
     uint64_t bin_ps;             /* time series bin */
     int err;                     /* first error (-ENOMEM) */
+    struct sim_ro_fo ro;         /* failover on only */
 };
 
 /* The time series' bin of farm time now. */
@@ -106,6 +166,16 @@ static inline unsigned sim_bin(const struct sim_farm *f)
  * grow the queue is kept in f->err and ends the run. */
 void sim_push(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, uint16_t aux,
               uint64_t arg, uint64_t t0);
+/* The same with the third argument x. */
+void sim_push_x(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, uint16_t aux,
+                uint64_t arg, uint64_t t0, uint32_t x);
+
+/* sim_farm.c: every source's fragment of event e (triggered at t0) toward
+ * SFC k from now; replay: sent again after a death. */
+void sim_emit_to(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t now, uint64_t t0,
+                 int replay);
+/* A trigger that waited (throttle, full replay buffer) may go now. */
+void sim_trigger_resume(struct sim_farm *f);
 
 /* sim_sfc.c */
 int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen);
@@ -113,9 +183,12 @@ void sim_sfc_fini(struct sim_farm *f, uint32_t k);
 void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev);
 void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev);
 void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev);
+void sim_sfc_ack_sw(struct sim_farm *f, const struct sim_ev *ev);
 void sim_sfc_tick(struct sim_farm *f, uint32_t k);
 void sim_sfc_node_check(struct sim_farm *f, uint32_t node);
+void sim_sfc_node_hello(struct sim_farm *f, uint32_t node);
 void sim_sfc_die(struct sim_farm *f, uint32_t k);
+void sim_sfc_restart(struct sim_farm *f, uint32_t k);
 void sim_sfc_leftovers(struct sim_farm *f, uint32_t k);
 uint32_t sim_sfc_held(const struct sim_farm *f, uint32_t k);
 
@@ -123,6 +196,38 @@ uint32_t sim_sfc_held(const struct sim_farm *f, uint32_t k);
 void sim_node_event(struct sim_farm *f, const struct sim_ev *ev);
 void sim_node_done(struct sim_farm *f, const struct sim_ev *ev);
 void sim_node_stall(struct sim_farm *f, uint32_t node, uint64_t from, uint64_t len);
+void sim_node_restart(struct sim_farm *f, uint32_t node);
+
+/* sim_fo.c: failover (on with c->failover) */
+/* The readouts' view and replay buffer, the first poll; 0, -EINVAL or
+ * -ENOMEM with err. */
+int sim_fo_init(struct sim_farm *f, char *err, size_t errlen);
+void sim_fo_fini(struct sim_farm *f);
+/* SFC k's release stage, guard and low mark (sfc_sim's table takes the
+ * mark), its first release; 0 or -ENOMEM. */
+int sim_fo_sfc_init(struct sim_farm *f, uint32_t k);
+/* SFC k starts again: a new epoch, nothing heard, its first release now. */
+void sim_fo_sfc_restart(struct sim_farm *f, uint32_t k);
+void sim_fo_sfc_fini(struct sim_farm *f, uint32_t k);
+/* The SFC of new event e (ids increasing), or EBF_ROUTE_NONE. */
+uint32_t sim_fo_route(struct sim_farm *f, uint64_t e);
+/* 1 when the replay buffer takes one more event, else 0 (the trigger waits). */
+int sim_fo_room(struct sim_farm *f);
+/* New event e (triggered at t0) went to SFC k: recorded for replay. */
+void sim_fo_sent(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t t0);
+/* SFC k took a piece of id from source (seq: source 0's frame number). */
+void sim_fo_frag(struct sim_farm *f, uint32_t k, uint16_t source, uint64_t id, uint32_t seq);
+/* SFC k's release stage is due (EV_RELEASE). */
+void sim_fo_release(struct sim_farm *f, uint32_t k);
+/* A release frame reaches the readouts (EV_RELEASE_RO). */
+void sim_fo_release_heard(struct sim_farm *f, const struct sim_ev *ev);
+/* The readouts look for silent SFCs and replay the dead ones' events. */
+void sim_fo_poll(struct sim_farm *f);
+/* A paced, interleaved replay is due (EV_REPLAY). */
+void sim_fo_replay_due(struct sim_farm *f, const struct sim_ev *ev);
+/* Event id has no live SFC to go to: lost (sfc_lost). */
+void sim_fo_lost(struct sim_farm *f, uint64_t id);
+void sim_fo_decided(struct sim_farm *f, uint32_t node, uint64_t id, int accept);
 
 /* sim_ledger.c */
 void sim_ledger_close(struct sim_farm *f);

@@ -45,6 +45,42 @@ static uint64_t dead_sfc(struct sim_farm *f, uint32_t k, struct ebf_idset *g, ui
     return ids;
 }
 
+/* A dead SFC k of a failover farm (docs/protocol.md 13.6): X is the
+ * highest low the readouts accepted from it. Its nodes' decisions below X
+ * are of record (the readouts released those ids: not replayed); those
+ * at or above X were replayed and decided again by a survivor: counted
+ * once there, and as redecided. Its losses by name before it died stay
+ * its own. The decisions of record go into the part q at place k. */
+static void dead_sfc_fo(struct sim_farm *f, uint32_t k, struct ebf_idset *d, uint64_t *digest,
+                        struct acct_part *q, struct acct_part *p)
+{
+    struct sim_sfc *s = &f->sfc[k];
+    uint64_t x_low = s->fo.x_low;
+
+    acct_part_init(q, ACCT_NODE, "nodes", (int)k);
+    q->answered = 1;
+    for (uint32_t n = k * f->c->nodes_per_sfc; n < (k + 1) * f->c->nodes_per_sfc; n++) {
+        struct sim_node *x = &f->node[n];
+        q->accepted += x->accepted;
+        q->rejected += x->rejected;
+        ebf_idset_merge(d, &x->ack_ids, -1);
+        *digest += x->ack_digest;
+        for (uint32_t i = 0; i < x->n_late; i++) {
+            if (x->late[i].id < x_low)
+                continue;
+            *(x->late[i].accept ? &q->accepted : &q->rejected) -= 1;
+            ebf_idset_add(d, x->late[i].id);
+            *digest -= ebf_mix64(x->late[i].id);
+            f->r->l.redecided++;
+        }
+    }
+    for (int i = 0; i < SIM_LOST_SFC; i++)
+        if (s->lost[i])
+            acct_part_lost(p, sim_lost_name((enum sim_lost)i), s->lost[i]);
+    *digest += s->lost_digest;
+    ebf_idset_merge(d, &s->lost_ids, -1);
+}
+
 /* A live SFC k: its acks and losses into the part p and the records. */
 static void live_sfc(struct sim_farm *f, uint32_t k, struct ebf_idset *d, struct ebf_idset *a,
                      uint64_t *digest, struct acct_part *p)
@@ -63,6 +99,8 @@ static void live_sfc(struct sim_farm *f, uint32_t k, struct ebf_idset *d, struct
     ebf_idset_merge(d, &s->lost_ids, -1);
     ebf_idset_merge(a, &s->acked_ids, -1);
     ebf_idset_merge(a, &s->late_ids, -1);
+    ebf_idset_merge(a, &s->ackdrop_ids, -1);
+    f->r->l.replay_acked += s->fo.replay_acked;
     for (uint32_t n = k * f->c->nodes_per_sfc; n < (k + 1) * f->c->nodes_per_sfc; n++)
         ebf_idset_merge(a, &f->node[n].ack_ids, 1);
 }
@@ -102,6 +140,11 @@ static unsigned parts(struct sim_farm *f, struct acct_part *p, struct ebf_idset 
             continue;
         }
         acct_part_init(&p[n++], ACCT_SFC, "sfc", (int)k);
+        if (f->c->failover) {
+            dead_sfc_fo(f, k, d, digest, &p[n], &p[1]);
+            n++;
+            continue;
+        }
         ebf_idset_init(&g);
         *dead_ids += dead_sfc(f, k, &g, digest, &p[n++]);
         ebf_idset_merge(d, &g, -1);
@@ -126,6 +169,11 @@ void sim_ledger_close(struct sim_farm *f)
     ebf_idset_add_range(&d, 0, f->next_id);
     acct_combine(p, parts(f, p, &d, &a, &digest, &dead_ids), &t);
     free(p);
+    if (f->c->failover) {        /* sfc_lost: the events no live SFC was left for */
+        dead_ids = t.gone_decided + f->ro.lost_no_place;
+        digest += f->ro.lost_digest;
+        ebf_idset_merge(&d, &f->ro.lost_ids, -1);
+    }
     l->generated = t.generated;
     from_totals(l, &t, dead_ids);
     l->digest_match = digest == f->gen_digest;

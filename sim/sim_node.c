@@ -2,6 +2,8 @@
 /* sim_node.c - a simulated trigger node: a queue of events, a trigger time each, a decision, an ack. */
 #include "sim_farm_private.h"
 
+#include "ebf_mix.h"
+
 /* One trigger time from the configured distribution, ps. */
 static uint64_t trigger_time(struct sim_farm *f)
 {
@@ -29,7 +31,7 @@ void sim_node_event(struct sim_farm *f, const struct sim_ev *ev)
     if (start >= x->stall_from && start < x->stall_until)
         start = x->stall_until;
     x->busy_until = start + trigger_time(f);
-    sim_push(f, x->busy_until, EV_NODE_DONE, ev->obj, x->stalls, ev->arg, 0);
+    sim_push_x(f, x->busy_until, EV_NODE_DONE, ev->obj, x->stalls, ev->arg, 0, x->epoch);
 }
 
 /* The node has decided: accept or reject, recorded as the node's own
@@ -40,11 +42,11 @@ void sim_node_done(struct sim_farm *f, const struct sim_ev *ev)
 {
     struct sim_node *x = &f->node[ev->obj];
 
-    if (x->dead)
-        return;
+    if (x->dead || ev->x != x->epoch)
+        return;                  /* dead, or decided by the life before a restart */
     if (ev->aux != x->stalls && ev->t > x->stall_from) {
-        sim_push(f, ev->t + (x->stall_until - x->stall_from), EV_NODE_DONE, ev->obj, x->stalls,
-                 ev->arg, 0);
+        sim_push_x(f, ev->t + (x->stall_until - x->stall_from), EV_NODE_DONE, ev->obj,
+                   x->stalls, ev->arg, 0, x->epoch);
         return;
     }
     int accept = sim_rng_uniform(&f->rng) < f->c->accept;
@@ -53,7 +55,13 @@ void sim_node_done(struct sim_farm *f, const struct sim_ev *ev)
     else
         x->rejected++;
     ebf_idset_add(&x->ack_ids, ev->arg);
-    sim_push(f, f->now + f->ack_delay, EV_ACK_SFC, ev->obj, (uint16_t)accept, ev->arg, 0);
+    x->ack_digest += ebf_mix64(ev->arg);
+    if (f->c->failover)
+        sim_fo_decided(f, ev->obj, ev->arg, accept);
+    if (f->c->ack_port)          /* its link, then the switch port toward its SFC */
+        sim_push(f, f->now + f->ack_delay / 2, EV_ACK_SW, ev->obj, (uint16_t)accept, ev->arg, 0);
+    else
+        sim_push(f, f->now + f->ack_delay, EV_ACK_SFC, ev->obj, (uint16_t)accept, ev->arg, 0);
 }
 
 /* Node stops processing for len from `from`: what it is busy with moves on
@@ -66,4 +74,18 @@ void sim_node_stall(struct sim_farm *f, uint32_t node, uint64_t from, uint64_t l
     x->stall_until = from + len;
     x->stalls++;
     x->busy_until = x->busy_until > from ? x->busy_until + len : from + len;
+}
+
+/* Node starts again (a new process, a new epoch): nothing queued, no
+ * stall; its first credit frame reaches its SFC a link later. Decisions
+ * of the life before are never made. */
+void sim_node_restart(struct sim_farm *f, uint32_t node)
+{
+    struct sim_node *x = &f->node[node];
+
+    x->dead = 0;
+    x->epoch++;
+    x->busy_until = f->now;
+    x->stall_from = x->stall_until = 0;
+    sim_push(f, f->now + f->ack_delay / 2, EV_NODE_HELLO, node, 0, 0, 0);
 }

@@ -76,12 +76,17 @@ static void tick(FILE *f, const struct axis *a, double v, int y)
     }
 }
 
-/* Round ticks on a linear axis, each decade on a log one. */
+/* Round ticks on a linear axis; on a log one each decade, and 2 and 5
+ * times it too when the axis spans less than three decades. */
 static void ticks(FILE *f, const struct axis *a, int y)
 {
     if (a->log) {
-        for (double v = pow(10, ceil(log10(a->lo))); v <= a->hi; v *= 10)
-            tick(f, a, v, y);
+        static const double m[] = {1, 2, 5};
+        int all = a->hi / a->lo < 1000;
+        for (double d = pow(10, floor(log10(a->lo))); d <= a->hi; d *= 10)
+            for (unsigned i = 0; i < (all ? 3u : 1u); i++)
+                if (d * m[i] >= a->lo && d * m[i] <= a->hi)
+                    tick(f, a, d * m[i], y);
         return;
     }
     double step = nice_step(a->hi - a->lo);
@@ -93,7 +98,7 @@ static void ticks(FILE *f, const struct axis *a, int y)
 static void panel(FILE *f, const struct sim_sweep *s, const char *title, const char *unit,
                   const unsigned *figs, unsigned nf, int logy)
 {
-    static const char *const color[] = {"#1f77b4", "#d62728", "#2ca02c"};
+    static const char *const color[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd"};
     struct axis x = {s->value[0], s->value[s->n - 1], 0}, y = range(s, figs, nf, logy);
 
     if (x.lo > x.hi)
@@ -131,25 +136,30 @@ static void panel(FILE *f, const struct sim_sweep *s, const char *title, const c
 
 int sim_sweep_svg(const char *path, const char *farm, const struct sim_sweep *s)
 {
-    static const unsigned rate[] = {SIM_FIG_RATE}, lat[] = {SIM_FIG_P50_MS, SIM_FIG_P99_MS},
-        loss[] = {SIM_FIG_DROP_FRAC, SIM_FIG_INCOMPLETE_FRAC, SIM_FIG_HELD_FRAC},
-        peak[] = {SIM_FIG_EVTAB_PEAK, SIM_FIG_PORT_PEAK_KB};
+    static const unsigned rate[] = {SIM_FIG_RATE},
+        lat[] = {SIM_FIG_P50_MS, SIM_FIG_P99_MS, SIM_FIG_MAX_MS},
+        loss[] = {SIM_FIG_DROP_FRAC, SIM_FIG_INCOMPLETE_FRAC, SIM_FIG_HELD_FRAC,
+                  SIM_FIG_LOST_FRAC},
+        peak[] = {SIM_FIG_EVTAB_PEAK, SIM_FIG_PORT_PEAK_KB}, replay[] = {SIM_FIG_REPLAY_PEAK_KB};
     FILE *f = fopen(path, "w");
 
     if (!f)
         return -errno;
     fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' "
             "font-family='sans-serif'>\n<!-- ebfarm sim %s: sweep of %s, %u seed(s); points "
-            "are means, bars min to max over the seeds -->\n", W, 4 * H, farm, s->key, s->seeds);
+            "are means, bars min to max over the seeds -->\n", W, 5 * H, farm, s->key, s->seeds);
     fprintf(f, "<g>\n");
     panel(f, s, "Events decided per second of triggers", "events/s", rate, 1, 0);
     fprintf(f, "</g>\n<g transform='translate(0 %.0f)'>\n", H);
-    panel(f, s, "Latency, trigger to ack", "ms", lat, 2, 1);
+    panel(f, s, "Latency, trigger to ack", "ms", lat, 3, 1);
     fprintf(f, "</g>\n<g transform='translate(0 %.0f)'>\n", 2 * H);
-    panel(f, s, "Frames dropped / sent, events incomplete, time held", "fraction", loss, 3, 0);
+    panel(f, s, "Frames dropped / sent, events incomplete, time held, events lost", "fraction",
+          loss, 4, 0);
     fprintf(f, "</g>\n<g transform='translate(0 %.0f)'>\n", 3 * H);
     panel(f, s, "Peaks: events one SFC held, KiB one switch port held", "events, KiB", peak, 2,
           0);
+    fprintf(f, "</g>\n<g transform='translate(0 %.0f)'>\n", 4 * H);
+    panel(f, s, "Failover: KiB one source's replay buffer held at most", "KiB", replay, 1, 0);
     fprintf(f, "</g>\n</svg>\n");
     return fclose(f) == 0 ? 0 : -errno;
 }

@@ -33,9 +33,9 @@ static void text_ledger(FILE *out, const struct sim_ledger *l)
         fprintf(out, " %s %ju%s", sim_lost_name((enum sim_lost)i), (uintmax_t)l->lost[i],
                 i + 1 < SIM_LOST_MAX ? "," : "\n");
     fprintf(out, "  faults    nodes declared dead %ju, events sent again %ju, late acks %ju, "
-            "nodes revived %ju, decided by a dead SFC's nodes %ju\n", (uintmax_t)l->nodes_dead,
-            (uintmax_t)l->redispatched, (uintmax_t)l->late_acks, (uintmax_t)l->revived,
-            (uintmax_t)l->gone_decided);
+            "nodes revived %ju, nodes restarted %ju, decided by a dead SFC's nodes %ju\n",
+            (uintmax_t)l->nodes_dead, (uintmax_t)l->redispatched, (uintmax_t)l->late_acks,
+            (uintmax_t)l->revived, (uintmax_t)l->rejoins, (uintmax_t)l->gone_decided);
     fprintf(out, "  ledger    %s: generated %ju = accepted %ju + rejected %ju + lost %ju "
             "(unaccounted %jd); id digests %s, id records %s, nodes' acks %s\n",
             l->closed ? "closed" : "NOT CLOSED", (uintmax_t)l->generated,
@@ -59,16 +59,40 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
             c->switch_buffer_kb, (uintmax_t)r->frames, (uintmax_t)r->switch_drops,
             (uintmax_t)r->link_lost, (uintmax_t)r->sfc_gone_frames,
             (uintmax_t)r->dead_sfc_frames);
-    fprintf(out, "  buffers   switch port toward an SFC: peak %u bytes (mean of the peaks %.0f); "
-            "event table: peak %u events held of %u\n", r->port_peak,
-            c->sfcs ? (double)r->port_peak_sum / c->sfcs : 0.0, r->evtab_peak, c->capacity);
-    fprintf(out, "  throttle  on %ju times, readouts held %.3f s; %ju events timed out building\n",
-            (uintmax_t)r->throttle_on, r->held_s, (uintmax_t)r->timed_out);
+    fprintf(out, "  buffers   switch port toward an SFC: peak %u bytes (mean of the peaks %.0f), "
+            "found by an arriving frame p50 %ju, p99 %ju, p99.9 %ju bytes; event table: peak "
+            "%u events held of %u; busiest SFC lcore %.1f%% busy\n", r->port_peak,
+            c->sfcs ? (double)r->port_peak_sum / c->sfcs : 0.0,
+            (uintmax_t)ebf_hist_quantile(&r->port_occ, 0.5),
+            (uintmax_t)ebf_hist_quantile(&r->port_occ, 0.99),
+            (uintmax_t)ebf_hist_quantile(&r->port_occ, 0.999), r->evtab_peak, c->capacity,
+            100 * r->sfc_busy_max);
+    fprintf(out, "  throttle  on %ju times, readouts held %.3f s; %ju events timed out building, "
+            "%ju pieces older than the done window\n", (uintmax_t)r->throttle_on, r->held_s,
+            (uintmax_t)r->timed_out, (uintmax_t)r->stale_pieces);
     fprintf(out, "  latency   trigger to ack: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms "
             "(%ju events)\n", ms(r, 0.5), ms(r, 0.9), ms(r, 0.99),
             (double)r->latency_ns.max / 1e6, (uintmax_t)r->latency_ns.count);
     fprintf(out, "  rate      %.1f events/s decided over %g s of triggers\n",
             decided / c->duration_s, c->duration_s);
+    if (c->failover)
+        fprintf(out, "  failover  release every %g ms, dead after %g ms: %ju release frames, %ju "
+                "SFCs declared dead (first died %.3f s, detected %.3f s), %ju events replayed, "
+                "%ju decided by a survivor (last at %.3f s), %ju decided twice; replay buffer "
+                "per source: peak %ju bytes (%ju events) of %g MiB, held %.3f s, %ju dropped\n",
+                c->release_ms, c->sfc_dead_ms, (uintmax_t)r->release_frames,
+                (uintmax_t)r->sfc_deaths, r->died_s, r->detected_s, (uintmax_t)r->replayed,
+                (uintmax_t)r->l.replay_acked, r->recovered_s, (uintmax_t)r->l.redecided,
+                (uintmax_t)r->replay_peak_bytes, (uintmax_t)r->replay_peak_events, c->replay_mb,
+                r->replay_held_s, (uintmax_t)r->replay_dropped);
+    if (c->failover && r->sfc_restarts)
+        fprintf(out, "  restart   %ju SFCs started again before they were declared dead: %ju "
+                "events sent before freed unreplayed by their new incarnations' release "
+                "frames\n",
+                (uintmax_t)r->sfc_restarts, (uintmax_t)r->freed_by_restart);
+    if (c->ack_port)
+        fprintf(out, "  acks      through the SFCs' switch ports: %ju dropped\n",
+                (uintmax_t)r->ack_drops);
     text_ledger(out, &r->l);
     fprintf(out, "  model     %ju simulator events, queue peak %ju\n", (uintmax_t)r->sim_events,
             (uintmax_t)r->queue_peak);
@@ -80,7 +104,8 @@ static json_t *json_ledger(const struct sim_ledger *l)
 
     for (int i = 0; i < SIM_LOST_MAX; i++)
         json_object_set_new(lost, sim_lost_name((enum sim_lost)i), json_integer((json_int_t)l->lost[i]));
-    return json_pack("{s:I,s:I,s:I,s:I,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b,s:b}",
+    return json_pack("{s:I,s:I,s:I,s:I,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b,"
+                     "s:b}",
                      "generated", (json_int_t)l->generated, "accepted", (json_int_t)l->accepted,
                      "rejected", (json_int_t)l->rejected, "incomplete", (json_int_t)l->incomplete,
                      "lost", lost, "lost_total", (json_int_t)l->lost_total,
@@ -88,7 +113,10 @@ static json_t *json_ledger(const struct sim_ledger *l)
                      "nodes_dead", (json_int_t)l->nodes_dead,
                      "redispatched", (json_int_t)l->redispatched,
                      "late_acks", (json_int_t)l->late_acks, "revived", (json_int_t)l->revived,
+                     "rejoins", (json_int_t)l->rejoins,
                      "gone_decided", (json_int_t)l->gone_decided,
+                     "replay_acked", (json_int_t)l->replay_acked,
+                     "redecided", (json_int_t)l->redecided,
                      "digest_match", l->digest_match, "ids_match", l->ids_match,
                      "nodes_agree", l->nodes_agree, "closed", l->closed);
 }
@@ -106,7 +134,7 @@ static json_t *json_farm(const char *farm, const struct sim_conf *c, const struc
 
 static json_t *json_net(const struct sim_result *r)
 {
-    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I,s:i,s:I,s:f,s:I}",
+    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I,s:i,s:I,s:f,s:I,s:I}",
                      "frames", (json_int_t)r->frames, "switch_drops", (json_int_t)r->switch_drops,
                      "link_lost", (json_int_t)r->link_lost,
                      "sfc_gone_frames", (json_int_t)r->sfc_gone_frames,
@@ -115,7 +143,25 @@ static json_t *json_net(const struct sim_result *r)
                      "port_peak_bytes", (int)r->port_peak,
                      "port_peak_sum_bytes", (json_int_t)r->port_peak_sum,
                      "evtab_peak", (int)r->evtab_peak, "throttle_on", (json_int_t)r->throttle_on,
-                     "held_s", r->held_s, "timed_out", (json_int_t)r->timed_out);
+                     "held_s", r->held_s, "timed_out", (json_int_t)r->timed_out,
+                     "stale_pieces", (json_int_t)r->stale_pieces);
+}
+
+static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
+{
+    return json_pack("{s:f,s:f,s:I,s:I,s:f,s:f,s:I,s:I,s:f,s:I,s:I,s:I,s:f,s:f,s:I,s:I,s:I}",
+                     "release_ms", c->release_ms, "sfc_dead_ms", c->sfc_dead_ms,
+                     "release_frames", (json_int_t)r->release_frames,
+                     "sfc_deaths", (json_int_t)r->sfc_deaths, "died_s", r->died_s,
+                     "detected_s", r->detected_s, "replayed", (json_int_t)r->replayed,
+                     "replay_acked", (json_int_t)r->l.replay_acked, "recovered_s", r->recovered_s,
+                     "redecided", (json_int_t)r->l.redecided,
+                     "replay_peak_bytes", (json_int_t)r->replay_peak_bytes,
+                     "replay_peak_events", (json_int_t)r->replay_peak_events,
+                     "replay_mb", c->replay_mb, "replay_held_s", r->replay_held_s,
+                     "replay_dropped", (json_int_t)r->replay_dropped,
+                     "sfc_restarts", (json_int_t)r->sfc_restarts,
+                     "freed_by_restart", (json_int_t)r->freed_by_restart);
 }
 
 int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,
@@ -132,6 +178,18 @@ int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,
                           "model", "sim_events", (json_int_t)r->sim_events,
                           "queue_peak", (json_int_t)r->queue_peak);
 
+    if (o && c->failover)
+        json_object_set_new(o, "failover", json_fo(c, r));
+    if (o) {
+        json_object_set_new(o, "sfc_busy_max", json_real(r->sfc_busy_max));
+        json_object_set_new(o, "port_occ_bytes", json_pack(
+            "{s:I,s:I,s:I,s:I}", "p50", (json_int_t)ebf_hist_quantile(&r->port_occ, 0.5),
+            "p99", (json_int_t)ebf_hist_quantile(&r->port_occ, 0.99),
+            "p999", (json_int_t)ebf_hist_quantile(&r->port_occ, 0.999),
+            "max", (json_int_t)r->port_occ.max));
+    }
+    if (o && c->ack_port)
+        json_object_set_new(o, "ack_drops", json_integer((json_int_t)r->ack_drops));
     if (!o)
         return -ENOMEM;
     json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));

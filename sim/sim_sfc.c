@@ -19,17 +19,22 @@ static void free_frame(void *frame, void *arg)
     (void)arg;
 }
 
-int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
+/* SFC k's event table and credit scheduler, empty, every node granted
+ * its credits; 0 or -errno (err says which refused). */
+static int builder(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
 {
     const struct sim_conf *c = f->c;
     struct sim_sfc *s = &f->sfc[k];
-    uint64_t bps = (uint64_t)(c->link_gbps * 1e9), lat = (uint64_t)(c->link_latency_us * PS_PER_US);
     struct sfc_evtab_conf tc = {
         .capacity = c->capacity,
         .max_frames = c->capacity * c->sources * f->n_pieces,
         .n_sources = (uint16_t)c->sources,
-        .done_window = 4096,
+        /* The SFC daemon's 65,536 ids (sfc_dp_make.c) when failover is on
+         * (a replayed id may be that old); without it ids come in order
+         * and 4,096 keep the tables small (512 KiB an SFC less). */
+        .done_window = c->failover ? 1u << 16 : 4096,
         .free_frame = free_frame,
+        .lowmark = s->fo.lowmark,
     };
 
     s->tab = sfc_evtab_create(&tc);
@@ -39,16 +44,31 @@ int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
                  s->tab ? "credit scheduler" : "event table", strerror(errno));
         return -errno;
     }
+    for (uint16_t n = 0; n < c->nodes_per_sfc; n++)
+        sfc_credit_grant(s->credit, n, c->credits);
+    return 0;
+}
+
+int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
+{
+    const struct sim_conf *c = f->c;
+    struct sim_sfc *s = &f->sfc[k];
+    uint64_t bps = (uint64_t)(c->link_gbps * 1e9), lat = (uint64_t)(c->link_latency_us * PS_PER_US);
+    int rc;
+
+    if (c->failover && sim_fo_sfc_init(f, k) != 0)
+        return snprintf(err, errlen, "out of memory"), -ENOMEM;
+    if ((rc = builder(f, k, err, errlen)))
+        return rc;
     if (sim_port_init(&s->port, bps, lat, (uint32_t)(c->switch_buffer_kb * 1024)) ||
         sim_port_init(&s->uplink, bps, lat, 0))
         return snprintf(err, errlen, "out of memory"), -ENOMEM;
-    for (uint16_t n = 0; n < c->nodes_per_sfc; n++)
-        sfc_credit_grant(s->credit, n, c->credits);
     s->on_events = (uint32_t)(c->throttle_on * c->capacity);
     s->off_events = (uint32_t)(c->throttle_off * c->capacity);
     ebf_idset_init(&s->acked_ids);
     ebf_idset_init(&s->lost_ids);
     ebf_idset_init(&s->late_ids);
+    ebf_idset_init(&s->ackdrop_ids);
     return 0;
 }
 
@@ -62,6 +82,8 @@ void sim_sfc_fini(struct sim_farm *f, uint32_t k)
         sfc_credit_destroy(s->credit);
     sim_port_fini(&s->port);
     sim_port_fini(&s->uplink);
+    if (f->c->failover)
+        sim_fo_sfc_fini(f, k);
 }
 
 uint32_t sim_sfc_held(const struct sim_farm *f, uint32_t k)
@@ -83,6 +105,7 @@ static void lose(struct sim_sfc *s, enum sim_lost why, uint64_t id)
 /* Busy the SFC's lcore for cost ns from now (or from when it is free). */
 static uint64_t cpu(struct sim_sfc *s, uint64_t now, double cost_ns)
 {
+    s->busy_ps += (uint64_t)(cost_ns * PS_PER_NS);
     s->cpu_busy = (s->cpu_busy > now ? s->cpu_busy : now) + (uint64_t)(cost_ns * PS_PER_NS);
     return s->cpu_busy;
 }
@@ -153,7 +176,8 @@ static void dispatch(struct sim_farm *f, uint32_t k)
 
 void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev)
 {
-    struct sim_sfc *s = &f->sfc[ev->obj];
+    uint32_t k = ev->obj & ~(1u << 31);
+    struct sim_sfc *s = &f->sfc[k];
     uint32_t p = ev->aux >> 7, last = p + 1 == f->n_pieces;
     uint32_t len = last ? f->c->frag_bytes - p * f->max_piece : f->max_piece;
     uint64_t arr;
@@ -163,20 +187,23 @@ void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev)
         f->in_flight--;
         return;
     }
-    if (sim_port_send(&s->port, f->now, len + EBF_FRAG_HLEN + EBF_UDP_HLEN + EBF_IPV4_HLEN +
-                      EBF_ETH_HLEN + WIRE_EXTRA, &arr) != 0) {
+    uint32_t wire = len + EBF_FRAG_HLEN + EBF_UDP_HLEN + EBF_IPV4_HLEN + EBF_ETH_HLEN + WIRE_EXTRA;
+    int rc = sim_port_send(&s->port, f->now, wire, &arr);
+    ebf_hist_add(&f->r->port_occ, rc == 0 ? s->port.occ - wire : s->port.occ);
+    if (rc != 0) {
         f->r->switch_drops++;
         f->r->series.drops[sim_bin(f)]++;
         f->in_flight--;
         return;
     }
     uint64_t done = cpu(s, arr, f->c->sfc_frame_ns);
-    sim_push(f, done, EV_FRAG_SFC, ev->obj, ev->aux, ev->arg, ev->t0);
+    sim_push_x(f, done, EV_FRAG_SFC, ev->obj, ev->aux, ev->arg, ev->t0, ev->x);
 }
 
 void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
 {
-    struct sim_sfc *s = &f->sfc[ev->obj];
+    uint32_t k = ev->obj & ~(1u << 31), replayed = ev->obj >> 31;
+    struct sim_sfc *s = &f->sfc[k];
     uint32_t p = ev->aux >> 7, slot;
     struct ebf_frag_hdr h = {
         .source = ev->aux & 0x7f,
@@ -193,12 +220,18 @@ void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
         f->r->dead_sfc_frames++;
         return;
     }
+    if (f->c->failover)
+        sim_fo_frag(f, k, h.source, ev->arg, ev->x);
     enum sfc_add_result rc = sfc_evtab_add(s->tab, &h, &piece_marker, 0, f->now, &slot);
+    if (replayed && (rc == SFC_ADD_PARTIAL || rc == SFC_ADD_COMPLETE))
+        s->fo.replayed[slot] = 1;
     if (rc == SFC_ADD_COMPLETE)
-        dispatch(f, ev->obj);
+        dispatch(f, k);
     else if (rc == SFC_ADD_TABLE_FULL)
         lose(s, SIM_LOST_TABLE_FULL, ev->arg);
-    throttle(f, ev->obj);
+    else if (rc == SFC_ADD_STALE)    /* older than the done window: refused */
+        f->r->stale_pieces++;
+    throttle(f, k);
 }
 
 /* --- Acks, timeouts, dead nodes ------------------------------------------- */
@@ -242,11 +275,37 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
     s->incomplete += e->incomplete;
     s->acked_digest += ebf_mix64(ev->arg);
     ebf_idset_add(&s->acked_ids, ev->arg);
+    if (f->c->failover && s->fo.replayed[slot]) {
+        s->fo.replayed[slot] = 0;
+        s->fo.replay_acked++;
+        f->r->recovered_s = (double)f->now / PS_PER_S;
+    }
     sfc_evtab_release(s->tab, slot);
     sfc_credit_ack(s->credit, n);
     sfc_credit_grant(s->credit, n, 1);
     dispatch(f, k);
     throttle(f, k);
+}
+
+/* An ack (credit frame of one ack) reaches the switch port toward its
+ * SFC: it queues behind the fragments there and drops when the buffer is
+ * full; a dropped ack leaves its event unacked and its credit gone, as
+ * in the farm (the node does not send it again). */
+void sim_sfc_ack_sw(struct sim_farm *f, const struct sim_ev *ev)
+{
+    struct sim_sfc *s = &f->sfc[ev->obj / f->c->nodes_per_sfc];
+    uint32_t len = EBF_CREDIT_HLEN + EBF_ACK_LEN + EBF_UDP_HLEN + EBF_IPV4_HLEN + EBF_ETH_HLEN +
+                   WIRE_EXTRA;
+    uint64_t arr;
+
+    if (s->dead)
+        return;
+    if (sim_port_send(&s->port, f->now, len, &arr) != 0) {
+        f->r->ack_drops++;
+        ebf_idset_add(&s->ackdrop_ids, ev->arg);
+        return;
+    }
+    sim_push(f, arr, EV_ACK_SFC, ev->obj, ev->aux, ev->arg, 0);
 }
 
 /* Drained: the triggers stopped, no fragment on its way, nothing held,
@@ -281,15 +340,45 @@ void sim_sfc_tick(struct sim_farm *f, uint32_t k)
  * sfc_nodes_check and sfc_nodes_take_back (sfc/sfc_nodes.c), no credit,
  * and every event it holds back to the head of the ready queue. A stall
  * that is over by now changes nothing. */
+static void declare(struct sim_farm *f, uint32_t node);
+
 void sim_sfc_node_check(struct sim_farm *f, uint32_t node)
+{
+    struct sim_node *x = &f->node[node];
+    struct sim_sfc *s = &f->sfc[node / f->c->nodes_per_sfc];
+
+    if (s->dead || x->declared || !(x->dead || f->now < x->stall_until))
+        return;
+    declare(f, node);
+}
+
+/* A restarted node's first frame (a newer epoch): as sfc_nodes_heard's
+ * rejoin (sfc/sfc_nodes.c), the old incarnation is declared dead first if
+ * it was not (its events to other nodes), then the node is alive with the
+ * new frame's credits. */
+void sim_sfc_node_hello(struct sim_farm *f, uint32_t node)
+{
+    struct sim_sfc *s = &f->sfc[node / f->c->nodes_per_sfc];
+
+    if (s->dead)
+        return;
+    if (!f->node[node].declared)
+        declare(f, node);
+    f->node[node].declared = 0;
+    f->r->l.rejoins++;
+    sfc_credit_grant(s->credit, (uint16_t)(node % f->c->nodes_per_sfc), f->c->credits);
+    dispatch(f, node / f->c->nodes_per_sfc);
+}
+
+/* The node is declared dead: no credit, and every event it holds back to
+ * the head of the ready queue, then out to the others. */
+static void declare(struct sim_farm *f, uint32_t node)
 {
     struct sim_node *x = &f->node[node];
     uint32_t k = node / f->c->nodes_per_sfc, cnt = 0;
     uint16_t n = (uint16_t)(node % f->c->nodes_per_sfc);
     struct sim_sfc *s = &f->sfc[k];
 
-    if (s->dead || x->declared || !(x->dead || f->now < x->stall_until))
-        return;
     x->declared = 1;
     f->r->l.nodes_dead++;
     sfc_credit_revoke(s->credit, n);
@@ -302,6 +391,35 @@ void sim_sfc_node_check(struct sim_farm *f, uint32_t node)
     }
     f->r->l.redispatched += cnt;
     dispatch(f, k);
+}
+
+/* SFC k starts again (sfc_restart): a new process, so an empty table,
+ * fresh credits, a new epoch of release frames (sim_fo_sfc_restart); what
+ * it acked and lost before stays on record. When the readouts declared it
+ * dead it stays out (the daemons have no join yet): it stays dead here. */
+void sim_sfc_restart(struct sim_farm *f, uint32_t k)
+{
+    struct sim_sfc *s = &f->sfc[k];
+    char err[128];
+
+    if (!s->dead || (f->ro.view.out >> k & 1))
+        return;
+    sfc_evtab_destroy(s->tab);
+    sfc_credit_destroy(s->credit);
+    s->tab = NULL;
+    s->credit = NULL;
+    sim_fo_sfc_restart(f, k);
+    if (builder(f, k, err, sizeof(err)) != 0) {
+        f->err = -ENOMEM;
+        return;
+    }
+    for (uint32_t n = k * f->c->nodes_per_sfc; n < (k + 1) * f->c->nodes_per_sfc; n++)
+        f->node[n].declared = 0;
+    s->dead = 0;
+    s->throttle_want = 0;
+    s->cpu_busy = f->now;
+    f->r->sfc_restarts++;
+    sim_push(f, f->now + f->tick, EV_SFC_TICK, k, 0, 0, 0);
 }
 
 void sim_sfc_die(struct sim_farm *f, uint32_t k)
@@ -322,6 +440,8 @@ void sim_sfc_leftovers(struct sim_farm *f, uint32_t k)
     struct sim_sfc *s = &f->sfc[k];
 
     f->r->port_peak_sum += s->port.peak_occ;
+    if (f->now && (double)s->busy_ps / (double)f->now > f->r->sfc_busy_max)
+        f->r->sfc_busy_max = (double)s->busy_ps / (double)f->now;
     if (s->port.peak_occ > f->r->port_peak)
         f->r->port_peak = s->port.peak_occ;
     if (s->dead)

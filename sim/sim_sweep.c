@@ -10,7 +10,8 @@
 
 static const char *const fig_names[SIM_FIG_N] = {
     "rate_per_s", "latency_p50_ms", "latency_p99_ms", "drop_fraction", "incomplete_fraction",
-    "lost_fraction", "port_peak_kib", "evtab_peak", "held_fraction", "closed",
+    "lost_fraction", "port_peak_kib", "evtab_peak", "held_fraction", "latency_max_ms",
+    "replay_peak_kib", "closed",
 };
 
 const char *sim_fig_name(enum sim_fig f)
@@ -36,6 +37,8 @@ void sim_sweep_figures(const struct sim_conf *c, const struct sim_result *r, dou
     fig[SIM_FIG_PORT_PEAK_KB] = r->port_peak / 1024.0;
     fig[SIM_FIG_EVTAB_PEAK] = r->evtab_peak;
     fig[SIM_FIG_HELD_FRAC] = ratio(r->held_s, c->duration_s);
+    fig[SIM_FIG_MAX_MS] = (double)r->latency_ns.max / 1e6;
+    fig[SIM_FIG_REPLAY_PEAK_KB] = (double)r->replay_peak_bytes / 1024.0;
     fig[SIM_FIG_CLOSED] = l->closed ? 1 : 0;
 }
 
@@ -84,7 +87,8 @@ static void fold(struct sim_sweep *s, unsigned i, unsigned k, const double *fig)
 }
 
 int sim_sweep_run(const struct sim_conf *c, const char *spec, unsigned seeds,
-                  struct sim_sweep *s, struct sim_result *r, char *err, size_t errlen)
+                  struct sim_sweep *s, struct sim_result *r, sim_progress_fn progress,
+                  char *err, size_t errlen)
 {
     double fig[SIM_FIG_N];
     char text[64];
@@ -102,7 +106,7 @@ int sim_sweep_run(const struct sim_conf *c, const char *spec, unsigned seeds,
                 return rc;
             run.seed = c->seed + k;
             if ((rc = sim_conf_check(&run, err, errlen)) ||
-                (rc = sim_run(&run, r, NULL, NULL, err, errlen)))
+                (rc = sim_run(&run, r, progress, NULL, err, errlen)))
                 return rc;
             sim_sweep_figures(&run, r, fig);
             fold(s, i, k, fig);

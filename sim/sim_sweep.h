@@ -19,6 +19,8 @@ enum sim_fig {
     SIM_FIG_PORT_PEAK_KB,    /* most KiB any SFC switch port held */
     SIM_FIG_EVTAB_PEAK,      /* most events any SFC held */
     SIM_FIG_HELD_FRAC,       /* readouts held by the throttle / trigger time */
+    SIM_FIG_MAX_MS,          /* latency trigger -> ack, the longest */
+    SIM_FIG_REPLAY_PEAK_KB,  /* failover: most KiB one source's replay buffer held */
     SIM_FIG_CLOSED,          /* 1 when the ledger closed */
     SIM_FIG_N
 };
@@ -42,22 +44,25 @@ const char *sim_fig_name(enum sim_fig f);
 /*
  * s->key = each of the comma-separated values of spec ("KEY=a,b,c", at most
  * SIM_SWEEP_MAX, each a number) and s->seeds seeds from c->seed on: runs
- * c with that key and seed (r is scratch) and keeps each figure's mean,
- * min and max over the seeds. Returns 0, -EINVAL (a bad spec or value,
- * with err) or what sim_run returned.
+ * c with that key and seed (r is scratch; progress, unless NULL, is each
+ * run's, as sim_run's) and keeps each figure's mean, min and max over the
+ * seeds. Returns 0, -EINVAL (a bad spec or value, with err) or what
+ * sim_run returned.
  */
 int sim_sweep_run(const struct sim_conf *c, const char *spec, unsigned seeds,
-                  struct sim_sweep *s, struct sim_result *r, char *err, size_t errlen);
+                  struct sim_sweep *s, struct sim_result *r, sim_progress_fn progress,
+                  char *err, size_t errlen);
 
 /* The sweep as a table (text) or one JSON object; the same sweep prints
  * the same bytes. */
 void sim_sweep_text(FILE *out, const char *farm, const struct sim_sweep *s);
 void sim_sweep_json(FILE *out, const char *farm, const struct sim_sweep *s);
 
-/* Four plots of the figures against the swept value, each point the mean
- * with a bar from min to max over the seeds: decided rate, latency p50 and
- * p99 (log), dropped and incomplete fractions, event-table and port peaks.
- * 0 or -errno. */
+/* Five plots of the figures against the swept value, each point the mean
+ * with a bar from min to max over the seeds: decided rate, latency p50,
+ * p99 and max (log), dropped, incomplete and lost fractions and time
+ * held, event-table and port peaks, the replay buffer's peak. 0 or
+ * -errno. */
 int sim_sweep_svg(const char *path, const char *farm, const struct sim_sweep *s);
 
 #endif /* SIM_SWEEP_H */

@@ -751,12 +751,13 @@ static const struct bad_frag bad_frags[] = {
       EBF_R_BAD_LENGTH },
     { "piece_len 101", EBF_ENCAP_ETH, { { M_SET16, AT_EBF, 24, 101 } }, 0, EBF_R_TRUNCATED },
     { "piece_len 99", EBF_ENCAP_ETH, { { M_SET16, AT_EBF, 24, 99 } }, FIX_CRC, EBF_R_OK },
-    /* flags: EBF_FRAGF_PREBUILT is known, the rest reserved */
+    /* flags: EBF_FRAGF_PREBUILT and EBF_FRAGF_REPLAY are known, the rest reserved */
     { "flags 0x0001", EBF_ENCAP_ETH, { { M_SET16, AT_EBF, 26, EBF_FRAGF_PREBUILT } }, FIX_CRC,
       EBF_R_OK },
-    { "flags 0x0002", EBF_ENCAP_ETH, { { M_SET16, AT_EBF, 26, 0x0002 } }, FIX_CRC,
-      EBF_R_BAD_FIELD },
-    { "flags 0x0003", EBF_ENCAP_UDP, { { M_SET16, AT_EBF, 26, 0x0003 } }, FIX_CRC,
+    { "flags 0x0002", EBF_ENCAP_ETH, { { M_SET16, AT_EBF, 26, EBF_FRAGF_REPLAY } }, FIX_CRC,
+      EBF_R_OK },
+    { "flags 0x0003", EBF_ENCAP_UDP, { { M_SET16, AT_EBF, 26, 0x0003 } }, FIX_CRC, EBF_R_OK },
+    { "flags 0x0004", EBF_ENCAP_UDP, { { M_SET16, AT_EBF, 26, 0x0004 } }, FIX_CRC,
       EBF_R_BAD_FIELD },
     { "flags 0x8000", EBF_ENCAP_UDP, { { M_SET16, AT_EBF, 26, 0x8000 } }, FIX_CRC,
       EBF_R_BAD_FIELD },

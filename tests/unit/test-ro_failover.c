@@ -34,7 +34,9 @@ START_TEST(test_failover_detect)
         hear(&fo, 0, 0, t, 0, 0, 0, t * MS);
     ck_assert_uint_eq(ro_failover_poll(&fo, 120 * MS - 1), 0);
     ck_assert_uint_eq(ro_failover_poll(&fo, 120 * MS), 1u << 1);
-    ck_assert_uint_eq(ro_failover_poll(&fo, 500 * MS), 1u << 0); /* 0 silent since 110 */
+    for (uint64_t t = 130; t < 210; t += 10)   /* polled every 10 ms: not our stall */
+        ck_assert_uint_eq(ro_failover_poll(&fo, t * MS), 0);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 210 * MS), 1u << 0);  /* 0 silent since 110 */
     ck_assert_uint_eq(fo.deaths, 2);
     ck_assert_uint_eq(fo.out, 3);
     /* place 2 never heard: still routed to; every event goes there */
@@ -64,8 +66,35 @@ START_TEST(test_failover_stale_and_fenced)
 }
 END_TEST
 
-/* A join at id 2000 switches exactly there; a leave likewise; an id
- * already passed is counted late and ignored. */
+/* A place heard at a new epoch while still routed to (restarted or
+ * fenced within the detection bound) is out at once, reported once by the
+ * next poll for replay, and its join (in the same frame) brings it back
+ * at the join id. */
+START_TEST(test_failover_reborn)
+{
+    struct ro_failover fo;
+
+    ck_assert_int_eq(ro_failover_init(&fo, 2, 100 * MS), 0);
+    ck_assert_int_eq(hear(&fo, 0, 0, 1, 0, 0, 0, 0), 1);
+    ck_assert_int_eq(hear(&fo, 1, 0, 1, 0, 0, 0, 0), 1);
+    ck_assert_int_eq(hear(&fo, 1, 1, 0, EBF_RELF_JOIN, 5000, 100, 50 * MS), 1);
+    ck_assert_uint_eq(fo.out, 1u << 1);
+    ck_assert_uint_eq(fo.deaths, 1);
+    ck_assert_uint_eq(ro_failover_place(&fo, 101), 0);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 60 * MS), 1u << 1);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 61 * MS), 0);           /* reported once */
+    ck_assert_int_eq(hear(&fo, 1, 1, 1, EBF_RELF_JOIN, 5000, 200, 70 * MS), 1);
+    ck_assert_uint_eq(fo.deaths, 1);                                /* same epoch: no death */
+    ck_assert_uint_eq(ro_failover_place(&fo, 4999), 0);
+    ck_assert_uint_eq(ro_failover_place(&fo, 5001), 1);
+    ck_assert_uint_eq(fo.joins, 1);
+    ck_assert_uint_eq(fo.out, 0);
+}
+END_TEST
+
+/* A join at id 2000 while every place is out applies early; with a
+ * place live, a join at 3000 switches exactly there, a leave likewise; an
+ * id already passed is counted late and ignored. */
 START_TEST(test_failover_join_leave)
 {
     struct ro_failover fo;
@@ -78,8 +107,10 @@ START_TEST(test_failover_join_leave)
     hear(&fo, 0, 1, 0, 0, 0, 1500, 110 * MS);
     hear(&fo, 1, 1, 0, EBF_RELF_JOIN, 2000, 1500, 110 * MS);
     ck_assert_uint_eq(fo.next_change, 2000);
-    ck_assert_uint_eq(ro_failover_place(&fo, 1999), EBF_ROUTE_NONE);  /* 0 still out */
-    ck_assert_uint_eq(ro_failover_place(&fo, 2000), 1);               /* 1 back; 0 still out */
+    /* every place out: 1's join applies early, at 1999 (0 still out) */
+    ck_assert_uint_eq(ro_failover_place(&fo, 1999), 1);
+    ck_assert_uint_eq(fo.join_early, 1);
+    ck_assert_uint_eq(ro_failover_place(&fo, 2000), 1);
     ck_assert_uint_eq(ro_failover_place(&fo, 2001), 1);
     ck_assert_uint_eq(ro_failover_place(&fo, 2002), 1);
     ck_assert_uint_eq(fo.joins, 1);
@@ -101,8 +132,68 @@ START_TEST(test_failover_join_leave)
     ck_assert_uint_eq(ro_failover_place(&fo, 4001), 0);               /* 1 left */
     ck_assert_uint_eq(fo.leaves, 1);
     /* a place out by leave is not declared dead when silent */
-    ck_assert_uint_eq(ro_failover_poll(&fo, 10000 * MS), 1u << 0);
+    uint64_t died = 0;
+    for (uint64_t t = 130; t <= 400; t += 10)
+        died |= ro_failover_poll(&fo, t * MS);
+    ck_assert_uint_eq(died, 1u << 0);
     ck_assert_int_eq(ro_failover_init(&fo, 0, 1), -EINVAL);
+}
+END_TEST
+
+/* The readout's own stall (no poll for over half the bound) is not the
+ * places' silence: after a 300 ms gap nothing dies; a place silent for
+ * the bound of polled time after it does. */
+START_TEST(test_failover_own_stall)
+{
+    struct ro_failover fo;
+
+    ck_assert_int_eq(ro_failover_init(&fo, 2, 100 * MS), 0);
+    ck_assert_int_eq(hear(&fo, 0, 0, 1, 0, 0, 0, 0), 1);
+    ck_assert_int_eq(hear(&fo, 1, 0, 1, 0, 0, 0, 0), 1);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 10 * MS), 0);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 310 * MS), 0);     /* stalled 300 ms */
+    ck_assert_uint_eq(fo.own_stalls, 1);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 340 * MS), 0);
+    ck_assert_int_eq(hear(&fo, 0, 0, 2, 0, 0, 0, 350 * MS), 1);
+    for (uint64_t t = 360; t < 400; t += 10)
+        ck_assert_uint_eq(ro_failover_poll(&fo, t * MS), 0);
+    /* place 1: last heard at 0, moved on by 300 ms: silent 100 ms at 400 */
+    ck_assert_uint_eq(ro_failover_poll(&fo, 400 * MS), 1u << 1);
+    ck_assert_uint_eq(fo.deaths, 1);
+    /* a frame heard after the last poll is not moved by a stall: it is
+     * never in the future (a place silent since is dead 100 ms later) */
+    ck_assert_int_eq(hear(&fo, 0, 0, 3, 0, 0, 0, 405 * MS), 1);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 500 * MS), 0);     /* stalled 100 ms */
+    ck_assert_uint_eq(fo.own_stalls, 2);
+    ck_assert_uint_eq(fo.last_ns[0], 405 * MS);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 504 * MS), 0);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 505 * MS), 1u << 0);
+}
+END_TEST
+
+/* Every place out and a join pending: it applies at once (join_early),
+ * from the event asked; with none pending the route stays none. */
+START_TEST(test_failover_join_early)
+{
+    struct ro_failover fo;
+
+    ck_assert_int_eq(ro_failover_init(&fo, 2, 100 * MS), 0);
+    hear(&fo, 0, 0, 1, 0, 0, 0, 0);
+    hear(&fo, 1, 0, 1, 0, 0, 0, 0);
+    ck_assert_uint_eq(ro_failover_place(&fo, 10), 0);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 100 * MS), 3);
+    ck_assert_uint_eq(ro_failover_place(&fo, 11), EBF_ROUTE_NONE);
+    ck_assert_int_eq(ro_failover_join_early(&fo, 11), 0);
+    hear(&fo, 0, 1, 0, EBF_RELF_JOIN, 90000, 12, 110 * MS);
+    ck_assert_uint_eq(fo.join_at[0], 90000);
+    ck_assert_uint_eq(ro_failover_place(&fo, 12), 0);
+    ck_assert_uint_eq(ro_failover_place(&fo, 13), 0);
+    ck_assert_uint_eq(fo.join_early, 1);
+    ck_assert_uint_eq(fo.joins, 1);
+    ck_assert_uint_eq(fo.out, 1u << 1);
+    ck_assert_uint_eq(fo.next_change, RO_FO_NEVER);
+    ck_assert_int_eq(ro_failover_join_early(&fo, 14), 1);   /* a place live: nothing */
+    ck_assert_uint_eq(fo.join_early, 1);
 }
 END_TEST
 
@@ -117,6 +208,9 @@ Suite *ro_failover_suite(void)
     tcase_add_test(tc, test_failover_detect);
     tcase_add_test(tc, test_failover_stale_and_fenced);
     tcase_add_test(tc, test_failover_join_leave);
+    tcase_add_test(tc, test_failover_reborn);
+    tcase_add_test(tc, test_failover_own_stall);
+    tcase_add_test(tc, test_failover_join_early);
     suite_add_tcase(s, tc);
     return s;
 }

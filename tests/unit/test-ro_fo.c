@@ -104,23 +104,50 @@ START_TEST(test_fo_room)
 }
 END_TEST
 
-/* A dead place's records are freed unreplayed (replay is not wired):
- * 3 of place 1 forgotten, place 0's 3 still held. */
-START_TEST(test_fo_forget)
+/* The hold for room: 1 MiB of 100 KiB events, full after 10; held (1)
+ * until hold_max, then the oldest are dropped until one fits (1 here)
+ * and the time held is counted; a later room ends nothing more. */
+START_TEST(test_fo_hold)
 {
-    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100);
-    uint32_t next[2][2] = {{0, 0}, {0, 0}};
+    struct ro_fo *f = ro_fo_create(sfc_mac, 1, 4, 2, 1, 102400, 102400);
+    uint32_t next[2] = {0, 0};
 
     ck_assert_ptr_nonnull(f);
-    for (uint64_t e = 0; e < 6; e++) {
-        uint16_t p = (uint16_t)(e % 2);
-        next[p][0]++, next[p][1]++;
-        ro_fo_sent(f, e, p, 100, next[p]);
+    ck_assert_uint_eq(f->hold_max_ns, 1000000000ull);
+    ck_assert_int_eq(ro_fo_hold(f, 5), 0);
+    for (uint64_t e = 0; e < 10; e++) {
+        next[0]++, next[1]++;
+        ro_fo_sent(f, e, 0, 102400, next);
     }
-    ro_fo_forget(f, 1, next[1]);
-    ck_assert_uint_eq(f->forgotten, 3);
-    ck_assert_uint_eq(f->rb.held_events, 3);
-    ck_assert_uint_eq(f->rb.held_bytes, 300);
+    ck_assert_int_eq(ro_fo_hold(f, 1000), 1);
+    ck_assert_int_eq(ro_fo_hold(f, 1000 + 999999999ull), 1);
+    ck_assert_uint_eq(f->rb.dropped, 0);
+    ck_assert_int_eq(ro_fo_hold(f, 1000 + 1000000000ull), 0);
+    ck_assert_uint_eq(f->rb.dropped, 1);
+    ck_assert_uint_eq(f->rb.held_events, 9);
+    ck_assert_uint_eq(f->held_ns, 1000000000ull);
+    ck_assert_uint_eq(f->full_since_ns, 0);
+    ro_fo_destroy(f);
+}
+END_TEST
+
+/* A record of a place already out (it died while the event was being
+ * sent) is kept, to be replayed; the highest low per place is kept. */
+START_TEST(test_fo_sent_to_dead)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100);
+    uint32_t next[2] = {1, 1};
+    uint8_t buf[256];
+
+    ck_assert_ptr_nonnull(f);
+    f->view.out = 1u << 1;
+    ro_fo_sent(f, 7, 1, 100, next);
+    ck_assert_uint_eq(f->rb.held_events, 1);
+    size_t n = release_frame(buf, sfc_mac[0], 0, 1, 40, 1, 1);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000), 1);
+    n = release_frame(buf, sfc_mac[0], 0, 2, 30, 1, 1);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 2000), 1);
+    ck_assert_uint_eq(f->low[0], 40);
     ro_fo_destroy(f);
 }
 END_TEST
@@ -135,7 +162,8 @@ Suite *ro_fo_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_fo_release);
     tcase_add_test(tc, test_fo_room);
-    tcase_add_test(tc, test_fo_forget);
+    tcase_add_test(tc, test_fo_hold);
+    tcase_add_test(tc, test_fo_sent_to_dead);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -105,6 +105,49 @@ END_TEST
 
 /* The bound: records and bytes; ids must increase; drop frees the oldest
  * unreleased one. */
+/* ro_replay_next_in: the records of a set of places in id order, with
+ * releases (and the head's trim) between calls. */
+START_TEST(test_replay_next_in)
+{
+    struct ro_replay rb;
+    struct ro_replay_rec *r;
+    uint32_t cur;
+
+    ck_assert_int_eq(ro_replay_init(&rb, 16, 1 << 20, 2), 0);
+    push_n(&rb, 6, 100); /* place 0: 10, 12, 14; place 1: 11, 13, 15 */
+    cur = rb.head;
+    r = ro_replay_next_in(&rb, 1u << 1, &cur);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(r->id, 11);
+    /* place 0 releases 10 and 12: the head moves to 11 (not released) */
+    const uint32_t a[2] = {2, 2};
+    ck_assert_uint_eq(ro_replay_release(&rb, 0, 13, a), 2);
+    r = ro_replay_next_in(&rb, 1u << 1, &cur);
+    ck_assert_uint_eq(r->id, 13);
+    ro_replay_moved(&rb, r, 0, a);      /* 13 now on place 0: not seen again */
+    r = ro_replay_next_in(&rb, 1u << 1, &cur);
+    ck_assert_uint_eq(r->id, 15);
+    ck_assert_ptr_null(ro_replay_next_in(&rb, 1u << 1, &cur));
+    /* both places, from the head: 11 (place 1), 13 (moved to 0), 14, 15 */
+    uint64_t want[] = {11, 13, 14, 15};
+    cur = rb.head;
+    for (unsigned i = 0; i < 4; i++) {
+        r = ro_replay_next_in(&rb, 3, &cur);
+        ck_assert_ptr_nonnull(r);
+        ck_assert_uint_eq(r->id, want[i]);
+    }
+    ck_assert_ptr_null(ro_replay_next_in(&rb, 3, &cur));
+    /* a cursor the head passed restarts at the head */
+    cur = rb.head;
+    const uint32_t all[2] = {9, 9};
+    ck_assert_uint_eq(ro_replay_release(&rb, 1, 12, all), 1);     /* 11: the head moves */
+    r = ro_replay_next_in(&rb, 3, &cur);
+    ck_assert_uint_eq(r->id, 13);
+    ck_assert_uint_eq(rb.replayed, 1);
+    ro_replay_fini(&rb);
+}
+END_TEST
+
 START_TEST(test_replay_bound_and_drop)
 {
     struct ro_replay rb;
@@ -158,6 +201,7 @@ Suite *ro_replay_suite(void)
     tcase_add_test(tc, test_replay_seq_wraps);
     tcase_add_test(tc, test_replay_dead_place);
     tcase_add_test(tc, test_replay_bound_and_drop);
+    tcase_add_test(tc, test_replay_next_in);
     suite_add_tcase(s, tc);
     return s;
 }

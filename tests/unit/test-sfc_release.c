@@ -88,6 +88,43 @@ START_TEST(test_release_low_and_make)
 }
 END_TEST
 
+/* Leave (the drain's entry point) is announced until changed; a join
+ * until its time; a new epoch is newer and restarts the numbering; the
+ * join id covers the ids made since and the margin. */
+START_TEST(test_release_announce)
+{
+    struct sfc_release rel;
+    uint64_t at = 99;
+
+    sfc_release_init(&rel, 1, 7, 10 * MS);
+    ck_assert_uint_eq(sfc_release_flags(&rel, 0, &at), 0);
+    ck_assert_uint_eq(at, 0);
+    sfc_release_leave(&rel, 5000);
+    ck_assert_uint_eq(sfc_release_flags(&rel, UINT64_MAX - 1, &at), EBF_RELF_LEAVE);
+    ck_assert_uint_eq(at, 5000);
+    sfc_release_announce(&rel, EBF_RELF_JOIN, 9000, 200 * MS);
+    ck_assert_uint_eq(sfc_release_flags(&rel, 200 * MS - 1, &at), EBF_RELF_JOIN);
+    ck_assert_uint_eq(at, 9000);
+    ck_assert_uint_eq(sfc_release_flags(&rel, 200 * MS, &at), 0);
+    ck_assert_uint_eq(at, 0);
+    ck_assert_uint_eq(sfc_release_flags(&rel, 100 * MS, &at), 0);      /* gone for good */
+
+    rel.seq = 41;
+    sfc_release_new_epoch(&rel, 7);             /* not newer: + 1 */
+    ck_assert_uint_eq(rel.epoch, 8);
+    ck_assert_uint_eq(rel.seq, 0);
+    sfc_release_new_epoch(&rel, 300);
+    ck_assert_uint_eq(rel.epoch, 300);
+    ck_assert(ebf_release_newer(300, 0, 8, 41));
+
+    /* 100k ids/s, heard 3 s ago, margin 0.2 s (20000 ids, raised to 65536) */
+    ck_assert_uint_eq(sfc_release_join_id(1000, 100000, 3.0, 0.2), 1000 + 320000 + 65536 - 20000);
+    /* slow: the margin is at least 65536 ids */
+    ck_assert_uint_eq(sfc_release_join_id(1000, 100, 1.0, 0.2), 1000 + 120 + 65536 - 20);
+    ck_assert_uint_eq(sfc_release_join_id(1000, 0, 1.0, 0.2), 1000 + 65536);
+}
+END_TEST
+
 Suite *sfc_release_suite(void);
 
 Suite *sfc_release_suite(void)
@@ -98,6 +135,7 @@ Suite *sfc_release_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_release_period);
     tcase_add_test(tc, test_release_low_and_make);
+    tcase_add_test(tc, test_release_announce);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -45,6 +45,25 @@ print("" if ok else "FAIL: JSON summary: %s / %s" % (l, self))
 sys.exit(0 if ok else 1)
 PY
 
+# Failover on the same farm: its SFC death loses nothing, the same bytes per
+# seed; --fault adds a second death (two of four SFCs: still nothing lost).
+"$ebfarm" sim "$farm" --set failover=1 --json >"$tmp/fo1.json" 2>/dev/null || fail "failover: exit $?"
+"$ebfarm" sim "$farm" --set failover=1 --json >"$tmp/fo2.json" 2>/dev/null || fail "failover again: exit $?"
+cmp -s "$tmp/fo1.json" "$tmp/fo2.json" || fail "failover: the same seed printed different JSON"
+"$ebfarm" sim "$farm" --set failover=1 --fault "sfc_death 0 3.0" --json >"$tmp/fo3.json" \
+    2>/dev/null || fail "failover, two deaths: exit $?"
+python3 - "$tmp/fo1.json" "$tmp/fo3.json" <<'PY' || rc=1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+ok = all(o["ledger"]["closed"] and o["ledger"]["lost_total"] == 0 for o in (a, b))
+ok = ok and a["failover"]["sfc_deaths"] == 1 and b["failover"]["sfc_deaths"] == 2
+ok = ok and a["failover"]["replayed"] == a["failover"]["replay_acked"] > 0
+print("" if ok else "FAIL: failover: %s / %s" % (a["failover"], b["failover"]))
+sys.exit(0 if ok else 1)
+PY
+"$ebfarm" sim "$farm" --fault "sfc_death 9 1.0" >/dev/null 2>"$tmp/bf.err"
+[ $? -eq 2 ] || fail "--fault on a missing SFC: not exit 2"
+
 # The LHCb 2003 farm loads and closes its ledger (50 ms of farm time).
 "$ebfarm" sim "$root/farms/sim-lhcb2003.yaml" --duration 0.05 >"$tmp/lhcb.txt" 2>/dev/null ||
     fail "sim-lhcb2003: exit $?"
@@ -87,7 +106,7 @@ ok = s["sweep"] == "rate_hz" and s["seeds"] == 2 and s["values"] == [50, 100]
 ok = ok and f["rate_per_s"] == {"mean": [50, 100], "min": [50, 100], "max": [50, 100]}
 ok = ok and f["closed"]["min"] == [1, 1] and f["drop_fraction"]["max"] == [0, 0]
 d = m.parse(sys.argv[2])
-ok = ok and len(d.getElementsByTagName("polyline")) == 8
+ok = ok and len(d.getElementsByTagName("polyline")) == 11
 t = json.load(open(sys.argv[3]))
 ok = ok and t["farm"]["rate_hz"] == 100 and t["events_per_s"] == 100
 i = json.load(open(sys.argv[4]))["figures"]

@@ -72,10 +72,16 @@ static void demo_usage(FILE *out)
             "  --kill-node-after N  SIGKILL node 0 once N events were generated: its\n"
             "                    events go to the other nodes, the ledger must still close\n"
             "  --kill-sfc-after N  kill the last SFC once N events were generated (SIGSTOP,\n"
-            "                    SIGKILL once every readout gave it up): its events are\n"
-            "                    lost as sfc_lost unless its nodes decided them\n"
+            "                    SIGKILL once every readout declared it dead): failover is\n"
+            "                    on (--replay-mb 64 unless given), its events go to the\n"
+            "                    other SFCs and its unreleased ones are replayed\n"
+            "  --freeze-sfc-after N  SIGSTOP the last SFC once N events were generated,\n"
+            "  --freeze-ms T     SIGCONT it T ms later (3000): it fences itself and rejoins\n"
+            "                    (failover on as for --kill-sfc-after)\n"
             "  --replay-mb N     failover: each readout keeps what it sent in N MiB until\n"
-            "                    the SFCs' release frames free it (0, the default: off)\n"
+            "                    the SFCs' release frames free it, and routes around a dead\n"
+            "                    SFC, replaying its share (0: off; the default unless an\n"
+            "                    SFC is killed or frozen)\n"
             "  --stall-nodes-after N  SIGSTOP every node once N events were generated; once\n"
             "                    the SFC has throttled the readout, SIGCONT them after\n"
             "  --stall-ms T      this long (1000); nothing may be lost\n"
@@ -109,8 +115,12 @@ enum {
     OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
     OPT_READOUTS, OPT_SFCS, OPT_KILL_SFC, OPT_WORKERS, OPT_SFC_WORKERS, OPT_SFC_SHARED,
     OPT_STORE, OPT_STORE_MB, OPT_STORE_BUFFER, OPT_STORE_MBS, OPT_CPUS, OPT_IDLE,
-    OPT_REPLAY_MB,
+    OPT_REPLAY_MB, OPT_FREEZE_SFC, OPT_FREEZE_MS,
 };
+
+/* replay_mb until --replay-mb is given: chosen once every option is in. */
+#define DEMO_REPLAY_UNSET UINT32_MAX
+#define DEMO_REPLAY_MB 64u          /* failover's buffer when an SFC is killed or frozen */
 
 /* 0 when dir holds no event files (*.ebfev): every demo is run 1, and its
  * files would clash with those of an earlier one. */
@@ -398,6 +408,10 @@ static int run_opt(int ch, const char *val, struct farm_conf *c, int *json)
     case 'W': return ebf_opt_double(DEMO, "--stall-ms", val, 0, 600000, &c->stall_ms);
     case OPT_KILL_SFC:
         return ebf_opt_u64(DEMO, "--kill-sfc-after", val, 1, UINT64_MAX / 2, &c->kill_sfc_after);
+    case OPT_FREEZE_SFC:
+        return ebf_opt_u64(DEMO, "--freeze-sfc-after", val, 1, UINT64_MAX / 2,
+                           &c->freeze_sfc_after);
+    case OPT_FREEZE_MS: return ebf_opt_double(DEMO, "--freeze-ms", val, 0, 600000, &c->freeze_ms);
     case OPT_REPLAY_MB: {
         uint64_t v;
         int rc = ebf_opt_u64(DEMO, "--replay-mb", val, 0, 65536, &v);
@@ -440,6 +454,14 @@ static int demo_check(int argc, char **argv, struct farm_conf *c, const struct d
                           "(the workers share the readout's one memif link)");
     if (c->kill_sfc_after && c->sfcs < 2)
         return demo_error("--kill-sfc-after needs --sfcs 2 or more");
+    if (c->freeze_sfc_after && c->sfcs < 2)
+        return demo_error("--freeze-sfc-after needs --sfcs 2 or more");
+    /* An SFC killed or frozen: failover on, so that its share is replayed
+     * to the others and nothing is lost (without workers: release frames
+     * come from worker 0 only). */
+    if (c->replay_mb == DEMO_REPLAY_UNSET)
+        c->replay_mb = (c->kill_sfc_after || c->freeze_sfc_after) && c->sfc_workers <= 1
+                           ? DEMO_REPLAY_MB : 0;
     /* release frames come from an SFC's worker 0 only: the other workers'
      * places would never free the readouts' buffers */
     if (c->replay_mb && c->sfc_workers > 1)
@@ -481,6 +503,7 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT},
         {"readouts", 1, 0, OPT_READOUTS}, {"sfcs", 1, 0, OPT_SFCS},
         {"kill-sfc-after", 1, 0, OPT_KILL_SFC}, {"replay-mb", 1, 0, OPT_REPLAY_MB},
+        {"freeze-sfc-after", 1, 0, OPT_FREEZE_SFC}, {"freeze-ms", 1, 0, OPT_FREEZE_MS},
         {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT}, {"store", 1, 0, OPT_STORE},
         {"store-max-file-mb", 1, 0, OPT_STORE_MB}, {"store-buffer-mb", 1, 0, OPT_STORE_BUFFER},
         {"store-max-mbs", 1, 0, OPT_STORE_MBS}, {"cpus", 1, 0, OPT_CPUS},
@@ -522,6 +545,7 @@ int cmd_demo(int argc, char **argv)
     int json = 0;
 
     farm_conf_default(&c);
+    c.replay_mb = DEMO_REPLAY_UNSET;
     if (demo_args(argc, argv, &c, &json))
         return 2;
     if (farm_build_dir(build, sizeof(build)) != 0) {

@@ -17,11 +17,12 @@
 
 static const char usage[] =
     "usage: ebfarm sim FARM.yaml [--json] [--seed N] [--duration S] [--svg FILE]\n"
-    "                 [--set KEY=VALUE]... [--sweep KEY=V1,V2,... [--seeds N]]\n"
+    "                 [--set KEY=VALUE]... [--fault SPEC]... [--sweep KEY=V1,V2,... [--seeds N]]\n"
     "  simulate the farm in virtual time (docs/scale.md): its readouts, switch, SFCs\n"
     "  (the real sfc_evtab and sfc_credit) and nodes, sized and timed by the farm\n"
     "  file's run: keys and its sim: section (links, switch buffers, costs, trigger\n"
-    "  times, faults). Prints the summary with the simulated ledger (--json: one\n"
+    "  times, faults; sim.failover: the daemons' release, route and replay\n"
+    "  modules). Prints the summary with the simulated ledger (--json: one\n"
     "  object); the same seed prints the same bytes. The simulator's own speed\n"
     "  and memory go to stderr, with progress every second for long runs.\n"
     "  --seed N       the PRNG seed (default: sim.seed, else run.seed)\n"
@@ -30,6 +31,7 @@ static const char usage[] =
     "                 percentiles, switch drops (with --sweep: the figures against\n"
     "                 the swept value, min-max bars over the seeds)\n"
     "  --set KEY=VALUE  a sim: key over the farm file's (repeatable)\n"
+    "  --fault SPEC   one more fault, as in sim.faults: \"sfc_death 3 1.0\" (repeatable)\n"
     "  --sweep KEY=V1,V2,...  run once per value of the sim: key and per seed,\n"
     "                 print each figure's mean, min and max (docs/scale.md)\n"
     "  --seeds N      seeds per value of a sweep, from --seed on (1)\n"
@@ -166,6 +168,12 @@ static int option(const char *o, const char *v, struct sim_conf *c, struct opts 
         op->sweep = v;
     else if (!strcmp(o, "--set"))
         return set_kv(c, v);
+    else if (!strcmp(o, "--fault")) {
+        if (sim_conf_fault(c, v, err, sizeof(err))) {
+            fprintf(stderr, "ebfarm sim: option '--fault': %s\n", err);
+            return 2;
+        }
+    }
     else if (!strcmp(o, "--seeds")) {
         char *end;
         unsigned long n = strtoul(v, &end, 10);
@@ -186,7 +194,7 @@ static int option(const char *o, const char *v, struct sim_conf *c, struct opts 
 static int options(int argc, char **argv, struct sim_conf *c, struct opts *op)
 {
     static const char *const valued[] = {"--seed", "--duration", "--svg", "--set",
-                                         "--sweep", "--seeds", NULL};
+                                         "--fault", "--sweep", "--seeds", NULL};
 
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
@@ -221,7 +229,7 @@ static int sweep(const char *farm, const struct sim_conf *c, const struct opts *
 {
     static struct sim_sweep s;
     char err[256];
-    int rc = sim_sweep_run(c, op->sweep, op->seeds, &s, r, err, sizeof(err));
+    int rc = sim_sweep_run(c, op->sweep, op->seeds, &s, r, progress, err, sizeof(err));
 
     if (rc) {
         fprintf(stderr, "ebfarm sim: %s\n", err);

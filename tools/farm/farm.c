@@ -34,6 +34,10 @@ static int one_run(const struct farm_conf *c, const struct farm_spec *spec, stru
     if (c->kill_sfc_after &&
         farm_kill_sfc_after(st, spec->n_sfcs - 1, c->kill_sfc_after, timeout_s, err, len))
         return -1;
+    if (c->freeze_sfc_after &&
+        farm_freeze_sfc_after(st, spec->n_sfcs - 1, c->freeze_sfc_after, c->freeze_ms, timeout_s,
+                              err, len))
+        return -1;
     if (c->stall_nodes_after &&
         farm_stall_nodes(st, c->stall_nodes_after, c->stall_ms, timeout_s, err, len))
         return -1;

@@ -32,6 +32,7 @@ void farm_conf_default(struct farm_conf *c)
     c->workers = node.workers;
     c->max_seconds = 300;
     c->stall_ms = 1000;
+    c->freeze_ms = 3000;
     c->frag_dist = run.frag_dist;
     c->seed = run.seed;
     c->silence_source = run.silence_source;

@@ -64,7 +64,9 @@ int farm_kill_node_after(const struct farm_state *st, unsigned node, uint64_t ev
     return 0;
 }
 
-/* 1 when every readout still running reports SFC place k given up. */
+/* 1 when every readout still running reports SFC place k given up, or
+ * (failover on) routes around it now (fo.out: declared dead, or out
+ * since an earlier death and not yet rejoined). */
 static int readouts_gave_up(const struct farm_state *st, unsigned k)
 {
     char key[32];
@@ -72,7 +74,8 @@ static int readouts_gave_up(const struct farm_state *st, unsigned k)
     snprintf(key, sizeof(key), "sfc.gone.%u", k);
     for (unsigned i = 0; i < st->n; i++)
         if (st->proc[i].role == FARM_READOUT && farm_launch_running(st, &st->proc[i]) &&
-            farm_counter(&st->proc[i], key, 0, NULL) != 1)
+            farm_counter(&st->proc[i], key, 0, NULL) != 1 &&
+            !(k < 64 && (farm_counter(&st->proc[i], "fo.out", 0, NULL) >> k & 1)))
             return 0;
     return 1;
 }
@@ -114,6 +117,31 @@ int farm_kill_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t even
     fprintf(stderr, "ebfarm: killed %s after %llu events (SIGSTOP, then SIGKILL once every "
             "readout gave it up, %.0f ms later)\n", victim->name, (unsigned long long)events,
             took * 1e3);
+    return 0;
+}
+
+int farm_freeze_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events,
+                          double freeze_ms, double timeout_s, char *err, size_t len)
+{
+    const struct farm_proc *ro = nth(st, FARM_READOUT, 0), *victim = nth(st, FARM_SFC, sfc);
+
+    if (!ro || !victim) {
+        snprintf(err, len, "no readout, or no SFC %u to freeze", sfc);
+        return -1;
+    }
+    if (farm_wait_events(ro, events, timeout_s, err, len))
+        return -1;
+    if (farm_launch_signal(st, victim, SIGSTOP) != 0) {
+        snprintf(err, len, "cannot stop %s: %s", victim->name, strerror(errno));
+        return -1;
+    }
+    farm_sleep_ms((unsigned)freeze_ms);
+    if (farm_launch_signal(st, victim, SIGCONT) != 0) {
+        snprintf(err, len, "cannot continue %s: %s", victim->name, strerror(errno));
+        return -1;
+    }
+    fprintf(stderr, "ebfarm: froze %s for %.0f ms after %llu events (SIGSTOP, SIGCONT)\n",
+            victim->name, freeze_ms, (unsigned long long)events);
     return 0;
 }
 

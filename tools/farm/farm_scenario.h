@@ -34,6 +34,14 @@ int farm_kill_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t even
                         double timeout_s, char *err, size_t len);
 
 /*
+ * Once the first readout generated `events`, SIGSTOP SFC number sfc,
+ * SIGCONT it freeze_ms later (a frozen process, not a dead one: with
+ * failover on it fences itself and rejoins). Returns 0, or -1 with err.
+ */
+int farm_freeze_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events,
+                          double freeze_ms, double timeout_s, char *err, size_t len);
+
+/*
  * Once the readouts have generated `events` (or finished), SIGSTOP every
  * node; once the first readout reports a new throttle hold, wait hold_ms more
  * and SIGCONT them. -1 with err when the readout is not held within 20 s

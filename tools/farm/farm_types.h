@@ -99,6 +99,9 @@ struct farm_conf {
     double restart_after_ms;     /* then start it again this much later; 0: never */
     uint64_t kill_sfc_after;     /* kill the last SFC once this many events were
                                   * generated (farm_kill_sfc_after); 0: never */
+    uint64_t freeze_sfc_after;   /* SIGSTOP the last SFC once this many events were
+                                  * generated, SIGCONT it freeze_ms later; 0: never */
+    double freeze_ms;
     uint64_t stall_nodes_after;  /* SIGSTOP every node once this many events were
                                   * generated, SIGCONT them stall_ms after the
                                   * readout is throttled; 0: never */

@@ -161,7 +161,8 @@ struct ff_run {
     X(sfc_frame_ns) X(sfc_event_ns) X(trigger) X(trigger_us) X(trigger_sigma)   \
     X(accept) X(credits) X(capacity) X(timeout_ms) X(node_timeout_ms)           \
     X(sfc_timeout_ms) X(throttle_on) X(throttle_off) X(seed) X(duration_s)      \
-    X(drain_s)
+    X(drain_s) X(failover) X(release_ms) X(sfc_dead_ms) X(replay_mb) X(replay_gap_us)   \
+    X(replay_interleave) X(ack_port)
 #define FF_SIM_MAX_FAULTS 16
 #define FF_SIM_VAL_MAX 64
 
