@@ -133,13 +133,13 @@ static int set_value(const struct ebf_arg *a, const char *val, char *why, size_t
     case EBF_ARG_U64:
         if (ebf_parse_u64(val, a->min, a->max, &v) == 0)
             return store_int(a, v), 0;
-        snprintf(why, len, "\"%s\" is not an integer in %" PRIu64 "..%" PRIu64, val, a->min,
-                 a->max);
+        snprintf(why, len, "\"%s\" %s in %" PRIu64 "..%" PRIu64, val, ebf_parse_why(val, 0),
+                 a->min, a->max);
         return -EINVAL;
     case EBF_ARG_DOUBLE:
         if (ebf_parse_double(val, a->dmin, a->dmax, a->dst) == 0)
             return 0;
-        snprintf(why, len, "\"%s\" is not a number in %g..%g", val, a->dmin, a->dmax);
+        snprintf(why, len, "\"%s\" %s in %g..%g", val, ebf_parse_why(val, 1), a->dmin, a->dmax);
         return -EINVAL;
     case EBF_ARG_MAC:
         if (ebf_parse_mac(val, a->dst) == 0)

@@ -15,8 +15,8 @@ int ebf_opt_u64(const char *prog, const char *opt, const char *val, uint64_t min
 {
     if (ebf_parse_u64(val, min, max, out) == 0)
         return 0;
-    fprintf(stderr, "%s: option '%s': \"%s\" is not an integer in %" PRIu64 "..%" PRIu64 "\n",
-            prog, opt, val, min, max);
+    fprintf(stderr, "%s: option '%s': \"%s\" %s in %" PRIu64 "..%" PRIu64 "\n", prog, opt, val,
+            ebf_parse_why(val, 0), min, max);
     return -EINVAL;
 }
 
@@ -25,8 +25,8 @@ int ebf_opt_double(const char *prog, const char *opt, const char *val, double mi
 {
     if (ebf_parse_double(val, min, max, out) == 0)
         return 0;
-    fprintf(stderr, "%s: option '%s': \"%s\" is not a number in %g..%g\n", prog, opt, val,
-            min, max);
+    fprintf(stderr, "%s: option '%s': \"%s\" %s in %g..%g\n", prog, opt, val,
+            ebf_parse_why(val, 1), min, max);
     return -EINVAL;
 }
 
@@ -36,9 +36,8 @@ int ebf_opt_param(const char *prog, const struct ebf_param_def *d, const char *v
 
     if (ebf_param_parse(d, val, strlen(val), out) == 0)
         return 0;
-    fprintf(stderr, "%s: option '--%s': \"%s\" is not %s in %s\n", prog, d->opt, val,
-            d->type == EBF_PT_DOUBLE ? "a number" : "an integer",
-            ebf_param_range(d, range, sizeof(range)));
+    fprintf(stderr, "%s: option '--%s': \"%s\" %s in %s\n", prog, d->opt, val,
+            ebf_parse_why(val, d->type == EBF_PT_DOUBLE), ebf_param_range(d, range, sizeof(range)));
     return -EINVAL;
 }
 
@@ -103,8 +102,8 @@ int ebf_param_u64(const char *key, const char *val, uint64_t min, uint64_t max, 
 {
     if (ebf_parse_u64(val, min, max, out) == 0)
         return 0;
-    snprintf(err, len, "parameter '%s': \"%s\" is not an integer in %" PRIu64 "..%" PRIu64, key,
-             val, min, max);
+    snprintf(err, len, "parameter '%s': \"%s\" %s in %" PRIu64 "..%" PRIu64, key, val,
+             ebf_parse_why(val, 0), min, max);
     return -EINVAL;
 }
 
@@ -113,7 +112,8 @@ int ebf_param_double(const char *key, const char *val, double min, double max, d
 {
     if (ebf_parse_double(val, min, max, out) == 0)
         return 0;
-    snprintf(err, len, "parameter '%s': \"%s\" is not a number in %g..%g", key, val, min, max);
+    snprintf(err, len, "parameter '%s': \"%s\" %s in %g..%g", key, val, ebf_parse_why(val, 1),
+             min, max);
     return -EINVAL;
 }
 
@@ -130,9 +130,8 @@ int ebf_param_set(const struct ebf_param_def *d, const char *val, void *dst, cha
 
     if (ebf_param_parse(d, val, strlen(val), dst) == 0)
         return 0;
-    snprintf(err, len, "parameter '%s': \"%s\" is not %s in %s", d->key,
-             ebf_quote(val, strlen(val), q, sizeof(q)),
-             d->type == EBF_PT_DOUBLE ? "a number" : "an integer",
+    snprintf(err, len, "parameter '%s': \"%s\" %s in %s", d->key,
+             ebf_quote(val, strlen(val), q, sizeof(q)), ebf_parse_why(val, d->type == EBF_PT_DOUBLE),
              ebf_param_range(d, range, sizeof(range)));
     return -EINVAL;
 }

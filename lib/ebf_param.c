@@ -154,26 +154,40 @@ uint64_t ebf_event_frames(uint32_t n_sources, uint32_t frag_max, enum ebf_encap 
     return (uint64_t)n_sources * ((frag_max + (uint64_t)piece - 1) / piece);
 }
 
-uint32_t ebf_frag_fit(uint32_t n_sources, enum ebf_encap encap, uint32_t mtu)
+/* The largest fragment of whose n_sources an event takes at most frames
+ * frames (at most EBF_FRAG_MAX). */
+static uint32_t frag_fit_frames(uint32_t n_sources, enum ebf_encap encap, uint32_t mtu,
+                                uint32_t frames)
 {
-    uint64_t fit = n_sources ? (uint64_t)(EBF_EVENT_FRAMES_MAX / n_sources) *
-                               ebf_piece_max(encap, mtu)
+    uint64_t fit = n_sources ? (uint64_t)(frames / n_sources) * ebf_piece_max(encap, mtu)
                              : EBF_FRAG_MAX;
 
     return fit < EBF_FRAG_MAX ? (uint32_t)fit : EBF_FRAG_MAX;
 }
 
+uint32_t ebf_frag_fit(uint32_t n_sources, enum ebf_encap encap, uint32_t mtu)
+{
+    return frag_fit_frames(n_sources, encap, mtu, EBF_EVENT_QUEUE_FRAMES);
+}
+
 int ebf_event_frames_check(uint32_t n_sources, uint32_t frag_max, enum ebf_encap encap,
-                           uint32_t mtu, char *why, size_t len)
+                           uint32_t mtu, uint32_t max_event, char *why, size_t len)
 {
     uint64_t frames = ebf_event_frames(n_sources, frag_max, encap, mtu);
+    uint64_t bytes = (uint64_t)n_sources * frag_max;
 
+    if (max_event && bytes > max_event) {
+        snprintf(why, len, "events of %u fragments of up to %u B are up to %" PRIu64 " B, more "
+                 "than max_event %u B (fragments of at most %u B fit)", n_sources, frag_max,
+                 bytes, max_event, n_sources ? max_event / n_sources : 0);
+        return -EINVAL;
+    }
     if (frames <= EBF_EVENT_FRAMES_MAX)
         return 0;
     snprintf(why, len, "events of %u fragments of up to %u B take %" PRIu64 " frames at MTU %u "
-             "(pieces of %u B), more than the %d an SFC sends of one event (fragments of at "
-             "most %u B fit)", n_sources, frag_max, frames, mtu, ebf_piece_max(encap, mtu),
-             EBF_EVENT_FRAMES_MAX, ebf_frag_fit(n_sources, encap, mtu));
+             "(pieces of %u B), more than the %d of an event (fragments of at most %u B fit)",
+             n_sources, frag_max, frames, mtu, ebf_piece_max(encap, mtu), EBF_EVENT_FRAMES_MAX,
+             frag_fit_frames(n_sources, encap, mtu, EBF_EVENT_FRAMES_MAX));
     return -EINVAL;
 }
 

@@ -21,11 +21,16 @@
  * DPDK-free; the table is constant, any thread may read it.
  */
 
-#define EBF_FRAG_MAX 1048576     /* largest fragment: the SFC holds an event in its pools */
+#define EBF_FRAG_MAX 16777216    /* largest fragment a readout makes: its prebuilt payload
+                                  * tags offsets in 24 bits; an SFC's max_event bounds events */
 #define EBF_PORTS_MAX 32         /* ports one daemon can open: DPDK's RTE_MAX_ETHPORTS */
-#define EBF_EVENT_FRAMES_MAX 1023 /* frames of one event: what an SFC queues toward a node at once */
+#define EBF_EVENT_QUEUE_FRAMES 1023 /* frames of an event an SFC queues toward a node at
+                                  * once (larger ones take several polls); the default
+                                  * fragment clamp (ebf_frag_fit) keeps events within it */
+#define EBF_EVENT_FRAMES_MAX 65535 /* frames of one event: an event frame's frame_count */
 #define EBF_EVENT_MAX_DEFAULT 16777216u /* --max-event unless set: 16 MiB, or what the pools hold */
-#define EBF_EVENT_MAX_MAX (1u << 30)     /* --max-event at most: 1 GiB */
+#define EBF_EVENT_MAX_MAX (1u << 29)     /* --max-event at most: 512 MiB (65,535 frames
+                                          * of MTU 9600 carry 594 MiB) */
 #define EBF_MTU_MIN 256          /* the MTU range of every daemon and the farm file */
 #define EBF_MTU_MAX 9600
 
@@ -115,9 +120,10 @@ enum ebf_param_use {
       EBF_PU_SFC_OPT | EBF_PU_FARM, "events an SFC holds at once: building, ready, unacked") \
     X(MBUFS, "mbufs", "mbufs", U32, 1023, 1u << 22, "32767", "", "sfcs[]",                   \
       EBF_PU_SFC_OPT | EBF_PU_FARM, "an SFC's receive mbufs")                                \
-    X(MAX_EVENT, "max_event", "max-event", U32, 1024, EBF_EVENT_MAX_MAX, "", "bytes", NULL, \
-      EBF_PU_SFC_OPT, "an event's fragment bytes at most (unset: 16M, or what --mbufs hold " \
-      "at the MTU); a larger one is refused: rx.drop.event_too_big")                         \
+    X(MAX_EVENT, "max_event", "max-event", U32, 1024, EBF_EVENT_MAX_MAX, "", "bytes", "run", \
+      EBF_PU_SFC_OPT | EBF_PU_NODE_OPT | EBF_PU_FARM, "an event's fragment bytes at most (unset: 16M, or "  \
+      "what an SFC's --mbufs hold at the MTU); a larger one is refused at the SFC: "          \
+      "rx.drop.event_too_big")                                                               \
     X(MAX_CREDITS, "max_credits", "max-credits", U32, 1, 65535, "256", "", "sfcs[]",         \
       EBF_PU_SFC_OPT | EBF_PU_FARM, "credits and unacked events per node at an SFC")         \
     X(PORTS, "ports", "node", U32, 2, EBF_PORTS_MAX, "", "", "sfcs[]",                       \
@@ -218,23 +224,28 @@ int ebf_param_check_burst_gap(const struct ebf_param_names *n, int gap, uint32_t
 const char *ebf_param_range(const struct ebf_param_def *d, char *buf, size_t len);
 
 /*
- * Fragment sizes against the frames of an event. A readout cuts a fragment
- * into pieces of at most ebf_piece_max() bytes, one frame each; an SFC
- * sends an event only when all its frames fit its queue toward a node
- * (EBF_EVENT_FRAMES_MAX), so n_sources fragments of frag_max bytes must
- * not take more. These are the checks' shared arithmetic (DPDK-free).
+ * Fragment sizes against the size and frames of an event. A readout cuts a
+ * fragment into pieces of at most ebf_piece_max() bytes, one frame each;
+ * an event takes at most EBF_EVENT_FRAMES_MAX frames (frame_count) and
+ * an SFC refuses one of more than its max_event bytes, so n_sources
+ * fragments of frag_max bytes must not pass either. These are the checks'
+ * shared arithmetic (DPDK-free).
  */
 uint32_t ebf_piece_max(enum ebf_encap encap, uint32_t mtu);
 uint64_t ebf_event_frames(uint32_t n_sources, uint32_t frag_max, enum ebf_encap encap,
                           uint32_t mtu);
-/* The largest frag_max whose events fit (at most EBF_FRAG_MAX). */
+/* The default frag_max of log-normal sizes: the largest whose events take
+ * at most EBF_EVENT_QUEUE_FRAMES frames (at most EBF_FRAG_MAX). */
 uint32_t ebf_frag_fit(uint32_t n_sources, enum ebf_encap encap, uint32_t mtu);
-/* 0 when events of n_sources fragments of frag_max bytes fit; else
- * -EINVAL and why: "events of 8 fragments of up to 1048576 B take 5960
- * frames at MTU 1500 (pieces of 1408 B), more than the 1023 an SFC sends
- * of one event (fragments of at most 178816 B fit)". */
+/* 0 when events of n_sources fragments of frag_max bytes fit max_event
+ * bytes (0: no such check) and EBF_EVENT_FRAMES_MAX frames; else -EINVAL
+ * and why: "events of 8 fragments of up to 16777216 B are up to 134217728
+ * B, more than max_event 16777216 B (fragments of at most 2097152 B
+ * fit)", "events of 128 fragments of up to 1048576 B take 95360 frames at
+ * MTU 1500 (pieces of 1408 B), more than the 65535 of an event (fragments
+ * of at most 720896 B fit)". */
 int ebf_event_frames_check(uint32_t n_sources, uint32_t frag_max, enum ebf_encap encap,
-                           uint32_t mtu, char *why, size_t len);
+                           uint32_t mtu, uint32_t max_event, char *why, size_t len);
 
 /*
  * The largest event an SFC of mbufs receive mbufs takes at mtu: the

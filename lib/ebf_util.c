@@ -83,6 +83,18 @@ int ebf_parse_double(const char *s, double min, double max, double *out)
     return 0;
 }
 
+const char *ebf_parse_why(const char *s, int dbl)
+{
+    uint64_t u;
+    double d;
+
+    if (dbl)
+        return ebf_parse_double(s, -HUGE_VAL, HUGE_VAL, &d) == 0 ? "is out of range: a number"
+                                                                : "is not a number";
+    return ebf_parse_u64(s, 0, UINT64_MAX, &u) == 0 ? "is out of range: an integer"
+                                                   : "is not an integer";
+}
+
 /* Byte ch as it is shown in a message, into out (5 bytes); its length. */
 static size_t quote_byte(unsigned char ch, char out[5])
 {

@@ -25,6 +25,12 @@ int ebf_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  * after it; returns 0 or -EINVAL. */
 int ebf_parse_double(const char *s, double min, double max, double *out);
 
+/* How a value the two parsers above refused is wrong, for a message:
+ * "is out of range: an integer" when s is a well-formed number (an
+ * integer, or with dbl a number) outside the range, else "is not an
+ * integer" ("a number" with dbl); the caller adds " in MIN..MAX". */
+const char *ebf_parse_why(const char *s, int dbl);
+
 /* The len bytes at s (NULs allowed) as printable text for a message, into
  * buf: '"', '\\' and NUL escaped as \", \\ and \0, other control bytes
  * as \xNN; cut with "..." when buf is short. Returns buf. */

@@ -66,6 +66,7 @@ static json_t *jmeta(const struct lb_meta *m)
     json_object_set_new(o, "repeat", json_integer(m->repeat ? m->repeat : 1));
     json_object_set_new(o, "burst", json_integer(m->burst));
     json_object_set_new(o, "tx_hold_us", jnum(m->tx_hold_us));
+    json_object_set_new(o, "interrupted", json_boolean(m->interrupted));
     json_t *goals = json_array();
     for (unsigned g = 0; g < m->n_goals; g++)
         json_array_append_new(goals, jgoal(&m->goal[g]));
@@ -119,7 +120,8 @@ static json_t *jsearch(const struct lb_report *r, const struct lb_size_result *s
         double line = r->meta.link_mbps > 0 ? lb_line_fps(r->meta.link_mbps, fs) : 0;
         json_object_set_new(o, "pct_line", jnum(line > 0 ? 100.0 * fps / line : NAN));
     }
-    json_object_set_new(o, "latency_ns", lat_i >= 0 && (unsigned)lat_i < r->n_trials
+    json_object_set_new(o, "latency_ns", lat_i >= 0 && (unsigned)lat_i < r->n_trials &&
+                                                 r->trial[lat_i].frame_size == fs
                                              ? jlat(&r->trial[lat_i].lat)
                                              : json_null());
     if (s->mlr_ran[p]) {

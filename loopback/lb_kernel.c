@@ -275,6 +275,8 @@ int lb_kernel_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_o
     out->valid = t->valid;
     out->p99_ns = t->lat.valid ? t->lat.p99 : -1;
     k->last_trial = lb_report_add(k->report, t);
+    if (k->last_trial >= 0 && k->live)
+        lb_print_trial_end(k->live, k->last_trial, t);
     free(x);
     free(t);
     return *k->stop ? -EINTR : (k->last_trial < 0 ? k->last_trial : 0);

@@ -129,12 +129,16 @@ static void pick_sizes(const struct lb_opts *o, struct lb_report *r, unsigned ma
     if (o->n_sizes) {
         for (unsigned i = 0; i < o->n_sizes; i++)
             r->size[r->n_sizes++].frame_size = o->sizes[i];
-        return;
+    } else {
+        for (unsigned i = 0; i < sizeof(default_sizes) / sizeof(default_sizes[0]); i++)
+            if (default_sizes[i] <= max_frame &&
+                (o->queues <= 1 || default_sizes[i] >= LB_MIN_FRAME_UDP))
+                r->size[r->n_sizes++].frame_size = default_sizes[i];
     }
-    for (unsigned i = 0; i < sizeof(default_sizes) / sizeof(default_sizes[0]); i++)
-        if (default_sizes[i] <= max_frame &&
-            (o->queues <= 1 || default_sizes[i] >= LB_MIN_FRAME_UDP))
-            r->size[r->n_sizes++].frame_size = default_sizes[i];
+    /* A size the run never reaches (interrupted) has no latency trial:
+     * not trial 0 of another size. */
+    for (unsigned i = 0; i < r->n_sizes; i++)
+        r->size[i].lat_trial = r->size[i].kernel_lat_trial = -1;
 }
 
 static double max_rate(const struct lb_opts *o, const struct lb_report *r, unsigned fs)

@@ -100,9 +100,20 @@ void lb_print_live(FILE *f, double t_s, unsigned frame_size, double fps, double 
     fflush(f);
 }
 
-static const struct lb_trial_rec *trial_at(const struct lb_report *r, int i)
+void lb_print_trial_end(FILE *f, int i, const struct lb_trial_rec *t)
 {
-    return i >= 0 && (unsigned)i < r->n_trials ? &r->trial[i] : NULL;
+    fprintf(f, "  trial %d: %s %uB asked %.4f Mfps, achieved %.4f Mfps, loss %.3e: %s%s\n", i,
+            t->path, t->frame_size, t->requested_fps / 1e6, t->achieved_fps / 1e6,
+            t->loss_ratio, t->valid ? "valid" : "INVALID ",
+            t->valid ? "" : lb_invalid_name((unsigned)t->invalid_reason));
+    fflush(f);
+}
+
+/* Trial i when it is one of frame size fs, else NULL. */
+static const struct lb_trial_rec *trial_at(const struct lb_report *r, int i, unsigned fs)
+{
+    return i >= 0 && (unsigned)i < r->n_trials && r->trial[i].frame_size == fs ? &r->trial[i]
+                                                                               : NULL;
 }
 
 /* Trials of frame size fs on path, every attempt, and the invalid ones. */
@@ -120,13 +131,13 @@ static void count_trials(const struct lb_report *r, unsigned fs, const char *pat
 static void table_search(FILE *f, const struct lb_report *r, const struct lb_size_result *s,
                          const struct lb_search_result *x, const char *path, int lat_i)
 {
-    const struct lb_trial_rec *lt = trial_at(r, lat_i);
+    const struct lb_trial_rec *lt = trial_at(r, lat_i, s->frame_size);
     unsigned fs = s->frame_size, n, invalid;
 
     count_trials(r, fs, path, &n, &invalid);
     if (!x->found) {
         fprintf(f, "%6u  %-6s  %-12s  %8s  %8s  %8s  %6s  %10s  %10s  %3u/%-3u\n", fs, path,
-                "none", "-", "-", "-", "-", "-", "-", invalid, n);
+                n ? "none" : "not run", "-", "-", "-", "-", "-", "-", invalid, n);
         return;
     }
     char p50[16] = "-", p99[16] = "-";
@@ -237,6 +248,10 @@ void lb_print_table(FILE *f, const struct lb_report *r)
     }
     fprintf(f, "latency includes the measurement: a TSC read costs %.1f ns; see each trial's "
                "tx_hold_p99_ns and rx_loop_p99_ns in --json\n", r->meta.tsc_read_ns);
+    if (r->meta.interrupted)
+        fprintf(f, "INTERRUPTED: a signal stopped the run after %u trials; its last trial is "
+                   "invalid (stopped) and a size marked 'not run' was never tried\n",
+                r->n_trials);
 }
 
 /* v rounded down to two significant digits, as a --rate value: "1.3Mfps". */
@@ -261,6 +276,8 @@ int lb_rate_hint(const struct lb_report *r, unsigned frame_size, const char *pat
     double best = 0, asked = 0;
     unsigned k = 0;
 
+    if (r->meta.interrupted)    /* a rate that was cut short says nothing of the sender */
+        return 0;
     for (unsigned i = 0; i < r->n_trials; i++) {
         const struct lb_trial_rec *t = &r->trial[i];
         if (t->frame_size != frame_size || strcmp(t->path, path) != 0)

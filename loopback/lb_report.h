@@ -106,6 +106,7 @@ struct lb_meta {
     double tx_hold_us;           /* --tx-hold */
     unsigned n_goals;            /* --search mlr: its goals */
     struct lb_mlr_goal goal[LB_MLR_MAX_GOALS];
+    int interrupted;             /* a signal (Ctrl-C, SIGTERM) stopped the run */
 };
 
 struct lb_report {
@@ -133,6 +134,11 @@ void lb_meta_host(struct lb_meta *m);
 /* The live line, one per second: Mpps, Gbit/s at L1 and L2, loss, p99. */
 void lb_print_live(FILE *f, double t_s, unsigned frame_size, double fps, double loss_ratio,
                    double p99_ns);
+
+/* The live line at a trial's end: its index, size, the rate asked and
+ * achieved, the loss, and valid or the reason it is not ("stopped" for the
+ * trial a signal cut short). */
+void lb_print_trial_end(FILE *f, int i, const struct lb_trial_rec *t);
 
 /* The summary: per size and path the rate found, with --search mlr each
  * goal's conditional throughput, with --repeat the spread. */

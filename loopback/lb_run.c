@@ -359,6 +359,8 @@ static int run_once(struct lb_runner *r, const struct lb_trial_req *req, struct 
         out->p99_ns = t->lat.valid ? t->lat.p99 : -1;
         r->last_trial = lb_report_add(r->report, t);
         rc = r->last_trial < 0 ? r->last_trial : 0;
+        if (rc == 0 && r->live)
+            lb_print_trial_end(r->live, r->last_trial, t);
     }
     free(j);
     free(sum);

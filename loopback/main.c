@@ -321,9 +321,12 @@ static int tx_role(const struct lb_opts *o, const struct lb_ports *p)
     unsigned max_frame = tx_setup(o, p, rx_lcore, &run, r);
     int rc = o->trials_stdin ? lb_modes_serve(o, &run, r) : lb_modes_dpdk(o, &run, r, max_frame);
     tx_teardown(o, p, rx_lcore, &run);     /* the kernel reference needs the cable to itself */
-    if (rc == 0 && o->compare_kernel)
+    if (rc == 0 && o->compare_kernel && !stop_requested)
         rc = lb_modes_kernel(o, r, &stop_requested);
-    if (rc && rc != -EINTR)
+    r->meta.interrupted = stop_requested != 0;
+    if (r->meta.interrupted)
+        rc = -EINTR;
+    else if (rc)
         fprintf(stderr, "loopback: run failed: %s\n", strerror(-rc));
     if (write_outputs(o, r))
         rc = rc ? rc : -EIO;
@@ -361,5 +364,10 @@ int main(int argc, char **argv)
         rc = tx_role(&o, &p);
     }
     ebf_eal_cleanup();
+    if (rc == -EINTR && stop_requested) {
+        fprintf(stderr, "loopback: interrupted: the report covers the trials run before the "
+                        "signal\n");
+        return 130;             /* 128 + SIGINT, as the ebfarm commands exit */
+    }
     return rc ? EXIT_FAILURE : EXIT_SUCCESS;
 }

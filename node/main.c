@@ -11,6 +11,8 @@
 #include <rte_lcore.h>
 
 #include "ebf_daemon.h"
+#include "ebf_param.h"
+#include "ebf_store_fmt.h"
 #include "node_ctl.h"
 
 /* The shared parameters' defaults come from the table (ebf_param.h). */
@@ -97,6 +99,9 @@ static const struct ebf_arg own[] = {
                  "none, close (each file at close) or interval (every second) (close)"),
     EBF_ARG_PARAM(STORE_BUFFER_MB, &conf.store.buffer_mb, "N",
                   "memory for accepted events not yet written, MiB"),
+    EBF_ARG_PARAM(MAX_EVENT, &conf.max_event, "BYTES",
+                  "the largest event held whole for a --trigger plug-in or --store: sizes "
+                  "the pool (16M unless set) and, when set, the storage blocks"),
     EBF_ARG_PARAM(STORE_MAX_MBS, &conf.store.max_mbs, "R",
                   "write at most R MB/s (a slower disk, for tests); 0: no limit"),
 };
@@ -152,6 +157,25 @@ static uint32_t process_epoch(void)
     return (uint32_t)((uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u);
 }
 
+/* The node's mbufs: 8191 (4095 above the default room: at --mtu 9000 they
+ * fit --no-huge's default 64 MB and still cover both rings), and when a
+ * plug-in or storage holds events whole, at least the frames of an event
+ * of --max-event besides the port's reserve (node_view_frames), so that
+ * such an event is held whole, never rejected as view_overflow. */
+static unsigned pool_size(const struct node_conf *c, uint16_t room)
+{
+    unsigned n = room > EBF_ROOM_DEFAULT ? 4095 : 8191;
+    uint32_t piece = ebf_piece_max(EBF_ENCAP_UDP, c->mtu);
+    uint64_t want;
+
+    if (!(c->trigger || c->store.dir[0]) || piece == 0)
+        return n;
+    want = (c->max_event + (uint64_t)piece - 1) / piece + NODE_VIEW_RESERVE;
+    while (n < want)
+        n = n * 2 + 1;
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     static struct node_runner runner;
@@ -177,11 +201,14 @@ int main(int argc, char **argv)
     ebf_daemon_mac(d, c->port, c->mac);
     c->epoch = process_epoch();
     c->mtu = d->cl.common.mtu;
-    /* Above the default room, 4095 mbufs: at --mtu 9000 they fit --no-huge's
-     * default 64 MB and still cover both rings (1024 each). */
+    /* Storage blocks hold an event of --max-event when it is given (unset,
+     * blocks stay at most 2 MiB: docs/storage.md). */
+    if (c->max_event)
+        c->store.max_record = (uint32_t)ebf_store_rec_len(EBF_MAX_SOURCES, c->max_event);
+    else
+        c->max_event = EBF_EVENT_MAX_DEFAULT;
     uint16_t room = ebf_daemon_room(d, c->port);
-    c->pool = ebf_daemon_pool_at(d, "node_pool", room > EBF_ROOM_DEFAULT ? 4095 : 8191, room,
-                                 c->port);
+    c->pool = ebf_daemon_pool_at(d, "node_pool", pool_size(c, room), room, c->port);
     ebf_daemon_port_start(d, c->port, c->pool, d->cl.common.port);
     ebf_daemon_link_wait(d, c->port, d->cl.common.port);
     int rc = node_runner_init(&runner, c);

@@ -29,6 +29,15 @@ uint16_t node_max_acks(uint16_t mtu)
     return (uint16_t)(fit < EBF_MAX_ACKS ? fit : EBF_MAX_ACKS);
 }
 
+uint32_t node_view_frames(const struct node_conf *c)
+{
+    uint32_t size = c->pool ? c->pool->size : 0;
+
+    if (c->view_frames)
+        return c->view_frames;
+    return size > 2 * NODE_VIEW_RESERVE ? size - NODE_VIEW_RESERVE : size / 2;
+}
+
 /* The stages: the event table, storage, the trigger, the held frames (when
  * the plug-in or storage reads payload), the workers. 0 or -errno. */
 static int stages_start(struct node_dp *dp)
@@ -46,9 +55,11 @@ static int stages_start(struct node_dp *dp)
     node_evtab_init(&dp->evt, c->credits, mem);
     dp->view = node_dp_trigger_reads(&tc) || c->store.dir[0];
     int rc = node_dp_store_init(&dp->sto, &c->store, c->node_id, c->credits, &dp->v);
+    if (rc == 0 && dp->view && node_view_init(&dp->v, c->credits, node_view_frames(c)))
+        rc = -ENOMEM;
     if (rc == 0)
         rc = node_dp_trigger_start(&dp->trig, &tc, dp->view ? &dp->v : NULL);
-    if (rc == 0 && dp->view && node_view_init(&dp->v, c->credits)) {
+    if (rc == 0 && node_decide_scratch_init(&dp->dx, &dp->trig)) {
         node_dp_trigger_stop(&dp->trig);
         rc = -ENOMEM;
     }
@@ -101,6 +112,7 @@ void node_dp_destroy(struct node_dp *dp)
     if (dp->view)
         node_view_free(&dp->v);
     node_dp_trigger_stop(&dp->trig);
+    node_decide_scratch_free(&dp->dx);
     rte_free(dp->evt.ev);
     rte_free(dp->ack);
     rte_free(dp);

@@ -42,7 +42,20 @@ struct node_conf {
     uint16_t workers;            /* trigger workers on lcores of their own; 0: the
                                   * receive lcore decides (at most credits and
                                   * NODE_WORKERS_MAX) */
+    uint32_t max_event;          /* the largest event held whole: sizes the pool
+                                  * (main.c) and storage blocks; 0: no sizing */
+    uint32_t view_frames;        /* frames the events held for the plug-in or
+                                  * storage may hold in all; 0: node_view_frames */
 };
+
+/* Mbufs of the pool left to the port when frames are held: its receive
+ * ring (1024), a burst, the credit frames and the pool's lcore cache. */
+#define NODE_VIEW_RESERVE 1536
+
+/* The held-frame budget of c: c->view_frames, or the pool's mbufs less
+ * NODE_VIEW_RESERVE (half a small pool), so that the port can always
+ * receive: an event that would hold more is rejected as view_overflow. */
+uint32_t node_view_frames(const struct node_conf *c);
 
 #define NODE_WORKERS_MAX 15      /* the lcore table lists receive + workers */
 

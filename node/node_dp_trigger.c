@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include <rte_cycles.h>
+#include <rte_malloc.h>
 
 #include "node_tally.h"
 
@@ -48,6 +49,21 @@ void node_dp_trigger_stop(struct node_dp_trigger *t)
     if (t->tp && t->tp->fini)
         t->tp->fini(t->tstate);
     t->tp = NULL;
+}
+
+int node_decide_scratch_init(struct node_decide_scratch *x, const struct node_dp_trigger *t)
+{
+    x->tp = NULL;
+    if (!t->v)
+        return 0;
+    x->tp = rte_malloc("node_decide_tp", sizeof(*x->tp) * t->v->max_pieces, 0);
+    return x->tp ? 0 : -ENOMEM;
+}
+
+void node_decide_scratch_free(struct node_decide_scratch *x)
+{
+    rte_free(x->tp);
+    x->tp = NULL;
 }
 
 /* The fragments of e as the plug-in sees them: pieces in the held frames,

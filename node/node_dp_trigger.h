@@ -11,9 +11,9 @@
 #include "node_view.h"
 
 /* What one decide builds the plug-in's view of an event in: one per
- * lcore that decides. */
+ * lcore that decides (tp: the view's max_pieces). */
 struct node_decide_scratch {
-    struct ebf_trigger_piece tp[NODE_VIEW_PIECES];
+    struct ebf_trigger_piece *tp;
     struct ebf_trigger_fragment frags[EBF_MAX_SOURCES];
 };
 
@@ -50,6 +50,10 @@ int node_dp_trigger_start(struct node_dp_trigger *t, const struct node_dp_trigge
 
 /* The plug-in's fini; nothing when not started. */
 void node_dp_trigger_stop(struct node_dp_trigger *t);
+
+/* x's pieces for t's view (none when t reads lengths only): 0 or -ENOMEM. */
+int node_decide_scratch_init(struct node_decide_scratch *x, const struct node_dp_trigger *t);
+void node_decide_scratch_free(struct node_decide_scratch *x);
 
 /* The plug-in's decision on e (in slot of the held frames) in x's
  * buffers, as one word (NODE_DEC_*, node_tally.h): safe on several lcores

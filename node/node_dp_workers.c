@@ -113,6 +113,8 @@ int node_dp_workers_start(struct node_dp_workers *ws, uint16_t n, uint16_t credi
         w->idle = *idle;
         w->lcore = RTE_MAX_LCORE;    /* not launched */
         w->slots = node_dp_workers_slots(n, credits, i);
+        if (node_decide_scratch_init(&w->x, t))
+            return -ENOMEM;
     }
     for (unsigned i = 0; i < n; i++)
         if (worker_rings(ws, &ws->w[i], i))
@@ -132,6 +134,7 @@ void node_dp_workers_stop(struct node_dp_workers *ws)
         }
         rte_ring_free(w->in);
         rte_ring_free(w->out);
+        node_decide_scratch_free(&w->x);
     }
     rte_free(ws->w);
     ws->w = NULL;

@@ -134,6 +134,10 @@ struct node_store *node_store_create(const struct node_store_conf *c,
     uint64_t buffer = (uint64_t)(c->buffer_mb ? c->buffer_mb : 32) << 20;
     s->n_blk = (unsigned)(buffer / (2u << 20) > 8 ? buffer / (2u << 20) : 8);
     s->blk_bytes = (uint32_t)(buffer / s->n_blk);
+    if (c->max_record > s->blk_bytes) {     /* the largest record fits a block */
+        s->blk_bytes = (c->max_record + 4095u) & ~4095u;
+        s->n_blk = (unsigned)(buffer / s->blk_bytes > 4 ? buffer / s->blk_bytes : 4);
+    }
     s->max_bytes = (uint64_t)(c->max_file_mb ? c->max_file_mb : 256) << 20;
     ebf_hist_init(&s->w.write_ns);
     if ((rc = alloc_all(s)) != 0) {

@@ -27,6 +27,8 @@ struct node_store_conf {
     uint32_t buffer_mb;          /* all blocks: being filled, queued, being written (32);
                                   * max(8, buffer / 2 MiB) blocks, the largest record one */
     double max_mbs;              /* write at most this many MB/s; 0: no limit */
+    uint32_t max_record;         /* blocks hold a record this large (at least 4
+                                  * blocks, past buffer_mb if need be); 0: none */
 };
 
 /* What the file names and headers carry. */

@@ -105,7 +105,7 @@ static int parse_frag_size(void *arg, const char *val, char *err, size_t len)
     char range[64];
 
     if (ebf_param_parse(d, val, strlen(val), &v))
-        return snprintf(err, len, "\"%s\" is not an integer in %s", val,
+        return snprintf(err, len, "\"%s\" %s in %s", val, ebf_parse_why(val, 0),
                         ebf_param_range(d, range, sizeof(range))), -EINVAL;
     c->size_min = c->size_max = v;
     opt.have_size = 1;
@@ -151,7 +151,7 @@ static int parse_silence(void *arg, const char *val, char *err, size_t len)
 
 static const struct ebf_arg own[] = {
     {.name = "sfc-mac", .kind = EBF_ARG_FN, .fn = parse_sfc_macs, .dst = &conf, .required = 1,
-     .meta = "LIST", .help = "SFC MACs; event e goes to SFC e % count"},
+     .meta = "MAC[,MAC...]", .help = "SFC MACs; event e goes to SFC e % count"},
     {.name = "sfc-port", .kind = EBF_ARG_FN, .fn = parse_sfc_ports, .dst = &conf,
      .meta = "NAME[,NAME...]", .help = "the port toward each SFC of --sfc-mac, in order\n"
      "(one memif link per SFC; default: --port for all)"},
@@ -265,7 +265,7 @@ static int check_opts(char *err, size_t len)
     uint16_t mtu = ro_daemon.cl.common.mtu;
     if (lognormal && !opt.have_range)
         c->size_min = 1, c->size_max = ebf_frag_fit(c->n_sources, encap, mtu);
-    if (ebf_event_frames_check(c->n_sources, c->size_max, encap, mtu, why, sizeof(why))) {
+    if (ebf_event_frames_check(c->n_sources, c->size_max, encap, mtu, 0, why, sizeof(why))) {
         snprintf(err, len, "%s: %s", opt.have_size ? "--frag-size" : "--frag-max", why);
         return -EINVAL;
     }

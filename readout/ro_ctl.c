@@ -148,7 +148,8 @@ int ro_conf_check(void *conf, char *err, size_t len)
 
     if (ebf_param_check_frag_range(&keys, c->size_min, c->size_max, err, len))
         return -EINVAL;
-    if (ebf_event_frames_check(c->n_sources, c->size_max, c->encap, c->mtu, why, sizeof(why))) {
+    if (ebf_event_frames_check(c->n_sources, c->size_max, c->encap, c->mtu, 0, why,
+                               sizeof(why))) {
         snprintf(err, len, "parameter 'frag_max': %s", why);
         return -EINVAL;
     }

@@ -117,7 +117,8 @@ static int parse_more_rx(void *arg, const char *val, char *err, size_t len)
 
 static const struct ebf_arg own[] = {
     {.name = "node", .kind = EBF_ARG_FN, .fn = parse_node, .dst = &conf, .required = 1,
-     .meta = "NAME,MAC", .help = "a trigger node: its port and MAC; node ids in order"},
+     .meta = "PORT,MAC",
+     .help = "a trigger node: the port it is on (a --port NAME) and its MAC; node ids in order"},
     {.name = "readout-mac", .kind = EBF_ARG_FN, .fn = parse_readout_macs, .dst = &conf,
      .meta = "MAC[,MAC...]", .help = "take fragments only from these readouts and send\n"
      "throttle frames only to them (up to 16; default: any)"},

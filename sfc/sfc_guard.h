@@ -110,15 +110,17 @@ struct sfc_verdict sfc_guard_judge(const struct sfc_judge_conf *c, const uint8_t
 
 /*
  * Is a fragment frame of frame_len bytes (l: its parsed headers) with a
- * piece of piece_len bytes too large for mtu? Its IP packet (UDP) or
- * payload after the Ethernet header (and VLAN tag) past mtu, or a piece
- * that an event frame at mtu could not carry (piece_len > mtu - 88: the
- * event and fragment headers): docs/protocol.md, "Size limits".
+ * piece of piece_len bytes too large for mtu? Its bytes after the Ethernet
+ * header (and VLAN tag: the frame starts at l->dst_mac), IP options
+ * included, past mtu, or a piece that an event frame at mtu could not
+ * carry (piece_len > mtu - 88: the event and fragment headers):
+ * docs/protocol.md, "Size limits".
  */
 static inline int sfc_guard_oversize(uint16_t mtu, const struct ebf_l2l3 *l, uint32_t frame_len,
                                      uint32_t piece_len)
 {
-    uint32_t l2 = l->hlen - (l->encap == EBF_ENCAP_UDP ? EBF_IPV4_HLEN + EBF_UDP_HLEN : 0);
+    const uint8_t *f = l->dst_mac;
+    uint32_t l2 = EBF_ETH_HLEN + (f[12] == 0x81 && f[13] == 0x00 ? 4u : 0u);
 
     return frame_len - l2 > mtu || piece_len + EBF_EVENT_HLEN + EBF_FRAG_HLEN > mtu;
 }

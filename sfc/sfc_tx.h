@@ -16,8 +16,8 @@
 /* An event of at most this many frames is queued whole (with room for one
  * more frame); a larger one goes out over as many polls as it needs, one
  * at a time per port, its node's credit held from its first frame. */
-_Static_assert(SFC_TXQ_SIZE - 1 >= EBF_EVENT_FRAMES_MAX, "an event of EBF_EVENT_FRAMES_MAX "
-               "frames must fit the queue toward a node");
+_Static_assert(SFC_TXQ_SIZE - 1 >= EBF_EVENT_QUEUE_FRAMES, "an event of "
+               "EBF_EVENT_QUEUE_FRAMES frames must fit the queue toward a node");
 
 /* A large event part sent: where its next frame starts. */
 struct sfc_tx_big {

@@ -89,8 +89,8 @@ static const char *ebfarm(const char *words)
 START_TEST(subcommands)
 {
     ck_assert_str_eq(ebfarm("\"\""),
-                     "bench\nconform\ndemo\ndown\nevents\nhelp\nkeygen\nlogs\nloopback\nmetrics\nsim\nsoak\n"
-                     "start\nstatus\nstop\ntop\nup\n");
+                     "bench\nconform\ndemo\ndown\nevents\nhelp\nkeygen\nlogs\nloopback\nmetrics\n"
+                     "pause\nreset\nresume\nsim\nsoak\nstart\nstatus\nstop\ntop\nup\n");
     ck_assert_str_eq(ebfarm("st"), "start\nstatus\nstop\n");
     ck_assert_str_eq(ebfarm("--"), "--help\n");
     ck_assert_str_eq(ebfarm("bogus --"), "");
@@ -162,7 +162,7 @@ START_TEST(options_are_the_help)
 {
     static const char *const subs[] = {
         "demo", "up", "start", "stop", "down", "status", "top", "metrics", "loopback", "bench",
-        "logs", "soak", "events",
+        "logs", "soak", "events", "pause", "resume", "reset",
     };
     static char help[16384];
     char cmd[1024], want[OUT_MAX], words[64];

@@ -284,6 +284,24 @@ START_TEST(test_insecure_is_shown)
 }
 END_TEST
 
+/* keys: naming a directory that does not exist (or lacks a key) is refused
+ * before anything starts, naming the farm file's key and `ebfarm keygen`. */
+START_TEST(test_missing_keys_named)
+{
+    char cmd[256], want[1024];
+
+    write_farm("keys: nokeys\n");
+    snprintf(cmd, sizeof(cmd), "up %s/curvetest.yaml", base);
+    ck_assert_int_eq(ebf(cmd), 1);
+    snprintf(want, sizeof(want), "ebfarm up: %s/curvetest.yaml: key 'keys': cannot read the key "
+             "'%s/nokeys/server.pub': No such file or directory: make the keys with 'ebfarm "
+             "keygen %s/nokeys', or point 'keys:' at the directory that holds them (a relative "
+             "path is taken from the farm file's directory)\n", base, base, base);
+    ck_assert_str_eq(out, want);
+    ck_assert_int_eq(ebf("status"), 1);      /* nothing was started */
+}
+END_TEST
+
 /* A test case of one test: its unchecked fixture gives it a run directory
  * and ports of its own. */
 static void add_case(Suite *s, const char *name, const TTest *test)
@@ -303,6 +321,7 @@ Suite *curve_suite(void)
     Suite *s = suite_create("curve");
 
     add_case(s, "keys", test_only_keys_get_through);
+    add_case(s, "missing_keys", test_missing_keys_named);
     add_case(s, "insecure", test_insecure_is_shown);
     return s;
 }

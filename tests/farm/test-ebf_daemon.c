@@ -110,6 +110,19 @@ START_TEST(test_help)
                                       "0: do not wait ("));
     ck_assert_ptr_nonnull(strstr(out, "\n  --version             the version, then exit\n"));
     ck_assert_str_eq(err, "");
+    /* Each option of the synopsis is listed with the same value name
+     * (ebfarm-sfc said --node PORT,MAC in one and NAME,MAC in the other). */
+    char syn[256], line[128];
+    snprintf(syn, sizeof(syn), "%s", daemons[_i].synopsis);
+    for (char *save, *opt = strtok_r(syn, " ", &save), *meta; opt; opt = meta) {
+        meta = strtok_r(NULL, " ", &save);
+        if (strncmp(opt, "--", 2) != 0 || !meta || !strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZ", *meta))
+            continue;
+        snprintf(line, sizeof(line), "\n  %s %s", opt, meta);
+        const char *at = strstr(out, line);
+        ck_assert_msg(at && (at[strlen(line)] == ' ' || at[strlen(line)] == '\n'),
+                      "no '%s %s' in the option list", opt, meta);
+    }
     if (!rte_before)
         ck_assert_msg(!exists(RUNTIME "/rte"), "--help made " RUNTIME "/rte");
 }
@@ -274,7 +287,7 @@ START_TEST(test_mtu_refused)
     ck_assert_msg(!exists(dir), "%s is there", dir);
     ck_assert_msg(!exists(sock), "%s is there", sock);
     ck_assert_int_eq(run(_i, range), 2);
-    snprintf(want, sizeof(want), "%s: option '--mtu': \"9601\" is not an integer in "
+    snprintf(want, sizeof(want), "%s: option '--mtu': \"9601\" is out of range: an integer in "
              "256..9600\n", c);
     ck_assert_str_eq(err, want);
     ck_assert_msg(!exists(dir), "%s is there", dir);

@@ -10,8 +10,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <rte_mbuf.h>
+
+#include "ebf_mtu.h"
 #include "ebf_param.h"
+#include "ebf_proto.h"
 #include "farmfile.h"
+#include "farmfile_memory.h"
 #include "farmfile_types.h"
 #include "node_ctl.h"
 #include "ro_ctl.h"
@@ -141,7 +146,7 @@ static void opt_refused(unsigned k, const struct ebf_param_def *d, const char *v
     const char *args[] = {opt_arg(d, value, arg, sizeof(arg)), NULL};
 
     ck_assert_int_eq(run_opts(k, args), 2);
-    snprintf(want, sizeof(want), "%s: option '--%s': \"%s\" is not %s\n", daemons[k].component,
+    snprintf(want, sizeof(want), "%s: option '--%s': \"%s\" is out of range: %s\n", daemons[k].component,
              d->opt, value, what_in(d, what, sizeof(what)));
     ck_assert_str_eq(err_text, want);
 }
@@ -157,6 +162,17 @@ static void opt_taken(unsigned k, const struct ebf_param_def *d, const char *val
              daemons[k].component);
     ck_assert_msg(strcmp(err_text, want) == 0, "%s %s: %s", daemons[k].component, arg, err_text);
 }
+
+/* The sizes the farm file's DPDK-free memory check assumes are DPDK's and
+ * the daemons'. */
+START_TEST(test_memory_sizes)
+{
+    ck_assert_uint_eq(FF_MBUF_STRUCT, sizeof(struct rte_mbuf));
+    ck_assert_uint_eq(FF_MBUF_HEADROOM, RTE_PKTMBUF_HEADROOM);
+    ck_assert_uint_eq(FF_ROOM_MIN, EBF_ROOM_DEFAULT);
+    ck_assert_uint_eq(FF_L2_MAX_HLEN, EBF_L2_MAX_HLEN);
+}
+END_TEST
 
 START_TEST(test_options)
 {
@@ -227,19 +243,19 @@ END_TEST
 
 /* --- Fragment sizes against the frames of an event ------------------------- */
 
-/* The fragments of an event, cut into frames at the MTU, must fit what an
- * SFC sends of one event (1023 frames): 8 sources at MTU 1500 carry at most
- * 127 pieces of 1408 B each. The readout's options and configure refuse
- * one byte more with the same words as the farm file (test-farmfile). */
+/* The fragments of an event, cut into frames at the MTU, must fit the
+ * 65,535 frames of an event (its frame_count): 8 sources at MTU 1500 carry
+ * at most 8,191 pieces of 1408 B each. The readout's options and configure
+ * refuse one byte more with the same words as the farm file
+ * (test-farmfile, which also holds events to run.max_event). */
 START_TEST(test_event_frames)
 {
     static const char why[] =
-        "events of 8 fragments of up to 178817 B take 1024 frames at MTU 1500 (pieces of "
-        "1408 B), more than the 1023 an SFC sends of one event (fragments of at most 178816 B "
-        "fit)";
+        "events of 8 fragments of up to 11532929 B take 65536 frames at MTU 1500 (pieces of "
+        "1408 B), more than the 65535 of an event (fragments of at most 11532928 B fit)";
     static struct ro_conf ro;
-    const char *fits[] = {"--frag-size=178816", NULL};
-    const char *over[] = {"--frag-size=178817", NULL};
+    const char *fits[] = {"--frag-size=11532928", NULL};
+    const char *over[] = {"--frag-size=11532929", NULL};
     char want[512], err[512];
 
     ck_assert_int_eq(run_argv(0, "--no-such-option", fits, 0), 1);
@@ -253,9 +269,9 @@ START_TEST(test_event_frames)
     ro.mtu = 1500;
     ro.encap = EBF_ENCAP_ETH;
     ro.faults.silence_source = RO_FAULT_NO_SILENCE;
-    ck_assert_int_eq(ro_param(&ro, "frag_size", "178816", err, sizeof(err)), 0);
+    ck_assert_int_eq(ro_param(&ro, "frag_size", "11532928", err, sizeof(err)), 0);
     ck_assert_msg(ro_conf_check(&ro, err, sizeof(err)) == 0, "%s", err);
-    ck_assert_int_eq(ro_param(&ro, "frag_max", "178817", err, sizeof(err)), 0);
+    ck_assert_int_eq(ro_param(&ro, "frag_max", "11532929", err, sizeof(err)), 0);
     ck_assert_int_eq(ro_conf_check(&ro, err, sizeof(err)), -EINVAL);
     snprintf(want, sizeof(want), "parameter 'frag_max': %s", why);
     ck_assert_str_eq(err, want);
@@ -301,15 +317,16 @@ START_TEST(test_configure)
                 if (!bad[b])
                     continue;
                 ck_assert_int_eq(fn(c, d->key, bad[b], err, sizeof(err)), -EINVAL);
-                snprintf(want, sizeof(want), "parameter '%s': \"%s\" is not %s", d->key, bad[b],
+                snprintf(want, sizeof(want), "parameter '%s': \"%s\" is out of range: %s", d->key, bad[b],
                          what_in(d, what, sizeof(what)));
                 ck_assert_str_eq(err, want);
             }
         }
     }
-    /* What the adversary sent: 16 MiB fragments, refused with the farm file's limit. */
-    ck_assert_int_eq(ro_param(&ro, "frag_size", "16777216", err, sizeof(err)), -EINVAL);
-    ck_assert_str_eq(err, "parameter 'frag_size': \"16777216\" is not an integer in 1..1048576");
+    /* What the adversary sent: fragments past 16 MiB, refused with the farm file's limit. */
+    ck_assert_int_eq(ro_param(&ro, "frag_size", "16777217", err, sizeof(err)), -EINVAL);
+    ck_assert_str_eq(err, "parameter 'frag_size': \"16777217\" is out of range: an integer in "
+                     "1..16777216");
 }
 END_TEST
 
@@ -323,20 +340,24 @@ END_TEST
 #define FARM_NODE "  - {name: n0, sfc: sfc0, port: memif:b, mac: 02:00:00:00:00:03%s}\n"
 
 /* The keys some keys need beside them in "run". The largest fragments fit
- * an event of one source (745 frames at MTU 1500): the frames of an event
- * are checked apart (test-farmfile). */
+ * an event of one source (11,916 frames at MTU 1500, 16 MiB): the size and
+ * frames of an event are checked apart (test-farmfile); the largest
+ * max_event takes MTU 9600 and an SFC of 262143 mbufs (farm_with). */
 static const char *run_company(const struct ebf_param_def *d)
 {
     if (d == EBF_PARAM(FRAG_SIZE))
         return "  sources: 1\n";
     if (d == EBF_PARAM(FRAG_MIN))
-        return "  sources: 1\n  frag_max: 1048576\n";
+        return "  sources: 1\n  frag_max: 16777216\n";
     if (d == EBF_PARAM(FRAG_MAX))
         return "  sources: 1\n  frag_min: 1\n";
     if (d == EBF_PARAM(FRAG_MEAN))
-        return "  sources: 1\n  frag_dist: lognormal\n  frag_sigma: 1\n";
+        return "  sources: 1\n  frag_dist: lognormal\n  frag_sigma: 1\n  frag_min: 1\n"
+               "  frag_max: 16777216\n";
     if (d == EBF_PARAM(FRAG_SIGMA))
         return "  sources: 1\n  frag_dist: lognormal\n  frag_mean: 1000\n";
+    if (d == EBF_PARAM(MAX_EVENT))
+        return "  mtu: 9600\n";
     if (d == EBF_PARAM(BURST_GAP_US))
         return "  burst_events: 1\n";
     return "";
@@ -352,7 +373,8 @@ static int farm_with(const struct ebf_param_def *d, const char *value, char *err
     snprintf(item, sizeof(item), ", %s: %s", d->key, value);
     /* A node's credits are at most its SFC's max_credits. */
     snprintf(sfc, sizeof(sfc), FARM_SFC,
-             !strcmp(sec, "sfcs[]") ? item : d == EBF_PARAM(CREDITS) ? ", max_credits: 65535" : "");
+             !strcmp(sec, "sfcs[]") ? item : d == EBF_PARAM(CREDITS) ? ", max_credits: 65535"
+             : d == EBF_PARAM(MAX_EVENT) ? ", mbufs: 262143" : "");
     snprintf(node, sizeof(node), FARM_NODE, strcmp(sec, "nodes[]") ? "" : item);
     if (!strcmp(sec, "run") || !strcmp(sec, "defaults"))
         snprintf(section, sizeof(section), "%s:\n  %s: %s\n%s", sec, d->key, value,
@@ -552,6 +574,7 @@ static void *farm_field(struct farm_spec *s, unsigned id)
     case EBF_P_MTU: return &r->mtu;
     case EBF_P_UDP_PORT: return &r->udp_port;
     case EBF_P_TIMEOUT_MS: return &r->timeout_ms;
+    case EBF_P_MAX_EVENT: return &r->max_event;
     case EBF_P_SFC_ID: return &s->sfc[0].id;
     case EBF_P_CAPACITY: return &s->sfc[0].capacity;
     case EBF_P_MBUFS: return &s->sfc[0].mbufs;
@@ -611,6 +634,7 @@ Suite *ebf_param_use_suite(void)
     TCase *tc = tcase_create("places");
 
     tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_memory_sizes);
     tcase_add_test(tc, test_options);
     tcase_add_test(tc, test_ports);
     tcase_add_test(tc, test_event_frames);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-loopback.c - ebfarm-loopback over a veth cable (a short search, its JSON checked), and its RX and TX processes over memif (nothing left behind). */
+/* test-loopback.c - ebfarm-loopback over a veth cable (a short search, its JSON checked), and its RX and TX processes over memif (nothing left behind, a sender interrupted reports so). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +215,90 @@ START_TEST(test_memif_rx_interrupted)
 }
 END_TEST
 
+/* The interrupted sender's JSON: marked interrupted, only 64-byte trials,
+ * the last one invalid (stopped), and the 512-byte size with no trial and
+ * no latency (not trial 0's copied in). */
+static const char *interrupted_py =
+    "import json,sys\n"
+    "d=json.load(open(sys.argv[1]))\n"
+    "assert d['meta']['interrupted'] is True\n"
+    "t=d['trials']; assert t and all(x['frame_size']==64 for x in t), t\n"
+    "assert t[-1]['valid'] is False and t[-1]['invalid_reason']=='stopped', t[-1]\n"
+    "r=d['results'][1]; assert r['frame_size']==512, r\n"
+    "assert r['dpdk']['trials']==0 and r['dpdk']['found'] is False, r\n"
+    "assert r['dpdk']['latency_ns'] is None, r\n";
+
+/* Whether file holds text. */
+static int file_has(const char *file, const char *text)
+{
+    char b[16384];
+    FILE *f = fopen(file, "r");
+    size_t n = f ? fread(b, 1, sizeof(b) - 1, f) : 0;
+
+    if (f)
+        fclose(f);
+    b[n] = '\0';
+    return strstr(b, text) != NULL;
+}
+
+/* Ctrl-C on the sender during its first size's search (64 and 512 bytes
+ * asked): it exits 130 saying it was interrupted, its table marks 512
+ * bytes "not run" (not "none 0/0" as if searched), it gives no advice to
+ * retry at another rate, every trial's live line shows the rate asked and
+ * whether it was valid, and the JSON says interrupted (interrupted_py);
+ * the receiver exits 0. */
+START_TEST(test_memif_tx_interrupted)
+{
+    char dir[] = "/tmp/ebflb-test-XXXXXX", path[600], prog[600], tx[700], ctl[600];
+    char out[600], log[600], cmd[1400];
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    pid_t rx = start_rx(dir);
+    snprintf(path, sizeof(path), "%s/m.sock", dir);
+    for (int i = 0; i < 100 && !exists(path); i++)
+        usleep(50000);
+    ck_assert_msg(exists(path), "the receiver made no memif socket %s", path);
+    snprintf(prog, sizeof(prog), "%s/loopback/ebfarm-loopback", getenv("EBFARM_BUILD_DIR"));
+    snprintf(tx, sizeof(tx), "net_memif1,role=client,socket=%s,socket-abstract=no", path);
+    snprintf(ctl, sizeof(ctl), "%s/ctl.sock", dir);
+    snprintf(out, sizeof(out), "%s/tx.json", dir);
+    snprintf(log, sizeof(log), "%s/tx.log", dir);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(log, "w", stderr))
+            _exit(127);
+        execl(prog, prog, "--role", "tx", "--tx", tx, "--control", ctl, "--rate", "20Mfps",
+              "--sizes", "64,512", "--trial", "1", "--max-trials", "20", "--json", (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 600 && !file_has(log, "  trial 0: dpdk 64B asked "); i++)
+        usleep(50000);
+    ck_assert_msg(file_has(log, "  trial 0: dpdk 64B asked "), "no end line of trial 0");
+    kill(pid, SIGINT);
+    int st = wait_for(pid);
+    ck_assert_msg(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 130, "sender status %d", st);
+    st = wait_for(rx);
+    ck_assert_msg(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "receiver status %d", st);
+    ck_assert_msg(file_has(log, ": valid\n") || file_has(log, ": INVALID "), "validity");
+    ck_assert_msg(file_has(log, "INVALID stopped\n"), "the cut trial not shown stopped");
+    ck_assert_msg(file_has(log, "   512  dpdk    not run "), "512 B not marked not run");
+    ck_assert_msg(file_has(log, "\nINTERRUPTED: a signal stopped the run after "), "table");
+    ck_assert_msg(file_has(log, "loopback: interrupted: the report covers the trials run "
+                                "before the signal\n"), "no word of the interrupt");
+    ck_assert_msg(!file_has(log, "try --rate"), "advice to retry at another rate");
+    snprintf(path, sizeof(path), "%s/check.py", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(interrupted_py, f);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "python3 %s %s", path, out);
+    ck_assert_msg(system(cmd) == 0, "JSON check failed; kept in %s", dir);
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *loopback_suite(void);
 
 Suite *loopback_suite(void)
@@ -229,6 +313,7 @@ Suite *loopback_suite(void)
     tcase_set_timeout(tm, 120);
     tcase_add_test(tm, test_memif_rx_leaves_nothing);
     tcase_add_test(tm, test_memif_rx_interrupted);
+    tcase_add_test(tm, test_memif_tx_interrupted);
     suite_add_tcase(s, tm);
     return s;
 }

@@ -28,15 +28,12 @@ import math
 import os
 import re
 import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.parse
-import urllib.request
 
-FARM = "promfarm"
+from farmrig import Rig, start_exporter, start_prometheus, stop
+
+FARM = None                      # the Rig's farm name, promfarm<pid>
 PROCESSES = ["node0", "node1", "ro0", "sfc0"]
 RATE_INTERVAL = "1m"
 ALERT_FORM = re.compile(r"^(?P<lhs>.*\S)\s*(==|!=|>=|<=|>|<)\s*(?P<rhs>[-+0-9.e]+)\s*$", re.S)
@@ -49,74 +46,6 @@ class Failed(Exception):
 def check(cond, what):
     if not cond:
         raise Failed(what)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http_json(url):
-    with urllib.request.urlopen(url, timeout=10) as r:
-        return json.load(r)
-
-
-class Prom:
-    def __init__(self, port):
-        self.base = "http://127.0.0.1:%d" % port
-
-    def query(self, expr):
-        q = urllib.parse.urlencode({"query": expr})
-        j = http_json("%s/api/v1/query?%s" % (self.base, q))
-        check(j.get("status") == "success", "query %r: %s" % (expr, j))
-        return j["data"]["result"]
-
-    def label_values(self, label, match):
-        q = urllib.parse.urlencode({"match[]": match})
-        return http_json("%s/api/v1/label/%s/values?%s" % (self.base, label, q))["data"]
-
-    def rules(self):
-        return http_json(self.base + "/api/v1/rules")["data"]["groups"]
-
-
-def write_farm_file(src, path):
-    text = open(os.path.join(src, "farms/demo.yaml")).read()
-    text = re.sub(r"(?m)^farm: demo", "farm: " + FARM, text)
-    text = re.sub(r"(?m)^  events: .*", "  events: 0", text)
-    text = re.sub(r"(?m)^  rate: .*", "  rate: 5000", text)
-    open(path, "w").write(text)
-
-
-def start_exporter(ebfarm, env, tmp):
-    log = open(os.path.join(tmp, "exporter.out"), "w+")
-    p = subprocess.Popen([ebfarm, "metrics", "--prometheus", "--farm", FARM,
-                          "--listen", "127.0.0.1:0"], stdout=log, stderr=subprocess.STDOUT, env=env)
-    for _ in range(50):
-        log.seek(0)
-        m = re.search(r"http://127\.0\.0\.1:(\d+)/metrics", log.read())
-        if m:
-            return p, int(m.group(1))
-        time.sleep(0.1)
-    log.seek(0)
-    raise Failed("the exporter did not say its address: %r" % log.read())
-
-
-def start_prometheus(tmp, src, exporter_port):
-    port = free_port()
-    rules = os.path.join(src, "monitoring/prometheus/ebfarm-rules.yml")
-    cfg = os.path.join(tmp, "prometheus.yml")
-    with open(cfg, "w") as f:
-        f.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
-                "rule_files: ['%s']\n"
-                "scrape_configs:\n  - job_name: ebfarm\n"
-                "    static_configs:\n      - targets: ['127.0.0.1:%d']\n" % (rules, exporter_port))
-    log = open(os.path.join(tmp, "prometheus.log"), "w")
-    p = subprocess.Popen([shutil.which("prometheus"), "--config.file=" + cfg,
-                          "--storage.tsdb.path=" + os.path.join(tmp, "tsdb"),
-                          "--web.listen-address=127.0.0.1:%d" % port, "--log.level=warn"],
-                         stdout=log, stderr=subprocess.STDOUT)
-    return p, Prom(port)
 
 
 def wait_for_data(prom, prometheus, tmp):
@@ -199,38 +128,22 @@ def check_rules(prom):
     return n_record, n_alert
 
 
-def stop(p):
-    if p and p.poll() is None:
-        p.terminate()
-        try:
-            p.wait(10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-
-
 def main():
-    src, build = sys.argv[1], sys.argv[2]
+    global FARM
     if not shutil.which("prometheus"):
         print("prometheus not found (Debian package prometheus): skipped")
         return 77
-    ebfarm = os.path.join(build, "tools/ebfarm")
-    tmp = tempfile.mkdtemp(prefix="ebf-prometheus-")
-    env = dict(os.environ, EBFARM_RUN_DIR=os.path.join(tmp, "run"))
-    os.mkdir(env["EBFARM_RUN_DIR"])
+    rig = Rig("promfarm", "demo.yaml", {"events": 0, "rate": 5000})
+    FARM = rig.name
     exporter = prometheus = None
-    up = False
     try:
-        farm_file = os.path.join(tmp, "farm.yaml")
-        write_farm_file(src, farm_file)
-        r = subprocess.run([ebfarm, "up", farm_file], env=env, capture_output=True, text=True)
-        up = True
-        check(r.returncode == 0, "ebfarm up failed:\n%s%s" % (r.stdout, r.stderr))
-        exporter, exporter_port = start_exporter(ebfarm, env, tmp)
-        prometheus, prom = start_prometheus(tmp, src, exporter_port)
-        wait_for_data(prom, prometheus, tmp)
+        r = rig.ebfarm("up", rig.path)
+        check(r.returncode == 0, "ebfarm up failed")
+        exporter, exporter_port = start_exporter(rig)
+        prometheus, prom = start_prometheus(rig, exporter_port)
+        wait_for_data(prom, prometheus, rig.tmp)
         check_labels(prom, exporter_port)
-        exprs = check_dashboard(prom, src)
+        exprs = check_dashboard(prom, rig.src)
         n_record, n_alert = check_rules(prom)
         print("prometheus: %d dashboard queries, %d recording and %d alerting rules return data"
               % (exprs, n_record, n_alert))
@@ -241,9 +154,7 @@ def main():
     finally:
         stop(prometheus)
         stop(exporter)
-        if up:
-            subprocess.run([ebfarm, "down", "--farm", FARM], env=env, capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
+        rig.cleanup()
 
 
 if __name__ == "__main__":

@@ -11,50 +11,20 @@
 # names the test's directory (daemons and keepers), no DPDK runtime directory
 # of the farm, nothing in the run directory but the run counter.
 # Usage: test-soak_pipe.py SOURCE_DIR BUILD_DIR. Exit 0 passed, 1 failed.
-import glob
 import json
 import os
-import shutil
 import subprocess
-import sys
-import tempfile
 import time
 
-SRC, BUILD = sys.argv[1], sys.argv[2]
-EBFARM = os.path.join(BUILD, "tools", "ebfarm")
-NAME = "soakpipe%d" % os.getpid()
-
-
-def check(cond, msg):
-    if not cond:
-        print("FAIL: " + msg)
-        sys.exit(1)
-
-
-def procs_naming(text):
-    """Pids of processes whose command line contains text."""
-    out = []
-    for d in glob.glob("/proc/[0-9]*/cmdline"):
-        try:
-            if text.encode() in open(d, "rb").read():
-                out.append(int(d.split("/")[2]))
-        except OSError:
-            pass
-    return out
+from farmrig import Rig, check, procs_naming
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="ebf-soakpipe-")
-    run = os.path.join(tmp, "run")
-    os.makedirs(run)
-    env = dict(os.environ, EBFARM_RUN_DIR=run, EBFARM_BUILD_DIR=BUILD)
-    text = open(os.path.join(SRC, "farms", "demo.yaml")).read()
-    path = os.path.join(tmp, NAME + ".yaml")
-    open(path, "w").write(text.replace("farm: demo\n", "farm: %s\n" % NAME))
-    out = os.path.join(tmp, "report")
+    rig = Rig("soakpipe")
+    out = os.path.join(rig.tmp, "report")
     try:
-        p = subprocess.Popen([EBFARM, "soak", path, "--duration", "30", "--interval", "2",
-                              "--json", "--out", out], env=env, stdout=subprocess.PIPE,
+        p = subprocess.Popen([rig.exe, "soak", rig.path, "--duration", "30", "--interval", "2",
+                              "--json", "--out", out], env=rig.env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE)
         first = p.stdout.readline()
         check(json.loads(first)["type"] == "soak", "first line %r" % first)
@@ -71,7 +41,7 @@ def main():
         check(time.time() - t0 < 30, "the soak ran on (%.0f s) after its stdout closed" %
               (time.time() - t0))
         check("ebfarm soak: standard output closed" in err, "no word of the closed stdout")
-        check("interrupted after" in err, "the terminal does not say interrupted")
+        check("verdict: INTERRUPTED after " in err, "the terminal does not say interrupted")
         recs = [json.loads(l) for l in open(os.path.join(out, "soak.jsonl")) if l.strip()]
         check(recs[0]["type"] == "soak" and recs[-1]["type"] == "summary", "soak.jsonl ends")
         s = recs[-1]
@@ -80,20 +50,16 @@ def main():
         check(len(recs) >= 3, "no interval in soak.jsonl")
         for f in ("soak.csv", "soak.html"):
             check(os.path.getsize(os.path.join(out, f)) > 0, f + " missing")
-        time.sleep(0.5)
-        left = procs_naming(tmp)
-        check(not left, "processes left running: %r" % left)
-        left = [d for d in glob.glob("/var/run/dpdk/*") if NAME in d]
-        check(not left, "DPDK runtime directories left: %r" % left)
-        left = [d for d in os.listdir(run) if not d.startswith(".") and not d.endswith(".next-run")]
+        rig.nothing_running()
+        left = [d for d in os.listdir(rig.run) if not d.endswith(".next-run")]
         check(not left, "run directory left: %r" % left)
     finally:
-        for pid in procs_naming(tmp):
+        for pid in procs_naming(rig.tmp):
             try:
                 os.kill(pid, 9)
             except OSError:
                 pass
-        shutil.rmtree(tmp, ignore_errors=True)
+        rig.cleanup()
     print("passed")
 
 

@@ -10,99 +10,48 @@
 # The same file without the trigger: `up` exits 0, `status` shows the four
 # processes RUNNING, `down` exits 0 and leaves nothing but the run counter.
 # Usage: test-up_fail.py SOURCE_DIR BUILD_DIR. Exit 0 passed, 1 failed.
-import glob
-import json
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
-import time
 
-SRC, BUILD = sys.argv[1], sys.argv[2]
-EBFARM = os.path.join(BUILD, "tools", "ebfarm")
-NAME = "upfail%d" % os.getpid()
-
-
-def check(cond, msg):
-    if not cond:
-        print("FAIL: " + msg)
-        sys.exit(1)
-
-
-def procs_naming(text):
-    out = []
-    for d in glob.glob("/proc/[0-9]*/cmdline"):
-        try:
-            if text.encode() in open(d, "rb").read():
-                out.append(int(d.split("/")[2]))
-        except OSError:
-            pass
-    return out
-
-
-def ebfarm(env, *args):
-    p = subprocess.run([EBFARM] + list(args), env=env, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True, timeout=180)
-    print("$ ebfarm %s -> %d\n%s" % (" ".join(args), p.returncode, p.stdout))
-    return p
-
-
-def nothing_running(tmp):
-    time.sleep(0.3)
-    left = procs_naming(tmp)
-    check(not left, "processes left running: %r" % left)
-    left = [d for d in glob.glob("/var/run/dpdk/*") if NAME in d]
-    check(not left, "DPDK runtime directories left: %r" % left)
+from farmrig import Rig, check, procs_naming
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="ebf-upfail-")
-    run = os.path.join(tmp, "run")
-    os.makedirs(run)
-    env = dict(os.environ, EBFARM_RUN_DIR=run, EBFARM_BUILD_DIR=BUILD)
-    text = open(os.path.join(SRC, "farms", "demo.yaml")).read()
-    text = text.replace("farm: demo\n", "farm: %s\n" % NAME)
-    path = os.path.join(tmp, NAME + ".yaml")
+    rig = Rig("upfail")
+    run, name = rig.run, rig.name
+    text = open(rig.path).read()
     bad = text.replace("  seed: 1\n", "  seed: 1\n  trigger:\n    plugin: /etc/passwd\n")
     check(bad != text, "farm file not changed")
-    open(path, "w").write(bad)
+    open(rig.path, "w").write(bad)
     try:
-        p = ebfarm(env, "up", path)
+        p = rig.ebfarm("up", rig.path)
         check(p.returncode == 1, "bad up: exit %d, not 1" % p.returncode)
         check("/etc/passwd" in p.stdout, "bad up does not name the plug-in")
-        nothing_running(tmp)
-        rd = os.path.join(run, NAME)
+        rig.nothing_running()
+        rd = os.path.join(run, name)
         left = sorted(f for f in os.listdir(rd) if not f.endswith(".log")) \
             if os.path.isdir(rd) else []
         check(not left, "after the failed up, the run directory holds %r" % left)
-        p = ebfarm(env, "down", "--farm", NAME)
+        p = rig.ebfarm("down", "--farm", name)
         check(p.returncode == 1 and "not up" in p.stdout, "down of a farm not up: %d" %
               p.returncode)
-        open(path, "w").write(text)
-        p = ebfarm(env, "up", path)
+        open(rig.path, "w").write(text)
+        p = rig.ebfarm("up", rig.path)
         check(p.returncode == 0, "up of the fixed file: exit %d, not 0" % p.returncode)
-        p = subprocess.run([EBFARM, "status", "--json"], env=env, stdout=subprocess.PIPE,
-                           text=True, timeout=60)
-        states = [x["state"] for x in json.loads(p.stdout)["processes"]]
+        states = [x["state"] for x in rig.status()["processes"]]
         check(len(states) == 4 and all(s in ("RUNNING", "CONFIGURED") for s in states),
               "states %r" % states)
-        p = ebfarm(env, "down", "--farm", NAME)
+        p = rig.ebfarm("down", "--farm", name)
         check(p.returncode == 0, "down: exit %d" % p.returncode)
-        nothing_running(tmp)
-        left = [d for d in os.listdir(run) if not d.startswith(".") and not d.endswith(".next-run")]
+        rig.nothing_running()
+        left = [d for d in os.listdir(run) if not d.endswith(".next-run")]
         check(not left, "run directory left: %r" % left)
     finally:
-        subprocess.run([EBFARM, "down", "--farm", NAME], env=env,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
-        for pid in procs_naming(tmp):
+        rig.cleanup()
+        for pid in procs_naming(rig.tmp):
             try:
                 os.kill(pid, 9)
             except OSError:
                 pass
-        for d in glob.glob("/var/run/dpdk/*%s*" % NAME):
-            shutil.rmtree(d, ignore_errors=True)
-        shutil.rmtree(tmp, ignore_errors=True)
     print("passed")
 
 

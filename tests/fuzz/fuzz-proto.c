@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fuzz-proto.c - libFuzzer target: every proto/ parser on one input, with the invariants of a successful parse. */
+/* fuzz-proto.c - libFuzzer target: every proto/ parser and the SFC's frame rules on one input, with the invariants of a successful parse and of docs/protocol.md's receive order. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +7,7 @@
 #include "ebf_crc.h"
 #include "ebf_pattern.h"
 #include "ebf_proto.h"
+#include "sfc_guard.h"
 
 /*
  * Each input is tried two ways: as a whole frame (ebf_parse_l2l3, then the
@@ -24,7 +25,12 @@
  *   builder re-encodes the parsed fields to the same bytes wherever the
  *   format has one encoding (all ebfarm messages; the encapsulation when the
  *   IPv4 fields are the ones the sender writes);
- * - CRC32C and the IPv4 checksum agree with independent definitions.
+ * - CRC32C and the IPv4 checksum agree with independent definitions;
+ * - the SFC's rules 2 to 8 on a frame (sfc_guard_judge, docs/protocol.md
+ *   4.3) give one verdict, the first rule that applies: a frame accepted
+ *   is a fragment whose CRC holds, within the MTU (frame and piece, 3.3),
+ *   unicast to the SFC's MAC; each refusal is the rule the frame breaks
+ *   and none before it; a frame only not ours is accepted for its MAC.
  * A broken invariant prints the line and aborts, which libFuzzer reports as a
  * crash with the input saved.
  */
@@ -292,6 +298,74 @@ static void check_credit(const uint8_t *buf, size_t len)
     NEED(memcmp(scratch, buf, n) == 0);
 }
 
+/* --- Throttle frames ------------------------------------------------------- */
+
+static void check_throttle(const uint8_t *buf, size_t len)
+{
+    struct ebf_throttle_hdr h, hs;
+    enum ebf_reason r = ebf_throttle_parse(buf, len, &h);
+
+    check_reason(r);
+    check_vt(buf, len, EBF_T_THROTTLE, r);
+    if (r != EBF_R_OK)
+        return;
+    NEED(len >= EBF_THROTTLE_LEN && h.on <= 1);
+    NEED(ebf_throttle_parse(buf, EBF_THROTTLE_LEN - 1, &hs) == EBF_R_TRUNCATED);
+    ebf_throttle_write(scratch, &h);
+    NEED(memcmp(scratch, buf, EBF_THROTTLE_LEN) == 0);
+}
+
+/* --- The SFC's rules on a frame (docs/protocol.md 4.3, 2 to 8) ------------- */
+
+/*
+ * Judge the frame at an SFC of 8 sources at mtu whose MAC is its
+ * destination, then at one whose MAC is not: the verdicts agree but for
+ * rule 8, and each is the first rule the frame breaks.
+ */
+static void check_judge(const uint8_t *data, size_t size, uint16_t mtu)
+{
+    struct sfc_judge_conf c = {.n_sources = 8, .udp_port = PORT, .mtu = mtu, .check_crc = 1};
+    struct ebf_l2l3 l, l2;
+    struct ebf_frag_hdr h, h2;
+    size_t used;
+
+    if (size >= 6)
+        memcpy(c.mac, data, 6);
+    struct sfc_verdict v = sfc_guard_judge(&c, data, size, &l, &h);
+    NEED((v.rule == 0) == (v.reject == EBF_R_OK && v.drop == SFC_DROP_MAX));
+    enum ebf_reason r = ebf_parse_l2l3(data, size, PORT, &l2);
+    if (r != EBF_R_OK) {         /* rule 2: the encapsulation, version, type byte */
+        NEED(v.rule == 2 && v.reject == r && v.drop == SFC_DROP_MAX);
+        return;
+    }
+    if (l2.type != EBF_T_FRAGMENT) {     /* rule 3 */
+        NEED(v.rule == 3 && v.reject == EBF_R_OK && v.drop == SFC_DROP_WRONG_TYPE);
+        return;
+    }
+    r = ebf_frag_parse(data + l2.hlen, l2.len, 8, 1, &h2, &used);
+    if (r != EBF_R_OK) {         /* rule 4, or 5 for the CRC */
+        NEED(v.rule == (r == EBF_R_BAD_CHECKSUM ? 5 : 4) && v.reject == r);
+        return;
+    }
+    /* Rule 6: the bytes after the Ethernet header (and tag), IP options
+     * and padding included, past the MTU, or a piece an event frame at the
+     * MTU could not carry (3.3). */
+    size_t eth = EBF_ETH_HLEN + (rd16(data + 12) == 0x8100 ? 4 : 0);
+    int oversize = size - eth > mtu ||
+                   (uint32_t)h2.piece_len + EBF_EVENT_HLEN + EBF_FRAG_HLEN > mtu;
+    if (oversize) {              /* rule 6 */
+        NEED(v.rule == 6 && v.drop == SFC_DROP_OVERSIZE);
+        return;
+    }
+    NEED(v.rule == ((data[0] & 1) ? 7 : 0));    /* rule 7; rule 8 holds: the MAC is ours */
+    NEED(v.rule || (h.source == h2.source && h.seq == h2.seq && h.event_id == h2.event_id &&
+                    h.piece_len == h2.piece_len && l.len == l2.len));
+    /* Another SFC's MAC: rule 8 where this one accepted, the same verdict else. */
+    c.mac[5] ^= 0x40;
+    struct sfc_verdict o = sfc_guard_judge(&c, data, size, &l, &h);
+    NEED(o.rule == (v.rule == 0 ? 8 : v.rule) && o.reject == v.reject);
+}
+
 /* --- Whole frames ---------------------------------------------------------- */
 
 /* Whether the IPv4 and UDP headers at ip are exactly what ebf_encap_write
@@ -363,6 +437,8 @@ static void check_frame(const uint8_t *data, size_t size)
     struct ebf_l2l3 l;
     enum ebf_reason r = ebf_parse_l2l3(data, size, PORT, &l);
 
+    check_judge(data, size, 1500);
+    check_judge(data, size, 9000);
     check_reason(r);
     if (size < EBF_ETH_HLEN)
         NEED(r == EBF_R_TRUNCATED);
@@ -430,6 +506,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     NEED(strcmp(ebf_reason_name(EBF_R_MAX), "unknown") == 0);
     check_checksums(data, size);
+    check_throttle(data, size);
     check_frame(data, size);
     check_frame_fixed(data, size);
     check_frag(data, size, &h, &used);

@@ -9,6 +9,7 @@
 #include "conform.h"
 #include "conform_pcap.h"
 #include "ebf_proto.h"
+#include "sfc_stats.h"
 
 static const uint8_t sfc_mac[6] = {2, 0, 0, 0, 0, 2}, board[6] = {2, 0, 0, 0, 0, 1},
                      other[6] = {2, 0, 0, 0, 0, 7};
@@ -154,6 +155,32 @@ START_TEST(test_faults_named)
 }
 END_TEST
 
+/* Pieces that overlap: frame 3 ([50, 150) over [0, 200) held) and frame
+ * 6 (event 101's [0, 100) sent again, with a new seq) under overlap, as
+ * the SFC's rx.drop.duplicate; an event's ranges start anew with the next
+ * event; every other rule holds. */
+START_TEST(test_overlap)
+{
+    static const uint32_t off[6] = {0, 100, 50, 200, 0, 0};
+    static const uint64_t ev[6] = {100, 100, 100, 100, 101, 101};
+    static struct conform c;
+
+    for (unsigned i = 0; i < 6; i++)
+        fl[i] = frame(fr[i], board, 3, ev[i], 300, off[i], 100, i);
+    ck_assert_uint_eq(judge(&c, write_pcapng(fr, fl, 6)), 6);
+    ck_assert(!conform_passed(&c));
+    for (unsigned r = 0; r < CR_COUNT; r++) {
+        ck_assert_uint_eq(c.rule[r].checked, 6);
+        ck_assert_uint_eq(c.rule[r].deviations, r == CR_OVERLAP ? 2 : 0);
+    }
+    ck_assert_uint_eq(c.rule[CR_OVERLAP].first[0], 3);
+    ck_assert_uint_eq(c.rule[CR_OVERLAP].first[1], 6);
+    ck_assert_uint_eq(c.rule[CR_OVERLAP].reasons[EBF_R_MAX + SFC_DROP_DUPLICATE], 2);
+    ck_assert_uint_eq(c.src[3].events, 2);
+    ck_assert_str_eq(conform_rule_name(CR_OVERLAP), "overlap");
+}
+END_TEST
+
 Suite *conform_suite(void);
 
 Suite *conform_suite(void)
@@ -163,6 +190,7 @@ Suite *conform_suite(void)
 
     tcase_add_test(tc, test_good_capture_passes);
     tcase_add_test(tc, test_faults_named);
+    tcase_add_test(tc, test_overlap);
     suite_add_tcase(s, tc);
     return s;
 }

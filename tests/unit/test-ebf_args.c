@@ -162,7 +162,7 @@ START_TEST(test_own_options)
     ck_assert_int_eq(parse("--port=p", "--str", "hello", "--flag", "--u16=64", "--u32", "100k",
                            "--u64", "18446744073709551615", "--num=2.5", "--hw",
                            "aa:BB:cc:00:11:22", "--ip", "10.1.2.3", "--poll", "backoff",
-                           "--even", "42", "--frag-size", "1048576", NULL), 0);
+                           "--even", "42", "--frag-size", "16777216", NULL), 0);
     ck_assert_str_eq(own.str, "hello");
     ck_assert_int_eq(own.flag, 1);
     ck_assert_uint_eq(own.u16, 64);
@@ -195,19 +195,19 @@ static const struct {
     {"--mac", "zz:00", "option '--mac': \"zz:00\" is not a MAC address (aa:bb:cc:dd:ee:ff)"},
     {"--link-timeout", "-1", "option '--link-timeout': \"-1\" is not an integer in 0..3600000"},
     {"--link-timeout", "3600001",
-     "option '--link-timeout': \"3600001\" is not an integer in 0..3600000"},
-    {"--mtu", "255", "option '--mtu': \"255\" is not an integer in 256..9600"},
-    {"--mtu", "9601", "option '--mtu': \"9601\" is not an integer in 256..9600"},
+     "option '--link-timeout': \"3600001\" is out of range: an integer in 0..3600000"},
+    {"--mtu", "255", "option '--mtu': \"255\" is out of range: an integer in 256..9600"},
+    {"--mtu", "9601", "option '--mtu': \"9601\" is out of range: an integer in 256..9600"},
     {"--idle", "sleep", "option '--idle': \"sleep\" is not spin or backoff"},
     {"--metrics-period-ms", "5",
-     "option '--metrics-period-ms': \"5\" is not a number in 10..60000"},
+     "option '--metrics-period-ms': \"5\" is out of range: a number in 10..60000"},
     {"--metrics-period-ms", "1e9x",
      "option '--metrics-period-ms': \"1e9x\" is not a number in 10..60000"},
-    {"--u16", "0", "option '--u16': \"0\" is not an integer in 1..64"},
-    {"--u16", "65", "option '--u16': \"65\" is not an integer in 1..64"},
+    {"--u16", "0", "option '--u16': \"0\" is out of range: an integer in 1..64"},
+    {"--u16", "65", "option '--u16': \"65\" is out of range: an integer in 1..64"},
     {"--u32", "1.5", "option '--u32': \"1.5\" is not an integer in 0..100000"},
     {"--u64", "", "option '--u64': \"\" is not an integer in 0..18446744073709551615"},
-    {"--num", "2.6", "option '--num': \"2.6\" is not a number in 0.5..2.5"},
+    {"--num", "2.6", "option '--num': \"2.6\" is out of range: a number in 0.5..2.5"},
     {"--hw", "02:eb:00:00:00", "option '--hw': \"02:eb:00:00:00\" is not a MAC address "
                                "(aa:bb:cc:dd:ee:ff)"},
     {"--ip", "10.1.2", "option '--ip': \"10.1.2\" is not an IPv4 address"},
@@ -221,9 +221,9 @@ static const struct {
     {"--num", "0x1p0", "option '--num': \"0x1p0\" is not a number in 0.5..2.5"},
     {"--num", "inf", "option '--num': \"inf\" is not a number in 0.5..2.5"},
     /* A shared parameter: its option name and range from ebf_param.h. */
-    {"--frag-size", "1048577", "option '--frag-size': \"1048577\" is not an integer in "
-                               "1..1048576"},
-    {"--frag-size", "0", "option '--frag-size': \"0\" is not an integer in 1..1048576"},
+    {"--frag-size", "16777217", "option '--frag-size': \"16777217\" is out of range: an integer in "
+                                "1..16777216"},
+    {"--frag-size", "0", "option '--frag-size': \"0\" is out of range: an integer in 1..16777216"},
 };
 
 START_TEST(test_bad_value)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ebf_opt.h"
+#include "ebf_util.h"
 
 #define T_TIMEOUT 30            /* seconds per test; valgrind runs are slow */
 #define SENTINEL 0x5a5a5a5a5a5a5a5aull
@@ -87,8 +88,8 @@ START_TEST(test_opt_u64)
     } else {
         ck_assert_uint_eq(out, SENTINEL);       /* left alone */
         snprintf(want, sizeof(want),
-                 "sfc: option '--nodes': \"%s\" is not an integer in %llu..%llu\n",
-                 u64_cases[_i].val, (unsigned long long)u64_cases[_i].min,
+                 "sfc: option '--nodes': \"%s\" %s in %llu..%llu\n", u64_cases[_i].val,
+                 ebf_parse_why(u64_cases[_i].val, 0), (unsigned long long)u64_cases[_i].min,
                  (unsigned long long)u64_cases[_i].max);
     }
     ck_assert_str_eq(msg, want);
@@ -102,7 +103,11 @@ START_TEST(test_opt_u64_message)
 
     err_begin();
     ck_assert_int_eq(ebf_opt_u64("sfc", "--nodes", "0", 1, 64, &out), -EINVAL);
-    ck_assert_str_eq(err_end(), "sfc: option '--nodes': \"0\" is not an integer in 1..64\n");
+    ck_assert_str_eq(err_end(), "sfc: option '--nodes': \"0\" is out of range: an integer in "
+                                "1..64\n");
+    err_begin();
+    ck_assert_int_eq(ebf_opt_u64("sfc", "--nodes", "64x", 1, 64, &out), -EINVAL);
+    ck_assert_str_eq(err_end(), "sfc: option '--nodes': \"64x\" is not an integer in 1..64\n");
 }
 END_TEST
 
@@ -120,9 +125,9 @@ static const struct {
     {"1", 0, 1, 0, 1, NULL},
     {"1e3", 0, 1e9, 0, 1000, NULL},
     {"-2.5", -10, 10, 0, -2.5, NULL},
-    {"1.0001", 0, 1, -EINVAL, 0, "node: option '--accept': \"1.0001\" is not a number in 0..1\n"},
-    {"-0.1", 0, 1, -EINVAL, 0, "node: option '--accept': \"-0.1\" is not a number in 0..1\n"},
-    {"2e9", 0, 1e9, -EINVAL, 0, "node: option '--accept': \"2e9\" is not a number in 0..1e+09\n"},
+    {"1.0001", 0, 1, -EINVAL, 0, "node: option '--accept': \"1.0001\" is out of range: a number in 0..1\n"},
+    {"-0.1", 0, 1, -EINVAL, 0, "node: option '--accept': \"-0.1\" is out of range: a number in 0..1\n"},
+    {"2e9", 0, 1e9, -EINVAL, 0, "node: option '--accept': \"2e9\" is out of range: a number in 0..1e+09\n"},
     {"nan", 0, 1, -EINVAL, 0, "node: option '--accept': \"nan\" is not a number in 0..1\n"},
     {"inf", 0, 1e300, -EINVAL, 0,
      "node: option '--accept': \"inf\" is not a number in 0..1e+300\n"},
@@ -290,7 +295,7 @@ START_TEST(test_param_u64)
     ck_assert_int_eq(err[0], 'x');               /* untouched on success */
     ck_assert_int_eq(ebf_param_u64("events", "2G", 0, 1000000000, &out, err, sizeof(err)),
                      -EINVAL);
-    ck_assert_str_eq(err, "parameter 'events': \"2G\" is not an integer in 0..1000000000");
+    ck_assert_str_eq(err, "parameter 'events': \"2G\" is out of range: an integer in 0..1000000000");
     ck_assert_uint_eq(out, 2000000);
     ck_assert_int_eq(ebf_param_u64("events", "many", 1, 10, &out, err, sizeof(err)), -EINVAL);
     ck_assert_str_eq(err, "parameter 'events': \"many\" is not an integer in 1..10");
@@ -312,7 +317,7 @@ START_TEST(test_param_double)
     ck_assert_int_eq(ebf_param_double("rate", "x", 0, 1e9, &out, err, sizeof(err)), -EINVAL);
     ck_assert_str_eq(err, "parameter 'rate': \"x\" is not a number in 0..1e+09");
     ck_assert_int_eq(ebf_param_double("accept", "1.5", 0, 1, &out, err, sizeof(err)), -EINVAL);
-    ck_assert_str_eq(err, "parameter 'accept': \"1.5\" is not a number in 0..1");
+    ck_assert_str_eq(err, "parameter 'accept': \"1.5\" is out of range: a number in 0..1");
     ck_assert_double_eq(out, 250000);
     ck_assert_str_eq(err_end(), "");
 }

@@ -55,9 +55,9 @@ START_TEST(test_parse)
     ck_assert_int_eq(ebf_param_parse(EBF_PARAM(SOURCES), "129", 3, &u16), -EINVAL);
     ck_assert_int_eq(ebf_param_parse(EBF_PARAM(SOURCES), "0", 1, &u16), -EINVAL);
     ck_assert_uint_eq(u16, 128);
-    ck_assert_int_eq(ebf_param_parse(EBF_PARAM(FRAG_SIZE), "1048576", 7, &u32), 0);
-    ck_assert_uint_eq(u32, 1048576);
-    ck_assert_int_eq(ebf_param_parse(EBF_PARAM(FRAG_SIZE), "16777216", 8, &u32), -EINVAL);
+    ck_assert_int_eq(ebf_param_parse(EBF_PARAM(FRAG_SIZE), "16777216", 8, &u32), 0);
+    ck_assert_uint_eq(u32, 16777216);
+    ck_assert_int_eq(ebf_param_parse(EBF_PARAM(FRAG_SIZE), "16777217", 8, &u32), -EINVAL);
     ck_assert_int_eq(ebf_param_parse(EBF_PARAM(SEED), "18446744073709551615", 20, &u64), 0);
     ck_assert(u64 == UINT64_MAX);
     ck_assert_int_eq(ebf_param_parse(EBF_PARAM(SEED), " -1", 3, &u64), -EINVAL);
@@ -106,7 +106,7 @@ START_TEST(test_conf_set)
     ck_assert_uint_eq(c.sources, 12);
     ck_assert(c.rate == 2500);
     ck_assert_int_eq(ebf_conf_set(keys, NKEYS, &c, "sources", "129", err, sizeof(err)), -EINVAL);
-    ck_assert_str_eq(err, "parameter 'sources': \"129\" is not an integer in 1..128");
+    ck_assert_str_eq(err, "parameter 'sources': \"129\" is out of range: an integer in 1..128");
     ck_assert_int_eq(ebf_conf_set(keys, NKEYS, &c, "rate", "10 ", err, sizeof(err)), -EINVAL);
     ck_assert_str_eq(err, "parameter 'rate': \"10 \" is not a number in 0..1e+09");
     ck_assert_int_eq(ebf_conf_set(keys, NKEYS, &c, "rate", "1\n", err, sizeof(err)), -EINVAL);

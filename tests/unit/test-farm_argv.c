@@ -115,7 +115,7 @@ START_TEST(test_node_trigger)
         "mac=02:eb:00:00:02:00,rsize=11",
         "--", "--port=net_memif0", "--sfc-mac=02:eb:00:00:01:00", "--mac=02:eb:00:00:02:00",
         "--node-id=0", "--credits=32", "--trigger-us=1", "--accept=0.1", "--accept-seed=0",
-        "--trigger=/p/t.so", "--trigger-param=sources=0,3", "--trigger-param=threshold=9",
+        "--max-event=8192", "--trigger=/p/t.so", "--trigger-param=sources=0,3", "--trigger-param=threshold=9",
         "--trigger-timeout-ms=2.5",
         "--mtu=1500", "--idle=backoff", "--control=ipc:///r/node0.ctl", "--metrics=ipc:///r/node0.pub",
         "--metrics-period-ms=1000", "--name=node0", NULL,
@@ -137,7 +137,7 @@ END_TEST
 START_TEST(test_node_store)
 {
     static const char *const want[] = {
-        "--accept-seed=0", "--store=/data/ev", "--store-max-file-mb=64",
+        "--accept-seed=0", "--max-event=8192", "--store=/data/ev", "--store-max-file-mb=64",
         "--store-max-file-s=30", "--store-fsync=interval", "--store-buffer-mb=8",
         "--store-max-mbs=2.5", "--mtu=1500", NULL,
     };
@@ -155,6 +155,35 @@ START_TEST(test_node_store)
         ck_assert_int_lt(at + k, c.argc);
         ck_assert_str_eq(c.argv[at + k], want[k]);
     }
+    farm_argv_free(&c);
+}
+END_TEST
+
+/* The argument after the one equal to a in c, or NULL. */
+static const char *after(const struct farm_argv *c, const char *a)
+{
+    for (int i = 0; i + 1 < c->argc; i++)
+        if (strcmp(c->argv[i], a) == 0)
+            return c->argv[i + 1];
+    return NULL;
+}
+
+/* run.max_event reaches every SFC and node as --max-event (after the UDP
+ * port, after the accept seed); unset, neither gets it (a node with
+ * storage or a plug-in gets the run's largest event: test_node_store). */
+START_TEST(test_max_event)
+{
+    struct farm_argv c;
+
+    build(FARM_SFC, 0, "sfc0", &c);
+    ck_assert_str_eq(after(&c, "--udp-port=50505"), "--idle=backoff");
+    farm_argv_free(&c);
+    spec.run.max_event = 10000000;
+    build(FARM_SFC, 0, "sfc0", &c);
+    ck_assert_str_eq(after(&c, "--udp-port=50505"), "--max-event=10000000");
+    farm_argv_free(&c);
+    build(FARM_NODE, 0, "node0", &c);
+    ck_assert_str_eq(after(&c, "--accept-seed=0"), "--max-event=10000000");
     farm_argv_free(&c);
 }
 END_TEST
@@ -531,6 +560,7 @@ Suite *farm_argv_suite(void)
     tcase_add_test(tc, test_sfc_workers_shared);
     tcase_add_test(tc, test_node_trigger);
     tcase_add_test(tc, test_node_store);
+    tcase_add_test(tc, test_max_event);
     tcase_add_test(tc, test_readout);
     tcase_add_test(tc, test_keys_and_insecure);
     tcase_add_test(tc, test_jumbo_mtu);

@@ -154,6 +154,52 @@ START_TEST(test_lock_link)
 }
 END_TEST
 
+/* The lock file goes only when this process holds it and the farm has no
+ * state: not another farm's, not while farm.state exists. */
+START_TEST(test_lock_remove)
+{
+    char lock[128], other[128], dir[128], state[160];
+
+    snprintf(lock, sizeof(lock), "%s/.demo.lock", base);
+    snprintf(other, sizeof(other), "%s/.other.lock", base);
+    put_file(other, "'ebfarm up' (pid 1)\n");
+    farm_state_lock_remove("other");            /* not held: stays */
+    ck_assert_int_eq(access(other, F_OK), 0);
+    ck_assert_int_ge(farm_state_lock("demo", "down", err, sizeof(err)), 0);
+    snprintf(dir, sizeof(dir), "%s/demo", base);
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    snprintf(state, sizeof(state), "%s/farm.state", dir);
+    put_file(state, "farm demo\n");
+    farm_state_lock_remove("demo");             /* the farm is up: stays */
+    ck_assert_int_eq(access(lock, F_OK), 0);
+    ck_assert_int_eq(unlink(state), 0);
+    farm_state_lock_remove("demo");
+    ck_assert_int_eq(access(lock, F_OK), -1);
+    ck_assert_int_eq(access(other, F_OK), 0);
+}
+END_TEST
+
+/* A process whose link never came up blames its peer's driver error: the
+ * first "name(): ... failed/cannot/error" line of the peer's log. */
+START_TEST(test_driver_error)
+{
+    char path[128], buf[256] = "";
+
+    snprintf(path, sizeof(path), "%s/sfc0.log", base);
+    put_file(path, "EAL: Detected CPU lcores: 2\n"
+                   "2026-11-27T08:00:00.000Z sfc0: info: started\n"
+                   "rte_eth_dev_start(): port 0 started\n"
+                   "memif_connect(): mmap failed: Cannot allocate memory\n"
+                   "memif_connect(): another failed\n");
+    snprintf(path, sizeof(path), "%s/node0.log", base);
+    put_file(path, "2026-11-27T08:00:10.000Z node0: error: link of 'net_memif0' not up\n");
+    ck_assert_int_eq(farm_log_driver_error(base, "sfc0", buf, sizeof(buf)), 1);
+    ck_assert_str_eq(buf, "memif_connect(): mmap failed: Cannot allocate memory");
+    ck_assert_int_eq(farm_log_driver_error(base, "node0", buf, sizeof(buf)), 0);
+    ck_assert_int_eq(farm_log_driver_error(base, "nolog", buf, sizeof(buf)), 0);
+}
+END_TEST
+
 /* demo.next-run -> a file: its first line is never shown, nor overwritten. */
 START_TEST(test_next_run_link)
 {
@@ -236,6 +282,8 @@ Suite *farm_rundir_suite(void)
     tcase_add_test(tc, test_remove_tree);
     tcase_add_test(tc, test_log_link);
     tcase_add_test(tc, test_lock_link);
+    tcase_add_test(tc, test_lock_remove);
+    tcase_add_test(tc, test_driver_error);
     tcase_add_test(tc, test_next_run_link);
     tcase_add_test(tc, test_base_refused);
     tcase_add_test(tc, test_base_made);

@@ -558,7 +558,7 @@ static const struct bad {
      "  sorces: 3\n",
      "key 'run.sorces' is not allowed (allowed: sources, events, rate, duration_s, "
      "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, payload, encap, udp_port, mtu, "
-     "seed, trigger_us, accept, accept_seed, timeout_ms, faults, fault_seed, silence, "
+     "seed, trigger_us, accept, accept_seed, timeout_ms, max_event, faults, fault_seed, silence, "
      "burst_events, burst_gap_us, replay_mb, trigger, store)"},
     {"unknown readout key",
      HEAD RO0
@@ -600,7 +600,7 @@ static const struct bad {
      "run: 5\n",
      "key 'run' must be a mapping of keys (allowed: sources, events, rate, duration_s, "
      "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, payload, encap, udp_port, mtu, "
-     "seed, trigger_us, accept, accept_seed, timeout_ms, faults, fault_seed, silence, "
+     "seed, trigger_us, accept, accept_seed, timeout_ms, max_event, faults, fault_seed, silence, "
      "burst_events, burst_gap_us, replay_mb, trigger, store)"},
     {"readouts not a list",
      HEAD
@@ -1064,10 +1064,35 @@ static const struct bad {
     {"insecure not a boolean",
      "insecure: maybe\n" BASE,
      "key 'insecure': \"maybe\" is not true or false"},
+    {"a NUL in a quoted name",
+     "farm: \"t\\x001\"\n" RO0 SFC0 NODE0,
+     "the value at line 1, column 7 holds a NUL character (\\0 or \\x00 in quotes): a name, "
+     "path or endpoint cannot; remove it"},
     {"duplicate endpoint",
      BASE
      "    control: ipc://{run}/ro0.ctl\n",
-     "key 'nodes[0].control': \"ipc://{run}/ro0.ctl\" is already used by readouts[0].control"},
+     "key 'nodes[0].control': \"ipc://{run}/ro0.ctl\" is already used by readouts[0].control "
+     "(\"ipc://{run}/ro0.ctl\")"},
+    {"endpoint on a memif socket of the run directory",
+     BASE
+     "    control: ipc://{run}/ro0-sfc0.sock\n",
+     "key 'nodes[0].control': \"ipc://{run}/ro0-sfc0.sock\" is a file the runner makes in the "
+     "run directory (farm.state, *.log, the memif sockets *.sock, exit.*, keys, dot files): "
+     "give a name of its own, e.g. ipc://{run}/NAME.ctl"},
+    {"endpoint on the farm's state file",
+     BASE
+     "    metrics: ipc://{run}/farm.state\n",
+     "key 'nodes[0].metrics': \"ipc://{run}/farm.state\" is a file the runner makes in the run "
+     "directory (farm.state, *.log, the memif sockets *.sock, exit.*, keys, dot files): give a "
+     "name of its own, e.g. ipc://{run}/NAME.ctl"},
+    {"tcp endpoint by localhost and by 127.0.0.1",
+     "insecure: true\n" HEAD
+     RO0
+     "    control: tcp://127.0.0.1:5555\n"
+     SFC0 NODE0
+     "    metrics: tcp://localhost:5555\n",
+     "key 'nodes[0].metrics': \"tcp://localhost:5555\" is already used by readouts[0].control "
+     "(\"tcp://127.0.0.1:5555\")"},
     {"duplicate sfc id",
      HEAD
      "readouts:\n"
@@ -1310,24 +1335,41 @@ static const struct bad {
      "key 'run.frag_size' cannot be given with 'run.frag_dist' lognormal (its sizes are clamped "
      "to [frag_min, frag_max], by default from 1 to what an event of run.sources fragments can "
      "carry)"},
-    {"events of more frames than an SFC sends",
+    {"events past the default max_event",
      BASE
      "run:\n"
-     "  frag_size: 1048576\n",
-     "key 'run.frag_max': events of 8 fragments of up to 1048576 B take 5960 frames at MTU 1500 "
-     "(pieces of 1408 B), more than the 1023 an SFC sends of one event (fragments of at most "
-     "178816 B fit)"},
-    {"events of more frames than an SFC sends, udp at 9000",
+     "  frag_size: 16777216\n",
+     "key 'run.frag_max': events of 8 fragments of up to 16777216 B are up to 134217728 B, more "
+     "than max_event 16777216 B (fragments of at most 2097152 B fit)"},
+    {"events past run.max_event, udp at 9000",
      BASE
      "run:\n"
      "  sources: 128\n"
      "  encap: udp\n"
      "  mtu: 9000\n"
+     "  max_event: 16000000\n"
      "  frag_min: 1\n"
-     "  frag_max: 80000\n",
-     "key 'run.frag_max': events of 128 fragments of up to 80000 B take 1280 frames at MTU 9000 "
-     "(pieces of 8880 B), more than the 1023 an SFC sends of one event (fragments of at most "
-     "62160 B fit)"},
+     "  frag_max: 200000\n",
+     "key 'run.frag_max': events of 128 fragments of up to 200000 B are up to 25600000 B, more "
+     "than max_event 16000000 B (fragments of at most 125000 B fit)"},
+    {"max_event below its range",
+     BASE
+     "run:\n"
+     "  max_event: 1023\n",
+     "key 'run.max_event': 1023 is out of range (1024 to 536870912)"},
+    {"max_event past what an SFC's mbufs hold",
+     HEAD RO0 SFC0 "    mbufs: 4095\n" NODE0
+     "run:\n"
+     "  max_event: 16777216\n",
+     "key 'run.max_event': 16777216 B take more frames at MTU 1500 than sfcs[0].mbufs 4095 leave "
+     "(at most 4336252 B fit: raise the mbufs)"},
+    {"events past what an SFC's mbufs hold",
+     HEAD RO0 SFC0 "    mbufs: 2047\n" NODE0
+     "run:\n"
+     "  sources: 2\n"
+     "  frag_size: 1000000\n",
+     "key 'sfcs[0].mbufs': 2047 hold events of at most 1444476 B at MTU 1500, and events of 2 "
+     "fragments of up to 1000000 B are up to 2000000 B (raise the mbufs)"},
     {"frag_mean without lognormal",
      BASE
      "run:\n"
@@ -1347,7 +1389,7 @@ static const struct bad {
      "  frag_dist: lognormal\n"
      "  frag_mean: 0\n"
      "  frag_sigma: 100\n",
-     "key 'run.frag_mean': 0 is out of range (1 to 1048576)"},
+     "key 'run.frag_mean': 0 is out of range (1 to 16777216)"},
     {"frag_sigma text",
      BASE
      "run:\n"
@@ -1405,11 +1447,11 @@ static const struct bad {
      "defaults:\n"
      "  eal_args: [--log-level=8]\n",
      "key 'nodes[0].eal_args[0]': \"/tmp/x.so\" is not allowed (" EAL_HINT ")"},
-    {"frag_size above 1 MiB",
+    {"frag_size above 16 MiB",
      BASE
      "run:\n"
-     "  frag_size: 16777216\n",
-     "key 'run.frag_size': 16777216 is out of range (1 to 1048576)"},
+     "  frag_size: 16777217\n",
+     "key 'run.frag_size': 16777217 is out of range (1 to 16777216)"},
     {"sfc workers out of range",
      HEAD WRO0 WSFC0 "    workers: 16\n" WNODES,
      "key 'sfcs[0].workers': 16 is out of range (0 to 15)"},
@@ -1616,7 +1658,7 @@ START_TEST(test_check_in_code)
                           "or frag_dist uniform)");
     spec.run.frag_dist = FF_DIST_LOGNORMAL;
     ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), -EINVAL);
-    ck_assert_str_eq(err, "farm 'demo': key 'run.frag_mean': 0 is out of range (1 to 1048576)");
+    ck_assert_str_eq(err, "farm 'demo': key 'run.frag_mean': 0 is out of range (1 to 16777216)");
     spec.run.frag_mean = 1500;
     ck_assert_int_eq(farm_spec_check(&spec, err, sizeof(err)), 0);
 }

@@ -366,7 +366,8 @@ static const struct bad {
     {"one endpoint twice on a host",
      HEAD "insecure: true\n" TWO_HOSTS RO(ON("here") "    control: tcp://eth0:5550\n")
      SFC(ON("here")) N0(ON("here") "    control: tcp://eth0:5550\n"),
-     "key 'nodes[0].control': \"tcp://eth0:5550\" is already used by readouts[0].control"},
+     "key 'nodes[0].control': \"tcp://eth0:5550\" is already used by readouts[0].control "
+     "(\"tcp://eth0:5550\")"},
     {"too many EAL arguments with a host's",
      HEAD "defaults: {eal_args: [--syslog, --syslog, --syslog, --syslog, --syslog, --syslog,\n"
      "  --syslog, --syslog, --syslog, --syslog, --syslog, --syslog, --syslog, --syslog]}\n"

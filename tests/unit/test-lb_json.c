@@ -139,6 +139,7 @@ static const char expected_json[] =
     "    \"repeat\": 1,\n"
     "    \"burst\": 32,\n"
     "    \"tx_hold_us\": 50,\n"
+    "    \"interrupted\": false,\n"
     "    \"goals\": []\n"
     "  },\n"
     "  \"results\": [\n"

@@ -254,6 +254,44 @@ START_TEST(test_throttle_to_ports)
 }
 END_TEST
 
+/* A UDP fragment frame with 24 bytes of IP options and a piece of 1412
+ * B: its IP packet is 1504 B, past MTU 1500, so it is oversize (the
+ * options count as IP bytes, not as headers); without the options (1480
+ * B) it is accepted. */
+START_TEST(test_oversize_ip_options)
+{
+    static uint8_t f[1600];
+    static const uint8_t sfc[6] = {2, 0, 0, 0, 0, 2}, ro[6] = {2, 0, 0, 0, 0, 1};
+    struct sfc_judge_conf c = {.n_sources = 8, .udp_port = EBF_UDP_PORT_DEFAULT, .mtu = 1500,
+                               .check_crc = 1};
+    struct ebf_frag_hdr h = {.source = 1, .event_id = 9, .frag_len = 1412, .piece_len = 1412};
+    struct ebf_l2l3 l;
+
+    memcpy(c.mac, sfc, 6);
+    for (unsigned opt = 0; opt <= 24; opt += 24) {
+        uint8_t *ip = f + EBF_ETH_HLEN, *udp = ip + 20 + opt;
+        uint16_t total = (uint16_t)(20 + opt + 8 + EBF_FRAG_HLEN + 1412);
+        memset(f, 0, sizeof(f));
+        memcpy(f, sfc, 6);
+        memcpy(f + 6, ro, 6);
+        f[12] = 0x08;
+        ip[0] = (uint8_t)(0x40 | (20 + opt) / 4);
+        ip[2] = (uint8_t)(total >> 8), ip[3] = (uint8_t)total;
+        ip[6] = 0x40, ip[8] = 64, ip[9] = 17;
+        uint16_t ck = ebf_ipv4_cksum(ip, 20 + opt);
+        ip[10] = (uint8_t)(ck >> 8), ip[11] = (uint8_t)ck;
+        udp[0] = udp[2] = (uint8_t)(EBF_UDP_PORT_DEFAULT >> 8);
+        udp[1] = udp[3] = (uint8_t)EBF_UDP_PORT_DEFAULT;
+        udp[4] = (uint8_t)((total - 20 - opt) >> 8), udp[5] = (uint8_t)(total - 20 - opt);
+        ebf_frag_write(udp + 8, &h);
+        struct sfc_verdict v = sfc_guard_judge(&c, f, EBF_ETH_HLEN + total, &l, &h);
+        ck_assert_int_eq(v.reject, EBF_R_OK);
+        ck_assert_uint_eq(v.rule, opt ? 6 : 0);
+        ck_assert_int_eq(v.drop, opt ? SFC_DROP_OVERSIZE : SFC_DROP_MAX);
+    }
+}
+END_TEST
+
 Suite *sfc_guard_suite(void);
 
 Suite *sfc_guard_suite(void)
@@ -275,6 +313,7 @@ Suite *sfc_guard_suite(void)
     tcase_add_test(tc, test_verify_sampling);
     tcase_add_test(tc, test_throttle_to_behind);
     tcase_add_test(tc, test_throttle_to_ports);
+    tcase_add_test(tc, test_oversize_ip_options);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -188,10 +188,12 @@ END_TEST
 
 /* SFC 1 dies at 0.5 s and starts again, a new epoch. After 300 ms the
  * readouts had declared it dead (at 0.59 s): it stays out, as dead, and
- * nothing is lost. After 20 ms it is heard again before the bound: never
- * declared dead, nothing replayed, and its new incarnation's release
- * frames (low: 1 + the newest id it heard) free the events its old one
- * held or never got: lost without a reason, the ledger does not close. */
+ * nothing is lost. After 20 ms it is heard again before the bound, at a
+ * new epoch: the readouts take the new epoch for a death (ro_failover),
+ * replay what its old incarnation held, and nothing is lost or freed by
+ * the new incarnation's releases. The simulator's ledger does not yet
+ * name the old incarnation's decisions of replayed ids as redecided
+ * (docs/status.md): 5 ids are counted twice, so it does not close. */
 START_TEST(test_sfc_restart)
 {
     struct sim_conf c;
@@ -210,15 +212,12 @@ START_TEST(test_sfc_restart)
     ck_assert_int_eq(sim_conf_fault(&c, "sfc_restart 1 0.5 0.02", err, sizeof(err)), 0);
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), 0);
     ck_assert_int_eq(sim_run(&c, &r, NULL, NULL, err, sizeof(err)), 0);
-    ck_assert_uint_eq(r.sfc_deaths, 0);
+    ck_assert_uint_eq(r.sfc_deaths, 1);
     ck_assert_uint_eq(r.sfc_restarts, 1);
-    ck_assert_uint_eq(r.replayed, 0);
-    /* its last release (0.49 s) had low 490; its new one's low is 522:
-     * 491..499 (decided and acked before it died) and 501..519 (sent to
-     * it dead) are freed, the last 10 decided by no one */
-    ck_assert_uint_eq(r.freed_by_restart, 15);
+    ck_assert_uint_eq(r.replayed, 15);
+    ck_assert_uint_eq(r.freed_by_restart, 0);
     ck_assert_int_eq(r.l.closed, 0);
-    ck_assert_int_eq(r.l.unaccounted, 10);
+    ck_assert_int_eq(r.l.unaccounted, -5);
     ck_assert_uint_eq(r.l.lost_total, 0);
 
     base(&c, 0);                 /* it needs failover */

@@ -133,10 +133,45 @@ START_TEST(test_svg_plot)
 }
 END_TEST
 
+/* The legend as wide as its longest name (the page clipped "rejected/
+ * dropped fram"); a bound drawn as a dotted line named in the legend, the
+ * axis taken to include it; all-zero series as one line of text, not a
+ * chart on a meaningless 0..1 axis. */
+START_TEST(test_svg_legend_bound_zero)
+{
+    char *text = NULL;
+    const double x[] = {10, 20}, y[] = {0, 50}, zero[] = {0, 0};
+    const struct soak_series s = {"rejected/dropped frames", "#d62728", y, 0};
+    const struct soak_series z[] = {{"lost", "#d62728", zero, 0}, {"incomplete", "#000", zero, 0}};
+
+    CAPTURE(text, soak_svg_plot_bound(m_, "T", "ms", x, 2, &s, 1, 0, 100, "p99 bound 100 ms"));
+    ck_assert(strncmp(text, "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1200 300' "
+                            "width='100%'", 75) == 0);
+    /* x: 0..20 over 70..995 px; y: 0..105 over 264..28 px. */
+    ck_assert_ptr_nonnull(strstr(text, "points='532.5,264.0 995.0,151.6 '"));
+    /* 23 characters: right margin 40 + 7.2 * 23 = 205 px, text from 1027 px. */
+    ck_assert_ptr_nonnull(strstr(text, "<text x='1027' y='42' font-size='12'>rejected/dropped "
+                                       "frames</text>"));
+    /* y: 0..105 over 264..28 px: the bound at 264 - 100 / 105 * 236. */
+    ck_assert_ptr_nonnull(strstr(text, "<line x1='70' x2='995' y1='39.2' y2='39.2' "
+                                       "stroke='#c00' stroke-dasharray='2 3'/>"));
+    ck_assert_ptr_nonnull(strstr(text, ">p99 bound 100 ms</text>"));
+    free(text);
+    CAPTURE(text, soak_svg_plot_bound(m_, "Losses", "count", x, 2, z, 2, 0, 0, NULL));
+    ck_assert_str_eq(text, "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 1200 48' "
+                           "width='100%' font-family='sans-serif'>\n<text x='70' y='16' "
+                           "font-size='14' font-weight='bold'>Losses</text>\n<text x='70' "
+                           "y='38' font-size='12'>lost, incomplete: 0 in every interval</text>"
+                           "\n</svg>\n");
+    free(text);
+}
+END_TEST
+
 START_TEST(test_html_page)
 {
     char *text = NULL;
-    struct soak_meta m = {.farm = "demo", .run = 3, .farm_file = "/x/a&b<c>.yaml"};
+    struct soak_meta m = {.farm = "demo", .run = 3, .farm_file = "/x/a&b<c>.yaml",
+                          .p99_bound_ms = 1000};
     struct soak_ledger_view l = {.f = {.closed = 1, .generated = 400000}};
     struct soak_verdict v = {.pass = 0};
 
@@ -154,6 +189,7 @@ START_TEST(test_html_page)
     ck_assert_ptr_nonnull(strstr(text, "farm file /x/a&amp;b&lt;c&gt;.yaml"));
     ck_assert_ptr_nonnull(strstr(text, "<td class='l'>loss_budget</td><td class='fail'>FAIL</td>"
                                        "<td class='l'>lost a&lt;b</td>"));
+    ck_assert_ptr_nonnull(strstr(text, ">p99 bound 1000 ms</text>"));
     ck_assert_ptr_nonnull(strstr(text, "</body></html>\n"));
     free(text);
 }
@@ -172,6 +208,7 @@ Suite *soak_report_suite(void)
     tcase_add_test(tc, test_json_interval);
     tcase_add_test(tc, test_csv_columns);
     tcase_add_test(tc, test_svg_plot);
+    tcase_add_test(tc, test_svg_legend_bound_zero);
     tcase_add_test(tc, test_html_page);
     suite_add_tcase(s, tc);
     return s;

@@ -231,8 +231,13 @@ START_TEST(test_verdict_text_and_json)
     fin.closed = 0;
     fin.restarts = 2;
     judge();
-    CAPTURE(text, soak_verdict_text(m_, &v));
+    CAPTURE(text, soak_verdict_text(m_, &v, NULL));
     ck_assert_ptr_nonnull(strstr(text, "verdict: FAIL (ledger_closed, no_restart)\n"));
+    free(text);
+    CAPTURE(text, soak_verdict_text(m_, &v, "14 of 60 s"));
+    static const char cut[] = "verdict: INTERRUPTED after 14 of 60 s (the part run: FAIL "
+                              "(ledger_closed, no_restart))\n";
+    ck_assert_msg(strncmp(text, cut, strlen(cut)) == 0, "%s", text);
     ck_assert_ptr_nonnull(strstr(text, "  ok   loss_budget       lost 10, incomplete 25: within "
                                        "budget\n"));
     free(text);

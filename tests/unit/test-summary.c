@@ -159,6 +159,43 @@ START_TEST(test_text_names_nodes)
 END_TEST
 
 /* With faults the readout lists its fault stage's counters too. */
+/* A farm of two readouts and two SFCs, sfc1 killed: a row per readout
+ * with its own counts (not the readouts' sum, 2000 for 1000 generated) and
+ * one per SFC, sfc1 named gone (before, only the ledger's line named it and
+ * the sfc line showed the survivor alone). */
+START_TEST(test_text_parts)
+{
+    struct farm_result r;
+    struct farm_conf c;
+
+    farm_conf_default(&c);
+    c.nodes = 3;
+    farm_of(&r);
+    r.n_ro = 2;
+    r.n_sfcs = 2;
+    for (unsigned i = 0; i < 2; i++) {
+        snprintf(r.ro[i].name, sizeof(r.ro[i].name), "ro%u", i);
+        put(&r.ro[i].kv, "events", 1000);
+        put(&r.ro[i].kv, "sfcs_gone", 1);
+        snprintf(r.sfcs[i].name, sizeof(r.sfcs[i].name), "sfc%u", i);
+    }
+    put(&r.sfcs[0].kv, "rx.frames", 4000);
+    r.sfcs[1].gone = 1;
+    r.sfcs_gone = 1;
+    char *t = text_of(&c, &r, 0);
+    ck_assert_msg(strstr(t, "\n  ro0      events 1000; frames 0; ") != NULL, "%s", t);
+    ck_assert_msg(strstr(t, "\n  ro1      events 1000; frames 0; ") != NULL, "%s", t);
+    ck_assert_msg(strstr(t, "; sfcs_gone 1; ") != NULL, "%s", t);
+    ck_assert_msg(strstr(t, "\n  sfc0     rx.frames 4000; ") != NULL, "%s", t);
+    ck_assert_msg(strstr(t, "\n  sfc1     gone: no final counters (killed or crashed)\n  node0 ")
+                  != NULL, "%s", t);
+    ck_assert_ptr_null(strstr(t, "\n  readout  "));
+    ck_assert_ptr_null(strstr(t, "\n  sfc      "));
+    free(t);
+    farm_result_free(&r);
+}
+END_TEST
+
 START_TEST(test_text_faults)
 {
     struct farm_result r;
@@ -515,6 +552,7 @@ Suite *summary_suite(void)
 
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_text_names_nodes);
+    tcase_add_test(tc, test_text_parts);
     tcase_add_test(tc, test_text_faults);
     tcase_add_test(tc, test_json_names_nodes);
     tcase_add_test(tc, test_run_identity);

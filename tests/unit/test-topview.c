@@ -128,6 +128,22 @@ static const char expected_frame[] =
     "ro1          readout  NO_DATA        -          -          -        -\n"
     "totals: generated 505, accepted 10, rejected 90, lost 5 (no counters from sfc1, ro1)\n";
 
+/* The same in 11 rows (of 14): the queue and latency lines dropped, the problem
+ * lines kept (at 80x24 with 10 processes every detail line went, problems
+ * too, while rows stayed empty). */
+static const char expected_problems[] =
+    "farm test: 5 processes\n"
+    "NAME         ROLE     STATE        RUN   FRAMES/S   EVENTS/S   GBIT/S\n"
+    "sfc0         sfc      RUNNING        7     200.0k      25.0k     2.00\n"
+    "    reject bad_checksum 3  drop late 2  lost event_table_full 4, no_node 1\n"
+    "node0        node     RUNNING        7        800        100     0.00\n"
+    "ro0          readout  RUNNING        7          -          -        -\n"
+    "sfc1         sfc      STALE          6          -          -        -\n"
+    "    lost no_node 2\n"
+    "ro1          readout  NO_DATA        -          -          -        -\n"
+    "totals: generated 505, accepted 10, rejected 90, lost 5 (no counters from sfc1, ro1)\n"
+    "dropped detail lines: queues, latency\n";
+
 static Ebfarm__Snapshot *sfc_snap(struct ebf_metrics *ms, uint64_t t, uint64_t k,
                                   struct ebf_hist *h)
 {
@@ -190,12 +206,20 @@ START_TEST(test_top_frame)
     Ebfarm__Snapshot *old = received(&ms, "sfc", "sfc1", 6, EBF_S_CONFIGURED, 100);
 
     const struct top_proc p[] = {
-        {"sfc0", "sfc", s0, s1, 0, 0, 0, 0},  {"node0", "node", n[0], n[1], 0, 0, 0, 0},
-        {"ro0", "readout", NULL, ro, 0, 0, 0, 0}, {"sfc1", "sfc", NULL, old, 1, 0, 0, 0},
-        {"ro1", "readout", NULL, NULL, 0, 0, 0, 0},
+        {"sfc0", "sfc", s0, s1, 0, 0, 0, 0, 0},  {"node0", "node", n[0], n[1], 0, 0, 0, 0, 0},
+        {"ro0", "readout", NULL, ro, 0, 0, 0, 0, 0}, {"sfc1", "sfc", NULL, old, 1, 0, 0, 0, 0},
+        {"ro1", "readout", NULL, NULL, 0, 0, 0, 0, 0},
     };
     CAPTURE(text, top_frame(m_, "test", p, 5));
     ck_assert_str_eq(text, expected_frame);
+    free(text);
+    CAPTURE(text, top_frame_fit(m_, "test", p, 5, 0, 11));
+    ck_assert_str_eq(text, expected_problems);
+    free(text);
+    CAPTURE(text, top_frame_fit(m_, "test", p, 5, 0, 13));    /* the latency lines fit too */
+    ck_assert_ptr_nonnull(strstr(text, "\n    latency build last p50 3.1us"));
+    ck_assert_ptr_nonnull(strstr(text, "\ndropped detail lines: queues\n"));
+    ck_assert_ptr_null(strstr(text, "    building 12"));
     free(text);
     drop(s0);
     drop(s1);
@@ -243,8 +267,8 @@ START_TEST(test_top_frame_small)
     ebf_metrics_gauge(&ms, "epoch", NULL, NULL, 2000);
     Ebfarm__Snapshot *n1 = received(&ms, "node", "node1", 7, EBF_S_RUNNING, 1000000000);
     const struct top_proc p[] = {
-        {"sfc0", "sfc", s0, s1, 0, 0, 0, 0}, {"node0", "node", NULL, n0, 0, 0, 0, 0},
-        {"node1", "node", NULL, n1, 1, 0, 0, 0}, {"ro0", "readout", NULL, NULL, 0, 0, 0, 0},
+        {"sfc0", "sfc", s0, s1, 0, 0, 0, 0, 0}, {"node0", "node", NULL, n0, 0, 0, 0, 0, 0},
+        {"node1", "node", NULL, n1, 1, 0, 0, 0, 0}, {"ro0", "readout", NULL, NULL, 0, 0, 0, 0, 0},
     };
 
     ck_assert_ptr_null(top_node_mark(p, 4, &p[0]));
@@ -273,9 +297,9 @@ START_TEST(test_top_node_rejoined)
     Ebfarm__Snapshot *b = received(&ms, "node", "node0", 7, EBF_S_RUNNING, 2000000000);
     Ebfarm__Snapshot *c = received(&ms, "node", "node0", 8, EBF_S_RUNNING, 3000000000);
     const struct top_proc p[] = {
-        {"node0", "node", a, b, 0, 0, 0, 0}, {"node0", "node", a, c, 0, 0, 0, 0},
-        {"node0", "node", b, b, 0, 0, 0, 0},
-        {"node0", "node", b, b, 0, 1, 0, 0},      /* the caller saw another epoch earlier */
+        {"node0", "node", a, b, 0, 0, 0, 0, 0}, {"node0", "node", a, c, 0, 0, 0, 0, 0},
+        {"node0", "node", b, b, 0, 0, 0, 0, 0},
+        {"node0", "node", b, b, 0, 1, 0, 0, 0},      /* the caller saw another epoch earlier */
     };
 
     ck_assert_str_eq(top_node_mark(p, 1, &p[0]), "rejoined");
@@ -285,6 +309,32 @@ START_TEST(test_top_node_rejoined)
     drop(a);
     drop(b);
     drop(c);
+    ebf_metrics_free(&ms);
+}
+END_TEST
+
+/* An SFC's per-node gauges named by node (its k-th node in file order at
+ * its place), not by the SFC's index: sfc0 serves nodeA and nodeC. */
+START_TEST(test_node_names)
+{
+    struct ebf_metrics ms;
+    struct ebf_hist h;
+    char *text = NULL;
+
+    ck_assert_int_eq(ebf_metrics_init(&ms, 64), 0);
+    ebf_hist_init(&h);
+    Ebfarm__Snapshot *s0 = sfc_snap(&ms, 1000000000, 0, &h);
+    Ebfarm__Snapshot *s1 = sfc_snap(&ms, 3000000000, 1, &h);
+    const struct top_proc p[] = {
+        {"sfc0", "sfc", s0, s1, 0, 0, 1, 0, 0}, {"nodeA", "node", NULL, NULL, 0, 0, 1, 0, 0},
+        {"nodeB", "node", NULL, NULL, 0, 0, 1, 1, 0}, {"nodeC", "node", NULL, NULL, 0, 0, 1, 0, 0},
+    };
+    CAPTURE(text, top_frame(m_, "test", p, 4));
+    ck_assert_msg(strstr(text, "\n    building 12  ready 0  credits nodeA:32 nodeC:30  unacked "
+                               "nodeA:2 nodeC:0  mempool rx:123\n") != NULL, "%s", text);
+    free(text);
+    drop(s0);
+    drop(s1);
     ebf_metrics_free(&ms);
 }
 END_TEST
@@ -303,6 +353,7 @@ Suite *topview_suite(void)
     tcase_add_test(tc, test_top_frame);
     tcase_add_test(tc, test_top_frame_small);
     tcase_add_test(tc, test_top_node_rejoined);
+    tcase_add_test(tc, test_node_names);
     suite_add_tcase(s, tc);
     return s;
 }

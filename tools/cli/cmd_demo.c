@@ -61,6 +61,8 @@ static void demo_usage(FILE *out)
             "  --store-buffer-mb N  each node's memory for events not yet written (32)\n"
             "  --store-max-mbs R  the nodes write at most R MB/s (a slower disk); 0: no limit\n"
             "  --timeout-ms T    SFC event-building timeout (100)\n"
+            "  --max-event B     every SFC's and node's largest event, bytes (16M, or\n"
+            "                    what the SFC's mbufs hold; sizes storage blocks)\n"
             "  --credits N       event slots each node grants (32)\n"
             "  --workers N       trigger workers of each node, an lcore each (0)\n"
             "  --sfc-workers N   data planes of each SFC, an lcore each; every worker\n"
@@ -114,7 +116,7 @@ enum {
     OPT_FRAG_DIST = 256, OPT_FRAG_MEAN, OPT_FRAG_SIGMA, OPT_SEED, OPT_FAULTS, OPT_SILENCE,
     OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
     OPT_READOUTS, OPT_SFCS, OPT_KILL_SFC, OPT_WORKERS, OPT_SFC_WORKERS, OPT_SFC_SHARED,
-    OPT_STORE, OPT_STORE_MB, OPT_STORE_BUFFER, OPT_STORE_MBS, OPT_CPUS, OPT_IDLE,
+    OPT_STORE, OPT_STORE_MB, OPT_STORE_BUFFER, OPT_STORE_MBS, OPT_CPUS, OPT_IDLE, OPT_MAX_EVENT,
     OPT_REPLAY_MB, OPT_FREEZE_SFC, OPT_FREEZE_MS,
 };
 
@@ -189,6 +191,8 @@ static int trigger_opt(int ch, const char *val, struct farm_conf *c)
         return ebf_opt_param(DEMO, EBF_PARAM(STORE_BUFFER_MB), val, &c->store.buffer_mb);
     case OPT_STORE_MBS:
         return ebf_opt_param(DEMO, EBF_PARAM(STORE_MAX_MBS), val, &c->store.max_mbs);
+    case OPT_MAX_EVENT:
+        return ebf_opt_param(DEMO, EBF_PARAM(MAX_EVENT), val, &c->max_event);
     }
     return 1;
 }
@@ -507,7 +511,7 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT}, {"store", 1, 0, OPT_STORE},
         {"store-max-file-mb", 1, 0, OPT_STORE_MB}, {"store-buffer-mb", 1, 0, OPT_STORE_BUFFER},
         {"store-max-mbs", 1, 0, OPT_STORE_MBS}, {"cpus", 1, 0, OPT_CPUS},
-        {"idle", 1, 0, OPT_IDLE},
+        {"idle", 1, 0, OPT_IDLE}, {"max-event", 1, 0, OPT_MAX_EVENT},
         {0, 0, 0, 0},
     };
     struct demo_seen seen = {0};

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "acct.h"
+#include "ctlclient.h"
 #include "ebf_fsm.h"
 #include "ebf_pb.h"
 #include "farm_ask.h"
@@ -173,7 +174,7 @@ int cmd_up(int argc, char **argv)
         "  ebfarm start). Interrupted while starting, it stops what it started and\n"
         "  removes the run directory; with --keep the directory and its logs stay\n";
     struct farm_opts o = {0};
-    struct farm_spec *spec = malloc(sizeof(*spec));
+    struct farm_spec *spec = calloc(1, sizeof(*spec));
     struct farm_state *st = malloc(sizeof(*st));
     char err[1024];
     uint32_t want;
@@ -190,7 +191,8 @@ int cmd_up(int argc, char **argv)
                 "(give it to ebfarm start)\n");
         goto out;
     }
-    if (farm_spec_load(argv[optind], spec, err, sizeof(err)) != 0) {
+    if (farm_spec_load(argv[optind], spec, err, sizeof(err)) != 0 ||
+        ctl_keys_check(spec->keys, argv[optind], err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm up: %s\n", err);
         goto out;
     }
@@ -209,6 +211,8 @@ int cmd_up(int argc, char **argv)
 out:
     if (rc && farm_signal_count())      /* interrupted: as demo and soak say it */
         rc = 128 + farm_signal_last();
+    if (rc && spec)
+        farm_state_lock_remove(spec->name);     /* a failed up left no state */
     free(spec);
     free(st);
     return rc;
@@ -236,7 +240,7 @@ int cmd_start(int argc, char **argv)
  * stop failed (after a message). */
 static int stop_and_report(const struct farm_state *st, int json, const char *cmd)
 {
-    struct farm_spec *spec = malloc(sizeof(*spec));
+    struct farm_spec *spec = calloc(1, sizeof(*spec));
     struct farm_result r;
     struct farm_conf c;
     struct ledger l;
@@ -320,6 +324,7 @@ int cmd_down(int argc, char **argv)
     }
     fprintf(o.json ? stderr : stdout, "farm '%s' is down: %u processes stopped\n", st.name,
             st.n);
+    farm_state_lock_remove(st.name);
     return rc;
 }
 

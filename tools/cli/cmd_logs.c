@@ -14,10 +14,30 @@
 #include "farm_state.h"
 
 static const char usage[] =
-    "usage: ebfarm logs PROC [--farm NAME] [--follow]\n"
+    "usage: ebfarm logs PROC [--farm NAME] [--lines N] [--follow]\n"
     "  prints the log of process PROC of a farm that is up, read on its host: the\n"
     "  log file in the run directory, or the journal of its systemd unit\n"
-    "  (journalctl -u ebfarm-FARM-PROC); --follow keeps printing what comes\n";
+    "  (journalctl -u ebfarm-FARM-PROC); --lines N only its last N lines (what\n"
+    "  status sends you to when a process is in ERROR or gone); --follow keeps\n"
+    "  printing what comes\n";
+
+/* cmd (farm_launch_log_cmd's) cut to the last `lines` lines: the journal's
+ * -n, tail's -n (following), or a tail after cat. */
+static void last_lines(char *cmd, size_t len, unsigned long lines, int follow)
+{
+    char n[32], *tail = strstr(cmd, "tail -n +1 -f ");
+
+    snprintf(n, sizeof(n), "%lu", lines);
+    if (!strncmp(cmd, "journalctl ", 11)) {
+        snprintf(cmd + strlen(cmd), len - strlen(cmd), " -n %s", n);
+    } else if (follow && tail) {
+        char rest[1024];
+        snprintf(rest, sizeof(rest), "%s", tail + strlen("tail -n +1 -f "));
+        snprintf(tail, len - (size_t)(tail - cmd), "tail -n %s -f %s", n, rest);
+    } else {
+        snprintf(cmd + strlen(cmd), len - strlen(cmd), " | tail -n %s", n);
+    }
+}
 
 /* Replace this process with cmd run on p's host (sh here, ssh there). */
 static int exec_on_host(const struct farm_state *st, const struct farm_proc *p, const char *cmd)
@@ -39,9 +59,12 @@ static int exec_on_host(const struct farm_state *st, const struct farm_proc *p, 
 int cmd_logs(int argc, char **argv)
 {
     static const struct option lo[] = {
-        {"farm", 1, 0, 'f'}, {"follow", 0, 0, 'F'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+        {"farm", 1, 0, 'f'}, {"follow", 0, 0, 'F'}, {"lines", 1, 0, 'n'},
+        {"help", 0, 0, 'h'}, {0, 0, 0, 0},
     };
     const char *farm = NULL;
+    unsigned long lines = 0;
+    char *end;
     struct farm_state *st = malloc(sizeof(*st));
     char err[1024], cmd[1024];
     int follow = 0, ch, rc = 1;
@@ -51,6 +74,15 @@ int cmd_logs(int argc, char **argv)
         switch (ch) {
         case 'f': farm = optarg; break;
         case 'F': follow = 1; break;
+        case 'n':
+            lines = strtoul(optarg, &end, 10);
+            if (*optarg < '1' || *optarg > '9' || *end || lines > 1000000) {
+                fprintf(stderr, "ebfarm logs: --lines \"%s\" is not a count in 1..1000000\n",
+                        optarg);
+                free(st);
+                return 2;
+            }
+            break;
         case 'h': printf("%s", usage); free(st); return 0;
         default: fprintf(stderr, "%s", usage); free(st); return 2;
         }
@@ -68,6 +100,8 @@ int cmd_logs(int argc, char **argv)
         if (strcmp(st->proc[i].name, argv[optind]) != 0)
             continue;
         farm_launch_log_cmd(st, &st->proc[i], follow, cmd, sizeof(cmd));
+        if (lines)
+            last_lines(cmd, sizeof(cmd), lines, follow);
         rc = exec_on_host(st, &st->proc[i], cmd);
         goto out;
     }

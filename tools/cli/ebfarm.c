@@ -14,6 +14,7 @@
 #include "cmd_logs.h"
 #include "cmd_restart.h"
 #include "cmd_conform.h"
+#include "cmd_runctl.h"
 #include "cmd_sim.h"
 #include "cmd_soak.h"
 #include "farm_proc.h"
@@ -31,6 +32,9 @@ static void usage(FILE *out)
             "  start    start the next run of a farm that is up\n"
             "  stop     staged stop of the run; prints the run summary and ledger\n"
             "  down     shut every process of the farm down and clean up\n"
+            "  pause    hold the run: readouts stop generating (resume goes on)\n"
+            "  resume   readouts of a paused run generate again\n"
+            "  reset    processes in ERROR (or CONFIGURED) back to CONFIGURED\n"
             "  status   state of every process and the farm's totals (--json)\n"
             "  top      live view of the farm, refreshed every second\n"
             "  logs PROC   a process's log, read on its host (--follow)\n"
@@ -78,6 +82,7 @@ static int cmd_loopback(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    farm_proc_title_area(argc, argv);       /* the farm's keepers retitle themselves */
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -94,6 +99,7 @@ int main(int argc, char **argv)
         {"keygen", cmd_keygen}, {"bench", cmd_bench}, {"soak", cmd_soak},
         {"events", cmd_events}, {"sim", cmd_sim}, {"conform", cmd_conform},
         {"restart", cmd_restart}, {"drain", cmd_drain}, {"undrain", cmd_undrain},
+        {"pause", cmd_pause}, {"resume", cmd_resume}, {"reset", cmd_reset},
     };
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

@@ -11,6 +11,7 @@ static const char *const rule_names[CR_COUNT] = {
     [CR_ENCAP] = "encapsulation", [CR_TYPE] = "frame_type", [CR_HEADER] = "fragment_header",
     [CR_CRC] = "crc", [CR_SIZE] = "size", [CR_UNICAST] = "unicast", [CR_DEST] = "destination",
     [CR_BINDING] = "source_mac", [CR_SEQ] = "sequence", [CR_FRAG_LEN] = "frag_len",
+    [CR_OVERLAP] = "overlap",
 };
 
 const char *conform_rule_name(enum conform_rule r)
@@ -49,8 +50,33 @@ static void tally(struct conform *c, uint64_t n, enum conform_rule last, enum co
         s->reasons[idx]++;
 }
 
-/* Source binding, sequence, frag_len and pacing of a frame that passed the
- * frame rules (2 to 8). */
+/* Bytes [off, end) of s's fragment into its ranges: 1 when a byte of them
+ * is in a range already (an overlap, rx.drop.duplicate at the SFC). A
+ * piece that continues a range extends it; past CONFORM_COVER ranges the
+ * fragment is no longer checked (never a false deviation). */
+static int cover_add(struct conform_source *s, uint32_t off, uint32_t end)
+{
+    if (s->n_cover > CONFORM_COVER)
+        return 0;
+    for (unsigned i = 0; i < s->n_cover; i++)
+        if (off < s->cover[i][1] && s->cover[i][0] < end)
+            return 1;
+    for (unsigned i = 0; i < s->n_cover; i++)
+        if (s->cover[i][1] == off) {
+            s->cover[i][1] = end;
+            return 0;
+        }
+    if (s->n_cover == CONFORM_COVER) {
+        s->n_cover++;
+        return 0;
+    }
+    s->cover[s->n_cover][0] = off;
+    s->cover[s->n_cover++][1] = end;
+    return 0;
+}
+
+/* Source binding, sequence, frag_len, overlap and pacing of a frame that
+ * passed the frame rules (2 to 8). */
 static void per_source(struct conform *c, uint64_t n, const struct ebf_l2l3 *l,
                        const struct ebf_frag_hdr *h, uint32_t len, uint64_t ns)
 {
@@ -79,9 +105,14 @@ static void per_source(struct conform *c, uint64_t n, const struct ebf_l2l3 *l,
         s->events++;
         s->last_event = h->event_id;
         s->frag_len = h->frag_len;
+        s->n_cover = 0;
     }
-    tally(c, n, CR_FRAG_LEN, seq_bad ? CR_SEQ : len_bad ? CR_FRAG_LEN : CR_COUNT,
-          seq_bad ? -1 : EBF_R_MAX + SFC_DROP_LEN_MISMATCH);
+    int ov_bad = !len_bad && cover_add(s, h->offset, h->offset + h->piece_len);
+    enum conform_rule bad = seq_bad ? CR_SEQ : len_bad ? CR_FRAG_LEN
+                            : ov_bad ? CR_OVERLAP : CR_COUNT;
+    tally(c, n, CR_OVERLAP, bad, bad == CR_SEQ ? -1 : bad == CR_FRAG_LEN
+                                  ? EBF_R_MAX + SFC_DROP_LEN_MISMATCH
+                                  : EBF_R_MAX + SFC_DROP_DUPLICATE);
 }
 
 void conform_frame(struct conform *c, uint64_t n, const uint8_t *p, uint32_t len, uint64_t ns)

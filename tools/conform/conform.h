@@ -10,6 +10,7 @@
 #include "sfc_guard.h"
 
 #define CONFORM_FIRST 5          /* frame numbers kept per rule */
+#define CONFORM_COVER 32         /* byte ranges of a fragment kept to spot overlap */
 
 /* The rules, in the SFC's order (docs/protocol.md, 4.3). */
 enum conform_rule {
@@ -23,6 +24,7 @@ enum conform_rule {
     CR_BINDING,                  /* 9: one MAC per source */
     CR_SEQ,                      /* 10: seq +1 per frame of a source */
     CR_FRAG_LEN,                 /* 17: one frag_len per fragment */
+    CR_OVERLAP,                  /* 17: no byte of a fragment in two pieces */
     CR_COUNT
 };
 
@@ -36,6 +38,8 @@ struct conform_source {
     uint64_t frames, bytes, events, first_ns, last_ns, max_gap_ns, last_event;
     uint8_t mac[6], seen;
     uint32_t frag_len;
+    uint32_t cover[CONFORM_COVER][2];   /* [off, end) of the last event's pieces */
+    uint8_t n_cover;             /* ranges in cover; CONFORM_COVER + 1: too many, unchecked */
 };
 
 struct conform {

@@ -61,6 +61,27 @@ int ctl_use_keys(const char *dir, char *err, size_t len)
     return 0;
 }
 
+int ctl_keys_check(const char *dir, const char *farm_file, char *err, size_t len)
+{
+    struct ebf_curve_server *srv;
+    struct ebf_curve_client cli;
+    char why[512] = "no memory";
+    int rc = 0;
+
+    if (!dir || !dir[0])
+        return 0;
+    srv = malloc(sizeof(*srv));         /* its client list is large for a stack */
+    if (!srv || ebf_curve_client_load(dir, &cli, why, sizeof(why)) != 0 ||
+        ebf_curve_server_load(dir, srv, why, sizeof(why)) != 0) {
+        snprintf(err, len, "%s: key 'keys': %s: make the keys with 'ebfarm keygen %s', or point "
+                 "'keys:' at the directory that holds them (a relative path is taken from the "
+                 "farm file's directory)", farm_file, why, dir);
+        rc = -1;
+    }
+    free(srv);
+    return rc;
+}
+
 /* Wait on s (its receive timeout set) for the reply: 0 with *reply, or
  * -ETIMEDOUT, -EINTR (ctl_cancelled), -errno or -EPROTO with err naming
  * endpoint. */

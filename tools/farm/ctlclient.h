@@ -31,6 +31,12 @@ int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run
  * its file marks insecure). 0, or -1 with err naming the file. */
 int ctl_use_keys(const char *dir, char *err, size_t len);
 
+/* Whether the key directory dir that farm_file's key 'keys' names holds
+ * both the daemons' keys and the tools' (what `ebfarm keygen DIR` makes),
+ * checked before anything starts. 0 (also for no dir), or -1 with err
+ * naming the key, the file that is missing or bad, and the fix. */
+int ctl_keys_check(const char *dir, const char *farm_file, char *err, size_t len);
+
 /* When set and it returns non-zero, a wait for a reply that a signal
  * interrupted ends (-EINTR); otherwise the wait goes on. NULL: it goes on. */
 extern int (*ctl_cancelled)(void);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ebf_param.h"
 #include "farmfile_multi.h"
 
 /* Append one argument, formatted; dropped when c is full. */
@@ -296,9 +297,27 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
     arg(c, "--max-credits=%u", x->max_credits);
     arg(c, "--mtu=%u", s->run.mtu);
     arg(c, "--udp-port=%u", s->run.udp_port);
+    if (s->run.max_event)
+        arg(c, "--max-event=%u", s->run.max_event);
     if (s->run.replay_mb)
         arg(c, "--release-ms=%u", FARM_RELEASE_MS);
     ctl_args(c, s, fp, &x->p, run_dir);
+}
+
+/* A node's --max-event: run.max_event, or, when the node holds events
+ * whole (a plug-in or storage) and none is given, the run's largest event
+ * (sources fragments of frag_max, at least 1 KiB, at most 16 MiB), so that
+ * its pool and storage blocks fit the events its readouts make; 0: none. */
+static uint32_t node_max_event(const struct farm_spec *s)
+{
+    uint64_t big = (uint64_t)s->run.sources * s->run.frag_max;
+
+    if (s->run.max_event)
+        return s->run.max_event;
+    if (!s->run.trigger.plugin[0] && !s->run.store.dir[0])
+        return 0;
+    big = big < 1024 ? 1024 : big;
+    return big < EBF_EVENT_MAX_DEFAULT ? (uint32_t)big : EBF_EVENT_MAX_DEFAULT;
 }
 
 /* A node's id at its SFC: its place among that SFC's nodes. */
@@ -334,6 +353,8 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
     arg(c, "--trigger-us=%g", s->run.trigger_us);
     arg(c, "--accept=%g", s->run.accept);
     arg(c, "--accept-seed=%llu", (unsigned long long)s->run.accept_seed);
+    if (node_max_event(s))
+        arg(c, "--max-event=%u", node_max_event(s));
     if (s->run.trigger.plugin[0]) {
         arg(c, "--trigger=%s", s->run.trigger.plugin);
         for (unsigned i = 0; i < s->run.trigger.n_params; i++)

@@ -9,6 +9,7 @@
 #include <zmq.h>
 
 #include "ebf_pb.h"
+#include "farm_host.h"
 #include "farm_proc.h"
 #include "farm_signal.h"
 
@@ -100,6 +101,32 @@ uint64_t farm_counter(const struct farm_proc *p, const char *key, uint64_t def, 
     return v;
 }
 
+/* When p's cause is a link that never came up: "; the cause may be
+ * sfc0's: <its driver's error> (log: ...)" naming the first other local
+ * process whose log reports a driver failure (under a memory limit the
+ * node blamed its link while sfc0.log said memif_connect(): mmap failed);
+ * else "". Into buf. */
+static const char *peer_blame(const struct farm_state *st, const struct farm_proc *p,
+                              const char *cause, char *buf, size_t len)
+{
+    char why[512];
+
+    buf[0] = '\0';
+    if (!strstr(cause, "link") || !strstr(cause, "not up"))
+        return buf;
+    for (unsigned i = 0; i < st->n; i++) {
+        const struct farm_proc *q = &st->proc[i];
+        const struct farm_host *h = farm_host_of(st, q);
+        if (q == p || (h && h->kind != FF_HOST_LOCAL) ||
+            !farm_log_driver_error(st->run_dir, q->name, why, sizeof(why)))
+            continue;
+        snprintf(buf, len, "; the cause may be %s's: %.400s (log: %.500s/%s.log)", q->name, why,
+                 st->run_dir, q->name);
+        break;
+    }
+    return buf;
+}
+
 int farm_wait_answer(const struct farm_state *st, const struct farm_proc *p, double timeout_s,
                      char *err, size_t len)
 {
@@ -115,10 +142,11 @@ int farm_wait_answer(const struct farm_state *st, const struct farm_proc *p, dou
             return 0;
         }
         if (!farm_launch_alive(st, p)) {
-            char cause[512];
+            char cause[512], peer[1200];
             if (farm_launch_log_cause(st, p, cause, sizeof(cause)))
-                snprintf(err, len, "%s exited while starting: %s (log: %s/%s.log)", p->name,
-                         cause, st->run_dir, p->name);
+                snprintf(err, len, "%s exited while starting: %s (log: %s/%s.log)%s", p->name,
+                         cause, st->run_dir, p->name,
+                         peer_blame(st, p, cause, peer, sizeof(peer)));
             else
                 snprintf(err, len, "%s exited while starting (log: %s/%s.log)", p->name,
                          st->run_dir, p->name);

@@ -55,6 +55,7 @@ void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)
     c->trigger_us = s->run.trigger_us;
     c->accept = s->run.accept;
     c->timeout_ms = s->run.timeout_ms;
+    c->max_event = s->run.max_event;
     c->trigger = s->run.trigger;
     c->store = s->run.store;
     c->credits = s->n_nodes ? s->node[0].credits : 0;
@@ -87,6 +88,7 @@ static void demo_run(const struct farm_conf *c, struct ff_run *run)
     run->trigger_us = c->trigger_us;
     run->accept = c->accept;
     run->timeout_ms = c->timeout_ms;
+    run->max_event = c->max_event;
     run->trigger = c->trigger;
     run->store = c->store;
     run->duration_s = c->max_seconds;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,6 +82,35 @@ static void describe_exit(const siginfo_t *si, char *buf, size_t len)
                  sigabbrev_np(si->si_status) ? sigabbrev_np(si->si_status) : "?");
 }
 
+static char *title_area;         /* main's argv strings, contiguous */
+static size_t title_len;
+
+void farm_proc_title_area(int argc, char **argv)
+{
+    if (argc < 1)
+        return;
+    char *end = argv[0] + strlen(argv[0]) + 1;
+    for (int i = 1; i < argc && argv[i] == end; i++)
+        end = argv[i] + strlen(argv[i]) + 1;
+    title_area = argv[0];
+    title_len = (size_t)(end - argv[0]);
+}
+
+/* The keeper of process name says what it is: comm "ebfkeep-NAME" (15
+ * characters at most), and its command line "ebfarm-keeper NAME RUN_DIR"
+ * (cut to the tool's own argv's length). */
+static void keeper_title(const char *name, const char *run_dir)
+{
+    char comm[16];
+
+    snprintf(comm, sizeof(comm), "ebfkeep-%s", name);
+    prctl(PR_SET_NAME, comm, 0, 0, 0);
+    if (!title_area || title_len < 2)
+        return;
+    memset(title_area, 0, title_len);
+    snprintf(title_area, title_len - 1, "ebfarm-keeper %s %s", name, run_dir);
+}
+
 /*
  * The session leader between the tool and its daemon: it waits for the
  * daemon and writes how it ended to <run_dir>/exit.<pid>, so that status
@@ -90,12 +120,14 @@ static void describe_exit(const siginfo_t *si, char *buf, size_t len)
  * It closes every descriptor it inherited (the farm's lock among them) and
  * exits with the daemon.
  */
-static void keeper(char *const argv[], const char *run_dir, int log_fd, int report)
+static void keeper(char *const argv[], const char *run_dir, const char *name, int log_fd,
+                   int report)
 {
     char path[768], how[96];
     siginfo_t si;
 
     setsid();
+    keeper_title(name, run_dir);
     signal(SIGINT, SIG_IGN);     /* signals are for the daemon, sent by pid */
     signal(SIGTERM, SIG_IGN);
     pid_t pid = fork();
@@ -152,7 +184,7 @@ pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, 
     pid_t k = fork();
     if (k == 0) {
         close(pfd[0]);
-        keeper(argv, run_dir, fd, pfd[1]);
+        keeper(argv, run_dir, log_name, fd, pfd[1]);
     }
     e = errno;
     close(fd);
@@ -210,6 +242,37 @@ int farm_log_cause_stream(FILE *f, const char *name, char *buf, size_t len)
         size_t n = strcspn(line, "\n");
         found = cause_line(line, n, name, buf, len);
     }
+    return found;
+}
+
+/* Whether line is a driver's report of a failure: "name(): ... failed ...". */
+static int driver_error(const char *line)
+{
+    static const char *const words[] = {"failed", "Failed", "Cannot", "cannot", "error"};
+    size_t fn = strspn(line, "abcdefghijklmnopqrstuvwxyz0123456789_");
+
+    if (fn == 0 || strncmp(line + fn, "(): ", 4) != 0)
+        return 0;
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (strstr(line + fn + 4, words[i]))
+            return 1;
+    return 0;
+}
+
+int farm_log_driver_error(const char *run_dir, const char *name, char *buf, size_t len)
+{
+    char path[768], line[1200];
+    int found = 0;
+
+    snprintf(path, sizeof(path), "%s/%s.log", run_dir, name);
+    FILE *f = farm_rundir_fopen(path, "r");
+    for (unsigned n = 0; f && !found && n < 16384 && fgets(line, sizeof(line), f); n++) {
+        line[strcspn(line, "\n")] = '\0';
+        if ((found = driver_error(line)))
+            snprintf(buf, len, "%s", line);
+    }
+    if (f)
+        fclose(f);
     return found;
 }
 

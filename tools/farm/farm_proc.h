@@ -23,6 +23,12 @@ void farm_sleep_ms(unsigned ms);
  */
 int farm_build_dir(char *buf, size_t len);
 
+/* The tool's own argv (main's), whose memory a keeper overwrites with its
+ * title "ebfarm-keeper NAME RUN_DIR" (/proc/PID/cmdline, ps), so that it
+ * does not carry the tool's command line for the farm's life. Without it
+ * the keeper is only renamed (comm "ebfkeep-NAME"). */
+void farm_proc_title_area(int argc, char **argv);
+
 /*
  * Start argv (argv[0] a path, the list ending in NULL) in a session of its
  * own, stdin from /dev/null, stdout and stderr to <run_dir>/<log_name>.log.
@@ -42,6 +48,13 @@ pid_t farm_spawn(char *const argv[], const char *run_dir, const char *log_name, 
  * the log holds none (or cannot be read).
  */
 int farm_log_cause(const char *run_dir, const char *name, char *buf, size_t len);
+
+/* The first line of <run_dir>/<name>.log in which a DPDK driver reports a
+ * failure ("memif_connect(): mmap failed: Cannot allocate memory": a
+ * function name, "(): ", then failed, cannot or error), into buf: 1, or 0
+ * when there is none. What a process whose link never came up blames on
+ * its peer. */
+int farm_log_driver_error(const char *run_dir, const char *name, char *buf, size_t len);
 
 /* farm_log_cause over the log's text read from f. */
 int farm_log_cause_stream(FILE *f, const char *name, char *buf, size_t len);

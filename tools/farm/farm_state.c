@@ -334,25 +334,44 @@ int farm_state_find(const char *name, struct farm_state *st, char *err, size_t l
     return farm_state_load(found, st, err, len);
 }
 
+/* The lock this process holds (farm_state_lock_remove acts on it only). */
+static char held_lock[600];
+
+/* Whether the file locked through fd is still the one at path. */
+static int lock_is_current(int fd, const char *path)
+{
+    struct stat a, b;
+
+    return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
 int farm_state_lock(const char *name, const char *cmd, char *err, size_t len)
 {
     const char *base = farm_state_base_dir();
     char path[600], holder[128] = "";
+    int fd = -1, e = 0;
 
     if (farm_rundir_secure(base, 1, err, len))
         return -1;
     snprintf(path, sizeof(path), "%s/.%s.lock", base, name);
-    int fd = farm_rundir_open(path, O_RDWR | O_CREAT, 0600);
-    if (fd < 0) {
-        snprintf(err, len, "cannot open the lock %s: %s", path, farm_rundir_strerror(errno));
-        return -1;
+    /* A down that finished removed the file this one opened: open again. */
+    for (int tries = 0; tries < 3 && fd < 0; tries++) {
+        fd = farm_rundir_open(path, O_RDWR | O_CREAT, 0600);
+        if (fd < 0) {
+            snprintf(err, len, "cannot open the lock %s: %s", path, farm_rundir_strerror(errno));
+            return -1;
+        }
+        e = flock(fd, LOCK_EX | LOCK_NB) != 0 ? errno : 0;
+        if (!e && !lock_is_current(fd, path))
+            close(fd), fd = -1, e = ESTALE;
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
-        ssize_t n = pread(fd, holder, sizeof(holder) - 1, 0);
+    if (e) {
+        ssize_t n = fd >= 0 ? pread(fd, holder, sizeof(holder) - 1, 0) : 0;
         holder[n > 0 ? n : 0] = '\0';
         holder[strcspn(holder, "\n")] = '\0';
-        close(fd);
+        if (fd >= 0)
+            close(fd);
         if (e == EWOULDBLOCK)
             snprintf(err, len, "farm '%s' is busy: %s holds its lock (%s); try again when it "
                      "is done", name, holder[0] ? holder : "another ebfarm command", path);
@@ -365,5 +384,17 @@ int farm_state_lock(const char *name, const char *cmd, char *err, size_t len)
     int n = snprintf(holder, sizeof(holder), "'ebfarm %s' (pid %d)\n", cmd, (int)getpid());
     if (ftruncate(fd, 0) == 0)
         n = (int)pwrite(fd, holder, (size_t)n, 0);
+    snprintf(held_lock, sizeof(held_lock), "%s", path);
     return fd;
+}
+
+void farm_state_lock_remove(const char *name)
+{
+    const char *base = farm_state_base_dir();
+    char path[600], state[600];
+
+    snprintf(path, sizeof(path), "%s/.%s.lock", base, name);
+    snprintf(state, sizeof(state), "%s/%s/farm.state", base, name);
+    if (strcmp(path, held_lock) == 0 && access(state, F_OK) != 0 && errno == ENOENT)
+        unlink(path);
 }

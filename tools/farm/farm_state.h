@@ -62,4 +62,11 @@ int farm_state_find(const char *name, struct farm_state *st, char *err, size_t l
  */
 int farm_state_lock(const char *name, const char *cmd, char *err, size_t len);
 
+/* Remove the lock file of farm name when this process holds it and the
+ * farm has no state (down done, or an up that failed), so that lock files
+ * do not pile up in the base directory; else nothing. A command that opened
+ * the old file and locks it after this sees it unlinked and opens the new
+ * one (farm_state_lock checks). */
+void farm_state_lock_remove(const char *name);
+
 #endif /* FARM_STATE_H */

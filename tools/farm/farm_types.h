@@ -83,6 +83,7 @@ struct farm_conf {
     double trigger_us;
     double accept;
     double timeout_ms;           /* SFC event timeout */
+    uint32_t max_event;          /* every SFC's and node's --max-event; 0: not given */
     struct ff_trigger trigger;   /* the nodes' plug-in; plugin "": the emulation */
     struct ff_store store;       /* the nodes' storage; dir "": none */
     uint16_t credits;            /* per node */

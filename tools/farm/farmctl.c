@@ -133,7 +133,7 @@ int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *
     struct ctl_param params[FARM_PARAMS_MAX];
     char path[600];
 
-    if (new_state(spec, run_dir, st, err, len))
+    if (farm_spec_check_run(spec, err, len) || new_state(spec, run_dir, st, err, len))
         return -1;
     if (ctl_use_keys(st->keys, err, len) || farm_netns_up(st, err, len) ||
         farm_launch_prepare(st, err, len)) {

@@ -231,8 +231,31 @@ static void faults_text(FILE *out, const struct farm_conf *c)
     fprintf(out, "; seed %" PRIu64 "\n", c->seed);
 }
 
+/* One row per part (readout or SFC) of a farm of several, by name: its own
+ * counters (summed, four readouts said "events 800000" for 200,000
+ * generated), or "gone" for one killed (an SFC appeared only inside the
+ * ledger's line). */
+static void parts_text(FILE *out, const struct farm_part_result *x, unsigned n,
+                       const struct ebf_counter_table *t, const struct ebf_counter_table *faults)
+{
+    struct sum_line ln;
+
+    for (unsigned i = 0; i < n; i++) {
+        sum_begin(&ln, out, x[i].name);
+        if (x[i].gone) {
+            sum_item(&ln, "gone: no final counters (killed or crashed)");
+        } else {
+            sum_text(&ln, t, &x[i].kv);
+            if (faults)
+                sum_text(&ln, faults, &x[i].kv);
+        }
+        sum_end(&ln);
+    }
+}
+
 /* Each process's summary counters (sumtable.h): the readout (its fault
- * stage's when there were faults), the SFCs, then every node by name. */
+ * stage's when there were faults), the SFCs, then every node by name; a
+ * farm of several readouts or SFCs a row for each. */
 static void processes_text(FILE *out, const struct farm_conf *c, const struct farm_result *r)
 {
     struct sum_line ln;
@@ -240,21 +263,27 @@ static void processes_text(FILE *out, const struct farm_conf *c, const struct fa
 
     if (faults)
         faults_text(out, c);
+    if (r->n_ro > 1)
+        parts_text(out, r->ro, r->n_ro, &ro_counter_table, faults ? &ro_fault_counter_table : NULL);
     /* A gone readout's counters are not there: no zeros stand for them. */
-    if (r->readouts_gone)
+    else if (r->readouts_gone)
         fprintf(out, "  readout  %s%s gone: no final counters%s\n", r->readout_gone,
                 r->readouts_gone > 1 ? " and others" : "",
                 r->readout.n ? "; the survivors' follow" : "");
-    if (!r->readouts_gone || r->readout.n) {
+    if (r->n_ro <= 1 && (!r->readouts_gone || r->readout.n)) {
         sum_begin(&ln, out, "readout");
         sum_text(&ln, &ro_counter_table, &r->readout);
         if (faults)
             sum_text(&ln, &ro_fault_counter_table, &r->readout);
         sum_end(&ln);
     }
-    sum_begin(&ln, out, "sfc");
-    sum_text(&ln, &sfc_counter_table, &r->sfc);
-    sum_end(&ln);
+    if (r->n_sfcs > 1) {
+        parts_text(out, r->sfcs, r->n_sfcs, &sfc_counter_table, NULL);
+    } else {
+        sum_begin(&ln, out, "sfc");
+        sum_text(&ln, &sfc_counter_table, &r->sfc);
+        sum_end(&ln);
+    }
     for (unsigned i = 0; i < r->n_nodes; i++) {
         sum_begin(&ln, out, r->node[i].name);
         if (r->node[i].gone)

@@ -10,6 +10,7 @@
 #include <sodium.h>
 
 #include "farmfile_check.h"
+#include "farmfile_memory.h"
 #include "farmfile_hosts.h"
 #include "farmfile_schema.h"
 #include "farmfile_value.h"
@@ -233,6 +234,7 @@ static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(ACCEPT), r->accept, &run->accept);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(ACCEPT_SEED), r->accept_seed, &run->accept_seed);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(TIMEOUT_MS), r->timeout_ms, &run->timeout_ms);
+    rc = rc ? rc : ff_get_param(c, EBF_PARAM(MAX_EVENT), r->max_event, &run->max_event);
     rc = rc ? rc : conv_faults(c, r, run);
     /* Failover (docs/architecture.md, "Builders fail over"): each readout's
      * replay buffer, and the SFCs' release frames (farm_argv.c). */
@@ -515,6 +517,14 @@ int farm_spec_load(const char *path, struct farm_spec *spec, char *err, size_t e
     free(buf);
     fclose(f);
     return rc;
+}
+
+int farm_spec_check_run(const struct farm_spec *spec, char *err, size_t errlen)
+{
+    char where[FF_NAME_MAX + 16];
+
+    snprintf(where, sizeof(where), "farm '%s'", spec->name);
+    return ff_check_memory(spec, where, err, errlen);
 }
 
 int farm_spec_check(const struct farm_spec *spec, char *err, size_t errlen)

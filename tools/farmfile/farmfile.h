@@ -56,6 +56,14 @@ void ff_node_default(struct ff_node *n);
  */
 int farm_spec_check(const struct farm_spec *spec, char *err, size_t errlen);
 
+/*
+ * What a farm that is to run (not only simulated) needs besides: every
+ * SFC's memory_mb holds its mbuf pools at run.mtu (farmfile_memory.h).
+ * Returns 0 or -EINVAL with err naming the key and the memory_mb to give
+ * ("farm 'demo': key 'sfcs[0].memory_mb': 256 MB cannot hold ...").
+ */
+int farm_spec_check_run(const struct farm_spec *spec, char *err, size_t errlen);
+
 /* The kind of a host as a farm file and messages say it: "local", "ssh",
  * "netns" ("unknown" for anything else). */
 const char *farm_host_kind_name(enum ff_host_kind kind);

@@ -88,8 +88,26 @@ static int wildcard(const char *s)
     return 0;
 }
 
+/* Whether name (in the run directory) is, or may be, a file the runner
+ * itself makes there: the state, logs, memif sockets, exit records, keys,
+ * dot files. An endpoint there fails only at start, with another error. */
+static int runner_file(const char *name)
+{
+    static const char *const ends[] = {".sock", ".log"};
+    size_t n = strlen(name);
+
+    if (!strcmp(name, "farm.state") || name[0] == '.' || !strncmp(name, "exit.", 5) ||
+        !strcmp(name, "keys") || !strncmp(name, "keys/", 5))
+        return 1;
+    for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+        if (n >= strlen(ends[i]) && !strcmp(name + n - strlen(ends[i]), ends[i]))
+            return 1;
+    return 0;
+}
+
 /* The endpoint at key is one the farm may bind: a tcp:// one on an address
- * with keys (or insecure), an ipc:// one inside the run directory. */
+ * with keys (or insecure), an ipc:// one inside the run directory, not
+ * named as a file the runner makes there. */
 static int endpoint_allowed(struct ff_chk *c, const char *key, const char *s)
 {
     if (!strncmp(s, "ipc://", 6)) {
@@ -97,6 +115,11 @@ static int endpoint_allowed(struct ff_chk *c, const char *key, const char *s)
             s[6 + strlen(FF_RUN_PREFIX)] == '\0')
             return FAIL(c, "key '%s': \"%s\" is outside the farm's run directory: give "
                         "ipc://" FF_RUN_PREFIX "NAME", key, s);
+        if (runner_file(s + 6 + strlen(FF_RUN_PREFIX)))
+            return FAIL(c, "key '%s': \"%s\" is a file the runner makes in the run "
+                        "directory (farm.state, *.log, the memif sockets *.sock, exit.*, keys, "
+                        "dot files): give a name of its own, e.g. ipc://" FF_RUN_PREFIX
+                        "NAME.ctl", key, s);
         return 0;
     }
     if (wildcard(s))
@@ -251,8 +274,11 @@ static int check_run(struct ff_chk *c, const struct ff_run *r)
                   r->mtu, r->encap == FF_ENCAP_UDP ? "udp" : "eth", need, l2, FF_FRAG_HLEN,
                   FF_EVENT_HLEN);
     rc = rc ? rc : RANGE_U(c, "run.mtu", MTU, r->mtu);
-    /* Every frame of an event must fit the SFC's queue toward a node. */
+    if (rc == 0 && r->max_event)     /* 0: not given */
+        rc = RANGE_U(c, "run.max_event", MAX_EVENT, r->max_event);
+    /* An event within max_event (16 MiB unless given) and 65,535 frames. */
     if (rc == 0 && ebf_event_frames_check(r->sources, r->frag_max, ff_encap(r->encap), r->mtu,
+                                          r->max_event ? r->max_event : EBF_EVENT_MAX_DEFAULT,
                                           why, sizeof(why)))
         rc = FAIL(c, "key 'run.frag_max': %s", why);
     rc = rc ? rc : RANGE_D(c, "run.trigger_us", TRIGGER_US, r->trigger_us);
@@ -304,6 +330,26 @@ static int check_readout(struct ff_chk *c, unsigned i)
     return 0;
 }
 
+/* The largest event of the run (run.max_event, or sources fragments of
+ * frag_max) fits what sfc f's mbufs hold at the MTU (ebf_event_max_fit,
+ * the SFC's own check of --max-event at start). */
+static int event_fits(struct ff_chk *c, const char *pre, const struct ff_sfc *f)
+{
+    const struct ff_run *r = &c->s->run;
+    uint32_t fit = ebf_event_max_fit(r->mtu, f->mbufs);
+    uint64_t big = (uint64_t)r->sources * r->frag_max;
+
+    if (r->max_event > fit)
+        return FAIL(c, "key 'run.max_event': %u B take more frames at MTU %u than %s.mbufs %u "
+                    "leave (at most %u B fit: raise the mbufs)", r->max_event, r->mtu, pre,
+                    f->mbufs, fit);
+    if (!r->max_event && big > fit)
+        return FAIL(c, "key '%s.mbufs': %u hold events of at most %u B at MTU %u, and events "
+                    "of %u fragments of up to %u B are up to %llu B (raise the mbufs)", pre,
+                    f->mbufs, fit, r->mtu, r->sources, r->frag_max, (unsigned long long)big);
+    return 0;
+}
+
 static int check_sfc(struct ff_chk *c, unsigned i)
 {
     const struct ff_sfc *f = &c->s->sfc[i];
@@ -322,6 +368,8 @@ static int check_sfc(struct ff_chk *c, unsigned i)
         return rc;
     snprintf(key, sizeof(key), "%s.mbufs", pre);
     if ((rc = RANGE_U(c, key, MBUFS, f->mbufs)))
+        return rc;
+    if ((rc = event_fits(c, pre, f)))
         return rc;
     snprintf(key, sizeof(key), "%s.workers", pre);
     if ((rc = RANGE_U(c, key, WORKERS, f->workers)))

@@ -2,9 +2,11 @@
 /* farmfile_cross.c - the farm spec's checks across processes: names, MACs, endpoints, links. */
 #include "farmfile_cross.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ebf_util.h"
 #include "farmfile_multi.h"
@@ -127,6 +129,37 @@ static int same_host(const struct farm_spec *s, unsigned g, unsigned h)
     return ff_proc_at(s, g, key)->host == ff_proc_at(s, h, key)->host;
 }
 
+/* The host of tcp endpoint s (localhost as 127.0.0.1, lower case) and
+ * its port; 0 when s is no tcp://HOST:PORT. */
+static int tcp_parts(const char *s, char *host, size_t len, const char **port)
+{
+    const char *h = s + 6, *colon = strrchr(s, ':');
+
+    if (strncmp(s, "tcp://", 6) != 0 || !colon || colon < h)
+        return 0;
+    size_t n = (size_t)(colon - h);
+    if (n == 9 && !strncasecmp(h, "localhost", 9))
+        h = "127.0.0.1", n = 9;
+    snprintf(host, len, "%.*s", (int)n, h);
+    for (char *p = host; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    *port = colon + 1;
+    return 1;
+}
+
+/* Whether endpoints a and b bind the same thing: equal, or tcp:// with one
+ * host (tcp://localhost:P is tcp://127.0.0.1:P) and port. */
+static int same_endpoint(const char *a, const char *b)
+{
+    char ha[256], hb[256];
+    const char *pa, *pb;
+
+    if (!strcmp(a, b))
+        return 1;
+    return tcp_parts(a, ha, sizeof(ha), &pa) && tcp_parts(b, hb, sizeof(hb), &pb) &&
+           !strcmp(ha, hb) && !strcmp(pa, pb);
+}
+
 /* An endpoint is bound on its process's host: unique on each host. */
 static int unique_endpoints(struct ff_chk *c)
 {
@@ -143,9 +176,9 @@ static int unique_endpoints(struct ff_chk *c)
     }
     for (unsigned i = 0; i < n; i++)
         for (unsigned j = 0; j < i; j++)
-            if (!strcmp(u[i].val, u[j].val) && same_host(c->s, u[i].owner, u[j].owner))
-                return FAIL(c, "key '%s': \"%s\" is already used by %s", u[i].key,
-                            (const char *)u[i].val, u[j].key);
+            if (same_endpoint(u[i].val, u[j].val) && same_host(c->s, u[i].owner, u[j].owner))
+                return FAIL(c, "key '%s': \"%s\" is already used by %s (\"%s\")", u[i].key,
+                            (const char *)u[i].val, u[j].key, (const char *)u[j].val);
     return 0;
 }
 

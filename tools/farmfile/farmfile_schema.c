@@ -146,6 +146,7 @@ static const cyaml_schema_field_t run_fields[] = {
     STR("accept", OPT, struct raw_run, accept),
     STR("accept_seed", OPT, struct raw_run, accept_seed),
     STR("timeout_ms", OPT, struct raw_run, timeout_ms),
+    STR("max_event", OPT, struct raw_run, max_event),
     STR("faults", OPT, struct raw_run, faults),
     STR("fault_seed", OPT, struct raw_run, fault_seed),
     STR("silence", OPT, struct raw_run, silence),

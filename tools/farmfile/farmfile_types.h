@@ -139,6 +139,8 @@ struct ff_run {
     struct ff_trigger trigger;
     struct ff_store store;
     double timeout_ms;
+    uint32_t max_event;          /* every SFC's and node's --max-event; 0: not given
+                                  * (16 MiB, or what an SFC's mbufs hold) */
     double metrics_period_ms;    /* from defaults.metrics_period_ms */
     /* The readouts' fault injection (readout/ro_fault.h). */
     char faults[FF_STR_MAX];     /* frame fault spec, "" for none ("none" in the file) */

@@ -49,6 +49,14 @@ int ff_yaml_syntax(const char *yaml, size_t len, const char *where, char *err, s
             depth++;
         else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT)
             depth--;
+        /* A NUL (a quoted "\0" or "\x00") would cut the value short
+         * where C reads it: "node\x001" became "node". */
+        if (ev.type == YAML_SCALAR_EVENT &&
+            strnlen((const char *)ev.data.scalar.value, ev.data.scalar.length) !=
+                ev.data.scalar.length)
+            rc = ff_fail(err, errlen, where, "the value at line %zu, column %zu holds a NUL "
+                         "character (\\0 or \\x00 in quotes): a name, path or endpoint cannot; "
+                         "remove it", ev.start_mark.line + 1, ev.start_mark.column + 1);
         if (depth > FF_DEPTH_MAX)
             rc = ff_fail(err, errlen, where, "lists and mappings nested deeper than %d levels "
                          "at line %zu, column %zu (a farm file needs 4)", FF_DEPTH_MAX,

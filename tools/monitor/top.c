@@ -16,6 +16,7 @@
 #include "ebf_opt.h"
 #include "ebf_pb.h"
 #include "farm_collect.h"
+#include "farm_launch.h"
 #include "farm_state.h"
 #include "snapsub.h"
 #include "topview.h"
@@ -140,6 +141,10 @@ static void frame(FILE *f, const struct farm_state *st, const struct snapsub *ss
         p[i].prev = ss->p[i].prev;
         p[i].cur = ss->p[i].cur;
         p[i].stale = ss->p[i].cur && !snapsub_fresh(ss, i, now);
+        /* Asked only of one without fresh snapshots: a remote one costs a
+         * command over ssh. */
+        p[i].gone = (!p[i].cur || p[i].stale) && i < st->n &&
+                    farm_launch_alive(st, &st->proc[i]) == 0;
         p[i].rejoined = !strcmp(p[i].component, "node") && saw_rejoin(i, p[i].cur);
         p[i].placed = 1;
         p[i].place = place[i];

@@ -149,8 +149,29 @@ static const char *shown_name(const struct shown_metric *m)
     return m->t->c[m->id].name;
 }
 
-static void queue_line(FILE *f, const Ebfarm__Snapshot *s)
+/* The name of the node SFC sfc calls k (its gauges' label node="k": the
+ * k-th of its nodes, in file order, each placed at the SFC's place); NULL
+ * when not known. */
+static const char *node_name(const struct top_proc *all, unsigned n, const struct top_proc *sfc,
+                             const char *k)
 {
+    char *end;
+    unsigned long want = strtoul(k, &end, 10), seen = 0;
+
+    if (*end || end == k || !sfc->placed || sfc->place < 0)
+        return NULL;
+    for (unsigned i = 0; i < n; i++)
+        if (!strcmp(all[i].component, "node") && all[i].placed &&
+            all[i].place == sfc->place && seen++ == want)
+            return all[i].name;
+    return NULL;
+}
+
+/* The queue and credit gauges of p; an SFC's per-node ones labelled by
+ * the node's name (node0:32), not its index in the SFC. */
+static void queue_line(FILE *f, const struct top_proc *all, unsigned n, const struct top_proc *p)
+{
+    const Ebfarm__Snapshot *s = p->cur;
     int any = 0;
 
     for (unsigned q = 0; q < sizeof(queue_gauges) / sizeof(queue_gauges[0]); q++) {
@@ -161,8 +182,11 @@ static void queue_line(FILE *f, const Ebfarm__Snapshot *s)
                 continue;
             if (first)
                 fprintf(f, "%s%s", any ? "  " : "    ", queue_gauges[q].shown);
+            const char *who = g->n_labels && !strcmp(g->labels[0]->name, "node")
+                                  ? node_name(all, n, p, g->labels[0]->value)
+                                  : NULL;
             if (g->n_labels)
-                fprintf(f, " %s:%.0f", g->labels[0]->value, g->value);
+                fprintf(f, " %s:%.0f", who ? who : g->labels[0]->value, g->value);
             else
                 fprintf(f, " %.0f", g->value);
             first = 0;
@@ -250,6 +274,8 @@ static void problem_line(FILE *f, const Ebfarm__Snapshot *s)
 
 /* --- Marks and the layout --------------------------------------------------- */
 
+enum { DETAILS_PROBLEMS = 1, DETAILS_LATENCY, DETAILS_ALL };
+
 const char *top_node_mark(const struct top_proc *all, unsigned n, const struct top_proc *p)
 {
     if (strcmp(p->component, "node") != 0 || !p->cur)
@@ -296,7 +322,9 @@ static const struct {
 struct layout {
     unsigned w[C_N];    /* 0: dropped */
     unsigned mark;      /* the width of the mark column; 0: none */
-    int details;        /* the detail lines under each row */
+    int details;        /* the detail lines under each row: DETAILS_ALL, _LATENCY
+                         * (no queue lines), _PROBLEMS (rejects, drops, losses
+                         * only) or 0 */
 };
 
 static unsigned row_width(const struct layout *l)
@@ -358,17 +386,34 @@ static void cells(FILE *f, const struct layout *l, const char *const v[C_N], con
     fputc('\n', f);
 }
 
-static void proc_lines(FILE *f, const struct layout *l, const struct top_proc *p,
-                       const char *mark)
+/* The STATE column: EXITED for a process gone (as status says it, also
+ * when its last snapshot is still fresh), STALE, NO_DATA before a snapshot,
+ * FINISHED for a running readout that generated every event it was asked
+ * for, else the state the snapshot gives. */
+static const char *state_of(const struct top_proc *p)
+{
+    if (p->gone)
+        return "EXITED";
+    if (!p->cur)
+        return "NO_DATA";
+    if (p->stale)
+        return "STALE";
+    if (p->cur->state == EBFARM__STATE__RUNNING && !strcmp(p->component, "readout") &&
+        ebf_pb_gauge(p->cur, "finished", NULL, 0) == 1)
+        return "FINISHED";
+    return ebf_state_name((enum ebf_state)p->cur->state);
+}
+
+static void proc_lines(FILE *f, const struct layout *l, const struct top_proc *all, unsigned n,
+                       const struct top_proc *p, const char *mark)
 {
     struct top_rates r = {-1, -1, -1};
     char fr[16], ev[16], run[16], gb[16] = "-";
-    const char *state = "NO_DATA";
+    const char *state = state_of(p);
 
     if (p->cur) {
-        state = p->stale ? "STALE" : ebf_state_name((enum ebf_state)p->cur->state);
         snprintf(run, sizeof(run), "%u", p->cur->run_number);
-        if (!p->stale)
+        if (!p->stale && !p->gone)
             top_rates(p->component, p->prev, p->cur, &r);
     } else {
         snprintf(run, sizeof(run), "-");
@@ -380,8 +425,10 @@ static void proc_lines(FILE *f, const struct layout *l, const struct top_proc *p
     cells(f, l, v, mark);
     if (!p->cur || !l->details)
         return;
-    queue_line(f, p->cur);
-    latency_line(f, p->prev, p->cur);
+    if (l->details >= DETAILS_ALL)
+        queue_line(f, all, n, p);
+    if (l->details >= DETAILS_LATENCY)
+        latency_line(f, p->prev, p->cur);
     problem_line(f, p->cur);
 }
 
@@ -449,13 +496,16 @@ static void frame_text(FILE *f, const char *farm, const struct top_proc *p, unsi
     fprintf(f, "farm %s: %u processes\n", farm, n);
     cells(f, l, head, NULL);
     for (unsigned i = 0; i < n; i++)
-        proc_lines(f, l, &p[i], top_node_mark(p, n, &p[i]));
+        proc_lines(f, l, p, n, &p[i], top_node_mark(p, n, &p[i]));
     top_totals(p, n, &t);
     totals_line(f, &t, width);
     failover_line(f, p, n);
     dropped_line(f, l);
     if (!l->details)
         fputs("dropped detail lines: too few rows\n", f);
+    else if (l->details < DETAILS_ALL)
+        fprintf(f, "dropped detail lines: queues%s\n",
+                l->details < DETAILS_LATENCY ? ", latency" : "");
 }
 
 /* Each line of text cut to width (0: as is). */
@@ -489,8 +539,9 @@ void top_frame_fit(FILE *f, const char *farm, const struct top_proc *p, unsigned
     FILE *m;
 
     lay_out(&l, p, n, width);
-    l.details = 1;
-    for (;;) {
+    /* Fewer detail lines until the frame fits: the problem lines (rejects,
+     * drops, losses) go last. */
+    for (l.details = DETAILS_ALL;; l.details--) {
         if (!(m = open_memstream(&text, &len)))
             return;
         frame_text(m, farm, p, n, &l, width);
@@ -499,7 +550,6 @@ void top_frame_fit(FILE *f, const char *farm, const struct top_proc *p, unsigned
             break;
         free(text);
         text = NULL;
-        l.details = 0;
     }
     put_cut(f, text, width);
     free(text);

@@ -55,6 +55,7 @@ struct top_proc {
     int placed, place;                    /* placed: place is an SFC's place in the readouts'
                                            * sfcs, or a node's SFC's (farm_spec_place); -1
                                            * or not placed: not known */
+    int gone;                             /* the process has exited (status's EXITED) */
 };
 
 /*

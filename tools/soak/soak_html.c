@@ -6,12 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define W 760
-#define H 260
-#define ML 70   /* margins: left, right, top, bottom */
-#define MR 150
+#define ML 70   /* margins: left, top, bottom; the right one holds the legend */
 #define MT 28
 #define MB 36
+#define MR_MIN 100
+#define CHAR_PX 7.2     /* a legend character at font-size 12, a little generous */
+
+/* The plot being drawn: its size (soak_svg_plot: 760 x 260 px, as cmd_sim
+ * stacks them; soak_svg_plot_bound: a 1200 x 300 viewBox as wide as the
+ * page) and its right margin, room for the legend. One thread. */
+static int W = 760, H = 260, plot_mr = 150;
 
 /* A 1-2-5 step giving about 5 ticks over span. */
 static double nice_step(double span)
@@ -79,7 +83,7 @@ static void y_ticks(FILE *f, const struct axis *a)
             double y = map(a, pow(10, d), H - MB, MT);
             fprintf(f, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/>"
                     "<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%g</text>\n",
-                    ML, W - MR, y, y, ML - 4, y + 4, pow(10, d));
+                    ML, W - plot_mr, y, y, ML - 4, y + 4, pow(10, d));
         }
         return;
     }
@@ -89,7 +93,7 @@ static void y_ticks(FILE *f, const struct axis *a)
         tick_label(label, sizeof(label), fabs(v) < step * 1e-9 ? 0 : v);
         fprintf(f, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/>"
                 "<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%s</text>\n",
-                ML, W - MR, y, y, ML - 4, y + 4, label);
+                ML, W - plot_mr, y, y, ML - 4, y + 4, label);
     }
 }
 
@@ -97,7 +101,7 @@ static void x_ticks(FILE *f, const struct axis *a)
 {
     double step = nice_step(a->hi - a->lo);
     for (double v = ceil(a->lo / step) * step; v <= a->hi + step * 1e-9; v += step) {
-        double x = map(a, v, ML, W - MR);
+        double x = map(a, v, ML, W - plot_mr);
         fprintf(f, "<line x1='%.1f' x2='%.1f' y1='%d' y2='%d' stroke='#ddd'/>"
                 "<text x='%.1f' y='%d' text-anchor='middle' font-size='11'>%g</text>\n",
                 x, x, MT, H - MB, x, H - MB + 14, v);
@@ -112,17 +116,65 @@ static void polyline(FILE *f, const struct axis *ax, const struct axis *ay, cons
     for (unsigned i = 0; i < n; i++) {
         if (ay->log && s->y[i] <= 0)
             continue;
-        fprintf(f, "%.1f,%.1f ", map(ax, x[i], ML, W - MR), map(ay, s->y[i], H - MB, MT));
+        fprintf(f, "%.1f,%.1f ", map(ax, x[i], ML, W - plot_mr), map(ay, s->y[i], H - MB, MT));
     }
     fprintf(f, "'/>\n");
     for (unsigned i = 0; n < 40 && i < n; i++)      /* dots while they stay apart */
         if (!ay->log || s->y[i] > 0)
             fprintf(f, "<circle cx='%.1f' cy='%.1f' r='2' fill='%s'/>\n",
-                    map(ax, x[i], ML, W - MR), map(ay, s->y[i], H - MB, MT), s->color);
+                    map(ax, x[i], ML, W - plot_mr), map(ay, s->y[i], H - MB, MT), s->color);
 }
 
-void soak_svg_plot(FILE *f, const char *title, const char *unit, const double *x, unsigned n,
-                   const struct soak_series *s, unsigned ns, int logy)
+/* Whether every value of every series is 0. */
+static int all_zero(const struct soak_series *s, unsigned ns, unsigned n)
+{
+    for (unsigned k = 0; k < ns; k++)
+        for (unsigned i = 0; i < n; i++)
+            if (s[k].y[i] != 0)
+                return 0;
+    return 1;
+}
+
+/* The plot's y axis taken to include bound (> 0). */
+static void y_include(struct axis *a, double bound)
+{
+    if (a->log) {
+        double d = log10(bound);
+        a->lo = d < a->lo ? floor(d) : a->lo;
+        a->hi = d > a->hi ? ceil(d) : a->hi;
+    } else if (bound * 1.05 > a->hi) {
+        a->hi = bound * 1.05;
+    }
+}
+
+/* The plot of series all 0: its title and one line naming them. */
+static void zero_plot(FILE *f, const char *title, const struct soak_series *s, unsigned ns)
+{
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 %d 48' width='100%%' "
+            "font-family='sans-serif'>\n<text x='%d' y='16' font-size='14' "
+            "font-weight='bold'>%s</text>\n<text x='%d' y='38' font-size='12'>", W, ML, title,
+            ML);
+    for (unsigned k = 0; k < ns; k++)
+        fprintf(f, "%s%s", k ? ", " : "", s[k].name);
+    fprintf(f, ": 0 in every interval</text>\n</svg>\n");
+}
+
+/* Legend entry k: a short line in color (dotted) and the name. */
+static void legend(FILE *f, unsigned k, const char *color, int dotted, const char *name)
+{
+    int y = MT + 10 + 18 * (int)k;
+
+    fprintf(f, "<line x1='%d' x2='%d' y1='%d' y2='%d' stroke='%s' stroke-width='%d'%s/>"
+            "<text x='%d' y='%d' font-size='12'>%s</text>\n", W - plot_mr + 10,
+            W - plot_mr + 28, y, y, color, dotted ? 1 : 3, dotted ? " stroke-dasharray='2 3'" : "",
+            W - plot_mr + 32, y + 4, name);
+}
+
+/* The plot of soak_svg_plot and soak_svg_plot_bound: W, H and plot_mr set,
+ * the <svg> element's size attributes in size. */
+static void plot(FILE *f, const char *title, const char *unit, const double *x, unsigned n,
+                 const struct soak_series *s, unsigned ns, int logy, double bound,
+                 const char *bound_name, const char *size)
 {
     struct axis ax = {0, 1, 0}, ay;
 
@@ -131,24 +183,58 @@ void soak_svg_plot(FILE *f, const char *title, const char *unit, const double *x
         ax.hi = x[n - 1] > ax.lo ? x[n - 1] : ax.lo + 1;
     }
     y_range(s, ns, n, logy, &ay);
-    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
-            "font-family='sans-serif'>\n<text x='%d' y='16' font-size='14' "
-            "font-weight='bold'>%s</text>\n", W, H, ML, title);
+    if (bound > 0)
+        y_include(&ay, bound);
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' %s font-family='sans-serif'>\n"
+            "<text x='%d' y='16' font-size='14' font-weight='bold'>%s</text>\n", size, ML, title);
     y_ticks(f, &ay);
     x_ticks(f, &ax);
     fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='none' stroke='#888'/>\n"
             "<text x='%d' y='%d' font-size='11' text-anchor='middle'>time (s)</text>\n"
             "<text x='14' y='%d' font-size='11' transform='rotate(-90 14 %d)' "
-            "text-anchor='middle'>%s</text>\n", ML, MT, W - ML - MR, H - MT - MB,
-            (ML + W - MR) / 2, H - 6, (MT + H - MB) / 2, (MT + H - MB) / 2, unit);
+            "text-anchor='middle'>%s</text>\n", ML, MT, W - ML - plot_mr, H - MT - MB,
+            (ML + W - plot_mr) / 2, H - 6, (MT + H - MB) / 2, (MT + H - MB) / 2, unit);
     for (unsigned k = 0; k < ns; k++) {
         polyline(f, &ax, &ay, x, &s[k], n);
-        fprintf(f, "<line x1='%d' x2='%d' y1='%d' y2='%d' stroke='%s' stroke-width='3'/>"
-                "<text x='%d' y='%d' font-size='12'>%s</text>\n", W - MR + 10, W - MR + 28,
-                MT + 10 + 18 * (int)k, MT + 10 + 18 * (int)k, s[k].color, W - MR + 32,
-                MT + 14 + 18 * (int)k, s[k].name);
+        legend(f, k, s[k].color, 0, s[k].name);
+    }
+    if (bound > 0) {
+        double y = map(&ay, bound, H - MB, MT);
+        fprintf(f, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#c00' "
+                "stroke-dasharray='2 3'/>\n", ML, W - plot_mr, y, y);
+        legend(f, ns, "#c00", 1, bound_name ? bound_name : "bound");
     }
     fprintf(f, "</svg>\n");
+}
+
+void soak_svg_plot(FILE *f, const char *title, const char *unit, const double *x, unsigned n,
+                   const struct soak_series *s, unsigned ns, int logy)
+{
+    char size[64];
+
+    W = 760, H = 260, plot_mr = 150;
+    snprintf(size, sizeof(size), "width='%d' height='%d'", W, H);
+    plot(f, title, unit, x, n, s, ns, logy, 0, NULL, size);
+}
+
+void soak_svg_plot_bound(FILE *f, const char *title, const char *unit, const double *x,
+                         unsigned n, const struct soak_series *s, unsigned ns, int logy,
+                         double bound, const char *bound_name)
+{
+    size_t longest = bound > 0 && bound_name ? strlen(bound_name) : 0;
+    char size[64];
+
+    W = 1200, H = 300;
+    if (n && !logy && all_zero(s, ns, n)) {
+        zero_plot(f, title, s, ns);
+        return;
+    }
+    for (unsigned k = 0; k < ns; k++)
+        longest = strlen(s[k].name) > longest ? strlen(s[k].name) : longest;
+    plot_mr = 40 + (int)(CHAR_PX * (double)longest);
+    plot_mr = plot_mr < MR_MIN ? MR_MIN : plot_mr;
+    snprintf(size, sizeof(size), "viewBox='0 0 %d %d' width='100%%'", W, H);
+    plot(f, title, unit, x, n, s, ns, logy, bound, bound_name, size);
 }
 
 static const char *const colors[] = {
@@ -175,7 +261,8 @@ static void page_head(FILE *f, const struct soak_meta *m, const struct soak_ledg
                       const struct soak_verdict *v)
 {
     fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>ebfarm soak: %s run %u"
-            "</title>\n<style>body{font-family:sans-serif;margin:20px;max-width:1000px}"
+            "</title>\n<style>body{font-family:sans-serif;margin:20px;max-width:1240px}"
+            "svg{display:block;margin:8px 0}"
             "td,th{padding:2px 8px;text-align:right}th{background:#eee}"
             ".pass{color:#080;font-weight:bold}.fail{color:#c00;font-weight:bold}"
             "td.l{text-align:left}</style></head><body>\n", m->farm, m->run);
@@ -260,6 +347,13 @@ static void fill(const struct soak_interval *iv, unsigned n, double *x, double *
     }
 }
 
+/* A plot of the page (linear y, no bound). */
+static void page_plot(FILE *f, const char *title, const char *unit, const double *x, unsigned n,
+                      const struct soak_series *s, unsigned ns)
+{
+    soak_svg_plot_bound(f, title, unit, x, n, s, ns, 0, 0, NULL);
+}
+
 /* RSS per process, MB, as series (at most N_COLORS processes drawn). */
 static void memory_plot(FILE *f, const struct soak_interval *iv, unsigned n, const double *x,
                         double *buf)
@@ -274,7 +368,7 @@ static void memory_plot(FILE *f, const struct soak_interval *iv, unsigned n, con
             y[i] = p < iv[i].n_mem ? (double)iv[i].mem[p].rss_kb / 1024.0 : 0;
         s[p] = (struct soak_series){iv[0].mem[p].name, colors[p], y, 0};
     }
-    soak_svg_plot(f, "Memory: RSS per process", "MB", x, n, s, np, 0);
+    page_plot(f, "Memory: RSS per process", "MB", x, n, s, np);
 }
 
 int soak_html_write(FILE *f, const struct soak_meta *m, const struct soak_interval *iv,
@@ -291,26 +385,29 @@ int soak_html_write(FILE *f, const struct soak_meta *m, const struct soak_interv
     fill(iv, n, x, c);
     page_head(f, m, l, v);
     fprintf(f, "<h2>Over time</h2>\n");
-    soak_svg_plot(f, "Rates", "events/s", x, n, (struct soak_series[]){
-        {"generated", colors[0], c[C_EV], 0}, {"decided", colors[2], c[C_DEC], 1}}, 2, 0);
-    soak_svg_plot(f, "End-to-end latency per interval (log scale)", "ms", x, n,
-                  (struct soak_series[]){{"p50", colors[0], c[C_P50], 0},
-                                         {"p90", colors[2], c[C_P90], 0},
-                                         {"p99", colors[3], c[C_P99], 0},
-                                         {"p99.9", colors[1], c[C_P999], 0},
-                                         {"max", colors[7], c[C_MAX], 0},
-                                         {"build p99", colors[4], c[C_BUILD99], 0}}, 6, 1);
-    soak_svg_plot(f, "Losses, incomplete events, frames rejected or dropped per interval",
-                  "count", x, n, (struct soak_series[]){{"lost", colors[1], c[C_LOST], 0},
-                                                        {"incomplete", colors[3], c[C_INCOMPL], 0},
-                                                        {"rejected/dropped frames", colors[4],
-                                                         c[C_REJ], 0}}, 3, 0);
-    soak_svg_plot(f, "Queues and credits at each interval's end", "events", x, n,
-                  (struct soak_series[]){{"ready queue", colors[0], c[C_READY], 0},
-                                         {"unacked", colors[3], c[C_UNACKED], 0},
-                                         {"credits", colors[2], c[C_CREDITS], 0}}, 3, 0);
-    soak_svg_plot(f, "Throttle: time the readouts were held per interval", "s", x, n,
-                  (struct soak_series[]){{"held", colors[1], c[C_THROTTLE], 0}}, 1, 0);
+    page_plot(f, "Rates", "events/s", x, n, (struct soak_series[]){
+        {"generated", colors[0], c[C_EV], 0}, {"decided", colors[2], c[C_DEC], 1}}, 2);
+    char bound[48];
+    snprintf(bound, sizeof(bound), "p99 bound %g ms", m->p99_bound_ms);
+    soak_svg_plot_bound(f, "End-to-end latency per interval (log scale)", "ms", x, n,
+                        (struct soak_series[]){{"p50", colors[0], c[C_P50], 0},
+                                               {"p90", colors[2], c[C_P90], 0},
+                                               {"p99", colors[3], c[C_P99], 0},
+                                               {"p99.9", colors[1], c[C_P999], 0},
+                                               {"max", colors[7], c[C_MAX], 0},
+                                               {"build p99", colors[4], c[C_BUILD99], 0}}, 6, 1,
+                        m->p99_bound_ms, bound);
+    page_plot(f, "Losses, incomplete events, frames rejected or dropped per interval", "count",
+              x, n, (struct soak_series[]){{"lost", colors[1], c[C_LOST], 0},
+                                           {"incomplete", colors[3], c[C_INCOMPL], 0},
+                                           {"rejected/dropped frames", colors[4], c[C_REJ], 0}},
+              3);
+    page_plot(f, "Queues and credits at each interval's end", "events", x, n,
+              (struct soak_series[]){{"ready queue", colors[0], c[C_READY], 0},
+                                     {"unacked", colors[3], c[C_UNACKED], 0},
+                                     {"credits", colors[2], c[C_CREDITS], 0}}, 3);
+    page_plot(f, "Throttle: time the readouts were held per interval", "s", x, n,
+              (struct soak_series[]){{"held", colors[1], c[C_THROTTLE], 0}}, 1);
     memory_plot(f, iv, n, x, mem + (size_t)(C_MAXCOL + 1) * (n ? n : 1));
     page_table(f, iv, n);
     fprintf(f, "</body></html>\n");

@@ -26,6 +26,18 @@ void soak_svg_plot(FILE *f, const char *title, const char *unit, const double *x
                    const struct soak_series *s, unsigned ns, int logy);
 
 /*
+ * The same with a horizontal line at y = bound (a limit such as the p99
+ * bound; bound <= 0: none), named in the legend, the y axis taken to
+ * include it. The plot spans the page (viewBox, width 100%), the legend as
+ * wide as its longest name. When every value of every series is 0 (linear
+ * y), no empty chart: one line of text naming the series "0 in every
+ * interval".
+ */
+void soak_svg_plot_bound(FILE *f, const char *title, const char *unit, const double *x,
+                         unsigned n, const struct soak_series *s, unsigned ns, int logy,
+                         double bound, const char *bound_name);
+
+/*
  * The page: the soak's identity, the verdict with each criterion, the
  * ledger, then plots of rates, latency percentiles (end-to-end, log
  * scale), losses and incomplete events, queues and credits, and RSS per

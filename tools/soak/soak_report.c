@@ -274,13 +274,17 @@ void soak_csv_row(FILE *f, const struct soak_interval *iv)
     fprintf(f, ",%llu\n", (unsigned long long)rss);
 }
 
-void soak_verdict_text(FILE *f, const struct soak_verdict *v)
+void soak_verdict_text(FILE *f, const struct soak_verdict *v, const char *cut)
 {
-    fprintf(f, "verdict: %s", v->pass ? "PASS" : "FAIL (");
+    if (cut)
+        fprintf(f, "verdict: INTERRUPTED after %s (the part run: ", cut);
+    else
+        fprintf(f, "verdict: ");
+    fprintf(f, "%s", v->pass ? "PASS" : "FAIL (");
     for (unsigned i = 0, k = 0; i < SOAK_RULE_MAX; i++)
         if (!v->rule[i].pass)
             fprintf(f, "%s%s", k++ ? ", " : "", soak_rule_name(i));
-    fprintf(f, "%s\n", v->pass ? "" : ")");
+    fprintf(f, "%s%s\n", v->pass ? "" : ")", cut ? ")" : "");
     for (unsigned i = 0; i < SOAK_RULE_MAX; i++)
         fprintf(f, "  %-4s %-17s %s\n", v->rule[i].pass ? "ok" : "FAIL", soak_rule_name(i),
                 v->rule[i].detail);

@@ -22,6 +22,7 @@ struct soak_meta {
     unsigned sfc_kills, drains;      /* SFCs killed and restarted, drained and undrained */
     int attached;                    /* the farm was up before the soak */
     int interrupted;                 /* a signal ended it early */
+    double p99_bound_ms;             /* --max-p99-ms, drawn on the latency plot; 0: none */
 };
 
 /* The run's ledger in full as the report shows it. */
@@ -46,7 +47,8 @@ void soak_csv_header(FILE *f);
 void soak_csv_row(FILE *f, const struct soak_interval *iv);
 
 /* The verdict as text: "verdict: PASS" or "verdict: FAIL (loss_budget, ...)"
- * and one line per criterion. */
-void soak_verdict_text(FILE *f, const struct soak_verdict *v);
+ * and one line per criterion. A soak cut short (cut: "14 of 60 s") has no
+ * verdict: "verdict: INTERRUPTED after 14 of 60 s (the part run: PASS)". */
+void soak_verdict_text(FILE *f, const struct soak_verdict *v, const char *cut);
 
 #endif /* SOAK_REPORT_H */

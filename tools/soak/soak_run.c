@@ -416,6 +416,7 @@ static void meta_init(struct soak *s)
     snprintf(m->farm_file_sha256, sizeof(m->farm_file_sha256), "%s", s->st.farm_file_sha256);
     m->duration_s = s->o->duration_s;
     m->interval_s = s->o->interval_s;
+    m->p99_bound_ms = s->o->bounds.p99_ms;
     m->kill_every_s = s->o->kill_every_s;
     m->stall_every_s = s->o->stall_every_s;
     m->kill_sfc_every_s = s->o->kill_sfc_every_s;
@@ -502,10 +503,9 @@ static int finish(struct soak *s, int *pass)
             (unsigned long long)l.generated, (unsigned long long)l.accepted,
             (unsigned long long)l.rejected, (unsigned long long)l.lost_total,
             l.closed ? "CLOSED" : "NOT CLOSED");
-    if (s->meta.interrupted)
-        fprintf(s->live, "interrupted after %.0f of %.0f s: the verdict covers that part only\n",
-                s->meta.elapsed_s, s->o->duration_s);
-    soak_verdict_text(s->live, &v);
+    char cut[64];
+    snprintf(cut, sizeof(cut), "%.0f of %.0f s", s->meta.elapsed_s, s->o->duration_s);
+    soak_verdict_text(s->live, &v, s->meta.interrupted ? cut : NULL);
     fprintf(s->live, "report: %s/soak.jsonl, soak.csv, soak.html\n", s->out_dir);
     *pass = v.pass;
     return 0;
@@ -567,9 +567,12 @@ int soak_run(const struct soak_opts *o)
     rc = farm_signal_count() ? 128 + farm_signal_last() : s->out_closed ? 128 + SIGPIPE :
          pass ? 0 : 1;
 out:
+    if (rc && farm_signal_count())      /* also a second Ctrl-C that cut the stop short */
+        rc = 128 + farm_signal_last();
     if (up)
         snapsub_close(&s->ss);
     leave(s, up);
+    farm_state_lock_remove(s->spec.name);       /* when this soak took the farm down */
     if (s->jsonl)
         fclose(s->jsonl);
     if (s->csv)

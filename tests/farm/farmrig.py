@@ -1,0 +1,182 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# farmrig.py - what the Python farm tests share: a farm file of their own under a temporary run directory, the ebfarm command, and the checks that nothing is left running.
+#
+# A test makes one Rig (its farm renamed NAME<pid> so that runs of several
+# tests never meet), calls rig.ebfarm(...) and rig.status(), and ends with
+# rig.cleanup() in a finally: `down` of the farm, its DPDK runtime
+# directories and the temporary directory removed.
+import glob
+import json
+import os
+import shutil
+import subprocess
+import re
+import socket
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+
+def check(cond, msg):
+    """Ends the test (exit 1) saying msg when cond is false."""
+    if not cond:
+        print("FAIL: " + msg)
+        sys.exit(1)
+
+
+def procs_naming(text):
+    """Pids of the processes whose command line contains text."""
+    out = []
+    for d in glob.glob("/proc/[0-9]*/cmdline"):
+        try:
+            if text.encode() in open(d, "rb").read():
+                out.append(int(d.split("/")[2]))
+        except OSError:
+            pass
+    return out
+
+
+class Rig:
+    """A farm file SRC/farms/FARM renamed NAME<pid>, with run.KEY: VALUE
+    replaced for each of run_keys, under a temporary directory whose run/
+    is the farm's run directory (EBFARM_RUN_DIR)."""
+
+    def __init__(self, name, farm="demo.yaml", run_keys=None):
+        self.src, self.build = sys.argv[1], sys.argv[2]
+        self.exe = os.path.join(self.build, "tools", "ebfarm")
+        self.name = "%s%d" % (name, os.getpid())
+        self.tmp = tempfile.mkdtemp(prefix="ebf-%s-" % name)
+        self.run = os.path.join(self.tmp, "run")
+        os.makedirs(self.run)
+        self.env = dict(os.environ, EBFARM_RUN_DIR=self.run, EBFARM_BUILD_DIR=self.build)
+        text = open(os.path.join(self.src, "farms", farm)).read()
+        base = farm[:-len(".yaml")]
+        text = text.replace("farm: %s\n" % base, "farm: %s\n" % self.name)
+        for key, value in (run_keys or {}).items():
+            lines = text.split("\n")
+            at = [i for i, l in enumerate(lines) if l.startswith("  %s: " % key)]
+            check(at, "no run.%s in farms/%s" % (key, farm))
+            lines[at[0]] = "  %s: %s" % (key, value)
+            text = "\n".join(lines)
+        self.path = os.path.join(self.tmp, self.name + ".yaml")
+        open(self.path, "w").write(text)
+
+    def ebfarm(self, *args, timeout=180, merge=True):
+        """Runs `ebfarm ARGS` and prints its command, exit, time and output;
+        stderr is merged into stdout unless merge is False."""
+        t0 = time.time()
+        p = subprocess.run([self.exe] + list(args), env=self.env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT if merge else subprocess.PIPE,
+                           text=True, timeout=timeout)
+        p.elapsed = time.time() - t0
+        print("$ ebfarm %s -> %d (%.1f s)\n%s%s" % (" ".join(args), p.returncode, p.elapsed,
+                                                   p.stdout, p.stderr or ""))
+        return p
+
+    def status(self):
+        """`ebfarm status --json` of the farm, parsed."""
+        p = subprocess.run([self.exe, "status", "--json", "--farm", self.name], env=self.env,
+                           stdout=subprocess.PIPE, text=True, timeout=120)
+        return json.loads(p.stdout)
+
+    def pid_of(self, proc):
+        return [x for x in self.status()["processes"] if x["name"] == proc][0]["pid"]
+
+    def nothing_running(self):
+        """No process names the test's directory and no DPDK runtime
+        directory of the farm is left."""
+        time.sleep(0.3)
+        left = procs_naming(self.tmp)
+        check(not left, "processes left running: %r" % left)
+        left = [d for d in glob.glob("/var/run/dpdk/*") if self.name in d]
+        check(not left, "DPDK runtime directories left: %r" % left)
+
+    def cleanup(self):
+        subprocess.run([self.exe, "down", "--farm", self.name], env=self.env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        for d in glob.glob("/var/run/dpdk/*%s*" % self.name):
+            shutil.rmtree(d, ignore_errors=True)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def free_port():
+    """A loopback TCP port free at the time of asking."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_json(url):
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.load(r)
+
+
+class Prom:
+    """A Prometheus server's HTTP API at 127.0.0.1:port."""
+
+    def __init__(self, port):
+        self.base = "http://127.0.0.1:%d" % port
+
+    def query(self, expr):
+        q = urllib.parse.urlencode({"query": expr})
+        j = http_json("%s/api/v1/query?%s" % (self.base, q))
+        check(j.get("status") == "success", "query %r: %s" % (expr, j))
+        return j["data"]["result"]
+
+    def label_values(self, label, match):
+        q = urllib.parse.urlencode({"match[]": match})
+        return http_json("%s/api/v1/label/%s/values?%s" % (self.base, label, q))["data"]
+
+    def rules(self):
+        return http_json(self.base + "/api/v1/rules")["data"]["groups"]
+
+
+def start_exporter(rig):
+    """`ebfarm metrics --prometheus` of rig's farm on a free loopback port:
+    (its Popen, its port)."""
+    log = open(os.path.join(rig.tmp, "exporter.out"), "w+")
+    p = subprocess.Popen([rig.exe, "metrics", "--prometheus", "--farm", rig.name,
+                          "--listen", "127.0.0.1:0"], stdout=log, stderr=subprocess.STDOUT,
+                         env=rig.env)
+    for _ in range(50):
+        log.seek(0)
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/metrics", log.read())
+        if m:
+            return p, int(m.group(1))
+        time.sleep(0.1)
+    log.seek(0)
+    stop(p)
+    check(False, "the exporter did not say its address: %r" % log.read())
+
+
+def start_prometheus(rig, exporter_port):
+    """A Prometheus server (scrape and rule evaluation every second, its
+    TSDB under rig.tmp) scraping exporter_port with the shipped rules:
+    (its Popen, a Prom on it)."""
+    port = free_port()
+    rules = os.path.join(rig.src, "monitoring/prometheus/ebfarm-rules.yml")
+    cfg = os.path.join(rig.tmp, "prometheus.yml")
+    with open(cfg, "w") as f:
+        f.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+                "rule_files: ['%s']\n"
+                "scrape_configs:\n  - job_name: ebfarm\n"
+                "    static_configs:\n      - targets: ['127.0.0.1:%d']\n" % (rules, exporter_port))
+    log = open(os.path.join(rig.tmp, "prometheus.log"), "w")
+    p = subprocess.Popen([shutil.which("prometheus"), "--config.file=" + cfg,
+                          "--storage.tsdb.path=" + os.path.join(rig.tmp, "tsdb"),
+                          "--web.listen-address=127.0.0.1:%d" % port, "--log.level=warn"],
+                         stdout=log, stderr=subprocess.STDOUT)
+    return p, Prom(port)
+
+
+def stop(p):
+    """Terminates p (SIGTERM, SIGKILL after 10 s) if it still runs."""
+    if p and p.poll() is None:
+        p.terminate()
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
