@@ -185,6 +185,21 @@ static int configure(struct ebf_ctl *ctl, const struct ebf_ctl_param *p, size_t 
     return 0;
 }
 
+/* Act: the one parameter names the daemon's action; the lcore carries it
+ * out on the run in progress. A refusal (no such action, not now) leaves
+ * the daemon as it was: 0, or -1 with err. */
+static int act(struct ebf_ctl *ctl, const struct ebf_ctl_param *p, size_t np, char *err,
+               size_t len)
+{
+    if (np != 1) {
+        snprintf(err, len, "command 'act' takes one parameter (the action's name as its key), "
+                 "not %zu", np);
+        return -1;
+    }
+    ctl->sync.act = p[0];
+    return lcore_call(ctl, EBF_OP_ACT, err, len) ? -1 : 0;
+}
+
 /*
  * Carry out command c (already allowed by the state machine). Returns 0, or
  * -1 with err set; a refusal leaves the state as it was, a data plane that
@@ -235,6 +250,8 @@ static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
     case EBF_C_SHUTDOWN:
         ctl->shutdown = 1;
         return 0;
+    case EBF_C_ACT:
+        return act(ctl, p, np, err, len);
     case EBF_C_STATUS:
     default:
         return 0;

@@ -32,7 +32,8 @@ enum ebf_op {
     EBF_OP_RESUME,
     EBF_OP_STOP,                 /* drain; answered when drained */
     EBF_OP_SNAPSHOT,             /* copy counters and gauges into req->snap */
-    EBF_OP_EXIT,                 /* leave ebf_ctl_serve */
+    EBF_OP_ACT,                  /* the daemon's action req->act on the run */
+    EBF_OP_EXIT,                 /* leave ebf_ctl_serve (the last) */
 };
 
 struct ebf_req {
@@ -41,6 +42,7 @@ struct ebf_req {
     const void *conf;            /* CONFIGURE */
     void *snap;                  /* SNAPSHOT, STOP: filled by the lcore */
     int finished;                /* SNAPSHOT, STOP: the run has nothing left to do */
+    struct ebf_ctl_param act;    /* ACT: the action's name (key) and argument (value) */
     int rc;                      /* 0 or -errno, from the lcore */
     char err[256];               /* why rc != 0 */
 };

@@ -14,13 +14,13 @@
 
 /* next[state][command]; 0: refused. */
 static const unsigned char next_state[EBF_S_END][EBF_C_END] = {
-    /*            -  configure start pause resume stop reset status shutdown */
-    [EBF_S_INITIAL]    = {0, C, 0, 0, 0, 0, 0, I, I},
-    [EBF_S_CONFIGURED] = {0, C, R, 0, 0, 0, I, C, C},
-    [EBF_S_RUNNING]    = {0, 0, 0, P, 0, D, 0, R, 0},
-    [EBF_S_PAUSED]     = {0, 0, 0, 0, R, D, 0, P, 0},
-    [EBF_S_DRAINING]   = {0, 0, 0, 0, 0, 0, 0, D, 0},
-    [EBF_S_ERROR]      = {0, 0, 0, 0, 0, 0, I, E, E},
+    /*            -  configure start pause resume stop reset status shutdown act */
+    [EBF_S_INITIAL]    = {0, C, 0, 0, 0, 0, 0, I, I, 0},
+    [EBF_S_CONFIGURED] = {0, C, R, 0, 0, 0, I, C, C, 0},
+    [EBF_S_RUNNING]    = {0, 0, 0, P, 0, D, 0, R, 0, R},
+    [EBF_S_PAUSED]     = {0, 0, 0, 0, R, D, 0, P, 0, P},
+    [EBF_S_DRAINING]   = {0, 0, 0, 0, 0, 0, 0, D, 0, 0},
+    [EBF_S_ERROR]      = {0, 0, 0, 0, 0, 0, I, E, E, 0},
 };
 
 #undef I
@@ -35,7 +35,7 @@ static const char *const state_names[EBF_S_END] = {
 };
 
 static const char *const cmd_names[EBF_C_END] = {
-    "?", "configure", "start", "pause", "resume", "stop", "reset", "status", "shutdown",
+    "?", "configure", "start", "pause", "resume", "stop", "reset", "status", "shutdown", "act",
 };
 
 enum ebf_state ebf_fsm_next(enum ebf_state s, enum ebf_cmd c)

@@ -25,6 +25,7 @@ enum ebf_cmd {
     EBF_C_RESET,
     EBF_C_STATUS,
     EBF_C_SHUTDOWN,
+    EBF_C_ACT,                   /* a daemon's own action on the run in progress */
     EBF_C_END,
 };
 

@@ -86,6 +86,22 @@ static int start(struct ebf_plug *p, struct ebf_req *q)
     return 0;
 }
 
+/* An action on the run in progress (not while it drains), if the daemon
+ * has any. */
+static int act(struct ebf_plug *p, struct ebf_req *q)
+{
+    if (!p->ops->act) {
+        snprintf(q->err, sizeof(q->err), "action '%s': this daemon has no actions",
+                 q->act.key);
+        return -ENOTSUP;
+    }
+    if (!p->running || p->stopping) {
+        snprintf(q->err, sizeof(q->err), "action '%s': no run in progress", q->act.key);
+        return -EINVAL;
+    }
+    return p->ops->act(p->dp, q->act.key, q->act.value, q->err, sizeof(q->err));
+}
+
 int ebf_plug_apply(void *arg, struct ebf_req *q)
 {
     struct ebf_plug *p = arg;
@@ -104,6 +120,8 @@ int ebf_plug_apply(void *arg, struct ebf_req *q)
         if (p->ops->pause)
             p->ops->pause(p->dp, p->paused);
         return 0;
+    case EBF_OP_ACT:
+        return act(p, q);
     default:
         return -EINVAL;
     }

@@ -43,6 +43,9 @@ struct ebf_plug_ops {
     unsigned (*drain_poll)(void *dp, int *done);
     /* Optional: paused 1 at pause, 0 at resume. */
     void (*pause)(void *dp, int paused);
+    /* Optional: the action name (with its argument value) on the run in
+     * progress (command ACT); 0, or -errno with err saying why not. */
+    int (*act)(void *dp, const char *name, const char *value, char *err, size_t len);
 };
 
 struct ebf_plug {

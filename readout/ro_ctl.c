@@ -17,7 +17,8 @@
 
 #define RO_PARAMS                                                                   \
     "events, rate, duration_s, frag_size, frag_min, frag_max, frag_dist, frag_mean, "  \
-    "frag_sigma, seed, faults, fault_seed, silence, burst_events, burst_gap_us, payload"
+    "frag_sigma, seed, faults, fault_seed, silence, burst_events, burst_gap_us, payload, "  \
+    "rejoin"
 
 /* The keys that are one shared parameter each. */
 static const struct ebf_conf_key ro_keys[] = {
@@ -81,6 +82,31 @@ static int dist_param(struct ro_conf *c, const char *value, char *err, size_t le
     return 0;
 }
 
+/* rejoin RUN:EVENT: run RUN (when it is started) begins at event id EVENT,
+ * where a restarted readout rejoins that run in progress; every other run
+ * begins at 0. A control parameter only, which ebfarm restart gives (no
+ * option, no farm file key); "none" clears it. */
+static int rejoin_param(struct ro_conf *c, const char *value, char *err, size_t len)
+{
+    unsigned long run;
+    unsigned long long e;
+    int n = -1;
+
+    if (strcmp(value, "none") == 0) {
+        c->rejoin_run = 0;
+        c->first_event = 0;
+        return 0;
+    }
+    if (value[0] < '0' || value[0] > '9' ||
+        sscanf(value, "%lu:%llu%n", &run, &e, &n) != 2 || value[n] != '\0' || run == 0 ||
+        run > UINT32_MAX || e >= 1ULL << 62)
+        return snprintf(err, len, "parameter 'rejoin': \"%s\" is not RUN:EVENT (a run number "
+                        "above 0, an event id below 2^62) or none", value), -EINVAL;
+    c->rejoin_run = (uint32_t)run;
+    c->first_event = e;
+    return 0;
+}
+
 int ro_param(void *conf, const char *key, const char *value, char *err, size_t len)
 {
     struct ro_conf *c = conf;
@@ -102,6 +128,8 @@ int ro_param(void *conf, const char *key, const char *value, char *err, size_t l
         return silence_param(&c->faults, value, err, len);
     if (strcmp(key, "frag_dist") == 0)
         return dist_param(c, value, err, len);
+    if (strcmp(key, "rejoin") == 0)
+        return rejoin_param(c, value, err, len);
     if (strcmp(key, "payload") == 0) {
         if (ro_payload_parse(value, &c->payload) == 0)
             return 0;
@@ -186,7 +214,9 @@ static int begin(void *ctx, void *dp, char *err, size_t len)
 {
     struct ro_run *run = dp;
 
-    (void)ctx;
+    /* The run a restart rejoins starts where it was; any other at 0. */
+    if (run->conf.rejoin_run != ((struct ro_runner *)ctx)->plug.run)
+        run->conf.first_event = 0;
     if (ro_begin(&run->g, &run->conf, &run->st) == 0)
         return 0;
     snprintf(err, len, "the run parameters are not usable");

@@ -68,6 +68,14 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
     g->sfc_timeout_tsc = (uint64_t)(c->sfc_timeout_ms * 1e-3 * (double)hz);
     g->c = c;
     g->st = st;
+    g->next_event = c->first_event;
+    /* A readout rejoining a run numbers its frames from half the sequence
+     * space away: its SFCs take the jump as a sender that restarted
+     * (seq.resync, then re-based), not as duplicates of its past frames. */
+    if (c->first_event)
+        for (uint16_t k = 0; k < RO_MAX_SFCS; k++)
+            for (uint16_t s = 0; s < EBF_MAX_SOURCES; s++)
+                g->seq[k][s] = RO_REJOIN_SEQ;
     g->idle = c->idle;
     g->t0 = rte_get_tsc_cycles();
     g->end = c->duration_s > 0 ? g->t0 + (uint64_t)(c->duration_s * (double)hz) : UINT64_MAX;
@@ -126,7 +134,9 @@ static uint32_t event_bytes(const struct ro_conf *c, uint64_t e)
 /* The TSC at which event e is due, 0 when unpaced. */
 static uint64_t due_tsc(const struct ro_gen *g, uint64_t e)
 {
-    return g->tsc_per_event > 0 ? g->t0 + (uint64_t)((double)e * g->tsc_per_event) : 0;
+    return g->tsc_per_event > 0
+               ? g->t0 + (uint64_t)((double)(e - g->c->first_event) * g->tsc_per_event)
+               : 0;
 }
 
 /* Generate event e at now_ns: every source's fragment queued (or counted

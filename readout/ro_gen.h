@@ -23,12 +23,20 @@
 
 #define RO_MAX_SFCS RO_STATS_MAX_SFCS
 
+/* The first sequence number of a readout that rejoins a run (first_event
+ * above 0): beyond every SFC's window of its past frames. */
+#define RO_REJOIN_SEQ 0x80000000u
+
 struct ro_conf {
     uint16_t port;
     struct rte_mempool *pool;
     uint16_t n_sources;          /* sources source_base .. source_base + n_sources - 1 */
     uint16_t source_base;        /* the first source id: unique across a farm's readouts */
     uint64_t n_events;           /* 0: until duration or stop */
+    uint64_t first_event;        /* the run's first event id: 0, or where a restarted
+                                  * readout rejoins a run in progress (ebfarm restart) */
+    uint32_t rejoin_run;         /* the run first_event is for (control parameter
+                                  * rejoin: RUN:EVENT); other runs start at 0 */
     double duration_s;           /* 0: no limit */
     double rate;                 /* events/s; 0: as fast as the port takes them */
     uint32_t size_min, size_max; /* fragment bytes, uniform in [min, max] */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_ethdev.h>
@@ -67,6 +68,32 @@ static unsigned drain_poll(void *dp, int *done)
     return sfc_workers_drain_poll(dp, done);
 }
 
+/* Actions on the run in progress (command act, docs/protocol.md 13.5):
+ * drain moves this SFC's share to the others from a leave id on, undrain
+ * takes it back from a join id on, join does so for a restarted SFC
+ * (ebfarm drain, undrain, restart). The value is the id, or "" for the
+ * margin ahead of the highest id the SFC heard. */
+static int act(void *dp, const char *name, const char *value, char *err, size_t len)
+{
+    static const char *const names[] = {"drain", "undrain", "join"};
+    unsigned long long at = 0;
+    char *end = NULL;
+
+    if (value[0]) {
+        errno = 0;
+        at = strtoull(value, &end, 10);
+        if (errno || *end || value[0] < '0' || value[0] > '9' || at == 0) {
+            snprintf(err, len, "action '%s': \"%s\" is not an event id above 0", name, value);
+            return -EINVAL;
+        }
+    }
+    for (unsigned h = 0; h < 3; h++)
+        if (strcmp(name, names[h]) == 0)
+            return sfc_workers_leave(dp, (enum sfc_leave)h, at, err, len);
+    snprintf(err, len, "unknown action '%s' (allowed: drain, undrain, join)", name);
+    return -EINVAL;
+}
+
 static const struct ebf_plug_ops sfc_plug_ops = {
     .create = create,
     .destroy = destroy,
@@ -74,6 +101,7 @@ static const struct ebf_plug_ops sfc_plug_ops = {
     .poll = poll,
     .drain_begin = drain_begin,
     .drain_poll = drain_poll,
+    .act = act,
 };
 
 int sfc_runner_init(struct sfc_runner *r, const struct sfc_conf *c, struct rte_mempool *rx_pool)

@@ -59,4 +59,14 @@ void sfc_dp_gauges(const struct sfc_dp *dp, struct sfc_gauges *g);
 
 const struct sfc_stats *sfc_dp_stats(const struct sfc_dp *dp);
 
+/* What sfc_dp_leave announces: a leave (drain), a join of a drained SFC
+ * (undrain), a join in any case (a restarted SFC rejoining). */
+enum sfc_leave { SFC_LEAVE, SFC_UNDRAIN, SFC_JOIN };
+
+/* Announce how at event id at (0: the margin ahead of the highest id
+ * heard) in the release frames from the next round on (docs/protocol.md
+ * 13.5). 0, or -ENOTSUP (failover off), -EALREADY (drained already, or
+ * undrain when not drained), with err saying so. */
+int sfc_dp_leave(struct sfc_dp *dp, enum sfc_leave how, uint64_t at, char *err, size_t len);
+
 #endif /* SFC_DP_H */

@@ -157,6 +157,8 @@ void sfc_dp_gauges(const struct sfc_dp *dp, struct sfc_gauges *g)
     g->hdr_in_use = rte_mempool_in_use_count(dp->c.hdr_pool);
     g->clone_in_use = rte_mempool_in_use_count(dp->c.clone_pool);
     g->draining = dp->drain.phase == SFC_DRAIN_QUIET || dp->drain.phase == SFC_DRAIN_ACKS;
+    g->leave_at = dp->rel.flags == EBF_RELF_LEAVE ? dp->rel.at : 0;
+    g->join_at = dp->join_at;
 }
 
 const struct sfc_stats *sfc_dp_stats(const struct sfc_dp *dp)

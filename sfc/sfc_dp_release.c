@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* sfc_dp_release.c - the loop's failover steps: every --release-ms the watermark and one release frame (type 5) to each readout heard; replayed pieces; the fence of a frozen SFC and its join (docs/protocol.md 13). */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -9,6 +11,7 @@
 #include <rte_mbuf.h>
 
 #include "ebf_util.h"
+#include "sfc_dp.h"
 #include "sfc_dp_private.h"
 
 extern int sfc_logtype;          /* sfc_dp.c's */
@@ -171,4 +174,51 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
             dp->st.release_tx_fail++;
     }
     return 1;
+}
+
+/* The join id the SFC would announce now: the highest id it heard, the
+ * ids made since at the rate it heard them, and the margin (13.5). */
+static uint64_t join_id_now(const struct sfc_dp *dp, uint64_t now)
+{
+    const struct sfc_dp_fo *f = &dp->fo;
+    double hz = (double)rte_get_tsc_hz(), rate = 0;
+
+    if (f->heard_tsc > f->tsc0)
+        rate = (double)(f->heard_max - f->id0) * hz / (double)(f->heard_tsc - f->tsc0);
+    return sfc_release_join_id(f->heard_max, rate, (double)(now - f->heard_tsc) / hz, 0.2);
+}
+
+int sfc_dp_leave(struct sfc_dp *dp, enum sfc_leave how, uint64_t at, char *err, size_t len)
+{
+    uint64_t now = rte_get_tsc_cycles();
+
+    if (!dp->low) {
+        snprintf(err, len, "failover is off (no --release-ms): the readouts route by e %% n "
+                 "and cannot move this SFC's share");
+        return -ENOTSUP;
+    }
+    if (dp->c.workers > 1 && dp->c.worker != 0) {
+        snprintf(err, len, "only worker 0 announces joins and leaves");
+        return -EINVAL;
+    }
+    uint64_t drained = dp->rel.flags == EBF_RELF_LEAVE ? dp->rel.at : 0;
+    if (how == SFC_LEAVE && drained) {
+        snprintf(err, len, "already drained from event %" PRIu64 " on", drained);
+        return -EALREADY;
+    }
+    if (how == SFC_UNDRAIN && !drained) {
+        snprintf(err, len, "not drained (undrain gives back the share of a drained SFC)");
+        return -EALREADY;
+    }
+    if (!at)
+        at = join_id_now(dp, now);
+    if (how == SFC_LEAVE)
+        sfc_release_leave(&dp->rel, at);
+    else
+        sfc_release_announce(&dp->rel, EBF_RELF_JOIN, at,
+                             tsc_to_ns(dp, now) + SFC_RELEASE_JOIN_NS);
+    dp->join_at = how == SFC_LEAVE ? dp->join_at : at;
+    dp->st.release_leaves += how == SFC_LEAVE;
+    dp->st.release_joins += how != SFC_LEAVE;
+    return 0;
 }

@@ -74,6 +74,8 @@ void sfc_gauges_add(struct sfc_gauges *into, const struct sfc_gauges *from)
     into->n_nodes = into->n_nodes > from->n_nodes ? into->n_nodes : from->n_nodes;
     into->throttled |= from->throttled;
     into->draining |= from->draining;
+    into->leave_at = into->leave_at > from->leave_at ? into->leave_at : from->leave_at;
+    into->join_at = into->join_at > from->join_at ? into->join_at : from->join_at;
 }
 
 const char *sfc_drop_name(enum sfc_drop d)

@@ -89,6 +89,7 @@ struct sfc_stats {
     uint64_t throttle_on, throttle_off;         /* transitions */
     uint64_t throttle_frames, throttle_tx_fail; /* frames sent to readouts, refused */
     uint64_t release_frames, release_tx_fail;   /* release frames (failover on) */
+    uint64_t release_leaves, release_joins;     /* drains and joins announced */
     uint64_t release_low;        /* the low of the last release round */
     uint64_t release_epoch;      /* this SFC's epoch (docs/protocol.md 13.2) */
     uint64_t replay_pieces;      /* pieces flagged EBF_FRAGF_REPLAY taken */
@@ -129,6 +130,8 @@ struct sfc_gauges {
     uint32_t epoch[SFC_MAX_NODES];
     int throttled;               /* the readouts are asked to hold */
     int draining;
+    uint64_t leave_at;           /* drained: the leave id announced; 0: not drained */
+    uint64_t join_at;            /* the last join id announced; 0: none */
 };
 
 /* What the lcore copies for the control thread. */
@@ -241,6 +244,10 @@ struct sfc_snap {
       "Release frames sent to readouts (failover on: --release-ms), one per readout a round.")   \
     X(RELEASE_TX_FAIL, C, "release.tx_fail", st.release_tx_fail, (), 0,                           \
       "Release frames the port refused or that found no header mbuf.")                            \
+    X(RELEASE_LEAVES, C, "release.leaves", st.release_leaves, (), 0,                               \
+      "Leaves announced (ebfarm drain).")                                                          \
+    X(RELEASE_JOINS, C, "release.joins", st.release_joins, (), 0,                                  \
+      "Joins announced (ebfarm undrain, a restarted SFC rejoining).")                             \
     X(RELEASE_LOW, C, "release.low", st.release_low, (), 0,                                        \
       "The low watermark of the last release round (docs/protocol.md 13.2).")                     \
     X(RELEASE_EPOCH, C, "release.epoch", st.release_epoch, (), 0,                                  \
@@ -299,6 +306,11 @@ struct sfc_snap {
       "1 when the node is alive, 0 when dead or never heard.")                                     \
     X(NODE_EPOCH, GN, "node_epoch", g.epoch, ("node", NULL, g.n_nodes), 0,                         \
       "The epoch each node announced last.")                                                       \
+    X(LEAVE_AT, G, "leave_at", g.leave_at, (), 0,                                                  \
+      "Drained: the event id from which the readouts send this SFC's share to the others\n"       \
+      "(ebfarm drain, docs/protocol.md 13.5); 0 when not drained.")                               \
+    X(JOIN_AT, G, "join_at", g.join_at, (), 0,                                                     \
+      "The last join id this SFC announced (ebfarm undrain, restart); 0: none.")                  \
     X(THROTTLED, G, "throttled", g.throttled, (), 0,                                               \
       "1 while the SFC asks the readouts to hold.")                                                \
     X(SLOWEST_SOURCE, GMAX, "slowest_source", st.last_by_source, (), 0,                            \

@@ -368,6 +368,12 @@ unsigned sfc_workers_count(const struct sfc_workers *g)
     return g->n;
 }
 
+int sfc_workers_leave(struct sfc_workers *g, enum sfc_leave how, uint64_t at, char *err,
+                      size_t len)
+{
+    return sfc_dp_leave(g->w[0].dp, how, at, err, len);
+}
+
 struct sfc_dp *sfc_workers_dp(struct sfc_workers *g, unsigned w)
 {
     return w < g->n ? g->w[w].dp : NULL;

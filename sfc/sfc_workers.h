@@ -74,4 +74,9 @@ void sfc_workers_cycles(const struct sfc_workers *g, struct ebf_lcore_stats *out
 unsigned sfc_workers_count(const struct sfc_workers *g);
 struct sfc_dp *sfc_workers_dp(struct sfc_workers *g, unsigned w);
 
+/* A leave or join (sfc_dp_leave) announced by worker 0, which sends the
+ * release frames. 0 or -errno with err. */
+int sfc_workers_leave(struct sfc_workers *g, enum sfc_leave how, uint64_t at, char *err,
+                      size_t len);
+
 #endif /* SFC_WORKERS_H */

@@ -129,6 +129,13 @@ static int fake_apply(void *p, struct ebf_req *r)
     case EBF_OP_RESUME:
         dp->paused = r->op == EBF_OP_PAUSE;
         return 0;
+    case EBF_OP_ACT:                /* the fake's one action: x VALUE */
+        if (strcmp(r->act.key, "x") != 0) {
+            snprintf(r->err, sizeof(r->err), "fake: unknown action '%s'", r->act.key);
+            return -EINVAL;
+        }
+        dp->x = strtoull(r->act.value, NULL, 10);
+        return 0;
     default:
         return -EINVAL;
     }
@@ -407,25 +414,25 @@ static void check_ops(const unsigned before[], const unsigned after[], int op, c
 /* --- Every (state, command) pair ------------------------------------------ */
 
 #define NSTATES 6
-#define NCMDS 8
+#define NCMDS 9
 
 /* The specification, as in test-fsm.c: spec[state - 1][command - 1], 0 refused. */
 static const enum ebf_state spec[NSTATES][NCMDS] = {
-    /* configure, start, pause, resume, stop, reset, status, shutdown */
-    {EBF_S_CONFIGURED, 0, 0, 0, 0, 0, EBF_S_INITIAL, EBF_S_INITIAL},
+    /* configure, start, pause, resume, stop, reset, status, shutdown, act */
+    {EBF_S_CONFIGURED, 0, 0, 0, 0, 0, EBF_S_INITIAL, EBF_S_INITIAL, 0},
     {EBF_S_CONFIGURED, EBF_S_RUNNING, 0, 0, 0, EBF_S_INITIAL, EBF_S_CONFIGURED,
-     EBF_S_CONFIGURED},
-    {0, 0, EBF_S_PAUSED, 0, EBF_S_DRAINING, 0, EBF_S_RUNNING, 0},
-    {0, 0, 0, EBF_S_RUNNING, EBF_S_DRAINING, 0, EBF_S_PAUSED, 0},
-    {0, 0, 0, 0, 0, 0, EBF_S_DRAINING, 0},
-    {0, 0, 0, 0, 0, EBF_S_INITIAL, EBF_S_ERROR, EBF_S_ERROR},
+     EBF_S_CONFIGURED, 0},
+    {0, 0, EBF_S_PAUSED, 0, EBF_S_DRAINING, 0, EBF_S_RUNNING, 0, EBF_S_RUNNING},
+    {0, 0, 0, EBF_S_RUNNING, EBF_S_DRAINING, 0, EBF_S_PAUSED, 0, EBF_S_PAUSED},
+    {0, 0, 0, 0, 0, 0, EBF_S_DRAINING, 0, 0},
+    {0, 0, 0, 0, 0, EBF_S_INITIAL, EBF_S_ERROR, EBF_S_ERROR, 0},
 };
 
 static const char *const allowed[NSTATES] = {
     "configure, status, shutdown",
     "configure, start, reset, status, shutdown",
-    "pause, stop, status",
-    "resume, stop, status",
+    "pause, stop, status, act",
+    "resume, stop, status, act",
     "status",
     "reset, status, shutdown",
 };
@@ -434,6 +441,7 @@ static const char *const allowed[NSTATES] = {
 static const int cmd_op[NCMDS] = {
     EBF_OP_CONFIGURE, EBF_OP_START, EBF_OP_PAUSE, EBF_OP_RESUME,
     EBF_OP_STOP,      EBF_OP_RESET, -1,           -1,
+    EBF_OP_ACT,
 };
 
 static const char start_failure[] = "fake: cannot start run 5";
@@ -451,7 +459,8 @@ static void check_pair(enum ebf_state s, enum ebf_cmd c)
     rig_up(&r, 1000);
     drive_to(&r, s);
     ops_now(&r.dp, before);
-    Ebfarm__Reply *rep = req(&r, c, c == EBF_C_START ? 9 : 0, &x7, c == EBF_C_CONFIGURE);
+    Ebfarm__Reply *rep = req(&r, c, c == EBF_C_START ? 9 : 0, &x7,
+                             c == EBF_C_CONFIGURE || c == EBF_C_ACT);
     ops_now(&r.dp, after);
     if (next) {
         ck_assert_msg(rep->ok, "%s refused: %s", what, rep->error);
@@ -484,8 +493,8 @@ static void check_pair(enum ebf_state s, enum ebf_cmd c)
     ck_assert_uint_eq(rep->status->run_number, run);
     ck_assert_uint_eq(m->run_number, run);
     ck_assert_uint_eq(ebf_pb_counter(m, "events", NULL, 0), 1000ull * run + 7);
-    /* x: 7 once configure carried it, else the command line's (reset: back to it). */
-    double x = c == EBF_C_CONFIGURE && next ? 7 : FAKE_X0;
+    /* x: 7 once configure or act x carried it, else the command line's (reset: back to it). */
+    double x = (c == EBF_C_CONFIGURE || c == EBF_C_ACT) && next ? 7 : FAKE_X0;
     ck_assert(ebf_pb_gauge(m, "x", NULL, -1) == x);
     ebfarm__reply__free_unpacked(rep, NULL);
 
@@ -519,7 +528,7 @@ START_TEST(test_unknown_command)
             ops_now(&r.dp, before);
             Ebfarm__Reply *rep = req(&r, (enum ebf_cmd)bad[i], 0, NULL, 0);
             ops_now(&r.dp, after);
-            snprintf(want, sizeof(want), "unknown command %d (allowed: 1..8, see ebfarm.proto)",
+            snprintf(want, sizeof(want), "unknown command %d (allowed: 1..9, see ebfarm.proto)",
                      bad[i]);
             ck_assert(!rep->ok);
             ck_assert_str_eq(rep->error, want);
@@ -633,6 +642,36 @@ START_TEST(test_start_run_zero)
     check_refused(&r, EBF_C_START, 0, NULL, 0, "command 'start' needs a run number above 0",
                   EBF_S_CONFIGURED);
     req_ok(&r, EBF_C_START, 1, EBF_S_RUNNING);
+    rig_down(&r);
+}
+END_TEST
+
+/* Act takes exactly one parameter; an action the data plane refuses
+ * leaves the daemon RUNNING (not ERROR); one it takes is carried out. */
+START_TEST(test_act)
+{
+    static const struct ctl_param two[] = {{"x", "1"}, {"z", "2"}}, y = {"y", "1"}, x9 = {"x", "9"};
+    struct rig r;
+
+    rig_up(&r, 1000);
+    drive_to(&r, EBF_S_RUNNING);
+    check_refused(&r, EBF_C_ACT, 0, NULL, 0,
+                  "command 'act' takes one parameter (the action's name as its key), not 0",
+                  EBF_S_RUNNING);
+    check_refused(&r, EBF_C_ACT, 0, two, 2,
+                  "command 'act' takes one parameter (the action's name as its key), not 2",
+                  EBF_S_RUNNING);
+    Ebfarm__Reply *rep = req(&r, EBF_C_ACT, 0, &y, 1);
+    ck_assert(!rep->ok);
+    ck_assert_str_eq(rep->error, "fake: unknown action 'y'");
+    ck_assert_int_eq(rep->status->state, EBF_S_RUNNING);
+    ck_assert_str_eq(rep->status->error, "");
+    ebfarm__reply__free_unpacked(rep, NULL);
+    rep = req(&r, EBF_C_ACT, 0, &x9, 1);
+    ck_assert_msg(rep->ok, "act x 9 refused: %s", rep->error);
+    ck_assert_int_eq(rep->status->state, EBF_S_RUNNING);
+    ebfarm__reply__free_unpacked(rep, NULL);
+    ck_assert(x_now(&r) == 9);
     rig_down(&r);
 }
 END_TEST
@@ -1207,6 +1246,7 @@ Suite *ebf_ctl_suite(void)
     tcase_add_test(tc, test_unknown_command);
     tcase_add_test(tc, test_configure_params);
     tcase_add_test(tc, test_start_run_zero);
+    tcase_add_test(tc, test_act);
     tcase_add_test(tc, test_drain);
     tcase_add_test(tc, test_error);
     tcase_add_test(tc, test_metrics);

@@ -102,7 +102,7 @@ def check_dashboard(prom, src):
                     v = float(s["value"][1])
                     check(math.isfinite(v) and 0 < v < 10, "e2e p99 of %s: %s" % (s["metric"], v))
             exprs += 1
-    check(exprs == 30, "%d dashboard queries, want 30" % exprs)
+    check(exprs == 33, "%d dashboard queries, want 33" % exprs)
     return exprs
 
 
@@ -123,7 +123,7 @@ def check_rules(prom):
                 check(r["state"] != "firing", "alert %s fires on a healthy farm: %s" %
                       (r["name"], r.get("alerts")))
                 n_alert += 1
-    check((n_record, n_alert) == (7, 7), "%d recording and %d alerting rules, want 7 and 7" %
+    check((n_record, n_alert) == (7, 9), "%d recording and %d alerting rules, want 7 and 9" %
           (n_record, n_alert))
     return n_record, n_alert
 

@@ -7,7 +7,7 @@
 #include "ebf_fsm.h"
 
 #define NSTATES 6
-#define NCMDS 8
+#define NCMDS 9
 
 /*
  * The specification, written out independently of lib/ebf_fsm.c:
@@ -15,30 +15,37 @@
  */
 static const enum ebf_state spec[NSTATES][NCMDS] = {
     /* configure,       start,         pause,          resume,
-     * stop,            reset,         status,         shutdown */
+     * stop,            reset,         status,         shutdown,
+     * act */
     [EBF_S_INITIAL - 1] = {
         EBF_S_CONFIGURED, 0, 0, 0,
         0, 0, EBF_S_INITIAL, EBF_S_INITIAL,
+        0,
     },
     [EBF_S_CONFIGURED - 1] = {
         EBF_S_CONFIGURED, EBF_S_RUNNING, 0, 0,
         0, EBF_S_INITIAL, EBF_S_CONFIGURED, EBF_S_CONFIGURED,
+        0,
     },
     [EBF_S_RUNNING - 1] = {
         0, 0, EBF_S_PAUSED, 0,
         EBF_S_DRAINING, 0, EBF_S_RUNNING, 0,
+        EBF_S_RUNNING,
     },
     [EBF_S_PAUSED - 1] = {
         0, 0, 0, EBF_S_RUNNING,
         EBF_S_DRAINING, 0, EBF_S_PAUSED, 0,
+        EBF_S_PAUSED,
     },
     [EBF_S_DRAINING - 1] = {
         0, 0, 0, 0,
         0, 0, EBF_S_DRAINING, 0,
+        0,
     },
     [EBF_S_ERROR - 1] = {
         0, 0, 0, 0,
         0, EBF_S_INITIAL, EBF_S_ERROR, EBF_S_ERROR,
+        0,
     },
 };
 
@@ -47,20 +54,20 @@ static const char *const state_names[NSTATES] = {
 };
 
 static const char *const cmd_names[NCMDS] = {
-    "configure", "start", "pause", "resume", "stop", "reset", "status", "shutdown",
+    "configure", "start", "pause", "resume", "stop", "reset", "status", "shutdown", "act",
 };
 
 /* What each state allows, in command order, as the refusal lists it. */
 static const char *const allowed[NSTATES] = {
     "configure, status, shutdown",
     "configure, start, reset, status, shutdown",
-    "pause, stop, status",
-    "resume, stop, status",
+    "pause, stop, status, act",
+    "resume, stop, status, act",
     "status",
     "reset, status, shutdown",
 };
 
-/* Every one of the 48 pairs gives exactly the specified next state. */
+/* Every one of the 54 pairs gives exactly the specified next state. */
 START_TEST(test_table)
 {
     unsigned allowed_pairs = 0;
@@ -74,7 +81,7 @@ START_TEST(test_table)
             allowed_pairs += want != 0;
         }
     }
-    ck_assert_uint_eq(allowed_pairs, 18);
+    ck_assert_uint_eq(allowed_pairs, 20);
 }
 END_TEST
 
@@ -116,7 +123,8 @@ START_TEST(test_enum_values)
     static const int states[] = {EBF_S_INITIAL, EBF_S_CONFIGURED, EBF_S_RUNNING,
                                  EBF_S_PAUSED, EBF_S_DRAINING, EBF_S_ERROR};
     static const int cmds[] = {EBF_C_CONFIGURE, EBF_C_START, EBF_C_PAUSE, EBF_C_RESUME,
-                               EBF_C_STOP, EBF_C_RESET, EBF_C_STATUS, EBF_C_SHUTDOWN};
+                               EBF_C_STOP, EBF_C_RESET, EBF_C_STATUS, EBF_C_SHUTDOWN,
+                               EBF_C_ACT};
 
     for (unsigned i = 0; i < NSTATES; i++)
         ck_assert_int_eq(states[i], (int)i + 1);
@@ -170,7 +178,7 @@ START_TEST(test_refusal_every_pair)
             refused++;
         }
     }
-    ck_assert_uint_eq(refused, 48 - 18);
+    ck_assert_uint_eq(refused, 54 - 20);
 }
 END_TEST
 
@@ -183,7 +191,7 @@ START_TEST(test_refusal_literal)
         const char *text;
     } t[] = {
         {EBF_S_RUNNING, EBF_C_START,
-         "command 'start' is not allowed in state RUNNING (allowed: pause, stop, status)"},
+         "command 'start' is not allowed in state RUNNING (allowed: pause, stop, status, act)"},
         {EBF_S_INITIAL, EBF_C_START,
          "command 'start' is not allowed in state INITIAL (allowed: configure, status, shutdown)"},
         {EBF_S_DRAINING, EBF_C_SHUTDOWN,
@@ -191,12 +199,15 @@ START_TEST(test_refusal_literal)
         {EBF_S_ERROR, EBF_C_CONFIGURE,
          "command 'configure' is not allowed in state ERROR (allowed: reset, status, shutdown)"},
         {EBF_S_PAUSED, EBF_C_PAUSE,
-         "command 'pause' is not allowed in state PAUSED (allowed: resume, stop, status)"},
+         "command 'pause' is not allowed in state PAUSED (allowed: resume, stop, status, act)"},
         {EBF_S_CONFIGURED, EBF_C_RESUME,
          "command 'resume' is not allowed in state CONFIGURED "
          "(allowed: configure, start, reset, status, shutdown)"},
-        {EBF_S_RUNNING, (enum ebf_cmd)9,
-         "command '?' is not allowed in state RUNNING (allowed: pause, stop, status)"},
+        {EBF_S_CONFIGURED, EBF_C_ACT,
+         "command 'act' is not allowed in state CONFIGURED "
+         "(allowed: configure, start, reset, status, shutdown)"},
+        {EBF_S_RUNNING, (enum ebf_cmd)10,
+         "command '?' is not allowed in state RUNNING (allowed: pause, stop, status, act)"},
     };
     char buf[256];
 
@@ -211,7 +222,7 @@ END_TEST
 START_TEST(test_refusal_truncated)
 {
     static const char full[] =
-        "command 'start' is not allowed in state RUNNING (allowed: pause, stop, status)";
+        "command 'start' is not allowed in state RUNNING (allowed: pause, stop, status, act)";
     static const size_t lens[] = {1, 2, 10, 40, 60, 64, 70, sizeof(full) - 1, sizeof(full)};
     char buf[128];
 

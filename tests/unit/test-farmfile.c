@@ -559,7 +559,7 @@ static const struct bad {
      "key 'run.sorces' is not allowed (allowed: sources, events, rate, duration_s, "
      "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, payload, encap, udp_port, mtu, "
      "seed, trigger_us, accept, accept_seed, timeout_ms, max_event, faults, fault_seed, silence, "
-     "burst_events, burst_gap_us, trigger, store)"},
+     "burst_events, burst_gap_us, replay_mb, trigger, store)"},
     {"unknown readout key",
      HEAD RO0
      "    sfc: sfc0\n"
@@ -601,7 +601,7 @@ static const struct bad {
      "key 'run' must be a mapping of keys (allowed: sources, events, rate, duration_s, "
      "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, payload, encap, udp_port, mtu, "
      "seed, trigger_us, accept, accept_seed, timeout_ms, max_event, faults, fault_seed, silence, "
-     "burst_events, burst_gap_us, trigger, store)"},
+     "burst_events, burst_gap_us, replay_mb, trigger, store)"},
     {"readouts not a list",
      HEAD
      "readouts: {name: ro0}\n"

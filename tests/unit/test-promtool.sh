@@ -25,7 +25,7 @@ check() {   # check WHAT COMMAND...: the command must succeed
 
 check "promtool check config" promtool check config "$dir/prometheus.yml"
 check "promtool check rules" promtool check rules "$dir/ebfarm-rules.yml"
-grep -q 'SUCCESS: 14 rules found' "$tmp/out" || { echo "FAIL: expected 14 rules"; cat "$tmp/out"; fail=1; }
+grep -q 'SUCCESS: 16 rules found' "$tmp/out" || { echo "FAIL: expected 16 rules"; cat "$tmp/out"; fail=1; }
 
 # The checks can fail: a rule with a broken expression is refused.
 sed 's/expr: ebfarm_node_alive == 0/expr: ebfarm_node_alive == = 0/' "$dir/ebfarm-rules.yml" > "$tmp/bad.yml"
@@ -133,8 +133,24 @@ tests:
         values: '0x30'
       - series: 'ebfarm_throttled{farm="c",run="3",component="readout",process="ro0"}'
         values: '0x30'
+      - series: 'ebfarm_release_deaths_total{farm="c",run="3",component="readout",process="ro0"}'
+        values: '0x30'
+      - series: 'ebfarm_leave_at{farm="c",run="3",component="sfc",process="sfc0"}'
+        values: '0x30'
     alert_rule_test:
       - eval_time: 4m
+        alertname: EbfarmSfcFailover
+        exp_alerts: []
+      - eval_time: 4m
+        alertname: EbfarmSfcDrainedLong
+        exp_alerts: []
+      - eval_time: 19m
+        alertname: EbfarmSfcFailover
+        exp_alerts: []
+      - eval_time: 19m
+        alertname: EbfarmSfcDrainedLong
+        exp_alerts: []
+      - eval_time: 4m
         alertname: EbfarmProcessDown
         exp_alerts: []
       - eval_time: 4m
@@ -218,6 +234,38 @@ tests:
       - eval_time: 30m
         alertname: EbfarmNoEvents
         exp_alerts: []
+  # Builders in farm e: ro0 sees an SFC die at 3 min (ro1 never does);
+  # sfc1 is drained from 2 min on and stays drained; sfc0 never is.
+  - interval: 1m
+    input_series:
+      - series: 'ebfarm_release_deaths_total{farm="e",run="1",component="readout",process="ro0"}'
+        values: '0 0 0 1x20'
+      - series: 'ebfarm_release_deaths_total{farm="e",run="1",component="readout",process="ro1"}'
+        values: '0x23'
+      - series: 'ebfarm_leave_at{farm="e",run="1",component="sfc",process="sfc1"}'
+        values: '0 0 70000x80'
+      - series: 'ebfarm_leave_at{farm="e",run="1",component="sfc",process="sfc0"}'
+        values: '0x82'
+    alert_rule_test:
+      - eval_time: 2m
+        alertname: EbfarmSfcFailover
+        exp_alerts: []
+      - eval_time: 4m
+        alertname: EbfarmSfcFailover
+        exp_alerts:
+          - exp_labels: {severity: warning, farm: e, process: ro0}
+            exp_annotations: {summary: 'e/ro0 saw an SFC die: its share moved to the other SFCs'}
+      - eval_time: 20m
+        alertname: EbfarmSfcFailover
+        exp_alerts: []
+      - eval_time: 30m
+        alertname: EbfarmSfcDrainedLong
+        exp_alerts: []
+      - eval_time: 70m
+        alertname: EbfarmSfcDrainedLong
+        exp_alerts:
+          - exp_labels: {severity: warning, farm: e, run: '1', component: sfc, process: sfc1}
+            exp_annotations: {summary: 'e/sfc1 drained for an hour (ebfarm undrain gives its share back)'}
   # A real death in farm d, up: node0's snapshots stop at 3 min.
   - interval: 1m
     input_series:
@@ -238,5 +286,5 @@ tests:
             exp_annotations: {summary: 'd/node0: no metrics snapshot for 3 periods'}
 YML
 check "promtool test rules" promtool test rules "$tmp/alerts-test.yml"
-[ "$fail" = 0 ] && echo "promtool: config, 14 rules and 38 alert cases pass (28 in a clean lifecycle)"
+[ "$fail" = 0 ] && echo "promtool: config, 16 rules and 47 alert cases pass (32 in a clean lifecycle)"
 exit "$fail"

@@ -17,6 +17,7 @@
 #include "farm_ask.h"
 #include "farm_collect.h"
 #include "farm_demo.h"
+#include "farm_fo_view.h"
 #include "farm_launch.h"
 #include "farm_proc.h"
 #include "farm_runid.h"
@@ -483,12 +484,19 @@ static void status_json(const struct farm_state *st, Ebfarm__Reply **rep,
             json_decref(procs);
             procs = NULL;
         }
+    struct farm_fo_view fo;
+
     if (o && jout_merge(o, json_pack("{s:o, s:o, s:o}", "run_dir", jout_str(st->run_dir),
                                      "processes", procs, "totals", totals_json(t))) != 0) {
         json_decref(o);
         o = NULL;
     } else if (!o) {
         json_decref(procs);
+    }
+    farm_fo_view_replies(&fo, st, rep);
+    if (o && fo.on && jout_set(o, "failover", farm_fo_view_json(&fo)) != 0) {
+        json_decref(o);
+        o = NULL;
     }
     if (jout_write(stdout, o, JOUT_COMPACT) != 0)
         fprintf(stderr, "ebfarm status: the JSON could not be written\n");
@@ -517,6 +525,9 @@ static void status_text(const struct farm_state *st, Ebfarm__Reply **rep,
     if (t->n_missing)
         printf(" %s", acct_missing_text(t, item, sizeof(item)));
     printf("\n");
+    struct farm_fo_view fo;
+    farm_fo_view_replies(&fo, st, rep);
+    farm_fo_view_text(stdout, &fo, "failover: ");
 }
 
 int cmd_status(int argc, char **argv)

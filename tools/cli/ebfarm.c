@@ -12,6 +12,7 @@
 #include "cmd_farm.h"
 #include "cmd_keygen.h"
 #include "cmd_logs.h"
+#include "cmd_restart.h"
 #include "cmd_conform.h"
 #include "cmd_runctl.h"
 #include "cmd_sim.h"
@@ -37,6 +38,11 @@ static void usage(FILE *out)
             "  status   state of every process and the farm's totals (--json)\n"
             "  top      live view of the farm, refreshed every second\n"
             "  logs PROC   a process's log, read on its host (--follow)\n"
+            "  restart PROC   stop one process of a running farm and start it again\n"
+            "           into the run (a node, a readout, an SFC with failover on)\n"
+            "  drain SFC   move an SFC's share to the other SFCs and wait until it holds\n"
+            "           nothing (failover on); it then stays idle\n"
+            "  undrain SFC   give a drained SFC its share back\n"
             "  soak FARM.yaml --duration D   run a farm for D, sample it every interval,\n"
             "           judge it (ledger, losses, memory, latency tails) and write a report\n"
             "           (JSON lines, CSV, HTML); --help lists the options (docs/soak.md)\n"
@@ -92,6 +98,7 @@ int main(int argc, char **argv)
         {"keygen", cmd_keygen}, {"bench", cmd_bench}, {"logs", cmd_logs},
         {"keygen", cmd_keygen}, {"bench", cmd_bench}, {"soak", cmd_soak},
         {"events", cmd_events}, {"sim", cmd_sim}, {"conform", cmd_conform},
+        {"restart", cmd_restart}, {"drain", cmd_drain}, {"undrain", cmd_undrain},
         {"pause", cmd_pause}, {"resume", cmd_resume}, {"reset", cmd_reset},
     };
     for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)

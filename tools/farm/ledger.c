@@ -49,6 +49,16 @@ static uint64_t gone_sfcs(const struct farm_result *r, struct ledger *l, struct 
     return digest;
 }
 
+/* 1 when a readout rejoined the run (ebfarm restart: its counters begin
+ * at a first event above 0, its past incarnation's are gone). */
+static int readout_rejoined(const struct farm_result *r)
+{
+    for (unsigned i = 0; i < r->n_ro; i++)
+        if (ebf_kv_u64(&r->ro[i].kv, RO_NAME(FIRST_EVENT), 0) > 0)
+            return 1;
+    return r->n_ro <= 1 && ebf_kv_u64(&r->readout, RO_NAME(FIRST_EVENT), 0) > 0;
+}
+
 /* The id records: the readout's range minus the SFCs' acked and lost ids
  * (and a gone SFC's ids, g); then, when every node reported, every ack the
  * nodes of live SFCs sent against the acks the SFCs took and the late ones
@@ -64,7 +74,7 @@ static void ledger_ids(const struct farm_result *r, struct ledger *l, const stru
     ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_LOST), &x);
     ebf_idset_merge(&d, &x, -1);
     ebf_idset_merge(&d, g, -1);
-    if (!l->readouts_gone) {
+    if (!l->readouts_gone && !readout_rejoined(r)) {
         ledger_kv_idset(withheld_kv(r), RO_FAULT_NAME(LEDGER_WITHHELD), &x);
         ebf_idset_merge(&d, &x, -1);
     }
@@ -285,13 +295,16 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
     l->readouts_gone = r->readouts_gone;
     snprintf(l->readout_gone, sizeof(l->readout_gone), "%s", r->readout_gone);
     sfcs_gone_note(r, l);
-    if (l->readouts_gone) {
+    /* With a readout gone or restarted, no readout's counters cover the
+     * run: the range is the one the SFCs saw. */
+    int seen = l->readouts_gone || readout_rejoined(r);
+    if (seen)
         seen_range(r, l);
-        readouts_lost(r, l);
-    } else {
+    else
         readouts_range(r, &t, l);
-    }
-    l->withheld_agree = l->readouts_gone || withheld_agree(r);
+    if (l->readouts_gone)
+        readouts_lost(r, l);
+    l->withheld_agree = seen || withheld_agree(r);
     l->late_acks = ebf_kv_u64(&r->sfc, SFC_NAME(ACK_LATE_DEAD), 0);
     l->nodes_dead = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_DECLARED_DEAD), 0);
     l->redispatched = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_REDISPATCHED), 0);
@@ -310,7 +323,7 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
     l->nodes_reported = r->nodes_silent == 0 && l->rejoins == 0;
     uint64_t got = ebf_kv_u64(&r->sfc, SFC_NAME(ACKED_DIGEST), 0) +
                    ebf_kv_u64(&r->sfc, SFC_NAME(LOST_DIGEST), 0) + gone_digest;
-    if (!l->readouts_gone)
+    if (!seen)
         got += ebf_kv_u64(withheld_kv(r), RO_FAULT_NAME(WITHHELD_DIGEST), 0);
     ledger_ids(r, l, &gone_ids);
     failover_residual(r, &x, l, &got);

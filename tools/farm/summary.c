@@ -7,6 +7,7 @@
 
 #include "capacity.h"
 #include "ebf_hist.h"
+#include "farm_fo_view.h"
 #include "farm_runid.h"
 #include "ledger_json.h"
 #include "node_stats.h"
@@ -369,6 +370,9 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     placement_text(out, r);
     processes_text(out, c, r);
     ledger_text(out, r, l);
+    struct farm_fo_view fo;
+    farm_fo_view_result(&fo, r);
+    farm_fo_view_summary(out, &fo);
     fprintf(out, "  rate     %.0f events/s, %.0f frames/s, %.2f Gbit/s payload over %.2f s\n",
             fg.events_s, fg.frames_s, fg.payload_gbit_s, fg.seconds);
     capacity_text(out, r);
@@ -493,9 +497,16 @@ int summary_json(FILE *out, const struct farm_conf *c, const struct farm_result 
     struct figures fg;
     json_t *o;
 
+    struct farm_fo_view fo;
+
     figures(r, &fg);
+    farm_fo_view_result(&fo, r);
     o = json_pack("{s:o, s:o, s:o}", "run", run_json(&r->id), "ledger", ledger_json(r, l),
                   "config", config_json(c, r));
+    if (o && fo.on && jout_set(o, "failover", farm_fo_view_json(&fo)) != 0) {
+        json_decref(o);
+        o = NULL;
+    }
     if (o && (processes_json(o, r) |
               jout_merge(o, json_pack("{s:o, s:o, s:o}", "rates", rates_json(&fg), "capacity",
                                       capacity_json(r), "latency_ns", latency_json(&fg)))) != 0) {

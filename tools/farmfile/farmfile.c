@@ -236,6 +236,9 @@ static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(TIMEOUT_MS), r->timeout_ms, &run->timeout_ms);
     rc = rc ? rc : ff_get_param(c, EBF_PARAM(MAX_EVENT), r->max_event, &run->max_event);
     rc = rc ? rc : conv_faults(c, r, run);
+    /* Failover (docs/architecture.md, "Builders fail over"): each readout's
+     * replay buffer, and the SFCs' release frames (farm_argv.c). */
+    rc = rc ? rc : ff_get_u32(c, "replay_mb", r->replay_mb, 0, 65536, &run->replay_mb);
     /* Log-normal sizes without frag_min and frag_max: clamped to what an
      * event of run.sources fragments can carry at run.mtu. */
     if (rc == 0 && run->frag_dist == FF_DIST_LOGNORMAL && !r->frag_min && !r->frag_max)

@@ -152,6 +152,7 @@ static const cyaml_schema_field_t run_fields[] = {
     STR("silence", OPT, struct raw_run, silence),
     STR("burst_events", OPT, struct raw_run, burst_events),
     STR("burst_gap_us", OPT, struct raw_run, burst_gap_us),
+    STR("replay_mb", OPT, struct raw_run, replay_mb),
     CYAML_FIELD_MAPPING_PTR("trigger", OPT, struct raw_run, trigger, trigger_fields),
     CYAML_FIELD_MAPPING_PTR("store", OPT, struct raw_run, store, store_fields),
     CYAML_FIELD_END,

@@ -9,6 +9,7 @@
 
 #include "ebf_fsm.h"
 #include "ebf_pb.h"
+#include "farm_fo_view.h"
 #include "node_stats.h"
 #include "ro_stats.h"
 #include "sfc_stats.h"
@@ -469,6 +470,22 @@ static void totals_line(FILE *f, const struct acct_totals *t, unsigned width)
     fputc('\n', f);
 }
 
+/* "failover: SFCs live ..." when failover is on (farm_fo_view.h), from
+ * the latest snapshots; a stale one counts as gone. */
+static void failover_line(FILE *f, const struct top_proc *p, unsigned n)
+{
+    struct farm_fo_view v;
+
+    farm_fo_view_init(&v);
+    for (unsigned i = 0; i < n; i++) {
+        int role = !strcmp(p[i].component, "sfc") ? FARM_SFC
+                   : !strcmp(p[i].component, "readout") ? FARM_READOUT : FARM_NODE;
+        farm_fo_view_snapshot(&v, (enum farm_role)role, p[i].name, p[i].stale ? NULL : p[i].cur);
+    }
+    farm_fo_view_end(&v);
+    farm_fo_view_text(f, &v, "failover: ");
+}
+
 static void frame_text(FILE *f, const char *farm, const struct top_proc *p, unsigned n,
                        const struct layout *l, unsigned width)
 {
@@ -482,6 +499,7 @@ static void frame_text(FILE *f, const char *farm, const struct top_proc *p, unsi
         proc_lines(f, l, p, n, &p[i], top_node_mark(p, n, &p[i]));
     top_totals(p, n, &t);
     totals_line(f, &t, width);
+    failover_line(f, p, n);
     dropped_line(f, l);
     if (!l->details)
         fputs("dropped detail lines: too few rows\n", f);

@@ -14,6 +14,7 @@
 static const char usage[] =
     "usage: ebfarm soak FARM.yaml --duration D [--interval T] [--json] [--out DIR]\n"
     "                  [--kill-node-every T] [--stall-nodes-every T] [--stall-ms MS]\n"
+    "                  [--kill-sfc-every T] [--drain-sfc-every T]\n"
     "                  [--max-loss N|REASON=N,...] [--max-rss-growth-mb MB] [--max-p99-ms MS]\n"
     "  runs the farm for D (attaching to it when it is up and running, else bringing\n"
     "  it up with run.events 0), samples its metrics every T (10 s), stops it in\n"
@@ -23,6 +24,10 @@ static const char usage[] =
     "  Faults: --kill-node-every T freezes a node, kills it once its SFC declared\n"
     "  it dead and starts it again (nodes in turn); --stall-nodes-every T stops\n"
     "  every node until the readouts are throttled, then --stall-ms (500) more.\n"
+    "  With failover on (run.replay_mb) and two SFCs or more: --kill-sfc-every T\n"
+    "  freezes an SFC, kills it once every readout declared it dead and restarts it\n"
+    "  (ebfarm restart); --drain-sfc-every T drains an SFC, then undrains it (SFCs\n"
+    "  in turn). The verdict's loss_budget holds through them (lost 0 by default).\n"
     "  The farm file's fault settings (run.faults, run.silence ...) apply throughout.\n"
     "  Verdict criteria: ledger_closed, intervals_add_up, loss_budget (--max-loss:\n"
     "  N for every lost reason and incomplete events, or REASON=N; default 0 per\n"
@@ -56,7 +61,8 @@ static int parse(int argc, char **argv, struct soak_opts *o)
         {"duration", 1, 0, 'd'}, {"interval", 1, 0, 'i'}, {"json", 0, 0, 'j'},
         {"out", 1, 0, 'o'}, {"kill-node-every", 1, 0, 'k'}, {"stall-nodes-every", 1, 0, 's'},
         {"stall-ms", 1, 0, 'S'}, {"max-loss", 1, 0, 'l'}, {"max-rss-growth-mb", 1, 0, 'r'},
-        {"max-p99-ms", 1, 0, 'p'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+        {"max-p99-ms", 1, 0, 'p'}, {"kill-sfc-every", 1, 0, 'K'}, {"drain-sfc-every", 1, 0, 'D'},
+        {"help", 0, 0, 'h'}, {0, 0, 0, 0},
     };
     char err[256];
     int ch, rc = 0;
@@ -70,6 +76,8 @@ static int parse(int argc, char **argv, struct soak_opts *o)
         case 'o': o->out_dir = optarg; break;
         case 'k': rc = soak_parse_duration("--kill-node-every", optarg, 5, 86400, &o->kill_every_s); break;
         case 's': rc = soak_parse_duration("--stall-nodes-every", optarg, 5, 86400, &o->stall_every_s); break;
+        case 'K': rc = soak_parse_duration("--kill-sfc-every", optarg, 5, 86400, &o->kill_sfc_every_s); break;
+        case 'D': rc = soak_parse_duration("--drain-sfc-every", optarg, 5, 86400, &o->drain_sfc_every_s); break;
         case 'S': rc = ebf_opt_double("ebfarm soak", "--stall-ms", optarg, 0, 60000, &o->stall_ms); break;
         case 'l':
             if ((rc = soak_bounds_loss(&o->bounds, optarg, err, sizeof(err))) != 0)

@@ -275,6 +275,9 @@ static void page_head(FILE *f, const struct soak_meta *m, const struct soak_ledg
     fprintf(f, " (sha256 %.12s)", m->farm_file_sha256);
     if (m->kills || m->stalls)
         fprintf(f, "; faults: %u nodes killed and restarted, %u stalls", m->kills, m->stalls);
+    if (m->sfc_kills || m->drains)
+        fprintf(f, "; SFCs: %u killed and restarted, %u drained and undrained", m->sfc_kills,
+                m->drains);
     fprintf(f, ".</p>\n<table><tr><th>criterion</th><th>result</th><th class='l'>detail</th>"
             "</tr>\n");
     for (unsigned i = 0; i < SOAK_RULE_MAX; i++) {

@@ -47,6 +47,11 @@ void soak_json_header(FILE *f, const struct soak_meta *m)
                           "stall_nodes_every_s", jout_sig(m->stall_every_s, 6), "attached",
                           m->attached);
 
+    if (o && m->kill_sfc_every_s > 0)
+        jout_set(o, "kill_sfc_every_s", jout_sig(m->kill_sfc_every_s, 6));
+    if (o && m->drain_sfc_every_s > 0)
+        jout_set(o, "drain_sfc_every_s", jout_sig(m->drain_sfc_every_s, 6));
+
     report_write(f, o);
 }
 
@@ -212,6 +217,10 @@ void soak_json_summary(FILE *f, const struct soak_meta *m, const struct soak_led
                           jout_u64(l->f.base_generated), "decided", jout_u64(l->f.base_decided),
                           "lost", jout_u64(l->f.base_lost), "bounds", bounds_json(b), "verdict",
                           verdict_json(v));
+
+    if (o && (m->kill_sfc_every_s > 0 || m->drain_sfc_every_s > 0))
+        jout_merge(o, json_pack("{s:i, s:i}", "sfc_kills", (int)m->sfc_kills, "sfc_drains",
+                                (int)m->drains));
 
     report_write(f, o);
 }

@@ -18,6 +18,8 @@ struct soak_meta {
     double elapsed_s;                /* the soak's length, start to the final counters */
     double kill_every_s, stall_every_s;  /* 0: none */
     unsigned kills, stalls;          /* faults the soak made */
+    double kill_sfc_every_s, drain_sfc_every_s;  /* 0: none */
+    unsigned sfc_kills, drains;      /* SFCs killed and restarted, drained and undrained */
     int attached;                    /* the farm was up before the soak */
     int interrupted;                 /* a signal ended it early */
     double p99_bound_ms;             /* --max-p99-ms, drawn on the latency plot; 0: none */

@@ -24,6 +24,7 @@
 #include "farmfile_multi.h"
 #include "ledger.h"
 #include "snapsub.h"
+#include "soak_fo.h"
 #include "soak_html.h"
 #include "soak_report.h"
 #include "soak_sample.h"
@@ -44,6 +45,7 @@ struct soak {
     FILE *jsonl, *csv, *live;
     double t0;
     unsigned next_node;          /* the node the next kill takes */
+    struct soak_fo fo;           /* SFCs killed and restarted, drained and undrained */
     char note[256];              /* processes found gone unasked */
     unsigned gone;
     int out_closed;              /* standard output's reader went away (EPIPE) */
@@ -276,8 +278,21 @@ static int interval(struct soak *s)
     return 0;
 }
 
-/* The fault due at t, if any: a node killed and started again, or every node stalled. */
-static void faults(struct soak *s, double t, double *next_kill, double *next_stall)
+/* After an SFC fault held the loop for seconds: the snapshots queued
+ * meanwhile, then a fresh one of each process, before the next sample
+ * (else the next intervals are a stale one, an empty one and a spike). */
+static void catch_up(struct soak *s)
+{
+    double end = snapsub_now() + s->ss.period_s + 0.2;
+
+    while (snapsub_now() < end && pump(&s->ss, 0.05) == 0)
+        ;
+}
+
+/* The fault due at t, if any: a node killed and started again, every node
+ * stalled, an SFC restarted or drained (soak_fo.h). Returns the SFC
+ * faults done. */
+static unsigned faults(struct soak *s, double t, double *next_kill, double *next_stall)
 {
     char err[1024];
     unsigned nodes = s->spec.n_nodes;
@@ -298,6 +313,10 @@ static void faults(struct soak *s, double t, double *next_kill, double *next_sta
             s->meta.stalls++;
         *next_stall += s->o->stall_every_s;
     }
+    unsigned done = soak_fo_faults(&s->fo, &s->st, &s->spec, s->build, t);
+    if (done)
+        catch_up(s);
+    return done;
 }
 
 /* Until every live process has sent a snapshot of the run (at most four
@@ -340,7 +359,12 @@ static int sample_loop(struct soak *s)
         double t = snapsub_now() - s->t0;
         if (t >= o->duration_s || cut_short(s))
             break;
-        faults(s, t, &kill, &stall);
+        if (faults(s, t, &kill, &stall)) {
+            /* Interval ends the SFC fault held past are not sampled. */
+            while (next < snapsub_now() - s->t0 && next + o->interval_s < o->duration_s)
+                next += o->interval_s;
+            continue;
+        }
         double until = next < o->duration_s ? next : o->duration_s;
         if (t < until) {
             if (pump(&s->ss, until - t < 0.2 ? until - t : 0.2) < 0)
@@ -395,6 +419,8 @@ static void meta_init(struct soak *s)
     m->p99_bound_ms = s->o->bounds.p99_ms;
     m->kill_every_s = s->o->kill_every_s;
     m->stall_every_s = s->o->stall_every_s;
+    m->kill_sfc_every_s = s->o->kill_sfc_every_s;
+    m->drain_sfc_every_s = s->o->drain_sfc_every_s;
 }
 
 /* The ledger and the restarts as the verdict and the report see them. */
@@ -424,9 +450,12 @@ static void final_view(struct soak *s, const struct ledger *l, struct soak_ledge
     f->base_decided = soak_counts_get(&s->base.c, "accepted") +
                       soak_counts_get(&s->base.c, "rejected");
     f->base_lost = soak_counts_sum(&s->base.c, "lost.");
-    f->restarts = s->gone + (restarts > s->meta.kills ? restarts - s->meta.kills : 0);
+    unsigned asked = s->meta.kills + s->fo.kills;    /* a restarted SFC's counters too */
+    s->meta.sfc_kills = s->fo.kills;
+    s->meta.drains = s->fo.drains;
+    f->restarts = s->gone + (restarts > asked ? restarts - asked : 0);
     if (snprintf(f->restart_note, sizeof(f->restart_note), "%s%s%u counter restarts, %u asked",
-                 s->note, s->note[0] ? "; " : "", restarts, s->meta.kills) < 0)
+                 s->note, s->note[0] ? "; " : "", restarts, asked) < 0)
         f->restart_note[0] = '\0';
 }
 
@@ -510,6 +539,11 @@ int soak_run(const struct soak_opts *o)
     }
     s->spec.run.events = 0;          /* the soak decides when the run ends */
     s->spec.run.duration_s = 0;
+    soak_fo_init(&s->fo, o->kill_sfc_every_s, o->drain_sfc_every_s);
+    if (soak_fo_check(&s->fo, &s->spec, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm soak: %s\n", err);
+        goto out;
+    }
     if (farm_build_dir(s->build, sizeof(s->build)) != 0) {
         fprintf(stderr, "ebfarm soak: cannot find the build directory; set EBFARM_BUILD_DIR\n");
         goto out;

@@ -13,6 +13,8 @@ struct soak_opts {
     double kill_every_s;         /* SIGSTOP+SIGKILL a node, then start it again; 0: never */
     double stall_every_s;        /* SIGSTOP every node until throttled, hold, SIGCONT; 0: never */
     double stall_ms;             /* how long a stall holds after the throttle */
+    double kill_sfc_every_s;     /* freeze, kill and restart an SFC (failover on); 0: never */
+    double drain_sfc_every_s;    /* drain an SFC, then undrain it (failover on); 0: never */
     struct soak_bounds bounds;
 };
 

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-farm_fo_view.c - the failover view: live SFCs and their shares, drained and gone ones, the readouts' sums, the exact text and JSON. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "farm_fo_view.h"
+
+static void put(struct ebf_kv *kv, const char *key, uint64_t v)
+{
+    kv->pair = realloc(kv->pair, (kv->n + 1) * sizeof(kv->pair[0]));
+    ck_assert_ptr_nonnull(kv->pair);
+    snprintf(kv->pair[kv->n].key, sizeof(kv->pair[0].key), "%s", key);
+    snprintf(kv->pair[kv->n].val, sizeof(kv->pair[0].val), "%llu", (unsigned long long)v);
+    kv->n++;
+}
+
+/* Two readouts (one counting deaths as fo.deaths, one as release.deaths),
+ * three SFCs: sfc0 live, sfc1 drained from 70000, sfc2 gone. */
+static void farm(struct farm_fo_view *v, struct ebf_kv *ro0, struct ebf_kv *ro1,
+                 struct ebf_kv *sfc)
+{
+    memset(ro0, 0, sizeof(*ro0));
+    memset(ro1, 0, sizeof(*ro1));
+    memset(sfc, 0, sizeof(*sfc));
+    put(ro0, "release.frames", 10);
+    put(ro0, "fo.deaths", 1);
+    put(ro0, "replay.replayed", 30);
+    put(ro0, "replay.dropped", 2);
+    put(ro0, "replay.held_bytes", 1500000);
+    put(ro0, "replay.peak_bytes", 2500000);
+    put(ro1, "release.deaths", 1);
+    put(ro1, "replay.replayed", 12);
+    put(ro1, "replay.held_bytes", 2000000);
+    put(ro1, "replay.peak_bytes", 2100000);
+    put(sfc, "release.frames", 5);
+    put(sfc, "release.leaves", 1);
+    put(sfc, "release.joins", 2);
+    farm_fo_view_init(v);
+    farm_fo_view_add(v, FARM_READOUT, "ro0", ro0, 0);
+    farm_fo_view_add(v, FARM_READOUT, "ro1", ro1, 0);
+    farm_fo_view_add(v, FARM_SFC, "sfc0", sfc, 0);
+    farm_fo_view_add(v, FARM_SFC, "sfc1", sfc, 70000);
+    farm_fo_view_add(v, FARM_SFC, "sfc2", NULL, 0);
+    farm_fo_view_end(v);
+}
+
+START_TEST(test_view)
+{
+    struct ebf_kv a, b, s;
+    struct farm_fo_view v;
+    char buf[1024];
+
+    farm(&v, &a, &b, &s);
+    ck_assert(v.on);
+    ck_assert_uint_eq(v.n_sfcs, 3);
+    ck_assert_uint_eq(v.n_live, 1);
+    ck_assert(v.sfc[0].state == FARM_FO_LIVE && v.sfc[0].share == 1.0);
+    ck_assert(v.sfc[1].state == FARM_FO_DRAINED && v.sfc[1].share == 0);
+    ck_assert_uint_eq(v.sfc[1].leave_at, 70000);
+    ck_assert(v.sfc[2].state == FARM_FO_GONE && v.sfc[2].share == 0);
+    ck_assert_uint_eq(v.deaths, 2);
+    ck_assert_uint_eq(v.replayed, 42);
+    ck_assert_uint_eq(v.dropped, 2);
+    ck_assert_uint_eq(v.held_bytes, 2000000);
+    ck_assert_uint_eq(v.peak_bytes, 2500000);
+    ck_assert_uint_eq(v.joins, 4);
+    ck_assert_uint_eq(v.leaves, 2);
+    FILE *f = fmemopen(buf, sizeof(buf), "w");
+    farm_fo_view_text(f, &v, "failover: ");
+    fclose(f);
+    ck_assert_str_eq(buf, "failover: SFCs live 1 of 3 (sfc0 100%, sfc1 drained from event 70000, "
+                          "sfc2 gone); deaths seen 2; joins 4, leaves 2; replayed 42, replay "
+                          "dropped 2; replay buffer 2.0 MB, peak 2.5 MB (largest readout)\n");
+    json_t *j = farm_fo_view_json(&v);
+    char *t = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    ck_assert_str_eq(t, "{\"live\":1,\"sfcs\":[{\"name\":\"sfc0\",\"state\":\"live\",\"share\":1.0,"
+                        "\"leave_at\":0},{\"name\":\"sfc1\",\"state\":\"drained\",\"share\":0.0,"
+                        "\"leave_at\":70000},{\"name\":\"sfc2\",\"state\":\"gone\",\"share\":0.0,"
+                        "\"leave_at\":0}],\"deaths\":2,\"joins\":4,\"leaves\":2,\"replayed\":42,"
+                        "\"replay_dropped\":2,\"replay_held_bytes\":2000000,"
+                        "\"replay_peak_bytes\":2500000}");
+    free(t);
+    json_decref(j);
+    ebf_kv_free(&a);
+    ebf_kv_free(&b);
+    ebf_kv_free(&s);
+}
+END_TEST
+
+/* Without release frames anywhere (failover off): no line, JSON null. */
+START_TEST(test_off)
+{
+    struct ebf_kv kv = {0};
+    struct farm_fo_view v;
+    char buf[64] = "";
+
+    put(&kv, "events", 100);
+    farm_fo_view_init(&v);
+    farm_fo_view_add(&v, FARM_READOUT, "ro0", &kv, 0);
+    farm_fo_view_add(&v, FARM_SFC, "sfc0", &kv, 0);
+    farm_fo_view_end(&v);
+    ck_assert(!v.on);
+    FILE *f = fmemopen(buf, sizeof(buf), "w");
+    farm_fo_view_text(f, &v, "failover: ");
+    farm_fo_view_summary(f, &v);
+    fclose(f);
+    ck_assert_str_eq(buf, "");
+    json_t *j = farm_fo_view_json(&v);
+    ck_assert(json_is_null(j));
+    json_decref(j);
+    ebf_kv_free(&kv);
+}
+END_TEST
+
+Suite *farm_fo_view_suite(void);
+
+Suite *farm_fo_view_suite(void)
+{
+    Suite *s = suite_create("farm_fo_view");
+    TCase *tc = tcase_create("farm_fo_view");
+
+    tcase_set_timeout(tc, 10);
+    tcase_add_test(tc, test_view);
+    tcase_add_test(tc, test_off);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* farm_fo_view.h - what a farm's failover looks like from its counters: the live SFCs and their shares, deaths, replays, replay buffers. */
+#ifndef FARM_FO_VIEW_H
+#define FARM_FO_VIEW_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "farm_types.h"
+
+enum farm_fo_state { FARM_FO_LIVE, FARM_FO_DRAINED, FARM_FO_GONE };
+
+/*
+ * Built from each process's counters and gauges (a status reply's
+ * snapshot, or a run's final counters): on when any readout or SFC took
+ * or sent a release frame (failover on). An SFC is gone when it gave no
+ * counters, drained while its leave_at gauge is set, else live; each live
+ * SFC's share is 1 / live (the route spreads a missing place's events
+ * evenly over the live ones, docs/protocol.md 13.1). The readouts' sums:
+ * deaths (release.deaths: each readout counts each death it saw), replays
+ * (replay.replayed), drops (replay.dropped); their largest replay buffer
+ * level and peak (replay.held_bytes, replay.peak_bytes).
+ */
+struct farm_fo_view {
+    int on;
+    unsigned n_sfcs, n_live, n_readouts;
+    struct {
+        char name[FF_NAME_MAX];
+        enum farm_fo_state state;
+        uint64_t leave_at;
+        double share;
+    } sfc[FF_MAX_SFCS];
+    uint64_t deaths, replayed, dropped, held_bytes, peak_bytes, joins, leaves;
+};
+
+/* Start an empty view. */
+void farm_fo_view_init(struct farm_fo_view *v);
+
+/* Add process name of role: its counters kv and gauge leave_at (NULL kv:
+ * it gave none, gone). */
+void farm_fo_view_add(struct farm_fo_view *v, enum farm_role role, const char *name,
+                      const struct ebf_kv *kv, double leave_at);
+
+/* The shares, once every process was added. */
+void farm_fo_view_end(struct farm_fo_view *v);
+
+/* The view of a farm's status replies (rep[i] for st->proc[i], NULL for
+ * no answer; farm_status). */
+struct farm_state;
+struct Ebfarm__Reply;
+struct Ebfarm__Snapshot;
+
+/* Add a process from its snapshot m (NULL: none: gone). */
+void farm_fo_view_snapshot(struct farm_fo_view *v, enum farm_role role, const char *name,
+                           const struct Ebfarm__Snapshot *m);
+
+void farm_fo_view_replies(struct farm_fo_view *v, const struct farm_state *st,
+                          struct Ebfarm__Reply **rep);
+
+/* The view of a run's final counters (farm_collect): no gauges there, so
+ * a drained SFC shows live with its leaves counted. */
+void farm_fo_view_result(struct farm_fo_view *v, const struct farm_result *r);
+
+/* One line into out when on: "<lead>SFCs live 2 of 2 (sfc0 50%, sfc1
+ * 50%); deaths seen 0; joins 0, leaves 0; replayed 0, replay dropped 0;
+ * replay buffer 1.2 MB, peak 3.4 MB (largest readout)"; nothing when off. */
+void farm_fo_view_text(FILE *out, const struct farm_fo_view *v, const char *lead);
+
+/* The same items as a summary's section ("  failover SFCs live ...;"),
+ * wrapped as the summary's other sections are; nothing when off. */
+void farm_fo_view_summary(FILE *out, const struct farm_fo_view *v);
+
+/* The view as a JSON object, or JSON null when off (NULL: no memory). */
+json_t *farm_fo_view_json(const struct farm_fo_view *v);
+
+#endif /* FARM_FO_VIEW_H */

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* soak_fo.c - the soak's builder faults: an SFC killed and restarted, an SFC drained and undrained, the SFCs in turn. */
+#include "soak_fo.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "farm_restart.h"
+
+#define DRAIN_WAIT_S 60.0        /* for a drain, then for its undrain */
+
+void soak_fo_init(struct soak_fo *f, double kill_every_s, double drain_every_s)
+{
+    memset(f, 0, sizeof(*f));
+    f->kill_every_s = kill_every_s;
+    f->drain_every_s = drain_every_s;
+    f->next_kill = kill_every_s;
+    f->next_drain = drain_every_s;
+}
+
+int soak_fo_check(const struct soak_fo *f, const struct farm_spec *spec, char *err, size_t len)
+{
+    const char *opt = f->kill_every_s > 0 ? "--kill-sfc-every" : "--drain-sfc-every";
+
+    if (f->kill_every_s <= 0 && f->drain_every_s <= 0)
+        return 0;
+    if (!spec->run.replay_mb) {
+        snprintf(err, len, "%s needs failover (run: replay_mb in the farm file '%s')", opt,
+                 spec->name);
+        return -1;
+    }
+    if (spec->n_sfcs < 2) {
+        snprintf(err, len, "%s needs a farm of two SFCs at least ('%s' has %u)", opt,
+                 spec->name, spec->n_sfcs);
+        return -1;
+    }
+    return 0;
+}
+
+/* SFC k restarted; 1 when done. */
+static unsigned kill_one(struct farm_state *st, const struct farm_spec *spec, const char *build,
+                         unsigned k, double t)
+{
+    struct farm_restart_info info;
+    char err[1024];
+
+    if (farm_restart(st, spec, build, spec->sfc[k].p.name, &info, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm soak: SFC kill at %.0f s: %s\n", t, err);
+        return 0;
+    }
+    fprintf(stderr, "ebfarm soak: %s killed at %.0f s (every readout declared it dead %.2f s "
+            "after its freeze) and restarted, rejoins at event %" PRIu64 " (%.1f s)\n",
+            spec->sfc[k].p.name, t, info.dead_after_s, info.from_event, info.took_s);
+    return 1;
+}
+
+/* SFC k drained, then undrained; 1 when both were done. */
+static unsigned drain_one(const struct farm_state *st, const struct farm_spec *spec, unsigned k,
+                          double t)
+{
+    const char *name = spec->sfc[k].p.name;
+    struct farm_drain_info out, back;
+    char err[1024];
+
+    if (farm_drain(st, spec, name, 1, DRAIN_WAIT_S, &out, err, sizeof(err)) != 0 ||
+        farm_drain(st, spec, name, 0, DRAIN_WAIT_S, &back, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ebfarm soak: SFC drain at %.0f s: %s\n", t, err);
+        return 0;
+    }
+    fprintf(stderr, "ebfarm soak: %s drained at %.0f s from event %" PRIu64 " (%.1f s), back "
+            "from event %" PRIu64 " (%.1f s)\n", name, t, out.at, out.took_s, back.at,
+            back.took_s);
+    return 1;
+}
+
+unsigned soak_fo_faults(struct soak_fo *f, struct farm_state *st, const struct farm_spec *spec,
+                        const char *build, double t)
+{
+    unsigned done = 0, n = spec->n_sfcs;
+
+    if (f->kill_every_s > 0 && t >= f->next_kill && n) {
+        unsigned k = kill_one(st, spec, build, f->kill_sfc++ % n, t);
+        f->kills += k;
+        done += k;
+        f->next_kill += f->kill_every_s;
+    }
+    if (f->drain_every_s > 0 && t >= f->next_drain && n) {
+        unsigned k = drain_one(st, spec, f->drain_sfc++ % n, t);
+        f->drains += k;
+        done += k;
+        f->next_drain += f->drain_every_s;
+    }
+    return done;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* soak_fo.h - the soak's builder faults: an SFC killed and restarted, an SFC drained and undrained, the SFCs in turn. */
+#ifndef SOAK_FO_H
+#define SOAK_FO_H
+
+#include <stddef.h>
+
+#include "farm_types.h"
+
+/* When the next of each fault is due and which SFC it takes. */
+struct soak_fo {
+    double kill_every_s, drain_every_s;  /* 0: never */
+    double next_kill, next_drain;        /* seconds since the soak began */
+    unsigned kill_sfc, drain_sfc;        /* the SFC the next one takes (in turn) */
+    unsigned kills, drains;              /* done */
+};
+
+/* Set f up for the two periods (the first of each is due one period in). */
+void soak_fo_init(struct soak_fo *f, double kill_every_s, double drain_every_s);
+
+/*
+ * Whether spec can take the faults f asks for: failover on (run.replay_mb)
+ * and at least two SFCs. 0, or -1 with err naming the option and what is
+ * missing.
+ */
+int soak_fo_check(const struct soak_fo *f, const struct farm_spec *spec, char *err, size_t len);
+
+/*
+ * The faults due at t (seconds since the soak began) on st (brought up
+ * from spec, daemons in build): an SFC restarted (farm_restart: frozen,
+ * killed once every readout declared it dead, started again and joined),
+ * an SFC drained then undrained (farm_drain). Each failure is said on
+ * stderr; the soak goes on. Returns the number done now.
+ */
+unsigned soak_fo_faults(struct soak_fo *f, struct farm_state *st, const struct farm_spec *spec,
+                        const char *build, double t);
+
+#endif /* SOAK_FO_H */
