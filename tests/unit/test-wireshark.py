@@ -51,6 +51,14 @@ def throttle(sfc, on, fill, seq, reserved=0, reserved2=0):
     return struct.pack(">BBHBBHII", 1, 4, sfc, on, reserved, fill, seq, reserved2)
 
 
+def release(place, flags, n_src, epoch, seq, low, at, records=(), reserved=0):
+    """A release frame (section 13.2): records are (source, next_seq)."""
+    out = struct.pack(">BBHBBHIQQI", 1, 5, place, flags, n_src, epoch, seq, low, at, reserved)
+    for src, next_seq in records:
+        out += struct.pack(">HHI", src, 0, next_seq)
+    return out
+
+
 def flip(data, at):
     return data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1:]
 
@@ -152,10 +160,33 @@ CASES = [
         "ebfarm.frag.flags": "0x0001", "ebfarm.frag.flags.prebuilt": "1",
         "ebfarm.frag.flags.reserved": "0x0000", "ebfarm.frag.crc.status": "1",
         "_ws.expert": "-"}),
-    ("fragment flag 0x0002", ETH + frag_flags(FRAG, 0x0002), {
+    ("fragment flag replay", ETH + frag_flags(FRAG, 0x0002), {
         "ebfarm.frag.flags": "0x0002", "ebfarm.frag.flags.prebuilt": "0",
+        "ebfarm.frag.flags.replay": "1", "ebfarm.frag.flags.reserved": "0x0000",
+        "ebfarm.frag.crc.status": "1", "_ws.expert": "-"}),
+    ("fragment flag 0x0004", ETH + frag_flags(FRAG, 0x0004), {
+        "ebfarm.frag.flags": "0x0004", "ebfarm.frag.flags.replay": "0",
         "ebfarm.frag.flags.reserved": "0x0001", "ebfarm.bad_field": "1",
         "ebfarm.frag.crc.status": "1"}),
+    ("release with 2 source records",
+     ETH + release(1, 0, 2, 7, 300, 123456, 0, [(4, 1000), (5, 2000)]), {
+         "ebfarm.type": "5", "ebfarm.release.place": "1", "ebfarm.release.flags": "0x00",
+         "ebfarm.release.n_src": "2", "ebfarm.release.epoch": "7", "ebfarm.release.seq": "300",
+         "ebfarm.release.low": "123456", "ebfarm.release.at": "0",
+         "ebfarm.release.source": "4,5", "ebfarm.release.next_seq": "1000,2000",
+         "_ws.expert": "-"}),
+    ("release join at 200000", ETH + release(0, 1, 0, 2, 0, 5, 200000) + bytes(14), {
+         "ebfarm.release.flags.join": "1", "ebfarm.release.flags.leave": "0",
+         "ebfarm.release.at": "200000", "_ws.expert": "-"}),
+    ("release join and leave, at without a flag's meaning, reserved set",
+     ETH + release(0, 3, 0, 2, 0, 5, 9, reserved=1) + bytes(14), {
+         "ebfarm.release.flags": "0x03", "ebfarm.bad_field": "1,1"}),
+    ("release at without a flag", ETH + release(0, 0, 0, 2, 0, 5, 9) + bytes(14), {
+         "ebfarm.release.at": "9", "ebfarm.bad_field": "1"}),
+    ("release with 33 source records", ETH + release(0, 0, 33, 2, 0, 5, 0) + bytes(40), {
+         "ebfarm.release.n_src": "33", "ebfarm.bad_length": "1"}),
+    ("release cut inside its records", ETH + release(0, 0, 3, 2, 0, 5, 0, [(1, 2)]), {
+         "ebfarm.release.n_src": "3", "ebfarm.truncated": "1", "ebfarm.release.source": "-"}),
     ("credit with 65 acks", ETH + credit(1, 0, 65, 3, 42) + bytes(40), {
         "ebfarm.credit.n_acks": "65", "ebfarm.bad_length": "1"}),
     ("credit cut inside its acks", ETH + credit(1, 1, 2, 3, 42, [(5, 1, 0)]), {

@@ -2,9 +2,9 @@
 -- ebfarm.lua - Wireshark dissector of the ebfarm wire protocol v1 (docs/protocol.md) over raw Ethernet and UDP.
 --
 -- Frames: EtherType 0x88B5, or UDP to the port of the preference
--- ebfarm.udp_port (50505). Every header field of the four frame types is
+-- ebfarm.udp_port (50505). Every header field of the five frame types is
 -- a named, typed field (ebfarm.frag.*, ebfarm.event.*, ebfarm.credit.*,
--- ebfarm.ack.*, ebfarm.throttle.*), flags are bit fields, the CRC32C of
+-- ebfarm.ack.*, ebfarm.throttle.*, ebfarm.release.*: section 13), flags are bit fields, the CRC32C of
 -- every fragment piece (alone or inside an event frame) is checked, and a
 -- frame that a receiver would refuse carries expert info named after the
 -- receiver's reason (docs/protocol.md, section 7): ebfarm.truncated,
@@ -27,8 +27,9 @@ local MAX_SOURCES, MAX_ACKS = 128, 64
 -- the folder of this file (its path from the chunk's source, "@/path/ebfarm.lua").
 local here = debug.getinfo(1, "S").source:match("^@(.*[/\\])") or ""
 local defs = dofile(here .. "ebfarm_defs.lua")(ebf)
-local T_FRAGMENT, T_EVENT, T_CREDIT, T_THROTTLE = defs.T_FRAGMENT, defs.T_EVENT, defs.T_CREDIT,
-    defs.T_THROTTLE
+local T_FRAGMENT, T_EVENT, T_CREDIT, T_THROTTLE, T_RELEASE = defs.T_FRAGMENT, defs.T_EVENT,
+    defs.T_CREDIT, defs.T_THROTTLE, defs.T_RELEASE
+local RELEASE_HLEN, RELEASE_REC_LEN, RELEASE_MAX_SRC = 32, 8, 32
 local type_names = defs.type_names
 local CRC_BAD, CRC_GOOD, CRC_UNVERIFIED = defs.CRC_BAD, defs.CRC_GOOD, defs.CRC_UNVERIFIED
 local f, ex, crc32c = defs.f, defs.ex, defs.crc32c
@@ -127,6 +128,7 @@ local function add_frag_fields(tvb, off, t)
     t:add(f.frag_piece_len, tvb(off + 24, 2))
     local fi = t:add(f.frag_flags, tvb(off + 26, 2))
     fi:add(f.frag_flag_prebuilt, tvb(off + 26, 2))
+    fi:add(f.frag_flag_replay, tvb(off + 26, 2))
     fi:add(f.frag_flag_reserved, tvb(off + 26, 2))
     t:add(f.frag_tx_ns, tvb(off + 32, 8))
     return fi
@@ -154,9 +156,10 @@ local function frag_body(tvb, off, t, left)
     elseif not have then
         short(tvb, off, FRAG_HLEN + h.piece_len, t, "fragment piece")
     end
-    if band(h.flags, 0xFFFE) ~= 0 then
-        flag(fi, ex.bad_field, string.format("Flags 0x%04x: only bit 0 (prebuilt payload) is "
-                                             .. "defined, the others must be 0", h.flags))
+    if band(h.flags, 0xFFFC) ~= 0 then
+        flag(fi, ex.bad_field, string.format("Flags 0x%04x: only bits 0 (prebuilt payload) and "
+                                             .. "1 (replay) are defined, the others must be 0",
+                                             h.flags))
     end
     local n_sources = ebf.prefs.n_sources
     if n_sources > 0 and h.source >= n_sources then
@@ -423,10 +426,71 @@ local function dissect_throttle(tvb, pinfo, t)
                                        on == 1 and "ON" or (on == 0 and "OFF" or "?"), fill, seq)
 end
 
+-- --- Release frame (type 5), docs/protocol.md section 13.2 ------------------
+
+-- The checks of 13.2 on the 32 header bytes (flags, at, reserved).
+local function release_checks(tvb, t, fi, ai, ri)
+    local flags, at = tvb(4, 1):uint(), tvb(20, 8):uint64()
+    if band(flags, 0xFC) ~= 0 then
+        flag(fi, ex.bad_field, string.format("Flags 0x%02x: only bits 0 (join) and 1 (leave) "
+                                             .. "are defined", flags))
+    elseif flags == 3 then
+        flag(fi, ex.bad_field, "Join and leave both set: at most one")
+    end
+    if flags == 0 and at ~= UInt64(0) then
+        flag(ai, ex.bad_field, "An id without the join or leave flag: at must be 0")
+    end
+    if tvb(28, 4):uint() ~= 0 then
+        flag(ri, ex.bad_field, "Reserved bytes must be 0")
+    end
+end
+
+local function dissect_release(tvb, pinfo, t)
+    if not need(tvb, 0, RELEASE_HLEN, t, "release frame") then
+        return tvb:len(), "Release (truncated)"
+    end
+    local place, n_src, epoch, seq = tvb(2, 2):uint(), tvb(5, 1):uint(), tvb(6, 2):uint(),
+        tvb(8, 4):uint()
+    t:add(f.rl_place, tvb(2, 2))
+    local fi = t:add(f.rl_flags, tvb(4, 1))
+    fi:add(f.rl_flag_join, tvb(4, 1))
+    fi:add(f.rl_flag_leave, tvb(4, 1))
+    fi:add(f.rl_flag_reserved, tvb(4, 1))
+    local ni = t:add(f.rl_n_src, tvb(5, 1))
+    t:add(f.rl_epoch, tvb(6, 2))
+    t:add(f.rl_seq, tvb(8, 4))
+    t:add(f.rl_low, tvb(12, 8))
+    local ai = t:add(f.rl_at, tvb(20, 8))
+    local ri = t:add(f.rl_reserved, tvb(28, 4))
+    release_checks(tvb, t, fi, ai, ri)
+    local info = string.format("Release place=%d epoch=%d seq=%d low=%s", place, epoch, seq,
+                               tostring(tvb(12, 8):uint64()))
+    if n_src > RELEASE_MAX_SRC then
+        flag(ni, ex.bad_length, string.format("%d source records: at most %d", n_src,
+                                              RELEASE_MAX_SRC))
+        return tvb:len(), info
+    end
+    local take = RELEASE_HLEN + RELEASE_REC_LEN * n_src
+    if not need(tvb, 0, take, t, "release frame's source records") then
+        return tvb:len(), info
+    end
+    for i = 0, n_src - 1 do
+        local off = RELEASE_HLEN + RELEASE_REC_LEN * i
+        local rt = t:add(ebf, tvb(off, RELEASE_REC_LEN), "Source record")
+        rt:add(f.rl_src, tvb(off, 2))
+        local si = rt:add(f.rl_src_reserved, tvb(off + 2, 2))
+        rt:add(f.rl_next_seq, tvb(off + 4, 4))
+        if tvb(off + 2, 2):uint() ~= 0 then
+            flag(si, ex.bad_field, "Reserved bytes must be 0")
+        end
+    end
+    return take, info
+end
+
 -- --- The frame -----------------------------------------------------------------
 
 local by_type = { [T_EVENT] = dissect_event, [T_CREDIT] = dissect_credit,
-                  [T_THROTTLE] = dissect_throttle }
+                  [T_THROTTLE] = dissect_throttle, [T_RELEASE] = dissect_release }
 
 -- The ebfarm bytes of one frame (after the EtherType or the UDP header).
 -- Returns the bytes the message takes; Ethernet padding after it is left
@@ -456,7 +520,7 @@ function ebf.dissector(tvb, pinfo, tree)
     local ti = t:add(f.type, tvb(1, 1))
     local fn = by_type[ty]
     if not fn then
-        flag(ti, ex.unknown_type, string.format("Type %d: 1 to 4 are known", ty))
+        flag(ti, ex.unknown_type, string.format("Type %d: 1 to 5 are known", ty))
         pinfo.cols.info = string.format("ebfarm type %d", ty)
         return tvb:len()
     end
@@ -480,7 +544,8 @@ local function plausible(tvb)
     if ty == T_FRAGMENT then
         if len < FRAG_HLEN then return false end
         local piece_len, offset, frag_len = tvb(24, 2):uint(), tvb(20, 4):uint(), tvb(16, 4):uint()
-        return piece_len >= 1 and offset + piece_len <= frag_len and tvb(26, 2):uint() == 0
+        return piece_len >= 1 and offset + piece_len <= frag_len
+            and band(tvb(26, 2):uint(), 0xFFFC) == 0
             and len >= FRAG_HLEN + piece_len
             and frag_crc(tvb, 0, piece_len) == tvb(28, 4):uint()
     elseif ty == T_EVENT then
@@ -493,6 +558,10 @@ local function plausible(tvb)
         return n <= MAX_ACKS and len >= CREDIT_HLEN + ACK_LEN * n
     elseif ty == T_THROTTLE then
         return tvb(4, 1):uint() <= 1 and tvb(5, 1):uint() == 0 and tvb(12, 4):uint() == 0
+    elseif ty == T_RELEASE then
+        local n = tvb(5, 1):uint()
+        return len >= RELEASE_HLEN + RELEASE_REC_LEN * n and n <= RELEASE_MAX_SRC
+            and band(tvb(4, 1):uint(), 0xFC) == 0 and tvb(28, 4):uint() == 0
     end
     return false
 end

@@ -49,11 +49,11 @@ local function crc32c(s)
 end
 
 return function(ebf)
-    local T_FRAGMENT, T_EVENT, T_CREDIT, T_THROTTLE = 1, 2, 3, 4
+    local T_FRAGMENT, T_EVENT, T_CREDIT, T_THROTTLE, T_RELEASE = 1, 2, 3, 4, 5
 
     local type_names = {
         [T_FRAGMENT] = "fragment", [T_EVENT] = "event", [T_CREDIT] = "credit",
-        [T_THROTTLE] = "throttle",
+        [T_THROTTLE] = "throttle", [T_RELEASE] = "release",
     }
     local crc_status_names = { [0] = "Bad", [1] = "Good", [2] = "Unverified" }
     local CRC_BAD, CRC_GOOD, CRC_UNVERIFIED = 0, 1, 2
@@ -74,8 +74,10 @@ return function(ebf)
         frag_flags = ProtoField.uint16("ebfarm.frag.flags", "Flags", base.HEX),
         frag_flag_prebuilt = ProtoField.bool("ebfarm.frag.flags.prebuilt", "Prebuilt payload", 16,
                                              nil, 0x0001),
+        frag_flag_replay = ProtoField.bool("ebfarm.frag.flags.replay", "Replayed (failover)", 16,
+                                           nil, 0x0002),
         frag_flag_reserved = ProtoField.uint16("ebfarm.frag.flags.reserved", "Reserved flags",
-                                               base.HEX, nil, 0xFFFE),
+                                               base.HEX, nil, 0xFFFC),
         frag_crc = ProtoField.uint32("ebfarm.frag.crc", "CRC32C", base.HEX),
         frag_crc_status = ProtoField.uint8("ebfarm.frag.crc.status", "CRC32C status", base.DEC,
                                            crc_status_names),
@@ -136,6 +138,24 @@ return function(ebf)
         th_fill = ProtoField.uint16("ebfarm.throttle.fill", "Fill (per mille)", base.DEC),
         th_seq = ProtoField.uint32("ebfarm.throttle.seq", "Sequence", base.DEC),
         th_reserved2 = ProtoField.uint32("ebfarm.throttle.reserved2", "Reserved", base.HEX),
+
+        rl_place = ProtoField.uint16("ebfarm.release.place", "SFC place", base.DEC),
+        rl_flags = ProtoField.uint8("ebfarm.release.flags", "Flags", base.HEX),
+        rl_flag_join = ProtoField.bool("ebfarm.release.flags.join", "Join at", 8, nil, 0x01),
+        rl_flag_leave = ProtoField.bool("ebfarm.release.flags.leave", "Leave at", 8, nil, 0x02),
+        rl_flag_reserved = ProtoField.uint8("ebfarm.release.flags.reserved", "Reserved flags",
+                                            base.HEX, nil, 0xFC),
+        rl_n_src = ProtoField.uint8("ebfarm.release.n_src", "Source records", base.DEC),
+        rl_epoch = ProtoField.uint16("ebfarm.release.epoch", "Epoch", base.DEC),
+        rl_seq = ProtoField.uint32("ebfarm.release.seq", "Sequence", base.DEC),
+        rl_low = ProtoField.uint64("ebfarm.release.low", "Low (every id below is decided)",
+                                   base.DEC),
+        rl_at = ProtoField.uint64("ebfarm.release.at", "Join or leave id", base.DEC),
+        rl_reserved = ProtoField.uint32("ebfarm.release.reserved", "Reserved", base.HEX),
+        rl_src = ProtoField.uint16("ebfarm.release.source", "Source", base.DEC),
+        rl_src_reserved = ProtoField.uint16("ebfarm.release.source_reserved", "Reserved",
+                                            base.HEX),
+        rl_next_seq = ProtoField.uint32("ebfarm.release.next_seq", "Next sequence", base.DEC),
     }
     local field_list = {}
     for _, v in pairs(f) do field_list[#field_list + 1] = v end
@@ -171,7 +191,7 @@ return function(ebf)
 
     return {
         T_FRAGMENT = T_FRAGMENT, T_EVENT = T_EVENT, T_CREDIT = T_CREDIT,
-        T_THROTTLE = T_THROTTLE, type_names = type_names,
+        T_THROTTLE = T_THROTTLE, T_RELEASE = T_RELEASE, type_names = type_names,
         CRC_BAD = CRC_BAD, CRC_GOOD = CRC_GOOD, CRC_UNVERIFIED = CRC_UNVERIFIED,
         f = f, ex = ex, crc32c = crc32c, band = band, rshift = rshift,
     }
