@@ -89,8 +89,9 @@ static const char *ebfarm(const char *words)
 START_TEST(subcommands)
 {
     ck_assert_str_eq(ebfarm("\"\""),
-                     "bench\nconform\ndemo\ndown\nevents\nhelp\nkeygen\nlogs\nloopback\nmetrics\n"
-                     "pause\nreset\nresume\nsim\nsoak\nstart\nstatus\nstop\ntop\nup\n");
+                     "bench\nconform\ndemo\ndown\ndrain\nevents\nhelp\nkeygen\nlogs\nloopback\n"
+                     "metrics\npause\nreset\nrestart\nresume\nsim\nsoak\nstart\nstatus\nstop\n"
+                     "top\nundrain\nup\n");
     ck_assert_str_eq(ebfarm("st"), "start\nstatus\nstop\n");
     ck_assert_str_eq(ebfarm("--"), "--help\n");
     ck_assert_str_eq(ebfarm("bogus --"), "");

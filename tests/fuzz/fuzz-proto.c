@@ -7,6 +7,7 @@
 #include "ebf_crc.h"
 #include "ebf_pattern.h"
 #include "ebf_proto.h"
+#include "ebf_release.h"
 #include "sfc_guard.h"
 
 /*
@@ -315,6 +316,33 @@ static void check_throttle(const uint8_t *buf, size_t len)
     NEED(memcmp(scratch, buf, EBF_THROTTLE_LEN) == 0);
 }
 
+/* --- Release frames (docs/protocol.md 13.2) -------------------------------- */
+
+/*
+ * A release frame accepted holds what 13.2 allows (records within the
+ * count and the bytes, a known flag or none, at 0 without one), is refused
+ * as truncated one byte shorter, and is written back to the same bytes.
+ */
+static void check_release(const uint8_t *buf, size_t len)
+{
+    struct ebf_release_hdr h, hs;
+    enum ebf_reason r = ebf_release_parse(buf, len, &h);
+    size_t n;
+
+    check_reason(r);
+    if (len < 2 || buf[1] != EBF_T_RELEASE)   /* type 5 is past EBF_T_LAST: an extension */
+        check_vt(buf, len, EBF_T_RELEASE, r);
+    if (r != EBF_R_OK)
+        return;
+    n = ebf_release_len(h.n_src);
+    NEED(h.n_src <= EBF_RELEASE_MAX_SRC && len >= n);
+    NEED(h.flags == 0 || h.flags == EBF_RELF_JOIN || h.flags == EBF_RELF_LEAVE);
+    NEED(h.flags != 0 || h.at == 0);
+    NEED(ebf_release_parse(buf, n - 1, &hs) == EBF_R_TRUNCATED);
+    NEED(ebf_release_write(scratch, &h) == n);
+    NEED(memcmp(scratch, buf, n) == 0);
+}
+
 /* --- The SFC's rules on a frame (docs/protocol.md 4.3, 2 to 8) ------------- */
 
 /*
@@ -507,6 +535,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     NEED(strcmp(ebf_reason_name(EBF_R_MAX), "unknown") == 0);
     check_checksums(data, size);
     check_throttle(data, size);
+    check_release(data, size);
     check_frame(data, size);
     check_frame_fixed(data, size);
     check_frag(data, size, &h, &used);
