@@ -256,6 +256,48 @@ START_TEST(test_json_names_nodes)
 }
 END_TEST
 
+/* JSON: readouts[] and sfcs[], a row each by name in farm-file order: a
+ * readout's sources, its own counters and where its run ended (next_event,
+ * stop_at), an SFC's place and counters, a gone one named without any. */
+START_TEST(test_json_parts)
+{
+    struct farm_result r;
+    struct farm_conf c;
+
+    farm_conf_default(&c);
+    farm_of(&r);
+    r.n_ro = 2;
+    r.n_sfcs = 2;
+    for (unsigned i = 0; i < 2; i++) {
+        snprintf(r.ro[i].name, sizeof(r.ro[i].name), "ro%u", i);
+        r.ro[i].first_source = (uint16_t)(4 * i);
+        r.ro[i].n_sources = 4;
+        put(&r.ro[i].kv, "events", 1000);
+        put(&r.ro[i].kv, "next_event", 1000);
+        put(&r.ro[i].kv, "stop_at", 1000);
+        snprintf(r.sfcs[i].name, sizeof(r.sfcs[i].name), "sfc%u", i);
+        r.sfcs[i].place = (int)i;
+    }
+    put(&r.sfcs[0].kv, "events.complete", 500);
+    r.sfcs[1].gone = 1;
+    r.sfcs_gone = 1;
+    char *t = text_of(&c, &r, 1);
+    ck_assert_msg(strstr(t, "\n \"readouts\": [{\"name\": \"ro0\", \"gone\": false, "
+                            "\"first_source\": 0, \"n_sources\": 4, \"events\": 1000, "
+                            "\"frames\": 0, ") != NULL, "%s", t);
+    ck_assert_msg(strstr(t, "\"fault_dropped_source\": {}, \"next_event\": 1000, \"stop_at\": "
+                            "1000}, {\"name\": \"ro1\", \"gone\": false, \"first_source\": 4, "
+                            "\"n_sources\": 4, \"events\": 1000, ") != NULL, "%s", t);
+    ck_assert_msg(strstr(t, "\n \"sfcs\": [{\"name\": \"sfc0\", \"gone\": false, \"place\": 0, "
+                            "\"rx_frames\": 0, ") != NULL, "%s", t);
+    ck_assert_msg(strstr(t, "\"events_complete\": 500, ") != NULL, "%s", t);
+    ck_assert_msg(strstr(t, "}, {\"name\": \"sfc1\", \"gone\": true, \"place\": 1}],\n")
+                  != NULL, "%s", t);
+    free(t);
+    farm_result_free(&r);
+}
+END_TEST
+
 #define SHA "45238f7a60cf40937f1c9faa57a030c837d40d9ecd572ca8eef134ce535f3709"
 
 static int starts(const char *s, const char *prefix)
@@ -555,6 +597,7 @@ Suite *summary_suite(void)
     tcase_add_test(tc, test_text_parts);
     tcase_add_test(tc, test_text_faults);
     tcase_add_test(tc, test_json_names_nodes);
+    tcase_add_test(tc, test_json_parts);
     tcase_add_test(tc, test_run_identity);
     tcase_add_test(tc, test_latency_clocks);
     tcase_add_test(tc, test_build_clock_per_sfc);

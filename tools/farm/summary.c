@@ -434,7 +434,50 @@ static json_t *node_json(const struct farm_node_result *n)
     return o;
 }
 
-/* "readout", "sfc" and "nodes": each process's summary counters. */
+/* A readout or SFC by name, gone or with its own summary counters (and a
+ * readout's fault stage's); a readout with the sources it sends and where
+ * its run ended (next_event, and stop_at: the staged stop's common end, 0
+ * when none), an SFC with its place. */
+static json_t *part_json(const struct farm_part_result *x, int readout)
+{
+    json_t *o = json_pack("{s:o, s:b}", "name", jout_str(x->name), "gone", x->gone);
+    int rc = !o;
+
+    if (!rc && readout)
+        rc = jout_merge(o, json_pack("{s:i, s:i}", "first_source", (int)x->first_source,
+                                     "n_sources", (int)x->n_sources));
+    else if (!rc)
+        rc = jout_set(o, "place", x->place >= 0 ? json_integer(x->place) : json_null());
+    if (!rc && !x->gone && readout)
+        rc = sum_json(o, &ro_counter_table, &x->kv) |
+             sum_json(o, &ro_fault_counter_table, &x->kv) |
+             jout_set(o, "next_event", jout_u64(ebf_kv_u64(&x->kv, "next_event", 0))) |
+             jout_set(o, "stop_at", jout_u64(ebf_kv_u64(&x->kv, "stop_at", 0)));
+    else if (!rc && !x->gone)
+        rc = sum_json(o, &sfc_counter_table, &x->kv);
+    if (rc) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* An array of part_json of the n parts x. */
+static json_t *parts_json(const struct farm_part_result *x, unsigned n, int readout)
+{
+    json_t *a = json_array();
+
+    for (unsigned i = 0; a && i < n; i++)
+        if (jout_append(a, part_json(&x[i], readout)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+/* "readout", "sfc" and "nodes": each process's summary counters ("readout"
+ * and "sfc" summed over the farm's), and "readouts" and "sfcs": a row per
+ * readout and per SFC, gone ones named. */
 static int processes_json(json_t *root, const struct farm_result *r)
 {
     json_t *sfc = json_object(), *nodes = json_array();
@@ -449,7 +492,9 @@ static int processes_json(json_t *root, const struct farm_result *r)
             json_decref(nodes);
             nodes = NULL;
         }
-    return rc | jout_set(root, "sfc", sfc) | jout_set(root, "nodes", nodes);
+    return rc | jout_set(root, "sfc", sfc) | jout_set(root, "nodes", nodes) |
+           jout_set(root, "readouts", parts_json(r->ro, r->n_ro, 1)) |
+           jout_set(root, "sfcs", parts_json(r->sfcs, r->n_sfcs, 0));
 }
 
 /* What the run was asked to be, and where its processes ran. */
