@@ -3,6 +3,7 @@
 #include "ro_ctl.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,14 +231,46 @@ static unsigned poll(void *dp, int intake)
     return intake ? (unsigned)ro_next(&run->g, &ebf_ctl_force) : 0;
 }
 
-/* Events are whole here: the one in progress was finished. */
+/* Events are whole here: the one in progress was finished. A run given
+ * a common end (action stop_at) first generates up to it, unless the stop
+ * is forced. */
 static unsigned drain_poll(void *dp, int *done)
 {
     struct ro_run *run = dp;
 
+    if (!ebf_ctl_force && ro_short_of_stop(&run->g))
+        return (unsigned)ro_next(&run->g, &ebf_ctl_force);
     ro_finish(&run->g);
     *done = 1;
     return 0;
+}
+
+/* Actions on the run in progress (command act): stop_at EVENT, the
+ * staged stop's common end (docs/protocol.md, "The common stop"): no
+ * event at or above EVENT is begun, and the stop's drain generates up to
+ * it. Refused when the run began that event already: the reply's
+ * next_event counter says where it is. */
+static int act(void *dp, const char *name, const char *value, char *err, size_t len)
+{
+    struct ro_run *run = dp;
+    unsigned long long at;
+    char *end = NULL;
+
+    if (strcmp(name, "stop_at") != 0) {
+        snprintf(err, len, "unknown action '%s' (allowed: stop_at)", name);
+        return -EINVAL;
+    }
+    errno = 0;
+    at = strtoull(value, &end, 10);
+    if (errno || *end || value[0] < '0' || value[0] > '9' || at >= 1ULL << 62) {
+        snprintf(err, len, "action 'stop_at': \"%s\" is not an event id below 2^62", value);
+        return -EINVAL;
+    }
+    if (ro_stop_at(&run->g, at) == 0)
+        return 0;
+    snprintf(err, len, "action 'stop_at': event %" PRIu64 " is begun already (stop at %" PRIu64
+             " or later)", run->st.next_event - 1, run->st.next_event);
+    return -ERANGE;
 }
 
 static void hold(void *dp, int paused)
@@ -265,6 +298,7 @@ static const struct ebf_plug_ops ro_plug_ops = {
     .poll = poll,
     .drain_poll = drain_poll,
     .pause = hold,
+    .act = act,
 };
 
 int ro_runner_init(struct ro_runner *r, const struct ro_conf *c)

@@ -69,6 +69,8 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
     g->c = c;
     g->st = st;
     g->next_event = c->first_event;
+    g->stop_at = UINT64_MAX;
+    st->next_event = c->first_event;
     /* A readout rejoining a run numbers its frames from half the sequence
      * space away: its SFCs take the jump as a sender that restarted
      * (seq.resync, then re-based), not as duplicates of its past frames. */
@@ -153,6 +155,7 @@ static int gen_event(struct ro_gen *g, const volatile sig_atomic_t *force, uint6
     uint16_t sfc = gone ? 0 : (uint16_t)place;
     int rc = 0;
 
+    st->next_event = e + 1;     /* begun: a stop_at below it is refused */
     if (gone)
         st->sfc_gone_frames += event_frames(c, e);     /* generated, not sent */
     else
@@ -205,7 +208,7 @@ static int batch_more(const struct ro_gen *g, uint64_t e)
     const struct ro_conf *c = g->c;
 
     return g->tsc_per_event == 0 && !c->fault && !g->fo && !g->done && !g->held_since && g->q.n &&
-           !(c->n_events && e >= c->n_events);
+           !(c->n_events && e >= c->n_events) && e < g->stop_at;
 }
 
 /* Whether ro_next needs the TSC: pacing, a deadline or a hold in progress
@@ -238,6 +241,10 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
         ro_finish(g);           /* the next event falls after the deadline */
         return 0;
     }
+    if (e >= g->stop_at) {
+        flush_waiting(g, force);    /* the last events' frames go now: held here */
+        return 0;
+    }
     if (ro_link_held(g, now_ns, now)) {
         flush_waiting(g, force);    /* what was generated goes before the hold */
         return 0;
@@ -259,6 +266,21 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
         if (!batch_more(g, e + 1))
             return n;
     }
+}
+
+int ro_stop_at(struct ro_gen *g, uint64_t at)
+{
+    if (at < g->st->next_event)
+        return -ERANGE;
+    g->stop_at = at;
+    g->st->stop_at = at;
+    return 0;
+}
+
+int ro_short_of_stop(const struct ro_gen *g)
+{
+    return !g->done && g->stop_at != UINT64_MAX && g->next_event < g->stop_at &&
+           !(g->c->n_events && g->next_event >= g->c->n_events);
 }
 
 void ro_finish(struct ro_gen *g)

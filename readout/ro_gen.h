@@ -131,6 +131,7 @@ struct ro_gen {
     uint64_t t0, end;            /* TSC at start, and of the deadline */
     double tsc_per_event;        /* 0: unpaced */
     uint64_t next_event;
+    uint64_t stop_at;            /* no event at or above it is begun (ro_stop_at); UINT64_MAX */
     struct ro_throttle_view tv;  /* what the SFCs asked for */
     struct ro_fo *fo;            /* failover state, NULL when off (replay_mb 0) */
     uint64_t fo_pending;         /* places declared dead, their events not yet replayed */
@@ -181,6 +182,20 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st);
  * counted in sfc_gone_frames, the events still count as generated.
  */
 int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force);
+
+/*
+ * The staged stop's common end (docs/protocol.md, "The common stop"): no
+ * event at or above id at is begun; a readout that reaches it holds there
+ * (its run not finished, so a later, higher id still lets it go on) and
+ * its drain generates up to it. 0, or -ERANGE when an event at or above at
+ * was begun already (g->st->next_event says where the run is): the end is
+ * then left as it was. Lcore (or a yield within ro_next).
+ */
+int ro_stop_at(struct ro_gen *g, uint64_t at);
+
+/* Whether g holds at its stop_at with events left before it: the drain
+ * generates those first. */
+int ro_short_of_stop(const struct ro_gen *g);
 
 /* End the run now (between events): nothing more is generated. */
 void ro_finish(struct ro_gen *g);

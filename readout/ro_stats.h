@@ -23,6 +23,8 @@ struct ro_stats {
     uint64_t events_abandoned;   /* events cut short by a forced stop */
     uint64_t id_digest;          /* sum of ebf_mix64(id) over events */
     uint64_t first_event, last_event;
+    uint64_t next_event;         /* the id after the last event begun: where the run is */
+    uint64_t stop_at;            /* the staged stop's common end (action stop_at); 0: none */
     uint64_t start_ns, end_ns;
     /* What the port received: throttle frames from the SFCs, anything else
      * (freed, counted). The throttle counters are the view's. */
@@ -103,6 +105,10 @@ struct ro_snap {
       "Sum of mix64(id) over generated ids.")                                                      \
     X(FIRST_EVENT, C, "first_event", st.first_event, (), EBF_CF_RUN, "The run's first event id.")  \
     X(LAST_EVENT, C, "last_event", st.last_event, (), EBF_CF_RUN, "The run's last event id.")      \
+    X(NEXT_EVENT, C, "next_event", st.next_event, (), EBF_CF_RUN,                                  \
+      "The id after the last event begun (where the run is).")                                     \
+    X(STOP_AT, C, "stop_at", st.stop_at, (), EBF_CF_RUN,                                           \
+      "The id the staged stop ends the run before (action stop_at); 0: none.")                     \
     X(START_NS, C, "start_ns", st.start_ns, (), EBF_CF_RUN,                                        \
       "Wall clock of the run's first event, ns.")                                                  \
     X(END_NS, C, "end_ns", st.end_ns, (), EBF_CF_RUN, "Wall clock of the run's last event, ns.")   \

@@ -711,6 +711,55 @@ START_TEST(test_full_bursts)
 }
 END_TEST
 
+/* The staged stop's common end: an id below where the run is is refused
+ * (-ERANGE, nothing changed); the readout holds at its end with the last
+ * events' frames sent (not finished: a higher end lets it go on), and
+ * ro_short_of_stop says whether events remain before the end. */
+START_TEST(test_stop_at)
+{
+    static const volatile sig_atomic_t no_force;
+    struct rig g;
+    struct ro_conf c;
+    struct ro_stats st;
+    struct ro_gen gen;
+
+    rig_up(&g, 1024);
+    conf_init(&c, &g, 8, 0, 1024, 1024, EBF_ENCAP_ETH);
+    c.n_sfcs = 1;                                   /* 4 events fill a burst of 32 */
+    ck_assert_int_eq(ro_begin(&gen, &c, &st), 0);
+    ck_assert_uint_eq(st.next_event, 0);
+    ck_assert_int_eq(ro_next(&gen, &no_force), 4);
+    ck_assert_uint_eq(st.next_event, 4);
+    ck_assert_int_eq(ro_stop_at(&gen, 3), -ERANGE);
+    ck_assert_uint_eq(st.stop_at, 0);
+    ck_assert_int_eq(ro_short_of_stop(&gen), 0);
+    ck_assert_int_eq(ro_stop_at(&gen, 6), 0);
+    ck_assert_uint_eq(st.stop_at, 6);
+    ck_assert_int_eq(ro_short_of_stop(&gen), 1);
+    ck_assert_int_eq(ro_next(&gen, &no_force), 2);  /* 4 and 5, their frames queued */
+    ck_assert_uint_eq(rte_ring_count(g.tx), 32);
+    ck_assert_int_eq(ro_short_of_stop(&gen), 0);
+    for (unsigned k = 0; k < 3; k++)
+        ck_assert_int_eq(ro_next(&gen, &no_force), 0);
+    ck_assert_uint_eq(rte_ring_count(g.tx), 48);    /* held: what was queued went out */
+    ck_assert_int_eq(gen.done, 0);
+    ck_assert_uint_eq(st.events, 6);
+    ck_assert_uint_eq(st.last_event, 5);
+    ck_assert_int_eq(ro_stop_at(&gen, 9), 0);       /* raised: it goes on */
+    ck_assert_int_eq(ro_short_of_stop(&gen), 1);
+    ck_assert_int_eq(ro_next(&gen, &no_force), 3);
+    ck_assert_int_eq(ro_next(&gen, &no_force), 0);
+    ck_assert_uint_eq(st.events, 9);
+    ck_assert_uint_eq(st.next_event, 9);
+    ck_assert_uint_eq(rte_ring_count(g.tx), 72);
+    ck_assert_uint_eq(st.id_digest, digest(9));
+    ro_finish(&gen);
+    ck_assert_int_eq(gen.done, 1);
+    free_frames(&g, drain(&g));
+    rig_down(&g);
+}
+END_TEST
+
 /* Put one frame from SFC 0 on the readout's receive ring: a throttle frame
  * (on 0 or 1, or 2: malformed), or with ethertype set, a frame of another
  * protocol. */
@@ -983,6 +1032,7 @@ Suite *ro_gen_suite(void)
     tcase_add_test(tc, test_force_abandons);
     tcase_add_test(tc, test_refused_tries_are_passes);
     tcase_add_test(tc, test_full_bursts);
+    tcase_add_test(tc, test_stop_at);
     tcase_add_test(tc, test_bad_conf);
     tcase_add_test(tc, test_jumbo_frames);
     tcase_add_test(tc, test_frame_without_room);

@@ -18,6 +18,7 @@
 #include "farm_host.h"
 #include "farm_launch.h"
 #include "farm_mark.h"
+#include "farm_stopat.h"
 #include "farm_netns.h"
 #include "farm_params.h"
 #include "farm_proc.h"
@@ -263,6 +264,10 @@ int farmctl_stop_places(const struct farm_state *st, const int *places, struct f
     r->id.start_ms = st->run_start_ms;
     snprintf(r->id.farm_file_sha256, sizeof(r->id.farm_file_sha256), "%s", st->farm_file_sha256);
     r->id.insecure = st->insecure;
+    /* Every readout ends at one event id: the stop makes no incomplete
+     * event (where no end is agreed, each ends where it is). */
+    uint64_t at;
+    farm_stop_at(st, &at);
     for (unsigned k = 0; k < 3; k++) {
         for (unsigned i = 0; i < st->n; i++)
             if (st->proc[i].role == stages[k] && stop_one(st, &st->proc[i], err, len))
