@@ -105,12 +105,47 @@ START_TEST(test_off)
     FILE *f = fmemopen(buf, sizeof(buf), "w");
     farm_fo_view_text(f, &v, "failover: ");
     farm_fo_view_summary(f, &v);
+    farm_fo_view_prom(f, &v, "demo");
     fclose(f);
     ck_assert_str_eq(buf, "");
     json_t *j = farm_fo_view_json(&v);
     ck_assert(json_is_null(j));
     json_decref(j);
     ebf_kv_free(&kv);
+}
+END_TEST
+
+/* The Prometheus gauges of the view: the live SFC set, each SFC's share
+ * and state, the largest replay buffer's level and peak, exactly. */
+START_TEST(test_prom)
+{
+    struct ebf_kv a, b, s;
+    struct farm_fo_view v;
+    char buf[2048];
+
+    farm(&v, &a, &b, &s);
+    FILE *f = fmemopen(buf, sizeof(buf), "w");
+    farm_fo_view_prom(f, &v, "demo");
+    fclose(f);
+    ck_assert_str_eq(buf,
+        "# HELP ebfarm_farm_sfcs_live SFCs that take a share of the events now (failover on).\n"
+        "# TYPE ebfarm_farm_sfcs_live gauge\n"
+        "ebfarm_farm_sfcs_live{farm=\"demo\"} 1\n"
+        "# HELP ebfarm_farm_sfc_share The share of the events each SFC takes now: 1/live for a "
+        "live one, 0 for one drained or gone.\n"
+        "# TYPE ebfarm_farm_sfc_share gauge\n"
+        "ebfarm_farm_sfc_share{farm=\"demo\",sfc=\"sfc0\",state=\"live\"} 1\n"
+        "ebfarm_farm_sfc_share{farm=\"demo\",sfc=\"sfc1\",state=\"drained\"} 0\n"
+        "ebfarm_farm_sfc_share{farm=\"demo\",sfc=\"sfc2\",state=\"gone\"} 0\n"
+        "# HELP ebfarm_farm_replay_held_bytes The largest readout's replay buffer level, bytes.\n"
+        "# TYPE ebfarm_farm_replay_held_bytes gauge\n"
+        "ebfarm_farm_replay_held_bytes{farm=\"demo\"} 2000000\n"
+        "# HELP ebfarm_farm_replay_peak_bytes The largest readout's replay buffer peak, bytes.\n"
+        "# TYPE ebfarm_farm_replay_peak_bytes gauge\n"
+        "ebfarm_farm_replay_peak_bytes{farm=\"demo\"} 2500000\n");
+    ebf_kv_free(&a);
+    ebf_kv_free(&b);
+    ebf_kv_free(&s);
 }
 END_TEST
 
@@ -124,6 +159,7 @@ Suite *farm_fo_view_suite(void)
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_view);
     tcase_add_test(tc, test_off);
+    tcase_add_test(tc, test_prom);
     suite_add_tcase(s, tc);
     return s;
 }

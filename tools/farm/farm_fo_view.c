@@ -186,3 +186,29 @@ json_t *farm_fo_view_json(const struct farm_fo_view *v)
                      "replay_held_bytes", jout_u64(v->held_bytes), "replay_peak_bytes",
                      jout_u64(v->peak_bytes));
 }
+
+/* One farm-wide gauge: its HELP, TYPE and value. */
+static void prom_gauge(FILE *out, const char *name, const char *help, const char *farm,
+                       uint64_t v)
+{
+    fprintf(out, "# HELP ebfarm_farm_%s %s\n# TYPE ebfarm_farm_%s gauge\n"
+            "ebfarm_farm_%s{farm=\"%s\"} %" PRIu64 "\n", name, help, name, name, farm, v);
+}
+
+void farm_fo_view_prom(FILE *out, const struct farm_fo_view *v, const char *farm)
+{
+    if (!v->on)
+        return;
+    prom_gauge(out, "sfcs_live", "SFCs that take a share of the events now (failover on).",
+               farm, v->n_live);
+    fprintf(out, "# HELP ebfarm_farm_sfc_share The share of the events each SFC takes now: "
+            "1/live for a live one, 0 for one drained or gone.\n"
+            "# TYPE ebfarm_farm_sfc_share gauge\n");
+    for (unsigned k = 0; k < v->n_sfcs; k++)
+        fprintf(out, "ebfarm_farm_sfc_share{farm=\"%s\",sfc=\"%s\",state=\"%s\"} %.6g\n", farm,
+                v->sfc[k].name, state_name(v->sfc[k].state), v->sfc[k].share);
+    prom_gauge(out, "replay_held_bytes", "The largest readout's replay buffer level, bytes.",
+               farm, v->held_bytes);
+    prom_gauge(out, "replay_peak_bytes", "The largest readout's replay buffer peak, bytes.",
+               farm, v->peak_bytes);
+}

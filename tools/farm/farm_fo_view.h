@@ -72,6 +72,16 @@ void farm_fo_view_text(FILE *out, const struct farm_fo_view *v, const char *lead
  * wrapped as the summary's other sections are; nothing when off. */
 void farm_fo_view_summary(FILE *out, const struct farm_fo_view *v);
 
+/*
+ * The view as Prometheus gauges of farm (text exposition format 0.0.4),
+ * when on: ebfarm_farm_sfcs_live; ebfarm_farm_sfc_share{sfc,state} for
+ * each SFC (state live, drained or gone; share 0 unless live);
+ * ebfarm_farm_replay_held_bytes and ebfarm_farm_replay_peak_bytes (the
+ * largest readout's; each readout's own are its ebfarm_replay_*_bytes_total).
+ * Nothing when off.
+ */
+void farm_fo_view_prom(FILE *out, const struct farm_fo_view *v, const char *farm);
+
 /* The view as a JSON object, or JSON null when off (NULL: no memory). */
 json_t *farm_fo_view_json(const struct farm_fo_view *v);
 

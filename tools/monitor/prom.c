@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "farm_fo_view.h"
 #include "farm_state.h"
 #include "promtext.h"
 #include "snapsub.h"
@@ -154,6 +155,23 @@ static int listen_on(const char *addr, char *err, size_t len)
     return fd;
 }
 
+/* The farm's failover gauges (farm_fo_view_prom) from the n processes'
+ * latest snapshots, a stale one counting as gone (as top does); nothing
+ * when failover is off. */
+static void failover_gauges(FILE *m, const struct prom_proc *p, unsigned n, const char *farm)
+{
+    struct farm_fo_view v;
+
+    farm_fo_view_init(&v);
+    for (unsigned i = 0; i < n; i++) {
+        int role = !strcmp(p[i].component, "sfc") ? FARM_SFC
+                   : !strcmp(p[i].component, "readout") ? FARM_READOUT : FARM_NODE;
+        farm_fo_view_snapshot(&v, (enum farm_role)role, p[i].process, p[i].up ? p[i].snap : NULL);
+    }
+    farm_fo_view_end(&v);
+    farm_fo_view_prom(m, &v, farm);
+}
+
 /* The exposition of every process's latest snapshot, in a malloc'd string. */
 static char *exposition(const struct snapsub *ss, const char *farm, size_t *len)
 {
@@ -175,6 +193,7 @@ static char *exposition(const struct snapsub *ss, const char *farm, size_t *len)
             "is down: the alerts on processes apply only while it is 1.\n"
             "# TYPE ebfarm_farm_up gauge\nebfarm_farm_up{farm=\"%s\"} %d\n", farm,
             access(state_path, F_OK) == 0);
+    failover_gauges(m, p, ss->n, farm);
     int rc = prom_render(m, p, ss->n);
     fclose(m);
     if (rc == -ENOMEM) {
