@@ -70,8 +70,8 @@ static int tell_all(const struct farm_state *st, int *use, uint64_t *at, uint64_
                                     sizeof(e));
         int in_run = 0;
         uint64_t next = next_of(r, &in_run);
-        if (r && !r->ok && in_run && next > want)
-            want = next + margin;
+        if (r && !r->ok && in_run && next > *at)   /* it began *at already */
+            want = next + margin > want ? next + margin : want;
         else if (!r || !r->ok)
             use[i] = 0;         /* gone, or its run ended: the stop names it */
         if (r)
