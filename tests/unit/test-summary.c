@@ -196,6 +196,41 @@ START_TEST(test_text_parts)
 }
 END_TEST
 
+/* The common end: a line when the staged stop cut the run short, every
+ * readout at one id, or each by name when they differ; none when
+ * run.events ended the run (stop_at at or above it). */
+START_TEST(test_text_stop_at)
+{
+    static const uint64_t at[][2] = {{8550, 8550}, {8550, 8551}, {1000, 1000}};
+    static const char *const want[] = {
+        "\n  stop     every readout ended before event 8550 (the staged stop's common end)\n",
+        "\n  stop     readouts ended before: ro0 8550, ro1 8551\n",
+        NULL,
+    };
+
+    for (unsigned k = 0; k < 3; k++) {
+        struct farm_result r;
+        struct farm_conf c;
+
+        farm_conf_default(&c);
+        c.events = k == 2 ? 1000 : 0;
+        farm_of(&r);
+        r.n_ro = 2;
+        for (unsigned i = 0; i < 2; i++) {
+            snprintf(r.ro[i].name, sizeof(r.ro[i].name), "ro%u", i);
+            put(&r.ro[i].kv, "stop_at", at[k][i]);
+        }
+        char *t = text_of(&c, &r, 0);
+        if (want[k])
+            ck_assert_msg(strstr(t, want[k]) != NULL, "%u: %s", k, t);
+        else
+            ck_assert_msg(strstr(t, "\n  stop ") == NULL, "%u: %s", k, t);
+        free(t);
+        farm_result_free(&r);
+    }
+}
+END_TEST
+
 START_TEST(test_text_faults)
 {
     struct farm_result r;
@@ -596,6 +631,7 @@ Suite *summary_suite(void)
     tcase_add_test(tc, test_text_names_nodes);
     tcase_add_test(tc, test_text_parts);
     tcase_add_test(tc, test_text_faults);
+    tcase_add_test(tc, test_text_stop_at);
     tcase_add_test(tc, test_json_names_nodes);
     tcase_add_test(tc, test_json_parts);
     tcase_add_test(tc, test_run_identity);

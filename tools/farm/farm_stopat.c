@@ -109,3 +109,31 @@ int farm_stop_at(const struct farm_state *st, uint64_t *at)
         }
     return -1;
 }
+
+void farm_stop_at_text(FILE *out, const struct farm_result *r, uint64_t events)
+{
+    uint64_t at[FF_MAX_READOUTS], first = 0;
+    int same = 1;
+
+    for (unsigned i = 0; i < r->n_ro; i++) {
+        at[i] = r->ro[i].gone ? 0 : ebf_kv_u64(&r->ro[i].kv, "stop_at", 0);
+        if (events && at[i] >= events)
+            at[i] = 0;          /* run.events ended it, not the stop */
+        if (!at[i])
+            continue;
+        same &= !first || at[i] == first;
+        first = first ? first : at[i];
+    }
+    if (!first)
+        return;
+    if (same) {
+        fprintf(out, "  stop     every readout ended before event %" PRIu64 " (the staged "
+                "stop's common end)\n", first);
+        return;
+    }
+    fprintf(out, "  stop     readouts ended before:");
+    for (unsigned i = 0, k = 0; i < r->n_ro; i++)
+        if (at[i])
+            fprintf(out, "%s %s %" PRIu64, k++ ? "," : "", r->ro[i].name, at[i]);
+    fputc('\n', out);
+}

@@ -4,6 +4,7 @@
 #define FARM_STOPAT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "farm_types.h"
 
@@ -28,5 +29,16 @@
 #define FARM_STOPAT_TRIES 6
 
 int farm_stop_at(const struct farm_state *st, uint64_t *at);
+
+/*
+ * The summary's line for a run the common end cut short (a readout's
+ * stop_at counter above 0 and below events, the run's events; events 0:
+ * until stopped): "  stop     every readout ended before event X (the
+ * staged stop's common end)", or when the readouts' ends differ (one was
+ * left out) each by name: "  stop     readouts ended before: ro0 X, ro1
+ * Y". Gone readouts are left out; nothing when no readout was cut short.
+ */
+struct farm_result;
+void farm_stop_at_text(FILE *out, const struct farm_result *r, uint64_t events);
 
 #endif /* FARM_STOPAT_H */

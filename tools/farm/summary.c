@@ -9,6 +9,7 @@
 #include "ebf_hist.h"
 #include "farm_fo_view.h"
 #include "farm_runid.h"
+#include "farm_stopat.h"
 #include "ledger_json.h"
 #include "node_stats.h"
 #include "placement.h"
@@ -369,6 +370,7 @@ void summary_text(FILE *out, const struct farm_conf *c, const struct farm_result
     run_text(out, &r->id);
     placement_text(out, r);
     processes_text(out, c, r);
+    farm_stop_at_text(out, r, c->events);
     ledger_text(out, r, l);
     struct farm_fo_view fo;
     farm_fo_view_result(&fo, r);
