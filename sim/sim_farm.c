@@ -170,6 +170,10 @@ static void fault(struct sim_farm *f, const struct sim_fault *x)
     case SIM_FAULT_NODE_RESTART:
         sim_node_restart(f, x->target);
         break;
+    case SIM_FAULT_SFC_DRAIN:
+    case SIM_FAULT_SFC_UNDRAIN:
+        sim_fo_drain(f, x->target, x->kind == SIM_FAULT_SFC_DRAIN);
+        break;
     case SIM_FAULT_LINK_LOSS:
         f->src[x->target].down_from = f->now;
         f->src[x->target].down_until = f->now + len;

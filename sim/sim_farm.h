@@ -94,6 +94,9 @@ struct sim_result {
     uint64_t freed_by_restart;   /* events sent to an SFC before its restart that its new
                                   * incarnation's release frames freed unreplayed (its
                                   * old one had decided some: the rest are unaccounted) */
+    uint64_t joins, leaves;      /* joins and leaves the readouts applied (13.5) */
+    uint64_t join_at, leave_at;  /* the last join and leave ids announced (0: none) */
+    uint64_t joined_decided;     /* acks SFCs took of ids at or above their own join id */
     /* The simulator itself */
     uint64_t sim_events;
     uint64_t queue_peak;         /* most events queued at once */

@@ -49,6 +49,17 @@ enum sim_kind {
                                   * t0: its trigger, x: its replay record */
 };
 
+/* The record of an SFC's incarnations that are gone (died, or restarted):
+ * what ledger_replay.c reads of a gone SFC, from its nodes and by 13.6
+ * (sim_ledger_retire). */
+struct sim_gone {
+    int on;                      /* some incarnation is gone */
+    uint64_t accepted, rejected; /* its nodes' decisions of record (below its X) */
+    uint64_t lost[SIM_LOST_MAX]; /* its named losses before it went */
+    uint64_t digest;             /* ebf_mix64 over the ids of both */
+    struct ebf_idset ids;        /* and their records */
+};
+
 /* Failover state of one SFC (docs/protocol.md 13; sim/sim_fo.c). */
 struct sim_sfc_fo {
     struct sfc_lowmark *lowmark; /* the table's held ids (sfc_evtab_conf.lowmark) */
@@ -61,6 +72,12 @@ struct sim_sfc_fo {
     uint64_t replay_acked;       /* acks it took of replayed events */
     uint64_t replay_acked_digest;
     uint64_t restarted_at;       /* its last restart (sfc_restart), 0: none */
+    uint64_t heard_max;          /* 1 + the highest id heard from any source */
+    uint64_t heard_at;           /* when heard_max last grew, ps */
+    uint64_t join_id;            /* its last join id (restart, undrain); 0: none */
+    uint64_t ann_at;             /* the join or leave id of its last frame (its flags
+                                  * travel with the frame, EV_RELEASE_RO's x) */
+    struct sim_gone gone;        /* its past incarnations, and itself once dead */
 };
 
 /* A decision a node made at or above its SFC's accepted low of the time:
@@ -229,7 +246,16 @@ void sim_fo_replay_due(struct sim_farm *f, const struct sim_ev *ev);
 void sim_fo_lost(struct sim_farm *f, uint64_t id);
 void sim_fo_decided(struct sim_farm *f, uint32_t node, uint64_t id, int accept);
 
+/* An SFC's join or leave is announced (faults sfc_drain, sfc_undrain). */
+void sim_fo_drain(struct sim_farm *f, uint32_t k, int drain);
+
 /* sim_ledger.c */
 void sim_ledger_close(struct sim_farm *f);
+/* SFC k's present incarnation is gone (it died, or restarts now): what
+ * its nodes decided below the highest low the readouts accepted from it
+ * is of record and its named losses stay; their decisions at or above it
+ * were replayed (counted as redecided). Folded into its sim_gone, and
+ * its own and its nodes' counters start again from nothing. */
+void sim_ledger_retire(struct sim_farm *f, uint32_t k);
 
 #endif /* SIM_FARM_PRIVATE_H */

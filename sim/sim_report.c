@@ -85,11 +85,13 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
                 (uintmax_t)r->l.replay_acked, r->recovered_s, (uintmax_t)r->l.redecided,
                 (uintmax_t)r->replay_peak_bytes, (uintmax_t)r->replay_peak_events, c->replay_mb,
                 r->replay_held_s, (uintmax_t)r->replay_dropped);
-    if (c->failover && r->sfc_restarts)
-        fprintf(out, "  restart   %ju SFCs started again before they were declared dead: %ju "
-                "events sent before freed unreplayed by their new incarnations' release "
-                "frames\n",
-                (uintmax_t)r->sfc_restarts, (uintmax_t)r->freed_by_restart);
+    if (c->failover && (r->sfc_restarts || r->joins || r->leaves))
+        fprintf(out, "  join      %ju SFCs restarted (%ju events sent before freed unreplayed "
+                "by a new incarnation); %ju leaves and %ju joins applied (last leave id %ju, "
+                "join id %ju), %ju events decided by an SFC from its join id on\n",
+                (uintmax_t)r->sfc_restarts, (uintmax_t)r->freed_by_restart,
+                (uintmax_t)r->leaves, (uintmax_t)r->joins, (uintmax_t)r->leave_at,
+                (uintmax_t)r->join_at, (uintmax_t)r->joined_decided);
     if (c->ack_port)
         fprintf(out, "  acks      through the SFCs' switch ports: %ju dropped\n",
                 (uintmax_t)r->ack_drops);
@@ -149,7 +151,8 @@ static json_t *json_net(const struct sim_result *r)
 
 static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
 {
-    return json_pack("{s:f,s:f,s:I,s:I,s:f,s:f,s:I,s:I,s:f,s:I,s:I,s:I,s:f,s:f,s:I,s:I,s:I}",
+    return json_pack("{s:f,s:f,s:I,s:I,s:f,s:f,s:I,s:I,s:f,s:I,s:I,s:I,s:f,s:f,s:I,s:I,s:I,"
+                     "s:I,s:I,s:I,s:I,s:I}",
                      "release_ms", c->release_ms, "sfc_dead_ms", c->sfc_dead_ms,
                      "release_frames", (json_int_t)r->release_frames,
                      "sfc_deaths", (json_int_t)r->sfc_deaths, "died_s", r->died_s,
@@ -161,7 +164,10 @@ static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
                      "replay_mb", c->replay_mb, "replay_held_s", r->replay_held_s,
                      "replay_dropped", (json_int_t)r->replay_dropped,
                      "sfc_restarts", (json_int_t)r->sfc_restarts,
-                     "freed_by_restart", (json_int_t)r->freed_by_restart);
+                     "freed_by_restart", (json_int_t)r->freed_by_restart,
+                     "joins", (json_int_t)r->joins, "leaves", (json_int_t)r->leaves,
+                     "join_at", (json_int_t)r->join_at, "leave_at", (json_int_t)r->leave_at,
+                     "joined_decided", (json_int_t)r->joined_decided);
 }
 
 int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,

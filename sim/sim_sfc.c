@@ -275,6 +275,8 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
     s->incomplete += e->incomplete;
     s->acked_digest += ebf_mix64(ev->arg);
     ebf_idset_add(&s->acked_ids, ev->arg);
+    if (f->c->failover && s->fo.join_id && ev->arg >= s->fo.join_id)
+        f->r->joined_decided++;
     if (f->c->failover && s->fo.replayed[slot]) {
         s->fo.replayed[slot] = 0;
         s->fo.replay_acked++;
@@ -393,16 +395,17 @@ static void declare(struct sim_farm *f, uint32_t node)
     dispatch(f, k);
 }
 
-/* SFC k starts again (sfc_restart): a new process, so an empty table,
- * fresh credits, a new epoch of release frames (sim_fo_sfc_restart); what
- * it acked and lost before stays on record. When the readouts declared it
- * dead it stays out (the daemons have no join yet): it stays dead here. */
+/* SFC k starts again (sfc_restart), as `ebfarm restart` does it: a new
+ * process, so an empty table, fresh credits, a new epoch of release
+ * frames announcing a join (sim_fo_sfc_restart); its old incarnation is
+ * gone (sim_ledger_retire). The readouts route around it (a new epoch
+ * while routed to is a death, 13.4) and take it back from the join id. */
 void sim_sfc_restart(struct sim_farm *f, uint32_t k)
 {
     struct sim_sfc *s = &f->sfc[k];
     char err[128];
 
-    if (!s->dead || (f->ro.view.out >> k & 1))
+    if (!s->dead)
         return;
     sfc_evtab_destroy(s->tab);
     sfc_credit_destroy(s->credit);
