@@ -251,10 +251,11 @@ void sim_fo_replay_due(struct sim_farm *f, const struct sim_ev *ev)
 
 void sim_fo_poll(struct sim_farm *f)
 {
-    uint64_t died = ro_failover_poll(&f->ro.view, NS(f->now));
+    struct ebf_places died;
+    uint32_t n = ro_failover_poll(&f->ro.view, NS(f->now), &died);
 
-    for (uint32_t p = 0; died && p < f->c->sfcs; p++) {
-        if (!(died >> p & 1))
+    for (uint32_t p = 0; n && p < f->c->sfcs; p++) {
+        if (!ebf_places_has(&died, p))
             continue;
         f->r->sfc_deaths++;
         if (f->r->detected_s < 0)

@@ -294,18 +294,18 @@ START_TEST(test_sfc_drain)
 }
 END_TEST
 
-/* Failover names at most 64 SFCs (the readouts' dead set). */
+/* Failover names at most 256 SFCs (the readouts' dead set). */
 START_TEST(test_conf)
 {
     struct sim_conf c;
     char err[512];
 
     base(&c, 1);
-    ck_assert_int_eq(sim_conf_set(&c, "sfcs", "65", err, sizeof(err)), 0);
+    ck_assert_int_eq(sim_conf_set(&c, "sfcs", "257", err, sizeof(err)), 0);
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
-    ck_assert_str_eq(err, "key 'sim.failover': 65 SFCs are more than the 64 places a readout's "
-                          "dead set can name (EBF_ROUTE_MAX, docs/protocol.md 13.1)");
-    ck_assert_int_eq(sim_conf_set(&c, "sfcs", "64", err, sizeof(err)), 0);
+    ck_assert_str_eq(err, "key 'sim.failover': 257 SFCs are more than the 256 places a "
+                          "readout's dead set can name (EBF_ROUTE_MAX, docs/protocol.md 13.1)");
+    ck_assert_int_eq(sim_conf_set(&c, "sfcs", "256", err, sizeof(err)), 0);
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), 0);
     ck_assert_int_eq(sim_conf_set(&c, "sfc_dead_ms", "5", err, sizeof(err)), 0);
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
