@@ -61,6 +61,7 @@ static const struct key keys[] = {
     DBL(replay_gap_us, 0, 1e6),
     U32(replay_interleave, 0, 1),
     U32(ack_port, 0, 1),
+    U32(rx_ring, 0, 1 << 20),
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -74,7 +75,7 @@ void sim_conf_defaults(struct sim_conf *c)
         .ro_frame_ns = 100, .sfc_frame_ns = 100, .sfc_event_ns = 500,
         .trigger = SIM_DIST_EXP, .trigger_us = 1000, .trigger_sigma = 0.5, .accept = 0.1,
         .credits = 8, .capacity = 1024, .timeout_ms = 100, .node_timeout_ms = 300,
-        .sfc_timeout_ms = 1000, .throttle_on = 0.75, .throttle_off = 0.5, .seed = 1,
+        .sfc_timeout_ms = 1000, .throttle_on = 0.75, .throttle_off = 0.5, .rx_ring = 1024, .seed = 1,
         .duration_s = 1, .drain_s = 2, .release_ms = 10, .sfc_dead_ms = 100,
         .replay_mb = 32,
     };

@@ -71,6 +71,8 @@ struct sim_conf {
     double replay_gap_us;        /* failover: replayed events this far apart (0: back to back) */
     uint32_t replay_interleave;  /* failover: 1: paced replays go between new events */
     uint32_t ack_port;           /* 1: acks take the SFC's switch port (can drop) */
+    uint32_t rx_ring;            /* an SFC's receive descriptors while its intake pauses
+                                  * (0: no intake pause) */
     unsigned n_faults;
     struct sim_fault fault[SIM_MAX_FAULTS];
 };

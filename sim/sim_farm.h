@@ -70,6 +70,9 @@ struct sim_result {
     uint64_t timed_out;          /* events that timed out building */
     uint64_t stale_pieces;       /* refused: older than the SFC's done window */
     uint64_t throttle_on;        /* throttle transitions to on, all SFCs */
+    uint64_t intake_pauses;      /* times an SFC stopped reading its port (intake pause) */
+    uint64_t rx_missed;          /* frames that found an SFC's receive ring full */
+    uint32_t rx_ring_peak;       /* most frames an SFC's receive ring held */
     double held_s;               /* the readouts were held this long */
     uint32_t port_peak;          /* most bytes any SFC port held */
     uint64_t port_peak_sum;      /* sum over SFC ports of their peaks */

@@ -14,6 +14,7 @@
 #include "sfc_lowmark.h"
 #include "sfc_release.h"
 #include "sfc_stats.h"
+#include "sfc_throttle.h"
 #include "sim_evq.h"
 #include "sim_farm.h"
 #include "sim_port.h"
@@ -94,9 +95,10 @@ struct sim_sfc {
     struct sim_port uplink;      /* its own link toward the switch */
     uint64_t cpu_busy;           /* its data-plane lcore is busy until */
     uint64_t busy_ps;            /* and was busy this long in all */
-    uint32_t on_events;          /* throttle: fill on, fill off (events held) */
-    uint32_t off_events;
-    int throttle_want;
+    struct sfc_throttle thr;     /* its throttle (sim_intake.c) */
+    uint32_t max_frames;         /* its table's frame records */
+    struct sim_ev *rxq;          /* its receive ring while intake pauses (rx_ring) */
+    uint32_t rxq_head, rxq_n;
     int heard_on;                /* the readouts heard its throttle on */
     int dead, given_up;
     uint64_t died_at;
@@ -208,6 +210,16 @@ void sim_sfc_die(struct sim_farm *f, uint32_t k);
 void sim_sfc_restart(struct sim_farm *f, uint32_t k);
 void sim_sfc_leftovers(struct sim_farm *f, uint32_t k);
 uint32_t sim_sfc_held(const struct sim_farm *f, uint32_t k);
+
+/* sim_intake.c: the throttle and the intake pause */
+/* SFC k's throttle (sfc_throttle) and receive ring; 0 or -ENOMEM. */
+int sim_intake_init(struct sim_farm *f, uint32_t k, uint32_t max_frames);
+void sim_intake_fini(struct sim_farm *f, uint32_t k);
+int sim_intake_allowed(const struct sim_farm *f, uint32_t k);
+void sim_intake_hold(struct sim_farm *f, uint32_t k, const struct sim_ev *ev);
+int sim_intake_next(struct sim_farm *f, uint32_t k, struct sim_ev *ev);
+void sim_intake_flush(struct sim_farm *f, uint32_t k);
+void sim_intake_throttle(struct sim_farm *f, uint32_t k);
 
 /* sim_node.c */
 void sim_node_event(struct sim_farm *f, const struct sim_ev *ev);

@@ -68,8 +68,10 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
             (uintmax_t)ebf_hist_quantile(&r->port_occ, 0.999), r->evtab_peak, c->capacity,
             100 * r->sfc_busy_max);
     fprintf(out, "  throttle  on %ju times, readouts held %.3f s; %ju events timed out building, "
-            "%ju pieces older than the done window\n", (uintmax_t)r->throttle_on, r->held_s,
-            (uintmax_t)r->timed_out, (uintmax_t)r->stale_pieces);
+            "%ju pieces older than the done window; intake paused %ju times (receive ring "
+            "peak %u of %u frames, %ju missed)\n", (uintmax_t)r->throttle_on, r->held_s,
+            (uintmax_t)r->timed_out, (uintmax_t)r->stale_pieces, (uintmax_t)r->intake_pauses,
+            r->rx_ring_peak, c->rx_ring, (uintmax_t)r->rx_missed);
     fprintf(out, "  latency   trigger to ack: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms "
             "(%ju events)\n", ms(r, 0.5), ms(r, 0.9), ms(r, 0.99),
             (double)r->latency_ns.max / 1e6, (uintmax_t)r->latency_ns.count);
@@ -136,7 +138,7 @@ static json_t *json_farm(const char *farm, const struct sim_conf *c, const struc
 
 static json_t *json_net(const struct sim_result *r)
 {
-    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I,s:i,s:I,s:f,s:I,s:I}",
+    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I,s:i,s:I,s:f,s:I,s:I,s:I,s:I,s:i}",
                      "frames", (json_int_t)r->frames, "switch_drops", (json_int_t)r->switch_drops,
                      "link_lost", (json_int_t)r->link_lost,
                      "sfc_gone_frames", (json_int_t)r->sfc_gone_frames,
@@ -146,7 +148,9 @@ static json_t *json_net(const struct sim_result *r)
                      "port_peak_sum_bytes", (json_int_t)r->port_peak_sum,
                      "evtab_peak", (int)r->evtab_peak, "throttle_on", (json_int_t)r->throttle_on,
                      "held_s", r->held_s, "timed_out", (json_int_t)r->timed_out,
-                     "stale_pieces", (json_int_t)r->stale_pieces);
+                     "stale_pieces", (json_int_t)r->stale_pieces,
+                     "intake_pauses", (json_int_t)r->intake_pauses,
+                     "rx_missed", (json_int_t)r->rx_missed, "rx_ring_peak", (int)r->rx_ring_peak);
 }
 
 static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
