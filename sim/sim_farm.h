@@ -100,6 +100,8 @@ struct sim_result {
     uint64_t joins, leaves;      /* joins and leaves the readouts applied (13.5) */
     uint64_t join_at, leave_at;  /* the last join and leave ids announced (0: none) */
     uint64_t joined_decided;     /* acks SFCs took of ids at or above their own join id */
+    uint64_t prejoin_pieces;     /* pieces a restarted SFC refused below its join id, not
+                                  * replayed (the readouts replay those events elsewhere) */
     /* The simulator itself */
     uint64_t sim_events;
     uint64_t queue_peak;         /* most events queued at once */

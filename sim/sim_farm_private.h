@@ -120,6 +120,12 @@ struct sim_node {
     uint64_t accepted, rejected;
     struct ebf_idset ack_ids;    /* the acks it sent */
     uint64_t ack_digest;         /* sum of ebf_mix64 over them */
+    uint64_t *taken;             /* ids its SFC took back from it (declared dead) */
+    uint32_t n_taken, cap_taken;
+    uint64_t dup_accepted, dup_rejected;    /* its decisions of ids taken back: the
+                                             * event went to another node too */
+    uint64_t dup_digest;
+    struct ebf_idset dup_ids;
     struct sim_late_dec *late;   /* failover: its decisions at or above its SFC's low */
     uint32_t n_late, cap_late;
 };
@@ -226,6 +232,9 @@ void sim_node_event(struct sim_farm *f, const struct sim_ev *ev);
 void sim_node_done(struct sim_farm *f, const struct sim_ev *ev);
 void sim_node_stall(struct sim_farm *f, uint32_t node, uint64_t from, uint64_t len);
 void sim_node_restart(struct sim_farm *f, uint32_t node);
+/* Its SFC took event id back from node (declared dead): a decision of it
+ * there is a duplicate (the event went to another node). */
+void sim_node_taken(struct sim_farm *f, uint32_t node, uint64_t id);
 
 /* sim_fo.c: failover (on with c->failover) */
 /* The readouts' view and replay buffer, the first poll; 0, -EINVAL or

@@ -51,6 +51,8 @@ static void node_reset(struct sim_node *x)
     x->accepted = x->rejected = 0;
     ebf_idset_init(&x->ack_ids);
     x->ack_digest = 0;
+    x->dup_accepted = x->dup_rejected = x->dup_digest = 0;
+    ebf_idset_init(&x->dup_ids);
     x->n_late = 0;
 }
 
@@ -71,7 +73,11 @@ static void sfc_reset(struct sim_sfc *s)
 /*
  * docs/protocol.md 13.6, as tools/farm/ledger_replay.c takes it from a
  * gone SFC's nodes (dead_node there: their acks minus their record at or
- * above X): X is the highest low the readouts accepted from the
+ * above X), less their decisions of events their SFC had taken back from
+ * them (declared dead, then awake: the event went to another node too;
+ * ledger_replay.c takes every node's acks and would count it twice, unit
+ * test sim_fo test_sfc_restart): X is the highest low the
+ * readouts accepted from the
  * incarnation. Its nodes' decisions below X are of record (the readouts
  * released those ids: not replayed); those at or above X were replayed
  * and decided again by a survivor, or by its own next incarnation once
@@ -92,10 +98,11 @@ void sim_ledger_retire(struct sim_farm *f, uint32_t k)
     g->on = 1;
     for (uint32_t n = k * f->c->nodes_per_sfc; n < (k + 1) * f->c->nodes_per_sfc; n++) {
         struct sim_node *x = &f->node[n];
-        g->accepted += x->accepted;
-        g->rejected += x->rejected;
+        g->accepted += x->accepted - x->dup_accepted;
+        g->rejected += x->rejected - x->dup_rejected;
         ebf_idset_merge(&g->ids, &x->ack_ids, 1);
-        g->digest += x->ack_digest;
+        ebf_idset_merge(&g->ids, &x->dup_ids, -1);
+        g->digest += x->ack_digest - x->dup_digest;
         for (uint32_t i = 0; i < x->n_late; i++) {
             if (x->late[i].id < x_low)
                 continue;

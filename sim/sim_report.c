@@ -90,10 +90,12 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
     if (c->failover && (r->sfc_restarts || r->joins || r->leaves))
         fprintf(out, "  join      %ju SFCs restarted (%ju events sent before freed unreplayed "
                 "by a new incarnation); %ju leaves and %ju joins applied (last leave id %ju, "
-                "join id %ju), %ju events decided by an SFC from its join id on\n",
+                "join id %ju), %ju events decided by an SFC from its join id on, %ju pieces "
+                "refused below it\n",
                 (uintmax_t)r->sfc_restarts, (uintmax_t)r->freed_by_restart,
                 (uintmax_t)r->leaves, (uintmax_t)r->joins, (uintmax_t)r->leave_at,
-                (uintmax_t)r->join_at, (uintmax_t)r->joined_decided);
+                (uintmax_t)r->join_at, (uintmax_t)r->joined_decided,
+                (uintmax_t)r->prejoin_pieces);
     if (c->ack_port)
         fprintf(out, "  acks      through the SFCs' switch ports: %ju dropped\n",
                 (uintmax_t)r->ack_drops);
@@ -156,7 +158,7 @@ static json_t *json_net(const struct sim_result *r)
 static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
 {
     return json_pack("{s:f,s:f,s:I,s:I,s:f,s:f,s:I,s:I,s:f,s:I,s:I,s:I,s:f,s:f,s:I,s:I,s:I,"
-                     "s:I,s:I,s:I,s:I,s:I}",
+                     "s:I,s:I,s:I,s:I,s:I,s:I}",
                      "release_ms", c->release_ms, "sfc_dead_ms", c->sfc_dead_ms,
                      "release_frames", (json_int_t)r->release_frames,
                      "sfc_deaths", (json_int_t)r->sfc_deaths, "died_s", r->died_s,
@@ -171,7 +173,8 @@ static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
                      "freed_by_restart", (json_int_t)r->freed_by_restart,
                      "joins", (json_int_t)r->joins, "leaves", (json_int_t)r->leaves,
                      "join_at", (json_int_t)r->join_at, "leave_at", (json_int_t)r->leave_at,
-                     "joined_decided", (json_int_t)r->joined_decided);
+                     "joined_decided", (json_int_t)r->joined_decided,
+                     "prejoin_pieces", (json_int_t)r->prejoin_pieces);
 }
 
 int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,

@@ -204,6 +204,10 @@ static void take(struct sim_farm *f, uint32_t k, const struct sim_ev *ev)
 
     if (f->c->failover)
         sim_fo_frag(f, k, h.source, ev->arg, ev->x);
+    if (f->c->failover && s->fo.restarted_at && ev->arg < s->fo.join_id && !replayed) {
+        f->r->prejoin_pieces++;  /* sent to its old incarnation: replayed elsewhere */
+        return;
+    }
     enum sfc_add_result rc = sfc_evtab_add(s->tab, &h, &piece_marker, 0, f->now, &slot);
     if (replayed && (rc == SFC_ADD_PARTIAL || rc == SFC_ADD_COMPLETE))
         s->fo.replayed[slot] = 1;
@@ -274,6 +278,7 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
     if (slot == SFC_NONE) {      /* its node was declared dead: redispatched */
         s->late++;
         ebf_idset_add(&s->late_ids, ev->arg);
+
         return;
     }
     const struct sfc_event *e = sfc_evtab_event(s->tab, slot);
@@ -402,6 +407,7 @@ static void declare(struct sim_farm *f, uint32_t node)
     for (uint32_t slot = 0; slot < f->c->capacity; slot++) {
         const struct sfc_event *e = sfc_evtab_event(s->tab, slot);
         if (e->state == SFC_EV_SENT && e->node == n) {
+            sim_node_taken(f, node, e->event_id);
             sfc_evtab_requeue(s->tab, slot);
             cnt++;
         }
