@@ -324,6 +324,16 @@ START_TEST(test_conf)
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), 0);
     ck_assert_int_eq(sim_conf_set(&c, "sfc_dead_ms", "5", err, sizeof(err)), 0);
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
+
+    base(&c, 0);                 /* a drain needs failover; a bad target is named */
+    ck_assert_int_eq(sim_conf_fault(&c, "sfc_drain 1 0.5", err, sizeof(err)), 0);
+    ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
+    ck_assert_str_eq(err, "key 'sim.faults[0]': sfc_drain needs sim.failover: 1");
+    base(&c, 1);
+    ck_assert_int_eq(sim_conf_fault(&c, "sfc_undrain 2 0.5", err, sizeof(err)), 0);
+    ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
+    ck_assert_str_eq(err, "key 'sim.faults[0]': SFC 2 does not exist (allowed: 0 to 1)");
+    ck_assert_int_eq(sim_conf_fault(&c, "sfc_drain 1", err, sizeof(err)), -22);
 }
 END_TEST
 
