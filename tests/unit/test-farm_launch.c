@@ -2,6 +2,7 @@
 /* test-farm_launch.c - the scripts that start a process on a remote host (keeper, systemd-run) and the ssh command line, exactly. */
 #include <check.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "farm_host.h"
@@ -36,9 +37,11 @@ START_TEST(unit_script)
     st.host[0].launch = FARM_LAUNCH_UNIT;
     ck_assert_int_eq(farm_launch_script(&st, p, &st.host[0], argv, buf, sizeof(buf)), 0);
     ck_assert_str_eq(buf,
-        "umask 077; mkdir -p '/run/ebfarm/f1' && cd '/run/ebfarm/f1' && systemd-run --quiet "
-        "--collect --service-type=exec --unit=ebfarm-f1-sfc0.service "
-        "-p 'WorkingDirectory=/run/ebfarm/f1' "
+        "umask 077; mkdir -p '/run/ebfarm/f1' && cd '/run/ebfarm/f1' && "
+        "{ systemctl reset-failed ebfarm-f1-sfc0.service 2>/dev/null; true; } && systemd-run "
+        "--quiet --service-type=exec --unit=ebfarm-f1-sfc0.service -p Restart=no "
+        "-p KillSignal=SIGTERM -p TimeoutStopSec=60 -p LimitMEMLOCK=infinity "
+        "-p LimitNOFILE=65536:524288 -p 'WorkingDirectory=/run/ebfarm/f1' "
         "-p 'ExecStopPost=/bin/sh -c \"echo $$EXIT_CODE $$EXIT_STATUS "
         ">/run/ebfarm/f1/exit.unit.sfc0\"' -p 'NetworkNamespacePath=/run/netns/ns1' -- "
         "'/b/sfc/ebfarm-sfc' '--vdev=net_af_packet0,iface=rx' '--' '--name=it'\\''s' "
@@ -91,6 +94,16 @@ START_TEST(ssh_argv)
     ck_assert_uint_eq(farm_host_ssh_argv(&st, &st.host[0], NULL, "true", a, 48), 16);
     ck_assert_uint_eq(farm_host_ssh_argv(&st, &st.host[0], NULL, "true", a, 16), 0);
     ck_assert_str_eq(a[13], "10.64.0.1");
+    /* $EBFARM_SSH_CONFIG: -F FILE first, for ssh hosts only. */
+    setenv("EBFARM_SSH_CONFIG", "/etc/ebfarm/ssh_config", 1);
+    ck_assert_uint_eq(farm_host_ssh_argv(&st, &st.host[0], NULL, "true", a, 48), 18);
+    ck_assert_str_eq(a[1], "-F");
+    ck_assert_str_eq(a[2], "/etc/ebfarm/ssh_config");
+    ck_assert_str_eq(a[15], "10.64.0.1");
+    st.host[0].kind = FF_HOST_NETNS;
+    ck_assert_uint_eq(farm_host_ssh_argv(&st, &st.host[0], NULL, "true", a, 48), 26);
+    ck_assert_str_eq(a[1], "-o");
+    unsetenv("EBFARM_SSH_CONFIG");
 }
 END_TEST
 

@@ -19,10 +19,12 @@
  *   writes how it ended to <run_dir>/exit.<pid> ("exited with status 1",
  *   "killed by SIGKILL"; an exit status above 128 reads as a signal, as sh
  *   reports both alike).
- * - UNIT: systemd-run --unit=ebfarm-<farm>-<name> --collect, where systemd
- *   runs the host (/run/systemd/system exists and systemd-run is there);
- *   logs in the journal; an ExecStopPost writes
- *   <run_dir>/exit.unit.<name> ("exited 1", "killed KILL").
+ * - UNIT: systemd-run --unit=ebfarm-<farm>-<name>, where systemd runs the
+ *   host (/run/systemd/system exists and systemd-run is there), with the
+ *   properties of the templates in systemd/ (Restart=no, LimitNOFILE,
+ *   LimitMEMLOCK, TimeoutStopSec); logs in the journal; an ExecStopPost
+ *   writes <run_dir>/exit.unit.<name> ("exited 1", "killed KILL"). A unit
+ *   that failed stays failed for systemctl until down resets it.
  *
  * $EBFARM_LAUNCH=plain makes every remote host PLAIN; =unit makes it UNIT
  * and refuses a host without systemd.
@@ -76,6 +78,12 @@ int farm_launch_exit_how(const struct farm_state *st, const struct farm_proc *p,
 /* Why p failed, from its log (farm_log_cause): 1 with the text, or 0. */
 int farm_launch_log_cause(const struct farm_state *st, const struct farm_proc *p, char *buf,
                           size_t len);
+
+/* Where an operator reads p's log, for messages: "<run_dir>/<name>.log",
+ * with " on host H" for an ssh host, or "journalctl -u UNIT on host H"
+ * for a unit. */
+void farm_launch_log_where(const struct farm_state *st, const struct farm_proc *p, char *buf,
+                           size_t len);
 
 /* The shell command that prints p's log on its host: cat of the log file,
  * or journalctl -u UNIT for a unit (tail -f / journalctl -f with follow). */
