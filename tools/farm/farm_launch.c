@@ -385,8 +385,8 @@ void farm_launch_kill_all(const struct farm_state *st)
 }
 
 /* What to remove on remote host h: its processes' runtime directories and
- * units, and (unless keep, and not in a namespace of this machine) the run
- * directory. */
+ * units, and (not in a namespace of this machine) the run directory, or
+ * with keep all of it but the logs. */
 static void cleanup_host(const struct farm_state *st, const struct farm_host *h, int keep)
 {
     char *q = malloc(SCRIPT_MAX), unit[128], path[160];
@@ -411,6 +411,13 @@ static void cleanup_host(const struct farm_state *st, const struct farm_host *h,
     if (!keep && h->kind == FF_HOST_SSH) {
         farm_launch_put(q, SCRIPT_MAX, &o, "; rm -rf ");
         farm_sh_quote(q, SCRIPT_MAX, &o, st->run_dir);
+    } else if (h->kind == FF_HOST_SSH) {
+        /* Kept for its logs: without the sockets, exit records and keys,
+         * which made the next up fail (memif: "Address already in use"). */
+        farm_launch_put(q, SCRIPT_MAX, &o, "; find ");
+        farm_sh_quote(q, SCRIPT_MAX, &o, st->run_dir);
+        farm_launch_put(q, SCRIPT_MAX, &o, " -mindepth 1 -maxdepth 1 ! -name '*.log' "
+                        "-exec rm -rf {} + 2>/dev/null");
     }
     char out[512];
     /* Each step may find nothing to remove: only an unreached host fails. */

@@ -94,9 +94,9 @@ void farm_launch_log_cmd(const struct farm_state *st, const struct farm_proc *p,
 void farm_launch_kill_all(const struct farm_state *st);
 
 /* Remove, on every host, the DPDK runtime directory of every process and
- * its unit (UNIT hosts); then, unless keep, the run directory of every
- * ssh host (a namespace shares this machine's); then close the master
- * connections. */
+ * its unit (UNIT hosts); then the run directory of every ssh host (a
+ * namespace shares this machine's), with keep only its sockets, exit
+ * records and keys (the logs stay); then close the master connections. */
 void farm_launch_cleanup(const struct farm_state *st, int keep);
 
 #endif /* FARM_LAUNCH_H */
