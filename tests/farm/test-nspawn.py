@@ -22,13 +22,22 @@
 #   2. the run: events 20000, `stop --json`'s ledger closed, generated 20000 =
 #      accepted + rejected, lost 0; `ebfarm logs sfc0` comes from the journal;
 #   3. node1 killed (SIGKILL): its unit failed (Result=signal,
-#      ExecMainStatus=9), status says EXITED "killed by SIGKILL";
-#   4. `down`: exit 0, no ebfarm unit left on either host (not even failed);
+#      ExecMainStatus=9), status says EXITED "killed by SIGKILL (log:
+#      journalctl -u UNIT on host h-a)"; `ebfarm restart node1` makes its
+#      unit again: active, CONFIGURED, MainPID the pid status shows;
+#   4. `down`: exit 0, no ebfarm unit left on either host (not even failed),
+#      no run directory of the farm, no DPDK runtime directory;
 #   5. the templates: ebfarm-readout@.service installed as the build makes it
-#      for tests, started with an environment file: active, LimitNOFILE
-#      65536:524288 in /proc/PID/limits; SIGKILL: failed with NRestarts=0 (no
-#      restart behind run control); started again and stopped: inactive, the
-#      daemon's staged stop on SIGTERM exits 0.
+#      for tests, started with an environment file: active, its control
+#      socket in its RuntimeDirectory, LimitNOFILE 65536:524288 in
+#      /proc/PID/limits (or the hosts' hard limit where lower: a machine
+#      whose root lacks CAP_SYS_RESOURCE cannot give a container more);
+#      SIGKILL: failed with NRestarts=0 (no restart behind run control);
+#      started again and stopped: inactive, the daemon's staged stop on
+#      SIGTERM exits 0.
+# The containers have what a host's root has and nspawn withholds:
+# CAP_IPC_LOCK (af_packet maps its rings locked) and CAP_NET_ADMIN (the
+# port's MAC is set), and ask for the templates' limits (--rlimit).
 # Nothing is left behind, also on failure or Ctrl-C: containers powered off
 # (killed after 20 s), namespaces and veths deleted, DPDK runtime dirs gone.
 # Exit 77 (with the reason) only when no cached root exists and the Debian
@@ -112,13 +121,18 @@ def build_root(log):
     tmp = ROOT + ".tmp%d" % os.getpid()
     shutil.rmtree(tmp, ignore_errors=True)
     t0 = time.time()
-    p = subprocess.run(["debootstrap", "--variant=minbase", "--include=" + ",".join(PACKAGES),
-                        "bookworm", tmp, url], stdout=log, stderr=subprocess.STDOUT,
-                       timeout=600)
+    try:
+        p = subprocess.run(["debootstrap", "--variant=minbase",
+                            "--include=" + ",".join(PACKAGES), "bookworm", tmp, url],
+                           stdout=log, stderr=subprocess.STDOUT, timeout=900)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     if p.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise RuntimeError("debootstrap from %s failed (exit %d; its log: %s)" %
-                           (url, p.returncode, log.name))
+        log.flush()
+        raise RuntimeError("debootstrap from %s failed (exit %d): %s" % (
+            url, p.returncode, open(log.name).read()[-1500:]))
     os.makedirs(os.path.join(tmp, "root/.ssh"), mode=0o700, exist_ok=True)
     with open(os.path.join(tmp, "etc/ssh/sshd_config.d/ebfarm-test.conf"), "w") as f:
         f.write("PasswordAuthentication no\nUseDNS no\nMaxSessions 64\nMaxStartups 64\n")
@@ -332,9 +346,21 @@ class Farm:
         self.up = False
 
     def ebfarm(self, *args, timeout=180):
+        """Runs `ebfarm ARGS`; on Ctrl-C (which it gets too) it is let finish
+        its own cleanup before the test's."""
         t0 = time.time()
-        p = subprocess.run([EBFARM] + list(args), env=self.env, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, timeout=timeout)
+        child = subprocess.Popen([EBFARM] + list(args), env=self.env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        try:
+            out, err = child.communicate(timeout=timeout)
+        except BaseException:
+            try:
+                child.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.communicate()
+            raise
+        p = subprocess.CompletedProcess(child.args, child.returncode, out, err)
         print("$ ebfarm %s -> %d (%.1f s)\n%s%s" % (" ".join(args), p.returncode,
                                                    time.time() - t0, p.stdout[-3000:],
                                                    p.stderr[-3000:]))
@@ -346,6 +372,13 @@ class Farm:
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            timeout=120)
         return {x["name"]: x for x in json.loads(p.stdout)["processes"]}
+
+    def ssh_dir(self):
+        """The tool's ssh directory of the farm (farm_host_ssh_dir)."""
+        h = 2166136261
+        for c in os.path.join(self.run_dir, self.name).encode():
+            h = ((h ^ c) * 16777619) & 0xffffffff
+        return "/run/ebfarm-ssh/%08x" % h
 
     def unit(self, proc):
         return "ebfarm-%s-%s.service" % (self.name, proc)
@@ -438,6 +471,17 @@ def check_kill(farm, hosts):
           "node1 killed: status %r %r, want EXITED %r" % (x.get("state"), x.get("error"), note))
     others = sorted(n for n, x in farm.status().items() if x.get("state") == "EXITED")
     check(others == ["node1"], "processes EXITED: %r, want ['node1']" % others)
+    # restart: a new unit of the same name (systemd-run refuses a name whose
+    # failed unit is still loaded: up resets it first).
+    r = farm.ebfarm("restart", "node1", "--farm", farm.name)
+    check(r.returncode == 0 and r.stdout.startswith("node1 restarted (it had exited)"),
+          "restart node1: exit %d %r" % (r.returncode, r.stdout))
+    x = farm.status()["node1"]
+    s = show(hosts, "a", farm.unit("node1"), ["ActiveState", "SubState", "MainPID"])
+    got = (x.get("state"), s.get("ActiveState"), s.get("SubState"), s.get("MainPID"))
+    want = ("CONFIGURED", "active", "running", str(x.get("pid")))
+    check(got == want, "node1 restarted: (state, unit state, substate, MainPID) %r, want %r" %
+          (got, want))
 
 
 def check_down(farm, hosts):
@@ -519,14 +563,22 @@ def main():
             print("FAIL: %s is missing: install %s (tools/scripts/packages.txt)" % (
                 tool, "systemd-container" if tool == "systemd-nspawn" else tool))
             sys.exit(1)
-    tmp = tempfile.mkdtemp(prefix="ebf-nsp-")
-    os.chmod(tmp, 0o755)
-    get_root(tmp)
-    hosts, farm = Hosts(tmp), None
     # Ctrl-C (also where the caller left SIGINT ignored) and SIGTERM (meson's
-    # timeout) end the test through the cleanup below.
+    # timeout) end the test through the cleanups below.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
+    tmp = tempfile.mkdtemp(prefix="ebf-nsp-")
+    os.chmod(tmp, 0o755)
+    try:
+        get_root(tmp)
+    except (RuntimeError, subprocess.TimeoutExpired, KeyboardInterrupt) as e:
+        print("FAIL: the hosts' root: %s" % (e or "interrupted"))
+        shutil.rmtree(tmp, ignore_errors=True)
+        sys.exit(1)
+    except SystemExit:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    hosts, farm = Hosts(tmp), None
     t0 = time.time()
     try:
         hosts.make()
@@ -542,7 +594,9 @@ def main():
             check_kill(farm, hosts)
             check_down(farm, hosts)
         check_templates(hosts)
-    except (RuntimeError, subprocess.TimeoutExpired, KeyboardInterrupt) as e:
+    except KeyboardInterrupt:
+        check(False, "interrupted")
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
         check(False, "%s: %s" % (type(e).__name__, e))
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):    # a second one: the cleanup goes on
@@ -551,6 +605,9 @@ def main():
             farm.ebfarm("down", "--farm", farm.name)
         hosts.remove()
         left = hosts.left()
+        if farm and os.path.exists(farm.ssh_dir()):
+            left.append(farm.ssh_dir())
+            shutil.rmtree(farm.ssh_dir(), ignore_errors=True)
         check(left == [], "left behind: %r" % left)
         shutil.rmtree(tmp, ignore_errors=True)
     print("%s in %.0f s" % ("FAILED (%d)" % failed if failed else "passed", time.time() - t0))
