@@ -41,7 +41,7 @@
 # Nothing is left behind, also on failure or Ctrl-C: containers powered off
 # (killed after 20 s), namespaces and veths deleted, DPDK runtime dirs gone.
 # Exit 77 (with the reason) only when no cached root exists and the Debian
-# mirror cannot be reached. Usage: test-nspawn.py SOURCE_DIR BUILD_DIR.
+# mirror ($EBFARM_NSPAWN_MIRROR, else apt's) cannot be reached. Usage: test-nspawn.py SOURCE_DIR BUILD_DIR.
 import fcntl
 import json
 import os
@@ -95,8 +95,10 @@ def skip(why):
 # --- The cached root ---------------------------------------------------------
 
 def mirror():
-    """The machine's configured Debian mirror (the first deb URI of apt's
-    sources that is not the security archive)."""
+    """$EBFARM_NSPAWN_MIRROR, or the machine's configured Debian mirror (the
+    first deb URI of apt's sources that is not the security archive)."""
+    if os.environ.get("EBFARM_NSPAWN_MIRROR"):
+        return os.environ["EBFARM_NSPAWN_MIRROR"].rstrip("/")
     texts = []
     for f in ["/etc/apt/sources.list"] + sorted(
             os.path.join("/etc/apt/sources.list.d", n)
