@@ -2,11 +2,13 @@
 /* test-farm_launch.c - the scripts that start a process on a remote host (keeper, systemd-run) and the ssh command line, exactly. */
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "farm_host.h"
 #include "farm_launch.h"
+#include "farm_launch_private.h"
 
 static struct farm_state st;
 static struct farm_proc *p;
@@ -126,6 +128,33 @@ START_TEST(ssh_dir_and_quote)
 }
 END_TEST
 
+/* The transient units' properties are the templates' in systemd/, each
+ * line KEY=VALUE in every template (a change to one is a change to both). */
+START_TEST(unit_props_are_the_templates)
+{
+    static const char *const names[] = {"readout", "sfc", "node"};
+    char path[512], text[8192];
+
+    for (unsigned t = 0; t < 3; t++) {
+        snprintf(path, sizeof(path), "%s/systemd/ebfarm-%s@.service.in", EBF_SOURCE_ROOT,
+                 names[t]);
+        FILE *f = fopen(path, "r");
+        ck_assert_msg(f != NULL, "%s", path);
+        size_t n = fread(text + 1, 1, sizeof(text) - 2, f);
+        fclose(f);
+        text[0] = '\n';
+        text[n + 1] = '\0';
+        unsigned found = 0;
+        for (const char *const *u = farm_launch_unit_props; *u; u++, found++) {
+            char line[128];
+            snprintf(line, sizeof(line), "\n%s\n", *u);
+            ck_assert_msg(strstr(text, line) != NULL, "%s has no line %s", path, *u);
+        }
+        ck_assert_uint_eq(found, 5);
+    }
+}
+END_TEST
+
 Suite *farm_launch_suite(void);
 
 Suite *farm_launch_suite(void)
@@ -138,6 +167,7 @@ Suite *farm_launch_suite(void)
     tcase_add_test(tc, plain_script);
     tcase_add_test(tc, ssh_argv);
     tcase_add_test(tc, ssh_dir_and_quote);
+    tcase_add_test(tc, unit_props_are_the_templates);
     suite_add_tcase(s, tc);
     return s;
 }
