@@ -47,7 +47,7 @@ START_TEST(unit_script)
         "-p 'ExecStopPost=/bin/sh -c \"echo $$EXIT_CODE $$EXIT_STATUS "
         ">/run/ebfarm/f1/exit.unit.sfc0\"' -p 'NetworkNamespacePath=/run/netns/ns1' -- "
         "'/b/sfc/ebfarm-sfc' '--vdev=net_af_packet0,iface=rx' '--' '--name=it'\\''s' "
-        "&& systemctl show -p MainPID --value ebfarm-f1-sfc0.service");
+        "&& systemctl show -p ExecMainPID --value ebfarm-f1-sfc0.service");
     /* An ssh host's unit runs in the host's own network namespace. */
     st.host[0].kind = FF_HOST_SSH;
     ck_assert_int_eq(farm_launch_script(&st, p, &st.host[0], argv, buf, sizeof(buf)), 0);

@@ -125,8 +125,10 @@ int farm_launch_script(const struct farm_state *st, const struct farm_proc *p,
         farm_launch_put(buf, len, &o, " ");
         farm_sh_quote(buf, len, &o, argv[i]);
     }
+    /* ExecMainPID, not MainPID: it stays when the daemon has already
+     * failed (the unit stays loaded), so its journal and exit are found. */
     if (h->launch == FARM_LAUNCH_UNIT)
-        farm_launch_put(buf, len, &o, " && systemctl show -p MainPID --value %s", unit);
+        farm_launch_put(buf, len, &o, " && systemctl show -p ExecMainPID --value %s", unit);
     return o + 1 >= len ? -E2BIG : 0;
 }
 
@@ -323,7 +325,10 @@ void farm_launch_log_cmd(const struct farm_state *st, const struct farm_proc *p,
 
     if (h && h->launch == FARM_LAUNCH_UNIT) {
         farm_launch_unit(st, p, unit, sizeof(unit));
-        snprintf(buf, len, "journalctl -u %s --no-pager -o cat%s", unit, follow ? " -f" : "");
+        /* This process's lines: the unit's journal also holds every
+         * earlier process of the same name (a failed up, restarts). */
+        snprintf(buf, len, "journalctl -b -u %s _PID=%d --no-pager -o cat%s", unit, (int)p->pid,
+                 follow ? " -f" : "");
     } else {
         snprintf(buf, len, "%s '%s/%s.log'", follow ? "tail -n +1 -f" : "cat", st->run_dir,
                  p->name);

@@ -86,7 +86,9 @@ void farm_launch_log_where(const struct farm_state *st, const struct farm_proc *
                            size_t len);
 
 /* The shell command that prints p's log on its host: cat of the log file,
- * or journalctl -u UNIT for a unit (tail -f / journalctl -f with follow). */
+ * or for a unit journalctl -b -u UNIT _PID=PID, the lines of this process
+ * and not of earlier ones of the unit (tail -f / journalctl -f with
+ * follow). */
 void farm_launch_log_cmd(const struct farm_state *st, const struct farm_proc *p, int follow,
                          char *buf, size_t len);
 
