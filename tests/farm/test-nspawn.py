@@ -13,8 +13,8 @@
 # EBFARM_LAUNCH=unit (a host without systemd would fail, not run plain).
 # Checked:
 #   0. an `up` whose node1 has no port: exit 1, "node1 exited while starting:
-#      ... (log: journalctl -u UNIT on host h-a)", no unit left on any host
-#      and nothing in their run directories (a memif socket left there made
+#      ... (log: journalctl -u UNIT _PID=PID on host h-a)", no unit left
+#      on any host and nothing in their run directories (a memif socket made
 #      the next up fail with "Address already in use");
 #   1. `up`: every process a unit ebfarm-FARM-NAME.service, active, with the
 #      templates' properties (Restart=no, LimitNOFILE 65536:524288,
@@ -25,8 +25,8 @@
 #      failed up's sfc0 too), `--lines 2` the last two;
 #   3. node1 killed (SIGKILL): its unit failed (Result=signal,
 #      ExecMainStatus=9), status says EXITED "killed by SIGKILL (log:
-#      journalctl -u UNIT on host h-a)"; `ebfarm restart node1` makes its
-#      unit again: active, CONFIGURED, MainPID the pid status shows;
+#      journalctl -u UNIT _PID=PID on host h-a)"; `ebfarm restart node1`
+#      makes its unit again: active, CONFIGURED, MainPID the pid status shows;
 #   4. `down`: exit 0, no ebfarm unit left on either host (not even failed),
 #      no run directory of the farm, no DPDK runtime directory;
 #   5. the templates: ebfarm-readout@.service installed as the build makes it
@@ -403,9 +403,9 @@ def check_failed_up(farm, hosts):
     bad = farm.path.replace(".yaml", "-bad.yaml")
     open(bad, "w").write(open(farm.path).read().replace("iface=n1,", "iface=nosuch,"))
     p = farm.ebfarm("up", bad)
-    want = "(log: journalctl -u %s on host h-a)" % farm.unit("node1")
+    want = r"\(log: journalctl -u %s _PID=[1-9]\d* on host h-a\)" % farm.unit("node1")
     check(p.returncode == 1 and "ebfarm up: node1 exited while starting: " in p.stderr and
-          want in p.stderr, "up with node1's port missing: exit %d, want 1 and %r" % (
+          re.search(want, p.stderr), "up with node1's port missing: exit %d, want 1 and %r" % (
               p.returncode, want))
     for h in HOSTS:
         u = hosts.units(h)
@@ -485,7 +485,8 @@ def check_kill(farm, hosts):
         time.sleep(0.5)
     check(s == want, "node1 killed: unit %r, want %r" % (s, want))
     x = farm.status()["node1"]
-    note = "killed by SIGKILL (log: journalctl -u %s on host h-a)" % farm.unit("node1")
+    note = "killed by SIGKILL (log: journalctl -u %s _PID=%d on host h-a)" % (
+        farm.unit("node1"), pid)
     check((x.get("state"), x.get("error")) == ("EXITED", note),
           "node1 killed: status %r %r, want EXITED %r" % (x.get("state"), x.get("error"), note))
     others = sorted(n for n, x in farm.status().items() if x.get("state") == "EXITED")

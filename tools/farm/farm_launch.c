@@ -343,7 +343,7 @@ void farm_launch_log_where(const struct farm_state *st, const struct farm_proc *
 
     if (h && h->launch == FARM_LAUNCH_UNIT) {
         farm_launch_unit(st, p, unit, sizeof(unit));
-        snprintf(buf, len, "journalctl -u %s on host %s", unit, h->name);
+        snprintf(buf, len, "journalctl -u %s _PID=%d on host %s", unit, (int)p->pid, h->name);
     } else if (farm_launch_remote(h) && h->kind == FF_HOST_SSH) {
         snprintf(buf, len, "%s/%s.log on host %s", st->run_dir, p->name, h->name);
     } else {

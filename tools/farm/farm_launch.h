@@ -80,8 +80,8 @@ int farm_launch_log_cause(const struct farm_state *st, const struct farm_proc *p
                           size_t len);
 
 /* Where an operator reads p's log, for messages: "<run_dir>/<name>.log",
- * with " on host H" for an ssh host, or "journalctl -u UNIT on host H"
- * for a unit. */
+ * with " on host H" for an ssh host, or "journalctl -u UNIT _PID=PID on
+ * host H" for a unit. */
 void farm_launch_log_where(const struct farm_state *st, const struct farm_proc *p, char *buf,
                            size_t len);
 
