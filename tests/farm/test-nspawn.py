@@ -16,13 +16,15 @@
 #      ... (log: journalctl -u UNIT _PID=PID on host h-a)", no unit left
 #      on any host and nothing in their run directories (a memif socket made
 #      the next up fail with "Address already in use");
+#   0b. Ctrl-C on an `up` once a unit runs: exit 130, no unit and no run
+#      directory of the farm left on any host;
 #   1. `up`: every process a unit ebfarm-FARM-NAME.service, active, with the
 #      templates' properties (Restart=no, LimitNOFILE 65536:524288,
 #      LimitMEMLOCK infinity, TimeoutStopSec 60), MainPID the pid status shows;
 #   2. the run: events 20000, `stop --json`'s ledger closed, generated 20000 =
 #      accepted + rejected, lost 0, nodes' events 20000; `ebfarm logs sfc0`
 #      from the journal: this sfc0's lines only (its unit's journal has the
-#      failed up's sfc0 too), `--lines 2` the last two;
+#      failed and interrupted ups' sfc0 too), `--lines 2` the last two;
 #   3. node1 killed (SIGKILL): its unit failed (Result=signal,
 #      ExecMainStatus=9), status says EXITED "killed by SIGKILL (log:
 #      journalctl -u UNIT _PID=PID on host h-a)"; `ebfarm restart node1`
@@ -417,6 +419,28 @@ def check_failed_up(farm, hosts):
     os.unlink(bad)
 
 
+def check_interrupted_up(farm, hosts):
+    """0b: Ctrl-C on an up that has started units: exit 130, no unit and no
+    run directory left on any host."""
+    child = subprocess.Popen([EBFARM, "up", farm.path], env=farm.env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    deadline, seen = time.time() + 60, {}
+    while time.time() < deadline and not seen and child.poll() is None:
+        seen = hosts.units("b")
+    if child.poll() is None:
+        os.killpg(child.pid, signal.SIGINT)     # as the terminal's Ctrl-C
+    out = child.communicate(timeout=120)[0]
+    print("$ ebfarm up %s, Ctrl-C once %s was a unit -> %d\n%s" % (
+        farm.path, sorted(seen), child.returncode, out[-2000:]))
+    check(seen and child.returncode == 130, "Ctrl-C on up after units %r: exit %d, want 130" %
+          (sorted(seen), child.returncode))
+    for h in HOSTS:
+        u = hosts.units(h)
+        check(u == {}, "host %s after the interrupted up: units %r" % (h, u))
+        left = hosts.sh(h, "ls -d %s/%s 2>/dev/null; true" % (farm.run_dir, farm.name)).stdout
+        check(left.split() == [], "host %s after the interrupted up: %r" % (h, left.split()))
+
+
 def check_up(farm, hosts):
     """1: every process a unit, active, the templates' properties."""
     st = farm.status()
@@ -455,8 +479,10 @@ def check_run(farm, hosts):
     pid = farm.status()["sfc0"]["pid"]
     j = hosts.sh("b", "journalctl -u %s --no-pager -o cat" % farm.unit("sfc0")).stdout
     starts = re.findall(r"ebfarm-sfc \S+ started, pid (\d+)", j)
-    check(len(starts) == 2, "sfc0's unit journal: %d daemon starts, want 2 (the failed up's "
-          "and this one)" % len(starts))
+    # The failed up's sfc0 and this one; the interrupted up's when it got
+    # that far before the Ctrl-C.
+    check(len(starts) in (2, 3) and starts[-1] == str(pid),
+          "sfc0's unit journal: daemon starts %r, want 2 or 3, the last pid %d" % (starts, pid))
     p = farm.ebfarm("logs", "--farm", farm.name, "sfc0")
     mine = re.findall(r"ebfarm-sfc \S+ started, pid (\d+)", p.stdout)
     check(p.returncode == 0 and mine == [str(pid)],
@@ -606,6 +632,7 @@ def main():
         hosts.boot()
         farm = Farm(tmp, hosts)
         check_failed_up(farm, hosts)
+        check_interrupted_up(farm, hosts)
         p = farm.ebfarm("up", farm.path)
         farm.up = True
         if check(p.returncode == 0, "up: exit %d" % p.returncode):
