@@ -153,7 +153,8 @@ int lb_modes_kernel(const struct lb_opts *o, struct lb_report *r, const volatile
         .tx_fd = -1, .rx_fd = -1, .dst_ip = o->kernel_dst, .port = (uint16_t)o->kernel_port,
         .trial_s = o->trial_s, .tolerance = o->tolerance, .drain_s = o->drain_ms / 1e3,
         .poisson = o->poisson, .seed = o->seed, .live = o->quiet ? NULL : stderr,
-        .stop = stop, .mode = o->mode, .report = r,
+        .stop = stop, .mode = o->mode, .report = r, .burst = o->burst,
+        .hold_us = o->hold_us, .retries = o->retries,
     };
     int rc = lb_kernel_open(&k, o->tx_netns, o->rx_netns);
     for (unsigned i = 0; rc == 0 && i < r->n_sizes; i++) {

@@ -90,6 +90,15 @@ void lb_sched_next(struct lb_sched *s)
         s->acc += -log(uniform(&s->rng)) * s->tsc_per_frame;
 }
 
+uint64_t lb_sched_fill_due(const struct lb_sched *s, unsigned k, uint64_t left, uint64_t hold_end)
+{
+    struct lb_sched x = *s;
+    for (unsigned j = 1; j < k && j < left && lb_sched_due(&x) < hold_end; j++)
+        lb_sched_next(&x);
+    uint64_t due = lb_sched_due(&x);
+    return due < hold_end ? due : hold_end;
+}
+
 int lb_rate_valid(double requested_fps, double achieved_fps, double tolerance)
 {
     if (requested_fps <= 0)
