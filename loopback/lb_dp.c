@@ -79,17 +79,6 @@ static inline void note_stall(struct lb_tx_stats *st, uint64_t d, uint64_t stall
         st->max_pass_cycles = d;
 }
 
-/* When the burst being held is full (its k-th next frame is due, of left
- * still to send, from schedule s) or its hold ends, whichever is first. */
-static uint64_t fill_due(const struct lb_sched *s, unsigned k, uint64_t left, uint64_t hold_end)
-{
-    struct lb_sched x = *s;
-    for (unsigned j = 1; j < k && j < left && lb_sched_due(&x) < hold_end; j++)
-        lb_sched_next(&x);
-    uint64_t due = lb_sched_due(&x);
-    return due < hold_end ? due : hold_end;
-}
-
 /* The conf's ranges, and a frame (less its FCS) within the pool's room. */
 static int tx_conf_ok(const struct lb_tx_conf *c)
 {
@@ -183,7 +172,7 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
             n++;
         }
         if (n < c->burst && i + n < c->count && now < due + hold) {
-            uint64_t until = fill_due(&peek, c->burst - n, c->count - i - n, due + hold);
+            uint64_t until = lb_sched_fill_due(&peek, c->burst - n, c->count - i - n, due + hold);
             wait_until(until, hz, c->idle, c->stop);
             prev = rte_get_tsc_cycles();
             note_stall(st, prev > until ? prev - until : 0, stall);    /* woke late */
@@ -326,6 +315,24 @@ static void publish(struct lb_rx *rx, uint64_t now)
     rx->next_pub = now + rte_get_tsc_hz() / 4;
 }
 
+/*
+ * The receiver's back-off for a trial (active) or between trials. A trial
+ * starts with the poll awake: the back-off reached in the idle time before
+ * it is not carried into it. While it runs, an idle poll sleeps after 64
+ * empty passes (not 1280: spinning on a shared CPU gets the lcore preempted
+ * for longer than the sleep, and the frames pile up in the port's ring
+ * meanwhile) for at most LB_RX_TRIAL_SLEEP_US; between trials it backs off
+ * as any poll loop (ebf_idle_init's defaults).
+ */
+static void rx_idle_for(struct ebf_idle *b, int active)
+{
+    b->empty = 0;
+    b->sleep_us = 1;
+    b->spin = active ? 32 : 256;
+    b->pause = active ? 32 : 1024;
+    b->max_sleep_us = active ? LB_RX_TRIAL_SLEEP_US : 200;
+}
+
 int lb_rx_loop(void *arg)
 {
     struct lb_rx *rx = arg;
@@ -334,9 +341,13 @@ int lb_rx_loop(void *arg)
     uint32_t seen = 0;
 
     ebf_idle_init(&idle, rx->idle);
+    rx_idle_for(&idle, 0);
     for (;;) {
+        int was = rx->active;
         if (serve(rx, &seen))
             return 0;
+        if (rx->active != was)
+            rx_idle_for(&idle, rx->active);
         uint16_t n = rte_eth_rx_burst(rx->port, rx->queue, m, LB_BURST_MAX);
         uint64_t now = rte_rdtsc();
         if (n && rx->active) {

@@ -37,6 +37,7 @@
 #define LB_MAX_QUEUES 4              /* --queues: TX and RX queues, an lcore each */
 #define LB_UDP_PORT 50510            /* IPv4/UDP frames (--queues > 1) go to this port */
 #define LB_MIN_FRAME_UDP (14 + 28 + 40 + 4)  /* Ethernet, IPv4, UDP, fragment header, FCS */
+#define LB_RX_TRIAL_SLEEP_US 50      /* --idle backoff: an idle receiver's longest sleep in a trial */
 
 struct lb_tx_conf {
     uint16_t port;
@@ -132,7 +133,12 @@ struct lb_rx {
 void lb_rx_init(struct lb_rx *rx);
 
 /* The RX lcore's loop (an lcore_function_t): poll, account, serve the
- * mailbox, until LB_RX_QUIT. */
+ * mailbox, until LB_RX_QUIT. With --idle backoff it sleeps when idle: from
+ * START to STOP after 64 empty polls and for at most LB_RX_TRIAL_SLEEP_US
+ * (the port's ring holds the frames meanwhile; a receiver that spins on a
+ * shared CPU is preempted for longer than one that sleeps), between trials
+ * as any poll loop does; each trial starts awake, not with the back-off of
+ * the idle time before it. */
 int lb_rx_loop(void *arg);
 
 /*
