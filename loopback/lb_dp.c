@@ -23,7 +23,21 @@ static uint8_t tmpl[LB_MAX_STREAMS][LB_MAX_FRAME];
 /* Bytes before the fragment header. */
 static size_t l2l3_len(const struct lb_tx_conf *c)
 {
-    return ebf_encap_hlen(c->udp ? EBF_ENCAP_UDP : EBF_ENCAP_ETH);
+    if (c->udp)
+        return ebf_encap_hlen(EBF_ENCAP_UDP);
+    return ebf_encap_hlen(EBF_ENCAP_ETH) + (c->vlan ? EBF_VLAN_HLEN : 0);
+}
+
+/* An 802.1Q tag with VLAN ID 1 + stream after the MAC addresses of an
+ * Ethernet frame whose EtherType is still at buf + 12. */
+static void vlan_tag(uint8_t *buf, uint16_t stream)
+{
+    uint16_t vid = (uint16_t)(1 + stream);
+    memmove(buf + 16, buf + 12, 2);
+    buf[12] = 0x81;
+    buf[13] = 0x00;
+    buf[14] = (uint8_t)(vid >> 8 & 0x0f);
+    buf[15] = (uint8_t)vid;
 }
 
 static void template_of(uint8_t *buf, const struct lb_tx_conf *c, uint16_t stream)
@@ -36,6 +50,8 @@ static void template_of(uint8_t *buf, const struct lb_tx_conf *c, uint16_t strea
     memcpy(a.dst_mac, c->dst_mac, 6);
     memcpy(a.src_mac, c->src_mac, 6);
     ebf_encap_write(buf, &a, len - hl);
+    if (c->vlan && !c->udp)
+        vlan_tag(buf, stream);
     if (c->udp) {                        /* the source port: one per stream */
         uint16_t sport = (uint16_t)(LB_UDP_PORT + 1 + stream);
         buf[hl - 8] = (uint8_t)(sport >> 8);
