@@ -353,15 +353,8 @@ static int kattempt(struct lb_kernel *k, const struct lb_trial_req *req, struct 
     int rc = x && t ? krun(k, req, x, t) : -ENOMEM;
 
     if (rc == 0) {
-        out->achieved_fps = t->achieved_fps;
-        out->sent = t->sent;
-        out->lost = t->lost;
-        out->valid = t->valid;
-        out->p99_ns = t->lat.valid ? t->lat.p99 : -1;
-        k->last_trial = lb_report_add(k->report, t);
+        k->last_trial = lb_report_trial(k->report, t, k->live, out);
         rc = k->last_trial < 0 ? k->last_trial : 0;
-        if (rc == 0 && k->live)
-            lb_print_trial_end(k->live, k->last_trial, t);
     }
     free(x);
     free(t);

@@ -352,15 +352,8 @@ static int run_once(struct lb_runner *r, const struct lb_trial_req *req, struct 
         rc = run_jobs(r, req, j, sum, t);
     }
     if (rc == 0) {
-        out->achieved_fps = t->achieved_fps;
-        out->sent = t->sent;
-        out->lost = t->lost;
-        out->valid = t->valid;
-        out->p99_ns = t->lat.valid ? t->lat.p99 : -1;
-        r->last_trial = lb_report_add(r->report, t);
+        r->last_trial = lb_report_trial(r->report, t, r->live, out);
         rc = r->last_trial < 0 ? r->last_trial : 0;
-        if (rc == 0 && r->live)
-            lb_print_trial_end(r->live, r->last_trial, t);
     }
     free(j);
     free(sum);
