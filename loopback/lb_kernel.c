@@ -333,7 +333,11 @@ static int krun(struct lb_kernel *k, const struct lb_trial_req *req, struct krx 
         return -EAGAIN;
     int slack = prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL);
     prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+    uint64_t w0 = lb_run_delay_ns();
     ksend(k, req, count, x->trial, &tx);
+    uint64_t w1 = lb_run_delay_ns();
+    if (w1 > w0 && w1 - w0 > tx.stall_ns)      /* preempted inside sendmmsg() too */
+        tx.stall_ns = w1 - w0;
     if (slack > 0)
         prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0UL, 0UL, 0UL);
     struct timespec ts = {(time_t)k->drain_s, (long)((k->drain_s - (time_t)k->drain_s) * 1e9)};

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -134,4 +135,17 @@ int lb_invalid_reason(const struct lb_tx_facts *f)
     if (f->stall_s > tol * f->duration_s)
         return LB_INVALID_TX_PREEMPTED;
     return LB_INVALID_TX_SLOW;
+}
+
+uint64_t lb_run_delay_ns(void)
+{
+    FILE *f = fopen("/proc/thread-self/schedstat", "re");
+    unsigned long long ran = 0, waited = 0;
+
+    if (!f)
+        return 0;
+    if (fscanf(f, "%llu %llu", &ran, &waited) != 2)
+        waited = 0;
+    fclose(f);
+    return waited;
 }

@@ -104,6 +104,16 @@ struct lb_tx_facts {
 #define LB_STALL_US 100
 
 /*
+ * Nanoseconds the calling thread has waited on a run queue so far
+ * (runnable, not running: preempted, or woken late), from
+ * /proc/thread-self/schedstat; 0 when the kernel does not say. A sender
+ * reads it before and after a trial: the difference is time it lost its
+ * CPU, inside system calls too, where its own pass timing cannot see it.
+ * A file read: not for the fast path.
+ */
+uint64_t lb_run_delay_ns(void);
+
+/*
  * Why a trial is invalid (enum lb_invalid, lb_reason.h), or LB_INVALID_NONE
  * when it is valid: stopped; valid by lb_rate_valid; faster than asked;
  * refused or no-mbuf frames above tolerance * scheduled; stalls above
