@@ -76,7 +76,7 @@ static int open_file(struct node_store *s, uint16_t stream)
                               .seq = f->seq, .time_ns = ebf_now_ns()};
 
     memcpy(h.farm, s->id.farm, sizeof(h.farm));
-    node_store_file_name(name, sizeof(name), s->id.run, s->id.node, stream, f->seq);
+    node_store_file_name(name, sizeof(name), &s->id, stream, f->seq);
     char path[sizeof(f->path)];
     snprintf(path, sizeof(path), "%s/%s", s->c.dir, name);
     memcpy(f->path, path, sizeof(path));
