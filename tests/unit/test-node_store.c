@@ -204,6 +204,36 @@ START_TEST(test_replayed_marked)
 }
 END_TEST
 
+/* A node restarted into the same run (same SFC, node id and run) goes on
+ * with its series: its first file is number 1, file 0 of the first
+ * process is left as it was, and storage does not fail. */
+START_TEST(test_restart_continues)
+{
+    struct node_store_conf c = {.max_file_mb = 256, .max_file_s = 300};
+    struct node_store_stats st;
+    uint64_t ids[8];
+    char name[64], path[160];
+
+    for (unsigned round = 0; round < 2; round++) {
+        struct node_store *s = make(&c, 4);
+        for (uint64_t id = 0; id < 3; id++)
+            ck_assert_int_eq(put(s, 0, 10 * round + id, 100), NODE_STORE_OK);
+        finish(s);
+        node_store_stats_read(s, &st);
+        ck_assert_uint_eq(st.files, 1);
+        ck_assert_uint_eq(st.lost[NODE_SL_FAILED], 0);
+        node_store_destroy(s);
+    }
+    ck_assert_uint_eq(read_file(4, 0, 0, ids, 1), 3);
+    ck_assert_uint_eq(ids[0], 0);
+    ck_assert_uint_eq(read_file(4, 0, 1, ids, 1), 3);
+    ck_assert_uint_eq(ids[0], 10);
+    file_name(name, sizeof(name), 4, 0, 2);
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    ck_assert_int_ne(access(path, F_OK), 0);
+}
+END_TEST
+
 /* 1 MiB files of 128 KiB writes: records of 20 KiB, 200 of them. */
 START_TEST(test_rotate_size)
 {
@@ -355,6 +385,7 @@ Suite *node_store_suite(void)
     tcase_set_timeout(tc, T_TIMEOUT);
     tcase_add_test(tc, test_file_name);
     tcase_add_test(tc, test_streams);
+    tcase_add_test(tc, test_restart_continues);
     tcase_add_test(tc, test_rotate_size);
     tcase_add_test(tc, test_rotate_age);
     tcase_add_test(tc, test_fail);
