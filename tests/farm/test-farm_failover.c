@@ -107,7 +107,7 @@ static uint64_t assert_every_id_decided(struct ebf_idset *decided, uint64_t n_de
 }
 
 /*
- * SFC 1 killed after 30,000 events (SIGKILL, then a wait until every readout
+ * SFC 1 killed after 30,000 events (SIGSTOP, SIGKILL once every readout
  * declared it dead): each readout declared it dead once, from an event
  * near the kill, replayed what it had not released to SFC 0 and sent it
  * the dead share from then on; nothing was given up or dropped. Every

@@ -406,9 +406,9 @@ static uint64_t decided_by_nodes_of(const struct farm_result *r, unsigned k)
 }
 
 /*
- * SFC 1 killed after 30,000 events (SIGKILL, then a wait until every
- * readout gave it up): every readout stops sending to it (its link went
- * down, or within its --sfc-timeout-ms) and goes on serving SFC 0; the staged stop still gives
+ * SFC 1 killed after 30,000 events (SIGSTOP, SIGKILL once every readout
+ * gave it up): every readout stops sending to it within its
+ * --sfc-timeout-ms and goes on serving SFC 0; the staged stop still gives
  * the ledger, which counts SFC 1's ids (the odd ones) as decided where its
  * nodes' own records say and the rest as sfc_lost, exactly, and closes.
  */

@@ -40,22 +40,27 @@ int farm_kill_node_after(const struct farm_state *st, unsigned node, uint64_t ev
     if (farm_wait_events(ro, events, timeout_s, err, len))
         return -1;
     /*
-     * A plain SIGKILL: the SFC's poll loops are guarded against the memif
-     * PMD unmapping a vanished peer's rings under them (ebf_guard.h,
-     * docs/status.md). Then wait (at most 10 s) until the SFC has declared
-     * it dead, so that a restart that follows finds it out.
+     * Freeze the node first and let the SFC declare it dead (it then sends
+     * it nothing and rarely polls its port), then kill it: the memif PMD of
+     * DPDK 22.11 unmaps a vanished peer's rings from its interrupt thread
+     * while the SFC's lcore may be in a burst on them, which can crash the
+     * SFC. With a NIC a plain SIGKILL is just as good.
      */
     uint64_t dead0 = farm_counter(sfc, "node.declared_dead", 0, NULL);
+    if (farm_launch_signal(st, victim, SIGSTOP) != 0) {
+        snprintf(err, len, "cannot stop %s: %s", victim->name, strerror(errno));
+        return -1;
+    }
+    double give_up = farm_now() + 10;
+    while (farm_counter(sfc, "node.declared_dead", 0, NULL) <= dead0 && farm_now() < give_up)
+        farm_sleep_ms(20);
     if (farm_launch_signal(st, victim, SIGKILL) != 0) {
         snprintf(err, len, "cannot kill %s: %s", victim->name, strerror(errno));
         return -1;
     }
     farm_launch_wait_gone(st, victim, 5);
-    double t0 = farm_now(), give_up = t0 + 10;
-    while (farm_counter(sfc, "node.declared_dead", 0, NULL) <= dead0 && farm_now() < give_up)
-        farm_sleep_ms(20);
-    fprintf(stderr, "ebfarm: killed %s (SIGKILL) after %llu events; its SFC declared it dead "
-            "%.0f ms later\n", victim->name, (unsigned long long)events, (farm_now() - t0) * 1e3);
+    fprintf(stderr, "ebfarm: killed %s (SIGSTOP, then SIGKILL once its SFC declared it dead) "
+            "after %llu events\n", victim->name, (unsigned long long)events);
     return 0;
 }
 
@@ -86,28 +91,32 @@ int farm_kill_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t even
     }
     if (farm_wait_events(ro, events, timeout_s, err, len))
         return -1;
-    /* A plain SIGKILL (the readouts' poll loops are guarded against the
-     * memif race, docs/status.md), then wait until every readout declared
-     * it dead (failover) or gave it up (its link went down, or its port
-     * refused every frame for --sfc-timeout-ms). */
+    /* Frozen, the SFC takes nothing: each readout gives it up once its
+     * port refused every frame for --sfc-timeout-ms, and no longer touches
+     * that port; only then is it killed (the memif race, docs/status.md). */
+    if (farm_launch_signal(st, victim, SIGSTOP) != 0) {
+        snprintf(err, len, "cannot stop %s: %s", victim->name, strerror(errno));
+        return -1;
+    }
     double t0 = farm_now(), give_up = t0 + 30;
+    int given_up;
+    while (!(given_up = readouts_gave_up(st, sfc)) && farm_now() < give_up &&
+           !farm_signal_count())
+        farm_sleep_ms(20);
+    double took = farm_now() - t0;
     if (farm_launch_signal(st, victim, SIGKILL) != 0) {
         snprintf(err, len, "cannot kill %s: %s", victim->name, strerror(errno));
         return -1;
     }
     farm_launch_wait_gone(st, victim, 5);
-    int given_up;
-    while (!(given_up = readouts_gave_up(st, sfc)) && farm_now() < give_up &&
-           !farm_signal_count())
-        farm_sleep_ms(20);
     if (!given_up) {
-        snprintf(err, len, "the readouts did not give %s up within 30 s of killing it",
+        snprintf(err, len, "the readouts did not give %s up within 30 s of stopping it",
                  victim->name);
         return -1;
     }
-    fprintf(stderr, "ebfarm: killed %s after %llu events (SIGKILL; every readout gave it up "
-            "%.0f ms later)\n", victim->name, (unsigned long long)events,
-            (farm_now() - t0) * 1e3);
+    fprintf(stderr, "ebfarm: killed %s after %llu events (SIGSTOP, then SIGKILL once every "
+            "readout gave it up, %.0f ms later)\n", victim->name, (unsigned long long)events,
+            took * 1e3);
     return 0;
 }
 

@@ -11,7 +11,8 @@
 /*
  * Once the readouts have generated `events` (or finished), kill the
  * node-th node process (fault injection for the demo and the tests):
- * SIGKILL, then wait until the SFC has declared it dead (at most 10 s).
+ * SIGSTOP, then SIGKILL once the SFC has declared it dead (at most 10 s
+ * later), which spares the SFC a memif PMD race (see docs/status.md).
  * Returns 0, or -1 with err when there is no such node, the readout does
  * not get there within timeout_s, or a signal cannot be sent.
  */
@@ -21,8 +22,9 @@ int farm_kill_node_after(const struct farm_state *st, unsigned node, uint64_t ev
 /*
  * Once the readouts have generated `events` (or finished), kill the
  * sfc-th SFC process (in the demo, the SFC at place sfc of every readout's
- * list): SIGKILL, then wait until every running readout reports it given
- * up or (failover) declared dead (at most 30 s). Its nodes are left
+ * list): SIGSTOP, then SIGKILL once every running readout reports it
+ * given up (sfc.gone.<sfc> 1, at most 30 s later), so that no readout is
+ * in a burst on its memif link when it vanishes. Its nodes are left
  * running: their records count its events in the ledger. Returns 0, or -1
  * with err when there is no such SFC, the readout does not get there
  * within timeout_s, the readouts do not give it up, or a signal cannot be
