@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# test-netns-failover.py - the network-namespace farm (4 readouts, 2 SFCs, 4 nodes, each on its own host, af_packet links) with SFC 1 SIGKILLed mid-run: every readout declares it dead, replays its unreleased events to SFC 0, and the ledger closes with lost 0.
+# test-netns-failover.py - the network-namespace farm (4 readouts, 2 SFCs, 4 nodes, each on its own host, af_packet links) with SFC 1 killed mid-run: every readout declares it dead, replays its unreleased events to SFC 0, and the ledger closes with lost 0.
 #
 # `ebfarm demo --netns --events 60000 --kill-sfc-after 20000 --json`
 # (failover on: replay buffers of 64 MiB, the default rate halved to
-# 2,500 events/s so that the one survivor's af_packet ring takes it all).
+# 2,500 events/s so that the one survivor's af_packet ring takes it all;
+# the demo freezes SFC 1, then SIGKILLs it once every readout declared it
+# dead). On a 2-vCPU machine at a load average near 30 it failed 3 runs in
+# 10 (docs/performance.md, "Failover": the survivor fencing itself, an
+# af_packet ring overflowing); the open ledger is printed.
 # Checked from the JSON:
 #   - the rate is the failover default, 2,500 events/s;
 #   - the ledger: generated 60000 == accepted + rejected, lost 0,
@@ -60,9 +64,15 @@ def main():
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         stdout, stderr = p.communicate(timeout=600)
         check(p.returncode == 0, "demo exit %d: %s" % (p.returncode, stderr[-2000:]))
-        if p.returncode != 0:
+        try:
+            d = json.loads(stdout)      # also after exit 1: the ledger says what is open
+        except ValueError:
+            d = None
+        ns, dpdk, ssh = leftovers(before, p.pid)
+        check(not ns and not dpdk and not ssh,
+              "left behind: namespaces %r, runtime dirs %r, sshd %r" % (ns, dpdk, ssh))
+        if d is None:
             return
-        d = json.loads(stdout)
         led, fo = d["ledger"], d["failover"]
         check(d["config"]["rate"] == 2500, "rate %r, want 2500" % d["config"]["rate"])
         got = (led["generated"], led["accepted"] + led["rejected"], led["lost_total"],
@@ -79,13 +89,13 @@ def main():
         check((fo["deaths"], fo["joins"], fo["replay_dropped"]) == (4, 0, 0),
               "failover (deaths, joins, replay_dropped): %r" % (
                   (fo["deaths"], fo["joins"], fo["replay_dropped"]),))
-        ns, dpdk, ssh = leftovers(before, p.pid)
-        check(not ns and not dpdk and not ssh,
-              "left behind: namespaces %r, runtime dirs %r, sshd %r" % (ns, dpdk, ssh))
-        print("netns farm: %d events at %g/s, sfc1 killed, %d replayed, %d redecided, "
-              "%d incomplete; ledger closed, lost 0" % (
-                  led["generated"], d["config"]["rate"], fo["replayed"],
-                  gone.get("redecided", 0), led["incomplete"]))
+        if not led["closed"]:
+            print("open ledger: %s" % json.dumps(led)[:1500])
+        if not failed:
+            print("netns farm: %d events at %g/s, sfc1 killed, %d replayed, %d redecided, "
+                  "%d incomplete; ledger closed, lost 0" % (
+                      led["generated"], d["config"]["rate"], fo["replayed"],
+                      gone.get("redecided", 0), led["incomplete"]))
 
 
 main()
