@@ -498,12 +498,3 @@ const struct node_stats *node_dp_stats(const struct node_dp *dp)
 {
     return &dp->st;
 }
-
-void node_dp_after(const struct node_dp *dp, uint64_t x, struct node_snap *s)
-{
-    int complete;
-
-    node_evtab_after(&dp->evt, x, &s->after_ids, &s->after_accepted, &s->after_digest,
-                     &complete);
-    s->after_evicted = !complete;
-}

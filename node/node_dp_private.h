@@ -20,6 +20,15 @@
  * the port. */
 #define ACK_QUEUE_EXTRA (EBF_MAX_ACKS + NODE_BURST_MAX)
 
+/* The ledger's records taken at the marks the farm tool gave while the
+ * run went on (an SFC of this node restarted: node_dp_mark). */
+struct node_dp_mark {
+    struct ebf_idset ids, accepted;  /* decided at or above each mark, then */
+    uint64_t digest;             /* sum of ebf_mix64 over ids */
+    uint64_t evicted;            /* 1: a window may have lost some of them */
+    uint64_t marks;              /* the marks taken */
+};
+
 /*
  * The loop (node_dp.c) owns the counters (st), the acks and credit frames,
  * and composes the stages: the event table (evt), the held frames (v), the
@@ -48,6 +57,7 @@ struct node_dp {
     struct node_decide_scratch dx;   /* the receive lcore's decides (no workers) */
     struct node_dp_workers ws;
     struct node_dp_store sto;
+    struct node_dp_mark mark;    /* control's requests, on the receive lcore */
     uint8_t scratch[FRAME_MAX];
 };
 

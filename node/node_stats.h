@@ -99,6 +99,7 @@ struct node_snap {
     struct ebf_idset after_ids, after_accepted;
     uint64_t after_digest;       /* sum of ebf_mix64 over after_ids */
     uint64_t after_evicted;      /* 1: the window may have lost some of them */
+    uint64_t after_marks;        /* marks taken while the run went on (SFC restarts) */
 };
 
 /*
@@ -160,13 +161,16 @@ struct node_snap {
     X(LEDGER_ACKS, I, "ledger.acks", st.acked_ids, (), EBF_CF_RUN,                                 \
       "Id record of the acks the node sent (docs/protocol.md, Ledger).")                           \
     X(LEDGER_AFTER, I, "ledger.acks_after_release", after_ids, (), EBF_CF_RUN,                     \
-      "Id record of the decisions at or above the release watermark the stop gave (13.6).")      \
+      "Id record of the decisions at or above the release watermarks given (13.6).")      \
     X(LEDGER_AFTER_ACCEPTED, I, "ledger.accepted_after_release", after_accepted, (), EBF_CF_RUN,   \
       "Id record of the accepted ones among ledger.acks_after_release.")                          \
     X(LEDGER_AFTER_DIGEST, C, "ledger.after_release_digest", after_digest, (), EBF_CF_RUN,         \
       "Sum of mix64(id) over ledger.acks_after_release.")                                          \
     X(LEDGER_AFTER_EVICTED, C, "ledger.after_release_evicted", after_evicted, (), EBF_CF_RUN,      \
       "1 when ids 65536 or more above the watermark were decided: the record may lack some.")    \
+    X(LEDGER_MARKS, C, "ledger.marks", after_marks, (), EBF_CF_RUN,                               \
+      "Watermarks taken while the run went on (an SFC restarted): their records are in "         \
+      "ledger.acks_after_release.")                                                                \
     X(EVENTS_IN_PROGRESS, G, "events_in_progress", g.events_in_progress, (), 0,                    \
       "Event slots holding a partial event.")                                                      \
     X(ACKS_PENDING, G, "acks_pending", g.acks_pending, (), 0,                                      \

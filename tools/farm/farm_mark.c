@@ -34,19 +34,25 @@ static uint64_t place_mark(const struct farm_state *st, int place)
     return x;
 }
 
-/* Configure the answering nodes of place with the watermark x of run. */
-static unsigned mark_place(const struct farm_state *st, const int *place, int p, uint64_t x)
+/* Give the answering nodes of place the watermark x of the run: by a
+ * configure once they stopped (cmd EBF_C_CONFIGURE, "RUN:X"), or by the
+ * action while the run goes on (EBF_C_ACT, "X"). */
+static unsigned mark_place(const struct farm_state *st, const int *place, int p, uint64_t x,
+                           enum ebf_cmd cmd)
 {
     struct ctl_param prm = {.key = "ledger_mark"};
     unsigned n = 0;
     char err[512];
 
-    snprintf(prm.value, sizeof(prm.value), "%" PRIu32 ":%" PRIu64, st->run_number, x);
+    if (cmd == EBF_C_ACT)
+        snprintf(prm.value, sizeof(prm.value), "%" PRIu64, x);
+    else
+        snprintf(prm.value, sizeof(prm.value), "%" PRIu32 ":%" PRIu64, st->run_number, x);
     for (unsigned i = 0; i < st->n; i++) {
         if (st->proc[i].role != FARM_NODE || place[i] != p ||
             !farm_launch_answers(st, &st->proc[i]))
             continue;
-        if (farm_order(&st->proc[i], EBF_C_CONFIGURE, 0, &prm, 1, err, sizeof(err)) == 0)
+        if (farm_order(&st->proc[i], cmd, 0, &prm, 1, err, sizeof(err)) == 0)
             n++;
         else
             fprintf(stderr, "ebfarm: the ledger's watermark was not given to %s: %s\n",
@@ -74,7 +80,21 @@ unsigned farm_mark_nodes(const struct farm_state *st, const int *places)
             continue;
         uint64_t x = place_mark(st, place[i]);
         if (x != UINT64_MAX)
-            n += mark_place(st, place, place[i], x);
+            n += mark_place(st, place, place[i], x, EBF_C_CONFIGURE);
     }
     return n;
+}
+
+unsigned farm_mark_restart(const struct farm_state *st, const struct farm_proc *sfc)
+{
+    int place[FARM_MAX_PROCS];
+
+    farm_state_places(st, place);
+    for (unsigned i = 0; i < st->n; i++) {
+        if (&st->proc[i] != sfc || place[i] < 0)
+            continue;
+        uint64_t x = place_mark(st, place[i]);
+        return x == UINT64_MAX ? 0 : mark_place(st, place, place[i], x, EBF_C_ACT);
+    }
+    return 0;
 }

@@ -19,21 +19,21 @@ void soak_fo_init(struct soak_fo *f, double kill_every_s, double drain_every_s)
     f->next_drain = drain_every_s;
 }
 
-int soak_fo_check(const struct soak_fo *f, const struct farm_spec *spec, char *err, size_t len)
+int soak_fo_check(const struct soak_fo *f, struct farm_spec *spec, char *err, size_t len)
 {
     const char *opt = f->kill_every_s > 0 ? "--kill-sfc-every" : "--drain-sfc-every";
 
     if (f->kill_every_s <= 0 && f->drain_every_s <= 0)
         return 0;
-    if (!spec->run.replay_mb) {
-        snprintf(err, len, "%s needs failover (run: replay_mb in the farm file '%s')", opt,
-                 spec->name);
-        return -1;
-    }
     if (spec->n_sfcs < 2) {
         snprintf(err, len, "%s needs a farm of two SFCs at least ('%s' has %u)", opt,
                  spec->name, spec->n_sfcs);
         return -1;
+    }
+    if (!spec->run.replay_mb) {
+        spec->run.replay_mb = SOAK_FO_REPLAY_MB;
+        fprintf(stderr, "ebfarm soak: %s turns failover on (run.replay_mb %u: farm '%s' has "
+                "none)\n", opt, SOAK_FO_REPLAY_MB, spec->name);
     }
     return 0;
 }

@@ -18,12 +18,15 @@ struct soak_fo {
 /* Set f up for the two periods (the first of each is due one period in). */
 void soak_fo_init(struct soak_fo *f, double kill_every_s, double drain_every_s);
 
+#define SOAK_FO_REPLAY_MB 64u    /* failover's buffer when the farm file gives none */
+
 /*
- * Whether spec can take the faults f asks for: failover on (run.replay_mb)
- * and at least two SFCs. 0, or -1 with err naming the option and what is
- * missing.
+ * Whether spec can take the faults f asks for: at least two SFCs, and
+ * failover on: a farm file without run.replay_mb gets SOAK_FO_REPLAY_MB
+ * (said on stderr), as ebfarm demo does when it kills an SFC. 0, or -1
+ * with err naming the option and what is missing.
  */
-int soak_fo_check(const struct soak_fo *f, const struct farm_spec *spec, char *err, size_t len);
+int soak_fo_check(const struct soak_fo *f, struct farm_spec *spec, char *err, size_t len);
 
 /*
  * The faults due at t (seconds since the soak began) on st (brought up
