@@ -14,6 +14,7 @@
 
 #include "ebf_crc.h"
 #include "ebf_param.h"
+#include "ebf_port.h"
 #include "ebf_util.h"
 #include "node_dp_private.h"
 #include "node_reasm.h"
@@ -165,6 +166,32 @@ static int send_credit(struct node_dp *dp, uint16_t extra)
     memmove(dp->ack, dp->ack + k, dp->n_ack * sizeof(dp->ack[0]));
     dp->last_tx_tsc = rte_get_tsc_cycles();
     return 1;
+}
+
+/* Once a second: a memif link that went down (the SFC died) is restarted
+ * until it is up again (ebf_port_relink); once up, the SFC is a new one
+ * (ebfarm restart) that holds none of this node's credits: it is granted
+ * every slot that no event holds (the others come back with their acks). */
+static void relink(struct node_dp *dp)
+{
+    uint64_t now = rte_get_tsc_cycles();
+    struct rte_eth_link link;
+
+    if (now - dp->link_tsc < rte_get_tsc_hz())
+        return;
+    dp->link_tsc = now;
+    if (rte_eth_link_get_nowait(dp->c.port, &link) != 0)
+        return;
+    if (!link.link_status) {
+        dp->relinked |= ebf_port_relink(dp->c.port);
+        return;
+    }
+    if (!dp->relinked)
+        return;
+    uint32_t held = node_evtab_used(&dp->evt) + dp->n_ack;
+    dp->credits_owed = (uint16_t)(dp->c.credits > held ? dp->c.credits - held : 0);
+    dp->relinked = 0;
+    dp->st.relinks++;
 }
 
 /* Each ack returns the credit of its event. */
@@ -396,6 +423,7 @@ unsigned node_dp_poll(struct node_dp *dp)
     work += n;
     if (n < dp->c.burst)         /* caught up: do not sit on acks */
         work += flush_acks(dp);
+    relink(dp);
     if (dp->hb_tsc && rte_get_tsc_cycles() - dp->last_tx_tsc > dp->hb_tsc) {
         if (dp->n_ack)
             flush_acks(dp);

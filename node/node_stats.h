@@ -59,6 +59,7 @@ struct node_stats {
     uint64_t wrong_type;         /* not an event frame */
     uint64_t no_slot;            /* an event beyond the credits granted */
     uint64_t dup_frames;         /* frames of an event already decided */
+    uint64_t relinks;            /* the link came back after a restart: credits granted anew */
     uint64_t dup_events;         /* events sent again after their decision: re-acked
                                   * with that decision, never decided twice */
     uint64_t events, accepted, rejected, incomplete;
@@ -156,6 +157,8 @@ struct node_snap {
       "Credit frames not built: the mbuf had no room for them (retried).")                         \
     X(DECIDED_DIGEST, C, "decided_digest", st.decided_digest, (), EBF_CF_RUN,                      \
       "Sum of mix64(id) over decided events.")                                                     \
+    X(RELINKS, C, "relinks", st.relinks, (), 0,                                                    \
+      "Times the link to the SFC came back after it was down (a restarted SFC): credits anew.")  \
     X(DUP_EVENTS, C, "dup_events", st.dup_events, (), 0,                                           \
       "Events sent again after their decision: re-acked, never decided twice.")                    \
     X(LEDGER_ACKS, I, "ledger.acks", st.acked_ids, (), EBF_CF_RUN,                                 \
