@@ -83,6 +83,7 @@ static void init_clocks_and_stats(struct sfc_dp *dp)
     ebf_idset_init(&dp->st.ledger_lost);
     ebf_idset_init(&dp->st.ledger_late);
     ebf_idset_init(&dp->st.ledger_replay_acked);
+    ebf_idset_init(&dp->st.ledger_fence_acked);
 }
 
 struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)

@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ebf_pb.h"
 #include "farm_ask.h"
 #include "farm_collect.h"
 #include "farm_launch.h"
+#include "ledger_failover.h"
 #include "ledger_replay.h"
 
 /* The highest release.low.<place> the answering readouts report (0 for
@@ -85,16 +87,46 @@ unsigned farm_mark_nodes(const struct farm_state *st, const int *places)
     return n;
 }
 
-unsigned farm_mark_restart(const struct farm_state *st, const struct farm_proc *sfc)
+/* Node p's decisions outside its marks' records (accepted + rejected -
+ * ledger.acks_after_release), from its status now; 0 when it does not
+ * answer. */
+static uint64_t decided_below(const struct farm_proc *p)
+{
+    char e[512];
+    Ebfarm__Reply *r = farm_ask(p, EBF_C_STATUS, 0, NULL, 0, FARM_REPLY_MS, e, sizeof(e));
+    struct ebf_kv kv = {0};
+    struct ebf_idset after;
+    uint64_t n = 0;
+
+    if (r && r->status && r->status->metrics && ebf_pb_snapshot_kv(r->status->metrics, &kv) == 0) {
+        ledger_kv_idset(&kv, "ledger.acks_after_release", &after);
+        n = ebf_kv_u64(&kv, "accepted", 0) + ebf_kv_u64(&kv, "rejected", 0);
+        n = n > ledger_fo_count(&after) ? n - ledger_fo_count(&after) : 0;
+    }
+    ebf_kv_free(&kv);
+    if (r)
+        ebfarm__reply__free_unpacked(r, NULL);
+    return n;
+}
+
+unsigned farm_mark_restart(const struct farm_state *st, const struct farm_proc *sfc,
+                           uint64_t *below)
 {
     int place[FARM_MAX_PROCS];
+    unsigned n = 0;
 
+    *below = 0;
     farm_state_places(st, place);
     for (unsigned i = 0; i < st->n; i++) {
         if (&st->proc[i] != sfc || place[i] < 0)
             continue;
         uint64_t x = place_mark(st, place[i]);
-        return x == UINT64_MAX ? 0 : mark_place(st, place, place[i], x, EBF_C_ACT);
+        n = x == UINT64_MAX ? 0 : mark_place(st, place, place[i], x, EBF_C_ACT);
+        for (unsigned j = 0; n && j < st->n; j++)
+            if (st->proc[j].role == FARM_NODE && place[j] == place[i] &&
+                farm_launch_answers(st, &st->proc[j]))
+                *below += decided_below(&st->proc[j]);
+        return n;
     }
     return 0;
 }

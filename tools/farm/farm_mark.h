@@ -28,8 +28,12 @@ unsigned farm_mark_nodes(const struct farm_state *st, const int *places);
  * ledger_mark X, which takes the node's record of the ids it decided at
  * or above X at once. The ledger then treats the place as dead for that
  * incarnation (docs/protocol.md 13.6). Call after the SFC is gone and
- * before it starts again. Returns the nodes marked (0 with failover off).
+ * before it starts again. Returns the nodes marked (0 with failover off);
+ * *below: their decisions so far outside their marks' records (each
+ * incarnation of the SFC's decisions below its X; a soak's count of what
+ * the dead incarnation decided).
  */
-unsigned farm_mark_restart(const struct farm_state *st, const struct farm_proc *sfc);
+unsigned farm_mark_restart(const struct farm_state *st, const struct farm_proc *sfc,
+                           uint64_t *below);
 
 #endif /* FARM_MARK_H */

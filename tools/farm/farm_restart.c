@@ -368,7 +368,7 @@ int farm_restart(struct farm_state *st, const struct farm_spec *spec, const char
     if (take_down(st, spec, p, info, &last, err, len))
         return -1;
     if (p->role == FARM_SFC && running && info->killed)
-        info->marked = farm_mark_restart(st, p);
+        info->marked = farm_mark_restart(st, p, &info->below);
     if (respawn(st, spec, build, p, err, len))
         return -1;
     info->last_event = last;

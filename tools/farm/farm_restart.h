@@ -25,6 +25,7 @@ struct farm_restart_info {
                                   * did not within 10 s */
     unsigned marked;             /* an SFC: its place's nodes given the ledger's mark
                                   * of its old incarnation (farm_mark_restart) */
+    uint64_t below;              /* then: their decisions outside the marks' records */
 };
 
 /*

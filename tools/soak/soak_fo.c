@@ -38,16 +38,34 @@ int soak_fo_check(const struct soak_fo *f, struct farm_spec *spec, char *err, si
     return 0;
 }
 
-/* SFC k restarted; 1 when done. */
-static unsigned kill_one(struct farm_state *st, const struct farm_spec *spec, const char *build,
-                         unsigned k, double t)
+/* The acks acc last sampled from the process named name of st. */
+static uint64_t sampled_acks(const struct farm_state *st, const struct soak_acc *acc,
+                             const char *name)
 {
+    const struct farm_proc *p = farm_proc_named(st, name);
+    unsigned i = p ? (unsigned)(p - st->proc) : FARM_MAX_PROCS;
+
+    if (!acc || i >= acc->n)
+        return 0;
+    return soak_counts_get(&acc->p[i].last, "accepted") +
+           soak_counts_get(&acc->p[i].last, "rejected");
+}
+
+/* SFC k restarted; 1 when done. */
+static unsigned kill_one(struct soak_fo *f, struct farm_state *st, const struct farm_spec *spec,
+                         const char *build, unsigned k, double t, const struct soak_acc *acc)
+{
+    uint64_t acked = sampled_acks(st, acc, spec->sfc[k].p.name);
     struct farm_restart_info info;
     char err[1024];
 
     if (farm_restart(st, spec, build, spec->sfc[k].p.name, &info, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm soak: SFC kill at %.0f s: %s\n", t, err);
         return 0;
+    }
+    if (info.marked && k < FF_MAX_SFCS) {
+        f->decided += (int64_t)(info.below - f->below[k]) - (int64_t)acked;
+        f->below[k] = info.below;
     }
     fprintf(stderr, "ebfarm soak: %s killed at %.0f s (every readout declared it dead %.2f s "
             "after its freeze) and restarted, rejoins at event %" PRIu64 " (%.1f s)\n",
@@ -75,12 +93,12 @@ static unsigned drain_one(const struct farm_state *st, const struct farm_spec *s
 }
 
 unsigned soak_fo_faults(struct soak_fo *f, struct farm_state *st, const struct farm_spec *spec,
-                        const char *build, double t)
+                        const char *build, double t, const struct soak_acc *acc)
 {
     unsigned done = 0, n = spec->n_sfcs;
 
     if (f->kill_every_s > 0 && t >= f->next_kill && n) {
-        unsigned k = kill_one(st, spec, build, f->kill_sfc++ % n, t);
+        unsigned k = kill_one(f, st, spec, build, f->kill_sfc++ % n, t, acc);
         f->kills += k;
         done += k;
         f->next_kill += f->kill_every_s;
