@@ -13,7 +13,8 @@
 #    restarted, failed over: ...; replayed P, redecided D) = accepted A +
 #    rejected R + lost 0", A + R = N, lost by reason none but zeros, CLOSED;
 #    the nodes' decisions (accepted + rejected, every node) add up to
-#    N + D: every id decided once, and the D redecided ones twice.
+#    N + D: every id decided once, and the D redecided ones twice; the
+#    ledger's fences those of the SFCs (a loaded machine may fence one).
 # Usage: test-sfc_restart.py SOURCE_DIR BUILD_DIR. Exit 0 passed, 1 failed.
 import glob
 import json
@@ -103,12 +104,14 @@ def past(env, j):
 def stopped(env):
     p = ebfarm(env, "stop")
     check(p.returncode == 0, "stop: exit %d" % p.returncode)
-    m = re.search(r"^  ledger +generated (\d+) \(1 SFC\(s\) killed and restarted, failed over: "
-                  r"their old incarnations closed as dead places; replayed (\d+), redecided "
-                  r"(\d+)\) = accepted (\d+) \+ rejected (\d+) \+ lost 0; incomplete \d+$",
-                  p.stdout, re.M)
+    m = re.search(r"^  ledger +generated (\d+) \(failed over: 1 SFC\(s\) killed and restarted, "
+                  r"(\d+) fence\(s\); replayed (\d+), redecided (\d+); replay.fenced \d+ built "
+                  r"again, replay.partial \d+ decided before\) = accepted (\d+) \+ rejected "
+                  r"(\d+) \+ lost 0; incomplete \d+$", p.stdout, re.M)
     check(m, "ledger line: not 1 SFC restarted with lost 0")
-    n, replayed, redecided, acc, rej = (int(x) for x in m.groups())
+    n, fences, replayed, redecided, acc, rej = (int(x) for x in m.groups())
+    fenced = sum(int(c0.get("fences", 0)) for c0 in counters(env).values())
+    check(fences == fenced, "the ledger's fences %d are not the SFCs' %d" % (fences, fenced))
     check(acc + rej == n, "accepted + rejected %d != generated %d" % (acc + rej, n))
     check(replayed > 0, "nothing replayed")
     check(re.search(r"^ +CLOSED$", p.stdout, re.M), "ledger not CLOSED")

@@ -71,6 +71,7 @@ static void ledger_ids(const struct farm_result *r, struct ledger *l, const stru
 
     ebf_idset_init(&d);
     ebf_idset_add_range(&d, l->id_lo, l->generated);
+    ebf_idset_merge(&d, &fx->fence_ids, 1);     /* acked twice: once counted */
     ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_ACKED), &x);
     ebf_idset_merge(&d, &x, -1);
     ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_LOST), &x);
@@ -278,6 +279,20 @@ static void failover_terms(const struct ledger_replay *x, struct acct_totals *t,
     *gone_digest = x->dead_digest;
 }
 
+/* A live SFC's fences: its acks the readouts replayed (ledger.fence_acked)
+ * were decided again by a survivor; the survivor's decision is the one
+ * counted, theirs join redecided. */
+static void fence_terms(const struct ledger_replay *x, struct acct_totals *t, struct ledger *l)
+{
+    l->fences = x->fences;
+    l->replay_fenced = x->fenced;
+    l->replay_partial = x->partial;
+    l->redecided += x->fence_count;
+    l->mark_evicted |= x->fence_overflow;
+    t->accepted -= x->fence_accepted;
+    t->rejected -= x->fence_count - x->fence_accepted;
+}
+
 /* With a failover, the ids still missing are named lost as replay_full
  * when the readouts' drops explain them (ledger_replay_full). */
 static void failover_residual(const struct farm_result *r, const struct ledger_replay *x,
@@ -327,6 +342,8 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
         failover_terms(&x, &t, l, &gone_ids, &gone_digest);
     else
         gone_digest = gone_sfcs(r, l, &gone_ids);
+    fence_terms(&x, &t, l);
+    gone_digest -= x.fence_digest;
     /* A restarted node (a rejoin) took its past incarnation's record along. */
     l->nodes_reported = r->nodes_silent == 0 && l->rejoins == 0;
     uint64_t got = ebf_kv_u64(&r->sfc, SFC_NAME(ACKED_DIGEST), 0) +

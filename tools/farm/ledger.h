@@ -47,6 +47,9 @@ struct ledger {
     int failover;                /* the gone SFCs' places were routed around and their
                                   * events replayed: closed by docs/protocol.md 13.6 */
     unsigned sfcs_restarted;     /* live SFCs closed as dead for their old incarnations */
+    uint64_t fences;             /* live SFCs' fences (frozen past the bound) */
+    uint64_t replay_fenced;      /* events a fence dropped: built again by a survivor */
+    uint64_t replay_partial;     /* replays dropped partial: decided by the dead place */
     uint64_t redecided;          /* ids decided by a dead place's node and again by a
                                   * survivor (counted once, in the survivor's decision) */
     uint64_t replayed;           /* replayed events the survivors acked */
@@ -109,6 +112,11 @@ struct ledger {
  * killed and restarted during the run (its nodes took a mark at the
  * restart) is a dead place for its old incarnations by the same terms,
  * its new incarnation's acks counted as a live SFC's (sfcs_restarted).
+ * A live SFC that fenced itself counts once the acks it made that the
+ * readouts replayed (ledger.fence_acked, in redecided); the events its
+ * fence dropped (replay_fenced) were built by a survivor and those a
+ * survivor dropped partial (replay_partial) were decided by the dead
+ * place: both are named, neither is lost.
  */
 void ledger_close(const struct farm_result *r, struct ledger *l);
 

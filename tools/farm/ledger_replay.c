@@ -132,6 +132,19 @@ static void restarted_place(const struct farm_result *r, unsigned k, struct ledg
     x->n_restarted++;
 }
 
+/* The live SFCs' fences and what they leave decided twice. */
+static void fence_terms(const struct farm_result *r, struct ledger_replay *x)
+{
+    x->fences = ebf_kv_u64(&r->sfc, SFC_NAME(FENCES), 0);
+    x->fenced = ebf_kv_u64(&r->sfc, SFC_NAME(REPLAY_FENCED), 0);
+    x->partial = ebf_kv_u64(&r->sfc, SFC_NAME(REPLAY_PARTIAL), 0);
+    ledger_kv_idset(&r->sfc, LEDGER_SFC_FENCE_ACKED, &x->fence_ids);
+    x->fence_count = ledger_fo_count(&x->fence_ids);
+    x->fence_accepted = ebf_kv_u64(&r->sfc, SFC_NAME(FENCE_ACKED_ACCEPT), 0);
+    x->fence_digest = ebf_kv_u64(&r->sfc, SFC_NAME(FENCE_ACKED_DIGEST), 0);
+    x->fence_overflow = ebf_kv_u64(&r->sfc, SFC_NAME(FENCE_OVERFLOW), 0) != 0;
+}
+
 /* 1 when SFC k lives at a place whose nodes took marks (it restarted). */
 static int sfc_restarted(const struct farm_result *r, unsigned k)
 {
@@ -146,6 +159,7 @@ void ledger_replay_terms(const struct farm_result *r, struct ledger_replay *x)
     uint64_t mark;
 
     memset(x, 0, sizeof(*x));
+    fence_terms(r, x);
     if (!r->n_places)
         return;
     for (unsigned k = 0; k < r->n_sfcs; k++) {
@@ -159,7 +173,7 @@ void ledger_replay_terms(const struct farm_result *r, struct ledger_replay *x)
         if (r->sfcs[k].place < 64)
             x->dead_places |= 1ull << r->sfcs[k].place;
     }
-    if (!x->n_dead && !restarted)
+    if (!x->n_dead && !restarted && !x->fences)
         return;
     x->on = 1;
     for (unsigned i = 0; i < r->n_nodes; i++)

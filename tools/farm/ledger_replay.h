@@ -17,6 +17,7 @@
 #define LEDGER_RO_DROPPED "replay.dropped"      /* readout: events freed unreleased */
 #define LEDGER_SFC_REPLAY_ACKED "ledger.replay_acked"   /* SFC: id record */
 #define LEDGER_NODE_MARKS "ledger.marks"        /* node: marks taken during the run */
+#define LEDGER_SFC_FENCE_ACKED "ledger.fence_acked"    /* SFC: id record */
 
 struct ledger_replay {
     int on;                      /* every gone SFC's place was declared dead by a readout */
@@ -38,6 +39,15 @@ struct ledger_replay {
                                   * incarnations' decisions (for nodes_agree) */
     uint64_t old_accepted, old_rejected;  /* the old incarnations' nodes' decisions,
                                   * redecided ones included */
+    /* Live SFCs that fenced themselves (a freeze): their acks that the
+     * readouts replayed, decided again by a survivor (ledger.fence_acked,
+     * summed over the SFCs; set whether or not on). */
+    uint64_t fences;             /* the SFCs' fences */
+    struct ebf_idset fence_ids;  /* ledger.fence_acked */
+    uint64_t fence_count, fence_accepted, fence_digest;
+    int fence_overflow;          /* a fence's record may lack acks */
+    uint64_t fenced, partial;    /* replay.fenced (built again by a survivor) and
+                                  * replay.partial (decided by the dead place) */
 };
 
 /* The id record kept in kv under prefix ("<prefix>.count.<cell>", ...),
@@ -65,6 +75,12 @@ int ledger_node_of_gone_sfc(const struct farm_result *r, unsigned i);
  * acked or took late (its ledger.acked, ledger.late) are the old
  * incarnations' decisions below X (x->restarted, also in x->dead); the
  * new incarnation's acks count as any live SFC's.
+ *
+ * A live SFC that fenced itself (frozen past the bound, docs/protocol.md
+ * 13.4) acked, after the fence or at or above its last low before it,
+ * events the readouts replayed to a survivor: its ledger.fence_acked, in
+ * x->fence_* whether or not x->on (x->on is also 1 with fences), count
+ * once and join redecided.
  */
 void ledger_replay_terms(const struct farm_result *r, struct ledger_replay *x);
 
