@@ -284,7 +284,8 @@ START_TEST(test_replay_closes)
     FILE *f = open_memstream(&buf, &len);
     summary_json(f, &c, &r, &l);
     fclose(f);
-    ck_assert_msg(strstr(buf, "\"sfc_gone\": {\"name\": \"sfc1\", \"sfcs\": 1, \"sfcs_restarted\": 0, "
+    ck_assert_msg(strstr(buf, "\"sfc_gone\": {\"name\": \"sfc1\", \"sfcs\": 1, "
+                              "\"sfcs_restarted\": 0, "
                               "\"decided_by_its_nodes\": 320, \"failover\": true, "
                               "\"release_mark\": 601, \"replayed\": 200, \"redecided\": 20, "
                               "\"record_complete\": true}") != NULL, "%s", buf);
