@@ -191,6 +191,7 @@ static void relink(struct node_dp *dp)
     uint32_t held = node_evtab_used(&dp->evt) + dp->n_ack;
     dp->credits_owed = (uint16_t)(dp->c.credits > held ? dp->c.credits - held : 0);
     dp->relinked = 0;
+    dp->mark.open = 0;              /* what comes now is the new SFC's */
     dp->st.relinks++;
 }
 
@@ -211,6 +212,8 @@ static unsigned flush_acks(struct node_dp *dp)
 static void queue_ack(struct node_dp *dp, const struct ebf_ack *a)
 {
     ebf_idset_add(&dp->st.acked_ids, a->event_id);
+    if (unlikely(dp->mark.open))
+        node_dp_mark_ack(dp, a);    /* an event held at a restart's mark */
     dp->ack[dp->n_ack++] = *a;
     if (dp->n_ack >= dp->c.ack_batch)
         flush_acks(dp);
@@ -424,6 +427,8 @@ unsigned node_dp_poll(struct node_dp *dp)
     if (n < dp->c.burst)         /* caught up: do not sit on acks */
         work += flush_acks(dp);
     relink(dp);
+    if (unlikely(dp->mark.open) && node_evtab_used(&dp->evt) == 0)
+        dp->mark.open = 0;          /* every event held at the mark decided */
     if (dp->hb_tsc && rte_get_tsc_cycles() - dp->last_tx_tsc > dp->hb_tsc) {
         if (dp->n_ack)
             flush_acks(dp);

@@ -122,8 +122,10 @@ void node_dp_after(const struct node_dp *dp, int on, uint64_t x, struct node_sna
  * The ids dp decided at or above x so far added to its mark records, once
  * (the farm tool's mark for an SFC of this node that died and restarts
  * while the run goes on: its old incarnation's decisions at or above its
- * last release watermark x, which the readouts replayed; the ones the node
- * makes for the new incarnation are not in them). On the data-plane lcore.
+ * last release watermark x, which the readouts replayed). The events it
+ * holds then are the old incarnation's too: their decisions at or above x
+ * join the records as they are made, until it holds none or its link comes
+ * back (the new SFC's events stay out). On the data-plane lcore.
  */
 void node_dp_mark(struct node_dp *dp, uint64_t x);
 

@@ -4,6 +4,8 @@
 
 #include "node_dp_private.h"
 
+#include "ebf_mix.h"
+
 void node_dp_mark(struct node_dp *dp, uint64_t x)
 {
     struct node_dp_mark *m = &dp->mark;
@@ -12,6 +14,20 @@ void node_dp_mark(struct node_dp *dp, uint64_t x)
     node_evtab_after(&dp->evt, x, &m->ids, &m->accepted, &m->digest, &complete);
     m->evicted |= !complete;
     m->marks++;
+    m->x = x;
+    m->open = node_evtab_used(&dp->evt) != 0;
+}
+
+void node_dp_mark_ack(struct node_dp *dp, const struct ebf_ack *a)
+{
+    struct node_dp_mark *m = &dp->mark;
+
+    if (a->event_id < m->x)
+        return;
+    ebf_idset_add(&m->ids, a->event_id);
+    if (a->decision == EBF_DEC_ACCEPT)
+        ebf_idset_add(&m->accepted, a->event_id);
+    m->digest += ebf_mix64(a->event_id);
 }
 
 void node_dp_after(const struct node_dp *dp, int on, uint64_t x, struct node_snap *s)

@@ -27,7 +27,13 @@ struct node_dp_mark {
     uint64_t digest;             /* sum of ebf_mix64 over ids */
     uint64_t evicted;            /* 1: a window may have lost some of them */
     uint64_t marks;              /* the marks taken */
+    uint64_t x;                  /* the last mark */
+    int open;                    /* events held at the mark are still being decided:
+                                  * their decisions at or above x join the records */
 };
+
+/* Lcore: decision a joins the mark's records while one is open. */
+void node_dp_mark_ack(struct node_dp *dp, const struct ebf_ack *a);
 
 /*
  * The loop (node_dp.c) owns the counters (st), the acks and credit frames,
