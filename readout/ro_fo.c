@@ -94,12 +94,6 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
         return 1;
     }
     f->frames++;
-    /* A new incarnation (reborn: restarted, or fenced after a pause) is
-     * dead to us until its records are replayed: its low and sequence
-     * numbers say nothing of what the old one decided, so it frees
-     * nothing (a fenced SFC's low jumps past the events it dropped). */
-    if (f->view.reborn >> h.place & 1)
-        return 1;
     if (h.low > f->low[h.place])
         f->low[h.place] = h.low;
     apply(f, &h);
