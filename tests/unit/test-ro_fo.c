@@ -178,7 +178,7 @@ START_TEST(test_fo_sent_to_dead)
     uint8_t buf[256];
 
     ck_assert_ptr_nonnull(f);
-    f->view.out = 1u << 1;
+    ebf_places_add(&f->view.out, 1);
     ro_fo_sent(f, 7, 1, 100, next);
     ck_assert_uint_eq(f->rb.held_events, 1);
     size_t n = release_frame(buf, sfc_mac[0], 0, 1, 40, 1, 1);
