@@ -85,14 +85,14 @@ static void fo_deaths(struct ro_gen *g, uint64_t now_ns)
  * (a link per SFC), never one other places share. */
 static void fo_relink(struct ro_gen *g, uint64_t now_ns)
 {
-    uint64_t out = g->fo->view.out;
+    const struct ebf_places *out = &g->fo->view.out;
 
-    if (!out || now_ns - g->relink_ns < 1000000000ull)
+    if (!ebf_places_count(out, g->c->n_sfcs) || now_ns - g->relink_ns < 1000000000ull)
         return;
     g->relink_ns = now_ns;
-    for (uint16_t k = 0; k < g->c->n_sfcs && k < 64; k++) {
+    for (uint16_t k = 0; k < g->c->n_sfcs; k++) {
         uint16_t shared = 0;
-        if (!(out >> k & 1) || g->n_ports == 1)
+        if (!ebf_places_has(out, k) || g->n_ports == 1)
             continue;
         for (uint16_t j = 0; j < g->c->n_sfcs; j++)
             shared += j != k && g->sfc_port[j] == g->sfc_port[k];
