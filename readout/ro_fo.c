@@ -94,6 +94,14 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
         return 1;
     }
     f->frames++;
+    /* A new incarnation (reborn: it fenced itself or restarted while
+     * routed to) frees only below the old one's last low: a fenced SFC's
+     * low is past the events its fence dropped, which are replayed. */
+    if (ebf_places_has(&f->view.reborn, h.place)) {
+        h.low = h.low < f->low[h.place] ? h.low : f->low[h.place];
+        apply(f, &h);
+        return 1;
+    }
     if (h.low > f->low[h.place])
         f->low[h.place] = h.low;
     apply(f, &h);

@@ -295,6 +295,9 @@ static void take_ack(struct sfc_dp *dp, uint16_t node, const struct ebf_ack *ack
     ebf_idset_add(&dp->st.ledger_acked, id);
     if (e->replayed)
         ebf_idset_add(&dp->st.ledger_replay_acked, id);
+    if (dp->low)
+        sfc_dp_fence_ack(dp, id, ack->decision == EBF_DEC_ACCEPT,
+                         sfc_evtab_cold(dp->tab, slot)->fenced);
     sfc_evtab_release(dp->tab, slot);
     sfc_credit_ack(dp->nodes.credit, node);
 }

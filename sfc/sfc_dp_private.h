@@ -18,11 +18,19 @@
 
 /* Failover's state in the loop (release frames on): the pass clock for
  * the fence, and the rate of ids heard for a join id (sfc_dp_release.c). */
+#define SFC_RECENT_ACKS 16384     /* acks above the low: about 0.5 s at 30,000 events/s */
+
 struct sfc_dp_fo {
     uint64_t last_pass;          /* TSC of the last sfc_dp_poll; 0: none yet */
     uint64_t fence_tsc;          /* a pass gap this long fences (sfc_dp_fence_check) */
     uint64_t id0, tsc0;          /* the first id heard, and when */
     uint64_t heard_max, heard_tsc;   /* 1 + the highest id heard, and when it last grew */
+    /* the acks at or above the last release round's low (id, top bit:
+     * accepted): a fence's ledger.fence_acked, as the readouts did not
+     * hear them released */
+    uint64_t recent[SFC_RECENT_ACKS];
+    uint32_t n_recent;
+    uint8_t recent_overflow;     /* more than SFC_RECENT_ACKS above the low */
 };
 
 /* The periodic work's timer (node liveness, the throttle's refresh): 100 us. */
@@ -82,6 +90,11 @@ void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot
 /* Building event slot, with a replayed piece, timed out: dropped, not
  * built (replay.partial; the dead place decided it). */
 void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot);
+
+/* Event id acked (accept: its decision; fenced: it was at a node when the
+ * SFC fenced itself), failover on: kept for a fence while a release round's
+ * low is not above it, and in ledger.fence_acked when fenced. */
+void sfc_dp_fence_ack(struct sfc_dp *dp, uint64_t id, int accept, int fenced);
 
 static inline uint64_t tsc_to_ns(const struct sfc_dp *dp, uint64_t tsc)
 {
