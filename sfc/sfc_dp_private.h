@@ -23,7 +23,18 @@ struct sfc_dp_fo {
     uint64_t fence_tsc;          /* a pass gap this long fences (sfc_dp_fence_check) */
     uint64_t id0, tsc0;          /* the first id heard, and when */
     uint64_t heard_max, heard_tsc;   /* 1 + the highest id heard, and when it last grew */
+    uint64_t replay_tsc;         /* TSC of the last replayed piece taken; 0: none yet */
+    uint64_t grace_tsc;          /* SFC_REPLAY_GRACE_NS: the building timeout's floor
+                                  * while replayed pieces arrive (sfc_dp_timeout) */
 };
+
+/* A failover's building timeout at least (docs/protocol.md 13.4): the
+ * readouts detect a death one by one, each within the bound after the
+ * dead SFC's last release but later by its own stalls, and the survivor
+ * must hold the pieces of the early ones until the late ones' replays
+ * come, or it builds incomplete (a new event rerouted early) or drops
+ * as decided (a replayed one) what no node decided. */
+#define SFC_REPLAY_GRACE_NS 1000000000ull
 
 /* The periodic work's timer (node liveness, the throttle's refresh): 100 us. */
 #define SFC_TICKS_PER_S 10000
@@ -74,10 +85,17 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now);
  * (docs/protocol.md 13.4, 13.5). Called at the start of every pass. */
 void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now);
 
-/* A piece flagged EBF_FRAGF_REPLAY went into the table as a (slot: its
- * event when stored): counted, its event marked replayed, or counted a
- * duplicate when its event was finished (docs/protocol.md 13.4). */
-void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot);
+/* A piece flagged EBF_FRAGF_REPLAY went into the table at now as a (slot:
+ * its event when stored): counted, its event marked replayed, or counted a
+ * duplicate when its event was finished (docs/protocol.md 13.4); the
+ * grace of sfc_dp_timeout runs from now. */
+void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot,
+                         uint64_t now);
+
+/* The building timeout at now: the SFC's --timeout-ms, or while a replayed
+ * piece came less than SFC_REPLAY_GRACE_NS ago, at least that (one for
+ * every building event, so that the building FIFO expires in order). */
+uint64_t sfc_dp_timeout(const struct sfc_dp *dp, uint64_t now);
 
 /* Building event slot, with a replayed piece, timed out: dropped, not
  * built (replay.partial; the dead place decided it). */
