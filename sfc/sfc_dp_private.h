@@ -26,6 +26,7 @@ struct sfc_dp_fo {
     uint64_t replay_tsc;         /* TSC of the last replayed piece taken; 0: none yet */
     uint64_t grace_tsc;          /* SFC_REPLAY_GRACE_NS: the building timeout's floor
                                   * while replayed pieces arrive (sfc_dp_timeout) */
+    uint64_t src_tsc[EBF_MAX_SOURCES];  /* TSC of each source's last fragment taken */
 };
 
 /* A failover's building timeout at least (docs/protocol.md 13.4): the
@@ -100,6 +101,19 @@ uint64_t sfc_dp_timeout(const struct sfc_dp *dp, uint64_t now);
 /* Building event slot, with a replayed piece, timed out: dropped, not
  * built (replay.partial; the dead place decided it). */
 void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot);
+
+/* Whether replayed event e, timed out, lacks only sources that sent
+ * nothing since its first piece came: their readout died too (with the
+ * SFC), its replay never comes, and e is built incomplete (its loss is
+ * the readout's) rather than dropped; a missing source still sending had
+ * e released, so the dead place decided it (docs/protocol.md 13.4). */
+int sfc_dp_replay_orphan(const struct sfc_dp *dp, const struct sfc_event *e);
+
+/* The oldest building event, due: a replayed one dropped unless orphaned
+ * (sfc_dp_replay_orphan), any other made READY incomplete, its build time
+ * into build_timeout_ns (*now_ns: the clock, read once when 0). Returns
+ * the frames dropped. The loop's timeout and the drain's both use it. */
+uint64_t sfc_dp_expire_head(struct sfc_dp *dp, uint64_t now, uint64_t *now_ns);
 
 static inline uint64_t tsc_to_ns(const struct sfc_dp *dp, uint64_t tsc)
 {

@@ -61,6 +61,14 @@ uint64_t sfc_dp_timeout(const struct sfc_dp *dp, uint64_t now)
     return dp->timeout_tsc;
 }
 
+int sfc_dp_replay_orphan(const struct sfc_dp *dp, const struct sfc_event *e)
+{
+    for (uint16_t s = 0; s < dp->c.n_sources && s < EBF_MAX_SOURCES; s++)
+        if (!ebf_present_test(e->present, s) && dp->fo.src_tsc[s] >= e->first_tick)
+            return 0;
+    return 1;
+}
+
 void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot)
 {
     dp->st.replay_partial++;
