@@ -65,6 +65,7 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
          * fenced itself after a pause, and holds nothing of what it had.
          * It is dead to us now (its records are replayed) and rejoins. */
         fo->out |= UINT64_C(1) << p;
+        fo->dead |= UINT64_C(1) << p;
         fo->reborn |= UINT64_C(1) << p;
         fo->deaths++;
         ebf_route_set(&fo->route, fo->n, fo->out);
@@ -97,6 +98,7 @@ uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
     }
     if (died) {
         fo->out |= died;
+        fo->dead |= died;
         fo->deaths += (uint64_t)__builtin_popcountll(died);
         ebf_route_set(&fo->route, fo->n, fo->out);
     }
@@ -111,6 +113,7 @@ static void apply_changes(struct ro_failover *fo, uint64_t e)
         if (fo->join_at[p] <= e) {
             fo->join_at[p] = RO_FO_NEVER;
             fo->out &= ~(UINT64_C(1) << p);
+            fo->dead &= ~(UINT64_C(1) << p);
             fo->joins++;
         }
         if (fo->leave_at[p] <= e) {

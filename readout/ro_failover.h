@@ -29,6 +29,8 @@ struct ro_failover {
     uint64_t out;                      /* bit p: place p routed around */
     uint64_t heard;                    /* bit p: a frame was accepted from p */
     uint64_t reborn;                   /* bit p: heard at a new epoch while routed to */
+    uint64_t dead;                     /* bit p: declared dead (silent or reborn), until it
+                                        * joins again; a left place is out but not dead */
     uint64_t next_change;              /* lowest pending join/leave id, or RO_FO_NEVER */
     struct ebf_route route;            /* by out */
     uint64_t last_ns[EBF_ROUTE_MAX];   /* arrival of p's last accepted frame */

@@ -94,7 +94,11 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
         return 1;
     }
     f->frames++;
-    if (h.low > f->low[h.place])
+    /* The watermark of a dead place stays where it was at its death: what
+     * it releases later (alive after all, or its frames still coming) is
+     * of events already replayed, which the survivors decide; the ledger
+     * takes the highest one as its X (docs/protocol.md 13.6). */
+    if (h.low > f->low[h.place] && !(f->view.dead >> h.place & 1))
         f->low[h.place] = h.low;
     apply(f, &h);
     return 1;
