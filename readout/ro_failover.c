@@ -96,6 +96,11 @@ uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
         if (now_ns > fo->last_ns[p] && now_ns - fo->last_ns[p] >= fo->dead_ns)
             died |= UINT64_C(1) << p;
     }
+    uint64_t all = fo->n == 64 ? UINT64_MAX : (UINT64_C(1) << fo->n) - 1;
+    if (died && fo->keep_last && died == (all & ~fo->out)) {
+        fo->all_silent++;       /* every survivor silent at once: this readout's view */
+        died = 0;
+    }
     if (died) {
         fo->out |= died;
         fo->dead |= died;

@@ -45,6 +45,10 @@ struct ro_failover {
     uint64_t last_poll_ns;             /* the last ro_failover_poll; 0: none yet */
     uint64_t own_stalls;               /* polls after a gap over dead_ns / 2: not silence */
     uint64_t join_early;               /* joins applied before their id: every place was out */
+    int keep_last;                     /* no death by silence while every place routed to
+                                        * is silent at once (ro_failover_poll); the readout
+                                        * sets it, ro_failover_init leaves it 0 */
+    uint64_t all_silent;               /* polls that found every routed place silent */
 };
 
 /* Sets fo to n places (1 .. EBF_ROUTE_MAX), all routed to, none heard.

@@ -39,6 +39,7 @@ struct ro_fo *ro_fo_create(const uint8_t (*sfc_mac)[6], uint16_t n_sfcs, uint16_
     f->n_sources = n_sources;
     f->event_max = event_max;
     f->hold_max_ns = RO_FO_HOLD_MAX_NS;
+    f->view.keep_last = 1;
     return f;
 }
 
