@@ -78,6 +78,16 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
     return 1;
 }
 
+/* Whether some place has a join announced and not yet applied: with every
+ * other place dead, ro_failover_join_early takes it in at once. */
+static int join_pending(const struct ro_failover *fo)
+{
+    for (uint32_t p = 0; p < fo->n; p++)
+        if (fo->join_at[p] != RO_FO_NEVER)
+            return 1;
+    return 0;
+}
+
 uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
 {
     uint64_t died = 0, reborn = fo->reborn, gap = now_ns - fo->last_poll_ns;
@@ -97,7 +107,7 @@ uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
             died |= UINT64_C(1) << p;
     }
     uint64_t all = fo->n == 64 ? UINT64_MAX : (UINT64_C(1) << fo->n) - 1;
-    if (died && fo->keep_last && died == (all & ~fo->out)) {
+    if (died && fo->keep_last && died == (all & ~fo->out) && !join_pending(fo)) {
         fo->all_silent++;       /* every survivor silent at once: this readout's view */
         died = 0;
     }

@@ -46,8 +46,9 @@ struct ro_failover {
     uint64_t own_stalls;               /* polls after a gap over dead_ns / 2: not silence */
     uint64_t join_early;               /* joins applied before their id: every place was out */
     int keep_last;                     /* no death by silence while every place routed to
-                                        * is silent at once (ro_failover_poll); the readout
-                                        * sets it, ro_failover_init leaves it 0 */
+                                        * is silent at once and no join is pending
+                                        * (ro_failover_poll); the readout sets it,
+                                        * ro_failover_init leaves it 0 */
     uint64_t all_silent;               /* polls that found every routed place silent */
 };
 

@@ -201,7 +201,7 @@ END_TEST
  * readout's starvation, not their deaths (a starved machine declared both
  * SFCs of the demo dead and the route then sent events nowhere); one
  * silent while another is heard dies as before, and the last one left
- * is kept. */
+ * is kept, unless another place's join is pending. */
 START_TEST(test_failover_keep_last)
 {
     struct ro_failover fo;
@@ -220,6 +220,13 @@ START_TEST(test_failover_keep_last)
         ck_assert_uint_eq(ro_failover_poll(&fo, t * MS), 0);
     ck_assert_uint_eq(fo.out, 1u << 1);
     ck_assert_uint_eq(ro_failover_place(&fo, 7), 0);
+    /* place 1 fenced and announced its join: the last live one, silent,
+     * dies now, and the join applies early (the demo's starved survivor) */
+    hear(&fo, 1, 1, 0, EBF_RELF_JOIN, 9000, 8, 405 * MS);
+    ck_assert_uint_eq(fo.join_at[1], 9000);
+    ck_assert_uint_eq(ro_failover_poll(&fo, 500 * MS), 1u << 0);
+    ck_assert_uint_eq(ro_failover_place(&fo, 9), 1);
+    ck_assert_uint_eq(fo.join_early, 1);
 }
 END_TEST
 
