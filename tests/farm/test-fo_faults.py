@@ -3,12 +3,14 @@
 # test-fo_faults.py - SFC failover under a second fault, one scenario a run: the exact ledger (lost 0 where the design promises it, the loss named where not), redecided, and stored events each accepted id once.
 #
 # A failover farm (tests/farm/farmrig.py fo_farm: memif links, run.replay_mb
-# on, 4 sources over the readouts, 4000 events/s, run.events 0, storage on
-# unless said) is brought up; the scenario's faults are injected while it
+# on, 4 sources over the readouts, 4000 events/s, run.events 0) is brought
+# up; the scenario's faults are injected while it
 # runs, at event counts of ro0; `stop --json` gives the ledger. Checked,
 # exactly, for every scenario: exit 0 of the stop, the ledger closed with
 # unaccounted 0 and the id checks matching, generated = accepted + rejected
-# + lost, and, with storage, `ebfarm events verify` passing over every file
+# + lost, and, with storage (a scenario's STORE: off in all of them while
+# the nodes' file names do not carry their SFC: node 0 of each SFC writes
+# the same names, and the stores fail), `ebfarm events verify` passing over every file
 # with the files holding the accepted ids of the generated range each once
 # (a survivor's replayed copy of a redecided event dropped, at most
 # redecided of them). Per scenario:
@@ -189,7 +191,7 @@ def ro_and_sfc(rig, store):
     check(led["id_digest_match"], "id digests differ")
 
 
-SCENARIOS = {  # name: (readouts, SFCs, nodes per SFC, storage, run keys changed)
+SCENARIOS = {  # name: (readouts, SFCs, nodes per SFC, STORE, run keys changed, body)
     "two_sfcs": (2, 3, 1, False, {}, two_sfcs),
     "node_stall": (2, 2, 2, False, {}, node_stall),
     "at_stop": (2, 2, 1, False, {}, at_stop),
