@@ -72,6 +72,12 @@ START_TEST(test_values)
     ck_assert_int_eq(bench_opts_wants(&o, BENCH_CASE_SFC_CYCLES), 0);
     ck_assert_int_eq(o.sweeps, 0);
     ck_assert_str_eq(o.svg_dir, "/tmp/p");
+    ck_assert_ptr_null(o.huge_dir);
+    ck_assert_int_eq(PARSE(&o, "--huge-dir", "/mnt/huge", "--quick"), 0);
+    ck_assert_str_eq(o.huge_dir, "/mnt/huge");
+    ck_assert_int_eq(o.quick, 1);
+    ck_assert_int_eq(PARSE(&o, "--huge-dir"), -1);
+    ck_assert_str_eq(err, "bench: option '--huge-dir' needs a value");
     ck_assert_int_eq(PARSE(&o, "--help"), 0);
     ck_assert_int_eq(o.help, 1);
 }
@@ -102,7 +108,7 @@ END_TEST
 START_TEST(test_usage_lists_options)
 {
     static const char *opts[] = {"--quick", "--pairs", "--frag-size", "--only", "--json",
-                                 "--csv", "--help"};
+                                 "--csv", "--huge-dir", "--help"};
     for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
         ck_assert_msg(strstr(bench_usage, opts[i]), "usage lacks %s", opts[i]);
 }

@@ -78,7 +78,7 @@ START_TEST(test_json_exact)
     ck_assert_str_eq(render(bench_print_json),
                      "{\"meta\":{\"cpu_model\":\"Xeon \\\"X\\\"\",\"cpu_mhz\":2600.0,\"cpus\":2,"
                      "\"dpdk_version\":\"22.11.11\",\"driver\":\"net_null\",\"frame_size\":1078,"
-                     "\"frag_size\":1024,\"pairs\":5,\"quick\":true,"
+                     "\"frag_size\":1024,\"pairs\":5,\"quick\":true,\"rig_hugepages\":false,"
                      "\"date\":\"2026-11-23T17:00:00Z\"},\"results\":["
                      "{\"name\":\"a\",\"value\":3.0,\"unit\":\"frames/s\",\"reference\":\"ref_a\","
                      "\"reference_value\":6.0,\"ratio\":0.5,\"pairs\":5,\"value_min\":1.0,"
@@ -177,6 +177,7 @@ START_TEST(test_table_rows)
     ck_assert_ptr_nonnull(strstr(t, "ebfarm bench --quick, 2026-11-23T17:00:00Z\n"));
     ck_assert_ptr_nonnull(strstr(t, "DPDK 22.11.11; driver net_null\n"));
     ck_assert_ptr_nonnull(strstr(t, "fragment 1024 B, frame 1078 B; 5 pairs"));
+    ck_assert_ptr_nonnull(strstr(t, "alternated); in-process rigs on 4 KiB pages; median"));
     ck_assert_ptr_nonnull(strstr(t, "3 [1-5]"));
     ck_assert_ptr_nonnull(strstr(t, "0.500 [0.500-0.500]\n"));
     ck_assert_ptr_nonnull(strstr(t, "2.000 [2.000-2.000]\n"));

@@ -83,13 +83,15 @@ static int find_testpmd(struct bench_env *env, char *err, size_t len)
 
 /* Write each sweep's SVG figure as DIR/<name>.svg (DIR made if missing),
  * the machine, DPDK version and date in its footer. */
-static int write_svgs(const char *dir, const struct bench_sweep *sw, int n, char *err, size_t len)
+static int write_svgs(const char *dir, const struct bench_sweep *sw, int n, int huge, char *err,
+                      size_t len)
 {
     struct bench_meta m;
     char footer[512];
     bench_meta_collect(&m);
     snprintf(footer, sizeof(footer), "%s, %u CPUs; DPDK %s; %s; ebfarm-sfc-capacity over "
-             "net_ring, --verify full", m.cpu_model, m.cpus, m.dpdk_version, m.date);
+             "net_ring, --verify full, %s", m.cpu_model, m.cpus, m.dpdk_version, m.date,
+             huge ? "hugepages" : "4 KiB pages");
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         snprintf(err, len, "--svg %s: cannot make the directory: %s", dir, strerror(errno));
         return -1;
@@ -157,7 +159,8 @@ int bench_run_all(const struct bench_opts *o, struct bench_result *r, struct ben
     }
     if (n >= 0 || farm_signal_count() > 0) /* a failure's message names a log in it: kept */
         farm_rm_rf(env.tmp);
-    if (n >= 0 && *n_sweeps && o->svg_dir && write_svgs(o->svg_dir, sw, *n_sweeps, err, len) != 0)
+    if (n >= 0 && *n_sweeps && o->svg_dir &&
+        write_svgs(o->svg_dir, sw, *n_sweeps, o->huge_dir != NULL, err, len) != 0)
         n = -1;                 /* no run failed: nothing to keep */
     return n;
 }

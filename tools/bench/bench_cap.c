@@ -58,10 +58,16 @@ int bench_cap_run(struct bench_env *env, const char *mode, unsigned frag_size, u
     snprintf(lcores, sizeof(lcores), workers > 1 ? "0-%u" : "0", workers - 1);
     snprintf(w, sizeof(w), "%u", workers);
     snprintf(mtus, sizeof(mtus), "%u", mtu);
-    char *argv[] = {exe, "--no-huge", "-m", workers > 1 ? "512" : "256", "--no-pci",
-                    "--no-telemetry", "-l", lcores, "--log-level=*:warning", fp, "--",
-                    "--frag-size", frag, "--sources", src, "--ms", ms, "--workers", w,
-                    "--mtu", mtus, (char *)mode_opt(mode), (char *)mode, NULL};
+    /* 4 KiB pages unless --huge-dir: "--huge-dir DIR" in the first two slots */
+    char *argv[] = {exe, "--no-huge", (char *)env->o->huge_dir, "-m",
+                    workers > 1 ? "512" : "256", "--no-pci", "--no-telemetry", "-l", lcores,
+                    "--log-level=*:warning", fp, "--", "--frag-size", frag, "--sources", src,
+                    "--ms", ms, "--workers", w, "--mtu", mtus, (char *)mode_opt(mode),
+                    (char *)mode, NULL};
+    if (env->o->huge_dir)
+        argv[1] = "--huge-dir";
+    else
+        memmove(&argv[2], &argv[3], sizeof(argv) - 3 * sizeof(argv[0]));
     struct bench_proc_limits lim = {.interrupt_after_s = 0, .timeout_s = 60};
     if (bench_proc_run(argv, out, &lim, prefix, err, len) != 0)
         return -1;

@@ -20,6 +20,9 @@ const char bench_usage[] =
     "  --no-sweeps      leave out the sweeps of sfc_capacity (fragment sizes,\n"
     "                   sources, workers)\n"
     "  --svg DIR        write one SVG figure per sweep into DIR\n"
+    "  --huge-dir DIR   run the in-process rigs (sfc_capacity, sfc_sampled,\n"
+    "                   sfc_workers, sweeps) on the hugepages of the hugetlbfs\n"
+    "                   mounted at DIR instead of --no-huge\n"
     "  --json           one JSON object on stdout\n"
     "  --csv            CSV on stdout\n"
     "  --help           this text\n";
@@ -74,6 +77,10 @@ static int parse_valued(struct bench_opts *o, int argc, char **argv, int *i, cha
         o->svg_dir = v;
         return 0;
     }
+    if (strcmp(opt, "--huge-dir") == 0) {
+        o->huge_dir = v;
+        return 0;
+    }
     if (strcmp(opt, "--frag-size") == 0)
         return parse_uint(opt, v, BENCH_FRAG_MIN, BENCH_FRAG_MAX, &o->frag_size, err, len);
     return parse_case(v, &o->only, err, len);
@@ -99,7 +106,8 @@ int bench_opts_parse(struct bench_opts *o, int argc, char **argv, char *err, siz
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
             o->help = 1;
         else if (strcmp(a, "--pairs") == 0 || strcmp(a, "--frag-size") == 0 ||
-                 strcmp(a, "--only") == 0 || strcmp(a, "--svg") == 0) {
+                 strcmp(a, "--only") == 0 || strcmp(a, "--svg") == 0 ||
+                 strcmp(a, "--huge-dir") == 0) {
             if (parse_valued(o, argc, argv, &i, err, len) != 0)
                 return -1;
         } else {

@@ -19,6 +19,8 @@ struct bench_opts {
     unsigned only;               /* bit per BENCH_CASE_*, 0: all */
     int sweeps;                  /* 1: the capacity sweeps too (with sfc_capacity; --no-sweeps) */
     const char *svg_dir;         /* --svg DIR: one SVG figure per sweep in DIR, or NULL */
+    const char *huge_dir;        /* --huge-dir DIR: the in-process rigs on the hugepages
+                                    of the hugetlbfs at DIR; NULL: --no-huge (4 KiB pages) */
     int help;
 };
 

@@ -52,8 +52,9 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
     fprintf(f, "cpu: %s, %.0f MHz, %u CPUs; DPDK %s; driver %s\n", m->cpu_model, m->cpu_mhz,
             m->cpus, m->dpdk_version, m->driver);
     fprintf(f, "fragment %u B, frame %u B; %u pairs (subject, reference alternated); "
-               "median [min-max]\n\n",
-            m->frag_size, m->frame_size, m->pairs);
+               "in-process rigs on %s; median [min-max]\n\n",
+            m->frag_size, m->frame_size, m->pairs,
+            m->rig_hugepages ? "hugepages" : "4 KiB pages");
     fprintf(f, "%-20s %-34s %-13s %-20s %-34s %s\n", "name", "value", "unit", "reference",
             "reference value", "ratio");
     for (size_t i = 0; i < n; i++) {
@@ -103,12 +104,13 @@ static json_t *notes_json(const struct bench_result *r, size_t n)
 
 static json_t *meta_json(const struct bench_meta *m, const struct bench_result *r, size_t n)
 {
-    json_t *o = json_pack("{s:o, s:o, s:i, s:o, s:o, s:i, s:i, s:i, s:b, s:o}",
+    json_t *o = json_pack("{s:o, s:o, s:i, s:o, s:o, s:i, s:i, s:i, s:b, s:b, s:o}",
                           "cpu_model", jout_str(m->cpu_model), "cpu_mhz",
                           jout_fixed(m->cpu_mhz, 3), "cpus", (int)m->cpus, "dpdk_version",
                           jout_str(m->dpdk_version), "driver", jout_str(m->driver),
                           "frame_size", (int)m->frame_size, "frag_size", (int)m->frag_size,
-                          "pairs", (int)m->pairs, "quick", m->quick, "date", jout_str(m->date));
+                          "pairs", (int)m->pairs, "quick", m->quick, "rig_hugepages",
+                          m->rig_hugepages, "date", jout_str(m->date));
     json_t *notes = notes_json(r, n);
 
     if (o && notes && jout_set(o, "notes", notes) != 0) {

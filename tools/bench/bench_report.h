@@ -20,6 +20,7 @@ struct bench_meta {
     unsigned frag_size;          /* fragment payload bytes */
     unsigned pairs;              /* subject/reference pairs of each result */
     int quick;                   /* 1: --quick */
+    int rig_hugepages;           /* 1: the in-process rigs ran on hugepages (--huge-dir) */
     char date[32];               /* UTC, ISO 8601 */
 };
 

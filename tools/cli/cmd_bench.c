@@ -30,6 +30,7 @@ int cmd_bench(int argc, char **argv)
     m.frame_size = bench_tx_frame_size(o.frag_size);
     m.pairs = o.pairs;
     m.quick = o.quick;
+    m.rig_hugepages = o.huge_dir != NULL;
     farm_signal_catch(); /* Ctrl-C stops the run going on and cleans up */
     struct bench_result r[BENCH_RESULTS_MAX];
     struct bench_sweep sw[BENCH_SWEEPS];
