@@ -15,7 +15,7 @@ int ro_failover_init(struct ro_failover *fo, uint32_t n, uint64_t dead_ns)
     fo->next_change = RO_FO_NEVER;
     for (uint32_t p = 0; p < EBF_ROUTE_MAX; p++)
         fo->join_at[p] = fo->leave_at[p] = RO_FO_NEVER;
-    return ebf_route_set(&fo->route, n, 0);
+    return ebf_route_set(&fo->route, n, NULL);
 }
 
 /* The lowest pending join or leave id. */
@@ -35,7 +35,7 @@ static void announce(struct ro_failover *fo, const struct ebf_release_hdr *h, ui
 {
     int join = (h->flags & EBF_RELF_JOIN) != 0;
     uint64_t *at = join ? &fo->join_at[h->place] : &fo->leave_at[h->place];
-    int is_out = (int)(fo->out >> h->place & 1);
+    int is_out = ebf_places_has(&fo->out, h->place);
 
     if (!(h->flags & (EBF_RELF_JOIN | EBF_RELF_LEAVE)) || *at == h->at)
         return;
@@ -56,21 +56,23 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
 
     if (p >= fo->n)
         return 0;
-    if ((fo->heard >> p & 1) && !ebf_release_newer(h->epoch, h->seq, fo->epoch[p], fo->seq[p])) {
+    if (ebf_places_has(&fo->heard, p) &&
+        !ebf_release_newer(h->epoch, h->seq, fo->epoch[p], fo->seq[p])) {
         fo->stale++;
         return 0;
     }
-    if ((fo->heard >> p & 1) && h->epoch != fo->epoch[p] && !(fo->out >> p & 1)) {
+    if (ebf_places_has(&fo->heard, p) && h->epoch != fo->epoch[p] &&
+        !ebf_places_has(&fo->out, p)) {
         /* A new incarnation of a place still routed to: it restarted, or
          * fenced itself after a pause, and holds nothing of what it had.
          * It is dead to us now (its records are replayed) and rejoins. */
-        fo->out |= UINT64_C(1) << p;
-        fo->dead |= UINT64_C(1) << p;
-        fo->reborn |= UINT64_C(1) << p;
+        ebf_places_add(&fo->out, p);
+        ebf_places_add(&fo->dead, p);
+        ebf_places_add(&fo->reborn, p);
         fo->deaths++;
-        ebf_route_set(&fo->route, fo->n, fo->out);
+        ebf_route_set(&fo->route, fo->n, &fo->out);
     }
-    fo->heard |= UINT64_C(1) << p;
+    ebf_places_add(&fo->heard, p);
     fo->epoch[p] = h->epoch;
     fo->seq[p] = h->seq;
     fo->last_ns[p] = now_ns;
@@ -88,9 +90,10 @@ static int join_pending(const struct ro_failover *fo)
     return 0;
 }
 
-uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
+uint32_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns, struct ebf_places *died)
 {
-    uint64_t died = 0, reborn = fo->reborn, gap = now_ns - fo->last_poll_ns;
+    uint64_t gap = now_ns - fo->last_poll_ns;
+    uint32_t n_died = 0;
 
     if (fo->last_poll_ns && now_ns > fo->last_poll_ns && gap > fo->dead_ns / 2) {
         for (uint32_t p = 0; p < fo->n; p++)
@@ -100,25 +103,35 @@ uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns)
     }
     fo->last_poll_ns = now_ns;
 
+    struct ebf_places silent = {0};
+    uint32_t n_silent = 0;
     for (uint32_t p = 0; p < fo->n; p++) {
-        if (!(fo->heard >> p & 1) || (fo->out >> p & 1))
+        if (!ebf_places_has(&fo->heard, p) || ebf_places_has(&fo->out, p))
             continue;
-        if (now_ns > fo->last_ns[p] && now_ns - fo->last_ns[p] >= fo->dead_ns)
-            died |= UINT64_C(1) << p;
+        if (now_ns > fo->last_ns[p] && now_ns - fo->last_ns[p] >= fo->dead_ns) {
+            ebf_places_add(&silent, p);
+            n_silent++;
+        }
     }
-    uint64_t all = fo->n == 64 ? UINT64_MAX : (UINT64_C(1) << fo->n) - 1;
-    if (died && fo->keep_last && died == (all & ~fo->out) && !join_pending(fo)) {
+    if (n_silent && fo->keep_last && n_silent == fo->n - ebf_places_count(&fo->out, fo->n) &&
+        !join_pending(fo)) {
         fo->all_silent++;       /* every survivor silent at once: this readout's view */
-        died = 0;
+        n_silent = 0;
     }
-    if (died) {
-        fo->out |= died;
-        fo->dead |= died;
-        fo->deaths += (uint64_t)__builtin_popcountll(died);
-        ebf_route_set(&fo->route, fo->n, fo->out);
+    *died = fo->reborn;
+    for (uint32_t p = 0; n_silent && p < fo->n; p++)
+        if (ebf_places_has(&silent, p)) {
+            ebf_places_add(died, p);
+            ebf_places_add(&fo->out, p);
+            ebf_places_add(&fo->dead, p);
+            n_died++;
+        }
+    if (n_died) {
+        fo->deaths += n_died;
+        ebf_route_set(&fo->route, fo->n, &fo->out);
     }
-    fo->reborn = 0;
-    return died | reborn;
+    memset(&fo->reborn, 0, sizeof(fo->reborn));
+    return ebf_places_count(died, fo->n);
 }
 
 /* Applies every join and leave due at e. */
@@ -127,25 +140,23 @@ static void apply_changes(struct ro_failover *fo, uint64_t e)
     for (uint32_t p = 0; p < fo->n; p++) {
         if (fo->join_at[p] <= e) {
             fo->join_at[p] = RO_FO_NEVER;
-            fo->out &= ~(UINT64_C(1) << p);
-            fo->dead &= ~(UINT64_C(1) << p);
+            ebf_places_del(&fo->out, p);
+            ebf_places_del(&fo->dead, p);
             fo->joins++;
         }
         if (fo->leave_at[p] <= e) {
             fo->leave_at[p] = RO_FO_NEVER;
-            fo->out |= UINT64_C(1) << p;
+            ebf_places_add(&fo->out, p);
             fo->leaves++;
         }
     }
-    ebf_route_set(&fo->route, fo->n, fo->out);
+    ebf_route_set(&fo->route, fo->n, &fo->out);
     next_change(fo);
 }
 
 int ro_failover_join_early(struct ro_failover *fo, uint64_t e)
 {
-    uint64_t all = fo->n == 64 ? UINT64_MAX : (UINT64_C(1) << fo->n) - 1;
-
-    if ((fo->out & all) != all)
+    if (ebf_places_count(&fo->out, fo->n) < fo->n)
         return 1;
     for (uint32_t p = 0; p < fo->n; p++)
         if (fo->join_at[p] != RO_FO_NEVER) {
@@ -154,7 +165,7 @@ int ro_failover_join_early(struct ro_failover *fo, uint64_t e)
         }
     if (fo->next_change != RO_FO_NEVER)
         apply_changes(fo, e);
-    return (fo->out & all) != all;
+    return ebf_places_count(&fo->out, fo->n) < fo->n;
 }
 
 uint32_t ro_failover_place(struct ro_failover *fo, uint64_t e)

@@ -26,11 +26,11 @@
 struct ro_failover {
     uint32_t n;                        /* places, 1 .. EBF_ROUTE_MAX */
     uint64_t dead_ns;                  /* the detection bound */
-    uint64_t out;                      /* bit p: place p routed around */
-    uint64_t heard;                    /* bit p: a frame was accepted from p */
-    uint64_t reborn;                   /* bit p: heard at a new epoch while routed to */
-    uint64_t dead;                     /* bit p: declared dead (silent or reborn), until it
-                                        * joins again; a left place is out but not dead */
+    struct ebf_places out;             /* the places routed around */
+    struct ebf_places heard;           /* those a frame was accepted from */
+    struct ebf_places reborn;          /* those heard at a new epoch while routed to */
+    struct ebf_places dead;            /* those declared dead (silent or reborn), until
+                                        * they join again; a left place is out, not dead */
     uint64_t next_change;              /* lowest pending join/leave id, or RO_FO_NEVER */
     struct ebf_route route;            /* by out */
     uint64_t last_ns[EBF_ROUTE_MAX];   /* arrival of p's last accepted frame */
@@ -67,11 +67,11 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
  * now_ns, the readout's own stalls not counted (a gap between two polls
  * over dead_ns / 2 moves every place's last frame on by it, counted in
  * own_stalls: a frozen readout wakes to frames it did not read yet, not
- * to dead SFCs); returns their bits, and those of the places heard at a new
+ * to dead SFCs); puts them into *died, with the places heard at a new
  * epoch while routed to since the last poll (ro_failover_offer took them
  * out at once: a restarted or fenced SFC lost what it held), so the
- * caller replays what it sent them. */
-uint64_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns);
+ * caller replays what it sent them. Returns how many *died holds. */
+uint32_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns, struct ebf_places *died);
 
 /* When every place is out, applies the pending joins at once (from
  * event e; counted in join_early): no place would build the events until

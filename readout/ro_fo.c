@@ -99,7 +99,7 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
      * it releases later (alive after all, or its frames still coming) is
      * of events already replayed, which the survivors decide; the ledger
      * takes the highest one as its X (docs/protocol.md 13.6). */
-    if (h.low > f->low[h.place] && !(f->view.dead >> h.place & 1))
+    if (h.low > f->low[h.place] && !ebf_places_has(&f->view.dead, h.place))
         f->low[h.place] = h.low;
     apply(f, &h);
     return 1;

@@ -62,10 +62,12 @@ static unsigned rx_port(struct ro_gen *g, uint16_t port, uint64_t now_ns)
 static void fo_deaths(struct ro_gen *g, uint64_t now_ns)
 {
     struct ro_failover *v = &g->fo->view;
-    uint64_t died = ro_failover_poll(v, now_ns);
+    struct ebf_places died;
 
-    for (uint32_t p = 0; died; p++, died >>= 1)
-        if (died & 1) {
+    if (ro_failover_poll(v, now_ns, &died) == 0)
+        return;
+    for (uint32_t p = 0; p < v->n && p < RO_MAX_SFCS; p++)
+        if (ebf_places_has(&died, p)) {
             RO_LOG(WARNING, "SFC %u silent for %.1f ms (no release frame): declared dead at "
                    "event %" PRIu64 "\n", p, (double)(now_ns - v->last_ns[p]) / 1e6,
                    g->next_event);
@@ -119,7 +121,7 @@ void ro_link_fo_stats(struct ro_gen *g)
     st->fo_leaves = f->view.leaves;
     st->fo_join_late = f->view.join_late;
     st->fo_join_early = f->view.join_early;
-    st->fo_out = f->view.out;
+    st->fo_out = f->view.out.w[0];      /* a readout sends to at most 64 (RO_MAX_SFCS) */
     for (uint16_t k = 0; k < g->c->n_sfcs; k++)
         st->release_low[k] = f->low[k];
 }
@@ -171,7 +173,7 @@ static int sfc_vanished(struct ro_gen *g, uint16_t k, uint16_t took, uint64_t e)
 
     if (took || !g->sfc_timeout_tsc)
         return 0;
-    if (g->fo && (g->fo->view.heard >> k & 1))
+    if (g->fo && ebf_places_has(&g->fo->view.heard, k))
         return 0;   /* failover's detection (100 ms) decides: no give-up */
     if (rte_eth_link_get_nowait(g->sfc_port[k], &link) == 0 &&
         link.link_status == RTE_ETH_LINK_DOWN) {
@@ -246,7 +248,7 @@ static int tx_run(struct ro_gen *g, struct rte_mbuf **pkt, uint16_t n, uint16_t 
             uint64_t now_ns = ebf_now_ns();
             ro_link_rx(g, now_ns);
             ro_link_held(g, now_ns, rte_get_tsc_cycles());
-            if (g->fo && (g->fo->view.out >> k & 1)) {
+            if (g->fo && ebf_places_has(&g->fo->view.out, k)) {
                 st->fo_unsent_frames += n - done;   /* declared dead: replayed */
                 rte_pktmbuf_free_bulk(pkt + done, n - done);
                 return 0;

@@ -61,6 +61,7 @@ static const struct key keys[] = {
     DBL(replay_gap_us, 0, 1e6),
     U32(replay_interleave, 0, 1),
     U32(ack_port, 0, 1),
+    U32(rx_ring, 0, 1 << 20),
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -74,7 +75,7 @@ void sim_conf_defaults(struct sim_conf *c)
         .ro_frame_ns = 100, .sfc_frame_ns = 100, .sfc_event_ns = 500,
         .trigger = SIM_DIST_EXP, .trigger_us = 1000, .trigger_sigma = 0.5, .accept = 0.1,
         .credits = 8, .capacity = 1024, .timeout_ms = 100, .node_timeout_ms = 300,
-        .sfc_timeout_ms = 1000, .throttle_on = 0.75, .throttle_off = 0.5, .seed = 1,
+        .sfc_timeout_ms = 1000, .throttle_on = 0.75, .throttle_off = 0.5, .rx_ring = 1024, .seed = 1,
         .duration_s = 1, .drain_s = 2, .release_ms = 10, .sfc_dead_ms = 100,
         .replay_mb = 32,
     };
@@ -172,20 +173,22 @@ int sim_conf_set(struct sim_conf *c, const char *key, const char *value, char *e
 int sim_conf_fault(struct sim_conf *c, const char *text, char *err, size_t errlen)
 {
     static const char *const kinds[] = {"node_death", "sfc_death", "node_stall", "link_loss",
-                                        "node_restart", "sfc_restart"};
+                                        "node_restart", "sfc_restart", "sfc_drain",
+                                        "sfc_undrain"};
+    const int n_kinds = (int)(sizeof(kinds) / sizeof(kinds[0]));
     char kind[32];
     unsigned target;
     double at, len = 0;
     int n = sscanf(text, "%31s %u %lf %lf", kind, &target, &at, &len), k;
 
-    for (k = 0; k < 6 && (n < 1 || strcmp(kind, kinds[k])); k++)
+    for (k = 0; k < n_kinds && (n < 1 || strcmp(kind, kinds[k])); k++)
         ;
     int want = k == 2 || k == 3 || k == 5 ? 4 : 3;
-    if (k == 6 || n != want || at < 0 || len < 0) {
+    if (k == n_kinds || n != want || at < 0 || len < 0) {
         snprintf(err, errlen, "key 'sim.faults': \"%s\" is not a fault (allowed: \"node_death "
                  "NODE AT_S\", \"sfc_death SFC AT_S\", \"node_stall NODE AT_S FOR_S\", "
                  "\"link_loss SOURCE AT_S FOR_S\", \"node_restart NODE AT_S\", \"sfc_restart SFC AT_S "
-                 "FOR_S\")", text);
+                 "FOR_S\", \"sfc_drain SFC AT_S\", \"sfc_undrain SFC AT_S\")", text);
         return -EINVAL;
     }
     if (c->n_faults == SIM_MAX_FAULTS) {
@@ -200,13 +203,20 @@ int sim_conf_fault(struct sim_conf *c, const char *text, char *err, size_t errle
 static int fault_check(const struct sim_conf *c, const struct sim_fault *f, unsigned i,
                        char *err, size_t errlen)
 {
-    static const char *const what[] = {"node", "SFC", "node", "source", "node", "SFC"};
-    uint32_t n = f->kind == SIM_FAULT_SFC_DEATH || f->kind == SIM_FAULT_SFC_RESTART ? c->sfcs
+    static const char *const what[] = {"node", "SFC", "node", "source", "node", "SFC", "SFC",
+                                       "SFC"};
+    static const char *const needs_fo[] = {[SIM_FAULT_SFC_RESTART] = "sfc_restart",
+                                           [SIM_FAULT_SFC_DRAIN] = "sfc_drain",
+                                           [SIM_FAULT_SFC_UNDRAIN] = "sfc_undrain"};
+    int on_sfc = f->kind == SIM_FAULT_SFC_DEATH || f->kind == SIM_FAULT_SFC_RESTART ||
+                 f->kind == SIM_FAULT_SFC_DRAIN || f->kind == SIM_FAULT_SFC_UNDRAIN;
+    uint32_t n = on_sfc ? c->sfcs
                  : f->kind == SIM_FAULT_LINK_LOSS ? c->sources
                                                   : c->sfcs * c->nodes_per_sfc;
 
-    if (f->kind == SIM_FAULT_SFC_RESTART && !c->failover) {
-        snprintf(err, errlen, "key 'sim.faults[%u]': sfc_restart needs sim.failover: 1", i);
+    if (f->kind >= SIM_FAULT_SFC_RESTART && needs_fo[f->kind] && !c->failover) {
+        snprintf(err, errlen, "key 'sim.faults[%u]': %s needs sim.failover: 1", i,
+                 needs_fo[f->kind]);
         return -EINVAL;
     }
     if (f->target < n)

@@ -28,6 +28,8 @@ enum sim_fault_kind {
     SIM_FAULT_LINK_LOSS,         /* a source's link drops every frame for a while */
     SIM_FAULT_NODE_RESTART,      /* a (dead) node starts again with a new epoch */
     SIM_FAULT_SFC_RESTART,       /* an SFC dies and starts again FOR_S later (failover) */
+    SIM_FAULT_SFC_DRAIN,         /* an SFC announces a leave (failover, `ebfarm drain`) */
+    SIM_FAULT_SFC_UNDRAIN,       /* a drained SFC announces a join (`ebfarm undrain`) */
 };
 
 struct sim_fault {
@@ -69,6 +71,8 @@ struct sim_conf {
     double replay_gap_us;        /* failover: replayed events this far apart (0: back to back) */
     uint32_t replay_interleave;  /* failover: 1: paced replays go between new events */
     uint32_t ack_port;           /* 1: acks take the SFC's switch port (can drop) */
+    uint32_t rx_ring;            /* an SFC's receive descriptors while its intake pauses
+                                  * (0: no intake pause) */
     unsigned n_faults;
     struct sim_fault fault[SIM_MAX_FAULTS];
 };
@@ -83,7 +87,8 @@ int sim_conf_set(struct sim_conf *c, const char *key, const char *value, char *e
                  size_t errlen);
 
 /* Add a fault from "KIND TARGET AT_S [FOR_S]" (KIND: node_death,
- * sfc_death, node_stall, link_loss, node_restart, sfc_restart); 0 or
+ * sfc_death, node_stall, link_loss, node_restart, sfc_restart, sfc_drain,
+ * sfc_undrain); 0 or
  * -EINVAL with err. */
 int sim_conf_fault(struct sim_conf *c, const char *text, char *err, size_t errlen);
 

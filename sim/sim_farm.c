@@ -170,6 +170,10 @@ static void fault(struct sim_farm *f, const struct sim_fault *x)
     case SIM_FAULT_NODE_RESTART:
         sim_node_restart(f, x->target);
         break;
+    case SIM_FAULT_SFC_DRAIN:
+    case SIM_FAULT_SFC_UNDRAIN:
+        sim_fo_drain(f, x->target, x->kind == SIM_FAULT_SFC_DRAIN);
+        break;
     case SIM_FAULT_LINK_LOSS:
         f->src[x->target].down_from = f->now;
         f->src[x->target].down_until = f->now + len;
@@ -215,8 +219,10 @@ static int farm_init(struct sim_farm *f, const struct sim_conf *c, struct sim_re
     }
     for (uint32_t s = 0; s < c->sources; s++)
         sim_port_init(&f->src[s].link, bps, lat, 0);
-    for (uint32_t n = 0; n < n_nodes; n++)
+    for (uint32_t n = 0; n < n_nodes; n++) {
         ebf_idset_init(&f->node[n].ack_ids);
+        ebf_idset_init(&f->node[n].dup_ids);
+    }
     if (c->failover) {
         int rc = sim_fo_init(f, err, errlen);
         if (rc)
@@ -242,7 +248,7 @@ static void farm_fini(struct sim_farm *f)
     if (f->c->failover)
         sim_fo_fini(f);
     for (uint32_t n = 0; f->node && n < f->c->sfcs * f->c->nodes_per_sfc; n++)
-        free(f->node[n].late);
+        free(f->node[n].late), free(f->node[n].taken);
     free(f->sfc);
     free(f->node);
     free(f->src);

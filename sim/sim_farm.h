@@ -70,6 +70,9 @@ struct sim_result {
     uint64_t timed_out;          /* events that timed out building */
     uint64_t stale_pieces;       /* refused: older than the SFC's done window */
     uint64_t throttle_on;        /* throttle transitions to on, all SFCs */
+    uint64_t intake_pauses;      /* times an SFC stopped reading its port (intake pause) */
+    uint64_t rx_missed;          /* frames that found an SFC's receive ring full */
+    uint32_t rx_ring_peak;       /* most frames an SFC's receive ring held */
     double held_s;               /* the readouts were held this long */
     uint32_t port_peak;          /* most bytes any SFC port held */
     uint64_t port_peak_sum;      /* sum over SFC ports of their peaks */
@@ -94,6 +97,11 @@ struct sim_result {
     uint64_t freed_by_restart;   /* events sent to an SFC before its restart that its new
                                   * incarnation's release frames freed unreplayed (its
                                   * old one had decided some: the rest are unaccounted) */
+    uint64_t joins, leaves;      /* joins and leaves the readouts applied (13.5) */
+    uint64_t join_at, leave_at;  /* the last join and leave ids announced (0: none) */
+    uint64_t joined_decided;     /* acks SFCs took of ids at or above their own join id */
+    uint64_t prejoin_pieces;     /* pieces a restarted SFC refused below its join id, not
+                                  * replayed (the readouts replay those events elsewhere) */
     /* The simulator itself */
     uint64_t sim_events;
     uint64_t queue_peak;         /* most events queued at once */

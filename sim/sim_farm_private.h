@@ -14,6 +14,7 @@
 #include "sfc_lowmark.h"
 #include "sfc_release.h"
 #include "sfc_stats.h"
+#include "sfc_throttle.h"
 #include "sim_evq.h"
 #include "sim_farm.h"
 #include "sim_port.h"
@@ -49,6 +50,17 @@ enum sim_kind {
                                   * t0: its trigger, x: its replay record */
 };
 
+/* The record of an SFC's incarnations that are gone (died, or restarted):
+ * what ledger_replay.c reads of a gone SFC, from its nodes and by 13.6
+ * (sim_ledger_retire). */
+struct sim_gone {
+    int on;                      /* some incarnation is gone */
+    uint64_t accepted, rejected; /* its nodes' decisions of record (below its X) */
+    uint64_t lost[SIM_LOST_MAX]; /* its named losses before it went */
+    uint64_t digest;             /* ebf_mix64 over the ids of both */
+    struct ebf_idset ids;        /* and their records */
+};
+
 /* Failover state of one SFC (docs/protocol.md 13; sim/sim_fo.c). */
 struct sim_sfc_fo {
     struct sfc_lowmark *lowmark; /* the table's held ids (sfc_evtab_conf.lowmark) */
@@ -61,6 +73,12 @@ struct sim_sfc_fo {
     uint64_t replay_acked;       /* acks it took of replayed events */
     uint64_t replay_acked_digest;
     uint64_t restarted_at;       /* its last restart (sfc_restart), 0: none */
+    uint64_t heard_max;          /* 1 + the highest id heard from any source */
+    uint64_t heard_at;           /* when heard_max last grew, ps */
+    uint64_t join_id;            /* its last join id (restart, undrain); 0: none */
+    uint64_t ann_at;             /* the join or leave id of its last frame (its flags
+                                  * travel with the frame, EV_RELEASE_RO's x) */
+    struct sim_gone gone;        /* its past incarnations, and itself once dead */
 };
 
 /* A decision a node made at or above its SFC's accepted low of the time:
@@ -77,9 +95,10 @@ struct sim_sfc {
     struct sim_port uplink;      /* its own link toward the switch */
     uint64_t cpu_busy;           /* its data-plane lcore is busy until */
     uint64_t busy_ps;            /* and was busy this long in all */
-    uint32_t on_events;          /* throttle: fill on, fill off (events held) */
-    uint32_t off_events;
-    int throttle_want;
+    struct sfc_throttle thr;     /* its throttle (sim_intake.c) */
+    uint32_t max_frames;         /* its table's frame records */
+    struct sim_ev *rxq;          /* its receive ring while intake pauses (rx_ring) */
+    uint32_t rxq_head, rxq_n;
     int heard_on;                /* the readouts heard its throttle on */
     int dead, given_up;
     uint64_t died_at;
@@ -101,6 +120,12 @@ struct sim_node {
     uint64_t accepted, rejected;
     struct ebf_idset ack_ids;    /* the acks it sent */
     uint64_t ack_digest;         /* sum of ebf_mix64 over them */
+    uint64_t *taken;             /* ids its SFC took back from it (declared dead) */
+    uint32_t n_taken, cap_taken;
+    uint64_t dup_accepted, dup_rejected;    /* its decisions of ids taken back: the
+                                             * event went to another node too */
+    uint64_t dup_digest;
+    struct ebf_idset dup_ids;
     struct sim_late_dec *late;   /* failover: its decisions at or above its SFC's low */
     uint32_t n_late, cap_late;
 };
@@ -192,11 +217,24 @@ void sim_sfc_restart(struct sim_farm *f, uint32_t k);
 void sim_sfc_leftovers(struct sim_farm *f, uint32_t k);
 uint32_t sim_sfc_held(const struct sim_farm *f, uint32_t k);
 
+/* sim_intake.c: the throttle and the intake pause */
+/* SFC k's throttle (sfc_throttle) and receive ring; 0 or -ENOMEM. */
+int sim_intake_init(struct sim_farm *f, uint32_t k, uint32_t max_frames);
+void sim_intake_fini(struct sim_farm *f, uint32_t k);
+int sim_intake_allowed(const struct sim_farm *f, uint32_t k);
+void sim_intake_hold(struct sim_farm *f, uint32_t k, const struct sim_ev *ev);
+int sim_intake_next(struct sim_farm *f, uint32_t k, struct sim_ev *ev);
+void sim_intake_flush(struct sim_farm *f, uint32_t k);
+void sim_intake_throttle(struct sim_farm *f, uint32_t k);
+
 /* sim_node.c */
 void sim_node_event(struct sim_farm *f, const struct sim_ev *ev);
 void sim_node_done(struct sim_farm *f, const struct sim_ev *ev);
 void sim_node_stall(struct sim_farm *f, uint32_t node, uint64_t from, uint64_t len);
 void sim_node_restart(struct sim_farm *f, uint32_t node);
+/* Its SFC took event id back from node (declared dead): a decision of it
+ * there is a duplicate (the event went to another node). */
+void sim_node_taken(struct sim_farm *f, uint32_t node, uint64_t id);
 
 /* sim_fo.c: failover (on with c->failover) */
 /* The readouts' view and replay buffer, the first poll; 0, -EINVAL or
@@ -229,7 +267,16 @@ void sim_fo_replay_due(struct sim_farm *f, const struct sim_ev *ev);
 void sim_fo_lost(struct sim_farm *f, uint64_t id);
 void sim_fo_decided(struct sim_farm *f, uint32_t node, uint64_t id, int accept);
 
+/* An SFC's join or leave is announced (faults sfc_drain, sfc_undrain). */
+void sim_fo_drain(struct sim_farm *f, uint32_t k, int drain);
+
 /* sim_ledger.c */
 void sim_ledger_close(struct sim_farm *f);
+/* SFC k's present incarnation is gone (it died, or restarts now): what
+ * its nodes decided below the highest low the readouts accepted from it
+ * is of record and its named losses stay; their decisions at or above it
+ * were replayed (counted as redecided). Folded into its sim_gone, and
+ * its own and its nodes' counters start again from nothing. */
+void sim_ledger_retire(struct sim_farm *f, uint32_t k);
 
 #endif /* SIM_FARM_PRIVATE_H */

@@ -55,6 +55,8 @@ int sim_fo_init(struct sim_farm *f, char *err, size_t errlen)
 
 void sim_fo_fini(struct sim_farm *f)
 {
+    f->r->joins = f->ro.view.joins;
+    f->r->leaves = f->ro.view.leaves;
     ro_replay_fini(&f->ro.rb);
     free(f->ro.trig_t);
     free(f->ro.seq0);
@@ -94,12 +96,45 @@ int sim_fo_sfc_init(struct sim_farm *f, uint32_t k)
     return 0;
 }
 
+/* The join id `ebfarm restart` gives a restarted SFC (farm_restart.c's
+ * join_id: the readouts' next id plus JOIN_S of their rate, at least
+ * SFC_RELEASE_JOIN_MIN ids), by the SFC's own sfc_release_join_id. */
+#define SIM_RESTART_JOIN_S 0.5
+
 void sim_fo_sfc_restart(struct sim_farm *f, uint32_t k)
 {
     struct sim_sfc_fo *fo = &f->sfc[k].fo;
+    uint64_t j = sfc_release_join_id(f->next_id, f->c->rate_hz, 0, SIM_RESTART_JOIN_S);
 
+    sim_ledger_retire(f, k);
     fo->restarted_at = f->now;
+    fo->heard_max = fo->heard_at = 0;
     sfc_fresh(f, k, (uint16_t)(fo->rel.epoch + 1));
+    sfc_release_announce(&fo->rel, EBF_RELF_JOIN, j, NS(f->now) + SFC_RELEASE_JOIN_NS);
+    fo->join_id = f->r->join_at = j;
+}
+
+/* A drain (drain 1) or undrain of SFC k, as sfc_dp_leave: the leave or
+ * join id from the highest id it heard, the ids made since at the rate
+ * and 200 ms of margin; a leave is announced until changed, a join for
+ * SFC_RELEASE_JOIN_NS. A drain of a drained SFC, or an undrain of one
+ * that is not, does nothing (the daemon refuses it). */
+void sim_fo_drain(struct sim_farm *f, uint32_t k, int drain)
+{
+    struct sim_sfc_fo *fo = &f->sfc[k].fo;
+    int drained = fo->rel.flags == EBF_RELF_LEAVE;
+    double ago = (double)(f->now - fo->heard_at) / PS_PER_S;
+    uint64_t at = sfc_release_join_id(fo->heard_max, f->c->rate_hz, ago, 0.2);
+
+    if (f->sfc[k].dead || drain == drained)
+        return;
+    if (drain) {
+        sfc_release_leave(&fo->rel, at);
+        f->r->leave_at = at;
+        return;
+    }
+    sfc_release_announce(&fo->rel, EBF_RELF_JOIN, at, NS(f->now) + SFC_RELEASE_JOIN_NS);
+    fo->join_id = f->r->join_at = at;
 }
 
 void sim_fo_sfc_fini(struct sim_farm *f, uint32_t k)
@@ -216,10 +251,11 @@ void sim_fo_replay_due(struct sim_farm *f, const struct sim_ev *ev)
 
 void sim_fo_poll(struct sim_farm *f)
 {
-    uint64_t died = ro_failover_poll(&f->ro.view, NS(f->now));
+    struct ebf_places died;
+    uint32_t n = ro_failover_poll(&f->ro.view, NS(f->now), &died);
 
-    for (uint32_t p = 0; died && p < f->c->sfcs; p++) {
-        if (!(died >> p & 1))
+    for (uint32_t p = 0; n && p < f->c->sfcs; p++) {
+        if (!ebf_places_has(&died, p))
             continue;
         f->r->sfc_deaths++;
         if (f->r->detected_s < 0)
@@ -256,7 +292,8 @@ void sim_fo_release_heard(struct sim_farm *f, const struct sim_ev *ev)
 {
     struct ebf_release_hdr h = {
         .place = (uint16_t)ev->obj, .epoch = ev->aux, .seq = (uint32_t)(ev->t0 >> 32),
-        .low = ev->arg, .n_src = (uint8_t)ev->x,
+        .low = ev->arg, .n_src = (uint8_t)ev->x, .flags = (uint8_t)(ev->x >> 16),
+        .at = ev->x >> 16 ? f->sfc[ev->obj].fo.ann_at : 0,
     };
     uint32_t next_seq = (uint32_t)ev->t0;
     struct sim_ro_fo *ro = &f->ro;
@@ -287,6 +324,10 @@ void sim_fo_frag(struct sim_farm *f, uint32_t k, uint16_t source, uint64_t id, u
     }
     if (id + 1 > fo->next_by_src[source])
         fo->next_by_src[source] = id + 1;
+    if (id + 1 > fo->heard_max) {
+        fo->heard_max = id + 1;
+        fo->heard_at = f->now;
+    }
     if (source == 0)
         sfc_guard_seq(fo->guard, &fo->seq_st, 0, seq);
 }
@@ -298,16 +339,20 @@ void sim_fo_release(struct sim_farm *f, uint32_t k)
     struct sim_sfc *s = &f->sfc[k];
     struct sim_sfc_fo *fo = &s->fo;
     struct ebf_release_hdr h;
+    uint64_t at;
 
     if (s->dead)
         return;
     if (sfc_release_due(&fo->rel, NS(f->now))) {
         uint64_t low = sfc_release_low(fo->guard, sfc_lowmark_low(fo->lowmark),
                                        fo->next_by_src, (uint16_t)f->c->sources);
-        unsigned n = sfc_release_make(&fo->rel, fo->guard, 0, (uint16_t)f->c->sources, low, 0,
-                                      0, &h);
+        uint8_t flags = sfc_release_flags(&fo->rel, NS(f->now), &at);
+        unsigned n = sfc_release_make(&fo->rel, fo->guard, 0, (uint16_t)f->c->sources, low,
+                                      flags, at, &h);
         uint64_t t0 = (uint64_t)h.seq << 32 | (n ? h.src[0].next_seq : 0);
-        sim_push_x(f, f->now + f->ack_delay / 2, EV_RELEASE_RO, k, h.epoch, h.low, t0, n);
+        fo->ann_at = at;
+        sim_push_x(f, f->now + f->ack_delay / 2, EV_RELEASE_RO, k, h.epoch, h.low, t0,
+                   n | (uint32_t)flags << 16);
     }
     if (!f->gen_done || f->in_flight || sim_sfc_held(f, k) || f->ro.rb.held_events)
         sim_push(f, fo->rel.next_ns * PS_PER_NS, EV_RELEASE, k, 0, 0, 0);

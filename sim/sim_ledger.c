@@ -45,40 +45,98 @@ static uint64_t dead_sfc(struct sim_farm *f, uint32_t k, struct ebf_idset *g, ui
     return ids;
 }
 
-/* A dead SFC k of a failover farm (docs/protocol.md 13.6): X is the
- * highest low the readouts accepted from it. Its nodes' decisions below X
- * are of record (the readouts released those ids: not replayed); those
- * at or above X were replayed and decided again by a survivor: counted
- * once there, and as redecided. Its losses by name before it died stay
- * its own. The decisions of record go into the part q at place k. */
-static void dead_sfc_fo(struct sim_farm *f, uint32_t k, struct ebf_idset *d, uint64_t *digest,
-                        struct acct_part *q, struct acct_part *p)
+/* Node n's counters and records from nothing (a new incarnation of its SFC). */
+static void node_reset(struct sim_node *x)
+{
+    x->accepted = x->rejected = 0;
+    ebf_idset_init(&x->ack_ids);
+    x->ack_digest = 0;
+    x->dup_accepted = x->dup_rejected = x->dup_digest = 0;
+    ebf_idset_init(&x->dup_ids);
+    x->n_late = 0;
+}
+
+/* SFC k's counters and records from nothing (a new process). Its
+ * `incomplete` and `late` stay: they are statistics, no term. */
+static void sfc_reset(struct sim_sfc *s)
+{
+    s->accepted = s->rejected = 0;
+    memset(s->lost, 0, sizeof(s->lost));
+    s->acked_digest = s->lost_digest = 0;
+    ebf_idset_init(&s->acked_ids);
+    ebf_idset_init(&s->lost_ids);
+    ebf_idset_init(&s->late_ids);
+    ebf_idset_init(&s->ackdrop_ids);
+    s->fo.x_low = 0;
+}
+
+/*
+ * docs/protocol.md 13.6, as tools/farm/ledger_replay.c takes it from a
+ * gone SFC's nodes (dead_node there: their acks minus their record at or
+ * above X), less their decisions of events their SFC had taken back from
+ * them (declared dead, then awake: the event went to another node too;
+ * ledger_replay.c takes every node's acks and would count it twice, unit
+ * test sim_fo test_sfc_restart): X is the highest low the
+ * readouts accepted from the
+ * incarnation. Its nodes' decisions below X are of record (the readouts
+ * released those ids: not replayed); those at or above X were replayed
+ * and decided again by a survivor, or by its own next incarnation once
+ * it joined: counted once there, and as redecided. Its losses by name
+ * before it went stay its own. A restarted SFC goes through here twice
+ * or more; a dead one at the ledger's close.
+ */
+void sim_ledger_retire(struct sim_farm *f, uint32_t k)
 {
     struct sim_sfc *s = &f->sfc[k];
+    struct sim_gone *g = &s->fo.gone;
     uint64_t x_low = s->fo.x_low;
+    struct ebf_idset redone;     /* the nodes' decisions at or above X */
 
-    acct_part_init(q, ACCT_NODE, "nodes", (int)k);
-    q->answered = 1;
+    ebf_idset_init(&redone);
+    if (!g->on)
+        ebf_idset_init(&g->ids);
+    g->on = 1;
     for (uint32_t n = k * f->c->nodes_per_sfc; n < (k + 1) * f->c->nodes_per_sfc; n++) {
         struct sim_node *x = &f->node[n];
-        q->accepted += x->accepted;
-        q->rejected += x->rejected;
-        ebf_idset_merge(d, &x->ack_ids, -1);
-        *digest += x->ack_digest;
+        g->accepted += x->accepted - x->dup_accepted;
+        g->rejected += x->rejected - x->dup_rejected;
+        ebf_idset_merge(&g->ids, &x->ack_ids, 1);
+        ebf_idset_merge(&g->ids, &x->dup_ids, -1);
+        g->digest += x->ack_digest - x->dup_digest;
         for (uint32_t i = 0; i < x->n_late; i++) {
             if (x->late[i].id < x_low)
                 continue;
-            *(x->late[i].accept ? &q->accepted : &q->rejected) -= 1;
-            ebf_idset_add(d, x->late[i].id);
-            *digest -= ebf_mix64(x->late[i].id);
+            *(x->late[i].accept ? &g->accepted : &g->rejected) -= 1;
+            ebf_idset_add(&redone, x->late[i].id);
+            g->digest -= ebf_mix64(x->late[i].id);
             f->r->l.redecided++;
         }
+        node_reset(x);
     }
+    ebf_idset_merge(&g->ids, &redone, -1);
     for (int i = 0; i < SIM_LOST_SFC; i++)
-        if (s->lost[i])
-            acct_part_lost(p, sim_lost_name((enum sim_lost)i), s->lost[i]);
-    *digest += s->lost_digest;
-    ebf_idset_merge(d, &s->lost_ids, -1);
+        g->lost[i] += s->lost[i];
+    g->digest += s->lost_digest;
+    ebf_idset_merge(&g->ids, &s->lost_ids, 1);
+    sfc_reset(s);
+}
+
+/* SFC k's gone incarnations: their decisions of record into the part q
+ * at place k, their losses into the part p, their records out of d. */
+static void gone_sfc(struct sim_farm *f, uint32_t k, struct ebf_idset *d, uint64_t *digest,
+                     struct acct_part *q, struct acct_part *p)
+{
+    const struct sim_gone *g = &f->sfc[k].fo.gone;
+
+    acct_part_init(q, ACCT_NODE, "nodes", (int)k);
+    q->answered = 1;
+    q->accepted = g->accepted;
+    q->rejected = g->rejected;
+    for (int i = 0; i < SIM_LOST_SFC; i++)
+        if (g->lost[i])
+            acct_part_lost(p, sim_lost_name((enum sim_lost)i), g->lost[i]);
+    *digest += g->digest;
+    ebf_idset_merge(d, &g->ids, -1);
 }
 
 /* A live SFC k: its acks and losses into the part p and the records. */
@@ -135,16 +193,18 @@ static unsigned parts(struct sim_farm *f, struct acct_part *p, struct ebf_idset 
     acct_part_init(&p[1], ACCT_SFC, "sfcs", -1);
     p[1].answered = 1;
     for (uint32_t k = 0; k < f->c->sfcs; k++) {
-        if (!f->sfc[k].dead) {
+        if (f->c->failover && f->sfc[k].dead)
+            sim_ledger_retire(f, k);
+        if (!f->sfc[k].dead)
             live_sfc(f, k, d, a, digest, &p[1]);
-            continue;
-        }
-        acct_part_init(&p[n++], ACCT_SFC, "sfc", (int)k);
-        if (f->c->failover) {
-            dead_sfc_fo(f, k, d, digest, &p[n], &p[1]);
+        if (f->c->failover && f->sfc[k].fo.gone.on) {
+            acct_part_init(&p[n++], ACCT_SFC, "sfc", (int)k);
+            gone_sfc(f, k, d, digest, &p[n], &p[1]);
             n++;
-            continue;
         }
+        if (!f->sfc[k].dead || f->c->failover)
+            continue;
+        acct_part_init(&p[n++], ACCT_SFC, "sfc", (int)k);
         ebf_idset_init(&g);
         *dead_ids += dead_sfc(f, k, &g, digest, &p[n++]);
         ebf_idset_merge(d, &g, -1);

@@ -2,6 +2,9 @@
 /* sim_node.c - a simulated trigger node: a queue of events, a trigger time each, a decision, an ack. */
 #include "sim_farm_private.h"
 
+#include <errno.h>
+#include <stdlib.h>
+
 #include "ebf_mix.h"
 
 /* One trigger time from the configured distribution, ps. */
@@ -34,6 +37,34 @@ void sim_node_event(struct sim_farm *f, const struct sim_ev *ev)
     sim_push_x(f, x->busy_until, EV_NODE_DONE, ev->obj, x->stalls, ev->arg, 0, x->epoch);
 }
 
+/* 1 when id is one its SFC took back from node x (then no longer). */
+static int taken_back(struct sim_node *x, uint64_t id)
+{
+    for (uint32_t i = 0; i < x->n_taken; i++)
+        if (x->taken[i] == id) {
+            x->taken[i] = x->taken[--x->n_taken];
+            return 1;
+        }
+    return 0;
+}
+
+void sim_node_taken(struct sim_farm *f, uint32_t node, uint64_t id)
+{
+    struct sim_node *x = &f->node[node];
+
+    if (x->n_taken == x->cap_taken) {
+        uint32_t cap = x->cap_taken ? 2 * x->cap_taken : 16;
+        uint64_t *p = realloc(x->taken, cap * sizeof(*p));
+        if (!p) {
+            f->err = -ENOMEM;
+            return;
+        }
+        x->taken = p;
+        x->cap_taken = cap;
+    }
+    x->taken[x->n_taken++] = id;
+}
+
 /* The node has decided: accept or reject, recorded as the node's own
  * counters and id record, and the ack (with a credit) goes to its SFC. A
  * decision due after a stall began that it did not know of moves on by
@@ -54,9 +85,15 @@ void sim_node_done(struct sim_farm *f, const struct sim_ev *ev)
         x->accepted++;
     else
         x->rejected++;
+    int dup = taken_back(x, ev->arg);
+    if (dup) {                   /* counted where it went: not of record here */
+        *(accept ? &x->dup_accepted : &x->dup_rejected) += 1;
+        ebf_idset_add(&x->dup_ids, ev->arg);
+        x->dup_digest += ebf_mix64(ev->arg);
+    }
     ebf_idset_add(&x->ack_ids, ev->arg);
     x->ack_digest += ebf_mix64(ev->arg);
-    if (f->c->failover)
+    if (f->c->failover && !dup)
         sim_fo_decided(f, ev->obj, ev->arg, accept);
     if (f->c->ack_port)          /* its link, then the switch port toward its SFC */
         sim_push(f, f->now + f->ack_delay / 2, EV_ACK_SW, ev->obj, (uint16_t)accept, ev->arg, 0);

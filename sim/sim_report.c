@@ -68,8 +68,10 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
             (uintmax_t)ebf_hist_quantile(&r->port_occ, 0.999), r->evtab_peak, c->capacity,
             100 * r->sfc_busy_max);
     fprintf(out, "  throttle  on %ju times, readouts held %.3f s; %ju events timed out building, "
-            "%ju pieces older than the done window\n", (uintmax_t)r->throttle_on, r->held_s,
-            (uintmax_t)r->timed_out, (uintmax_t)r->stale_pieces);
+            "%ju pieces older than the done window; intake paused %ju times (receive ring "
+            "peak %u of %u frames, %ju missed)\n", (uintmax_t)r->throttle_on, r->held_s,
+            (uintmax_t)r->timed_out, (uintmax_t)r->stale_pieces, (uintmax_t)r->intake_pauses,
+            r->rx_ring_peak, c->rx_ring, (uintmax_t)r->rx_missed);
     fprintf(out, "  latency   trigger to ack: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms "
             "(%ju events)\n", ms(r, 0.5), ms(r, 0.9), ms(r, 0.99),
             (double)r->latency_ns.max / 1e6, (uintmax_t)r->latency_ns.count);
@@ -85,11 +87,15 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
                 (uintmax_t)r->l.replay_acked, r->recovered_s, (uintmax_t)r->l.redecided,
                 (uintmax_t)r->replay_peak_bytes, (uintmax_t)r->replay_peak_events, c->replay_mb,
                 r->replay_held_s, (uintmax_t)r->replay_dropped);
-    if (c->failover && r->sfc_restarts)
-        fprintf(out, "  restart   %ju SFCs started again before they were declared dead: %ju "
-                "events sent before freed unreplayed by their new incarnations' release "
-                "frames\n",
-                (uintmax_t)r->sfc_restarts, (uintmax_t)r->freed_by_restart);
+    if (c->failover && (r->sfc_restarts || r->joins || r->leaves))
+        fprintf(out, "  join      %ju SFCs restarted (%ju events sent before freed unreplayed "
+                "by a new incarnation); %ju leaves and %ju joins applied (last leave id %ju, "
+                "join id %ju), %ju events decided by an SFC from its join id on, %ju pieces "
+                "refused below it\n",
+                (uintmax_t)r->sfc_restarts, (uintmax_t)r->freed_by_restart,
+                (uintmax_t)r->leaves, (uintmax_t)r->joins, (uintmax_t)r->leave_at,
+                (uintmax_t)r->join_at, (uintmax_t)r->joined_decided,
+                (uintmax_t)r->prejoin_pieces);
     if (c->ack_port)
         fprintf(out, "  acks      through the SFCs' switch ports: %ju dropped\n",
                 (uintmax_t)r->ack_drops);
@@ -134,7 +140,7 @@ static json_t *json_farm(const char *farm, const struct sim_conf *c, const struc
 
 static json_t *json_net(const struct sim_result *r)
 {
-    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I,s:i,s:I,s:f,s:I,s:I}",
+    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:i,s:I,s:i,s:I,s:f,s:I,s:I,s:I,s:I,s:i}",
                      "frames", (json_int_t)r->frames, "switch_drops", (json_int_t)r->switch_drops,
                      "link_lost", (json_int_t)r->link_lost,
                      "sfc_gone_frames", (json_int_t)r->sfc_gone_frames,
@@ -144,12 +150,15 @@ static json_t *json_net(const struct sim_result *r)
                      "port_peak_sum_bytes", (json_int_t)r->port_peak_sum,
                      "evtab_peak", (int)r->evtab_peak, "throttle_on", (json_int_t)r->throttle_on,
                      "held_s", r->held_s, "timed_out", (json_int_t)r->timed_out,
-                     "stale_pieces", (json_int_t)r->stale_pieces);
+                     "stale_pieces", (json_int_t)r->stale_pieces,
+                     "intake_pauses", (json_int_t)r->intake_pauses,
+                     "rx_missed", (json_int_t)r->rx_missed, "rx_ring_peak", (int)r->rx_ring_peak);
 }
 
 static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
 {
-    return json_pack("{s:f,s:f,s:I,s:I,s:f,s:f,s:I,s:I,s:f,s:I,s:I,s:I,s:f,s:f,s:I,s:I,s:I}",
+    return json_pack("{s:f,s:f,s:I,s:I,s:f,s:f,s:I,s:I,s:f,s:I,s:I,s:I,s:f,s:f,s:I,s:I,s:I,"
+                     "s:I,s:I,s:I,s:I,s:I,s:I}",
                      "release_ms", c->release_ms, "sfc_dead_ms", c->sfc_dead_ms,
                      "release_frames", (json_int_t)r->release_frames,
                      "sfc_deaths", (json_int_t)r->sfc_deaths, "died_s", r->died_s,
@@ -161,7 +170,11 @@ static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
                      "replay_mb", c->replay_mb, "replay_held_s", r->replay_held_s,
                      "replay_dropped", (json_int_t)r->replay_dropped,
                      "sfc_restarts", (json_int_t)r->sfc_restarts,
-                     "freed_by_restart", (json_int_t)r->freed_by_restart);
+                     "freed_by_restart", (json_int_t)r->freed_by_restart,
+                     "joins", (json_int_t)r->joins, "leaves", (json_int_t)r->leaves,
+                     "join_at", (json_int_t)r->join_at, "leave_at", (json_int_t)r->leave_at,
+                     "joined_decided", (json_int_t)r->joined_decided,
+                     "prejoin_pieces", (json_int_t)r->prejoin_pieces);
 }
 
 int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,

@@ -46,6 +46,10 @@ static int builder(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
     }
     for (uint16_t n = 0; n < c->nodes_per_sfc; n++)
         sfc_credit_grant(s->credit, n, c->credits);
+    if (sim_intake_init(f, k, tc.max_frames) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
     return 0;
 }
 
@@ -63,8 +67,6 @@ int sim_sfc_init(struct sim_farm *f, uint32_t k, char *err, size_t errlen)
     if (sim_port_init(&s->port, bps, lat, (uint32_t)(c->switch_buffer_kb * 1024)) ||
         sim_port_init(&s->uplink, bps, lat, 0))
         return snprintf(err, errlen, "out of memory"), -ENOMEM;
-    s->on_events = (uint32_t)(c->throttle_on * c->capacity);
-    s->off_events = (uint32_t)(c->throttle_off * c->capacity);
     ebf_idset_init(&s->acked_ids);
     ebf_idset_init(&s->lost_ids);
     ebf_idset_init(&s->late_ids);
@@ -82,6 +84,7 @@ void sim_sfc_fini(struct sim_farm *f, uint32_t k)
         sfc_credit_destroy(s->credit);
     sim_port_fini(&s->port);
     sim_port_fini(&s->uplink);
+    sim_intake_fini(f, k);
     if (f->c->failover)
         sim_fo_sfc_fini(f, k);
 }
@@ -112,26 +115,9 @@ static uint64_t cpu(struct sim_sfc *s, uint64_t now, double cost_ns)
 
 /* --- Throttle ------------------------------------------------------------- */
 
-/* Hysteresis on the events held, as sfc_throttle_poll (sfc/sfc_throttle.c):
- * on at throttle_on of the table, off at throttle_off; the readouts hear it
- * a link later. */
 static void throttle(struct sim_farm *f, uint32_t k)
 {
-    struct sim_sfc *s = &f->sfc[k];
-    uint32_t held = sim_sfc_held(f, k);
-    int want = s->throttle_want;
-
-    if (held > f->r->evtab_peak)
-        f->r->evtab_peak = held;
-    if (!want && held >= s->on_events)
-        want = 1;
-    else if (want && held <= s->off_events)
-        want = 0;
-    if (want == s->throttle_want)
-        return;
-    s->throttle_want = want;
-    f->r->throttle_on += (uint64_t)want;
-    sim_push(f, f->now + f->ack_delay, EV_THROTTLE, k, (uint16_t)want, 0, 0);
+    sim_intake_throttle(f, k);
 }
 
 /* --- Dispatch ------------------------------------------------------------- */
@@ -200,9 +186,10 @@ void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev)
     sim_push_x(f, done, EV_FRAG_SFC, ev->obj, ev->aux, ev->arg, ev->t0, ev->x);
 }
 
-void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
+/* SFC k reads piece ev into its table. */
+static void take(struct sim_farm *f, uint32_t k, const struct sim_ev *ev)
 {
-    uint32_t k = ev->obj & ~(1u << 31), replayed = ev->obj >> 31;
+    uint32_t replayed = ev->obj >> 31;
     struct sim_sfc *s = &f->sfc[k];
     uint32_t p = ev->aux >> 7, slot;
     struct ebf_frag_hdr h = {
@@ -215,13 +202,12 @@ void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
         .tx_ns = ev->t0,         /* ps: the model's clock */
     };
 
-    f->in_flight--;
-    if (s->dead) {
-        f->r->dead_sfc_frames++;
-        return;
-    }
     if (f->c->failover)
         sim_fo_frag(f, k, h.source, ev->arg, ev->x);
+    if (f->c->failover && s->fo.restarted_at && ev->arg < s->fo.join_id && !replayed) {
+        f->r->prejoin_pieces++;  /* sent to its old incarnation: replayed elsewhere */
+        return;
+    }
     enum sfc_add_result rc = sfc_evtab_add(s->tab, &h, &piece_marker, 0, f->now, &slot);
     if (replayed && (rc == SFC_ADD_PARTIAL || rc == SFC_ADD_COMPLETE))
         s->fo.replayed[slot] = 1;
@@ -232,6 +218,37 @@ void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
     else if (rc == SFC_ADD_STALE)    /* older than the done window: refused */
         f->r->stale_pieces++;
     throttle(f, k);
+}
+
+/* SFC k reads what waits in its ring while its intake allows. */
+static void intake(struct sim_farm *f, uint32_t k)
+{
+    struct sim_ev ev;
+
+    while (sim_intake_next(f, k, &ev)) {
+        f->in_flight--;
+        take(f, k, &ev);
+    }
+}
+
+/* A piece reaches SFC k's port: read now, or left in its receive ring
+ * behind those waiting there while its intake pauses (sim_intake.c). */
+void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
+{
+    uint32_t k = ev->obj & ~(1u << 31);
+    struct sim_sfc *s = &f->sfc[k];
+
+    if (s->dead) {
+        f->in_flight--;
+        f->r->dead_sfc_frames++;
+        return;
+    }
+    if (s->rxq_n || !sim_intake_allowed(f, k)) {
+        sim_intake_hold(f, k, ev);
+        return;
+    }
+    f->in_flight--;
+    take(f, k, ev);
 }
 
 /* --- Acks, timeouts, dead nodes ------------------------------------------- */
@@ -261,6 +278,7 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
     if (slot == SFC_NONE) {      /* its node was declared dead: redispatched */
         s->late++;
         ebf_idset_add(&s->late_ids, ev->arg);
+
         return;
     }
     const struct sfc_event *e = sfc_evtab_event(s->tab, slot);
@@ -275,6 +293,8 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
     s->incomplete += e->incomplete;
     s->acked_digest += ebf_mix64(ev->arg);
     ebf_idset_add(&s->acked_ids, ev->arg);
+    if (f->c->failover && s->fo.join_id && ev->arg >= s->fo.join_id)
+        f->r->joined_decided++;
     if (f->c->failover && s->fo.replayed[slot]) {
         s->fo.replayed[slot] = 0;
         s->fo.replay_acked++;
@@ -284,6 +304,7 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
     sfc_credit_ack(s->credit, n);
     sfc_credit_grant(s->credit, n, 1);
     dispatch(f, k);
+    intake(f, k);
     throttle(f, k);
 }
 
@@ -331,6 +352,7 @@ void sim_sfc_tick(struct sim_farm *f, uint32_t k)
         return;
     f->r->timed_out += sfc_evtab_expire(s->tab, f->now, f->timeout, UINT32_MAX, &dropped);
     dispatch(f, k);
+    intake(f, k);
     throttle(f, k);
     if (!drained(f, k))
         sim_push(f, f->now + f->tick, EV_SFC_TICK, k, 0, 0, 0);
@@ -385,6 +407,7 @@ static void declare(struct sim_farm *f, uint32_t node)
     for (uint32_t slot = 0; slot < f->c->capacity; slot++) {
         const struct sfc_event *e = sfc_evtab_event(s->tab, slot);
         if (e->state == SFC_EV_SENT && e->node == n) {
+            sim_node_taken(f, node, e->event_id);
             sfc_evtab_requeue(s->tab, slot);
             cnt++;
         }
@@ -393,16 +416,17 @@ static void declare(struct sim_farm *f, uint32_t node)
     dispatch(f, k);
 }
 
-/* SFC k starts again (sfc_restart): a new process, so an empty table,
- * fresh credits, a new epoch of release frames (sim_fo_sfc_restart); what
- * it acked and lost before stays on record. When the readouts declared it
- * dead it stays out (the daemons have no join yet): it stays dead here. */
+/* SFC k starts again (sfc_restart), as `ebfarm restart` does it: a new
+ * process, so an empty table, fresh credits, a new epoch of release
+ * frames announcing a join (sim_fo_sfc_restart); its old incarnation is
+ * gone (sim_ledger_retire). The readouts route around it (a new epoch
+ * while routed to is a death, 13.4) and take it back from the join id. */
 void sim_sfc_restart(struct sim_farm *f, uint32_t k)
 {
     struct sim_sfc *s = &f->sfc[k];
     char err[128];
 
-    if (!s->dead || (f->ro.view.out >> k & 1))
+    if (!s->dead)
         return;
     sfc_evtab_destroy(s->tab);
     sfc_credit_destroy(s->credit);
@@ -416,7 +440,6 @@ void sim_sfc_restart(struct sim_farm *f, uint32_t k)
     for (uint32_t n = k * f->c->nodes_per_sfc; n < (k + 1) * f->c->nodes_per_sfc; n++)
         f->node[n].declared = 0;
     s->dead = 0;
-    s->throttle_want = 0;
     s->cpu_busy = f->now;
     f->r->sfc_restarts++;
     sim_push(f, f->now + f->tick, EV_SFC_TICK, k, 0, 0, 0);
@@ -424,6 +447,7 @@ void sim_sfc_restart(struct sim_farm *f, uint32_t k)
 
 void sim_sfc_die(struct sim_farm *f, uint32_t k)
 {
+    sim_intake_flush(f, k);
     f->sfc[k].dead = 1;
     f->sfc[k].died_at = f->now;
 }

@@ -140,7 +140,7 @@ START_TEST(test_fo_sent_to_dead)
     uint8_t buf[256];
 
     ck_assert_ptr_nonnull(f);
-    f->view.out = 1u << 1;
+    ebf_places_add(&f->view.out, 1);
     ro_fo_sent(f, 7, 1, 100, next);
     ck_assert_uint_eq(f->rb.held_events, 1);
     size_t n = release_frame(buf, sfc_mac[0], 0, 1, 40, 1, 1);
@@ -165,10 +165,12 @@ START_TEST(test_fo_dead_low_frozen)
     size_t n = release_frame(buf, sfc_mac[1], 1, 1, 20, 1, 1);
     ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 30, 1000), 1);
     ck_assert_uint_eq(f->low[1], 20);
-    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000), 0);
-    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000 + 50000000), 0);
-    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000 + 100000000), 1u << 1);
-    ck_assert_uint_eq(f->view.dead, 1u << 1);
+    struct ebf_places died;
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000, &died), 0);
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000 + 50000000, &died), 0);
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000 + 100000000, &died), 1);
+    ck_assert_uint_eq(died.w[0], 1u << 1);
+    ck_assert_uint_eq(f->view.dead.w[0], 1u << 1);
     n = release_frame(buf, sfc_mac[1], 1, 2, 90, 1, 1);
     ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 100, 1000 + 110000000), 1);
     ck_assert_uint_eq(f->frames, 2);
@@ -176,7 +178,7 @@ START_TEST(test_fo_dead_low_frozen)
     f->view.join_at[1] = 120;
     f->view.next_change = 120;
     ck_assert_uint_eq(ro_failover_place(&f->view, 121), 1);
-    ck_assert_uint_eq(f->view.dead, 0);
+    ck_assert_uint_eq(f->view.dead.w[0], 0);
     n = release_frame(buf, sfc_mac[1], 1, 3, 95, 1, 1);
     ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 122, 1000 + 120000000), 1);
     ck_assert_uint_eq(f->low[1], 95);
