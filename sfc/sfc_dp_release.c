@@ -42,13 +42,32 @@ static int send_one(struct sfc_dp *dp, uint16_t ro, const struct ebf_release_hdr
     return 1;
 }
 
-void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot)
+void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot,
+                         uint64_t now)
 {
     dp->st.replay_pieces++;
+    dp->fo.replay_tsc = now ? now : 1;
     if (a == SFC_ADD_PARTIAL || a == SFC_ADD_COMPLETE)
         sfc_evtab_event(dp->tab, slot)->replayed = 1;
     else if (a == SFC_ADD_DUP_SENT || a == SFC_ADD_LATE || a == SFC_ADD_DUPLICATE)
         dp->st.replay_dup++;    /* its event was finished here: not built twice */
+}
+
+uint64_t sfc_dp_timeout(const struct sfc_dp *dp, uint64_t now)
+{
+    const struct sfc_dp_fo *f = &dp->fo;
+
+    if (f->replay_tsc && now - f->replay_tsc < f->grace_tsc && f->grace_tsc > dp->timeout_tsc)
+        return f->grace_tsc;
+    return dp->timeout_tsc;
+}
+
+int sfc_dp_replay_orphan(const struct sfc_dp *dp, const struct sfc_event *e)
+{
+    for (uint16_t s = 0; s < dp->c.n_sources && s < EBF_MAX_SOURCES; s++)
+        if (!ebf_present_test(e->present, s) && dp->fo.src_tsc[s] >= e->first_tick)
+            return 0;
+    return 1;
 }
 
 void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot)

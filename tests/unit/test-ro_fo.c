@@ -190,6 +190,40 @@ START_TEST(test_fo_sent_to_dead)
 }
 END_TEST
 
+/* A place declared dead keeps the watermark it had then: its later
+ * release frames (a false death: it was only starved) still free records
+ * but do not raise release.low, which would put events the readouts
+ * replayed below the ledger's X. A join makes it count again. */
+START_TEST(test_fo_dead_low_frozen)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100);
+    uint8_t buf[256];
+
+    ck_assert_ptr_nonnull(f);
+    size_t n = release_frame(buf, sfc_mac[1], 1, 1, 20, 1, 1);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 30, 1000), 1);
+    ck_assert_uint_eq(f->low[1], 20);
+    struct ebf_places died;
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000, &died), 0);
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000 + 50000000, &died), 0);
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000 + 100000000, &died), 1);
+    ck_assert_uint_eq(died.w[0], 1u << 1);
+    ck_assert_uint_eq(f->view.dead.w[0], 1u << 1);
+    n = release_frame(buf, sfc_mac[1], 1, 2, 90, 1, 1);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 100, 1000 + 110000000), 1);
+    ck_assert_uint_eq(f->frames, 2);
+    ck_assert_uint_eq(f->low[1], 20);
+    f->view.join_at[1] = 120;
+    f->view.next_change = 120;
+    ck_assert_uint_eq(ro_failover_place(&f->view, 121), 1);
+    ck_assert_uint_eq(f->view.dead.w[0], 0);
+    n = release_frame(buf, sfc_mac[1], 1, 3, 95, 1, 1);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 122, 1000 + 120000000), 1);
+    ck_assert_uint_eq(f->low[1], 95);
+    ro_fo_destroy(f);
+}
+END_TEST
+
 Suite *ro_fo_suite(void);
 
 Suite *ro_fo_suite(void)
@@ -203,6 +237,7 @@ Suite *ro_fo_suite(void)
     tcase_add_test(tc, test_fo_room);
     tcase_add_test(tc, test_fo_hold);
     tcase_add_test(tc, test_fo_sent_to_dead);
+    tcase_add_test(tc, test_fo_dead_low_frozen);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -101,13 +101,15 @@ static void ledger_ids(const struct farm_result *r, struct ledger *l, const stru
     l->nodes_agree = ebf_idset_empty(&d);
 }
 
-/* With a readout gone, the ids the SFCs saw (acked or lost) taken as the
- * range lo .. lo + n - 1: partition 0 of their record holds each id once,
+/* With a readout gone, the ids the SFCs saw (acked or lost, and after a
+ * failover fo the dead places' decisions below the watermark, which no
+ * live SFC acked) taken as the range lo .. lo + n - 1: partition 0 of their record holds each id once,
  * so its counts add up to n and its id sums to n * lo + n (n - 1) / 2
  * (modulo 2^64).
  * ledger_ids then checks that they are that range; the digest the
  * readout would have sent is that of the range. */
-static void seen_range(const struct farm_result *r, struct ledger *l)
+static void seen_range(const struct farm_result *r, const struct ledger_replay *fo,
+                       struct ledger *l)
 {
     struct ebf_idset s, x;
     uint64_t n = 0, sum = 0;
@@ -115,6 +117,8 @@ static void seen_range(const struct farm_result *r, struct ledger *l)
     ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_ACKED), &s);
     ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_LOST), &x);
     ebf_idset_merge(&s, &x, 1);
+    if (fo->on)     /* a failed-over place's decisions below the watermark were seen too */
+        ebf_idset_merge(&s, &fo->dead, 1);
     for (unsigned c = 0; c < EBF_IDSET_PART_CELLS; c++) {
         n += s.count[c];
         sum += s.id_sum[c];
@@ -320,8 +324,9 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
     /* With a readout gone or restarted, no readout's counters cover the
      * run: the range is the one the SFCs saw. */
     int seen = l->readouts_gone || readout_rejoined(r);
+    ledger_replay_terms(r, &x);
     if (seen)
-        seen_range(r, l);
+        seen_range(r, &x, l);
     else
         readouts_range(r, &t, l);
     if (l->readouts_gone)
@@ -336,7 +341,6 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
     l->gone_decided = t.gone_decided;
     /* Stored copies: a redecided event accepted twice is stored twice. */
     uint64_t store_accepted = t.accepted;
-    ledger_replay_terms(r, &x);
     store_accepted += x.old_accepted;
     if (x.on)
         failover_terms(&x, &t, l, &gone_ids, &gone_digest);
