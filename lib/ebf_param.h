@@ -114,8 +114,9 @@ enum ebf_param_use {
       EBF_PU_SFC_OPT | EBF_PU_SFC_CONF, "at stop, wait for acks at most this long")          \
     D(NODE_TIMEOUT_MS, "node_timeout_ms", "node-timeout-ms", 0, 3.6e6, "1000", "ms", NULL,   \
       EBF_PU_SFC_OPT | EBF_PU_SFC_CONF, "a node silent this long is dead; 0: never")         \
-    X(SFC_ID, "id", "sfc-id", U16, 0, 65535, "0", "", "sfcs[]", EBF_PU_SFC_OPT | EBF_PU_FARM, \
-      "the SFC's id in event frames")                                                        \
+    X(SFC_ID, "id", "sfc-id", U16, 0, 65535, "0", "", "sfcs[]",                 \
+      EBF_PU_SFC_OPT | EBF_PU_NODE_OPT | EBF_PU_FARM,                                        \
+      "the SFC's id in event frames (a node's: in its storage file names)")                                                        \
     X(CAPACITY, "capacity", "capacity", U32, 16, 1u << 20, "4096", "events", "sfcs[]",       \
       EBF_PU_SFC_OPT | EBF_PU_FARM, "events an SFC holds at once: building, ready, unacked") \
     X(MBUFS, "mbufs", "mbufs", U32, 1023, 1u << 22, "32767", "", "sfcs[]",                   \

@@ -139,6 +139,20 @@ int ebf_port_wait_up(uint16_t port, const volatile sig_atomic_t *stop, unsigned 
     return -EINTR;
 }
 
+int ebf_port_relink(uint16_t port)
+{
+    struct rte_eth_dev_info info;
+    struct rte_eth_link link;
+
+    if (rte_eth_link_get_nowait(port, &link) != 0 || link.link_status)
+        return 0;
+    if (rte_eth_dev_info_get(port, &info) != 0 || !is_memif(&info))
+        return 0;
+    rte_eth_dev_stop(port);
+    rte_eth_dev_start(port);
+    return 1;
+}
+
 void ebf_port_close(uint16_t port)
 {
     rte_eth_dev_stop(port);

@@ -38,6 +38,13 @@ int ebf_port_start_queues(uint16_t port, struct rte_mempool *rx_pool, uint16_t m
 int ebf_port_start_rss(uint16_t port, struct rte_mempool *rx_pool, uint16_t mtu, uint16_t nb_rxd,
                        uint16_t nb_txd, uint16_t n_q);
 
+/* A memif client port whose link is down (its server died, and may have
+ * started again) restarted once, to connect anew: 1 when it was, 0 when
+ * the link is up or the port is not memif. A control-path call (a socket
+ * connect): on the port's own lcore, at most about once a second, between
+ * its bursts. */
+int ebf_port_relink(uint16_t port);
+
 /* Wait until the link is up or *stop is set or timeout_ms passes. Returns 0
  * when up, -EINTR when stopped, -ETIMEDOUT. A memif client connects once,
  * when its port starts, and a server that is not started yet turns it away;

@@ -23,7 +23,21 @@ static uint8_t tmpl[LB_MAX_STREAMS][LB_MAX_FRAME];
 /* Bytes before the fragment header. */
 static size_t l2l3_len(const struct lb_tx_conf *c)
 {
-    return ebf_encap_hlen(c->udp ? EBF_ENCAP_UDP : EBF_ENCAP_ETH);
+    if (c->udp)
+        return ebf_encap_hlen(EBF_ENCAP_UDP);
+    return ebf_encap_hlen(EBF_ENCAP_ETH) + (c->vlan ? EBF_VLAN_HLEN : 0);
+}
+
+/* An 802.1Q tag with VLAN ID 1 + stream after the MAC addresses of an
+ * Ethernet frame whose EtherType is still at buf + 12. */
+static void vlan_tag(uint8_t *buf, uint16_t stream)
+{
+    uint16_t vid = (uint16_t)(1 + stream);
+    memmove(buf + 16, buf + 12, 2);
+    buf[12] = 0x81;
+    buf[13] = 0x00;
+    buf[14] = (uint8_t)(vid >> 8 & 0x0f);
+    buf[15] = (uint8_t)vid;
 }
 
 static void template_of(uint8_t *buf, const struct lb_tx_conf *c, uint16_t stream)
@@ -36,6 +50,8 @@ static void template_of(uint8_t *buf, const struct lb_tx_conf *c, uint16_t strea
     memcpy(a.dst_mac, c->dst_mac, 6);
     memcpy(a.src_mac, c->src_mac, 6);
     ebf_encap_write(buf, &a, len - hl);
+    if (c->vlan && !c->udp)
+        vlan_tag(buf, stream);
     if (c->udp) {                        /* the source port: one per stream */
         uint16_t sport = (uint16_t)(LB_UDP_PORT + 1 + stream);
         buf[hl - 8] = (uint8_t)(sport >> 8);
@@ -77,17 +93,6 @@ static inline void note_stall(struct lb_tx_stats *st, uint64_t d, uint64_t stall
     st->stall_cycles += d;
     if (d > st->max_pass_cycles)
         st->max_pass_cycles = d;
-}
-
-/* When the burst being held is full (its k-th next frame is due, of left
- * still to send, from schedule s) or its hold ends, whichever is first. */
-static uint64_t fill_due(const struct lb_sched *s, unsigned k, uint64_t left, uint64_t hold_end)
-{
-    struct lb_sched x = *s;
-    for (unsigned j = 1; j < k && j < left && lb_sched_due(&x) < hold_end; j++)
-        lb_sched_next(&x);
-    uint64_t due = lb_sched_due(&x);
-    return due < hold_end ? due : hold_end;
 }
 
 /* The conf's ranges, and a frame (less its FCS) within the pool's room. */
@@ -183,7 +188,7 @@ int lb_tx_run(const struct lb_tx_conf *c, struct lb_tx_stats *st)
             n++;
         }
         if (n < c->burst && i + n < c->count && now < due + hold) {
-            uint64_t until = fill_due(&peek, c->burst - n, c->count - i - n, due + hold);
+            uint64_t until = lb_sched_fill_due(&peek, c->burst - n, c->count - i - n, due + hold);
             wait_until(until, hz, c->idle, c->stop);
             prev = rte_get_tsc_cycles();
             note_stall(st, prev > until ? prev - until : 0, stall);    /* woke late */
@@ -326,6 +331,24 @@ static void publish(struct lb_rx *rx, uint64_t now)
     rx->next_pub = now + rte_get_tsc_hz() / 4;
 }
 
+/*
+ * The receiver's back-off for a trial (active) or between trials. A trial
+ * starts with the poll awake: the back-off reached in the idle time before
+ * it is not carried into it. While it runs, an idle poll sleeps after 64
+ * empty passes (not 1280: spinning on a shared CPU gets the lcore preempted
+ * for longer than the sleep, and the frames pile up in the port's ring
+ * meanwhile) for at most LB_RX_TRIAL_SLEEP_US; between trials it backs off
+ * as any poll loop (ebf_idle_init's defaults).
+ */
+static void rx_idle_for(struct ebf_idle *b, int active)
+{
+    b->empty = 0;
+    b->sleep_us = 1;
+    b->spin = active ? 32 : 256;
+    b->pause = active ? 32 : 1024;
+    b->max_sleep_us = active ? LB_RX_TRIAL_SLEEP_US : 200;
+}
+
 int lb_rx_loop(void *arg)
 {
     struct lb_rx *rx = arg;
@@ -334,9 +357,13 @@ int lb_rx_loop(void *arg)
     uint32_t seen = 0;
 
     ebf_idle_init(&idle, rx->idle);
+    rx_idle_for(&idle, 0);
     for (;;) {
+        int was = rx->active;
         if (serve(rx, &seen))
             return 0;
+        if (rx->active != was)
+            rx_idle_for(&idle, rx->active);
         uint16_t n = rte_eth_rx_burst(rx->port, rx->queue, m, LB_BURST_MAX);
         uint64_t now = rte_rdtsc();
         if (n && rx->active) {

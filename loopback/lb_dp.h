@@ -23,7 +23,11 @@
  * after the stamp, so the farm's parser accepts the frames. With udp set
  * (--queues > 1), the fragment rides in IPv4/UDP to LB_UDP_PORT from
  * 10.201.1.(1 + stream), port LB_UDP_PORT + 1 + stream, so that a NIC's RSS
- * (or af_packet's fanout hash) puts each stream on one queue.
+ * (or af_packet's fanout hash) puts each stream on one queue. Frames too
+ * short for that (under LB_MIN_FRAME_UDP: 64 bytes hold Ethernet, the
+ * fragment header and the FCS, not IPv4/UDP) carry instead an 802.1Q tag
+ * with VLAN ID 1 + stream (vlan set): the kernel's flow hash, and so
+ * af_packet's fanout, includes the VLAN ID; most NICs' RSS does not.
  *
  * lb_tx_run() runs on the TX lcore for one trial. struct lb_rx is owned by
  * the RX lcore running lb_rx_loop() for the whole run; other threads talk to
@@ -37,6 +41,7 @@
 #define LB_MAX_QUEUES 4              /* --queues: TX and RX queues, an lcore each */
 #define LB_UDP_PORT 50510            /* IPv4/UDP frames (--queues > 1) go to this port */
 #define LB_MIN_FRAME_UDP (14 + 28 + 40 + 4)  /* Ethernet, IPv4, UDP, fragment header, FCS */
+#define LB_RX_TRIAL_SLEEP_US 50      /* --idle backoff: an idle receiver's longest sleep in a trial */
 
 struct lb_tx_conf {
     uint16_t port;
@@ -55,6 +60,8 @@ struct lb_tx_conf {
     uint16_t queue;                  /* the TX queue */
     int udp;                         /* IPv4/UDP frames whose source address and port
                                       * depend on the stream: an RSS hash spreads them */
+    int vlan;                        /* without udp: an 802.1Q tag, VLAN ID 1 + stream
+                                      * (--queues with frames under LB_MIN_FRAME_UDP) */
     enum ebf_idle_mode idle;         /* backoff: sleep while waiting for the schedule */
     const volatile int *stop;
 };
@@ -132,7 +139,12 @@ struct lb_rx {
 void lb_rx_init(struct lb_rx *rx);
 
 /* The RX lcore's loop (an lcore_function_t): poll, account, serve the
- * mailbox, until LB_RX_QUIT. */
+ * mailbox, until LB_RX_QUIT. With --idle backoff it sleeps when idle: from
+ * START to STOP after 64 empty polls and for at most LB_RX_TRIAL_SLEEP_US
+ * (the port's ring holds the frames meanwhile; a receiver that spins on a
+ * shared CPU is preempted for longer than one that sleeps), between trials
+ * as any poll loop does; each trial starts awake, not with the back-off of
+ * the idle time before it. */
 int lb_rx_loop(void *arg);
 
 /*

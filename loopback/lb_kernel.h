@@ -16,9 +16,12 @@
  * makes Ethernet frames of frame_size bytes with the FCS; it carries the
  * trial id, a sequence number and a CLOCK_MONOTONIC stamp, and the receiver
  * accounts it with lb_seq exactly like the DPDK receiver. The sender paces
- * on the same absolute schedule (lb_sched, in nanoseconds) and uses
- * sendmmsg(); the receiver is a thread on recvmmsg(). Control thread code,
- * no DPDK.
+ * on the same absolute schedule (lb_sched, in nanoseconds) with the same
+ * bursts and hold as the DPDK sender, one sendmmsg() per burst, sleeping
+ * (1 ns timer slack) until shortly before a send and spinning the rest; it
+ * measures the time it lost its CPU (stall_ms, reason tx_preempted) and
+ * runs such a trial again up to retries times. The receiver is a thread on
+ * recvmmsg(). Control thread code, no DPDK.
  */
 
 struct lb_kernel {
@@ -27,6 +30,9 @@ struct lb_kernel {
     uint16_t port;
     unsigned frame_size;
     double trial_s, tolerance, drain_s;
+    unsigned burst;              /* frames per sendmmsg(), 1..64 (--burst) */
+    double hold_us;              /* a due frame waits this for its burst (--tx-hold) */
+    unsigned retries;            /* attempts after a tx_preempted one (--retries) */
     int poisson;
     uint64_t seed;
     FILE *live;

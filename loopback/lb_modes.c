@@ -122,8 +122,7 @@ static double found_load(const struct lb_size_result *s, int p)
     return p ? s->kernel.fps : s->tput.fps;
 }
 
-/* Frame sizes: the ones asked for, or the defaults the MTUs allow (and,
- * with --queues, that hold the IPv4/UDP headers). */
+/* Frame sizes: the ones asked for, or the defaults the MTUs allow. */
 static void pick_sizes(const struct lb_opts *o, struct lb_report *r, unsigned max_frame)
 {
     if (o->n_sizes) {
@@ -131,8 +130,7 @@ static void pick_sizes(const struct lb_opts *o, struct lb_report *r, unsigned ma
             r->size[r->n_sizes++].frame_size = o->sizes[i];
     } else {
         for (unsigned i = 0; i < sizeof(default_sizes) / sizeof(default_sizes[0]); i++)
-            if (default_sizes[i] <= max_frame &&
-                (o->queues <= 1 || default_sizes[i] >= LB_MIN_FRAME_UDP))
+            if (default_sizes[i] <= max_frame)
                 r->size[r->n_sizes++].frame_size = default_sizes[i];
     }
     /* A size the run never reaches (interrupted) has no latency trial:
@@ -153,7 +151,8 @@ int lb_modes_kernel(const struct lb_opts *o, struct lb_report *r, const volatile
         .tx_fd = -1, .rx_fd = -1, .dst_ip = o->kernel_dst, .port = (uint16_t)o->kernel_port,
         .trial_s = o->trial_s, .tolerance = o->tolerance, .drain_s = o->drain_ms / 1e3,
         .poisson = o->poisson, .seed = o->seed, .live = o->quiet ? NULL : stderr,
-        .stop = stop, .mode = o->mode, .report = r,
+        .stop = stop, .mode = o->mode, .report = r, .burst = o->burst,
+        .hold_us = o->hold_us, .retries = o->retries,
     };
     int rc = lb_kernel_open(&k, o->tx_netns, o->rx_netns);
     for (unsigned i = 0; rc == 0 && i < r->n_sizes; i++) {

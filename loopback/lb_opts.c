@@ -69,8 +69,8 @@ static void usage(FILE *f)
         "                     each frame when due (50)\n"
         "  --streams N        sequence-numbered streams (fragment sources), 1..8 (1)\n"
         "  --queues N         N TX and N RX queues, an lcore each, 1..4: stream q on\n"
-        "                     queue q, IPv4/UDP frames (86 bytes at least) whose\n"
-        "                     addresses and ports differ by stream for RSS (1)\n"
+        "                     queue q, in IPv4/UDP frames whose addresses and ports\n"
+        "                     differ by stream for RSS (under 86 bytes: a VLAN ID) (1)\n"
         "  --loss-all         loss mode: all ten loads, not only until two clean ones\n"
         "  --b2b-max N        back-to-back: longest burst tried (rate x trial)\n"
         "  --search binary|mlr  RFC 2544 binary search, or MLRsearch (draft-ietf-bmwg-\n"
@@ -290,13 +290,6 @@ static int check(const struct lb_opts *o)
             return -EINVAL;
         }
     }
-    for (unsigned i = 0; o->queues > 1 && i < o->n_sizes; i++)
-        if (o->sizes[i] < 86) {
-            fprintf(stderr, P ": --queues %u sends IPv4/UDP frames (RSS hashes addresses and "
-                            "ports), which need 86 bytes at least: --sizes has %u\n", o->queues,
-                    o->sizes[i]);
-            return -EINVAL;
-        }
     if (o->trials_stdin && (o->json || o->compare_kernel)) {
         fprintf(stderr, P ": --trials-stdin answers on standard output: no --json, no "
                         "--compare-kernel (use --csv FILE for the trials)\n");

@@ -15,7 +15,8 @@ void lb_queues_tx_conf(const struct lb_tx_conf *all, unsigned n, unsigned q,
     c->stream0 = (uint16_t)q;
     c->streams = 1;
     c->queue = (uint16_t)q;
-    c->udp = 1;
+    c->udp = all->frame_size >= LB_MIN_FRAME_UDP;
+    c->vlan = !c->udp;
     c->seed = all->seed + q;
 }
 

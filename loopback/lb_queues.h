@@ -12,13 +12,15 @@
 
 /*
  * Control thread only. With N queues each TX lcore sends one stream (stream
- * q on TX queue q, IPv4/UDP frames whose addresses differ by stream) at 1/N
+ * q on TX queue q, IPv4/UDP frames whose addresses differ by stream, or
+ * under LB_MIN_FRAME_UDP Ethernet frames whose VLAN ID does) at 1/N
  * of the rate; each RX lcore polls its own RX queue and accounts whatever
  * streams reach it.
  */
 
 /* Queue q's share of the trial all (n > 1): a count and rate of about 1/n
- * (the first count % n queues one frame more), stream q, TX queue q, UDP. */
+ * (the first count % n queues one frame more), stream q, TX queue q, UDP
+ * (a VLAN tag for frames under LB_MIN_FRAME_UDP). */
 void lb_queues_tx_conf(const struct lb_tx_conf *all, unsigned n, unsigned q,
                        struct lb_tx_conf *c);
 

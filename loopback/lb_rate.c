@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -90,6 +91,15 @@ void lb_sched_next(struct lb_sched *s)
         s->acc += -log(uniform(&s->rng)) * s->tsc_per_frame;
 }
 
+uint64_t lb_sched_fill_due(const struct lb_sched *s, unsigned k, uint64_t left, uint64_t hold_end)
+{
+    struct lb_sched x = *s;
+    for (unsigned j = 1; j < k && j < left && lb_sched_due(&x) < hold_end; j++)
+        lb_sched_next(&x);
+    uint64_t due = lb_sched_due(&x);
+    return due < hold_end ? due : hold_end;
+}
+
 int lb_rate_valid(double requested_fps, double achieved_fps, double tolerance)
 {
     if (requested_fps <= 0)
@@ -125,4 +135,17 @@ int lb_invalid_reason(const struct lb_tx_facts *f)
     if (f->stall_s > tol * f->duration_s)
         return LB_INVALID_TX_PREEMPTED;
     return LB_INVALID_TX_SLOW;
+}
+
+uint64_t lb_run_delay_ns(void)
+{
+    FILE *f = fopen("/proc/thread-self/schedstat", "re");
+    unsigned long long ran = 0, waited = 0;
+
+    if (!f)
+        return 0;
+    if (fscanf(f, "%llu %llu", &ran, &waited) != 2)
+        waited = 0;
+    fclose(f);
+    return waited;
 }

@@ -75,6 +75,15 @@ static inline uint64_t lb_sched_due(const struct lb_sched *s)
 void lb_sched_next(struct lb_sched *s);
 
 /*
+ * When a burst being held is full or its hold ends, whichever is first: s
+ * is the schedule at the first frame not yet in the burst, k the frames
+ * still missing from it, left the frames of the trial still to number,
+ * hold_end the time the burst's first frame stops waiting. Both senders
+ * (lb_dp.c, lb_kernel.c) wait for this.
+ */
+uint64_t lb_sched_fill_due(const struct lb_sched *s, unsigned k, uint64_t left, uint64_t hold_end);
+
+/*
  * Whether a trial achieved its requested rate: |achieved - requested| <=
  * tolerance * requested. A trial that fails is invalid: it says nothing about
  * the link, only that the sender could not offer the load.
@@ -93,6 +102,16 @@ struct lb_tx_facts {
 };
 
 #define LB_STALL_US 100
+
+/*
+ * Nanoseconds the calling thread has waited on a run queue so far
+ * (runnable, not running: preempted, or woken late), from
+ * /proc/thread-self/schedstat; 0 when the kernel does not say. A sender
+ * reads it before and after a trial: the difference is time it lost its
+ * CPU, inside system calls too, where its own pass timing cannot see it.
+ * A file read: not for the fast path.
+ */
+uint64_t lb_run_delay_ns(void);
 
 /*
  * Why a trial is invalid (enum lb_invalid, lb_reason.h), or LB_INVALID_NONE

@@ -29,6 +29,20 @@ int lb_report_add(struct lb_report *r, const struct lb_trial_rec *t)
     return (int)r->n_trials++;
 }
 
+int lb_report_trial(struct lb_report *r, const struct lb_trial_rec *t, FILE *live,
+                    struct lb_trial_out *out)
+{
+    out->achieved_fps = t->achieved_fps;
+    out->sent = t->sent;
+    out->lost = t->lost;
+    out->valid = t->valid;
+    out->p99_ns = t->lat.valid ? t->lat.p99 : -1;
+    int i = lb_report_add(r, t);
+    if (i >= 0 && live)
+        lb_print_trial_end(live, i, t);
+    return i;
+}
+
 void lb_report_free(struct lb_report *r)
 {
     free(r->trial);

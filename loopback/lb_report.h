@@ -121,6 +121,12 @@ struct lb_report {
 /* Append a trial (copied, its search set to n_searches - 1); returns its
  * index or -ENOMEM. */
 int lb_report_add(struct lb_report *r, const struct lb_trial_rec *t);
+
+/* A trial function's last step (both paths): out from t, t appended to r
+ * (lb_report_add) and, with live, its end line printed. Returns its index,
+ * or -ENOMEM. */
+int lb_report_trial(struct lb_report *r, const struct lb_trial_rec *t, FILE *live,
+                    struct lb_trial_out *out);
 void lb_report_free(struct lb_report *r);
 
 /* Summary figures of a histogram whose unit is ns_per_unit nanoseconds

@@ -91,6 +91,8 @@ static const struct ebf_arg own[] = {
                   "at stop, input quiet this long ends the run"),
     EBF_ARG_CALL("store", store_dir, &conf.store, "DIR",
                  "write accepted events to files in DIR (docs/storage.md); default: not stored"),
+    EBF_ARG_PARAM(SFC_ID, &conf.store.sfc, "N",
+                  "its SFC's id (the farm's sfcs[].id), in its storage file names"),
     EBF_ARG_PARAM(STORE_MAX_FILE_MB, &conf.store.max_file_mb, "N",
                   "a storage file is closed before it passes N MiB"),
     EBF_ARG_PARAM(STORE_MAX_FILE_S, &conf.store.max_file_s, "T",

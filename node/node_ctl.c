@@ -96,6 +96,26 @@ static unsigned drain_poll(void *dp, int *done)
     return node_dp_drain_poll(dp, done);
 }
 
+/* Lcore: action ledger_mark X on the run in progress (an SFC of this node
+ * died and restarts: docs/protocol.md 13.6): node_dp_mark. */
+static int act(void *dp, const char *name, const char *value, char *err, size_t len)
+{
+    unsigned long long x;
+    int used = -1;
+
+    if (strcmp(name, "ledger_mark") != 0) {
+        snprintf(err, len, "action '%s': the node's only action is ledger_mark", name);
+        return -EINVAL;
+    }
+    if (sscanf(value, "%llu%n", &x, &used) != 1 || used < 0 || value[used] != '\0' ||
+        value[0] == '-' || value[0] == '+' || value[0] == ' ') {
+        snprintf(err, len, "action 'ledger_mark': \"%s\" is not an event id", value);
+        return -EINVAL;
+    }
+    node_dp_mark(dp, x);
+    return 0;
+}
+
 static const struct ebf_plug_ops node_plug_ops = {
     .create = create,
     .destroy = destroy,
@@ -103,6 +123,7 @@ static const struct ebf_plug_ops node_plug_ops = {
     .poll = poll,
     .drain_begin = drain_begin,
     .drain_poll = drain_poll,
+    .act = act,
 };
 
 int node_runner_init(struct node_runner *r, const struct node_conf *c)
@@ -140,8 +161,10 @@ static void snapshot(void *arg, void *out, int *finished)
     node_dp_store_stats(r->plug.dp, &s->store);
     ebf_plug_lcore_stats(&r->plug, &s->lcore);
     node_dp_worker_cycles(r->plug.dp, &s->lcore);
-    if (r->conf.ledger_mark_on && r->conf.ledger_mark_run == r->plug.run && r->plug.used)
-        node_dp_after(r->plug.dp, r->conf.ledger_mark, s);
+    if (r->plug.used)
+        node_dp_after(r->plug.dp,
+                      r->conf.ledger_mark_on && r->conf.ledger_mark_run == r->plug.run,
+                      r->conf.ledger_mark, s);
     s->running = r->plug.running;
     s->paused = r->plug.paused;
     *finished = 0;

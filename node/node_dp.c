@@ -14,6 +14,7 @@
 
 #include "ebf_crc.h"
 #include "ebf_param.h"
+#include "ebf_port.h"
 #include "ebf_util.h"
 #include "node_dp_private.h"
 #include "node_reasm.h"
@@ -167,6 +168,33 @@ static int send_credit(struct node_dp *dp, uint16_t extra)
     return 1;
 }
 
+/* Once a second: a memif link that went down (the SFC died) is restarted
+ * until it is up again (ebf_port_relink); once up, the SFC is a new one
+ * (ebfarm restart) that holds none of this node's credits: it is granted
+ * every slot that no event holds (the others come back with their acks). */
+static void relink(struct node_dp *dp)
+{
+    uint64_t now = rte_get_tsc_cycles();
+    struct rte_eth_link link;
+
+    if (now - dp->link_tsc < rte_get_tsc_hz())
+        return;
+    dp->link_tsc = now;
+    if (rte_eth_link_get_nowait(dp->c.port, &link) != 0)
+        return;
+    if (!link.link_status) {
+        dp->relinked |= ebf_port_relink(dp->c.port);
+        return;
+    }
+    if (!dp->relinked)
+        return;
+    uint32_t held = node_evtab_used(&dp->evt) + dp->n_ack;
+    dp->credits_owed = (uint16_t)(dp->c.credits > held ? dp->c.credits - held : 0);
+    dp->relinked = 0;
+    dp->mark.open = 0;              /* what comes now is the new SFC's */
+    dp->st.relinks++;
+}
+
 /* Each ack returns the credit of its event. */
 static unsigned flush_acks(struct node_dp *dp)
 {
@@ -184,6 +212,8 @@ static unsigned flush_acks(struct node_dp *dp)
 static void queue_ack(struct node_dp *dp, const struct ebf_ack *a)
 {
     ebf_idset_add(&dp->st.acked_ids, a->event_id);
+    if (unlikely(dp->mark.open))
+        node_dp_mark_ack(dp, a);    /* an event held at a restart's mark */
     dp->ack[dp->n_ack++] = *a;
     if (dp->n_ack >= dp->c.ack_batch)
         flush_acks(dp);
@@ -396,6 +426,9 @@ unsigned node_dp_poll(struct node_dp *dp)
     work += n;
     if (n < dp->c.burst)         /* caught up: do not sit on acks */
         work += flush_acks(dp);
+    relink(dp);
+    if (unlikely(dp->mark.open) && node_evtab_used(&dp->evt) == 0)
+        dp->mark.open = 0;          /* every event held at the mark decided */
     if (dp->hb_tsc && rte_get_tsc_cycles() - dp->last_tx_tsc > dp->hb_tsc) {
         if (dp->n_ack)
             flush_acks(dp);
@@ -497,13 +530,4 @@ void node_dp_gauges(const struct node_dp *dp, struct node_gauges *g)
 const struct node_stats *node_dp_stats(const struct node_dp *dp)
 {
     return &dp->st;
-}
-
-void node_dp_after(const struct node_dp *dp, uint64_t x, struct node_snap *s)
-{
-    int complete;
-
-    node_evtab_after(&dp->evt, x, &s->after_ids, &s->after_accepted, &s->after_digest,
-                     &complete);
-    s->after_evicted = !complete;
 }

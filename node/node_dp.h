@@ -109,9 +109,24 @@ void node_dp_gauges(const struct node_dp *dp, struct node_gauges *g);
 
 const struct node_stats *node_dp_stats(const struct node_dp *dp);
 
-/* The ledger's record of the ids dp decided at or above x into s
- * (node_evtab_after: after_ids, after_accepted, after_digest). On the
- * data-plane lcore, or once the run is over. */
-void node_dp_after(const struct node_dp *dp, uint64_t x, struct node_snap *s);
+/*
+ * The ledger's records after an SFC's death (docs/protocol.md 13.6) into
+ * s: the records node_dp_mark took, plus, when on, the ids dp decided at
+ * or above x now (node_evtab_after: after_ids, after_accepted,
+ * after_digest; x is the stop's mark for an SFC that stayed dead). On the
+ * data-plane lcore, or once the run is over.
+ */
+void node_dp_after(const struct node_dp *dp, int on, uint64_t x, struct node_snap *s);
+
+/*
+ * The ids dp decided at or above x so far added to its mark records, once
+ * (the farm tool's mark for an SFC of this node that died and restarts
+ * while the run goes on: its old incarnation's decisions at or above its
+ * last release watermark x, which the readouts replayed). The events it
+ * holds then are the old incarnation's too: their decisions at or above x
+ * join the records as they are made, until it holds none or its link comes
+ * back (the new SFC's events stay out). On the data-plane lcore.
+ */
+void node_dp_mark(struct node_dp *dp, uint64_t x);
 
 #endif /* NODE_DP_H */

@@ -20,6 +20,21 @@
  * the port. */
 #define ACK_QUEUE_EXTRA (EBF_MAX_ACKS + NODE_BURST_MAX)
 
+/* The ledger's records taken at the marks the farm tool gave while the
+ * run went on (an SFC of this node restarted: node_dp_mark). */
+struct node_dp_mark {
+    struct ebf_idset ids, accepted;  /* decided at or above each mark, then */
+    uint64_t digest;             /* sum of ebf_mix64 over ids */
+    uint64_t evicted;            /* 1: a window may have lost some of them */
+    uint64_t marks;              /* the marks taken */
+    uint64_t x;                  /* the last mark */
+    int open;                    /* events held at the mark are still being decided:
+                                  * their decisions at or above x join the records */
+};
+
+/* Lcore: decision a joins the mark's records while one is open. */
+void node_dp_mark_ack(struct node_dp *dp, const struct ebf_ack *a);
+
 /*
  * The loop (node_dp.c) owns the counters (st), the acks and credit frames,
  * and composes the stages: the event table (evt), the held frames (v), the
@@ -48,6 +63,9 @@ struct node_dp {
     struct node_decide_scratch dx;   /* the receive lcore's decides (no workers) */
     struct node_dp_workers ws;
     struct node_dp_store sto;
+    struct node_dp_mark mark;    /* control's requests, on the receive lcore */
+    uint64_t link_tsc;           /* when the link was last looked at (node_dp_relink) */
+    int relinked;                /* the link was down and restarted: grant anew once up */
     uint8_t scratch[FRAME_MAX];
 };
 

@@ -35,7 +35,7 @@ void node_dp_store_free(struct node_dp_store *s)
 int node_dp_store_begin(struct node_dp_store *s, uint32_t run, const char *farm, char *err,
                         size_t len)
 {
-    struct node_store_id id = {.run = run, .node = s->node_id};
+    struct node_store_id id = {.run = run, .sfc = s->conf->sfc, .node = s->node_id};
 
     if (!s->conf->dir[0] || s->store)
         return 0;

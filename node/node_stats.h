@@ -59,6 +59,7 @@ struct node_stats {
     uint64_t wrong_type;         /* not an event frame */
     uint64_t no_slot;            /* an event beyond the credits granted */
     uint64_t dup_frames;         /* frames of an event already decided */
+    uint64_t relinks;            /* the link came back after a restart: credits granted anew */
     uint64_t dup_events;         /* events sent again after their decision: re-acked
                                   * with that decision, never decided twice */
     uint64_t events, accepted, rejected, incomplete;
@@ -99,6 +100,7 @@ struct node_snap {
     struct ebf_idset after_ids, after_accepted;
     uint64_t after_digest;       /* sum of ebf_mix64 over after_ids */
     uint64_t after_evicted;      /* 1: the window may have lost some of them */
+    uint64_t after_marks;        /* marks taken while the run went on (SFC restarts) */
 };
 
 /*
@@ -155,18 +157,23 @@ struct node_snap {
       "Credit frames not built: the mbuf had no room for them (retried).")                         \
     X(DECIDED_DIGEST, C, "decided_digest", st.decided_digest, (), EBF_CF_RUN,                      \
       "Sum of mix64(id) over decided events.")                                                     \
+    X(RELINKS, C, "relinks", st.relinks, (), 0,                                                    \
+      "Times the link to the SFC came back after it was down (a restarted SFC): credits anew.")  \
     X(DUP_EVENTS, C, "dup_events", st.dup_events, (), 0,                                           \
       "Events sent again after their decision: re-acked, never decided twice.")                    \
     X(LEDGER_ACKS, I, "ledger.acks", st.acked_ids, (), EBF_CF_RUN,                                 \
       "Id record of the acks the node sent (docs/protocol.md, Ledger).")                           \
     X(LEDGER_AFTER, I, "ledger.acks_after_release", after_ids, (), EBF_CF_RUN,                     \
-      "Id record of the decisions at or above the release watermark the stop gave (13.6).")      \
+      "Id record of the decisions at or above the release watermarks given (13.6).")      \
     X(LEDGER_AFTER_ACCEPTED, I, "ledger.accepted_after_release", after_accepted, (), EBF_CF_RUN,   \
       "Id record of the accepted ones among ledger.acks_after_release.")                          \
     X(LEDGER_AFTER_DIGEST, C, "ledger.after_release_digest", after_digest, (), EBF_CF_RUN,         \
       "Sum of mix64(id) over ledger.acks_after_release.")                                          \
     X(LEDGER_AFTER_EVICTED, C, "ledger.after_release_evicted", after_evicted, (), EBF_CF_RUN,      \
       "1 when ids 65536 or more above the watermark were decided: the record may lack some.")    \
+    X(LEDGER_MARKS, C, "ledger.marks", after_marks, (), EBF_CF_RUN,                               \
+      "Watermarks taken while the run went on (an SFC restarted): their records are in "         \
+      "ledger.acks_after_release.")                                                                \
     X(EVENTS_IN_PROGRESS, G, "events_in_progress", g.events_in_progress, (), 0,                    \
       "Event slots holding a partial event.")                                                      \
     X(ACKS_PENDING, G, "acks_pending", g.acks_pending, (), 0,                                      \

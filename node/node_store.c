@@ -33,11 +33,11 @@ const char *node_fsync_name(uint8_t f)
     return f < 3 ? fsync_names[f] : "?";
 }
 
-void node_store_file_name(char *buf, size_t len, uint32_t run, uint16_t node, uint16_t stream,
+void node_store_file_name(char *buf, size_t len, const struct node_store_id *id, uint16_t stream,
                           uint32_t seq)
 {
-    snprintf(buf, len, "run%06" PRIu32 "-node%02u-s%u-%06" PRIu32 ".ebfev", run, node, stream,
-             seq);
+    snprintf(buf, len, "run%06" PRIu32 "-sfc%02u-node%02u-s%u-%06" PRIu32 ".ebfev", id->run,
+             id->sfc, id->node, stream, seq);
 }
 
 uint64_t node_store_mono_ns(void)

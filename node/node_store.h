@@ -29,11 +29,13 @@ struct node_store_conf {
     double max_mbs;              /* write at most this many MB/s; 0: no limit */
     uint32_t max_record;         /* blocks hold a record this large (at least 4
                                   * blocks, past buffer_mb if need be); 0: none */
+    uint16_t sfc;                /* the node's SFC's id (--sfc-id), in the file names */
 };
 
 /* What the file names and headers carry. */
 struct node_store_id {
     uint32_t run;
+    uint16_t sfc;                /* nodes of different SFCs share ids: the SFC tells them apart */
     uint16_t node;
     char farm[EBF_STORE_FARM_LEN + 1];
 };
@@ -54,9 +56,9 @@ uint64_t node_store_mono_ns(void);
 int node_fsync_parse(const char *s, uint8_t *f);
 const char *node_fsync_name(uint8_t f);
 
-/* The file name of (run, node, stream, seq), without the directory:
- * "run000042-node03-s0-000001.ebfev". */
-void node_store_file_name(char *buf, size_t len, uint32_t run, uint16_t node, uint16_t stream,
+/* The file name of (run, sfc, node, stream, seq), without the directory:
+ * "run000042-sfc01-node03-s0-000001.ebfev". */
+void node_store_file_name(char *buf, size_t len, const struct node_store_id *id, uint16_t stream,
                           uint32_t seq);
 
 /*

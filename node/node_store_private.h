@@ -46,6 +46,7 @@ struct node_sfile {
  * connections on the control socket), one is closed to open a file, and
  * taken again when a file is closed. */
 #define NODE_STORE_FD_RESERVE 4
+#define NODE_STORE_SEQ_SKIP_MAX 100000  /* existing file numbers skipped at most (a restarted node's) */
 
 struct node_store {
     struct node_store_conf c;

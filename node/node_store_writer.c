@@ -67,20 +67,26 @@ static void refill_reserve(struct node_store *s)
             s->reserve[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
+/* Open the stream's next file: at f->seq, or past the numbers an earlier
+ * process of this node left in the directory (a restarted node goes on
+ * with its series; an existing file is never overwritten). */
 static int open_file(struct node_store *s, uint16_t stream)
 {
     struct node_sfile *f = &s->file[stream];
     uint8_t hdr[EBF_STORE_HDR_LEN];
-    char name[64];
+    char name[64], path[sizeof(f->path)];
+
+    for (unsigned tries = 0;; tries++, f->seq++) {
+        node_store_file_name(name, sizeof(name), &s->id, stream, f->seq);
+        snprintf(path, sizeof(path), "%s/%s", s->c.dir, name);
+        memcpy(f->path, path, sizeof(path));
+        f->fd = open_new(s, f->path);
+        if (f->fd >= 0 || errno != EEXIST || tries >= NODE_STORE_SEQ_SKIP_MAX)
+            break;
+    }
     struct ebf_store_hdr h = {.run = s->id.run, .node = s->id.node, .stream = stream,
                               .seq = f->seq, .time_ns = ebf_now_ns()};
-
     memcpy(h.farm, s->id.farm, sizeof(h.farm));
-    node_store_file_name(name, sizeof(name), s->id.run, s->id.node, stream, f->seq);
-    char path[sizeof(f->path)];
-    snprintf(path, sizeof(path), "%s/%s", s->c.dir, name);
-    memcpy(f->path, path, sizeof(path));
-    f->fd = open_new(s, f->path);
     if (f->fd < 0) {
         fail(s, "open", f->path, errno);
         return -1;

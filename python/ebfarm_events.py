@@ -2,11 +2,11 @@
 """ebfarm_events - a pure-Python reader of ebfarm's event storage files (docs/storage.md).
 
 Trigger nodes started with --store DIR write every accepted event to files
-run<RUN>-node<NN>-s<STREAM>-<SEQ>.ebfev. This module reads them with the
+run<RUN>-sfc<NN>-node<NN>-s<STREAM>-<SEQ>.ebfev. This module reads them with the
 standard library alone; numpy, when installed, gives fragments as arrays.
 
     import ebfarm_events as ev
-    for e in ev.read_events(["run000001-node00-s0-000000.ebfev"]):
+    for e in ev.read_events(["run000001-sfc00-node00-s0-000000.ebfev"]):
         print(e.event_id, e.missing, {s: len(b) for s, b in e.fragments.items()})
 
     f = ev.EventFile(path)      # the header, the trailer's index, the records

@@ -67,6 +67,7 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
          * fenced itself after a pause, and holds nothing of what it had.
          * It is dead to us now (its records are replayed) and rejoins. */
         ebf_places_add(&fo->out, p);
+        ebf_places_add(&fo->dead, p);
         ebf_places_add(&fo->reborn, p);
         fo->deaths++;
         ebf_route_set(&fo->route, fo->n, &fo->out);
@@ -77,6 +78,16 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
     fo->last_ns[p] = now_ns;
     announce(fo, h, next_id);
     return 1;
+}
+
+/* Whether some place has a join announced and not yet applied: with every
+ * other place dead, ro_failover_join_early takes it in at once. */
+static int join_pending(const struct ro_failover *fo)
+{
+    for (uint32_t p = 0; p < fo->n; p++)
+        if (fo->join_at[p] != RO_FO_NEVER)
+            return 1;
+    return 0;
 }
 
 uint32_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns, struct ebf_places *died)
@@ -92,16 +103,29 @@ uint32_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns, struct ebf_pl
     }
     fo->last_poll_ns = now_ns;
 
-    *died = fo->reborn;
+    struct ebf_places silent = {0};
+    uint32_t n_silent = 0;
     for (uint32_t p = 0; p < fo->n; p++) {
         if (!ebf_places_has(&fo->heard, p) || ebf_places_has(&fo->out, p))
             continue;
         if (now_ns > fo->last_ns[p] && now_ns - fo->last_ns[p] >= fo->dead_ns) {
-            ebf_places_add(died, p);
-            ebf_places_add(&fo->out, p);
-            n_died++;
+            ebf_places_add(&silent, p);
+            n_silent++;
         }
     }
+    if (n_silent && fo->keep_last && n_silent == fo->n - ebf_places_count(&fo->out, fo->n) &&
+        !join_pending(fo)) {
+        fo->all_silent++;       /* every survivor silent at once: this readout's view */
+        n_silent = 0;
+    }
+    *died = fo->reborn;
+    for (uint32_t p = 0; n_silent && p < fo->n; p++)
+        if (ebf_places_has(&silent, p)) {
+            ebf_places_add(died, p);
+            ebf_places_add(&fo->out, p);
+            ebf_places_add(&fo->dead, p);
+            n_died++;
+        }
     if (n_died) {
         fo->deaths += n_died;
         ebf_route_set(&fo->route, fo->n, &fo->out);
@@ -117,6 +141,7 @@ static void apply_changes(struct ro_failover *fo, uint64_t e)
         if (fo->join_at[p] <= e) {
             fo->join_at[p] = RO_FO_NEVER;
             ebf_places_del(&fo->out, p);
+            ebf_places_del(&fo->dead, p);
             fo->joins++;
         }
         if (fo->leave_at[p] <= e) {

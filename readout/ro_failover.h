@@ -29,6 +29,8 @@ struct ro_failover {
     struct ebf_places out;             /* the places routed around */
     struct ebf_places heard;           /* those a frame was accepted from */
     struct ebf_places reborn;          /* those heard at a new epoch while routed to */
+    struct ebf_places dead;            /* those declared dead (silent or reborn), until
+                                        * they join again; a left place is out, not dead */
     uint64_t next_change;              /* lowest pending join/leave id, or RO_FO_NEVER */
     struct ebf_route route;            /* by out */
     uint64_t last_ns[EBF_ROUTE_MAX];   /* arrival of p's last accepted frame */
@@ -43,6 +45,11 @@ struct ro_failover {
     uint64_t last_poll_ns;             /* the last ro_failover_poll; 0: none yet */
     uint64_t own_stalls;               /* polls after a gap over dead_ns / 2: not silence */
     uint64_t join_early;               /* joins applied before their id: every place was out */
+    int keep_last;                     /* no death by silence while every place routed to
+                                        * is silent at once and no join is pending
+                                        * (ro_failover_poll); the readout sets it,
+                                        * ro_failover_init leaves it 0 */
+    uint64_t all_silent;               /* polls that found every routed place silent */
 };
 
 /* Sets fo to n places (1 .. EBF_ROUTE_MAX), all routed to, none heard.

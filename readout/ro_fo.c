@@ -39,6 +39,7 @@ struct ro_fo *ro_fo_create(const uint8_t (*sfc_mac)[6], uint16_t n_sfcs, uint16_
     f->n_sources = n_sources;
     f->event_max = event_max;
     f->hold_max_ns = RO_FO_HOLD_MAX_NS;
+    f->view.keep_last = 1;
     return f;
 }
 
@@ -85,7 +86,9 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
         f->rejected++;
         return 1;
     }
-    if (h.place >= f->n_sfcs || memcmp(l.src_mac, f->sfc_mac[h.place], 6) != 0) {
+    uint32_t p = h.place;
+
+    if (p >= f->n_sfcs || p >= EBF_ROUTE_MAX || memcmp(l.src_mac, f->sfc_mac[p], 6) != 0) {
         f->foreign++;
         return 1;
     }
@@ -94,8 +97,20 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
         return 1;
     }
     f->frames++;
-    if (h.low > f->low[h.place])
-        f->low[h.place] = h.low;
+    /* A new incarnation (reborn: it fenced itself or restarted while
+     * routed to) frees only below the old one's last low: a fenced SFC's
+     * low is past the events its fence dropped, which are replayed. */
+    if (ebf_places_has(&f->view.reborn, p)) {
+        h.low = h.low < f->low[p] ? h.low : f->low[p];
+        apply(f, &h);
+        return 1;
+    }
+    /* The watermark of a dead place stays where it was at its death: what
+     * it releases later (alive after all, or its frames still coming) is
+     * of events already replayed, which the survivors decide; the ledger
+     * takes the highest one as its X (docs/protocol.md 13.6). */
+    if (h.low > f->low[p] && !ebf_places_has(&f->view.dead, p))
+        f->low[p] = h.low;
     apply(f, &h);
     return 1;
 }

@@ -135,6 +135,7 @@ struct ro_gen {
     struct ro_throttle_view tv;  /* what the SFCs asked for */
     struct ro_fo *fo;            /* failover state, NULL when off (replay_mb 0) */
     uint64_t fo_pending;         /* places declared dead, their events not yet replayed */
+    uint64_t relink_ns;          /* when the links of places out were last looked at */
     uint16_t frag_flags;         /* added to each fragment header ro_frame_emit makes */
     struct ro_payload pay;       /* payload prebuilt: built by ro_begin, freed by ro_finish */
     uint32_t max_piece;          /* ro_max_piece(c) */

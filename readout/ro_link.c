@@ -10,6 +10,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "ebf_port.h"
 #include "ebf_util.h"
 #include "ro_log.h"
 
@@ -77,6 +78,29 @@ static void fo_deaths(struct ro_gen *g, uint64_t now_ns)
         }
 }
 
+/* Failover on, once a second: the memif link of a place routed around
+ * whose SFC died is down for good (a memif client connects once), so it
+ * is restarted until the SFC is back (ebfarm restart): the new SFC's
+ * release frames must reach us for it to rejoin. Only a link of its own
+ * (a link per SFC), never one other places share. */
+static void fo_relink(struct ro_gen *g, uint64_t now_ns)
+{
+    const struct ebf_places *out = &g->fo->view.out;
+
+    if (!ebf_places_count(out, g->c->n_sfcs) || now_ns - g->relink_ns < 1000000000ull)
+        return;
+    g->relink_ns = now_ns;
+    for (uint16_t k = 0; k < g->c->n_sfcs; k++) {
+        uint16_t shared = 0;
+        if (!ebf_places_has(out, k) || g->n_ports == 1)
+            continue;
+        for (uint16_t j = 0; j < g->c->n_sfcs; j++)
+            shared += j != k && g->sfc_port[j] == g->sfc_port[k];
+        if (!shared && ebf_port_relink(g->sfc_port[k]))
+            g->st->fo_relinks++;
+    }
+}
+
 unsigned ro_link_rx(struct ro_gen *g, uint64_t now_ns)
 {
     struct ro_stats *st = g->st;
@@ -88,6 +112,7 @@ unsigned ro_link_rx(struct ro_gen *g, uint64_t now_ns)
             n += rx_port(g, g->port[i], now_ns);
     if (g->fo) {
         fo_deaths(g, now_ns);
+        fo_relink(g, now_ns);
         ro_link_fo_stats(g);
     }
     if (n == 0)

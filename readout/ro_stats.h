@@ -57,6 +57,7 @@ struct ro_stats {
     uint64_t fo_joins, fo_leaves;   /* joins and leaves applied at their event ids */
     uint64_t fo_join_late;       /* join/leave ids heard after the readout passed them */
     uint64_t fo_unsent_frames;   /* frames toward a place that died while they were refused */
+    uint64_t fo_relinks;         /* restarts of a dead place's memif link, to reconnect */
     uint64_t fo_out;             /* bit k: place k routed around now (dead or left) */
     uint64_t fo_join_early;      /* joins applied before their id: every place was out */
     uint64_t fo_dead_from[RO_STATS_MAX_SFCS];   /* first id routed around place k; UINT64_MAX */
@@ -155,6 +156,8 @@ struct ro_snap {
       "Bit k set: SFC place k is routed around now (declared dead, or left).")                    \
     X(FO_UNSENT_FRAMES, C, "fo.unsent_frames", st.fo_unsent_frames, (), 0,                         \
       "Frames refused by a place that was then declared dead (their events replayed).")           \
+    X(FO_RELINKS, C, "fo.relinks", st.fo_relinks, (), 0,                                          \
+      "Restarts of a dead SFC place's memif link, once a second until its SFC is back.")          \
     X(REPLAY_REPLAYED, C, "replay.replayed", st.replay_replayed, (), 0,                           \
       "Events sent again to a live SFC after their SFC died.")                                    \
     X(REPLAY_DROPPED, C, "replay.dropped", st.replay_dropped, (), 0,                              \

@@ -81,7 +81,7 @@ static int intake_store(struct sfc_dp *dp, struct rte_mbuf *m, const struct ebf_
     enum sfc_add_result a = sfc_evtab_add(dp->tab, h, m, l->hlen, now, &slot);
 
     if (unlikely(h->flags & EBF_FRAGF_REPLAY))
-        sfc_dp_replay_piece(dp, a, slot);
+        sfc_dp_replay_piece(dp, a, slot, now);
     switch (a) {
     case SFC_ADD_PARTIAL:
         sfc_lat_note(&dp->lat[slot], h->event_id, h->tx_ns);
@@ -156,6 +156,7 @@ static uint16_t intake_take(struct sfc_dp *dp, uint16_t port, struct rte_mbuf **
         sfc_guard_seq(&dp->guard, &dp->st.seq, h[i].source, h[i].seq);
         if (h[i].event_id >= dp->st.next_by_source[h[i].source])
             dp->st.next_by_source[h[i].source] = h[i].event_id + 1;
+        dp->fo.src_tsc[h[i].source] = now;
         sfc_guard_readout_note(&dp->guard, l[i].src_mac);
         if (dp->c.n_more_rx)
             sfc_guard_readout_port(&dp->guard, l[i].src_mac, port);
@@ -295,6 +296,9 @@ static void take_ack(struct sfc_dp *dp, uint16_t node, const struct ebf_ack *ack
     ebf_idset_add(&dp->st.ledger_acked, id);
     if (e->replayed)
         ebf_idset_add(&dp->st.ledger_replay_acked, id);
+    if (dp->low)
+        sfc_dp_fence_ack(dp, id, ack->decision == EBF_DEC_ACCEPT,
+                         sfc_evtab_cold(dp->tab, slot)->fenced);
     sfc_evtab_release(dp->tab, slot);
     sfc_credit_ack(dp->nodes.credit, node);
 }
@@ -479,24 +483,33 @@ static unsigned throttle(struct sfc_dp *dp, uint64_t now)
     return work;
 }
 
-/* Time out at most 64 building events that are due, one at a time so that
- * each one's build time goes into build_timeout_ns. Returns how many. */
+uint64_t sfc_dp_expire_head(struct sfc_dp *dp, uint64_t now, uint64_t *now_ns)
+{
+    uint32_t head = sfc_evtab_building_head(dp->tab);
+    const struct sfc_event *e = sfc_evtab_event(dp->tab, head);
+    uint64_t dropped = 0;
+
+    if (e->replayed && !sfc_dp_replay_orphan(dp, e)) {
+        sfc_dp_replay_partial(dp, head);    /* decided by the dead place: not built */
+        return 0;
+    }
+    *now_ns = *now_ns ? *now_ns : ebf_now_ns();
+    ebf_hist_add(&dp->st.build_timeout_ns, sfc_lat_age(&dp->lat[head], e->event_id, *now_ns));
+    sfc_evtab_expire(dp->tab, now, 0, 1, &dropped);
+    return dropped;
+}
+
+/* Time out at most 64 building events that are due (sfc_dp_timeout), one
+ * at a time (sfc_dp_expire_head). Returns how many. */
 static unsigned expire(struct sfc_dp *dp, uint64_t now)
 {
-    uint64_t now_ns = 0, dropped = 0;
+    uint64_t now_ns = 0, dropped = 0, timeout = sfc_dp_timeout(dp, now);
     unsigned n = 0;
 
     for (uint32_t head; n < 64 && (head = sfc_evtab_building_head(dp->tab)) != SFC_NONE; n++) {
-        const struct sfc_event *e = sfc_evtab_event(dp->tab, head);
-        if (now - e->first_tick < dp->timeout_tsc)
+        if (now - sfc_evtab_event(dp->tab, head)->first_tick < timeout)
             break;
-        if (e->replayed) {
-            sfc_dp_replay_partial(dp, head);    /* decided by the dead place: not built */
-            continue;
-        }
-        now_ns = now_ns ? now_ns : ebf_now_ns();
-        ebf_hist_add(&dp->st.build_timeout_ns, sfc_lat_age(&dp->lat[head], e->event_id, now_ns));
-        sfc_evtab_expire(dp->tab, now, dp->timeout_tsc, 1, &dropped);
+        dropped += sfc_dp_expire_head(dp, now, &now_ns);
     }
     dp->st.drop[SFC_DROP_PARTIAL_AT_TIMEOUT] += dropped;
     return n;

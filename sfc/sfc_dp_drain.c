@@ -41,7 +41,8 @@ void sfc_dp_drain_begin(struct sfc_dp *dp)
 
 /* Drain stage 1: keep taking input until it has been quiet drain_quiet_ms
  * (on a shared readout port, worker w >= 1 first waits until worker 0 no
- * longer reads the port); then time out what is building, stage 2. */
+ * longer reads the port); then time out what is building (a replayed
+ * event by the rule of sfc_dp_expire_head), stage 2. */
 static unsigned drain_quiet(struct sfc_dp *dp)
 {
     unsigned work = sfc_dp_poll(dp, 1);
@@ -57,7 +58,9 @@ static unsigned drain_quiet(struct sfc_dp *dp)
         dp->st.rx_bytes += bytes;
         dp->st.drop[SFC_DROP_DIST_LEFT] += k;
     }
-    sfc_evtab_expire(dp->tab, now, 0, UINT32_MAX, &dropped);
+    uint64_t now_ns = 0;
+    while (sfc_evtab_building_head(dp->tab) != SFC_NONE)
+        dropped += sfc_dp_expire_head(dp, now, &now_ns);
     dp->st.drop[SFC_DROP_PARTIAL_AT_TIMEOUT] += dropped;
     sfc_drain_acks(&dp->drain, now);
     return work + 1;

@@ -34,9 +34,14 @@ static int make_stages(struct sfc_dp *dp)
 {
     const struct sfc_conf *c = &dp->c;
     double hz = (double)rte_get_tsc_hz();
+    uint16_t ro_port[SFC_MAX_READOUTS];
+    /* a link per readout (memif pairs, one data plane): port i is the
+     * i-th readout's, in --readout-mac's order */
+    int pairs = c->n_more_rx && c->n_more_rx + 1u == c->n_readouts && c->workers <= 1;
     struct sfc_guard_conf gc = {
         .n_readouts = c->n_readouts, .readout_mac = c->readout_mac, .verify = c->verify,
         .verify_every = c->verify_every, .rx_port = c->rx_port, .multi_rx = c->n_more_rx != 0,
+        .ro_port = pairs ? ro_port : NULL,
     };
     struct sfc_throttle_conf tc = {
         .on = c->throttle_on, .off = c->throttle_off, .capacity = c->capacity,
@@ -51,6 +56,9 @@ static int make_stages(struct sfc_dp *dp)
 
     if (rc != 0)
         return rc;
+    ro_port[0] = c->rx_port;
+    for (uint16_t i = 0; pairs && i < c->n_more_rx; i++)
+        ro_port[i + 1] = c->more_rx[i];
     sfc_guard_init(&dp->guard, &gc);
     sfc_throttle_init(&dp->thr, &tc);
     sfc_drain_init(&dp->drain, (uint64_t)(c->drain_quiet_ms * 1e-3 * hz),
@@ -66,6 +74,7 @@ static void init_clocks_and_stats(struct sfc_dp *dp)
         dp->rx_heard[i] = rte_get_tsc_cycles();
     dp->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
     dp->timeout_tsc = (uint64_t)(dp->c.timeout_ms * 1e-3 * (double)rte_get_tsc_hz());
+    dp->fo.grace_tsc = (uint64_t)((double)SFC_REPLAY_GRACE_NS * 1e-9 * (double)rte_get_tsc_hz());
     dp->tick_tsc = rte_get_tsc_hz() / SFC_TICKS_PER_S;
     ebf_hist_init(&dp->st.build_ns);
     ebf_hist_init(&dp->st.build_timeout_ns);
@@ -75,6 +84,7 @@ static void init_clocks_and_stats(struct sfc_dp *dp)
     ebf_idset_init(&dp->st.ledger_lost);
     ebf_idset_init(&dp->st.ledger_late);
     ebf_idset_init(&dp->st.ledger_replay_acked);
+    ebf_idset_init(&dp->st.ledger_fence_acked);
 }
 
 struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)

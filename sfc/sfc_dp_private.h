@@ -18,12 +18,32 @@
 
 /* Failover's state in the loop (release frames on): the pass clock for
  * the fence, and the rate of ids heard for a join id (sfc_dp_release.c). */
+#define SFC_RECENT_ACKS 16384     /* acks above the low: about 0.5 s at 30,000 events/s */
+
 struct sfc_dp_fo {
     uint64_t last_pass;          /* TSC of the last sfc_dp_poll; 0: none yet */
     uint64_t fence_tsc;          /* a pass gap this long fences (sfc_dp_fence_check) */
     uint64_t id0, tsc0;          /* the first id heard, and when */
     uint64_t heard_max, heard_tsc;   /* 1 + the highest id heard, and when it last grew */
+    /* the acks at or above the last release round's low (id, top bit:
+     * accepted): a fence's ledger.fence_acked, as the readouts did not
+     * hear them released */
+    uint64_t recent[SFC_RECENT_ACKS];
+    uint32_t n_recent;
+    uint8_t recent_overflow;     /* more than SFC_RECENT_ACKS above the low */
+    uint64_t replay_tsc;         /* TSC of the last replayed piece taken; 0: none yet */
+    uint64_t grace_tsc;          /* SFC_REPLAY_GRACE_NS: the building timeout's floor
+                                  * while replayed pieces arrive (sfc_dp_timeout) */
+    uint64_t src_tsc[EBF_MAX_SOURCES];  /* TSC of each source's last fragment taken */
 };
+
+/* A failover's building timeout at least (docs/protocol.md 13.4): the
+ * readouts detect a death one by one, each within the bound after the
+ * dead SFC's last release but later by its own stalls, and the survivor
+ * must hold the pieces of the early ones until the late ones' replays
+ * come, or it builds incomplete (a new event rerouted early) or drops
+ * as decided (a replayed one) what no node decided. */
+#define SFC_REPLAY_GRACE_NS 1000000000ull
 
 /* The periodic work's timer (node liveness, the throttle's refresh): 100 us. */
 #define SFC_TICKS_PER_S 10000
@@ -74,14 +94,39 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now);
  * (docs/protocol.md 13.4, 13.5). Called at the start of every pass. */
 void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now);
 
-/* A piece flagged EBF_FRAGF_REPLAY went into the table as a (slot: its
- * event when stored): counted, its event marked replayed, or counted a
- * duplicate when its event was finished (docs/protocol.md 13.4). */
-void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot);
+/* A piece flagged EBF_FRAGF_REPLAY went into the table at now as a (slot:
+ * its event when stored): counted, its event marked replayed, or counted a
+ * duplicate when its event was finished (docs/protocol.md 13.4); the
+ * grace of sfc_dp_timeout runs from now. */
+void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot,
+                         uint64_t now);
+
+/* The building timeout at now: the SFC's --timeout-ms, or while a replayed
+ * piece came less than SFC_REPLAY_GRACE_NS ago, at least that (one for
+ * every building event, so that the building FIFO expires in order). */
+uint64_t sfc_dp_timeout(const struct sfc_dp *dp, uint64_t now);
 
 /* Building event slot, with a replayed piece, timed out: dropped, not
  * built (replay.partial; the dead place decided it). */
 void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot);
+
+/* Event id acked (accept: its decision; fenced: it was at a node when the
+ * SFC fenced itself), failover on: kept for a fence while a release round's
+ * low is not above it, and in ledger.fence_acked when fenced. */
+void sfc_dp_fence_ack(struct sfc_dp *dp, uint64_t id, int accept, int fenced);
+
+/* Whether replayed event e, timed out, lacks only sources that sent
+ * nothing since its first piece came: their readout died too (with the
+ * SFC), its replay never comes, and e is built incomplete (its loss is
+ * the readout's) rather than dropped; a missing source still sending had
+ * e released, so the dead place decided it (docs/protocol.md 13.4). */
+int sfc_dp_replay_orphan(const struct sfc_dp *dp, const struct sfc_event *e);
+
+/* The oldest building event, due: a replayed one dropped unless orphaned
+ * (sfc_dp_replay_orphan), any other made READY incomplete, its build time
+ * into build_timeout_ns (*now_ns: the clock, read once when 0). Returns
+ * the frames dropped. The loop's timeout and the drain's both use it. */
+uint64_t sfc_dp_expire_head(struct sfc_dp *dp, uint64_t now, uint64_t *now_ns);
 
 static inline uint64_t tsc_to_ns(const struct sfc_dp *dp, uint64_t tsc)
 {

@@ -10,6 +10,7 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 
+#include "ebf_mix.h"
 #include "ebf_util.h"
 #include "sfc_dp.h"
 #include "sfc_dp_private.h"
@@ -41,13 +42,32 @@ static int send_one(struct sfc_dp *dp, uint16_t ro, const struct ebf_release_hdr
     return 1;
 }
 
-void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot)
+void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot,
+                         uint64_t now)
 {
     dp->st.replay_pieces++;
+    dp->fo.replay_tsc = now ? now : 1;
     if (a == SFC_ADD_PARTIAL || a == SFC_ADD_COMPLETE)
         sfc_evtab_event(dp->tab, slot)->replayed = 1;
     else if (a == SFC_ADD_DUP_SENT || a == SFC_ADD_LATE || a == SFC_ADD_DUPLICATE)
         dp->st.replay_dup++;    /* its event was finished here: not built twice */
+}
+
+uint64_t sfc_dp_timeout(const struct sfc_dp *dp, uint64_t now)
+{
+    const struct sfc_dp_fo *f = &dp->fo;
+
+    if (f->replay_tsc && now - f->replay_tsc < f->grace_tsc && f->grace_tsc > dp->timeout_tsc)
+        return f->grace_tsc;
+    return dp->timeout_tsc;
+}
+
+int sfc_dp_replay_orphan(const struct sfc_dp *dp, const struct sfc_event *e)
+{
+    for (uint16_t s = 0; s < dp->c.n_sources && s < EBF_MAX_SOURCES; s++)
+        if (!ebf_present_test(e->present, s) && dp->fo.src_tsc[s] >= e->first_tick)
+            return 0;
+    return 1;
 }
 
 void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot)
@@ -70,9 +90,60 @@ static uint64_t discard_port(uint16_t port)
     return n;
 }
 
+/* Id (accepted or not) into ledger.fence_acked. */
+static void fence_record(struct sfc_dp *dp, uint64_t id, int accept)
+{
+    ebf_idset_add(&dp->st.ledger_fence_acked, id);
+    dp->st.fence_acked_accept += accept != 0;
+    dp->st.fence_acked_digest += ebf_mix64(id);
+}
+
+void sfc_dp_fence_ack(struct sfc_dp *dp, uint64_t id, int accept, int fenced)
+{
+    struct sfc_dp_fo *f = &dp->fo;
+
+    if (fenced)
+        fence_record(dp, id, accept);
+    else if (f->n_recent < SFC_RECENT_ACKS)
+        f->recent[f->n_recent++] = id | (uint64_t)(accept != 0) << 63;
+    else
+        f->recent_overflow = 1;
+}
+
+/* The acks below low leave the list: this round releases them (every
+ * event below low was decided); an overflow ends once the list is empty. */
+static void prune_recent(struct sfc_dp_fo *f, uint64_t low)
+{
+    uint32_t n = 0;
+
+    for (uint32_t i = 0; i < f->n_recent; i++)
+        if ((f->recent[i] & ~(UINT64_C(1) << 63)) >= low)
+            f->recent[n++] = f->recent[i];
+    f->n_recent = n;
+    f->recent_overflow &= n != 0;
+}
+
+/* What a fence leaves to be decided twice (docs/protocol.md 13.6): the
+ * acks at or above the last round's low (the readouts did not hear them
+ * released, so they replay them) go into ledger.fence_acked now, and the
+ * events at a node are marked so that their acks go there too. */
+static void fence_acks(struct sfc_dp *dp)
+{
+    struct sfc_dp_fo *f = &dp->fo;
+
+    for (uint32_t i = 0; i < f->n_recent; i++)
+        fence_record(dp, f->recent[i] & ~(UINT64_C(1) << 63), (int)(f->recent[i] >> 63));
+    dp->st.fence_overflow += f->recent_overflow;
+    f->n_recent = 0;
+    f->recent_overflow = 0;
+    for (uint32_t s = 0; s < dp->c.capacity; s++)
+        if (sfc_evtab_event(dp->tab, s)->state == SFC_EV_SENT)
+            sfc_evtab_cold(dp->tab, s)->fenced = 1;
+}
+
 /* The fence itself (see sfc_dp_fence_check). Events already sent to a
  * node stay: the node decides them and its ack counts (the readouts'
- * replays of them are the ledger's redecided). */
+ * replays of them are the ledger's redecided, ledger.fence_acked). */
 static void fence(struct sfc_dp *dp, uint64_t now, uint64_t gap)
 {
     struct sfc_dp_fo *f = &dp->fo;
@@ -85,6 +156,7 @@ static void fence(struct sfc_dp *dp, uint64_t now, uint64_t gap)
         sfc_evtab_drop(dp->tab, s);
         dp->st.replay_fenced++;
     }
+    fence_acks(dp);
     dp->st.fence_frames += discard_port(dp->c.rx_port);
     for (uint16_t i = 0; i < dp->c.n_more_rx; i++)
         dp->st.fence_frames += discard_port(dp->c.more_rx[i]);
@@ -164,6 +236,7 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
     uint8_t flags = sfc_release_flags(&dp->rel, now_ns, &at);
     dp->st.release_low = low;
     dp->st.release_epoch = dp->rel.epoch;
+    prune_recent(&dp->fo, low);
     for (uint16_t ro = 0; ro < dp->guard.n_ro; ro++) {
         if (dp->guard.ro_port[ro] == SFC_NO_PORT)
             continue;                   /* not heard yet: nothing of it held */

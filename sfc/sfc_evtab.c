@@ -195,6 +195,7 @@ static uint32_t new_event(struct sfc_evtab *t, uint64_t id, uint64_t now, uint32
     e->first_tick = now;
     t->cold[slot].first_tx_ns = UINT64_MAX;
     t->cold[slot].declared = 0;
+    t->cold[slot].fenced = 0;
     e->first_rec = e->last_rec = SFC_NONE;
     e->state = SFC_EV_BUILDING;
     memset(&t->src[(size_t)slot * t->conf.n_sources], 0,

@@ -101,6 +101,8 @@ struct sfc_event_cold {
     uint64_t ready_tick;     /* when it became READY (the dispatcher: when sent) */
     uint64_t first_tx_ns;    /* earliest readout timestamp among its pieces */
     uint64_t declared;       /* frag_len of each source that sent a piece, summed */
+    uint8_t fenced;          /* at a node when the SFC fenced itself: its ack is decided
+                              * twice (the readouts replay it), ledger.fence_acked */
 };
 
 struct sfc_evtab;

@@ -11,8 +11,11 @@ void sfc_guard_init(struct sfc_guard *g, const struct sfc_guard_conf *c)
     g->multi_rx = c->multi_rx;
     g->n_cfg = c->n_readouts < SFC_MAX_READOUTS ? c->n_readouts : SFC_MAX_READOUTS;
     memcpy(g->cfg_mac, c->readout_mac, sizeof(g->cfg_mac[0]) * g->n_cfg);
-    for (uint16_t i = 0; i < g->n_cfg; i++)
+    for (uint16_t i = 0; i < g->n_cfg; i++) {
         sfc_guard_readout_add(g, g->cfg_mac[i]);    /* throttle frames go to these only */
+        if (c->multi_rx && c->ro_port)
+            g->ro_port[i] = c->ro_port[i];          /* corrected when heard elsewhere */
+    }
 }
 
 /* --- Sequence numbers ------------------------------------------------------ */

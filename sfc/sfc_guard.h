@@ -50,6 +50,10 @@ struct sfc_guard_conf {
     uint32_t verify_every;       /* SFC_VERIFY_SAMPLED: every Nth frame (0: 1) */
     uint16_t rx_port;            /* where throttle frames go with one readout port */
     uint8_t multi_rx;            /* several readout ports: each readout's is learned */
+    const uint16_t *ro_port;     /* with multi_rx, NULL or readout_mac's ports in order
+                                  * (a link per readout): known before it is heard, so
+                                  * that a restarted SFC that hears nothing yet (the
+                                  * readouts route around it) can announce its join */
 };
 
 /* One data plane's guard; one lcore only. Its counters are the sequence's

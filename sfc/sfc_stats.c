@@ -25,7 +25,7 @@ static const char *const lost_names[] = {
 _Static_assert(RUN1_END % sizeof(uint64_t) == 0 && RUN2_BEGIN % sizeof(uint64_t) == 0 &&
                RUN2_END % sizeof(uint64_t) == 0, "struct sfc_stats: counter runs of uint64_t");
 _Static_assert(RUN2_BEGIN ==
-                   offsetof(struct sfc_stats, ledger_replay_acked) + sizeof(struct ebf_idset),
+                   offsetof(struct sfc_stats, ledger_fence_acked) + sizeof(struct ebf_idset),
                "struct sfc_stats: node_sent follows the id records");
 
 static void add_u64(void *into, const void *from, size_t begin, size_t end)
@@ -51,6 +51,7 @@ void sfc_stats_add(struct sfc_stats *into, const struct sfc_stats *from)
     ebf_idset_merge(&into->ledger_lost, &from->ledger_lost, 1);
     ebf_idset_merge(&into->ledger_late, &from->ledger_late, 1);
     ebf_idset_merge(&into->ledger_replay_acked, &from->ledger_replay_acked, 1);
+    ebf_idset_merge(&into->ledger_fence_acked, &from->ledger_fence_acked, 1);
     add_u64(into, from, RUN2_BEGIN, RUN2_END);
     ebf_hist_merge(&into->build_ns, &from->build_ns);
     ebf_hist_merge(&into->build_timeout_ns, &from->build_timeout_ns);

@@ -107,10 +107,16 @@ struct sfc_stats {
     uint64_t acked_incomplete;   /* acked events that were incomplete */
     uint64_t acked_digest;       /* sum of ebf_mix64(id) over acked events */
     uint64_t late_ack_digest;    /* the same over late acks */
+    uint64_t fence_acked_accept; /* of ledger_fence_acked, the accepted ones */
+    uint64_t fence_acked_digest; /* sum of ebf_mix64(id) over ledger_fence_acked */
+    uint64_t fence_overflow;     /* fences whose record may lack acks (too many per round) */
     struct ebf_idset ledger_acked;   /* ids of acked events: decided, once each */
     struct ebf_idset ledger_lost;    /* ids of lost events */
     struct ebf_idset ledger_late;    /* ids of late acks (decided again elsewhere) */
     struct ebf_idset ledger_replay_acked;   /* ids of acked events built with a replayed piece */
+    struct ebf_idset ledger_fence_acked;    /* ids acked that the readouts replay after a
+                                             * fence: at a node then, or acked at or above
+                                             * the last release round's low before it */
     uint64_t node_sent[SFC_MAX_NODES], node_acked[SFC_MAX_NODES];
     uint64_t payload_bytes_sent; /* fragment bytes in dispatched events */
     struct ebf_hist build_ns;    /* readout transmit of the first piece -> complete
@@ -288,6 +294,15 @@ struct sfc_snap {
       "Id record of the late acks.")                                                               \
     X(LEDGER_REPLAY_ACKED, I, "ledger.replay_acked", st.ledger_replay_acked, (), EBF_CF_RUN,       \
       "Id record of the acked events built with a replayed piece (docs/protocol.md 13.7).")       \
+    X(LEDGER_FENCE_ACKED, I, "ledger.fence_acked", st.ledger_fence_acked, (), EBF_CF_RUN,          \
+      "Id record of the acks a fence leaves to be decided again: at a node at the fence, or "     \
+      "acked at or above the last release round's low before it (docs/protocol.md 13.6).")        \
+    X(FENCE_ACKED_ACCEPT, C, "ledger.fence_acked_accept", st.fence_acked_accept, (), EBF_CF_RUN,  \
+      "Accepted events in ledger.fence_acked.")                                                    \
+    X(FENCE_ACKED_DIGEST, C, "ledger.fence_acked_digest", st.fence_acked_digest, (), EBF_CF_RUN,  \
+      "Sum of mix64(id) over ledger.fence_acked.")                                                 \
+    X(FENCE_OVERFLOW, C, "ledger.fence_overflow", st.fence_overflow, (), EBF_CF_RUN,              \
+      "Fences whose ledger.fence_acked may lack acks (over 16384 acks above the low).")          \
     X(EVENTS_BUILDING, G, "events_building", g.building, (), 0,                                    \
       "Events being built in the SFC's event table.")                                              \
     X(READY_QUEUE, G, "ready_queue", g.ready, (), 0,                                               \

@@ -107,6 +107,13 @@ struct rte_mbuf *fragment_seq(struct rig *g, const uint8_t dst[6], uint16_t sour
 struct rte_mbuf *fragment_from(struct rig *g, const uint8_t src[6], const uint8_t dst[6],
                                uint16_t source, uint64_t event, uint32_t seq)
 {
+    return fragment_flagged(g, src, dst, source, event, seq, 0);
+}
+
+/* The same with the fragment header's flags. */
+struct rte_mbuf *fragment_flagged(struct rig *g, const uint8_t src[6], const uint8_t dst[6],
+                                  uint16_t source, uint64_t event, uint32_t seq, uint16_t flags)
+{
     struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
     ck_assert_ptr_nonnull(m);
@@ -117,7 +124,8 @@ struct rte_mbuf *fragment_from(struct rig *g, const uint8_t src[6], const uint8_
     ebf_encap_write(p, &a, EBF_FRAG_HLEN + FRAG_LEN);
     ebf_pattern_fill(p + EBF_ETH_HLEN + EBF_FRAG_HLEN, FRAG_LEN, source, event, 0);
     struct ebf_frag_hdr h = {.source = source, .seq = seq, .event_id = event,
-                             .frag_len = FRAG_LEN, .piece_len = FRAG_LEN, .tx_ns = rig_tx_ns};
+                             .frag_len = FRAG_LEN, .piece_len = FRAG_LEN, .tx_ns = rig_tx_ns,
+                             .flags = flags};
     ebf_frag_write(p + EBF_ETH_HLEN, &h);
     return m;
 }
@@ -174,12 +182,18 @@ uint16_t node_rx(struct rig *g, struct rte_mbuf **m, uint16_t max)
  * sequence number of its source. */
 void send_event(struct rig *g, uint64_t id, unsigned mask)
 {
+    send_event_flagged(g, id, mask, 0);
+}
+
+/* The same with the fragment headers' flags. */
+void send_event_flagged(struct rig *g, uint64_t id, unsigned mask, uint16_t flags)
+{
     struct rte_mbuf *m[N_SOURCES];
     uint16_t n = 0;
 
     for (uint16_t s = 0; s < N_SOURCES; s++)
         if (mask & (1u << s))
-            m[n++] = fragment_seq(g, g->sfc_rx_mac, s, id, g->seq[s]++);
+            m[n++] = fragment_flagged(g, ro_mac, g->sfc_rx_mac, s, id, g->seq[s]++, flags);
     send_frames(g->ro_port, m, n);
 }
 

@@ -58,6 +58,9 @@ struct rte_mbuf *fragment_seq(struct rig *g, const uint8_t dst[6], uint16_t sour
                               uint64_t event, uint32_t seq);
 struct rte_mbuf *fragment_from(struct rig *g, const uint8_t src[6], const uint8_t dst[6],
                                uint16_t source, uint64_t event, uint32_t seq);
+/* The same with the fragment header's flags (EBF_FRAGF_REPLAY: a replayed one). */
+struct rte_mbuf *fragment_flagged(struct rig *g, const uint8_t src[6], const uint8_t dst[6],
+                                  uint16_t source, uint64_t event, uint32_t seq, uint16_t flags);
 void send_frames(uint16_t port, struct rte_mbuf **m, uint16_t n);
 
 /* Credit frames with acks: from node 0 of epoch 1, from node (0 or 1) of
@@ -74,6 +77,7 @@ uint16_t node_rx(struct rig *g, struct rte_mbuf **m, uint16_t max);
 /* The fragments of event id from the sources in mask, each with the next
  * sequence number of its source. */
 void send_event(struct rig *g, uint64_t id, unsigned mask);
+void send_event_flagged(struct rig *g, uint64_t id, unsigned mask, uint16_t flags);
 
 /* Every event frame at the node port: its event id and the node it went to
  * (0 or 1); returns the number of frames. */

@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 
 #include "ebf_port.h"
+#include "ebf_proto.h"
 #include "lb_run.h"
 #include "test-eal.h"
 
@@ -270,10 +271,12 @@ END_TEST
 
 /*
  * An RX callback on each queue of the 2-queue port: counts the frames of
- * each UDP source port it sees (stream q comes from LB_UDP_PORT + 1 + q) and,
- * on queue 0, drops sequence numbers s % 97 == 5.
+ * each stream it sees (stream q comes from UDP source port LB_UDP_PORT + 1
+ * + q, or in a VLAN-tagged frame with VLAN ID 1 + q; q_tagged counts those)
+ * and, on queue 0, drops sequence numbers s % 97 == 5.
  */
 static uint64_t q_seen[2][2];           /* [queue][stream] */
+static uint64_t q_tagged[2];
 
 static uint16_t rx_queue_cb(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n,
                             uint16_t max, void *arg)
@@ -281,11 +284,18 @@ static uint16_t rx_queue_cb(uint16_t port, uint16_t q, struct rte_mbuf **pkts, u
     uint16_t out = 0;
     (void)port, (void)max, (void)arg;
     for (uint16_t i = 0; i < n; i++) {
-        const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
-        unsigned sport = (unsigned)p[34] << 8 | p[35];              /* UDP source port */
-        const uint8_t *s = p + 42 + 4;                              /* fragment seq */
+        const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *), *s;
+        unsigned stream;
+        if (p[12] == 0x81 && p[13] == 0x00) {                       /* 802.1Q */
+            ck_assert_uint_eq((unsigned)p[16] << 8 | p[17], EBF_ETHERTYPE);
+            stream = ((unsigned)(p[14] & 0x0f) << 8 | p[15]) - 1;   /* VLAN ID - 1 */
+            s = p + 18 + 4;                                         /* fragment seq */
+            q_tagged[q]++;
+        } else {
+            stream = ((unsigned)p[34] << 8 | p[35]) - LB_UDP_PORT - 1;  /* UDP source port */
+            s = p + 42 + 4;
+        }
         uint32_t seq = (uint32_t)s[0] << 24 | (uint32_t)s[1] << 16 | (uint32_t)s[2] << 8 | s[3];
-        unsigned stream = sport - LB_UDP_PORT - 1;
         ck_assert_uint_lt(stream, 2);
         q_seen[q][stream]++;
         if (q == 0 && seq % 97 == 5)
@@ -297,10 +307,12 @@ static uint16_t rx_queue_cb(uint16_t port, uint16_t q, struct rte_mbuf **pkts, u
 }
 
 /* Two TX and two RX queues over crossed 2-queue net_ring ports (queue q of
- * one is queue q of the other), five lcores. */
+ * one is queue q of the other), five lcores on what CPUs there are: the
+ * receivers get 0.3 s after the last send to take every frame off their
+ * rings (0.05 s was once too short on a loaded 2-CPU machine). */
 static unsigned rx_lcores[2];
 
-static void setup_queues(void)
+static void setup_queues(unsigned frame_size)
 {
     char prefix[64];
     snprintf(prefix, sizeof(prefix), "--file-prefix=lbq%d", (int)getpid());
@@ -310,6 +322,7 @@ static void setup_queues(void)
     ck_assert_int_ge(rte_eal_init(9, argv), 0);
     memset(&rep, 0, sizeof(rep));
     memset(q_seen, 0, sizeof(q_seen));
+    memset(q_tagged, 0, sizeof(q_tagged));
     struct rte_ring *a[2] = {test_ring("lbq_a0", 8192), test_ring("lbq_a1", 8192)};
     struct rte_ring *b[2] = {test_ring("lbq_b0", 8192), test_ring("lbq_b1", 8192)};
     int tx = rte_eth_from_rings("lbq_tx", b, 2, a, 2, 0);
@@ -323,8 +336,8 @@ static void setup_queues(void)
         ck_assert_ptr_nonnull(rte_eth_add_rx_callback((uint16_t)rx, q, rx_queue_cb, NULL));
     run = (struct lb_runner){
         .tx_port = (uint16_t)tx, .rx_port = (uint16_t)rx, .tx_pool = pool, .burst = 32,
-        .streams = 2, .queues = 2, .trial_s = 0.25, .tolerance = 0.2, .drain_s = 0.05,
-        .idle = EBF_IDLE_BACKOFF, .stop = &no_stop, .frame_size = 128, .mode = "throughput",
+        .streams = 2, .queues = 2, .trial_s = 0.25, .tolerance = 0.2, .drain_s = 0.3,
+        .idle = EBF_IDLE_BACKOFF, .stop = &no_stop, .frame_size = frame_size, .mode = "throughput",
         .report = &rep, .next_trial_id = 1, .latency_valid = 1,
     };
     unsigned l = rte_get_next_lcore(-1, 1, 0);
@@ -346,15 +359,12 @@ static void setup_queues(void)
     run.rx = run.rxq[0];
 }
 
-/*
- * --queues 2, 10000 frames of 128 bytes: each TX queue sends its stream's
- * 5000 (IPv4/UDP from source port LB_UDP_PORT + 1 + q), each RX queue gets
- * exactly its own stream's, queue 0 loses the numbers s % 97 == 5 of its
- * stream (52 of them: 5, 102, ..., 4952), and the totals add up.
- */
-START_TEST(test_queues_exact)
+/* One 10000-frame trial of --queues 2 over setup_queues()' ports: each
+ * TX queue sends its stream's 5000, each RX queue gets exactly its own
+ * stream's, queue 0 loses the numbers s % 97 == 5 of its stream (52 of
+ * them: 5, 102, ..., 4952), and the totals add up. */
+static void check_queues_trial(void)
 {
-    setup_queues();
     uint64_t drops = 0;
     for (uint32_t s = 0; s < 5000; s++)
         drops += s % 97 == 5;
@@ -390,6 +400,26 @@ START_TEST(test_queues_exact)
     lb_report_free(&rep);
     ebf_eal_cleanup();
 }
+
+/* --queues 2 with 128-byte frames: IPv4/UDP from source port LB_UDP_PORT
+ * + 1 + q, no VLAN tag. */
+START_TEST(test_queues_exact)
+{
+    setup_queues(128);
+    check_queues_trial();
+    ck_assert_uint_eq(q_tagged[0] + q_tagged[1], 0);
+}
+END_TEST
+
+/* --queues 2 with 64-byte frames, too short for IPv4/UDP: Ethernet frames
+ * tagged with VLAN ID 1 + q, every one of them, counted as exactly. */
+START_TEST(test_queues_vlan_exact)
+{
+    setup_queues(64);
+    check_queues_trial();
+    ck_assert_uint_eq(q_tagged[0], 5000);
+    ck_assert_uint_eq(q_tagged[1], 5000);
+}
 END_TEST
 
 Suite *lb_dp_suite(void);
@@ -403,6 +433,7 @@ Suite *lb_dp_suite(void)
     tcase_add_test(tc, test_search_policed);
     tcase_add_test(tc, test_tx_cycles);
     tcase_add_test(tc, test_queues_exact);
+    tcase_add_test(tc, test_queues_vlan_exact);
     suite_add_tcase(s, tc);
     return s;
 }

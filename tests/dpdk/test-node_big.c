@@ -175,7 +175,7 @@ static void check_file(struct rig *g, const uint64_t *ids, unsigned n, uint32_t 
     struct ebf_store_rec r;
     struct ebf_store_frag fr;
 
-    snprintf(path, sizeof(path), "%s/run000009-node03-s0-000000.ebfev", g->dir);
+    snprintf(path, sizeof(path), "%s/run000009-sfc00-node03-s0-000000.ebfev", g->dir);
     ck_assert_msg(ebf_store_open(&f, path, err, sizeof(err)) == 0, "%s", err);
     ck_assert_int_eq(f.trl_err, EBF_STORE_E_OK);
     for (unsigned i = 0; i < n; i++) {

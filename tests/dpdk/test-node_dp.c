@@ -227,11 +227,52 @@ START_TEST(test_after_release_record)
             ebf_idset_add(&want_acc, id);
         digest += ebf_mix64(id);
     }
-    node_dp_after(g.dp, 105, snap);
+    node_dp_after(g.dp, 1, 105, snap);
     ck_assert_int_eq(memcmp(&want, &snap->after_ids, sizeof(want)), 0);
     ck_assert_int_eq(memcmp(&want_acc, &snap->after_accepted, sizeof(want)), 0);
     ck_assert_uint_eq(snap->after_digest, digest);
     ck_assert_uint_eq(snap->after_evicted, 0);
+    rig_down(&g);
+    free(snap);
+}
+END_TEST
+
+/* A mark taken while the run goes on (an SFC of the node restarted:
+ * node_dp_mark): events 100..109 decided, marked at 105 (the record holds
+ * 105..109, 1 mark); events 110..114 decided after it (the new SFC's) stay
+ * out of the record; the stop's mark at 112 then adds 112..114. */
+START_TEST(test_mark_during_run)
+{
+    struct ebf_idset want;
+    struct node_snap *snap = calloc(1, sizeof(*snap));
+    uint64_t digest = 0;
+    struct rig g;
+
+    ck_assert_ptr_nonnull(snap);
+    rig_up(&g);
+    expect_grant(&g);
+    ebf_idset_init(&want);
+    for (uint64_t id = 100; id < 110; id++)
+        ck_assert_uint_eq(one_event(&g, id, 0xf, 0xf, 0, SPOIL_NONE), 0);
+    ebf_idset_add_range(&want, 105, 5);
+    for (uint64_t id = 105; id < 110; id++)
+        digest += ebf_mix64(id);
+    node_dp_mark(g.dp, 105);
+    for (uint64_t id = 110; id < 115; id++)
+        ck_assert_uint_eq(one_event(&g, id, 0xf, 0xf, 0, SPOIL_NONE), 0);
+    node_dp_after(g.dp, 0, 0, snap);
+    ck_assert_int_eq(memcmp(&want, &snap->after_ids, sizeof(want)), 0);
+    ck_assert_uint_eq(snap->after_digest, digest);
+    ck_assert_uint_eq(snap->after_marks, 1);
+    ck_assert_uint_eq(snap->after_evicted, 0);
+    memset(snap, 0, sizeof(*snap));
+    node_dp_after(g.dp, 1, 112, snap);
+    ebf_idset_add_range(&want, 112, 3);
+    for (uint64_t id = 112; id < 115; id++)
+        digest += ebf_mix64(id);
+    ck_assert_int_eq(memcmp(&want, &snap->after_ids, sizeof(want)), 0);
+    ck_assert_uint_eq(snap->after_digest, digest);
+    ck_assert_uint_eq(snap->after_marks, 1);
     rig_down(&g);
     free(snap);
 }
@@ -550,6 +591,7 @@ Suite *node_dp_suite(void)
     tcase_add_test(tc, test_full_ack_queue_stops_intake);
     tcase_add_test(tc, test_ids_beyond_16_and_32_bits);
     tcase_add_test(tc, test_after_release_record);
+    tcase_add_test(tc, test_mark_during_run);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -185,7 +185,7 @@ START_TEST(test_backpressure_then_in_order)
     struct ebf_store_file f;
     struct ebf_store_rec r;
     struct ebf_store_frag fr;
-    snprintf(path, sizeof(path), "%s/run000009-node03-s0-000000.ebfev", g.dir);
+    snprintf(path, sizeof(path), "%s/run000009-sfc00-node03-s0-000000.ebfev", g.dir);
     ck_assert_msg(ebf_store_open(&f, path, err, sizeof(err)) == 0, "%s", err);
     ck_assert_int_eq(f.trl_err, EBF_STORE_E_OK);
     ck_assert_str_eq(f.hdr.farm, "tfarm");

@@ -39,11 +39,13 @@ def procs_naming(text):
 
 
 class Rig:
-    """A farm file SRC/farms/FARM renamed NAME<pid>, with run.KEY: VALUE
-    replaced for each of run_keys, under a temporary directory whose run/
-    is the farm's run directory (EBFARM_RUN_DIR)."""
+    """A farm file SRC/farms/FARM (or the text of one whose farm is FARM
+    less .yaml; @TMP@ in it stands for the temporary directory) renamed
+    NAME<pid>, with run.KEY: VALUE replaced for each of run_keys, under a
+    temporary directory whose run/ is the farm's run directory
+    (EBFARM_RUN_DIR)."""
 
-    def __init__(self, name, farm="demo.yaml", run_keys=None):
+    def __init__(self, name, farm="demo.yaml", run_keys=None, text=None):
         self.src, self.build = sys.argv[1], sys.argv[2]
         self.exe = os.path.join(self.build, "tools", "ebfarm")
         self.name = "%s%d" % (name, os.getpid())
@@ -51,7 +53,9 @@ class Rig:
         self.run = os.path.join(self.tmp, "run")
         os.makedirs(self.run)
         self.env = dict(os.environ, EBFARM_RUN_DIR=self.run, EBFARM_BUILD_DIR=self.build)
-        text = open(os.path.join(self.src, "farms", farm)).read()
+        if text is None:
+            text = open(os.path.join(self.src, "farms", farm)).read()
+        text = text.replace("@TMP@", self.tmp)
         base = farm[:-len(".yaml")]
         text = text.replace("farm: %s\n" % base, "farm: %s\n" % self.name)
         for key, value in (run_keys or {}).items():
@@ -99,6 +103,99 @@ class Rig:
         for d in glob.glob("/var/run/dpdk/*%s*" % self.name):
             shutil.rmtree(d, ignore_errors=True)
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def fo_farm(readouts, sfcs, nodes_per_sfc, run):
+    """The text of a failover farm "fo.yaml" on this host over memif
+    links: READOUTS readouts each sending to every one of SFCS SFCs (in
+    place order sfc0, sfc1, ...), NODES_PER_SFC nodes per SFC (node i
+    serves sfc i % SFCS), idle back-off, no hugepages, and the run keys
+    RUN (a dict; a dict value is written inline, {k: v, ...})."""
+    def val(v):
+        if isinstance(v, dict):
+            return "{%s}" % ", ".join("%s: %s" % kv for kv in v.items())
+        return str(v)
+    names = ["sfc%d" % k for k in range(sfcs)]
+    lines = ["farm: fo", "defaults: {idle: backoff, no_huge: true, memory_mb: 128, lcores: auto}",
+             "run:"] + ["  %s: %s" % (k, val(v)) for k, v in run.items()] + ["readouts:"]
+    lines += ["  - {name: ro%d, port: memif, mac: 02:eb:00:00:00:%02x, sfcs: [%s]}"
+              % (i, 0x10 + i, ", ".join(names)) for i in range(readouts)]
+    lines += ["sfcs:"] + ["  - {name: sfc%d, id: %d, port: memif, mac: 02:eb:00:00:00:%02x, "
+                          "memory_mb: 256}" % (k, k, 0x30 + k) for k in range(sfcs)]
+    lines += ["nodes:"] + ["  - {name: node%d, sfc: sfc%d, port: 'memif:sfc%d-node%d', "
+                           "mac: 02:eb:00:00:02:%02x, sfc_mac: 02:eb:00:00:01:%02x}"
+                           % (i, i % sfcs, i % sfcs, i, i, i)
+                           for i in range(sfcs * nodes_per_sfc)]
+    return "\n".join(lines) + "\n"
+
+
+def counter(rig, proc, key):
+    """The counter KEY of process PROC in `status --json`, 0 when absent
+    (or the process does not answer)."""
+    for x in rig.status()["processes"]:
+        if x["name"] == proc:
+            return (x.get("counters") or {}).get(key, 0)
+    return 0
+
+
+def wait_events(rig, proc, n, limit=120):
+    """Waits until readout PROC has generated N events (its counter
+    events); fails the test after LIMIT seconds."""
+    t0 = time.time()
+    while counter(rig, proc, "events") < n:
+        check(time.time() - t0 < limit, "%s made fewer than %d events in %d s" % (proc, n, limit))
+        time.sleep(0.2)
+
+
+def stop_json(rig, *args):
+    """`ebfarm stop --json` of the farm (exit 0, or the test fails),
+    parsed; its ledger printed."""
+    p = subprocess.run([rig.exe, "stop", "--json", "--farm", rig.name] + list(args),
+                       env=rig.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=240)
+    check(p.returncode == 0, "stop: exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+    j = json.loads(p.stdout)
+    print("$ ebfarm stop --json: ledger %s" % json.dumps(j["ledger"], sort_keys=True))
+    return j
+
+
+def mix64(x):
+    """proto/ebf_mix.h's mixer."""
+    m = (1 << 64) - 1
+    x = (x + 0x9E3779B97F4A7C15) & m
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & m
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & m
+    return x ^ (x >> 31)
+
+
+def accepted_ids(lo, n, seed, accept):
+    """The ids among lo .. lo + n - 1 the emulated trigger accepts."""
+    s = mix64(seed)
+    return [i for i in range(lo, lo + n) if mix64(i ^ s) % 1000000 < accept * 1e6]
+
+
+def stored_once(rig, store_dir, want):
+    """`ebfarm events verify` of every file under STORE_DIR passes (a
+    replayed copy is dropped, none stored twice unmarked) and the files
+    hold exactly the ids WANT, each once after those drops: returns the
+    copies dropped."""
+    files = sorted(glob.glob(os.path.join(store_dir, "**", "*.ebfev"), recursive=True))
+    check(files, "no event files under %s" % store_dir)
+    v = rig.ebfarm("events", "verify", *files)
+    check("stored twice unmarked" not in v.stdout, "an id stored twice unmarked")
+    m = re.search(r"events (\d+) once each: (\d+) replayed copies dropped", v.stdout)
+    check(v.returncode == (1 if m else 0), "events verify: exit %d" % v.returncode)
+    check(re.search(r"files %d: %d ok, 0 bad; events \d+" % (len(files), len(files)), v.stdout),
+          "events verify: a bad file")
+    p = subprocess.run([rig.exe, "events", "dump", "--ids"] + files, env=rig.env,
+                       stdout=subprocess.PIPE, text=True, timeout=120)
+    ids = [int(x) for x in p.stdout.split()]
+    dropped = len(ids) - len(set(ids))
+    check(sorted(set(ids)) == sorted(want), "stored ids differ from the accepted ones: %d "
+          "stored, %d accepted, first differences %r"
+          % (len(set(ids)), len(want), sorted(set(ids) ^ set(want))[:10]))
+    check(dropped == (int(m.group(2)) if m else 0), "verify's dropped copies are not %d" % dropped)
+    return dropped
 
 
 def free_port():

@@ -198,7 +198,8 @@ END_TEST
  * declared it dead once and replayed its share to SFC 0; it fenced itself
  * once on waking (a new epoch), and every readout took it back at the
  * same join id (no join late). Both SFCs end alive and lose nothing; every
- * generated id was decided, by their acks.
+ * generated id was decided, by their acks; the ledger closes with the ids
+ * acked twice as redecided (the fenced SFC's ledger.fence_acked).
  */
 START_TEST(test_failover_sfc_frozen)
 {
@@ -236,9 +237,30 @@ START_TEST(test_failover_sfc_frozen)
     kv_idset_merge(&x1->kv, "ledger.acked", &decided, 1);
     uint64_t n = ebf_kv_u64(&x0->kv, "ack.events", 0) + ebf_kv_u64(&x1->kv, "ack.events", 0);
     uint64_t redecided = assert_every_id_decided(&decided, n, events);
-    fprintf(stderr, "failover frozen: replay.fenced %llu, redecided %llu, SFC 1 acked %llu\n",
-            (unsigned long long)ebf_kv_u64(&x1->kv, "replay.fenced", 0),
-            (unsigned long long)redecided,
+    /* the ledger closes with the fenced SFC alive: its acks the readouts
+     * replayed (ledger.fence_acked) are the ids decided twice, counted
+     * once; the events its fence dropped and the replays dropped partial
+     * are named, none lost */
+    struct ledger l;
+    ledger_close(&r, &l);
+    ck_assert_int_eq(l.failover, 1);
+    ck_assert_uint_eq(l.sfcs_gone, 0);
+    ck_assert_uint_eq(l.fences, fences);
+    ck_assert_uint_eq(l.replay_fenced, ebf_kv_u64(&x0->kv, "replay.fenced", 0) +
+                                           ebf_kv_u64(&x1->kv, "replay.fenced", 0));
+    ck_assert_uint_eq(l.replay_partial, ebf_kv_u64(&x0->kv, "replay.partial", 0) +
+                                            ebf_kv_u64(&x1->kv, "replay.partial", 0));
+    ck_assert_uint_eq(l.generated, events);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert_uint_eq(l.accepted + l.rejected, events);
+    ck_assert_uint_eq(l.redecided, redecided);
+    ck_assert(l.digest_match);
+    ck_assert(l.ids_match);
+    ck_assert(l.nodes_agree);
+    ck_assert(l.closed);
+    fprintf(stderr, "failover frozen: replay.fenced %llu, replay.partial %llu, redecided %llu, "
+            "SFC 1 acked %llu\n", (unsigned long long)l.replay_fenced,
+            (unsigned long long)l.replay_partial, (unsigned long long)redecided,
             (unsigned long long)ebf_kv_u64(&x1->kv, "ack.events", 0));
     /* SFC 1 built its share again after the join */
     ck_assert_uint_gt(ebf_kv_u64(&x1->kv, "ack.events", 0), AFTER / SFCS);

@@ -22,6 +22,11 @@
 # store_failed, and the files hold exactly the stored events, each one an
 # accepted id with the readout's bytes.
 #
+# Then 2 SFCs of 2 nodes each (node ids 0 and 1 at both) storing into one
+# directory: exactly the 4 files run000001-sfc0S-node0N-s0-000000.ebfev,
+# SFC S's holding exactly the accepted ids e with e % 2 == S, every
+# accepted id stored once, both readers agreeing.
+#
 # And streams: a plug-in (stream-plugin.so) that accepts every 4th event
 # into 3 streams, and event 400 into stream 200: one series of files per
 # stream, each file holding exactly its stream's ids, the ledger balanced
@@ -90,7 +95,7 @@ def main(src, build, stream_so):
                  % (len(files), st["files"]))
         for node in (0, 1):
             seqs = sorted(int(m.group(1)) for m in (re.search(
-                r"run000001-node%02d-s0-(\d{6})\.ebfev$" % node, f) for f in files) if m)
+                r"run000001-sfc00-node%02d-s0-(\d{6})\.ebfev$" % node, f) for f in files) if m)
             if not seqs or seqs != list(range(len(seqs))):
                 fail("node %d files numbered %r" % (node, seqs))
         v = run([ebfarm, "events", "verify", "--pattern"] + files).stdout
@@ -118,6 +123,7 @@ def main(src, build, stream_so):
     finally:
         shutil.rmtree(d, ignore_errors=True)
     print("ok: %d events accepted, stored, verified in %d files" % (len(want), len(files)))
+    check_two_sfcs(ebfarm, ev)
     check_streams(ebfarm, stream_so)
     check_full_disk(ebfarm)
     return 0
@@ -155,6 +161,53 @@ def check_streams(ebfarm, so):
     finally:
         shutil.rmtree(d, ignore_errors=True)
     print("ok: streams: %s" % ", ".join("%d: %d" % (s, len(v)) for s, v in ids.items()))
+
+
+TWO_EVENTS = 12000
+
+
+def check_two_sfcs(ebfarm, ev):
+    """2 SFCs of 2 nodes each storing into one directory: node ids 0 and 1
+    at both SFCs, files told apart by the SFC in their names."""
+    d = tempfile.mkdtemp(prefix="ebftest-2sfc-")
+    try:
+        out = run([ebfarm, "demo", "--sfcs", "2", "--nodes", "4", "--store", d, "--events",
+                   str(TWO_EVENTS), "--frag-size", "256", "--json"]).stdout
+        led = json.loads(out)["ledger"]
+        want = accepted_ids(TWO_EVENTS)
+        st = led["store"]
+        if not led["closed"] or led["accepted"] != len(want) or led["stored"] != len(want) \
+                or st["lost_total"] != 0 or not st["balanced"] or st["files"] != 4:
+            fail("2 SFCs: ledger closed %s accepted %d stored %s, want %d; store %r"
+                 % (led["closed"], led["accepted"], led["stored"], len(want), st))
+        names = sorted(os.listdir(d))
+        want_names = ["run000001-sfc%02d-node%02d-s0-000000.ebfev" % (k, n)
+                      for k in (0, 1) for n in (0, 1)]
+        if names != want_names:
+            fail("2 SFCs: files %r, want %r" % (names, want_names))
+        files = [os.path.join(d, f) for f in names]
+        v = run([ebfarm, "events", "verify", "--pattern"] + files).stdout
+        if v.splitlines()[-1] != "files 4: 4 ok, 0 bad; events %d" % len(want):
+            fail("2 SFCs: verify:\n" + v)
+        for k in (0, 1):
+            got = sorted(int(x) for x in run([ebfarm, "events", "dump", "--ids"] +
+                                             files[2 * k:2 * k + 2]).stdout.split())
+            if got != [i for i in want if i % 2 == k]:
+                fail("2 SFCs: SFC %d's files do not hold exactly its accepted ids (e %% 2 == %d)"
+                     % (k, k))
+        ids = [int(x) for x in run([ebfarm, "events", "dump", "--ids"] + files).stdout.split()]
+        if sorted(ids) != want:
+            fail("2 SFCs: stored ids are not each accepted id once: %d stored, %d accepted"
+                 % (len(ids), len(want)))
+        c = json.loads(run([ebfarm, "events", "stats", "--json"] + files).stdout)
+        if c != ev.stats(files) or c["events"] != len(want) or \
+                c["distinct_events"] != len(want) or c["dropped_copies"] != 0:
+            fail("2 SFCs: stats %r, python %r" % (c, ev.stats(files)))
+        if sorted(e.event_id for e in ev.unique_events(files)) != want:
+            fail("2 SFCs: the python reader's unique events differ")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    print("ok: 2 SFCs: %d accepted ids stored once each in %s" % (len(want), ", ".join(names)))
 
 
 FULL_EVENTS = 40000
@@ -200,7 +253,7 @@ def check_full_disk(ebfarm):
         for node in (0, 1):
             with open(os.path.join(keep, "node%d.log" % node)) as f:
                 log = f.read()
-            want_err = ("storage: write %s/run000001-node%02d-s0-000000.ebfev: No space left on "
+            want_err = ("storage: write %s/run000001-sfc00-node%02d-s0-000000.ebfev: No space left on "
                         "device (errno 28)" % (d, node))
             if want_err not in log:
                 fail("full disk: node%d's log lacks %r" % (node, want_err))

@@ -133,11 +133,13 @@ START_TEST(test_node_trigger)
 }
 END_TEST
 
-/* run.store reaches every node: its directory and every limit. */
+/* run.store reaches every node: its directory, its SFC's id (for the file
+ * names) and every limit. */
 START_TEST(test_node_store)
 {
     static const char *const want[] = {
-        "--accept-seed=0", "--max-event=8192", "--store=/data/ev", "--store-max-file-mb=64",
+        "--accept-seed=0", "--max-event=8192", "--store=/data/ev", "--sfc-id=3",
+        "--store-max-file-mb=64",
         "--store-max-file-s=30", "--store-fsync=interval", "--store-buffer-mb=8",
         "--store-max-mbs=2.5", "--mtu=1500", NULL,
     };
@@ -145,6 +147,7 @@ START_TEST(test_node_store)
 
     spec.run.store = (struct ff_store){.dir = "/data/ev", .max_file_mb = 64, .max_file_s = 30,
                                        .fsync = "interval", .buffer_mb = 8, .max_mbs = 2.5};
+    spec.sfc[spec.node[0].sfc].id = 3;
     build(FARM_NODE, 0, "node0", &c);
     int at = -1;
     for (int i = 0; i < c.argc && at < 0; i++)

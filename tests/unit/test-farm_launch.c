@@ -2,10 +2,13 @@
 /* test-farm_launch.c - the scripts that start a process on a remote host (keeper, systemd-run) and the ssh command line, exactly. */
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "farm_host.h"
 #include "farm_launch.h"
+#include "farm_launch_private.h"
 
 static struct farm_state st;
 static struct farm_proc *p;
@@ -36,13 +39,15 @@ START_TEST(unit_script)
     st.host[0].launch = FARM_LAUNCH_UNIT;
     ck_assert_int_eq(farm_launch_script(&st, p, &st.host[0], argv, buf, sizeof(buf)), 0);
     ck_assert_str_eq(buf,
-        "umask 077; mkdir -p '/run/ebfarm/f1' && cd '/run/ebfarm/f1' && systemd-run --quiet "
-        "--collect --service-type=exec --unit=ebfarm-f1-sfc0.service "
-        "-p 'WorkingDirectory=/run/ebfarm/f1' "
+        "umask 077; mkdir -p '/run/ebfarm/f1' && cd '/run/ebfarm/f1' && "
+        "{ systemctl reset-failed ebfarm-f1-sfc0.service 2>/dev/null; true; } && systemd-run "
+        "--quiet --service-type=exec --unit=ebfarm-f1-sfc0.service -p Restart=no "
+        "-p KillSignal=SIGTERM -p TimeoutStopSec=60 -p LimitMEMLOCK=infinity "
+        "-p LimitNOFILE=65536:524288 -p 'WorkingDirectory=/run/ebfarm/f1' "
         "-p 'ExecStopPost=/bin/sh -c \"echo $$EXIT_CODE $$EXIT_STATUS "
         ">/run/ebfarm/f1/exit.unit.sfc0\"' -p 'NetworkNamespacePath=/run/netns/ns1' -- "
         "'/b/sfc/ebfarm-sfc' '--vdev=net_af_packet0,iface=rx' '--' '--name=it'\\''s' "
-        "&& systemctl show -p MainPID --value ebfarm-f1-sfc0.service");
+        "&& systemctl show -p ExecMainPID --value ebfarm-f1-sfc0.service");
     /* An ssh host's unit runs in the host's own network namespace. */
     st.host[0].kind = FF_HOST_SSH;
     ck_assert_int_eq(farm_launch_script(&st, p, &st.host[0], argv, buf, sizeof(buf)), 0);
@@ -91,6 +96,16 @@ START_TEST(ssh_argv)
     ck_assert_uint_eq(farm_host_ssh_argv(&st, &st.host[0], NULL, "true", a, 48), 16);
     ck_assert_uint_eq(farm_host_ssh_argv(&st, &st.host[0], NULL, "true", a, 16), 0);
     ck_assert_str_eq(a[13], "10.64.0.1");
+    /* $EBFARM_SSH_CONFIG: -F FILE first, for ssh hosts only. */
+    setenv("EBFARM_SSH_CONFIG", "/etc/ebfarm/ssh_config", 1);
+    ck_assert_uint_eq(farm_host_ssh_argv(&st, &st.host[0], NULL, "true", a, 48), 18);
+    ck_assert_str_eq(a[1], "-F");
+    ck_assert_str_eq(a[2], "/etc/ebfarm/ssh_config");
+    ck_assert_str_eq(a[15], "10.64.0.1");
+    st.host[0].kind = FF_HOST_NETNS;
+    ck_assert_uint_eq(farm_host_ssh_argv(&st, &st.host[0], NULL, "true", a, 48), 26);
+    ck_assert_str_eq(a[1], "-o");
+    unsetenv("EBFARM_SSH_CONFIG");
 }
 END_TEST
 
@@ -113,6 +128,33 @@ START_TEST(ssh_dir_and_quote)
 }
 END_TEST
 
+/* The transient units' properties are the templates' in systemd/, each
+ * line KEY=VALUE in every template (a change to one is a change to both). */
+START_TEST(unit_props_are_the_templates)
+{
+    static const char *const names[] = {"readout", "sfc", "node"};
+    char path[512], text[8192];
+
+    for (unsigned t = 0; t < 3; t++) {
+        snprintf(path, sizeof(path), "%s/systemd/ebfarm-%s@.service.in", EBF_SOURCE_ROOT,
+                 names[t]);
+        FILE *f = fopen(path, "r");
+        ck_assert_msg(f != NULL, "%s", path);
+        size_t n = fread(text + 1, 1, sizeof(text) - 2, f);
+        fclose(f);
+        text[0] = '\n';
+        text[n + 1] = '\0';
+        unsigned found = 0;
+        for (const char *const *u = farm_launch_unit_props; *u; u++, found++) {
+            char line[128];
+            snprintf(line, sizeof(line), "\n%s\n", *u);
+            ck_assert_msg(strstr(text, line) != NULL, "%s has no line %s", path, *u);
+        }
+        ck_assert_uint_eq(found, 5);
+    }
+}
+END_TEST
+
 Suite *farm_launch_suite(void);
 
 Suite *farm_launch_suite(void)
@@ -125,6 +167,7 @@ Suite *farm_launch_suite(void)
     tcase_add_test(tc, plain_script);
     tcase_add_test(tc, ssh_argv);
     tcase_add_test(tc, ssh_dir_and_quote);
+    tcase_add_test(tc, unit_props_are_the_templates);
     suite_add_tcase(s, tc);
     return s;
 }

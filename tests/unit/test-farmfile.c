@@ -1470,6 +1470,13 @@ static const struct bad {
      HEAD WRO0 WSFC0 "    workers: 3\n" WNODES,
      "key 'sfcs[0].workers': 3 workers and 2 nodes: each worker serves nodes of its own (the "
      "SFC's node i goes to worker i % 3); give the SFC 3 nodes at least"},
+    {"sfc workers with failover on",
+     HEAD WRO0 WSFC0 "    workers: 2\n" WNODES
+     "run:\n"
+     "  replay_mb: 64\n",
+     "key 'sfcs[0].workers': 2 workers with failover on (run.replay_mb 64): only an SFC's "
+     "worker 0 sends release frames, so the readouts would never free the other workers' "
+     "events; remove sfcs[0].workers (one worker) or run.replay_mb (no failover)"},
     {"sfc workers differ between listed SFCs",
      HEAD
      "readouts:\n"

@@ -99,6 +99,23 @@ START_TEST(test_schedule)
 }
 END_TEST
 
+/* A held burst's wait (both senders): 1 frame per 1000 ns from t0 = 0,
+ * burst 32, the first due frame 0 held until 50000. Full when frame 31 is
+ * due (31000) if the hold is longer; at the hold's end if shorter; at the
+ * trial's last frame when fewer are left than the burst needs. */
+START_TEST(test_fill_due)
+{
+    struct lb_sched s;
+    lb_sched_init(&s, 0, 1000000000ull, 1e6, 0, 1);
+    lb_sched_next(&s);                                   /* frame 0 is in the burst */
+    ck_assert_uint_eq(lb_sched_fill_due(&s, 31, 1000, 50000), 31000);
+    ck_assert_uint_eq(lb_sched_fill_due(&s, 31, 1000, 20000), 20000);
+    ck_assert_uint_eq(lb_sched_fill_due(&s, 31, 5, 50000), 5000);   /* frames 1..5 left */
+    ck_assert_uint_eq(lb_sched_fill_due(&s, 1, 1000, 50000), 1000);
+    ck_assert_uint_eq(lb_sched_due(&s), 1000);           /* s itself not moved */
+}
+END_TEST
+
 START_TEST(test_valid)
 {
     ck_assert(lb_rate_valid(1e6, 0.995e6, 0.01));
@@ -235,6 +252,7 @@ Suite *lb_search_suite(void)
     tcase_add_test(tc, test_rate_parse);
     tcase_add_test(tc, test_rate_convert);
     tcase_add_test(tc, test_schedule);
+    tcase_add_test(tc, test_fill_due);
     tcase_add_test(tc, test_valid);
     tcase_add_test(tc, test_search_converges);
     tcase_add_test(tc, test_search_partial_loss);

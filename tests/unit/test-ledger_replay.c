@@ -122,6 +122,137 @@ static void farm_of(struct farm_result *r, const uint64_t *skip, unsigned n_skip
     put_idset(&r->sfc, "ledger.late", &none);
 }
 
+#define JOIN 800                 /* the restarted sfc1 took place 1 back from this id */
+
+/* The counters of one process that decided s into kv. */
+static void put_side(struct ebf_kv *kv, const char *ids, const struct side *s, int sfc)
+{
+    put(kv, sfc ? "ack.accept" : "accepted", s->accepted);
+    put(kv, sfc ? "ack.reject" : "rejected", s->rejected);
+    put(kv, sfc ? "acked_digest" : "decided_digest", s->digest);
+    put_idset(kv, ids, &s->ids);
+}
+
+/*
+ * farm_of's farm, but sfc1 was restarted (ebfarm restart) and took its
+ * place back at JOIN: it lives at the stop, its new incarnation acked the
+ * odd ids from JOIN on (node1 decided them), sfc0 acked the replayed odd
+ * ids MARK..JOIN-1; node1 took one mark at the restart (ledger.marks 1:
+ * its record at or above MARK then, the odd ids MARK..DIED-1).
+ */
+static void farm_restarted(struct farm_result *r)
+{
+    struct side live = {0}, replay = {0}, old = {0}, after = {0}, fresh = {0};
+    struct ebf_idset none;
+
+    for (uint64_t id = 0; id < N; id++) {
+        if (id % 2 == 0)
+            side_add(&live, id);
+        else if (id >= JOIN)
+            side_add(&fresh, id);
+        else if (id >= MARK)
+            side_add(&replay, id);
+        if (id % 2 && id < DIED)
+            side_add(&old, id);
+        if (id % 2 && id < DIED && id >= MARK)
+            side_add(&after, id);
+    }
+    struct side node1 = old, sfc0 = live, all;
+    ebf_idset_merge(&node1.ids, &fresh.ids, 1);
+    node1.accepted += fresh.accepted;
+    node1.rejected += fresh.rejected;
+    node1.digest += fresh.digest;
+    ebf_idset_merge(&sfc0.ids, &replay.ids, 1);
+    sfc0.accepted += replay.accepted;
+    sfc0.rejected += replay.rejected;
+    sfc0.digest += replay.digest;
+    all = sfc0;
+    ebf_idset_merge(&all.ids, &fresh.ids, 1);
+    all.accepted += fresh.accepted;
+    all.rejected += fresh.rejected;
+    all.digest += fresh.digest;
+    farm_of(r, NULL, 0, 0);
+    r->sfcs_gone = 0;
+    r->sfcs[1].gone = 0;
+    ebf_idset_init(&none);
+    struct ebf_kv *kv[] = {&r->node[0].kv, &r->node[1].kv, &r->sfc};
+    for (unsigned i = 0; i < 3; i++) {
+        ebf_kv_free(kv[i]);
+        memset(kv[i], 0, sizeof(*kv[i]));
+    }
+    put_side(&r->node[0].kv, "ledger.acks", &sfc0, 0);
+    put_side(&r->node[1].kv, "ledger.acks", &node1, 0);
+    put(&r->node[1].kv, "ledger.marks", 1);
+    put_idset(&r->node[1].kv, "ledger.acks_after_release", &after.ids);
+    put_idset(&r->node[1].kv, "ledger.accepted_after_release", &after.acc);
+    put(&r->node[1].kv, "ledger.after_release_digest", after.digest);
+    put_side(&r->sfcs[1].kv, "ledger.acked", &fresh, 1);
+    put_idset(&r->sfcs[1].kv, "ledger.late", &none);
+    put_side(&r->sfc, "ledger.acked", &all, 1);
+    put_idset(&r->sfc, "ledger.replay_acked", &replay.ids);
+    put_idset(&r->sfc, "ledger.lost", &none);
+    put_idset(&r->sfc, "ledger.late", &none);
+}
+
+/* The restarted SFC's old incarnation closes as a dead place: each id
+ * once, lost 0, redecided 20 (node1's decisions at or above the mark),
+ * replayed 100 (the odd ids MARK..JOIN-1), the nodes' acks agree. */
+START_TEST(test_replay_restarted)
+{
+    struct farm_result r;
+    struct farm_conf c;
+    struct ledger l;
+    char *buf = NULL;
+    size_t len = 0;
+
+    farm_restarted(&r);
+    ledger_close(&r, &l);
+    ck_assert_int_eq(l.failover, 1);
+    ck_assert_uint_eq(l.sfcs_gone, 0);
+    ck_assert_uint_eq(l.sfcs_restarted, 1);
+    ck_assert_uint_eq(l.generated, N);
+    ck_assert_uint_eq(l.redecided, 20);
+    ck_assert_uint_eq(l.replayed, 100);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert_uint_eq(l.accepted, 500);
+    ck_assert_uint_eq(l.rejected, 500);
+    ck_assert_int_eq(l.unaccounted, 0);
+    ck_assert(l.digest_match);
+    ck_assert(l.ids_match);
+    ck_assert(l.nodes_agree);
+    ck_assert(l.closed);
+    farm_conf_default(&c);
+    FILE *f = open_memstream(&buf, &len);
+    summary_text(f, &c, &r, &l);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "  ledger   generated 1000 (failed over: 1 SFC(s) killed and "
+                              "restarted, 0 fence(s); replayed 100, redecided 20; replay.fenced 0 "
+                              "built again, replay.partial 0 decided before) = accepted 500 + "
+                              "rejected 500 + lost 0; ") != NULL, "%s", buf);
+    free(buf);
+    farm_result_free(&r);
+}
+END_TEST
+
+/* Without the mark (a node that refused it), the restarted SFC's old
+ * incarnation's decisions are in no term: not closed, the ids missing. */
+START_TEST(test_replay_restarted_unmarked)
+{
+    struct farm_result r;
+    struct ledger l;
+
+    farm_restarted(&r);
+    for (unsigned i = 0; i < r.node[1].kv.n; i++)
+        if (strcmp(r.node[1].kv.pair[i].key, "ledger.marks") == 0)
+            snprintf(r.node[1].kv.pair[i].val, sizeof(r.node[1].kv.pair[i].val), "0");
+    ledger_close(&r, &l);
+    ck_assert_int_eq(l.failover, 0);
+    ck_assert(!l.ids_match);
+    ck_assert(!l.closed);
+    farm_result_free(&r);
+}
+END_TEST
+
 /* Each id once: closed, lost 0, redecided 20 (10 of them accepted at
  * node1, counted once: node0's decision is the one of record). */
 START_TEST(test_replay_closes)
@@ -154,6 +285,7 @@ START_TEST(test_replay_closes)
     summary_json(f, &c, &r, &l);
     fclose(f);
     ck_assert_msg(strstr(buf, "\"sfc_gone\": {\"name\": \"sfc1\", \"sfcs\": 1, "
+                              "\"sfcs_restarted\": 0, "
                               "\"decided_by_its_nodes\": 320, \"failover\": true, "
                               "\"release_mark\": 601, \"replayed\": 200, \"redecided\": 20, "
                               "\"record_complete\": true}") != NULL, "%s", buf);
@@ -245,6 +377,8 @@ Suite *ledger_replay_suite(void)
 
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_replay_closes);
+    tcase_add_test(tc, test_replay_restarted);
+    tcase_add_test(tc, test_replay_restarted_unmarked);
     tcase_add_test(tc, test_replay_full_named);
     tcase_add_test(tc, test_replay_needs_records);
     suite_add_tcase(s, tc);

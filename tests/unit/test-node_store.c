@@ -53,13 +53,20 @@ static enum node_store_put put(struct node_store *s, uint16_t stream, uint64_t i
 static struct node_store *make(const struct node_store_conf *c0, uint32_t run)
 {
     struct node_store_conf c = *c0;
-    struct node_store_id id = {.run = run, .node = 3, .farm = "tfarm"};
+    struct node_store_id id = {.run = run, .sfc = 5, .node = 3, .farm = "tfarm"};
     char err[256];
 
     snprintf(c.dir, sizeof(c.dir), "%s", c0->dir[0] ? c0->dir : dir);
     struct node_store *s = node_store_create(&c, &id, err, sizeof(err));
     ck_assert_msg(s != NULL, "%s", err);
     return s;
+}
+
+/* The name make()'s store gives file (run, stream, seq): node 3 of SFC 5. */
+static void file_name(char *buf, size_t len, uint32_t run, uint16_t stream, uint32_t seq)
+{
+    node_store_file_name(buf, len, &(struct node_store_id){.run = run, .sfc = 5, .node = 3},
+                         stream, seq);
 }
 
 static void finish(struct node_store *s)
@@ -79,7 +86,7 @@ static unsigned read_file(uint32_t run, uint16_t stream, uint32_t seq, uint64_t 
     struct ebf_store_frag g;
     unsigned n = 0;
 
-    node_store_file_name(name, sizeof(name), run, 3, stream, seq);
+    file_name(name, sizeof(name), run, stream, seq);
     snprintf(path, sizeof(path), "%s/%s", dir, name);
     ck_assert_msg(ebf_store_open(&f, path, err, sizeof(err)) == 0, "%s", err);
     ck_assert_uint_eq(f.hdr.run, run);
@@ -104,6 +111,25 @@ static unsigned read_file(uint32_t run, uint16_t stream, uint32_t seq, uint64_t 
     ebf_store_close(&f);
     return n;
 }
+
+/* A file's name carries the run, the SFC and the node: nodes of different
+ * SFCs share ids and may share a directory. */
+START_TEST(test_file_name)
+{
+    char name[64];
+
+    node_store_file_name(name, sizeof(name),
+                         &(struct node_store_id){.run = 42, .sfc = 1, .node = 3}, 0, 1);
+    ck_assert_str_eq(name, "run000042-sfc01-node03-s0-000001.ebfev");
+    node_store_file_name(name, sizeof(name),
+                         &(struct node_store_id){.run = 7, .sfc = 0, .node = 3}, 2, 0);
+    ck_assert_str_eq(name, "run000007-sfc00-node03-s2-000000.ebfev");
+    node_store_file_name(name, sizeof(name),
+                         &(struct node_store_id){.run = 999999, .sfc = 65535, .node = 1023},
+                         65535, 4294967295u);
+    ck_assert_str_eq(name, "run999999-sfc65535-node1023-s65535-4294967295.ebfev");
+}
+END_TEST
 
 START_TEST(test_streams)
 {
@@ -158,7 +184,7 @@ START_TEST(test_replayed_marked)
         ck_assert_int_eq(node_store_put(s, 0, &h, f, id == 40 ? flags : NULL), NODE_STORE_OK);
     }
     finish(s);
-    node_store_file_name(name, sizeof(name), 8, 3, 0, 0);
+    file_name(name, sizeof(name), 8, 0, 0);
     snprintf(path, sizeof(path), "%s/%s", dir, name);
     ck_assert_msg(ebf_store_open(&file, path, err, sizeof(err)) == 0, "%s", err);
     for (unsigned i = 0; i < 2; i++) {
@@ -178,6 +204,36 @@ START_TEST(test_replayed_marked)
 }
 END_TEST
 
+/* A node restarted into the same run (same SFC, node id and run) goes on
+ * with its series: its first file is number 1, file 0 of the first
+ * process is left as it was, and storage does not fail. */
+START_TEST(test_restart_continues)
+{
+    struct node_store_conf c = {.max_file_mb = 256, .max_file_s = 300};
+    struct node_store_stats st;
+    uint64_t ids[8];
+    char name[64], path[160];
+
+    for (unsigned round = 0; round < 2; round++) {
+        struct node_store *s = make(&c, 4);
+        for (uint64_t id = 0; id < 3; id++)
+            ck_assert_int_eq(put(s, 0, 10 * round + id, 100), NODE_STORE_OK);
+        finish(s);
+        node_store_stats_read(s, &st);
+        ck_assert_uint_eq(st.files, 1);
+        ck_assert_uint_eq(st.lost[NODE_SL_FAILED], 0);
+        node_store_destroy(s);
+    }
+    ck_assert_uint_eq(read_file(4, 0, 0, ids, 1), 3);
+    ck_assert_uint_eq(ids[0], 0);
+    ck_assert_uint_eq(read_file(4, 0, 1, ids, 1), 3);
+    ck_assert_uint_eq(ids[0], 10);
+    file_name(name, sizeof(name), 4, 0, 2);
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    ck_assert_int_ne(access(path, F_OK), 0);
+}
+END_TEST
+
 /* 1 MiB files of 128 KiB writes: records of 20 KiB, 200 of them. */
 START_TEST(test_rotate_size)
 {
@@ -192,7 +248,7 @@ START_TEST(test_rotate_size)
             usleep(100);
     finish(s);
     for (;; seq++) {
-        node_store_file_name(name, sizeof(name), 1, 3, 0, seq);
+        file_name(name, sizeof(name), 1, 0, seq);
         snprintf(path, sizeof(path), "%s/%s", dir, name);
         if (access(path, F_OK) != 0)
             break;
@@ -237,7 +293,7 @@ START_TEST(test_fail)
     node_store_tick(s, node_store_mono_ns(), 0);
     for (int i = 0; i < 2000 && !node_store_failed(s, why, sizeof(why)); i++)
         usleep(1000);
-    ck_assert_str_eq(why, "storage: open /nonexistent-ebf/run000001-node03-s0-000000.ebfev: "
+    ck_assert_str_eq(why, "storage: open /nonexistent-ebf/run000001-sfc05-node03-s0-000000.ebfev: "
                           "No such file or directory (errno 2)");
     ck_assert_int_eq(put(s, 0, 2, 50), NODE_STORE_LOST);
     ck_assert_int_eq(put(s, 0, 3, 50), NODE_STORE_LOST);
@@ -327,7 +383,9 @@ Suite *node_store_suite(void)
 
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, T_TIMEOUT);
+    tcase_add_test(tc, test_file_name);
     tcase_add_test(tc, test_streams);
+    tcase_add_test(tc, test_restart_continues);
     tcase_add_test(tc, test_rotate_size);
     tcase_add_test(tc, test_rotate_age);
     tcase_add_test(tc, test_fail);

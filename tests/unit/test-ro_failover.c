@@ -208,6 +208,39 @@ START_TEST(test_failover_join_early)
 }
 END_TEST
 
+/* keep_last (the readout's setting): places silent all at once are this
+ * readout's starvation, not their deaths (a starved machine declared both
+ * SFCs of the demo dead and the route then sent events nowhere); one
+ * silent while another is heard dies as before, and the last one left
+ * is kept, unless another place's join is pending. */
+START_TEST(test_failover_keep_last)
+{
+    struct ro_failover fo;
+
+    ck_assert_int_eq(ro_failover_init(&fo, 2, 100 * MS), 0);
+    fo.keep_last = 1;
+    hear(&fo, 0, 0, 1, 0, 0, 0, 0);
+    hear(&fo, 1, 0, 1, 0, 0, 0, 0);
+    for (uint64_t t = 10; t <= 150; t += 10)
+        ck_assert_uint_eq(poll_bits(&fo, t * MS), 0);
+    ck_assert_uint_eq(fo.all_silent, 6);
+    ck_assert_uint_eq(fo.out.w[0], 0);
+    hear(&fo, 0, 0, 2, 0, 0, 0, 155 * MS);
+    ck_assert_uint_eq(poll_bits(&fo, 160 * MS), 1u << 1);
+    for (uint64_t t = 170; t <= 400; t += 10)
+        ck_assert_uint_eq(poll_bits(&fo, t * MS), 0);
+    ck_assert_uint_eq(fo.out.w[0], 1u << 1);
+    ck_assert_uint_eq(ro_failover_place(&fo, 7), 0);
+    /* place 1 fenced and announced its join: the last live one, silent,
+     * dies now, and the join applies early (the demo's starved survivor) */
+    hear(&fo, 1, 1, 0, EBF_RELF_JOIN, 9000, 8, 405 * MS);
+    ck_assert_uint_eq(fo.join_at[1], 9000);
+    ck_assert_uint_eq(poll_bits(&fo, 500 * MS), 1u << 0);
+    ck_assert_uint_eq(ro_failover_place(&fo, 9), 1);
+    ck_assert_uint_eq(fo.join_early, 1);
+}
+END_TEST
+
 Suite *ro_failover_suite(void);
 
 Suite *ro_failover_suite(void)
@@ -222,6 +255,7 @@ Suite *ro_failover_suite(void)
     tcase_add_test(tc, test_failover_reborn);
     tcase_add_test(tc, test_failover_own_stall);
     tcase_add_test(tc, test_failover_join_early);
+    tcase_add_test(tc, test_failover_keep_last);
     suite_add_tcase(s, tc);
     return s;
 }

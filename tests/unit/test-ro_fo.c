@@ -14,11 +14,12 @@ static const uint8_t ro_mac[6] = {2, 0, 0, 0, 0, 9};
 
 /* An Ethernet release frame from mac: place, seq, low, and one record per
  * source 4 and 5 with next_seq n4, n5. Returns its length. */
-static size_t release_frame(uint8_t *buf, const uint8_t *mac, uint16_t place, uint32_t seq,
-                            uint64_t low, uint32_t n4, uint32_t n5)
+static size_t release_frame_at(uint8_t *buf, const uint8_t *mac, uint16_t place, uint16_t epoch,
+                               uint32_t seq, uint64_t low, uint32_t n4, uint32_t n5)
 {
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
-    struct ebf_release_hdr h = {.place = place, .epoch = 7, .seq = seq, .low = low, .n_src = 2};
+    struct ebf_release_hdr h = {.place = place, .epoch = epoch, .seq = seq, .low = low,
+                                .n_src = 2};
 
     h.src[0] = (struct ebf_release_src){.source = 4, .next_seq = n4};
     h.src[1] = (struct ebf_release_src){.source = 5, .next_seq = n5};
@@ -29,6 +30,43 @@ static size_t release_frame(uint8_t *buf, const uint8_t *mac, uint16_t place, ui
     ck_assert_uint_eq(ebf_release_write(buf + EBF_ETH_HLEN, &h), len);
     return EBF_ETH_HLEN + len;
 }
+
+/* The same at epoch 7. */
+static size_t release_frame(uint8_t *buf, const uint8_t *mac, uint16_t place, uint32_t seq,
+                            uint64_t low, uint32_t n4, uint32_t n5)
+{
+    return release_frame_at(buf, mac, place, 7, seq, low, n4, n5);
+}
+
+/* Place 0 at epoch 7 releases below 4 (events 0, 2); a frame of its epoch
+ * 8 (it fenced itself) with low 100 and every frame arrived makes it dead
+ * (reborn) and frees only below the old low 4: nothing more, the events
+ * its fence may have dropped are replayed. */
+START_TEST(test_fo_reborn_frees_below_old_low)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100);
+    uint32_t next[2][2] = {{0, 0}, {0, 0}};
+    uint8_t buf[256];
+
+    ck_assert_ptr_nonnull(f);
+    for (uint64_t e = 0; e < 10; e++) {
+        uint16_t p = (uint16_t)(e % 2);
+        next[p][0]++, next[p][1]++;
+        ro_fo_sent(f, e, p, 100, next[p]);
+    }
+    size_t n = release_frame(buf, sfc_mac[0], 0, 1, 4, 5, 5);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000), 1);
+    ck_assert_uint_eq(f->rb.released, 2);
+    n = release_frame_at(buf, sfc_mac[0], 0, 8, 0, 100, 99, 99);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 2000), 1);
+    ck_assert_uint_eq(f->frames, 2);
+    ck_assert(ebf_places_has(&f->view.reborn, 0));
+    ck_assert_uint_eq(f->rb.released, 2);
+    ck_assert_uint_eq(f->rb.held_events, 8);
+    ck_assert_uint_eq(f->low[0], 4);
+    ro_fo_destroy(f);
+}
+END_TEST
 
 /* Events 0..9 alternate between places 0 and 1, one frame per source
  * each, 100 bytes; place 0 releases below 6 with every frame of its
@@ -152,6 +190,40 @@ START_TEST(test_fo_sent_to_dead)
 }
 END_TEST
 
+/* A place declared dead keeps the watermark it had then: its later
+ * release frames (a false death: it was only starved) still free records
+ * but do not raise release.low, which would put events the readouts
+ * replayed below the ledger's X. A join makes it count again. */
+START_TEST(test_fo_dead_low_frozen)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100);
+    uint8_t buf[256];
+
+    ck_assert_ptr_nonnull(f);
+    size_t n = release_frame(buf, sfc_mac[1], 1, 1, 20, 1, 1);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 30, 1000), 1);
+    ck_assert_uint_eq(f->low[1], 20);
+    struct ebf_places died;
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000, &died), 0);
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000 + 50000000, &died), 0);
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000 + 100000000, &died), 1);
+    ck_assert_uint_eq(died.w[0], 1u << 1);
+    ck_assert_uint_eq(f->view.dead.w[0], 1u << 1);
+    n = release_frame(buf, sfc_mac[1], 1, 2, 90, 1, 1);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 100, 1000 + 110000000), 1);
+    ck_assert_uint_eq(f->frames, 2);
+    ck_assert_uint_eq(f->low[1], 20);
+    f->view.join_at[1] = 120;
+    f->view.next_change = 120;
+    ck_assert_uint_eq(ro_failover_place(&f->view, 121), 1);
+    ck_assert_uint_eq(f->view.dead.w[0], 0);
+    n = release_frame(buf, sfc_mac[1], 1, 3, 95, 1, 1);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 122, 1000 + 120000000), 1);
+    ck_assert_uint_eq(f->low[1], 95);
+    ro_fo_destroy(f);
+}
+END_TEST
+
 Suite *ro_fo_suite(void);
 
 Suite *ro_fo_suite(void)
@@ -161,9 +233,11 @@ Suite *ro_fo_suite(void)
 
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_fo_release);
+    tcase_add_test(tc, test_fo_reborn_frees_below_old_low);
     tcase_add_test(tc, test_fo_room);
     tcase_add_test(tc, test_fo_hold);
     tcase_add_test(tc, test_fo_sent_to_dead);
+    tcase_add_test(tc, test_fo_dead_low_frozen);
     suite_add_tcase(s, tc);
     return s;
 }

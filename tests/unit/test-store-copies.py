@@ -64,8 +64,8 @@ def main(src, ebfarm):
     import ebfarm_events as ev
 
     with tempfile.TemporaryDirectory() as d:
-        dead = os.path.join(d, "run000007-node01-s0-000000.ebfev")
-        live = os.path.join(d, "run000007-node00-s0-000000.ebfev")
+        dead = os.path.join(d, "run000007-sfc00-node01-s0-000000.ebfev")
+        live = os.path.join(d, "run000007-sfc00-node00-s0-000000.ebfev")
         write_file(ev, dead, 1, [(1, 0), (3, 0), (5, 0)])
         write_file(ev, live, 0, [(0, 0), (2, 0), (4, 0), (5, 2), (7, 2)])
         files = [live, dead]
@@ -90,7 +90,7 @@ def main(src, ebfarm):
             fail("unique_events: %r" % kept)
         if said != {"dropped_copies": 1, "unmarked_copies": 0}:
             fail("unique_events said %r" % said)
-        again = os.path.join(d, "run000007-node02-s0-000000.ebfev")
+        again = os.path.join(d, "run000007-sfc00-node02-s0-000000.ebfev")
         write_file(ev, again, 2, [(3, 0)])
         out = run([ebfarm, "events", "verify"] + files + [again], 1).splitlines()
         want = ("replayed 2 records; events 7 once each: 1 replayed copies dropped, 1 copies "

@@ -22,7 +22,7 @@ const char bench_usage[] =
     "  --svg DIR        write one SVG figure per sweep into DIR\n"
     "  --huge-dir DIR   run the in-process rigs (sfc_capacity, sfc_sampled,\n"
     "                   sfc_workers, sweeps) on the hugepages of the hugetlbfs\n"
-    "                   mounted at DIR instead of --no-huge\n"
+    "                   mounted at DIR instead of 4 KiB pages\n"
     "  --json           one JSON object on stdout\n"
     "  --csv            CSV on stdout\n"
     "  --help           this text\n";

@@ -369,12 +369,14 @@ static void view_of(const struct farm_state *st, unsigned i, const Ebfarm__Reply
         if (p->role == FARM_READOUT)
             sfcs_given_up(r->status->metrics, v->note, sizeof(v->note));
     } else if (!farm_launch_alive(st, p)) {
+        char where[700];
         v->state = "EXITED";
+        farm_launch_log_where(st, p, where, sizeof(where));
         if (farm_launch_exit_how(st, p, how, sizeof(how)) == 0)
-            snprintf(v->note, sizeof(v->note), "%s (log: %s/%s.log)", how, st->run_dir, p->name);
+            snprintf(v->note, sizeof(v->note), "%s (log: %s)", how, where);
         else
-            snprintf(v->note, sizeof(v->note), "gone; how it ended was not recorded (log: "
-                     "%s/%s.log)", st->run_dir, p->name);
+            snprintf(v->note, sizeof(v->note), "gone; how it ended was not recorded (log: %s)",
+                     where);
     } else {
         v->state = "NO_ANSWER";
         snprintf(v->note, sizeof(v->note), "runs, but no answer on %s within %d ms", p->control,

@@ -16,10 +16,10 @@
 static const char usage[] =
     "usage: ebfarm logs PROC [--farm NAME] [--lines N] [--follow]\n"
     "  prints the log of process PROC of a farm that is up, read on its host: the\n"
-    "  log file in the run directory, or the journal of its systemd unit\n"
-    "  (journalctl -u ebfarm-FARM-PROC); --lines N only its last N lines (what\n"
-    "  status sends you to when a process is in ERROR or gone); --follow keeps\n"
-    "  printing what comes\n";
+    "  log file in the run directory, or the journal of its systemd unit, this\n"
+    "  process's lines (journalctl -u ebfarm-FARM-PROC _PID=PID); --lines N only\n"
+    "  its last N lines (what status sends you to when a process is in ERROR or\n"
+    "  gone); --follow keeps printing what comes\n";
 
 /* cmd (farm_launch_log_cmd's) cut to the last `lines` lines: the journal's
  * -n, tail's -n (following), or a tail after cat. */

@@ -45,7 +45,9 @@ static int one_run(const struct farm_conf *c, const struct farm_spec *spec, stru
                                                     c->restart_after_ms, timeout_s, err, len))
         return -1;
     if (c->kill_sfc_after &&
-        farm_kill_sfc_after(st, spec->n_sfcs - 1, c->kill_sfc_after, timeout_s, err, len))
+        farm_kill_sfc_after(st, spec->n_sfcs - 1, c->kill_sfc_after,
+                            spec->sfc[spec->n_sfcs - 1].port.kind == FF_PORT_MEMIF, timeout_s,
+                            err, len))
         return -1;
     if (c->freeze_sfc_after &&
         farm_freeze_sfc_after(st, spec->n_sfcs - 1, c->freeze_sfc_after, c->freeze_ms, timeout_s,

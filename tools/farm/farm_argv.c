@@ -364,6 +364,7 @@ static void node_cmd(const struct farm_spec *s, unsigned k, const char *build,
     }
     if (s->run.store.dir[0]) {
         arg(c, "--store=%s", s->run.store.dir);
+        arg(c, "--sfc-id=%u", s->sfc[x->sfc].id);
         arg(c, "--store-max-file-mb=%u", s->run.store.max_file_mb);
         arg(c, "--store-max-file-s=%g", s->run.store.max_file_s);
         arg(c, "--store-fsync=%s", s->run.store.fsync);

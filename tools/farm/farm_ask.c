@@ -141,20 +141,20 @@ int farm_wait_answer(const struct farm_state *st, const struct farm_proc *p, dou
             ebfarm__reply__free_unpacked(r, NULL);
             return 0;
         }
+        char where[700];
+        farm_launch_log_where(st, p, where, sizeof(where));
         if (!farm_launch_alive(st, p)) {
             char cause[512], peer[1200];
             if (farm_launch_log_cause(st, p, cause, sizeof(cause)))
-                snprintf(err, len, "%s exited while starting: %s (log: %s/%s.log)%s", p->name,
-                         cause, st->run_dir, p->name,
-                         peer_blame(st, p, cause, peer, sizeof(peer)));
+                snprintf(err, len, "%s exited while starting: %s (log: %s)%s", p->name, cause,
+                         where, peer_blame(st, p, cause, peer, sizeof(peer)));
             else
-                snprintf(err, len, "%s exited while starting (log: %s/%s.log)", p->name,
-                         st->run_dir, p->name);
+                snprintf(err, len, "%s exited while starting (log: %s)", p->name, where);
             return -1;
         }
         if (farm_now() > end) {
-            snprintf(err, len, "%s did not answer on %s within %.0f s (log: %s/%s.log)", p->name,
-                     p->control, timeout_s, st->run_dir, p->name);
+            snprintf(err, len, "%s did not answer on %s within %.0f s (log: %s)", p->name,
+                     p->control, timeout_s, where);
             return -1;
         }
         farm_sleep_ms(50);

@@ -46,8 +46,15 @@ double farm_netns_demo_rate(const struct farm_conf *c)
 
     double by_frames = per_event ? (double)FARM_NETNS_DEMO_FPS / per_event : FARM_NETNS_DEMO_FPS;
     double by_bytes = (double)FARM_NETNS_DEMO_BYTES_S / ((double)c->sources * (frag ? frag : 1));
+    double rate = by_bytes < by_frames ? by_bytes : by_frames;
 
-    return by_bytes < by_frames ? by_bytes : by_frames;
+    /* With failover, the survivors of a dead SFC take its share on top of
+     * theirs: at the full rate the one survivor of 2 SFCs overflowed its
+     * af_packet ring (sequence gaps, incomplete events, the replay buffers
+     * full, an open ledger), at this share of it the ledger closes. */
+    if (c->replay_mb && c->sfcs > 1)
+        rate = rate * (c->sfcs - 1) / c->sfcs;
+    return rate;
 }
 
 /* Process p onto a host of its own, named after it; endpoints on it. */

@@ -22,7 +22,9 @@
 
 /* The default event rate of the netns demo for c (sources, fragment sizes,
  * MTU, encapsulation): FARM_NETNS_DEMO_FPS over its frames per event, or
- * FARM_NETNS_DEMO_BYTES_S over its bytes per event if that is less. */
+ * FARM_NETNS_DEMO_BYTES_S over its bytes per event if that is less; with
+ * failover on (c->replay_mb, set by then) and N SFCs, (N - 1) / N of it,
+ * which the survivors of one death carry. */
 double farm_netns_demo_rate(const struct farm_conf *c);
 
 /*

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -73,11 +74,15 @@ unsigned farm_host_ssh_argv(const struct farm_state *st, const struct farm_host 
                             unsigned max)
 {
     static char cpath[192], ident[192], known[192], user[FF_NAME_MAX + 8];
-    const char *a[40];
+    const char *a[40], *conf = getenv("EBFARM_SSH_CONFIG");
     unsigned n = 0;
 
     snprintf(cpath, sizeof(cpath), "ControlPath=%s/cm-%%C", st->ssh_dir);
     a[n++] = "ssh";
+    if (conf && conf[0] && h->kind == FF_HOST_SSH) {
+        a[n++] = "-F";
+        a[n++] = conf;
+    }
     a[n++] = "-o"; a[n++] = "BatchMode=yes";
     a[n++] = "-o"; a[n++] = "ConnectTimeout=10";
     a[n++] = "-o"; a[n++] = "ServerAliveInterval=5";

@@ -18,7 +18,9 @@
  *
  * The bracketed options are for network-namespace hosts, whose sshd and keys
  * the run made (farm_netns.h); an ssh host uses the operator's own keys,
- * agent and known_hosts. A master connection per host (farm_host_open)
+ * agent and known_hosts, or, with $EBFARM_SSH_CONFIG set, "-F FILE" first:
+ * that ssh_config(5) file instead of ~/.ssh/config and the system's (a
+ * farm's own port, identity and known hosts without touching ~/.ssh). A master connection per host (farm_host_open)
  * makes each later command cost a round trip, not a handshake; without it
  * (it exited after 300 s idle) a command connects on its own.
  * Children run in process groups of their own, so a Ctrl-C at the terminal

@@ -34,6 +34,20 @@ static const char keeper_sh[] =
     "else how=\"exited with status $rc\"; fi\n"
     "echo \"$how\" >\"exit.$p.tmp\" && mv \"exit.$p.tmp\" \"exit.$p\"\n";
 
+/* What every transient unit has beside its command line, as the templates
+ * in systemd/ have it (docs/deployment.md, "systemd"): no restart (a dead
+ * process is the run control's and the ledger's to see, and stays failed
+ * for systemctl until down), the first SIGTERM a staged stop, room for
+ * descriptors and locked memory. No --collect: a failed unit stays. */
+const char *const farm_launch_unit_props[] = {
+    "Restart=no",
+    "KillSignal=SIGTERM",
+    "TimeoutStopSec=60",
+    "LimitMEMLOCK=infinity",
+    "LimitNOFILE=65536:524288",
+    NULL,
+};
+
 void farm_launch_unit(const struct farm_state *st, const struct farm_proc *p, char *buf,
                       size_t len)
 {
@@ -83,7 +97,12 @@ int farm_launch_script(const struct farm_state *st, const struct farm_proc *p,
     farm_sh_quote(buf, len, &o, st->run_dir);
     if (h->launch == FARM_LAUNCH_UNIT) {
         farm_launch_unit(st, p, unit, sizeof(unit));
-        farm_launch_put(buf, len, &o, " && systemd-run --quiet --collect --service-type=exec --unit=%s", unit);
+        /* A failed unit of the same name (an earlier run's) would refuse
+         * systemd-run; the properties are the templates' in systemd/. */
+        farm_launch_put(buf, len, &o, " && { systemctl reset-failed %s 2>/dev/null; true; }"
+                        " && systemd-run --quiet --service-type=exec --unit=%s", unit, unit);
+        for (const char *const *u = farm_launch_unit_props; *u; u++)
+            farm_launch_put(buf, len, &o, " -p %s", *u);
         snprintf(arg, sizeof(arg), "WorkingDirectory=%s", st->run_dir);
         farm_launch_put(buf, len, &o, " -p ");
         farm_sh_quote(buf, len, &o, arg);
@@ -106,8 +125,10 @@ int farm_launch_script(const struct farm_state *st, const struct farm_proc *p,
         farm_launch_put(buf, len, &o, " ");
         farm_sh_quote(buf, len, &o, argv[i]);
     }
+    /* ExecMainPID, not MainPID: it stays when the daemon has already
+     * failed (the unit stays loaded), so its journal and exit are found. */
     if (h->launch == FARM_LAUNCH_UNIT)
-        farm_launch_put(buf, len, &o, " && systemctl show -p MainPID --value %s", unit);
+        farm_launch_put(buf, len, &o, " && systemctl show -p ExecMainPID --value %s", unit);
     return o + 1 >= len ? -E2BIG : 0;
 }
 
@@ -304,10 +325,29 @@ void farm_launch_log_cmd(const struct farm_state *st, const struct farm_proc *p,
 
     if (h && h->launch == FARM_LAUNCH_UNIT) {
         farm_launch_unit(st, p, unit, sizeof(unit));
-        snprintf(buf, len, "journalctl -u %s --no-pager -o cat%s", unit, follow ? " -f" : "");
+        /* This process's lines: the unit's journal also holds every
+         * earlier process of the same name (a failed up, restarts). */
+        snprintf(buf, len, "journalctl -b -u %s _PID=%d --no-pager -o cat%s", unit, (int)p->pid,
+                 follow ? " -f" : "");
     } else {
         snprintf(buf, len, "%s '%s/%s.log'", follow ? "tail -n +1 -f" : "cat", st->run_dir,
                  p->name);
+    }
+}
+
+void farm_launch_log_where(const struct farm_state *st, const struct farm_proc *p, char *buf,
+                           size_t len)
+{
+    const struct farm_host *h = farm_host_of(st, p);
+    char unit[128];
+
+    if (h && h->launch == FARM_LAUNCH_UNIT) {
+        farm_launch_unit(st, p, unit, sizeof(unit));
+        snprintf(buf, len, "journalctl -u %s _PID=%d on host %s", unit, (int)p->pid, h->name);
+    } else if (farm_launch_remote(h) && h->kind == FF_HOST_SSH) {
+        snprintf(buf, len, "%s/%s.log on host %s", st->run_dir, p->name, h->name);
+    } else {
+        snprintf(buf, len, "%s/%s.log", st->run_dir, p->name);
     }
 }
 
@@ -350,8 +390,8 @@ void farm_launch_kill_all(const struct farm_state *st)
 }
 
 /* What to remove on remote host h: its processes' runtime directories and
- * units, and (unless keep, and not in a namespace of this machine) the run
- * directory. */
+ * units, and (not in a namespace of this machine) the run directory, or
+ * with keep all of it but the logs. */
 static void cleanup_host(const struct farm_state *st, const struct farm_host *h, int keep)
 {
     char *q = malloc(SCRIPT_MAX), unit[128], path[160];
@@ -369,17 +409,29 @@ static void cleanup_host(const struct farm_state *st, const struct farm_host *h,
         farm_sh_quote(q, SCRIPT_MAX, &o, path);
         if (h->launch == FARM_LAUNCH_UNIT) {
             farm_launch_unit(st, p, unit, sizeof(unit));
-            farm_launch_put(q, SCRIPT_MAX, &o, "; systemctl stop %s 2>/dev/null", unit);
+            farm_launch_put(q, SCRIPT_MAX, &o, "; systemctl stop %s 2>/dev/null; "
+                            "systemctl reset-failed %s 2>/dev/null", unit, unit);
         }
     }
     if (!keep && h->kind == FF_HOST_SSH) {
         farm_launch_put(q, SCRIPT_MAX, &o, "; rm -rf ");
         farm_sh_quote(q, SCRIPT_MAX, &o, st->run_dir);
+    } else if (h->kind == FF_HOST_SSH) {
+        /* Kept for its logs: without the sockets, exit records and keys,
+         * which made the next up fail (memif: "Address already in use"). */
+        farm_launch_put(q, SCRIPT_MAX, &o, "; find ");
+        farm_sh_quote(q, SCRIPT_MAX, &o, st->run_dir);
+        farm_launch_put(q, SCRIPT_MAX, &o, " -mindepth 1 -maxdepth 1 ! -name '*.log' "
+                        "-exec rm -rf {} + 2>/dev/null");
     }
     char out[512];
-    if (farm_host_sh(st, h, q, out, sizeof(out)) != 0)
-        fprintf(stderr, "ebfarm: cleaning up host '%s' (%s) failed: %s", h->name, h->address,
-                out);
+    /* Each step may find nothing to remove: only an unreached host fails. */
+    farm_launch_put(q, SCRIPT_MAX, &o, "; true");
+    if (farm_host_sh(st, h, q, out, sizeof(out)) != 0) {
+        out[strcspn(out, "\r\n")] = '\0';
+        fprintf(stderr, "ebfarm: cleaning up host '%s' (%s) failed: %s\n", h->name, h->address,
+                out[0] ? out : "ssh could not reach it");
+    }
     free(q);
 }
 

@@ -19,10 +19,12 @@
  *   writes how it ended to <run_dir>/exit.<pid> ("exited with status 1",
  *   "killed by SIGKILL"; an exit status above 128 reads as a signal, as sh
  *   reports both alike).
- * - UNIT: systemd-run --unit=ebfarm-<farm>-<name> --collect, where systemd
- *   runs the host (/run/systemd/system exists and systemd-run is there);
- *   logs in the journal; an ExecStopPost writes
- *   <run_dir>/exit.unit.<name> ("exited 1", "killed KILL").
+ * - UNIT: systemd-run --unit=ebfarm-<farm>-<name>, where systemd runs the
+ *   host (/run/systemd/system exists and systemd-run is there), with the
+ *   properties of the templates in systemd/ (Restart=no, LimitNOFILE,
+ *   LimitMEMLOCK, TimeoutStopSec); logs in the journal; an ExecStopPost
+ *   writes <run_dir>/exit.unit.<name> ("exited 1", "killed KILL"). A unit
+ *   that failed stays failed for systemctl until down resets it.
  *
  * $EBFARM_LAUNCH=plain makes every remote host PLAIN; =unit makes it UNIT
  * and refuses a host without systemd.
@@ -77,8 +79,16 @@ int farm_launch_exit_how(const struct farm_state *st, const struct farm_proc *p,
 int farm_launch_log_cause(const struct farm_state *st, const struct farm_proc *p, char *buf,
                           size_t len);
 
+/* Where an operator reads p's log, for messages: "<run_dir>/<name>.log",
+ * with " on host H" for an ssh host, or "journalctl -u UNIT _PID=PID on
+ * host H" for a unit. */
+void farm_launch_log_where(const struct farm_state *st, const struct farm_proc *p, char *buf,
+                           size_t len);
+
 /* The shell command that prints p's log on its host: cat of the log file,
- * or journalctl -u UNIT for a unit (tail -f / journalctl -f with follow). */
+ * or for a unit journalctl -b -u UNIT _PID=PID, the lines of this process
+ * and not of earlier ones of the unit (tail -f / journalctl -f with
+ * follow). */
 void farm_launch_log_cmd(const struct farm_state *st, const struct farm_proc *p, int follow,
                          char *buf, size_t len);
 
@@ -86,9 +96,9 @@ void farm_launch_log_cmd(const struct farm_state *st, const struct farm_proc *p,
 void farm_launch_kill_all(const struct farm_state *st);
 
 /* Remove, on every host, the DPDK runtime directory of every process and
- * its unit (UNIT hosts); then, unless keep, the run directory of every
- * ssh host (a namespace shares this machine's); then close the master
- * connections. */
+ * its unit (UNIT hosts); then the run directory of every ssh host (a
+ * namespace shares this machine's), with keep only its sockets, exit
+ * records and keys (the logs stay); then close the master connections. */
 void farm_launch_cleanup(const struct farm_state *st, int keep);
 
 #endif /* FARM_LAUNCH_H */

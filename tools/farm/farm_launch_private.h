@@ -18,4 +18,7 @@ int farm_launch_remote(const struct farm_host *h);
 /* Whether some process of st is on host h. */
 int farm_launch_has_procs(const struct farm_state *st, const struct farm_host *h);
 
+/* The properties of every transient unit (systemd-run -p), NULL-ended. */
+extern const char *const farm_launch_unit_props[];
+
 #endif /* FARM_LAUNCH_PRIVATE_H */

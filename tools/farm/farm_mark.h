@@ -20,4 +20,20 @@
  */
 unsigned farm_mark_nodes(const struct farm_state *st, const int *places);
 
+/*
+ * The same for SFC sfc of st, killed and about to be restarted while the
+ * run goes on (ebfarm restart): X, the highest watermark the readouts
+ * accepted from its place (its old incarnation's: they have not heard the
+ * new one), is given to each answering node of its place by the action
+ * ledger_mark X, which takes the node's record of the ids it decided at
+ * or above X at once. The ledger then treats the place as dead for that
+ * incarnation (docs/protocol.md 13.6). Call after the SFC is gone and
+ * before it starts again. Returns the nodes marked (0 with failover off);
+ * *below: their decisions so far outside their marks' records (each
+ * incarnation of the SFC's decisions below its X; a soak's count of what
+ * the dead incarnation decided).
+ */
+unsigned farm_mark_restart(const struct farm_state *st, const struct farm_proc *sfc,
+                           uint64_t *below);
+
 #endif /* FARM_MARK_H */

@@ -15,6 +15,7 @@
 #include "farm_ask.h"
 #include "farm_collect.h"
 #include "farm_launch.h"
+#include "farm_mark.h"
 #include "farm_params.h"
 #include "farm_proc.h"
 #include "farm_rundir.h"
@@ -364,7 +365,11 @@ int farm_restart(struct farm_state *st, const struct farm_spec *spec, const char
     if (restart_allowed(st, spec, p, err, len))
         return -1;
     double t0 = farm_now();
-    if (take_down(st, spec, p, info, &last, err, len) || respawn(st, spec, build, p, err, len))
+    if (take_down(st, spec, p, info, &last, err, len))
+        return -1;
+    if (p->role == FARM_SFC && running && info->killed)
+        info->marked = farm_mark_restart(st, p, &info->below);
+    if (respawn(st, spec, build, p, err, len))
         return -1;
     info->last_event = last;
     unsigned n = farm_params(spec, p->role, params);

@@ -23,6 +23,9 @@ struct farm_restart_info {
     double dead_after_s;         /* a node or an SFC: from its freeze until its peers
                                   * declared it dead (the SFC: every readout); -1: they
                                   * did not within 10 s */
+    unsigned marked;             /* an SFC: its place's nodes given the ledger's mark
+                                  * of its old incarnation (farm_mark_restart) */
+    uint64_t below;              /* then: their decisions outside the marks' records */
 };
 
 /*

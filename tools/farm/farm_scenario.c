@@ -80,7 +80,34 @@ static int readouts_gave_up(const struct farm_state *st, unsigned k)
     return 1;
 }
 
-int farm_kill_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events,
+/* SIGKILL victim, then wait (at most 30 s) until every readout gave it
+ * up: 0, or -1 with err. */
+static int kill_plain(const struct farm_state *st, const struct farm_proc *victim, unsigned sfc,
+                      uint64_t events, char *err, size_t len)
+{
+    double t0 = farm_now(), give_up = t0 + 30;
+    int given_up;
+
+    if (farm_launch_signal(st, victim, SIGKILL) != 0) {
+        snprintf(err, len, "cannot kill %s: %s", victim->name, strerror(errno));
+        return -1;
+    }
+    farm_launch_wait_gone(st, victim, 5);
+    while (!(given_up = readouts_gave_up(st, sfc)) && farm_now() < give_up &&
+           !farm_signal_count())
+        farm_sleep_ms(20);
+    if (!given_up) {
+        snprintf(err, len, "the readouts did not give %s up within 30 s of killing it",
+                 victim->name);
+        return -1;
+    }
+    fprintf(stderr, "ebfarm: killed %s after %llu events (SIGKILL; every readout gave it up "
+            "%.0f ms later)\n", victim->name, (unsigned long long)events,
+            (farm_now() - t0) * 1e3);
+    return 0;
+}
+
+int farm_kill_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events, int freeze,
                         double timeout_s, char *err, size_t len)
 {
     const struct farm_proc *ro = nth(st, FARM_READOUT, 0), *victim = nth(st, FARM_SFC, sfc);
@@ -91,6 +118,8 @@ int farm_kill_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t even
     }
     if (farm_wait_events(ro, events, timeout_s, err, len))
         return -1;
+    if (!freeze)
+        return kill_plain(st, victim, sfc, events, err, len);
     /* Frozen, the SFC takes nothing: each readout gives it up once its
      * port refused every frame for --sfc-timeout-ms, and no longer touches
      * that port; only then is it killed (the memif race, docs/status.md). */

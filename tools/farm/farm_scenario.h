@@ -22,15 +22,17 @@ int farm_kill_node_after(const struct farm_state *st, unsigned node, uint64_t ev
 /*
  * Once the readouts have generated `events` (or finished), kill the
  * sfc-th SFC process (in the demo, the SFC at place sfc of every readout's
- * list): SIGSTOP, then SIGKILL once every running readout reports it
- * given up (sfc.gone.<sfc> 1, at most 30 s later), so that no readout is
- * in a burst on its memif link when it vanishes. Its nodes are left
+ * list). freeze (memif links): SIGSTOP, then SIGKILL once every running
+ * readout reports it given up (sfc.gone.<sfc> 1, at most 30 s later), so
+ * that its link stays up until the readouts' failover has taken it
+ * (docs/status.md); else (af_packet, a NIC: no link that goes down with
+ * it) SIGKILL, then the same wait. Its nodes are left
  * running: their records count its events in the ledger. Returns 0, or -1
  * with err when there is no such SFC, the readout does not get there
  * within timeout_s, the readouts do not give it up, or a signal cannot be
  * sent.
  */
-int farm_kill_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events,
+int farm_kill_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events, int freeze,
                         double timeout_s, char *err, size_t len);
 
 /*

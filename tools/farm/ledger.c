@@ -61,14 +61,17 @@ static int readout_rejoined(const struct farm_result *r)
 
 /* The id records: the readout's range minus the SFCs' acked and lost ids
  * (and a gone SFC's ids, g); then, when every node reported, every ack the
- * nodes of live SFCs sent against the acks the SFCs took and the late ones
- * they ignored. */
-static void ledger_ids(const struct farm_result *r, struct ledger *l, const struct ebf_idset *g)
+ * nodes of live SFCs sent against the acks the SFCs took, the late ones
+ * they ignored and those restarted SFCs' nodes sent their old
+ * incarnations (fx->restarted). */
+static void ledger_ids(const struct farm_result *r, struct ledger *l, const struct ebf_idset *g,
+                       const struct ledger_replay *fx)
 {
     struct ebf_idset d, x;
 
     ebf_idset_init(&d);
     ebf_idset_add_range(&d, l->id_lo, l->generated);
+    ebf_idset_merge(&d, &fx->fence_ids, 1);     /* acked twice: once counted */
     ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_ACKED), &x);
     ebf_idset_merge(&d, &x, -1);
     ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_LOST), &x);
@@ -94,16 +97,19 @@ static void ledger_ids(const struct farm_result *r, struct ledger *l, const stru
     ebf_idset_merge(&d, &x, -1);
     ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_LATE), &x);
     ebf_idset_merge(&d, &x, -1);
+    ebf_idset_merge(&d, &fx->restarted, -1);    /* restarted SFCs' old incarnations */
     l->nodes_agree = ebf_idset_empty(&d);
 }
 
-/* With a readout gone, the ids the SFCs saw (acked or lost) taken as the
- * range lo .. lo + n - 1: partition 0 of their record holds each id once,
+/* With a readout gone, the ids the SFCs saw (acked or lost, and after a
+ * failover fo the dead places' decisions below the watermark, which no
+ * live SFC acked) taken as the range lo .. lo + n - 1: partition 0 of their record holds each id once,
  * so its counts add up to n and its id sums to n * lo + n (n - 1) / 2
  * (modulo 2^64).
  * ledger_ids then checks that they are that range; the digest the
  * readout would have sent is that of the range. */
-static void seen_range(const struct farm_result *r, struct ledger *l)
+static void seen_range(const struct farm_result *r, const struct ledger_replay *fo,
+                       struct ledger *l)
 {
     struct ebf_idset s, x;
     uint64_t n = 0, sum = 0;
@@ -111,6 +117,8 @@ static void seen_range(const struct farm_result *r, struct ledger *l)
     ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_ACKED), &s);
     ledger_kv_idset(&r->sfc, SFC_NAME(LEDGER_LOST), &x);
     ebf_idset_merge(&s, &x, 1);
+    if (fo->on)     /* a failed-over place's decisions below the watermark were seen too */
+        ebf_idset_merge(&s, &fo->dead, 1);
     for (unsigned c = 0; c < EBF_IDSET_PART_CELLS; c++) {
         n += s.count[c];
         sum += s.id_sum[c];
@@ -256,19 +264,37 @@ static void ledger_buckets(const struct acct_totals *t, struct ledger *l)
 
 /* A failover's terms into l (x on): the dead places' decisions below the
  * watermark stand for their ids (*gone, *gone_digest), the decisions at
- * or above it were made again by a survivor and leave the counts. */
+ * or above it were made again by a survivor and leave the counts; a
+ * restarted SFC's old incarnations' decisions join them. */
 static void failover_terms(const struct ledger_replay *x, struct acct_totals *t, struct ledger *l,
                            struct ebf_idset *gone, uint64_t *gone_digest)
 {
     l->failover = 1;
+    l->sfcs_restarted = x->n_restarted;
     l->redecided = x->redecided;
     l->replayed = x->replayed;
     l->release_mark = x->mark;
     l->mark_evicted = x->evicted;
+    t->accepted += x->old_accepted;
+    t->rejected += x->old_rejected;
     t->accepted -= x->redecided_accepted;
     t->rejected -= x->redecided - x->redecided_accepted;
     *gone = x->dead;
     *gone_digest = x->dead_digest;
+}
+
+/* A live SFC's fences: its acks the readouts replayed (ledger.fence_acked)
+ * were decided again by a survivor; the survivor's decision is the one
+ * counted, theirs join redecided. */
+static void fence_terms(const struct ledger_replay *x, struct acct_totals *t, struct ledger *l)
+{
+    l->fences = x->fences;
+    l->replay_fenced = x->fenced;
+    l->replay_partial = x->partial;
+    l->redecided += x->fence_count;
+    l->mark_evicted |= x->fence_overflow;
+    t->accepted -= x->fence_accepted;
+    t->rejected -= x->fence_count - x->fence_accepted;
 }
 
 /* With a failover, the ids still missing are named lost as replay_full
@@ -298,8 +324,9 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
     /* With a readout gone or restarted, no readout's counters cover the
      * run: the range is the one the SFCs saw. */
     int seen = l->readouts_gone || readout_rejoined(r);
+    ledger_replay_terms(r, &x);
     if (seen)
-        seen_range(r, l);
+        seen_range(r, &x, l);
     else
         readouts_range(r, &t, l);
     if (l->readouts_gone)
@@ -314,18 +341,20 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
     l->gone_decided = t.gone_decided;
     /* Stored copies: a redecided event accepted twice is stored twice. */
     uint64_t store_accepted = t.accepted;
-    ledger_replay_terms(r, &x);
+    store_accepted += x.old_accepted;
     if (x.on)
         failover_terms(&x, &t, l, &gone_ids, &gone_digest);
     else
         gone_digest = gone_sfcs(r, l, &gone_ids);
+    fence_terms(&x, &t, l);
+    gone_digest -= x.fence_digest;
     /* A restarted node (a rejoin) took its past incarnation's record along. */
     l->nodes_reported = r->nodes_silent == 0 && l->rejoins == 0;
     uint64_t got = ebf_kv_u64(&r->sfc, SFC_NAME(ACKED_DIGEST), 0) +
                    ebf_kv_u64(&r->sfc, SFC_NAME(LOST_DIGEST), 0) + gone_digest;
     if (!seen)
         got += ebf_kv_u64(withheld_kv(r), RO_FAULT_NAME(WITHHELD_DIGEST), 0);
-    ledger_ids(r, l, &gone_ids);
+    ledger_ids(r, l, &gone_ids, &x);
     failover_residual(r, &x, l, &got);
     ledger_buckets(&t, l);
     l->digest_match = l->range_digest == got;

@@ -46,6 +46,10 @@ struct ledger {
     uint64_t gone_decided;       /* their events their nodes decided (in accepted, rejected) */
     int failover;                /* the gone SFCs' places were routed around and their
                                   * events replayed: closed by docs/protocol.md 13.6 */
+    unsigned sfcs_restarted;     /* live SFCs closed as dead for their old incarnations */
+    uint64_t fences;             /* live SFCs' fences (frozen past the bound) */
+    uint64_t replay_fenced;      /* events a fence dropped: built again by a survivor */
+    uint64_t replay_partial;     /* replays dropped partial: decided by the dead place */
     uint64_t redecided;          /* ids decided by a dead place's node and again by a
                                   * survivor (counted once, in the survivor's decision) */
     uint64_t replayed;           /* replayed events the survivors acked */
@@ -104,7 +108,15 @@ struct ledger {
  * acks (replayed ones included), the named losses; redecided counts the
  * nodes' decisions at or above X, made again by a survivor (the
  * survivor's decision is the one counted). Ids still missing that the
- * readouts' replay drops explain are lost as replay_full.
+ * readouts' replay drops explain are lost as replay_full. An SFC that was
+ * killed and restarted during the run (its nodes took a mark at the
+ * restart) is a dead place for its old incarnations by the same terms,
+ * its new incarnation's acks counted as a live SFC's (sfcs_restarted).
+ * A live SFC that fenced itself counts once the acks it made that the
+ * readouts replayed (ledger.fence_acked, in redecided); the events its
+ * fence dropped (replay_fenced) were built by a survivor and those a
+ * survivor dropped partial (replay_partial) were decided by the dead
+ * place: both are named, neither is lost.
  */
 void ledger_close(const struct farm_result *r, struct ledger *l);
 

@@ -40,8 +40,9 @@ static int ledger_source(json_t *o, const struct ledger *l)
     json_decref(lost);
     if (l->failover)
         rc |= jout_set(o, "sfc_gone",
-                       json_pack("{s:o, s:i, s:o, s:b, s:o, s:o, s:o, s:b}", "name",
+                       json_pack("{s:o, s:i, s:i, s:o, s:b, s:o, s:o, s:o, s:b}", "name",
                                  jout_str(l->sfc_gone), "sfcs", (int)l->sfcs_gone,
+                                 "sfcs_restarted", (int)l->sfcs_restarted,
                                  "decided_by_its_nodes", jout_u64(l->gone_decided), "failover", 1,
                                  "release_mark", jout_u64(l->release_mark),
                                  "replayed", jout_u64(l->replayed), "redecided",

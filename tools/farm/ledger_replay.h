@@ -16,6 +16,8 @@
                                                  * highest low it accepted from place */
 #define LEDGER_RO_DROPPED "replay.dropped"      /* readout: events freed unreleased */
 #define LEDGER_SFC_REPLAY_ACKED "ledger.replay_acked"   /* SFC: id record */
+#define LEDGER_NODE_MARKS "ledger.marks"        /* node: marks taken during the run */
+#define LEDGER_SFC_FENCE_ACKED "ledger.fence_acked"    /* SFC: id record */
 
 struct ledger_replay {
     int on;                      /* every gone SFC's place was declared dead by a readout */
@@ -30,6 +32,22 @@ struct ledger_replay {
     struct ebf_idset dead;       /* the dead places' nodes' acks minus their records at or
                                   * above X: the ids counted as decided by them */
     uint64_t dead_digest;        /* the same as a sum of ebf_mix64 */
+    unsigned n_restarted;        /* live SFCs whose place died and came back: their
+                                  * nodes took a mark (ledger.marks) at the restart */
+    struct ebf_idset restarted;  /* the restarted places' nodes' acks minus the new
+                                  * incarnations' acked and late acks: the old
+                                  * incarnations' decisions (for nodes_agree) */
+    uint64_t old_accepted, old_rejected;  /* the old incarnations' nodes' decisions,
+                                  * redecided ones included */
+    /* Live SFCs that fenced themselves (a freeze): their acks that the
+     * readouts replayed, decided again by a survivor (ledger.fence_acked,
+     * summed over the SFCs; set whether or not on). */
+    uint64_t fences;             /* the SFCs' fences */
+    struct ebf_idset fence_ids;  /* ledger.fence_acked */
+    uint64_t fence_count, fence_accepted, fence_digest;
+    int fence_overflow;          /* a fence's record may lack acks */
+    uint64_t fenced, partial;    /* replay.fenced (built again by a survivor) and
+                                  * replay.partial (decided by the dead place) */
 };
 
 /* The id record kept in kv under prefix ("<prefix>.count.<cell>", ...),
@@ -40,15 +58,29 @@ void ledger_kv_idset(const struct ebf_kv *kv, const char *prefix, struct ebf_ids
 int ledger_node_of_gone_sfc(const struct farm_result *r, unsigned i);
 
 /*
- * The terms of 13.6 into x. x->on is 1 when r has a gone SFC, its shape
- * is known, and for every gone SFC's place some readout says it routed
- * around it (fo.dead_from.<place>); otherwise 0 and the ledger counts
- * the gone SFC's events as before (sfc_lost). With it on, every id of a
- * dead place is either below X and decided by its nodes (x->dead: their
- * ledger.acks minus ledger.acks_after_release), or at or above X and
- * replayed (in the survivors' ledger.acked, as ledger.replay_acked, or
- * lost there by a named reason); redecided is the count of the nodes'
- * records at or above X.
+ * The terms of 13.6 into x. x->on is 1 when r's shape is known, for every
+ * gone SFC's place some readout says it routed around it
+ * (fo.dead_from.<place>), and some SFC is gone or restarted; otherwise 0
+ * and the ledger counts a gone SFC's events as before (sfc_lost). With it
+ * on, every id of a dead place is either below X and decided by its nodes
+ * (x->dead: their ledger.acks minus ledger.acks_after_release), or at or
+ * above X and replayed (in the survivors' ledger.acked, as
+ * ledger.replay_acked, or lost there by a named reason); redecided is the
+ * count of the nodes' records at or above X.
+ *
+ * A restarted SFC (alive at the stop, its place's nodes marked at each
+ * restart: ledger.marks > 0) is a dead place for its old incarnations:
+ * its nodes' acks minus their marks' records (the old incarnations'
+ * decisions at or above each death's X) minus what the new incarnation
+ * acked or took late (its ledger.acked, ledger.late) are the old
+ * incarnations' decisions below X (x->restarted, also in x->dead); the
+ * new incarnation's acks count as any live SFC's.
+ *
+ * A live SFC that fenced itself (frozen past the bound, docs/protocol.md
+ * 13.4) acked, after the fence or at or above its last low before it,
+ * events the readouts replayed to a survivor: its ledger.fence_acked, in
+ * x->fence_* whether or not x->on (x->on is also 1 with fences), count
+ * once and join redecided.
  */
 void ledger_replay_terms(const struct farm_result *r, struct ledger_replay *x);
 

@@ -195,9 +195,9 @@ static unsigned node_ports(const struct farm_spec *s, unsigned k)
     return n;
 }
 
-/* SFC k with workers: a node per worker, on a node port each or all on one
- * port the workers share; the same workers as every SFC the readouts list
- * beside it. Its readout side is bare memif (a link per readout and
+/* SFC k with workers: no failover (release frames come from worker 0
+ * only); a node per worker, on a node port each or all on one port the
+ * workers share; the same workers as every SFC the readouts list beside it. Its readout side is bare memif (a link per readout and
  * worker) or one port the workers share (sfc_dist.h). */
 static int sfc_workers(struct ff_chk *c, unsigned k)
 {
@@ -207,6 +207,11 @@ static int sfc_workers(struct ff_chk *c, unsigned k)
 
     if (w == 1)
         return 0;
+    if (s->run.replay_mb)
+        return FAIL(c, "key 'sfcs[%u].workers': %u workers with failover on (run.replay_mb "
+                    "%u): only an SFC's worker 0 sends release frames, so the readouts would "
+                    "never free the other workers' events; remove sfcs[%u].workers (one "
+                    "worker) or run.replay_mb (no failover)", k, w, s->run.replay_mb, k);
     for (unsigned i = 0; i < s->n_nodes; i++)
         nodes += s->node[i].sfc == k;
     if (nodes < w)

@@ -19,35 +19,53 @@ void soak_fo_init(struct soak_fo *f, double kill_every_s, double drain_every_s)
     f->next_drain = drain_every_s;
 }
 
-int soak_fo_check(const struct soak_fo *f, const struct farm_spec *spec, char *err, size_t len)
+int soak_fo_check(const struct soak_fo *f, struct farm_spec *spec, char *err, size_t len)
 {
     const char *opt = f->kill_every_s > 0 ? "--kill-sfc-every" : "--drain-sfc-every";
 
     if (f->kill_every_s <= 0 && f->drain_every_s <= 0)
         return 0;
-    if (!spec->run.replay_mb) {
-        snprintf(err, len, "%s needs failover (run: replay_mb in the farm file '%s')", opt,
-                 spec->name);
-        return -1;
-    }
     if (spec->n_sfcs < 2) {
         snprintf(err, len, "%s needs a farm of two SFCs at least ('%s' has %u)", opt,
                  spec->name, spec->n_sfcs);
         return -1;
     }
+    if (!spec->run.replay_mb) {
+        spec->run.replay_mb = SOAK_FO_REPLAY_MB;
+        fprintf(stderr, "ebfarm soak: %s turns failover on (run.replay_mb %u: farm '%s' has "
+                "none)\n", opt, SOAK_FO_REPLAY_MB, spec->name);
+    }
     return 0;
 }
 
-/* SFC k restarted; 1 when done. */
-static unsigned kill_one(struct farm_state *st, const struct farm_spec *spec, const char *build,
-                         unsigned k, double t)
+/* The acks acc last sampled from the process named name of st. */
+static uint64_t sampled_acks(const struct farm_state *st, const struct soak_acc *acc,
+                             const char *name)
 {
+    const struct farm_proc *p = farm_proc_named(st, name);
+    unsigned i = p ? (unsigned)(p - st->proc) : FARM_MAX_PROCS;
+
+    if (!acc || i >= acc->n)
+        return 0;
+    return soak_counts_get(&acc->p[i].last, "accepted") +
+           soak_counts_get(&acc->p[i].last, "rejected");
+}
+
+/* SFC k restarted; 1 when done. */
+static unsigned kill_one(struct soak_fo *f, struct farm_state *st, const struct farm_spec *spec,
+                         const char *build, unsigned k, double t, const struct soak_acc *acc)
+{
+    uint64_t acked = sampled_acks(st, acc, spec->sfc[k].p.name);
     struct farm_restart_info info;
     char err[1024];
 
     if (farm_restart(st, spec, build, spec->sfc[k].p.name, &info, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm soak: SFC kill at %.0f s: %s\n", t, err);
         return 0;
+    }
+    if (info.marked && k < FF_MAX_SFCS) {
+        f->decided += (int64_t)(info.below - f->below[k]) - (int64_t)acked;
+        f->below[k] = info.below;
     }
     fprintf(stderr, "ebfarm soak: %s killed at %.0f s (every readout declared it dead %.2f s "
             "after its freeze) and restarted, rejoins at event %" PRIu64 " (%.1f s)\n",
@@ -75,12 +93,12 @@ static unsigned drain_one(const struct farm_state *st, const struct farm_spec *s
 }
 
 unsigned soak_fo_faults(struct soak_fo *f, struct farm_state *st, const struct farm_spec *spec,
-                        const char *build, double t)
+                        const char *build, double t, const struct soak_acc *acc)
 {
     unsigned done = 0, n = spec->n_sfcs;
 
     if (f->kill_every_s > 0 && t >= f->next_kill && n) {
-        unsigned k = kill_one(st, spec, build, f->kill_sfc++ % n, t);
+        unsigned k = kill_one(f, st, spec, build, f->kill_sfc++ % n, t, acc);
         f->kills += k;
         done += k;
         f->next_kill += f->kill_every_s;

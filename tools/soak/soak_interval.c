@@ -65,7 +65,9 @@ int soak_interval_of(const struct soak_sample *a, const struct soak_sample *b, u
         if (a->c.c[i].v && soak_counts_get(&b->c, a->c.c[i].name) == 0)
             rc = -1;                 /* a count that vanished went down */
     iv->generated = soak_counts_get(&iv->d, "generated");
-    iv->decided = soak_counts_get(&iv->d, "accepted") + soak_counts_get(&iv->d, "rejected");
+    /* with the decisions of killed SFCs' incarnations their samples missed */
+    iv->decided = soak_counts_get(&iv->d, "accepted") + soak_counts_get(&iv->d, "rejected") +
+                  soak_counts_get(&iv->d, "fo.decided");
     iv->lost = soak_counts_sum(&iv->d, "lost.");
     iv->incomplete = soak_counts_get(&iv->d, "incomplete");
     iv->in_flight = (int64_t)soak_counts_get(&b->c, "generated") -

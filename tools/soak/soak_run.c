@@ -243,7 +243,9 @@ static int take(struct soak *s, Ebfarm__Snapshot *const *snaps, struct soak_samp
         }
     }
     check_alive(s);
-    if (soak_sample_take(&s->acc, in, s->st.n, snapsub_now() - s->t0, out) != 0)
+    if (soak_sample_take(&s->acc, in, s->st.n, snapsub_now() - s->t0, out) != 0 ||
+        (s->fo.decided > 0 &&
+         soak_counts_add(&out->c, SOAK_FO_DECIDED, (uint64_t)s->fo.decided) != 0))
         fprintf(stderr, "ebfarm soak: more than %d distinct counts: some are left out\n",
                 SOAK_MAX_COUNTS);
     return 0;
@@ -313,7 +315,7 @@ static unsigned faults(struct soak *s, double t, double *next_kill, double *next
             s->meta.stalls++;
         *next_stall += s->o->stall_every_s;
     }
-    unsigned done = soak_fo_faults(&s->fo, &s->st, &s->spec, s->build, t);
+    unsigned done = soak_fo_faults(&s->fo, &s->st, &s->spec, s->build, t, &s->acc);
     if (done)
         catch_up(s);
     return done;

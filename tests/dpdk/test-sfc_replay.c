@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-sfc_replay.c - a survivor SFC's handling of replayed fragments (docs/protocol.md 13.4): pieces of early and late readouts joined into one event, a partial replay dropped only after the grace, unless its missing sources died too. */
+#include <check.h>
+#include <unistd.h>
+
+#include "sfc_dp.h"
+#include "sfc_rig.h"
+#include "sfc_stats.h"
+
+#define TIMEOUT_MS 20           /* the SFC's --timeout-ms: far below the grace */
+#define EARLY 0x3u              /* sources 0 and 1: readouts that detected the death first */
+#define LATE 0xcu               /* sources 2 and 3: readouts that detected it later */
+
+/* Event frames at the node: how many, the event id of the first. */
+static unsigned took(struct rig *g, uint64_t *first)
+{
+    uint64_t ids[64];
+    uint8_t to[64];
+    unsigned n = node_take(g, ids, to, 64);
+
+    *first = n ? ids[0] : UINT64_MAX;
+    return n;
+}
+
+/*
+ * The flake of the demo's failover (--timeout-ms 100, the detection bound
+ * 100 ms): the readouts of sources 0 and 1 declared the SFC dead and
+ * replayed event 5 to this survivor; those of sources 2 and 3 declared it
+ * dead three timeouts later. The event waits for them (the grace, 1 s)
+ * and is built once, complete: before, it was dropped at the timeout as
+ * "decided by the dead place" (replay.partial), the late pieces were
+ * counted replay.dup, and no node decided it.
+ */
+START_TEST(test_replay_waits_for_late_readouts)
+{
+    struct rig g;
+    uint64_t id;
+
+    rig_up(&g, TIMEOUT_MS);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 4, NULL, 0);
+    send_event_flagged(&g, 5, EARLY, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    usleep(3 * TIMEOUT_MS * 1000);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_partial, 0);
+    ck_assert_uint_eq(st->events_sent, 0);
+    send_event_flagged(&g, 5, LATE, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_pieces, 4);
+    ck_assert_uint_eq(st->replay_dup, 0);
+    ck_assert_uint_eq(st->replay_partial, 0);
+    ck_assert_uint_eq(st->events_complete, 1);
+    ck_assert_uint_eq(st->events_sent, 1);
+    ck_assert_uint_eq(st->events_incomplete, 0);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+    ck_assert_uint_eq(id, 5);
+    rig_down(&g);
+}
+END_TEST
+
+/*
+ * The other half of the flake: event 6 was made after the early readouts
+ * declared the death, so they routed it here as a new event (no flag),
+ * while the late ones still sent it to the dead SFC and replay it later.
+ * With replayed pieces arriving (event 4's) it waits for them and is built
+ * complete, not incomplete at the timeout (before: 903 events built
+ * without sources 2 and 3, their replays counted replay.dup).
+ */
+START_TEST(test_rerouted_waits_during_failover)
+{
+    struct rig g;
+    uint64_t id;
+
+    rig_up(&g, TIMEOUT_MS);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 4, NULL, 0);
+    send_event_flagged(&g, 4, ALL, EBF_FRAGF_REPLAY);
+    send_event(&g, 6, EARLY);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+    ck_assert_uint_eq(id, 4);
+    usleep(3 * TIMEOUT_MS * 1000);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->events_sent, 1);
+    send_event_flagged(&g, 6, LATE, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->events_complete, 2);
+    ck_assert_uint_eq(st->events_sent, 2);
+    ck_assert_uint_eq(st->events_incomplete, 0);
+    ck_assert_uint_eq(st->replay_dup, 0);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+    ck_assert_uint_eq(id, 6);
+    rig_down(&g);
+}
+END_TEST
+
+/*
+ * The grace is a floor, not a new timeout: a replayed event still partial
+ * a grace after the last replayed piece, whose missing sources go on
+ * sending (event 100: their readouts had event 7 released), was decided
+ * by the dead place and is dropped, replay.partial, its late pieces then
+ * replay.dup; once no replayed piece came for the grace, an event missing
+ * a source goes out incomplete at the SFC's own timeout.
+ */
+START_TEST(test_partial_replay_dropped_after_grace)
+{
+    struct rig g;
+    uint64_t id;
+
+    rig_up(&g, TIMEOUT_MS);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 4, NULL, 0);
+    send_event_flagged(&g, 7, EARLY, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    send_event(&g, 100, ALL);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+    ck_assert_uint_eq(id, 100);
+    usleep(1100 * 1000);        /* past SFC_REPLAY_GRACE_NS */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_partial, 1);
+    ck_assert_uint_eq(st->events_sent, 1);
+    send_event(&g, 8, ALL & ~0x8u);
+    poll_n(&g, 4);
+    usleep(3 * TIMEOUT_MS * 1000);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->events_sent, 2);
+    ck_assert_uint_eq(st->events_incomplete, 1);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES - 1);
+    ck_assert_uint_eq(id, 8);
+    send_event_flagged(&g, 7, LATE, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_dup, 2);
+    ck_assert_uint_eq(st->events_sent, 2);
+    rig_down(&g);
+}
+END_TEST
+
+/*
+ * A readout killed together with the SFC: source 3 sends nothing after
+ * the death, so nothing replays its fragment of event 11. Past the grace
+ * the event is built incomplete (the readout's loss), not dropped as if
+ * the dead place had decided it.
+ */
+START_TEST(test_orphan_replay_built_incomplete)
+{
+    struct rig g;
+    uint64_t id;
+
+    rig_up(&g, TIMEOUT_MS);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 4, NULL, 0);
+    send_event_flagged(&g, 11, ALL & ~0x8u, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    send_event(&g, 101, ALL & ~0x8u);
+    poll_n(&g, 4);
+    usleep(1100 * 1000);
+    poll_n(&g, 8);
+    ck_assert_uint_eq(st->replay_partial, 0);
+    ck_assert_uint_eq(st->events_sent, 2);
+    ck_assert_uint_eq(st->events_incomplete, 2);
+    ck_assert_uint_eq(st->missing_by_source[3], 2);
+    ck_assert_uint_eq(took(&g, &id), 2 * (N_SOURCES - 1));
+    ck_assert_uint_eq(id, 11);
+    rig_down(&g);
+}
+END_TEST
+
+/*
+ * The staged stop times out what is building at once, by the same rule: a
+ * replayed event whose missing sources still sent is dropped
+ * (replay.partial), not built incomplete a second time after the dead
+ * place's node decided it.
+ */
+START_TEST(test_drain_drops_partial_replay)
+{
+    struct rig g;
+    uint64_t id;
+
+    rig_up(&g, TIMEOUT_MS);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 4, NULL, 0);
+    send_event_flagged(&g, 12, EARLY, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    send_event(&g, 13, ALL);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+    ck_assert_uint_eq(id, 13);
+    credit(&g, 4, (const struct ebf_ack[]){{.event_id = 13}}, 1);
+    poll_n(&g, 4);
+    drain(&g);
+    ck_assert_uint_eq(st->replay_partial, 1);
+    ck_assert_uint_eq(st->events_sent, 1);
+    ck_assert_uint_eq(st->events_incomplete, 0);
+    rig_down(&g);
+}
+END_TEST
+
+Suite *sfc_replay_suite(void);
+
+Suite *sfc_replay_suite(void)
+{
+    Suite *s = suite_create("sfc_replay");
+    TCase *tc = tcase_create("sfc_replay");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_replay_waits_for_late_readouts);
+    tcase_add_test(tc, test_rerouted_waits_during_failover);
+    tcase_add_test(tc, test_partial_replay_dropped_after_grace);
+    tcase_add_test(tc, test_orphan_replay_built_incomplete);
+    tcase_add_test(tc, test_drain_drops_partial_replay);
+    suite_add_tcase(s, tc);
+    return s;
+}
