@@ -8,9 +8,11 @@
 # runs, at event counts of ro0; `stop --json` gives the ledger. Checked,
 # exactly, for every scenario: exit 0 of the stop, the ledger closed with
 # unaccounted 0 and the id checks matching, generated = accepted + rejected
-# + lost, and, with storage (a scenario's STORE: off in all of them while
-# the nodes' file names do not carry their SFC: node 0 of each SFC writes
-# the same names, and the stores fail), `ebfarm events verify` passing over every file
+# + lost, and, with storage (a scenario's STORE: on in replay_full and
+# ro_and_sfc; off in two_sfcs, node_stall and at_stop, where the ledger's
+# accepted fell 15 to 22 short of the emulated trigger's accepted ids of the
+# generated range, even at_stop with no failover: not yet explained, see
+# docs/status.md), `ebfarm events verify` passing over every file
 # with the files holding the accepted ids of the generated range each once
 # (a survivor's replayed copy of a redecided event dropped, at most
 # redecided of them). Per scenario:
@@ -195,8 +197,8 @@ SCENARIOS = {  # name: (readouts, SFCs, nodes per SFC, STORE, run keys changed, 
     "two_sfcs": (2, 3, 1, False, {}, two_sfcs),
     "node_stall": (2, 2, 2, False, {}, node_stall),
     "at_stop": (2, 2, 1, False, {}, at_stop),
-    "replay_full": (2, 2, 1, False, {"replay_mb": 1}, replay_full),
-    "ro_and_sfc": (3, 2, 1, False, {"sources": 6}, ro_and_sfc),
+    "replay_full": (2, 2, 1, True, {"replay_mb": 1}, replay_full),
+    "ro_and_sfc": (3, 2, 1, True, {"sources": 6}, ro_and_sfc),
 }
 
 
