@@ -20,6 +20,15 @@ extern int sfc_logtype;          /* sfc_dp.c's */
 
 /* Sends one release frame h to readout ro of the guard on the port it was
  * last heard on. 1 when the port took it. */
+/* Whether the port's link is up (a memif link connected): a round's frame
+ * to a readout whose link is down is not a refusal (release.link_down). */
+static int port_up(uint16_t port)
+{
+    struct rte_eth_link link;
+
+    return rte_eth_link_get_nowait(port, &link) != 0 || link.link_status;
+}
+
 static int send_one(struct sfc_dp *dp, uint16_t ro, const struct ebf_release_hdr *h)
 {
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
@@ -216,7 +225,10 @@ static uint64_t note_heard(struct sfc_dp *dp, uint64_t now)
  * talks to the readouts (one data plane, or worker 0). When a round is
  * due: low = min(lowest id held, each bound source's next id); a frame to
  * each readout the guard has heard on a port (as throttle frames), with
- * its sources' next sequence numbers.
+ * its sources' next sequence numbers (a first incarnation: to readouts it
+ * heard; a restarted one, which the readouts route around until its join,
+ * to every readout whose port it knows); none to a readout whose link is down
+ * (release.link_down: a memif link not connected yet, or its peer dead).
  * One frame per readout per round; a refused frame is counted and the
  * next round's supersedes it.
  */
@@ -240,6 +252,12 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
     for (uint16_t ro = 0; ro < dp->guard.n_ro; ro++) {
         if (dp->guard.ro_port[ro] == SFC_NO_PORT)
             continue;                   /* not heard yet: nothing of it held */
+        if (!dp->join_at && !dp->c.join_at && !sfc_guard_heard(&dp->guard, ro, dp->c.n_sources))
+            continue;                   /* a first incarnation: its readouts come to it */
+        if (!port_up(dp->guard.ro_port[ro])) {
+            dp->st.release_link_down++;
+            continue;
+        }
         sfc_release_make(&dp->rel, &dp->guard, ro, dp->c.n_sources, low, flags, at, &h);
         if (send_one(dp, ro, &h))
             dp->st.release_frames++;

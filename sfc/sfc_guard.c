@@ -141,6 +141,14 @@ static uint64_t readout_progress(const struct sfc_guard *g, uint16_t i, const ui
     return p;
 }
 
+int sfc_guard_heard(const struct sfc_guard *g, uint16_t i, uint16_t n_sources)
+{
+    for (uint16_t s = 0; s < n_sources && s < EBF_MAX_SOURCES; s++)
+        if (g->bind[s].bound && memcmp(g->bind[s].mac, g->ro_mac[i], 6) == 0)
+            return 1;
+    return 0;
+}
+
 unsigned sfc_guard_throttle_to(const struct sfc_guard *g, int on, const uint64_t *next_by_source,
                                uint16_t n_sources, struct sfc_ro_dest *out)
 {

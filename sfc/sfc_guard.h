@@ -152,6 +152,10 @@ void sfc_guard_readout_add(struct sfc_guard *g, const uint8_t *mac);
  * throttle frames go. */
 void sfc_guard_readout_port(struct sfc_guard *g, const uint8_t *mac, uint16_t port);
 
+/* Whether readout i was heard: a source among the first n_sources is bound
+ * to its MAC (a port known in advance is not hearing it). */
+int sfc_guard_heard(const struct sfc_guard *g, uint16_t i, uint16_t n_sources);
+
 /*
  * The readouts a throttle frame goes to (those heard on a port), at most
  * SFC_MAX_READOUTS into out; returns how many. Each is told on, except

@@ -89,6 +89,7 @@ struct sfc_stats {
     uint64_t throttle_on, throttle_off;         /* transitions */
     uint64_t throttle_frames, throttle_tx_fail; /* frames sent to readouts, refused */
     uint64_t release_frames, release_tx_fail;   /* release frames (failover on) */
+    uint64_t release_link_down;                 /* not sent: the readout's link is down */
     uint64_t release_leaves, release_joins;     /* drains and joins announced */
     uint64_t release_low;        /* the low of the last release round */
     uint64_t release_epoch;      /* this SFC's epoch (docs/protocol.md 13.2) */
@@ -250,6 +251,9 @@ struct sfc_snap {
       "Release frames sent to readouts (failover on: --release-ms), one per readout a round.")   \
     X(RELEASE_TX_FAIL, C, "release.tx_fail", st.release_tx_fail, (), 0,                           \
       "Release frames the port refused or that found no header mbuf.")                            \
+    X(RELEASE_LINK_DOWN, C, "release.link_down", st.release_link_down, (), 0,                     \
+      "Release frames not sent because the readout's port was down (a memif link not yet\n"      \
+      "connected or whose peer died): the next round supersedes them.")                           \
     X(RELEASE_LEAVES, C, "release.leaves", st.release_leaves, (), 0,                               \
       "Leaves announced (ebfarm drain).")                                                          \
     X(RELEASE_JOINS, C, "release.joins", st.release_joins, (), 0,                                  \
