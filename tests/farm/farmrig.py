@@ -105,8 +105,8 @@ class Rig:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def fo_farm(readouts, sfcs, nodes_per_sfc, run):
-    """The text of a failover farm "fo.yaml" on this host over memif
+def fo_farm(readouts, sfcs, nodes_per_sfc, run, name="fo"):
+    """The text of a failover farm NAME on this host over memif
     links: READOUTS readouts each sending to every one of SFCS SFCs (in
     place order sfc0, sfc1, ...), NODES_PER_SFC nodes per SFC (node i
     serves sfc i % SFCS), idle back-off, no hugepages, and the run keys
@@ -116,7 +116,7 @@ def fo_farm(readouts, sfcs, nodes_per_sfc, run):
             return "{%s}" % ", ".join("%s: %s" % kv for kv in v.items())
         return str(v)
     names = ["sfc%d" % k for k in range(sfcs)]
-    lines = ["farm: fo", "defaults: {idle: backoff, no_huge: true, memory_mb: 128, lcores: auto}",
+    lines = ["farm: " + name, "defaults: {idle: backoff, no_huge: true, memory_mb: 128, lcores: auto}",
              "run:"] + ["  %s: %s" % (k, val(v)) for k, v in run.items()] + ["readouts:"]
     lines += ["  - {name: ro%d, port: memif, mac: 02:eb:00:00:00:%02x, sfcs: [%s]}"
               % (i, 0x10 + i, ", ".join(names)) for i in range(readouts)]

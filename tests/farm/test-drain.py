@@ -27,38 +27,14 @@ import sys
 import tempfile
 import time
 
+from farmrig import check, fo_farm
+
 SRC, BUILD = sys.argv[1], sys.argv[2]
 EBFARM = os.path.join(BUILD, "tools", "ebfarm")
 NAME = "drain%d" % os.getpid()
 
-FARM = """farm: %s
-defaults: {idle: backoff, no_huge: true, memory_mb: 128, lcores: auto}
-run:
-  sources: 4
-  events: 0
-  duration_s: 300
-  frag_size: 512
-  seed: 1
-  trigger_us: 1
-  accept: 0.1
-  timeout_ms: 2000
-  replay_mb: 32
-readouts:
-  - {name: ro0, port: memif, mac: 02:eb:00:00:00:10, sfcs: [sfc0, sfc1]}
-  - {name: ro1, port: memif, mac: 02:eb:00:00:00:11, sfcs: [sfc0, sfc1]}
-sfcs:
-  - {name: sfc0, id: 0, port: memif, mac: 02:eb:00:00:00:01, memory_mb: 256}
-  - {name: sfc1, id: 1, port: memif, mac: 02:eb:00:00:00:31, memory_mb: 256}
-nodes:
-  - {name: node0, sfc: sfc0, port: 'memif:sfc0-node0', mac: 02:eb:00:00:02:00, sfc_mac: 02:eb:00:00:01:00}
-  - {name: node1, sfc: sfc1, port: 'memif:sfc1-node1', mac: 02:eb:00:00:02:01, sfc_mac: 02:eb:00:00:01:01}
-"""
-
-
-def check(cond, msg):
-    if not cond:
-        print("FAIL: " + msg)
-        sys.exit(1)
+RUN = {"sources": 4, "events": 0, "duration_s": 300, "frag_size": 512, "seed": 1, "trigger_us": 1,
+       "accept": 0.1, "timeout_ms": 2000, "replay_mb": 32}
 
 
 def ebfarm(env, *args):
@@ -106,7 +82,7 @@ def main():
     os.makedirs(run)
     env = dict(os.environ, EBFARM_RUN_DIR=run, EBFARM_BUILD_DIR=BUILD)
     path = os.path.join(tmp, NAME + ".yaml")
-    open(path, "w").write(FARM % NAME)
+    open(path, "w").write(fo_farm(2, 2, 1, RUN, NAME))
     skip = False
     try:
         p = subprocess.run([EBFARM, "up", path], env=env, timeout=240)
