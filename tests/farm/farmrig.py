@@ -129,6 +129,26 @@ def fo_farm(readouts, sfcs, nodes_per_sfc, run, name="fo"):
     return "\n".join(lines) + "\n"
 
 
+def namespaces():
+    """The network namespaces of the machine (`ip netns list`), by name."""
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    return {l.split()[0] for l in out.splitlines() if l.strip()}
+
+
+def netns_leftovers(before, pid):
+    """What the netns demo with this pid left: its namespaces
+    (ebd<pid>-<process>; BEFORE: the namespaces before it ran), runtime
+    directories (ebf<pid>-...) and sshds (their files are named
+    ebd<pid>-<process>.sshd_config). Another farm on the machine at the
+    same time does not count."""
+    ns, tag = "ebd%d-" % pid, "ebf%d-" % pid
+    left = sorted(n for n in namespaces() - before if n.startswith(ns))
+    dpdk = os.listdir("/var/run/dpdk") if os.path.isdir("/var/run/dpdk") else []
+    ssh = subprocess.run(["pgrep", "-f", "sshd -f /run/ebfarm-ssh/.*/%s" % ns],
+                         capture_output=True, text=True).stdout.split()
+    return left, [d for d in dpdk if d.startswith(tag)], ssh
+
+
 def counter(rig, proc, key):
     """The counter KEY of process PROC in `status --json`, 0 when absent
     (or the process does not answer)."""

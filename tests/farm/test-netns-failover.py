@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 
+from farmrig import namespaces, netns_leftovers
+
 SRC, BUILD = sys.argv[1], sys.argv[2]
 EBFARM = os.path.join(BUILD, "tools", "ebfarm")
 EVENTS = 60000
@@ -37,22 +39,6 @@ def check(cond, msg):
     if not cond:
         print("FAIL: " + msg)
         failed += 1
-
-
-def namespaces():
-    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
-    return {l.split()[0] for l in out.splitlines() if l.strip()}
-
-
-def leftovers(before, pid):
-    """The namespaces (ebd<pid>-<process>), runtime directories
-    (ebf<pid>-...) and sshds the demo with this pid left."""
-    ns, tag = "ebd%d-" % pid, "ebf%d-" % pid
-    left = sorted(n for n in namespaces() - before if n.startswith(ns))
-    dpdk = os.listdir("/var/run/dpdk") if os.path.isdir("/var/run/dpdk") else []
-    ssh = subprocess.run(["pgrep", "-f", "sshd -f /run/ebfarm-ssh/.*/%s" % ns],
-                         capture_output=True, text=True).stdout.split()
-    return left, [d for d in dpdk if d.startswith(tag)], ssh
 
 
 def main():
@@ -69,7 +55,7 @@ def main():
             d = json.loads(stdout)      # also after exit 1: the ledger says what is open
         except ValueError:
             d = None
-        ns, dpdk, ssh = leftovers(before, p.pid)
+        ns, dpdk, ssh = netns_leftovers(before, p.pid)
         check(not ns and not dpdk and not ssh,
               "left behind: namespaces %r, runtime dirs %r, sshd %r" % (ns, dpdk, ssh))
         if d is None:

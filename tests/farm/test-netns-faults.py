@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 
+from farmrig import namespaces, netns_leftovers
+
 SRC, BUILD = sys.argv[1], sys.argv[2]
 EBFARM = os.path.join(BUILD, "tools", "ebfarm")
 FAULTS = "drop=0.001,dup=0.001,reorder=0.01,corrupt=0.0005"
@@ -32,24 +34,6 @@ def check(cond, msg):
     if not cond:
         print("FAIL: " + msg)
         failed += 1
-
-
-def namespaces():
-    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
-    return {l.split()[0] for l in out.splitlines() if l.strip()}
-
-
-def leftovers(before, pid):
-    """What the demo with this pid left: its namespaces (ebd<pid>-<process>),
-    runtime directories (ebf<pid>-...) and sshds (their files are named
-    ebd<pid>-<process>.sshd_config). Another farm on the machine at the same
-    time does not count."""
-    ns, tag = "ebd%d-" % pid, "ebf%d-" % pid
-    left = sorted(n for n in namespaces() - before if n.startswith(ns))
-    dpdk = os.listdir("/var/run/dpdk") if os.path.isdir("/var/run/dpdk") else []
-    ssh = subprocess.run(["pgrep", "-f", "sshd -f /run/ebfarm-ssh/.*/%s" % ns],
-                         capture_output=True, text=True).stdout.split()
-    return left, [d for d in dpdk if d.startswith(tag)], ssh
 
 
 def main():
@@ -98,7 +82,7 @@ def main():
         check(-sent // 1000 <= received - sent <= 4,
               "frames received by the SFCs %d, sent %d (dropped %d, duplicated %d)" % (
                   received, ro["frames"], ro["fault_dropped"], ro["fault_duplicated"]))
-        ns, dpdk, ssh = leftovers(before, p.pid)
+        ns, dpdk, ssh = netns_leftovers(before, p.pid)
         check(not ns and not dpdk and not ssh,
               "left behind: namespaces %r, runtime dirs %r, sshd %r" % (ns, dpdk, ssh))
         print("netns farm: %d events, %d frames, dropped %d, duplicated %d, corrupted %d, "
