@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "lb_reason.h"
+
 int lb_emu_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out *out)
 {
     struct lb_emu *e = ctx;
@@ -20,6 +22,7 @@ int lb_emu_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out 
     uint64_t cap = (uint64_t)llround(e->capacity_fps * d) + e->buffer;
     out->lost = out->sent > cap ? out->sent - cap : 0;
     out->valid = !(e->sender_fps > 0 && req->fps > e->sender_fps);
+    out->reason = out->valid ? LB_INVALID_NONE : LB_INVALID_TX_SLOW;
     out->p99_ns = -1;                   /* no latency measured */
     out->achieved_fps = out->valid ? req->fps : e->sender_fps;
     e->trials++;

@@ -12,7 +12,8 @@
  * frames (req->count when set, d = count / fps) of which the device
  * forwards at most round(capacity_fps * d) + buffer: loss ratio max(0, 1 -
  * capacity / fps) for long trials, up to rounding; a burst of at most
- * buffer / (1 - capacity / fps) frames passes whole (back-to-back). A sender limit sender_fps > 0 makes trials above it invalid,
+ * buffer / (1 - capacity / fps) frames passes whole (back-to-back). A
+ * sender limit sender_fps > 0 makes trials above it invalid (tx_slow),
  * achieving sender_fps. Any thread; one struct per caller.
  */
 struct lb_emu {

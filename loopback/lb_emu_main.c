@@ -17,10 +17,12 @@
  *     "SENT LOST ACHIEVED VALID" lines: the trial function for a search
  *     written elsewhere (tests/farm/test-lb_mlr_xcheck.py drives CSIT's).
  * ebfarm-loopback-emu --capacity FPS [--sender FPS] --min FPS --max FPS
- *         [--goal-loss R --goal-exceed R --goal-duration S
+ *         [--tolerance R] [--goal-loss R --goal-exceed R --goal-duration S
  *          --goal-duration-sum S --goal-width W]...
- *     runs lb_mlr_search over it and prints one JSON object: each goal's
- *     bounds and conditional throughput, and the trials. Each --goal-loss
+ *     runs lb_mlr_probe (tolerance 0.01) and lb_mlr_search over it, as
+ *     ebfarm-loopback --search mlr does, and prints one JSON object: the
+ *     probe, the max load the search used, each goal's bounds, conditional
+ *     throughput and what bounds it, and the trials. Each --goal-loss
  *     starts a goal; the other --goal-* set the current one.
  */
 
@@ -47,10 +49,13 @@ static int serve(struct lb_emu *e)
     return 0;
 }
 
-static int search(struct lb_emu *e, const struct lb_mlr_conf *c)
+static int search(struct lb_emu *e, struct lb_mlr_conf *c, double tolerance)
 {
     struct lb_mlr_result r;
-    int rc = lb_mlr_search(c, lb_emu_trial, e, &r);
+    struct lb_mlr_probe p;
+    int rc = lb_mlr_probe(c, tolerance, lb_emu_trial, e, &p);
+    if (rc == 0)
+        rc = lb_mlr_search(c, lb_emu_trial, e, &r);
 
     if (rc) {
         fprintf(stderr, "ebfarm-loopback-emu: search failed: %s\n", strerror(-rc));
@@ -58,19 +63,24 @@ static int search(struct lb_emu *e, const struct lb_mlr_conf *c)
     }
     json_t *goals = json_array(), *trials = json_array();
     for (unsigned g = 0; g < c->n_goals; g++)
-        json_array_append_new(goals, json_pack("{s:b s:f s:f s:f s:f}", "found", r.goal[g].found,
-                                               "lower_fps", r.goal[g].lower_fps, "upper_fps",
-                                               r.goal[g].upper_fps, "loss_quantile",
-                                               r.goal[g].loss_quantile, "conditional_fps",
-                                               r.goal[g].conditional_fps));
+        json_array_append_new(
+            goals, json_pack("{s:b s:f s:f s:f s:f s:s}", "found", r.goal[g].found, "lower_fps",
+                             r.goal[g].lower_fps, "upper_fps", r.goal[g].upper_fps,
+                             "loss_quantile", r.goal[g].loss_quantile, "conditional_fps",
+                             r.goal[g].conditional_fps, "bound_by",
+                             lb_mlr_bound_name((unsigned)r.goal[g].bound_by)));
     for (unsigned i = 0; i < r.n_trials; i++)
         json_array_append_new(trials, json_pack("{s:f s:f s:f s:b s:i s:i}", "fps", r.trial[i].fps,
                                                 "duration_s", r.trial[i].duration, "loss_ratio",
                                                 r.trial[i].loss_ratio, "valid", r.trial[i].valid,
                                                 "goal", r.trial[i].goal, "target",
                                                 r.trial[i].target));
-    json_t *doc = json_pack("{s:o s:o s:b s:f}", "goals", goals, "trials", trials, "timed_out",
-                            r.timed_out, "seconds", e->seconds);
+    json_t *probe = json_pack("{s:f s:f s:b s:f s:b}", "requested_fps", p.fps, "achieved_fps",
+                              p.achieved_fps, "valid", p.valid, "max_fps", p.max_fps, "capped",
+                              p.capped);
+    json_t *doc = json_pack("{s:o s:f s:o s:o s:b s:f}", "probe", probe, "max_fps", c->max_fps,
+                            "goals", goals, "trials", trials, "timed_out", r.timed_out,
+                            "seconds", e->seconds);
     json_dumpf(doc, stdout, JSON_REAL_PRECISION(17));
     putchar('\n');
     json_decref(doc);
@@ -84,11 +94,13 @@ int main(int argc, char **argv)
         {"capacity", 1, 0, 'c'}, {"sender", 1, 0, 's'}, {"serve", 0, 0, 'S'},
         {"min", 1, 0, 'm'}, {"max", 1, 0, 'M'}, {"max-trials", 1, 0, 'T'},
         {"goal-loss", 1, 0, 'l'}, {"goal-exceed", 1, 0, 'e'}, {"goal-duration", 1, 0, 'd'},
-        {"goal-duration-sum", 1, 0, 'u'}, {"goal-width", 1, 0, 'w'}, {0, 0, 0, 0},
+        {"goal-duration-sum", 1, 0, 'u'}, {"goal-width", 1, 0, 'w'}, {"tolerance", 1, 0, 't'},
+        {0, 0, 0, 0},
     };
     struct lb_emu e = {.default_s = 1};
     struct lb_mlr_conf c = {.min_fps = 1000, .max_fps = 1e6, .max_trials = 1000};
     struct lb_mlr_goal *g = &c.goal[0];
+    double tolerance = 0.01;
     int ch, do_serve = 0;
 
     lb_mlr_goal_default(g, 1);
@@ -114,6 +126,7 @@ int main(int argc, char **argv)
                   break;
         case 'u': g->duration_sum = v; break;
         case 'w': g->width = v; break;
+        case 't': tolerance = v; break;
         default: return 2;
         }
     }
@@ -123,5 +136,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "ebfarm-loopback-emu: --capacity FPS is needed\n");
         return 2;
     }
-    return do_serve ? serve(&e) : search(&e, &c);
+    return do_serve ? serve(&e) : search(&e, &c, tolerance);
 }

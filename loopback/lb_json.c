@@ -88,8 +88,22 @@ static json_t *jmlr(const struct lb_report *r, const struct lb_size_result *s, i
                          jnum(x->loss_quantile), "conditional_fps", jnum(x->conditional_fps),
                          "conditional_l1_bps", jnum(lb_l1_bps(x->conditional_fps, fs)),
                          "conditional_l2_bps", jnum(lb_l2_bps(x->conditional_fps, fs))));
+        json_object_set_new(json_array_get(a, g), "bound_by",
+                            json_string(lb_mlr_bound_name((unsigned)x->bound_by)));
     }
     return a;
+}
+
+/* --search mlr: the sender probe before the search. */
+static json_t *jprobe(const struct lb_mlr_probe *p)
+{
+    if (!p->ran)
+        return json_null();
+    return json_pack("{s:o s:o s:o s:b s:o s:o s:b}", "requested_fps", jnum(p->fps),
+                     "duration_s", jnum(p->duration), "achieved_fps", jnum(p->achieved_fps),
+                     "valid", p->valid, "invalid_reason",
+                     p->valid ? json_null() : json_string(lb_invalid_name((unsigned)p->reason)),
+                     "max_fps", jnum(p->max_fps), "capped", p->capped);
 }
 
 /* --repeat: the figure of every repetition and their spread. */
@@ -127,6 +141,7 @@ static json_t *jsearch(const struct lb_report *r, const struct lb_size_result *s
     if (s->mlr_ran[p]) {
         json_object_set_new(o, "mlr", jmlr(r, s, p));
         json_object_set_new(o, "mlr_timed_out", json_boolean(s->mlr_timed_out[p]));
+        json_object_set_new(o, "mlr_probe", jprobe(&s->mlr_probe[p]));
     }
     if (s->rep[p].n > 1)
         json_object_set_new(o, "repeat", jrepeat(&s->rep[p], s->rep_values[p]));

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lb_reason.h"
+
 /* A target: the final one of a goal, or one of its coarser precedents. */
 struct target {
     double loss, exceed, duration, sum, width;
@@ -271,6 +273,22 @@ static double loss_quantile(const struct lb_mlr_result *r, double fps, const str
     }
 }
 
+/* What bounds goal result o: the max load when it is a lower bound, else
+ * loss when a valid trial at the upper bound lost more than t allows,
+ * else the sender (only invalid trials made it an upper bound). */
+static int bound_by(const struct lb_mlr_conf *c, const struct lb_mlr_result *r,
+                    const struct lb_mlr_goal_result *o, const struct target *t)
+{
+    if (o->upper_fps == 0)
+        return c->max_is_sender ? LB_MLR_BY_SENDER : LB_MLR_BY_MAX_LOAD;
+    for (unsigned i = 0; i < r->n_trials; i++) {
+        const struct lb_mlr_trial *x = &r->trial[i];
+        if (x->fps == o->upper_fps && x->valid && x->loss_ratio > t->loss)
+            return LB_MLR_BY_LOSS;
+    }
+    return LB_MLR_BY_SENDER;
+}
+
 static void goal_result(const struct lb_mlr_conf *c, struct lb_mlr_result *r, unsigned g,
                         double *v)
 {
@@ -282,6 +300,8 @@ static void goal_result(const struct lb_mlr_conf *c, struct lb_mlr_result *r, un
     memset(o, 0, sizeof(*o));
     bounds(r, &t, v, &o->lower_fps, &o->upper_fps, &pending);
     o->found = o->lower_fps > 0;
+    if (o->found || o->upper_fps > 0)
+        o->bound_by = bound_by(c, r, o, &t);
     if (!o->found)
         return;
     o->loss_quantile = loss_quantile(r, o->lower_fps, &t);
@@ -334,4 +354,40 @@ void lb_mlr_free(struct lb_mlr_result *r)
     free(r->trial);
     r->trial = NULL;
     r->n_trials = r->cap = 0;
+}
+
+const char *lb_mlr_bound_name(unsigned b)
+{
+    static const char *const names[] = {"loss", "sender", "max_load"};
+    return b < sizeof(names) / sizeof(names[0]) ? names[b] : "unknown";
+}
+
+int lb_mlr_probe(struct lb_mlr_conf *c, double tolerance, lb_trial_fn fn, void *ctx,
+                 struct lb_mlr_probe *p)
+{
+    struct lb_trial_out out;
+    double d = 0;
+
+    memset(p, 0, sizeof(*p));
+    int rc = lb_mlr_check(c);
+    if (rc)
+        return rc;
+    for (unsigned g = 0; g < c->n_goals; g++)
+        d = fmax(d, c->goal[g].final_duration);
+    struct lb_trial_req req = {.fps = c->max_fps, .duration_s = d, .phase = "sender probe"};
+    memset(&out, 0, sizeof(out));
+    rc = fn(ctx, &req, &out);
+    if (rc)
+        return rc;
+    *p = (struct lb_mlr_probe){.ran = 1, .fps = c->max_fps, .duration = d,
+                               .achieved_fps = out.achieved_fps, .valid = out.valid,
+                               .reason = out.reason, .max_fps = c->max_fps};
+    int own = out.reason == LB_INVALID_TX_SLOW || out.reason == LB_INVALID_TX_REFUSED ||
+              out.reason == LB_INVALID_TX_NOMBUF;
+    double reach = fmax(c->min_fps, floor(out.achieved_fps * (1 - tolerance)));
+    if (!out.valid && own && reach < c->max_fps) {
+        p->max_fps = c->max_fps = reach;
+        p->capped = c->max_is_sender = 1;
+    }
+    return 0;
 }

@@ -36,6 +36,7 @@ struct lb_mlr_goal {
 
 struct lb_mlr_conf {
     double min_fps, max_fps;
+    int max_is_sender;           /* max_fps is the sender's measured reach (lb_mlr_probe) */
     unsigned n_goals;
     struct lb_mlr_goal goal[LB_MLR_MAX_GOALS];
     unsigned max_trials;         /* the search stops (timed_out) after this many */
@@ -50,12 +51,25 @@ struct lb_mlr_trial {
     unsigned goal, target;       /* which goal; target 0 = final, k = k-th preceding */
 };
 
+/* What a goal's result is bound by (reports): the draft's max load is a
+ * search parameter, and a result at it says nothing of the loads above. */
+enum lb_mlr_bound {
+    LB_MLR_BY_LOSS,              /* the upper bound: trials that lost more than the goal allows */
+    LB_MLR_BY_SENDER,            /* the sender: max_fps was its reach (max_is_sender) and is a
+                                  * lower bound, or every bad trial at the upper bound is invalid */
+    LB_MLR_BY_MAX_LOAD,          /* max_fps, the configured maximum, is a lower bound */
+};
+
+/* "loss", "sender", "max_load"; "unknown" out of range. */
+const char *lb_mlr_bound_name(unsigned b);
+
 struct lb_mlr_goal_result {
     int found;                   /* a relevant lower bound exists */
     double lower_fps;            /* relevant lower bound */
     double upper_fps;            /* relevant upper bound; 0: max_fps was a lower bound */
     double loss_quantile;        /* the pessimistic loss ratio at the lower bound */
     double conditional_fps;      /* lower_fps * (1 - loss_quantile) */
+    int bound_by;                /* enum lb_mlr_bound */
 };
 
 struct lb_mlr_result {
@@ -81,5 +95,29 @@ int lb_mlr_search(const struct lb_mlr_conf *c, lb_trial_fn fn, void *ctx,
                   struct lb_mlr_result *r);
 
 void lb_mlr_free(struct lb_mlr_result *r);
+
+/* The sender-capacity probe of one search (not one of its trials). */
+struct lb_mlr_probe {
+    int ran;
+    double fps, duration;        /* asked: the configured max_fps, the longest final duration */
+    double achieved_fps;
+    int valid, reason;           /* the trial's validity, enum lb_invalid (lb_reason.h) */
+    double max_fps;              /* the max load the search then uses */
+    int capped;                  /* max_fps is the sender's reach, below the configured one */
+};
+
+/*
+ * Before a search: one trial at c->max_fps as long as the longest final
+ * trial of c's goals, phase "sender probe". When the sender could not offer
+ * that load for a reason of its own (tx_slow, tx_refused, tx_nombuf; not
+ * tx_preempted, which says the machine took its CPU, nor stopped), the
+ * search's max load becomes what it reached less the tolerance,
+ * max(min_fps, floor(achieved * (1 - tolerance))), and c->max_is_sender is
+ * set: a trial asked for that much stays valid when the sender then
+ * reaches up to the tolerance less than in the probe. p says what
+ * happened. Returns 0 or the callback's error.
+ */
+int lb_mlr_probe(struct lb_mlr_conf *c, double tolerance, lb_trial_fn fn, void *ctx,
+                 struct lb_mlr_probe *p);
 
 #endif /* LB_MLR_H */

@@ -20,8 +20,10 @@ static void search_started(void *arg)
     ((struct lb_report *)arg)->n_searches++;
 }
 
-/* --search mlr on path p: the goals' conditional throughputs into s; goal
- * 0's stands in res (found, fps) for the table and the latency trial. */
+/* --search mlr on path p: the sender probe (lb_mlr_probe: the max load
+ * becomes the sender's reach when it cannot offer max_fps), then the goals'
+ * conditional throughputs into s; goal 0's stands in res (found, fps) for
+ * the table and the latency trial. */
 static int run_mlr(const struct lb_opts *o, lb_trial_fn fn, void *ctx, double max_fps,
                    struct lb_report *r, struct lb_size_result *s, int p,
                    struct lb_search_result *res)
@@ -32,7 +34,10 @@ static int run_mlr(const struct lb_opts *o, lb_trial_fn fn, void *ctx, double ma
 
     memcpy(c.goal, o->goal, sizeof(c.goal));
     r->n_searches++;
-    int rc = lb_mlr_search(&c, fn, ctx, &m);
+    int rc = lb_mlr_probe(&c, o->tolerance, fn, ctx, &s->mlr_probe[p]);
+    if (rc)
+        return rc;
+    rc = lb_mlr_search(&c, fn, ctx, &m);
     s->mlr_ran[p] = 1;
     s->mlr_trials[p] = m.n_trials;
     s->mlr_invalid[p] = m.invalid;

@@ -36,6 +36,7 @@ int lb_report_trial(struct lb_report *r, const struct lb_trial_rec *t, FILE *liv
     out->sent = t->sent;
     out->lost = t->lost;
     out->valid = t->valid;
+    out->reason = t->valid ? LB_INVALID_NONE : t->invalid_reason;
     out->p99_ns = t->lat.valid ? t->lat.p99 : -1;
     int i = lb_report_add(r, t);
     if (i >= 0 && live)
@@ -130,13 +131,15 @@ static const struct lb_trial_rec *trial_at(const struct lb_report *r, int i, uns
                                                                                : NULL;
 }
 
-/* Trials of frame size fs on path, every attempt, and the invalid ones. */
+/* Trials of frame size fs on path, every attempt (but not the sender probe,
+ * which table_mlr shows), and the invalid ones. */
 static void count_trials(const struct lb_report *r, unsigned fs, const char *path, unsigned *n,
                          unsigned *invalid)
 {
     *n = *invalid = 0;
     for (unsigned i = 0; i < r->n_trials; i++)
-        if (r->trial[i].frame_size == fs && !strcmp(r->trial[i].path, path)) {
+        if (r->trial[i].frame_size == fs && !strcmp(r->trial[i].path, path) &&
+            !(r->trial[i].phase && !strcmp(r->trial[i].phase, "sender probe"))) {
             (*n)++;
             *invalid += !r->trial[i].valid;
         }
@@ -165,9 +168,23 @@ static void table_search(FILE *f, const struct lb_report *r, const struct lb_siz
             "", p50, p99, invalid, n);
 }
 
-/* --search mlr: a line per goal under the size's row. */
+/* What bounds an MLRsearch result, in words. */
+static const char *bound_words(int b)
+{
+    return b == LB_MLR_BY_SENDER ? "sender-bound" : b == LB_MLR_BY_MAX_LOAD ? "max-load-bound"
+                                                                           : "loss-bound";
+}
+
+/* --search mlr: the sender probe, then a line per goal under the size's row. */
 static void table_mlr(FILE *f, const struct lb_report *r, const struct lb_size_result *s, int p)
 {
+    const struct lb_mlr_probe *pr = &s->mlr_probe[p];
+    if (s->mlr_ran[p] && pr->ran)
+        fprintf(f, "%6s  %-6s  sender probe (not a search trial): asked %.4f Mfps, achieved "
+                "%.4f%s%s: max load %.4f Mfps%s\n", "", "mlr", pr->fps / 1e6,
+                pr->achieved_fps / 1e6, pr->valid ? "" : ", invalid ",
+                pr->valid ? "" : lb_invalid_name((unsigned)pr->reason), pr->max_fps / 1e6,
+                pr->capped ? ", the sender's reach less the tolerance" : "");
     for (unsigned g = 0; s->mlr_ran[p] && g < r->meta.n_goals; g++) {
         const struct lb_mlr_goal *x = &r->meta.goal[g];
         const struct lb_mlr_goal_result *m = &s->mlr[p][g];
@@ -175,12 +192,15 @@ static void table_mlr(FILE *f, const struct lb_report *r, const struct lb_size_r
                 "", "mlr", g, x->loss_ratio, x->exceed_ratio, x->final_duration, x->duration_sum,
                 100 * x->width);
         if (!m->found)
-            fprintf(f, "none (%.4f Mfps is an upper bound)\n", m->upper_fps / 1e6);
+            fprintf(f, "none (%.4f Mfps is an upper bound), %s\n", m->upper_fps / 1e6,
+                    bound_words(m->bound_by));
         else if (m->upper_fps > 0)
-            fprintf(f, "conditional %.4f Mpps, bounds %.4f .. %.4f\n", m->conditional_fps / 1e6,
-                    m->lower_fps / 1e6, m->upper_fps / 1e6);
+            fprintf(f, "conditional %.4f Mpps, bounds %.4f .. %.4f, %s\n",
+                    m->conditional_fps / 1e6, m->lower_fps / 1e6, m->upper_fps / 1e6,
+                    bound_words(m->bound_by));
         else
-            fprintf(f, "conditional %.4f Mpps, the highest load tried\n", m->conditional_fps / 1e6);
+            fprintf(f, "conditional %.4f Mpps at the max load, %s\n", m->conditional_fps / 1e6,
+                    bound_words(m->bound_by));
     }
     if (s->mlr_ran[p] && s->mlr_timed_out[p])
         fprintf(f, "%6s  %-6s  stopped at --max-trials before every goal was met\n", "", "mlr");

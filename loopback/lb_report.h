@@ -74,6 +74,7 @@ struct lb_size_result {
     unsigned mlr_trials[2], mlr_invalid[2];
     int mlr_timed_out[2];
     struct lb_mlr_goal_result mlr[2][LB_MLR_MAX_GOALS];
+    struct lb_mlr_probe mlr_probe[2];    /* the sender probe before the search */
     /* --repeat N: per path, the figure of each repetition and their spread */
     struct lb_repeat rep[2];
     double *rep_values[2];               /* malloc'd, rep[p].n values; freed by lb_report_free */

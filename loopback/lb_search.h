@@ -24,6 +24,7 @@ struct lb_trial_out {
     uint64_t sent;               /* frames the sender scheduled */
     uint64_t lost;               /* lost at the receiver, by sequence number */
     int valid;                   /* the sender achieved the rate (lb_rate_valid) */
+    int reason;                  /* why not: enum lb_invalid (lb_reason.h), 0 when valid */
     double p99_ns;               /* latency p99 of the trial; < 0: not measured */
 };
 

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "lb_reason.h"
 #include "lb_report.h"
 #include "test-lb_report.h"
 #include "test-text.h"
@@ -277,7 +278,7 @@ END_TEST
  * --search mlr with two goals and --repeat 3: each size's path carries
  * every goal's bounds and conditional throughput (with the goal itself) and
  * the repetitions' figures with their mean, spread, min and max; meta lists
- * the goals.
+ * the goals; what bounds each goal, and the sender probe before the search.
  */
 static const char expected_mlr_dpdk[] =
     "{\"found\": true, \"trials\": 9, \"invalid_trials\": 2, \"fps\": 600000, "
@@ -286,11 +287,14 @@ static const char expected_mlr_dpdk[] =
     "\"duration_sum_s\": 1, \"width\": 0.005, \"initial_duration_s\": 0.25}, \"found\": true, "
     "\"lower_fps\": 600000, \"upper_fps\": 602000, \"loss_quantile\": 0, "
     "\"conditional_fps\": 600000, \"conditional_l1_bps\": 403200000, "
-    "\"conditional_l2_bps\": 307200000}, "
+    "\"conditional_l2_bps\": 307200000, \"bound_by\": \"loss\"}, "
     "{\"goal\": {\"loss_ratio\": 0.01, \"exceed_ratio\": 0.5, \"duration_s\": 2, "
     "\"duration_sum_s\": 10, \"width\": 0.01, \"initial_duration_s\": 0.5}, \"found\": false, "
     "\"lower_fps\": 0, \"upper_fps\": 1000, \"loss_quantile\": 0, \"conditional_fps\": 0, "
-    "\"conditional_l1_bps\": 0, \"conditional_l2_bps\": 0}], \"mlr_timed_out\": false, "
+    "\"conditional_l1_bps\": 0, \"conditional_l2_bps\": 0, \"bound_by\": \"sender\"}], "
+    "\"mlr_timed_out\": false, \"mlr_probe\": {\"requested_fps\": 14880952, "
+    "\"duration_s\": 2, \"achieved_fps\": 950000, \"valid\": false, "
+    "\"invalid_reason\": \"tx_slow\", \"max_fps\": 940500, \"capped\": true}, "
     "\"repeat\": {\"n\": 3, \"found\": 2, \"trials\": 21, \"invalid_trials\": 3, "
     "\"mean\": 590000, \"stddev\": 14142.135623731, \"min\": 580000, \"max\": 600000, "
     "\"values\": [600000, 0, 580000]}}";
@@ -314,8 +318,12 @@ START_TEST(test_json_mlr_repeat)
     *s = (struct lb_size_result){.frame_size = 64, .tput = {1, 6e5, 9, 2}, .lat_trial = -1,
                                  .kernel_lat_trial = -1};
     s->mlr_ran[0] = 1;
-    s->mlr[0][0] = (struct lb_mlr_goal_result){1, 6e5, 6.02e5, 0, 6e5};
-    s->mlr[0][1] = (struct lb_mlr_goal_result){0, 0, 1000, 0, 0};
+    s->mlr[0][0] = (struct lb_mlr_goal_result){1, 6e5, 6.02e5, 0, 6e5, LB_MLR_BY_LOSS};
+    s->mlr[0][1] = (struct lb_mlr_goal_result){0, 0, 1000, 0, 0, LB_MLR_BY_SENDER};
+    s->mlr_probe[0] = (struct lb_mlr_probe){.ran = 1, .fps = 14880952, .duration = 2,
+                                            .achieved_fps = 950000,
+                                            .reason = LB_INVALID_TX_SLOW, .max_fps = 940500,
+                                            .capped = 1};
     double v[3] = {6e5, 0, 5.8e5};
     s->rep_values[0] = malloc(sizeof(v));
     memcpy(s->rep_values[0], v, sizeof(v));

@@ -152,7 +152,150 @@ START_TEST(test_mlr_invalid_sender)
     }
     ck_assert_uint_gt(above, 0);
     ck_assert_uint_eq(r.invalid, above);
+    ck_assert_int_eq(r.goal[0].bound_by, LB_MLR_BY_SENDER);
     lb_mlr_free(&r);
+}
+END_TEST
+
+/*
+ * The sender probe on the device of the last test: one 1 s trial at the
+ * configured 1e6 fps, invalid (tx_slow) at 400000, so the search's max
+ * load is 400000 * (1 - 0.01) = 396000; every search trial is then valid
+ * (one per target at the max, 0.25, 0.5, 1 s) and the result is the max
+ * load, sender-bound. The device could carry 700000: the figure is the
+ * sender's, and says so.
+ */
+START_TEST(test_mlr_probe_sender)
+{
+    struct lb_mlr_conf c = conf1();
+    struct lb_emu e = {.capacity_fps = 700000, .sender_fps = 400000};
+    struct lb_mlr_probe p;
+    struct lb_mlr_result r;
+
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, lb_emu_trial, &e, &p), 0);
+    ck_assert(p.ran && p.fps == 1e6 && p.duration == 1.0 && p.achieved_fps == 400000);
+    ck_assert(!p.valid && p.reason == LB_INVALID_TX_SLOW && p.capped);
+    ck_assert(p.max_fps == 396000 && c.max_fps == 396000 && c.max_is_sender);
+    ck_assert_int_eq(lb_mlr_search(&c, lb_emu_trial, &e, &r), 0);
+    ck_assert_uint_eq(r.n_trials, 3);
+    ck_assert_uint_eq(r.invalid, 0);
+    ck_assert_uint_eq(e.trials, 4);
+    for (unsigned i = 0; i < r.n_trials; i++)
+        ck_assert(r.trial[i].fps == 396000 && r.trial[i].valid);
+    const struct lb_mlr_goal_result *g = &r.goal[0];
+    ck_assert(g->found && g->lower_fps == 396000 && g->upper_fps == 0);
+    ck_assert(g->conditional_fps == 396000);
+    ck_assert_int_eq(g->bound_by, LB_MLR_BY_SENDER);
+    ck_assert_str_eq(lb_mlr_bound_name(LB_MLR_BY_SENDER), "sender");
+    ck_assert_str_eq(lb_mlr_bound_name(LB_MLR_BY_MAX_LOAD), "max_load");
+    ck_assert_str_eq(lb_mlr_bound_name(LB_MLR_BY_LOSS), "loss");
+    lb_mlr_free(&r);
+}
+END_TEST
+
+/* The emulated device whose sender reaches probe_fps in its first trial and
+ * later_fps after; reason, when set, replaces an invalid trial's. */
+struct fickle {
+    struct lb_emu e;
+    double probe_fps, later_fps;
+    int reason;
+    unsigned calls;
+};
+
+static int fickle_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out *out)
+{
+    struct fickle *f = ctx;
+    f->e.sender_fps = f->calls++ ? f->later_fps : f->probe_fps;
+    int rc = lb_emu_trial(&f->e, req, out);
+    if (rc == 0 && !out->valid && f->reason)
+        out->reason = f->reason;
+    return rc;
+}
+
+/*
+ * A sender slower after the probe (400000, then 390000): the trial at the
+ * max load 396000 is invalid, so the upper bound is the sender's, not the
+ * device's (capacity 700000): the bracket holds 390000 within the width,
+ * sender-bound, and the only invalid trials are those above 390000.
+ */
+START_TEST(test_mlr_probe_slower)
+{
+    struct lb_mlr_conf c = conf1();
+    struct fickle f = {.e = {.capacity_fps = 700000}, .probe_fps = 400000, .later_fps = 390000};
+    struct lb_mlr_probe p;
+    struct lb_mlr_result r;
+    unsigned above = 0;
+
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, fickle_trial, &f, &p), 0);
+    ck_assert(p.capped && c.max_fps == 396000);
+    ck_assert_int_eq(lb_mlr_search(&c, fickle_trial, &f, &r), 0);
+    assert_brackets(&r.goal[0], 390000, 0.005);
+    ck_assert(r.goal[0].upper_fps <= 396000);
+    ck_assert_int_eq(r.goal[0].bound_by, LB_MLR_BY_SENDER);
+    for (unsigned i = 0; i < r.n_trials; i++) {
+        above += r.trial[i].fps > 390000;
+        ck_assert_int_eq(r.trial[i].valid, !(r.trial[i].fps > 390000));
+    }
+    ck_assert_uint_gt(above, 0);
+    ck_assert_uint_eq(r.invalid, above);
+    lb_mlr_free(&r);
+}
+END_TEST
+
+/*
+ * The device below the sender's reach (capacity 300000, sender 400000):
+ * the probe caps the max load at 396000, the device's loss makes the upper
+ * bound (loss-bound), the bracket holds 300000 and no trial is invalid.
+ */
+START_TEST(test_mlr_probe_loss)
+{
+    struct lb_mlr_conf c = conf1();
+    struct lb_emu e = {.capacity_fps = 300000, .sender_fps = 400000};
+    struct lb_mlr_probe p;
+    struct lb_mlr_result r;
+
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, lb_emu_trial, &e, &p), 0);
+    ck_assert(p.capped && c.max_fps == 396000);
+    ck_assert_int_eq(lb_mlr_search(&c, lb_emu_trial, &e, &r), 0);
+    assert_brackets(&r.goal[0], 300000, 0.005);
+    ck_assert_int_eq(r.goal[0].bound_by, LB_MLR_BY_LOSS);
+    ck_assert_uint_eq(r.invalid, 0);
+    lb_mlr_free(&r);
+}
+END_TEST
+
+/*
+ * The probe leaves the max load alone when the sender offered it (a device
+ * faster than max: the result is max-load-bound), and when the sender lost
+ * its CPU (tx_preempted says nothing of its reach): the search then runs
+ * as without a probe, and trials above the sender are invalid.
+ */
+START_TEST(test_mlr_probe_keeps)
+{
+    struct lb_mlr_conf c = conf1();
+    struct lb_emu fast = {.capacity_fps = 2e6};
+    struct fickle f = {.e = {.capacity_fps = 700000}, .probe_fps = 400000, .later_fps = 400000,
+                       .reason = LB_INVALID_TX_PREEMPTED};
+    struct lb_mlr_probe p;
+    struct lb_mlr_result r;
+
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, lb_emu_trial, &fast, &p), 0);
+    ck_assert(p.valid && !p.capped && p.max_fps == 1e6 && c.max_fps == 1e6 && !c.max_is_sender);
+    ck_assert_int_eq(lb_mlr_search(&c, lb_emu_trial, &fast, &r), 0);
+    ck_assert(r.goal[0].found && r.goal[0].lower_fps == 1e6 && r.goal[0].upper_fps == 0);
+    ck_assert_int_eq(r.goal[0].bound_by, LB_MLR_BY_MAX_LOAD);
+    lb_mlr_free(&r);
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, fickle_trial, &f, &p), 0);
+    ck_assert(!p.valid && p.reason == LB_INVALID_TX_PREEMPTED && !p.capped);
+    ck_assert(c.max_fps == 1e6 && !c.max_is_sender);
+    ck_assert_int_eq(lb_mlr_search(&c, fickle_trial, &f, &r), 0);
+    assert_brackets(&r.goal[0], 400000, 0.005);
+    ck_assert_int_eq(r.goal[0].bound_by, LB_MLR_BY_SENDER);
+    ck_assert_uint_gt(r.invalid, 0);
+    lb_mlr_free(&r);
+    c.n_goals = 0;                              /* a bad conf runs no trial */
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, lb_emu_trial, &fast, &p), -EINVAL);
+    ck_assert(!p.ran && fast.trials == 4);
 }
 END_TEST
 
@@ -334,6 +477,10 @@ Suite *lb_mlr_suite(void)
     tcase_add_test(tc, test_mlr_two_goals);
     tcase_add_test(tc, test_mlr_duration_sum);
     tcase_add_test(tc, test_mlr_invalid_sender);
+    tcase_add_test(tc, test_mlr_probe_sender);
+    tcase_add_test(tc, test_mlr_probe_slower);
+    tcase_add_test(tc, test_mlr_probe_loss);
+    tcase_add_test(tc, test_mlr_probe_keeps);
     tcase_add_test(tc, test_mlr_ends);
     tcase_add_test(tc, test_binary_on_emu);
     tcase_add_test(tc, test_loss_on_emu);
