@@ -99,8 +99,9 @@ static json_t *jprobe(const struct lb_mlr_probe *p)
 {
     if (!p->ran)
         return json_null();
-    return json_pack("{s:o s:o s:o s:b s:o s:o s:b}", "requested_fps", jnum(p->fps),
+    return json_pack("{s:o s:o s:o s:o s:o s:b s:o s:o s:b}", "requested_fps", jnum(p->fps),
                      "duration_s", jnum(p->duration), "achieved_fps", jnum(p->achieved_fps),
+                     "stall_ms", jnum(p->stall_s * 1e3), "reach_fps", jnum(p->reach_fps),
                      "valid", p->valid, "invalid_reason",
                      p->valid ? json_null() : json_string(lb_invalid_name((unsigned)p->reason)),
                      "max_fps", jnum(p->max_fps), "capped", p->capped);

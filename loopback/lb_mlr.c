@@ -379,12 +379,16 @@ int lb_mlr_probe(struct lb_mlr_conf *c, double tolerance, lb_trial_fn fn, void *
     rc = fn(ctx, &req, &out);
     if (rc)
         return rc;
+    double lost_share = d > 0 ? fmin(0.9, fmax(0, out.stall_s / d)) : 0;
     *p = (struct lb_mlr_probe){.ran = 1, .fps = c->max_fps, .duration = d,
-                               .achieved_fps = out.achieved_fps, .valid = out.valid,
-                               .reason = out.reason, .max_fps = c->max_fps};
+                               .achieved_fps = out.achieved_fps, .stall_s = out.stall_s,
+                               .reach_fps = out.achieved_fps / (1 - lost_share),
+                               .valid = out.valid, .reason = out.reason, .max_fps = c->max_fps};
     int own = out.reason == LB_INVALID_TX_SLOW || out.reason == LB_INVALID_TX_REFUSED ||
-              out.reason == LB_INVALID_TX_NOMBUF;
-    double reach = fmax(c->min_fps, floor(out.achieved_fps * (1 - tolerance)));
+              out.reason == LB_INVALID_TX_NOMBUF ||
+              (out.reason == LB_INVALID_TX_PREEMPTED &&
+               p->reach_fps < c->max_fps * (1 - tolerance));
+    double reach = fmax(c->min_fps, floor(p->reach_fps * (1 - tolerance)));
     if (!out.valid && own && reach < c->max_fps) {
         p->max_fps = c->max_fps = reach;
         p->capped = c->max_is_sender = 1;

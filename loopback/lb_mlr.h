@@ -101,6 +101,8 @@ struct lb_mlr_probe {
     int ran;
     double fps, duration;        /* asked: the configured max_fps, the longest final duration */
     double achieved_fps;
+    double stall_s;              /* how long the sender lost its CPU */
+    double reach_fps;            /* achieved_fps while it had its CPU */
     int valid, reason;           /* the trial's validity, enum lb_invalid (lb_reason.h) */
     double max_fps;              /* the max load the search then uses */
     int capped;                  /* max_fps is the sender's reach, below the configured one */
@@ -108,14 +110,16 @@ struct lb_mlr_probe {
 
 /*
  * Before a search: one trial at c->max_fps as long as the longest final
- * trial of c's goals, phase "sender probe". When the sender could not offer
- * that load for a reason of its own (tx_slow, tx_refused, tx_nombuf; not
- * tx_preempted, which says the machine took its CPU, nor stopped), the
- * search's max load becomes what it reached less the tolerance,
- * max(min_fps, floor(achieved * (1 - tolerance))), and c->max_is_sender is
- * set: a trial asked for that much stays valid when the sender then
- * reaches up to the tolerance less than in the probe. p says what
- * happened. Returns 0 or the callback's error.
+ * trial of c's goals, phase "sender probe". Its reach is the rate it
+ * achieved while it had its CPU: achieved / (1 - stall / duration), the
+ * stall at most 90 % of the trial. When the sender could not offer the
+ * load for a reason of its own (tx_slow, tx_refused, tx_nombuf), or lost
+ * its CPU (tx_preempted) but would have missed the load even with it (its
+ * reach below the load less the tolerance), the search's max load becomes
+ * its reach less the tolerance, max(min_fps, floor(reach * (1 -
+ * tolerance))), and c->max_is_sender is set: a trial asked for that much
+ * stays valid when the sender then reaches up to the tolerance less than in
+ * the probe. p says what happened. Returns 0 or the callback's error.
  */
 int lb_mlr_probe(struct lb_mlr_conf *c, double tolerance, lb_trial_fn fn, void *ctx,
                  struct lb_mlr_probe *p);

@@ -37,6 +37,7 @@ int lb_report_trial(struct lb_report *r, const struct lb_trial_rec *t, FILE *liv
     out->lost = t->lost;
     out->valid = t->valid;
     out->reason = t->valid ? LB_INVALID_NONE : t->invalid_reason;
+    out->stall_s = t->stall_ms / 1e3;
     out->p99_ns = t->lat.valid ? t->lat.p99 : -1;
     int i = lb_report_add(r, t);
     if (i >= 0 && live)
@@ -181,10 +182,10 @@ static void table_mlr(FILE *f, const struct lb_report *r, const struct lb_size_r
     const struct lb_mlr_probe *pr = &s->mlr_probe[p];
     if (s->mlr_ran[p] && pr->ran)
         fprintf(f, "%6s  %-6s  sender probe (not a search trial): asked %.4f Mfps, achieved "
-                "%.4f%s%s: max load %.4f Mfps%s\n", "", "mlr", pr->fps / 1e6,
-                pr->achieved_fps / 1e6, pr->valid ? "" : ", invalid ",
+                "%.4f (%.4f on its CPU)%s%s: max load %.4f Mfps%s\n", "", "mlr", pr->fps / 1e6,
+                pr->achieved_fps / 1e6, pr->reach_fps / 1e6, pr->valid ? "" : ", invalid ",
                 pr->valid ? "" : lb_invalid_name((unsigned)pr->reason), pr->max_fps / 1e6,
-                pr->capped ? ", the sender's reach less the tolerance" : "");
+                pr->capped ? ", its reach less the tolerance" : "");
     for (unsigned g = 0; s->mlr_ran[p] && g < r->meta.n_goals; g++) {
         const struct lb_mlr_goal *x = &r->meta.goal[g];
         const struct lb_mlr_goal_result *m = &s->mlr[p][g];

@@ -25,6 +25,7 @@ struct lb_trial_out {
     uint64_t lost;               /* lost at the receiver, by sequence number */
     int valid;                   /* the sender achieved the rate (lb_rate_valid) */
     int reason;                  /* why not: enum lb_invalid (lb_reason.h), 0 when valid */
+    double stall_s;              /* how long the sender lost its CPU in the trial */
     double p99_ns;               /* latency p99 of the trial; < 0: not measured */
 };
 

@@ -293,7 +293,8 @@ static const char expected_mlr_dpdk[] =
     "\"lower_fps\": 0, \"upper_fps\": 1000, \"loss_quantile\": 0, \"conditional_fps\": 0, "
     "\"conditional_l1_bps\": 0, \"conditional_l2_bps\": 0, \"bound_by\": \"sender\"}], "
     "\"mlr_timed_out\": false, \"mlr_probe\": {\"requested_fps\": 14880952, "
-    "\"duration_s\": 2, \"achieved_fps\": 950000, \"valid\": false, "
+    "\"duration_s\": 2, \"achieved_fps\": 950000, \"stall_ms\": 400, \"reach_fps\": 1187500, "
+    "\"valid\": false, "
     "\"invalid_reason\": \"tx_slow\", \"max_fps\": 940500, \"capped\": true}, "
     "\"repeat\": {\"n\": 3, \"found\": 2, \"trials\": 21, \"invalid_trials\": 3, "
     "\"mean\": 590000, \"stddev\": 14142.135623731, \"min\": 580000, \"max\": 600000, "
@@ -321,7 +322,8 @@ START_TEST(test_json_mlr_repeat)
     s->mlr[0][0] = (struct lb_mlr_goal_result){1, 6e5, 6.02e5, 0, 6e5, LB_MLR_BY_LOSS};
     s->mlr[0][1] = (struct lb_mlr_goal_result){0, 0, 1000, 0, 0, LB_MLR_BY_SENDER};
     s->mlr_probe[0] = (struct lb_mlr_probe){.ran = 1, .fps = 14880952, .duration = 2,
-                                            .achieved_fps = 950000,
+                                            .achieved_fps = 950000, .stall_s = 0.4,
+                                            .reach_fps = 1187500,
                                             .reason = LB_INVALID_TX_SLOW, .max_fps = 940500,
                                             .capped = 1};
     double v[3] = {6e5, 0, 5.8e5};

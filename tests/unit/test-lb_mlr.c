@@ -194,11 +194,13 @@ START_TEST(test_mlr_probe_sender)
 END_TEST
 
 /* The emulated device whose sender reaches probe_fps in its first trial and
- * later_fps after; reason, when set, replaces an invalid trial's. */
+ * later_fps after; reason and stall_s, when set, replace an invalid
+ * trial's. */
 struct fickle {
     struct lb_emu e;
     double probe_fps, later_fps;
     int reason;
+    double stall_s;
     unsigned calls;
 };
 
@@ -207,8 +209,10 @@ static int fickle_trial(void *ctx, const struct lb_trial_req *req, struct lb_tri
     struct fickle *f = ctx;
     f->e.sender_fps = f->calls++ ? f->later_fps : f->probe_fps;
     int rc = lb_emu_trial(&f->e, req, out);
-    if (rc == 0 && !out->valid && f->reason)
+    if (rc == 0 && !out->valid && f->reason) {
         out->reason = f->reason;
+        out->stall_s = f->stall_s;
+    }
     return rc;
 }
 
@@ -267,15 +271,18 @@ END_TEST
 /*
  * The probe leaves the max load alone when the sender offered it (a device
  * faster than max: the result is max-load-bound), and when the sender lost
- * its CPU (tx_preempted says nothing of its reach): the search then runs
- * as without a probe, and trials above the sender are invalid.
+ * its CPU for long enough to explain the miss (400000 of 1e6 fps with 0.7
+ * of its 1 s stalled: 1.33e6 while on its CPU): the search then runs as
+ * without a probe, and trials above the sender are invalid. With 0.2 s
+ * stalled its reach, 500000, misses the load anyway: the max load is then
+ * 495000.
  */
 START_TEST(test_mlr_probe_keeps)
 {
     struct lb_mlr_conf c = conf1();
     struct lb_emu fast = {.capacity_fps = 2e6};
     struct fickle f = {.e = {.capacity_fps = 700000}, .probe_fps = 400000, .later_fps = 400000,
-                       .reason = LB_INVALID_TX_PREEMPTED};
+                       .reason = LB_INVALID_TX_PREEMPTED, .stall_s = 0.7};
     struct lb_mlr_probe p;
     struct lb_mlr_result r;
 
@@ -287,12 +294,20 @@ START_TEST(test_mlr_probe_keeps)
     lb_mlr_free(&r);
     ck_assert_int_eq(lb_mlr_probe(&c, 0.01, fickle_trial, &f, &p), 0);
     ck_assert(!p.valid && p.reason == LB_INVALID_TX_PREEMPTED && !p.capped);
+    ck_assert(fabs(p.reach_fps - 400000 / 0.3) < 1e-6);
     ck_assert(c.max_fps == 1e6 && !c.max_is_sender);
     ck_assert_int_eq(lb_mlr_search(&c, fickle_trial, &f, &r), 0);
     assert_brackets(&r.goal[0], 400000, 0.005);
     ck_assert_int_eq(r.goal[0].bound_by, LB_MLR_BY_SENDER);
     ck_assert_uint_gt(r.invalid, 0);
     lb_mlr_free(&r);
+    f.calls = 0;
+    f.stall_s = 0.2;
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, fickle_trial, &f, &p), 0);
+    ck_assert(p.reason == LB_INVALID_TX_PREEMPTED && p.stall_s == 0.2);
+    ck_assert(fabs(p.reach_fps - 500000) < 1e-6 && p.capped && c.max_fps == 495000);
+    c.max_fps = 1e6;
+    c.max_is_sender = 0;
     c.n_goals = 0;                              /* a bad conf runs no trial */
     ck_assert_int_eq(lb_mlr_probe(&c, 0.01, lb_emu_trial, &fast, &p), -EINVAL);
     ck_assert(!p.ran && fast.trials == 4);
