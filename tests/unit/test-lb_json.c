@@ -345,6 +345,16 @@ START_TEST(test_json_mlr_repeat)
     free(dpdk);
     json_decref(doc);
     free(text);
+    /* the table: the probe on its own line, each goal with what bounds it */
+    text = written(lb_print_table, &r);
+    ck_assert_msg(strstr(text, "        mlr     sender probe (not a search trial): asked 14.8810 "
+                               "Mfps, achieved 0.9500 (1.1875 on its CPU), invalid tx_slow: max "
+                               "load 0.9405 Mfps, its reach less the tolerance\n"), "%s", text);
+    ck_assert_msg(strstr(text, "width 0.5%): conditional 0.6000 Mpps, bounds 0.6000 .. 0.6020, "
+                               "loss-bound\n"), "%s", text);
+    ck_assert_msg(strstr(text, "width 1%): none (0.0010 Mfps is an upper bound), sender-bound\n"),
+                  "%s", text);
+    free(text);
     lb_report_free(&r);
 }
 END_TEST
