@@ -150,3 +150,22 @@ void ro_fo_sent(struct ro_fo *f, uint64_t e, uint16_t place, uint32_t bytes, con
         last[s] = seq[s] - 1;
     ro_replay_push(&f->rb, e, place, bytes, last);
 }
+
+void ro_fo_recover_begin(struct ro_fo *f, uint64_t last_ns)
+{
+    if (last_ns == 0)
+        last_ns = 1;            /* 0 means none in progress */
+    if (!f->recover_since_ns || last_ns < f->recover_since_ns)
+        f->recover_since_ns = last_ns;
+}
+
+void ro_fo_recover_end(struct ro_fo *f, uint64_t now_ns)
+{
+    if (!f->recover_since_ns)
+        return;
+    f->recover_ns = now_ns > f->recover_since_ns ? now_ns - f->recover_since_ns : 0;
+    if (f->recover_ns > f->recover_max_ns)
+        f->recover_max_ns = f->recover_ns;
+    f->recoveries++;
+    f->recover_since_ns = 0;
+}

@@ -73,6 +73,7 @@ static void fo_deaths(struct ro_gen *g, uint64_t now_ns)
                    "event %" PRIu64 "\n", p, (double)(now_ns - v->last_ns[p]) / 1e6,
                    g->next_event);
             g->fo_pending |= UINT64_C(1) << p;
+            ro_fo_recover_begin(g->fo, v->last_ns[p]);
             if (g->st->fo_dead_from[p] == UINT64_MAX)
                 g->st->fo_dead_from[p] = g->next_event;
         }
@@ -146,6 +147,9 @@ void ro_link_fo_stats(struct ro_gen *g)
     st->fo_leaves = f->view.leaves;
     st->fo_join_late = f->view.join_late;
     st->fo_join_early = f->view.join_early;
+    st->fo_recoveries = f->recoveries;
+    st->fo_recover_ns = f->recover_ns;
+    st->fo_recover_max_ns = f->recover_max_ns;
     st->fo_out = f->view.out.w[0];      /* a readout sends to at most 64 (RO_MAX_SFCS) */
     for (uint16_t k = 0; k < g->c->n_sfcs; k++)
         st->release_low[k] = f->low[k];

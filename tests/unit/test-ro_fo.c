@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-ro_fo.c - the readout's failover glue: release frames taken from their place's MAC only, stale ones refused, records released by (low, next_seq), the room bound, other frames left alone. */
+/* test-ro_fo.c - the readout's failover glue: release frames taken from their place's MAC only, stale ones refused, records released by (low, next_seq), the room bound, other frames left alone, the time to recover. */
 #include <check.h>
 #include <errno.h>
 #include <stdint.h>
@@ -224,6 +224,43 @@ START_TEST(test_fo_dead_low_frozen)
 }
 END_TEST
 
+/* Time to recover: a death whose place was last heard at 1000 ns begins a
+ * recovery; a second death (last heard at 900) before the replay ended
+ * moves its beginning back, one at 5000 does not; the replay's end at
+ * 101000 ends it (100100 ns), a second end changes nothing; the next
+ * recovery (heard at 200000, replayed at 250000) is shorter: the last is
+ * 50000, the longest stays 100100; a clock going back counts 0. */
+START_TEST(test_fo_recover)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 1024, 1024);
+
+    ck_assert_ptr_nonnull(f);
+    ro_fo_recover_end(f, 500);
+    ck_assert_uint_eq(f->recoveries, 0);
+    ro_fo_recover_begin(f, 1000);
+    ro_fo_recover_begin(f, 900);
+    ro_fo_recover_begin(f, 5000);
+    ck_assert_uint_eq(f->recover_since_ns, 900);
+    ro_fo_recover_end(f, 101000);
+    ro_fo_recover_end(f, 999999);
+    ck_assert_uint_eq(f->recoveries, 1);
+    ck_assert_uint_eq(f->recover_ns, 100100);
+    ck_assert_uint_eq(f->recover_max_ns, 100100);
+    ck_assert_uint_eq(f->recover_since_ns, 0);
+    ro_fo_recover_begin(f, 200000);
+    ro_fo_recover_end(f, 250000);
+    ck_assert_uint_eq(f->recoveries, 2);
+    ck_assert_uint_eq(f->recover_ns, 50000);
+    ck_assert_uint_eq(f->recover_max_ns, 100100);
+    ro_fo_recover_begin(f, 300000);
+    ro_fo_recover_end(f, 299000);
+    ck_assert_uint_eq(f->recoveries, 3);
+    ck_assert_uint_eq(f->recover_ns, 0);
+    ck_assert_uint_eq(f->recover_max_ns, 100100);
+    ro_fo_destroy(f);
+}
+END_TEST
+
 Suite *ro_fo_suite(void);
 
 Suite *ro_fo_suite(void)
@@ -238,6 +275,7 @@ Suite *ro_fo_suite(void)
     tcase_add_test(tc, test_fo_hold);
     tcase_add_test(tc, test_fo_sent_to_dead);
     tcase_add_test(tc, test_fo_dead_low_frozen);
+    tcase_add_test(tc, test_fo_recover);
     suite_add_tcase(s, tc);
     return s;
 }
