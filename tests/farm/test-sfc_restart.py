@@ -15,6 +15,11 @@
 #    the nodes' decisions (accepted + rejected, every node) add up to
 #    N + D: every id decided once, and the D redecided ones twice; the
 #    ledger's fences those of the SFCs (a loaded machine may fence one).
+#    Just before the stop, `status --json`'s failover view: redecided so
+#    far (redecided_marked) equals D (no SFC is gone at the stop), each
+#    readout recovered twice (2 recoveries, 4 deaths seen; more with a
+#    fence), a time to recover above 0 and below 5 s; the text line says
+#    the same figures.
 # Usage: test-sfc_restart.py SOURCE_DIR BUILD_DIR. Exit 0 passed, 1 failed.
 import glob
 import json
@@ -75,7 +80,24 @@ def past(env, j):
     check(False, "the readouts did not pass event %d within 60 s" % j)
 
 
+def live_failover(env):
+    """The status's failover view before the stop: the running figures."""
+    p = ebfarm(env, "status", "--json", quiet=True)
+    check(p.returncode == 0, "status --json: exit %d" % p.returncode)
+    fo = json.loads(p.stdout).get("failover")
+    check(fo is not None, "status --json: no failover view")
+    t = ebfarm(env, "status", quiet=True)
+    line = [x for x in t.stdout.splitlines() if x.startswith("failover: ")]
+    check(len(line) == 1 and re.search(r"; recovered %d \(last [0-9.]+ ms, longest [0-9.]+ ms\); "
+                                         % fo["recovered"], line[0]) and
+          ("; redecided so far %d (fences, restarts); " % fo["redecided_marked"]) in line[0],
+          "status: failover line %r does not show %r" % (line, fo))
+    print("live: %s" % json.dumps(fo))
+    return fo
+
+
 def stopped(env):
+    fo = live_failover(env)
     p = ebfarm(env, "stop")
     check(p.returncode == 0, "stop: exit %d" % p.returncode)
     m = re.search(r"^  ledger +generated (\d+) \(failed over: 1 SFC\(s\) killed and restarted, "
@@ -94,6 +116,19 @@ def stopped(env):
                   for x in ("node0", "node1", "node2", "node3"))
     check(decided == n + redecided, "the nodes decided %d events, not generated %d + redecided %d"
           % (decided, n, redecided))
+    # No SFC is gone at the stop: the running redecided is the stop's
+    # (docs/operations.md); each readout recovered from each of the two
+    # deaths (more when a loaded machine fenced an SFC: a third death).
+    check(fo["redecided_marked"] == redecided, "status said redecided so far %d, the stop %d"
+          % (fo["redecided_marked"], redecided))
+    if fences == 0:
+        check(fo["recovered"] == 2 and fo["deaths"] == 4,
+              "recovered %d, deaths seen %d: not 2 and 4" % (fo["recovered"], fo["deaths"]))
+    else:
+        check(fo["recovered"] >= 2 and fo["deaths"] >= 4, "recovered %d, deaths seen %d"
+              % (fo["recovered"], fo["deaths"]))
+    check(0 < fo["recover_ns"] <= fo["recover_max_ns"] < 5e9,
+          "times to recover: last %d ns, longest %d ns" % (fo["recover_ns"], fo["recover_max_ns"]))
     print("generated %d, replayed %d, redecided %d" % (n, replayed, redecided))
 
 
