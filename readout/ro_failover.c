@@ -72,6 +72,10 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
         fo->deaths++;
         ebf_route_set(&fo->route, fo->n, &fo->out);
     }
+    if (ebf_places_has(&fo->silent_dead, p)) {
+        fo->false_deaths += h->epoch == fo->epoch[p];   /* alive all along */
+        ebf_places_del(&fo->silent_dead, p);
+    }
     ebf_places_add(&fo->heard, p);
     fo->epoch[p] = h->epoch;
     fo->seq[p] = h->seq;
@@ -124,6 +128,7 @@ uint32_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns, struct ebf_pl
             ebf_places_add(died, p);
             ebf_places_add(&fo->out, p);
             ebf_places_add(&fo->dead, p);
+            ebf_places_add(&fo->silent_dead, p);
             n_died++;
         }
     if (n_died) {
@@ -142,6 +147,7 @@ static void apply_changes(struct ro_failover *fo, uint64_t e)
             fo->join_at[p] = RO_FO_NEVER;
             ebf_places_del(&fo->out, p);
             ebf_places_del(&fo->dead, p);
+            ebf_places_del(&fo->silent_dead, p);
             fo->joins++;
         }
         if (fo->leave_at[p] <= e) {

@@ -148,6 +148,7 @@ void ro_link_fo_stats(struct ro_gen *g)
     st->fo_join_late = f->view.join_late;
     st->fo_join_early = f->view.join_early;
     st->fo_recoveries = f->recoveries;
+    st->fo_false_deaths = f->view.false_deaths;
     st->fo_recover_ns = f->recover_ns;
     st->fo_recover_max_ns = f->recover_max_ns;
     st->fo_out = f->view.out.w[0];      /* a readout sends to at most 64 (RO_MAX_SFCS) */

@@ -61,6 +61,7 @@ struct ro_stats {
     uint64_t fo_out;             /* bit k: place k routed around now (dead or left) */
     uint64_t fo_join_early;      /* joins applied before their id: every place was out */
     uint64_t fo_recoveries;      /* failovers recovered: the dead places' events replayed */
+    uint64_t fo_false_deaths;    /* places declared dead by silence, heard again at that epoch */
     uint64_t fo_recover_ns, fo_recover_max_ns;  /* the last one's time to recover, the longest */
     uint64_t fo_dead_from[RO_STATS_MAX_SFCS];   /* first id routed around place k; UINT64_MAX */
     uint64_t release_low[RO_STATS_MAX_SFCS];    /* the highest low accepted from place k */
@@ -158,6 +159,8 @@ struct ro_snap {
       "Bit k set: SFC place k is routed around now (declared dead, or left).")                    \
     X(FO_UNSENT_FRAMES, C, "fo.unsent_frames", st.fo_unsent_frames, (), 0,                         \
       "Frames refused by a place that was then declared dead (their events replayed).")           \
+    X(FO_FALSE_DEATHS, C, "fo.false_deaths", st.fo_false_deaths, (), 0,                         \
+      "SFC places declared dead by silence, then heard again at the epoch they died in.")         \
     X(FO_RECOVERIES, C, "fo.recoveries", st.fo_recoveries, (), 0,                                 \
       "Failovers recovered: every dead SFC place's unreleased events replayed.")                  \
     X(FO_RECOVER_NS, C, "fo.recover_ns", st.fo_recover_ns, (), 0,                                 \

@@ -35,6 +35,7 @@ static void farm(struct farm_fo_view *v, struct ebf_kv *ro0, struct ebf_kv *ro1,
     put(ro0, "replay.dropped", 2);
     put(ro0, "replay.held_bytes", 1500000);
     put(ro0, "replay.peak_bytes", 2500000);
+    put(ro0, "fo.false_deaths", 1);
     put(ro0, "fo.recoveries", 1);
     put(ro0, "fo.recover_ns", 150000000);
     put(ro0, "fo.recover_max_ns", 150000000);
@@ -83,6 +84,7 @@ START_TEST(test_view)
     ck_assert_uint_eq(v.peak_bytes, 2500000);
     ck_assert_uint_eq(v.joins, 4);
     ck_assert_uint_eq(v.leaves, 2);
+    ck_assert_uint_eq(v.false_deaths, 1);
     ck_assert_uint_eq(v.recoveries, 2);
     ck_assert_uint_eq(v.recover_ns, 150000000);
     ck_assert_uint_eq(v.recover_max_ns, 250500000);
@@ -91,7 +93,7 @@ START_TEST(test_view)
     farm_fo_view_text(f, &v, "failover: ");
     fclose(f);
     ck_assert_str_eq(buf, "failover: SFCs live 1 of 3 (sfc0 100%, sfc1 drained from event 70000, "
-                          "sfc2 gone); deaths seen 2; recovered 2 (last 150.0 ms, longest 250.5 "
+                          "sfc2 gone); deaths seen 2 (1 heard alive after); recovered 2 (last 150.0 ms, longest 250.5 "
                           "ms); joins 4, leaves 2; replayed 42, replay dropped 2; redecided so "
                           "far 19 (fences, restarts); replay buffer 2.0 MB, peak 2.5 MB (largest "
                           "readout)\n");
@@ -100,7 +102,7 @@ START_TEST(test_view)
     ck_assert_str_eq(t, "{\"live\":1,\"sfcs\":[{\"name\":\"sfc0\",\"state\":\"live\",\"share\":1.0,"
                         "\"leave_at\":0},{\"name\":\"sfc1\",\"state\":\"drained\",\"share\":0.0,"
                         "\"leave_at\":70000},{\"name\":\"sfc2\",\"state\":\"gone\",\"share\":0.0,"
-                        "\"leave_at\":0}],\"deaths\":2,\"recovered\":2,\"recover_ns\":150000000,"
+                        "\"leave_at\":0}],\"deaths\":2,\"false_deaths\":1,\"recovered\":2,\"recover_ns\":150000000,"
                         "\"recover_max_ns\":250500000,\"joins\":4,\"leaves\":2,\"replayed\":42,"
                         "\"replay_dropped\":2,\"redecided_marked\":19,"
                         "\"replay_held_bytes\":2000000,\"replay_peak_bytes\":2500000}");
@@ -170,6 +172,10 @@ START_TEST(test_prom)
         "# HELP ebfarm_farm_sfc_deaths_seen SFC deaths the readouts declared, summed over them.\n"
         "# TYPE ebfarm_farm_sfc_deaths_seen gauge\n"
         "ebfarm_farm_sfc_deaths_seen{farm=\"demo\"} 2\n"
+        "# HELP ebfarm_farm_sfc_false_deaths SFC deaths by silence after which the SFC was heard "
+        "again at the same epoch (alive), summed over the readouts.\n"
+        "# TYPE ebfarm_farm_sfc_false_deaths gauge\n"
+        "ebfarm_farm_sfc_false_deaths{farm=\"demo\"} 1\n"
         "# HELP ebfarm_farm_replayed_events Events the readouts replayed to live SFCs, summed.\n"
         "# TYPE ebfarm_farm_replayed_events gauge\n"
         "ebfarm_farm_replayed_events{farm=\"demo\"} 42\n"

@@ -33,6 +33,7 @@ static void add_readout(struct farm_fo_view *v, const struct ebf_kv *kv)
     v->dropped += ebf_kv_u64(kv, "replay.dropped", 0);
     v->held_bytes = max_u64(v->held_bytes, ebf_kv_u64(kv, "replay.held_bytes", 0));
     v->peak_bytes = max_u64(v->peak_bytes, ebf_kv_u64(kv, "replay.peak_bytes", 0));
+    v->false_deaths += ebf_kv_u64(kv, "fo.false_deaths", 0);
     v->recoveries = max_u64(v->recoveries, ebf_kv_u64(kv, "fo.recoveries", 0));
     v->recover_ns = max_u64(v->recover_ns, ebf_kv_u64(kv, "fo.recover_ns", 0));
     v->recover_max_ns = max_u64(v->recover_max_ns, ebf_kv_u64(kv, "fo.recover_max_ns", 0));
@@ -143,7 +144,8 @@ static unsigned items(const struct farm_fo_view *v, char it[FO_ITEMS][FO_ITEM])
     }
     if (o > 0 && o < FO_ITEM)
         snprintf(it[0] + o, FO_ITEM - (size_t)o, ")");
-    snprintf(it[1], FO_ITEM, "deaths seen %" PRIu64, v->deaths);
+    snprintf(it[1], FO_ITEM, "deaths seen %" PRIu64 " (%" PRIu64 " heard alive after)", v->deaths,
+             v->false_deaths);
     snprintf(it[2], FO_ITEM, "recovered %" PRIu64 " (last %.1f ms, longest %.1f ms)",
              v->recoveries, (double)v->recover_ns / 1e6, (double)v->recover_max_ns / 1e6);
     snprintf(it[3], FO_ITEM, "joins %" PRIu64 ", leaves %" PRIu64, v->joins, v->leaves);
@@ -205,9 +207,9 @@ json_t *farm_fo_view_json(const struct farm_fo_view *v)
 {
     if (!v->on)
         return json_null();
-    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                      "live", (int)v->n_live, "sfcs", sfcs_json(v), "deaths",
-                     jout_u64(v->deaths), "recovered", jout_u64(v->recoveries),
+                     jout_u64(v->deaths), "false_deaths", jout_u64(v->false_deaths), "recovered", jout_u64(v->recoveries),
                      "recover_ns", jout_u64(v->recover_ns), "recover_max_ns",
                      jout_u64(v->recover_max_ns), "joins", jout_u64(v->joins), "leaves",
                      jout_u64(v->leaves), "replayed", jout_u64(v->replayed), "replay_dropped",
@@ -242,6 +244,8 @@ void farm_fo_view_prom(FILE *out, const struct farm_fo_view *v, const char *farm
                farm, v->peak_bytes);
     prom_gauge(out, "sfc_deaths_seen", "SFC deaths the readouts declared, summed over them.",
                farm, v->deaths);
+    prom_gauge(out, "sfc_false_deaths", "SFC deaths by silence after which the SFC was heard "
+               "again at the same epoch (alive), summed over the readouts.", farm, v->false_deaths);
     prom_gauge(out, "replayed_events", "Events the readouts replayed to live SFCs, summed.",
                farm, v->replayed);
     prom_gauge(out, "failovers_recovered", "Failovers recovered, the most any readout counted.",

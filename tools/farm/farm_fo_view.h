@@ -45,6 +45,8 @@ struct farm_fo_view {
         double share;
     } sfc[FF_MAX_SFCS];
     uint64_t deaths, replayed, dropped, held_bytes, peak_bytes, joins, leaves;
+    uint64_t false_deaths;     /* fo.false_deaths summed: deaths by silence of SFCs
+                                * heard again at the same epoch (alive) */
     uint64_t recoveries, recover_ns, recover_max_ns;
     uint64_t redecided_marked;
 };
@@ -79,7 +81,7 @@ void farm_fo_view_replies(struct farm_fo_view *v, const struct farm_state *st,
 void farm_fo_view_result(struct farm_fo_view *v, const struct farm_result *r);
 
 /* One line into out when on: "<lead>SFCs live 2 of 2 (sfc0 50%, sfc1
- * 50%); deaths seen 0; recovered 0 (last 0.0 ms, longest 0.0 ms); joins
+ * 50%); deaths seen 0 (0 heard alive after); recovered 0 (last 0.0 ms, longest 0.0 ms); joins
  * 0, leaves 0; replayed 0, replay dropped 0; redecided so far 0 (fences,
  * restarts); replay buffer 1.2 MB, peak 3.4 MB (largest readout)";
  * nothing when off. */
@@ -95,7 +97,7 @@ void farm_fo_view_summary(FILE *out, const struct farm_fo_view *v);
  * each SFC (state live, drained or gone; share 0 unless live);
  * ebfarm_farm_replay_held_bytes and ebfarm_farm_replay_peak_bytes (the
  * largest readout's; each readout's own are its ebfarm_replay_*_bytes_total);
- * ebfarm_farm_sfc_deaths_seen, ebfarm_farm_replayed_events,
+ * ebfarm_farm_sfc_deaths_seen, ebfarm_farm_sfc_false_deaths, ebfarm_farm_replayed_events,
  * ebfarm_farm_failovers_recovered, ebfarm_farm_recover_seconds{which=
  * "last"|"longest"} and ebfarm_farm_redecided_marked.
  * Nothing when off.
