@@ -88,6 +88,10 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
     }
     uint32_t p = h.place;
 
+    if (h.flags & EBF_RELF_DEAD) {
+        f->rejected++;          /* a notice goes to an SFC, never to a readout */
+        return 1;
+    }
     if (p >= f->n_sfcs || p >= EBF_ROUTE_MAX || memcmp(l.src_mac, f->sfc_mac[p], 6) != 0) {
         f->foreign++;
         return 1;
@@ -168,4 +172,14 @@ void ro_fo_recover_end(struct ro_fo *f, uint64_t now_ns)
         f->recover_max_ns = f->recover_ns;
     f->recoveries++;
     f->recover_since_ns = 0;
+}
+
+size_t ro_fo_notice(struct ro_fo *f, uint32_t p, uint8_t *buf)
+{
+    struct ebf_release_hdr h = {.place = (uint16_t)p, .flags = EBF_RELF_DEAD,
+                                .epoch = f->view.epoch[p], .seq = f->notice_seq++,
+                                .low = f->low[p]};
+
+    f->notices++;
+    return ebf_release_write(buf, &h);
 }

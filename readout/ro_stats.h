@@ -62,6 +62,7 @@ struct ro_stats {
     uint64_t fo_join_early;      /* joins applied before their id: every place was out */
     uint64_t fo_recoveries;      /* failovers recovered: the dead places' events replayed */
     uint64_t fo_false_deaths;    /* places declared dead by silence, heard again at that epoch */
+    uint64_t fo_notices, fo_notice_fail;    /* dead notices sent to them; refused */
     uint64_t fo_recover_ns, fo_recover_max_ns;  /* the last one's time to recover, the longest */
     uint64_t fo_dead_from[RO_STATS_MAX_SFCS];   /* first id routed around place k; UINT64_MAX */
     uint64_t release_low[RO_STATS_MAX_SFCS];    /* the highest low accepted from place k */
@@ -161,6 +162,10 @@ struct ro_snap {
       "Frames refused by a place that was then declared dead (their events replayed).")           \
     X(FO_FALSE_DEATHS, C, "fo.false_deaths", st.fo_false_deaths, (), 0,                         \
       "SFC places declared dead by silence, then heard again at the epoch they died in.")         \
+    X(FO_NOTICES, C, "fo.notices", st.fo_notices, (), 0,                                         \
+      "Dead notices sent to SFCs held dead while alive (they fence and rejoin).")                 \
+    X(FO_NOTICE_FAIL, C, "fo.notice_fail", st.fo_notice_fail, (), 0,                             \
+      "Dead notices the pool or the port refused (the next frame of the SFC makes another).")     \
     X(FO_RECOVERIES, C, "fo.recoveries", st.fo_recoveries, (), 0,                                 \
       "Failovers recovered: every dead SFC place's unreleased events replayed.")                  \
     X(FO_RECOVER_NS, C, "fo.recover_ns", st.fo_recover_ns, (), 0,                                 \

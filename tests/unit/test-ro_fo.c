@@ -261,6 +261,40 @@ START_TEST(test_fo_recover)
 }
 END_TEST
 
+/* A dead notice to place 1 after its death: flag DEAD, the epoch it died
+ * in (7), low the readout's frozen release.low of it (4), no records,
+ * numbered; a notice coming to a readout is refused. */
+START_TEST(test_fo_notice)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 1024, 1024);
+    uint8_t buf[256], b[EBF_RELEASE_HLEN];
+    struct ebf_release_hdr h;
+
+    ck_assert_ptr_nonnull(f);
+    size_t n = release_frame(buf, sfc_mac[1], 1, 1, 4, 0, 0);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000), 1);
+    ck_assert_uint_eq(ro_fo_notice(f, 1, b), EBF_RELEASE_HLEN);
+    ck_assert_uint_eq(ro_fo_notice(f, 1, b), EBF_RELEASE_HLEN);
+    ck_assert_int_eq(ebf_release_parse(b, sizeof(b), &h), EBF_R_OK);
+    ck_assert_uint_eq(h.flags, EBF_RELF_DEAD);
+    ck_assert_uint_eq(h.place, 1);
+    ck_assert_uint_eq(h.epoch, 7);
+    ck_assert_uint_eq(h.low, 4);
+    ck_assert_uint_eq(h.seq, 1);
+    ck_assert_uint_eq(h.n_src, 0);
+    ck_assert_uint_eq(f->notices, 2);
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    memcpy(a.src_mac, sfc_mac[1], 6);
+    memcpy(a.dst_mac, ro_mac, 6);
+    ebf_encap_write(buf, &a, EBF_RELEASE_HLEN);
+    memcpy(buf + EBF_ETH_HLEN, b, EBF_RELEASE_HLEN);
+    uint64_t rej = f->rejected;
+    ck_assert_int_eq(ro_fo_offer(f, buf, EBF_ETH_HLEN + EBF_RELEASE_HLEN, 0, 10, 2000), 1);
+    ck_assert_uint_eq(f->rejected, rej + 1);
+    ro_fo_destroy(f);
+}
+END_TEST
+
 Suite *ro_fo_suite(void);
 
 Suite *ro_fo_suite(void)
@@ -276,6 +310,7 @@ Suite *ro_fo_suite(void)
     tcase_add_test(tc, test_fo_sent_to_dead);
     tcase_add_test(tc, test_fo_dead_low_frozen);
     tcase_add_test(tc, test_fo_recover);
+    tcase_add_test(tc, test_fo_notice);
     suite_add_tcase(s, tc);
     return s;
 }
