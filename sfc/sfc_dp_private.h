@@ -81,6 +81,7 @@ struct sfc_dp {
     struct sfc_drain drain;
     struct sfc_release rel;      /* release frames, when c.release_ms */
     uint64_t join_at;            /* the last join id announced (sfc_dp_leave); 0: none */
+    uint64_t mute_until_ns;      /* the fault SFC_MUTE: no release round until then */
     struct sfc_lowmark *low;     /* the lowest id held; NULL when release frames are off */
     struct sfc_dp_fo fo;
     uint64_t rx_heard[SFC_MAX_READOUTS];    /* with several rx ports: TSC of each one's

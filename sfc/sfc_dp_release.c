@@ -304,6 +304,10 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
     if (!dp->low || (dp->c.workers > 1 && dp->c.worker != 0) ||
         !sfc_release_due(&dp->rel, now_ns))
         return 0;
+    if (now_ns < dp->mute_until_ns) {
+        dp->st.release_muted++;         /* the fault: this round is lost */
+        return 1;
+    }
     if (dp->rel.rounds == 1 && dp->c.join_at)  /* restarted: back from join_at */
         sfc_release_announce(&dp->rel, EBF_RELF_JOIN, dp->c.join_at, now_ns + SFC_RELEASE_JOIN_NS);
     note_heard(dp, now);
@@ -351,6 +355,14 @@ int sfc_dp_leave(struct sfc_dp *dp, enum sfc_leave how, uint64_t at, char *err, 
         snprintf(err, len, "failover is off (no --release-ms): the readouts route by e %% n "
                  "and cannot move this SFC's share");
         return -ENOTSUP;
+    }
+    if (how == SFC_MUTE) {
+        if (!at) {
+            snprintf(err, len, "mute: give the milliseconds");
+            return -EINVAL;
+        }
+        dp->mute_until_ns = tsc_to_ns(dp, now) + at * 1000000ull;
+        return 0;
     }
     if (dp->c.workers > 1 && dp->c.worker != 0) {
         snprintf(err, len, "only worker 0 announces joins and leaves");
