@@ -42,6 +42,7 @@ struct sfc_dp_fo {
     uint64_t lows[SFC_PRUNE_LAG];
     uint32_t n_lows;
     uint64_t pruned_below;       /* acks below this left the list */
+    uint32_t round_mark;         /* recent[0 .. round_mark) were taken before the last round */
     struct sfc_notices notices;  /* readouts that hold this SFC dead while it lives */
 };
 

@@ -107,13 +107,35 @@ static void fence_record(struct sfc_dp *dp, uint64_t id, int accept)
     dp->st.fence_acked_digest += ebf_mix64(id);
 }
 
+/* The acks below floor leave the recent list (round_mark follows the
+ * ones taken before the last round). */
+static void drop_below(struct sfc_dp_fo *f, uint64_t floor)
+{
+    uint32_t n = 0, mark = 0;
+
+    for (uint32_t i = 0; i < f->n_recent; i++)
+        if ((f->recent[i] & ~(UINT64_C(1) << 63)) >= floor) {
+            mark += i < f->round_mark;
+            f->recent[n++] = f->recent[i];
+        }
+    f->n_recent = n;
+    f->round_mark = mark;
+    f->pruned_below = floor > f->pruned_below ? floor : f->pruned_below;
+}
+
 void sfc_dp_fence_ack(struct sfc_dp *dp, uint64_t id, int accept, int fenced)
 {
     struct sfc_dp_fo *f = &dp->fo;
 
-    if (fenced)
+    if (fenced) {
         fence_record(dp, id, accept);
-    else if (f->n_recent < SFC_RECENT_ACKS)
+        return;
+    }
+    /* Full: the lag's older acks go first (a notice's X may then find
+     * them gone: fence_overflow), so that a pause's record stays whole. */
+    if (f->n_recent == SFC_RECENT_ACKS)
+        drop_below(f, dp->st.release_low);
+    if (f->n_recent < SFC_RECENT_ACKS)
         f->recent[f->n_recent++] = id | (uint64_t)(accept != 0) << 63;
     else
         f->recent_overflow = 1;
@@ -126,33 +148,32 @@ void sfc_dp_fence_ack(struct sfc_dp *dp, uint64_t id, int accept, int fenced)
 static void prune_recent(struct sfc_dp_fo *f, uint64_t low)
 {
     uint64_t floor = low;
-    uint32_t n = 0;
 
     f->lows[f->n_lows++ % SFC_PRUNE_LAG] = low;
     for (uint32_t i = 0; i < SFC_PRUNE_LAG && i < f->n_lows; i++)
         floor = f->lows[i] < floor ? f->lows[i] : floor;
-    for (uint32_t i = 0; i < f->n_recent; i++)
-        if ((f->recent[i] & ~(UINT64_C(1) << 63)) >= floor)
-            f->recent[n++] = f->recent[i];
-    f->n_recent = n;
-    f->pruned_below = floor;
-    f->recent_overflow &= n != 0;
+    f->pruned_below = 0;
+    drop_below(f, floor);
+    f->round_mark = f->n_recent;        /* what comes after was taken after this round */
+    f->recent_overflow &= f->n_recent != 0;
 }
 
 /* What a fence leaves to be decided twice (docs/protocol.md 13.6): the
  * acks at or above x (the highest low a readout accepted: the readouts
- * replay the events from there) go into ledger.fence_acked now, and the
- * events at a node are marked so that their acks go there too. An x below
- * what the list still holds is a record that may lack acks (overflow). */
+ * replay the events from there) and those taken since the last round go
+ * into ledger.fence_acked now, and the events at a node are marked so that
+ * their acks go there too. An x below what the list still holds is a
+ * record that may lack acks (overflow). */
 static void fence_acks(struct sfc_dp *dp, uint64_t x)
 {
     struct sfc_dp_fo *f = &dp->fo;
 
     for (uint32_t i = 0; i < f->n_recent; i++)
-        if ((f->recent[i] & ~(UINT64_C(1) << 63)) >= x)
+        if ((f->recent[i] & ~(UINT64_C(1) << 63)) >= x || i >= f->round_mark)
             fence_record(dp, f->recent[i] & ~(UINT64_C(1) << 63), (int)(f->recent[i] >> 63));
     dp->st.fence_overflow += f->recent_overflow || x < f->pruned_below;
     f->n_recent = 0;
+    f->round_mark = 0;
     f->recent_overflow = 0;
     for (uint32_t s = 0; s < dp->c.capacity; s++)
         if (sfc_evtab_event(dp->tab, s)->state == SFC_EV_SENT)
