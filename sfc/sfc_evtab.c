@@ -466,6 +466,11 @@ const struct sfc_frame_rec *sfc_evtab_rec(const struct sfc_evtab *t, uint32_t re
     return &t->rec[rec];
 }
 
+const struct sfc_frame_rec *sfc_evtab_records(const struct sfc_evtab *t)
+{
+    return t->rec;
+}
+
 uint32_t sfc_evtab_building_head(const struct sfc_evtab *t)
 {
     return t->building.head;

@@ -181,10 +181,11 @@ static int new_frame(const struct sfc_tx *tx, uint32_t fill, const struct sfc_fr
 static uint32_t count_frames(const struct sfc_tx *tx, const struct sfc_evtab *tab,
                              const struct sfc_event *e)
 {
+    const struct sfc_frame_rec *recs = sfc_evtab_records(tab);
     uint32_t nf = 0, fill = tx->mtu;
 
     for (uint32_t r = e->first_rec; r != SFC_NONE;) {
-        const struct sfc_frame_rec *rec = sfc_evtab_rec(tab, r);
+        const struct sfc_frame_rec *rec = &recs[r];
         if (new_frame(tx, fill, rec)) {
             nf++;
             fill = EBF_EVENT_HLEN;
@@ -203,6 +204,7 @@ static uint32_t count_frames(const struct sfc_tx *tx, const struct sfc_evtab *ta
 static int chain_frame(struct sfc_tx *tx, const struct sfc_evtab *tab, uint32_t *r,
                        struct rte_mbuf **out, uint16_t *pieces)
 {
+    const struct sfc_frame_rec *recs = sfc_evtab_records(tab);
     struct rte_mbuf *h = frame_start(tx), *last = h;
     uint32_t fill = EBF_EVENT_HLEN, at = *r;
     uint16_t n = 0;
@@ -210,7 +212,7 @@ static int chain_frame(struct sfc_tx *tx, const struct sfc_evtab *tab, uint32_t 
     if (!h)
         return -1;
     while (at != SFC_NONE) {
-        const struct sfc_frame_rec *rec = sfc_evtab_rec(tab, at);
+        const struct sfc_frame_rec *rec = &recs[at];
         if (n > 0 && new_frame(tx, fill, rec))
             break;
         if (chain_piece(tx, rec, h, &last)) {
