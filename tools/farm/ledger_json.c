@@ -86,10 +86,11 @@ static int ledger_nodes(json_t *o, const struct farm_result *r, const struct led
                       sum_values_json(SFC_NAME(MISSING_SOURCE), &r->sfc));
 
     rc |= ledger_store_json(o, &l->store);
-    return rc | jout_merge(o, json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:b}",
+    return rc | jout_merge(o, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:b}",
                                         "nodes_dead", jout_u64(l->nodes_dead), "redispatched",
                                         jout_u64(l->redispatched), "late_acks",
-                                        jout_u64(l->late_acks), "rejoins", jout_u64(l->rejoins),
+                                        jout_u64(l->late_acks), "late_accepted",
+                                        jout_u64(l->late_accepted), "rejoins", jout_u64(l->rejoins),
                                         "revived", jout_u64(l->revived), "nodes_silent",
                                         (int)l->nodes_silent, "nodes_agree",
                                         l->nodes_reported ? json_boolean(l->nodes_agree)
