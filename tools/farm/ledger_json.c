@@ -71,6 +71,11 @@ static int ledger_counts(json_t *o, const struct ledger *l)
                                   l->digest_match, "id_range", "lo", jout_u64(l->id_lo), "n",
                                   jout_u64(l->generated), "ids_match", l->ids_match));
     json_decref(lost);
+    /* The ids lost as replay_full are the ones the peeling listed: named
+     * exactly, so that a reader of the stored events can tell them. */
+    if (l->replay_full)
+        rc |= jout_set(o, "lost_ids", json_pack("{s:o}", "replay_full",
+                                                ids_json(l->missing, l->n_missing)));
     if (!l->ids_match)
         rc |= jout_set(o, "mismatch", json_pack("{s:o, s:o, s:b}", "missing",
                                                 ids_json(l->missing, l->n_missing), "extra",
