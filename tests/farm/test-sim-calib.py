@@ -45,10 +45,12 @@
 #    (farms/sim-multi.yaml's readouts and ro_skew_us: 3.5 ms, measured as
 #    the SFCs' build median with four readouts less that with one):
 #    predicted p50 5.06 ms. In buckets (524 us wide between 4.19 and 8.39
-#    ms, 1 ms to 16.8): at most one below (the resolution) and at most 18
-#    above, the spread of the runs measured (docs/scale.md: 5.24 ms twice
-#    at load 13-15, 0 buckets; 6.82, 8.39, 11.5 and 21.0 ms at load 10 to
-#    18, +4, +6, +9, +17: the skew is three round trips of the runner's orders to
+#    ms, 1 ms to 16.8): at most four below and at most 18 above, the
+#    spread of the runs measured (docs/scale.md: 4.72 and 5.24 ms at load
+#    5-6, -1 and 0 buckets; 5.24 ms twice at load 13-15, 0; 6.82, 8.39,
+#    11.5 and 21.0 ms at load 10 to 18, +4, +6, +9, +17), with three
+#    buckets more below (a skew of about 1.8 ms, half the least measured:
+#    a quieter machine shortens it, not measured): the skew is three round trips of the runner's orders to
 #    loaded processes). The model without the skew (1.31 ms) is 16 below.
 # The netns farm's latency median is printed, not asserted: 8.4 to 31.5
 # ms measured, nearly all of it its readouts' start skew, larger than the
@@ -66,7 +68,7 @@ FARM = os.path.join(SRC, "farms", "sim-demo.yaml")
 MULTI = os.path.join(SRC, "farms", "sim-multi.yaml")
 BOUND = 0.05
 LAT_BELOW, LAT_ABOVE = 1, 2      # buckets of the latency histogram (ebf_hist)
-MULTI_ABOVE = 18                 # the multi farm's: the measured spread of its start skew
+MULTI_BELOW, MULTI_ABOVE = 4, 18  # the multi farm's: the measured spread of its start skew
 failures = []
 checks = 0
 
@@ -146,9 +148,9 @@ m, p, err, rt, st, lat = regime("multi below capacity", 200, 1000, 2000, MULTI,
 check(abs(err) <= BOUND, "multi below capacity: |error| %.3f <= %.2f" % (abs(err), BOUND))
 check(rt == 0 and st == 0, "multi below capacity: neither throttles")
 steps = bucket(lat[0]) - bucket(lat[1])
-check(-LAT_BELOW <= steps <= MULTI_ABOVE,
+check(-MULTI_BELOW <= steps <= MULTI_ABOVE,
       "multi below capacity: latency p50 %.3f ms measured, %.3f ms predicted: %+d buckets, "
-      "within [-%d, +%d]" % (lat[0] / 1e6, lat[1] / 1e6, steps, LAT_BELOW, MULTI_ABOVE))
+      "within [-%d, +%d]" % (lat[0] / 1e6, lat[1] / 1e6, steps, MULTI_BELOW, MULTI_ABOVE))
 if os.geteuid() == 0 and shutil.which("ip"):
     m, p, err, rt, st, lat = regime("netns below capacity", 200, 1000, 2000, MULTI, ["--netns"])
     check(abs(err) <= BOUND, "netns below capacity: |error| %.3f <= %.2f" % (abs(err), BOUND))
