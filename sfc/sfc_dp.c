@@ -44,6 +44,11 @@ static int intake_parse(struct sfc_dp *dp, struct rte_mbuf *m, struct ebf_l2l3 *
         return 0;
     }
     enum ebf_reason r = ebf_parse_l2l3(p, m->data_len, dp->c.udp_port, l);
+    if ((r == EBF_R_UNKNOWN_TYPE || (r == EBF_R_OK && l->type != EBF_T_FRAGMENT)) &&
+        l->len >= 2 && p[l->hlen + 1] == EBF_T_RELEASE) {
+        sfc_dp_notice(dp, p + l->hlen, l->len, l->src_mac, rte_get_tsc_cycles());
+        return 0;               /* a readout's dead notice (docs/protocol.md 13.4) */
+    }
     if (r == EBF_R_OK && l->type != EBF_T_FRAGMENT) {
         dp->st.drop[SFC_DROP_WRONG_TYPE]++;
         return 0;
@@ -185,7 +190,7 @@ static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
                      ? take_shared(dp, dp->c.ro_dist, pkts)
                      : rte_eth_rx_burst(port, 0, pkts, dp->c.burst);
     uint16_t nd = 0;
-    uint64_t bytes = 0;
+    uint64_t bytes = 0, last_id = UINT64_MAX;
 
     if (n)
         dp->rx_now_ns = ebf_now_ns();    /* build times end here (sfc_lat.h) */
@@ -200,8 +205,10 @@ static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
             PREFETCH_AHEAD(dp, pkts[i + PREFETCH_DATA]);
         bytes += pkts[i]->pkt_len;
         ok[i] = (uint8_t)intake_parse(dp, pkts[i], &l[i], &h[i]);
-        if (ok[i])
+        if (ok[i] && h[i].event_id != last_id)     /* once per run of one event's pieces */
             sfc_evtab_prefetch(dp->tab, h[i].event_id);
+        if (ok[i])
+            last_id = h[i].event_id;
         else
             drop[nd++] = pkts[i];
     }
@@ -276,6 +283,7 @@ static void take_ack(struct sfc_dp *dp, uint16_t node, const struct ebf_ack *ack
     if (slot == SFC_NONE) {
         if (!taken || sfc_nodes_was_dead(&dp->nodes, node)) {
             dp->st.late_acks++;     /* its event went to another node: that ack counts */
+            dp->st.late_accepted += ack->decision == EBF_DEC_ACCEPT;
             dp->st.late_ack_digest += ebf_mix64(id);
             ebf_idset_add(&dp->st.ledger_late, id);
         } else {

@@ -53,6 +53,15 @@ START_TEST(test_zero_copy_dispatch_and_ack)
         ck_assert_uint_eq(eh.flags, 0);
         ck_assert_uint_eq(eh.event_bytes, N_SOURCES * FRAG_LEN);
         ck_assert_uint_eq(ebf_present_count(eh.present), N_SOURCES);
+        /* Byte for byte frame 0's headers (written whole) but for frame_index
+         * (event header bytes 16-17) and n_pieces (20-21): the later frames'
+         * are frame 0's copied and those two rewritten. */
+        const uint8_t *p = rte_pktmbuf_mtod(h, uint8_t *), *p0 = rte_pktmbuf_mtod(rx[0], uint8_t *);
+        ck_assert_int_eq(memcmp(p, p0, EBF_ETH_HLEN + 16), 0);
+        ck_assert_uint_eq(p[EBF_ETH_HLEN + 16] << 8 | p[EBF_ETH_HLEN + 17], i);
+        ck_assert_int_eq(memcmp(p + EBF_ETH_HLEN + 18, p0 + EBF_ETH_HLEN + 18, 2), 0);
+        ck_assert_int_eq(memcmp(p + EBF_ETH_HLEN + 22, p0 + EBF_ETH_HLEN + 22, EBF_EVENT_HLEN - 22),
+                         0);
         /* Zero copy: the piece is an indirect mbuf onto the received one. */
         ck_assert(RTE_MBUF_CLONED(piece));
         struct rte_mbuf *direct = rte_mbuf_from_indirect(piece);
@@ -412,6 +421,8 @@ START_TEST(test_dead_node_redispatch)
     ck_assert_uint_eq(st->node_sent[1], 2);
     unsigned n = node_take(&g, ids, to, 64);
     ck_assert_uint_eq(n, 16);
+    for (unsigned i = 0; i < n; i++)
+        ck_assert_uint_eq(g.took_flags[i], 0);      /* first sendings: not redispatched */
     uint64_t dead_ids[2], live_ids[2];
     unsigned nd = 0, nl = 0;
     for (unsigned i = 0; i < n; i += N_SOURCES) {
@@ -446,6 +457,7 @@ START_TEST(test_dead_node_redispatch)
     for (unsigned i = 0; i < n; i++) {
         ck_assert_uint_eq(to[i], 1);
         ck_assert(ids[i] == dead_ids[0] || ids[i] == dead_ids[1]);
+        ck_assert_uint_eq(g.took_flags[i], EBF_EVF_REDISPATCHED);  /* node 0 may store it too */
     }
 
     /* node 1 acks them; node 0's acks come late and change nothing */
@@ -458,6 +470,7 @@ START_TEST(test_dead_node_redispatch)
     poll_n(&g, 4);
     ck_assert_uint_eq(st->acks, 4);
     ck_assert_uint_eq(st->late_acks, 2);
+    ck_assert_uint_eq(st->late_accepted, 2);
     ck_assert_uint_eq(st->ack_unknown, 0);
     ck_assert_uint_eq(st->revived, 1);
     ck_assert_uint_eq(st->rejoins, 0);
