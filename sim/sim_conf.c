@@ -62,6 +62,9 @@ static const struct key keys[] = {
     U32(replay_interleave, 0, 1),
     U32(ack_port, 0, 1),
     U32(rx_ring, 0, 1 << 20),
+    DBL(idle_sleep_us, 0, 1e6),
+    DBL(idle_extra_us, 0, 1e6),
+    DBL(idle_spin_us, 0, 1e6),
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))

@@ -73,6 +73,10 @@ struct sim_conf {
     uint32_t ack_port;           /* 1: acks take the SFC's switch port (can drop) */
     uint32_t rx_ring;            /* an SFC's receive descriptors while its intake pauses
                                   * (0: no intake pause) */
+    double idle_sleep_us;        /* the SFCs' and nodes' idle back-off: its sleep cap
+                                  * (lib/ebf_idle.c: 200); 0: they spin (sim/sim_idle.h) */
+    double idle_extra_us;        /* what a sleep takes beyond what it asks (timer slack) */
+    double idle_spin_us;         /* the polling before the first sleep */
     unsigned n_faults;
     struct sim_fault fault[SIM_MAX_FAULTS];
 };

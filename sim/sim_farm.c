@@ -209,6 +209,7 @@ static int farm_init(struct sim_farm *f, const struct sim_conf *c, struct sim_re
      * shorter timeout): an event times out at most that late. */
     f->tick = f->timeout / 8 < PS_PER_MS ? f->timeout / 8 : PS_PER_MS;
     f->tick = f->tick > PS_PER_US ? f->tick : PS_PER_US;
+    sim_idle_init(&f->idle, c->idle_sleep_us, c->idle_extra_us, c->idle_spin_us);
     f->ack_delay = 2 * lat + (EBF_CREDIT_HLEN + 64) * 8000000000000ull / bps;
     f->sfc = calloc(c->sfcs, sizeof(*f->sfc));
     f->node = calloc(n_nodes, sizeof(*f->node));

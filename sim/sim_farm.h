@@ -93,6 +93,8 @@ struct sim_result {
     double replay_held_s;        /* triggers held for a full replay buffer */
     uint64_t replay_dropped;     /* records freed unreleased (buffer full past the hold) */
     uint64_t ack_drops;          /* acks dropped at an SFC's switch port (ack_port) */
+    uint64_t wakes;              /* idle back-off: frames that found their SFC or node asleep */
+    uint64_t wake_ps;            /*   and the time they waited for it, in all */
     uint64_t sfc_restarts;       /* SFCs that started again before being declared dead */
     uint64_t freed_by_restart;   /* events sent to an SFC before its restart that its new
                                   * incarnation's release frames freed unreplayed (its

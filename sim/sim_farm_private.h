@@ -17,6 +17,7 @@
 #include "sfc_throttle.h"
 #include "sim_evq.h"
 #include "sim_farm.h"
+#include "sim_idle.h"
 #include "sim_port.h"
 #include "sim_rng.h"
 
@@ -177,6 +178,7 @@ struct sim_farm {
     uint64_t timeout;            /* build timeout, ps */
     uint64_t bin_ps;             /* time series bin */
     int err;                     /* first error (-ENOMEM) */
+    struct sim_idle idle;        /* the SFCs' and nodes' idle back-off */
     struct sim_ro_fo ro;         /* failover on only */
 };
 
@@ -185,6 +187,21 @@ static inline unsigned sim_bin(const struct sim_farm *f)
 {
     uint64_t b = f->now / f->bin_ps;
     return b < SIM_BINS ? (unsigned)b : SIM_BINS - 1;
+}
+
+/* How long after t a daemon whose last work ended at last sees what
+ * arrives at t: its idle back-off (sim_idle.h), counted; 0 when it is
+ * busy or spins. Draws from the run's generator only at the sleep cap. */
+static inline uint64_t sim_wake(struct sim_farm *f, uint64_t last, uint64_t t)
+{
+    if (!f->idle.max_sleep_ps || last >= t)
+        return 0;
+    uint64_t idle = t - last;
+    double u = sim_idle_capped(&f->idle, idle) ? sim_rng_uniform(&f->rng) : 0;
+    uint64_t w = sim_idle_wake(&f->idle, idle, u);
+    f->r->wakes += w > 0;
+    f->r->wake_ps += w;
+    return w;
 }
 
 /* Push an event (t0: when its trigger was, for fragments); a failure to

@@ -21,7 +21,8 @@ static uint64_t trigger_time(struct sim_farm *f)
 }
 
 /* An event reaches node ev->obj: it waits for the events before it (one
- * at a time; the credits bound how many wait) and for a stall's end. */
+ * at a time; the credits bound how many wait), or for an idle node to wake
+ * (its back-off, sim_wake), and for a stall's end. */
 void sim_node_event(struct sim_farm *f, const struct sim_ev *ev)
 {
     struct sim_node *x = &f->node[ev->obj];
@@ -30,7 +31,8 @@ void sim_node_event(struct sim_farm *f, const struct sim_ev *ev)
         f->r->dead_node_events++;
         return;
     }
-    uint64_t start = x->busy_until > f->now ? x->busy_until : f->now;
+    uint64_t start = x->busy_until > f->now ? x->busy_until
+                                            : f->now + sim_wake(f, x->busy_until, f->now);
     if (start >= x->stall_from && start < x->stall_until)
         start = x->stall_until;
     x->busy_until = start + trigger_time(f);

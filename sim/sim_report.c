@@ -96,6 +96,11 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
                 (uintmax_t)r->leaves, (uintmax_t)r->joins, (uintmax_t)r->leave_at,
                 (uintmax_t)r->join_at, (uintmax_t)r->joined_decided,
                 (uintmax_t)r->prejoin_pieces);
+    if (c->idle_sleep_us > 0)
+        fprintf(out, "  idle      back-off: sleeps up to %g us, each %g us longer, after %g us of "
+                "polling: %ju frames found their SFC or node asleep, %.1f us late on average\n",
+                c->idle_sleep_us, c->idle_extra_us, c->idle_spin_us, (uintmax_t)r->wakes,
+                r->wakes ? (double)r->wake_ps / (double)r->wakes / 1e6 : 0.0);
     if (c->ack_port)
         fprintf(out, "  acks      through the SFCs' switch ports: %ju dropped\n",
                 (uintmax_t)r->ack_drops);
@@ -203,6 +208,11 @@ int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,
     }
     if (o && c->ack_port)
         json_object_set_new(o, "ack_drops", json_integer((json_int_t)r->ack_drops));
+    if (o && c->idle_sleep_us > 0)
+        json_object_set_new(o, "idle", json_pack(
+            "{s:f,s:f,s:f,s:I,s:f}", "sleep_us", c->idle_sleep_us, "extra_us", c->idle_extra_us,
+            "spin_us", c->idle_spin_us, "wakes", (json_int_t)r->wakes,
+            "wake_mean_us", r->wakes ? (double)r->wake_ps / (double)r->wakes / 1e6 : 0.0));
     if (!o)
         return -ENOMEM;
     json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));

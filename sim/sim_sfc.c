@@ -182,7 +182,7 @@ void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev)
         f->in_flight--;
         return;
     }
-    uint64_t done = cpu(s, arr, f->c->sfc_frame_ns);
+    uint64_t done = cpu(s, arr + sim_wake(f, s->cpu_busy, arr), f->c->sfc_frame_ns);
     sim_push_x(f, done, EV_FRAG_SFC, ev->obj, ev->aux, ev->arg, ev->t0, ev->x);
 }
 

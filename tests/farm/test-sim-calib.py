@@ -26,8 +26,21 @@
 #    ssh; the multi farm's shape, so farms/sim-multi.yaml) below capacity,
 #    200 events/s at 1000 us: the same 5%. As root only (it makes
 #    namespaces); about a minute more, most of it the launch.
-# The latency medians are printed, never asserted: on shared cores they
-# depend on the load (docs/scale.md gives the measured figures).
+#  - the latency median below capacity on the demo's farm (one readout):
+#    the simulated SFC and nodes back off when idle as the real ones do
+#    (farms/sim-demo.yaml's idle_* keys, lib/ebf_idle.c's rule), so at
+#    100/s each event waits for the SFC and its node to wake (0 to 275 us
+#    each) on top of its 1000 us: predicted p50 1.30 ms. Both medians are
+#    buckets of the same histogram (eight an octave: 131 us wide between
+#    1.05 and 2.10 ms), so they are compared in buckets: the measured one
+#    at most one below the predicted (the resolution) and at most two
+#    above it (the spread measured on this machine, 21 runs at load
+#    averages of 8 to 15: one or two buckets above; docs/scale.md,
+#    "Calibration"). The model without the back-off (1.02 ms) is three or
+#    more below every measured median: the bound rejects it.
+# The multi and netns farms' latency medians are printed, not asserted:
+# ten processes on two shared cores, they were 5 to 64 times the
+# prediction, and what adds it is not modelled (docs/scale.md).
 # Usage: test-sim-calib.py SOURCE_DIR BUILD_DIR. Exit 0 passed, 1 failed.
 import json
 import os
@@ -40,6 +53,7 @@ EBFARM = os.path.join(SRC, "ebfarm")
 FARM = os.path.join(SRC, "farms", "sim-demo.yaml")
 MULTI = os.path.join(SRC, "farms", "sim-multi.yaml")
 BOUND = 0.05
+LAT_BELOW, LAT_ABOVE = 1, 2      # buckets of the latency histogram (ebf_hist)
 failures = []
 checks = 0
 
@@ -74,6 +88,15 @@ def sim(farm, rate, trigger_us, seconds):
     return json.loads(out.stdout)
 
 
+def bucket(ns):
+    """The bucket of lib/ebf_hist.c that holds ns (eight an octave)."""
+    ns = int(ns)
+    if ns < 16:
+        return ns
+    msb = ns.bit_length() - 1
+    return 16 + (msb - 4) * 8 + ((ns >> (msb - 3)) & 7)
+
+
 def regime(name, rate, trigger_us, events, farm=FARM, extra=()):
     d = demo(rate, trigger_us, events, list(extra))
     secs = d["rates"]["seconds"]
@@ -84,25 +107,32 @@ def regime(name, rate, trigger_us, events, farm=FARM, extra=()):
     sim_thr = s["network"]["throttle_on"]
     e2e = d["latency_ns"]["end_to_end"]
     print("%s: measured %.0f events/s over %.2f s, predicted %.0f, error %+.1f%%; throttle "
-          "on %d (real) %d (sim); latency p50 %.2f ms (real, end to end) %.2f ms (sim)"
-          % (name, measured, secs, predicted, 100 * err, real_thr, sim_thr,
-             (e2e["p50"] if e2e else 0) / 1e6, s["latency"]["p50_ms"]))
+          "on %d (real) %d (sim); latency p50 %.2f ms (real, end to end; min %.2f) %.2f ms "
+          "(sim); load average %s" % (name, measured, secs, predicted, 100 * err, real_thr,
+                                      sim_thr, (e2e["p50"] if e2e else 0) / 1e6,
+                                      (e2e["min"] if e2e else 0) / 1e6, s["latency"]["p50_ms"],
+                                      open("/proc/loadavg").read().split()[0]))
     check(d["ledger"]["closed"] and s["ledger"]["closed"], name + ": both ledgers close")
-    return measured, predicted, err, real_thr, sim_thr
+    lat = ((e2e["p50"] if e2e else 0), round(s["latency"]["p50_ms"] * 1e6))
+    return measured, predicted, err, real_thr, sim_thr, lat
 
 
-m, p, err, rt, st = regime("below capacity", 100, 1000, 1000)
+m, p, err, rt, st, lat = regime("below capacity", 100, 1000, 1000)
 check(abs(err) <= BOUND, "below capacity: |error| %.3f <= %.2f" % (abs(err), BOUND))
 check(rt == 0 and st == 0, "below capacity: neither throttles")
-m, p, err, rt, st = regime("above capacity", 8000, 1000, 12000)
+steps = bucket(lat[0]) - bucket(lat[1])
+check(-LAT_BELOW <= steps <= LAT_ABOVE,
+      "below capacity: latency p50 %.3f ms measured, %.3f ms predicted: %+d buckets, within "
+      "[-%d, +%d]" % (lat[0] / 1e6, lat[1] / 1e6, steps, LAT_BELOW, LAT_ABOVE))
+m, p, err, rt, st, lat = regime("above capacity", 8000, 1000, 12000)
 check(rt >= 1 and st >= 1, "above capacity: both throttle")
 check(m <= p * (1 + BOUND), "above capacity: measured %.0f <= predicted %.0f + 5%%" % (m, p))
-m, p, err, rt, st = regime("multi below capacity", 200, 1000, 2000, MULTI,
+m, p, err, rt, st, lat = regime("multi below capacity", 200, 1000, 2000, MULTI,
                           ["--readouts", "4", "--sfcs", "2", "--nodes", "4"])
 check(abs(err) <= BOUND, "multi below capacity: |error| %.3f <= %.2f" % (abs(err), BOUND))
 check(rt == 0 and st == 0, "multi below capacity: neither throttles")
 if os.geteuid() == 0 and shutil.which("ip"):
-    m, p, err, rt, st = regime("netns below capacity", 200, 1000, 2000, MULTI, ["--netns"])
+    m, p, err, rt, st, lat = regime("netns below capacity", 200, 1000, 2000, MULTI, ["--netns"])
     check(abs(err) <= BOUND, "netns below capacity: |error| %.3f <= %.2f" % (abs(err), BOUND))
     check(rt == 0 and st == 0, "netns below capacity: neither throttles")
 else:

@@ -541,7 +541,8 @@ static const struct bad {
      "sfc_frame_ns, sfc_event_ns, trigger, trigger_us, trigger_sigma, accept, credits, "
      "capacity, timeout_ms, node_timeout_ms, sfc_timeout_ms, throttle_on, throttle_off, seed, "
      "duration_s, drain_s, failover, release_ms, sfc_dead_ms, replay_mb, replay_gap_us, "
-     "replay_interleave, ack_port, rx_ring, faults)"},
+     "replay_interleave, ack_port, rx_ring, idle_sleep_us, idle_extra_us, idle_spin_us, "
+     "faults)"},
     {"sim faults not a list",
      BASE
      "sim:\n  faults: node_death 1 0.5\n",

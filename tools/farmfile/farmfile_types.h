@@ -164,7 +164,8 @@ struct ff_run {
     X(accept) X(credits) X(capacity) X(timeout_ms) X(node_timeout_ms)           \
     X(sfc_timeout_ms) X(throttle_on) X(throttle_off) X(seed) X(duration_s)      \
     X(drain_s) X(failover) X(release_ms) X(sfc_dead_ms) X(replay_mb) X(replay_gap_us)   \
-    X(replay_interleave) X(ack_port) X(rx_ring)
+    X(replay_interleave) X(ack_port) X(rx_ring) X(idle_sleep_us) X(idle_extra_us)       \
+    X(idle_spin_us)
 #define FF_SIM_MAX_FAULTS 16
 #define FF_SIM_VAL_MAX 64
 
