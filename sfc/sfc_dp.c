@@ -185,7 +185,7 @@ static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
                      ? take_shared(dp, dp->c.ro_dist, pkts)
                      : rte_eth_rx_burst(port, 0, pkts, dp->c.burst);
     uint16_t nd = 0;
-    uint64_t bytes = 0;
+    uint64_t bytes = 0, last_id = UINT64_MAX;
 
     if (n)
         dp->rx_now_ns = ebf_now_ns();    /* build times end here (sfc_lat.h) */
@@ -200,8 +200,10 @@ static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
             PREFETCH_AHEAD(dp, pkts[i + PREFETCH_DATA]);
         bytes += pkts[i]->pkt_len;
         ok[i] = (uint8_t)intake_parse(dp, pkts[i], &l[i], &h[i]);
-        if (ok[i])
+        if (ok[i] && h[i].event_id != last_id)     /* once per run of one event's pieces */
             sfc_evtab_prefetch(dp->tab, h[i].event_id);
+        if (ok[i])
+            last_id = h[i].event_id;
         else
             drop[nd++] = pkts[i];
     }

@@ -139,6 +139,7 @@ struct sfc_evtab *sfc_evtab_create(const struct sfc_evtab_conf *conf)
     t->n_free_rec = conf->max_frames;
     t->building.head = t->building.tail = SFC_NONE;
     t->ready.head = t->ready.tail = SFC_NONE;
+    t->last_slot = SFC_NONE;
     return t;
 nomem:
     sfc_evtab_destroy(t);
@@ -238,35 +239,65 @@ static int too_big(struct sfc_evtab *t, uint32_t slot, const struct sfc_event *e
     return 0;
 }
 
+/* The slot of event id when the last piece added went to it and it still
+ * builds, else SFC_NONE: the pieces of a burst come event by event, and
+ * this spares them the index probe. A slot that builds id is the index's
+ * entry of id (new_event sets both; a slot leaves BUILDING before forget
+ * removes its entry and frees it), so the answer is the lookup's. */
+static inline uint32_t building_slot(const struct sfc_evtab *t, uint64_t id)
+{
+    uint32_t s = t->last_slot;
+
+    return s != SFC_NONE && t->ev[s].event_id == id && t->ev[s].state == SFC_EV_BUILDING
+               ? s
+               : SFC_NONE;
+}
+
+/* The slot for a piece of h's event by the index: its building event's,
+ * or a new event's, in *slot with SFC_ADD_PARTIAL; else what became of the
+ * piece (a finished, refused or unknown event, a full table). */
+static enum sfc_add_result find_or_new(struct sfc_evtab *t, const struct ebf_frag_hdr *h,
+                                       uint64_t now, uint32_t *slot)
+{
+    uint32_t pos = index_pos(t, h->event_id);
+
+    *slot = t->index[pos].slot;
+    if (*slot != SFC_NONE)
+        return t->ev[*slot].state == SFC_EV_BUILDING ? SFC_ADD_PARTIAL
+               : ebf_present_test(t->ev[*slot].present, h->source) ? SFC_ADD_DUP_SENT
+                                                                     : SFC_ADD_LATE;
+    const uint64_t *present = NULL;
+    int tag = done_get(t, h->event_id, &present);
+    if (tag == DONE_SENT)
+        return ebf_present_test(present, h->source) ? SFC_ADD_DUP_SENT : SFC_ADD_LATE;
+    if (tag == DONE_REFUSED)
+        return SFC_ADD_REFUSED;
+    if (tag == DONE_STALE)
+        return SFC_ADD_STALE;
+    if (t->conf.max_event && h->frag_len > t->conf.max_event)
+        return SFC_ADD_TOO_BIG;
+    if (t->n_free_slots == 0) {
+        done_put(t, h->event_id, DONE_REFUSED, NULL);
+        return SFC_ADD_TABLE_FULL;
+    }
+    if (t->n_free_rec == 0)
+        return SFC_ADD_NO_RECORD;
+    *slot = new_event(t, h->event_id, now, pos);
+    return SFC_ADD_PARTIAL;
+}
+
 enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr *h,
                                   void *frame, uint16_t data_off, uint64_t now,
                                   uint32_t *slot_out)
 {
-    uint32_t pos = index_pos(t, h->event_id), slot = t->index[pos].slot;
+    uint32_t slot = building_slot(t, h->event_id);
 
-    if (slot == SFC_NONE) {
-        const uint64_t *present = NULL;
-        int tag = done_get(t, h->event_id, &present);
-        if (tag == DONE_SENT)
-            return ebf_present_test(present, h->source) ? SFC_ADD_DUP_SENT : SFC_ADD_LATE;
-        if (tag == DONE_REFUSED)
-            return SFC_ADD_REFUSED;
-        if (tag == DONE_STALE)
-            return SFC_ADD_STALE;
-        if (t->conf.max_event && h->frag_len > t->conf.max_event)
-            return SFC_ADD_TOO_BIG;
-        if (t->n_free_slots == 0) {
-            done_put(t, h->event_id, DONE_REFUSED, NULL);
-            return SFC_ADD_TABLE_FULL;
-        }
-        if (t->n_free_rec == 0)
-            return SFC_ADD_NO_RECORD;
-        slot = new_event(t, h->event_id, now, pos);
-    } else if (t->ev[slot].state != SFC_EV_BUILDING) {
-        return ebf_present_test(t->ev[slot].present, h->source) ? SFC_ADD_DUP_SENT
-                                                                : SFC_ADD_LATE;
+    if (slot == SFC_NONE) {     /* not a piece of the last piece's event */
+        enum sfc_add_result r = find_or_new(t, h, now, &slot);
+        if (r != SFC_ADD_PARTIAL)
+            return r;
     }
-
+    t->last_slot = slot;
     struct sfc_event *e = &t->ev[slot];
     struct src_fill *sf = &t->src[(size_t)slot * t->conf.n_sources + h->source];
     uint32_t got = sf->got;
@@ -464,6 +495,11 @@ struct sfc_event_cold *sfc_evtab_cold(struct sfc_evtab *t, uint32_t slot)
 const struct sfc_frame_rec *sfc_evtab_rec(const struct sfc_evtab *t, uint32_t rec)
 {
     return &t->rec[rec];
+}
+
+const struct sfc_frame_rec *sfc_evtab_records(const struct sfc_evtab *t)
+{
+    return t->rec;
 }
 
 uint32_t sfc_evtab_building_head(const struct sfc_evtab *t)

@@ -170,6 +170,11 @@ struct sfc_event_cold *sfc_evtab_cold(struct sfc_evtab *t, uint32_t slot);
 void sfc_evtab_prefetch(const struct sfc_evtab *t, uint64_t event_id);
 const struct sfc_frame_rec *sfc_evtab_rec(const struct sfc_evtab *t, uint32_t rec);
 
+/* The piece records, indexed by record number: sfc_evtab_rec(t, r) is
+ * sfc_evtab_records(t) + r, for a walk of an event's records (rec->next)
+ * without a call per record. Valid for the table's life. */
+const struct sfc_frame_rec *sfc_evtab_records(const struct sfc_evtab *t);
+
 /* Oldest building event's slot, or SFC_NONE. */
 uint32_t sfc_evtab_building_head(const struct sfc_evtab *t);
 

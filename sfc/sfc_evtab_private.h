@@ -43,6 +43,7 @@ struct sfc_evtab {
     struct fifo building;
     struct fifo ready;
     uint32_t n_building, n_ready, n_sent;
+    uint32_t last_slot;          /* the slot the last piece added went to, or SFC_NONE */
 };
 
 /* --- FIFOs through ev[].prev/next ------------------------------------------ */

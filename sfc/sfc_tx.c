@@ -9,6 +9,8 @@
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 
+#include "ebf_bytes.h"
+
 /* The segments of the longest event frame at mtu: its header mbuf and one
  * piece of 1 byte per fragment header that fits. */
 static uint16_t max_segs(uint16_t mtu)
@@ -113,17 +115,37 @@ static struct rte_mbuf *frame_start(struct sfc_tx *tx)
 /* An indirect mbuf on the piece of rec's frame (fragment header + piece,
  * without the headers before it): what rte_pktmbuf_clone, rte_pktmbuf_adj
  * and rte_pktmbuf_trim make of the one-segment frames intake keeps
- * (SFC_DROP_MULTISEG), inline and without the library's walk of the
- * segments. NULL when the clone pool ran dry. */
+ * (SFC_DROP_MULTISEG). A direct frame (every received one) gets the fields
+ * a chained segment is sent and freed by (buffer, offsets, lengths,
+ * priv_size for rte_mbuf_from_indirect, ol_flags with INDIRECT, port) on a
+ * raw mbuf, which the pool hands out with refcnt 1, nb_segs 1 and no next:
+ * not rte_pktmbuf_reset's dozen stores and attach's copy of the head-only
+ * fields (hash, VLAN, tx_offload, dynamic fields) that a segment after the
+ * head carries for nothing; any other frame goes through
+ * rte_pktmbuf_attach. NULL when the clone pool ran dry. */
 static struct rte_mbuf *clone_piece(struct sfc_tx *tx, const struct sfc_frame_rec *rec)
 {
-    struct rte_mbuf *md = rec->frame;
-    struct rte_mbuf *cl = rte_pktmbuf_alloc(tx->clone_pool);
+    struct rte_mbuf *md = rec->frame, *cl;
     uint32_t pb = EBF_FRAG_HLEN + rec->piece_len, left = md->data_len - rec->data_off;
 
-    if (!cl)
-        return NULL;
-    rte_pktmbuf_attach(cl, md);
+    if (unlikely(!RTE_MBUF_DIRECT(md))) {
+        cl = rte_pktmbuf_alloc(tx->clone_pool);
+        if (!cl)
+            return NULL;
+        rte_pktmbuf_attach(cl, md);
+    } else {
+        cl = rte_mbuf_raw_alloc(tx->clone_pool);
+        if (!cl)
+            return NULL;
+        rte_mbuf_refcnt_update(md, 1);
+        cl->buf_addr = md->buf_addr;
+        cl->buf_iova = md->buf_iova;
+        cl->buf_len = md->buf_len;
+        cl->priv_size = md->priv_size;
+        cl->ol_flags = md->ol_flags | RTE_MBUF_F_INDIRECT;
+        cl->port = md->port;
+        cl->data_off = md->data_off;
+    }
     cl->data_off = (uint16_t)(cl->data_off + rec->data_off);
     cl->data_len = (uint16_t)(left < pb ? left : pb);
     cl->pkt_len = cl->data_len;
@@ -159,10 +181,11 @@ static int new_frame(const struct sfc_tx *tx, uint32_t fill, const struct sfc_fr
 static uint32_t count_frames(const struct sfc_tx *tx, const struct sfc_evtab *tab,
                              const struct sfc_event *e)
 {
+    const struct sfc_frame_rec *recs = sfc_evtab_records(tab);
     uint32_t nf = 0, fill = tx->mtu;
 
     for (uint32_t r = e->first_rec; r != SFC_NONE;) {
-        const struct sfc_frame_rec *rec = sfc_evtab_rec(tab, r);
+        const struct sfc_frame_rec *rec = &recs[r];
         if (new_frame(tx, fill, rec)) {
             nf++;
             fill = EBF_EVENT_HLEN;
@@ -181,6 +204,7 @@ static uint32_t count_frames(const struct sfc_tx *tx, const struct sfc_evtab *ta
 static int chain_frame(struct sfc_tx *tx, const struct sfc_evtab *tab, uint32_t *r,
                        struct rte_mbuf **out, uint16_t *pieces)
 {
+    const struct sfc_frame_rec *recs = sfc_evtab_records(tab);
     struct rte_mbuf *h = frame_start(tx), *last = h;
     uint32_t fill = EBF_EVENT_HLEN, at = *r;
     uint16_t n = 0;
@@ -188,7 +212,7 @@ static int chain_frame(struct sfc_tx *tx, const struct sfc_evtab *tab, uint32_t 
     if (!h)
         return -1;
     while (at != SFC_NONE) {
-        const struct sfc_frame_rec *rec = sfc_evtab_rec(tab, at);
+        const struct sfc_frame_rec *rec = &recs[at];
         if (n > 0 && new_frame(tx, fill, rec))
             break;
         if (chain_piece(tx, rec, h, &last)) {
@@ -224,6 +248,26 @@ static uint64_t write_header(const struct sfc_tx *tx, const struct sfc_event *e,
     };
     ebf_encap_write(p, &a, h->pkt_len - EBF_ETH_HLEN);
     ebf_event_write(p + EBF_ETH_HLEN, &eh);
+    return h->pkt_len;
+}
+
+/* Where ebf_event_write puts frame_index and n_pieces in the event header. */
+#define EV_FRAME_INDEX_OFF 16
+#define EV_N_PIECES_OFF 20
+
+/* The headers of frame h, frame index of the event whose frame h0 already
+ * has its headers (write_header), with n_pieces pieces: h0's copied, its
+ * index and piece count rewritten (the Ethernet encapsulation carries no
+ * length, and nothing else of the event header differs between its frames).
+ * The bytes are write_header's. Returns the frame's bytes. */
+static uint64_t copy_header(const struct rte_mbuf *h0, struct rte_mbuf *h, uint16_t index,
+                            uint16_t n_pieces)
+{
+    uint8_t *p = rte_pktmbuf_mtod(h, uint8_t *);
+
+    memcpy(p, rte_pktmbuf_mtod(h0, const uint8_t *), EBF_ETH_HLEN + EBF_EVENT_HLEN);
+    ebf_put_be16(p + EBF_ETH_HLEN + EV_FRAME_INDEX_OFF, index);
+    ebf_put_be16(p + EBF_ETH_HLEN + EV_N_PIECES_OFF, n_pieces);
     return h->pkt_len;
 }
 
@@ -277,6 +321,7 @@ static int queue_whole(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_txq 
     uint16_t pieces[SFC_TXQ_SIZE];
     uint32_t r = e->first_rec;
 
+    pieces[0] = 0;               /* nf >= 1 (sfc_tx_event) */
     for (uint16_t i = 0; i < nf; i++) {
         if (chain_frame(tx, tab, &r, &q->pkt[q->n + i], &pieces[i])) {
             rte_pktmbuf_free_bulk(&q->pkt[q->n], i);
@@ -284,8 +329,9 @@ static int queue_whole(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_txq 
             return -1;
         }
     }
-    for (uint16_t i = 0; i < nf; i++)
-        out->bytes += write_header(tx, e, node, q->pkt[q->n + i], i, nf, pieces[i]);
+    out->bytes += write_header(tx, e, node, q->pkt[q->n], 0, nf, pieces[0]);
+    for (uint16_t i = 1; i < nf; i++)
+        out->bytes += copy_header(q->pkt[q->n], q->pkt[q->n + i], i, pieces[i]);
     q->n = (uint16_t)(q->n + nf);
     out->frames = nf;
     return 0;

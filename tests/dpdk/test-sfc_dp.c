@@ -53,6 +53,15 @@ START_TEST(test_zero_copy_dispatch_and_ack)
         ck_assert_uint_eq(eh.flags, 0);
         ck_assert_uint_eq(eh.event_bytes, N_SOURCES * FRAG_LEN);
         ck_assert_uint_eq(ebf_present_count(eh.present), N_SOURCES);
+        /* Byte for byte frame 0's headers (written whole) but for frame_index
+         * (event header bytes 16-17) and n_pieces (20-21): the later frames'
+         * are frame 0's copied and those two rewritten. */
+        const uint8_t *p = rte_pktmbuf_mtod(h, uint8_t *), *p0 = rte_pktmbuf_mtod(rx[0], uint8_t *);
+        ck_assert_int_eq(memcmp(p, p0, EBF_ETH_HLEN + 16), 0);
+        ck_assert_uint_eq(p[EBF_ETH_HLEN + 16] << 8 | p[EBF_ETH_HLEN + 17], i);
+        ck_assert_int_eq(memcmp(p + EBF_ETH_HLEN + 18, p0 + EBF_ETH_HLEN + 18, 2), 0);
+        ck_assert_int_eq(memcmp(p + EBF_ETH_HLEN + 22, p0 + EBF_ETH_HLEN + 22, EBF_EVENT_HLEN - 22),
+                         0);
         /* Zero copy: the piece is an indirect mbuf onto the received one. */
         ck_assert(RTE_MBUF_CLONED(piece));
         struct rte_mbuf *direct = rte_mbuf_from_indirect(piece);

@@ -920,6 +920,43 @@ START_TEST(test_drop_building)
 }
 END_TEST
 
+/* The pieces of the last piece's event skip the index, but only while that
+ * slot builds that id: a finished event, a dropped one, its slot taken by
+ * another id, give what the index gives. */
+START_TEST(test_last_slot)
+{
+    struct ctx c;
+    uint32_t a, b, s;
+
+    ctx_init(&c, 2, 16, 2, 64, 16);
+    ck_assert_int_eq(offer(&c, 0, 5, 10, 0, 10, 0, 1, &a), SFC_ADD_PARTIAL);
+    ck_assert_int_eq(offer(&c, 0, 6, 10, 0, 10, 0, 1, &b), SFC_ADD_PARTIAL);
+    ck_assert_uint_ne(a, b);
+    ck_assert_int_eq(offer(&c, 1, 5, 10, 0, 10, 0, 2, &s), SFC_ADD_COMPLETE);
+    ck_assert_uint_eq(s, a);
+    ck_assert_int_eq(offer(&c, 1, 5, 10, 0, 10, 0, 2, NULL), SFC_ADD_DUP_SENT);  /* ready */
+    ck_assert_int_eq(offer(&c, 1, 6, 10, 0, 10, 0, 3, &s), SFC_ADD_COMPLETE);
+    ck_assert_uint_eq(s, b);
+    sfc_evtab_mark_sent(c.t, a, 0);
+    sfc_evtab_release(c.t, a);
+    /* slot a again (the free slots are a stack), now for event 7 */
+    ck_assert_int_eq(offer(&c, 0, 7, 10, 0, 10, 0, 4, &s), SFC_ADD_PARTIAL);
+    ck_assert_uint_eq(s, a);
+    ck_assert_int_eq(offer(&c, 0, 5, 10, 0, 10, 0, 4, NULL), SFC_ADD_DUP_SENT);
+    ck_assert_int_eq(offer(&c, 1, 7, 10, 0, 10, 0, 5, &s), SFC_ADD_COMPLETE);
+    ck_assert_uint_eq(s, a);
+    EXPECT_COUNTS(c.t, 0, 2, 0, 0, 12);
+    /* dropped while the last piece's: a piece of it after is late */
+    sfc_evtab_mark_sent(c.t, a, 0);
+    sfc_evtab_release(c.t, a);
+    ck_assert_int_eq(offer(&c, 0, 8, 10, 0, 10, 0, 6, &s), SFC_ADD_PARTIAL);
+    sfc_evtab_drop(c.t, s);
+    ck_assert_int_eq(offer(&c, 1, 8, 10, 0, 10, 0, 7, NULL), SFC_ADD_LATE);
+    EXPECT_COUNTS(c.t, 0, 1, 0, 1, 14);
+    ctx_fini(&c);
+}
+END_TEST
+
 START_TEST(test_drop_ready)
 {
     struct ctx c;
@@ -1524,6 +1561,7 @@ Suite *sfc_evtab_suite(void)
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_send_find_release);
     tcase_add_test(tc, test_drop_building);
+    tcase_add_test(tc, test_last_slot);
     tcase_add_test(tc, test_drop_ready);
     tcase_add_test(tc, test_destroy_frees_held);
     tcase_add_test(tc, test_lowmark_follows_holds);

@@ -65,25 +65,53 @@ int bench_testpmd_io_cycles(FILE *out, double *cycles, double *packets)
     return *cycles >= 0 && *packets >= 0 ? 0 : -1;
 }
 
+/* A port's "RX-bursts : T [P% of 0 pkts ..." after its rx packets: the
+ * packets per non-empty burst, from P rounded down to a whole percent; -1
+ * when over 90% were empty (too coarse) or the line is not that. */
+static double rounded_rx_per_burst(const char *b, double rx)
+{
+    unsigned long long total;
+    int zero_pct = 0, k = 0, n = 0;
+
+    if (sscanf(b, "RX-bursts : %llu [%d%% of %d pkts%n", &total, &zero_pct, &n, &k) != 3 ||
+        k == 0)
+        return -1;
+    double busy = (double)total * (n == 0 ? (100.0 - zero_pct) / 100.0 : 1.0);
+    if (n != 0 || zero_pct <= 90)          /* else the rounding to 1% is too coarse */
+        return busy > 0 ? rx / busy : -1;
+    return -1;
+}
+
 int bench_testpmd_rx_per_burst(FILE *out, double *per_burst)
 {
     char line[512];
-    double rx = -1;
+    double rx = -1, tx = -1, rounded = -1, exact = -1;
+    int accumulated = 0;
+
     *per_burst = -1;
     while (fgets(line, sizeof(line), out)) {
-        const char *b = strstr(line, "RX-bursts : ");
+        const char *b = strstr(line, "RX-bursts : "), *t = strstr(line, "TX-bursts : ");
         unsigned long long total;
-        int zero_pct = 0, k = 0, n = 0;
-        if (strstr(line, "RX-packets:") && !strstr(line, "Accumulated"))
+        if (strstr(line, "Accumulated"))
+            accumulated = 1;
+        if (strstr(line, "Forward statistics for port"))
+            accumulated = 0;
+        if (!accumulated && strstr(line, "RX-packets:"))
             rx = number_after(line, "RX-packets:");
-        if (!b || rx <= 0 || sscanf(b, "RX-bursts : %llu [%d%% of %d pkts%n", &total, &zero_pct,
-                                    &n, &k) != 3 || k == 0)
-            continue;
-        double busy = (double)total * (n == 0 ? (100.0 - zero_pct) / 100.0 : 1.0);
-        if (n != 0 || zero_pct <= 90)          /* else the rounding to 1% is too coarse */
-            *per_burst = busy > 0 ? rx / busy : -1;
-        rx = -1;
+        if (!accumulated && strstr(line, "TX-packets:"))
+            tx = number_after(line, "TX-packets:");
+        if (b && rx > 0 && rounded_rx_per_burst(b, rx) > 0)
+            rounded = rounded_rx_per_burst(b, rx);
+        /* the io forward transmits each non-empty receive burst in one
+         * transmit burst (no retry; net_null takes all): exact */
+        if (t && tx > 0 && sscanf(t, "TX-bursts : %llu", &total) == 1 && total > 0)
+            exact = tx / (double)total;
+        if (b)
+            rx = -1;
+        if (t)
+            tx = -1;
     }
+    *per_burst = exact > 0 ? exact : rounded;
     return *per_burst > 0 ? 0 : -1;
 }
 

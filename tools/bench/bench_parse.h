@@ -25,12 +25,17 @@ double bench_testpmd_tx_pps(FILE *out);
 int bench_testpmd_io_cycles(FILE *out, double *cycles, double *packets);
 
 /*
- * With --record-burst-stats dpdk-testpmd 22.11 prints under a port's
- * "RX-packets: N" a line "RX-bursts : T [P% of 0 pkts + ...]": T receive
- * bursts, P percent of them empty (whole percents). Sets *per_burst to the
- * packets per non-empty burst of the port that received (N over T (100 -
- * P) / 100); returns 0, or -1 when no port received or more than 90% of
- * its bursts were empty (1% of rounding would be too much of the rest).
+ * With --record-burst-stats dpdk-testpmd 22.11 prints, per port, under its
+ * "TX-packets: N" a line "TX-bursts : T [...]", and under "RX-packets: N"
+ * one "RX-bursts : T [P% of 0 pkts + ...]" (P a whole percent, rounded
+ * down). The io forward transmits each non-empty receive burst once, in one
+ * transmit burst (no retry; net_null takes every packet): the transmitting
+ * port's N over T is its packets per non-empty receive burst, exactly. Sets
+ * *per_burst to that; without a TX-bursts line, to the receiving port's N
+ * over T (100 - P) / 100 unless more than 90% of its bursts were empty (1%
+ * of rounding would be too much of the rest). Returns 0, or -1 when
+ * neither tells (22.11's memif port, for one, shows 0 RX-packets once its
+ * client has left).
  */
 int bench_testpmd_rx_per_burst(FILE *out, double *per_burst);
 
