@@ -30,7 +30,8 @@
 #define EBF_STORE_REC_MAX (64u << 20)    /* the largest record a reader takes */
 #define EBF_STORE_MAX_SOURCES 128
 /* Record flags: the event frame's (EBF_EVF_INCOMPLETE, bit 0), and bit 1 set
- * by the node when a piece of the event came replayed (EBF_FRAGF_REPLAY):
+ * by the node when a piece of the event came replayed (EBF_FRAGF_REPLAY) or
+ * the event frame was redispatched (EBF_EVF_REDISPATCHED, the same bit):
  * a copy a reader drops when the id is also stored unmarked. */
 #define EBF_STORE_REC_INCOMPLETE 0x0001
 #define EBF_STORE_REC_REPLAYED 0x0002

@@ -49,11 +49,15 @@ int node_dp_store_failed(struct node_dp_store *s, char *why, size_t len)
     return s->store && node_store_failed(s->store, why, len);
 }
 
-/* The record of e in slot (fragments from the view) into the store. */
+/* The record of e in slot (fragments from the view) into the store; its
+ * flags are the event frame's: INCOMPLETE, and REDISPATCHED as the record's
+ * REPLAYED (both a copy that another node may have stored too). */
 static enum node_store_put put(struct node_dp_store *s, const struct node_ev *e, uint16_t slot)
 {
     struct ebf_store_rec h = {
-        .event_id = e->id, .flags = e->flags, .n_sources = e->n_sources,
+        .event_id = e->id, .n_sources = e->n_sources,
+        .flags = (e->flags & EBF_EVF_INCOMPLETE ? EBF_STORE_REC_INCOMPLETE : 0) |
+                 (e->flags & EBF_EVF_REDISPATCHED ? EBF_STORE_REC_REPLAYED : 0),
         .present = {e->present[0], e->present[1]},
     };
 

@@ -88,7 +88,8 @@ uint32_t node_dp_trigger_decide(const struct node_dp_trigger *t, const struct no
 {
     struct ebf_trigger_event ev = {
         .event_id = e->id, .run_number = t->run, .n_sources = e->n_sources,
-        .flags = e->flags, .present = {e->present[0], e->present[1]},
+        .flags = e->flags & EBF_EVF_INCOMPLETE,   /* the plug-in API's one flag */
+        .present = {e->present[0], e->present[1]},
         .fragments = fragments(t, e, slot, x),
     };
     struct ebf_trigger_decision d = {0};

@@ -381,7 +381,7 @@ enum ebf_reason ebf_event_parse(const uint8_t *buf, size_t len, struct ebf_event
         return EBF_R_BAD_FIELD;
     if (h->frame_count == 0 || h->frame_index >= h->frame_count)
         return EBF_R_BAD_FIELD;
-    if ((h->flags & ~EBF_EVF_INCOMPLETE) || ebf_get_be16(buf + 22) || ebf_get_be32(buf + 28))
+    if ((h->flags & ~EBF_EVF_KNOWN) || ebf_get_be16(buf + 22) || ebf_get_be32(buf + 28))
         return EBF_R_BAD_FIELD;
     for (unsigned s = h->n_sources; s < EBF_MAX_SOURCES; s++)
         if (ebf_present_test(h->present, s))

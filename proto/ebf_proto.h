@@ -59,6 +59,9 @@ enum ebf_encap {
 
 /* Event frame flags. */
 #define EBF_EVF_INCOMPLETE 0x0001    /* at least one source is missing */
+#define EBF_EVF_REDISPATCHED 0x0002  /* sent before to a node since declared dead, which may
+                                      * decide it too (docs/protocol.md section 5) */
+#define EBF_EVF_KNOWN (EBF_EVF_INCOMPLETE | EBF_EVF_REDISPATCHED)  /* any other bit: bad_field */
 
 /* Ack decisions. */
 enum ebf_decision {

@@ -36,7 +36,9 @@ REC_MAX = 64 << 20
 TRL_MAGIC = 0x52545645  # "EVTR"
 FOOT_MAGIC = 0x444E5645  # "EVND"
 FLAG_INCOMPLETE = 0x0001
-FLAG_REPLAYED = 0x0002  # built from replayed pieces after an SFC's death: maybe a second copy
+# replayed after an SFC's death, or redispatched from a node declared dead:
+# maybe a second copy
+FLAG_REPLAYED = 0x0002
 
 _HDR = struct.Struct("<8sHHIHHIQ44sI")
 _REC = struct.Struct("<IIQHHHHQQ")

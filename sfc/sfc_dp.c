@@ -278,6 +278,7 @@ static void take_ack(struct sfc_dp *dp, uint16_t node, const struct ebf_ack *ack
     if (slot == SFC_NONE) {
         if (!taken || sfc_nodes_was_dead(&dp->nodes, node)) {
             dp->st.late_acks++;     /* its event went to another node: that ack counts */
+            dp->st.late_accepted += ack->decision == EBF_DEC_ACCEPT;
             dp->st.late_ack_digest += ebf_mix64(id);
             ebf_idset_add(&dp->st.ledger_late, id);
         } else {

@@ -103,6 +103,7 @@ struct sfc_stats {
     uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
     uint64_t redispatched;       /* events taken back from a dead node */
     uint64_t late_acks;          /* acks from a dead node or an old epoch, ignored */
+    uint64_t late_accepted;      /* of late_acks, the accepts (stored twice with storage) */
     uint64_t rejoins;            /* nodes back with a new epoch (restarted) */
     uint64_t revived;            /* dead nodes heard again with the same epoch */
     uint64_t acked_incomplete;   /* acked events that were incomplete */
@@ -284,6 +285,8 @@ struct sfc_snap {
       "Dead nodes heard again with the same epoch.")                                               \
     X(ACK_LATE_DEAD, C, "ack.late_dead", st.late_acks, (), 0,                                      \
       "Acks from a dead node or an old epoch, ignored.")                                           \
+    X(ACK_LATE_ACCEPTED, C, "ack.late_accepted", st.late_accepted, (), 0,                          \
+      "Of ack.late_dead, the accepts: a storing node stored those events too.")                    \
     X(ACK_INCOMPLETE, C, "ack.incomplete", st.acked_incomplete, (), 0,                             \
       "Acked events that were incomplete.")                                                        \
     X(ACKED_DIGEST, C, "acked_digest", st.acked_digest, (), EBF_CF_RUN,                            \

@@ -242,7 +242,9 @@ static uint64_t write_header(const struct sfc_tx *tx, const struct sfc_event *e,
     memcpy(a.src_mac, tx->node_port_mac[node], 6);
     struct ebf_event_hdr eh = {
         .n_sources = tx->n_sources, .sfc_id = tx->sfc_id,
-        .flags = e->incomplete ? EBF_EVF_INCOMPLETE : 0, .event_id = e->event_id,
+        .flags = (e->incomplete ? EBF_EVF_INCOMPLETE : 0) |
+                 (e->requeued ? EBF_EVF_REDISPATCHED : 0),
+        .event_id = e->event_id,
         .frame_index = index, .frame_count = frame_count, .n_pieces = n_pieces,
         .event_bytes = e->bytes, .present = {e->present[0], e->present[1]},
     };

@@ -65,6 +65,8 @@ static const struct key keys[] = {
     DBL(idle_sleep_us, 0, 1e6),
     DBL(idle_extra_us, 0, 1e6),
     DBL(idle_spin_us, 0, 1e6),
+    U32(readouts, 1, EBF_MAX_SOURCES),
+    DBL(ro_skew_us, 0, 1e6),
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -80,7 +82,7 @@ void sim_conf_defaults(struct sim_conf *c)
         .credits = 8, .capacity = 1024, .timeout_ms = 100, .node_timeout_ms = 300,
         .sfc_timeout_ms = 1000, .throttle_on = 0.75, .throttle_off = 0.5, .rx_ring = 1024, .seed = 1,
         .duration_s = 1, .drain_s = 2, .release_ms = 10, .sfc_dead_ms = 100,
-        .replay_mb = 32,
+        .replay_mb = 32, .readouts = 1,
     };
 }
 
@@ -234,6 +236,11 @@ int sim_conf_check(const struct sim_conf *c, char *err, size_t errlen)
     if (c->sources > EBF_MAX_SOURCES) {
         snprintf(err, errlen, "key 'sim.sources': %u sources is above the event table's "
                  "limit of %d (its present-source bitmap)", c->sources, EBF_MAX_SOURCES);
+        return -EINVAL;
+    }
+    if (c->readouts > c->sources) {
+        snprintf(err, errlen, "key 'sim.readouts': %u readouts for %u sources (each sends "
+                 "at least one)", c->readouts, c->sources);
         return -EINVAL;
     }
     if (c->throttle_off > c->throttle_on) {

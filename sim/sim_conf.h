@@ -77,6 +77,10 @@ struct sim_conf {
                                   * (lib/ebf_idle.c: 200); 0: they spin (sim/sim_idle.h) */
     double idle_extra_us;        /* what a sleep takes beyond what it asks (timer slack) */
     double idle_spin_us;         /* the polling before the first sleep */
+    uint32_t readouts;           /* the sources shared out in order, as evenly as they go */
+    double ro_skew_us;           /* readout r of R sends each event r / (R - 1) of this
+                                  * after readout 0 (each paces from its own start, and
+                                  * the runner starts them one after another); 0: together */
     unsigned n_faults;
     struct sim_fault fault[SIM_MAX_FAULTS];
 };

@@ -34,9 +34,12 @@ void sim_push(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, uin
 /* Every source's fragment of event e (triggered at t0) toward SFC k,
  * from now: source s starts s / sources of ro_spread_us later (pacing),
  * each frame pays the readout's cost, then its link; a link that is down
- * loses it. The SFC's switch port takes it in EV_FRAG_SW. With failover,
- * source 0's frames carry their sequence number toward k, and a replay's
- * frames are marked (bit 31 of obj). */
+ * loses it. The SFC's switch port takes it in EV_FRAG_SW. With ro_skew_us,
+ * readout r of R (the sources shared out in order) sends r / (R - 1) of it
+ * later than readout 0, and stamps its frames when they go (readout/ro_gen.c's
+ * tx_ns), so an event's latency counts from readout 0's send.
+ * With failover, source 0's frames carry their sequence number toward k,
+ * and a replay's frames are marked (bit 31 of obj). */
 void sim_emit_to(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t now, uint64_t t0,
                  int replay)
 {
@@ -45,7 +48,10 @@ void sim_emit_to(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t now, uint6
 
     for (uint32_t s = 0; s < c->sources; s++) {
         struct sim_source *src = &f->src[s];
-        uint64_t at = now + (uint64_t)(c->ro_spread_us * PS_PER_US * s / c->sources);
+        uint32_t ro = s * c->readouts / c->sources;
+        uint64_t late = c->readouts > 1 ? (uint64_t)(c->ro_skew_us * PS_PER_US * ro /
+                                                     (c->readouts - 1)) : 0;
+        uint64_t at = now + late + (uint64_t)(c->ro_spread_us * PS_PER_US * s / c->sources);
         for (uint32_t p = 0; p < f->n_pieces; p++) {
             uint32_t len = p + 1 < f->n_pieces ? f->max_piece
                                                : c->frag_bytes - p * f->max_piece;
@@ -61,7 +67,7 @@ void sim_emit_to(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t now, uint6
                 continue;
             }
             sim_port_send(&src->link, t, wire, &arr);
-            sim_push_x(f, arr, EV_FRAG_SW, obj, (uint16_t)(s | p << 7), e, t0, seq);
+            sim_push_x(f, arr, EV_FRAG_SW, obj, (uint16_t)(s | p << 7), e, t0 + late, seq);
             f->in_flight++;
         }
     }

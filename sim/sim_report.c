@@ -101,6 +101,10 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
                 "polling: %ju frames found their SFC or node asleep, %.1f us late on average\n",
                 c->idle_sleep_us, c->idle_extra_us, c->idle_spin_us, (uintmax_t)r->wakes,
                 r->wakes ? (double)r->wake_ps / (double)r->wakes / 1e6 : 0.0);
+    if (c->readouts > 1 && c->ro_skew_us > 0)
+        fprintf(out, "  readouts  %u, started %g us apart from the first to the last: each "
+                "event's last fragment leaves that long after its first\n", c->readouts,
+                c->ro_skew_us);
     if (c->ack_port)
         fprintf(out, "  acks      through the SFCs' switch ports: %ju dropped\n",
                 (uintmax_t)r->ack_drops);
@@ -213,6 +217,10 @@ int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,
             "{s:f,s:f,s:f,s:I,s:f}", "sleep_us", c->idle_sleep_us, "extra_us", c->idle_extra_us,
             "spin_us", c->idle_spin_us, "wakes", (json_int_t)r->wakes,
             "wake_mean_us", r->wakes ? (double)r->wake_ps / (double)r->wakes / 1e6 : 0.0));
+    if (o && c->readouts > 1 && c->ro_skew_us > 0)
+        json_object_set_new(o, "readouts", json_pack("{s:I,s:f}", "count",
+                                                     (json_int_t)c->readouts, "skew_us",
+                                                     c->ro_skew_us));
     if (!o)
         return -ENOMEM;
     json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));

@@ -197,8 +197,9 @@ void send_event_flagged(struct rig *g, uint64_t id, unsigned mask, uint16_t flag
     send_frames(g->ro_port, m, n);
 }
 
-/* Read every event frame at the node port: per frame its event id and the
- * node it was addressed to (0 or 1); returns the number of frames. */
+/* Read every event frame at the node port: per frame its event id, the
+ * node it was addressed to (0 or 1) and (the first 64) its flags; returns
+ * the number of frames. */
 unsigned node_take(struct rig *g, uint64_t *ids, uint8_t *to, unsigned max)
 {
     struct rte_mbuf *rx[64];
@@ -211,6 +212,8 @@ unsigned node_take(struct rig *g, uint64_t *ids, uint8_t *to, unsigned max)
             struct ebf_event_hdr eh;
             ck_assert_int_eq(ebf_event_parse(p + EBF_ETH_HLEN, EBF_EVENT_HLEN, &eh), EBF_R_OK);
             ck_assert_uint_lt(got, max);
+            if (got < 64)
+                g->took_flags[got] = eh.flags;
             ids[got] = eh.event_id;
             to[got++] = memcmp(p, node1_mac, 6) == 0;
         }

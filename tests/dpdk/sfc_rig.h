@@ -32,6 +32,7 @@ struct rig {
     struct sfc_dp *dp;
     uint8_t sfc_rx_mac[6], sfc_node_mac[6];
     uint32_t seq[N_SOURCES];     /* next sequence number per source */
+    uint16_t took_flags[64];     /* the event flags of node_take's frames, in order */
 };
 
 #define ALL ((1u << N_SOURCES) - 1)
@@ -80,7 +81,8 @@ void send_event(struct rig *g, uint64_t id, unsigned mask);
 void send_event_flagged(struct rig *g, uint64_t id, unsigned mask, uint16_t flags);
 
 /* Every event frame at the node port: its event id and the node it went to
- * (0 or 1); returns the number of frames. */
+ * (0 or 1), its flags in g->took_flags (the first 64); returns the number
+ * of frames. */
 unsigned node_take(struct rig *g, uint64_t *ids, uint8_t *to, unsigned max);
 
 /* The staged drain to its end; the events the SFC lost, all reasons. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-node_store_dp.c - the trigger node storing accepted events under EAL over a net_ring link: credits withheld while the writer is behind, acks in order after, every event in the file. */
+/* test-node_store_dp.c - the trigger node storing accepted events under EAL over a net_ring link: credits withheld while the writer is behind, acks in order after, every event in the file, a redispatched one marked as a copy. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,8 +76,9 @@ static void rig_down(struct rig *g)
     ck_assert_int_eq(system(cmd), 0);
 }
 
-/* One single-frame event of every source, FRAG bytes each. */
-static void send_event(struct rig *g, uint64_t id)
+/* One single-frame event of every source, FRAG bytes each, with the event
+ * frame flags (EBF_EVF_*). */
+static void send_event_flagged(struct rig *g, uint64_t id, uint16_t flags)
 {
     struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
@@ -90,7 +91,8 @@ static void send_event(struct rig *g, uint64_t id)
     memcpy(a.src_mac, sfc_mac, 6);
     ebf_encap_write(p, &a, len);
     struct ebf_event_hdr eh = {
-        .n_sources = N_SOURCES, .event_id = id, .frame_index = 0, .frame_count = 1,
+        .n_sources = N_SOURCES, .flags = flags, .event_id = id, .frame_index = 0,
+        .frame_count = 1,
         .n_pieces = N_SOURCES, .event_bytes = N_SOURCES * FRAG, .present = {0xf, 0},
     };
     ebf_event_write(p + EBF_ETH_HLEN, &eh);
@@ -103,6 +105,11 @@ static void send_event(struct rig *g, uint64_t id)
         q += EBF_FRAG_HLEN + FRAG;
     }
     ck_assert_uint_eq(rte_eth_tx_burst(g->sfc_port, 0, &m, 1), 1);
+}
+
+static void send_event(struct rig *g, uint64_t id)
+{
+    send_event_flagged(g, id, 0);
 }
 
 /* Poll the node n times; the acks it sent (ids appended to acked, each
@@ -130,6 +137,18 @@ static unsigned poll_acks(struct rig *g, int n, uint64_t *acked, unsigned *n_ack
         }
     }
     return got;
+}
+
+/* The drain to its end (the writer closed the file), within 20 s. */
+static void drain_all(struct rig *g)
+{
+    int done = 0;
+
+    node_dp_drain_begin(g->dp);
+    for (uint64_t t0 = rte_get_tsc_cycles();
+         !done && rte_get_tsc_cycles() - t0 < 20 * rte_get_tsc_hz();)
+        node_dp_drain_poll(g->dp, &done);
+    ck_assert(done);
 }
 
 START_TEST(test_backpressure_then_in_order)
@@ -170,12 +189,7 @@ START_TEST(test_backpressure_then_in_order)
     node_dp_store_stats(g.dp, &st);
     ck_assert_uint_eq(st.waiting, 0);
     ck_assert_uint_gt(st.backpressure_ns, 50000000);
-    /* The drain ends once the writer closed the file. */
-    int done = 0;
-    node_dp_drain_begin(g.dp);
-    for (t0 = rte_get_tsc_cycles(); !done && rte_get_tsc_cycles() - t0 < 20 * rte_get_tsc_hz();)
-        node_dp_drain_poll(g.dp, &done);
-    ck_assert(done);
+    drain_all(&g);      /* it ends once the writer closed the file */
     node_dp_store_stats(g.dp, &st);
     ck_assert_uint_eq(st.events[0], fit + CREDITS);
     ck_assert_uint_eq(st.accepted[0], fit + CREDITS);
@@ -206,6 +220,40 @@ START_TEST(test_backpressure_then_in_order)
 }
 END_TEST
 
+/* An event the SFC redispatched from a node it declared dead (event flag
+ * REDISPATCHED) is stored with record flag REPLAYED: the first node may
+ * have stored it too, and readers drop this copy then (docs/storage.md,
+ * "Copies"); the others are stored unmarked. */
+START_TEST(test_redispatched_marked)
+{
+    struct rig g;
+    static uint64_t acked[16];
+    unsigned n_acked = 0;
+
+    rig_up(&g);
+    poll_acks(&g, 1, acked, &n_acked);
+    for (uint64_t id = 0; id < 4; id++) {
+        send_event_flagged(&g, id, id % 2 ? EBF_EVF_REDISPATCHED : 0);
+        ck_assert_uint_eq(poll_acks(&g, 2, acked, &n_acked), 1);
+    }
+    drain_all(&g);
+
+    char path[160], err[256];
+    struct ebf_store_file f;
+    struct ebf_store_rec r;
+    snprintf(path, sizeof(path), "%s/run000009-sfc00-node03-s0-000000.ebfev", g.dir);
+    ck_assert_msg(ebf_store_open(&f, path, err, sizeof(err)) == 0, "%s", err);
+    for (uint64_t id = 0; id < 4; id++) {
+        ck_assert_int_eq(ebf_store_next(&f, &r, err, sizeof(err)), 1);
+        ck_assert_uint_eq(r.event_id, id);
+        ck_assert_uint_eq(r.flags, id % 2 ? EBF_STORE_REC_REPLAYED : 0);
+    }
+    ck_assert_int_eq(ebf_store_next(&f, &r, err, sizeof(err)), 0);
+    ebf_store_close(&f);
+    rig_down(&g);
+}
+END_TEST
+
 Suite *node_store_dp_suite(void);
 
 Suite *node_store_dp_suite(void)
@@ -215,6 +263,7 @@ Suite *node_store_dp_suite(void)
 
     tcase_set_timeout(tc, 90);
     tcase_add_test(tc, test_backpressure_then_in_order);
+    tcase_add_test(tc, test_redispatched_marked);
     suite_add_tcase(s, tc);
     return s;
 }

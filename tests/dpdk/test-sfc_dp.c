@@ -421,6 +421,8 @@ START_TEST(test_dead_node_redispatch)
     ck_assert_uint_eq(st->node_sent[1], 2);
     unsigned n = node_take(&g, ids, to, 64);
     ck_assert_uint_eq(n, 16);
+    for (unsigned i = 0; i < n; i++)
+        ck_assert_uint_eq(g.took_flags[i], 0);      /* first sendings: not redispatched */
     uint64_t dead_ids[2], live_ids[2];
     unsigned nd = 0, nl = 0;
     for (unsigned i = 0; i < n; i += N_SOURCES) {
@@ -455,6 +457,7 @@ START_TEST(test_dead_node_redispatch)
     for (unsigned i = 0; i < n; i++) {
         ck_assert_uint_eq(to[i], 1);
         ck_assert(ids[i] == dead_ids[0] || ids[i] == dead_ids[1]);
+        ck_assert_uint_eq(g.took_flags[i], EBF_EVF_REDISPATCHED);  /* node 0 may store it too */
     }
 
     /* node 1 acks them; node 0's acks come late and change nothing */
@@ -467,6 +470,7 @@ START_TEST(test_dead_node_redispatch)
     poll_n(&g, 4);
     ck_assert_uint_eq(st->acks, 4);
     ck_assert_uint_eq(st->late_acks, 2);
+    ck_assert_uint_eq(st->late_accepted, 2);
     ck_assert_uint_eq(st->ack_unknown, 0);
     ck_assert_uint_eq(st->revived, 1);
     ck_assert_uint_eq(st->rejoins, 0);

@@ -38,9 +38,23 @@
 #    averages of 8 to 15: one or two buckets above; docs/scale.md,
 #    "Calibration"). The model without the back-off (1.02 ms) is three or
 #    more below every measured median: the bound rejects it.
-# The multi and netns farms' latency medians are printed, not asserted:
-# ten processes on two shared cores, they were 5 to 64 times the
-# prediction, and what adds it is not modelled (docs/scale.md).
+#  - the latency median below capacity on the multi farm's shape (four
+#    readouts): the runner starts the readouts one after another and each
+#    paces from its own start, so an event's last fragment leaves a fixed
+#    skew after its first, from whose send the latency counts
+#    (farms/sim-multi.yaml's readouts and ro_skew_us: 3.5 ms, measured as
+#    the SFCs' build median with four readouts less that with one):
+#    predicted p50 5.06 ms. In buckets (524 us wide between 4.19 and 8.39
+#    ms, 1 ms to 16.8): at most four below and at most 18 above, the
+#    spread of the runs measured (docs/scale.md: 4.72 and 5.24 ms at load
+#    5-6, -1 and 0 buckets; 5.24 ms twice at load 13-15, 0; 6.82, 8.39,
+#    11.5 and 21.0 ms at load 10 to 18, +4, +6, +9, +17), with three
+#    buckets more below (a skew of about 1.8 ms, half the least measured:
+#    a quieter machine shortens it, not measured): the skew is three round trips of the runner's orders to
+#    loaded processes). The model without the skew (1.31 ms) is 16 below.
+# The netns farm's latency median is printed, not asserted: 8.4 to 31.5
+# ms measured, nearly all of it its readouts' start skew, larger than the
+# multi farm's and not yet measured over enough runs (docs/scale.md).
 # Usage: test-sim-calib.py SOURCE_DIR BUILD_DIR. Exit 0 passed, 1 failed.
 import json
 import os
@@ -54,6 +68,7 @@ FARM = os.path.join(SRC, "farms", "sim-demo.yaml")
 MULTI = os.path.join(SRC, "farms", "sim-multi.yaml")
 BOUND = 0.05
 LAT_BELOW, LAT_ABOVE = 1, 2      # buckets of the latency histogram (ebf_hist)
+MULTI_BELOW, MULTI_ABOVE = 4, 18  # the multi farm's: the measured spread of its start skew
 failures = []
 checks = 0
 
@@ -105,13 +120,14 @@ def regime(name, rate, trigger_us, events, farm=FARM, extra=()):
     err = (measured - predicted) / predicted
     real_thr = d["sfc"]["throttle_on"]
     sim_thr = s["network"]["throttle_on"]
-    e2e = d["latency_ns"]["end_to_end"]
+    e2e, build = d["latency_ns"]["end_to_end"], d["latency_ns"]["build"]
     print("%s: measured %.0f events/s over %.2f s, predicted %.0f, error %+.1f%%; throttle "
-          "on %d (real) %d (sim); latency p50 %.2f ms (real, end to end; min %.2f) %.2f ms "
-          "(sim); load average %s" % (name, measured, secs, predicted, 100 * err, real_thr,
-                                      sim_thr, (e2e["p50"] if e2e else 0) / 1e6,
-                                      (e2e["min"] if e2e else 0) / 1e6, s["latency"]["p50_ms"],
-                                      open("/proc/loadavg").read().split()[0]))
+          "on %d (real) %d (sim); latency p50 %.2f ms (real, end to end; min %.2f; build "
+          "p50 %.2f) %.2f ms (sim); load average %s"
+          % (name, measured, secs, predicted, 100 * err, real_thr, sim_thr,
+             (e2e["p50"] if e2e else 0) / 1e6, (e2e["min"] if e2e else 0) / 1e6,
+             (build["p50"] if build else 0) / 1e6, s["latency"]["p50_ms"],
+             open("/proc/loadavg").read().split()[0]))
     check(d["ledger"]["closed"] and s["ledger"]["closed"], name + ": both ledgers close")
     lat = ((e2e["p50"] if e2e else 0), round(s["latency"]["p50_ms"] * 1e6))
     return measured, predicted, err, real_thr, sim_thr, lat
@@ -131,6 +147,10 @@ m, p, err, rt, st, lat = regime("multi below capacity", 200, 1000, 2000, MULTI,
                           ["--readouts", "4", "--sfcs", "2", "--nodes", "4"])
 check(abs(err) <= BOUND, "multi below capacity: |error| %.3f <= %.2f" % (abs(err), BOUND))
 check(rt == 0 and st == 0, "multi below capacity: neither throttles")
+steps = bucket(lat[0]) - bucket(lat[1])
+check(-MULTI_BELOW <= steps <= MULTI_ABOVE,
+      "multi below capacity: latency p50 %.3f ms measured, %.3f ms predicted: %+d buckets, "
+      "within [-%d, +%d]" % (lat[0] / 1e6, lat[1] / 1e6, steps, MULTI_BELOW, MULTI_ABOVE))
 if os.geteuid() == 0 and shutil.which("ip"):
     m, p, err, rt, st, lat = regime("netns below capacity", 200, 1000, 2000, MULTI, ["--netns"])
     check(abs(err) <= BOUND, "netns below capacity: |error| %.3f <= %.2f" % (abs(err), BOUND))

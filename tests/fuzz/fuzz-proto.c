@@ -256,7 +256,7 @@ static void check_event(const uint8_t *buf, size_t len)
     NEED(len >= EBF_EVENT_HLEN);
     NEED(h.n_sources >= 1 && h.n_sources <= EBF_MAX_SOURCES);
     NEED(h.frame_count >= 1 && h.frame_index < h.frame_count);
-    NEED((h.flags & ~EBF_EVF_INCOMPLETE) == 0);
+    NEED((h.flags & ~EBF_EVF_KNOWN) == 0);
     for (unsigned s = h.n_sources; s < EBF_MAX_SOURCES; s++)
         NEED(!ebf_present_test(h.present, s));
     if (!(h.flags & EBF_EVF_INCOMPLETE))

@@ -333,14 +333,17 @@ void ledger_close(const struct farm_result *r, struct ledger *l)
         readouts_lost(r, l);
     l->withheld_agree = seen || withheld_agree(r);
     l->late_acks = ebf_kv_u64(&r->sfc, SFC_NAME(ACK_LATE_DEAD), 0);
+    l->late_accepted = ebf_kv_u64(&r->sfc, SFC_NAME(ACK_LATE_ACCEPTED), 0);
     l->nodes_dead = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_DECLARED_DEAD), 0);
     l->redispatched = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_REDISPATCHED), 0);
     l->rejoins = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_REJOINS), 0);
     l->revived = ebf_kv_u64(&r->sfc, SFC_NAME(NODE_REVIVED), 0);
     l->nodes_silent = r->nodes_silent;
     l->gone_decided = t.gone_decided;
-    /* Stored copies: a redecided event accepted twice is stored twice. */
-    uint64_t store_accepted = t.accepted;
+    /* Stored copies: a redecided event accepted twice is stored twice, and
+     * so is one a node accepted late (after its SFC declared it dead and
+     * redispatched the event: the copy sent again is marked). */
+    uint64_t store_accepted = t.accepted + l->late_accepted;
     store_accepted += x.old_accepted;
     if (x.on)
         failover_terms(&x, &t, l, &gone_ids, &gone_digest);

@@ -40,6 +40,7 @@ struct ledger {
     int nodes_agree;             /* ids the nodes acked == acks taken + late acks */
     unsigned nodes_silent;       /* nodes without final counters (killed) */
     uint64_t late_acks, nodes_dead, redispatched, rejoins, revived;
+    uint64_t late_accepted;      /* of late_acks, accepts: a storing node stored them too */
     unsigned sfcs_gone;          /* SFCs that gave no final counters (killed) */
     char sfc_gone[48];           /* the first of them; "" when none */
     uint64_t sfc_lost;           /* their events no node of theirs decided (in lost) */

@@ -71,6 +71,11 @@ static int ledger_counts(json_t *o, const struct ledger *l)
                                   l->digest_match, "id_range", "lo", jout_u64(l->id_lo), "n",
                                   jout_u64(l->generated), "ids_match", l->ids_match));
     json_decref(lost);
+    /* The ids lost as replay_full are the ones the peeling listed: named
+     * exactly, so that a reader of the stored events can tell them. */
+    if (l->replay_full)
+        rc |= jout_set(o, "lost_ids", json_pack("{s:o}", "replay_full",
+                                                ids_json(l->missing, l->n_missing)));
     if (!l->ids_match)
         rc |= jout_set(o, "mismatch", json_pack("{s:o, s:o, s:b}", "missing",
                                                 ids_json(l->missing, l->n_missing), "extra",
@@ -86,10 +91,11 @@ static int ledger_nodes(json_t *o, const struct farm_result *r, const struct led
                       sum_values_json(SFC_NAME(MISSING_SOURCE), &r->sfc));
 
     rc |= ledger_store_json(o, &l->store);
-    return rc | jout_merge(o, json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:b}",
+    return rc | jout_merge(o, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:b}",
                                         "nodes_dead", jout_u64(l->nodes_dead), "redispatched",
                                         jout_u64(l->redispatched), "late_acks",
-                                        jout_u64(l->late_acks), "rejoins", jout_u64(l->rejoins),
+                                        jout_u64(l->late_acks), "late_accepted",
+                                        jout_u64(l->late_accepted), "rejoins", jout_u64(l->rejoins),
                                         "revived", jout_u64(l->revived), "nodes_silent",
                                         (int)l->nodes_silent, "nodes_agree",
                                         l->nodes_reported ? json_boolean(l->nodes_agree)
