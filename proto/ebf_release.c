@@ -49,6 +49,8 @@ static int release_fields_ok(const uint8_t *buf, const struct ebf_release_hdr *h
 {
     const uint8_t known = EBF_RELF_JOIN | EBF_RELF_LEAVE;
 
+    if (h->flags == EBF_RELF_DEAD)
+        return !h->at && !h->n_src && !ebf_get_be32(buf + 28);   /* a notice */
     if ((h->flags & ~known) || h->flags == known || (!h->flags && h->at))
         return 0;
     if (ebf_get_be32(buf + 28))

@@ -18,6 +18,9 @@
 
 #define EBF_RELF_JOIN 0x01             /* at: from this event id on, the place is live */
 #define EBF_RELF_LEAVE 0x02            /* at: from this event id on, the place is out (drain) */
+#define EBF_RELF_DEAD 0x04             /* readout -> SFC notice: the readout holds the place
+                                        * dead at this epoch; low: its release.low of it;
+                                        * no records, at 0 (docs/protocol.md 13.4) */
 
 struct ebf_release_src {
     uint16_t source;

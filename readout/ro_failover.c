@@ -72,6 +72,19 @@ int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, u
         fo->deaths++;
         ebf_route_set(&fo->route, fo->n, &fo->out);
     }
+    if (ebf_places_has(&fo->silent_dead, p)) {
+        if (h->epoch == fo->epoch[p]) {
+            fo->false_deaths++;         /* alive all along */
+            ebf_places_add(&fo->alive_dead, p);
+        }
+        ebf_places_del(&fo->silent_dead, p);
+    }
+    if (ebf_places_has(&fo->alive_dead, p)) {
+        if (h->epoch == fo->epoch[p])
+            ebf_places_add(&fo->notice, p);     /* tell it: it fences and rejoins */
+        else
+            ebf_places_del(&fo->alive_dead, p); /* it did: a new incarnation */
+    }
     ebf_places_add(&fo->heard, p);
     fo->epoch[p] = h->epoch;
     fo->seq[p] = h->seq;
@@ -124,6 +137,7 @@ uint32_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns, struct ebf_pl
             ebf_places_add(died, p);
             ebf_places_add(&fo->out, p);
             ebf_places_add(&fo->dead, p);
+            ebf_places_add(&fo->silent_dead, p);
             n_died++;
         }
     if (n_died) {
@@ -134,6 +148,13 @@ uint32_t ro_failover_poll(struct ro_failover *fo, uint64_t now_ns, struct ebf_pl
     return ebf_places_count(died, fo->n);
 }
 
+uint32_t ro_failover_notices(struct ro_failover *fo, struct ebf_places *due)
+{
+    *due = fo->notice;
+    memset(&fo->notice, 0, sizeof(fo->notice));
+    return ebf_places_count(due, fo->n);
+}
+
 /* Applies every join and leave due at e. */
 static void apply_changes(struct ro_failover *fo, uint64_t e)
 {
@@ -142,6 +163,9 @@ static void apply_changes(struct ro_failover *fo, uint64_t e)
             fo->join_at[p] = RO_FO_NEVER;
             ebf_places_del(&fo->out, p);
             ebf_places_del(&fo->dead, p);
+            ebf_places_del(&fo->silent_dead, p);
+            ebf_places_del(&fo->alive_dead, p);
+            ebf_places_del(&fo->notice, p);
             fo->joins++;
         }
         if (fo->leave_at[p] <= e) {

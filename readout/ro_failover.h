@@ -31,6 +31,12 @@ struct ro_failover {
     struct ebf_places reborn;          /* those heard at a new epoch while routed to */
     struct ebf_places dead;            /* those declared dead (silent or reborn), until
                                         * they join again; a left place is out, not dead */
+    struct ebf_places silent_dead;     /* those declared dead by silence and not heard
+                                        * since (ro_failover_offer: false_deaths) */
+    struct ebf_places alive_dead;      /* of them, heard again at the epoch they died in,
+                                        * until a newer epoch or their join */
+    struct ebf_places notice;          /* alive_dead places heard since the last
+                                        * ro_failover_notices: a dead notice is due */
     uint64_t next_change;              /* lowest pending join/leave id, or RO_FO_NEVER */
     struct ebf_route route;            /* by out */
     uint64_t last_ns[EBF_ROUTE_MAX];   /* arrival of p's last accepted frame */
@@ -50,6 +56,8 @@ struct ro_failover {
                                         * (ro_failover_poll); the readout sets it,
                                         * ro_failover_init leaves it 0 */
     uint64_t all_silent;               /* polls that found every routed place silent */
+    uint64_t false_deaths;             /* places declared dead by silence, then heard at
+                                        * the epoch they died in: they were alive */
 };
 
 /* Sets fo to n places (1 .. EBF_ROUTE_MAX), all routed to, none heard.
@@ -59,9 +67,21 @@ int ro_failover_init(struct ro_failover *fo, uint32_t n, uint64_t dead_ns);
 /* A parsed release frame h arrived at now_ns; next_id is the readout's
  * next event id. Returns 1 when accepted (the caller then applies its
  * release to the replay buffer), 0 when stale or of an unknown place. A
- * join or leave id below next_id is counted in join_late and ignored. */
+ * join or leave id below next_id is counted in join_late and ignored. The
+ * first frame accepted from a place declared dead by silence counts in
+ * false_deaths when it is of the epoch the place died in (the SFC was
+ * alive: its frames were late, not missing; it stays out until it joins,
+ * docs/protocol.md 13.4), not when of a newer one (it fenced itself or
+ * restarted, as a dead place does). Each frame accepted from such a
+ * place at that epoch, until it joins or is heard at a newer one, makes a
+ * dead notice due to it (ro_failover_notices, docs/protocol.md 13.4). */
 int ro_failover_offer(struct ro_failover *fo, const struct ebf_release_hdr *h, uint64_t next_id,
                       uint64_t now_ns);
+
+/* The places a dead notice is due to (each accepted frame of an SFC held
+ * dead while alive makes one due) into *due, cleared in fo. Returns how
+ * many. */
+uint32_t ro_failover_notices(struct ro_failover *fo, struct ebf_places *due);
 
 /* Declares dead every routed place heard once and silent for dead_ns at
  * now_ns, the readout's own stalls not counted (a gap between two polls

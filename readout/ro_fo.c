@@ -88,6 +88,10 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
     }
     uint32_t p = h.place;
 
+    if (h.flags & EBF_RELF_DEAD) {
+        f->rejected++;          /* a notice goes to an SFC, never to a readout */
+        return 1;
+    }
     if (p >= f->n_sfcs || p >= EBF_ROUTE_MAX || memcmp(l.src_mac, f->sfc_mac[p], 6) != 0) {
         f->foreign++;
         return 1;
@@ -149,4 +153,33 @@ void ro_fo_sent(struct ro_fo *f, uint64_t e, uint16_t place, uint32_t bytes, con
     for (uint16_t s = 0; s < f->n_sources; s++)
         last[s] = seq[s] - 1;
     ro_replay_push(&f->rb, e, place, bytes, last);
+}
+
+void ro_fo_recover_begin(struct ro_fo *f, uint64_t last_ns)
+{
+    if (last_ns == 0)
+        last_ns = 1;            /* 0 means none in progress */
+    if (!f->recover_since_ns || last_ns < f->recover_since_ns)
+        f->recover_since_ns = last_ns;
+}
+
+void ro_fo_recover_end(struct ro_fo *f, uint64_t now_ns)
+{
+    if (!f->recover_since_ns)
+        return;
+    f->recover_ns = now_ns > f->recover_since_ns ? now_ns - f->recover_since_ns : 0;
+    if (f->recover_ns > f->recover_max_ns)
+        f->recover_max_ns = f->recover_ns;
+    f->recoveries++;
+    f->recover_since_ns = 0;
+}
+
+size_t ro_fo_notice(struct ro_fo *f, uint32_t p, uint8_t *buf)
+{
+    struct ebf_release_hdr h = {.place = (uint16_t)p, .flags = EBF_RELF_DEAD,
+                                .epoch = f->view.epoch[p], .seq = f->notice_seq++,
+                                .low = f->low[p]};
+
+    f->notices++;
+    return ebf_release_write(buf, &h);
 }

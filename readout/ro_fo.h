@@ -33,6 +33,13 @@ struct ro_fo {
     uint64_t full_since_ns;            /* when the current hold for room began; 0: none */
     uint64_t held_ns;                  /* time held for room, finished holds */
     uint64_t low[EBF_ROUTE_MAX];       /* the highest low accepted per place */
+    /* Time to recover (ro_fo_recover_begin/end): from the dead place's last
+     * release frame to the end of the replay of what it held. */
+    uint64_t recover_since_ns;         /* the recovery in progress began; 0: none */
+    uint64_t recover_ns, recover_max_ns;   /* the last recovery's time, the longest */
+    uint64_t recoveries;               /* recoveries ended */
+    uint64_t notices;                  /* dead notices made (ro_fo_notice) */
+    uint32_t notice_seq;               /* their numbers */
 };
 
 #define RO_FO_HOLD_MAX_NS 1000000000ull    /* replay_hold_max: 1 s (docs/protocol.md 13.3) */
@@ -72,5 +79,23 @@ int ro_fo_hold(struct ro_fo *f, uint64_t now_ns);
  * seq[s] is the next sequence
  * number of local source s toward that place (its last frame's + 1). */
 void ro_fo_sent(struct ro_fo *f, uint64_t e, uint16_t place, uint32_t bytes, const uint32_t *seq);
+
+/* The dead notice to place p (docs/protocol.md 13.4: a release frame,
+ * readout -> SFC, flag DEAD, the epoch the readout holds it dead at, low
+ * its release.low of it, no records) as ebfarm bytes into buf (at least
+ * EBF_RELEASE_HLEN). Returns the bytes written; counted in notices. */
+size_t ro_fo_notice(struct ro_fo *f, uint32_t p, uint8_t *buf);
+
+/* A place died whose last release frame came at last_ns (for a place
+ * heard at a new epoch, that frame): a recovery begins there, or, when one
+ * is in progress (a second death before its replay ended), keeps the
+ * earlier beginning. */
+void ro_fo_recover_begin(struct ro_fo *f, uint64_t last_ns);
+
+/* The replay of every dead place's events ended at now_ns: the recovery
+ * in progress ends, its time (now_ns less its beginning, 0 when the clock
+ * went back) kept in recover_ns and recover_max_ns, counted in
+ * recoveries. Nothing when none is in progress. */
+void ro_fo_recover_end(struct ro_fo *f, uint64_t now_ns);
 
 #endif

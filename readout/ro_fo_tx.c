@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 
+#include "ebf_util.h"
 #include "ro_frame.h"
 #include "ro_link.h"
 #include "ro_log.h"
@@ -55,5 +56,7 @@ int ro_fo_tx_replay(struct ro_gen *g, const volatile sig_atomic_t *force, uint64
             RO_LOG(NOTICE, "replayed %" PRIu64 " events of dead SFC places 0x%" PRIx64
                    " to the live ones\n", f->rb.replayed - before, places);
     }
+    if (rc == 0 && !g->fo_pending)
+        ro_fo_recover_end(f, ebf_now_ns());     /* the dead share is with the live ones */
     return rc;
 }

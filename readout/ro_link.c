@@ -73,9 +73,46 @@ static void fo_deaths(struct ro_gen *g, uint64_t now_ns)
                    "event %" PRIu64 "\n", p, (double)(now_ns - v->last_ns[p]) / 1e6,
                    g->next_event);
             g->fo_pending |= UINT64_C(1) << p;
+            ro_fo_recover_begin(g->fo, v->last_ns[p]);
             if (g->st->fo_dead_from[p] == UINT64_MAX)
                 g->st->fo_dead_from[p] = g->next_event;
         }
+}
+
+/* Failover on: a dead notice to each place held dead while alive whose
+ * frame came since the last look (ro_failover_notices), raw Ethernet from
+ * the readout's MAC to the SFC's on the port toward it; a frame the pool
+ * or the port refuses is counted (fo.notice_fail), the next one replaces
+ * it. */
+static void fo_notices(struct ro_gen *g)
+{
+    struct ebf_places due;
+    const struct ro_conf *c = g->c;
+
+    if (ro_failover_notices(&g->fo->view, &due) == 0)
+        return;
+    for (uint32_t p = 0; p < g->fo->view.n && p < c->n_sfcs; p++) {
+        if (!ebf_places_has(&due, p))
+            continue;
+        struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+        struct rte_mbuf *m = rte_pktmbuf_alloc(c->pool);
+        uint8_t *b = m ? (uint8_t *)rte_pktmbuf_append(m, EBF_ETH_HLEN + EBF_RELEASE_HLEN)
+                       : NULL;
+        if (!b) {
+            rte_pktmbuf_free(m);
+            g->st->fo_notice_fail++;
+            continue;
+        }
+        memcpy(a.src_mac, c->src_mac, 6);
+        memcpy(a.dst_mac, c->sfc_mac[p], 6);
+        ebf_encap_write(b, &a, EBF_RELEASE_HLEN);
+        ro_fo_notice(g->fo, p, b + EBF_ETH_HLEN);
+        if (rte_eth_tx_burst(g->sfc_port[p], 0, &m, 1) != 1) {
+            rte_pktmbuf_free(m);
+            g->st->fo_notice_fail++;
+        }
+    }
+    g->st->fo_notices = g->fo->notices;
 }
 
 /* Failover on, once a second: the memif link of a place routed around
@@ -112,6 +149,7 @@ unsigned ro_link_rx(struct ro_gen *g, uint64_t now_ns)
             n += rx_port(g, g->port[i], now_ns);
     if (g->fo) {
         fo_deaths(g, now_ns);
+        fo_notices(g);
         fo_relink(g, now_ns);
         ro_link_fo_stats(g);
     }
@@ -146,6 +184,10 @@ void ro_link_fo_stats(struct ro_gen *g)
     st->fo_leaves = f->view.leaves;
     st->fo_join_late = f->view.join_late;
     st->fo_join_early = f->view.join_early;
+    st->fo_recoveries = f->recoveries;
+    st->fo_false_deaths = f->view.false_deaths;
+    st->fo_recover_ns = f->recover_ns;
+    st->fo_recover_max_ns = f->recover_max_ns;
     st->fo_out = f->view.out.w[0];      /* a readout sends to at most 64 (RO_MAX_SFCS) */
     for (uint16_t k = 0; k < g->c->n_sfcs; k++)
         st->release_low[k] = f->low[k];

@@ -60,6 +60,10 @@ struct ro_stats {
     uint64_t fo_relinks;         /* restarts of a dead place's memif link, to reconnect */
     uint64_t fo_out;             /* bit k: place k routed around now (dead or left) */
     uint64_t fo_join_early;      /* joins applied before their id: every place was out */
+    uint64_t fo_recoveries;      /* failovers recovered: the dead places' events replayed */
+    uint64_t fo_false_deaths;    /* places declared dead by silence, heard again at that epoch */
+    uint64_t fo_notices, fo_notice_fail;    /* dead notices sent to them; refused */
+    uint64_t fo_recover_ns, fo_recover_max_ns;  /* the last one's time to recover, the longest */
     uint64_t fo_dead_from[RO_STATS_MAX_SFCS];   /* first id routed around place k; UINT64_MAX */
     uint64_t release_low[RO_STATS_MAX_SFCS];    /* the highest low accepted from place k */
 };
@@ -156,6 +160,19 @@ struct ro_snap {
       "Bit k set: SFC place k is routed around now (declared dead, or left).")                    \
     X(FO_UNSENT_FRAMES, C, "fo.unsent_frames", st.fo_unsent_frames, (), 0,                         \
       "Frames refused by a place that was then declared dead (their events replayed).")           \
+    X(FO_FALSE_DEATHS, C, "fo.false_deaths", st.fo_false_deaths, (), 0,                         \
+      "SFC places declared dead by silence, then heard again at the epoch they died in.")         \
+    X(FO_NOTICES, C, "fo.notices", st.fo_notices, (), 0,                                         \
+      "Dead notices sent to SFCs held dead while alive (they fence and rejoin).")                 \
+    X(FO_NOTICE_FAIL, C, "fo.notice_fail", st.fo_notice_fail, (), 0,                             \
+      "Dead notices the pool or the port refused (the next frame of the SFC makes another).")     \
+    X(FO_RECOVERIES, C, "fo.recoveries", st.fo_recoveries, (), 0,                                 \
+      "Failovers recovered: every dead SFC place's unreleased events replayed.")                  \
+    X(FO_RECOVER_NS, C, "fo.recover_ns", st.fo_recover_ns, (), 0,                                 \
+      "The last failover's time to recover, ns: from the dead place's last release frame to "     \
+      "the end of its replay.")                                                                   \
+    X(FO_RECOVER_MAX_NS, C, "fo.recover_max_ns", st.fo_recover_max_ns, (), 0,                     \
+      "The longest failover's time to recover, ns.")                                              \
     X(FO_RELINKS, C, "fo.relinks", st.fo_relinks, (), 0,                                          \
       "Restarts of a dead SFC place's memif link, once a second until its SFC is back.")          \
     X(REPLAY_REPLAYED, C, "replay.replayed", st.replay_replayed, (), 0,                           \

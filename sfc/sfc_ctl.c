@@ -72,10 +72,11 @@ static unsigned drain_poll(void *dp, int *done)
  * drain moves this SFC's share to the others from a leave id on, undrain
  * takes it back from a join id on, join does so for a restarted SFC
  * (ebfarm drain, undrain, restart). The value is the id, or "" for the
- * margin ahead of the highest id the SFC heard. */
+ * margin ahead of the highest id the SFC heard. mute (a fault for tests)
+ * sends no release frame for the value's milliseconds. */
 static int act(void *dp, const char *name, const char *value, char *err, size_t len)
 {
-    static const char *const names[] = {"drain", "undrain", "join"};
+    static const char *const names[] = {"drain", "undrain", "join", "mute"};
     unsigned long long at = 0;
     char *end = NULL;
 
@@ -87,10 +88,10 @@ static int act(void *dp, const char *name, const char *value, char *err, size_t 
             return -EINVAL;
         }
     }
-    for (unsigned h = 0; h < 3; h++)
+    for (unsigned h = 0; h < 4; h++)
         if (strcmp(name, names[h]) == 0)
             return sfc_workers_leave(dp, (enum sfc_leave)h, at, err, len);
-    snprintf(err, len, "unknown action '%s' (allowed: drain, undrain, join)", name);
+    snprintf(err, len, "unknown action '%s' (allowed: drain, undrain, join, mute)", name);
     return -EINVAL;
 }
 

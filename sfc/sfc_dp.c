@@ -44,6 +44,11 @@ static int intake_parse(struct sfc_dp *dp, struct rte_mbuf *m, struct ebf_l2l3 *
         return 0;
     }
     enum ebf_reason r = ebf_parse_l2l3(p, m->data_len, dp->c.udp_port, l);
+    if ((r == EBF_R_UNKNOWN_TYPE || (r == EBF_R_OK && l->type != EBF_T_FRAGMENT)) &&
+        l->len >= 2 && p[l->hlen + 1] == EBF_T_RELEASE) {
+        sfc_dp_notice(dp, p + l->hlen, l->len, l->src_mac, rte_get_tsc_cycles());
+        return 0;               /* a readout's dead notice (docs/protocol.md 13.4) */
+    }
     if (r == EBF_R_OK && l->type != EBF_T_FRAGMENT) {
         dp->st.drop[SFC_DROP_WRONG_TYPE]++;
         return 0;

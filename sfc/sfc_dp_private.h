@@ -19,6 +19,7 @@
 /* Failover's state in the loop (release frames on): the pass clock for
  * the fence, and the rate of ids heard for a join id (sfc_dp_release.c). */
 #define SFC_RECENT_ACKS 16384     /* acks above the low: about 0.5 s at 30,000 events/s */
+#define SFC_PRUNE_LAG 32          /* release rounds (320 ms) the recent acks go back */
 
 struct sfc_dp_fo {
     uint64_t last_pass;          /* TSC of the last sfc_dp_poll; 0: none yet */
@@ -35,6 +36,14 @@ struct sfc_dp_fo {
     uint64_t grace_tsc;          /* SFC_REPLAY_GRACE_NS: the building timeout's floor
                                   * while replayed pieces arrive (sfc_dp_timeout) */
     uint64_t src_tsc[EBF_MAX_SOURCES];  /* TSC of each source's last fragment taken */
+    /* The recent acks are kept down to the lowest low of the last
+     * SFC_PRUNE_LAG rounds (a dead notice's X may be that old), and a
+     * fence records those at or above its X. */
+    uint64_t lows[SFC_PRUNE_LAG];
+    uint32_t n_lows;
+    uint64_t pruned_below;       /* acks below this left the list */
+    uint32_t round_mark;         /* recent[0 .. round_mark) were taken before the last round */
+    struct sfc_notices notices;  /* readouts that hold this SFC dead while it lives */
 };
 
 /* A failover's building timeout at least (docs/protocol.md 13.4): the
@@ -73,6 +82,7 @@ struct sfc_dp {
     struct sfc_drain drain;
     struct sfc_release rel;      /* release frames, when c.release_ms */
     uint64_t join_at;            /* the last join id announced (sfc_dp_leave); 0: none */
+    uint64_t mute_until_ns;      /* the fault SFC_MUTE: no release round until then */
     struct sfc_lowmark *low;     /* the lowest id held; NULL when release frames are off */
     struct sfc_dp_fo fo;
     uint64_t rx_heard[SFC_MAX_READOUTS];    /* with several rx ports: TSC of each one's
@@ -93,6 +103,14 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now);
  * ports hold is discarded, a new epoch begins and a join is announced
  * (docs/protocol.md 13.4, 13.5). Called at the start of every pass. */
 void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now);
+
+/* A release frame (type 5) of len bytes from mac came in at now: a
+ * readout's dead notice (flag DEAD) for this SFC's place and epoch is
+ * taken (release.notices); one of another place or epoch is ignored, one
+ * that fails the parser is counted under its reason, as is any with
+ * failover off (docs/protocol.md 13.4). */
+void sfc_dp_notice(struct sfc_dp *dp, const uint8_t *b, size_t len, const uint8_t *mac,
+                   uint64_t now);
 
 /* A piece flagged EBF_FRAGF_REPLAY went into the table at now as a (slot:
  * its event when stored): counted, its event marked replayed, or counted a

@@ -107,53 +107,86 @@ static void fence_record(struct sfc_dp *dp, uint64_t id, int accept)
     dp->st.fence_acked_digest += ebf_mix64(id);
 }
 
+/* The acks below floor leave the recent list (round_mark follows the
+ * ones taken before the last round). */
+static void drop_below(struct sfc_dp_fo *f, uint64_t floor)
+{
+    uint32_t n = 0, mark = 0;
+
+    for (uint32_t i = 0; i < f->n_recent; i++)
+        if ((f->recent[i] & ~(UINT64_C(1) << 63)) >= floor) {
+            mark += i < f->round_mark;
+            f->recent[n++] = f->recent[i];
+        }
+    f->n_recent = n;
+    f->round_mark = mark;
+    f->pruned_below = floor > f->pruned_below ? floor : f->pruned_below;
+}
+
 void sfc_dp_fence_ack(struct sfc_dp *dp, uint64_t id, int accept, int fenced)
 {
     struct sfc_dp_fo *f = &dp->fo;
 
-    if (fenced)
+    if (fenced) {
         fence_record(dp, id, accept);
-    else if (f->n_recent < SFC_RECENT_ACKS)
+        return;
+    }
+    /* Full: the lag's older acks go first (a notice's X may then find
+     * them gone: fence_overflow), so that a pause's record stays whole. */
+    if (f->n_recent == SFC_RECENT_ACKS)
+        drop_below(f, dp->st.release_low);
+    if (f->n_recent < SFC_RECENT_ACKS)
         f->recent[f->n_recent++] = id | (uint64_t)(accept != 0) << 63;
     else
         f->recent_overflow = 1;
 }
 
-/* The acks below low leave the list: this round releases them (every
- * event below low was decided); an overflow ends once the list is empty. */
+/* This round's low joins the last SFC_PRUNE_LAG; the acks below the
+ * lowest of them leave the list (every event below it was decided and a
+ * readout heard it released, also one that holds this SFC dead since a
+ * round that old); an overflow ends once the list is empty. */
 static void prune_recent(struct sfc_dp_fo *f, uint64_t low)
 {
-    uint32_t n = 0;
+    uint64_t floor = low;
 
-    for (uint32_t i = 0; i < f->n_recent; i++)
-        if ((f->recent[i] & ~(UINT64_C(1) << 63)) >= low)
-            f->recent[n++] = f->recent[i];
-    f->n_recent = n;
-    f->recent_overflow &= n != 0;
+    f->lows[f->n_lows++ % SFC_PRUNE_LAG] = low;
+    for (uint32_t i = 0; i < SFC_PRUNE_LAG && i < f->n_lows; i++)
+        floor = f->lows[i] < floor ? f->lows[i] : floor;
+    f->pruned_below = 0;
+    drop_below(f, floor);
+    f->round_mark = f->n_recent;        /* what comes after was taken after this round */
+    f->recent_overflow &= f->n_recent != 0;
 }
 
 /* What a fence leaves to be decided twice (docs/protocol.md 13.6): the
- * acks at or above the last round's low (the readouts did not hear them
- * released, so they replay them) go into ledger.fence_acked now, and the
- * events at a node are marked so that their acks go there too. */
-static void fence_acks(struct sfc_dp *dp)
+ * acks at or above x (the highest low a readout accepted: the readouts
+ * replay the events from there) and those taken since the last round go
+ * into ledger.fence_acked now, and the events at a node are marked so that
+ * their acks go there too. An x below what the list still holds is a
+ * record that may lack acks (overflow). */
+static void fence_acks(struct sfc_dp *dp, uint64_t x)
 {
     struct sfc_dp_fo *f = &dp->fo;
 
     for (uint32_t i = 0; i < f->n_recent; i++)
-        fence_record(dp, f->recent[i] & ~(UINT64_C(1) << 63), (int)(f->recent[i] >> 63));
-    dp->st.fence_overflow += f->recent_overflow;
+        if ((f->recent[i] & ~(UINT64_C(1) << 63)) >= x || i >= f->round_mark)
+            fence_record(dp, f->recent[i] & ~(UINT64_C(1) << 63), (int)(f->recent[i] >> 63));
+    dp->st.fence_overflow += f->recent_overflow || x < f->pruned_below;
     f->n_recent = 0;
+    f->round_mark = 0;
     f->recent_overflow = 0;
     for (uint32_t s = 0; s < dp->c.capacity; s++)
         if (sfc_evtab_event(dp->tab, s)->state == SFC_EV_SENT)
             sfc_evtab_cold(dp->tab, s)->fenced = 1;
 }
 
-/* The fence itself (see sfc_dp_fence_check). Events already sent to a
- * node stay: the node decides them and its ack counts (the readouts'
- * replays of them are the ledger's redecided, ledger.fence_acked). */
-static void fence(struct sfc_dp *dp, uint64_t now, uint64_t gap)
+/* The fence itself (see sfc_dp_fence_check), its record from x (a pause:
+ * the last round's low; notices: sfc_notice_due's X); the readout ports'
+ * frames from before a pause are discarded. Events already sent to a node
+ * stay: the node decides them and its ack counts (the readouts' replays
+ * of them are the ledger's redecided, ledger.fence_acked). Returns the
+ * join id announced. */
+static uint64_t fence(struct sfc_dp *dp, uint64_t now, uint64_t x, int pause)
 {
     struct sfc_dp_fo *f = &dp->fo;
     double hz = (double)rte_get_tsc_hz(), rate = 0;
@@ -165,11 +198,11 @@ static void fence(struct sfc_dp *dp, uint64_t now, uint64_t gap)
         sfc_evtab_drop(dp->tab, s);
         dp->st.replay_fenced++;
     }
-    fence_acks(dp);
-    dp->st.fence_frames += discard_port(dp->c.rx_port);
-    for (uint16_t i = 0; i < dp->c.n_more_rx; i++)
-        dp->st.fence_frames += discard_port(dp->c.more_rx[i]);
+    fence_acks(dp, x);
+    for (uint16_t i = 0; pause && i <= dp->c.n_more_rx; i++)
+        dp->st.fence_frames += discard_port(i ? dp->c.more_rx[i - 1] : dp->c.rx_port);
     sfc_release_new_epoch(&dp->rel, (uint16_t)(ebf_now_ns() / 1000000000ull));
+    memset(&f->notices, 0, sizeof(f->notices));     /* of the old epoch */
     if (f->heard_tsc > f->tsc0)
         rate = (double)(f->heard_max - f->id0) * hz / (double)(f->heard_tsc - f->tsc0);
     uint64_t j = sfc_release_join_id(f->heard_max, rate, (double)(now - f->heard_tsc) / hz, 0.2);
@@ -177,9 +210,52 @@ static void fence(struct sfc_dp *dp, uint64_t now, uint64_t gap)
     dp->rel.next_ns = 0;                /* a round at once: the readouts hear the epoch */
     dp->st.fences++;
     dp->st.release_epoch = dp->rel.epoch;
-    SFC_LOG(WARNING, "the poll loop stopped for %.1f ms: fenced (%" PRIu64 " events dropped), "
-            "epoch %u, join at event %" PRIu64 "\n", (double)gap * 1e3 / hz,
-            dp->st.replay_fenced, dp->rel.epoch, j);
+    return j;
+}
+
+/* Bit r: guard readout r (below 64) that this SFC sends release frames to. */
+static uint64_t known_readouts(const struct sfc_dp *dp)
+{
+    uint64_t k = 0;
+
+    for (uint16_t r = 0; r < dp->guard.n_ro && r < 64; r++)
+        if (dp->guard.ro_port[r] != SFC_NO_PORT)
+            k |= UINT64_C(1) << r;
+    return k;
+}
+
+void sfc_dp_notice(struct sfc_dp *dp, const uint8_t *b, size_t len, const uint8_t *mac,
+                   uint64_t now)
+{
+    struct ebf_release_hdr h;
+    enum ebf_reason r = dp->low ? ebf_release_parse(b, len, &h) : EBF_R_UNKNOWN_TYPE;
+    int ro = -1;
+
+    if (r != EBF_R_OK) {
+        dp->st.reject[r]++;
+        return;
+    }
+    for (uint16_t i = 0; i < dp->guard.n_ro && ro < 0; i++)
+        if (memcmp(dp->guard.ro_mac[i], mac, 6) == 0)
+            ro = i;
+    if (sfc_notice_take(&dp->fo.notices, &h, dp->rel.place, dp->rel.epoch, ro,
+                        tsc_to_ns(dp, now)))
+        dp->st.release_notices++;
+}
+
+/* Readouts' notices due (sfc_notice_due): the fence. */
+static void notice_check(struct sfc_dp *dp, uint64_t now)
+{
+    uint64_t x;
+
+    if (!sfc_notice_due(&dp->fo.notices, known_readouts(dp), dp->st.release_low,
+                        tsc_to_ns(dp, now), &x))
+        return;
+    uint64_t j = fence(dp, now, x, 0);
+    dp->st.fence_notices++;
+    SFC_LOG(WARNING, "readouts hold this SFC dead although it lives: fenced (%" PRIu64
+            " events dropped, acks from event %" PRIu64 " on decided twice), epoch %u, join at "
+            "event %" PRIu64 "\n", dp->st.replay_fenced, x, dp->rel.epoch, j);
 }
 
 void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now)
@@ -196,8 +272,17 @@ void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now)
                           ? EBF_RELEASE_DEAD_NS - 2 * dp->rel.period_ns : EBF_RELEASE_DEAD_NS / 2;
         f->fence_tsc = (uint64_t)((double)ns * (double)rte_get_tsc_hz() / 1e9);
     }
-    if (last && now - last > f->fence_tsc && (dp->c.workers <= 1 || dp->c.worker == 0))
-        fence(dp, now, now - last);
+    if (dp->c.workers > 1 && dp->c.worker != 0)
+        return;
+    if (last && now - last > f->fence_tsc) {
+        uint64_t j = fence(dp, now, dp->st.release_low, 1);
+        SFC_LOG(WARNING, "the poll loop stopped for %.1f ms: fenced (%" PRIu64 " events "
+                "dropped), epoch %u, join at event %" PRIu64 "\n",
+                (double)(now - last) * 1e3 / (double)rte_get_tsc_hz(), dp->st.replay_fenced,
+                dp->rel.epoch, j);
+    } else if (f->notices.since_ns) {
+        notice_check(dp, now);
+    }
 }
 
 /* The highest id heard (1 + it) and when it grew: the join id's rate. */
@@ -240,6 +325,10 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
     if (!dp->low || (dp->c.workers > 1 && dp->c.worker != 0) ||
         !sfc_release_due(&dp->rel, now_ns))
         return 0;
+    if (now_ns < dp->mute_until_ns) {
+        dp->st.release_muted++;         /* the fault: this round is lost */
+        return 1;
+    }
     if (dp->rel.rounds == 1 && dp->c.join_at)  /* restarted: back from join_at */
         sfc_release_announce(&dp->rel, EBF_RELF_JOIN, dp->c.join_at, now_ns + SFC_RELEASE_JOIN_NS);
     note_heard(dp, now);
@@ -287,6 +376,14 @@ int sfc_dp_leave(struct sfc_dp *dp, enum sfc_leave how, uint64_t at, char *err, 
         snprintf(err, len, "failover is off (no --release-ms): the readouts route by e %% n "
                  "and cannot move this SFC's share");
         return -ENOTSUP;
+    }
+    if (how == SFC_MUTE) {
+        if (!at) {
+            snprintf(err, len, "mute: give the milliseconds");
+            return -EINVAL;
+        }
+        dp->mute_until_ns = tsc_to_ns(dp, now) + at * 1000000ull;
+        return 0;
     }
     if (dp->c.workers > 1 && dp->c.worker != 0) {
         snprintf(err, len, "only worker 0 announces joins and leaves");

@@ -98,3 +98,33 @@ unsigned sfc_release_make(struct sfc_release *rel, const struct sfc_guard *g, ui
     h->n_src = (uint8_t)n;
     return n;
 }
+
+int sfc_notice_take(struct sfc_notices *n, const struct ebf_release_hdr *h, uint16_t place,
+                    uint16_t epoch, int ro, uint64_t now_ns)
+{
+    if (h->flags != EBF_RELF_DEAD || h->place != place || h->epoch != epoch) {
+        n->ignored++;
+        return 0;
+    }
+    if (!n->since_ns)
+        n->since_ns = now_ns ? now_ns : 1;
+    n->low = h->low > n->low ? h->low : n->low;
+    if (ro >= 0 && ro < 64)
+        n->from |= UINT64_C(1) << ro;
+    n->taken++;
+    return 1;
+}
+
+int sfc_notice_due(struct sfc_notices *n, uint64_t known, uint64_t last_low, uint64_t now_ns,
+                   uint64_t *x)
+{
+    int all = known && (n->from & known) == known;
+
+    if (!n->since_ns || (!all && now_ns - n->since_ns < SFC_NOTICE_WAIT_NS))
+        return 0;
+    *x = all ? n->low : last_low;
+    n->since_ns = 0;
+    n->low = 0;
+    n->from = 0;
+    return 1;
+}

@@ -82,4 +82,36 @@ unsigned sfc_release_make(struct sfc_release *rel, const struct sfc_guard *g, ui
                           uint16_t n_sources, uint64_t low, uint8_t flags, uint64_t at,
                           struct ebf_release_hdr *h);
 
+/*
+ * Dead notices (docs/protocol.md 13.4): readouts that hold this SFC dead
+ * at its epoch although it is alive tell it so. The SFC fences itself as
+ * after a pause, once every readout it sends to told it or a wait passed
+ * since the first notice; its ledger.fence_acked then holds its acks at or
+ * above X, the highest low any readout accepted: the notices' highest low
+ * when every readout sent one, else its last round's low (a readout that
+ * sent none accepted it). DPDK-free.
+ */
+struct sfc_notices {
+    uint64_t since_ns;                 /* the first notice of this epoch; 0: none */
+    uint64_t low;                      /* the highest low they carry */
+    uint64_t from;                     /* bit r: readout r (guard index < 64) sent one */
+    uint64_t taken, ignored;           /* notices counted; of another place or epoch */
+};
+
+#define SFC_NOTICE_WAIT_NS (2 * EBF_RELEASE_PERIOD_NS)  /* the others' notices */
+
+/* Notice h from guard readout ro (-1: not known) at now_ns for this
+ * SFC's place and epoch. 1 when taken, 0 when ignored (another place or
+ * epoch: a stale one, from before a fence). */
+int sfc_notice_take(struct sfc_notices *n, const struct ebf_release_hdr *h, uint16_t place,
+                    uint16_t epoch, int ro, uint64_t now_ns);
+
+/* 1 when the fence is due at now_ns: every readout of `known` (bit r:
+ * guard readout r, the ones the SFC sends release frames to) sent a
+ * notice, or SFC_NOTICE_WAIT_NS passed since the first; *x is then the
+ * fence's X (last_low when some readout of known sent none). The notices
+ * are cleared. 0 otherwise. */
+int sfc_notice_due(struct sfc_notices *n, uint64_t known, uint64_t last_low, uint64_t now_ns,
+                   uint64_t *x);
+
 #endif

@@ -98,6 +98,9 @@ struct sfc_stats {
     uint64_t replay_partial;     /* events with a replayed piece dropped at their timeout */
     uint64_t replay_fenced;      /* events dropped by a fence (the loop stopped too long) */
     uint64_t fences;             /* fences: new epochs after a stopped loop */
+    uint64_t fence_notices;      /* of them, after readouts' dead notices */
+    uint64_t release_notices;    /* dead notices taken from the readouts */
+    uint64_t release_muted;      /* rounds not sent: the fault action mute */
     uint64_t fence_frames;       /* frames from before a pause, discarded by a fence */
     uint64_t throttle_spared;    /* "off" frames to a readout behind the others while on */
     uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
@@ -275,6 +278,12 @@ struct sfc_snap {
       "Frames from before a pause, discarded by a fence.")                                         \
     X(FENCES, C, "fences", st.fences, (), 0,                                                       \
       "Fences: the poll loop stopped too long, the SFC dropped what it held and took a new epoch.") \
+    X(FENCE_NOTICES, C, "fence_notices", st.fence_notices, (), 0,                                 \
+      "Fences after readouts' dead notices: they held the SFC dead while it lived.")              \
+    X(RELEASE_MUTED, C, "release.muted", st.release_muted, (), 0,                                 \
+      "Release rounds not sent: the test fault action 'mute'.")                                   \
+    X(RELEASE_NOTICES, C, "release.notices", st.release_notices, (), 0,                           \
+      "Dead notices taken from readouts (release frames with flag DEAD for this epoch).")         \
     X(NODE_DECLARED_DEAD, C, "node.declared_dead", st.nodes_dead, (), 0,                           \
       "Nodes declared dead (silent past node_timeout_ms, or back with a new epoch).")              \
     X(NODE_REDISPATCHED, C, "node.redispatched", st.redispatched, (), 0,                           \

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-farm_failover.c - failover in whole farms of 4 readouts, 2 SFCs and 4 nodes: an SFC killed mid-run loses no event to its death; an SFC frozen 3 s fences itself, rejoins and loses nothing. */
+/* test-farm_failover.c - failover in whole farms of 4 readouts, 2 SFCs and 4 nodes: an SFC killed mid-run loses no event to its death; an SFC frozen 3 s fences itself, rejoins and loses nothing; an SFC declared dead while alive (its release frames muted) fences on the readouts' notices, rejoins and loses nothing. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -268,6 +268,74 @@ START_TEST(test_failover_sfc_frozen)
 }
 END_TEST
 
+/*
+ * SFC 1 sends no release frame for 300 ms after 30,000 events (the
+ * action mute) while its loop runs on: every readout declares it dead
+ * (100 ms of silence), then hears it again at the same epoch (a false
+ * death) and answers with dead notices; SFC 1 fences on them (not on a
+ * pause), takes a new epoch and rejoins, and builds its share again.
+ * Every generated id was decided; the ledger closes with lost 0 and the
+ * ids decided twice named as redecided (the fence's record from the
+ * readouts' frozen lows).
+ */
+START_TEST(test_failover_sfc_muted)
+{
+    const uint64_t events = 200000;
+    struct farm_conf c;
+    struct farm_result r;
+    struct ebf_idset decided;
+
+    farm_conf_default(&c);
+    c.mute_sfc_after = AFTER;
+    c.mute_ms = 300;
+    run(&c, events, &r);
+    ck_assert_uint_eq(r.sfcs_gone, 0);
+    const struct farm_part_result *x0 = sfc_at(&r, 0), *x1 = sfc_at(&r, 1);
+    uint64_t fences = ebf_kv_u64(&x1->kv, "fences", 0) + ebf_kv_u64(&x0->kv, "fences", 0);
+    ck_assert_uint_ge(ebf_kv_u64(&x1->kv, "release.muted", 0), 1);
+    ck_assert_uint_ge(ebf_kv_u64(&x1->kv, "release.notices", 0), 1);
+    ck_assert_uint_ge(ebf_kv_u64(&x1->kv, "fence_notices", 0), 1);
+    for (unsigned i = 0; i < READOUTS; i++) {
+        const struct ebf_kv *kv = &r.ro[i].kv;
+        ck_assert_uint_eq(ebf_kv_u64(kv, "events", 0), events);
+        ck_assert_uint_eq(ebf_kv_u64(kv, "sfcs_gone", 0), 0);
+        ck_assert_uint_ge(ebf_kv_u64(kv, "fo.deaths", 0), 1);
+        ck_assert_uint_ge(ebf_kv_u64(kv, "fo.false_deaths", 0), 1);
+        ck_assert_uint_ge(ebf_kv_u64(kv, "fo.notices", 0), 1);
+        ck_assert_uint_eq(ebf_kv_u64(kv, "fo.joins", 0), ebf_kv_u64(kv, "fo.deaths", 0));
+        ck_assert_uint_eq(ebf_kv_u64(kv, "fo.join_late", 0), 0);
+        ck_assert_uint_eq(ebf_kv_u64(kv, "fo.out", 0), 0);
+        ck_assert_uint_eq(ebf_kv_u64(kv, "replay.dropped", 0), 0);
+    }
+    assert_sfc_lost_nothing(x0);
+    assert_sfc_lost_nothing(x1);
+    ebf_idset_init(&decided);
+    kv_idset_merge(&x0->kv, "ledger.acked", &decided, 1);
+    kv_idset_merge(&x1->kv, "ledger.acked", &decided, 1);
+    uint64_t n = ebf_kv_u64(&x0->kv, "ack.events", 0) + ebf_kv_u64(&x1->kv, "ack.events", 0);
+    uint64_t redecided = assert_every_id_decided(&decided, n, events);
+    struct ledger l;
+    ledger_close(&r, &l);
+    ck_assert_int_eq(l.failover, 1);
+    ck_assert_uint_eq(l.fences, fences);
+    ck_assert_uint_eq(l.generated, events);
+    ck_assert_uint_eq(l.lost_total, 0);
+    ck_assert_uint_eq(l.accepted + l.rejected, events);
+    ck_assert_uint_eq(l.redecided, redecided);
+    ck_assert(l.ids_match);
+    ck_assert(l.closed);
+    fprintf(stderr, "failover muted: notices %llu, fences %llu, replay.fenced %llu, redecided "
+            "%llu, SFC 1 acked %llu\n",
+            (unsigned long long)ebf_kv_u64(&x1->kv, "release.notices", 0),
+            (unsigned long long)fences, (unsigned long long)l.replay_fenced,
+            (unsigned long long)redecided,
+            (unsigned long long)ebf_kv_u64(&x1->kv, "ack.events", 0));
+    /* SFC 1 built its share again after the join */
+    ck_assert_uint_gt(ebf_kv_u64(&x1->kv, "ack.events", 0), AFTER / SFCS + 20000);
+    farm_result_free(&r);
+}
+END_TEST
+
 Suite *farm_failover_suite(void);
 
 Suite *farm_failover_suite(void)
@@ -278,6 +346,7 @@ Suite *farm_failover_suite(void)
     tcase_set_timeout(tc, 180);
     tcase_add_test(tc, test_failover_sfc_killed);
     tcase_add_test(tc, test_failover_sfc_frozen);
+    tcase_add_test(tc, test_failover_sfc_muted);
     suite_add_tcase(s, tc);
     return s;
 }

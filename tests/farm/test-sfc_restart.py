@@ -15,6 +15,12 @@
 #    the nodes' decisions (accepted + rejected, every node) add up to
 #    N + D: every id decided once, and the D redecided ones twice; the
 #    ledger's fences those of the SFCs (a loaded machine may fence one).
+#    Just before the stop, `status --json`'s failover view: redecided so
+#    far (redecided_marked) equals D (no SFC is gone at the stop; at most D
+#    when an SFC fenced itself between the two on a loaded machine), each
+#    readout recovered twice (2 recoveries, 4 deaths seen; more with a
+#    fence), a time to recover above 0 and below 5 s; the text line says
+#    the same figures.
 # Usage: test-sfc_restart.py SOURCE_DIR BUILD_DIR. Exit 0 passed, 1 failed.
 import glob
 import json
@@ -75,7 +81,27 @@ def past(env, j):
     check(False, "the readouts did not pass event %d within 60 s" % j)
 
 
+def live_failover(env):
+    """The status's failover view before the stop: the running figures, and
+    the SFCs' fences then (a fence after it adds to the stop's redecided)."""
+    t = ebfarm(env, "status", quiet=True)
+    line = [x for x in t.stdout.splitlines() if x.startswith("failover: ")]
+    check(len(line) == 1 and re.search(r"; deaths seen \d+ \(\d+ heard alive after\); recovered "
+                                         r"\d+ \(last [0-9.]+ ms, longest [0-9.]+ ms\); .*; "
+                                         r"redecided so far \d+ \(fences, restarts\); ", line[0]),
+          "status: failover line %r" % line)
+    p = ebfarm(env, "status", "--json", quiet=True)
+    check(p.returncode == 0, "status --json: exit %d" % p.returncode)
+    j = json.loads(p.stdout)
+    fo = j.get("failover")
+    check(fo is not None, "status --json: no failover view")
+    fo["fences_then"] = sum(int(x.get("counters", {}).get("fences", 0)) for x in j["processes"])
+    print("live: %s" % json.dumps(fo))
+    return fo
+
+
 def stopped(env):
+    fo = live_failover(env)
     p = ebfarm(env, "stop")
     check(p.returncode == 0, "stop: exit %d" % p.returncode)
     m = re.search(r"^  ledger +generated (\d+) \(failed over: 1 SFC\(s\) killed and restarted, "
@@ -94,6 +120,23 @@ def stopped(env):
                   for x in ("node0", "node1", "node2", "node3"))
     check(decided == n + redecided, "the nodes decided %d events, not generated %d + redecided %d"
           % (decided, n, redecided))
+    # No SFC is gone at the stop: the running redecided is the stop's
+    # (docs/operations.md); each readout recovered from each of the two
+    # deaths (more when a loaded machine fenced an SFC: a third death).
+    if fences == fo["fences_then"]:
+        check(fo["redecided_marked"] == redecided, "status said redecided so far %d, the stop %d"
+              % (fo["redecided_marked"], redecided))
+    else:
+        check(fo["redecided_marked"] <= redecided, "status said redecided so far %d, above the "
+              "stop's %d" % (fo["redecided_marked"], redecided))
+    if fences == 0:
+        check(fo["recovered"] == 2 and fo["deaths"] == 4,
+              "recovered %d, deaths seen %d: not 2 and 4" % (fo["recovered"], fo["deaths"]))
+    else:
+        check(fo["recovered"] >= 2 and fo["deaths"] >= 4, "recovered %d, deaths seen %d"
+              % (fo["recovered"], fo["deaths"]))
+    check(0 < fo["recover_ns"] <= fo["recover_max_ns"] < 5e9,
+          "times to recover: last %d ns, longest %d ns" % (fo["recover_ns"], fo["recover_max_ns"]))
     print("generated %d, replayed %d, redecided %d" % (n, replayed, redecided))
 
 

@@ -69,8 +69,39 @@ START_TEST(test_release_checks)
     MUT(31, 1, EBF_R_BAD_FIELD);                    /* reserved */
     MUT(35, 1, EBF_R_BAD_FIELD);                    /* a record's reserved */
     MUT(4, EBF_RELF_LEAVE, EBF_R_OK);               /* leave with at 0: event 0 on */
+    MUT(4, EBF_RELF_DEAD, EBF_R_BAD_FIELD);         /* a notice with records and at */
     ck_assert_int_eq(ebf_release_parse(buf, len, &g), EBF_R_OK);
 #undef MUT
+}
+END_TEST
+
+/* A dead notice (readout -> SFC): flag DEAD alone, no records, at 0;
+ * with a record, an at, another flag or a reserved byte it is bad_field. */
+START_TEST(test_release_notice)
+{
+    struct ebf_release_hdr h = {.place = 3, .flags = EBF_RELF_DEAD, .epoch = 7, .seq = 9,
+                                .low = 123456}, g;
+    uint8_t buf[EBF_RELEASE_LEN_MAX], b[EBF_RELEASE_LEN_MAX];
+    size_t len = ebf_release_write(buf, &h);
+
+    ck_assert_uint_eq(len, EBF_RELEASE_HLEN);
+    ck_assert_int_eq(ebf_release_parse(buf, len, &g), EBF_R_OK);
+    ck_assert_uint_eq(g.flags, EBF_RELF_DEAD);
+    ck_assert_uint_eq(g.place, 3);
+    ck_assert_uint_eq(g.epoch, 7);
+    ck_assert_uint_eq(g.low, 123456);
+    memcpy(b, buf, len);
+    b[4] = EBF_RELF_DEAD | EBF_RELF_JOIN;
+    ck_assert_int_eq(ebf_release_parse(b, len, &g), EBF_R_BAD_FIELD);
+    memcpy(b, buf, len);
+    b[27] = 1;                                      /* at */
+    ck_assert_int_eq(ebf_release_parse(b, len, &g), EBF_R_BAD_FIELD);
+    memcpy(b, buf, len);
+    b[31] = 1;                                      /* reserved */
+    ck_assert_int_eq(ebf_release_parse(b, len, &g), EBF_R_BAD_FIELD);
+    h.n_src = 1;
+    len = ebf_release_write(buf, &h);
+    ck_assert_int_eq(ebf_release_parse(buf, len, &g), EBF_R_BAD_FIELD);
 }
 END_TEST
 
@@ -97,6 +128,7 @@ Suite *ebf_release_suite(void)
     tcase_add_test(tc, test_release_bytes);
     tcase_add_test(tc, test_release_checks);
     tcase_add_test(tc, test_release_newer);
+    tcase_add_test(tc, test_release_notice);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-ro_failover.c - the readout's view of the SFC places: death by silence, the route around it, stale frames, joins and leaves at event ids. */
+/* test-ro_failover.c - the readout's view of the SFC places: death by silence, the route around it, stale frames, joins and leaves at event ids, a false death counted. */
 #include <check.h>
 #include <errno.h>
 #include <stdint.h>
@@ -74,6 +74,51 @@ START_TEST(test_failover_stale_and_fenced)
     ck_assert_uint_eq(fo.out.w[0], 1u << 1);
     ck_assert_uint_eq(ro_failover_place(&fo, 1001), 0);
     ck_assert_int_eq(hear(&fo, 7, 0, 1, 0, 0, 0, 0), 0);         /* no such place */
+}
+END_TEST
+
+/* A place declared dead by silence and then heard at the same epoch was
+ * alive: counted once in false_deaths (the next frames not again), each
+ * of its frames at that epoch makes a dead notice due to it, and it
+ * stays out until it joins (it fenced on the notice: a newer epoch, no
+ * more notices); one heard again at a newer epoch (fenced or
+ * restarted) is not counted; a join clears the mark, so a frame after the
+ * join counts nothing; a reborn place (new epoch while routed to) is not
+ * a death by silence. */
+START_TEST(test_failover_false_death)
+{
+    struct ro_failover fo;
+
+    ck_assert_int_eq(ro_failover_init(&fo, 3, 100 * MS), 0);
+    for (uint16_t p = 0; p < 3; p++)
+        ck_assert_int_eq(hear(&fo, p, 4, 1, 0, 0, 0, 0), 1);
+    for (uint32_t t = 10; t <= 100; t += 10)
+        hear(&fo, 0, 4, 1 + t, 0, 0, 0, t * MS);
+    ck_assert_uint_eq(poll_bits(&fo, 100 * MS), (1u << 1) | (1u << 2));
+    ck_assert_uint_eq(fo.false_deaths, 0);
+    struct ebf_places due;
+    ck_assert_uint_eq(ro_failover_notices(&fo, &due), 0);
+    ck_assert_int_eq(hear(&fo, 1, 4, 2, 0, 0, 0, 105 * MS), 1);    /* place 1 alive */
+    ck_assert_uint_eq(ro_failover_notices(&fo, &due), 1);           /* tell it */
+    ck_assert_uint_eq(due.w[0], 1u << 1);
+    ck_assert_uint_eq(ro_failover_notices(&fo, &due), 0);           /* once per frame */
+    ck_assert_int_eq(hear(&fo, 1, 4, 3, 0, 0, 0, 106 * MS), 1);
+    ck_assert_int_eq(hear(&fo, 2, 5, 0, 0, 0, 0, 107 * MS), 1);    /* place 2 fenced */
+    ck_assert_uint_eq(ro_failover_notices(&fo, &due), 1);
+    ck_assert_uint_eq(due.w[0], 1u << 1);                           /* 2: no notice */
+    ck_assert_uint_eq(fo.false_deaths, 1);
+    ck_assert_uint_eq(fo.out.w[0], (1u << 1) | (1u << 2));         /* both out still */
+    ck_assert_uint_eq(ro_failover_place(&fo, 1), 0);
+    ck_assert_int_eq(hear(&fo, 1, 5, 0, EBF_RELF_JOIN, 500, 10, 110 * MS), 1);
+    ck_assert_uint_eq(ro_failover_notices(&fo, &due), 0);   /* it fenced: epoch 5, no notice */
+    ck_assert_uint_eq(ro_failover_place(&fo, 502), 1);             /* joined: 502 % 3 */
+    ck_assert_int_eq(hear(&fo, 1, 5, 1, 0, 0, 0, 120 * MS), 1);
+    ck_assert_uint_eq(fo.false_deaths, 1);
+    /* place 0 restarts while routed to: dead (reborn), not by silence */
+    ck_assert_int_eq(hear(&fo, 0, 9, 0, 0, 0, 0, 130 * MS), 1);
+    ck_assert_uint_eq(poll_bits(&fo, 131 * MS), 1u << 0);
+    ck_assert_int_eq(hear(&fo, 0, 9, 1, 0, 0, 0, 140 * MS), 1);
+    ck_assert_uint_eq(fo.false_deaths, 1);
 }
 END_TEST
 
@@ -256,6 +301,7 @@ Suite *ro_failover_suite(void)
     tcase_add_test(tc, test_failover_own_stall);
     tcase_add_test(tc, test_failover_join_early);
     tcase_add_test(tc, test_failover_keep_last);
+    tcase_add_test(tc, test_failover_false_death);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-ro_fo.c - the readout's failover glue: release frames taken from their place's MAC only, stale ones refused, records released by (low, next_seq), the room bound, other frames left alone. */
+/* test-ro_fo.c - the readout's failover glue: release frames taken from their place's MAC only, stale ones refused, records released by (low, next_seq), the room bound, other frames left alone, the time to recover. */
 #include <check.h>
 #include <errno.h>
 #include <stdint.h>
@@ -224,6 +224,77 @@ START_TEST(test_fo_dead_low_frozen)
 }
 END_TEST
 
+/* Time to recover: a death whose place was last heard at 1000 ns begins a
+ * recovery; a second death (last heard at 900) before the replay ended
+ * moves its beginning back, one at 5000 does not; the replay's end at
+ * 101000 ends it (100100 ns), a second end changes nothing; the next
+ * recovery (heard at 200000, replayed at 250000) is shorter: the last is
+ * 50000, the longest stays 100100; a clock going back counts 0. */
+START_TEST(test_fo_recover)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 1024, 1024);
+
+    ck_assert_ptr_nonnull(f);
+    ro_fo_recover_end(f, 500);
+    ck_assert_uint_eq(f->recoveries, 0);
+    ro_fo_recover_begin(f, 1000);
+    ro_fo_recover_begin(f, 900);
+    ro_fo_recover_begin(f, 5000);
+    ck_assert_uint_eq(f->recover_since_ns, 900);
+    ro_fo_recover_end(f, 101000);
+    ro_fo_recover_end(f, 999999);
+    ck_assert_uint_eq(f->recoveries, 1);
+    ck_assert_uint_eq(f->recover_ns, 100100);
+    ck_assert_uint_eq(f->recover_max_ns, 100100);
+    ck_assert_uint_eq(f->recover_since_ns, 0);
+    ro_fo_recover_begin(f, 200000);
+    ro_fo_recover_end(f, 250000);
+    ck_assert_uint_eq(f->recoveries, 2);
+    ck_assert_uint_eq(f->recover_ns, 50000);
+    ck_assert_uint_eq(f->recover_max_ns, 100100);
+    ro_fo_recover_begin(f, 300000);
+    ro_fo_recover_end(f, 299000);
+    ck_assert_uint_eq(f->recoveries, 3);
+    ck_assert_uint_eq(f->recover_ns, 0);
+    ck_assert_uint_eq(f->recover_max_ns, 100100);
+    ro_fo_destroy(f);
+}
+END_TEST
+
+/* A dead notice to place 1 after its death: flag DEAD, the epoch it died
+ * in (7), low the readout's frozen release.low of it (4), no records,
+ * numbered; a notice coming to a readout is refused. */
+START_TEST(test_fo_notice)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 1024, 1024);
+    uint8_t buf[256], b[EBF_RELEASE_HLEN];
+    struct ebf_release_hdr h;
+
+    ck_assert_ptr_nonnull(f);
+    size_t n = release_frame(buf, sfc_mac[1], 1, 1, 4, 0, 0);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000), 1);
+    ck_assert_uint_eq(ro_fo_notice(f, 1, b), EBF_RELEASE_HLEN);
+    ck_assert_uint_eq(ro_fo_notice(f, 1, b), EBF_RELEASE_HLEN);
+    ck_assert_int_eq(ebf_release_parse(b, sizeof(b), &h), EBF_R_OK);
+    ck_assert_uint_eq(h.flags, EBF_RELF_DEAD);
+    ck_assert_uint_eq(h.place, 1);
+    ck_assert_uint_eq(h.epoch, 7);
+    ck_assert_uint_eq(h.low, 4);
+    ck_assert_uint_eq(h.seq, 1);
+    ck_assert_uint_eq(h.n_src, 0);
+    ck_assert_uint_eq(f->notices, 2);
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    memcpy(a.src_mac, sfc_mac[1], 6);
+    memcpy(a.dst_mac, ro_mac, 6);
+    ebf_encap_write(buf, &a, EBF_RELEASE_HLEN);
+    memcpy(buf + EBF_ETH_HLEN, b, EBF_RELEASE_HLEN);
+    uint64_t rej = f->rejected;
+    ck_assert_int_eq(ro_fo_offer(f, buf, EBF_ETH_HLEN + EBF_RELEASE_HLEN, 0, 10, 2000), 1);
+    ck_assert_uint_eq(f->rejected, rej + 1);
+    ro_fo_destroy(f);
+}
+END_TEST
+
 Suite *ro_fo_suite(void);
 
 Suite *ro_fo_suite(void)
@@ -238,6 +309,8 @@ Suite *ro_fo_suite(void)
     tcase_add_test(tc, test_fo_hold);
     tcase_add_test(tc, test_fo_sent_to_dead);
     tcase_add_test(tc, test_fo_dead_low_frozen);
+    tcase_add_test(tc, test_fo_recover);
+    tcase_add_test(tc, test_fo_notice);
     suite_add_tcase(s, tc);
     return s;
 }

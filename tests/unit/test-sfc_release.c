@@ -125,6 +125,43 @@ START_TEST(test_release_announce)
 }
 END_TEST
 
+/* Dead notices: another place's or epoch's are ignored; with readouts 0
+ * and 1 known, one notice (low 500) is not due before the wait, then due
+ * with X the last round's low (readout 1 sent none, so it accepted that);
+ * both noticing (lows 500, 700) is due at once with X 700, and clears. */
+START_TEST(test_notice)
+{
+    struct sfc_notices n;
+    struct ebf_release_hdr h = {.place = 2, .flags = EBF_RELF_DEAD, .epoch = 3, .low = 500};
+    uint64_t x = 0;
+
+    memset(&n, 0, sizeof(n));
+    h.place = 1;
+    ck_assert_int_eq(sfc_notice_take(&n, &h, 2, 3, 0, 1000), 0);
+    h.place = 2;
+    h.epoch = 2;
+    ck_assert_int_eq(sfc_notice_take(&n, &h, 2, 3, 0, 1000), 0);
+    h.epoch = 3;
+    h.flags = EBF_RELF_JOIN;
+    ck_assert_int_eq(sfc_notice_take(&n, &h, 2, 3, 0, 1000), 0);
+    ck_assert_uint_eq(n.ignored, 3);
+    ck_assert_int_eq(sfc_notice_due(&n, 3, 900, 1000 + SFC_NOTICE_WAIT_NS, &x), 0);
+    h.flags = EBF_RELF_DEAD;
+    ck_assert_int_eq(sfc_notice_take(&n, &h, 2, 3, 0, 1000), 1);
+    ck_assert_int_eq(sfc_notice_due(&n, 3, 900, 1000 + SFC_NOTICE_WAIT_NS - 1, &x), 0);
+    ck_assert_int_eq(sfc_notice_due(&n, 3, 900, 1000 + SFC_NOTICE_WAIT_NS, &x), 1);
+    ck_assert_uint_eq(x, 900);
+    ck_assert_int_eq(sfc_notice_due(&n, 3, 900, 1000 + 2 * SFC_NOTICE_WAIT_NS, &x), 0);
+    ck_assert_int_eq(sfc_notice_take(&n, &h, 2, 3, 0, 5000), 1);
+    h.low = 700;
+    ck_assert_int_eq(sfc_notice_take(&n, &h, 2, 3, 1, 5001), 1);
+    ck_assert_int_eq(sfc_notice_due(&n, 3, 900, 5002, &x), 1);
+    ck_assert_uint_eq(x, 700);
+    ck_assert_uint_eq(n.taken, 3);
+    ck_assert_uint_eq(n.since_ns, 0);
+}
+END_TEST
+
 Suite *sfc_release_suite(void);
 
 Suite *sfc_release_suite(void)
@@ -136,6 +173,7 @@ Suite *sfc_release_suite(void)
     tcase_add_test(tc, test_release_period);
     tcase_add_test(tc, test_release_low_and_make);
     tcase_add_test(tc, test_release_announce);
+    tcase_add_test(tc, test_notice);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ebf_fsm.h"
+#include "ebf_idset.h"
 #include "soak_interval.h"
 #include "soak_sample.h"
 #include "test-snapshot.h"
@@ -298,6 +299,63 @@ START_TEST(test_hist_diff_past_32_bits)
 }
 END_TEST
 
+/* A readout's failover counters and an id record of n ids (all in cell 2,
+ * partition 0, and once more in each other partition, as a record has
+ * them) at an SFC (fence) and a node (a restart's mark). */
+static Ebfarm__Snapshot *fo_readout(uint64_t deaths, uint64_t replayed, uint64_t held,
+                                    uint64_t recover_ns)
+{
+    ebf_metrics_counter(&ms, "events", 1000);
+    ebf_metrics_counter(&ms, "release.frames", 50);
+    ebf_metrics_counter(&ms, "fo.deaths", deaths);
+    ebf_metrics_counter(&ms, "fo.recoveries", deaths);
+    ebf_metrics_counter(&ms, "replay.replayed", replayed);
+    ebf_metrics_counter(&ms, "replay.held_bytes", held);
+    ebf_metrics_counter(&ms, "fo.recover_ns", recover_ns);
+    return received(&ms, "readout", "ro0", 1, EBF_S_RUNNING, 1);
+}
+
+static Ebfarm__Snapshot *with_record(const char *component, const char *name, const char *rec,
+                                     uint64_t n)
+{
+    uint64_t count[EBF_IDSET_CELLS] = {0}, sum[EBF_IDSET_CELLS] = {0};
+
+    count[2] = count[EBF_IDSET_PART_CELLS + 5] = count[2 * EBF_IDSET_PART_CELLS + 9] = n;
+    ebf_metrics_id_record(&ms, rec, count, sum, sum, EBF_IDSET_CELLS);
+    return received(&ms, component, name, 1, EBF_S_RUNNING, 1);
+}
+
+/* The failover figures of two samples: the readouts' deaths, recoveries
+ * and replays and the records' ids as the interval's counts, the replay
+ * buffer and the time to recover as levels at its end, fo_on from the
+ * readout's release frames. */
+START_TEST(test_failover_counts)
+{
+    struct soak_interval iv;
+
+    ck_assert_int_eq(ebf_metrics_init(&ms, 256), 0);
+    soak_acc_init(&acc, 3);
+    sample(fo_readout(0, 0, 1000000, 0),
+           with_record("sfc", "sfc0", "ledger.fence_acked", 0),
+           with_record("node", "node0", "ledger.acks_after_release", 0), 10, &s0);
+    sample(fo_readout(2, 3000, 4000000, 120000000),
+           with_record("sfc", "sfc0", "ledger.fence_acked", 7),
+           with_record("node", "node0", "ledger.acks_after_release", 5), 20, &s1);
+    ck_assert_int_eq(s1.fo_on, 1);
+    ck_assert_double_eq(s1.replay_bytes, 4000000);
+    ck_assert_double_eq(s1.recover_s, 0.12);
+    ck_assert_int_eq(soak_interval_of(&s0, &s1, 2, &iv), 0);
+    ck_assert_int_eq(iv.fo_on, 1);
+    ck_assert_uint_eq(soak_counts_get(&iv.d, SOAK_FO_DEATHS), 2);
+    ck_assert_uint_eq(soak_counts_get(&iv.d, SOAK_FO_RECOVERIES), 2);
+    ck_assert_uint_eq(soak_counts_get(&iv.d, SOAK_FO_REPLAYED), 3000);
+    ck_assert_uint_eq(soak_counts_get(&iv.d, SOAK_FO_REDECIDED), 12);
+    ck_assert_double_eq(iv.replay_bytes, 4000000);
+    ck_assert_double_eq(iv.recover_s, 0.12);
+    ebf_metrics_free(&ms);
+}
+END_TEST
+
 START_TEST(test_counts)
 {
     static struct soak_counts c;
@@ -337,6 +395,7 @@ Suite *soak_interval_suite(void)
     tcase_add_test(tc, test_rss_from_snapshot_and_clocks_apart);
     tcase_add_test(tc, test_hist_diff_past_32_bits);
     tcase_add_test(tc, test_counts);
+    tcase_add_test(tc, test_failover_counts);
     suite_add_tcase(s, tc);
     return s;
 }

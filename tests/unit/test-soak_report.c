@@ -71,6 +71,37 @@ START_TEST(test_json_interval)
 }
 END_TEST
 
+/* With failover on, the live line is followed by the failover line and
+ * the JSON line carries a "failover" member: the interval's counts, the
+ * levels at its end; with it off, neither. */
+START_TEST(test_failover_interval)
+{
+    char *text = NULL;
+
+    two_intervals();
+    CAPTURE(text, soak_json_interval(m_, &iv[1]));
+    ck_assert_ptr_null(strstr(text, "failover"));
+    free(text);
+    iv[1].fo_on = 1;
+    iv[1].replay_bytes = 2500000;
+    iv[1].recover_s = 0.1375;
+    soak_counts_add(&iv[1].d, SOAK_FO_DEATHS, 4);
+    soak_counts_add(&iv[1].d, SOAK_FO_RECOVERIES, 4);
+    soak_counts_add(&iv[1].d, SOAK_FO_REPLAYED, 5120);
+    soak_counts_add(&iv[1].d, SOAK_FO_REDECIDED, 17);
+    CAPTURE(text, soak_live_line(m_, &iv[1]));
+    ck_assert_ptr_nonnull(strstr(text, "rss    2.0 MB\n         failover: SFC deaths seen 4, "
+                                       "recovered 4 (last 137.5 ms), replayed 5120, redecided "
+                                       "so far 17; replay buffer 2.5 MB (largest readout)\n"));
+    free(text);
+    CAPTURE(text, soak_json_interval(m_, &iv[1]));
+    ck_assert_ptr_nonnull(strstr(text, "\"failover\":{\"sfc_deaths_seen\":4,\"recovered\":4,"
+                                       "\"recover_last_s\":0.1375,\"replayed\":5120,"
+                                       "\"redecided_marked\":17,\"replay_held_bytes\":2500000}}\n"));
+    free(text);
+}
+END_TEST
+
 /* The header line: one escaping for every string (a quote, a control
  * character; a byte that is not UTF-8 becomes '?'), reals as reals. */
 START_TEST(test_json_header)
@@ -206,6 +237,7 @@ Suite *soak_report_suite(void)
     tcase_add_test(tc, test_live_line);
     tcase_add_test(tc, test_json_header);
     tcase_add_test(tc, test_json_interval);
+    tcase_add_test(tc, test_failover_interval);
     tcase_add_test(tc, test_csv_columns);
     tcase_add_test(tc, test_svg_plot);
     tcase_add_test(tc, test_svg_legend_bound_zero);

@@ -8,6 +8,8 @@
 #include "ebf_pb.h"
 #include "ebfarm.pb-c.h"
 #include "jsonout.h"
+#include "ledger_failover.h"
+#include "ledger_replay.h"
 #include "sumtable.h"
 
 void farm_fo_view_init(struct farm_fo_view *v)
@@ -31,6 +33,19 @@ static void add_readout(struct farm_fo_view *v, const struct ebf_kv *kv)
     v->dropped += ebf_kv_u64(kv, "replay.dropped", 0);
     v->held_bytes = max_u64(v->held_bytes, ebf_kv_u64(kv, "replay.held_bytes", 0));
     v->peak_bytes = max_u64(v->peak_bytes, ebf_kv_u64(kv, "replay.peak_bytes", 0));
+    v->false_deaths += ebf_kv_u64(kv, "fo.false_deaths", 0);
+    v->recoveries = max_u64(v->recoveries, ebf_kv_u64(kv, "fo.recoveries", 0));
+    v->recover_ns = max_u64(v->recover_ns, ebf_kv_u64(kv, "fo.recover_ns", 0));
+    v->recover_max_ns = max_u64(v->recover_max_ns, ebf_kv_u64(kv, "fo.recover_max_ns", 0));
+}
+
+/* The ids an id record of kv under prefix holds (0 when absent). */
+static uint64_t record_count(const struct ebf_kv *kv, const char *prefix)
+{
+    struct ebf_idset s;
+
+    ledger_kv_idset(kv, prefix, &s);
+    return ledger_fo_count(&s);
 }
 
 void farm_fo_view_add(struct farm_fo_view *v, enum farm_role role, const char *name,
@@ -38,6 +53,10 @@ void farm_fo_view_add(struct farm_fo_view *v, enum farm_role role, const char *n
 {
     if (role == FARM_READOUT && kv) {
         add_readout(v, kv);
+        return;
+    }
+    if (role == FARM_NODE && kv) {
+        v->redecided_marked += record_count(kv, "ledger.acks_after_release");
         return;
     }
     if (role != FARM_SFC || v->n_sfcs == FF_MAX_SFCS)
@@ -51,6 +70,7 @@ void farm_fo_view_add(struct farm_fo_view *v, enum farm_role role, const char *n
     v->on |= ebf_kv_u64(kv, "release.frames", 0) > 0;
     v->joins += ebf_kv_u64(kv, "release.joins", 0);
     v->leaves += ebf_kv_u64(kv, "release.leaves", 0);
+    v->redecided_marked += record_count(kv, LEDGER_SFC_FENCE_ACKED);
 }
 
 void farm_fo_view_end(struct farm_fo_view *v)
@@ -92,6 +112,9 @@ void farm_fo_view_result(struct farm_fo_view *v, const struct farm_result *r)
     for (unsigned k = 0; k < r->n_sfcs; k++)
         farm_fo_view_add(v, FARM_SFC, r->sfcs[k].name, r->sfcs[k].gone ? NULL : &r->sfcs[k].kv,
                          0);
+    for (unsigned i = 0; i < r->n_nodes; i++)
+        if (!r->node[i].gone)
+            farm_fo_view_add(v, FARM_NODE, r->node[i].name, &r->node[i].kv, 0);
     farm_fo_view_end(v);
 }
 
@@ -103,7 +126,7 @@ static const char *state_name(enum farm_fo_state s)
 /* The view's items ("SFCs live 2 of 2 (sfc0 50%, sfc1 50%)", "deaths seen 0", ...)
  * into it[], each at most FO_ITEM bytes. Returns how many. */
 #define FO_ITEM (32 + FF_MAX_SFCS * (FF_NAME_MAX + 40))
-#define FO_ITEMS 5
+#define FO_ITEMS 7
 static unsigned items(const struct farm_fo_view *v, char it[FO_ITEMS][FO_ITEM])
 {
     int o = snprintf(it[0], FO_ITEM, "SFCs live %u of %u (", v->n_live, v->n_sfcs);
@@ -121,11 +144,16 @@ static unsigned items(const struct farm_fo_view *v, char it[FO_ITEMS][FO_ITEM])
     }
     if (o > 0 && o < FO_ITEM)
         snprintf(it[0] + o, FO_ITEM - (size_t)o, ")");
-    snprintf(it[1], FO_ITEM, "deaths seen %" PRIu64, v->deaths);
-    snprintf(it[2], FO_ITEM, "joins %" PRIu64 ", leaves %" PRIu64, v->joins, v->leaves);
-    snprintf(it[3], FO_ITEM, "replayed %" PRIu64 ", replay dropped %" PRIu64, v->replayed,
+    snprintf(it[1], FO_ITEM, "deaths seen %" PRIu64 " (%" PRIu64 " heard alive after)", v->deaths,
+             v->false_deaths);
+    snprintf(it[2], FO_ITEM, "recovered %" PRIu64 " (last %.1f ms, longest %.1f ms)",
+             v->recoveries, (double)v->recover_ns / 1e6, (double)v->recover_max_ns / 1e6);
+    snprintf(it[3], FO_ITEM, "joins %" PRIu64 ", leaves %" PRIu64, v->joins, v->leaves);
+    snprintf(it[4], FO_ITEM, "replayed %" PRIu64 ", replay dropped %" PRIu64, v->replayed,
              v->dropped);
-    snprintf(it[4], FO_ITEM, "replay buffer %.1f MB, peak %.1f MB (largest readout)",
+    snprintf(it[5], FO_ITEM, "redecided so far %" PRIu64 " (fences, restarts)",
+             v->redecided_marked);
+    snprintf(it[6], FO_ITEM, "replay buffer %.1f MB, peak %.1f MB (largest readout)",
              (double)v->held_bytes / 1e6, (double)v->peak_bytes / 1e6);
     return FO_ITEMS;
 }
@@ -179,10 +207,13 @@ json_t *farm_fo_view_json(const struct farm_fo_view *v)
 {
     if (!v->on)
         return json_null();
-    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "live", (int)v->n_live,
-                     "sfcs", sfcs_json(v), "deaths", jout_u64(v->deaths), "joins",
-                     jout_u64(v->joins), "leaves", jout_u64(v->leaves), "replayed",
-                     jout_u64(v->replayed), "replay_dropped", jout_u64(v->dropped),
+    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                     "live", (int)v->n_live, "sfcs", sfcs_json(v), "deaths",
+                     jout_u64(v->deaths), "false_deaths", jout_u64(v->false_deaths), "recovered", jout_u64(v->recoveries),
+                     "recover_ns", jout_u64(v->recover_ns), "recover_max_ns",
+                     jout_u64(v->recover_max_ns), "joins", jout_u64(v->joins), "leaves",
+                     jout_u64(v->leaves), "replayed", jout_u64(v->replayed), "replay_dropped",
+                     jout_u64(v->dropped), "redecided_marked", jout_u64(v->redecided_marked),
                      "replay_held_bytes", jout_u64(v->held_bytes), "replay_peak_bytes",
                      jout_u64(v->peak_bytes));
 }
@@ -211,4 +242,21 @@ void farm_fo_view_prom(FILE *out, const struct farm_fo_view *v, const char *farm
                farm, v->held_bytes);
     prom_gauge(out, "replay_peak_bytes", "The largest readout's replay buffer peak, bytes.",
                farm, v->peak_bytes);
+    prom_gauge(out, "sfc_deaths_seen", "SFC deaths the readouts declared, summed over them.",
+               farm, v->deaths);
+    prom_gauge(out, "sfc_false_deaths", "SFC deaths by silence after which the SFC was heard "
+               "again at the same epoch (alive), summed over the readouts.", farm, v->false_deaths);
+    prom_gauge(out, "replayed_events", "Events the readouts replayed to live SFCs, summed.",
+               farm, v->replayed);
+    prom_gauge(out, "failovers_recovered", "Failovers recovered, the most any readout counted.",
+               farm, v->recoveries);
+    fprintf(out, "# HELP ebfarm_farm_recover_seconds Time to recover from an SFC death: from "
+            "its last release frame to the end of its replay, the slowest readout's.\n"
+            "# TYPE ebfarm_farm_recover_seconds gauge\n"
+            "ebfarm_farm_recover_seconds{farm=\"%s\",which=\"last\"} %.6f\n"
+            "ebfarm_farm_recover_seconds{farm=\"%s\",which=\"longest\"} %.6f\n", farm,
+            (double)v->recover_ns / 1e9, farm, (double)v->recover_max_ns / 1e9);
+    prom_gauge(out, "redecided_marked", "Events decided twice as known so far: fenced SFCs' "
+               "replayed acks and restarted SFCs' nodes' marked records (the stop adds the "
+               "places still dead).", farm, v->redecided_marked);
 }

@@ -21,7 +21,19 @@ enum farm_fo_state { FARM_FO_LIVE, FARM_FO_DRAINED, FARM_FO_GONE };
  * evenly over the live ones, docs/protocol.md 13.1). The readouts' sums:
  * deaths (release.deaths: each readout counts each death it saw), replays
  * (replay.replayed), drops (replay.dropped); their largest replay buffer
- * level and peak (replay.held_bytes, replay.peak_bytes).
+ * level and peak (replay.held_bytes, replay.peak_bytes); failovers
+ * recovered (fo.recoveries, the most any readout counted) and the times to
+ * recover, the slowest readout's (fo.recover_ns of the last one,
+ * fo.recover_max_ns of the longest).
+ *
+ * redecided_marked is the running figure of the stop's redecided
+ * (docs/protocol.md 13.6): the SFCs' ledger.fence_acked (acks of a fenced
+ * SFC that the readouts replayed) plus the nodes' ledger.acks_after_release
+ * (a restarted SFC's nodes' decisions at or above its old incarnation's
+ * mark, taken at the restart), as far as they are known now. The stop adds
+ * the records of the places still dead then (their nodes are marked at the
+ * stop only), so the two are equal when no SFC is gone at the stop and
+ * redecided_marked is at most the stop's figure otherwise.
  */
 struct farm_fo_view {
     int on;
@@ -33,13 +45,18 @@ struct farm_fo_view {
         double share;
     } sfc[FF_MAX_SFCS];
     uint64_t deaths, replayed, dropped, held_bytes, peak_bytes, joins, leaves;
+    uint64_t false_deaths;     /* fo.false_deaths summed: deaths by silence of SFCs
+                                * heard again at the same epoch (alive) */
+    uint64_t recoveries, recover_ns, recover_max_ns;
+    uint64_t redecided_marked;
 };
 
 /* Start an empty view. */
 void farm_fo_view_init(struct farm_fo_view *v);
 
 /* Add process name of role: its counters kv and gauge leave_at (NULL kv:
- * it gave none, gone). */
+ * it gave none, gone). A node adds its record ledger.acks_after_release
+ * to redecided_marked. */
 void farm_fo_view_add(struct farm_fo_view *v, enum farm_role role, const char *name,
                       const struct ebf_kv *kv, double leave_at);
 
@@ -64,8 +81,10 @@ void farm_fo_view_replies(struct farm_fo_view *v, const struct farm_state *st,
 void farm_fo_view_result(struct farm_fo_view *v, const struct farm_result *r);
 
 /* One line into out when on: "<lead>SFCs live 2 of 2 (sfc0 50%, sfc1
- * 50%); deaths seen 0; joins 0, leaves 0; replayed 0, replay dropped 0;
- * replay buffer 1.2 MB, peak 3.4 MB (largest readout)"; nothing when off. */
+ * 50%); deaths seen 0 (0 heard alive after); recovered 0 (last 0.0 ms, longest 0.0 ms); joins
+ * 0, leaves 0; replayed 0, replay dropped 0; redecided so far 0 (fences,
+ * restarts); replay buffer 1.2 MB, peak 3.4 MB (largest readout)";
+ * nothing when off. */
 void farm_fo_view_text(FILE *out, const struct farm_fo_view *v, const char *lead);
 
 /* The same items as a summary's section ("  failover SFCs live ...;"),
@@ -77,7 +96,10 @@ void farm_fo_view_summary(FILE *out, const struct farm_fo_view *v);
  * when on: ebfarm_farm_sfcs_live; ebfarm_farm_sfc_share{sfc,state} for
  * each SFC (state live, drained or gone; share 0 unless live);
  * ebfarm_farm_replay_held_bytes and ebfarm_farm_replay_peak_bytes (the
- * largest readout's; each readout's own are its ebfarm_replay_*_bytes_total).
+ * largest readout's; each readout's own are its ebfarm_replay_*_bytes_total);
+ * ebfarm_farm_sfc_deaths_seen, ebfarm_farm_sfc_false_deaths, ebfarm_farm_replayed_events,
+ * ebfarm_farm_failovers_recovered, ebfarm_farm_recover_seconds{which=
+ * "last"|"longest"} and ebfarm_farm_redecided_marked.
  * Nothing when off.
  */
 void farm_fo_view_prom(FILE *out, const struct farm_fo_view *v, const char *farm);

@@ -64,4 +64,12 @@ int farm_kill_and_restart(struct farm_state *st, const struct farm_spec *spec, c
                           unsigned node, uint64_t events, double restart_ms, double timeout_s,
                           char *err, size_t len);
 
+/* Once the first readout generated `events`, SFC number sfc (in farm
+ * order) is told to send no release frame for mute_ms (the run-control
+ * action mute, a fault for tests): its loop runs on, so the readouts may
+ * declare it dead while it lives (docs/protocol.md 13.4). 0, or -1 with
+ * err. */
+int farm_mute_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events,
+                        double mute_ms, double timeout_s, char *err, size_t len);
+
 #endif /* FARM_SCENARIO_H */

@@ -103,6 +103,10 @@ struct farm_conf {
     uint64_t freeze_sfc_after;   /* SIGSTOP the last SFC once this many events were
                                   * generated, SIGCONT it freeze_ms later; 0: never */
     double freeze_ms;
+    uint64_t mute_sfc_after;     /* the last SFC sends no release frame for mute_ms once
+                                  * this many events were generated (the SFC action
+                                  * mute, a fault for tests); 0: never */
+    double mute_ms;
     uint64_t stall_nodes_after;  /* SIGSTOP every node once this many events were
                                   * generated, SIGCONT them stall_ms after the
                                   * readout is throttled; 0: never */

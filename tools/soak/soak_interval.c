@@ -89,6 +89,9 @@ int soak_interval_of(const struct soak_sample *a, const struct soak_sample *b, u
     iv->unacked = b->unacked;
     iv->mempool = b->mempool;
     iv->nodes_alive = b->nodes_alive;
+    iv->fo_on = b->fo_on;
+    iv->replay_bytes = b->replay_bytes;
+    iv->recover_s = b->recover_s;
     iv->n_mem = b->n_mem;
     memcpy(iv->mem, b->mem, sizeof(b->mem[0]) * b->n_mem);
     return rc ? -1 : 0;

@@ -27,6 +27,8 @@ struct soak_interval {
     /* Levels and memory at t1. */
     double credits, ready, building, unacked, mempool;
     unsigned nodes_alive;
+    int fo_on;                   /* failover on: the sample's fo_on */
+    double replay_bytes, recover_s;  /* the sample's failover levels (soak_sample.h) */
     unsigned n_mem;
     struct soak_mem mem[FARM_MAX_PROCS];
 };

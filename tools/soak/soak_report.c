@@ -15,6 +15,18 @@ static double total_rss_mb(const struct soak_interval *iv)
     return (double)kb / 1024.0;
 }
 
+void soak_fo_line(FILE *f, const struct soak_interval *iv)
+{
+    const struct soak_counts *d = &iv->d;
+
+    fprintf(f, "         failover: SFC deaths seen %llu, recovered %llu (last %.1f ms), replayed "
+            "%llu, redecided so far %llu; replay buffer %.1f MB (largest readout)\n",
+            (unsigned long long)soak_counts_get(d, SOAK_FO_DEATHS),
+            (unsigned long long)soak_counts_get(d, SOAK_FO_RECOVERIES), iv->recover_s * 1e3,
+            (unsigned long long)soak_counts_get(d, SOAK_FO_REPLAYED),
+            (unsigned long long)soak_counts_get(d, SOAK_FO_REDECIDED), iv->replay_bytes / 1e6);
+}
+
 void soak_live_line(FILE *f, const struct soak_interval *iv)
 {
     const struct soak_pct *e = &iv->lat[SOAK_H_E2E];
@@ -26,6 +38,8 @@ void soak_live_line(FILE *f, const struct soak_interval *iv)
             (unsigned long long)iv->decided, (unsigned long long)iv->lost,
             (unsigned long long)iv->incomplete, (long long)iv->in_flight,
             iv->building + iv->ready + iv->unacked, iv->throttle_s, (double)e->p99 / 1e6, (double)e->max / 1e6, total_rss_mb(iv));
+    if (iv->fo_on)
+        soak_fo_line(f, iv);
     fflush(f);
 }
 
@@ -145,11 +159,30 @@ static json_t *interval_rest(const struct soak_interval *iv)
                      processes_json(iv));
 }
 
+/* The interval's failover figures (failover on): counts in the interval,
+ * levels at its end. */
+static json_t *interval_fo(const struct soak_interval *iv)
+{
+    const struct soak_counts *d = &iv->d;
+
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "sfc_deaths_seen",
+                     jout_u64(soak_counts_get(d, SOAK_FO_DEATHS)), "recovered",
+                     jout_u64(soak_counts_get(d, SOAK_FO_RECOVERIES)), "recover_last_s",
+                     jout_fixed(iv->recover_s, 6), "replayed",
+                     jout_u64(soak_counts_get(d, SOAK_FO_REPLAYED)), "redecided_marked",
+                     jout_u64(soak_counts_get(d, SOAK_FO_REDECIDED)), "replay_held_bytes",
+                     jout_u64((uint64_t)iv->replay_bytes));
+}
+
 void soak_json_interval(FILE *f, const struct soak_interval *iv)
 {
     json_t *o = interval_head(iv);
 
     if (o && jout_merge(o, interval_rest(iv)) != 0) {
+        json_decref(o);
+        o = NULL;
+    }
+    if (o && iv->fo_on && jout_set(o, "failover", interval_fo(iv)) != 0) {
         json_decref(o);
         o = NULL;
     }

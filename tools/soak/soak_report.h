@@ -35,6 +35,13 @@ struct soak_ledger_view {
 /* One line on the terminal for interval iv. */
 void soak_live_line(FILE *f, const struct soak_interval *iv);
 
+/* With failover on (iv->fo_on), the live line is followed by this one:
+ * "         failover: SFC deaths seen D, recovered R (last X ms),
+ * replayed N, redecided so far M; replay buffer B MB (largest readout)",
+ * the counts those of the interval (soak_sample.h SOAK_FO_*), the
+ * recovery time and buffer level at its end. */
+void soak_fo_line(FILE *f, const struct soak_interval *iv);
+
 /* The JSON lines: the header ("type":"soak"), one per interval
  * ("type":"interval") and the end ("type":"summary": ledger, bounds, verdict). */
 void soak_json_header(FILE *f, const struct soak_meta *m);

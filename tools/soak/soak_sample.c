@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "acct.h"
+#include "ebf_idset.h"
 #include "ebf_metrics.h"
 #include "ebf_pb.h"
 #include "node_stats.h"
@@ -82,6 +83,22 @@ static int one(struct soak_counts *out, const Ebfarm__Snapshot *s, const char *n
     return soak_counts_add(out, as, ebf_pb_counter(s, name, NULL, 0));
 }
 
+/* The ids an id record of s holds (its partition 0's cells: the counter
+ * "<name>.count" by cell; docs/protocol.md 12), as "<as>". */
+static int record(struct soak_counts *out, const Ebfarm__Snapshot *s, const char *name,
+                  const char *as)
+{
+    char key[SOAK_NAME_MAX], cell[8];
+    uint64_t n = 0;
+
+    snprintf(key, sizeof(key), "%s.count", name);
+    for (unsigned c = 0; c < EBF_IDSET_PART_CELLS; c++) {
+        snprintf(cell, sizeof(cell), "%u", c);
+        n += ebf_pb_counter(s, key, cell, 0);
+    }
+    return soak_counts_add(out, as, n);
+}
+
 /* The counts a process of this component contributes, from its snapshot:
  * the farm's totals as the accounting reads them (acct_part_pb: generated,
  * frames, lost.withheld; an SFC's acks, accepted, rejected, and
@@ -100,6 +117,9 @@ static int counts_of(const char *component, const Ebfarm__Snapshot *s, struct so
         rc |= soak_counts_add(out, "frames", a.frames);
         rc |= one(out, s, RO_NAME(THROTTLE_HELD_NS), "throttle_held_ns");
         rc |= soak_counts_add(out, "lost.withheld", a.withheld);
+        rc |= one(out, s, RO_NAME(FO_DEATHS), SOAK_FO_DEATHS);
+        rc |= one(out, s, RO_NAME(FO_RECOVERIES), SOAK_FO_RECOVERIES);
+        rc |= one(out, s, RO_NAME(REPLAY_REPLAYED), SOAK_FO_REPLAYED);
     } else if (role == ACCT_SFC) {
         rc |= soak_counts_add(out, "accepted", a.accepted);
         rc |= soak_counts_add(out, "rejected", a.rejected);
@@ -109,6 +129,7 @@ static int counts_of(const char *component, const Ebfarm__Snapshot *s, struct so
         rc |= one(out, s, SFC_NAME(NODE_DECLARED_DEAD), "nodes_dead");
         rc |= one(out, s, SFC_NAME(NODE_REJOINS), "rejoins");
         rc |= one(out, s, SFC_NAME(THROTTLE_ON), "throttle_on");
+        rc |= record(out, s, SFC_NAME(LEDGER_FENCE_ACKED), SOAK_FO_REDECIDED);
         for (unsigned i = 0; i < a.n_lost; i++) {
             snprintf(key, sizeof(key), "lost.%s", a.lost_name[i]);
             rc |= soak_counts_add(out, key, a.lost[i]);
@@ -123,6 +144,7 @@ static int counts_of(const char *component, const Ebfarm__Snapshot *s, struct so
         rc |= one(out, s, NODE_NAME(EVENTS), "node_events");
         rc |= by_label(out, s, NODE_NAME(RX_REJECT), "node_reject");
         rc |= by_label(out, s, NODE_NAME(VERIFY), "verify");
+        rc |= record(out, s, NODE_NAME(LEDGER_AFTER), SOAK_FO_REDECIDED);
     }
     return rc;
 }
@@ -226,6 +248,13 @@ static void levels(struct soak_sample *out, const char *component, const Ebfarm_
             out->nodes_alive++;
     }
     out->mempool += m->mempool;
+    if (strcmp(component, "readout") == 0) {
+        double held = (double)ebf_pb_counter(s, RO_NAME(REPLAY_HELD_BYTES), NULL, 0);
+        double rec = (double)ebf_pb_counter(s, RO_NAME(FO_RECOVER_NS), NULL, 0) / 1e9;
+        out->fo_on |= ebf_pb_counter(s, RO_NAME(RELEASE_FRAMES), NULL, 0) > 0;
+        out->replay_bytes = held > out->replay_bytes ? held : out->replay_bytes;
+        out->recover_s = rec > out->recover_s ? rec : out->recover_s;
+    }
 }
 
 /* Process p's counts so far (earlier incarnations and the newest): the

@@ -79,9 +79,25 @@ struct soak_sample {
     /* Levels at the sample, summed over processes. */
     double credits, ready, building, unacked, mempool;
     unsigned nodes_alive;        /* node_alive 1 at the SFCs */
+    /* Failover (on when a readout took a release frame): the largest
+     * readout's replay buffer level (replay.held_bytes) and its slowest
+     * readout's last time to recover (fo.recover_ns), seconds. */
+    int fo_on;
+    double replay_bytes, recover_s;
     unsigned n_mem;
     struct soak_mem mem[FARM_MAX_PROCS];
 };
+
+/* The failover counts of a sample (failover on): SFC deaths the readouts
+ * declared (fo.deaths) and the failovers they recovered (fo.recoveries),
+ * both summed over the readouts, the events they replayed
+ * (replay.replayed), and the ids decided twice as known so far (the SFCs'
+ * ledger.fence_acked and the nodes' ledger.acks_after_release records:
+ * farm_fo_view.h's redecided_marked). */
+#define SOAK_FO_DEATHS "fo.deaths"
+#define SOAK_FO_RECOVERIES "fo.recoveries"
+#define SOAK_FO_REPLAYED "fo.replayed"
+#define SOAK_FO_REDECIDED "fo.redecided_marked"
 
 /* What is kept per process between samples, to sum across its restarts. */
 struct soak_acc_proc {

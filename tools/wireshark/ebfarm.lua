@@ -431,9 +431,13 @@ end
 -- The checks of 13.2 on the 32 header bytes (flags, at, reserved).
 local function release_checks(tvb, t, fi, ai, ri)
     local flags, at = tvb(4, 1):uint(), tvb(20, 8):uint64()
-    if band(flags, 0xFC) ~= 0 then
-        flag(fi, ex.bad_field, string.format("Flags 0x%02x: only bits 0 (join) and 1 (leave) "
-                                             .. "are defined", flags))
+    if flags == 4 then
+        if at ~= UInt64(0) or tvb(5, 1):uint() ~= 0 then
+            flag(fi, ex.bad_field, "A dead notice has no records and at 0")
+        end
+    elseif band(flags, 0xF8) ~= 0 or band(flags, 4) ~= 0 then
+        flag(fi, ex.bad_field, string.format("Flags 0x%02x: bits 0 (join), 1 (leave) and 2 "
+                                             .. "(dead notice, alone) are defined", flags))
     elseif flags == 3 then
         flag(fi, ex.bad_field, "Join and leave both set: at most one")
     end
@@ -455,6 +459,7 @@ local function dissect_release(tvb, pinfo, t)
     local fi = t:add(f.rl_flags, tvb(4, 1))
     fi:add(f.rl_flag_join, tvb(4, 1))
     fi:add(f.rl_flag_leave, tvb(4, 1))
+    fi:add(f.rl_flag_dead, tvb(4, 1))
     fi:add(f.rl_flag_reserved, tvb(4, 1))
     local ni = t:add(f.rl_n_src, tvb(5, 1))
     t:add(f.rl_epoch, tvb(6, 2))
