@@ -97,14 +97,19 @@ static unsigned drain_poll(void *dp, int *done)
 }
 
 /* Lcore: action ledger_mark X on the run in progress (an SFC of this node
- * died and restarts: docs/protocol.md 13.6): node_dp_mark. */
+ * died and restarts: docs/protocol.md 13.6): node_dp_mark; action sfc_new
+ * (any value) once that SFC is up again: node_dp_sfc_new. */
 static int act(void *dp, const char *name, const char *value, char *err, size_t len)
 {
     unsigned long long x;
     int used = -1;
 
+    if (strcmp(name, "sfc_new") == 0) {
+        node_dp_sfc_new(dp);
+        return 0;
+    }
     if (strcmp(name, "ledger_mark") != 0) {
-        snprintf(err, len, "action '%s': the node's only action is ledger_mark", name);
+        snprintf(err, len, "action '%s': the node's actions are ledger_mark and sfc_new", name);
         return -EINVAL;
     }
     if (sscanf(value, "%llu%n", &x, &used) != 1 || used < 0 || value[used] != '\0' ||

@@ -171,7 +171,9 @@ static int send_credit(struct node_dp *dp, uint16_t extra)
 /* Once a second: a memif link that went down (the SFC died) is restarted
  * until it is up again (ebf_port_relink); once up, the SFC is a new one
  * (ebfarm restart) that holds none of this node's credits: it is granted
- * every slot that no event holds (the others come back with their acks). */
+ * every slot that no event holds (the others come back with their acks).
+ * A link that never goes down (af_packet) is told so instead, by
+ * node_dp_sfc_new. */
 static void relink(struct node_dp *dp)
 {
     uint64_t now = rte_get_tsc_cycles();
@@ -191,6 +193,7 @@ static void relink(struct node_dp *dp)
     uint32_t held = node_evtab_used(&dp->evt) + dp->n_ack;
     dp->credits_owed = (uint16_t)(dp->c.credits > held ? dp->c.credits - held : 0);
     dp->relinked = 0;
+    dp->regrant_due = 0;
     dp->mark.open = 0;              /* what comes now is the new SFC's */
     dp->st.relinks++;
 }

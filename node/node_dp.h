@@ -129,4 +129,14 @@ void node_dp_after(const struct node_dp *dp, int on, uint64_t x, struct node_sna
  */
 void node_dp_mark(struct node_dp *dp, uint64_t x);
 
+/*
+ * The SFC of dp, marked (node_dp_mark) and restarted, is up: grant it
+ * anew, within a second, every slot that no event holds, as a memif link
+ * that came back does (a link that never went down, af_packet, says
+ * nothing of the new SFC, which would wait for credits for ever). Once a
+ * mark: nothing when the link's return granted anew already. On the
+ * data-plane lcore.
+ */
+void node_dp_sfc_new(struct node_dp *dp);
+
 #endif /* NODE_DP_H */

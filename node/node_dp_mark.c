@@ -16,6 +16,14 @@ void node_dp_mark(struct node_dp *dp, uint64_t x)
     m->marks++;
     m->x = x;
     m->open = node_evtab_used(&dp->evt) != 0;
+    dp->regrant_due = 1;
+}
+
+void node_dp_sfc_new(struct node_dp *dp)
+{
+    if (dp->regrant_due)
+        dp->relinked = 1;       /* relink grants anew within a second */
+    dp->regrant_due = 0;
 }
 
 void node_dp_mark_ack(struct node_dp *dp, const struct ebf_ack *a)

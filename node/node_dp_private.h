@@ -66,6 +66,7 @@ struct node_dp {
     struct node_dp_mark mark;    /* control's requests, on the receive lcore */
     uint64_t link_tsc;           /* when the link was last looked at (node_dp_relink) */
     int relinked;                /* the link was down and restarted: grant anew once up */
+    int regrant_due;             /* marked (node_dp_mark), not granted anew since */
     uint8_t scratch[FRAME_MAX];
 };
 

@@ -130,3 +130,25 @@ unsigned farm_mark_restart(const struct farm_state *st, const struct farm_proc *
     }
     return 0;
 }
+
+unsigned farm_mark_sfc_new(const struct farm_state *st, const struct farm_proc *sfc)
+{
+    int place[FARM_MAX_PROCS];
+    struct ctl_param a = {.key = "sfc_new", .value = "1"};
+    unsigned n = 0;
+    char err[512];
+
+    farm_state_places(st, place);
+    int p = place[sfc - st->proc];
+    for (unsigned i = 0; p >= 0 && i < st->n; i++) {
+        if (st->proc[i].role != FARM_NODE || place[i] != p ||
+            !farm_launch_answers(st, &st->proc[i]))
+            continue;
+        if (farm_order(&st->proc[i], EBF_C_ACT, 0, &a, 1, err, sizeof(err)) == 0)
+            n++;
+        else
+            fprintf(stderr, "ebfarm: %s was not told of the new %s: %s\n", st->proc[i].name,
+                    sfc->name, err);
+    }
+    return n;
+}

@@ -36,4 +36,14 @@ unsigned farm_mark_nodes(const struct farm_state *st, const int *places);
 unsigned farm_mark_restart(const struct farm_state *st, const struct farm_proc *sfc,
                            uint64_t *below);
 
+/*
+ * Each answering node of SFC sfc's place, marked by farm_mark_restart, is
+ * told that sfc runs again (the action sfc_new): it grants the new SFC its
+ * free slots, which a node learns by itself only on a link that went down
+ * with the old SFC (memif), not on af_packet. Call once the new SFC is
+ * started, before its join. Returns the nodes told; one that refuses is
+ * named on stderr.
+ */
+unsigned farm_mark_sfc_new(const struct farm_state *st, const struct farm_proc *sfc);
+
 #endif /* FARM_MARK_H */

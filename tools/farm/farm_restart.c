@@ -386,6 +386,8 @@ int farm_restart(struct farm_state *st, const struct farm_spec *spec, const char
     info->run = running ? st->run_number : 0;
     if (p->role == FARM_SFC && running) {
         struct ctl_param a = {.key = "join"};
+        if (info->marked)
+            farm_mark_sfc_new(st, p);   /* its nodes grant it their slots */
         info->from_event = join_id(st);
         snprintf(a.value, sizeof(a.value), "%" PRIu64, info->from_event);
         if (farm_order(p, EBF_C_ACT, 0, &a, 1, err, len))

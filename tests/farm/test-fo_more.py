@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# test-fo_more.py - SFC failover at its edges, one scenario a run: an SFC killed in the staged stop while the readouts still send, and two SFCs of three killed together; each checks the exact closed ledger, lost 0, redecided and the stored events.
+#
+# A failover farm (tests/farm/farmrig.py fo_farm: memif links, run.replay_mb
+# 32, 4 sources over the readouts, run.events 0, storage on, the emulated
+# trigger's draw seeded by run.accept_seed, which accepted_ids is given) is brought up;
+# the scenario's faults are injected while it runs; `stop --json` gives the
+# ledger. Checked, exactly, for every scenario: exit 0 of the stop, the
+# ledger closed (unaccounted 0, the id checks matching), generated =
+# accepted + rejected with lost 0 and no loss by any reason, the SFCs gone
+# failed over with redecided <= replayed, and `ebfarm events verify` over
+# every file passing with the files holding the emulated trigger's accepted
+# ids of the generated range each once (a survivor's replayed copy of a
+# redecided event dropped, at most redecided of them). Per scenario:
+#   early_stop  2 readouts, 2 SFCs, 200 events/s: `stop` begun; the moment
+#               ro0 took the stop's common end (its counter stop_at, at
+#               least 256 ids = 1.28 s ahead at this rate, docs/protocol.md
+#               "The common stop") and had not reached it, sfc1 SIGKILLed:
+#               the readouts still send, declare it dead within the
+#               detection bound and replay its share to sfc0 before they
+#               reach the end: sfc1 failed over, lost 0 (the readouts' own
+#               fo.deaths counted it).
+#   two_together 2 readouts, 3 SFCs (1 node each), 4000 events/s: sfc1 and
+#               sfc2 SIGKILLed 20 ms apart, within the detection bound
+#               (100 ms): every readout declares both dead, the events it
+#               had routed to sfc1 or sfc2 are replayed to sfc0 (also the
+#               ones first replayed to sfc2's successor sfc1 before its own
+#               death was seen), lost 0, only sfc0 live.
+# Usage: test-fo_more.py SOURCE_DIR BUILD_DIR SCENARIO. Exit 0 passed, 1 failed.
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from farmrig import (Rig, accepted_ids, check, counter, fo_farm, procs_naming, stop_json,
+                     stored_once, wait_events)
+
+SEED = 1
+ACCEPT = 0.1
+
+
+def run_keys(rate, store):
+    return {"sources": 4, "events": 0, "rate": rate, "duration_s": 300, "frag_size": 512,
+            "seed": SEED, "accept_seed": SEED, "trigger_us": 1, "accept": ACCEPT, "timeout_ms": 2000,
+            "replay_mb": 32, "store": {"dir": store}}
+
+
+def closed_lost0(led, sfcs):
+    """The ledger closed, every id decided once, SFCS SFCs failed over,
+    lost 0; returns redecided."""
+    check(led["closed"] and led["unaccounted"] == 0 and led["ids_match"], "ledger not closed")
+    check(led["generated"] == led["id_range"]["n"] == led["accepted"] + led["rejected"],
+          "generated %d != accepted %d + rejected %d (id range %d)"
+          % (led["generated"], led["accepted"], led["rejected"], led["id_range"]["n"]))
+    check(led["lost_total"] == 0 and led["lost"] == {}, "lost %d: %r"
+          % (led["lost_total"], led["lost"]))
+    g = led.get("sfc_gone") or {}
+    check(g.get("failover") and g.get("sfcs") == sfcs,
+          "not %d SFC(s) failed over: %r" % (sfcs, g))
+    check(g["replayed"] > 0, "nothing replayed: %r" % g)
+    check(g["redecided"] <= g["replayed"], "redecided %d > replayed %d"
+          % (g["redecided"], g["replayed"]))
+    return g["redecided"]
+
+
+def stored(rig, led, store, redecided):
+    r = led["id_range"]
+    want = accepted_ids(r["lo"], r["n"], SEED, ACCEPT)
+    check(len(want) == led["accepted"], "accepted %d, the trigger's ids %d"
+          % (led["accepted"], len(want)))
+    dropped = stored_once(rig, store, want)
+    check(dropped <= redecided, "%d replayed copies dropped > redecided %d" % (dropped, redecided))
+    print("stored: %d accepted ids once each, %d replayed copies dropped" % (len(want), dropped))
+
+
+def early_stop(rig, store):
+    wait_events(rig, "ro0", 1000)
+    sfc1 = rig.pid_of("sfc1")
+    deaths0 = counter(rig, "ro0", "fo.deaths")
+    p = subprocess.Popen([rig.exe, "stop", "--json", "--farm", rig.name], env=rig.env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t0 = time.time()
+    while True:
+        ro0 = [x for x in rig.status()["processes"] if x["name"] == "ro0"][0]
+        c = ro0.get("counters") or {}
+        if c.get("stop_at", 0):
+            break
+        check(time.time() - t0 < 30 and p.poll() is None, "ro0 was given no stop_at")
+        time.sleep(0.02)
+    os.kill(sfc1, signal.SIGKILL)
+    at, nxt = c["stop_at"], c.get("next_event", 0)
+    print("sfc1 (%d): SIGKILL %.2f s into the stop, ro0 at event %d of its end %d"
+          % (sfc1, time.time() - t0, nxt, at), flush=True)
+    check(nxt < at, "ro0 had reached its end %d already (next event %d)" % (at, nxt))
+    out, err = p.communicate(timeout=240)
+    check(p.returncode == 0, "stop: exit %d\n%s%s" % (p.returncode, out, err))
+    j = json.loads(out)
+    print("$ ebfarm stop --json: ledger %s" % json.dumps(j["ledger"], sort_keys=True))
+    led = j["ledger"]
+    check(led["generated"] == at, "generated %d, not the common end %d" % (led["generated"], at))
+    redecided = closed_lost0(led, 1)
+    deaths = counter(rig, "ro0", "fo.deaths") - deaths0
+    print("ro0 fo.deaths %d during the stop" % deaths)
+    check(deaths >= 1, "ro0 did not declare sfc1 dead in the stop")
+    stored(rig, led, store, redecided)
+
+
+def two_together(rig, store):
+    wait_events(rig, "ro0", 8000)
+    sfc1, sfc2 = rig.pid_of("sfc1"), rig.pid_of("sfc2")
+    os.kill(sfc2, signal.SIGKILL)
+    time.sleep(0.02)
+    os.kill(sfc1, signal.SIGKILL)
+    print("sfc2 (%d), then sfc1 (%d) 20 ms later: SIGKILL" % (sfc2, sfc1), flush=True)
+    n = counter(rig, "ro0", "events")
+    wait_events(rig, "ro0", n + 8000)
+    j = stop_json(rig)
+    led = j["ledger"]
+    redecided = closed_lost0(led, 2)
+    states = [(s["name"], s["state"], s["share"]) for s in j["failover"]["sfcs"]]
+    print("failover view: %r" % states)
+    check(states[0] == ("sfc0", "live", 1.0) and all(s[1] == "gone" for s in states[1:]),
+          "failover view: %r" % states)
+    stored(rig, led, store, redecided)
+
+
+SCENARIOS = {  # name: (readouts, SFCs, nodes per SFC, rate, body)
+    "early_stop": (2, 2, 1, 200, early_stop),
+    "two_together": (2, 3, 1, 4000, two_together),
+}
+
+
+def main():
+    name = sys.argv[3]
+    readouts, sfcs, per, rate, body = SCENARIOS[name]
+    t0 = time.time()
+    rig = Rig("fo" + name.replace("_", ""), "fo.yaml",
+              text=fo_farm(readouts, sfcs, per, run_keys(rate, "@TMP@/store")))
+    store = os.path.join(rig.tmp, "store")
+    try:
+        os.makedirs(store)
+        check(rig.ebfarm("up", rig.path).returncode == 0, "up")
+        body(rig, store)
+        check(rig.ebfarm("down").returncode == 0, "down")
+        rig.nothing_running()
+    finally:
+        rig.cleanup()
+        for pid in procs_naming(rig.tmp):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+    print("passed: %s in %.0f s" % (name, time.time() - t0))
+
+
+main()
