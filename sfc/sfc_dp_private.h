@@ -60,7 +60,7 @@ struct sfc_dp_fo {
 /* A replayed event kept past the grace for a late readout's replay
  * (sfc_dp_replay_verdict) is dropped this long after its first wait all
  * the same (replay.wait_cap): the table is bounded. */
-#define SFC_REPLAY_WAIT_MAX_NS 30000000000ull
+#define SFC_REPLAY_WAIT_MAX_NS 5000000000ull
 
 /* What becomes of a replayed event that timed out incomplete. */
 enum sfc_replay_verdict {

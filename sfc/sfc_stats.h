@@ -278,7 +278,7 @@ struct sfc_snap {
     X(REPLAY_WAITS, C, "replay.waits", st.replay_waits, (), 0,                                     \
       "Replayed events kept past their timeout: a missing source's readout had not replayed past them.") \
     X(REPLAY_WAIT_CAP, C, "replay.wait_cap", st.replay_wait_cap, (), 0,                            \
-      "Of replay.partial: events dropped after being kept (a later replay proved them decided, or 30 s).") \
+      "Of replay.partial: events dropped after being kept (a later replay proved them decided, or 5 s).") \
     X(REPLAY_FENCED, C, "replay.fenced", st.replay_fenced, (), 0,                                  \
       "Events dropped by a fence (the poll loop stopped for over 80 ms).")         \
     X(FENCE_FRAMES, C, "fence_frames", st.fence_frames, (), 0,                                     \

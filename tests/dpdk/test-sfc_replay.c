@@ -197,6 +197,39 @@ START_TEST(test_replay_waits_for_readout_later_than_grace)
 END_TEST
 
 /*
+ * The bound of a wait: sources 2 and 3 go on sending new events but never
+ * replay past event 7 (their readout had nothing of the dead place left
+ * above it), so event 7 is kept from its first timeout (the grace) on and
+ * dropped at its first look 5 s later (SFC_REPLAY_WAIT_MAX_NS): replay.partial and
+ * replay.wait_cap 1, the new events all built complete meanwhile.
+ */
+START_TEST(test_replay_wait_bounded)
+{
+    struct rig g;
+    uint64_t id;
+
+    rig_up(&g, TIMEOUT_MS);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 16, NULL, 0);
+    send_event_flagged(&g, 7, EARLY, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    for (uint64_t e = 100; e < 105; e++) {     /* 7.5 s, a new event every 1.5 s */
+        usleep(1500 * 1000);
+        send_event(&g, e, ALL);
+        poll_n(&g, 4);
+        ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+        ck_assert_uint_eq(id, e);
+        ck_assert_uint_eq(st->replay_waits, 1);
+        ck_assert_uint_eq(st->replay_partial, e >= 104 ? 1 : 0);
+    }
+    ck_assert_uint_eq(st->replay_wait_cap, 1);
+    ck_assert_uint_eq(st->events_sent, 5);
+    ck_assert_uint_eq(st->events_incomplete, 0);
+    rig_down(&g);
+}
+END_TEST
+
+/*
  * A readout killed together with the SFC: source 3 sends nothing after
  * the death, so nothing replays its fragment of event 11. Past the grace
  * the event is built incomplete (the readout's loss), not dropped as if
@@ -268,6 +301,7 @@ Suite *sfc_replay_suite(void)
     tcase_add_test(tc, test_rerouted_waits_during_failover);
     tcase_add_test(tc, test_partial_replay_dropped_after_grace);
     tcase_add_test(tc, test_replay_waits_for_readout_later_than_grace);
+    tcase_add_test(tc, test_replay_wait_bounded);
     tcase_add_test(tc, test_orphan_replay_built_incomplete);
     tcase_add_test(tc, test_drain_drops_partial_replay);
     suite_add_tcase(s, tc);
