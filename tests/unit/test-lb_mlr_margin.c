@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-lb_mlr_margin.c - unit tests of the sender probe's margin and of a max load the sender is known to miss, on an emulated device whose sender varies from trial to trial. */
+/* test-lb_mlr_margin.c - unit tests of the sender probe's margin (and its option) and of a max load the sender is known to miss, on an emulated device whose sender varies from trial to trial. */
 #include <check.h>
 #include <errno.h>
 #include <math.h>
@@ -8,6 +8,7 @@
 
 #include "lb_emu.h"
 #include "lb_mlr.h"
+#include "lb_opts.h"
 #include "lb_rate.h"
 #include "lb_reason.h"
 #include "lb_search.h"
@@ -166,6 +167,29 @@ START_TEST(test_sender_missed_max)
 }
 END_TEST
 
+/* --probe-margin: 0.05 by default, 0 to 0.5, anything else refused. */
+START_TEST(test_margin_option)
+{
+    struct lb_opts o;
+    char *ok[] = {"loopback", "--tx", "net_null0", "--rx", "net_null1", "--search", "mlr",
+                  "--probe-margin", "0.1", NULL};
+    char *zero[] = {"loopback", "--tx", "net_null0", "--rx", "net_null1", "--probe-margin", "0",
+                    NULL};
+    char *big[] = {"loopback", "--tx", "net_null0", "--rx", "net_null1", "--probe-margin", "0.6",
+                   NULL};
+
+    lb_opts_default(&o);
+    ck_assert(o.probe_margin == 0.05);
+    ck_assert_int_eq(lb_opts_parse(9, ok, &o), 0);
+    ck_assert(o.probe_margin == 0.1 && o.mlr);
+    lb_opts_default(&o);
+    ck_assert_int_eq(lb_opts_parse(7, zero, &o), 0);
+    ck_assert(o.probe_margin == 0);
+    lb_opts_default(&o);
+    ck_assert_int_eq(lb_opts_parse(7, big, &o), -EINVAL);
+}
+END_TEST
+
 Suite *lb_mlr_margin_suite(void);   /* called by check-main.c, which has no header */
 
 Suite *lb_mlr_margin_suite(void)
@@ -177,6 +201,7 @@ Suite *lb_mlr_margin_suite(void)
     tcase_add_test(tc, test_margin_valid);
     tcase_add_test(tc, test_margin_tolerance_only);
     tcase_add_test(tc, test_sender_missed_max);
+    tcase_add_test(tc, test_margin_option);
     suite_add_tcase(s, tc);
     return s;
 }
