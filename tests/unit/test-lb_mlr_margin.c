@@ -167,6 +167,74 @@ START_TEST(test_sender_missed_max)
 }
 END_TEST
 
+/* A sender whose every trial after the probe reaches between 0 and 4.5 %
+ * less than the probe (a 32-bit LCG, seed given), on a device of capacity
+ * 300000 .. 800000 fps from the same generator. */
+struct random_sender {
+    struct lb_emu e;
+    uint32_t x;
+    unsigned calls;
+};
+
+static double lcg(uint32_t *x)
+{
+    *x = *x * 1664525u + 1013904223u;
+    return (double)(*x >> 8) / (double)(1u << 24);
+}
+
+static int random_trial(void *ctx, const struct lb_trial_req *req, struct lb_trial_out *out)
+{
+    struct random_sender *v = ctx;
+    double reach = v->calls++ ? 400000 * (1 - 0.045 * lcg(&v->x)) : 400000;
+    int rc = lb_emu_trial(&v->e, req, out);
+    if (rc)
+        return rc;
+    out->achieved_fps = fmin(req->fps, reach);
+    out->valid = lb_rate_valid(req->fps, out->achieved_fps, 0.01);
+    out->reason = out->valid ? LB_INVALID_NONE : LB_INVALID_TX_SLOW;
+    return 0;
+}
+
+/* 200 searches (probe, then the default goal) with the given margin: the
+ * invalid trials and all trials, summed. */
+static void random_searches(double margin, unsigned *invalid, unsigned *trials)
+{
+    *invalid = *trials = 0;
+    for (uint32_t seed = 1; seed <= 200; seed++) {
+        struct random_sender v = {.x = seed * 2654435761u};
+        v.e.capacity_fps = 300000 + 500000 * lcg(&v.x);
+        struct lb_mlr_conf c = conf1();
+        struct lb_mlr_probe p;
+        struct lb_mlr_result r;
+        ck_assert_int_eq(lb_mlr_probe(&c, 0.01, margin, random_trial, &v, &p), 0);
+        ck_assert(p.capped && c.max_fps == floor(400000 * (1 - fmax(0.01, margin))));
+        ck_assert_int_eq(lb_mlr_search(&c, random_trial, &v, &r), 0);
+        ck_assert(r.goal[0].found && !r.timed_out);
+        *invalid += r.invalid;
+        *trials += r.n_trials;
+        lb_mlr_free(&r);
+    }
+}
+
+/*
+ * Over 200 such senders and devices: with the margin 0.05 no search trial
+ * is invalid (the max load, 380000, is below every later reach, the
+ * lowest 382000), 783 trials in all; with the tolerance alone (max load
+ * 396000) 361 of 1475 are, and the searches take nearly twice the trials.
+ */
+START_TEST(test_margin_random)
+{
+    unsigned inv, n;
+
+    random_searches(0.05, &inv, &n);
+    ck_assert_uint_eq(inv, 0);
+    ck_assert_uint_eq(n, 783);
+    random_searches(0.01, &inv, &n);
+    ck_assert_uint_eq(inv, 361);
+    ck_assert_uint_eq(n, 1475);
+}
+END_TEST
+
 /* --probe-margin: 0.05 by default, 0 to 0.5, anything else refused. */
 START_TEST(test_margin_option)
 {
@@ -202,6 +270,7 @@ Suite *lb_mlr_margin_suite(void)
     tcase_add_test(tc, test_margin_tolerance_only);
     tcase_add_test(tc, test_sender_missed_max);
     tcase_add_test(tc, test_margin_option);
+    tcase_add_test(tc, test_margin_random);
     suite_add_tcase(s, tc);
     return s;
 }
