@@ -36,7 +36,9 @@ struct lb_mlr_goal {
 
 struct lb_mlr_conf {
     double min_fps, max_fps;
-    int max_is_sender;           /* max_fps is the sender's measured reach (lb_mlr_probe) */
+    int max_is_sender;           /* max_fps is the sender's measured reach (lb_mlr_probe);
+                                  * an invalid trial there makes it an upper bound for
+                                  * every target, so it is not asked again */
     unsigned n_goals;
     struct lb_mlr_goal goal[LB_MLR_MAX_GOALS];
     unsigned max_trials;         /* the search stops (timed_out) after this many */
