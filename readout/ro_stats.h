@@ -170,10 +170,10 @@ struct ro_snap {
       "Dead notices the pool or the port refused (the next frame of the SFC makes another).")     \
     X(FO_RECOVERIES, C, "fo.recoveries", st.fo_recoveries, (), 0,                                 \
       "Failovers recovered: every dead SFC place's unreleased events replayed.")                  \
-    X(FO_RECOVER_NS, C, "fo.recover_ns", st.fo_recover_ns, (), 0,                                 \
+    X(FO_RECOVER_NS, C, "fo.recover_ns", st.fo_recover_ns, (), EBF_CF_RUN,                        \
       "The last failover's time to recover, ns: from the dead place's last release frame to "     \
       "the end of its replay.")                                                                   \
-    X(FO_RECOVER_MAX_NS, C, "fo.recover_max_ns", st.fo_recover_max_ns, (), 0,                     \
+    X(FO_RECOVER_MAX_NS, C, "fo.recover_max_ns", st.fo_recover_max_ns, (), EBF_CF_RUN,            \
       "The longest failover's time to recover, ns.")                                              \
     X(FO_OWN_STALLS, C, "fo.own_stalls", st.fo_own_stalls, (), 0,                                 \
       "Looks for silent SFCs after a loop gap over half the bound: the gap is not their silence.") \
