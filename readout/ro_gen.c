@@ -16,6 +16,7 @@
 #include "ro_frame.h"
 #include "ro_link.h"
 #include "ro_log.h"
+#include "ro_start.h"
 
 RTE_LOG_REGISTER_DEFAULT(ro_logtype, INFO);
 
@@ -79,7 +80,8 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
             for (uint16_t s = 0; s < EBF_MAX_SOURCES; s++)
                 g->seq[k][s] = RO_REJOIN_SEQ;
     g->idle = c->idle;
-    g->t0 = rte_get_tsc_cycles();
+    uint64_t now_ns = ebf_now_ns();
+    g->t0 = ro_start_tsc(c->start_at_ns, now_ns, rte_get_tsc_cycles(), hz, &st->start_late_ns);
     g->end = c->duration_s > 0 ? g->t0 + (uint64_t)(c->duration_s * (double)hz) : UINT64_MAX;
     g->tsc_per_event = c->rate > 0 ? (double)hz / c->rate : 0;
     ro_throttle_view_init(&g->tv);
@@ -96,7 +98,7 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
     }
     for (uint16_t k = 0; k < RO_MAX_SFCS; k++)
         st->fo_dead_from[k] = UINT64_MAX;
-    st->start_ns = ebf_now_ns();
+    st->start_ns = c->start_at_ns > now_ns ? c->start_at_ns : now_ns;
     return 0;
 }
 
@@ -133,12 +135,13 @@ static uint32_t event_bytes(const struct ro_conf *c, uint64_t e)
     return n;
 }
 
-/* The TSC at which event e is due, 0 when unpaced. */
+/* The TSC at which event e is due: the start (t0) for every event when
+ * unpaced. */
 static uint64_t due_tsc(const struct ro_gen *g, uint64_t e)
 {
     return g->tsc_per_event > 0
                ? g->t0 + (uint64_t)((double)(e - g->c->first_event) * g->tsc_per_event)
-               : 0;
+               : g->t0;
 }
 
 /* Generate event e at now_ns: every source's fragment queued (or counted

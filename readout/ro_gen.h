@@ -37,6 +37,8 @@ struct ro_conf {
                                   * readout rejoins a run in progress (ebfarm restart) */
     uint32_t rejoin_run;         /* the run first_event is for (control parameter
                                   * rejoin: RUN:EVENT); other runs start at 0 */
+    uint64_t start_at_ns;        /* event first_event due at this wall clock (the
+                                  * START's common instant, ro_start.h); 0: at once */
     double duration_s;           /* 0: no limit */
     double rate;                 /* events/s; 0: as fast as the port takes them */
     uint32_t size_min, size_max; /* fragment bytes, uniform in [min, max] */

@@ -22,6 +22,7 @@
 #include "farm_netns.h"
 #include "farm_params.h"
 #include "farm_proc.h"
+#include "ebf_util.h"
 #include "farm_runid.h"
 #include "farm_signal.h"
 #include "farm_state.h"
@@ -190,21 +191,39 @@ static int all_answer(const struct farm_state *st, char *err, size_t len)
     return -2;
 }
 
+/* The readouts' common instant of event 0: far enough ahead that each of
+ * the n readouts has its START by then, taking each as slow to answer as
+ * twice the slowest reply so far (slow_ns), and at least FARM_START_LEAD_NS. */
+static uint64_t start_instant(uint64_t slow_ns, unsigned n)
+{
+    uint64_t lead = 2 * slow_ns * n;
+
+    return ebf_now_ns() + (lead > FARM_START_LEAD_NS ? lead : FARM_START_LEAD_NS);
+}
+
 int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len)
 {
     static const enum farm_role order_of_start[] = {FARM_SFC, FARM_NODE, FARM_READOUT};
     int64_t t0 = farm_utc_now_ms();
+    uint64_t slow_ns = 0, at_ns = 0;
+    unsigned n_ro = 0;
     int started = 0;
 
     if (all_answer(st, err, len))
         return -2;
-
+    for (unsigned i = 0; i < st->n; i++)
+        n_ro += st->proc[i].role == FARM_READOUT;
     for (unsigned r = 0; r < 3; r++)
         for (unsigned i = 0; i < st->n; i++) {
             if (st->proc[i].role != order_of_start[r])
                 continue;
-            if (farm_order(&st->proc[i], EBF_C_START, run, NULL, 0, err, len))
+            uint64_t sent = ebf_now_ns();
+            if (order_of_start[r] == FARM_READOUT && !at_ns)
+                at_ns = start_instant(slow_ns, n_ro);
+            if (farm_order_start(&st->proc[i], run, at_ns, err, len))
                 goto fail;
+            if (ebf_now_ns() - sent > slow_ns)
+                slow_ns = ebf_now_ns() - sent;
             if (!started++) {
                 st->run_number = run;
                 st->run_start_ms = t0;
