@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ebf_util.h"
 #include "farm_argv.h"
 #include "farm_ask.h"
 #include "farm_collect.h"
@@ -22,7 +23,6 @@
 #include "farm_netns.h"
 #include "farm_params.h"
 #include "farm_proc.h"
-#include "ebf_util.h"
 #include "farm_runid.h"
 #include "farm_signal.h"
 #include "farm_state.h"
