@@ -118,7 +118,7 @@ struct ro_snap {
     X(START_NS, C, "start_ns", st.start_ns, (), EBF_CF_RUN,                                        \
       "Wall clock of the run's first event, ns.")                                                  \
     X(END_NS, C, "end_ns", st.end_ns, (), EBF_CF_RUN, "Wall clock of the run's last event, ns.")   \
-    X(START_LATE_NS, C, "start.late_ns", st.start_late_ns, (), 0,                                  \
+    X(START_LATE_NS, C, "start.late_ns", st.start_late_ns, (), EBF_CF_RUN,                         \
       "How far the START's common start instant was past when it arrived, ns (0: in time).")      \
     X(RX_FRAMES, C, "rx.frames", st.rx_frames, (), 0,                                              \
       "Frames the readout's port received (throttle frames from the SFCs, others).")               \
