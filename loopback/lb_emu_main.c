@@ -17,9 +17,9 @@
  *     "SENT LOST ACHIEVED VALID" lines: the trial function for a search
  *     written elsewhere (tests/farm/test-lb_mlr_xcheck.py drives CSIT's).
  * ebfarm-loopback-emu --capacity FPS [--sender FPS] --min FPS --max FPS
- *         [--tolerance R] [--goal-loss R --goal-exceed R --goal-duration S
+ *         [--tolerance R] [--probe-margin R] [--goal-loss R --goal-exceed R --goal-duration S
  *          --goal-duration-sum S --goal-width W]...
- *     runs lb_mlr_probe (tolerance 0.01) and lb_mlr_search over it, as
+ *     runs lb_mlr_probe (tolerance 0.01, margin 0) and lb_mlr_search over it, as
  *     ebfarm-loopback --search mlr does, and prints one JSON object: the
  *     probe, the max load the search used, each goal's bounds, conditional
  *     throughput and what bounds it, and the trials. Each --goal-loss
@@ -49,11 +49,11 @@ static int serve(struct lb_emu *e)
     return 0;
 }
 
-static int search(struct lb_emu *e, struct lb_mlr_conf *c, double tolerance)
+static int search(struct lb_emu *e, struct lb_mlr_conf *c, double tolerance, double margin)
 {
     struct lb_mlr_result r;
     struct lb_mlr_probe p;
-    int rc = lb_mlr_probe(c, tolerance, lb_emu_trial, e, &p);
+    int rc = lb_mlr_probe(c, tolerance, margin, lb_emu_trial, e, &p);
     if (rc == 0)
         rc = lb_mlr_search(c, lb_emu_trial, e, &r);
 
@@ -95,12 +95,12 @@ int main(int argc, char **argv)
         {"min", 1, 0, 'm'}, {"max", 1, 0, 'M'}, {"max-trials", 1, 0, 'T'},
         {"goal-loss", 1, 0, 'l'}, {"goal-exceed", 1, 0, 'e'}, {"goal-duration", 1, 0, 'd'},
         {"goal-duration-sum", 1, 0, 'u'}, {"goal-width", 1, 0, 'w'}, {"tolerance", 1, 0, 't'},
-        {0, 0, 0, 0},
+        {"probe-margin", 1, 0, 'g'}, {0, 0, 0, 0},
     };
     struct lb_emu e = {.default_s = 1};
     struct lb_mlr_conf c = {.min_fps = 1000, .max_fps = 1e6, .max_trials = 1000};
     struct lb_mlr_goal *g = &c.goal[0];
-    double tolerance = 0.01;
+    double tolerance = 0.01, margin = 0;
     int ch, do_serve = 0;
 
     lb_mlr_goal_default(g, 1);
@@ -127,6 +127,7 @@ int main(int argc, char **argv)
         case 'u': g->duration_sum = v; break;
         case 'w': g->width = v; break;
         case 't': tolerance = v; break;
+        case 'g': margin = v; break;
         default: return 2;
         }
     }
@@ -136,5 +137,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "ebfarm-loopback-emu: --capacity FPS is needed\n");
         return 2;
     }
-    return do_serve ? serve(&e) : search(&e, &c, tolerance);
+    return do_serve ? serve(&e) : search(&e, &c, tolerance, margin);
 }

@@ -65,6 +65,7 @@ static json_t *jmeta(const struct lb_meta *m)
     json_object_set_new(o, "search", jstr(m->search ? m->search : "binary"));
     json_object_set_new(o, "repeat", json_integer(m->repeat ? m->repeat : 1));
     json_object_set_new(o, "burst", json_integer(m->burst));
+    json_object_set_new(o, "probe_margin", jnum(m->probe_margin));
     json_object_set_new(o, "tx_hold_us", jnum(m->tx_hold_us));
     json_object_set_new(o, "interrupted", json_boolean(m->interrupted));
     json_t *goals = json_array();
@@ -99,12 +100,12 @@ static json_t *jprobe(const struct lb_mlr_probe *p)
 {
     if (!p->ran)
         return json_null();
-    return json_pack("{s:o s:o s:o s:o s:o s:b s:o s:o s:b}", "requested_fps", jnum(p->fps),
+    return json_pack("{s:o s:o s:o s:o s:o s:b s:o s:o s:o s:b}", "requested_fps", jnum(p->fps),
                      "duration_s", jnum(p->duration), "achieved_fps", jnum(p->achieved_fps),
                      "stall_ms", jnum(p->stall_s * 1e3), "reach_fps", jnum(p->reach_fps),
                      "valid", p->valid, "invalid_reason",
                      p->valid ? json_null() : json_string(lb_invalid_name((unsigned)p->reason)),
-                     "max_fps", jnum(p->max_fps), "capped", p->capped);
+                     "margin", jnum(p->margin), "max_fps", jnum(p->max_fps), "capped", p->capped);
 }
 
 /* --repeat: the figure of every repetition and their spread. */

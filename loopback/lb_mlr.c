@@ -127,11 +127,26 @@ static unsigned loads(const struct lb_mlr_result *r, double *v)
     return n;
 }
 
+/* Whether fps is the max load the sender probe capped (c->max_is_sender)
+ * and a trial there was invalid: the sender missed even its own reach less
+ * the margin there, so fps is an upper bound for every target, whatever
+ * the trial's duration and the goal's exceed ratio (asking it again, longer,
+ * would only add invalid trials). */
+static int sender_missed(const struct lb_mlr_conf *c, const struct lb_mlr_result *r, double fps)
+{
+    if (!c->max_is_sender || fps != c->max_fps)
+        return 0;
+    for (unsigned i = 0; i < r->n_trials; i++)
+        if (r->trial[i].fps == fps && !r->trial[i].valid)
+            return 1;
+    return 0;
+}
+
 /* Relevant bounds of target t: *hi the least upper bound (0: none), *lo
  * the greatest lower bound below it (0: none); *pending an undecided load
  * between them that has trials of t's duration (0: none), the highest. */
-static void bounds(const struct lb_mlr_result *r, const struct target *t, double *v, double *lo,
-                   double *hi, double *pending)
+static void bounds(const struct lb_mlr_conf *c, const struct lb_mlr_result *r,
+                   const struct target *t, double *v, double *lo, double *hi, double *pending)
 {
     unsigned n = loads(r, v);
     struct load_stat s;
@@ -141,7 +156,7 @@ static void bounds(const struct lb_mlr_result *r, const struct target *t, double
     for (unsigned i = 0; i < n && *hi == 0; i++) {
         stat_of(r, v[i], t, &s);
         classify(&s, t, &lower, &upper);
-        if (upper)
+        if (upper || sender_missed(c, r, v[i]))
             *hi = v[i];
     }
     for (unsigned i = 0; i < n; i++) {
@@ -184,11 +199,11 @@ static double next_load(const struct lb_mlr_conf *c, const struct lb_mlr_result 
 {
     double lo, hi, pending, clo = 0, chi = 0, step;
 
-    bounds(r, t, v, &lo, &hi, &pending);
+    bounds(c, r, t, v, &lo, &hi, &pending);
     if (pending)
         return pending;
     if (coarser)
-        bounds(r, coarser, v, &clo, &chi, &pending);
+        bounds(c, r, coarser, v, &clo, &chi, &pending);
     if (hi == 0) {
         if (lo >= c->max_fps)
             return 0;
@@ -298,7 +313,7 @@ static void goal_result(const struct lb_mlr_conf *c, struct lb_mlr_result *r, un
 
     target_of(&c->goal[g], 0, &t);
     memset(o, 0, sizeof(*o));
-    bounds(r, &t, v, &o->lower_fps, &o->upper_fps, &pending);
+    bounds(c, r, &t, v, &o->lower_fps, &o->upper_fps, &pending);
     o->found = o->lower_fps > 0;
     if (o->found || o->upper_fps > 0)
         o->bound_by = bound_by(c, r, o, &t);
@@ -362,16 +377,16 @@ const char *lb_mlr_bound_name(unsigned b)
     return b < sizeof(names) / sizeof(names[0]) ? names[b] : "unknown";
 }
 
-int lb_mlr_probe(struct lb_mlr_conf *c, double tolerance, lb_trial_fn fn, void *ctx,
-                 struct lb_mlr_probe *p)
+int lb_mlr_probe(struct lb_mlr_conf *c, double tolerance, double margin, lb_trial_fn fn,
+                 void *ctx, struct lb_mlr_probe *p)
 {
     struct lb_trial_out out;
     double d = 0;
 
     memset(p, 0, sizeof(*p));
     int rc = lb_mlr_check(c);
-    if (rc)
-        return rc;
+    if (rc || !(margin >= 0 && margin < 1))
+        return rc ? rc : -EINVAL;
     for (unsigned g = 0; g < c->n_goals; g++)
         d = fmax(d, c->goal[g].final_duration);
     struct lb_trial_req req = {.fps = c->max_fps, .duration_s = d, .phase = "sender probe"};
@@ -383,12 +398,14 @@ int lb_mlr_probe(struct lb_mlr_conf *c, double tolerance, lb_trial_fn fn, void *
     *p = (struct lb_mlr_probe){.ran = 1, .fps = c->max_fps, .duration = d,
                                .achieved_fps = out.achieved_fps, .stall_s = out.stall_s,
                                .reach_fps = out.achieved_fps / (1 - lost_share),
-                               .valid = out.valid, .reason = out.reason, .max_fps = c->max_fps};
+                               .valid = out.valid, .reason = out.reason,
+                               .margin = fmax(tolerance, margin),
+                               .max_fps = c->max_fps};
     int own = out.reason == LB_INVALID_TX_SLOW || out.reason == LB_INVALID_TX_REFUSED ||
               out.reason == LB_INVALID_TX_NOMBUF ||
               (out.reason == LB_INVALID_TX_PREEMPTED &&
                p->reach_fps < c->max_fps * (1 - tolerance));
-    double reach = fmax(c->min_fps, floor(p->reach_fps * (1 - tolerance)));
+    double reach = fmax(c->min_fps, floor(p->reach_fps * (1 - p->margin)));
     if (!out.valid && own && reach < c->max_fps) {
         p->max_fps = c->max_fps = reach;
         p->capped = c->max_is_sender = 1;

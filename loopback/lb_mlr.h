@@ -36,7 +36,9 @@ struct lb_mlr_goal {
 
 struct lb_mlr_conf {
     double min_fps, max_fps;
-    int max_is_sender;           /* max_fps is the sender's measured reach (lb_mlr_probe) */
+    int max_is_sender;           /* max_fps is the sender's measured reach (lb_mlr_probe);
+                                  * an invalid trial there makes it an upper bound for
+                                  * every target, so it is not asked again */
     unsigned n_goals;
     struct lb_mlr_goal goal[LB_MLR_MAX_GOALS];
     unsigned max_trials;         /* the search stops (timed_out) after this many */
@@ -104,6 +106,7 @@ struct lb_mlr_probe {
     double stall_s;              /* how long the sender lost its CPU */
     double reach_fps;            /* achieved_fps while it had its CPU */
     int valid, reason;           /* the trial's validity, enum lb_invalid (lb_reason.h) */
+    double margin;               /* the share below the reach a cap takes: max(tolerance, margin) */
     double max_fps;              /* the max load the search then uses */
     int capped;                  /* max_fps is the sender's reach, below the configured one */
 };
@@ -116,12 +119,15 @@ struct lb_mlr_probe {
  * load for a reason of its own (tx_slow, tx_refused, tx_nombuf), or lost
  * its CPU (tx_preempted) but would have missed the load even with it (its
  * reach below the load less the tolerance), the search's max load becomes
- * its reach less the tolerance, max(min_fps, floor(reach * (1 -
- * tolerance))), and c->max_is_sender is set: a trial asked for that much
- * stays valid when the sender then reaches up to the tolerance less than in
- * the probe. p says what happened. Returns 0 or the callback's error.
+ * its reach less the margin, max(min_fps, floor(reach * (1 - m))) with m =
+ * max(tolerance, margin), and c->max_is_sender is set: a trial asked for
+ * that much stays valid when the sender then reaches up to about m +
+ * tolerance less than in the probe (its own trial-to-trial variation, which
+ * the margin is there to cover; the tolerance still decides validity).
+ * margin in [0, 1). p says what happened. Returns 0, -EINVAL (a bad conf
+ * or margin, no trial run) or the callback's error.
  */
-int lb_mlr_probe(struct lb_mlr_conf *c, double tolerance, lb_trial_fn fn, void *ctx,
-                 struct lb_mlr_probe *p);
+int lb_mlr_probe(struct lb_mlr_conf *c, double tolerance, double margin, lb_trial_fn fn,
+                 void *ctx, struct lb_mlr_probe *p);
 
 #endif /* LB_MLR_H */

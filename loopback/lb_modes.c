@@ -34,7 +34,7 @@ static int run_mlr(const struct lb_opts *o, lb_trial_fn fn, void *ctx, double ma
 
     memcpy(c.goal, o->goal, sizeof(c.goal));
     r->n_searches++;
-    int rc = lb_mlr_probe(&c, o->tolerance, fn, ctx, &s->mlr_probe[p]);
+    int rc = lb_mlr_probe(&c, o->tolerance, o->probe_margin, fn, ctx, &s->mlr_probe[p]);
     if (rc)
         return rc;
     rc = lb_mlr_search(&c, fn, ctx, &m);

@@ -19,6 +19,7 @@ void lb_opts_default(struct lb_opts *o)
     o->trial_s = 1.0;
     o->resolution_pct = 1.0;
     o->tolerance = 0.01;
+    o->probe_margin = 0.05;
     o->drain_ms = 50;
     o->max_trials = 20;
     o->seed = 1;
@@ -82,6 +83,9 @@ static void usage(FILE *f)
         "                     (the goal duration)\n"
         "  --goal-width LIST  mlr: relative width of the final bracket (--resolution)\n"
         "                     (a list of one value applies to every goal)\n"
+        "  --probe-margin R   mlr: when the sender probe finds the sender short of --rate,\n"
+        "                     the max load is its reach less max(R, --tolerance), so that\n"
+        "                     its trial-to-trial variation leaves trials valid (0.05)\n"
         "  --repeat N         RFC 2544 repetitions: N searches (throughput, back-to-back),\n"
         "                     N latency trials at the rate found (latency); 1..1000 (1)\n"
         "  --idle spin|backoff|auto  poll loops spin (dedicated cores) or back off and\n"
@@ -223,6 +227,7 @@ static int one(int ch, const char *v, struct lb_opts *o)
     case 'e': rc = ebf_opt_double(P, "--resolution", v, 0.001, 50, &o->resolution_pct); break;
     case 'l': rc = ebf_opt_double(P, "--loss-ratio", v, 0, 1, &o->loss_ratio); break;
     case 'O': rc = ebf_opt_double(P, "--tolerance", v, 0.0001, 0.2, &o->tolerance); break;
+    case 0x105: rc = ebf_opt_double(P, "--probe-margin", v, 0, 0.5, &o->probe_margin); break;
     case 'D': rc = ebf_opt_double(P, "--drain-ms", v, 0, 60000, &o->drain_ms); break;
     case 'M':
         rc = ebf_opt_u64(P, "--max-trials", v, 1, 1000, &x);
@@ -324,6 +329,7 @@ int lb_opts_parse(int argc, char **argv, struct lb_opts *o)
         {"queues", 1, 0, 'Q'}, {"trials-stdin", 0, 0, 'I'},
         {"goal-loss", 1, 0, 0x100}, {"goal-exceed", 1, 0, 0x101}, {"goal-duration", 1, 0, 0x102},
         {"goal-duration-sum", 1, 0, 0x103}, {"goal-width", 1, 0, 0x104},
+        {"probe-margin", 1, 0, 0x105},
         {"help", 0, 0, 'h'}, {0, 0, 0, 0},
     };
     int ch, rc = 0;

@@ -28,6 +28,7 @@ enum lb_role role;
     int have_rate;
     struct lb_rate rate;                 /* the highest rate tried */
     double trial_s, resolution_pct, loss_ratio, tolerance, drain_ms;
+    double probe_margin;                 /* --probe-margin (lb_mlr_probe) */
     unsigned max_trials;
     int poisson;
     uint64_t seed;

@@ -180,12 +180,13 @@ static const char *bound_words(int b)
 static void table_mlr(FILE *f, const struct lb_report *r, const struct lb_size_result *s, int p)
 {
     const struct lb_mlr_probe *pr = &s->mlr_probe[p];
-    if (s->mlr_ran[p] && pr->ran)
+    if (s->mlr_ran[p] && pr->ran) {
         fprintf(f, "%6s  %-6s  sender probe (not a search trial): asked %.4f Mfps, achieved "
-                "%.4f (%.4f on its CPU)%s%s: max load %.4f Mfps%s\n", "", "mlr", pr->fps / 1e6,
+                "%.4f (%.4f on its CPU)%s%s: max load %.4f Mfps", "", "mlr", pr->fps / 1e6,
                 pr->achieved_fps / 1e6, pr->reach_fps / 1e6, pr->valid ? "" : ", invalid ",
-                pr->valid ? "" : lb_invalid_name((unsigned)pr->reason), pr->max_fps / 1e6,
-                pr->capped ? ", its reach less the tolerance" : "");
+                pr->valid ? "" : lb_invalid_name((unsigned)pr->reason), pr->max_fps / 1e6);
+        fprintf(f, pr->capped ? ", its reach less the margin (%g%%)\n" : "\n", 100 * pr->margin);
+    }
     for (unsigned g = 0; s->mlr_ran[p] && g < r->meta.n_goals; g++) {
         const struct lb_mlr_goal *x = &r->meta.goal[g];
         const struct lb_mlr_goal_result *m = &s->mlr[p][g];

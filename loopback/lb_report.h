@@ -93,6 +93,7 @@ struct lb_meta {
     unsigned link_mtu;
     double trial_s;
     double tolerance;
+    double probe_margin;         /* --probe-margin */
     double loss_ratio;
     double resolution_pct;
     const char *pacing;          /* "constant" or "poisson" */

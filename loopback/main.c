@@ -123,6 +123,7 @@ static void fill_meta(const struct lb_opts *o, struct lb_meta *m, uint16_t tx_po
         m->link_mbps = link.link_speed;
     m->trial_s = o->trial_s;
     m->tolerance = o->tolerance;
+    m->probe_margin = o->probe_margin;
     m->loss_ratio = o->loss_ratio;
     m->resolution_pct = o->resolution_pct;
     m->pacing = o->poisson ? "poisson" : "constant";

@@ -48,6 +48,7 @@ static inline void known_report(struct lb_report *r)
     m->compare_kernel = 0;
     m->burst = 32;
     m->tx_hold_us = 50;
+    m->probe_margin = 0.05;
     r->n_sizes = 2;
     r->size[0] = (struct lb_size_result){.frame_size = 64, .tput = {1, 1e6, 3, 1}, .lat_trial = 0,
                                          .kernel_lat_trial = -1};

@@ -139,6 +139,7 @@ static const char expected_json[] =
     "    \"search\": \"binary\",\n"
     "    \"repeat\": 1,\n"
     "    \"burst\": 32,\n"
+    "    \"probe_margin\": 0.05,\n"
     "    \"tx_hold_us\": 50,\n"
     "    \"interrupted\": false,\n"
     "    \"goals\": []\n"
@@ -295,7 +296,7 @@ static const char expected_mlr_dpdk[] =
     "\"mlr_timed_out\": false, \"mlr_probe\": {\"requested_fps\": 14880952, "
     "\"duration_s\": 2, \"achieved_fps\": 950000, \"stall_ms\": 400, \"reach_fps\": 1187500, "
     "\"valid\": false, "
-    "\"invalid_reason\": \"tx_slow\", \"max_fps\": 940500, \"capped\": true}, "
+    "\"invalid_reason\": \"tx_slow\", \"margin\": 0.2, \"max_fps\": 940500, \"capped\": true}, "
     "\"repeat\": {\"n\": 3, \"found\": 2, \"trials\": 21, \"invalid_trials\": 3, "
     "\"mean\": 590000, \"stddev\": 14142.135623731, \"min\": 580000, \"max\": 600000, "
     "\"values\": [600000, 0, 580000]}}";
@@ -324,7 +325,8 @@ START_TEST(test_json_mlr_repeat)
     s->mlr_probe[0] = (struct lb_mlr_probe){.ran = 1, .fps = 14880952, .duration = 2,
                                             .achieved_fps = 950000, .stall_s = 0.4,
                                             .reach_fps = 1187500,
-                                            .reason = LB_INVALID_TX_SLOW, .max_fps = 940500,
+                                            .reason = LB_INVALID_TX_SLOW, .margin = 0.2,
+                                            .max_fps = 940500,
                                             .capped = 1};
     double v[3] = {6e5, 0, 5.8e5};
     s->rep_values[0] = malloc(sizeof(v));
@@ -349,7 +351,7 @@ START_TEST(test_json_mlr_repeat)
     text = written(lb_print_table, &r);
     ck_assert_msg(strstr(text, "        mlr     sender probe (not a search trial): asked 14.8810 "
                                "Mfps, achieved 0.9500 (1.1875 on its CPU), invalid tx_slow: max "
-                               "load 0.9405 Mfps, its reach less the tolerance\n"), "%s", text);
+                               "load 0.9405 Mfps, its reach less the margin (20%)\n"), "%s", text);
     ck_assert_msg(strstr(text, "width 0.5%): conditional 0.6000 Mpps, bounds 0.6000 .. 0.6020, "
                                "loss-bound\n"), "%s", text);
     ck_assert_msg(strstr(text, "width 1%): none (0.0010 Mfps is an upper bound), sender-bound\n"),

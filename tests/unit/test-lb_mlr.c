@@ -172,7 +172,7 @@ START_TEST(test_mlr_probe_sender)
     struct lb_mlr_probe p;
     struct lb_mlr_result r;
 
-    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, lb_emu_trial, &e, &p), 0);
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, 0, lb_emu_trial, &e, &p), 0);
     ck_assert(p.ran && p.fps == 1e6 && p.duration == 1.0 && p.achieved_fps == 400000);
     ck_assert(!p.valid && p.reason == LB_INVALID_TX_SLOW && p.capped);
     ck_assert(p.max_fps == 396000 && c.max_fps == 396000 && c.max_is_sender);
@@ -230,7 +230,7 @@ START_TEST(test_mlr_probe_slower)
     struct lb_mlr_result r;
     unsigned above = 0;
 
-    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, fickle_trial, &f, &p), 0);
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, 0, fickle_trial, &f, &p), 0);
     ck_assert(p.capped && c.max_fps == 396000);
     ck_assert_int_eq(lb_mlr_search(&c, fickle_trial, &f, &r), 0);
     assert_brackets(&r.goal[0], 390000, 0.005);
@@ -258,7 +258,7 @@ START_TEST(test_mlr_probe_loss)
     struct lb_mlr_probe p;
     struct lb_mlr_result r;
 
-    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, lb_emu_trial, &e, &p), 0);
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, 0, lb_emu_trial, &e, &p), 0);
     ck_assert(p.capped && c.max_fps == 396000);
     ck_assert_int_eq(lb_mlr_search(&c, lb_emu_trial, &e, &r), 0);
     assert_brackets(&r.goal[0], 300000, 0.005);
@@ -286,13 +286,13 @@ START_TEST(test_mlr_probe_keeps)
     struct lb_mlr_probe p;
     struct lb_mlr_result r;
 
-    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, lb_emu_trial, &fast, &p), 0);
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, 0, lb_emu_trial, &fast, &p), 0);
     ck_assert(p.valid && !p.capped && p.max_fps == 1e6 && c.max_fps == 1e6 && !c.max_is_sender);
     ck_assert_int_eq(lb_mlr_search(&c, lb_emu_trial, &fast, &r), 0);
     ck_assert(r.goal[0].found && r.goal[0].lower_fps == 1e6 && r.goal[0].upper_fps == 0);
     ck_assert_int_eq(r.goal[0].bound_by, LB_MLR_BY_MAX_LOAD);
     lb_mlr_free(&r);
-    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, fickle_trial, &f, &p), 0);
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, 0, fickle_trial, &f, &p), 0);
     ck_assert(!p.valid && p.reason == LB_INVALID_TX_PREEMPTED && !p.capped);
     ck_assert(fabs(p.reach_fps - 400000 / 0.3) < 1e-6);
     ck_assert(c.max_fps == 1e6 && !c.max_is_sender);
@@ -303,13 +303,13 @@ START_TEST(test_mlr_probe_keeps)
     lb_mlr_free(&r);
     f.calls = 0;
     f.stall_s = 0.2;
-    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, fickle_trial, &f, &p), 0);
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, 0, fickle_trial, &f, &p), 0);
     ck_assert(p.reason == LB_INVALID_TX_PREEMPTED && p.stall_s == 0.2);
     ck_assert(fabs(p.reach_fps - 500000) < 1e-6 && p.capped && c.max_fps == 495000);
     c.max_fps = 1e6;
     c.max_is_sender = 0;
     c.n_goals = 0;                              /* a bad conf runs no trial */
-    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, lb_emu_trial, &fast, &p), -EINVAL);
+    ck_assert_int_eq(lb_mlr_probe(&c, 0.01, 0, lb_emu_trial, &fast, &p), -EINVAL);
     ck_assert(!p.ran && fast.trials == 4);
 }
 END_TEST
