@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ebf_util.h"
@@ -193,12 +194,25 @@ static int all_answer(const struct farm_state *st, char *err, size_t len)
 
 /* The readouts' common instant of event 0: far enough ahead that each of
  * the n readouts has its START by then, taking each as slow to answer as
- * twice the slowest reply so far (slow_ns), and at least FARM_START_LEAD_NS. */
+ * twice the slowest reply so far (slow_ns), within FARM_START_LEAD_NS and
+ * FARM_START_LEAD_MAX_NS (a readout later than that starts at once). */
 static uint64_t start_instant(uint64_t slow_ns, unsigned n)
 {
     uint64_t lead = 2 * slow_ns * n;
 
-    return ebf_now_ns() + (lead > FARM_START_LEAD_NS ? lead : FARM_START_LEAD_NS);
+    lead = lead < FARM_START_LEAD_NS ? FARM_START_LEAD_NS : lead;
+    return ebf_now_ns() + (lead > FARM_START_LEAD_MAX_NS ? FARM_START_LEAD_MAX_NS : lead);
+}
+
+/* Sleep until the wall clock passes at_ns: the run has begun when the
+ * start returns. */
+static void wait_until(uint64_t at_ns)
+{
+    for (uint64_t now = ebf_now_ns(); now < at_ns; now = ebf_now_ns()) {
+        struct timespec ts = {.tv_sec = (time_t)((at_ns - now) / 1000000000u),
+                              .tv_nsec = (long)((at_ns - now) % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
 }
 
 int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len)
@@ -229,6 +243,7 @@ int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len)
                 st->run_start_ms = t0;
             }
         }
+    wait_until(at_ns);
     return farm_state_save_err(st, err, len) == 0 ? 0 : -1;
 fail:
     if (!started)
