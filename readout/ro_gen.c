@@ -82,6 +82,7 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
     g->idle = c->idle;
     uint64_t now_ns = ebf_now_ns();
     g->t0 = ro_start_tsc(c->start_at_ns, now_ns, rte_get_tsc_cycles(), hz, &st->start_late_ns);
+    g->before_start = c->start_at_ns > now_ns;
     g->end = c->duration_s > 0 ? g->t0 + (uint64_t)(c->duration_s * (double)hz) : UINT64_MAX;
     g->tsc_per_event = c->rate > 0 ? (double)hz / c->rate : 0;
     ro_throttle_view_init(&g->tv);
@@ -135,13 +136,12 @@ static uint32_t event_bytes(const struct ro_conf *c, uint64_t e)
     return n;
 }
 
-/* The TSC at which event e is due: the start (t0) for every event when
- * unpaced. */
+/* The TSC at which event e is due, 0 when unpaced. */
 static uint64_t due_tsc(const struct ro_gen *g, uint64_t e)
 {
     return g->tsc_per_event > 0
                ? g->t0 + (uint64_t)((double)(e - g->c->first_event) * g->tsc_per_event)
-               : g->t0;
+               : 0;
 }
 
 /* Generate event e at now_ns: every source's fragment queued (or counted
@@ -218,7 +218,7 @@ static int batch_more(const struct ro_gen *g, uint64_t e)
  * (a rdtsc costs about 18 ns in a VM, half a frame's time unpaced). */
 static inline int tsc_needed(const struct ro_gen *g)
 {
-    return g->tsc_per_event > 0 || g->end != UINT64_MAX || g->held_since;
+    return g->tsc_per_event > 0 || g->end != UINT64_MAX || g->held_since || g->before_start;
 }
 
 int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
@@ -254,6 +254,11 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
     }
     if (g->held_since)
         ro_link_hold_end(g, now);
+    if (g->before_start) {
+        if (now < g->t0)
+            return 0;           /* the START's common instant is still ahead */
+        g->before_start = 0;
+    }
     if (now < due_tsc(g, e))
         return 0;
     if (c->fault)

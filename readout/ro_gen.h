@@ -131,6 +131,7 @@ struct ro_gen {
     uint64_t refused_since[RO_MAX_SFCS];    /* TSC of the first refusal in a row; 0: none */
     uint64_t sfc_timeout_tsc;
     uint64_t t0, end;            /* TSC at start, and of the deadline */
+    int before_start;            /* t0 (the START's common instant) is still ahead */
     double tsc_per_event;        /* 0: unpaced */
     uint64_t next_event;
     uint64_t stop_at;            /* no event at or above it is begun (ro_stop_at); UINT64_MAX */
