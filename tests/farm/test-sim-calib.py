@@ -48,7 +48,7 @@
 #    (131 us wide between 1.05 and 2.10 ms): at most one below (the
 #    resolution) and at most three above, the spread measured
 #    (docs/scale.md: 1.70 to 2.10 ms in eight runs at load 7 to 17, 0, +1,
-#    +1, +2, +2, +2, +3, +3). The model of the old skew, readouts pacing each from
+#    +1, +2, +2, +2, +3, +3; +0 at load 2.4). The model of the old skew, readouts pacing each from
 #    its own START (3.5 ms: predicted 5.06 ms), is 10 to 13 buckets above
 #    every run measured since: the bound rejects it.
 # The netns farm's latency median is printed, not asserted (docs/scale.md).
