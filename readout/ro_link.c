@@ -188,6 +188,8 @@ void ro_link_fo_stats(struct ro_gen *g)
     st->fo_false_deaths = f->view.false_deaths;
     st->fo_recover_ns = f->recover_ns;
     st->fo_recover_max_ns = f->recover_max_ns;
+    st->fo_own_stalls = f->view.own_stalls;
+    st->fo_all_silent = f->view.all_silent;
     st->fo_out = f->view.out.w[0];      /* a readout sends to at most 64 (RO_MAX_SFCS) */
     for (uint16_t k = 0; k < g->c->n_sfcs; k++)
         st->release_low[k] = f->low[k];

@@ -65,6 +65,8 @@ struct ro_stats {
     uint64_t fo_false_deaths;    /* places declared dead by silence, heard again at that epoch */
     uint64_t fo_notices, fo_notice_fail;    /* dead notices sent to them; refused */
     uint64_t fo_recover_ns, fo_recover_max_ns;  /* the last one's time to recover, the longest */
+    uint64_t fo_own_stalls;      /* looks after a loop gap over half the bound: not silence */
+    uint64_t fo_all_silent;      /* looks that found every routed place silent: no death */
     uint64_t fo_dead_from[RO_STATS_MAX_SFCS];   /* first id routed around place k; UINT64_MAX */
     uint64_t release_low[RO_STATS_MAX_SFCS];    /* the highest low accepted from place k */
 };
@@ -176,6 +178,10 @@ struct ro_snap {
       "the end of its replay.")                                                                   \
     X(FO_RECOVER_MAX_NS, C, "fo.recover_max_ns", st.fo_recover_max_ns, (), 0,                     \
       "The longest failover's time to recover, ns.")                                              \
+    X(FO_OWN_STALLS, C, "fo.own_stalls", st.fo_own_stalls, (), 0,                                 \
+      "Looks for silent SFCs after a loop gap over half the bound: the gap is not their silence.") \
+    X(FO_ALL_SILENT, C, "fo.all_silent", st.fo_all_silent, (), 0,                                 \
+      "Looks that found every routed SFC silent at once: none declared dead (docs/protocol.md 13.4).") \
     X(FO_RELINKS, C, "fo.relinks", st.fo_relinks, (), 0,                                          \
       "Restarts of a dead SFC place's memif link, once a second until its SFC is back.")          \
     X(REPLAY_REPLAYED, C, "replay.replayed", st.replay_replayed, (), 0,                           \

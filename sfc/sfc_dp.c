@@ -86,7 +86,7 @@ static int intake_store(struct sfc_dp *dp, struct rte_mbuf *m, const struct ebf_
     enum sfc_add_result a = sfc_evtab_add(dp->tab, h, m, l->hlen, now, &slot);
 
     if (unlikely(h->flags & EBF_FRAGF_REPLAY))
-        sfc_dp_replay_piece(dp, a, slot, now);
+        sfc_dp_replay_piece(dp, h, a, slot, now);
     switch (a) {
     case SFC_ADD_PARTIAL:
         sfc_lat_note(&dp->lat[slot], h->event_id, h->tx_ns);
@@ -491,13 +491,21 @@ static unsigned throttle(struct sfc_dp *dp, uint64_t now)
     return work;
 }
 
-uint64_t sfc_dp_expire_head(struct sfc_dp *dp, uint64_t now, uint64_t *now_ns)
+uint64_t sfc_dp_expire_head(struct sfc_dp *dp, uint64_t now, uint64_t *now_ns, int wait)
 {
     uint32_t head = sfc_evtab_building_head(dp->tab);
     const struct sfc_event *e = sfc_evtab_event(dp->tab, head);
     uint64_t dropped = 0;
+    enum sfc_replay_verdict v = e->replayed ? sfc_dp_replay_verdict(dp, head, now, wait)
+                                            : SFC_REPLAY_BUILD;
 
-    if (e->replayed && !sfc_dp_replay_orphan(dp, e)) {
+    if (v == SFC_REPLAY_WAIT) {         /* a late readout's replay may still come */
+        dp->st.replay_waits += sfc_evtab_cold(dp->tab, head)->wait_tick == 0;
+        sfc_evtab_rewait(dp->tab, head, now);
+        return 0;
+    }
+    if (v == SFC_REPLAY_DROP) {
+        dp->st.replay_wait_cap += sfc_evtab_cold(dp->tab, head)->wait_tick != 0;
         sfc_dp_replay_partial(dp, head);    /* decided by the dead place: not built */
         return 0;
     }
@@ -517,7 +525,7 @@ static unsigned expire(struct sfc_dp *dp, uint64_t now)
     for (uint32_t head; n < 64 && (head = sfc_evtab_building_head(dp->tab)) != SFC_NONE; n++) {
         if (now - sfc_evtab_event(dp->tab, head)->first_tick < timeout)
             break;
-        dropped += sfc_dp_expire_head(dp, now, &now_ns);
+        dropped += sfc_dp_expire_head(dp, now, &now_ns, 1);
     }
     dp->st.drop[SFC_DROP_PARTIAL_AT_TIMEOUT] += dropped;
     return n;

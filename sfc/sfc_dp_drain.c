@@ -60,7 +60,7 @@ static unsigned drain_quiet(struct sfc_dp *dp)
     }
     uint64_t now_ns = 0;
     while (sfc_evtab_building_head(dp->tab) != SFC_NONE)
-        dropped += sfc_dp_expire_head(dp, now, &now_ns);
+        dropped += sfc_dp_expire_head(dp, now, &now_ns, 0);
     dp->st.drop[SFC_DROP_PARTIAL_AT_TIMEOUT] += dropped;
     sfc_drain_acks(&dp->drain, now);
     return work + 1;

@@ -75,6 +75,8 @@ static void init_clocks_and_stats(struct sfc_dp *dp)
     dp->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
     dp->timeout_tsc = (uint64_t)(dp->c.timeout_ms * 1e-3 * (double)rte_get_tsc_hz());
     dp->fo.grace_tsc = (uint64_t)((double)SFC_REPLAY_GRACE_NS * 1e-9 * (double)rte_get_tsc_hz());
+    dp->fo.wait_max_tsc = (uint64_t)((double)SFC_REPLAY_WAIT_MAX_NS * 1e-9 *
+                                     (double)rte_get_tsc_hz());
     dp->tick_tsc = rte_get_tsc_hz() / SFC_TICKS_PER_S;
     ebf_hist_init(&dp->st.build_ns);
     ebf_hist_init(&dp->st.build_timeout_ns);

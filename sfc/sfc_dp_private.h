@@ -36,6 +36,9 @@ struct sfc_dp_fo {
     uint64_t grace_tsc;          /* SFC_REPLAY_GRACE_NS: the building timeout's floor
                                   * while replayed pieces arrive (sfc_dp_timeout) */
     uint64_t src_tsc[EBF_MAX_SOURCES];  /* TSC of each source's last fragment taken */
+    uint64_t replay_next[EBF_MAX_SOURCES];  /* 1 + the highest id of a replayed piece
+                                             * from each source; 0: none */
+    uint64_t wait_max_tsc;       /* SFC_REPLAY_WAIT_MAX_NS */
     /* The recent acks are kept down to the lowest low of the last
      * SFC_PRUNE_LAG rounds (a dead notice's X may be that old), and a
      * fence records those at or above its X. */
@@ -53,6 +56,18 @@ struct sfc_dp_fo {
  * come, or it builds incomplete (a new event rerouted early) or drops
  * as decided (a replayed one) what no node decided. */
 #define SFC_REPLAY_GRACE_NS 1000000000ull
+
+/* A replayed event kept past the grace for a late readout's replay
+ * (sfc_dp_replay_verdict) is dropped this long after its first wait all
+ * the same (replay.wait_cap): the table is bounded. */
+#define SFC_REPLAY_WAIT_MAX_NS 5000000000ull
+
+/* What becomes of a replayed event that timed out incomplete. */
+enum sfc_replay_verdict {
+    SFC_REPLAY_DROP = 0,        /* decided by the dead place: dropped (replay.partial) */
+    SFC_REPLAY_BUILD,           /* its missing sources died: built incomplete */
+    SFC_REPLAY_WAIT,            /* a missing source's replay may still come: kept */
+};
 
 /* The periodic work's timer (node liveness, the throttle's refresh): 100 us. */
 #define SFC_TICKS_PER_S 10000
@@ -112,12 +127,13 @@ void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now);
 void sfc_dp_notice(struct sfc_dp *dp, const uint8_t *b, size_t len, const uint8_t *mac,
                    uint64_t now);
 
-/* A piece flagged EBF_FRAGF_REPLAY went into the table at now as a (slot:
- * its event when stored): counted, its event marked replayed, or counted a
- * duplicate when its event was finished (docs/protocol.md 13.4); the
- * grace of sfc_dp_timeout runs from now. */
-void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot,
-                         uint64_t now);
+/* A piece h flagged EBF_FRAGF_REPLAY went into the table at now as a
+ * (slot: its event when stored): counted, its event marked replayed, or
+ * counted a duplicate when its event was finished, and its source's
+ * replay_next moved on (docs/protocol.md 13.4); the grace of
+ * sfc_dp_timeout runs from now. */
+void sfc_dp_replay_piece(struct sfc_dp *dp, const struct ebf_frag_hdr *h,
+                         enum sfc_add_result a, uint32_t slot, uint64_t now);
 
 /* The building timeout at now: the SFC's --timeout-ms, or while a replayed
  * piece came less than SFC_REPLAY_GRACE_NS ago, at least that (one for
@@ -140,11 +156,25 @@ void sfc_dp_fence_ack(struct sfc_dp *dp, uint64_t id, int accept, int fenced);
  * e released, so the dead place decided it (docs/protocol.md 13.4). */
 int sfc_dp_replay_orphan(const struct sfc_dp *dp, const struct sfc_event *e);
 
-/* The oldest building event, due: a replayed one dropped unless orphaned
- * (sfc_dp_replay_orphan), any other made READY incomplete, its build time
- * into build_timeout_ns (*now_ns: the clock, read once when 0). Returns
- * the frames dropped. The loop's timeout and the drain's both use it. */
-uint64_t sfc_dp_expire_head(struct sfc_dp *dp, uint64_t now, uint64_t *now_ns);
+/*
+ * Replayed building event slot timed out incomplete at now (docs/protocol.md
+ * 13.4): DROP when a missing source sent a replayed piece of a higher id
+ * (its readout replays in increasing id order and did not replay this one:
+ * it had it released, so the dead place decided it); else BUILD when it is
+ * orphaned (sfc_dp_replay_orphan); else, when wait, WAIT (the missing
+ * sources' readouts have not replayed past it yet: a late readout's
+ * replay may still come) until SFC_REPLAY_WAIT_MAX_NS after its first
+ * wait, then DROP; when not wait (the staged stop's drain), DROP.
+ */
+enum sfc_replay_verdict sfc_dp_replay_verdict(const struct sfc_dp *dp, uint32_t slot,
+                                              uint64_t now, int wait);
+
+/* The oldest building event, due: a replayed one dropped, kept or built by
+ * sfc_dp_replay_verdict (kept only when wait: the loop's timeout), any
+ * other made READY incomplete, its build time into build_timeout_ns
+ * (*now_ns: the clock, read once when 0). Returns the frames dropped. The
+ * loop's timeout and the drain's both use it. */
+uint64_t sfc_dp_expire_head(struct sfc_dp *dp, uint64_t now, uint64_t *now_ns, int wait);
 
 static inline uint64_t tsc_to_ns(const struct sfc_dp *dp, uint64_t tsc)
 {

@@ -51,10 +51,12 @@ static int send_one(struct sfc_dp *dp, uint16_t ro, const struct ebf_release_hdr
     return 1;
 }
 
-void sfc_dp_replay_piece(struct sfc_dp *dp, enum sfc_add_result a, uint32_t slot,
-                         uint64_t now)
+void sfc_dp_replay_piece(struct sfc_dp *dp, const struct ebf_frag_hdr *h,
+                         enum sfc_add_result a, uint32_t slot, uint64_t now)
 {
     dp->st.replay_pieces++;
+    if (h->event_id >= dp->fo.replay_next[h->source])
+        dp->fo.replay_next[h->source] = h->event_id + 1;
     dp->fo.replay_tsc = now ? now : 1;
     if (a == SFC_ADD_PARTIAL || a == SFC_ADD_COMPLETE)
         sfc_evtab_event(dp->tab, slot)->replayed = 1;
@@ -77,6 +79,22 @@ int sfc_dp_replay_orphan(const struct sfc_dp *dp, const struct sfc_event *e)
         if (!ebf_present_test(e->present, s) && dp->fo.src_tsc[s] >= e->first_tick)
             return 0;
     return 1;
+}
+
+enum sfc_replay_verdict sfc_dp_replay_verdict(const struct sfc_dp *dp, uint32_t slot,
+                                              uint64_t now, int wait)
+{
+    const struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
+    uint64_t since = sfc_evtab_cold(dp->tab, slot)->wait_tick;
+
+    for (uint16_t s = 0; s < dp->c.n_sources && s < EBF_MAX_SOURCES; s++)
+        if (!ebf_present_test(e->present, s) && dp->fo.replay_next[s] > e->event_id + 1)
+            return SFC_REPLAY_DROP;     /* its readout replayed past e: released there */
+    if (sfc_dp_replay_orphan(dp, e))
+        return SFC_REPLAY_BUILD;
+    if (!wait || (since && now - since >= dp->fo.wait_max_tsc))
+        return SFC_REPLAY_DROP;
+    return SFC_REPLAY_WAIT;
 }
 
 void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot)

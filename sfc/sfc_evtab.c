@@ -197,6 +197,7 @@ static uint32_t new_event(struct sfc_evtab *t, uint64_t id, uint64_t now, uint32
     t->cold[slot].first_tx_ns = UINT64_MAX;
     t->cold[slot].declared = 0;
     t->cold[slot].fenced = 0;
+    t->cold[slot].wait_tick = 0;
     e->first_rec = e->last_rec = SFC_NONE;
     e->state = SFC_EV_BUILDING;
     memset(&t->src[(size_t)slot * t->conf.n_sources], 0,
@@ -505,6 +506,14 @@ const struct sfc_frame_rec *sfc_evtab_records(const struct sfc_evtab *t)
 uint32_t sfc_evtab_building_head(const struct sfc_evtab *t)
 {
     return t->building.head;
+}
+
+void sfc_evtab_rewait(struct sfc_evtab *t, uint32_t slot, uint64_t now)
+{
+    fifo_remove(t, &t->building, slot);
+    t->ev[slot].first_tick = now;
+    t->cold[slot].wait_tick = t->cold[slot].wait_tick ? t->cold[slot].wait_tick : now;
+    fifo_append(t, &t->building, slot);
 }
 
 void sfc_evtab_counts(const struct sfc_evtab *t, struct sfc_evtab_counts *c)

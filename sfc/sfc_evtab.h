@@ -103,6 +103,8 @@ struct sfc_event_cold {
     uint64_t declared;       /* frag_len of each source that sent a piece, summed */
     uint8_t fenced;          /* at a node when the SFC fenced itself: its ack is decided
                               * twice (the readouts replay it), ledger.fence_acked */
+    uint64_t wait_tick;      /* replayed, kept past its timeout for a late readout's
+                              * replay since (sfc_evtab_rewait); 0: not kept */
 };
 
 struct sfc_evtab;
@@ -177,6 +179,11 @@ const struct sfc_frame_rec *sfc_evtab_records(const struct sfc_evtab *t);
 
 /* Oldest building event's slot, or SFC_NONE. */
 uint32_t sfc_evtab_building_head(const struct sfc_evtab *t);
+
+/* Building event slot, due, is kept: it goes to the building FIFO's tail
+ * with now as its new first_tick (its timeout runs again from now), and
+ * its cold wait_tick is set to now unless set already. */
+void sfc_evtab_rewait(struct sfc_evtab *t, uint32_t slot, uint64_t now);
 
 struct sfc_evtab_counts {
     uint32_t building;

@@ -96,6 +96,9 @@ struct sfc_stats {
     uint64_t replay_pieces;      /* pieces flagged EBF_FRAGF_REPLAY taken */
     uint64_t replay_dup;         /* replayed pieces of events already finished */
     uint64_t replay_partial;     /* events with a replayed piece dropped at their timeout */
+    uint64_t replay_waits;       /* replayed events kept past their timeout for a late
+                                  * readout's replay (counted once each) */
+    uint64_t replay_wait_cap;    /* of replay_partial: dropped after waiting, some at the cap */
     uint64_t replay_fenced;      /* events dropped by a fence (the loop stopped too long) */
     uint64_t fences;             /* fences: new epochs after a stopped loop */
     uint64_t fence_notices;      /* of them, after readouts' dead notices */
@@ -272,6 +275,10 @@ struct sfc_snap {
       "Replayed pieces of events already finished here: not built twice.")                        \
     X(REPLAY_PARTIAL, C, "replay.partial", st.replay_partial, (), 0,                               \
       "Events with a replayed piece that timed out incomplete: dropped, not built.")              \
+    X(REPLAY_WAITS, C, "replay.waits", st.replay_waits, (), 0,                                     \
+      "Replayed events kept past their timeout: a missing source's readout had not replayed past them.") \
+    X(REPLAY_WAIT_CAP, C, "replay.wait_cap", st.replay_wait_cap, (), 0,                            \
+      "Of replay.partial: events dropped after being kept (a later replay proved them decided, or 5 s).") \
     X(REPLAY_FENCED, C, "replay.fenced", st.replay_fenced, (), 0,                                  \
       "Events dropped by a fence (the poll loop stopped for over 80 ms).")         \
     X(FENCE_FRAMES, C, "fence_frames", st.fence_frames, (), 0,                                     \

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-sfc_replay.c - a survivor SFC's handling of replayed fragments (docs/protocol.md 13.4): pieces of early and late readouts joined into one event, a partial replay dropped only after the grace, unless its missing sources died too. */
+/* test-sfc_replay.c - a survivor SFC's handling of replayed fragments (docs/protocol.md 13.4): pieces of early and late readouts joined into one event, a partial replay dropped after the grace only when a missing source's readout replayed past it, built incomplete when its missing sources died too, else kept for a late readout's replay. */
 #include <check.h>
 #include <unistd.h>
 
@@ -97,9 +97,10 @@ END_TEST
 
 /*
  * The grace is a floor, not a new timeout: a replayed event still partial
- * a grace after the last replayed piece, whose missing sources go on
- * sending (event 100: their readouts had event 7 released), was decided
- * by the dead place and is dropped, replay.partial, its late pieces then
+ * a grace after the last replayed piece is dropped (replay.partial) when a
+ * missing source's readout replayed a higher id (event 9 from sources 2
+ * and 3: their readouts replay in increasing id order, so they had event
+ * 7 released, and the dead place decided it), its late pieces then
  * replay.dup; once no replayed piece came for the grace, an event missing
  * a source goes out incomplete at the SFC's own timeout.
  */
@@ -113,26 +114,117 @@ START_TEST(test_partial_replay_dropped_after_grace)
     credit(&g, 4, NULL, 0);
     send_event_flagged(&g, 7, EARLY, EBF_FRAGF_REPLAY);
     poll_n(&g, 4);
+    send_event_flagged(&g, 9, ALL, EBF_FRAGF_REPLAY);
     send_event(&g, 100, ALL);
     poll_n(&g, 4);
-    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
-    ck_assert_uint_eq(id, 100);
+    ck_assert_uint_eq(took(&g, &id), 2 * N_SOURCES);
+    ck_assert_uint_eq(id, 9);
     usleep(1100 * 1000);        /* past SFC_REPLAY_GRACE_NS */
     poll_n(&g, 4);
     ck_assert_uint_eq(st->replay_partial, 1);
-    ck_assert_uint_eq(st->events_sent, 1);
+    ck_assert_uint_eq(st->replay_waits, 0);
+    ck_assert_uint_eq(st->replay_wait_cap, 0);
+    ck_assert_uint_eq(st->events_sent, 2);
     send_event(&g, 8, ALL & ~0x8u);
     poll_n(&g, 4);
     usleep(3 * TIMEOUT_MS * 1000);
     poll_n(&g, 4);
-    ck_assert_uint_eq(st->events_sent, 2);
+    ck_assert_uint_eq(st->events_sent, 3);
     ck_assert_uint_eq(st->events_incomplete, 1);
     ck_assert_uint_eq(took(&g, &id), N_SOURCES - 1);
     ck_assert_uint_eq(id, 8);
     send_event_flagged(&g, 7, LATE, EBF_FRAGF_REPLAY);
     poll_n(&g, 4);
     ck_assert_uint_eq(st->replay_dup, 2);
-    ck_assert_uint_eq(st->events_sent, 2);
+    ck_assert_uint_eq(st->events_sent, 3);
+    rig_down(&g);
+}
+END_TEST
+
+/*
+ * A readout that declares the death later than the grace (a starved
+ * machine: 4.7 s was seen) while its sources go on sending new events:
+ * replayed events 7 and 8 lack its sources 2 and 3, which have replayed
+ * nothing above them, so they are kept past the grace (replay.waits), not
+ * dropped as decided. Its replay comes 1.6 s late: event 7 and the higher
+ * event 9 (it had 8 released); event 7 is built complete, and event 8,
+ * now proven decided by the dead place, is dropped at its next timeout
+ * (replay.partial, replay.wait_cap).
+ */
+START_TEST(test_replay_waits_for_readout_later_than_grace)
+{
+    struct rig g;
+    uint64_t id;
+
+    rig_up(&g, TIMEOUT_MS);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 8, NULL, 0);
+    send_event_flagged(&g, 7, EARLY, EBF_FRAGF_REPLAY);
+    send_event_flagged(&g, 8, EARLY, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    send_event(&g, 100, ALL);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+    ck_assert_uint_eq(id, 100);
+    usleep(1100 * 1000);        /* past SFC_REPLAY_GRACE_NS */
+    send_event(&g, 101, ALL);   /* the late readout is alive: not an orphan */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+    ck_assert_uint_eq(id, 101);
+    usleep(500 * 1000);
+    send_event(&g, 102, ALL);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+    ck_assert_uint_eq(st->replay_partial, 0);
+    ck_assert_uint_eq(st->replay_waits, 2);
+    ck_assert_uint_eq(st->events_incomplete, 0);
+    send_event_flagged(&g, 7, LATE, EBF_FRAGF_REPLAY);
+    send_event_flagged(&g, 9, ALL, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(took(&g, &id), 2 * N_SOURCES);
+    ck_assert_uint_eq(id, 7);
+    usleep(1100 * 1000);        /* event 8's wait, again a grace */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_partial, 1);
+    ck_assert_uint_eq(st->replay_wait_cap, 1);
+    ck_assert_uint_eq(st->replay_waits, 2);
+    ck_assert_uint_eq(st->replay_dup, 0);
+    ck_assert_uint_eq(st->events_sent, 5);
+    ck_assert_uint_eq(st->events_complete, 5);
+    ck_assert_uint_eq(st->events_incomplete, 0);
+    rig_down(&g);
+}
+END_TEST
+
+/*
+ * The bound of a wait: sources 2 and 3 go on sending new events but never
+ * replay past event 7 (their readout had nothing of the dead place left
+ * above it), so event 7 is kept from its first timeout (the grace) on and
+ * dropped at its first look 5 s later (SFC_REPLAY_WAIT_MAX_NS): replay.partial and
+ * replay.wait_cap 1, the new events all built complete meanwhile.
+ */
+START_TEST(test_replay_wait_bounded)
+{
+    struct rig g;
+    uint64_t id;
+
+    rig_up(&g, TIMEOUT_MS);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 16, NULL, 0);
+    send_event_flagged(&g, 7, EARLY, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    for (uint64_t e = 100; e < 105; e++) {     /* 7.5 s, a new event every 1.5 s */
+        usleep(1500 * 1000);
+        send_event(&g, e, ALL);
+        poll_n(&g, 4);
+        ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+        ck_assert_uint_eq(id, e);
+        ck_assert_uint_eq(st->replay_waits, 1);
+        ck_assert_uint_eq(st->replay_partial, e >= 104 ? 1 : 0);
+    }
+    ck_assert_uint_eq(st->replay_wait_cap, 1);
+    ck_assert_uint_eq(st->events_sent, 5);
+    ck_assert_uint_eq(st->events_incomplete, 0);
     rig_down(&g);
 }
 END_TEST
@@ -208,6 +300,8 @@ Suite *sfc_replay_suite(void)
     tcase_add_test(tc, test_replay_waits_for_late_readouts);
     tcase_add_test(tc, test_rerouted_waits_during_failover);
     tcase_add_test(tc, test_partial_replay_dropped_after_grace);
+    tcase_add_test(tc, test_replay_waits_for_readout_later_than_grace);
+    tcase_add_test(tc, test_replay_wait_bounded);
     tcase_add_test(tc, test_orphan_replay_built_incomplete);
     tcase_add_test(tc, test_drain_drops_partial_replay);
     suite_add_tcase(s, tc);
