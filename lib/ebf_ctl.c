@@ -223,6 +223,7 @@ static int execute(struct ebf_ctl *ctl, enum ebf_cmd c, uint32_t run,
         return 0;
     case EBF_C_START:
         ctl->sync.run_number = run;
+        ctl->sync.start_at_ns = ctl->rq.start_at_ns;   /* 0 for the autostart */
         if (lcore_call(ctl, EBF_OP_START, err, len))
             break;
         ctl->run_number = run;

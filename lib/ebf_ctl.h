@@ -39,6 +39,7 @@ enum ebf_op {
 struct ebf_req {
     enum ebf_op op;
     uint32_t run_number;
+    uint64_t start_at_ns;        /* START: event 0 due at (CLOCK_REALTIME ns); 0: now */
     const void *conf;            /* CONFIGURE */
     void *snap;                  /* SNAPSHOT, STOP: filled by the lcore */
     int finished;                /* SNAPSHOT, STOP: the run has nothing left to do */

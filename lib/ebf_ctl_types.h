@@ -35,6 +35,7 @@ struct ebf_ctl_param {
 struct ebf_ctl_request {
     int command;                 /* enum ebf_cmd */
     uint32_t run_number;
+    uint64_t start_at_ns;        /* START: event 0 due at (CLOCK_REALTIME ns); 0: now */
     size_t n_params;
     struct ebf_ctl_param params[EBF_CTL_PARAMS_MAX];
 };

@@ -152,6 +152,7 @@ enum ebf_ctl_got ebf_ctl_wire_recv(struct ebf_ctl_wire *w, struct ebf_ctl_reques
     }
     rq->command = (int)m->command;
     rq->run_number = m->run_number;
+    rq->start_at_ns = m->start_at_ns;
     rq->n_params = 0;
     int rc = take_params(rq, m, err, len);
     ebfarm__request__free_unpacked(m, NULL);

@@ -62,6 +62,7 @@ static int start(struct ebf_plug *p, struct ebf_req *q)
     void *dp = p->dp;
 
     p->run = q->run_number;     /* for begin: the first run's data plane was made as run 0 */
+    p->start_at_ns = q->start_at_ns;
     if (p->used || memcmp(p->conf, p->initial, p->conf_size) != 0) {
         errno = 0;
         dp = p->ops->create(p->ctx, p->conf, p->used ? q->run_number : 0);

@@ -60,6 +60,7 @@ struct ebf_plug {
     int running, paused, stopping;
     int used;                    /* dp has run: the next start makes a fresh one */
     uint32_t run;                /* the run number of the current or last start */
+    uint64_t start_at_ns;        /* its START's instant of event 0 (CLOCK_REALTIME); 0: now */
     struct ebf_cycles cycles;    /* the lcore's busy and idle cycles (ebf_ctl_serve) */
 };
 

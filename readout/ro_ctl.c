@@ -15,6 +15,8 @@
 
 #include "ebf_opt.h"
 #include "ebf_port.h"
+#include "ebf_util.h"
+#include "ro_start.h"
 
 #define RO_PARAMS                                                                   \
     "events, rate, duration_s, frag_size, frag_min, frag_max, frag_dist, frag_mean, "  \
@@ -216,8 +218,18 @@ static int begin(void *ctx, void *dp, char *err, size_t len)
     struct ro_run *run = dp;
 
     /* The run a restart rejoins starts where it was; any other at 0. */
-    if (run->conf.rejoin_run != ((struct ro_runner *)ctx)->plug.run)
+    const struct ebf_plug *p = &((struct ro_runner *)ctx)->plug;
+    if (run->conf.rejoin_run != p->run)
         run->conf.first_event = 0;
+    /* The farm's common instant of event 0 (ro_start.h). */
+    uint64_t now_ns = ebf_now_ns();
+    if (p->start_at_ns > now_ns && p->start_at_ns - now_ns > RO_START_AHEAD_MAX_NS) {
+        snprintf(err, len, "the start instant is %.1f s ahead (at most %.0f): are the hosts' "
+                 "clocks in step?", (double)(p->start_at_ns - now_ns) * 1e-9,
+                 RO_START_AHEAD_MAX_NS * 1e-9);
+        return -EINVAL;
+    }
+    run->conf.start_at_ns = p->start_at_ns;
     if (ro_begin(&run->g, &run->conf, &run->st) == 0)
         return 0;
     snprintf(err, len, "the run parameters are not usable");

@@ -16,6 +16,7 @@
 #include "ro_frame.h"
 #include "ro_link.h"
 #include "ro_log.h"
+#include "ro_start.h"
 
 RTE_LOG_REGISTER_DEFAULT(ro_logtype, INFO);
 
@@ -79,7 +80,9 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
             for (uint16_t s = 0; s < EBF_MAX_SOURCES; s++)
                 g->seq[k][s] = RO_REJOIN_SEQ;
     g->idle = c->idle;
-    g->t0 = rte_get_tsc_cycles();
+    uint64_t now_ns = ebf_now_ns();
+    g->t0 = ro_start_tsc(c->start_at_ns, now_ns, rte_get_tsc_cycles(), hz, &st->start_late_ns);
+    g->before_start = c->start_at_ns > now_ns;
     g->end = c->duration_s > 0 ? g->t0 + (uint64_t)(c->duration_s * (double)hz) : UINT64_MAX;
     g->tsc_per_event = c->rate > 0 ? (double)hz / c->rate : 0;
     ro_throttle_view_init(&g->tv);
@@ -96,7 +99,7 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
     }
     for (uint16_t k = 0; k < RO_MAX_SFCS; k++)
         st->fo_dead_from[k] = UINT64_MAX;
-    st->start_ns = ebf_now_ns();
+    st->start_ns = c->start_at_ns > now_ns ? c->start_at_ns : now_ns;
     return 0;
 }
 
@@ -215,7 +218,7 @@ static int batch_more(const struct ro_gen *g, uint64_t e)
  * (a rdtsc costs about 18 ns in a VM, half a frame's time unpaced). */
 static inline int tsc_needed(const struct ro_gen *g)
 {
-    return g->tsc_per_event > 0 || g->end != UINT64_MAX || g->held_since;
+    return g->tsc_per_event > 0 || g->end != UINT64_MAX || g->held_since || g->before_start;
 }
 
 int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
@@ -251,6 +254,11 @@ int ro_next(struct ro_gen *g, const volatile sig_atomic_t *force)
     }
     if (g->held_since)
         ro_link_hold_end(g, now);
+    if (g->before_start) {
+        if (now < g->t0)
+            return 0;           /* the START's common instant is still ahead */
+        g->before_start = 0;
+    }
     if (now < due_tsc(g, e))
         return 0;
     if (c->fault)

@@ -37,6 +37,8 @@ struct ro_conf {
                                   * readout rejoins a run in progress (ebfarm restart) */
     uint32_t rejoin_run;         /* the run first_event is for (control parameter
                                   * rejoin: RUN:EVENT); other runs start at 0 */
+    uint64_t start_at_ns;        /* event first_event due at this wall clock (the
+                                  * START's common instant, ro_start.h); 0: at once */
     double duration_s;           /* 0: no limit */
     double rate;                 /* events/s; 0: as fast as the port takes them */
     uint32_t size_min, size_max; /* fragment bytes, uniform in [min, max] */
@@ -129,6 +131,7 @@ struct ro_gen {
     uint64_t refused_since[RO_MAX_SFCS];    /* TSC of the first refusal in a row; 0: none */
     uint64_t sfc_timeout_tsc;
     uint64_t t0, end;            /* TSC at start, and of the deadline */
+    int before_start;            /* t0 (the START's common instant) is still ahead */
     double tsc_per_event;        /* 0: unpaced */
     uint64_t next_event;
     uint64_t stop_at;            /* no event at or above it is begun (ro_stop_at); UINT64_MAX */

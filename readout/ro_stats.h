@@ -26,6 +26,7 @@ struct ro_stats {
     uint64_t next_event;         /* the id after the last event begun: where the run is */
     uint64_t stop_at;            /* the staged stop's common end (action stop_at); 0: none */
     uint64_t start_ns, end_ns;
+    uint64_t start_late_ns;      /* the START's instant was this far past on arrival */
     /* What the port received: throttle frames from the SFCs, anything else
      * (freed, counted). The throttle counters are the view's. */
     uint64_t rx_frames;
@@ -119,6 +120,8 @@ struct ro_snap {
     X(START_NS, C, "start_ns", st.start_ns, (), EBF_CF_RUN,                                        \
       "Wall clock of the run's first event, ns.")                                                  \
     X(END_NS, C, "end_ns", st.end_ns, (), EBF_CF_RUN, "Wall clock of the run's last event, ns.")   \
+    X(START_LATE_NS, C, "start.late_ns", st.start_late_ns, (), EBF_CF_RUN,                         \
+      "How far the START's common start instant was past when it arrived, ns (0: in time).")      \
     X(RX_FRAMES, C, "rx.frames", st.rx_frames, (), 0,                                              \
       "Frames the readout's port received (throttle frames from the SFCs, others).")               \
     X(RX_OTHER, C, "rx.other", st.rx_other, (), EBF_CF_SUM,                                        \

@@ -49,6 +49,7 @@ struct fake_snap {
 struct fake_dp {
     uint64_t x;
     uint32_t run;
+    uint64_t start_at_ns;                /* the last START's instant of event 0 */
     int paused, draining, running;
     unsigned ops[EBF_OP_EXIT + 1];
     int fail_start;
@@ -121,6 +122,7 @@ static int fake_apply(void *p, struct ebf_req *r)
             return -EIO;
         }
         dp->run = r->run_number;
+        __atomic_store_n(&dp->start_at_ns, r->start_at_ns, __ATOMIC_SEQ_CST);
         dp->paused = 0;
         dp->running = 1;
         dp->polls = dp->work_polls = 0;
@@ -642,6 +644,28 @@ START_TEST(test_start_run_zero)
     check_refused(&r, EBF_C_START, 0, NULL, 0, "command 'start' needs a run number above 0",
                   EBF_S_CONFIGURED);
     req_ok(&r, EBF_C_START, 1, EBF_S_RUNNING);
+    ck_assert_uint_eq(__atomic_load_n(&r.dp.start_at_ns, __ATOMIC_SEQ_CST), 0);
+    rig_down(&r);
+}
+END_TEST
+
+/* A START's instant of event 0 (Request.start_at_ns) reaches the data
+ * plane as sent, to the nanosecond. */
+START_TEST(test_start_instant)
+{
+    const uint64_t at = 1800000000123456789ull;
+    Ebfarm__Reply *rep;
+    char err[256];
+    struct rig r;
+
+    rig_up(&r, 1000);
+    drive_to(&r, EBF_S_CONFIGURED);
+    ck_assert_int_eq(ctl_request_start(zctx, r.ctl_ep, 2, at, 3000, &rep, err, sizeof(err)), 0);
+    ck_assert_msg(rep->ok, "start refused: %s", rep->error);
+    ck_assert_int_eq(rep->status->state, EBF_S_RUNNING);
+    ck_assert_uint_eq(rep->status->run_number, 2);
+    ebfarm__reply__free_unpacked(rep, NULL);
+    ck_assert_uint_eq(__atomic_load_n(&r.dp.start_at_ns, __ATOMIC_SEQ_CST), at);
     rig_down(&r);
 }
 END_TEST
@@ -1246,6 +1270,7 @@ Suite *ebf_ctl_suite(void)
     tcase_add_test(tc, test_unknown_command);
     tcase_add_test(tc, test_configure_params);
     tcase_add_test(tc, test_start_run_zero);
+    tcase_add_test(tc, test_start_instant);
     tcase_add_test(tc, test_act);
     tcase_add_test(tc, test_drain);
     tcase_add_test(tc, test_error);

@@ -215,6 +215,7 @@ START_TEST(test_runs)
     ck_assert_uint_eq(fk.created, 1);
     ck_assert_uint_eq(first->begun, 1);
     ck_assert_int_eq(r.plug.running, 1);
+    ck_assert_uint_eq(r.plug.start_at_ns, 0);          /* no instant: at once */
     int drained = 0;
     ck_assert_uint_eq(ebf_plug_poll(&r.plug, &drained), 3);
     ck_assert_uint_eq(first->intake_polls, 1);
@@ -225,7 +226,12 @@ START_TEST(test_runs)
     ck_assert_uint_eq(ebf_plug_poll(&r.plug, &drained), 0);
     ck_assert_uint_eq(first->drain_polls, 2);
 
-    ck_assert_int_eq(apply(EBF_OP_START, 2, NULL), 0);
+    memset(&req, 0, sizeof(req));                       /* run 2 with an instant */
+    req.op = EBF_OP_START;
+    req.run_number = 2;
+    req.start_at_ns = 1800000000123456789ull;
+    ck_assert_int_eq(ebf_plug_apply(&r.plug, &req), 0);
+    ck_assert_uint_eq(r.plug.start_at_ns, 1800000000123456789ull);
     ck_assert_uint_eq(fk.created, 2);
     ck_assert_uint_eq(fk.destroyed, 1);
     ck_assert_uint_eq(fk.last_destroyed, 1);

@@ -16,8 +16,8 @@
 /* The request packed into buf of size: its length, or -EINVAL (too many
  * parameters) or -E2BIG (too large) with err naming endpoint. */
 static int pack_request(const char *endpoint, enum ebf_cmd cmd, uint32_t run_number,
-                        const struct ctl_param *params, unsigned n_params, uint8_t *buf,
-                        size_t size, char *err, size_t len)
+                        uint64_t start_at_ns, const struct ctl_param *params,
+                        unsigned n_params, uint8_t *buf, size_t size, char *err, size_t len)
 {
     Ebfarm__Request rq = EBFARM__REQUEST__INIT;
     Ebfarm__Param pv[PARAMS_MAX], *pp[PARAMS_MAX];
@@ -28,6 +28,7 @@ static int pack_request(const char *endpoint, enum ebf_cmd cmd, uint32_t run_num
     }
     rq.command = (Ebfarm__Command)cmd;
     rq.run_number = run_number;
+    rq.start_at_ns = start_at_ns;
     for (unsigned i = 0; i < n_params; i++) {
         ebfarm__param__init(&pv[i]);
         pv[i].key.data = (uint8_t *)params[i].key;
@@ -112,13 +113,15 @@ static int recv_reply(void *s, const char *endpoint, int timeout_ms, Ebfarm__Rep
     return rc;
 }
 
-int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run_number,
-                const struct ctl_param *params, unsigned n_params, int timeout_ms,
-                Ebfarm__Reply **reply, char *err, size_t len)
+/* ctl_request with the START's instant start_at_ns (0: none). */
+static int request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run_number,
+                   uint64_t start_at_ns, const struct ctl_param *params, unsigned n_params,
+                   int timeout_ms, Ebfarm__Reply **reply, char *err, size_t len)
 {
     uint8_t buf[4096];
     int zero = 0, rc;
-    int n = pack_request(endpoint, cmd, run_number, params, n_params, buf, sizeof(buf), err, len);
+    int n = pack_request(endpoint, cmd, run_number, start_at_ns, params, n_params, buf,
+                         sizeof(buf), err, len);
 
     *reply = NULL;
     if (n < 0)
@@ -143,4 +146,20 @@ int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run
     }
     zmq_close(s);
     return rc;
+}
+
+int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run_number,
+                const struct ctl_param *params, unsigned n_params, int timeout_ms,
+                Ebfarm__Reply **reply, char *err, size_t len)
+{
+    return request(zctx, endpoint, cmd, run_number, 0, params, n_params, timeout_ms, reply, err,
+                   len);
+}
+
+int ctl_request_start(void *zctx, const char *endpoint, uint32_t run_number,
+                      uint64_t start_at_ns, int timeout_ms, Ebfarm__Reply **reply, char *err,
+                      size_t len)
+{
+    return request(zctx, endpoint, EBF_C_START, run_number, start_at_ns, NULL, 0, timeout_ms,
+                   reply, err, len);
 }

@@ -26,6 +26,12 @@ int ctl_request(void *zctx, const char *endpoint, enum ebf_cmd cmd, uint32_t run
                 const struct ctl_param *params, unsigned n_params, int timeout_ms,
                 Ebfarm__Reply **reply, char *err, size_t len);
 
+/* ctl_request of a START of run run_number whose event 0 is due at
+ * start_at_ns (CLOCK_REALTIME; 0: at once, the field left out). */
+int ctl_request_start(void *zctx, const char *endpoint, uint32_t run_number,
+                      uint64_t start_at_ns, int timeout_ms, Ebfarm__Reply **reply, char *err,
+                      size_t len);
+
 /* The client keys of every later request to a tcp:// endpoint: those of the
  * key directory dir (ebf_curve.h); NULL: none (a farm without keys, which
  * its file marks insecure). 0, or -1 with err naming the file. */

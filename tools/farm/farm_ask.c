@@ -36,11 +36,11 @@ Ebfarm__Reply *farm_ask(const struct farm_proc *p, enum ebf_cmd cmd, uint32_t ru
     return r;
 }
 
-int farm_order(const struct farm_proc *p, enum ebf_cmd cmd, uint32_t run,
-               const struct ctl_param *params, unsigned n, char *err, size_t len)
+/* The reply r of p to cmd (NULL: none, err set) as farm_order returns it;
+ * r is freed. */
+static int order_done(const struct farm_proc *p, enum ebf_cmd cmd, Ebfarm__Reply *r, char *err,
+                      size_t len)
 {
-    Ebfarm__Reply *r = farm_ask(p, cmd, run, params, n, FARM_REPLY_MS, err, len);
-
     if (!r)
         return -1;
     int ok = r->ok;
@@ -48,6 +48,27 @@ int farm_order(const struct farm_proc *p, enum ebf_cmd cmd, uint32_t run,
         snprintf(err, len, "%s refused '%s': %s", p->name, ebf_cmd_name(cmd), r->error);
     ebfarm__reply__free_unpacked(r, NULL);
     return ok ? 0 : -1;
+}
+
+int farm_order(const struct farm_proc *p, enum ebf_cmd cmd, uint32_t run,
+               const struct ctl_param *params, unsigned n, char *err, size_t len)
+{
+    return order_done(p, cmd, farm_ask(p, cmd, run, params, n, FARM_REPLY_MS, err, len), err,
+                      len);
+}
+
+int farm_order_start(const struct farm_proc *p, uint32_t run, uint64_t start_at_ns, char *err,
+                     size_t len)
+{
+    Ebfarm__Reply *r = NULL;
+    char e[512];
+
+    if (ctl_request_start(zctx(), p->control, run, start_at_ns, FARM_REPLY_MS, &r, e,
+                          sizeof(e)) != 0) {
+        snprintf(err, len, "%s: %s", p->name, e);
+        r = NULL;
+    }
+    return order_done(p, EBF_C_START, r, err, len);
 }
 
 void farm_status(const struct farm_state *st, Ebfarm__Reply **replies)

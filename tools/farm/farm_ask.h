@@ -30,6 +30,11 @@ Ebfarm__Reply *farm_ask(const struct farm_proc *p, enum ebf_cmd cmd, uint32_t ru
 int farm_order(const struct farm_proc *p, enum ebf_cmd cmd, uint32_t run,
                const struct ctl_param *params, unsigned n, char *err, size_t len);
 
+/* farm_order of a START whose event 0 is due at start_at_ns (CLOCK_REALTIME
+ * ns; 0: at once), for the readouts' common start. */
+int farm_order_start(const struct farm_proc *p, uint32_t run, uint64_t start_at_ns, char *err,
+                     size_t len);
+
 /* Status of every process: replies[i] for st->proc[i], NULL when it did not
  * answer within 1 s (free with farm_free_replies). */
 void farm_status(const struct farm_state *st, Ebfarm__Reply **replies);

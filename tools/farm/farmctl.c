@@ -10,8 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "ebf_util.h"
 #include "farm_argv.h"
 #include "farm_ask.h"
 #include "farm_collect.h"
@@ -190,26 +192,58 @@ static int all_answer(const struct farm_state *st, char *err, size_t len)
     return -2;
 }
 
+/* The readouts' common instant of event 0: far enough ahead that each of
+ * the n readouts has its START by then, taking each as slow to answer as
+ * twice the slowest reply so far (slow_ns), within FARM_START_LEAD_NS and
+ * FARM_START_LEAD_MAX_NS (a readout later than that starts at once). */
+static uint64_t start_instant(uint64_t slow_ns, unsigned n)
+{
+    uint64_t lead = 2 * slow_ns * n;
+
+    lead = lead < FARM_START_LEAD_NS ? FARM_START_LEAD_NS : lead;
+    return ebf_now_ns() + (lead > FARM_START_LEAD_MAX_NS ? FARM_START_LEAD_MAX_NS : lead);
+}
+
+/* Sleep until the wall clock passes at_ns: the run has begun when the
+ * start returns. */
+static void wait_until(uint64_t at_ns)
+{
+    for (uint64_t now = ebf_now_ns(); now < at_ns; now = ebf_now_ns()) {
+        struct timespec ts = {.tv_sec = (time_t)((at_ns - now) / 1000000000u),
+                              .tv_nsec = (long)((at_ns - now) % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
+}
+
 int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len)
 {
     static const enum farm_role order_of_start[] = {FARM_SFC, FARM_NODE, FARM_READOUT};
     int64_t t0 = farm_utc_now_ms();
+    uint64_t slow_ns = 0, at_ns = 0;
+    unsigned n_ro = 0;
     int started = 0;
 
     if (all_answer(st, err, len))
         return -2;
-
+    for (unsigned i = 0; i < st->n; i++)
+        n_ro += st->proc[i].role == FARM_READOUT;
     for (unsigned r = 0; r < 3; r++)
         for (unsigned i = 0; i < st->n; i++) {
             if (st->proc[i].role != order_of_start[r])
                 continue;
-            if (farm_order(&st->proc[i], EBF_C_START, run, NULL, 0, err, len))
+            uint64_t sent = ebf_now_ns();
+            if (order_of_start[r] == FARM_READOUT && !at_ns)
+                at_ns = start_instant(slow_ns, n_ro);
+            if (farm_order_start(&st->proc[i], run, at_ns, err, len))
                 goto fail;
+            if (ebf_now_ns() - sent > slow_ns)
+                slow_ns = ebf_now_ns() - sent;
             if (!started++) {
                 st->run_number = run;
                 st->run_start_ms = t0;
             }
         }
+    wait_until(at_ns);
     return farm_state_save_err(st, err, len) == 0 ? 0 : -1;
 fail:
     if (!started)

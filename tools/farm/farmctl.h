@@ -21,10 +21,15 @@ int farmctl_up(const struct farm_spec *spec, const char *build_dir, const char *
 
 /* Start run `run` (above 0: the caller numbers runs, farm_runid.h) on
  * SFCs, then nodes, then readouts, note its number and start time in st
- * and save the state file. Returns 0; or with err naming the process that
+ * and save the state file. The readouts' STARTs carry one common instant
+ * of event 0 (wall clock, FARM_START_LEAD_NS to FARM_START_LEAD_MAX_NS
+ * ahead: docs/operations.md), so they pace as one trigger; it returns once
+ * that instant is past. Returns 0; or with err naming the process that
  * refused or did not answer, -1 when some process had started the run
  * (its number is used), -2 when none had (st unchanged). A process gone or
  * frozen (farm_launch_answers) is found before any order: -2 naming each. */
+#define FARM_START_LEAD_NS 50000000ull       /* the readouts' start instant: at least */
+#define FARM_START_LEAD_MAX_NS 1000000000ull  /* ... and at most this far ahead */
 int farmctl_start(struct farm_state *st, uint32_t run, char *err, size_t len);
 
 /*
