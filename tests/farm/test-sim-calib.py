@@ -51,7 +51,14 @@
 #    +1, +2, +2, +2, +3, +3; +0 at load 2.4). The model of the old skew, readouts pacing each from
 #    its own START (3.5 ms: predicted 5.06 ms), is 10 to 13 buckets above
 #    every run measured since: the bound rejects it.
-# The netns farm's latency median is printed, not asserted (docs/scale.md).
+#  - the netns farm (the multi farm's processes, each on a namespace of its
+#    own, af_packet over a bridge, launched over ssh) below capacity: the
+#    same prediction and upper bound as the multi farm's; with the common
+#    start instant its median was the multi farm's (1.57 to 2.10 ms in
+#    nine runs at load 1.6 to 18; 8.4 to 31.5 ms before, the start skew),
+#    but its build median, the readouts' residual skew, is up to 0.1 ms
+#    smaller (0.36 to 0.59 ms against 0.46 to 0.66): -1 bucket at load 2.4,
+#    so two below are allowed.
 # Usage: test-sim-calib.py SOURCE_DIR BUILD_DIR. Exit 0 passed, 1 failed.
 import json
 import os
@@ -66,6 +73,7 @@ MULTI = os.path.join(SRC, "farms", "sim-multi.yaml")
 BOUND = 0.05
 LAT_BELOW, LAT_ABOVE = 1, 2      # buckets of the latency histogram (ebf_hist)
 MULTI_BELOW, MULTI_ABOVE = 1, 3  # the multi farm's: the resolution, its measured spread
+NETNS_BELOW = 2                  # the netns farm's: its readouts' residual skew is smaller
 failures = []
 checks = 0
 
@@ -152,6 +160,10 @@ if os.geteuid() == 0 and shutil.which("ip"):
     m, p, err, rt, st, lat = regime("netns below capacity", 200, 1000, 2000, MULTI, ["--netns"])
     check(abs(err) <= BOUND, "netns below capacity: |error| %.3f <= %.2f" % (abs(err), BOUND))
     check(rt == 0 and st == 0, "netns below capacity: neither throttles")
+    steps = bucket(lat[0]) - bucket(lat[1])
+    check(-NETNS_BELOW <= steps <= MULTI_ABOVE,
+          "netns below capacity: latency p50 %.3f ms measured, %.3f ms predicted: %+d buckets, "
+          "within [-%d, +%d]" % (lat[0] / 1e6, lat[1] / 1e6, steps, NETNS_BELOW, MULTI_ABOVE))
 else:
     print("skip netns: it needs root and ip(8) to make namespaces")
 print("%d passed, %d failed" % (checks - len(failures), len(failures)))
