@@ -336,7 +336,9 @@ static void check_release(const uint8_t *buf, size_t len)
         return;
     n = ebf_release_len(h.n_src);
     NEED(h.n_src <= EBF_RELEASE_MAX_SRC && len >= n);
-    NEED(h.flags == 0 || h.flags == EBF_RELF_JOIN || h.flags == EBF_RELF_LEAVE);
+    NEED(h.flags == 0 || h.flags == EBF_RELF_JOIN || h.flags == EBF_RELF_LEAVE ||
+         h.flags == EBF_RELF_DEAD);
+    NEED(h.flags != EBF_RELF_DEAD || (h.at == 0 && h.n_src == 0));   /* a dead notice */
     NEED(h.flags != 0 || h.at == 0);
     NEED(ebf_release_parse(buf, n - 1, &hs) == EBF_R_TRUNCATED);
     NEED(ebf_release_write(scratch, &h) == n);
