@@ -9,6 +9,7 @@ import glob
 import json
 import os
 import shutil
+import signal
 import subprocess
 import re
 import socket
@@ -127,6 +128,32 @@ def fo_farm(readouts, sfcs, nodes_per_sfc, run, name="fo"):
                            % (i, i % sfcs, i % sfcs, i, i, i)
                            for i in range(sfcs * nodes_per_sfc)]
     return "\n".join(lines) + "\n"
+
+
+def fo_scenario(name, readouts, sfcs, per, run, body, store_on=True):
+    """One failover scenario of the fo_* tests: the farm fo_farm makes, with
+    storage under @TMP@/store when store_on, brought up, body(rig, store)
+    run (store None without storage), brought down and checked clean; any
+    process left, frozen ones too, is killed."""
+    t0 = time.time()
+    rig = Rig("fo" + name.replace("_", ""), "fo.yaml", text=fo_farm(readouts, sfcs, per, run))
+    store = os.path.join(rig.tmp, "store") if store_on else None
+    try:
+        if store:
+            os.makedirs(store)
+        check(rig.ebfarm("up", rig.path).returncode == 0, "up")
+        body(rig, store)
+        check(rig.ebfarm("down").returncode == 0, "down")
+        rig.nothing_running()
+    finally:
+        rig.cleanup()
+        for pid in procs_naming(rig.tmp):
+            try:
+                os.kill(pid, signal.SIGCONT)
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+    print("passed: %s in %.0f s" % (name, time.time() - t0))
 
 
 def namespaces():

@@ -46,8 +46,8 @@ import subprocess
 import sys
 import time
 
-from farmrig import (Rig, accepted_ids, check, counter, fo_farm, procs_naming, stop_json,
-                     stored_once, wait_events)
+from farmrig import (accepted_ids, check, counter, fo_scenario, stop_json, stored_once,
+                     wait_events)
 
 RATE = 4000
 SEED = 1
@@ -219,27 +219,9 @@ SCENARIOS = {  # name: (readouts, SFCs, nodes per SFC, STORE, run keys changed, 
 def main():
     name = sys.argv[3]
     readouts, sfcs, per, store_on, keys, body = SCENARIOS[name]
-    t0 = time.time()
     run = run_keys("@TMP@/store" if store_on else None)
     run.update(keys)
-    rig = Rig("fo" + name.replace("_", ""), "fo.yaml", text=fo_farm(readouts, sfcs, per, run))
-    store = os.path.join(rig.tmp, "store") if store_on else None
-    try:
-        if store:
-            os.makedirs(store)
-        check(rig.ebfarm("up", rig.path).returncode == 0, "up")
-        body(rig, store)
-        check(rig.ebfarm("down").returncode == 0, "down")
-        rig.nothing_running()
-    finally:
-        rig.cleanup()
-        for pid in procs_naming(rig.tmp):
-            try:
-                os.kill(pid, signal.SIGCONT)
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-    print("passed: %s in %.0f s" % (name, time.time() - t0))
+    fo_scenario(name, readouts, sfcs, per, run, body, store_on)
 
 
 main()

@@ -35,8 +35,8 @@ import subprocess
 import sys
 import time
 
-from farmrig import (Rig, accepted_ids, check, counter, fo_farm, procs_naming, stop_json,
-                     stored_once, wait_events)
+from farmrig import (accepted_ids, check, counter, fo_scenario, stop_json, stored_once,
+                     wait_events)
 
 SEED = 1
 ACCEPT = 0.1
@@ -136,24 +136,7 @@ SCENARIOS = {  # name: (readouts, SFCs, nodes per SFC, rate, body)
 def main():
     name = sys.argv[3]
     readouts, sfcs, per, rate, body = SCENARIOS[name]
-    t0 = time.time()
-    rig = Rig("fo" + name.replace("_", ""), "fo.yaml",
-              text=fo_farm(readouts, sfcs, per, run_keys(rate, "@TMP@/store")))
-    store = os.path.join(rig.tmp, "store")
-    try:
-        os.makedirs(store)
-        check(rig.ebfarm("up", rig.path).returncode == 0, "up")
-        body(rig, store)
-        check(rig.ebfarm("down").returncode == 0, "down")
-        rig.nothing_running()
-    finally:
-        rig.cleanup()
-        for pid in procs_naming(rig.tmp):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-    print("passed: %s in %.0f s" % (name, time.time() - t0))
+    fo_scenario(name, readouts, sfcs, per, run_keys(rate, "@TMP@/store"), body)
 
 
 main()
