@@ -15,6 +15,13 @@
  * (ZMQ_HANDSHAKE_IVL; ZeroMQ's default is 30 s): a peer without the keys,
  * or a bare TCP connection, is closed after this. */
 #define EBF_CTL_HANDSHAKE_MS 2000
+/* The listen backlog of a tcp:// control or metrics socket (ZMQ_BACKLOG;
+ * ZeroMQ's default is 100, the kernel caps it at net.core.somaxconn). With
+ * 100, a burst of bare connections fills the accept queue before the I/O
+ * thread empties it and the kernel drops further SYNs: an operator's
+ * status then waits for its SYN's retransmission (1 s, then 3 s more) and
+ * times out although the daemon is well. */
+#define EBF_CTL_BACKLOG 4096
 
 /* The largest run number a daemon starts (as the tools give it: one
  * below UINT32_MAX, so that the next one still fits). */

@@ -239,7 +239,7 @@ static void *bind_socket(struct ebf_ctl_wire *w, int insecure, int type, const c
 {
     void *s = zmq_socket(w->zctx, type);
     int64_t max = EBF_CTL_MSG_MAX;
-    int zero = 0, hs = EBF_CTL_HANDSHAKE_MS;
+    int zero = 0, hs = EBF_CTL_HANDSHAKE_MS, backlog = EBF_CTL_BACKLOG;
 
     if (!s)
         return NULL;
@@ -251,6 +251,7 @@ static void *bind_socket(struct ebf_ctl_wire *w, int insecure, int type, const c
     /* A peer that connects and never completes its handshake (no keys, or
      * a bare TCP connection) holds a descriptor at most this long. */
     zmq_setsockopt(s, ZMQ_HANDSHAKE_IVL, &hs, sizeof(hs));
+    zmq_setsockopt(s, ZMQ_BACKLOG, &backlog, sizeof(backlog));
     if (bind_allowed(w, insecure, s, ep) != 0) {
         int e = errno;
         zmq_close(s);
