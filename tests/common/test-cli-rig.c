@@ -2,11 +2,17 @@
 /* test-cli-rig.c - the farm tests' rig for the ebfarm command: a run directory of the test's own, commands, output. */
 #include "test-cli-rig.h"
 
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#define PORT_LOW 10000          /* the lowest port cli_free_ports() gives */
 
 void cli_rig_init(struct cli_rig *r, const char *tag)
 {
@@ -26,6 +32,57 @@ void cli_rig_fini(const struct cli_rig *r, const char *farm)
              "rm -rf '%s'", r->base, farm, r->base, r->ebfarm, r->base);
     if (system(cmd) != 0)
         fprintf(stderr, "teardown: %s failed\n", cmd);
+}
+
+/* The lowest ephemeral port, 32768 when the file cannot be read. */
+static int ephemeral_low(void)
+{
+    FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+    int lo = 32768, hi;
+
+    if (f) {
+        if (fscanf(f, "%d %d", &lo, &hi) != 2)
+            lo = 32768;
+        fclose(f);
+    }
+    return lo;
+}
+
+/* Whether a listening socket can be bound to 127.0.0.1:port now, with
+ * SO_REUSEADDR as ZeroMQ binds (a port only in TIME_WAIT is free). */
+static int port_free(int port)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    int one = 1, ok;
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+    if (s < 0)
+        return 0;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    ok = bind(s, (struct sockaddr *)&a, sizeof(a)) == 0 && listen(s, 1) == 0;
+    close(s);
+    return ok;
+}
+
+int cli_free_ports(unsigned n)
+{
+    int hi = ephemeral_low() - (int)n;
+    int span = hi - PORT_LOW;
+
+    ck_assert_msg(span > 0, "no ports below the ephemeral range (it starts at %d)", hi + (int)n);
+    int start = PORT_LOW + (int)(getpid() % (unsigned)span);
+    for (int k = 0; k < span; k += (int)n) {
+        int base = PORT_LOW + (start - PORT_LOW + k) % span;
+        unsigned i = 0;
+
+        while (i < n && port_free(base + (int)i))
+            i++;
+        if (i == n)
+            return base;
+    }
+    ck_abort_msg("no %u free consecutive ports in %d..%d", n, PORT_LOW, hi + (int)n - 1);
+    return -1;
 }
 
 int cli_run(const struct cli_rig *r, const char *args, char *out, size_t len)

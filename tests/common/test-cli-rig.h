@@ -24,6 +24,13 @@ void cli_rig_fini(const struct cli_rig *r, const char *farm);
  * out (len bytes, NUL-terminated); its exit status, or -1 when killed. */
 int cli_run(const struct cli_rig *r, const char *args, char *out, size_t len);
 
+/* The first of n consecutive TCP ports on 127.0.0.1 that nothing holds
+ * now, below the kernel's ephemeral range (ip_local_port_range) so that no
+ * outgoing connection takes one before the daemons bind it; the search
+ * starts at a place of this process's own. The test fails when there is
+ * no such run. */
+int cli_free_ports(unsigned n);
+
 /* How often needle occurs in hay. */
 unsigned count_of(const char *hay, const char *needle);
 

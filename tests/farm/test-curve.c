@@ -173,7 +173,7 @@ static void assert_ledger(void)
 static void setup(void)
 {
     cli_rig_init(&rig, "curve");
-    port0 = 30000 + (int)(getpid() % 5000) * 4;
+    port0 = cli_free_ports(4);
 }
 
 static void teardown(void)

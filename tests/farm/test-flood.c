@@ -76,7 +76,7 @@ static int ebf(const char *args)
 static void setup(void)
 {
     cli_rig_init(&rig, "flood");
-    port0 = 35000 + (int)(getpid() % 5000) * 4;
+    port0 = cli_free_ports(4);
 }
 
 static void teardown(void)
