@@ -83,7 +83,8 @@ static int intake_store(struct sfc_dp *dp, struct rte_mbuf *m, const struct ebf_
                         const struct ebf_frag_hdr *h, uint64_t now)
 {
     uint32_t slot;
-    enum sfc_add_result a = sfc_evtab_add(dp->tab, h, m, l->hlen, now, &slot);
+    sfc_tx_keep(m, l->hlen, h->piece_len);      /* freed as it is if refused */
+    enum sfc_add_result a = sfc_evtab_add(dp->tab, h, m, 0, now, &slot);
 
     if (unlikely(h->flags & EBF_FRAGF_REPLAY))
         sfc_dp_replay_piece(dp, h, a, slot, now);

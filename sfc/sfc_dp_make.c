@@ -18,10 +18,14 @@
 extern int sfc_logtype;          /* sfc_dp.c's */
 #define SFC_LOG(level, ...) rte_log(RTE_LOG_##level, sfc_logtype, "sfc: " __VA_ARGS__)
 
+/* A frame the table drops (one segment: intake drops the others) loses
+ * the table's reference. Not rte_pktmbuf_free: an event frame's chain
+ * that held the frame and was freed first leaves its next stale
+ * (rte_pktmbuf_prefree_seg clears it on the last reference only). */
 static void free_mbuf(void *frame, void *arg)
 {
     (void)arg;
-    rte_pktmbuf_free(frame);
+    rte_pktmbuf_free_seg(frame);
 }
 
 int sfc_dp_check_node_ports(const struct sfc_conf *conf, char *err, size_t len)

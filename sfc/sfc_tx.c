@@ -112,11 +112,9 @@ static struct rte_mbuf *frame_start(struct sfc_tx *tx)
     return h;
 }
 
-/* An indirect mbuf on the piece of rec's frame (fragment header + piece,
- * without the headers before it): what rte_pktmbuf_clone, rte_pktmbuf_adj
- * and rte_pktmbuf_trim make of the one-segment frames intake keeps
- * (SFC_DROP_MULTISEG). A direct frame (every received one) gets the fields
- * a chained segment is sent and freed by (buffer, offsets, lengths,
+/* An indirect mbuf on the piece of rec's frame (fragment header + piece:
+ * the frame as intake kept it, sfc_tx_keep). A direct frame gets the
+ * fields a chained segment is sent and freed by (buffer, offsets, lengths,
  * priv_size for rte_mbuf_from_indirect, ol_flags with INDIRECT, port) on a
  * raw mbuf, which the pool hands out with refcnt 1, nb_segs 1 and no next:
  * not rte_pktmbuf_reset's dozen stores and attach's copy of the head-only
@@ -152,22 +150,44 @@ static struct rte_mbuf *clone_piece(struct sfc_tx *tx, const struct sfc_frame_re
     return cl;
 }
 
-/* Chain to the event frame h, after its last segment *last, an indirect
- * clone of the received frame that rec holds, trimmed to fragment header +
- * piece: no payload byte is copied, and no walk of the chain (O(1) per
- * piece, where rte_pktmbuf_chain walks to the end). 0, or -1 when the
- * clone pool ran dry. */
+/*
+ * The segment that carries rec's piece in an event frame. The received
+ * frame itself when the table is its only holder (refcnt 1, direct): its
+ * refcnt becomes 2 (the table's reference and the chain's, whichever is
+ * freed last returns it to its pool) and its next is cleared (a chain
+ * freed earlier leaves it stale: rte_pktmbuf_prefree_seg resets next only
+ * on the last reference). No mbuf is allocated, no field copied. A frame
+ * still in an earlier event frame's chain (refcnt > 1: a redispatch or a
+ * replay while the first sending is not freed yet; DPDK lets a segment be
+ * in one chain only) or not direct gets a clone (clone_piece).
+ */
+static struct rte_mbuf *piece_seg(struct sfc_tx *tx, const struct sfc_frame_rec *rec)
+{
+    struct rte_mbuf *md = rec->frame;
+
+    if (likely(rte_mbuf_refcnt_read(md) == 1 && RTE_MBUF_DIRECT(md) && rec->data_off == 0)) {
+        rte_mbuf_refcnt_set(md, 2);
+        md->next = NULL;
+        return md;
+    }
+    return clone_piece(tx, rec);
+}
+
+/* Chain to the event frame h, after its last segment *last, the segment
+ * of rec's piece (piece_seg): no payload byte is copied, and no walk of
+ * the chain (O(1) per piece, where rte_pktmbuf_chain walks to the end).
+ * 0, or -1 when the clone pool ran dry. */
 static int chain_piece(struct sfc_tx *tx, const struct sfc_frame_rec *rec, struct rte_mbuf *h,
                        struct rte_mbuf **last)
 {
-    struct rte_mbuf *cl = clone_piece(tx, rec);
+    struct rte_mbuf *seg = piece_seg(tx, rec);
 
-    if (!cl)
+    if (!seg)
         return -1;
-    (*last)->next = cl;
-    *last = cl;
+    (*last)->next = seg;
+    *last = seg;
     h->nb_segs++;              /* bounded by the MTU: sfc_tx_check_ports */
-    h->pkt_len += cl->data_len;
+    h->pkt_len += seg->data_len;
     return 0;
 }
 

@@ -76,8 +76,26 @@ int sfc_tx_init(struct sfc_tx *tx, const struct sfc_conf *c, uint32_t shared_por
 void sfc_tx_fini(struct sfc_tx *tx);
 
 /*
+ * A received frame m the table is to keep, trimmed to its fragment header
+ * and piece (the l2/l3 headers of l dropped, and any padding after the
+ * piece): what its event frame chains, so that the table keeps it with
+ * data offset 0 and sfc_tx_event chains m itself (or, while m is still in
+ * an earlier chain, a clone). m has one segment (intake drops the others).
+ */
+static inline void sfc_tx_keep(struct rte_mbuf *m, uint16_t hlen, uint16_t piece_len)
+{
+    uint32_t pb = EBF_FRAG_HLEN + (uint32_t)piece_len, left = (uint32_t)m->data_len - hlen;
+
+    m->data_off = (uint16_t)(m->data_off + hlen);
+    m->data_len = (uint16_t)(left < pb ? left : pb);
+    m->pkt_len = m->data_len;
+}
+
+/*
  * Queue the frames of event slot of tab for node: header mbufs chained to
- * indirect clones of the received frames (no payload byte copied), a new
+ * the received frames themselves (kept by sfc_tx_keep; refcnt raised to 2,
+ * the table's and the chain's), or to indirect clones of those still in
+ * an earlier chain in flight (a redispatch): no payload byte copied, a new
  * frame whenever the next piece would pass the MTU. An event that fits the
  * queue is queued whole; a larger one (sfc_tx_room let it in) becomes the
  * port's large event: as many of its frames as fit now, the rest by

@@ -343,7 +343,8 @@ void cap_rig_down(struct cap_rig *g)
 /* Take the last round's frames back from the lane's pool, where the SFC
  * (or the reference) freed them: all of them, or the round is stuck. Their
  * order may change; every frame has the same addresses and a payload room
- * for any piece, and cap_rig_feed rewrites its length and headers. */
+ * for any piece, and cap_rig_feed resets its data offset (the SFC keeps a
+ * frame trimmed to its fragment) and rewrites its length and headers. */
 static void take_back(struct cap_rig *g)
 {
     struct rte_mempool_cache *c = rte_mempool_default_cache(g->frame_pool, rte_lcore_id());
@@ -369,6 +370,8 @@ void cap_rig_feed(struct cap_rig *g)
                 struct rte_mbuf *m = g->frame[i++];
                 uint32_t off = k * max;
                 uint32_t piece = g->o.frag_size - off < max ? g->o.frag_size - off : max;
+                rte_pktmbuf_reset_headroom(m);      /* as a receive does: the SFC
+                                                     * trims what it keeps */
                 m->data_len = (uint16_t)(EBF_ETH_HLEN + EBF_FRAG_HLEN + piece);
                 m->pkt_len = m->data_len;
                 struct ebf_frag_hdr h = {
