@@ -77,17 +77,17 @@ void sfc_tx_fini(struct sfc_tx *tx);
 
 /*
  * A received frame m the table is to keep, trimmed to its fragment header
- * and piece (the l2/l3 headers of l dropped, and any padding after the
- * piece): what its event frame chains, so that the table keeps it with
- * data offset 0 and sfc_tx_event chains m itself (or, while m is still in
- * an earlier chain, a clone). m has one segment (intake drops the others).
+ * and piece (the hlen bytes of headers before it dropped, and any padding
+ * after the piece): what its event frame chains, so that the table keeps
+ * it with data offset 0 and sfc_tx_event chains m itself (or, while m is
+ * still in an earlier chain, a clone). m has one segment (intake drops the
+ * others) and its piece passed ebf_frag_parse on the bytes after hlen, so
+ * lies within m.
  */
 static inline void sfc_tx_keep(struct rte_mbuf *m, uint16_t hlen, uint16_t piece_len)
 {
-    uint32_t pb = EBF_FRAG_HLEN + (uint32_t)piece_len, left = (uint32_t)m->data_len - hlen;
-
     m->data_off = (uint16_t)(m->data_off + hlen);
-    m->data_len = (uint16_t)(left < pb ? left : pb);
+    m->data_len = (uint16_t)(EBF_FRAG_HLEN + piece_len);
     m->pkt_len = m->data_len;
 }
 
