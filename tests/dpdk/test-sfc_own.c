@@ -149,15 +149,31 @@ static void kill_node0(struct rig *g)
     ck_assert_uint_eq(sfc_dp_stats(g->dp)->events_sent, 2);
 }
 
-/* Event 5 sent to node 0 (node 1 alive, no credit). */
+/* A rig of two nodes (node timeout 50 ms), event 5 sent to node 0 (node
+ * 1 alive, no credit), its frames in orig. */
 static void send_to_node0(struct rig *g, struct rte_mbuf **orig)
 {
+    struct rig_opts o = {.timeout_ms = 1000, .n_nodes = 2, .node_timeout_ms = 50, .mtu = BIG_MTU};
+
+    rig_up_opts(g, &o);
     credit_from(g, 0, 7, 1, NULL, 0);
     credit_from(g, 1, 7, 0, NULL, 0);
     poll_n(g, 2);
     send_kept(g, 5, orig);
     ck_assert_uint_eq(sfc_dp_stats(g->dp)->events_sent, 1);
     ck_assert_uint_eq(sfc_dp_stats(g->dp)->node_sent[0], 1);
+}
+
+/* Node 1 acks event 5 (its chains freed): every rx and clone mbuf back. */
+static void ack_all_back(struct rig *g)
+{
+    struct ebf_ack ack = {.event_id = 5, .decision = EBF_DEC_ACCEPT};
+
+    credit_from(g, 1, 7, 0, &ack, 1);
+    poll_n(g, 4);
+    ck_assert_uint_eq(sfc_dp_stats(g->dp)->acks, 1);
+    ck_assert_uint_eq(rte_mempool_in_use_count(g->pool), 0);
+    ck_assert_uint_eq(rte_mempool_in_use_count(pool_of("test_clone")), 0);
 }
 
 /* Redispatched while the first sending still sits unfreed at the port:
@@ -167,12 +183,10 @@ static void send_to_node0(struct rig *g, struct rte_mbuf **orig)
 START_TEST(test_redispatch_in_flight_clones)
 {
     struct rig g;
-    struct rig_opts o = {.timeout_ms = 1000, .n_nodes = 2, .node_timeout_ms = 50, .mtu = BIG_MTU};
     struct rte_mbuf *orig[N_SOURCES], *rx[16];
 
-    rig_up_opts(&g, &o);
-    struct rte_mempool *clone = pool_of("test_clone");
     send_to_node0(&g, orig);
+    struct rte_mempool *clone = pool_of("test_clone");
     kill_node0(&g);
     for (uint16_t s = 0; s < N_SOURCES; s++)
         ck_assert_uint_eq(rte_mbuf_refcnt_read(orig[s]), 3);
@@ -185,11 +199,7 @@ START_TEST(test_redispatch_in_flight_clones)
         ck_assert_uint_eq(rte_mbuf_refcnt_read(orig[s]), 1);
     ck_assert_uint_eq(rte_mempool_in_use_count(clone), 0);
 
-    struct ebf_ack ack = {.event_id = 5, .decision = EBF_DEC_ACCEPT};
-    credit_from(&g, 1, 7, 0, &ack, 1);
-    poll_n(&g, 4);
-    ck_assert_uint_eq(sfc_dp_stats(g.dp)->acks, 1);
-    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
+    ack_all_back(&g);
     rig_down(&g);
 }
 END_TEST
@@ -200,12 +210,10 @@ END_TEST
 START_TEST(test_redispatch_after_free_owns)
 {
     struct rig g;
-    struct rig_opts o = {.timeout_ms = 1000, .n_nodes = 2, .node_timeout_ms = 50, .mtu = BIG_MTU};
     struct rte_mbuf *orig[N_SOURCES], *rx[16];
 
-    rig_up_opts(&g, &o);
-    struct rte_mempool *clone = pool_of("test_clone");
     send_to_node0(&g, orig);
+    struct rte_mempool *clone = pool_of("test_clone");
     ck_assert_uint_eq(node_rx(&g, rx, 16), 1);
     rte_pktmbuf_free(rx[0]);
     kill_node0(&g);
@@ -215,12 +223,7 @@ START_TEST(test_redispatch_after_free_owns)
     ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), N_SOURCES);
     rte_pktmbuf_free(rx[0]);
 
-    struct ebf_ack ack = {.event_id = 5, .decision = EBF_DEC_ACCEPT};
-    credit_from(&g, 1, 7, 0, &ack, 1);
-    poll_n(&g, 4);
-    ck_assert_uint_eq(sfc_dp_stats(g.dp)->acks, 1);
-    ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
-    ck_assert_uint_eq(rte_mempool_in_use_count(clone), 0);
+    ack_all_back(&g);
     rig_down(&g);
 }
 END_TEST
