@@ -22,6 +22,20 @@ static struct rte_mempool *pool_of(const char *name)
     return p;
 }
 
+/* No mbuf went back to pool twice: the last ones freed (on top of the
+ * lcore's cache) are taken and must all differ. The in-use count alone
+ * does not tell (it is clamped at 0). */
+static void check_no_double_free(struct rte_mempool *pool)
+{
+    void *m[16];
+
+    ck_assert_int_eq(rte_mempool_get_bulk(pool, m, 16), 0);
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned j = i + 1; j < 16; j++)
+            ck_assert_ptr_ne(m[i], m[j]);
+    rte_mempool_put_bulk(pool, m, 16);
+}
+
 /* Event id's fragments from every source, kept in orig, received by the SFC. */
 static void send_kept(struct rig *g, uint64_t id, struct rte_mbuf **orig)
 {
@@ -104,6 +118,7 @@ START_TEST(test_dispatch_owns_frames)
     ck_assert_uint_eq(sfc_dp_stats(g.dp)->acks, 1);
     ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
     ck_assert_uint_eq(rte_mempool_in_use_count(clone), 0);
+    check_no_double_free(g.pool);
     rig_down(&g);
 }
 END_TEST
@@ -130,6 +145,7 @@ START_TEST(test_ack_before_chain_freed)
     ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), N_SOURCES);
     rte_pktmbuf_free(rx[0]);
     ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), 0);
+    check_no_double_free(g.pool);
     rig_down(&g);
 }
 END_TEST
@@ -174,6 +190,7 @@ static void ack_all_back(struct rig *g)
     ck_assert_uint_eq(sfc_dp_stats(g->dp)->acks, 1);
     ck_assert_uint_eq(rte_mempool_in_use_count(g->pool), 0);
     ck_assert_uint_eq(rte_mempool_in_use_count(pool_of("test_clone")), 0);
+    check_no_double_free(g->pool);
 }
 
 /* Redispatched while the first sending still sits unfreed at the port:
