@@ -356,8 +356,8 @@ void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now)
         /* the readouts hear silence for the gap plus at most a period
          * (the round due at the stop is sent on waking): fence when that
          * may reach the bound, with a period to spare */
-        uint64_t ns = EBF_RELEASE_DEAD_NS > 2 * dp->rel.period_ns
-                          ? EBF_RELEASE_DEAD_NS - 2 * dp->rel.period_ns : EBF_RELEASE_DEAD_NS / 2;
+        uint64_t dead = dp->c.sfc_dead_ms ? dp->c.sfc_dead_ms * 1000000ull : EBF_RELEASE_DEAD_NS;
+        uint64_t ns = dead > 2 * dp->rel.period_ns ? dead - 2 * dp->rel.period_ns : dead / 2;
         f->fence_tsc = (uint64_t)((double)ns * (double)rte_get_tsc_hz() / 1e9);
     }
     if (dp->c.workers > 1 && dp->c.worker != 0)

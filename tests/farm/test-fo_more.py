@@ -35,6 +35,12 @@
 #               and replay its unreleased events to it: what the fence
 #               dropped is built anew, what it had decided is a duplicate
 #               there and leaves its fence record (empty at the end), lost 0.
+#   dead_150    2 readouts, 2 SFCs, 4000 events/s, run.sfc_dead_ms 150: every
+#               readout and SFC runs with --sfc-dead-ms=150; sfc1 SIGKILLed:
+#               one death per readout, none false, lost 0, and the failover
+#               view's longest recovery (from sfc1's last release frame to
+#               the replay's end) at least the 150 ms bound (about 100 ms at
+#               the default bound).
 # Usage: test-fo_more.py SOURCE_DIR BUILD_DIR SCENARIO. Exit 0 passed, 1 failed.
 import json
 import os
@@ -180,17 +186,48 @@ def last_fence(rig, store):
     stored(rig, led, store, redecided)
 
 
+def cmdline(rig, proc):
+    """The arguments process PROC runs with."""
+    with open("/proc/%d/cmdline" % rig.pid_of(proc), "rb") as f:
+        return f.read().decode().split("\0")
+
+
+def dead_150(rig, store):
+    for proc in ("ro0", "ro1", "sfc0", "sfc1"):
+        check("--sfc-dead-ms=150" in cmdline(rig, proc), "%s not given --sfc-dead-ms=150" % proc)
+    wait_events(rig, "ro0", 8000)
+    os.kill(rig.pid_of("sfc1"), signal.SIGKILL)
+    print("sfc1: SIGKILL, run.sfc_dead_ms 150", flush=True)
+    n = counter(rig, "ro0", "events")
+    wait_events(rig, "ro0", n + 8000)
+    j = stop_json(rig)
+    led = j["ledger"]
+    redecided = closed_lost0(led, 1)
+    fo = j["failover"]
+    print("failover view: deaths %d, false deaths %d, recovered %d, longest %.1f ms"
+          % (fo["deaths"], fo["false_deaths"], fo["recovered"], fo["recover_max_ns"] / 1e6))
+    check(fo["deaths"] == 2 and fo["false_deaths"] == 0,
+          "not one death per readout: %r" % fo)
+    check(fo["recover_max_ns"] >= 150e6, "recovered %.1f ms after sfc1's last release frame, "
+          "within the bound of 150 ms" % (fo["recover_max_ns"] / 1e6))
+    stored(rig, led, store, redecided)
+
+
 SCENARIOS = {  # name: (readouts, SFCs, nodes per SFC, rate, body)
     "early_stop": (2, 2, 1, 200, early_stop),
     "two_together": (2, 3, 1, 4000, two_together),
     "last_fence": (2, 2, 1, 4000, last_fence),
+    "dead_150": (2, 2, 1, 4000, dead_150),
 }
+KEYS = {"dead_150": {"sfc_dead_ms": 150}}  # run keys added per scenario
 
 
 def main():
     name = sys.argv[3]
     readouts, sfcs, per, rate, body = SCENARIOS[name]
-    fo_scenario(name, readouts, sfcs, per, run_keys(rate, "@TMP@/store"), body)
+    keys = run_keys(rate, "@TMP@/store")
+    keys.update(KEYS.get(name, {}))
+    fo_scenario(name, readouts, sfcs, per, keys, body)
 
 
 main()
