@@ -418,17 +418,14 @@ static int run_opt(int ch, const char *val, struct farm_conf *c, int *json)
         return ebf_opt_u64(DEMO, "--freeze-sfc-after", val, 1, UINT64_MAX / 2,
                            &c->freeze_sfc_after);
     case OPT_FREEZE_MS: return ebf_opt_double(DEMO, "--freeze-ms", val, 0, 600000, &c->freeze_ms);
-    case OPT_REPLAY_MB: {
-        uint64_t v;
-        int rc = ebf_opt_u64(DEMO, "--replay-mb", val, 0, 65536, &v);
-        c->replay_mb = (uint32_t)v;
-        return rc;
-    }
+    case OPT_REPLAY_MB:
     case OPT_SFC_DEAD: {
+        int dead = ch == OPT_SFC_DEAD;
         uint64_t v;
-        int rc = ebf_opt_u64(DEMO, "--sfc-dead-ms", val, EBF_RELEASE_DEAD_MIN_MS,
-                             EBF_RELEASE_DEAD_MAX_MS, &v);
-        c->sfc_dead_ms = (uint32_t)v;
+        int rc = ebf_opt_u64(DEMO, dead ? "--sfc-dead-ms" : "--replay-mb", val,
+                             dead ? EBF_RELEASE_DEAD_MIN_MS : 0,
+                             dead ? EBF_RELEASE_DEAD_MAX_MS : 65536, &v);
+        *(dead ? &c->sfc_dead_ms : &c->replay_mb) = (uint32_t)v;
         return rc;
     }
     case OPT_CPUS:
