@@ -183,3 +183,19 @@ size_t ro_fo_notice(struct ro_fo *f, uint32_t p, uint8_t *buf)
     f->notices++;
     return ebf_release_write(buf, &h);
 }
+
+size_t ro_fo_end(struct ro_fo *f, uint32_t p, uint64_t from, uint64_t hi, const uint32_t *next_seq,
+                 uint8_t *buf)
+{
+    struct ebf_release_hdr h = {.place = (uint16_t)p, .flags = EBF_RELF_END,
+                                .n_src = (uint8_t)f->n_sources, .epoch = f->view.epoch[p],
+                                .seq = f->end_seq++, .low = from, .at = hi};
+
+    if (f->n_sources > EBF_RELEASE_MAX_SRC)
+        return 0;
+    for (uint16_t s = 0; s < f->n_sources; s++)
+        h.src[s] = (struct ebf_release_src){.source = (uint16_t)(f->source_base + s),
+                                            .next_seq = next_seq[s]};
+    f->ends++;
+    return ebf_release_write(buf, &h);
+}
