@@ -88,8 +88,8 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
     }
     uint32_t p = h.place;
 
-    if (h.flags & EBF_RELF_DEAD) {
-        f->rejected++;          /* a notice goes to an SFC, never to a readout */
+    if (h.flags & (EBF_RELF_DEAD | EBF_RELF_END)) {
+        f->rejected++;          /* a notice or replay end goes to an SFC, never to a readout */
         return 1;
     }
     if (p >= f->n_sfcs || p >= EBF_ROUTE_MAX || memcmp(l.src_mac, f->sfc_mac[p], 6) != 0) {
