@@ -40,7 +40,9 @@ static int replay_one(struct ro_gen *g, const volatile sig_atomic_t *force,
 
 /* Sends the replay end of place p (ro_fo_end) to live place `to`, raw
  * Ethernet on the port toward it, behind the replayed frames already
- * flushed there. 1 when the port took it. */
+ * flushed there; the mbuf's payload tag cleared (ro_gen.h: a tag left
+ * from an earlier fragment would have the pool's next fragment in it
+ * trusted as prebuilt, its payload not written). 1 when the port took it. */
 static int send_end(struct ro_gen *g, uint32_t p, uint16_t to, uint64_t hi)
 {
     const struct ro_conf *c = g->c;
@@ -53,6 +55,8 @@ static int send_end(struct ro_gen *g, uint32_t p, uint16_t to, uint64_t hi)
         rte_pktmbuf_free(m);
         return 0;
     }
+    if (g->tag_pool)
+        ro_tag_clear(m);        /* no prebuilt payload in it: the pool reuses it for frames */
     memcpy(a.src_mac, c->src_mac, 6);
     memcpy(a.dst_mac, c->sfc_mac[to], 6);
     ebf_encap_write(b, &a, len);
