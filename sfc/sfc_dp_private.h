@@ -50,7 +50,16 @@ struct sfc_dp_fo {
     uint64_t pruned_below;       /* acks below this left the list */
     uint32_t round_mark;         /* recent[0 .. round_mark) were taken before the last round */
     struct sfc_notices notices;  /* readouts that hold this SFC dead while it lives */
+    /* The ids the last fence put in ledger.fence_acked, sorted (top bit:
+     * accepted; SFC_FENCED_OUT: taken out again): a replay of one that
+     * comes back to this SFC (no other place was live, the readouts
+     * rejoined it at once) is a duplicate here, decided once. */
+    uint64_t fenced[SFC_RECENT_ACKS];
+    uint32_t n_fenced;
 };
+
+#define SFC_FENCED_OUT (UINT64_C(1) << 62)
+#define SFC_FENCED_ID (SFC_FENCED_OUT - 1)
 
 /* A failover's building timeout at least (docs/protocol.md 13.4): the
  * readouts detect a death one by one, each within the bound after the
@@ -152,6 +161,13 @@ uint64_t sfc_dp_timeout(const struct sfc_dp *dp, uint64_t now);
 /* Building event slot, with a replayed piece, timed out: dropped, not
  * built (replay.partial; the dead place decided it). */
 void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot);
+
+/* A replayed piece of event id was a duplicate here. If the last fence
+ * left id to be decided twice (ledger.fence_acked) and the replay came
+ * back to this SFC, it is decided once: out of the record (counted in
+ * replay.fence_dup), or, still at a node, its ack kept out of it
+ * (sfc_dp_release.c). */
+void sfc_dp_fence_dup(struct sfc_dp *dp, uint64_t id);
 
 /* Event id acked (accept: its decision; fenced: it was at a node when the
  * SFC fenced itself), failover on: kept for a fence while a release round's

@@ -11,12 +11,14 @@ void sfc_dp_replay_piece(struct sfc_dp *dp, const struct ebf_frag_hdr *h,
                          enum sfc_add_result a, uint32_t slot, uint64_t now)
 {
     dp->st.replay_pieces++;
-    (void)h;
     dp->fo.replay_tsc = now ? now : 1;
     if (a == SFC_ADD_PARTIAL || a == SFC_ADD_COMPLETE)
         sfc_evtab_event(dp->tab, slot)->replayed = 1;
-    else if (a == SFC_ADD_DUP_SENT || a == SFC_ADD_LATE || a == SFC_ADD_DUPLICATE)
+    else if (a == SFC_ADD_DUP_SENT || a == SFC_ADD_LATE || a == SFC_ADD_DUPLICATE) {
         dp->st.replay_dup++;    /* its event was finished here: not built twice */
+        if (dp->st.fences && a != SFC_ADD_DUPLICATE)
+            sfc_dp_fence_dup(dp, h->event_id);
+    }
 }
 
 uint64_t sfc_dp_timeout(const struct sfc_dp *dp, uint64_t now)
