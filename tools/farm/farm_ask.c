@@ -81,7 +81,7 @@ void farm_status(const struct farm_state *st, Ebfarm__Reply **replies)
          * how it ended) cannot answer: not waited for. */
         replies[i] = !p->remote && !farm_alive(p->pid)
                          ? NULL
-                         : farm_ask(p, EBF_C_STATUS, 0, NULL, 0, FARM_REPLY_MS, e, sizeof(e));
+                         : farm_ask(p, EBF_C_STATUS, 0, NULL, 0, 1000, e, sizeof(e));
     }
 }
 
