@@ -61,45 +61,10 @@ static int ebf(const char *args)
     return cli_run(&rig, args, out, sizeof(out));
 }
 
-/* sh -c script, stdout and stderr into out; its exit status, or -1. */
-static int sh_out(const char *script)
-{
-    FILE *p = popen(script, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(out, 1, sizeof(out) - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* The pid a shell of this test wrote to <base>/.up-pid ("echo $$" before
- * "exec ebfarm up"): the up's own pid, which names its processes' DPDK
- * prefixes (ebf<pid>-<farm>-<process>). */
-static int up_pid(void)
-{
-    char path[128];
-    int pid = 0;
-
-    snprintf(path, sizeof(path), "%s/.up-pid", base);
-    FILE *f = fopen(path, "r");
-    ck_assert_msg(f != NULL, "no %s", path);
-    ck_assert_int_eq(fscanf(f, "%d", &pid), 1);
-    fclose(f);
-    unlink(path);
-    return pid;
-}
-
-/* Run "ebfarm ARGS" as ebf() does, exec'd by a shell that wrote its pid
- * first: the exit status, the output in out and the ebfarm's pid in *pid. */
+/* ebf() with the pid of the ebfarm that ran in *pid (cli_run_pid). */
 static int ebf_pid(const char *args, int *pid)
 {
-    char cmd[2048];
-
-    snprintf(cmd, sizeof(cmd), "echo $$ >'%s/.up-pid' && EBFARM_RUN_DIR=%s exec %s %s 2>&1",
-             base, base, ebfarm, args);
-    int rc = sh_out(cmd);
-    *pid = up_pid();
-    return rc;
+    return cli_run_pid(&rig, args, out, sizeof(out), pid);
 }
 
 struct proc_rec {
@@ -635,7 +600,12 @@ static int in_mount_ns(const char *script)
     char cmd[2048];
 
     snprintf(cmd, sizeof(cmd), "B=%s E=%s unshare -m sh -c '%s' 2>&1", base, ebfarm, script);
-    return sh_out(cmd);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, sizeof(out) - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* A full run directory, and one mounted read-only: reported with the path
@@ -648,7 +618,7 @@ START_TEST(up_run_dir_refused)
 
     write_farm_sfc("clifull", "", path, sizeof(path));
     snprintf(script, sizeof(script),
-             "echo $$ >$B/.up-pid && "
+             "echo $$ >$B/" CLI_PID_FILE " && "
              "mkdir -p $B/runs && mount -t tmpfs -o size=256k,mode=0700 tmpfs $B/runs && "
              "dd if=/dev/zero of=$B/runs/filler bs=4k count=64 2>/dev/null; "
              "EBFARM_RUN_DIR=$B/runs exec $E up %s", path);
@@ -657,11 +627,11 @@ START_TEST(up_run_dir_refused)
              "logs and the state: cannot write %s/runs/clifull/.room: No space left on device\n",
              base, base);
     ck_assert_str_eq(out, want);
-    nothing_left("clifull", up_pid());
+    nothing_left("clifull", cli_last_pid(&rig));
 
     write_farm_sfc("cliro", "", path, sizeof(path));
     snprintf(script, sizeof(script),
-             "echo $$ >$B/.up-pid && "
+             "echo $$ >$B/" CLI_PID_FILE " && "
              "mkdir -p $B/runs && mount -t tmpfs -o size=1m,mode=0700 tmpfs $B/runs && "
              "mkdir $B/runs/cliro && mount --bind $B/runs/cliro $B/runs/cliro && "
              "mount -o remount,bind,ro $B/runs/cliro && EBFARM_RUN_DIR=$B/runs exec $E up %s", path);
@@ -670,7 +640,7 @@ START_TEST(up_run_dir_refused)
              "logs and the state: cannot write %s/runs/cliro/.room: Read-only file system\n",
              base, base);
     ck_assert_str_eq(out, want);
-    nothing_left("cliro", up_pid());
+    nothing_left("cliro", cli_last_pid(&rig));
 }
 END_TEST
 
