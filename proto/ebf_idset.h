@@ -62,6 +62,19 @@ static inline void ebf_idset_add(struct ebf_idset *s, uint64_t id)
     }
 }
 
+/* Take id out once: the inverse of ebf_idset_add. */
+static inline void ebf_idset_remove(struct ebf_idset *s, uint64_t id)
+{
+    uint64_t hs = ebf_idset_hash(id);
+
+    for (unsigned k = 0; k < EBF_IDSET_PARTS; k++) {
+        unsigned c = ebf_idset_cell(id, k);
+        s->count[c]--;
+        s->id_sum[c] -= id;
+        s->hash_sum[c] -= hs;
+    }
+}
+
 /* Add every id of [lo, lo + n). */
 void ebf_idset_add_range(struct ebf_idset *s, uint64_t lo, uint64_t n);
 

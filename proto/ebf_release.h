@@ -15,6 +15,10 @@
 #define EBF_RELEASE_LEN_MAX (EBF_RELEASE_HLEN + EBF_RELEASE_MAX_SRC * EBF_RELEASE_REC_LEN)
 #define EBF_RELEASE_PERIOD_NS 10000000ull    /* 10 ms between frames to a readout */
 #define EBF_RELEASE_DEAD_NS 100000000ull     /* default detection bound: 10 periods */
+/* The bound's range, --sfc-dead-ms of readouts and SFCs (13.4): above two
+ * periods (the SFC fences at the bound less two), at most 200 ms. */
+#define EBF_RELEASE_DEAD_MIN_MS 30
+#define EBF_RELEASE_DEAD_MAX_MS 200
 
 #define EBF_RELF_JOIN 0x01             /* at: from this event id on, the place is live */
 #define EBF_RELF_LEAVE 0x02            /* at: from this event id on, the place is out (drain) */

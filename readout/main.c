@@ -12,6 +12,7 @@
 #include <rte_mbuf.h>
 
 #include "ebf_daemon.h"
+#include "ebf_release.h"
 #include "ebf_util.h"
 #include "ro_ctl.h"
 #include "ro_fault.h"
@@ -163,6 +164,10 @@ static const struct ebf_arg own[] = {
                 "failover: keep each event sent in a replay buffer of N MiB\n"
                 "until its SFC's release frames free it; the trigger is\n"
                 "held while it is full (0, the default: off)"),
+    EBF_ARG_INT(EBF_ARG_U32, "sfc-dead-ms", &conf.sfc_dead_ms, EBF_RELEASE_DEAD_MIN_MS,
+                EBF_RELEASE_DEAD_MAX_MS, "T",
+                "failover: an SFC whose release frames stop for T ms\n"
+                "is dead (100; 30 to 200; give its SFCs the same)"),
     EBF_ARG_NUM("sfc-timeout-ms", &conf.sfc_timeout_ms, 0, 3600000, "T",
                 "give an SFC up when its link is down, or its port refused\n"
                 "every frame for T ms while it sent no throttle frame;\n"

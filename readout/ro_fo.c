@@ -10,7 +10,7 @@
 
 struct ro_fo *ro_fo_create(const uint8_t (*sfc_mac)[6], uint16_t n_sfcs, uint16_t source_base,
                            uint16_t n_sources, uint32_t replay_mb, uint32_t event_min,
-                           uint32_t event_max)
+                           uint32_t event_max, uint64_t dead_ns)
 {
     uint64_t cap_bytes = (uint64_t)replay_mb << 20;
     uint64_t cap_events = cap_bytes / (event_min ? event_min : 1) + 1;
@@ -25,7 +25,7 @@ struct ro_fo *ro_fo_create(const uint8_t (*sfc_mac)[6], uint16_t n_sfcs, uint16_
         return NULL;
     if (cap_events > (1u << 24))
         cap_events = 1u << 24;          /* 16 Mi records: events below 64 B are not made */
-    int rc = ro_failover_init(&f->view, n_sfcs, EBF_RELEASE_DEAD_NS);
+    int rc = ro_failover_init(&f->view, n_sfcs, dead_ns);
     if (rc == 0)
         rc = ro_replay_init(&f->rb, (uint32_t)cap_events, cap_bytes, n_sources);
     if (rc != 0) {

@@ -45,12 +45,12 @@ struct ro_fo {
 #define RO_FO_HOLD_MAX_NS 1000000000ull    /* replay_hold_max: 1 s (docs/protocol.md 13.3) */
 
 /* A failover state for n_sfcs places (their MACs), sources source_base ..
- * + n_sources - 1 (at most RO_REPLAY_MAX_SRC), a buffer of replay_mb MiB
- * and events of at most event_max bytes. NULL with errno EINVAL or
- * ENOMEM. */
+ * + n_sources - 1 (at most RO_REPLAY_MAX_SRC), a buffer of replay_mb MiB,
+ * events of at most event_max bytes and a place silent for dead_ns dead
+ * (the detection bound, --sfc-dead-ms). NULL with errno EINVAL or ENOMEM. */
 struct ro_fo *ro_fo_create(const uint8_t (*sfc_mac)[6], uint16_t n_sfcs, uint16_t source_base,
                            uint16_t n_sources, uint32_t replay_mb, uint32_t event_min,
-                           uint32_t event_max);
+                           uint32_t event_max, uint64_t dead_ns);
 
 void ro_fo_destroy(struct ro_fo *f);
 

@@ -90,7 +90,9 @@ int ro_begin(struct ro_gen *g, const struct ro_conf *c, struct ro_stats *st)
     if (c->replay_mb) {
         g->fo = ro_fo_create((const uint8_t (*)[6])c->sfc_mac, c->n_sfcs, c->source_base,
                              c->n_sources, c->replay_mb, c->n_sources * c->size_min,
-                             c->n_sources * c->size_max);
+                             c->n_sources * c->size_max,
+                             c->sfc_dead_ms ? (uint64_t)c->sfc_dead_ms * 1000000ull
+                                            : EBF_RELEASE_DEAD_NS);
         if (!g->fo) {
             ro_payload_free(&g->pay);
             g->done = 1;

@@ -62,6 +62,7 @@ struct ro_conf {
      * trigger is held while the largest event would not fit. 0 (the
      * default): off, release frames are counted as other frames. */
     uint32_t replay_mb;
+    uint32_t sfc_dead_ms;        /* the detection bound (13.4); 0: EBF_RELEASE_DEAD_NS */
     uint16_t mtu;                /* L3 MTU of the links, 1500 by default */
     uint16_t burst;
     struct ebf_idle idle;

@@ -10,6 +10,7 @@
 #include <rte_log.h>
 
 #include "ebf_daemon.h"
+#include "ebf_release.h"
 #include "ebf_util.h"
 #include "sfc_ctl.h"
 #include "sfc_dist.h"
@@ -153,6 +154,11 @@ static const struct ebf_arg own[] = {
     EBF_ARG_INT(EBF_ARG_U32, "release-ms", &conf.release_ms, 0, 1000, "T",
                 "failover: a release frame (heartbeat and release watermark)\n"
                 "to each readout every T ms; 0 (default): none"),
+    EBF_ARG_INT(EBF_ARG_U32, "sfc-dead-ms", &conf.sfc_dead_ms, EBF_RELEASE_DEAD_MIN_MS,
+                EBF_RELEASE_DEAD_MAX_MS, "T",
+                "failover: the readouts' --sfc-dead-ms (100; 30 to 200):\n"
+                "a poll loop stopped for T ms less two release periods\n"
+                "fences the SFC"),
     EBF_ARG_INT(EBF_ARG_U64, "join-at", &conf.join_at, 0, UINT64_MAX / 2, "J",
                 "failover: a restarted SFC takes its share back from event\n"
                 "id J (above every readout's next event); 0 (default): none"),

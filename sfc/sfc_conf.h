@@ -57,6 +57,8 @@ struct sfc_conf {
     double throttle_off;         /* and release them at this fill (0.5) */
     uint32_t release_ms;         /* a release frame to each readout this often; 0: none
                                   * (failover off, the default) */
+    uint32_t sfc_dead_ms;        /* the readouts' detection bound (13.4): the fence
+                                  * comes at it less two release periods; 0: 100 */
     uint64_t join_at;            /* a restarted SFC's join id, announced for 1 s from the
                                   * run's first release round; 0: none */
     /* Workers (sfc_workers.h): W data planes of one SFC, each on its own

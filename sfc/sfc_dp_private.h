@@ -47,7 +47,16 @@ struct sfc_dp_fo {
     uint64_t pruned_below;       /* acks below this left the list */
     uint32_t round_mark;         /* recent[0 .. round_mark) were taken before the last round */
     struct sfc_notices notices;  /* readouts that hold this SFC dead while it lives */
+    /* The ids the last fence put in ledger.fence_acked, sorted (top bit:
+     * accepted; SFC_FENCED_OUT: taken out again): a replay of one that
+     * comes back to this SFC (no other place was live, the readouts
+     * rejoined it at once) is a duplicate here, decided once. */
+    uint64_t fenced[SFC_RECENT_ACKS];
+    uint32_t n_fenced;
 };
+
+#define SFC_FENCED_OUT (UINT64_C(1) << 62)
+#define SFC_FENCED_ID (SFC_FENCED_OUT - 1)
 
 /* A failover's building timeout at least (docs/protocol.md 13.4): the
  * readouts detect a death one by one, each within the bound after the

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -51,6 +52,49 @@ static int send_one(struct sfc_dp *dp, uint16_t ro, const struct ebf_release_hdr
     return 1;
 }
 
+/* Position of the first entry of the fence list whose id is >= id. */
+static uint32_t fenced_pos(const struct sfc_dp_fo *f, uint64_t id)
+{
+    uint32_t lo = 0, hi = f->n_fenced;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if ((f->fenced[mid] & SFC_FENCED_ID) < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A replayed piece of event id was a duplicate here. If the last fence
+ * left id to be decided twice (ledger.fence_acked) and the replay came
+ * back to this SFC, it is decided once: out of the record (counted in
+ * replay.fence_dup), or, still at a node, its ack kept out of it. */
+static void fence_dup(struct sfc_dp *dp, uint64_t id)
+{
+    struct sfc_dp_fo *f = &dp->fo;
+    uint32_t s = sfc_evtab_lookup(dp->tab, id);
+
+    if (s != SFC_NONE) {
+        if (sfc_evtab_event(dp->tab, s)->state == SFC_EV_SENT &&
+            sfc_evtab_cold(dp->tab, s)->fenced) {
+            sfc_evtab_cold(dp->tab, s)->fenced = 0;
+            dp->st.replay_fence_dup++;
+        }
+        return;
+    }
+    uint32_t i = f->n_fenced ? fenced_pos(f, id) : 0;
+    if (i == f->n_fenced || (f->fenced[i] & SFC_FENCED_ID) != id ||
+        (f->fenced[i] & SFC_FENCED_OUT))
+        return;
+    f->fenced[i] |= SFC_FENCED_OUT;
+    ebf_idset_remove(&dp->st.ledger_fence_acked, id);
+    dp->st.fence_acked_accept -= f->fenced[i] >> 63;
+    dp->st.fence_acked_digest -= ebf_mix64(id);
+    dp->st.replay_fence_dup++;
+}
+
 void sfc_dp_replay_piece(struct sfc_dp *dp, const struct ebf_frag_hdr *h,
                          enum sfc_add_result a, uint32_t slot, uint64_t now)
 {
@@ -60,8 +104,11 @@ void sfc_dp_replay_piece(struct sfc_dp *dp, const struct ebf_frag_hdr *h,
     dp->fo.replay_tsc = now ? now : 1;
     if (a == SFC_ADD_PARTIAL || a == SFC_ADD_COMPLETE)
         sfc_evtab_event(dp->tab, slot)->replayed = 1;
-    else if (a == SFC_ADD_DUP_SENT || a == SFC_ADD_LATE || a == SFC_ADD_DUPLICATE)
+    else if (a == SFC_ADD_DUP_SENT || a == SFC_ADD_LATE || a == SFC_ADD_DUPLICATE) {
         dp->st.replay_dup++;    /* its event was finished here: not built twice */
+        if (dp->st.fences && a != SFC_ADD_DUPLICATE)
+            fence_dup(dp, h->event_id);
+    }
 }
 
 uint64_t sfc_dp_timeout(const struct sfc_dp *dp, uint64_t now)
@@ -117,12 +164,25 @@ static uint64_t discard_port(uint16_t port)
     return n;
 }
 
-/* Id (accepted or not) into ledger.fence_acked. */
+/* Id (accepted or not) into ledger.fence_acked, and at the end of the
+ * fence list when it has room (fence_acks sorts it; a full list only
+ * loses fence_dup's correction of a replay that comes back). */
 static void fence_record(struct sfc_dp *dp, uint64_t id, int accept)
 {
+    struct sfc_dp_fo *f = &dp->fo;
+
     ebf_idset_add(&dp->st.ledger_fence_acked, id);
     dp->st.fence_acked_accept += accept != 0;
     dp->st.fence_acked_digest += ebf_mix64(id);
+    if (f->n_fenced < SFC_RECENT_ACKS)
+        f->fenced[f->n_fenced++] = id | (uint64_t)(accept != 0) << 63;
+}
+
+static int cmp_fenced(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a & SFC_FENCED_ID, y = *(const uint64_t *)b & SFC_FENCED_ID;
+
+    return x < y ? -1 : x > y;
 }
 
 /* The acks below floor leave the recent list (round_mark follows the
@@ -146,7 +206,15 @@ void sfc_dp_fence_ack(struct sfc_dp *dp, uint64_t id, int accept, int fenced)
     struct sfc_dp_fo *f = &dp->fo;
 
     if (fenced) {
+        uint32_t n = f->n_fenced;
         fence_record(dp, id, accept);
+        /* into its place: the list stays sorted for fence_dup */
+        for (uint32_t i = n; i < f->n_fenced && i > 0 &&
+                             (f->fenced[i - 1] & SFC_FENCED_ID) > id; i--) {
+            uint64_t v = f->fenced[i];
+            f->fenced[i] = f->fenced[i - 1];
+            f->fenced[i - 1] = v;
+        }
         return;
     }
     /* Full: the lag's older acks go first (a notice's X may then find
@@ -186,9 +254,11 @@ static void fence_acks(struct sfc_dp *dp, uint64_t x)
 {
     struct sfc_dp_fo *f = &dp->fo;
 
+    f->n_fenced = 0;            /* a new fence: the last one's replays came */
     for (uint32_t i = 0; i < f->n_recent; i++)
         if ((f->recent[i] & ~(UINT64_C(1) << 63)) >= x || i >= f->round_mark)
             fence_record(dp, f->recent[i] & ~(UINT64_C(1) << 63), (int)(f->recent[i] >> 63));
+    qsort(f->fenced, f->n_fenced, sizeof(f->fenced[0]), cmp_fenced);
     dp->st.fence_overflow += f->recent_overflow || x < f->pruned_below;
     f->n_recent = 0;
     f->round_mark = 0;
@@ -213,7 +283,7 @@ static uint64_t fence(struct sfc_dp *dp, uint64_t now, uint64_t x, int pause)
         uint8_t state = sfc_evtab_event(dp->tab, s)->state;
         if (state != SFC_EV_BUILDING && state != SFC_EV_READY)
             continue;
-        sfc_evtab_drop(dp->tab, s);
+        sfc_evtab_drop_as(dp->tab, s, 0);      /* its replays build it anew */
         dp->st.replay_fenced++;
     }
     fence_acks(dp, x);
@@ -286,8 +356,8 @@ void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now)
         /* the readouts hear silence for the gap plus at most a period
          * (the round due at the stop is sent on waking): fence when that
          * may reach the bound, with a period to spare */
-        uint64_t ns = EBF_RELEASE_DEAD_NS > 2 * dp->rel.period_ns
-                          ? EBF_RELEASE_DEAD_NS - 2 * dp->rel.period_ns : EBF_RELEASE_DEAD_NS / 2;
+        uint64_t dead = dp->c.sfc_dead_ms ? dp->c.sfc_dead_ms * 1000000ull : EBF_RELEASE_DEAD_NS;
+        uint64_t ns = dead > 2 * dp->rel.period_ns ? dead - 2 * dp->rel.period_ns : dead / 2;
         f->fence_tsc = (uint64_t)((double)ns * (double)rte_get_tsc_hz() / 1e9);
     }
     if (dp->c.workers > 1 && dp->c.worker != 0)

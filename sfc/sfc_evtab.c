@@ -446,7 +446,7 @@ void sfc_evtab_requeue(struct sfc_evtab *t, uint32_t slot)
     t->n_ready++;
 }
 
-static void forget(struct sfc_evtab *t, uint32_t slot)
+static void forget(struct sfc_evtab *t, uint32_t slot, int remember)
 {
     struct sfc_event *e = &t->ev[slot];
 
@@ -454,7 +454,8 @@ static void forget(struct sfc_evtab *t, uint32_t slot)
     if (t->conf.lowmark)
         sfc_lowmark_remove(t->conf.lowmark, e->event_id);
     index_delete(t, index_pos(t, e->event_id));
-    done_put(t, e->event_id, DONE_SENT, e->present);
+    if (remember)
+        done_put(t, e->event_id, DONE_SENT, e->present);
     e->state = SFC_EV_FREE;
     t->free_slots[t->n_free_slots++] = slot;
 }
@@ -462,10 +463,15 @@ static void forget(struct sfc_evtab *t, uint32_t slot)
 void sfc_evtab_release(struct sfc_evtab *t, uint32_t slot)
 {
     t->n_sent--;
-    forget(t, slot);
+    forget(t, slot, 1);
 }
 
 void sfc_evtab_drop(struct sfc_evtab *t, uint32_t slot)
+{
+    sfc_evtab_drop_as(t, slot, 1);
+}
+
+void sfc_evtab_drop_as(struct sfc_evtab *t, uint32_t slot, int remember)
 {
     struct sfc_event *e = &t->ev[slot];
 
@@ -480,7 +486,7 @@ void sfc_evtab_drop(struct sfc_evtab *t, uint32_t slot)
     } else {
         return;
     }
-    forget(t, slot);
+    forget(t, slot, remember);
 }
 
 struct sfc_event *sfc_evtab_event(struct sfc_evtab *t, uint32_t slot)

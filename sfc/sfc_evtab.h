@@ -161,6 +161,12 @@ void sfc_evtab_release(struct sfc_evtab *t, uint32_t slot);
  * and remember it as done. */
 void sfc_evtab_drop(struct sfc_evtab *t, uint32_t slot);
 
+/* sfc_evtab_drop, with the id remembered as done only when `remember`: a
+ * fence's drop (docs/protocol.md 13.4) forgets it, so that the readouts'
+ * replays of the event, which may come back to this SFC, build it anew
+ * rather than count as late. */
+void sfc_evtab_drop_as(struct sfc_evtab *t, uint32_t slot, int remember);
+
 /* Slot of an event held in any state, or SFC_NONE. */
 uint32_t sfc_evtab_lookup(const struct sfc_evtab *t, uint64_t event_id);
 

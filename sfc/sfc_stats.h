@@ -95,6 +95,7 @@ struct sfc_stats {
     uint64_t release_epoch;      /* this SFC's epoch (docs/protocol.md 13.2) */
     uint64_t replay_pieces;      /* pieces flagged EBF_FRAGF_REPLAY taken */
     uint64_t replay_dup;         /* replayed pieces of events already finished */
+    uint64_t replay_fence_dup;   /* of them, events of this SFC's own fence record: out of it */
     uint64_t replay_partial;     /* events with a replayed piece dropped at their timeout */
     uint64_t replay_waits;       /* replayed events kept past their timeout for a late
                                   * readout's replay (counted once each) */
@@ -273,6 +274,8 @@ struct sfc_snap {
       "Pieces flagged as replayed (0x0002) taken from the readouts.")                             \
     X(REPLAY_DUP, C, "replay.dup", st.replay_dup, (), 0,                                           \
       "Replayed pieces of events already finished here: not built twice.")                        \
+    X(REPLAY_FENCE_DUP, C, "replay.fence_dup", st.replay_fence_dup, (), 0,                         \
+      "Events of this SFC's fence record replayed back to it: decided once, out of the record.") \
     X(REPLAY_PARTIAL, C, "replay.partial", st.replay_partial, (), 0,                               \
       "Events with a replayed piece that timed out incomplete: dropped, not built.")              \
     X(REPLAY_WAITS, C, "replay.waits", st.replay_waits, (), 0,                                     \

@@ -68,6 +68,8 @@ void rig_up_opts(struct rig *g, const struct rig_opts *o)
     c.n_readouts = o->n_readouts;
     c.verify = o->verify;
     c.verify_every = o->verify_every;
+    c.release_ms = o->release_ms;
+    c.sfc_dead_ms = o->sfc_dead_ms;
     memcpy(c.readout_mac[0], ro_mac, 6);
     memcpy(c.readout_mac[1], ro2_mac, 6);
     ebf_idle_init(&c.idle, EBF_IDLE_SPIN);

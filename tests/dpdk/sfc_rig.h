@@ -24,6 +24,8 @@ struct rig_opts {
     uint32_t max_frames;         /* 0: 1024 */
     uint32_t max_event;          /* 0: no limit */
     uint16_t mtu;                /* 0: 1500 (pools of 2048-byte rooms; larger: rooms to fit) */
+    uint32_t release_ms;         /* failover: release rounds (0: off) */
+    uint32_t sfc_dead_ms;        /* and the detection bound the fence follows (0: 100) */
 };
 
 struct rig {

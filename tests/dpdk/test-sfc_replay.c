@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-sfc_replay.c - a survivor SFC's handling of replayed fragments (docs/protocol.md 13.4): pieces of early and late readouts joined into one event, a partial replay dropped after the grace only when a missing source's readout replayed past it, built incomplete when its missing sources died too, else kept for a late readout's replay. */
+/* test-sfc_replay.c - a survivor SFC's handling of replayed fragments (docs/protocol.md 13.4), and a fenced SFC's own replays coming back to it: pieces of early and late readouts joined into one event, a partial replay dropped after the grace only when a missing source's readout replayed past it, built incomplete when its missing sources died too, else kept for a late readout's replay. */
 #include <check.h>
 #include <unistd.h>
 
+#include "ebf_idset.h"
 #include "sfc_dp.h"
 #include "sfc_rig.h"
 #include "sfc_stats.h"
@@ -10,6 +11,16 @@
 #define TIMEOUT_MS 20           /* the SFC's --timeout-ms: far below the grace */
 #define EARLY 0x3u              /* sources 0 and 1: readouts that detected the death first */
 #define LATE 0xcu               /* sources 2 and 3: readouts that detected it later */
+
+/* The ids a record holds: its first partition's counts add up to them. */
+static uint64_t idset_n(const struct ebf_idset *s)
+{
+    uint64_t n = 0;
+
+    for (unsigned c = 0; c < EBF_IDSET_PART_CELLS; c++)
+        n += s->count[c];
+    return n;
+}
 
 /* Event frames at the node: how many, the event id of the first. */
 static unsigned took(struct rig *g, uint64_t *first)
@@ -31,6 +42,62 @@ static unsigned took(struct rig *g, uint64_t *first)
  * "decided by the dead place" (replay.partial), the late pieces were
  * counted replay.dup, and no node decided it.
  */
+/*
+ * A fence whose replays come back to the same SFC (it was the last live
+ * place, docs/protocol.md 13.4): event 1 acked before the fence (in its
+ * record), event 2 at the node, event 3 building (dropped). After the
+ * pause (the bound 200 ms: a loop stopped over 180 ms fences) the
+ * readouts replay all three to it: 3 is built anew (its pieces are not
+ * late), 1 and 2 are duplicates decided once, so they leave the record
+ * (2's ack, which comes after, stays out of it): replay.fence_dup 2, the
+ * record empty.
+ */
+START_TEST(test_fence_replays_come_back)
+{
+    struct rig_opts o = {.timeout_ms = 1000, .release_ms = 10, .sfc_dead_ms = 200};
+    struct ebf_ack ack1 = {.event_id = 1, .decision = EBF_DEC_ACCEPT};
+    struct ebf_ack ack2 = {.event_id = 2, .decision = EBF_DEC_REJECT};
+    struct rig g;
+    uint64_t id;
+
+    rig_up_opts(&g, &o);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 4, NULL, 0);
+    send_event(&g, 1, ALL);
+    send_event(&g, 2, ALL);
+    send_event(&g, 3, EARLY);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(took(&g, &id), 2 * N_SOURCES);
+    credit(&g, 0, &ack1, 1);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->acks, 1);
+    usleep(250 * 1000);         /* the pause */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->fences, 1);
+    ck_assert_uint_eq(st->replay_fenced, 1);                /* event 3 */
+    ck_assert_uint_eq(idset_n(&st->ledger_fence_acked), 1);  /* event 1 */
+    ck_assert_uint_eq(st->fence_acked_accept, 1);
+    send_event_flagged(&g, 3, ALL, EBF_FRAGF_REPLAY);
+    send_event_flagged(&g, 1, ALL, EBF_FRAGF_REPLAY);
+    send_event_flagged(&g, 2, ALL, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_pieces, 3 * N_SOURCES);
+    ck_assert_uint_eq(st->replay_dup, 2 * N_SOURCES);
+    ck_assert_uint_eq(st->replay_fence_dup, 2);
+    ck_assert_uint_eq(st->events_complete, 3);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+    ck_assert_uint_eq(id, 3);
+    credit(&g, 0, &ack2, 1);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->acks, 2);
+    ck_assert_uint_eq(st->fences, 1);
+    ck_assert_uint_eq(idset_n(&st->ledger_fence_acked), 0);
+    ck_assert_uint_eq(st->fence_acked_accept, 0);
+    ck_assert_uint_eq(st->fence_acked_digest, 0);
+    rig_down(&g);
+}
+END_TEST
+
 START_TEST(test_replay_waits_for_late_readouts)
 {
     struct rig g;
@@ -298,6 +365,7 @@ Suite *sfc_replay_suite(void)
 
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_replay_waits_for_late_readouts);
+    tcase_add_test(tc, test_fence_replays_come_back);
     tcase_add_test(tc, test_rerouted_waits_during_failover);
     tcase_add_test(tc, test_partial_replay_dropped_after_grace);
     tcase_add_test(tc, test_replay_waits_for_readout_later_than_grace);

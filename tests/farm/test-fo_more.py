@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# test-fo_more.py - SFC failover at its edges, one scenario a run: an SFC killed in the staged stop while the readouts still send, and two SFCs of three killed together; each checks the exact closed ledger, lost 0, redecided and the stored events.
+# test-fo_more.py - SFC failover at its edges, one scenario a run: an SFC killed in the staged stop while the readouts still send, two SFCs of three killed together, and the fence of the last live SFC while the other is dead; each checks the exact closed ledger, lost 0, redecided and the stored events.
 #
 # A failover farm (tests/farm/farmrig.py fo_farm: memif links, run.replay_mb
 # 32, 4 sources over the readouts, run.events 0, storage on, the emulated
@@ -27,6 +27,20 @@
 #               had routed to sfc1 or sfc2 are replayed to sfc0 (also the
 #               ones first replayed to sfc2's successor sfc1 before its own
 #               death was seen), lost 0, only sfc0 live.
+#   last_fence  2 readouts, 2 SFCs, 4000 events/s: sfc1 SIGKILLed; once both
+#               readouts route around it, the survivor sfc0 SIGSTOPped for
+#               500 ms: it fences itself (once), the readouts see its new
+#               epoch with every place out and rejoin it at once
+#               (fo.join_early 1 each, nothing counted as sfc_gone_frames),
+#               and replay its unreleased events to it: what the fence
+#               dropped is built anew, what it had decided is a duplicate
+#               there and leaves its fence record (empty at the end), lost 0.
+#   dead_150    2 readouts, 2 SFCs, 4000 events/s, run.sfc_dead_ms 150: every
+#               readout and SFC runs with --sfc-dead-ms=150; sfc1 SIGKILLed:
+#               one death per readout, none false, lost 0, and the failover
+#               view's longest recovery (from sfc1's last release frame to
+#               the replay's end) at least the 150 ms bound (about 100 ms at
+#               the default bound).
 # Usage: test-fo_more.py SOURCE_DIR BUILD_DIR SCENARIO. Exit 0 passed, 1 failed.
 import json
 import os
@@ -127,16 +141,93 @@ def two_together(rig, store):
     stored(rig, led, store, redecided)
 
 
+def fence_count(rig, proc):
+    """The number of ids in PROC's ledger.fence_acked record (the counts
+    of its first partition's cells add up to it)."""
+    return sum(counter(rig, proc, "ledger.fence_acked.count.%d" % c) for c in range(16))
+
+
+def last_fence(rig, store):
+    wait_events(rig, "ro0", 8000)
+    sfc0, sfc1 = rig.pid_of("sfc0"), rig.pid_of("sfc1")
+    os.kill(sfc1, signal.SIGKILL)
+    t0 = time.time()
+    while not all(counter(rig, ro, "fo.out") == 2 for ro in ("ro0", "ro1")):
+        check(time.time() - t0 < 30, "the readouts did not route around sfc1")
+        time.sleep(0.05)
+    n = counter(rig, "ro0", "events")
+    wait_events(rig, "ro0", n + 4000)
+    os.kill(sfc0, signal.SIGSTOP)
+    time.sleep(0.5)
+    os.kill(sfc0, signal.SIGCONT)
+    print("sfc1 (%d) SIGKILLed; once both readouts routed around it, sfc0 (%d) "
+          "SIGSTOPped for 500 ms" % (sfc1, sfc0), flush=True)
+    n = counter(rig, "ro0", "events")
+    wait_events(rig, "ro0", n + 8000)
+    sfc = {k: counter(rig, "sfc0", k) for k in ("fences", "replay.fenced", "replay.dup",
+                                                 "replay.fence_dup", "ledger.fence_acked_accept")}
+    sfc["fence_acked"] = fence_count(rig, "sfc0")
+    print("sfc0: %r" % sfc, flush=True)
+    ros = {ro: {k: counter(rig, ro, k) for k in ("fo.deaths", "fo.join_early", "fo.joins",
+                                                 "fo.out", "sfc_gone_frames", "replay.replayed")}
+           for ro in ("ro0", "ro1")}
+    print("readouts: %r" % ros, flush=True)
+    check(sfc["fences"] == 1, "sfc0 fenced itself %d times, not once" % sfc["fences"])
+    check(sfc["fence_acked"] == 0 and sfc["ledger.fence_acked_accept"] == 0,
+          "sfc0's fence record holds %d ids: its replays came back to it and were decided "
+          "once" % sfc["fence_acked"])
+    for ro, c in ros.items():
+        check(c["fo.deaths"] == 2 and c["fo.join_early"] == 1 and c["fo.joins"] == 1 and
+              c["fo.out"] == 2 and c["sfc_gone_frames"] == 0,
+              "%s: not sfc1 dead, sfc0 dead at its new epoch and rejoined at once: %r" % (ro, c))
+    j = stop_json(rig)
+    led = j["ledger"]
+    redecided = closed_lost0(led, 1)
+    stored(rig, led, store, redecided)
+
+
+def cmdline(rig, proc):
+    """The arguments process PROC runs with."""
+    with open("/proc/%d/cmdline" % rig.pid_of(proc), "rb") as f:
+        return f.read().decode().split("\0")
+
+
+def dead_150(rig, store):
+    for proc in ("ro0", "ro1", "sfc0", "sfc1"):
+        check("--sfc-dead-ms=150" in cmdline(rig, proc), "%s not given --sfc-dead-ms=150" % proc)
+    wait_events(rig, "ro0", 8000)
+    os.kill(rig.pid_of("sfc1"), signal.SIGKILL)
+    print("sfc1: SIGKILL, run.sfc_dead_ms 150", flush=True)
+    n = counter(rig, "ro0", "events")
+    wait_events(rig, "ro0", n + 8000)
+    j = stop_json(rig)
+    led = j["ledger"]
+    redecided = closed_lost0(led, 1)
+    fo = j["failover"]
+    print("failover view: deaths %d, false deaths %d, recovered %d, longest %.1f ms"
+          % (fo["deaths"], fo["false_deaths"], fo["recovered"], fo["recover_max_ns"] / 1e6))
+    check(fo["deaths"] == 2 and fo["false_deaths"] == 0,
+          "not one death per readout: %r" % fo)
+    check(fo["recover_max_ns"] >= 150e6, "recovered %.1f ms after sfc1's last release frame, "
+          "within the bound of 150 ms" % (fo["recover_max_ns"] / 1e6))
+    stored(rig, led, store, redecided)
+
+
 SCENARIOS = {  # name: (readouts, SFCs, nodes per SFC, rate, body)
     "early_stop": (2, 2, 1, 200, early_stop),
     "two_together": (2, 3, 1, 4000, two_together),
+    "last_fence": (2, 2, 1, 4000, last_fence),
+    "dead_150": (2, 2, 1, 4000, dead_150),
 }
+KEYS = {"dead_150": {"sfc_dead_ms": 150}}  # run keys added per scenario
 
 
 def main():
     name = sys.argv[3]
     readouts, sfcs, per, rate, body = SCENARIOS[name]
-    fo_scenario(name, readouts, sfcs, per, run_keys(rate, "@TMP@/store"), body)
+    keys = run_keys(rate, "@TMP@/store")
+    keys.update(KEYS.get(name, {}))
+    fo_scenario(name, readouts, sfcs, per, keys, body)
 
 
 main()

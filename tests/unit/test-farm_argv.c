@@ -243,6 +243,42 @@ START_TEST(test_readout)
 }
 END_TEST
 
+/* Failover (run.replay_mb) with run.sfc_dead_ms: the readout gets its
+ * buffer and the bound, the SFC its release period and the same bound;
+ * without replay_mb the bound is given to neither. */
+START_TEST(test_sfc_dead_ms)
+{
+    static const char *const ro[] = {"--mtu=1500", "--replay-mb=32", "--sfc-dead-ms=150",
+                                     "--idle=backoff", NULL};
+    static const char *const sfc[] = {"--udp-port=50505", "--release-ms=10",
+                                      "--sfc-dead-ms=150", "--idle=backoff", NULL};
+    struct farm_argv c;
+    int n;
+
+    spec.run.replay_mb = 32;
+    spec.run.sfc_dead_ms = 150;
+    build(FARM_READOUT, 0, "ro0", &c);
+    for (n = 0; n < c.argc && strcmp(c.argv[n], "--mtu=1500") != 0; n++)
+        ;
+    ck_assert_int_lt(n, c.argc);
+    for (int i = 0; ro[i]; i++)
+        ck_assert_str_eq(c.argv[n + i], ro[i]);
+    farm_argv_free(&c);
+    build(FARM_SFC, 0, "sfc0", &c);
+    for (n = 0; n < c.argc && strcmp(c.argv[n], "--udp-port=50505") != 0; n++)
+        ;
+    ck_assert_int_lt(n, c.argc);
+    for (int i = 0; sfc[i]; i++)
+        ck_assert_str_eq(c.argv[n + i], sfc[i]);
+    farm_argv_free(&c);
+    spec.run.replay_mb = 0;
+    build(FARM_SFC, 0, "sfc0", &c);
+    for (n = 0; n < c.argc; n++)
+        ck_assert_msg(strncmp(c.argv[n], "--sfc-dead-ms", 13) != 0, "%s", c.argv[n]);
+    farm_argv_free(&c);
+}
+END_TEST
+
 /* The farm's MTU reaches every daemon; above 2030 every memif link gets a
  * buffer (bsize) that takes a whole frame: MTU + 18, rounded up to 64. */
 START_TEST(test_jumbo_mtu)
@@ -557,6 +593,7 @@ Suite *farm_argv_suite(void)
     tcase_add_checked_fixture(tc, setup, NULL);
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_sfc);
+    tcase_add_test(tc, test_sfc_dead_ms);
     tcase_add_test(tc, test_node);
     tcase_add_test(tc, test_memif_pairs);
     tcase_add_test(tc, test_sfc_workers);

@@ -211,6 +211,7 @@ START_TEST(test_faults_example)
     ck_assert_uint_eq(r->silence_event, 80000);
     ck_assert_uint_eq(r->burst_events, 0);
     ck_assert_uint_eq(r->burst_gap_us, 0);
+    ck_assert_uint_eq(r->sfc_dead_ms, 0);       /* not given: the daemons' 100 ms */
     ck_assert_uint_eq(spec.n_nodes, 2);
 }
 END_TEST
@@ -449,7 +450,8 @@ START_TEST(test_faults_and_sizes)
         "  fault_seed: 18446744073709551615\n"
         "  silence: 15@4294967296\n"
         "  burst_events: 1000\n"
-        "  burst_gap_us: 2000\n";
+        "  burst_gap_us: 2000\n"
+        "  sfc_dead_ms: 150\n";
     static const char nothing[] = BASE
         "run:\n"
         "  frag_dist: uniform\n"
@@ -480,6 +482,7 @@ START_TEST(test_faults_and_sizes)
     ck_assert_uint_eq(spec.run.silence_event, 4294967296ull);
     ck_assert_uint_eq(spec.run.burst_events, 1000);
     ck_assert_uint_eq(spec.run.burst_gap_us, 2000);
+    ck_assert_uint_eq(spec.run.sfc_dead_ms, 150);
 
     ck_assert_msg(parse(nothing) == 0, "%s", err);
     ck_assert_int_eq(spec.run.frag_dist, FF_DIST_UNIFORM);   /* uniform over 1024..1024 */
@@ -560,7 +563,7 @@ static const struct bad {
      "key 'run.sorces' is not allowed (allowed: sources, events, rate, duration_s, "
      "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, payload, encap, udp_port, mtu, "
      "seed, trigger_us, accept, accept_seed, timeout_ms, max_event, faults, fault_seed, silence, "
-     "burst_events, burst_gap_us, replay_mb, trigger, store)"},
+     "burst_events, burst_gap_us, replay_mb, sfc_dead_ms, trigger, store)"},
     {"unknown readout key",
      HEAD RO0
      "    sfc: sfc0\n"
@@ -602,7 +605,7 @@ static const struct bad {
      "key 'run' must be a mapping of keys (allowed: sources, events, rate, duration_s, "
      "frag_size, frag_min, frag_max, frag_dist, frag_mean, frag_sigma, payload, encap, udp_port, mtu, "
      "seed, trigger_us, accept, accept_seed, timeout_ms, max_event, faults, fault_seed, silence, "
-     "burst_events, burst_gap_us, replay_mb, trigger, store)"},
+     "burst_events, burst_gap_us, replay_mb, sfc_dead_ms, trigger, store)"},
     {"readouts not a list",
      HEAD
      "readouts: {name: ro0}\n"
@@ -1288,6 +1291,16 @@ static const struct bad {
      "  burst_gap_us: 0\n",
      "run.burst_gap_us needs run.burst_events above 0 (the pause between bursts of that many "
      "events)"},
+    {"sfc_dead_ms below two release periods and one",
+     BASE
+     "run:\n"
+     "  sfc_dead_ms: 29\n",
+     "key 'run.sfc_dead_ms': 29 is out of range (30 to 200)"},
+    {"sfc_dead_ms above 200",
+     BASE
+     "run:\n"
+     "  sfc_dead_ms: 201\n",
+     "key 'run.sfc_dead_ms': 201 is out of range (30 to 200)"},
     {"burst_gap_us too long",
      BASE
      "run:\n"

@@ -44,7 +44,7 @@ static size_t release_frame(uint8_t *buf, const uint8_t *mac, uint16_t place, ui
  * its fence may have dropped are replayed. */
 START_TEST(test_fo_reborn_frees_below_old_low)
 {
-    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100);
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100, EBF_RELEASE_DEAD_NS);
     uint32_t next[2][2] = {{0, 0}, {0, 0}};
     uint8_t buf[256];
 
@@ -73,7 +73,7 @@ END_TEST
  * events 0, 2, 4 arrived: exactly those 3 leave the buffer. */
 START_TEST(test_fo_release)
 {
-    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100);
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100, EBF_RELEASE_DEAD_NS);
     uint32_t next[2][2] = {{0, 0}, {0, 0}};
     uint8_t buf[256];
 
@@ -120,7 +120,7 @@ END_TEST
  * counted), and a release makes room again. */
 START_TEST(test_fo_room)
 {
-    struct ro_fo *f = ro_fo_create(sfc_mac, 1, 4, 2, 1, 102400, 102400);
+    struct ro_fo *f = ro_fo_create(sfc_mac, 1, 4, 2, 1, 102400, 102400, EBF_RELEASE_DEAD_NS);
     uint32_t next[2] = {0, 0};
     uint8_t buf[256];
 
@@ -136,9 +136,9 @@ START_TEST(test_fo_room)
     ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000), 1);
     ck_assert_int_eq(ro_fo_room(f), 1);
     ro_fo_destroy(f);
-    ck_assert_ptr_null(ro_fo_create(sfc_mac, 1, 4, 0, 1, 1, 1));
+    ck_assert_ptr_null(ro_fo_create(sfc_mac, 1, 4, 0, 1, 1, 1, EBF_RELEASE_DEAD_NS));
     ck_assert_int_eq(errno, EINVAL);
-    ck_assert_ptr_null(ro_fo_create(sfc_mac, 1, 4, 2, 0, 1, 1));
+    ck_assert_ptr_null(ro_fo_create(sfc_mac, 1, 4, 2, 0, 1, 1, EBF_RELEASE_DEAD_NS));
 }
 END_TEST
 
@@ -147,7 +147,7 @@ END_TEST
  * and the time held is counted; a later room ends nothing more. */
 START_TEST(test_fo_hold)
 {
-    struct ro_fo *f = ro_fo_create(sfc_mac, 1, 4, 2, 1, 102400, 102400);
+    struct ro_fo *f = ro_fo_create(sfc_mac, 1, 4, 2, 1, 102400, 102400, EBF_RELEASE_DEAD_NS);
     uint32_t next[2] = {0, 0};
 
     ck_assert_ptr_nonnull(f);
@@ -173,7 +173,7 @@ END_TEST
  * sent) is kept, to be replayed; the highest low per place is kept. */
 START_TEST(test_fo_sent_to_dead)
 {
-    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100);
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100, EBF_RELEASE_DEAD_NS);
     uint32_t next[2] = {1, 1};
     uint8_t buf[256];
 
@@ -196,7 +196,7 @@ END_TEST
  * replayed below the ledger's X. A join makes it count again. */
 START_TEST(test_fo_dead_low_frozen)
 {
-    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100);
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100, EBF_RELEASE_DEAD_NS);
     uint8_t buf[256];
 
     ck_assert_ptr_nonnull(f);
@@ -232,7 +232,7 @@ END_TEST
  * 50000, the longest stays 100100; a clock going back counts 0. */
 START_TEST(test_fo_recover)
 {
-    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 1024, 1024);
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 1024, 1024, EBF_RELEASE_DEAD_NS);
 
     ck_assert_ptr_nonnull(f);
     ro_fo_recover_end(f, 500);
@@ -266,7 +266,7 @@ END_TEST
  * numbered; a notice coming to a readout is refused. */
 START_TEST(test_fo_notice)
 {
-    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 1024, 1024);
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 1024, 1024, EBF_RELEASE_DEAD_NS);
     uint8_t buf[256], b[EBF_RELEASE_HLEN];
     struct ebf_release_hdr h;
 

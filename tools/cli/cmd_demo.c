@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ebf_opt.h"
+#include "ebf_release.h"
 #include "farm.h"
 #include "farm_demo_netns.h"
 #include "farm_place.h"
@@ -84,6 +85,7 @@ static void demo_usage(FILE *out)
             "                    the SFCs' release frames free it, and routes around a dead\n"
             "                    SFC, replaying its share (0: off; the default unless an\n"
             "                    SFC is killed or frozen)\n"
+            "  --sfc-dead-ms T   failover: an SFC silent for T ms is dead (100; 30 to 200)\n"
             "  --stall-nodes-after N  SIGSTOP every node once N events were generated; once\n"
             "                    the SFC has throttled the readout, SIGCONT them after\n"
             "  --stall-ms T      this long (1000); nothing may be lost\n"
@@ -117,7 +119,7 @@ enum {
     OPT_BURST_EVENTS, OPT_BURST_GAP, OPT_TRIGGER, OPT_TRIGGER_PARAM, OPT_TRIGGER_TIMEOUT,
     OPT_READOUTS, OPT_SFCS, OPT_KILL_SFC, OPT_WORKERS, OPT_SFC_WORKERS, OPT_SFC_SHARED,
     OPT_STORE, OPT_STORE_MB, OPT_STORE_BUFFER, OPT_STORE_MBS, OPT_CPUS, OPT_IDLE, OPT_MAX_EVENT,
-    OPT_REPLAY_MB, OPT_FREEZE_SFC, OPT_FREEZE_MS,
+    OPT_REPLAY_MB, OPT_FREEZE_SFC, OPT_FREEZE_MS, OPT_SFC_DEAD,
 };
 
 /* replay_mb until --replay-mb is given: chosen once every option is in. */
@@ -416,10 +418,14 @@ static int run_opt(int ch, const char *val, struct farm_conf *c, int *json)
         return ebf_opt_u64(DEMO, "--freeze-sfc-after", val, 1, UINT64_MAX / 2,
                            &c->freeze_sfc_after);
     case OPT_FREEZE_MS: return ebf_opt_double(DEMO, "--freeze-ms", val, 0, 600000, &c->freeze_ms);
-    case OPT_REPLAY_MB: {
+    case OPT_REPLAY_MB:
+    case OPT_SFC_DEAD: {
+        int dead = ch == OPT_SFC_DEAD;
         uint64_t v;
-        int rc = ebf_opt_u64(DEMO, "--replay-mb", val, 0, 65536, &v);
-        c->replay_mb = (uint32_t)v;
+        int rc = ebf_opt_u64(DEMO, dead ? "--sfc-dead-ms" : "--replay-mb", val,
+                             dead ? EBF_RELEASE_DEAD_MIN_MS : 0,
+                             dead ? EBF_RELEASE_DEAD_MAX_MS : 65536, &v);
+        *(dead ? &c->sfc_dead_ms : &c->replay_mb) = (uint32_t)v;
         return rc;
     }
     case OPT_CPUS:
@@ -507,6 +513,7 @@ static int demo_args(int argc, char **argv, struct farm_conf *c, int *json)
         {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT},
         {"readouts", 1, 0, OPT_READOUTS}, {"sfcs", 1, 0, OPT_SFCS},
         {"kill-sfc-after", 1, 0, OPT_KILL_SFC}, {"replay-mb", 1, 0, OPT_REPLAY_MB},
+        {"sfc-dead-ms", 1, 0, OPT_SFC_DEAD},
         {"freeze-sfc-after", 1, 0, OPT_FREEZE_SFC}, {"freeze-ms", 1, 0, OPT_FREEZE_MS},
         {"trigger-timeout-ms", 1, 0, OPT_TRIGGER_TIMEOUT}, {"store", 1, 0, OPT_STORE},
         {"store-max-file-mb", 1, 0, OPT_STORE_MB}, {"store-buffer-mb", 1, 0, OPT_STORE_BUFFER},

@@ -301,6 +301,8 @@ static void sfc_cmd(const struct farm_spec *s, unsigned k, const char *build,
         arg(c, "--max-event=%u", s->run.max_event);
     if (s->run.replay_mb)
         arg(c, "--release-ms=%u", FARM_RELEASE_MS);
+    if (s->run.replay_mb && s->run.sfc_dead_ms)
+        arg(c, "--sfc-dead-ms=%u", s->run.sfc_dead_ms);
     ctl_args(c, s, fp, &x->p, run_dir);
 }
 
@@ -443,6 +445,8 @@ static void readout_cmd(const struct farm_spec *s, unsigned k, const char *build
     arg(c, "--mtu=%u", s->run.mtu);
     if (s->run.replay_mb)
         arg(c, "--replay-mb=%u", s->run.replay_mb);
+    if (s->run.replay_mb && s->run.sfc_dead_ms)
+        arg(c, "--sfc-dead-ms=%u", s->run.sfc_dead_ms);
     ctl_args(c, s, fp, &x->p, run_dir);
 }
 

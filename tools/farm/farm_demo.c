@@ -73,6 +73,7 @@ void farm_conf_of(const struct farm_spec *s, struct farm_conf *c)
     c->burst_events = s->run.burst_events;
     c->burst_gap_us = s->run.burst_gap_us;
     c->replay_mb = s->run.replay_mb;
+    c->sfc_dead_ms = s->run.sfc_dead_ms;
 }
 
 /* c's run parameters into run. */
@@ -107,6 +108,7 @@ static void demo_run(const struct farm_conf *c, struct ff_run *run)
     run->burst_events = c->burst_events;
     run->burst_gap_us = c->burst_gap_us;
     run->replay_mb = c->replay_mb;
+    run->sfc_dead_ms = c->sfc_dead_ms;
 }
 
 /* Nodes: as many as asked, each like the file's first, on its own link;

@@ -113,6 +113,7 @@ struct farm_conf {
     double stall_ms;
     uint32_t replay_mb;          /* failover: each readout's replay buffer, MiB, and the
                                   * SFCs' release frames; 0: off */
+    uint32_t sfc_dead_ms;        /* failover's detection bound, ms; 0: the default (100) */
     /* Fragment sizes: lognormal, or else fixed or uniform by frag_min/frag_max. */
     enum ff_frag_dist frag_dist;
     double frag_mean, frag_sigma;    /* lognormal: bytes, clamped to [frag_min, frag_max] */

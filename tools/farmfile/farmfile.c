@@ -9,6 +9,7 @@
 
 #include <sodium.h>
 
+#include "ebf_release.h"
 #include "farmfile_check.h"
 #include "farmfile_memory.h"
 #include "farmfile_hosts.h"
@@ -239,6 +240,8 @@ static int conv_run(struct ff_cv *c, const struct raw_run *r, struct ff_run *run
     /* Failover (docs/architecture.md, "Builders fail over"): each readout's
      * replay buffer, and the SFCs' release frames (farm_argv.c). */
     rc = rc ? rc : ff_get_u32(c, "replay_mb", r->replay_mb, 0, 65536, &run->replay_mb);
+    rc = rc ? rc : ff_get_u32(c, "sfc_dead_ms", r->sfc_dead_ms, EBF_RELEASE_DEAD_MIN_MS,
+                              EBF_RELEASE_DEAD_MAX_MS, &run->sfc_dead_ms);
     /* Log-normal sizes without frag_min and frag_max: clamped to what an
      * event of run.sources fragments can carry at run.mtu. */
     if (rc == 0 && run->frag_dist == FF_DIST_LOGNORMAL && !r->frag_min && !r->frag_max)

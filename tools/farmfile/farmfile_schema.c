@@ -153,6 +153,7 @@ static const cyaml_schema_field_t run_fields[] = {
     STR("burst_events", OPT, struct raw_run, burst_events),
     STR("burst_gap_us", OPT, struct raw_run, burst_gap_us),
     STR("replay_mb", OPT, struct raw_run, replay_mb),
+    STR("sfc_dead_ms", OPT, struct raw_run, sfc_dead_ms),
     CYAML_FIELD_MAPPING_PTR("trigger", OPT, struct raw_run, trigger, trigger_fields),
     CYAML_FIELD_MAPPING_PTR("store", OPT, struct raw_run, store, store_fields),
     CYAML_FIELD_END,

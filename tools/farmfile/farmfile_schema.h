@@ -61,7 +61,7 @@ struct raw_run {
     int *encap;
     char *udp_port, *mtu, *seed, *trigger_us, *accept, *accept_seed, *timeout_ms;
     char *max_event;
-    char *faults, *fault_seed, *silence, *burst_events, *burst_gap_us, *replay_mb;
+    char *faults, *fault_seed, *silence, *burst_events, *burst_gap_us, *replay_mb, *sfc_dead_ms;
     struct raw_trigger *trigger;
     struct raw_store *store;
 };

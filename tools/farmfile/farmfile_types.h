@@ -151,6 +151,8 @@ struct ff_run {
     uint32_t burst_gap_us;       /*   then a pause this long */
     uint32_t replay_mb;          /* failover: each readout's replay buffer, MiB, and the
                                   * SFCs' release frames (docs/protocol.md 13); 0: off */
+    uint32_t sfc_dead_ms;        /* failover: the readouts' detection bound and the SFCs'
+                                  * fence (13.4), --sfc-dead-ms of both; 0: not given (100) */
 };
 
 /* The `sim:` section: read by `ebfarm sim` alone (sim/sim_conf.h parses
