@@ -44,14 +44,17 @@ static enum ebf_reason release_vt(const uint8_t *buf, size_t len)
     return len < EBF_RELEASE_HLEN ? EBF_R_TRUNCATED : EBF_R_OK;
 }
 
-/* Flags, at and reserved fields of a parsed header. */
+/* Flags, at and reserved fields of a parsed header. A replay end (END
+ * alone) takes any at and at least one record; JOIN or LEAVE alone, or no
+ * flag with at 0, is a release. */
 static int release_fields_ok(const uint8_t *buf, const struct ebf_release_hdr *h)
 {
     const uint8_t known = EBF_RELF_JOIN | EBF_RELF_LEAVE;
 
     if (h->flags == EBF_RELF_DEAD)
         return !h->at && !h->n_src && !ebf_get_be32(buf + 28);   /* a notice */
-    if ((h->flags & ~known) || h->flags == known || (!h->flags && h->at))
+    if (h->flags == EBF_RELF_END ? !h->n_src
+                                 : (h->flags & ~known) || h->flags == known || (!h->flags && h->at))
         return 0;
     if (ebf_get_be32(buf + 28))
         return 0;

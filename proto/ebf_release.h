@@ -25,6 +25,13 @@
 #define EBF_RELF_DEAD 0x04             /* readout -> SFC notice: the readout holds the place
                                         * dead at this epoch; low: its release.low of it;
                                         * no records, at 0 (docs/protocol.md 13.4) */
+#define EBF_RELF_END 0x08              /* readout -> survivor SFC, replay end: the readout's
+                                        * replay of dead place `place` to this SFC is over;
+                                        * low: its first event routed around the place (every
+                                        * unreleased one below was replayed before); at: 1 +
+                                        * the highest id it replayed to this SFC, 0 none;
+                                        * records: its sources, next_seq on this link
+                                        * (docs/protocol.md 13.4.1) */
 
 struct ebf_release_src {
     uint16_t source;

@@ -88,8 +88,8 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
     }
     uint32_t p = h.place;
 
-    if (h.flags & EBF_RELF_DEAD) {
-        f->rejected++;          /* a notice goes to an SFC, never to a readout */
+    if (h.flags & (EBF_RELF_DEAD | EBF_RELF_END)) {
+        f->rejected++;          /* a notice or replay end goes to an SFC, never to a readout */
         return 1;
     }
     if (p >= f->n_sfcs || p >= EBF_ROUTE_MAX || memcmp(l.src_mac, f->sfc_mac[p], 6) != 0) {
@@ -181,5 +181,21 @@ size_t ro_fo_notice(struct ro_fo *f, uint32_t p, uint8_t *buf)
                                 .low = f->low[p]};
 
     f->notices++;
+    return ebf_release_write(buf, &h);
+}
+
+size_t ro_fo_end(struct ro_fo *f, uint32_t p, uint64_t from, uint64_t hi, const uint32_t *next_seq,
+                 uint8_t *buf)
+{
+    struct ebf_release_hdr h = {.place = (uint16_t)p, .flags = EBF_RELF_END,
+                                .n_src = (uint8_t)f->n_sources, .epoch = f->view.epoch[p],
+                                .seq = f->end_seq++, .low = from, .at = hi};
+
+    if (f->n_sources > EBF_RELEASE_MAX_SRC)
+        return 0;
+    for (uint16_t s = 0; s < f->n_sources; s++)
+        h.src[s] = (struct ebf_release_src){.source = (uint16_t)(f->source_base + s),
+                                            .next_seq = next_seq[s]};
+    f->ends++;
     return ebf_release_write(buf, &h);
 }

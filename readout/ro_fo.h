@@ -40,6 +40,8 @@ struct ro_fo {
     uint64_t recoveries;               /* recoveries ended */
     uint64_t notices;                  /* dead notices made (ro_fo_notice) */
     uint32_t notice_seq;               /* their numbers */
+    uint64_t ends;                     /* replay ends made (ro_fo_end) */
+    uint32_t end_seq;                  /* their numbers */
 };
 
 #define RO_FO_HOLD_MAX_NS 1000000000ull    /* replay_hold_max: 1 s (docs/protocol.md 13.3) */
@@ -85,6 +87,21 @@ void ro_fo_sent(struct ro_fo *f, uint64_t e, uint16_t place, uint32_t bytes, con
  * its release.low of it, no records) as ebfarm bytes into buf (at least
  * EBF_RELEASE_HLEN). Returns the bytes written; counted in notices. */
 size_t ro_fo_notice(struct ro_fo *f, uint32_t p, uint8_t *buf);
+
+/*
+ * The replay end of dead place p to one survivor (docs/protocol.md
+ * 13.4.1: a release frame, readout -> SFC, flag END, epoch the one the
+ * readout holds p dead at, seq its own count of ends, low = from (its
+ * first event routed around p: every unreleased event of p below it that
+ * routes to the survivor went there before this frame), at = hi (1 + the
+ * highest id replayed to the survivor in that replay, 0: none), one
+ * record per local source with next_seq[s], the next sequence number of
+ * source s toward the survivor) as ebfarm bytes into buf (at least
+ * ebf_release_len(n_sources)). Returns the bytes written (0 when the
+ * readout has more than EBF_RELEASE_MAX_SRC sources); counted in ends.
+ */
+size_t ro_fo_end(struct ro_fo *f, uint32_t p, uint64_t from, uint64_t hi, const uint32_t *next_seq,
+                 uint8_t *buf);
 
 /* A place died whose last release frame came at last_ns (for a place
  * heard at a new epoch, that frame): a recovery begins there, or, when one

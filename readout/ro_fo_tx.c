@@ -3,6 +3,10 @@
 #include "ro_fo_tx.h"
 
 #include <inttypes.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
 
 #include "ebf_util.h"
 #include "ro_frame.h"
@@ -14,7 +18,7 @@
  * replay goes elsewhere, or at the end), then the record moved. 0 or the
  * emit/flush error. */
 static int replay_one(struct ro_gen *g, const volatile sig_atomic_t *force,
-                      struct ro_replay_rec *r, uint16_t to, uint64_t now_ns)
+                      struct ro_replay_rec *r, uint16_t to, uint64_t now_ns, uint64_t *hi)
 {
     const struct ro_conf *c = g->c;
     uint32_t last[RO_REPLAY_MAX_SRC];
@@ -28,8 +32,60 @@ static int replay_one(struct ro_gen *g, const volatile sig_atomic_t *force,
         return rc;
     for (uint16_t s = 0; s < c->n_sources; s++)
         last[s] = g->seq[to][s] - 1;
+    if (r->id + 1 > hi[to])
+        hi[to] = r->id + 1;
     ro_replay_moved(&g->fo->rb, r, to, last);
     return 0;
+}
+
+/* Sends the replay end of place p (ro_fo_end) to live place `to`, raw
+ * Ethernet on the port toward it, behind the replayed frames already
+ * flushed there; the mbuf's payload tag cleared (ro_gen.h: a tag left
+ * from an earlier fragment would have the pool's next fragment in it
+ * trusted as prebuilt, its payload not written). 1 when the port took it. */
+static int send_end(struct ro_gen *g, uint32_t p, uint16_t to, uint64_t hi)
+{
+    const struct ro_conf *c = g->c;
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    size_t len = ebf_release_len(c->n_sources);
+    struct rte_mbuf *m = rte_pktmbuf_alloc(c->pool);
+    uint8_t *b = m ? (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len)) : NULL;
+
+    if (!b || !ro_fo_end(g->fo, p, g->next_event, hi, g->seq[to], b + EBF_ETH_HLEN)) {
+        rte_pktmbuf_free(m);
+        return 0;
+    }
+    if (g->tag_pool)
+        ro_tag_clear(m);        /* no prebuilt payload in it: the pool reuses it for frames */
+    memcpy(a.src_mac, c->src_mac, 6);
+    memcpy(a.dst_mac, c->sfc_mac[to], 6);
+    ebf_encap_write(b, &a, len);
+    if (rte_eth_tx_burst(g->sfc_port[to], 0, &m, 1) != 1) {
+        rte_pktmbuf_free(m);
+        return 0;
+    }
+    return 1;
+}
+
+/* After the replay of the places in `places` (hi: per live place, 1 + the
+ * highest id replayed to it, 0 none): each place's replay end to every
+ * live place (docs/protocol.md 13.4.1), also one that took no replayed
+ * event. A refused one is counted (fo.end_fail). */
+static void send_ends(struct ro_gen *g, uint64_t places, const uint64_t *hi)
+{
+    const struct ro_fo *f = g->fo;
+
+    for (uint32_t p = 0; p < g->c->n_sfcs && p < 64; p++) {
+        if (!(places >> p & 1))
+            continue;
+        for (uint16_t to = 0; to < g->c->n_sfcs; to++)
+            if (!ebf_places_has(&f->view.out, to) && !g->st->sfc_gone[to]) {
+                if (send_end(g, p, to, hi[to]))
+                    g->st->fo_ends++;
+                else
+                    g->st->fo_end_fail++;
+            }
+    }
 }
 
 int ro_fo_tx_replay(struct ro_gen *g, const volatile sig_atomic_t *force, uint64_t now_ns)
@@ -39,7 +95,7 @@ int ro_fo_tx_replay(struct ro_gen *g, const volatile sig_atomic_t *force, uint64
     if (!ro_failover_join_early(&f->view, g->next_event))
         return rc;              /* every place out and none joining: kept pending */
     while (rc == 0 && g->fo_pending) {
-        uint64_t places = g->fo_pending, before = f->rb.replayed;
+        uint64_t places = g->fo_pending, before = f->rb.replayed, hi[RO_MAX_SFCS] = {0};
         uint32_t cur = f->rb.head;
         struct ro_replay_rec *r;
 
@@ -48,10 +104,12 @@ int ro_fo_tx_replay(struct ro_gen *g, const volatile sig_atomic_t *force, uint64
             uint32_t to = ebf_route_of(&f->view.route, r->id);
             if (to >= g->c->n_sfcs || g->st->sfc_gone[to])
                 continue;               /* given up: held until dropped */
-            rc = replay_one(g, force, r, (uint16_t)to, now_ns);
+            rc = replay_one(g, force, r, (uint16_t)to, now_ns, hi);
         }
         if (rc == 0 && g->q.n)
             rc = ro_link_flush(g, force);
+        if (rc == 0)
+            send_ends(g, places, hi);   /* behind the replayed frames, before any new one */
         if (f->rb.replayed != before)
             RO_LOG(NOTICE, "replayed %" PRIu64 " events of dead SFC places 0x%" PRIx64
                    " to the live ones\n", f->rb.replayed - before, places);

@@ -103,6 +103,8 @@ static void fo_notices(struct ro_gen *g)
             g->st->fo_notice_fail++;
             continue;
         }
+        if (g->tag_pool)
+            ro_tag_clear(m);    /* not a prebuilt payload: the pool reuses it for frames */
         memcpy(a.src_mac, c->src_mac, 6);
         memcpy(a.dst_mac, c->sfc_mac[p], 6);
         ebf_encap_write(b, &a, EBF_RELEASE_HLEN);

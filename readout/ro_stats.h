@@ -64,6 +64,7 @@ struct ro_stats {
     uint64_t fo_recoveries;      /* failovers recovered: the dead places' events replayed */
     uint64_t fo_false_deaths;    /* places declared dead by silence, heard again at that epoch */
     uint64_t fo_notices, fo_notice_fail;    /* dead notices sent to them; refused */
+    uint64_t fo_ends, fo_end_fail;          /* replay ends sent to survivors; refused */
     uint64_t fo_recover_ns, fo_recover_max_ns;  /* the last one's time to recover, the longest */
     uint64_t fo_own_stalls;      /* looks after a loop gap over half the bound: not silence */
     uint64_t fo_all_silent;      /* looks that found every routed place silent: no death */
@@ -171,6 +172,10 @@ struct ro_snap {
       "Dead notices sent to SFCs held dead while alive (they fence and rejoin).")                 \
     X(FO_NOTICE_FAIL, C, "fo.notice_fail", st.fo_notice_fail, (), 0,                             \
       "Dead notices the pool or the port refused (the next frame of the SFC makes another).")     \
+    X(FO_ENDS, C, "fo.ends", st.fo_ends, (), 0,                                                   \
+      "Replay ends sent to the live SFCs after each replay of a dead place (docs/protocol.md 13.4.1).") \
+    X(FO_END_FAIL, C, "fo.end_fail", st.fo_end_fail, (), 0,                                       \
+      "Replay ends the pool or the port refused (the survivor's kept events wait out the 5 s cap).") \
     X(FO_RECOVERIES, C, "fo.recoveries", st.fo_recoveries, (), 0,                                 \
       "Failovers recovered: every dead SFC place's unreleased events replayed.")                  \
     X(FO_RECOVER_NS, C, "fo.recover_ns", st.fo_recover_ns, (), EBF_CF_RUN,                        \

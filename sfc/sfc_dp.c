@@ -504,8 +504,9 @@ uint64_t sfc_dp_expire_head(struct sfc_dp *dp, uint64_t now, uint64_t *now_ns, i
         sfc_evtab_rewait(dp->tab, head, now);
         return 0;
     }
-    if (v == SFC_REPLAY_DROP) {
-        dp->st.replay_wait_cap += sfc_evtab_cold(dp->tab, head)->wait_tick != 0;
+    if (v == SFC_REPLAY_DROP || v == SFC_REPLAY_CAP) {
+        dp->st.replay_ended += v == SFC_REPLAY_DROP;
+        dp->st.replay_wait_cap += v == SFC_REPLAY_CAP && wait;
         sfc_dp_replay_partial(dp, head);    /* decided by the dead place: not built */
         return 0;
     }

@@ -19,6 +19,7 @@
 /* Failover's state in the loop (release frames on): the pass clock for
  * the fence, and the rate of ids heard for a join id (sfc_dp_release.c). */
 #define SFC_RECENT_ACKS 16384     /* acks above the low: about 0.5 s at 30,000 events/s */
+#define SFC_END_PLACES 64         /* places a replay end is kept for (64 KiB) */
 #define SFC_PRUNE_LAG 32          /* release rounds (320 ms) the recent acks go back */
 
 struct sfc_dp_fo {
@@ -36,8 +37,10 @@ struct sfc_dp_fo {
     uint64_t grace_tsc;          /* SFC_REPLAY_GRACE_NS: the building timeout's floor
                                   * while replayed pieces arrive (sfc_dp_timeout) */
     uint64_t src_tsc[EBF_MAX_SOURCES];  /* TSC of each source's last fragment taken */
-    uint64_t replay_next[EBF_MAX_SOURCES];  /* 1 + the highest id of a replayed piece
-                                             * from each source; 0: none */
+    /* [source][place]: the highest `low` of a replay end from the
+     * source's readout for that dead place (its first event routed around
+     * it); 0: none (docs/protocol.md 13.4.1) */
+    uint64_t end_from[EBF_MAX_SOURCES][SFC_END_PLACES];
     uint64_t wait_max_tsc;       /* SFC_REPLAY_WAIT_MAX_NS */
     /* The recent acks are kept down to the lowest low of the last
      * SFC_PRUNE_LAG rounds (a dead notice's X may be that old), and a
@@ -66,16 +69,21 @@ struct sfc_dp_fo {
  * as decided (a replayed one) what no node decided. */
 #define SFC_REPLAY_GRACE_NS 1000000000ull
 
-/* A replayed event kept past the grace for a late readout's replay
+/* A replayed event kept past the grace for a missing readout's replay end
  * (sfc_dp_replay_verdict) is dropped this long after its first wait all
- * the same (replay.wait_cap): the table is bounded. */
+ * the same (replay.wait_cap): the last resort for a readout that never
+ * sends one (a lost frame, a readout without the marker); the table is
+ * bounded. */
 #define SFC_REPLAY_WAIT_MAX_NS 5000000000ull
 
 /* What becomes of a replayed event that timed out incomplete. */
 enum sfc_replay_verdict {
-    SFC_REPLAY_DROP = 0,        /* decided by the dead place: dropped (replay.partial) */
+    SFC_REPLAY_DROP = 0,        /* proven decided by the dead place (replay ends):
+                                 * dropped (replay.partial, replay.ended) */
     SFC_REPLAY_BUILD,           /* its missing sources died: built incomplete */
-    SFC_REPLAY_WAIT,            /* a missing source's replay may still come: kept */
+    SFC_REPLAY_WAIT,            /* a missing source's replay end has not come: kept */
+    SFC_REPLAY_CAP,             /* no proof, but kept SFC_REPLAY_WAIT_MAX_NS (or the
+                                 * staged stop's drain): dropped (replay.partial) */
 };
 
 /* The periodic work's timer (node liveness, the throttle's refresh): 100 us. */
@@ -129,18 +137,19 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now);
 void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now);
 
 /* A release frame (type 5) of len bytes from mac came in at now: a
- * readout's dead notice (flag DEAD) for this SFC's place and epoch is
- * taken (release.notices); one of another place or epoch is ignored, one
- * that fails the parser is counted under its reason, as is any with
- * failover off (docs/protocol.md 13.4). */
+ * readout's replay end (flag END) goes to sfc_dp_replay_end, failover on
+ * or off (an SFC takes replayed pieces either way); a dead notice (flag
+ * DEAD) for this SFC's place and epoch is taken (release.notices); one of
+ * another place or epoch is ignored, one that fails the parser is counted
+ * under its reason, and any other with failover off as unknown_type
+ * (docs/protocol.md 13.4). */
 void sfc_dp_notice(struct sfc_dp *dp, const uint8_t *b, size_t len, const uint8_t *mac,
                    uint64_t now);
 
 /* A piece h flagged EBF_FRAGF_REPLAY went into the table at now as a
  * (slot: its event when stored): counted, its event marked replayed, or
- * counted a duplicate when its event was finished, and its source's
- * replay_next moved on (docs/protocol.md 13.4); the grace of
- * sfc_dp_timeout runs from now. */
+ * counted a duplicate when its event was finished (docs/protocol.md
+ * 13.4); the grace of sfc_dp_timeout runs from now. */
 void sfc_dp_replay_piece(struct sfc_dp *dp, const struct ebf_frag_hdr *h,
                          enum sfc_add_result a, uint32_t slot, uint64_t now);
 
@@ -152,6 +161,13 @@ uint64_t sfc_dp_timeout(const struct sfc_dp *dp, uint64_t now);
 /* Building event slot, with a replayed piece, timed out: dropped, not
  * built (replay.partial; the dead place decided it). */
 void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot);
+
+/* A replayed piece of event id was a duplicate here. If the last fence
+ * left id to be decided twice (ledger.fence_acked) and the replay came
+ * back to this SFC, it is decided once: out of the record (counted in
+ * replay.fence_dup), or, still at a node, its ack kept out of it
+ * (sfc_dp_release.c). */
+void sfc_dp_fence_dup(struct sfc_dp *dp, uint64_t id);
 
 /* Event id acked (accept: its decision; fenced: it was at a node when the
  * SFC fenced itself), failover on: kept for a fence while a release round's
@@ -165,18 +181,33 @@ void sfc_dp_fence_ack(struct sfc_dp *dp, uint64_t id, int accept, int fenced);
  * e released, so the dead place decided it (docs/protocol.md 13.4). */
 int sfc_dp_replay_orphan(const struct sfc_dp *dp, const struct sfc_event *e);
 
+/* Whether replayed event e is proven decided by the dead place (docs/
+ * protocol.md 13.4.1): some replay end taken covers it (from the readout
+ * of a source it holds: the places N whose end from that readout has a
+ * first routed-around id above e), and every missing source's readout
+ * sent replay ends above e for every place of N: each had e released
+ * (it replayed every unreleased event of those places below its first
+ * routed-around one, in FIFO order, before its end), so the dead place's
+ * node decided e. */
+int sfc_dp_replay_proven(const struct sfc_dp *dp, const struct sfc_event *e);
+
 /*
  * Replayed building event slot timed out incomplete at now (docs/protocol.md
- * 13.4): DROP when a missing source sent a replayed piece of a higher id
- * (its readout replays in increasing id order and did not replay this one:
- * it had it released, so the dead place decided it); else BUILD when it is
- * orphaned (sfc_dp_replay_orphan); else, when wait, WAIT (the missing
- * sources' readouts have not replayed past it yet: a late readout's
- * replay may still come) until SFC_REPLAY_WAIT_MAX_NS after its first
- * wait, then DROP; when not wait (the staged stop's drain), DROP.
+ * 13.4): DROP when proven decided (sfc_dp_replay_proven); else BUILD when
+ * it is orphaned (sfc_dp_replay_orphan); else, when wait, WAIT (a missing
+ * source's replay end has not come: its replay may) until
+ * SFC_REPLAY_WAIT_MAX_NS after its first wait, then CAP; when not wait
+ * (the staged stop's drain), CAP.
  */
 enum sfc_replay_verdict sfc_dp_replay_verdict(const struct sfc_dp *dp, uint32_t slot,
                                               uint64_t now, int wait);
+
+/* A replay end h (a release frame with flag END, docs/protocol.md 13.4.1)
+ * from mac: taken (replay.ends) when each of its sources is one this
+ * SFC serves bound to mac and its place is below SFC_END_PLACES, else
+ * refused whole (replay.end_refused); the kept replayed events it proves
+ * decided (sfc_dp_replay_proven) are dropped at once (replay.ended). */
+void sfc_dp_replay_end(struct sfc_dp *dp, const struct ebf_release_hdr *h, const uint8_t *mac);
 
 /* The oldest building event, due: a replayed one dropped, kept or built by
  * sfc_dp_replay_verdict (kept only when wait: the loop's timeout), any

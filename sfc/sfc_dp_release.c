@@ -67,11 +67,7 @@ static uint32_t fenced_pos(const struct sfc_dp_fo *f, uint64_t id)
     return lo;
 }
 
-/* A replayed piece of event id was a duplicate here. If the last fence
- * left id to be decided twice (ledger.fence_acked) and the replay came
- * back to this SFC, it is decided once: out of the record (counted in
- * replay.fence_dup), or, still at a node, its ack kept out of it. */
-static void fence_dup(struct sfc_dp *dp, uint64_t id)
+void sfc_dp_fence_dup(struct sfc_dp *dp, uint64_t id)
 {
     struct sfc_dp_fo *f = &dp->fo;
     uint32_t s = sfc_evtab_lookup(dp->tab, id);
@@ -93,61 +89,6 @@ static void fence_dup(struct sfc_dp *dp, uint64_t id)
     dp->st.fence_acked_accept -= f->fenced[i] >> 63;
     dp->st.fence_acked_digest -= ebf_mix64(id);
     dp->st.replay_fence_dup++;
-}
-
-void sfc_dp_replay_piece(struct sfc_dp *dp, const struct ebf_frag_hdr *h,
-                         enum sfc_add_result a, uint32_t slot, uint64_t now)
-{
-    dp->st.replay_pieces++;
-    if (h->event_id >= dp->fo.replay_next[h->source])
-        dp->fo.replay_next[h->source] = h->event_id + 1;
-    dp->fo.replay_tsc = now ? now : 1;
-    if (a == SFC_ADD_PARTIAL || a == SFC_ADD_COMPLETE)
-        sfc_evtab_event(dp->tab, slot)->replayed = 1;
-    else if (a == SFC_ADD_DUP_SENT || a == SFC_ADD_LATE || a == SFC_ADD_DUPLICATE) {
-        dp->st.replay_dup++;    /* its event was finished here: not built twice */
-        if (dp->st.fences && a != SFC_ADD_DUPLICATE)
-            fence_dup(dp, h->event_id);
-    }
-}
-
-uint64_t sfc_dp_timeout(const struct sfc_dp *dp, uint64_t now)
-{
-    const struct sfc_dp_fo *f = &dp->fo;
-
-    if (f->replay_tsc && now - f->replay_tsc < f->grace_tsc && f->grace_tsc > dp->timeout_tsc)
-        return f->grace_tsc;
-    return dp->timeout_tsc;
-}
-
-int sfc_dp_replay_orphan(const struct sfc_dp *dp, const struct sfc_event *e)
-{
-    for (uint16_t s = 0; s < dp->c.n_sources && s < EBF_MAX_SOURCES; s++)
-        if (!ebf_present_test(e->present, s) && dp->fo.src_tsc[s] >= e->first_tick)
-            return 0;
-    return 1;
-}
-
-enum sfc_replay_verdict sfc_dp_replay_verdict(const struct sfc_dp *dp, uint32_t slot,
-                                              uint64_t now, int wait)
-{
-    const struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
-    uint64_t since = sfc_evtab_cold(dp->tab, slot)->wait_tick;
-
-    for (uint16_t s = 0; s < dp->c.n_sources && s < EBF_MAX_SOURCES; s++)
-        if (!ebf_present_test(e->present, s) && dp->fo.replay_next[s] > e->event_id + 1)
-            return SFC_REPLAY_DROP;     /* its readout replayed past e: released there */
-    if (sfc_dp_replay_orphan(dp, e))
-        return SFC_REPLAY_BUILD;
-    if (!wait || (since && now - since >= dp->fo.wait_max_tsc))
-        return SFC_REPLAY_DROP;
-    return SFC_REPLAY_WAIT;
-}
-
-void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot)
-{
-    dp->st.replay_partial++;
-    sfc_evtab_drop(dp->tab, slot);
 }
 
 /* Frames waiting on a readout port from before the pause: discarded. */
@@ -316,9 +257,15 @@ void sfc_dp_notice(struct sfc_dp *dp, const uint8_t *b, size_t len, const uint8_
                    uint64_t now)
 {
     struct ebf_release_hdr h;
-    enum ebf_reason r = dp->low ? ebf_release_parse(b, len, &h) : EBF_R_UNKNOWN_TYPE;
+    enum ebf_reason r = ebf_release_parse(b, len, &h);
     int ro = -1;
 
+    if (r == EBF_R_OK && h.flags == EBF_RELF_END) {
+        sfc_dp_replay_end(dp, &h, mac);     /* a readout's replay end (13.4.1): taken like
+                                             * a replayed piece, failover on or not */
+        return;
+    }
+    r = r == EBF_R_OK && !dp->low ? EBF_R_UNKNOWN_TYPE : r;
     if (r != EBF_R_OK) {
         dp->st.reject[r]++;
         return;

@@ -99,7 +99,11 @@ struct sfc_stats {
     uint64_t replay_partial;     /* events with a replayed piece dropped at their timeout */
     uint64_t replay_waits;       /* replayed events kept past their timeout for a late
                                   * readout's replay (counted once each) */
-    uint64_t replay_wait_cap;    /* of replay_partial: dropped after waiting, some at the cap */
+    uint64_t replay_wait_cap;    /* of replay_partial: dropped at the 5 s cap, no replay end */
+    uint64_t replay_ended;       /* of replay_partial: proven decided by replay ends */
+    uint64_t replay_ends;        /* replay ends taken from the readouts */
+    uint64_t replay_end_refused; /* replay ends refused (a source not the sender's, a place
+                                  * at or above SFC_END_PLACES) */
     uint64_t replay_fenced;      /* events dropped by a fence (the loop stopped too long) */
     uint64_t fences;             /* fences: new epochs after a stopped loop */
     uint64_t fence_notices;      /* of them, after readouts' dead notices */
@@ -281,7 +285,13 @@ struct sfc_snap {
     X(REPLAY_WAITS, C, "replay.waits", st.replay_waits, (), 0,                                     \
       "Replayed events kept past their timeout: a missing source's readout had not replayed past them.") \
     X(REPLAY_WAIT_CAP, C, "replay.wait_cap", st.replay_wait_cap, (), 0,                            \
-      "Of replay.partial: events dropped after being kept (a later replay proved them decided, or 5 s).") \
+      "Of replay.partial: events dropped unproven 5 s after their first wait (a readout sent no replay end).") \
+    X(REPLAY_ENDED, C, "replay.ended", st.replay_ended, (), 0,                                     \
+      "Of replay.partial: events proven decided by the dead place (every missing readout's replay end).") \
+    X(REPLAY_ENDS, C, "replay.ends", st.replay_ends, (), 0,                                        \
+      "Replay ends taken from the readouts (docs/protocol.md 13.4.1).")                            \
+    X(REPLAY_END_REFUSED, C, "replay.end_refused", st.replay_end_refused, (), 0,                   \
+      "Replay ends refused: a source not the sender's, or a place at or above 64.")               \
     X(REPLAY_FENCED, C, "replay.fenced", st.replay_fenced, (), 0,                                  \
       "Events dropped by a fence (the poll loop stopped for over 80 ms).")         \
     X(FENCE_FRAMES, C, "fence_frames", st.fence_frames, (), 0,                                     \

@@ -98,6 +98,36 @@ int cli_run(const struct cli_rig *r, const char *args, char *out, size_t len)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+int cli_run_pid(const struct cli_rig *r, const char *args, char *out, size_t len, int *pid)
+{
+    char cmd[2048];
+
+    snprintf(cmd, sizeof(cmd),
+             "echo $$ >'%s/" CLI_PID_FILE "' && EBFARM_RUN_DIR=%s exec %s %s 2>&1", r->base,
+             r->base, r->ebfarm, args);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    *pid = cli_last_pid(r);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int cli_last_pid(const struct cli_rig *r)
+{
+    char path[128];
+    int pid = 0;
+
+    snprintf(path, sizeof(path), "%s/" CLI_PID_FILE, r->base);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "no %s", path);
+    ck_assert_int_eq(fscanf(f, "%d", &pid), 1);
+    fclose(f);
+    unlink(path);
+    return pid;
+}
+
 unsigned count_of(const char *hay, const char *needle)
 {
     unsigned n = 0;

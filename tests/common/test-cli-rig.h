@@ -24,6 +24,19 @@ void cli_rig_fini(const struct cli_rig *r, const char *farm);
  * out (len bytes, NUL-terminated); its exit status, or -1 when killed. */
 int cli_run(const struct cli_rig *r, const char *args, char *out, size_t len);
 
+/* The file in the run directory where a shell of the test writes its pid
+ * ("echo $$") before it execs ebfarm: that ebfarm's pid, which names its
+ * processes' DPDK prefixes (ebf<pid>-<farm>-<process>). */
+#define CLI_PID_FILE ".ebfarm-pid"
+
+/* cli_run, the ebfarm exec'd by the shell that wrote CLI_PID_FILE: its
+ * pid in *pid (read and removed). */
+int cli_run_pid(const struct cli_rig *r, const char *args, char *out, size_t len, int *pid);
+
+/* The pid in CLI_PID_FILE, which is then removed; the test fails when
+ * there is none. */
+int cli_last_pid(const struct cli_rig *r);
+
 /* The first of n consecutive TCP ports on 127.0.0.1 that nothing holds
  * now, below the kernel's ephemeral range (ip_local_port_range) so that no
  * outgoing connection takes one before the daemons bind it; the search

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-sfc_replay.c - a survivor SFC's handling of replayed fragments (docs/protocol.md 13.4), and a fenced SFC's own replays coming back to it: pieces of early and late readouts joined into one event, a partial replay dropped after the grace only when a missing source's readout replayed past it, built incomplete when its missing sources died too, else kept for a late readout's replay. */
+/* test-sfc_replay.c - a survivor SFC's handling of replayed fragments (docs/protocol.md 13.4), and a fenced SFC's own replays coming back to it: pieces of early and late readouts joined into one event, a partial replay dropped only when every missing source's readout sent its replay end past it (13.4.1), built incomplete when its missing sources died too, else kept for a late readout's replay, 5 s at most. */
 #include <check.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ebf_idset.h"
+#include "ebf_release.h"
 #include "sfc_dp.h"
 #include "sfc_rig.h"
 #include "sfc_stats.h"
@@ -31,6 +33,34 @@ static unsigned took(struct rig *g, uint64_t *first)
 
     *first = n ? ids[0] : UINT64_MAX;
     return n;
+}
+
+/* A replay end of dead place `place` from mac (ro_mac: send_end) for the sources of
+ * mask: first routed-around id `from`, at 0, each source's next seq. */
+static void send_end_from(struct rig *g, const uint8_t mac[6], uint16_t place, uint64_t from,
+                          unsigned mask)
+{
+    struct ebf_release_hdr h = {.place = place, .flags = EBF_RELF_END, .low = from};
+    struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+
+    for (uint16_t s = 0; s < N_SOURCES; s++)
+        if (mask & (1u << s))
+            h.src[h.n_src++] = (struct ebf_release_src){.source = s, .next_seq = g->seq[s]};
+    ck_assert_ptr_nonnull(m);
+    memcpy(a.src_mac, mac, 6);
+    memcpy(a.dst_mac, g->sfc_rx_mac, 6);
+    size_t len = ebf_release_len(h.n_src);
+    uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len));
+    ck_assert_ptr_nonnull(p);
+    ebf_encap_write(p, &a, len);
+    ck_assert_uint_eq(ebf_release_write(p + EBF_ETH_HLEN, &h), len);
+    send_frames(g->ro_port, &m, 1);
+}
+
+static void send_end(struct rig *g, uint16_t place, uint64_t from, unsigned mask)
+{
+    send_end_from(g, ro_mac, place, from, mask);
 }
 
 /*
@@ -164,10 +194,11 @@ END_TEST
 
 /*
  * The grace is a floor, not a new timeout: a replayed event still partial
- * a grace after the last replayed piece is dropped (replay.partial) when a
- * missing source's readout replayed a higher id (event 9 from sources 2
- * and 3: their readouts replay in increasing id order, so they had event
- * 7 released, and the dead place decided it), its late pieces then
+ * a grace after the last replayed piece is dropped (replay.partial,
+ * replay.ended) when every missing source's readout sent its replay end
+ * for the dead place past it (sources 2 and 3: their readout replayed
+ * event 9 and ended place 1 at id 50 without event 7, so it had 7
+ * released, and the dead place decided it), its late pieces then
  * replay.dup; once no replayed piece came for the grace, an event missing
  * a source goes out incomplete at the SFC's own timeout.
  */
@@ -182,13 +213,16 @@ START_TEST(test_partial_replay_dropped_after_grace)
     send_event_flagged(&g, 7, EARLY, EBF_FRAGF_REPLAY);
     poll_n(&g, 4);
     send_event_flagged(&g, 9, ALL, EBF_FRAGF_REPLAY);
+    send_end(&g, 1, 50, ALL);
     send_event(&g, 100, ALL);
     poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_ends, 1);
     ck_assert_uint_eq(took(&g, &id), 2 * N_SOURCES);
     ck_assert_uint_eq(id, 9);
     usleep(1100 * 1000);        /* past SFC_REPLAY_GRACE_NS */
     poll_n(&g, 4);
     ck_assert_uint_eq(st->replay_partial, 1);
+    ck_assert_uint_eq(st->replay_ended, 1);
     ck_assert_uint_eq(st->replay_waits, 0);
     ck_assert_uint_eq(st->replay_wait_cap, 0);
     ck_assert_uint_eq(st->events_sent, 2);
@@ -211,12 +245,12 @@ END_TEST
 /*
  * A readout that declares the death later than the grace (a starved
  * machine: 4.7 s was seen) while its sources go on sending new events:
- * replayed events 7 and 8 lack its sources 2 and 3, which have replayed
- * nothing above them, so they are kept past the grace (replay.waits), not
- * dropped as decided. Its replay comes 1.6 s late: event 7 and the higher
- * event 9 (it had 8 released); event 7 is built complete, and event 8,
- * now proven decided by the dead place, is dropped at its next timeout
- * (replay.partial, replay.wait_cap).
+ * replayed events 7 and 8 lack its sources 2 and 3, which sent no replay
+ * end, so they are kept past the grace (replay.waits), not dropped as
+ * decided. Its replay comes 1.6 s late: event 7 (it had 8 released), then
+ * its replay end of place 1 at id 50: event 7 is built complete, and
+ * event 8, now proven decided by the dead place, is dropped at that
+ * moment (replay.partial, replay.ended; not the cap).
  */
 START_TEST(test_replay_waits_for_readout_later_than_grace)
 {
@@ -228,6 +262,7 @@ START_TEST(test_replay_waits_for_readout_later_than_grace)
     credit(&g, 8, NULL, 0);
     send_event_flagged(&g, 7, EARLY, EBF_FRAGF_REPLAY);
     send_event_flagged(&g, 8, EARLY, EBF_FRAGF_REPLAY);
+    send_end(&g, 1, 50, EARLY);
     poll_n(&g, 4);
     send_event(&g, 100, ALL);
     poll_n(&g, 4);
@@ -246,19 +281,124 @@ START_TEST(test_replay_waits_for_readout_later_than_grace)
     ck_assert_uint_eq(st->replay_waits, 2);
     ck_assert_uint_eq(st->events_incomplete, 0);
     send_event_flagged(&g, 7, LATE, EBF_FRAGF_REPLAY);
-    send_event_flagged(&g, 9, ALL, EBF_FRAGF_REPLAY);
     poll_n(&g, 4);
-    ck_assert_uint_eq(took(&g, &id), 2 * N_SOURCES);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
     ck_assert_uint_eq(id, 7);
-    usleep(1100 * 1000);        /* event 8's wait, again a grace */
-    poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_partial, 0);
+    send_end(&g, 1, 50, LATE);
+    poll_n(&g, 1);              /* event 8 is dropped as the end comes, no timeout */
+    ck_assert_uint_eq(st->replay_ends, 2);
     ck_assert_uint_eq(st->replay_partial, 1);
-    ck_assert_uint_eq(st->replay_wait_cap, 1);
+    ck_assert_uint_eq(st->replay_ended, 1);
+    ck_assert_uint_eq(st->replay_wait_cap, 0);
     ck_assert_uint_eq(st->replay_waits, 2);
     ck_assert_uint_eq(st->replay_dup, 0);
-    ck_assert_uint_eq(st->events_sent, 5);
-    ck_assert_uint_eq(st->events_complete, 5);
+    ck_assert_uint_eq(st->events_sent, 4);
+    ck_assert_uint_eq(st->events_complete, 4);
     ck_assert_uint_eq(st->events_incomplete, 0);
+    rig_down(&g);
+}
+END_TEST
+
+/*
+ * Replay ends that do not prove an event decided keep it: a missing
+ * source's end of place 1 at id 20 (its first routed-around id is the
+ * event's own: it sends event 20 as a new one, to come) and an end of
+ * another place (2) while the present sources ended place 1 above 20. The
+ * event waits; its missing pieces come (source 2 as new, source 3
+ * replayed) and it is built complete, nothing dropped.
+ */
+START_TEST(test_end_not_past_event_kept)
+{
+    struct rig g;
+    uint64_t id;
+
+    rig_up(&g, TIMEOUT_MS);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 8, NULL, 0);
+    send_event_flagged(&g, 20, EARLY, EBF_FRAGF_REPLAY);
+    send_end(&g, 1, 30, EARLY);
+    send_end(&g, 1, 20, 0x4u);
+    send_end(&g, 2, 30, 0x8u);
+    poll_n(&g, 4);
+    usleep(1100 * 1000);        /* past SFC_REPLAY_GRACE_NS */
+    send_event(&g, 101, ALL);   /* sources 2 and 3 live: not an orphan */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+    ck_assert_uint_eq(id, 101);
+    ck_assert_uint_eq(st->replay_ends, 3);
+    ck_assert_uint_eq(st->replay_waits, 1);
+    ck_assert_uint_eq(st->replay_partial, 0);
+    send_event(&g, 20, 0x4u);
+    send_event_flagged(&g, 20, 0x8u, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+    ck_assert_uint_eq(id, 20);
+    ck_assert_uint_eq(st->events_complete, 2);
+    ck_assert_uint_eq(st->replay_partial, 0);
+    ck_assert_uint_eq(st->replay_ended, 0);
+    rig_down(&g);
+}
+END_TEST
+
+/*
+ * A missing source whose readout died (silent since the event's first
+ * piece) sends no replay end: the event is built incomplete at the grace,
+ * the present sources' ends notwithstanding (the loss is the dead
+ * readout's).
+ */
+START_TEST(test_end_dead_readout_incomplete)
+{
+    struct rig g;
+    uint64_t id;
+
+    rig_up(&g, TIMEOUT_MS);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 4, NULL, 0);
+    send_event_flagged(&g, 11, ALL & ~0x8u, EBF_FRAGF_REPLAY);
+    send_end(&g, 1, 50, ALL & ~0x8u);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_ends, 1);
+    usleep(1100 * 1000);
+    poll_n(&g, 8);
+    ck_assert_uint_eq(st->replay_partial, 0);
+    ck_assert_uint_eq(st->replay_waits, 0);
+    ck_assert_uint_eq(st->events_incomplete, 1);
+    ck_assert_uint_eq(st->missing_by_source[3], 1);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES - 1);
+    ck_assert_uint_eq(id, 11);
+    rig_down(&g);
+}
+END_TEST
+
+/*
+ * Replay ends refused: one naming a source bound to another readout's MAC
+ * is taken for none of its sources (replay.end_refused), one of a place at
+ * or above 64 likewise; one with no source record fails the parser
+ * (rx.reject bad_field). None proves event 12 decided: it waits.
+ */
+START_TEST(test_end_refused)
+{
+    struct rig g;
+
+    rig_up(&g, TIMEOUT_MS);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 4, NULL, 0);
+    send_event(&g, 1, ALL);                     /* every source bound to ro_mac */
+    send_event_flagged(&g, 12, EARLY, EBF_FRAGF_REPLAY);
+    send_end(&g, 1, 50, EARLY);
+    send_end_from(&g, ro2_mac, 1, 50, LATE);
+    send_end(&g, 64, 50, LATE);
+    send_end(&g, 1, 50, 0);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_ends, 1);
+    ck_assert_uint_eq(st->replay_end_refused, 2);
+    ck_assert_uint_eq(st->reject[EBF_R_BAD_FIELD], 1);
+    usleep(1100 * 1000);
+    send_event(&g, 2, ALL);                     /* sources 2 and 3 live */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_waits, 1);
+    ck_assert_uint_eq(st->replay_partial, 0);
     rig_down(&g);
 }
 END_TEST
@@ -370,6 +510,9 @@ Suite *sfc_replay_suite(void)
     tcase_add_test(tc, test_partial_replay_dropped_after_grace);
     tcase_add_test(tc, test_replay_waits_for_readout_later_than_grace);
     tcase_add_test(tc, test_replay_wait_bounded);
+    tcase_add_test(tc, test_end_not_past_event_kept);
+    tcase_add_test(tc, test_end_dead_readout_incomplete);
+    tcase_add_test(tc, test_end_refused);
     tcase_add_test(tc, test_orphan_replay_built_incomplete);
     tcase_add_test(tc, test_drain_drops_partial_replay);
     suite_add_tcase(s, tc);

@@ -61,6 +61,12 @@ static int ebf(const char *args)
     return cli_run(&rig, args, out, sizeof(out));
 }
 
+/* ebf() with the pid of the ebfarm that ran in *pid (cli_run_pid). */
+static int ebf_pid(const char *args, int *pid)
+{
+    return cli_run_pid(&rig, args, out, sizeof(out), pid);
+}
+
 struct proc_rec {
     int pid;
     char prefix[96];
@@ -429,14 +435,18 @@ static void write_farm_sfc(const char *name, const char *sfc_extra, char *path, 
     fclose(f);
 }
 
-/* No process of farm name is left, nor a DPDK runtime directory of it. */
-static void nothing_left(const char *name)
+/* No process of farm name brought up by the ebfarm of pid `pid` is left,
+ * nor a DPDK runtime directory of one: their prefixes are ebf<pid>-<name>-,
+ * so another run of farm name on this machine (a test run beside this one,
+ * an earlier one's leftovers) is not taken for this one's. */
+static void nothing_left(const char *name, int pid)
 {
     char cmd[512];
 
-    snprintf(cmd, sizeof(cmd), "ls /var/run/dpdk 2>/dev/null | grep -q -- '-%s-' || "
-             "pgrep -f -- '--file-prefix=ebf[0-9]*-%s-' >/dev/null", name, name);
-    ck_assert_msg(system(cmd) != 0, "%s left something behind", name);
+    /* [f]: the pattern does not match the shell's own command line */
+    snprintf(cmd, sizeof(cmd), "ls /var/run/dpdk 2>/dev/null | grep -q -- '^ebf%d-%s-' || "
+             "pgrep -f -- '--file-prefix=eb[f]%d-%s-' >/dev/null", pid, name, pid, name);
+    ck_assert_msg(system(cmd) != 0, "%s (ebfarm up pid %d) left something behind", name, pid);
 }
 
 /* A daemon that cannot start: the tool's message quotes the daemon's own
@@ -444,16 +454,17 @@ static void nothing_left(const char *name)
 START_TEST(up_startup_failure)
 {
     char path[128], cmd[256], want[512];
+    int pid;
 
     write_farm_sfc("clifail", "    eal_args: [-l, '99']\n", path, sizeof(path));
     snprintf(cmd, sizeof(cmd), "up %s", path);
-    ck_assert_int_eq(ebf(cmd), 1);
+    ck_assert_int_eq(ebf_pid(cmd, &pid), 1);
     snprintf(want, sizeof(want), "ebfarm up: sfc0 exited while starting: EAL: lcore 99 "
              "unavailable (log: %s/clifail/sfc0.log)\n", base);
     ck_assert_str_eq(out, want);
     snprintf(path, sizeof(path), "%s/clifail/farm.state", base);
     ck_assert_int_eq(access(path, F_OK), -1);
-    nothing_left("clifail");
+    nothing_left("clifail", pid);
 }
 END_TEST
 
@@ -488,7 +499,7 @@ START_TEST(up_interrupted_keep)
     ck_assert_int_eq(access(log, F_OK), 0);           /* kept */
     snprintf(state, sizeof(state), "%s/clitest/farm.state", base);
     ck_assert_int_eq(access(state, F_OK), -1);
-    nothing_left("clitest");
+    nothing_left("clitest", pid);
 }
 END_TEST
 
@@ -498,12 +509,13 @@ START_TEST(up_eal_args_refused)
 {
     static const char *const bad[] = {"-d", "--file-prefix=other"};
     char path[128], cmd[256], extra[128], want[1024];
+    int pid;
 
     for (unsigned i = 0; i < 2; i++) {
         snprintf(extra, sizeof(extra), "    eal_args: ['%s', /tmp/x.so]\n", bad[i]);
         write_farm_sfc("clieal", extra, path, sizeof(path));
         snprintf(cmd, sizeof(cmd), "up %s", path);
-        ck_assert_int_eq(ebf(cmd), 1);
+        ck_assert_int_eq(ebf_pid(cmd, &pid), 1);
         snprintf(want, sizeof(want), "ebfarm up: farm file '%s': key 'sfcs[0].eal_args[0]': "
                  "\"%s\" is not allowed (allowed: --log-level, --syslog, -l, -c, --main-lcore, "
                  "-n, -r, --socket-mem, --socket-limit, --huge-dir, --huge-unlink, "
@@ -513,10 +525,10 @@ START_TEST(up_eal_args_refused)
                  "--opt=VALUE, or followed by its value; the runner sets --file-prefix, -m, "
                  "--no-huge, --lcores and the ports itself)\n", path, bad[i]);
         ck_assert_str_eq(out, want);
+        nothing_left("clieal", pid);
     }
     snprintf(path, sizeof(path), "%s/clieal", base);
     ck_assert_int_eq(access(path, F_OK), -1);
-    nothing_left("clieal");
 }
 END_TEST
 
@@ -529,6 +541,7 @@ START_TEST(readout_killed)
     const char *ev = strstr(farm_yaml, "  events: 20000\n");
     char path[128], cmd[256], want[128];
     struct proc_rec pr[8];
+    int pid;
 
     snprintf(path, sizeof(path), "%s/clikill.yaml", base);
     FILE *f = fopen(path, "w");
@@ -537,8 +550,11 @@ START_TEST(readout_killed)
             (int)(ev - farm_yaml - 14), farm_yaml + 14, ev + 16);
     fclose(f);
     snprintf(cmd, sizeof(cmd), "up %s", path);
-    ck_assert_msg(ebf(cmd) == 0, "ebfarm up: %s", out);
+    ck_assert_msg(ebf_pid(cmd, &pid) == 0, "ebfarm up: %s", out);
     ck_assert_uint_eq(read_state("clikill", pr, 8), 4);
+    snprintf(want, sizeof(want), "ebf%d-clikill-", pid);     /* nothing_left's prefix */
+    for (unsigned i = 0; i < 4; i++)
+        ck_assert_msg(strncmp(pr[i].prefix, want, strlen(want)) == 0, "%s", pr[i].prefix);
     ck_assert_int_eq(ebf("status --json"), 0);
     ck_assert_msg(strstr(out, "{\"name\":\"ro0\",\"component\":\"readout\",\"pid\":") != NULL,
                   "%s", out);
@@ -573,7 +589,7 @@ START_TEST(readout_killed)
     ck_assert_int_eq(ebf("down"), 0);
     for (unsigned i = 0; i < 4; i++)
         ck_assert_msg(gone(pr[i].pid), "process %d is still there", pr[i].pid);
-    nothing_left("clikill");
+    nothing_left("clikill", pid);
 }
 END_TEST
 
@@ -602,27 +618,29 @@ START_TEST(up_run_dir_refused)
 
     write_farm_sfc("clifull", "", path, sizeof(path));
     snprintf(script, sizeof(script),
+             "echo $$ >$B/" CLI_PID_FILE " && "
              "mkdir -p $B/runs && mount -t tmpfs -o size=256k,mode=0700 tmpfs $B/runs && "
              "dd if=/dev/zero of=$B/runs/filler bs=4k count=64 2>/dev/null; "
-             "EBFARM_RUN_DIR=$B/runs $E up %s", path);
+             "EBFARM_RUN_DIR=$B/runs exec $E up %s", path);
     ck_assert_int_eq(in_mount_ns(script), 1);
     snprintf(want, sizeof(want), "ebfarm up: the run directory %s/runs/clifull cannot take the "
              "logs and the state: cannot write %s/runs/clifull/.room: No space left on device\n",
              base, base);
     ck_assert_str_eq(out, want);
-    nothing_left("clifull");
+    nothing_left("clifull", cli_last_pid(&rig));
 
     write_farm_sfc("cliro", "", path, sizeof(path));
     snprintf(script, sizeof(script),
+             "echo $$ >$B/" CLI_PID_FILE " && "
              "mkdir -p $B/runs && mount -t tmpfs -o size=1m,mode=0700 tmpfs $B/runs && "
              "mkdir $B/runs/cliro && mount --bind $B/runs/cliro $B/runs/cliro && "
-             "mount -o remount,bind,ro $B/runs/cliro && EBFARM_RUN_DIR=$B/runs $E up %s", path);
+             "mount -o remount,bind,ro $B/runs/cliro && EBFARM_RUN_DIR=$B/runs exec $E up %s", path);
     ck_assert_int_eq(in_mount_ns(script), 1);
     snprintf(want, sizeof(want), "ebfarm up: the run directory %s/runs/cliro cannot take the "
              "logs and the state: cannot write %s/runs/cliro/.room: Read-only file system\n",
              base, base);
     ck_assert_str_eq(out, want);
-    nothing_left("cliro");
+    nothing_left("cliro", cli_last_pid(&rig));
 }
 END_TEST
 

@@ -106,6 +106,27 @@ static uint64_t assert_every_id_decided(struct ebf_idset *decided, uint64_t n_de
     return n_decided - events;
 }
 
+/* Before the checks, the fence terms of a run with both SFCs alive (the
+ * ledger's redecided are the fence records' ids; the id records' are
+ * the acks beyond one per event): what a ledger that does not close
+ * needs to be told apart. */
+static void print_fence_terms(const char *tag, const struct farm_part_result *x0,
+                              const struct farm_part_result *x1, const struct ledger *l,
+                              uint64_t acks, uint64_t redecided)
+{
+    fprintf(stderr, "failover %s terms: fences %llu+%llu, replay.fenced %llu, replay.partial "
+            "%llu, acks %llu (SFC 1 %llu), redecided %llu by the id records, %llu by the "
+            "ledger, fence_overflow %llu+%llu, ledger accepted %llu rejected %llu\n", tag,
+            (unsigned long long)ebf_kv_u64(&x0->kv, "fences", 0),
+            (unsigned long long)ebf_kv_u64(&x1->kv, "fences", 0),
+            (unsigned long long)l->replay_fenced, (unsigned long long)l->replay_partial,
+            (unsigned long long)acks, (unsigned long long)ebf_kv_u64(&x1->kv, "ack.events", 0),
+            (unsigned long long)redecided, (unsigned long long)l->redecided,
+            (unsigned long long)ebf_kv_u64(&x0->kv, "ledger.fence_overflow", 0),
+            (unsigned long long)ebf_kv_u64(&x1->kv, "ledger.fence_overflow", 0),
+            (unsigned long long)l->accepted, (unsigned long long)l->rejected);
+}
+
 /*
  * SFC 1 killed after 30,000 events (SIGSTOP, SIGKILL once every readout
  * declared it dead): each readout declared it dead once, from an event
@@ -243,6 +264,7 @@ START_TEST(test_failover_sfc_frozen)
      * are named, none lost */
     struct ledger l;
     ledger_close(&r, &l);
+    print_fence_terms("frozen", x0, x1, &l, n, redecided);
     ck_assert_int_eq(l.failover, 1);
     ck_assert_uint_eq(l.sfcs_gone, 0);
     ck_assert_uint_eq(l.fences, fences);
@@ -316,6 +338,9 @@ START_TEST(test_failover_sfc_muted)
     uint64_t redecided = assert_every_id_decided(&decided, n, events);
     struct ledger l;
     ledger_close(&r, &l);
+    fprintf(stderr, "failover muted: notices %llu\n",
+            (unsigned long long)ebf_kv_u64(&x1->kv, "release.notices", 0));
+    print_fence_terms("muted", x0, x1, &l, n, redecided);
     ck_assert_int_eq(l.failover, 1);
     ck_assert_uint_eq(l.fences, fences);
     ck_assert_uint_eq(l.generated, events);
@@ -324,12 +349,6 @@ START_TEST(test_failover_sfc_muted)
     ck_assert_uint_eq(l.redecided, redecided);
     ck_assert(l.ids_match);
     ck_assert(l.closed);
-    fprintf(stderr, "failover muted: notices %llu, fences %llu, replay.fenced %llu, redecided "
-            "%llu, SFC 1 acked %llu\n",
-            (unsigned long long)ebf_kv_u64(&x1->kv, "release.notices", 0),
-            (unsigned long long)fences, (unsigned long long)l.replay_fenced,
-            (unsigned long long)redecided,
-            (unsigned long long)ebf_kv_u64(&x1->kv, "ack.events", 0));
     /* SFC 1 built its share again after the join */
     ck_assert_uint_gt(ebf_kv_u64(&x1->kv, "ack.events", 0), AFTER / SFCS + 20000);
     farm_result_free(&r);

@@ -320,7 +320,8 @@ static void check_throttle(const uint8_t *buf, size_t len)
 
 /*
  * A release frame accepted holds what 13.2 allows (records within the
- * count and the bytes, a known flag or none, at 0 without one), is refused
+ * count and the bytes, a known flag or none, at 0 without one; a dead
+ * notice without records, a replay end with one at least), is refused
  * as truncated one byte shorter, and is written back to the same bytes.
  */
 static void check_release(const uint8_t *buf, size_t len)
@@ -337,8 +338,9 @@ static void check_release(const uint8_t *buf, size_t len)
     n = ebf_release_len(h.n_src);
     NEED(h.n_src <= EBF_RELEASE_MAX_SRC && len >= n);
     NEED(h.flags == 0 || h.flags == EBF_RELF_JOIN || h.flags == EBF_RELF_LEAVE ||
-         h.flags == EBF_RELF_DEAD);
+         h.flags == EBF_RELF_DEAD || h.flags == EBF_RELF_END);
     NEED(h.flags != EBF_RELF_DEAD || (h.at == 0 && h.n_src == 0));   /* a dead notice */
+    NEED(h.flags != EBF_RELF_END || h.n_src >= 1);      /* a replay end names its sources */
     NEED(h.flags != 0 || h.at == 0);
     NEED(ebf_release_parse(buf, n - 1, &hs) == EBF_R_TRUNCATED);
     NEED(ebf_release_write(scratch, &h) == n);

@@ -7,6 +7,7 @@
 
 #include "ebf_pattern.h"
 #include "ebf_proto.h"
+#include "ebf_release.h"
 
 /*
  *   make-corpus DIR           write every seed frame to DIR/<name>
@@ -284,6 +285,22 @@ static void seed_bare_credit(struct frame *f)
     strip(f);
 }
 
+/* Bare release frames (docs/protocol.md 13.2): a round with two records,
+ * and a replay end (13.4.1) of place 2 with one. */
+static void seed_bare_release(struct frame *f)
+{
+    struct ebf_release_hdr h = { .place = 1, .n_src = 2, .epoch = 7, .seq = 300, .low = 123456,
+                                 .src = { { 4, 1000 }, { 5, 2000 } } };
+    f->n = ebf_release_write(f->b, &h);
+}
+
+static void seed_bare_replay_end(struct frame *f)
+{
+    struct ebf_release_hdr h = { .place = 2, .flags = EBF_RELF_END, .n_src = 1, .epoch = 1,
+                                 .low = 4096, .at = 4095, .src = { { 4, 77 } } };
+    f->n = ebf_release_write(f->b, &h);
+}
+
 static const struct seed {
     const char *name;
     void (*make)(struct frame *f);
@@ -306,6 +323,8 @@ static const struct seed {
     { "bare-frag", seed_bare_frag },
     { "bare-event", seed_bare_event },
     { "bare-credit", seed_bare_credit },
+    { "bare-release", seed_bare_release },
+    { "bare-replay-end", seed_bare_replay_end },
 };
 
 /* --- Files ----------------------------------------------------------------- */

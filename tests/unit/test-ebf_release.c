@@ -105,6 +105,53 @@ START_TEST(test_release_notice)
 }
 END_TEST
 
+/* A replay end (readout -> survivor SFC, docs/protocol.md 13.4.1): dead
+ * place 2, epoch 1, first event routed around it 0x1000, highest replayed
+ * id 0xffe (at 0xfff), one source 4 whose next frame on the link is 77;
+ * END with another flag, without records, or with a reserved byte set is
+ * bad_field; at 0 (nothing replayed) is a valid end. */
+START_TEST(test_release_end)
+{
+    struct ebf_release_hdr h = {.place = 2, .flags = EBF_RELF_END, .n_src = 1, .epoch = 1,
+                                .seq = 0, .low = 0x1000, .at = 0xfff, .src = {{4, 77}}}, g;
+    const uint8_t want[40] = {
+        1, 5, 0, 2, 0x08, 1, 0, 1, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0x10, 0x00,
+        0, 0, 0, 0, 0, 0, 0x0f, 0xff, 0, 0, 0, 0,
+        0, 4, 0, 0, 0, 0, 0, 77};
+    uint8_t buf[EBF_RELEASE_LEN_MAX], b[EBF_RELEASE_LEN_MAX];
+    size_t len = ebf_release_write(buf, &h);
+
+    ck_assert_uint_eq(len, 40);
+    ck_assert_mem_eq(buf, want, 40);
+    ck_assert_int_eq(ebf_release_parse(buf, len, &g), EBF_R_OK);
+    ck_assert_uint_eq(g.flags, EBF_RELF_END);
+    ck_assert_uint_eq(g.low, 0x1000);
+    ck_assert_uint_eq(g.at, 0xfff);
+    ck_assert_uint_eq(g.src[0].source, 4);
+    ck_assert_uint_eq(g.src[0].next_seq, 77);
+    memcpy(b, buf, len);
+    b[4] = EBF_RELF_END | EBF_RELF_JOIN;
+    ck_assert_int_eq(ebf_release_parse(b, len, &g), EBF_R_BAD_FIELD);
+    b[4] = EBF_RELF_END | EBF_RELF_DEAD;
+    ck_assert_int_eq(ebf_release_parse(b, len, &g), EBF_R_BAD_FIELD);
+    memcpy(b, buf, len);
+    b[31] = 1;                                      /* reserved */
+    ck_assert_int_eq(ebf_release_parse(b, len, &g), EBF_R_BAD_FIELD);
+    memcpy(b, buf, len);
+    b[35] = 1;                                      /* a record's reserved */
+    ck_assert_int_eq(ebf_release_parse(b, len, &g), EBF_R_BAD_FIELD);
+    ck_assert_int_eq(ebf_release_parse(buf, 39, &g), EBF_R_TRUNCATED);
+    h.n_src = 0;
+    len = ebf_release_write(buf, &h);
+    ck_assert_int_eq(ebf_release_parse(buf, len, &g), EBF_R_BAD_FIELD);   /* no source */
+    h.n_src = 1;
+    h.at = 0;
+    len = ebf_release_write(buf, &h);
+    ck_assert_int_eq(ebf_release_parse(buf, len, &g), EBF_R_OK);         /* none replayed */
+}
+END_TEST
+
 /* Epoch first, then wrapping seq. */
 START_TEST(test_release_newer)
 {
@@ -129,6 +176,7 @@ Suite *ebf_release_suite(void)
     tcase_add_test(tc, test_release_checks);
     tcase_add_test(tc, test_release_newer);
     tcase_add_test(tc, test_release_notice);
+    tcase_add_test(tc, test_release_end);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -49,6 +49,11 @@ static void farm(struct farm_fo_view *v, struct ebf_kv *ro0, struct ebf_kv *ro1,
     put(sfc, "release.frames", 5);
     put(sfc, "release.leaves", 1);
     put(sfc, "release.joins", 2);
+    put(sfc, "replay.partial", 3);
+    put(sfc, "replay.ended", 2);
+    put(sfc, "replay.wait_cap", 1);
+    put(sfc, "replay.waits", 1);
+    put(sfc, "replay.ends", 4);
     put(sfc, "ledger.fence_acked.count.0", 3);  /* a record of 3 + 4 ids (partition 0) */
     put(sfc, "ledger.fence_acked.count.15", 4);
     put(sfc, "ledger.fence_acked.count.16", 7); /* partition 1: the same ids, not counted */
@@ -96,7 +101,8 @@ START_TEST(test_view)
                           "sfc2 gone); deaths seen 2 (1 heard alive after); recovered 2 (last 150.0 ms, longest 250.5 "
                           "ms); joins 4, leaves 2; replayed 42, replay dropped 2; redecided so "
                           "far 19 (fences, restarts); replay buffer 2.0 MB, peak 2.5 MB (largest "
-                          "readout)\n");
+                          "readout); partial replays dropped 6 (4 proven by 8 replay ends, 2 at "
+                          "the 5 s cap), kept 2\n");
     json_t *j = farm_fo_view_json(&v);
     char *t = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
     ck_assert_str_eq(t, "{\"live\":1,\"sfcs\":[{\"name\":\"sfc0\",\"state\":\"live\",\"share\":1.0,"
@@ -105,7 +111,9 @@ START_TEST(test_view)
                         "\"leave_at\":0}],\"deaths\":2,\"false_deaths\":1,\"recovered\":2,\"recover_ns\":150000000,"
                         "\"recover_max_ns\":250500000,\"joins\":4,\"leaves\":2,\"replayed\":42,"
                         "\"replay_dropped\":2,\"redecided_marked\":19,"
-                        "\"replay_held_bytes\":2000000,\"replay_peak_bytes\":2500000}");
+                        "\"replay_held_bytes\":2000000,\"replay_peak_bytes\":2500000,"
+                        "\"replay_partial\":6,\"replay_ended\":4,\"replay_wait_cap\":2,"
+                        "\"replay_waits\":2,\"replay_ends\":8}");
     free(t);
     json_decref(j);
     ebf_kv_free(&a);

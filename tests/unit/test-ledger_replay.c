@@ -227,7 +227,8 @@ START_TEST(test_replay_restarted)
     fclose(f);
     ck_assert_msg(strstr(buf, "  ledger   generated 1000 (failed over: 1 SFC(s) killed and "
                               "restarted, 0 fence(s); replayed 100, redecided 20; replay.fenced 0 "
-                              "built again, replay.partial 0 decided before) = accepted 500 + "
+                              "built again, replay.partial 0 decided before: 0 proven by replay "
+                              "ends, 0 at the 5 s cap) = accepted 500 + "
                               "rejected 500 + lost 0; ") != NULL, "%s", buf);
     free(buf);
     farm_result_free(&r);

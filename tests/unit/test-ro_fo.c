@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-ro_fo.c - the readout's failover glue: release frames taken from their place's MAC only, stale ones refused, records released by (low, next_seq), the room bound, other frames left alone, the time to recover. */
+/* test-ro_fo.c - the readout's failover glue: release frames taken from their place's MAC only, stale ones refused, records released by (low, next_seq), the room bound, other frames left alone, the time to recover, the dead notice and the replay end (exact bytes). */
 #include <check.h>
 #include <errno.h>
 #include <stdint.h>
@@ -295,6 +295,42 @@ START_TEST(test_fo_notice)
 }
 END_TEST
 
+/* The replay end of dead place 1 (heard at epoch 7) to a survivor:
+ * exact bytes (flag END, epoch 7, seq counting from 0, low the first
+ * routed-around id 0x1234, at 1 + the highest replayed id 0x1200, one
+ * record per local source 4 and 5 with its next seq toward the
+ * survivor); one coming to a readout is refused. */
+START_TEST(test_fo_end)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 1024, 1024, EBF_RELEASE_DEAD_NS);
+    const uint32_t next[2] = {0x0a0b0c0d, 3};
+    const uint8_t want[48] = {
+        1, 5, 0, 1, 0x08, 2, 0, 7, 0, 0, 0, 1,
+        0, 0, 0, 0, 0, 0, 0x12, 0x34,
+        0, 0, 0, 0, 0, 0, 0x12, 0x00, 0, 0, 0, 0,
+        0, 4, 0, 0, 0x0a, 0x0b, 0x0c, 0x0d,
+        0, 5, 0, 0, 0, 0, 0, 3};
+    uint8_t buf[256], b[EBF_RELEASE_LEN_MAX];
+
+    ck_assert_ptr_nonnull(f);
+    size_t n = release_frame(buf, sfc_mac[1], 1, 1, 4, 0, 0);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000), 1);
+    ck_assert_uint_eq(ro_fo_end(f, 1, 0x1234, 0x1200, next, b), 48);
+    ck_assert_uint_eq(ro_fo_end(f, 1, 0x1234, 0x1200, next, b), 48);
+    ck_assert_mem_eq(b, want, 48);
+    ck_assert_uint_eq(f->ends, 2);
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    memcpy(a.src_mac, sfc_mac[1], 6);
+    memcpy(a.dst_mac, ro_mac, 6);
+    ebf_encap_write(buf, &a, 48);
+    memcpy(buf + EBF_ETH_HLEN, b, 48);
+    uint64_t rej = f->rejected;
+    ck_assert_int_eq(ro_fo_offer(f, buf, EBF_ETH_HLEN + 48, 0, 10, 2000), 1);
+    ck_assert_uint_eq(f->rejected, rej + 1);
+    ro_fo_destroy(f);
+}
+END_TEST
+
 Suite *ro_fo_suite(void);
 
 Suite *ro_fo_suite(void)
@@ -304,6 +340,7 @@ Suite *ro_fo_suite(void)
 
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_fo_release);
+    tcase_add_test(tc, test_fo_end);
     tcase_add_test(tc, test_fo_reborn_frees_below_old_low);
     tcase_add_test(tc, test_fo_room);
     tcase_add_test(tc, test_fo_hold);

@@ -181,6 +181,15 @@ CASES = [
     ("release join and leave, at without a flag's meaning, reserved set",
      ETH + release(0, 3, 0, 2, 0, 5, 9, reserved=1) + bytes(14), {
          "ebfarm.release.flags": "0x03", "ebfarm.bad_field": "1,1"}),
+    ("replay end of place 2 from id 4096, one source",
+     ETH + release(2, 8, 1, 1, 0, 4096, 4095, [(4, 77)]) + bytes(6), {
+         "ebfarm.release.flags.end": "1", "ebfarm.release.flags.dead": "0",
+         "ebfarm.release.low": "4096", "ebfarm.release.at": "4095",
+         "ebfarm.release.source": "4", "ebfarm.release.next_seq": "77", "_ws.expert": "-"}),
+    ("replay end without a record", ETH + release(2, 8, 0, 1, 0, 4096, 0) + bytes(14), {
+         "ebfarm.release.flags.end": "1", "ebfarm.bad_field": "1"}),
+    ("replay end with the join flag", ETH + release(2, 9, 1, 1, 0, 4096, 0, [(4, 77)])
+     + bytes(6), {"ebfarm.release.flags": "0x09", "ebfarm.bad_field": "1"}),
     ("release at without a flag", ETH + release(0, 0, 0, 2, 0, 5, 9) + bytes(14), {
          "ebfarm.release.at": "9", "ebfarm.bad_field": "1"}),
     ("release with 33 source records", ETH + release(0, 0, 33, 2, 0, 5, 0) + bytes(40), {

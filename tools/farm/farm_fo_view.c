@@ -71,6 +71,11 @@ void farm_fo_view_add(struct farm_fo_view *v, enum farm_role role, const char *n
     v->joins += ebf_kv_u64(kv, "release.joins", 0);
     v->leaves += ebf_kv_u64(kv, "release.leaves", 0);
     v->redecided_marked += record_count(kv, LEDGER_SFC_FENCE_ACKED);
+    v->partial += ebf_kv_u64(kv, "replay.partial", 0);
+    v->ended += ebf_kv_u64(kv, "replay.ended", 0);
+    v->wait_cap += ebf_kv_u64(kv, "replay.wait_cap", 0);
+    v->waits += ebf_kv_u64(kv, "replay.waits", 0);
+    v->ends += ebf_kv_u64(kv, "replay.ends", 0);
 }
 
 void farm_fo_view_end(struct farm_fo_view *v)
@@ -126,7 +131,7 @@ static const char *state_name(enum farm_fo_state s)
 /* The view's items ("SFCs live 2 of 2 (sfc0 50%, sfc1 50%)", "deaths seen 0", ...)
  * into it[], each at most FO_ITEM bytes. Returns how many. */
 #define FO_ITEM (32 + FF_MAX_SFCS * (FF_NAME_MAX + 40))
-#define FO_ITEMS 7
+#define FO_ITEMS 8
 static unsigned items(const struct farm_fo_view *v, char it[FO_ITEMS][FO_ITEM])
 {
     int o = snprintf(it[0], FO_ITEM, "SFCs live %u of %u (", v->n_live, v->n_sfcs);
@@ -155,6 +160,9 @@ static unsigned items(const struct farm_fo_view *v, char it[FO_ITEMS][FO_ITEM])
              v->redecided_marked);
     snprintf(it[6], FO_ITEM, "replay buffer %.1f MB, peak %.1f MB (largest readout)",
              (double)v->held_bytes / 1e6, (double)v->peak_bytes / 1e6);
+    snprintf(it[7], FO_ITEM, "partial replays dropped %" PRIu64 " (%" PRIu64 " proven by "
+             "%" PRIu64 " replay ends, %" PRIu64 " at the 5 s cap), kept %" PRIu64, v->partial,
+             v->ended, v->ends, v->wait_cap, v->waits);
     return FO_ITEMS;
 }
 
@@ -207,7 +215,7 @@ json_t *farm_fo_view_json(const struct farm_fo_view *v)
 {
     if (!v->on)
         return json_null();
-    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+    json_t *j = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                      "live", (int)v->n_live, "sfcs", sfcs_json(v), "deaths",
                      jout_u64(v->deaths), "false_deaths", jout_u64(v->false_deaths), "recovered", jout_u64(v->recoveries),
                      "recover_ns", jout_u64(v->recover_ns), "recover_max_ns",
@@ -216,6 +224,17 @@ json_t *farm_fo_view_json(const struct farm_fo_view *v)
                      jout_u64(v->dropped), "redecided_marked", jout_u64(v->redecided_marked),
                      "replay_held_bytes", jout_u64(v->held_bytes), "replay_peak_bytes",
                      jout_u64(v->peak_bytes));
+    json_t *r = json_pack("{s:o, s:o, s:o, s:o, s:o}", "replay_partial", jout_u64(v->partial),
+                          "replay_ended", jout_u64(v->ended), "replay_wait_cap",
+                          jout_u64(v->wait_cap), "replay_waits", jout_u64(v->waits),
+                          "replay_ends", jout_u64(v->ends));
+
+    if (!j || !r || json_object_update(j, r) != 0) {
+        json_decref(j);
+        j = NULL;
+    }
+    json_decref(r);
+    return j;
 }
 
 /* One farm-wide gauge: its HELP, TYPE and value. */

@@ -49,6 +49,11 @@ struct farm_fo_view {
                                 * heard again at the same epoch (alive) */
     uint64_t recoveries, recover_ns, recover_max_ns;
     uint64_t redecided_marked;
+    /* The SFCs' partial replays (docs/protocol.md 13.4): dropped (replay.partial),
+     * of them proven by replay ends (replay.ended) or at the 5 s cap
+     * (replay.wait_cap); kept for a replay end (replay.waits); ends taken
+     * (replay.ends); summed over the live SFCs */
+    uint64_t partial, ended, wait_cap, waits, ends;
 };
 
 /* Start an empty view. */

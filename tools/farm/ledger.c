@@ -291,6 +291,8 @@ static void fence_terms(const struct ledger_replay *x, struct acct_totals *t, st
     l->fences = x->fences;
     l->replay_fenced = x->fenced;
     l->replay_partial = x->partial;
+    l->replay_ended = x->ended;
+    l->replay_wait_cap = x->wait_cap;
     l->redecided += x->fence_count;
     l->mark_evicted |= x->fence_overflow;
     t->accepted -= x->fence_accepted;

@@ -51,6 +51,8 @@ struct ledger {
     uint64_t fences;             /* live SFCs' fences (frozen past the bound) */
     uint64_t replay_fenced;      /* events a fence dropped: built again by a survivor */
     uint64_t replay_partial;     /* replays dropped partial: decided by the dead place */
+    uint64_t replay_ended;       /* of them, proven by the readouts' replay ends */
+    uint64_t replay_wait_cap;    /* of them, dropped unproven at the 5 s cap */
     uint64_t redecided;          /* ids decided by a dead place's node and again by a
                                   * survivor (counted once, in the survivor's decision) */
     uint64_t replayed;           /* replayed events the survivors acked */

@@ -48,6 +48,7 @@ struct ledger_replay {
     int fence_overflow;          /* a fence's record may lack acks */
     uint64_t fenced, partial;    /* replay.fenced (built again by a survivor) and
                                   * replay.partial (decided by the dead place) */
+    uint64_t ended, wait_cap;    /* of partial: proven by replay ends, dropped at the cap */
 };
 
 /* The id record kept in kv under prefix ("<prefix>.count.<cell>", ...),

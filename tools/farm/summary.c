@@ -317,8 +317,10 @@ static void ledger_text(FILE *out, const struct farm_result *r, const struct led
     if (l->failover && !l->sfcs_gone)
         fprintf(out, " (failed over: %u SFC(s) killed and restarted, %" PRIu64 " fence(s); "
                 "replayed %" PRIu64 ", redecided %" PRIu64 "; replay.fenced %" PRIu64
-                " built again, replay.partial %" PRIu64 " decided before)", l->sfcs_restarted,
-                l->fences, l->replayed, l->redecided, l->replay_fenced, l->replay_partial);
+                " built again, replay.partial %" PRIu64 " decided before: %" PRIu64 " proven by "
+                "replay ends, %" PRIu64 " at the 5 s cap)", l->sfcs_restarted, l->fences,
+                l->replayed, l->redecided, l->replay_fenced, l->replay_partial, l->replay_ended,
+                l->replay_wait_cap);
     else if (l->failover)
         fprintf(out, " (SFC %s gone, %u SFC(s), failed over: %" PRIu64 " of its events decided "
                 "by its nodes, watermark %" PRIu64 "%s; replayed %" PRIu64 ", redecided %" PRIu64

@@ -435,9 +435,14 @@ local function release_checks(tvb, t, fi, ai, ri)
         if at ~= UInt64(0) or tvb(5, 1):uint() ~= 0 then
             flag(fi, ex.bad_field, "A dead notice has no records and at 0")
         end
-    elseif band(flags, 0xF8) ~= 0 or band(flags, 4) ~= 0 then
-        flag(fi, ex.bad_field, string.format("Flags 0x%02x: bits 0 (join), 1 (leave) and 2 "
-                                             .. "(dead notice, alone) are defined", flags))
+    elseif flags == 8 then
+        if tvb(5, 1):uint() == 0 then
+            flag(fi, ex.bad_field, "A replay end names its sources: at least one record")
+        end
+    elseif band(flags, 0xF0) ~= 0 or band(flags, 0x0C) ~= 0 then
+        flag(fi, ex.bad_field, string.format("Flags 0x%02x: bits 0 (join), 1 (leave), 2 "
+                                             .. "(dead notice, alone) and 3 (replay end, "
+                                             .. "alone) are defined", flags))
     elseif flags == 3 then
         flag(fi, ex.bad_field, "Join and leave both set: at most one")
     end
@@ -460,6 +465,7 @@ local function dissect_release(tvb, pinfo, t)
     fi:add(f.rl_flag_join, tvb(4, 1))
     fi:add(f.rl_flag_leave, tvb(4, 1))
     fi:add(f.rl_flag_dead, tvb(4, 1))
+    fi:add(f.rl_flag_end, tvb(4, 1))
     fi:add(f.rl_flag_reserved, tvb(4, 1))
     local ni = t:add(f.rl_n_src, tvb(5, 1))
     t:add(f.rl_epoch, tvb(6, 2))
@@ -470,6 +476,10 @@ local function dissect_release(tvb, pinfo, t)
     release_checks(tvb, t, fi, ai, ri)
     local info = string.format("Release place=%d epoch=%d seq=%d low=%s", place, epoch, seq,
                                tostring(tvb(12, 8):uint64()))
+    if tvb(4, 1):uint() == 8 then
+        info = string.format("Replay end place=%d epoch=%d from=%s replayed_to=%s", place, epoch,
+                             tostring(tvb(12, 8):uint64()), tostring(tvb(20, 8):uint64()))
+    end
     if n_src > RELEASE_MAX_SRC then
         flag(ni, ex.bad_length, string.format("%d source records: at most %d", n_src,
                                               RELEASE_MAX_SRC))

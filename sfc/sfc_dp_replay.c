@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sfc_dp_replay.c - a survivor's replayed pieces and the readouts' replay ends: what becomes of a replayed event that timed out incomplete (docs/protocol.md 13.4, 13.4.1). */
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "sfc_dp.h"
+#include "sfc_dp_private.h"
+
+void sfc_dp_replay_piece(struct sfc_dp *dp, const struct ebf_frag_hdr *h,
+                         enum sfc_add_result a, uint32_t slot, uint64_t now)
+{
+    dp->st.replay_pieces++;
+    dp->fo.replay_tsc = now ? now : 1;
+    if (a == SFC_ADD_PARTIAL || a == SFC_ADD_COMPLETE)
+        sfc_evtab_event(dp->tab, slot)->replayed = 1;
+    else if (a == SFC_ADD_DUP_SENT || a == SFC_ADD_LATE || a == SFC_ADD_DUPLICATE) {
+        dp->st.replay_dup++;    /* its event was finished here: not built twice */
+        if (dp->st.fences && a != SFC_ADD_DUPLICATE)
+            sfc_dp_fence_dup(dp, h->event_id);
+    }
+}
+
+uint64_t sfc_dp_timeout(const struct sfc_dp *dp, uint64_t now)
+{
+    const struct sfc_dp_fo *f = &dp->fo;
+
+    if (f->replay_tsc && now - f->replay_tsc < f->grace_tsc && f->grace_tsc > dp->timeout_tsc)
+        return f->grace_tsc;
+    return dp->timeout_tsc;
+}
+
+int sfc_dp_replay_orphan(const struct sfc_dp *dp, const struct sfc_event *e)
+{
+    for (uint16_t s = 0; s < dp->c.n_sources && s < EBF_MAX_SOURCES; s++)
+        if (!ebf_present_test(e->present, s) && dp->fo.src_tsc[s] >= e->first_tick)
+            return 0;
+    return 1;
+}
+
+/* The places whose replay end from source s's readout covers event id e
+ * (bit p: its first event routed around p is above e). */
+static uint64_t ended(const struct sfc_dp_fo *f, uint16_t s, uint64_t e)
+{
+    uint64_t m = 0;
+
+    for (unsigned p = 0; p < SFC_END_PLACES; p++)
+        m |= (uint64_t)(f->end_from[s][p] > e) << p;
+    return m;
+}
+
+int sfc_dp_replay_proven(const struct sfc_dp *dp, const struct sfc_event *e)
+{
+    uint64_t need = 0;
+    uint16_t n = dp->c.n_sources < EBF_MAX_SOURCES ? dp->c.n_sources : EBF_MAX_SOURCES;
+
+    for (uint16_t s = 0; s < n; s++)
+        if (ebf_present_test(e->present, s))
+            need |= ended(&dp->fo, s, e->event_id);
+    if (!need)
+        return 0;               /* no replay end covers it yet */
+    for (uint16_t s = 0; s < n; s++)
+        if (!ebf_present_test(e->present, s) && (ended(&dp->fo, s, e->event_id) & need) != need)
+            return 0;
+    return 1;
+}
+
+enum sfc_replay_verdict sfc_dp_replay_verdict(const struct sfc_dp *dp, uint32_t slot,
+                                              uint64_t now, int wait)
+{
+    const struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
+    uint64_t since = sfc_evtab_cold(dp->tab, slot)->wait_tick;
+
+    if (sfc_dp_replay_proven(dp, e))
+        return SFC_REPLAY_DROP;         /* every missing readout replayed past it without it */
+    if (sfc_dp_replay_orphan(dp, e))
+        return SFC_REPLAY_BUILD;
+    if (!wait || (since && now - since >= dp->fo.wait_max_tsc))
+        return SFC_REPLAY_CAP;
+    return SFC_REPLAY_WAIT;
+}
+
+void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot)
+{
+    dp->st.replay_partial++;
+    sfc_evtab_drop(dp->tab, slot);
+}
+
+/* The kept replayed events (waiting for a replay end) that the replay ends
+ * taken so far prove decided by the dead place: dropped now. */
+static void recheck(struct sfc_dp *dp)
+{
+    uint32_t slot = sfc_evtab_building_head(dp->tab);
+
+    while (slot != SFC_NONE) {
+        const struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
+        uint32_t next = e->next;
+
+        if (e->replayed && sfc_evtab_cold(dp->tab, slot)->wait_tick &&
+            sfc_dp_replay_proven(dp, e)) {
+            dp->st.replay_ended++;
+            sfc_dp_replay_partial(dp, slot);
+        }
+        slot = next;
+    }
+}
+
+void sfc_dp_replay_end(struct sfc_dp *dp, const struct ebf_release_hdr *h, const uint8_t *mac)
+{
+    struct sfc_dp_fo *f = &dp->fo;
+
+    if (h->place >= SFC_END_PLACES) {
+        dp->st.replay_end_refused++;
+        return;
+    }
+    for (unsigned i = 0; i < h->n_src; i++)
+        if (h->src[i].source >= dp->c.n_sources || h->src[i].source >= EBF_MAX_SOURCES ||
+            sfc_guard_source(&dp->guard, h->src[i].source, mac) != SFC_DROP_MAX) {
+            dp->st.replay_end_refused++;    /* not that readout's source: taken for none */
+            return;
+        }
+    dp->st.replay_ends++;
+    for (unsigned i = 0; i < h->n_src; i++) {
+        uint64_t *from = &f->end_from[h->src[i].source][h->place];
+        *from = h->low > *from ? h->low : *from;
+    }
+    recheck(dp);
+}
