@@ -85,17 +85,24 @@ int cli_free_ports(unsigned n)
     return -1;
 }
 
-int cli_run(const struct cli_rig *r, const char *args, char *out, size_t len)
+/* Run cmd under sh, its output into out (len bytes, NUL-terminated); its
+ * exit status, or -1 when killed. */
+static int run_shell(const char *cmd, char *out, size_t len)
 {
-    char cmd[2048];
-
-    snprintf(cmd, sizeof(cmd), "EBFARM_RUN_DIR=%s %s %s 2>&1", r->base, r->ebfarm, args);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
     size_t n = fread(out, 1, len - 1, p);
     out[n] = '\0';
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int cli_run(const struct cli_rig *r, const char *args, char *out, size_t len)
+{
+    char cmd[2048];
+
+    snprintf(cmd, sizeof(cmd), "EBFARM_RUN_DIR=%s %s %s 2>&1", r->base, r->ebfarm, args);
+    return run_shell(cmd, out, len);
 }
 
 int cli_run_pid(const struct cli_rig *r, const char *args, char *out, size_t len, int *pid)
@@ -105,13 +112,9 @@ int cli_run_pid(const struct cli_rig *r, const char *args, char *out, size_t len
     snprintf(cmd, sizeof(cmd),
              "echo $$ >'%s/" CLI_PID_FILE "' && EBFARM_RUN_DIR=%s exec %s %s 2>&1", r->base,
              r->base, r->ebfarm, args);
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
+    int rc = run_shell(cmd, out, len);
     *pid = cli_last_pid(r);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return rc;
 }
 
 int cli_last_pid(const struct cli_rig *r)
