@@ -102,9 +102,15 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
     }
     f->frames++;
     /* A new incarnation (reborn: it fenced itself or restarted while
-     * routed to) frees only below the old one's last low: a fenced SFC's
-     * low is past the events its fence dropped, which are replayed. */
-    if (ebf_places_has(&f->view.reborn, p)) {
+     * routed to) frees only below the old one's last low until this
+     * readout replayed what it sent the old one: a fenced SFC's low is
+     * past the events its fence dropped (its sources' highest ids heard),
+     * and its frames come also while the replay is under way (a port
+     * refusing the replay is polled), before the replayed frames reached
+     * it. */
+    if (ebf_places_has(&f->view.reborn, p) && p < 64)
+        f->replay_due |= UINT64_C(1) << p;
+    if (p < 64 && (f->replay_due >> p & 1)) {
         h.low = h.low < f->low[p] ? h.low : f->low[p];
         apply(f, &h);
         return 1;

@@ -33,6 +33,10 @@ struct ro_fo {
     uint64_t full_since_ns;            /* when the current hold for room began; 0: none */
     uint64_t held_ns;                  /* time held for room, finished holds */
     uint64_t low[EBF_ROUTE_MAX];       /* the highest low accepted per place */
+    /* Places (bit p) heard at a new epoch whose records are not all
+     * replayed yet (ro_fo_tx_replay clears them): their frames free only
+     * below low[p]. */
+    uint64_t replay_due;
     /* Time to recover (ro_fo_recover_begin/end): from the dead place's last
      * release frame to the end of the replay of what it held. */
     uint64_t recover_since_ns;         /* the recovery in progress began; 0: none */

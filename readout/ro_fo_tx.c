@@ -108,8 +108,10 @@ int ro_fo_tx_replay(struct ro_gen *g, const volatile sig_atomic_t *force, uint64
         }
         if (rc == 0 && g->q.n)
             rc = ro_link_flush(g, force);
-        if (rc == 0)
+        if (rc == 0) {
             send_ends(g, places, hi);   /* behind the replayed frames, before any new one */
+            f->replay_due &= ~places | g->fo_pending;  /* reborn again meanwhile: kept */
+        }
         if (f->rb.replayed != before)
             RO_LOG(NOTICE, "replayed %" PRIu64 " events of dead SFC places 0x%" PRIx64
                    " to the live ones\n", f->rb.replayed - before, places);

@@ -147,35 +147,47 @@ def fence_count(rig, proc):
     return sum(counter(rig, proc, "ledger.fence_acked.count.%d" % c) for c in range(16))
 
 
-def last_fence(rig, store):
-    wait_events(rig, "ro0", 8000)
+def fence_last(rig, store, readouts, before, after, pause_after):
+    """sfc1 SIGKILLed once ro0 made BEFORE events; once every readout routes
+    around it and PAUSE_AFTER seconds more, sfc0 SIGSTOPped 500 ms; checked
+    AFTER events later: sfc0 fenced once, its fence record empty and no
+    event dropped as a partial replay, each readout had sfc1 dead, sfc0
+    dead at its new epoch and rejoined at once; the ledger closed, lost 0."""
+    ros_n = ["ro%d" % i for i in range(readouts)]
+    wait_events(rig, "ro0", before)
     sfc0, sfc1 = rig.pid_of("sfc0"), rig.pid_of("sfc1")
     os.kill(sfc1, signal.SIGKILL)
     t0 = time.time()
-    while not all(counter(rig, ro, "fo.out") == 2 for ro in ("ro0", "ro1")):
+    while not all(counter(rig, ro, "fo.out") == 2 for ro in ros_n):
         check(time.time() - t0 < 30, "the readouts did not route around sfc1")
         time.sleep(0.05)
-    n = counter(rig, "ro0", "events")
-    wait_events(rig, "ro0", n + 4000)
+    if pause_after:
+        time.sleep(pause_after)
+    else:
+        n = counter(rig, "ro0", "events")
+        wait_events(rig, "ro0", n + 4000)
     os.kill(sfc0, signal.SIGSTOP)
     time.sleep(0.5)
     os.kill(sfc0, signal.SIGCONT)
-    print("sfc1 (%d) SIGKILLed; once both readouts routed around it, sfc0 (%d) "
+    print("sfc1 (%d) SIGKILLed; once every readout routed around it, sfc0 (%d) "
           "SIGSTOPped for 500 ms" % (sfc1, sfc0), flush=True)
     n = counter(rig, "ro0", "events")
-    wait_events(rig, "ro0", n + 8000)
+    wait_events(rig, "ro0", n + after)
     sfc = {k: counter(rig, "sfc0", k) for k in ("fences", "replay.fenced", "replay.dup",
-                                                 "replay.fence_dup", "ledger.fence_acked_accept")}
+                                                 "replay.fence_dup", "replay.partial",
+                                                 "ledger.fence_acked_accept")}
     sfc["fence_acked"] = fence_count(rig, "sfc0")
     print("sfc0: %r" % sfc, flush=True)
     ros = {ro: {k: counter(rig, ro, k) for k in ("fo.deaths", "fo.join_early", "fo.joins",
                                                  "fo.out", "sfc_gone_frames", "replay.replayed")}
-           for ro in ("ro0", "ro1")}
+           for ro in ros_n}
     print("readouts: %r" % ros, flush=True)
     check(sfc["fences"] == 1, "sfc0 fenced itself %d times, not once" % sfc["fences"])
     check(sfc["fence_acked"] == 0 and sfc["ledger.fence_acked_accept"] == 0,
           "sfc0's fence record holds %d ids: its replays came back to it and were decided "
           "once" % sfc["fence_acked"])
+    check(sfc["replay.partial"] == 0, "sfc0 dropped %d partial replays of its fence's events"
+          % sfc["replay.partial"])
     for ro, c in ros.items():
         check(c["fo.deaths"] == 2 and c["fo.join_early"] == 1 and c["fo.joins"] == 1 and
               c["fo.out"] == 2 and c["sfc_gone_frames"] == 0,
@@ -184,6 +196,14 @@ def last_fence(rig, store):
     led = j["ledger"]
     redecided = closed_lost0(led, 1)
     stored(rig, led, store, redecided)
+
+
+def last_fence(rig, store):
+    fence_last(rig, store, 2, 8000, 8000, 0)
+
+
+def last_fence4(rig, store):
+    fence_last(rig, store, 4, 20000, 20000, 0.3)
 
 
 def cmdline(rig, proc):
@@ -217,9 +237,10 @@ SCENARIOS = {  # name: (readouts, SFCs, nodes per SFC, rate, body)
     "early_stop": (2, 2, 1, 200, early_stop),
     "two_together": (2, 3, 1, 4000, two_together),
     "last_fence": (2, 2, 1, 4000, last_fence),
+    "last_fence4": (4, 2, 2, 20000, last_fence4),
     "dead_150": (2, 2, 1, 4000, dead_150),
 }
-KEYS = {"dead_150": {"sfc_dead_ms": 150}}  # run keys added per scenario
+KEYS = {"dead_150": {"sfc_dead_ms": 150}, "last_fence4": {"sources": 8}}  # run keys added per scenario
 
 
 def main():

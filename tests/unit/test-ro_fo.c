@@ -68,6 +68,45 @@ START_TEST(test_fo_reborn_frees_below_old_low)
 }
 END_TEST
 
+/* The same reborn place 0, looked at (declared dead, then joined at
+ * once): its next frame of epoch 8, low 100, every frame arrived, comes
+ * while its replay is under way (a refusing port polled) and still frees
+ * nothing; once the replay is done (ro_fo_tx_replay clears replay_due)
+ * the next one frees its 3 events left (4, 6, 8). */
+START_TEST(test_fo_reborn_capped_until_replayed)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100, EBF_RELEASE_DEAD_NS);
+    uint32_t next[2][2] = {{0, 0}, {0, 0}};
+    struct ebf_places died;
+    uint8_t buf[256];
+
+    ck_assert_ptr_nonnull(f);
+    for (uint64_t e = 0; e < 10; e++) {
+        uint16_t p = (uint16_t)(e % 2);
+        next[p][0]++, next[p][1]++;
+        ro_fo_sent(f, e, p, 100, next[p]);
+    }
+    size_t n = release_frame(buf, sfc_mac[0], 0, 1, 4, 5, 5);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000), 1);
+    n = release_frame_at(buf, sfc_mac[0], 0, 8, 0, 100, 99, 99);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 2000), 1);
+    ck_assert_uint_eq(f->replay_due, 1);
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 3000, &died), 1);
+    ck_assert(!ebf_places_has(&f->view.reborn, 0));
+    n = release_frame_at(buf, sfc_mac[0], 0, 8, 1, 100, 99, 99);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 4000), 1);
+    ck_assert_uint_eq(f->rb.released, 2);
+    ck_assert_uint_eq(f->rb.held_events, 8);
+    f->replay_due = 0;
+    n = release_frame_at(buf, sfc_mac[0], 0, 8, 2, 100, 99, 99);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 5000), 1);
+    ck_assert_uint_eq(f->rb.released, 5);
+    ck_assert_uint_eq(f->rb.held_events, 5);
+    ck_assert_uint_eq(f->frames, 4);
+    ro_fo_destroy(f);
+}
+END_TEST
+
 /* Events 0..9 alternate between places 0 and 1, one frame per source
  * each, 100 bytes; place 0 releases below 6 with every frame of its
  * events 0, 2, 4 arrived: exactly those 3 leave the buffer. */
@@ -342,6 +381,7 @@ Suite *ro_fo_suite(void)
     tcase_add_test(tc, test_fo_release);
     tcase_add_test(tc, test_fo_end);
     tcase_add_test(tc, test_fo_reborn_frees_below_old_low);
+    tcase_add_test(tc, test_fo_reborn_capped_until_replayed);
     tcase_add_test(tc, test_fo_room);
     tcase_add_test(tc, test_fo_hold);
     tcase_add_test(tc, test_fo_sent_to_dead);
