@@ -34,7 +34,13 @@
 #               (fo.join_early 1 each, nothing counted as sfc_gone_frames),
 #               and replay its unreleased events to it: what the fence
 #               dropped is built anew, what it had decided is a duplicate
-#               there and leaves its fence record (empty at the end), lost 0.
+#               there and leaves its fence record (empty at the end), none
+#               dropped as a partial replay (replay.partial 0), lost 0.
+#   last_fence4 the same with 4 readouts, 8 sources, 2 nodes per SFC, 20,000
+#               events/s, sfc1 SIGKILLed after ro0's 20,000th event, the
+#               pause 0.3 s after every readout routed around it: the
+#               readouts' long replays poll the new epoch's frames mid-way,
+#               which must not release the records not replayed yet.
 #   dead_150    2 readouts, 2 SFCs, 4000 events/s, run.sfc_dead_ms 150: every
 #               readout and SFC runs with --sfc-dead-ms=150; sfc1 SIGKILLed:
 #               one death per readout, none false, lost 0, and the failover
