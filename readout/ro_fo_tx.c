@@ -3,9 +3,7 @@
 #include "ro_fo_tx.h"
 
 #include <inttypes.h>
-#include <string.h>
 
-#include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include "ebf_util.h"
@@ -38,33 +36,21 @@ static int replay_one(struct ro_gen *g, const volatile sig_atomic_t *force,
     return 0;
 }
 
-/* Sends the replay end of place p (ro_fo_end) to live place `to`, raw
- * Ethernet on the port toward it, behind the replayed frames already
- * flushed there; the mbuf's payload tag cleared (ro_gen.h: a tag left
- * from an earlier fragment would have the pool's next fragment in it
- * trusted as prebuilt, its payload not written). 1 when the port took it. */
+/* Sends the replay end of place p (ro_fo_end) to live place `to`, behind
+ * the replayed frames already flushed there (ro_link_ctl_frame). 1 when
+ * the port took it. */
 static int send_end(struct ro_gen *g, uint32_t p, uint16_t to, uint64_t hi)
 {
-    const struct ro_conf *c = g->c;
-    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
-    size_t len = ebf_release_len(c->n_sources);
-    struct rte_mbuf *m = rte_pktmbuf_alloc(c->pool);
-    uint8_t *b = m ? (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len)) : NULL;
+    struct rte_mbuf *m;
+    uint8_t *b = ro_link_ctl_frame(g, to, ebf_release_len(g->c->n_sources), &m);
 
-    if (!b || !ro_fo_end(g->fo, p, g->next_event, hi, g->seq[to], b + EBF_ETH_HLEN)) {
+    if (!b)
+        return 0;
+    if (!ro_fo_end(g->fo, p, g->next_event, hi, g->seq[to], b)) {
         rte_pktmbuf_free(m);
         return 0;
     }
-    if (g->tag_pool)
-        ro_tag_clear(m);        /* no prebuilt payload in it: the pool reuses it for frames */
-    memcpy(a.src_mac, c->src_mac, 6);
-    memcpy(a.dst_mac, c->sfc_mac[to], 6);
-    ebf_encap_write(b, &a, len);
-    if (rte_eth_tx_burst(g->sfc_port[to], 0, &m, 1) != 1) {
-        rte_pktmbuf_free(m);
-        return 0;
-    }
-    return 1;
+    return ro_link_ctl_send(g, to, m);
 }
 
 /* After the replay of the places in `places` (hi: per live place, 1 + the

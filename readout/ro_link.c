@@ -79,9 +79,36 @@ static void fo_deaths(struct ro_gen *g, uint64_t now_ns)
         }
 }
 
+uint8_t *ro_link_ctl_frame(struct ro_gen *g, uint16_t to, size_t len, struct rte_mbuf **m)
+{
+    const struct ro_conf *c = g->c;
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    uint8_t *b;
+
+    *m = rte_pktmbuf_alloc(c->pool);
+    b = *m ? (uint8_t *)rte_pktmbuf_append(*m, (uint16_t)(EBF_ETH_HLEN + len)) : NULL;
+    if (!b) {
+        rte_pktmbuf_free(*m);
+        return NULL;
+    }
+    if (g->tag_pool)
+        ro_tag_clear(*m);
+    memcpy(a.src_mac, c->src_mac, 6);
+    memcpy(a.dst_mac, c->sfc_mac[to], 6);
+    ebf_encap_write(b, &a, len);
+    return b + EBF_ETH_HLEN;
+}
+
+int ro_link_ctl_send(struct ro_gen *g, uint16_t to, struct rte_mbuf *m)
+{
+    if (rte_eth_tx_burst(g->sfc_port[to], 0, &m, 1) == 1)
+        return 1;
+    rte_pktmbuf_free(m);
+    return 0;
+}
+
 /* Failover on: a dead notice to each place held dead while alive whose
- * frame came since the last look (ro_failover_notices), raw Ethernet from
- * the readout's MAC to the SFC's on the port toward it; a frame the pool
+ * frame came since the last look (ro_failover_notices); a frame the pool
  * or the port refuses is counted (fo.notice_fail), the next one replaces
  * it. */
 static void fo_notices(struct ro_gen *g)
@@ -92,27 +119,16 @@ static void fo_notices(struct ro_gen *g)
     if (ro_failover_notices(&g->fo->view, &due) == 0)
         return;
     for (uint32_t p = 0; p < g->fo->view.n && p < c->n_sfcs; p++) {
+        struct rte_mbuf *m;
+        uint8_t *b;
+
         if (!ebf_places_has(&due, p))
             continue;
-        struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
-        struct rte_mbuf *m = rte_pktmbuf_alloc(c->pool);
-        uint8_t *b = m ? (uint8_t *)rte_pktmbuf_append(m, EBF_ETH_HLEN + EBF_RELEASE_HLEN)
-                       : NULL;
-        if (!b) {
-            rte_pktmbuf_free(m);
+        b = ro_link_ctl_frame(g, (uint16_t)p, EBF_RELEASE_HLEN, &m);
+        if (b)
+            ro_fo_notice(g->fo, p, b);
+        if (!b || !ro_link_ctl_send(g, (uint16_t)p, m))
             g->st->fo_notice_fail++;
-            continue;
-        }
-        if (g->tag_pool)
-            ro_tag_clear(m);    /* not a prebuilt payload: the pool reuses it for frames */
-        memcpy(a.src_mac, c->src_mac, 6);
-        memcpy(a.dst_mac, c->sfc_mac[p], 6);
-        ebf_encap_write(b, &a, EBF_RELEASE_HLEN);
-        ro_fo_notice(g->fo, p, b + EBF_ETH_HLEN);
-        if (rte_eth_tx_burst(g->sfc_port[p], 0, &m, 1) != 1) {
-            rte_pktmbuf_free(m);
-            g->st->fo_notice_fail++;
-        }
     }
     g->st->fo_notices = g->fo->notices;
 }

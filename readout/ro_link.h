@@ -37,6 +37,19 @@ int ro_link_held(struct ro_gen *g, uint64_t now_ns, uint64_t now);
  * moves on by it (no catch-up burst). */
 void ro_link_hold_end(struct ro_gen *g, uint64_t now);
 
+/* A control frame of len ebfarm bytes (a dead notice, a replay end) to
+ * SFC place `to`: an mbuf from the readout's pool with the raw Ethernet
+ * header from the readout's MAC to the SFC's written and its payload tag
+ * cleared (ro_gen.h: a tag left from an earlier fragment would have the
+ * pool's next fragment trusted as prebuilt). Returns where the ebfarm
+ * bytes go, the mbuf in *m; NULL when the pool is empty. */
+uint8_t *ro_link_ctl_frame(struct ro_gen *g, uint16_t to, size_t len, struct rte_mbuf **m);
+
+/* Sends control frame m (ro_link_ctl_frame) on the port toward place to,
+ * behind what was flushed there; 1 when the port took it, else 0 and m
+ * freed. */
+int ro_link_ctl_send(struct ro_gen *g, uint16_t to, struct rte_mbuf *m);
+
 /* Hand every queued frame (through the fault stage, if any) to its SFC's
  * port, in order per SFC. Returns 0, or -EINTR when *force cut it short
  * (the rest freed and counted). */
