@@ -124,8 +124,10 @@ struct sfc_dp {
     struct sfc_stats st;
 };
 
-/* The release stage's round, when due: the watermark and one release frame
- * to each readout heard (sfc_dp_release.c). Returns the work done. */
+/* The loop's failover tick (every SFC_TICKS_PER_S): on workers 1 .. W-1 the
+ * replay ends worker 0 handed over (sfc_dp_ends_take); the release
+ * stage's round, when due: the watermark and one release frame to each
+ * readout heard (sfc_dp_release.c). Returns the work done. */
 unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now);
 
 /* Release frames on: when the gap since the last pass exceeds the
@@ -206,8 +208,18 @@ enum sfc_replay_verdict sfc_dp_replay_verdict(const struct sfc_dp *dp, uint32_t 
  * from mac: taken (replay.ends) when each of its sources is one this
  * SFC serves bound to mac and its place is below SFC_END_PLACES, else
  * refused whole (replay.end_refused); the kept replayed events it proves
- * decided (sfc_dp_replay_proven) are dropped at once (replay.ended). */
+ * decided (sfc_dp_replay_proven) are dropped at once (replay.ended). On
+ * worker 0 of several, a taken end also goes to every other worker's
+ * ring (c.end_ring; one full: replay.end_ring_full), as the readouts
+ * address ends to the SFC's MAC while a replayed event of the place may
+ * sit on any worker. */
 void sfc_dp_replay_end(struct sfc_dp *dp, const struct ebf_release_hdr *h, const uint8_t *mac);
+
+/* Worker w >= 1: the replay ends worker 0 handed over (at most 8 a call),
+ * taken as if they had come here (not counted again in replay.ends): kept
+ * events they prove decided are dropped (replay.ended). Returns how many;
+ * 0 on worker 0 or a data plane alone. */
+unsigned sfc_dp_ends_take(struct sfc_dp *dp);
 
 /* The oldest building event, due: a replayed one dropped, kept or built by
  * sfc_dp_replay_verdict (kept only when wait: the loop's timeout), any

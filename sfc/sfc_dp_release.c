@@ -342,7 +342,8 @@ static uint64_t note_heard(struct sfc_dp *dp, uint64_t now)
 
 /*
  * Off (0 work) unless release_ms was set and this is the data plane that
- * talks to the readouts (one data plane, or worker 0). When a round is
+ * talks to the readouts (one data plane, or worker 0; another worker
+ * takes the replay ends worker 0 handed it instead). When a round is
  * due: low = min(lowest id held, each bound source's next id); a frame to
  * each readout the guard has heard on a port (as throttle frames), with
  * its sources' next sequence numbers (a first incarnation: to readouts it
@@ -357,8 +358,9 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
     struct ebf_release_hdr h;
     uint64_t now_ns = tsc_to_ns(dp, now), at;
 
-    if (!dp->low || (dp->c.workers > 1 && dp->c.worker != 0) ||
-        !sfc_release_due(&dp->rel, now_ns))
+    if (dp->c.worker)
+        return sfc_dp_ends_take(dp);    /* worker 0 sends the rounds, the others take ends */
+    if (!dp->low || !sfc_release_due(&dp->rel, now_ns))
         return 0;
     if (now_ns < dp->mute_until_ns) {
         dp->st.release_muted++;         /* the fault: this round is lost */

@@ -104,6 +104,8 @@ struct sfc_stats {
     uint64_t replay_ends;        /* replay ends taken from the readouts */
     uint64_t replay_end_refused; /* replay ends refused (a source not the sender's, a place
                                   * at or above SFC_END_PLACES) */
+    uint64_t replay_end_ring_full;   /* replay ends worker 0 could not hand to a worker:
+                                      * its ring full (that worker's kept events wait) */
     uint64_t replay_fenced;      /* events dropped by a fence (the loop stopped too long) */
     uint64_t fences;             /* fences: new epochs after a stopped loop */
     uint64_t fence_notices;      /* of them, after readouts' dead notices */
@@ -292,6 +294,8 @@ struct sfc_snap {
       "Replay ends taken from the readouts (docs/protocol.md 13.4.1).")                            \
     X(REPLAY_END_REFUSED, C, "replay.end_refused", st.replay_end_refused, (), 0,                   \
       "Replay ends refused: a source not the sender's, or a place at or above 64.")               \
+    X(REPLAY_END_RING_FULL, C, "replay.end_ring_full", st.replay_end_ring_full, (), 0,             \
+      "Replay ends worker 0 could not hand to another worker, its ring full (that worker's kept events wait for the cap).") \
     X(REPLAY_FENCED, C, "replay.fenced", st.replay_fenced, (), 0,                                  \
       "Events dropped by a fence (the poll loop stopped for over 80 ms).")         \
     X(FENCE_FRAMES, C, "fence_frames", st.fence_frames, (), 0,                                     \
