@@ -37,6 +37,13 @@ struct sfc_dp_fo {
     uint64_t grace_tsc;          /* SFC_REPLAY_GRACE_NS: the building timeout's floor
                                   * while replayed pieces arrive (sfc_dp_timeout) */
     uint64_t src_tsc[EBF_MAX_SOURCES];  /* TSC of each source's last fragment taken */
+    uint64_t replay_src_tsc[EBF_MAX_SOURCES];   /* and of its last replayed piece */
+    /* After a fence (sfc_dp_release.c, fence_hold): the low it announces
+     * at most, the SFC's low at the fence before the drop, until every
+     * bound source's readout has replayed what the fence dropped; the
+     * fence's join id and pass TSC tell when (docs/protocol.md 13.4). */
+    uint8_t hold_on;
+    uint64_t hold_low, hold_join, hold_tsc;
     /* [source][place]: the highest `low` of a replay end from the
      * source's readout for that dead place (its first event routed around
      * it); 0: none (docs/protocol.md 13.4.1) */

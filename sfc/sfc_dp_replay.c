@@ -14,6 +14,7 @@ void sfc_dp_replay_piece(struct sfc_dp *dp, const struct ebf_frag_hdr *h,
 {
     dp->st.replay_pieces++;
     dp->fo.replay_tsc = now ? now : 1;
+    dp->fo.replay_src_tsc[h->source] = now ? now : 1;
     if (a == SFC_ADD_PARTIAL || a == SFC_ADD_COMPLETE)
         sfc_evtab_event(dp->tab, slot)->replayed = 1;
     else if (a == SFC_ADD_DUP_SENT || a == SFC_ADD_LATE || a == SFC_ADD_DUPLICATE) {

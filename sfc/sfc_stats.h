@@ -112,6 +112,7 @@ struct sfc_stats {
     uint64_t release_notices;    /* dead notices taken from the readouts */
     uint64_t release_muted;      /* rounds not sent: the fault action mute */
     uint64_t fence_frames;       /* frames from before a pause, discarded by a fence */
+    uint64_t fence_held;         /* release rounds whose low a fence's hold kept down */
     uint64_t throttle_spared;    /* "off" frames to a readout behind the others while on */
     uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
     uint64_t redispatched;       /* events taken back from a dead node */
@@ -300,6 +301,8 @@ struct sfc_snap {
       "Events dropped by a fence (the poll loop stopped for over 80 ms).")         \
     X(FENCE_FRAMES, C, "fence_frames", st.fence_frames, (), 0,                                     \
       "Frames from before a pause, discarded by a fence.")                                         \
+    X(FENCE_HELD, C, "fence_held", st.fence_held, (), 0,                                           \
+      "Release rounds whose low a fence kept at its own, until the readouts' replays of what it dropped came.") \
     X(FENCES, C, "fences", st.fences, (), 0,                                                       \
       "Fences: the poll loop stopped too long, the SFC dropped what it held and took a new epoch.") \
     X(FENCE_NOTICES, C, "fence_notices", st.fence_notices, (), 0,                                 \
