@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# test-fo_more.py - SFC failover at its edges, one scenario a run: an SFC killed in the staged stop while the readouts still send, two SFCs of three killed together, and the fence of the last live SFC while the other is dead; each checks the exact closed ledger, lost 0, redecided and the stored events.
+# test-fo_more.py - SFC failover at its edges, one scenario a run: an SFC killed in the staged stop while the readouts still send, two SFCs of three killed together, the fence of the last live SFC while the other is dead, and a readout that learns an SFC's death after the others; each checks the exact closed ledger, lost 0, redecided and the stored events.
 #
 # A failover farm (tests/farm/farmrig.py fo_farm: memif links, run.replay_mb
 # 32, 4 sources over the readouts, run.events 0, storage on, the emulated
@@ -50,6 +50,20 @@
 #               view's longest recovery (from sfc1's last release frame to
 #               the replay's end) at least the 150 ms bound (about 100 ms at
 #               the default bound).
+#   late_ro     4 readouts, 2 SFCs, 2 nodes per SFC, 4000 events/s: ro3
+#               SIGSTOPped and sfc1 SIGKILLed at once; ro0 .. ro2 declare
+#               sfc1 dead while ro3 is frozen (read from their logs: status
+#               would wait for the frozen one), ro3 resumed 0.3 s after the
+#               kill: it learns the death later and by its own detection
+#               (no readout tells another; dead notices go only to an SFC
+#               held dead while alive). Each readout: fo.deaths 1,
+#               fo.false_deaths 0, fo.notices 0, no join, fo.out 2 (sfc1
+#               routed around), nothing dropped or unsent; ro3 counted its
+#               freeze (fo.own_stalls >= 1). sfc0: no fence, no replay
+#               dropped partial or capped, no event incomplete (the readouts
+#               routed every id to the same SFC: ids one readout replayed
+#               and the others sent new, or the other way round, meet
+#               there); the ledger incomplete 0.
 # Usage: test-fo_more.py SOURCE_DIR BUILD_DIR SCENARIO. Exit 0 passed, 1 failed.
 import os
 import signal
@@ -192,12 +206,71 @@ def dead_150(rig, store):
     closed_lost0(rig, j, store, 1)
 
 
+def declared(rig, ro):
+    """Whether readout RO's log says it declared sfc1 (place 1) dead: read
+    from its file, so that a frozen readout (status would wait for it)
+    does not hold the look up."""
+    with open(os.path.join(rig.run, rig.name, ro + ".log"), errors="replace") as f:
+        return "SFC 1 silent for" in f.read()
+
+
+def late_ro(rig, store):
+    """ro3 frozen (SIGSTOP) and sfc1 SIGKILLed at once; ro0 .. ro2 declare
+    sfc1 dead (their logs) while ro3 is still frozen, which is resumed
+    0.3 s after the kill (or once they did, if later): it learns the
+    death later, by its own detection (no readout tells another: a dead
+    notice goes only to an SFC held dead while alive, protocol 13.4 rule
+    4)."""
+    ros = ["ro%d" % i for i in range(4)]
+    wait_events(rig, "ro0", 8000)
+    ro3, sfc1 = rig.pid_of("ro3"), rig.pid_of("sfc1")
+    os.kill(ro3, signal.SIGSTOP)
+    try:
+        os.kill(sfc1, signal.SIGKILL)
+        t0 = time.time()
+        while not all(declared(rig, ro) for ro in ros[:3]):
+            check(time.time() - t0 < 5, "ro0 .. ro2 did not declare sfc1 dead in 5 s")
+            time.sleep(0.01)
+        seen = time.time() - t0
+        check(not declared(rig, "ro3"), "frozen ro3 declared sfc1 dead")
+        if seen < 0.3:
+            time.sleep(0.3 - seen)
+    finally:
+        os.kill(ro3, signal.SIGCONT)
+    print("ro3 (%d) SIGSTOPped, sfc1 (%d) SIGKILLed; ro0 .. ro2 declared sfc1 dead within "
+          "%.0f ms; ro3 resumed %.0f ms after the kill" % (ro3, sfc1, seen * 1e3,
+                                                           (time.time() - t0) * 1e3), flush=True)
+    wait_more(rig, "ro0", 8000)
+    c = counters(rig, ros, ("fo.deaths", "fo.false_deaths", "fo.notices", "fo.join_early",
+                            "fo.joins", "fo.out", "fo.own_stalls", "fo.all_silent",
+                            "fo.dead_from.1", "sfc_gone_frames", "replay.replayed",
+                            "replay.dropped"))
+    print("readouts: %r" % c, flush=True)
+    sfc = counters(rig, ["sfc0"], ("fences", "replay.pieces", "replay.dup", "replay.partial",
+                                   "replay.waits", "replay.wait_cap", "events.incomplete"))["sfc0"]
+    print("sfc0: %r" % sfc, flush=True)
+    for ro, x in c.items():
+        check(x["fo.deaths"] == 1 and x["fo.false_deaths"] == 0 and x["fo.notices"] == 0 and
+              x["fo.join_early"] == 0 and x["fo.joins"] == 0 and x["fo.out"] == 2 and
+              x["sfc_gone_frames"] == 0 and x["replay.dropped"] == 0,
+              "%s: not one death of sfc1 by its own detection, routed around since: %r" % (ro, x))
+    check(c["ro3"]["fo.own_stalls"] >= 1, "ro3 did not count its freeze as its own stall")
+    check(sfc["fences"] == 0 and sfc["replay.partial"] == 0 and sfc["replay.wait_cap"] == 0 and
+          sfc["events.incomplete"] == 0,
+          "sfc0 dropped or built incomplete an event the readouts routed apart: %r" % sfc)
+    j = stop_json(rig)
+    check(j["ledger"]["incomplete"] == 0, "%d events built incomplete"
+          % j["ledger"]["incomplete"])
+    closed_lost0(rig, j, store, 1)
+
+
 SCENARIOS = {  # name: (readouts, SFCs, nodes per SFC, rate, body)
     "early_stop": (2, 2, 1, 200, early_stop),
     "two_together": (2, 3, 1, 4000, two_together),
     "last_fence": (2, 2, 1, 4000, last_fence),
     "last_fence4": (4, 2, 2, 20000, last_fence4),
     "dead_150": (2, 2, 1, 4000, dead_150),
+    "late_ro": (4, 2, 2, 4000, late_ro),
 }
 KEYS = {"dead_150": {"sfc_dead_ms": 150}, "last_fence4": {"sources": 8}}  # run keys added per scenario
 
