@@ -38,7 +38,9 @@
 #               and replay its unreleased events to it: what the fence
 #               dropped is built anew, what it had decided is a duplicate
 #               there and leaves its fence record (empty at the end), none
-#               dropped as a partial replay (replay.partial 0), lost 0.
+#               dropped as a partial replay (replay.partial 0), lost 0;
+#               sfc0's hold on its low (fence_held) has ended once the
+#               readouts replayed and went on (no round held a second later).
 #   last_fence4 the same with 4 readouts, 8 sources, 2 nodes per SFC, 20,000
 #               events/s, sfc1 SIGKILLed after ro0's 20,000th event, the
 #               pause 0.3 s after every readout routed around it: the
@@ -157,6 +159,9 @@ def fence_last(rig, store, readouts, before, after, pause_after):
     # the ids in its ledger.fence_acked record: the counts of its first
     # partition's cells add up to it
     sfc["fence_acked"] = sum(sfc.pop(c) for c in cells)
+    held = counter(rig, "sfc0", "fence_held")
+    time.sleep(1.0)
+    sfc["fence_held"] = counter(rig, "sfc0", "fence_held")
     print("sfc0: %r" % sfc, flush=True)
     ros = counters(rig, ros_n, ("fo.deaths", "fo.join_early", "fo.joins", "fo.out",
                                 "sfc_gone_frames", "replay.replayed"))
@@ -167,6 +172,9 @@ def fence_last(rig, store, readouts, before, after, pause_after):
           "once" % sfc["fence_acked"])
     check(sfc["replay.partial"] == 0, "sfc0 dropped %d partial replays of its fence's events"
           % sfc["replay.partial"])
+    check(sfc["fence_held"] == held, "sfc0's fence still held its low back %d events after "
+          "the pause (fence_held %d, a second later %d): the readouts' replays came, so the "
+          "hold should have ended" % (after, held, sfc["fence_held"]))
     for ro, c in ros.items():
         check(c["fo.deaths"] == 2 and c["fo.join_early"] == 1 and c["fo.joins"] == 1 and
               c["fo.out"] == 2 and c["sfc_gone_frames"] == 0,
