@@ -142,7 +142,8 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now);
  * process the readouts may have declared dead), the SFC fences itself: what it
  * builds or holds ready is dropped (replay.fenced), what its readout
  * ports hold is discarded, a new epoch begins and a join is announced
- * (docs/protocol.md 13.4, 13.5). Called at the start of every pass. */
+ * (docs/protocol.md 13.4, 13.5). Called at the start of every pass, and
+ * again before a release round (a stop within the pass). */
 void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now);
 
 /* A release frame (type 5) of len bytes from mac came in at now: a

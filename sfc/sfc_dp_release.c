@@ -387,7 +387,8 @@ static uint64_t note_heard(struct sfc_dp *dp, uint64_t now)
  * to every readout whose port it knows); none to a readout whose link is down
  * (release.link_down: a memif link not connected yet, or its peer dead).
  * One frame per readout per round; a refused frame is counted and the
- * next round's supersedes it.
+ * next round's supersedes it. A round first looks at the pass gap again
+ * (sfc_dp_fence_check): a stop after the pass began fences before it.
  */
 unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
 {
@@ -398,6 +399,10 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
         return sfc_dp_ends_take(dp);    /* worker 0 sends the rounds, the others take ends */
     if (!dp->low || !sfc_release_due(&dp->rel, now_ns))
         return 0;
+    /* A stop within this pass, after its fence check (the acks it took
+     * since are of events the readouts replay from the last low): the
+     * fence comes first, from that low, not from this round's */
+    sfc_dp_fence_check(dp, rte_get_tsc_cycles());
     if (now_ns < dp->mute_until_ns) {
         dp->st.release_muted++;         /* the fault: this round is lost */
         return 1;
