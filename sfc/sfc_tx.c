@@ -396,23 +396,25 @@ void sfc_tx_resume(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_tx_sent 
     }
 }
 
-/* Queue all nf frames of event e whole (they fit q). 0, or -1 when a pool
- * ran dry (nothing queued). */
+/* Queue all frames of event e whole (chain_frame from its first record
+ * to its last: one at least, a header alone for an event of no piece;
+ * the caller made sure they fit q), their headers written once their
+ * count is known. 0, or -1 when a pool ran dry (nothing queued). */
 static int queue_whole(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_txq *q,
-                       const struct sfc_event *e, uint16_t node, uint16_t nf,
-                       struct sfc_tx_sent *out)
+                       const struct sfc_event *e, uint16_t node, struct sfc_tx_sent *out)
 {
     uint16_t pieces[SFC_TXQ_SIZE];
     uint32_t r = e->first_rec;
+    uint16_t nf = 0;
 
-    pieces[0] = 0;               /* nf >= 1 (sfc_tx_event) */
-    for (uint16_t i = 0; i < nf; i++) {
-        if (chain_frame(tx, tab, &r, &q->pkt[q->n + i], &pieces[i])) {
-            rte_pktmbuf_free_bulk(&q->pkt[q->n], i);
+    do {
+        if (chain_frame(tx, tab, &r, &q->pkt[q->n + nf], &pieces[nf])) {
+            rte_pktmbuf_free_bulk(&q->pkt[q->n], nf);
             out->clone_fail = 1;
             return -1;
         }
-    }
+        nf++;
+    } while (r != SFC_NONE);
     out->bytes += write_header(tx, e, node, q->pkt[q->n], 0, nf, pieces[0]);
     for (uint16_t i = 1; i < nf; i++)
         out->bytes += copy_header(q->pkt[q->n], q->pkt[q->n + i], i, pieces[i]);
@@ -421,17 +423,24 @@ static int queue_whole(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_txq 
     return 0;
 }
 
+/* An event's frames are at most its records (a frame carries one piece at
+ * least), or one (a header alone) for an event of none: when that many
+ * fit, the event is queued whole without counting its frames first
+ * (count_frames walks every record, as queue_whole does again). */
 void sfc_tx_event(struct sfc_tx *tx, struct sfc_evtab *tab, uint32_t slot, uint16_t node,
                   struct sfc_tx_sent *out)
 {
     struct sfc_txq *q = &tx->q[tx->node_txq[node]];
     const struct sfc_event *e = sfc_evtab_event(tab, slot);
-    uint32_t nf = count_frames(tx, tab, e);
+    uint32_t nf = e->n_frames ? e->n_frames : 1;
 
     memset(out, 0, sizeof(*out));
-    nf = nf ? nf : 1;            /* timed out with no complete source: a header alone */
+    if (q->n + nf + 1 > SFC_TXQ_SIZE) {
+        nf = count_frames(tx, tab, e);
+        nf = nf ? nf : 1;        /* timed out with no complete source: a header alone */
+    }
     if (q->n + nf + 1 <= SFC_TXQ_SIZE) {
-        out->started = queue_whole(tx, tab, q, e, node, (uint16_t)nf, out) == 0;
+        out->started = queue_whole(tx, tab, q, e, node, out) == 0;
         return;
     }
     if (q->big.slot != SFC_NONE)
