@@ -25,6 +25,19 @@ static inline void sfc_worker_mac(const uint8_t mac[6], uint16_t w, uint8_t out[
 }
 
 struct sfc_dist;                 /* a port the workers share (sfc_dist.h) */
+struct rte_ring;
+
+/* A replay end (docs/protocol.md 13.4.1) that worker 0 took, as it hands
+ * it to the other workers (sfc_dp_replay.c): the dead place, the first id
+ * routed around it, the sources the end speaks for (bit s of src[s / 64]). */
+struct sfc_end_rec {
+    uint64_t low;
+    uint64_t src[2];
+    uint16_t place;
+    uint16_t pad[3];
+};
+
+#define SFC_END_RING 256         /* replay ends a worker's ring holds */
 
 struct sfc_conf {
     uint16_t sfc_id;
@@ -73,6 +86,10 @@ struct sfc_conf {
      * port that all workers use, NULL when each worker has its own. */
     struct sfc_dist *ro_dist, *node_dist;
     uint32_t dist_ring;          /* frames per distribution ring (0: 1024) */
+    /* Replay ends worker 0 takes, handed to worker w (w >= 1) over
+     * end_ring[w] (single producer, single consumer, SFC_END_RING
+     * records of struct sfc_end_rec); NULL: a data plane alone. */
+    struct rte_ring *end_ring[SFC_WORKERS_MAX];
 };
 
 #endif /* SFC_CONF_H */

@@ -37,6 +37,13 @@ struct sfc_dp_fo {
     uint64_t grace_tsc;          /* SFC_REPLAY_GRACE_NS: the building timeout's floor
                                   * while replayed pieces arrive (sfc_dp_timeout) */
     uint64_t src_tsc[EBF_MAX_SOURCES];  /* TSC of each source's last fragment taken */
+    uint64_t replay_src_tsc[EBF_MAX_SOURCES];   /* and of its last replayed piece */
+    /* After a fence (sfc_dp_release.c, fence_hold): the low it announces
+     * at most, the SFC's low at the fence before the drop, until every
+     * bound source's readout has replayed what the fence dropped; the
+     * fence's join id and pass TSC tell when (docs/protocol.md 13.4). */
+    uint8_t hold_on;
+    uint64_t hold_low, hold_join, hold_tsc;
     /* [source][place]: the highest `low` of a replay end from the
      * source's readout for that dead place (its first event routed around
      * it); 0: none (docs/protocol.md 13.4.1) */
@@ -142,8 +149,10 @@ unsigned sfc_dp_nodes_poll(struct sfc_dp *dp, uint64_t now);
  * the events taken back from it). */
 unsigned sfc_dp_nodes_check(struct sfc_dp *dp, uint64_t now);
 
-/* The release stage's round, when due: the watermark and one release frame
- * to each readout heard (sfc_dp_release.c). Returns the work done. */
+/* The loop's failover tick (every SFC_TICKS_PER_S): on workers 1 .. W-1 the
+ * replay ends worker 0 handed over (sfc_dp_ends_take); the release
+ * stage's round, when due: the watermark and one release frame to each
+ * readout heard (sfc_dp_release.c). Returns the work done. */
 unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now);
 
 /* Release frames on: when the gap since the last pass exceeds the
@@ -224,8 +233,18 @@ enum sfc_replay_verdict sfc_dp_replay_verdict(const struct sfc_dp *dp, uint32_t 
  * from mac: taken (replay.ends) when each of its sources is one this
  * SFC serves bound to mac and its place is below SFC_END_PLACES, else
  * refused whole (replay.end_refused); the kept replayed events it proves
- * decided (sfc_dp_replay_proven) are dropped at once (replay.ended). */
+ * decided (sfc_dp_replay_proven) are dropped at once (replay.ended). On
+ * worker 0 of several, a taken end also goes to every other worker's
+ * ring (c.end_ring; one full: replay.end_ring_full), as the readouts
+ * address ends to the SFC's MAC while a replayed event of the place may
+ * sit on any worker. */
 void sfc_dp_replay_end(struct sfc_dp *dp, const struct ebf_release_hdr *h, const uint8_t *mac);
+
+/* Worker w >= 1: the replay ends worker 0 handed over (at most 8 a call),
+ * taken as if they had come here (not counted again in replay.ends): kept
+ * events they prove decided are dropped (replay.ended). Returns how many;
+ * 0 on worker 0 or a data plane alone. */
+unsigned sfc_dp_ends_take(struct sfc_dp *dp);
 
 /* The oldest building event, due: a replayed one dropped, kept or built by
  * sfc_dp_replay_verdict (kept only when wait: the loop's timeout), any

@@ -15,6 +15,7 @@
 #include "ebf_util.h"
 #include "sfc_dp.h"
 #include "sfc_dp_private.h"
+#include "sfc_lowmark.h"
 
 extern int sfc_logtype;          /* sfc_dp.c's */
 #define SFC_LOG(level, ...) rte_log(RTE_LOG_##level, sfc_logtype, "sfc: " __VA_ARGS__)
@@ -213,12 +214,15 @@ static void fence_acks(struct sfc_dp *dp, uint64_t x)
  * the last round's low; notices: sfc_notice_due's X); the readout ports'
  * frames from before a pause are discarded. Events already sent to a node
  * stay: the node decides them and its ack counts (the readouts' replays
- * of them are the ledger's redecided, ledger.fence_acked). Returns the
- * join id announced. */
+ * of them are the ledger's redecided, ledger.fence_acked). The low of
+ * the moment, before the drop, becomes the fence's hold (fence_hold; the
+ * lower of two while an earlier one lasts). Returns the join id announced. */
 static uint64_t fence(struct sfc_dp *dp, uint64_t now, uint64_t x, int pause)
 {
     struct sfc_dp_fo *f = &dp->fo;
     double hz = (double)rte_get_tsc_hz(), rate = 0;
+    uint64_t low0 = sfc_release_low(&dp->guard, sfc_lowmark_low(dp->low), dp->st.next_by_source,
+                                    dp->c.n_sources);
 
     for (uint32_t s = 0; s < dp->c.capacity; s++) {
         uint8_t state = sfc_evtab_event(dp->tab, s)->state;
@@ -236,10 +240,42 @@ static uint64_t fence(struct sfc_dp *dp, uint64_t now, uint64_t x, int pause)
         rate = (double)(f->heard_max - f->id0) * hz / (double)(f->heard_tsc - f->tsc0);
     uint64_t j = sfc_release_join_id(f->heard_max, rate, (double)(now - f->heard_tsc) / hz, 0.2);
     sfc_release_announce(&dp->rel, EBF_RELF_JOIN, j, tsc_to_ns(dp, now) + SFC_RELEASE_JOIN_NS);
+    f->hold_low = f->hold_on && f->hold_low < low0 ? f->hold_low : low0;
+    f->hold_join = j;
+    f->hold_tsc = now;
+    f->hold_on = 1;
     dp->rel.next_ns = 0;                /* a round at once: the readouts hear the epoch */
     dp->st.fences++;
     dp->st.release_epoch = dp->rel.epoch;
     return j;
+}
+
+/*
+ * A round's low under the last fence's hold (docs/protocol.md 13.4, rule
+ * 3): at most the SFC's low at the fence, which is below every event the
+ * fence dropped undecided and every frame it discarded, until each bound
+ * source's readout is past its replay of what it sent before the fence:
+ * a fragment of that source at or above the fence's join id came (a new
+ * event: every replayed one is below it), or a fragment after a replayed
+ * piece of it (a readout replays before any new event, on the same FIFO
+ * link, so its replay here is all in the table, held by the lowmark).
+ * Then the hold ends. Counted per round it lowered (fence_held).
+ */
+static uint64_t fence_hold(struct sfc_dp *dp, uint64_t low)
+{
+    struct sfc_dp_fo *f = &dp->fo;
+
+    if (!f->hold_on)
+        return low;
+    for (uint16_t s = 0; s < dp->c.n_sources && s < EBF_MAX_SOURCES; s++) {
+        if (!dp->guard.bind[s].bound || dp->st.next_by_source[s] > f->hold_join ||
+            (f->replay_src_tsc[s] >= f->hold_tsc && f->src_tsc[s] > f->replay_src_tsc[s]))
+            continue;
+        dp->st.fence_held += low > f->hold_low;
+        return low < f->hold_low ? low : f->hold_low;
+    }
+    f->hold_on = 0;
+    return low;
 }
 
 /* Bit r: guard readout r (below 64) that this SFC sends release frames to. */
@@ -342,7 +378,8 @@ static uint64_t note_heard(struct sfc_dp *dp, uint64_t now)
 
 /*
  * Off (0 work) unless release_ms was set and this is the data plane that
- * talks to the readouts (one data plane, or worker 0). When a round is
+ * talks to the readouts (one data plane, or worker 0; another worker
+ * takes the replay ends worker 0 handed it instead). When a round is
  * due: low = min(lowest id held, each bound source's next id); a frame to
  * each readout the guard has heard on a port (as throttle frames), with
  * its sources' next sequence numbers (a first incarnation: to readouts it
@@ -357,8 +394,9 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
     struct ebf_release_hdr h;
     uint64_t now_ns = tsc_to_ns(dp, now), at;
 
-    if (!dp->low || (dp->c.workers > 1 && dp->c.worker != 0) ||
-        !sfc_release_due(&dp->rel, now_ns))
+    if (dp->c.worker)
+        return sfc_dp_ends_take(dp);    /* worker 0 sends the rounds, the others take ends */
+    if (!dp->low || !sfc_release_due(&dp->rel, now_ns))
         return 0;
     if (now_ns < dp->mute_until_ns) {
         dp->st.release_muted++;         /* the fault: this round is lost */
@@ -367,8 +405,8 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
     if (dp->rel.rounds == 1 && dp->c.join_at)  /* restarted: back from join_at */
         sfc_release_announce(&dp->rel, EBF_RELF_JOIN, dp->c.join_at, now_ns + SFC_RELEASE_JOIN_NS);
     note_heard(dp, now);
-    uint64_t low = sfc_release_low(&dp->guard, sfc_lowmark_low(dp->low), dp->st.next_by_source,
-                                   dp->c.n_sources);
+    uint64_t low = fence_hold(dp, sfc_release_low(&dp->guard, sfc_lowmark_low(dp->low),
+                                                  dp->st.next_by_source, dp->c.n_sources));
     uint8_t flags = sfc_release_flags(&dp->rel, now_ns, &at);
     dp->st.release_low = low;
     dp->st.release_epoch = dp->rel.epoch;

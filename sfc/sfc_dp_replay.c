@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_ring.h>
+#include <rte_ring_elem.h>
 
 #include "sfc_dp.h"
 #include "sfc_dp_private.h"
@@ -12,6 +14,7 @@ void sfc_dp_replay_piece(struct sfc_dp *dp, const struct ebf_frag_hdr *h,
 {
     dp->st.replay_pieces++;
     dp->fo.replay_tsc = now ? now : 1;
+    dp->fo.replay_src_tsc[h->source] = now ? now : 1;
     if (a == SFC_ADD_PARTIAL || a == SFC_ADD_COMPLETE)
         sfc_evtab_event(dp->tab, slot)->replayed = 1;
     else if (a == SFC_ADD_DUP_SENT || a == SFC_ADD_LATE || a == SFC_ADD_DUPLICATE) {
@@ -105,24 +108,59 @@ static void recheck(struct sfc_dp *dp)
     }
 }
 
+/* Replay end rec taken: per source it speaks for, the highest first
+ * routed-around id of its place; the kept events it proves decided go. */
+static void end_apply(struct sfc_dp *dp, const struct sfc_end_rec *rec)
+{
+    for (unsigned s = 0; s < EBF_MAX_SOURCES; s++)
+        if (rec->src[s / 64] >> (s % 64) & 1) {
+            uint64_t *from = &dp->fo.end_from[s][rec->place];
+            *from = rec->low > *from ? rec->low : *from;
+        }
+    recheck(dp);
+}
+
+/* Worker 0: rec to every other worker's ring (a replayed event of the
+ * place may sit on any); a full ring loses it for that worker alone,
+ * counted (replay.end_ring_full: its kept events wait for the cap). */
+static void end_hand(struct sfc_dp *dp, struct sfc_end_rec *rec)
+{
+    for (uint16_t w = 1; w < dp->c.workers && w < SFC_WORKERS_MAX; w++)
+        if (dp->c.end_ring[w] &&
+            rte_ring_sp_enqueue_elem(dp->c.end_ring[w], rec, sizeof(*rec)) != 0)
+            dp->st.replay_end_ring_full++;
+}
+
 void sfc_dp_replay_end(struct sfc_dp *dp, const struct ebf_release_hdr *h, const uint8_t *mac)
 {
-    struct sfc_dp_fo *f = &dp->fo;
+    struct sfc_end_rec rec = {.low = h->low, .place = h->place};
 
     if (h->place >= SFC_END_PLACES) {
         dp->st.replay_end_refused++;
         return;
     }
-    for (unsigned i = 0; i < h->n_src; i++)
-        if (h->src[i].source >= dp->c.n_sources || h->src[i].source >= EBF_MAX_SOURCES ||
-            sfc_guard_source(&dp->guard, h->src[i].source, mac) != SFC_DROP_MAX) {
+    for (unsigned i = 0; i < h->n_src; i++) {
+        uint16_t s = h->src[i].source;
+        if (s >= dp->c.n_sources || s >= EBF_MAX_SOURCES ||
+            sfc_guard_source(&dp->guard, s, mac) != SFC_DROP_MAX) {
             dp->st.replay_end_refused++;    /* not that readout's source: taken for none */
             return;
         }
-    dp->st.replay_ends++;
-    for (unsigned i = 0; i < h->n_src; i++) {
-        uint64_t *from = &f->end_from[h->src[i].source][h->place];
-        *from = h->low > *from ? h->low : *from;
+        rec.src[s / 64] |= UINT64_C(1) << (s % 64);
     }
-    recheck(dp);
+    dp->st.replay_ends++;
+    end_apply(dp, &rec);
+    if (dp->c.worker == 0)
+        end_hand(dp, &rec);
+}
+
+unsigned sfc_dp_ends_take(struct sfc_dp *dp)
+{
+    struct sfc_end_rec rec[8];
+    struct rte_ring *r = dp->c.worker ? dp->c.end_ring[dp->c.worker] : NULL;
+    unsigned n = r ? rte_ring_sc_dequeue_burst_elem(r, rec, sizeof(rec[0]), 8, NULL) : 0;
+
+    for (unsigned i = 0; i < n; i++)
+        end_apply(dp, &rec[i]);
+    return n;
 }

@@ -104,12 +104,15 @@ struct sfc_stats {
     uint64_t replay_ends;        /* replay ends taken from the readouts */
     uint64_t replay_end_refused; /* replay ends refused (a source not the sender's, a place
                                   * at or above SFC_END_PLACES) */
+    uint64_t replay_end_ring_full;   /* replay ends worker 0 could not hand to a worker:
+                                      * its ring full (that worker's kept events wait) */
     uint64_t replay_fenced;      /* events dropped by a fence (the loop stopped too long) */
     uint64_t fences;             /* fences: new epochs after a stopped loop */
     uint64_t fence_notices;      /* of them, after readouts' dead notices */
     uint64_t release_notices;    /* dead notices taken from the readouts */
     uint64_t release_muted;      /* rounds not sent: the fault action mute */
     uint64_t fence_frames;       /* frames from before a pause, discarded by a fence */
+    uint64_t fence_held;         /* release rounds whose low a fence's hold kept down */
     uint64_t throttle_spared;    /* "off" frames to a readout behind the others while on */
     uint64_t nodes_dead;         /* nodes declared dead (timeout or new epoch) */
     uint64_t redispatched;       /* events taken back from a dead node */
@@ -292,10 +295,14 @@ struct sfc_snap {
       "Replay ends taken from the readouts (docs/protocol.md 13.4.1).")                            \
     X(REPLAY_END_REFUSED, C, "replay.end_refused", st.replay_end_refused, (), 0,                   \
       "Replay ends refused: a source not the sender's, or a place at or above 64.")               \
+    X(REPLAY_END_RING_FULL, C, "replay.end_ring_full", st.replay_end_ring_full, (), 0,             \
+      "Replay ends worker 0 could not hand to another worker, its ring full (that worker's kept events wait for the cap).") \
     X(REPLAY_FENCED, C, "replay.fenced", st.replay_fenced, (), 0,                                  \
       "Events dropped by a fence (the poll loop stopped for over 80 ms).")         \
     X(FENCE_FRAMES, C, "fence_frames", st.fence_frames, (), 0,                                     \
       "Frames from before a pause, discarded by a fence.")                                         \
+    X(FENCE_HELD, C, "fence_held", st.fence_held, (), 0,                                           \
+      "Release rounds whose low a fence kept at its own, until the readouts' replays of what it dropped came.") \
     X(FENCES, C, "fences", st.fences, (), 0,                                                       \
       "Fences: the poll loop stopped too long, the SFC dropped what it held and took a new epoch.") \
     X(FENCE_NOTICES, C, "fence_notices", st.fence_notices, (), 0,                                 \

@@ -6,10 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_errno.h>
+#include <rte_ethdev.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
+#include <rte_ring.h>
+#include <rte_ring_elem.h>
 
 #include "ebf_cycles.h"
 #include "ebf_guard.h"
@@ -36,6 +40,7 @@ struct sfc_workers {
     volatile int intake;         /* worker 0's intake (0 while paused), followed by all */
     volatile int draining;       /* the stop began: each worker drains */
     struct sfc_dist *ro_dist, *node_dist;       /* shared ports, NULL: none */
+    struct rte_ring *end_ring[SFC_WORKERS_MAX]; /* [w], w >= 1: worker 0's replay ends */
     struct ebf_idle idle;        /* how workers 1 .. W-1 back off when idle */
     struct sfc_share share __rte_cache_aligned;
     struct sfc_worker w[SFC_WORKERS_MAX];
@@ -158,6 +163,28 @@ static void worker_conf(const struct sfc_conf *c, uint16_t w, struct sfc_workers
     out->max_frames = c->max_frames / n;
     out->worker = w;
     out->share = &g->share;
+    memcpy(out->end_ring, g->end_ring, sizeof(out->end_ring));
+}
+
+/* Worker w's ring of the replay ends worker 0 takes (w >= 1; the readouts
+ * address an end to the SFC's MAC, worker 0's): 0, or -1 with errno set. */
+static int make_end_rings(struct sfc_workers *g, const struct sfc_conf *c)
+{
+    char name[RTE_RING_NAMESIZE];
+    int socket = rte_eth_dev_socket_id(c->rx_port);
+
+    for (uint16_t w = 1; w < g->n; w++) {
+        snprintf(name, sizeof(name), "sfc_end%u_%u_%u", c->sfc_id, c->rx_port, w);
+        g->end_ring[w] = rte_ring_create_elem(name, sizeof(struct sfc_end_rec), SFC_END_RING,
+                                              socket < 0 ? SOCKET_ID_ANY : socket,
+                                              RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+        if (!g->end_ring[w]) {
+            SFC_W_LOG("worker %u: no ring for replay ends (%s)\n", w, rte_strerror(rte_errno));
+            errno = ENOMEM;
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* The shared sides of c, if any: their rings, the node port's tx queues
@@ -206,7 +233,7 @@ struct sfc_workers *sfc_workers_create(const struct sfc_conf *c)
     g->n = n;
     g->idle = c->idle;
     g->share.n = n;
-    if (make_dist(g, c)) {
+    if (make_dist(g, c) || make_end_rings(g, c)) {
         int e = errno;
         sfc_workers_destroy(g);
         errno = e;
@@ -244,6 +271,8 @@ void sfc_workers_destroy(struct sfc_workers *g)
     }
     sfc_dist_destroy(g->ro_dist);
     sfc_dist_destroy(g->node_dist);
+    for (uint16_t w = 1; w < g->n; w++)
+        rte_ring_free(g->end_ring[w]);
     rte_free(g);
 }
 

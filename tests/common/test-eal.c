@@ -9,10 +9,18 @@
 #include <rte_eal.h>
 #include <rte_eth_ring.h>
 
+#include "check-main.h"
+
+void test_eal_prefix(char *arg, size_t n, const char *tag, pid_t pid)
+{
+    snprintf(arg, n, "--file-prefix=" CHECK_EAL_PREFIX "%d-%s%d", (int)check_runner_pid(), tag,
+             (int)pid);
+}
+
 void test_eal_init(void)
 {
     char prefix[64];
-    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest%d", (int)getpid());
+    test_eal_prefix(prefix, sizeof(prefix), "t", getpid());
     char *argv[] = {"test", "--no-huge", "-m", "256", "--no-pci", "--no-telemetry",
                     "-l", "0", prefix, "--log-level=*:warning", NULL};
     ck_assert_int_ge(rte_eal_init(10, argv), 0);

@@ -23,7 +23,7 @@
 static void eal3(void)
 {
     char prefix[64];
-    snprintf(prefix, sizeof(prefix), "--file-prefix=lbtest%d", (int)getpid());
+    test_eal_prefix(prefix, sizeof(prefix), "lb", getpid());
     char *argv[] = {"test", "--no-huge", "-m", "256", "--no-pci", "--no-telemetry",
                     "--lcores=0@(0,1),1@(0,1),2@(0,1)", prefix, "--log-level=*:warning", NULL};
     ck_assert_int_ge(rte_eal_init(9, argv), 0);
@@ -323,7 +323,7 @@ static unsigned rx_lcores[2];
 static void setup_queues(unsigned frame_size)
 {
     char prefix[64];
-    snprintf(prefix, sizeof(prefix), "--file-prefix=lbq%d", (int)getpid());
+    test_eal_prefix(prefix, sizeof(prefix), "lbq", getpid());
     char *argv[] = {"test", "--no-huge", "-m", "256", "--no-pci", "--no-telemetry",
                     "--lcores=0@(0,1),1@(0,1),2@(0,1),3@(0,1),4@(0,1)", prefix,
                     "--log-level=*:warning", NULL};

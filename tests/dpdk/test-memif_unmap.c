@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test-memif_unmap.c - a memif peer SIGKILLed (client or server): DPDK's interrupt thread takes the link down at once but unmaps the regions only after this end's poll loop passes a quiescent point (lib/ebf_unmap.c). */
 #include <check.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -15,6 +14,7 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 
+#include "check-main.h"
 #include "ebf_guard.h"
 #include "ebf_port.h"
 #include "ebf_unmap.h"
@@ -41,21 +41,16 @@ static int regions_mapped(void)
     return n;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-    (void)st, (void)flag, (void)f;
-    return remove(path);
-}
-
 /* The SIGKILLed peer's EAL runtime directory (test_eal_init's prefix, next
  * to ours): it could not remove it itself. */
 static void remove_peer_runtime_dir(pid_t peer)
 {
-    char ours[PATH_MAX], dir[PATH_MAX + 32];
+    char ours[PATH_MAX], arg[64], dir[PATH_MAX + 64];
 
     snprintf(ours, sizeof(ours), "%s", rte_eal_get_runtime_dir());
-    snprintf(dir, sizeof(dir), "%s/ebftest%d", dirname(ours), (int)peer);
-    nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    test_eal_prefix(arg, sizeof(arg), "t", peer);
+    snprintf(dir, sizeof(dir), "%s/%s", dirname(ours), arg + strlen("--file-prefix="));
+    check_remove_tree(dir);
 }
 
 /* One end of the link on a fresh EAL: a started port, link up within 10 s. */

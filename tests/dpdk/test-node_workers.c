@@ -35,7 +35,7 @@ struct outcome {
 static void eal_up(void)
 {
     char prefix[64];
-    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest%d", (int)getpid());
+    test_eal_prefix(prefix, sizeof(prefix), "t", getpid());
     char *argv[] = {"test", "--no-huge", "-m", "256", "--no-pci", "--no-telemetry",
                     "--lcores=0@(0,1),1@(0,1),2@(0,1)", prefix, "--log-level=*:warning", NULL};
     ck_assert_int_ge(rte_eal_init(9, argv), 0);

@@ -128,6 +128,122 @@ START_TEST(test_fence_replays_come_back)
 }
 END_TEST
 
+/* A release round: the next one is due within 10 ms (--release-ms). */
+static void round_n(struct rig *g)
+{
+    usleep(12 * 1000);
+    poll_n(g, 2);
+}
+
+/* Acks of ids, decided accept, with 8 credits. */
+static void ack_ids(struct rig *g, const uint64_t *ids, uint16_t n)
+{
+    struct ebf_ack a[4];
+
+    for (uint16_t i = 0; i < n; i++)
+        a[i] = (struct ebf_ack){.event_id = ids[i], .decision = EBF_DEC_ACCEPT};
+    credit(g, 8, a, n);
+    poll_n(g, 4);
+}
+
+/* Up to the fence of test_fence_holds_low*: event 128 decided, 192
+ * (sources 0-2) and 200 (source 3) building, so the low is 192 (the
+ * lowmark's bucket of 64 ids); the pause (the bound 200 ms) fences: both
+ * dropped, and the round at once announces 192, not 193 (1 + the highest
+ * id of sources 0-2, all that is left without the hold). */
+static const struct sfc_stats *fence_at_192(struct rig *g)
+{
+    struct rig_opts o = {.timeout_ms = 1000, .release_ms = 10, .sfc_dead_ms = 200};
+    uint64_t id = 128;
+
+    rig_up_opts(g, &o);
+    const struct sfc_stats *st = sfc_dp_stats(g->dp);
+    credit(g, 8, NULL, 0);
+    send_event(g, 128, ALL);
+    send_event(g, 192, 0x7u);
+    send_event(g, 200, 0x8u);
+    poll_n(g, 4);
+    ack_ids(g, &id, 1);
+    round_n(g);
+    ck_assert_uint_eq(st->release_low, 192);
+    usleep(250 * 1000);         /* the pause */
+    poll_n(g, 1);
+    ck_assert_uint_eq(st->fences, 1);
+    ck_assert_uint_eq(st->replay_fenced, 2);
+    ck_assert_uint_eq(st->release_low, 192);
+    ck_assert_uint_eq(st->fence_held, 1);
+    return st;
+}
+
+/*
+ * A fenced SFC announces no low above what its fence dropped undecided
+ * (docs/protocol.md 13.4, rule 3), here with its replays coming back to it
+ * (it was the last live place): 192 and 200 replayed whole are built and
+ * sent (the lowmark holds 192); acked, the low would be 201, but the
+ * hold keeps it at 192 until every source sent a fragment after its
+ * replayed ones (event 256, new): then 256, the hold over.
+ */
+START_TEST(test_fence_holds_low_until_replayed)
+{
+    struct rig g;
+    uint64_t id, replayed[] = {192, 200}, e256 = 256;
+    const struct sfc_stats *st = fence_at_192(&g);
+
+    send_event_flagged(&g, 192, ALL, EBF_FRAGF_REPLAY);
+    send_event_flagged(&g, 200, ALL, EBF_FRAGF_REPLAY);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(took(&g, &id), 3 * N_SOURCES);        /* 128, then 192 and 200 again */
+    round_n(&g);
+    ck_assert_uint_eq(st->release_low, 192);
+    ack_ids(&g, replayed, 2);
+    round_n(&g);
+    ck_assert_uint_eq(st->release_low, 192);                /* 201 without the hold */
+    ck_assert_uint_eq(st->fence_held, 2);
+    send_event(&g, 256, ALL);
+    poll_n(&g, 4);
+    round_n(&g);
+    ck_assert_uint_eq(st->release_low, 256);
+    ck_assert_uint_eq(st->fence_held, 2);
+    ack_ids(&g, &e256, 1);
+    round_n(&g);
+    ck_assert_uint_eq(st->release_low, 257);
+    ck_assert_uint_eq(st->fence_held, 2);
+    ck_assert_uint_eq(st->events_sent, 4);
+    rig_down(&g);
+}
+END_TEST
+
+/*
+ * The fence's replays went to other places (they were live): none comes
+ * back. Event 300, sent before the readouts heard the new epoch (below the
+ * join id), is new, but does not end the hold: low 192 (301 without it).
+ * A fragment of every source at or above the join id (at least 65536 ids
+ * above the highest heard) ends it: the low is 1 + that id.
+ */
+START_TEST(test_fence_holds_low_until_join)
+{
+    struct rig g;
+    uint64_t id, e300 = 300, far = UINT64_C(1) << 24;
+    const struct sfc_stats *st = fence_at_192(&g);
+
+    send_event(&g, 300, ALL);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(took(&g, &id), 2 * N_SOURCES);        /* 128, 300 */
+    ack_ids(&g, &e300, 1);
+    round_n(&g);
+    ck_assert_uint_eq(st->release_low, 192);
+    ck_assert_uint_eq(st->fence_held, 2);
+    send_event(&g, far, ALL);
+    poll_n(&g, 4);
+    ack_ids(&g, &far, 1);
+    round_n(&g);
+    ck_assert_uint_eq(st->release_low, far + 1);
+    ck_assert_uint_eq(st->fence_held, 2);
+    ck_assert_uint_eq(st->replay_pieces, 0);
+    rig_down(&g);
+}
+END_TEST
+
 START_TEST(test_replay_waits_for_late_readouts)
 {
     struct rig g;
@@ -506,6 +622,8 @@ Suite *sfc_replay_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_replay_waits_for_late_readouts);
     tcase_add_test(tc, test_fence_replays_come_back);
+    tcase_add_test(tc, test_fence_holds_low_until_replayed);
+    tcase_add_test(tc, test_fence_holds_low_until_join);
     tcase_add_test(tc, test_rerouted_waits_during_failover);
     tcase_add_test(tc, test_partial_replay_dropped_after_grace);
     tcase_add_test(tc, test_replay_waits_for_readout_later_than_grace);

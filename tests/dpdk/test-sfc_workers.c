@@ -10,6 +10,7 @@
 
 #include "ebf_pattern.h"
 #include "ebf_port.h"
+#include "ebf_release.h"
 #include "sfc_workers.h"
 #include "test-eal.h"
 
@@ -43,7 +44,7 @@ static uint16_t port_pair(const char *a, const char *b, unsigned i, uint16_t *ot
 static void up(struct wrig *g)
 {
     char prefix[64];
-    snprintf(prefix, sizeof(prefix), "--file-prefix=ebftest%d", (int)getpid());
+    test_eal_prefix(prefix, sizeof(prefix), "t", getpid());
     char *argv[] = {"test", "--no-huge", "-m", "256", "--no-pci", "--no-telemetry",
                     "--lcores=0@(0,1),1@(0,1)", prefix, "--log-level=*:warning", NULL};
     ck_assert_int_ge(rte_eal_init(9, argv), 0);
@@ -79,8 +80,10 @@ static void up(struct wrig *g)
     ebf_idle_init(&g->c.idle, EBF_IDLE_SPIN);
 }
 
-/* The fragment of (source, event) from the readout on readout port w. */
-static void send_frag(struct wrig *g, unsigned w, uint16_t source, uint64_t event)
+/* The fragment of (source, event) from the readout on readout port w,
+ * with the fragment header's flags (EBF_FRAGF_REPLAY: a replayed one). */
+static void send_frag_flagged(struct wrig *g, unsigned w, uint16_t source, uint64_t event,
+                              uint16_t flags)
 {
     struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
@@ -92,9 +95,36 @@ static void send_frag(struct wrig *g, unsigned w, uint16_t source, uint64_t even
     ebf_encap_write(p, &a, EBF_FRAG_HLEN + FRAG);
     ebf_pattern_fill(p + EBF_ETH_HLEN + EBF_FRAG_HLEN, FRAG, source, event, 0);
     struct ebf_frag_hdr h = {.source = source, .seq = g->seq[w][source]++, .event_id = event,
-                             .frag_len = FRAG, .piece_len = FRAG, .tx_ns = 1};
+                             .frag_len = FRAG, .piece_len = FRAG, .tx_ns = 1, .flags = flags};
     ebf_frag_write(p + EBF_ETH_HLEN, &h);
     ck_assert_uint_eq(rte_eth_tx_burst(g->ro[w], 0, &m, 1), 1);
+}
+
+static void send_frag(struct wrig *g, unsigned w, uint16_t source, uint64_t event)
+{
+    send_frag_flagged(g, w, source, event, 0);
+}
+
+/* A replay end of dead place `place` (docs/protocol.md 13.4.1) from the
+ * readout to worker 0's MAC on readout port 0, for every source: first
+ * routed-around id `from`. */
+static void send_end(struct wrig *g, uint16_t place, uint64_t from)
+{
+    struct ebf_release_hdr h = {.place = place, .flags = EBF_RELF_END, .low = from};
+    struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+
+    for (uint16_t s = 0; s < SOURCES; s++)
+        h.src[h.n_src++] = (struct ebf_release_src){.source = s, .next_seq = g->seq[0][s]};
+    ck_assert_ptr_nonnull(m);
+    memcpy(a.src_mac, ro_mac, 6);
+    memcpy(a.dst_mac, g->rx_mac[0], 6);
+    size_t len = ebf_release_len(h.n_src);
+    uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(EBF_ETH_HLEN + len));
+    ck_assert_ptr_nonnull(p);
+    ebf_encap_write(p, &a, len);
+    ck_assert_uint_eq(ebf_release_write(p + EBF_ETH_HLEN, &h), len);
+    ck_assert_uint_eq(rte_eth_tx_burst(g->ro[0], 0, &m, 1), 1);
 }
 
 /* A credit frame from node n (epoch 1) on its port. */
@@ -333,6 +363,111 @@ START_TEST(test_launched_drain)
 }
 END_TEST
 
+/*
+ * A replay end reaches worker 0 only (the readouts address the SFC's MAC),
+ * while the replayed event it proves decided sits on worker 1: event 21
+ * came replayed from sources 0 and 1 only; sources 2 and 3 go on sending
+ * (event 23), so past the grace (1 s) it is kept for their readout's
+ * replay end (replay.waits). The end of place 1 at id 50 from every
+ * source comes to worker 0, which hands it to worker 1 over its ring:
+ * worker 1 drops event 21 at its next tick as proven decided
+ * (replay.partial, replay.ended), not 5 s later at the cap; the end is
+ * counted once (replay.ends), none lost (replay.end_ring_full 0).
+ */
+START_TEST(test_replay_end_to_every_worker)
+{
+    struct wrig g;
+    uint64_t ids[8];
+    struct sfc_stats st;
+
+    up(&g);
+    g.c.timeout_ms = 20;
+    g.sw = sfc_workers_create(&g.c);
+    ck_assert_ptr_nonnull(g.sw);
+    credit(&g, 0, 8, NULL, 0);
+    credit(&g, 1, 8, NULL, 0);
+    for (uint16_t s = 0; s < SOURCES; s++)
+        send_frag(&g, 0, s, 0);             /* worker 0 binds the sources to ro_mac */
+    for (uint16_t s = 0; s < 2; s++)
+        send_frag_flagged(&g, 1, s, 21, EBF_FRAGF_REPLAY);
+    for (uint16_t s = 0; s < SOURCES; s++)
+        send_frag(&g, 1, s, 23);
+    poll_both(&g, 8);
+    ck_assert_uint_eq(node_events(&g, 0, ids, 8), 1);
+    ck_assert_uint_eq(node_events(&g, 1, ids, 8), 1);
+    ck_assert_uint_eq(ids[0], 23);
+    usleep(1100 * 1000);                    /* past SFC_REPLAY_GRACE_NS */
+    poll_both(&g, 8);
+    sfc_workers_stats(g.sw, &st);
+    ck_assert_uint_eq(st.replay_waits, 1);
+    ck_assert_uint_eq(st.replay_partial, 0);
+    send_end(&g, 1, 50);
+    for (int i = 0; i < 4; i++) {
+        poll_both(&g, 2);
+        usleep(200);                        /* the workers' 100 us tick */
+    }
+    sfc_workers_stats(g.sw, &st);
+    ck_assert_uint_eq(st.replay_ends, 1);
+    ck_assert_uint_eq(st.replay_end_refused, 0);
+    ck_assert_uint_eq(st.replay_end_ring_full, 0);
+    ck_assert_uint_eq(st.replay_partial, 1);
+    ck_assert_uint_eq(st.replay_ended, 1);
+    ck_assert_uint_eq(st.replay_wait_cap, 0);
+    ck_assert_uint_eq(st.replay_waits, 1);
+    ck_assert_uint_eq(st.replay_pieces, 2);
+    ck_assert_uint_eq(st.events_sent, 2);
+    ck_assert_uint_eq(st.events_incomplete, 0);
+    struct sfc_gauges ga;
+    sfc_workers_gauges(g.sw, &ga);
+    ck_assert_uint_eq(ga.building, 0);
+    sfc_workers_destroy(g.sw);
+    ebf_eal_cleanup();
+}
+END_TEST
+
+/* Worker 1 does not take its ring (not polled): worker 0 hands it the
+ * first SFC_END_RING ends and counts the rest lost to it
+ * (replay.end_ring_full); once worker 1 takes them the ring is empty
+ * and the next end goes through. */
+START_TEST(test_replay_end_ring_full)
+{
+    struct wrig g;
+    struct sfc_stats st;
+
+    up(&g);
+    g.sw = sfc_workers_create(&g.c);
+    ck_assert_ptr_nonnull(g.sw);
+    struct sfc_dp *w0 = sfc_workers_dp(g.sw, 0), *w1 = sfc_workers_dp(g.sw, 1);
+    for (uint16_t s = 0; s < SOURCES; s++)
+        send_frag(&g, 0, s, 0);
+    for (int i = 0; i < 4; i++)
+        sfc_dp_poll(w0, 1);
+    for (unsigned k = 0; k < SFC_END_RING + 3; k++) {
+        send_end(&g, 1, 50 + k);
+        if (k % 64 == 63)
+            for (int i = 0; i < 4; i++)
+                sfc_dp_poll(w0, 1);
+    }
+    for (int i = 0; i < 8; i++)
+        sfc_dp_poll(w0, 1);
+    sfc_workers_stats(g.sw, &st);
+    ck_assert_uint_eq(st.replay_ends, SFC_END_RING + 3);
+    ck_assert_uint_eq(st.replay_end_ring_full, 3);
+    for (int i = 0; i < SFC_END_RING / 8 + 4; i++) {
+        sfc_dp_poll(w1, 1);
+        usleep(200);
+    }
+    send_end(&g, 1, 1000);
+    for (int i = 0; i < 4; i++)
+        sfc_dp_poll(w0, 1);
+    sfc_workers_stats(g.sw, &st);
+    ck_assert_uint_eq(st.replay_ends, SFC_END_RING + 4);
+    ck_assert_uint_eq(st.replay_end_ring_full, 3);
+    sfc_workers_destroy(g.sw);
+    ebf_eal_cleanup();
+}
+END_TEST
+
 Suite *sfc_workers_suite(void);
 
 Suite *sfc_workers_suite(void)
@@ -345,6 +480,8 @@ Suite *sfc_workers_suite(void)
     tcase_add_test(tc, test_events_to_own_nodes);
     tcase_add_test(tc, test_throttle_any_worker);
     tcase_add_test(tc, test_launched_drain);
+    tcase_add_test(tc, test_replay_end_to_every_worker);
+    tcase_add_test(tc, test_replay_end_ring_full);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -185,6 +185,13 @@ def counter(rig, proc, key):
     return 0
 
 
+def counters(rig, procs, keys):
+    """The counters KEYS of each process of PROCS from one `status
+    --json`: {proc: {key: value}}, 0 for an absent one (counter)."""
+    by = {x["name"]: x.get("counters") or {} for x in rig.status()["processes"]}
+    return {p: {k: by.get(p, {}).get(k, 0) for k in keys} for p in procs}
+
+
 def wait_events(rig, proc, n, limit=120):
     """Waits until readout PROC has generated N events (its counter
     events); fails the test after LIMIT seconds."""
@@ -194,16 +201,114 @@ def wait_events(rig, proc, n, limit=120):
         time.sleep(0.2)
 
 
-def stop_json(rig, *args):
-    """`ebfarm stop --json` of the farm (exit 0, or the test fails),
-    parsed; its ledger printed."""
-    p = subprocess.run([rig.exe, "stop", "--json", "--farm", rig.name] + list(args),
-                       env=rig.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       timeout=240)
-    check(p.returncode == 0, "stop: exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
-    j = json.loads(p.stdout)
+def wait_more(rig, proc, n, limit=120):
+    """Waits until readout PROC has generated N events more than it had
+    when called (wait_events)."""
+    wait_events(rig, proc, counter(rig, proc, "events") + n, limit)
+
+
+def stop_begin(rig, *args):
+    """`ebfarm stop --json ARGS` of the farm begun, not waited for: its
+    Popen, for stop_json to end."""
+    return subprocess.Popen([rig.exe, "stop", "--json", "--farm", rig.name] + list(args),
+                            env=rig.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def stop_json(rig, *args, begun=None):
+    """`ebfarm stop --json` of the farm (exit 0, or the test fails), or
+    the one stop_begin BEGUN, parsed; its ledger printed."""
+    p = begun or stop_begin(rig, *args)
+    out, err = p.communicate(timeout=240)
+    check(p.returncode == 0, "stop: exit %d\n%s%s" % (p.returncode, out, err))
+    j = json.loads(out)
     print("$ ebfarm stop --json: ledger %s" % json.dumps(j["ledger"], sort_keys=True))
     return j
+
+
+def signal_proc(rig, proc, sig=signal.SIGKILL):
+    """Sends SIG (SIGKILL unless told) to process PROC of the farm, says
+    so; returns its pid."""
+    pid = rig.pid_of(proc)
+    os.kill(pid, sig)
+    print("%s (%d): %s" % (proc, pid, signal.Signals(sig).name), flush=True)
+    return pid
+
+
+def fo_run(rate, accept_seed, store):
+    """The run keys of a failover farm (fo_farm): 4 sources, run.events 0
+    (until stopped), RATE events/s, 512-byte fragments, payload seed 1,
+    the emulated trigger accepting 10% drawn with ACCEPT_SEED, the SFCs'
+    timeout 2000 ms, replay buffers of 32 MB, storage under STORE (None:
+    none)."""
+    keys = {"sources": 4, "events": 0, "rate": rate, "duration_s": 300, "frag_size": 512,
+            "seed": 1, "trigger_us": 1, "accept": FO_ACCEPT, "accept_seed": accept_seed,
+            "timeout_ms": 2000, "replay_mb": 32}
+    if store:
+        keys["store"] = {"dir": store}
+    return keys
+
+
+FO_ACCEPT = 0.1         # fo_run's trigger fraction
+
+
+def fo_checked(rig, j, store, sfcs, accept_seed, lost0=True, failover=True, replayed=False,
+               late=True):
+    """The checks every fo_* scenario makes of its `stop --json` J (fo_run's
+    keys, the trigger drawn with ACCEPT_SEED); returns the ledger's
+    redecided (0 without a failover). Always: the ledger closed with
+    unaccounted 0 and the id checks matching; generated (over the
+    survivors, `seen`, when a readout was lost) = the id range = accepted
+    + rejected + lost, every loss named; SFCS SFCs gone; redecided equal
+    to the failover view's count from the id records (redecided_marked).
+    LOST0: lost 0, no reason. FAILOVER: they failed over, redecided <=
+    replayed, and replayed > 0 when REPLAYED. STORE
+    (the storage directory; None: not checked): the ids lost as
+    replay_full all listed, accepted = the trigger's ids of the range less
+    those, the storage balanced with nothing lost, and the files holding
+    exactly those ids once each (stored_once; a replay_full id may be
+    there) after dropping at most redecided marked copies, + the late
+    accepts when LATE (a node declared dead that decided late)."""
+    led = j["ledger"]
+    check(led["closed"] and led["unaccounted"] == 0 and led["ids_match"], "ledger not closed")
+    gen = led["seen"] if led.get("readout_lost") else led["generated"]
+    check(gen == led["id_range"]["n"] == led["accepted"] + led["rejected"] + led["lost_total"],
+          "generated %d (id range %d) != accepted %d + rejected %d + lost %d"
+          % (gen, led["id_range"]["n"], led["accepted"], led["rejected"], led["lost_total"]))
+    check(sum(led["lost"].values()) == led["lost_total"], "losses not all named")
+    if lost0:
+        check(led["lost_total"] == 0 and led["lost"] == {}, "lost %d: %r"
+              % (led["lost_total"], led["lost"]))
+    g = led.get("sfc_gone") or {}
+    check(g.get("sfcs") == sfcs, "not %d SFC(s) gone: %r" % (sfcs, g))
+    redecided = g.get("redecided", 0) if g.get("failover") else 0
+    marked = j["failover"]["redecided_marked"]
+    print("redecided: the ledger's %d, the id records' %d" % (redecided, marked))
+    check(redecided == marked, "redecided %d, the id records' %d" % (redecided, marked))
+    if failover:
+        check(g.get("failover"), "not %d SFC(s) failed over: %r" % (sfcs, g))
+        check(not replayed or g["replayed"] > 0, "nothing replayed: %r" % g)
+        check(redecided <= g["replayed"], "redecided %d > replayed %d"
+              % (redecided, g["replayed"]))
+    if not store:
+        return redecided
+    r = led["id_range"]
+    lost = set(led.get("lost_ids", {}).get("replay_full", []))
+    check(len(lost) == led["lost"].get("replay_full", 0), "replay_full ids not all listed")
+    trig = accepted_ids(r["lo"], r["n"], accept_seed, FO_ACCEPT)
+    want = [i for i in trig if i not in lost]
+    check(len(want) == led["accepted"], "accepted %d, the trigger's ids %d (%d lost)"
+          % (led["accepted"], len(want), len(trig) - len(want)))
+    check(led["store"]["balanced"] and led["store"]["lost_total"] == 0,
+          "storage not balanced: %r" % led["store"])
+    dropped = stored_once(rig, store, want, maybe=lost)
+    late_n = led["late_accepted"] if late else 0
+    check(dropped <= redecided + late_n, "%d marked copies dropped > redecided %d + late "
+          "accepts %d" % (dropped, redecided, late_n))
+    print("stored: %d accepted ids once each, %d marked copies dropped (redecided %d, late "
+          "accepts %d), %d lost accepted" % (len(want), dropped, redecided, led["late_accepted"],
+                                             len(trig) - len(want)))
+    return redecided
 
 
 def mix64(x):

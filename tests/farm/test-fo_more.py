@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# test-fo_more.py - SFC failover at its edges, one scenario a run: an SFC killed in the staged stop while the readouts still send, two SFCs of three killed together, and the fence of the last live SFC while the other is dead; each checks the exact closed ledger, lost 0, redecided and the stored events.
+# test-fo_more.py - SFC failover at its edges, one scenario a run: an SFC killed in the staged stop while the readouts still send, two SFCs of three killed together, the fence of the last live SFC while the other is dead, and a readout that learns an SFC's death after the others; each checks the exact closed ledger, lost 0, redecided and the stored events.
 #
 # A failover farm (tests/farm/farmrig.py fo_farm: memif links, run.replay_mb
 # 32, 4 sources over the readouts, run.events 0, storage on, the emulated
-# trigger's draw seeded by run.accept_seed, which accepted_ids is given) is brought up;
-# the scenario's faults are injected while it runs; `stop --json` gives the
-# ledger. Checked, exactly, for every scenario: exit 0 of the stop, the
+# trigger's draw seeded by run.accept_seed, which accepted_ids is given) is
+# brought up; the scenario's faults are injected while it runs; `stop
+# --json` gives the ledger. Checked, exactly, for every scenario (farmrig's
+# fo_checked, which test-fo_faults.py shares): exit 0 of the stop, the
 # ledger closed (unaccounted 0, the id checks matching), generated =
 # accepted + rejected with lost 0 and no loss by any reason, the SFCs gone
-# failed over with redecided <= replayed, and `ebfarm events verify` over
-# every file passing with the files holding the emulated trigger's accepted
-# ids of the generated range each once (a survivor's replayed copy of a
-# redecided event dropped, at most redecided of them). Per scenario:
+# failed over with something replayed and redecided <= replayed and equal to
+# the failover view's count from the id records (redecided_marked), the
+# storage balance, and `ebfarm events verify` over every file passing with
+# the files holding the emulated trigger's accepted ids of the generated
+# range each once (a survivor's replayed copy of a redecided event dropped,
+# at most redecided of them). Per scenario:
 #   early_stop  2 readouts, 2 SFCs, 200 events/s: `stop` begun; the moment
 #               ro0 took the stop's common end (its counter stop_at, at
 #               least 256 ids = 1.28 s ahead at this rate, docs/protocol.md
@@ -35,7 +38,9 @@
 #               and replay its unreleased events to it: what the fence
 #               dropped is built anew, what it had decided is a duplicate
 #               there and leaves its fence record (empty at the end), none
-#               dropped as a partial replay (replay.partial 0), lost 0.
+#               dropped as a partial replay (replay.partial 0), lost 0;
+#               sfc0's hold on its low (fence_held) has ended once the
+#               readouts replayed and went on (no round held a second later).
 #   last_fence4 the same with 4 readouts, 8 sources, 2 nodes per SFC, 20,000
 #               events/s, sfc1 SIGKILLed after ro0's 20,000th event, the
 #               pause 0.3 s after every readout routed around it: the
@@ -47,61 +52,45 @@
 #               view's longest recovery (from sfc1's last release frame to
 #               the replay's end) at least the 150 ms bound (about 100 ms at
 #               the default bound).
+#   late_ro     4 readouts, 2 SFCs, 2 nodes per SFC, 4000 events/s: ro3
+#               SIGSTOPped and sfc1 SIGKILLed at once; ro0 .. ro2 declare
+#               sfc1 dead while ro3 is frozen (read from their logs: status
+#               would wait for the frozen one), ro3 resumed 0.3 s after the
+#               kill: it learns the death later and by its own detection
+#               (no readout tells another; dead notices go only to an SFC
+#               held dead while alive). Each readout: fo.deaths 1,
+#               fo.false_deaths 0, fo.notices 0, no join, fo.out 2 (sfc1
+#               routed around), nothing dropped or unsent; ro3 counted its
+#               freeze (fo.own_stalls >= 1). sfc0: no fence, no replay
+#               dropped partial or capped, no event incomplete (the readouts
+#               routed every id to the same SFC: ids one readout replayed
+#               and the others sent new, or the other way round, meet
+#               there); the ledger incomplete 0.
 # Usage: test-fo_more.py SOURCE_DIR BUILD_DIR SCENARIO. Exit 0 passed, 1 failed.
-import json
 import os
 import signal
-import subprocess
 import sys
 import time
 
-from farmrig import (accepted_ids, check, counter, fo_scenario, stop_json, stored_once,
-                     wait_events)
+from farmrig import (check, counter, counters, fo_checked, fo_run, fo_scenario, stop_begin,
+                     stop_json, wait_events, wait_more)
 
-SEED = 1
-ACCEPT = 0.1
-
-
-def run_keys(rate, store):
-    return {"sources": 4, "events": 0, "rate": rate, "duration_s": 300, "frag_size": 512,
-            "seed": SEED, "accept_seed": SEED, "trigger_us": 1, "accept": ACCEPT, "timeout_ms": 2000,
-            "replay_mb": 32, "store": {"dir": store}}
+ACCEPT_SEED = 1
 
 
-def closed_lost0(led, sfcs):
-    """The ledger closed, every id decided once, SFCS SFCs failed over,
-    lost 0; returns redecided."""
-    check(led["closed"] and led["unaccounted"] == 0 and led["ids_match"], "ledger not closed")
-    check(led["generated"] == led["id_range"]["n"] == led["accepted"] + led["rejected"],
-          "generated %d != accepted %d + rejected %d (id range %d)"
-          % (led["generated"], led["accepted"], led["rejected"], led["id_range"]["n"]))
-    check(led["lost_total"] == 0 and led["lost"] == {}, "lost %d: %r"
-          % (led["lost_total"], led["lost"]))
-    g = led.get("sfc_gone") or {}
-    check(g.get("failover") and g.get("sfcs") == sfcs,
-          "not %d SFC(s) failed over: %r" % (sfcs, g))
-    check(g["replayed"] > 0, "nothing replayed: %r" % g)
-    check(g["redecided"] <= g["replayed"], "redecided %d > replayed %d"
-          % (g["redecided"], g["replayed"]))
-    return g["redecided"]
-
-
-def stored(rig, led, store, redecided):
-    r = led["id_range"]
-    want = accepted_ids(r["lo"], r["n"], SEED, ACCEPT)
-    check(len(want) == led["accepted"], "accepted %d, the trigger's ids %d"
-          % (led["accepted"], len(want)))
-    dropped = stored_once(rig, store, want)
-    check(dropped <= redecided, "%d replayed copies dropped > redecided %d" % (dropped, redecided))
-    print("stored: %d accepted ids once each, %d replayed copies dropped" % (len(want), dropped))
+def closed_lost0(rig, j, store, sfcs):
+    """fo_checked with this file's trigger seed: SFCS SFCs failed over
+    with something replayed, lost 0, the stored ids each once after at
+    most redecided marked copies dropped (no late accepts: no node
+    stalls here); returns redecided."""
+    return fo_checked(rig, j, store, sfcs, ACCEPT_SEED, replayed=True, late=False)
 
 
 def early_stop(rig, store):
     wait_events(rig, "ro0", 1000)
     sfc1 = rig.pid_of("sfc1")
     deaths0 = counter(rig, "ro0", "fo.deaths")
-    p = subprocess.Popen([rig.exe, "stop", "--json", "--farm", rig.name], env=rig.env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = stop_begin(rig)
     t0 = time.time()
     while True:
         ro0 = [x for x in rig.status()["processes"] if x["name"] == "ro0"][0]
@@ -115,17 +104,13 @@ def early_stop(rig, store):
     print("sfc1 (%d): SIGKILL %.2f s into the stop, ro0 at event %d of its end %d"
           % (sfc1, time.time() - t0, nxt, at), flush=True)
     check(nxt < at, "ro0 had reached its end %d already (next event %d)" % (at, nxt))
-    out, err = p.communicate(timeout=240)
-    check(p.returncode == 0, "stop: exit %d\n%s%s" % (p.returncode, out, err))
-    j = json.loads(out)
-    print("$ ebfarm stop --json: ledger %s" % json.dumps(j["ledger"], sort_keys=True))
-    led = j["ledger"]
-    check(led["generated"] == at, "generated %d, not the common end %d" % (led["generated"], at))
-    redecided = closed_lost0(led, 1)
+    j = stop_json(rig, begun=p)
+    gen = j["ledger"]["generated"]
+    check(gen == at, "generated %d, not the common end %d" % (gen, at))
     deaths = counter(rig, "ro0", "fo.deaths") - deaths0
     print("ro0 fo.deaths %d during the stop" % deaths)
     check(deaths >= 1, "ro0 did not declare sfc1 dead in the stop")
-    stored(rig, led, store, redecided)
+    closed_lost0(rig, j, store, 1)
 
 
 def two_together(rig, store):
@@ -135,22 +120,13 @@ def two_together(rig, store):
     time.sleep(0.02)
     os.kill(sfc1, signal.SIGKILL)
     print("sfc2 (%d), then sfc1 (%d) 20 ms later: SIGKILL" % (sfc2, sfc1), flush=True)
-    n = counter(rig, "ro0", "events")
-    wait_events(rig, "ro0", n + 8000)
+    wait_more(rig, "ro0", 8000)
     j = stop_json(rig)
-    led = j["ledger"]
-    redecided = closed_lost0(led, 2)
     states = [(s["name"], s["state"], s["share"]) for s in j["failover"]["sfcs"]]
     print("failover view: %r" % states)
     check(states[0] == ("sfc0", "live", 1.0) and all(s[1] == "gone" for s in states[1:]),
           "failover view: %r" % states)
-    stored(rig, led, store, redecided)
-
-
-def fence_count(rig, proc):
-    """The number of ids in PROC's ledger.fence_acked record (the counts
-    of its first partition's cells add up to it)."""
-    return sum(counter(rig, proc, "ledger.fence_acked.count.%d" % c) for c in range(16))
+    closed_lost0(rig, j, store, 2)
 
 
 def fence_last(rig, store, readouts, before, after, pause_after):
@@ -164,29 +140,31 @@ def fence_last(rig, store, readouts, before, after, pause_after):
     sfc0, sfc1 = rig.pid_of("sfc0"), rig.pid_of("sfc1")
     os.kill(sfc1, signal.SIGKILL)
     t0 = time.time()
-    while not all(counter(rig, ro, "fo.out") == 2 for ro in ros_n):
+    while not all(c["fo.out"] == 2 for c in counters(rig, ros_n, ["fo.out"]).values()):
         check(time.time() - t0 < 30, "the readouts did not route around sfc1")
         time.sleep(0.05)
     if pause_after:
         time.sleep(pause_after)
     else:
-        n = counter(rig, "ro0", "events")
-        wait_events(rig, "ro0", n + 4000)
+        wait_more(rig, "ro0", 4000)
     os.kill(sfc0, signal.SIGSTOP)
     time.sleep(0.5)
     os.kill(sfc0, signal.SIGCONT)
     print("sfc1 (%d) SIGKILLed; once every readout routed around it, sfc0 (%d) "
           "SIGSTOPped for 500 ms" % (sfc1, sfc0), flush=True)
-    n = counter(rig, "ro0", "events")
-    wait_events(rig, "ro0", n + after)
-    sfc = {k: counter(rig, "sfc0", k) for k in ("fences", "replay.fenced", "replay.dup",
-                                                 "replay.fence_dup", "replay.partial",
-                                                 "ledger.fence_acked_accept")}
-    sfc["fence_acked"] = fence_count(rig, "sfc0")
+    wait_more(rig, "ro0", after)
+    cells = ["ledger.fence_acked.count.%d" % c for c in range(16)]
+    sfc = counters(rig, ["sfc0"], ["fences", "replay.fenced", "replay.dup", "replay.fence_dup",
+                                   "replay.partial", "ledger.fence_acked_accept"] + cells)["sfc0"]
+    # the ids in its ledger.fence_acked record: the counts of its first
+    # partition's cells add up to it
+    sfc["fence_acked"] = sum(sfc.pop(c) for c in cells)
+    held = counter(rig, "sfc0", "fence_held")
+    time.sleep(1.0)
+    sfc["fence_held"] = counter(rig, "sfc0", "fence_held")
     print("sfc0: %r" % sfc, flush=True)
-    ros = {ro: {k: counter(rig, ro, k) for k in ("fo.deaths", "fo.join_early", "fo.joins",
-                                                 "fo.out", "sfc_gone_frames", "replay.replayed")}
-           for ro in ros_n}
+    ros = counters(rig, ros_n, ("fo.deaths", "fo.join_early", "fo.joins", "fo.out",
+                                "sfc_gone_frames", "replay.replayed"))
     print("readouts: %r" % ros, flush=True)
     check(sfc["fences"] == 1, "sfc0 fenced itself %d times, not once" % sfc["fences"])
     check(sfc["fence_acked"] == 0 and sfc["ledger.fence_acked_accept"] == 0,
@@ -194,14 +172,14 @@ def fence_last(rig, store, readouts, before, after, pause_after):
           "once" % sfc["fence_acked"])
     check(sfc["replay.partial"] == 0, "sfc0 dropped %d partial replays of its fence's events"
           % sfc["replay.partial"])
+    check(sfc["fence_held"] == held, "sfc0's fence still held its low back %d events after "
+          "the pause (fence_held %d, a second later %d): the readouts' replays came, so the "
+          "hold should have ended" % (after, held, sfc["fence_held"]))
     for ro, c in ros.items():
         check(c["fo.deaths"] == 2 and c["fo.join_early"] == 1 and c["fo.joins"] == 1 and
               c["fo.out"] == 2 and c["sfc_gone_frames"] == 0,
               "%s: not sfc1 dead, sfc0 dead at its new epoch and rejoined at once: %r" % (ro, c))
-    j = stop_json(rig)
-    led = j["ledger"]
-    redecided = closed_lost0(led, 1)
-    stored(rig, led, store, redecided)
+    closed_lost0(rig, stop_json(rig), store, 1)
 
 
 def last_fence(rig, store):
@@ -224,11 +202,8 @@ def dead_150(rig, store):
     wait_events(rig, "ro0", 8000)
     os.kill(rig.pid_of("sfc1"), signal.SIGKILL)
     print("sfc1: SIGKILL, run.sfc_dead_ms 150", flush=True)
-    n = counter(rig, "ro0", "events")
-    wait_events(rig, "ro0", n + 8000)
+    wait_more(rig, "ro0", 8000)
     j = stop_json(rig)
-    led = j["ledger"]
-    redecided = closed_lost0(led, 1)
     fo = j["failover"]
     print("failover view: deaths %d, false deaths %d, recovered %d, longest %.1f ms"
           % (fo["deaths"], fo["false_deaths"], fo["recovered"], fo["recover_max_ns"] / 1e6))
@@ -236,7 +211,65 @@ def dead_150(rig, store):
           "not one death per readout: %r" % fo)
     check(fo["recover_max_ns"] >= 150e6, "recovered %.1f ms after sfc1's last release frame, "
           "within the bound of 150 ms" % (fo["recover_max_ns"] / 1e6))
-    stored(rig, led, store, redecided)
+    closed_lost0(rig, j, store, 1)
+
+
+def declared(rig, ro):
+    """Whether readout RO's log says it declared sfc1 (place 1) dead: read
+    from its file, so that a frozen readout (status would wait for it)
+    does not hold the look up."""
+    with open(os.path.join(rig.run, rig.name, ro + ".log"), errors="replace") as f:
+        return "SFC 1 silent for" in f.read()
+
+
+def late_ro(rig, store):
+    """ro3 frozen (SIGSTOP) and sfc1 SIGKILLed at once; ro0 .. ro2 declare
+    sfc1 dead (their logs) while ro3 is still frozen, which is resumed
+    0.3 s after the kill (or once they did, if later): it learns the
+    death later, by its own detection (no readout tells another: a dead
+    notice goes only to an SFC held dead while alive, protocol 13.4 rule
+    4)."""
+    ros = ["ro%d" % i for i in range(4)]
+    wait_events(rig, "ro0", 8000)
+    ro3, sfc1 = rig.pid_of("ro3"), rig.pid_of("sfc1")
+    os.kill(ro3, signal.SIGSTOP)
+    try:
+        os.kill(sfc1, signal.SIGKILL)
+        t0 = time.time()
+        while not all(declared(rig, ro) for ro in ros[:3]):
+            check(time.time() - t0 < 5, "ro0 .. ro2 did not declare sfc1 dead in 5 s")
+            time.sleep(0.01)
+        seen = time.time() - t0
+        check(not declared(rig, "ro3"), "frozen ro3 declared sfc1 dead")
+        if seen < 0.3:
+            time.sleep(0.3 - seen)
+    finally:
+        os.kill(ro3, signal.SIGCONT)
+    print("ro3 (%d) SIGSTOPped, sfc1 (%d) SIGKILLed; ro0 .. ro2 declared sfc1 dead within "
+          "%.0f ms; ro3 resumed %.0f ms after the kill" % (ro3, sfc1, seen * 1e3,
+                                                           (time.time() - t0) * 1e3), flush=True)
+    wait_more(rig, "ro0", 8000)
+    c = counters(rig, ros, ("fo.deaths", "fo.false_deaths", "fo.notices", "fo.join_early",
+                            "fo.joins", "fo.out", "fo.own_stalls", "fo.all_silent",
+                            "fo.dead_from.1", "sfc_gone_frames", "replay.replayed",
+                            "replay.dropped"))
+    print("readouts: %r" % c, flush=True)
+    sfc = counters(rig, ["sfc0"], ("fences", "replay.pieces", "replay.dup", "replay.partial",
+                                   "replay.waits", "replay.wait_cap", "events.incomplete"))["sfc0"]
+    print("sfc0: %r" % sfc, flush=True)
+    for ro, x in c.items():
+        check(x["fo.deaths"] == 1 and x["fo.false_deaths"] == 0 and x["fo.notices"] == 0 and
+              x["fo.join_early"] == 0 and x["fo.joins"] == 0 and x["fo.out"] == 2 and
+              x["sfc_gone_frames"] == 0 and x["replay.dropped"] == 0,
+              "%s: not one death of sfc1 by its own detection, routed around since: %r" % (ro, x))
+    check(c["ro3"]["fo.own_stalls"] >= 1, "ro3 did not count its freeze as its own stall")
+    check(sfc["fences"] == 0 and sfc["replay.partial"] == 0 and sfc["replay.wait_cap"] == 0 and
+          sfc["events.incomplete"] == 0,
+          "sfc0 dropped or built incomplete an event the readouts routed apart: %r" % sfc)
+    j = stop_json(rig)
+    check(j["ledger"]["incomplete"] == 0, "%d events built incomplete"
+          % j["ledger"]["incomplete"])
+    closed_lost0(rig, j, store, 1)
 
 
 SCENARIOS = {  # name: (readouts, SFCs, nodes per SFC, rate, body)
@@ -245,6 +278,7 @@ SCENARIOS = {  # name: (readouts, SFCs, nodes per SFC, rate, body)
     "last_fence": (2, 2, 1, 4000, last_fence),
     "last_fence4": (4, 2, 2, 20000, last_fence4),
     "dead_150": (2, 2, 1, 4000, dead_150),
+    "late_ro": (4, 2, 2, 4000, late_ro),
 }
 KEYS = {"dead_150": {"sfc_dead_ms": 150}, "last_fence4": {"sources": 8}}  # run keys added per scenario
 
@@ -252,7 +286,7 @@ KEYS = {"dead_150": {"sfc_dead_ms": 150}, "last_fence4": {"sources": 8}}  # run 
 def main():
     name = sys.argv[3]
     readouts, sfcs, per, rate, body = SCENARIOS[name]
-    keys = run_keys(rate, "@TMP@/store")
+    keys = fo_run(rate, ACCEPT_SEED, "@TMP@/store")
     keys.update(KEYS.get(name, {}))
     fo_scenario(name, readouts, sfcs, per, keys, body)
 

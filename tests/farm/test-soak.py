@@ -224,4 +224,5 @@ def main():
     print("passed")
 
 
-main()
+if __name__ == "__main__":
+    main()

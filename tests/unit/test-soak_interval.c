@@ -182,6 +182,29 @@ END_TEST
 /* A node killed and started again counts from 0 in a new epoch: the
  * sample keeps what it had counted, so no count goes down, and the
  * intervals still add up to the totals. */
+/* The decisions of a killed SFC's incarnation that its last sample missed
+ * ("fo.decided", added by the soak after a restart) are decided in the
+ * interval and out of flight: after the staged stop nothing is in flight. */
+START_TEST(test_killed_incarnation_not_in_flight)
+{
+    struct soak_interval iv;
+
+    ck_assert_int_eq(ebf_metrics_init(&ms, 64), 0);
+    soak_acc_init(&acc, 3);
+    sample(readout(1000, 8000, 0, 0), sfc(100, 850, 0, 0, 0), node(5, 950, 950, 2000, 0, 0), 10,
+           &s0);
+    sample(readout(3000, 24000, 0, 0), sfc(290, 2600, 0, 0, 0),
+           node(5, 2890, 950, 2000, 1940, 9000), 20, &s1);
+    ck_assert_int_eq(soak_counts_add(&s1.c, "fo.decided", 110), 0);
+    ck_assert_int_eq(soak_interval_of(&s0, &s1, 2, &iv), 0);
+    ck_assert_uint_eq(iv.generated, 2000);
+    ck_assert_uint_eq(iv.decided, 190 + 1750 + 110);
+    ck_assert_int_eq(iv.in_flight, 3000 - 2890 - 110);
+    ck_assert_int_eq(iv.in_flight, 0);
+    ebf_metrics_free(&ms);
+}
+END_TEST
+
 START_TEST(test_restart_keeps_counts)
 {
     struct soak_interval a, b, c;
@@ -390,6 +413,7 @@ Suite *soak_interval_suite(void)
     tcase_add_test(tc, test_hist_diff_percentiles);
     tcase_add_test(tc, test_hist_diff_capped_and_empty);
     tcase_add_test(tc, test_interval_rates_and_ledger);
+    tcase_add_test(tc, test_killed_incarnation_not_in_flight);
     tcase_add_test(tc, test_restart_keeps_counts);
     tcase_add_test(tc, test_merge_across_processes);
     tcase_add_test(tc, test_rss_from_snapshot_and_clocks_apart);

@@ -157,7 +157,7 @@ static int drain_cmd(int argc, char **argv, int drain, const char *usage)
     if (farm_of(&o, cmd, st, spec))
         goto out;
     farm_signal_catch();
-    if (farm_drain(st, spec, o.proc, drain, o.timeout_s, &info, err, sizeof(err)) != 0) {
+    if (farm_drain(st, spec, o.proc, drain, o.timeout_s, NULL, &info, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm %s: %s\n", cmd, err);
         goto out;
     }

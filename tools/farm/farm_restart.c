@@ -455,7 +455,8 @@ static int holds_nothing(const struct farm_proc *p)
 }
 
 int farm_drain(const struct farm_state *st, const struct farm_spec *spec, const char *name,
-               int drain, double timeout_s, struct farm_drain_info *info, char *err, size_t len)
+               int drain, double timeout_s, const struct farm_idle *idle,
+               struct farm_drain_info *info, char *err, size_t len)
 {
     const struct farm_proc *p = farm_proc_named(st, name);
     struct ctl_param a = {.key = drain ? "drain" : "undrain"};
@@ -481,6 +482,8 @@ int farm_drain(const struct farm_state *st, const struct farm_spec *spec, const 
                            : "a readout was still short of it", timeout_s);
             return -1;
         }
+        if (idle)
+            idle->fn(idle->arg);
         farm_sleep_ms(50);
     }
     info->took_s = farm_now() - t0;

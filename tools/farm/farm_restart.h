@@ -50,6 +50,13 @@ struct farm_restart_info {
 int farm_restart(struct farm_state *st, const struct farm_spec *spec, const char *build,
                  const char *name, struct farm_restart_info *info, char *err, size_t len);
 
+/* Work a caller does while farm_drain waits, about every 50 ms: ebfarm
+ * soak samples its intervals there, so that they go on through a drain. */
+struct farm_idle {
+    void (*fn)(void *arg);
+    void *arg;
+};
+
 /* What a drain or an undrain did, for its report. */
 struct farm_drain_info {
     uint64_t at;                 /* the leave or join id */
@@ -63,11 +70,13 @@ struct farm_drain_info {
  * every readout generated past that id and the SFC holds nothing
  * (nothing building, ready or unacked). Undrain (drain 0): it announces a
  * join id the margin ahead of every readout; wait until every readout
- * passed it. At most timeout_s. 0 with info, or -1 with err: no such
+ * passed it. At most timeout_s; idle (NULL: none) is called while it
+ * waits. 0 with info, or -1 with err: no such
  * process, not an SFC, failover off, no run in progress, the last live
  * SFC, already drained / not drained, or the wait timed out.
  */
 int farm_drain(const struct farm_state *st, const struct farm_spec *spec, const char *name,
-               int drain, double timeout_s, struct farm_drain_info *info, char *err, size_t len);
+               int drain, double timeout_s, const struct farm_idle *idle,
+               struct farm_drain_info *info, char *err, size_t len);
 
 #endif /* FARM_RESTART_H */

@@ -75,14 +75,14 @@ static unsigned kill_one(struct soak_fo *f, struct farm_state *st, const struct 
 
 /* SFC k drained, then undrained; 1 when both were done. */
 static unsigned drain_one(const struct farm_state *st, const struct farm_spec *spec, unsigned k,
-                          double t)
+                          double t, const struct farm_idle *idle)
 {
     const char *name = spec->sfc[k].p.name;
     struct farm_drain_info out, back;
     char err[1024];
 
-    if (farm_drain(st, spec, name, 1, DRAIN_WAIT_S, &out, err, sizeof(err)) != 0 ||
-        farm_drain(st, spec, name, 0, DRAIN_WAIT_S, &back, err, sizeof(err)) != 0) {
+    if (farm_drain(st, spec, name, 1, DRAIN_WAIT_S, idle, &out, err, sizeof(err)) != 0 ||
+        farm_drain(st, spec, name, 0, DRAIN_WAIT_S, idle, &back, err, sizeof(err)) != 0) {
         fprintf(stderr, "ebfarm soak: SFC drain at %.0f s: %s\n", t, err);
         return 0;
     }
@@ -93,7 +93,8 @@ static unsigned drain_one(const struct farm_state *st, const struct farm_spec *s
 }
 
 unsigned soak_fo_faults(struct soak_fo *f, struct farm_state *st, const struct farm_spec *spec,
-                        const char *build, double t, const struct soak_acc *acc)
+                        const char *build, double t, const struct soak_acc *acc,
+                        const struct farm_idle *idle)
 {
     unsigned done = 0, n = spec->n_sfcs;
 
@@ -104,9 +105,7 @@ unsigned soak_fo_faults(struct soak_fo *f, struct farm_state *st, const struct f
         f->next_kill += f->kill_every_s;
     }
     if (f->drain_every_s > 0 && t >= f->next_drain && n) {
-        unsigned k = drain_one(st, spec, f->drain_sfc++ % n, t);
-        f->drains += k;
-        done += k;
+        f->drains += drain_one(st, spec, f->drain_sfc++ % n, t, idle);
         f->next_drain += f->drain_every_s;
     }
     return done;

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "farm_restart.h"
 #include "farm_types.h"
 #include "soak_sample.h"
 
@@ -40,8 +41,10 @@ int soak_fo_check(const struct soak_fo *f, struct farm_spec *spec, char *err, si
  * The faults due at t (seconds since the soak began) on st (brought up
  * from spec, daemons in build): an SFC restarted (farm_restart: frozen,
  * killed once every readout declared it dead, started again and joined),
- * an SFC drained then undrained (farm_drain). Each failure is said on
- * stderr; the soak goes on. Returns the number done now.
+ * an SFC drained then undrained (farm_drain, which calls idle while it
+ * waits: the soak samples through a drain). Each failure is said on
+ * stderr; the soak goes on. Returns the number of SFC restarts done now:
+ * the soak takes no sample while it restarts one.
  *
  * A killed SFC's acks after the soak's last sample of it are gone with it,
  * and its incarnation's decisions are its nodes' (docs/protocol.md 13.6):
@@ -49,6 +52,7 @@ int soak_fo_check(const struct soak_fo *f, struct farm_spec *spec, char *err, si
  * restart less the acks acc last sampled from it (acc->p[i] is st->proc[i]'s).
  */
 unsigned soak_fo_faults(struct soak_fo *f, struct farm_state *st, const struct farm_spec *spec,
-                        const char *build, double t, const struct soak_acc *acc);
+                        const char *build, double t, const struct soak_acc *acc,
+                        const struct farm_idle *idle);
 
 #endif /* SOAK_FO_H */

@@ -72,7 +72,9 @@ int soak_interval_of(const struct soak_sample *a, const struct soak_sample *b, u
     iv->incomplete = soak_counts_get(&iv->d, "incomplete");
     iv->in_flight = (int64_t)soak_counts_get(&b->c, "generated") -
                     (int64_t)(soak_counts_get(&b->c, "accepted") +
-                              soak_counts_get(&b->c, "rejected") + soak_counts_sum(&b->c, "lost."));
+                              soak_counts_get(&b->c, "rejected") +
+                              soak_counts_get(&b->c, "fo.decided") +
+                              soak_counts_sum(&b->c, "lost."));
     double dt = b->t - a->t;
     if (dt > 0) {
         iv->events_per_s = (double)iv->generated / dt;

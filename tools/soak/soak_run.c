@@ -44,6 +44,8 @@ struct soak {
     char build[PATH_MAX], out_dir[PATH_MAX];
     FILE *jsonl, *csv, *live;
     double t0;
+    double next;                 /* the next interval's end, seconds since t0 */
+    int broken;                  /* an interval could not be kept (out of memory) */
     unsigned next_node;          /* the node the next kill takes */
     struct soak_fo fo;           /* SFCs killed and restarted, drained and undrained */
     char note[256];              /* processes found gone unasked */
@@ -291,9 +293,27 @@ static void catch_up(struct soak *s)
         ;
 }
 
+/* The interval end due, if any, sampled: the main loop's, and what a
+ * drain calls while it waits (struct farm_idle), so that the intervals go
+ * on through a drain and show its dip. */
+static void sample_due(void *arg)
+{
+    struct soak *s = arg;
+
+    if (pump(&s->ss, 0) < 0 || s->broken)
+        return;
+    double t = snapsub_now() - s->t0;
+    if (t < s->next || s->next >= s->o->duration_s)
+        return;
+    take(s, NULL, &s->cur);
+    if (interval(s) != 0)
+        s->broken = 1;
+    s->next += s->o->interval_s;
+}
+
 /* The fault due at t, if any: a node killed and started again, every node
  * stalled, an SFC restarted or drained (soak_fo.h). Returns the SFC
- * faults done. */
+ * restarts done (a drain is sampled through). */
 static unsigned faults(struct soak *s, double t, double *next_kill, double *next_stall)
 {
     char err[1024];
@@ -315,7 +335,8 @@ static unsigned faults(struct soak *s, double t, double *next_kill, double *next
             s->meta.stalls++;
         *next_stall += s->o->stall_every_s;
     }
-    unsigned done = soak_fo_faults(&s->fo, &s->st, &s->spec, s->build, t, &s->acc);
+    struct farm_idle idle = {.fn = sample_due, .arg = s};
+    unsigned done = soak_fo_faults(&s->fo, &s->st, &s->spec, s->build, t, &s->acc, &idle);
     if (done)
         catch_up(s);
     return done;
@@ -345,8 +366,9 @@ static void wait_snapshots(struct soak *s)
 static int sample_loop(struct soak *s)
 {
     const struct soak_opts *o = s->o;
-    double next = o->interval_s, kill = o->kill_every_s, stall = o->stall_every_s;
+    double kill = o->kill_every_s, stall = o->stall_every_s;
 
+    s->next = o->interval_s;
     s->t0 = snapsub_now();
     soak_acc_init(&s->acc, s->st.n);
     if (s->meta.attached) {          /* the run so far is the base, not the first interval */
@@ -359,15 +381,15 @@ static int sample_loop(struct soak *s)
     }
     for (;;) {
         double t = snapsub_now() - s->t0;
-        if (t >= o->duration_s || cut_short(s))
+        if (t >= o->duration_s || cut_short(s) || s->broken)
             break;
         if (faults(s, t, &kill, &stall)) {
-            /* Interval ends the SFC fault held past are not sampled. */
-            while (next < snapsub_now() - s->t0 && next + o->interval_s < o->duration_s)
-                next += o->interval_s;
+            /* Interval ends an SFC restart held past are not sampled. */
+            while (s->next < snapsub_now() - s->t0 && s->next + o->interval_s < o->duration_s)
+                s->next += o->interval_s;
             continue;
         }
-        double until = next < o->duration_s ? next : o->duration_s;
+        double until = s->next < o->duration_s ? s->next : o->duration_s;
         if (t < until) {
             if (pump(&s->ss, until - t < 0.2 ? until - t : 0.2) < 0)
                 break;
@@ -376,9 +398,9 @@ static int sample_loop(struct soak *s)
         take(s, NULL, &s->cur);
         if (interval(s) != 0)
             return -1;
-        next += o->interval_s;
+        s->next += o->interval_s;
     }
-    return 0;
+    return s->broken ? -1 : 0;
 }
 
 /* The report's files in out_dir. 0, or -1 after a message. */
