@@ -116,7 +116,7 @@ static int cmp_u64(const void *a, const void *b)
 int ebf_idset_list(struct ebf_idset *d, uint64_t *missing, unsigned *n_missing,
                    uint64_t *extra, unsigned *n_extra, unsigned max)
 {
-    int progress = 1;
+    int progress = 1, cut = 0;
 
     *n_missing = *n_extra = 0;
     while (progress) {
@@ -132,11 +132,13 @@ int ebf_idset_list(struct ebf_idset *d, uint64_t *missing, unsigned *n_missing,
                     missing[(*n_missing)++] = id;
                 else if (m < 0 && *n_extra < max)
                     extra[(*n_extra)++] = id;
+                else
+                    cut = 1;    /* peeled, but beyond max: not listed */
             }
             progress = 1;
         }
     }
     qsort(missing, *n_missing, sizeof(uint64_t), cmp_u64);
     qsort(extra, *n_extra, sizeof(uint64_t), cmp_u64);
-    return ebf_idset_empty(d);
+    return ebf_idset_empty(d) && !cut;
 }

@@ -99,9 +99,11 @@ int ebf_idset_empty(const struct ebf_idset *s);
  * multiplicity (in want more often than in got: missing) go to missing,
  * negative ones (in got more often: extra, for example decided twice) to
  * extra, each as many times as it differs, at most max each, in increasing
- * order. Returns 1 when d was listed completely (d is consumed), 0 when
- * some ids could not be listed (too many differences), with *n_missing and
- * *n_extra set to what could be.
+ * order. Returns 1 when d was listed completely: d consumed and every id
+ * in the lists. 0 when some ids could not be listed: too many differences
+ * to peel, or more than max of one kind (the first max peeled are then
+ * kept, not the lowest), with *n_missing and *n_extra set to what was
+ * listed.
  */
 int ebf_idset_list(struct ebf_idset *d, uint64_t *missing, unsigned *n_missing,
                    uint64_t *extra, unsigned *n_extra, unsigned max);

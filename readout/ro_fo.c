@@ -107,7 +107,9 @@ int ro_fo_offer(struct ro_fo *f, const uint8_t *frame, size_t len, uint16_t udp_
      * past the events its fence dropped (its sources' highest ids heard),
      * and its frames come also while the replay is under way (a port
      * refusing the replay is polled), before the replayed frames reached
-     * it. */
+     * it. So does a place declared dead whose replay is not done
+     * (ro_fo_died): alive after all, its frames at its old epoch would
+     * free the records its fence takes for replayed. */
     if (ebf_places_has(&f->view.reborn, p) && p < 64)
         f->replay_due |= UINT64_C(1) << p;
     if (p < 64 && (f->replay_due >> p & 1)) {
@@ -159,6 +161,12 @@ void ro_fo_sent(struct ro_fo *f, uint64_t e, uint16_t place, uint32_t bytes, con
     for (uint16_t s = 0; s < f->n_sources; s++)
         last[s] = seq[s] - 1;
     ro_replay_push(&f->rb, e, place, bytes, last);
+}
+
+void ro_fo_died(struct ro_fo *f, uint32_t p)
+{
+    if (p < 64)
+        f->replay_due |= UINT64_C(1) << p;
 }
 
 void ro_fo_recover_begin(struct ro_fo *f, uint64_t last_ns)

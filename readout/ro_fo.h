@@ -33,9 +33,9 @@ struct ro_fo {
     uint64_t full_since_ns;            /* when the current hold for room began; 0: none */
     uint64_t held_ns;                  /* time held for room, finished holds */
     uint64_t low[EBF_ROUTE_MAX];       /* the highest low accepted per place */
-    /* Places (bit p) heard at a new epoch whose records are not all
-     * replayed yet (ro_fo_tx_replay clears them): their frames free only
-     * below low[p]. */
+    /* Places (bit p) declared dead (silent, or heard at a new epoch)
+     * whose records are not all replayed yet (ro_fo_died sets them,
+     * ro_fo_tx_replay clears them): their frames free only below low[p]. */
     uint64_t replay_due;
     /* Time to recover (ro_fo_recover_begin/end): from the dead place's last
      * release frame to the end of the replay of what it held. */
@@ -106,6 +106,15 @@ size_t ro_fo_notice(struct ro_fo *f, uint32_t p, uint8_t *buf);
  */
 size_t ro_fo_end(struct ro_fo *f, uint32_t p, uint64_t from, uint64_t hi, const uint32_t *next_seq,
                  uint8_t *buf);
+
+/* Place p was declared dead (silent for the bound, or heard at a new
+ * epoch): until ro_fo_tx_replay has replayed its records (replay_due), a
+ * release frame of p frees none of them at or above low[p], the low this
+ * readout last accepted from it and sends in its dead notices. A place
+ * only muted is heard again at its epoch while a slow replay is under way
+ * (a refusing port polled); its later low would free records not replayed
+ * yet, which its fence records as decided twice (docs/protocol.md 13.6). */
+void ro_fo_died(struct ro_fo *f, uint32_t p);
 
 /* A place died whose last release frame came at last_ns (for a place
  * heard at a new epoch, that frame): a recovery begins there, or, when one

@@ -73,6 +73,7 @@ static void fo_deaths(struct ro_gen *g, uint64_t now_ns)
                    "event %" PRIu64 "\n", p, (double)(now_ns - v->last_ns[p]) / 1e6,
                    g->next_event);
             g->fo_pending |= UINT64_C(1) << p;
+            ro_fo_died(g->fo, p);
             ro_fo_recover_begin(g->fo, v->last_ns[p]);
             if (g->st->fo_dead_from[p] == UINT64_MAX)
                 g->st->fo_dead_from[p] = g->next_event;

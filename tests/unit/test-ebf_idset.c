@@ -100,6 +100,38 @@ START_TEST(test_idset_too_many)
 }
 END_TEST
 
+/* More differing ids than the lists hold, each peeled: the first max
+ * kept, and the listing says it is not complete (the ledger names a loss
+ * only from a complete one). */
+START_TEST(test_idset_more_than_max)
+{
+    uint64_t missing[16], extra[16], sum = 0;
+    unsigned n_missing, n_extra;
+    struct ebf_idset d;
+
+    ebf_idset_init(&d);
+    for (uint64_t id = 9600; id <= 9632; id += 2)    /* 17 ids */
+        ebf_idset_add(&d, id);
+    ck_assert_int_eq(ebf_idset_list(&d, missing, &n_missing, extra, &n_extra, 16), 0);
+    ck_assert(ebf_idset_empty(&d));         /* every one peeled */
+    ck_assert_uint_eq(n_missing, 16);
+    ck_assert_uint_eq(n_extra, 0);
+    for (unsigned i = 0; i < n_missing; i++) {
+        ck_assert(missing[i] >= 9600 && missing[i] <= 9632 && missing[i] % 2 == 0);
+        sum += missing[i];
+    }
+    ck_assert_uint_lt(sum, 17 * 9616);      /* one of the 17 left out */
+    struct ebf_idset got;
+    ebf_idset_init(&got);
+    for (uint64_t id = 9600; id <= 9632; id += 2)
+        ebf_idset_add(&got, id);
+    ebf_idset_init(&d);
+    ebf_idset_merge(&d, &got, -1);          /* the same 17, now extra */
+    ck_assert_int_eq(ebf_idset_list(&d, missing, &n_missing, extra, &n_extra, 16), 0);
+    ck_assert_uint_eq(n_extra, 16);
+}
+END_TEST
+
 /* A lone id with multiplicity 2 and 4 in a cell of its own decodes. */
 START_TEST(test_idset_multiplicity)
 {
@@ -215,6 +247,7 @@ Suite *ebf_idset_suite(void)
     tcase_add_test(tc, test_idset_closes);
     tcase_add_test(tc, test_idset_lists_mismatch);
     tcase_add_test(tc, test_idset_too_many);
+    tcase_add_test(tc, test_idset_more_than_max);
     tcase_add_test(tc, test_idset_multiplicity);
     tcase_add_test(tc, test_idset_range_lo_at_scale);
     tcase_add_test(tc, test_idset_exact_at_scale);

@@ -337,6 +337,54 @@ START_TEST(test_replay_full_named)
 }
 END_TEST
 
+/* Seventeen replayed ids no survivor built, with seventeen drops: more
+ * than the 16 ids the ledger shows, all named replay_full and counted once
+ * each (a list cut at 16 named 16 and left one id in no bucket, its digest
+ * out of the sum: unaccounted 1). */
+START_TEST(test_replay_full_seventeen)
+{
+    uint64_t skip[17], sum = 0;
+    struct farm_result r;
+    struct farm_conf c;
+    struct ledger l;
+    char *buf = NULL;
+    size_t len = 0;
+
+    for (unsigned i = 0; i < 17; i++)
+        skip[i] = 701 + 2 * i;
+    farm_of(&r, skip, 17, 17);
+    ledger_close(&r, &l);
+    ck_assert_uint_eq(l.replay_full, 17);
+    ck_assert_uint_eq(l.lost_total, 17);
+    ck_assert_uint_eq(l.accepted + l.rejected, N - 17);
+    ck_assert_int_eq(l.unaccounted, 0);
+    ck_assert(l.digest_match);
+    ck_assert(l.ids_match);
+    ck_assert(l.closed);
+    ck_assert_uint_eq(l.n_missing, 17);
+    for (unsigned i = 0; i < l.n_missing; i++) {
+        ck_assert_uint_eq(l.missing[i], skip[i]);
+        sum += l.missing[i];
+    }
+    ck_assert_uint_eq(sum, 17 * 701 + 2 * (16 * 17 / 2));
+    farm_conf_default(&c);
+    FILE *f = open_memstream(&buf, &len);
+    summary_json(f, &c, &r, &l);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "\"lost_ids\": {\"replay_full\": [701, 703, 705, 707, 709, 711, "
+                              "713, 715, 717, 719, 721, 723, 725, 727, 729, 731, 733]}") != NULL,
+                  "%s", buf);
+    free(buf);
+    farm_result_free(&r);
+    farm_of(&r, skip, 17, 16);              /* sixteen drops cannot explain seventeen ids */
+    ledger_close(&r, &l);
+    ck_assert_uint_eq(l.replay_full, 0);
+    ck_assert(!l.closed);
+    ck_assert_int_eq(l.unaccounted, 17);
+    farm_result_free(&r);
+}
+END_TEST
+
 /* Without the nodes' record at or above the mark, the ids node1 decided
  * there are counted twice: extra, not closed. Without the readouts'
  * dead_from the gone SFC's ids are sfc_lost as before (no failover). */
@@ -353,7 +401,7 @@ START_TEST(test_replay_needs_records)
     ck_assert_int_eq(l.failover, 1);
     ck_assert_uint_eq(l.redecided, 0);
     ck_assert(!l.ids_match);
-    ck_assert_uint_eq(l.n_extra, 16);       /* 20 doubled ids, the first 16 shown */
+    ck_assert_uint_eq(l.n_extra, 20);       /* the 20 doubled ids, all listed */
     ck_assert(!l.closed);
     farm_result_free(&r);
     farm_of(&r, NULL, 0, 0);
@@ -381,6 +429,7 @@ Suite *ledger_replay_suite(void)
     tcase_add_test(tc, test_replay_restarted);
     tcase_add_test(tc, test_replay_restarted_unmarked);
     tcase_add_test(tc, test_replay_full_named);
+    tcase_add_test(tc, test_replay_full_seventeen);
     tcase_add_test(tc, test_replay_needs_records);
     suite_add_tcase(s, tc);
     return s;

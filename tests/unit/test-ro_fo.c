@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-ro_fo.c - the readout's failover glue: release frames taken from their place's MAC only, stale ones refused, records released by (low, next_seq), the room bound, other frames left alone, the time to recover, the dead notice and the replay end (exact bytes). */
+/* test-ro_fo.c - the readout's failover glue: release frames taken from their place's MAC only, stale ones refused, records released by (low, next_seq), the room bound, a dead place's frames capped at its low until its replay, other frames left alone, the time to recover, the dead notice and the replay end (exact bytes). */
 #include <check.h>
 #include <errno.h>
 #include <stdint.h>
@@ -263,6 +263,53 @@ START_TEST(test_fo_dead_low_frozen)
 }
 END_TEST
 
+/* Place 1 (events 1, 3, .. 9) releases below 4 (1, 3), falls silent and
+ * is declared dead (ro_fo_died: its replay due); heard again at its epoch
+ * 7 (a false death: only its release frames were muted) with low 100 and
+ * every frame arrived while the replay is under way, it frees nothing at
+ * or above its old low 4, which stays: its fence takes every ack from 4
+ * on for replayed. Once the replay is done (ro_fo_tx_replay clears
+ * replay_due) its next frame frees 5, 7, 9. */
+START_TEST(test_fo_dead_capped_until_replayed)
+{
+    struct ro_fo *f = ro_fo_create(sfc_mac, 2, 4, 2, 1, 100, 100, EBF_RELEASE_DEAD_NS);
+    uint32_t next[2][2] = {{0, 0}, {0, 0}};
+    struct ebf_places died;
+    uint8_t buf[256];
+
+    ck_assert_ptr_nonnull(f);
+    for (uint64_t e = 0; e < 10; e++) {
+        uint16_t p = (uint16_t)(e % 2);
+        next[p][0]++, next[p][1]++;
+        ro_fo_sent(f, e, p, 100, next[p]);
+    }
+    size_t n = release_frame(buf, sfc_mac[1], 1, 1, 4, 5, 5);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000), 1);
+    ck_assert_uint_eq(f->rb.released, 2);
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000, &died), 0);
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000 + 50000000, &died), 0);
+    ck_assert_uint_eq(ro_failover_poll(&f->view, 1000 + 100000000, &died), 1);
+    ck_assert_uint_eq(died.w[0], 1u << 1);
+    ro_fo_died(f, 1);
+    ck_assert_uint_eq(f->replay_due, 2);
+    n = release_frame(buf, sfc_mac[1], 1, 2, 100, 5, 5);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000 + 110000000), 1);
+    ck_assert_uint_eq(f->frames, 2);
+    ck_assert_uint_eq(f->view.false_deaths, 1);
+    ck_assert_uint_eq(f->rb.released, 2);
+    ck_assert_uint_eq(f->rb.held_events, 8);
+    ck_assert_uint_eq(f->low[1], 4);
+    f->replay_due = 0;
+    n = release_frame(buf, sfc_mac[1], 1, 3, 100, 5, 5);
+    ck_assert_int_eq(ro_fo_offer(f, buf, n, 0, 10, 1000 + 120000000), 1);
+    ck_assert_uint_eq(f->frames, 3);
+    ck_assert_uint_eq(f->rb.released, 5);
+    ck_assert_uint_eq(f->rb.held_events, 5);
+    ck_assert_uint_eq(f->low[1], 4);
+    ro_fo_destroy(f);
+}
+END_TEST
+
 /* Time to recover: a death whose place was last heard at 1000 ns begins a
  * recovery; a second death (last heard at 900) before the replay ended
  * moves its beginning back, one at 5000 does not; the replay's end at
@@ -386,6 +433,7 @@ Suite *ro_fo_suite(void)
     tcase_add_test(tc, test_fo_hold);
     tcase_add_test(tc, test_fo_sent_to_dead);
     tcase_add_test(tc, test_fo_dead_low_frozen);
+    tcase_add_test(tc, test_fo_dead_capped_until_replayed);
     tcase_add_test(tc, test_fo_recover);
     tcase_add_test(tc, test_fo_notice);
     suite_add_tcase(s, tc);

@@ -179,10 +179,22 @@ START_TEST(test_memory_growth)
     ck_assert_int_eq(v.rule[SOAK_RULE_MEMORY_GROWTH].pass, 0);
     ck_assert_str_eq(v.rule[SOAK_RULE_MEMORY_GROWTH].detail,
                      "largest RSS growth 65.0 MB by node0 (bound 64.0 MB)");
-    /* A new incarnation (another pid) is measured from its own start. */
+    /* A new incarnation (another pid) is measured from the process's first
+     * sample too: 65 MB above it is growth ... */
     iv[2].mem[1].pid = 202;
     judge();
+    ck_assert_int_eq(v.rule[SOAK_RULE_MEMORY_GROWTH].pass, 0);
+    ck_assert_str_eq(v.rule[SOAK_RULE_MEMORY_GROWTH].detail,
+                     "largest RSS growth 65.0 MB by node0 (bound 64.0 MB)");
+    /* ... its warm-up is not: sampled at 1 MB just after its start, then
+     * back at the first incarnation's level and 1 MB more */
+    iv[1].mem[1].pid = 202;
+    iv[1].mem[1].rss_kb = 1024;
+    iv[2].mem[1].rss_kb = 70000 + 1024;
+    judge();
     ck_assert_int_eq(v.rule[SOAK_RULE_MEMORY_GROWTH].pass, 1);
+    ck_assert_str_eq(v.rule[SOAK_RULE_MEMORY_GROWTH].detail,
+                     "largest RSS growth 1.0 MB by sfc0 (bound 64.0 MB)");
     /* Gone (pid 0) is not growth either. */
     iv[2].mem[1].pid = 0;
     judge();

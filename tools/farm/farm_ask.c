@@ -75,8 +75,14 @@ void farm_status(const struct farm_state *st, Ebfarm__Reply **replies)
 {
     char e[1024];
 
-    for (unsigned i = 0; i < st->n; i++)
-        replies[i] = farm_ask(&st->proc[i], EBF_C_STATUS, 0, NULL, 0, 1000, e, sizeof(e));
+    for (unsigned i = 0; i < st->n; i++) {
+        const struct farm_proc *p = &st->proc[i];
+        /* A process of this host that is gone (its keeper has recorded
+         * how it ended) cannot answer: not waited for. */
+        replies[i] = !p->remote && !farm_alive(p->pid)
+                         ? NULL
+                         : farm_ask(p, EBF_C_STATUS, 0, NULL, 0, 1000, e, sizeof(e));
+    }
 }
 
 void farm_free_replies(const struct farm_state *st, Ebfarm__Reply **replies)

@@ -36,7 +36,9 @@ int farm_order_start(const struct farm_proc *p, uint32_t run, uint64_t start_at_
                      size_t len);
 
 /* Status of every process: replies[i] for st->proc[i], NULL when it did not
- * answer within 1 s (free with farm_free_replies). */
+ * answer within 1 s or is a process of this host that is gone (not asked:
+ * a farm with dead processes answers status at once; free with
+ * farm_free_replies). */
 void farm_status(const struct farm_state *st, Ebfarm__Reply **replies);
 void farm_free_replies(const struct farm_state *st, Ebfarm__Reply **replies);
 

@@ -83,7 +83,7 @@ static void ledger_ids(const struct farm_result *r, struct ledger *l, const stru
     }
     l->ids_match = ebf_idset_empty(&d);
     l->ids_listed = ebf_idset_list(&d, l->missing, &l->n_missing, l->extra, &l->n_extra,
-                                   LEDGER_MAX_IDS);
+                                   LEDGER_LIST_IDS);
     if (!l->nodes_reported)
         return;
     ebf_idset_init(&d);

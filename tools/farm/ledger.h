@@ -9,7 +9,9 @@
 #include "ledger_store.h"
 
 #define LEDGER_MAX_REASONS 16
-#define LEDGER_MAX_IDS 16        /* differing ids listed, each way */
+#define LEDGER_MAX_IDS 16        /* differing ids shown, each way */
+#define LEDGER_LIST_IDS 64       /* differing ids listed, each way: more than the id
+                                  * records' 48 cells can peel in practice */
 
 struct ledger {
     uint64_t generated;          /* events the readout generated: ids lo .. lo+generated-1;
@@ -32,8 +34,8 @@ struct ledger {
     int digest_match;            /* every id once: sum of mix64(id) agrees */
     int ids_match;               /* the id records equal the readout's range */
     int ids_listed;              /* every differing id is in missing/extra */
-    uint64_t missing[LEDGER_MAX_IDS];   /* generated, in no bucket (first ones) */
-    uint64_t extra[LEDGER_MAX_IDS];     /* in a bucket twice, or never generated */
+    uint64_t missing[LEDGER_LIST_IDS];  /* generated, in no bucket */
+    uint64_t extra[LEDGER_LIST_IDS];    /* in a bucket twice, or never generated */
     unsigned n_missing, n_extra;
     int nodes_reported;          /* every node incarnation gave its final counters
                                   * (none killed, none restarted) */

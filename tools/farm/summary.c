@@ -17,9 +17,14 @@
 #include "sfc_stats.h"
 #include "sumtable.h"
 
-/* "a, b, c" of up to n ids, "..." when the list was cut. */
+/* "a, b, c" of the first LEDGER_MAX_IDS of n ids, "..." after them or
+ * when the list was cut (cut: it does not hold every id). */
 static void ids_text(FILE *out, const uint64_t *ids, unsigned n, int cut)
 {
+    if (n > LEDGER_MAX_IDS) {
+        n = LEDGER_MAX_IDS;
+        cut = 1;
+    }
     for (unsigned i = 0; i < n; i++)
         fprintf(out, "%s%" PRIu64, i ? ", " : "", ids[i]);
     if (!n)
@@ -355,9 +360,9 @@ static void ledger_text(FILE *out, const struct farm_result *r, const struct led
                 l->digest_match ? "agrees" : "differs", l->ids_match ? "agree" : "differ");
     if (!l->ids_match) {
         fprintf(out, "\n           ledger.mismatch: ids generated but in no bucket: ");
-        ids_text(out, l->missing, l->n_missing, !l->ids_listed || l->n_missing == LEDGER_MAX_IDS);
+        ids_text(out, l->missing, l->n_missing, !l->ids_listed);
         fprintf(out, "; ids counted twice or never generated: ");
-        ids_text(out, l->extra, l->n_extra, !l->ids_listed || l->n_extra == LEDGER_MAX_IDS);
+        ids_text(out, l->extra, l->n_extra, !l->ids_listed);
     }
     fputc('\n', out);
 }

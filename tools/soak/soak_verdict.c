@@ -187,13 +187,14 @@ static void judge_memory(const struct soak_bounds *b, const struct soak_interval
 
     for (unsigned p = 0; n && p < iv[0].n_mem; p++) {
         uint64_t base = 0;
-        int pid = 0;
         for (unsigned i = 0; i < n; i++) {
             const struct soak_mem *m = p < iv[i].n_mem ? &iv[i].mem[p] : NULL;
             if (!m || !m->pid || !m->rss_kb)
                 continue;
-            if (m->pid != pid) {         /* first seen, or a new incarnation */
-                pid = m->pid;
+            /* A restarted process (another pid) is measured from the
+             * first incarnation's first sample too: its own first one
+             * falls in its warm-up, whose pages are no growth. */
+            if (!base) {
                 base = m->rss_kb;
                 continue;
             }
