@@ -60,7 +60,7 @@ struct sfc_conf {
     uint32_t max_event;          /* fragment bytes of one event at most; 0: no limit */
     uint8_t verify;              /* enum sfc_verify: which fragment CRCs are checked */
     uint32_t verify_every;       /* SFC_VERIFY_SAMPLED: every Nth frame of each source */
-    struct rte_mempool *hdr_pool;    /* event frame headers */
+    struct rte_mempool *hdr_pool;    /* headers of event frames a piece cannot head; throttle frames */
     struct rte_mempool *clone_pool;  /* indirect mbufs: zero-copy payload */
     struct ebf_idle idle;
     double drain_quiet_ms;       /* at stop: input idle this long ends intake */

@@ -113,8 +113,7 @@ static int intake_store(struct sfc_dp *dp, struct rte_mbuf *m, const struct ebf_
     }
 }
 
-/* A burst from a port the workers share (sfc_dist.h), its hand-over counted. */
-static uint16_t take_shared(struct sfc_dp *dp, struct sfc_dist *d, struct rte_mbuf **pkts)
+uint16_t sfc_dp_take_shared(struct sfc_dp *dp, struct sfc_dist *d, struct rte_mbuf **pkts)
 {
     struct sfc_dist_counts k;
     uint16_t n = sfc_dist_take(d, dp->c.worker, pkts, dp->c.burst, &k);
@@ -132,9 +131,16 @@ static uint16_t take_shared(struct sfc_dp *dp, struct sfc_dist *d, struct rte_mb
 }
 
 /* How far ahead intake prefetches: mbuf headers, then frame data (what the
- * guard's verify will read of it: sfc_guard_prefetch). */
+ * guard's verify will read of it: sfc_guard_prefetch) and, for writing,
+ * the headroom line just before the data, where dispatch puts the event
+ * frame's headers in front of the piece (sfc_tx.c, own_head): nothing
+ * reads that line before, so it is as cold as the frame was when it came
+ * (from DRAM, a store there waited about 35 cycles a frame). */
 #define PREFETCH_AHEAD(dp, m) \
-    sfc_guard_prefetch(&(dp)->guard, rte_pktmbuf_mtod(m, const void *), (m)->data_len)
+    do { \
+        sfc_guard_prefetch(&(dp)->guard, rte_pktmbuf_mtod(m, const void *), (m)->data_len); \
+        __builtin_prefetch(rte_pktmbuf_mtod_offset(m, const char *, -EBF_EVENT_HLEN), 1, 3); \
+    } while (0)
 #define PREFETCH_MBUF 4
 #define PREFETCH_DATA 2
 
@@ -188,7 +194,7 @@ static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
     struct ebf_frag_hdr h[SFC_BURST_MAX];
     uint8_t ok[SFC_BURST_MAX];
     uint16_t n = dp->c.ro_dist && port == dp->c.rx_port
-                     ? take_shared(dp, dp->c.ro_dist, pkts)
+                     ? sfc_dp_take_shared(dp, dp->c.ro_dist, pkts)
                      : rte_eth_rx_burst(port, 0, pkts, dp->c.burst);
     uint16_t nd = 0;
     uint64_t bytes = 0, last_id = UINT64_MAX;
@@ -267,134 +273,6 @@ static int intake_allowed(struct sfc_dp *dp)
         return 0;
     }
     return 1;
-}
-
-/* --- Credits and acks from the nodes -------------------------------------- */
-
-/* One ack from node (taken: its events count, as sfc_nodes_heard said):
- * the event it held is released and its credit returns; an ack of an
- * event the node does not hold is late (the event went to another node,
- * whose ack counts) or unknown. */
-static void take_ack(struct sfc_dp *dp, uint16_t node, const struct ebf_ack *ack, int taken,
-                     uint64_t now)
-{
-    uint64_t id = ack->event_id;
-    uint32_t slot = taken ? sfc_evtab_find_sent(dp->tab, id, node) : SFC_NONE;
-
-    if (slot == SFC_NONE) {
-        if (!taken || sfc_nodes_was_dead(&dp->nodes, node)) {
-            dp->st.late_acks++;     /* its event went to another node: that ack counts */
-            dp->st.late_accepted += ack->decision == EBF_DEC_ACCEPT;
-            dp->st.late_ack_digest += ebf_mix64(id);
-            ebf_idset_add(&dp->st.ledger_late, id);
-        } else {
-            dp->st.ack_unknown++;
-        }
-        return;
-    }
-    const struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
-    uint64_t since = now - sfc_evtab_cold(dp->tab, slot)->ready_tick;
-    ebf_hist_add(&dp->st.ack_ns, tsc_to_ns(dp, since));
-    dp->st.acks++;
-    dp->st.node_acked[node]++;
-    dp->st.acked_accept += ack->decision == EBF_DEC_ACCEPT;
-    dp->st.acked_reject += ack->decision != EBF_DEC_ACCEPT;
-    dp->st.ack_status_errors += ack->status != 0;
-    dp->st.acked_incomplete += e->incomplete;
-    dp->st.acked_digest += ebf_mix64(id);
-    ebf_idset_add(&dp->st.ledger_acked, id);
-    if (e->replayed)
-        ebf_idset_add(&dp->st.ledger_replay_acked, id);
-    if (dp->low)
-        sfc_dp_fence_ack(dp, id, ack->decision == EBF_DEC_ACCEPT,
-                         sfc_evtab_cold(dp->tab, slot)->fenced);
-    sfc_evtab_release(dp->tab, slot);
-    sfc_credit_ack(dp->nodes.credit, node);
-}
-
-/* Node is gone (declared dead): nothing queued for it, every event it has
- * not acked back at the head of the ready queue. Returns those events. */
-static unsigned node_gone(struct sfc_dp *dp, uint16_t node)
-{
-    unsigned n;
-
-    sfc_tx_purge(&dp->tx, node);
-    n = sfc_nodes_take_back(dp->tab, dp->c.capacity, node);
-    dp->st.nodes_dead++;
-    dp->st.redispatched += n;
-    return n;
-}
-
-/* A credit frame: what it says of its node, its acks, then the credits it
- * grants (none from an incarnation older than the node's epoch). */
-static void handle_credit(struct sfc_dp *dp, uint16_t port, struct rte_mbuf *m, uint64_t now)
-{
-    struct ebf_credit_hdr h;
-    struct ebf_ack acks[EBF_MAX_ACKS];
-    enum ebf_reason r;
-    enum sfc_drop d;
-    int node = sfc_nodes_parse(&dp->nodes, port, rte_pktmbuf_mtod(m, const uint8_t *),
-                               m->data_len, dp->c.udp_port, &h, acks, &r, &d);
-
-    if (node < 0) {
-        if (r != EBF_R_OK)
-            dp->st.reject[r]++;
-        else
-            dp->st.drop[d]++;
-        return;
-    }
-    dp->st.credit_frames++;
-    enum sfc_heard heard = sfc_nodes_heard(&dp->nodes, (uint16_t)node, h.epoch, now);
-    if (heard == SFC_HEARD_REJOIN_DEAD)
-        node_gone(dp, (uint16_t)node);
-    dp->st.rejoins += heard >= SFC_HEARD_REJOIN;
-    dp->st.revived += heard == SFC_HEARD_LATE;
-    for (unsigned i = 0; i < h.n_acks; i++)
-        take_ack(dp, (uint16_t)node, &acks[i], heard == SFC_HEARD_OK || heard >= SFC_HEARD_REJOIN,
-                 now);
-    if (heard == SFC_HEARD_OLD_EPOCH)
-        return;                 /* its slots belong to a past incarnation */
-    uint32_t took = sfc_credit_grant(dp->nodes.credit, (uint16_t)node, h.credits);
-    dp->st.credits_granted += took;
-    dp->st.credits_clamped += h.credits - took;
-}
-
-/* Take the credit frames of every node port. A port whose nodes are all
- * dead is polled every 1024 passes only, to hear a node come back (its
- * peer may be gone: the memif hazard of poll_rx); a shared port always,
- * for the other workers' nodes. Returns the frames taken. */
-static unsigned poll_nodes(struct sfc_dp *dp, uint64_t now)
-{
-    struct rte_mbuf *pkts[SFC_BURST_MAX];
-    unsigned work = 0;
-
-    dp->polls++;
-    for (uint16_t q = 0; q < dp->tx.n_txq; q++) {
-        uint16_t port = dp->tx.q[q].port, n;
-        struct sfc_dist *d = dp->c.node_dist && dp->c.node_dist->port == port
-                                 ? dp->c.node_dist : NULL;
-        if (sfc_nodes_port_quiet(&dp->nodes, q) && !d && (dp->polls & 1023) != 0)
-            continue;
-        n = d ? take_shared(dp, d, pkts) : rte_eth_rx_burst(port, 0, pkts, dp->c.burst);
-        for (uint16_t i = 0; i < n; i++)
-            handle_credit(dp, port, pkts[i], now);
-        if (n)
-            rte_pktmbuf_free_bulk(pkts, n);
-        work += n;
-    }
-    return work;
-}
-
-/* The periodic look at the nodes: the silent ones declared dead. Returns
- * the work done (each dead node and the events taken back from it). */
-static unsigned check_nodes(struct sfc_dp *dp, uint64_t now)
-{
-    uint16_t dead[SFC_MAX_NODES];
-    unsigned n = sfc_nodes_check(&dp->nodes, now, dead), work = n;
-
-    for (unsigned i = 0; i < n; i++)
-        work += node_gone(dp, dead[i]);
-    return work;
 }
 
 /* --- Dispatch -------------------------------------------------------------- */
@@ -539,7 +417,7 @@ unsigned sfc_dp_poll(struct sfc_dp *dp, int intake)
 
     if (dp->low)
         sfc_dp_fence_check(dp, now);    /* before anything from before a pause */
-    unsigned work = poll_nodes(dp, now), in = 0;
+    unsigned work = sfc_dp_nodes_poll(dp, now), in = 0;
     int tick = now >= dp->next_tick;
 
     /* Periodic work on a TSC timer: node liveness, the throttle's refresh.
@@ -547,7 +425,7 @@ unsigned sfc_dp_poll(struct sfc_dp *dp, int intake)
      * on intake and acks: it is looked at on those passes too. */
     if (tick) {
         dp->next_tick = now + dp->tick_tsc;
-        work += check_nodes(dp, now);
+        work += sfc_dp_nodes_check(dp, now);
     }
     if (intake && intake_allowed(dp))
         in = poll_intake(dp, now);

@@ -131,6 +131,24 @@ struct sfc_dp {
     struct sfc_stats st;
 };
 
+/* A burst from a port the workers share (sfc_dist.h) into pkts (at most
+ * the burst), its hand-over counted (sfc_dp.c). Returns the frames. */
+uint16_t sfc_dp_take_shared(struct sfc_dp *dp, struct sfc_dist *d, struct rte_mbuf **pkts);
+
+/* Take the credit frames of every node port (sfc_dp_nodes.c): each
+ * node's acks release their events and return its credit, its credits
+ * are granted. A port whose nodes are all dead is polled every 1024
+ * passes only, to hear a node come back (its peer may be gone: the memif
+ * hazard of poll_rx); a shared port always, for the other workers' nodes.
+ * Returns the frames taken. */
+unsigned sfc_dp_nodes_poll(struct sfc_dp *dp, uint64_t now);
+
+/* The periodic look at the nodes (sfc_dp_nodes.c): the silent ones
+ * declared dead, their queued frames purged and the events they held
+ * taken back for redispatch. Returns the work done (each dead node and
+ * the events taken back from it). */
+unsigned sfc_dp_nodes_check(struct sfc_dp *dp, uint64_t now);
+
 /* The loop's failover tick (every SFC_TICKS_PER_S): on workers 1 .. W-1 the
  * replay ends worker 0 handed over (sfc_dp_ends_take); the release
  * stage's round, when due: the watermark and one release frame to each

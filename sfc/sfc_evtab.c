@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* sfc_evtab.c - bounded event table: id index, piece records, FIFOs, done window. */
+/* sfc_evtab.c - bounded event table: events, piece records, FIFOs (the id index and done window: sfc_evtab_index.c). */
 #include "sfc_evtab.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ebf_mix.h"
 #include "sfc_evtab_private.h"
-
-enum { DONE_EMPTY = 0, DONE_SENT = 1, DONE_REFUSED = 2 };
 
 static uint32_t pow2_at_least(uint32_t v)
 {
@@ -17,84 +14,6 @@ static uint32_t pow2_at_least(uint32_t v)
     while (p < v)
         p <<= 1;
     return p;
-}
-
-/* --- Index ----------------------------------------------------------------- */
-
-static inline uint32_t home(const struct sfc_evtab *t, uint64_t id)
-{
-    return (uint32_t)ebf_mix64(id) & t->index_mask;
-}
-
-static uint32_t index_pos(const struct sfc_evtab *t, uint64_t id)
-{
-    for (uint32_t i = home(t, id);; i = (i + 1) & t->index_mask) {
-        const struct idx_ent *x = &t->index[i];
-        if (x->slot == SFC_NONE || x->id == id)
-            return i;
-    }
-}
-
-uint32_t sfc_evtab_lookup(const struct sfc_evtab *t, uint64_t event_id)
-{
-    return t->index[index_pos(t, event_id)].slot;
-}
-
-void sfc_evtab_prefetch(const struct sfc_evtab *t, uint64_t event_id)
-{
-    __builtin_prefetch(&t->index[home(t, event_id)]);
-}
-
-/* Remove the entry at i, shifting later entries of the probe run back. */
-static void index_delete(struct sfc_evtab *t, uint32_t i)
-{
-    uint32_t j = i;
-    for (;;) {
-        j = (j + 1) & t->index_mask;
-        if (t->index[j].slot == SFC_NONE)
-            break;
-        uint32_t k = home(t, t->index[j].id);
-        /* Entry j may move to i unless its home lies cyclically in (i, j]. */
-        int stays = i <= j ? (k > i && k <= j) : (k > i || k <= j);
-        if (!stays) {
-            t->index[i] = t->index[j];
-            i = j;
-        }
-    }
-    t->index[i].slot = SFC_NONE;
-}
-
-/* --- Done window ----------------------------------------------------------- */
-
-/*
- * The window is indexed by id & done_mask: ids arrive roughly in order, so
- * the last done_mask + 1 ids each have their own entry and an entry is only
- * ever overwritten by an id that is a multiple of the window size newer.
- * DONE_STALE: the entry holds a newer id, so this one is older than the
- * window and cannot be told apart any more.
- */
-enum { DONE_STALE = 3 };
-
-static int done_get(const struct sfc_evtab *t, uint64_t id, const uint64_t **present)
-{
-    uint32_t h = (uint32_t)id & t->done_mask;
-
-    if (t->done_tag[h] == DONE_EMPTY)
-        return DONE_EMPTY;
-    if (t->done_id[h] == id) {
-        *present = t->done_present[h];
-        return t->done_tag[h];
-    }
-    return t->done_id[h] > id ? DONE_STALE : DONE_EMPTY;
-}
-
-static void done_put(struct sfc_evtab *t, uint64_t id, int tag, const uint64_t present[2])
-{
-    uint32_t h = (uint32_t)id & t->done_mask;
-    t->done_id[h] = id;
-    t->done_tag[h] = (uint8_t)tag;
-    t->done_present[h][0] = present ? present[0] : 0;
-    t->done_present[h][1] = present ? present[1] : 0;
 }
 
 /* --- Create / destroy ------------------------------------------------------ */
@@ -260,7 +179,7 @@ static inline uint32_t building_slot(const struct sfc_evtab *t, uint64_t id)
 static enum sfc_add_result find_or_new(struct sfc_evtab *t, const struct ebf_frag_hdr *h,
                                        uint64_t now, uint32_t *slot)
 {
-    uint32_t pos = index_pos(t, h->event_id);
+    uint32_t pos = sfc_evtab_index_pos(t, h->event_id);
 
     *slot = t->index[pos].slot;
     if (*slot != SFC_NONE)
@@ -268,7 +187,7 @@ static enum sfc_add_result find_or_new(struct sfc_evtab *t, const struct ebf_fra
                : ebf_present_test(t->ev[*slot].present, h->source) ? SFC_ADD_DUP_SENT
                                                                      : SFC_ADD_LATE;
     const uint64_t *present = NULL;
-    int tag = done_get(t, h->event_id, &present);
+    int tag = sfc_evtab_done_get(t, h->event_id, &present);
     if (tag == DONE_SENT)
         return ebf_present_test(present, h->source) ? SFC_ADD_DUP_SENT : SFC_ADD_LATE;
     if (tag == DONE_REFUSED)
@@ -278,7 +197,7 @@ static enum sfc_add_result find_or_new(struct sfc_evtab *t, const struct ebf_fra
     if (t->conf.max_event && h->frag_len > t->conf.max_event)
         return SFC_ADD_TOO_BIG;
     if (t->n_free_slots == 0) {
-        done_put(t, h->event_id, DONE_REFUSED, NULL);
+        sfc_evtab_done_put(t, h->event_id, DONE_REFUSED, NULL);
         return SFC_ADD_TABLE_FULL;
     }
     if (t->n_free_rec == 0)
@@ -453,9 +372,9 @@ static void forget(struct sfc_evtab *t, uint32_t slot, int remember)
     free_records(t, e);
     if (t->conf.lowmark)
         sfc_lowmark_remove(t->conf.lowmark, e->event_id);
-    index_delete(t, index_pos(t, e->event_id));
+    sfc_evtab_index_delete(t, sfc_evtab_index_pos(t, e->event_id));
     if (remember)
-        done_put(t, e->event_id, DONE_SENT, e->present);
+        sfc_evtab_done_put(t, e->event_id, DONE_SENT, e->present);
     e->state = SFC_EV_FREE;
     t->free_slots[t->n_free_slots++] = slot;
 }

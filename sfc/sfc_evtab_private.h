@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* sfc_evtab_private.h - the event table's state and its FIFOs through the events, for sfc_evtab.c only. */
+/* sfc_evtab_private.h - the event table's state, its id index and done window, its FIFOs through the events: for sfc_evtab.c and sfc_evtab_index.c only. */
 #ifndef SFC_EVTAB_PRIVATE_H
 #define SFC_EVTAB_PRIVATE_H
 
 #include <stdint.h>
 
+#include "ebf_mix.h"
 #include "sfc_evtab.h"
 
 struct fifo {
@@ -45,6 +46,40 @@ struct sfc_evtab {
     uint32_t n_building, n_ready, n_sent;
     uint32_t last_slot;          /* the slot the last piece added went to, or SFC_NONE */
 };
+
+/* --- Id index and done window (sfc_evtab_index.c) ---------------------------- */
+
+/* Where the probe for id starts in the index. */
+static inline uint32_t sfc_evtab_home(const struct sfc_evtab *t, uint64_t id)
+{
+    return (uint32_t)ebf_mix64(id) & t->index_mask;
+}
+
+/* The index position of id: its entry, or the free one where it would go
+ * (the index is at most half full: sfc_evtab_create). */
+uint32_t sfc_evtab_index_pos(const struct sfc_evtab *t, uint64_t id);
+
+/* Remove the entry at i, shifting later entries of the probe run back. */
+void sfc_evtab_index_delete(struct sfc_evtab *t, uint32_t i);
+
+/*
+ * The done window's tags. The window is indexed by id & done_mask: ids
+ * arrive roughly in order, so the last done_mask + 1 ids each have their
+ * own entry and an entry is only ever overwritten by an id that is a
+ * multiple of the window size newer. DONE_STALE: the entry holds a newer
+ * id, so this one is older than the window and cannot be told apart any
+ * more.
+ */
+enum { DONE_EMPTY = 0, DONE_SENT = 1, DONE_REFUSED = 2, DONE_STALE = 3 };
+
+/* What the window says of id: DONE_EMPTY (not finished within it),
+ * DONE_SENT or DONE_REFUSED with *present the sources it delivered, or
+ * DONE_STALE. */
+int sfc_evtab_done_get(const struct sfc_evtab *t, uint64_t id, const uint64_t **present);
+
+/* Id finished as tag (DONE_SENT, DONE_REFUSED) with the sources present
+ * (NULL: none), over whatever the entry held. */
+void sfc_evtab_done_put(struct sfc_evtab *t, uint64_t id, int tag, const uint64_t present[2]);
 
 /* --- FIFOs through ev[].prev/next ------------------------------------------ */
 

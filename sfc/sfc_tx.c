@@ -100,20 +100,30 @@ void sfc_tx_fini(struct sfc_tx *tx)
 
 /* --- Event frames ---------------------------------------------------------- */
 
+/* The Ethernet and event headers in front of an event frame's pieces. */
+#define EV_HLEN (EBF_ETH_HLEN + EBF_EVENT_HLEN)
+
 /* Start an event frame: header mbuf with room for Ethernet + event header. */
 static struct rte_mbuf *frame_start(struct sfc_tx *tx)
 {
     struct rte_mbuf *h = rte_pktmbuf_alloc(tx->hdr_pool);
 
-    if (h && !rte_pktmbuf_append(h, EBF_ETH_HLEN + EBF_EVENT_HLEN)) {
+    if (h && !rte_pktmbuf_append(h, EV_HLEN)) {
         rte_pktmbuf_free(h);
         h = NULL;
     }
     return h;
 }
 
+/* Where rec's piece (fragment header + piece) starts in its frame md: it
+ * ends where md's data ends (sfc_tx_keep trimmed md to it), whether or not
+ * an event frame's headers were put in front of it since (own_head). */
+static uint16_t piece_off(const struct rte_mbuf *md, const struct sfc_frame_rec *rec)
+{
+    return (uint16_t)(md->data_off + md->data_len - (EBF_FRAG_HLEN + rec->piece_len));
+}
 /* An indirect mbuf on the piece of rec's frame (fragment header + piece:
- * the frame as intake kept it, sfc_tx_keep). A direct frame gets the
+ * piece_off). A direct frame gets the
  * fields a chained segment is sent and freed by (buffer, offsets, lengths,
  * priv_size for rte_mbuf_from_indirect, ol_flags with INDIRECT, port) on a
  * raw mbuf, which the pool hands out with refcnt 1, nb_segs 1 and no next:
@@ -124,7 +134,7 @@ static struct rte_mbuf *frame_start(struct sfc_tx *tx)
 static struct rte_mbuf *clone_piece(struct sfc_tx *tx, const struct sfc_frame_rec *rec)
 {
     struct rte_mbuf *md = rec->frame, *cl;
-    uint32_t pb = EBF_FRAG_HLEN + rec->piece_len, left = md->data_len - rec->data_off;
+    uint16_t off = piece_off(md, rec);
 
     if (unlikely(!RTE_MBUF_DIRECT(md))) {
         cl = rte_pktmbuf_alloc(tx->clone_pool);
@@ -142,35 +152,79 @@ static struct rte_mbuf *clone_piece(struct sfc_tx *tx, const struct sfc_frame_re
         cl->priv_size = md->priv_size;
         cl->ol_flags = md->ol_flags | RTE_MBUF_F_INDIRECT;
         cl->port = md->port;
-        cl->data_off = md->data_off;
     }
-    cl->data_off = (uint16_t)(cl->data_off + rec->data_off);
-    cl->data_len = (uint16_t)(left < pb ? left : pb);
+    cl->data_off = off;
+    cl->data_len = (uint16_t)(EBF_FRAG_HLEN + rec->piece_len);
     cl->pkt_len = cl->data_len;
     return cl;
 }
 
+/* Whether rec's frame md is the table's alone (refcnt 1) and direct: it
+ * may then go out itself, in one chain (DPDK lets a segment be in one
+ * chain only); else it is still in an earlier event frame's chain in
+ * flight (a redispatch or a replay before the first sending was freed). */
+static int own_frame(const struct rte_mbuf *md)
+{
+    return rte_mbuf_refcnt_read(md) == 1 && RTE_MBUF_DIRECT(md);
+}
+
 /*
  * The segment that carries rec's piece in an event frame. The received
- * frame itself when the table is its only holder (refcnt 1, direct): its
- * refcnt becomes 2 (the table's reference and the chain's, whichever is
- * freed last returns it to its pool) and its next is cleared (a chain
- * freed earlier leaves it stale: rte_pktmbuf_prefree_seg resets next only
- * on the last reference). No mbuf is allocated, no field copied. A frame
- * still in an earlier event frame's chain (refcnt > 1: a redispatch or a
- * replay while the first sending is not freed yet; DPDK lets a segment be
- * in one chain only) or not direct gets a clone (clone_piece).
+ * frame itself when it is the table's alone (own_frame): its refcnt
+ * becomes 2 (the table's reference and the chain's, whichever is freed
+ * last returns it to its pool), its data is the piece again (a head's
+ * headers dropped, own_head) and its next is cleared (a chain freed
+ * earlier leaves next and nb_segs stale: rte_pktmbuf_prefree_seg resets
+ * them only on the last reference). No mbuf is allocated, no field copied.
+ * Any other frame gets a clone (clone_piece).
  */
 static struct rte_mbuf *piece_seg(struct sfc_tx *tx, const struct sfc_frame_rec *rec)
 {
     struct rte_mbuf *md = rec->frame;
 
-    if (likely(rte_mbuf_refcnt_read(md) == 1 && RTE_MBUF_DIRECT(md) && rec->data_off == 0)) {
+    if (likely(own_frame(md))) {
+        md->data_off = piece_off(md, rec);
+        md->data_len = (uint16_t)(EBF_FRAG_HLEN + rec->piece_len);
+        md->pkt_len = md->data_len;
         rte_mbuf_refcnt_set(md, 2);
+        md->nb_segs = 1;
         md->next = NULL;
         return md;
     }
     return clone_piece(tx, rec);
+}
+
+/*
+ * The head of an event frame whose first piece is rec's, with no header
+ * mbuf: the received frame itself when it is the table's alone
+ * (own_frame) and its headroom before the piece holds the Ethernet and
+ * event headers (EV_HLEN; a received frame's headroom plus the headers
+ * intake trimmed). Its data becomes headers + piece (the headers written
+ * later, write_header or copy_header), its refcnt 2 as in piece_seg, and
+ * its head-only offload fields are cleared, as rte_pktmbuf_alloc would
+ * have them (a received frame's RX flags and stale tx_offload mean nothing
+ * to a transmit). Nobody else reads the headroom: the table holds the
+ * frame for its piece only (piece_off), and a clone for a later chain
+ * points at the piece. NULL when rec's frame cannot be the head (the
+ * caller allocates a header mbuf, frame_start).
+ */
+static struct rte_mbuf *own_head(const struct sfc_frame_rec *rec)
+{
+    struct rte_mbuf *md = rec->frame;
+    uint16_t pb = (uint16_t)(EBF_FRAG_HLEN + rec->piece_len);
+    uint32_t end = (uint32_t)md->data_off + md->data_len;
+
+    if (unlikely(!own_frame(md) || end < (uint32_t)pb + EV_HLEN))
+        return NULL;
+    md->data_off = (uint16_t)(end - pb - EV_HLEN);
+    md->data_len = (uint16_t)(pb + EV_HLEN);
+    md->pkt_len = md->data_len;
+    rte_mbuf_refcnt_set(md, 2);
+    md->nb_segs = 1;
+    md->next = NULL;
+    md->ol_flags = 0;
+    md->tx_offload = 0;
+    return md;
 }
 
 /* Chain to the event frame h, after its last segment *last, the segment
@@ -219,18 +273,26 @@ static uint32_t count_frames(const struct sfc_tx *tx, const struct sfc_evtab *ta
 /*
  * One event frame in *out: the pieces from record *r on while they fit the
  * MTU (one at least), *r advanced past them and their count in *pieces.
- * 0, or -1 when a pool ran dry: nothing made, *r unchanged.
+ * Its head is the first piece's own frame with the headers in its headroom
+ * (own_head), else a header mbuf (frame_start); the other pieces chained
+ * after it. 0, or -1 when a pool ran dry: nothing made, *r unchanged.
  */
 static int chain_frame(struct sfc_tx *tx, const struct sfc_evtab *tab, uint32_t *r,
                        struct rte_mbuf **out, uint16_t *pieces)
 {
     const struct sfc_frame_rec *recs = sfc_evtab_records(tab);
-    struct rte_mbuf *h = frame_start(tx), *last = h;
     uint32_t fill = EBF_EVENT_HLEN, at = *r;
+    struct rte_mbuf *h = at != SFC_NONE ? own_head(&recs[at]) : NULL, *last;
     uint16_t n = 0;
 
-    if (!h)
+    if (h) {
+        n = 1;
+        fill += EBF_FRAG_HLEN + recs[at].piece_len;
+        at = recs[at].next;
+    } else if (!(h = frame_start(tx))) {
         return -1;
+    }
+    last = h;
     while (at != SFC_NONE) {
         const struct sfc_frame_rec *rec = &recs[at];
         if (n > 0 && new_frame(tx, fill, rec))
@@ -287,7 +349,7 @@ static uint64_t copy_header(const struct rte_mbuf *h0, struct rte_mbuf *h, uint1
 {
     uint8_t *p = rte_pktmbuf_mtod(h, uint8_t *);
 
-    memcpy(p, rte_pktmbuf_mtod(h0, const uint8_t *), EBF_ETH_HLEN + EBF_EVENT_HLEN);
+    memcpy(p, rte_pktmbuf_mtod(h0, const uint8_t *), EV_HLEN);
     ebf_put_be16(p + EBF_ETH_HLEN + EV_FRAME_INDEX_OFF, index);
     ebf_put_be16(p + EBF_ETH_HLEN + EV_N_PIECES_OFF, n_pieces);
     return h->pkt_len;
@@ -334,23 +396,25 @@ void sfc_tx_resume(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_tx_sent 
     }
 }
 
-/* Queue all nf frames of event e whole (they fit q). 0, or -1 when a pool
- * ran dry (nothing queued). */
+/* Queue all frames of event e whole (chain_frame from its first record
+ * to its last: one at least, a header alone for an event of no piece;
+ * the caller made sure they fit q), their headers written once their
+ * count is known. 0, or -1 when a pool ran dry (nothing queued). */
 static int queue_whole(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_txq *q,
-                       const struct sfc_event *e, uint16_t node, uint16_t nf,
-                       struct sfc_tx_sent *out)
+                       const struct sfc_event *e, uint16_t node, struct sfc_tx_sent *out)
 {
     uint16_t pieces[SFC_TXQ_SIZE];
     uint32_t r = e->first_rec;
+    uint16_t nf = 0;
 
-    pieces[0] = 0;               /* nf >= 1 (sfc_tx_event) */
-    for (uint16_t i = 0; i < nf; i++) {
-        if (chain_frame(tx, tab, &r, &q->pkt[q->n + i], &pieces[i])) {
-            rte_pktmbuf_free_bulk(&q->pkt[q->n], i);
+    do {
+        if (chain_frame(tx, tab, &r, &q->pkt[q->n + nf], &pieces[nf])) {
+            rte_pktmbuf_free_bulk(&q->pkt[q->n], nf);
             out->clone_fail = 1;
             return -1;
         }
-    }
+        nf++;
+    } while (r != SFC_NONE);
     out->bytes += write_header(tx, e, node, q->pkt[q->n], 0, nf, pieces[0]);
     for (uint16_t i = 1; i < nf; i++)
         out->bytes += copy_header(q->pkt[q->n], q->pkt[q->n + i], i, pieces[i]);
@@ -359,17 +423,24 @@ static int queue_whole(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_txq 
     return 0;
 }
 
+/* An event's frames are at most its records (a frame carries one piece at
+ * least), or one (a header alone) for an event of none: when that many
+ * fit, the event is queued whole without counting its frames first
+ * (count_frames walks every record, as queue_whole does again). */
 void sfc_tx_event(struct sfc_tx *tx, struct sfc_evtab *tab, uint32_t slot, uint16_t node,
                   struct sfc_tx_sent *out)
 {
     struct sfc_txq *q = &tx->q[tx->node_txq[node]];
     const struct sfc_event *e = sfc_evtab_event(tab, slot);
-    uint32_t nf = count_frames(tx, tab, e);
+    uint32_t nf = e->n_frames ? e->n_frames : 1;
 
     memset(out, 0, sizeof(*out));
-    nf = nf ? nf : 1;            /* timed out with no complete source: a header alone */
+    if (q->n + nf + 1 > SFC_TXQ_SIZE) {
+        nf = count_frames(tx, tab, e);
+        nf = nf ? nf : 1;        /* timed out with no complete source: a header alone */
+    }
     if (q->n + nf + 1 <= SFC_TXQ_SIZE) {
-        out->started = queue_whole(tx, tab, q, e, node, (uint16_t)nf, out) == 0;
+        out->started = queue_whole(tx, tab, q, e, node, out) == 0;
         return;
     }
     if (q->big.slot != SFC_NONE)
@@ -421,37 +492,4 @@ void sfc_tx_purge(struct sfc_tx *tx, uint16_t node)
     q->refused = refused;
     if (q->big.slot != SFC_NONE && q->big.node == node)
         q->big.slot = SFC_NONE;  /* its event is taken back: sent again whole */
-}
-
-/* --- Throttle frames ------------------------------------------------------- */
-
-void sfc_tx_throttle(struct sfc_tx *tx, const uint8_t *src_mac, struct ebf_throttle_hdr h,
-                     const struct sfc_ro_dest *d, unsigned n, struct sfc_tx_throttled *out)
-{
-    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
-    int on = h.on;
-
-    memset(out, 0, sizeof(*out));
-    memcpy(a.src_mac, src_mac, 6);
-    for (unsigned i = 0; i < n; i++) {
-        struct rte_mbuf *m = rte_pktmbuf_alloc(tx->hdr_pool);
-        uint8_t *p = m ? (uint8_t *)rte_pktmbuf_append(m, EBF_ETH_HLEN + EBF_THROTTLE_LEN)
-                       : NULL;
-        if (!p) {
-            rte_pktmbuf_free(m);
-            out->fail++;
-            continue;
-        }
-        memcpy(a.dst_mac, d[i].mac, 6);
-        h.on = d[i].on;
-        out->spared += on && !h.on;
-        ebf_encap_write(p, &a, EBF_THROTTLE_LEN);
-        ebf_throttle_write(p + EBF_ETH_HLEN, &h);
-        if (rte_eth_tx_burst(d[i].port, 0, &m, 1) != 1) {
-            rte_pktmbuf_free(m);
-            out->fail++;
-            continue;
-        }
-        out->frames++;
-    }
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* sfc_tx.h - the SFC's transmit: a queue per node port, events as zero-copy chains behind a header, throttle frames to the readouts. */
+/* sfc_tx.h - the SFC's transmit: a queue per node port, events as zero-copy chains of the received frames, throttle frames to the readouts. */
 #ifndef SFC_TX_H
 #define SFC_TX_H
 
@@ -92,11 +92,13 @@ static inline void sfc_tx_keep(struct rte_mbuf *m, uint16_t hlen, uint16_t piece
 }
 
 /*
- * Queue the frames of event slot of tab for node: header mbufs chained to
- * the received frames themselves (kept by sfc_tx_keep; refcnt raised to 2,
- * the table's and the chain's), or to indirect clones of those still in
- * an earlier chain in flight (a redispatch): no payload byte copied, a new
- * frame whenever the next piece would pass the MTU. An event that fits the
+ * Queue the frames of event slot of tab for node: chains of the received
+ * frames themselves (kept by sfc_tx_keep; refcnt raised to 2, the table's
+ * and the chain's), each frame's Ethernet and event headers in the
+ * headroom of its first piece's frame, or, for a piece whose frame is
+ * still in an earlier chain in flight (a redispatch), an indirect clone
+ * (behind a header mbuf when it is a frame's first): no payload byte
+ * copied, a new frame whenever the next piece would pass the MTU. An event that fits the
  * queue is queued whole; a larger one (sfc_tx_room let it in) becomes the
  * port's large event: as many of its frames as fit now, the rest by
  * sfc_tx_resume on later polls. out->started 1 when the event is sent

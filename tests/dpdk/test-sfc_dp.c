@@ -14,8 +14,9 @@
 #include "sfc_dp.h"
 #include "sfc_rig.h"
 
-/* A complete event waits for credit, then goes out as header mbufs chained
- * to the very mbufs the SFC received; the ack frees them all. */
+/* A complete event waits for credit, then goes out in the very mbufs the
+ * SFC received, each with its event frame's headers in front of its
+ * fragment; the ack frees them all. */
 START_TEST(test_zero_copy_dispatch_and_ack)
 {
     struct rig g;
@@ -40,10 +41,15 @@ START_TEST(test_zero_copy_dispatch_and_ack)
     ck_assert_uint_eq(n, N_SOURCES);                /* 48 + 2 x 1040 > 1500 */
     ck_assert_uint_eq(st->frames_tx, N_SOURCES);
     for (uint16_t i = 0; i < n; i++) {
-        struct rte_mbuf *h = rx[i], *piece = h->next;
+        struct rte_mbuf *h = rx[i];
         struct ebf_event_hdr eh;
-        ck_assert_uint_eq(h->nb_segs, 2);
-        ck_assert_uint_eq(h->data_len, EBF_ETH_HLEN + EBF_EVENT_HLEN);
+        /* One segment: the received frame itself, the event frame's
+         * headers in its headroom, in front of the fragment it kept. */
+        ck_assert_ptr_eq(h, orig[i]);
+        ck_assert_uint_eq(h->nb_segs, 1);
+        ck_assert_ptr_null(h->next);
+        ck_assert_uint_eq(h->data_len, EBF_ETH_HLEN + EBF_EVENT_HLEN + EBF_FRAG_HLEN + FRAG_LEN);
+        ck_assert_uint_eq(h->pkt_len, h->data_len);
         ck_assert_int_eq(ebf_event_parse(rte_pktmbuf_mtod(h, uint8_t *) + EBF_ETH_HLEN,
                                          EBF_EVENT_HLEN, &eh), EBF_R_OK);
         ck_assert_uint_eq(eh.event_id, 7);
@@ -62,16 +68,15 @@ START_TEST(test_zero_copy_dispatch_and_ack)
         ck_assert_int_eq(memcmp(p + EBF_ETH_HLEN + 18, p0 + EBF_ETH_HLEN + 18, 2), 0);
         ck_assert_int_eq(memcmp(p + EBF_ETH_HLEN + 22, p0 + EBF_ETH_HLEN + 22, EBF_EVENT_HLEN - 22),
                          0);
-        /* Zero copy: the piece is the received mbuf, trimmed to the fragment. */
-        ck_assert_ptr_eq(piece, orig[i]);
-        ck_assert(RTE_MBUF_DIRECT(piece));
-        ck_assert_ptr_null(piece->next);
-        ck_assert_uint_eq(piece->data_off, RTE_PKTMBUF_HEADROOM + EBF_ETH_HLEN);
-        ck_assert_uint_eq(piece->data_len, EBF_FRAG_HLEN + FRAG_LEN);
+        /* Zero copy: the piece is where the received fragment header was
+         * (after its Ethernet header), the event headers just before it. */
+        ck_assert(RTE_MBUF_DIRECT(h));
+        ck_assert_uint_eq(h->data_off, RTE_PKTMBUF_HEADROOM - EBF_EVENT_HLEN);
         struct ebf_frag_hdr fh;
         size_t used;
-        ck_assert_int_eq(ebf_frag_parse(rte_pktmbuf_mtod(piece, uint8_t *), piece->data_len,
-                                        N_SOURCES, 1, &fh, &used), EBF_R_OK);
+        ck_assert_int_eq(ebf_frag_parse(p + EBF_ETH_HLEN + EBF_EVENT_HLEN,
+                                        EBF_FRAG_HLEN + FRAG_LEN, N_SOURCES, 1, &fh, &used),
+                         EBF_R_OK);
         ck_assert_uint_eq(fh.source, i);
         ck_assert_uint_eq(rte_mbuf_refcnt_read(orig[i]), 2);   /* SFC + in flight */
     }

@@ -33,11 +33,17 @@ static unsigned node_bad_pieces(struct rig *g, unsigned *frames)
 
     while ((n = node_rx(g, rx, 64)) > 0) {
         for (uint16_t i = 0; i < n; i++) {
-            for (struct rte_mbuf *piece = rx[i]->next; piece; piece = piece->next) {
+            /* a piece per segment; the head's after the event frame's
+             * headers (none when the head is a header mbuf) */
+            for (struct rte_mbuf *piece = rx[i]; piece; piece = piece->next) {
+                uint16_t off = piece == rx[i] ? EBF_ETH_HLEN + EBF_EVENT_HLEN : 0;
                 struct ebf_frag_hdr h;
                 size_t used;
-                enum ebf_reason r = ebf_frag_parse(rte_pktmbuf_mtod(piece, uint8_t *),
-                                                   piece->data_len, N_SOURCES, 1, &h, &used);
+                if (piece->data_len == off)
+                    continue;
+                enum ebf_reason r = ebf_frag_parse(rte_pktmbuf_mtod_offset(piece, uint8_t *, off),
+                                                   piece->data_len - off, N_SOURCES, 1, &h,
+                                                   &used);
                 ck_assert(r == EBF_R_OK || r == EBF_R_BAD_CHECKSUM);
                 bad += r == EBF_R_BAD_CHECKSUM;
             }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-sfc_own.c - who holds a received mbuf once its event goes out: the frame chained itself, a clone only while it is in a chain in flight, every mbuf back in its pool. */
+/* test-sfc_own.c - who holds a received mbuf once its event goes out: the frame chained itself (the first one the head, headers in its headroom), a clone only while it is in a chain in flight, every mbuf back in its pool. */
 #include <check.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,43 +45,59 @@ static void send_kept(struct rig *g, uint64_t id, struct rte_mbuf **orig)
     poll_n(g, 4);
 }
 
-/* One event frame h carrying all of orig's pieces as the frames
- * themselves, in order; each orig at refcnt refs. */
+/* Where orig's piece (fragment header + piece) starts: it ends where the
+ * frame's data ends, whatever headers are in front of it. */
+static const uint8_t *piece_of(const struct rte_mbuf *orig)
+{
+    return rte_pktmbuf_mtod(orig, const uint8_t *) + orig->data_len - (EBF_FRAG_HLEN + FRAG_LEN);
+}
+
+/* One event frame carrying all of orig's pieces as the frames themselves,
+ * in order: orig[0] its head, the Ethernet and event headers in its
+ * headroom before its piece, the others chained after it; each orig at
+ * refcnt refs. */
 static void check_owned_chain(const struct rte_mbuf *h, struct rte_mbuf **orig, uint16_t refs)
 {
-    const struct rte_mbuf *seg = h->next;
+    const struct rte_mbuf *seg = h;
 
-    ck_assert_uint_eq(h->nb_segs, 1 + N_SOURCES);
+    ck_assert_ptr_eq(h, orig[0]);
+    ck_assert_uint_eq(h->nb_segs, N_SOURCES);
     ck_assert_uint_eq(h->pkt_len,
                       EBF_ETH_HLEN + EBF_EVENT_HLEN + N_SOURCES * (EBF_FRAG_HLEN + FRAG_LEN));
+    ck_assert_uint_eq(h->data_off, RTE_PKTMBUF_HEADROOM - EBF_EVENT_HLEN);
+    ck_assert_uint_eq(h->data_len, EBF_ETH_HLEN + EBF_EVENT_HLEN + EBF_FRAG_HLEN + FRAG_LEN);
     for (uint16_t s = 0; s < N_SOURCES; s++, seg = seg->next) {
         ck_assert_ptr_eq(seg, orig[s]);
         ck_assert(RTE_MBUF_DIRECT(seg));
-        ck_assert_uint_eq(seg->data_off, RTE_PKTMBUF_HEADROOM + EBF_ETH_HLEN);
-        ck_assert_uint_eq(seg->data_len, EBF_FRAG_HLEN + FRAG_LEN);
+        if (s > 0) {
+            ck_assert_uint_eq(seg->data_off, RTE_PKTMBUF_HEADROOM + EBF_ETH_HLEN);
+            ck_assert_uint_eq(seg->data_len, EBF_FRAG_HLEN + FRAG_LEN);
+        }
         ck_assert_uint_eq(rte_mbuf_refcnt_read(seg), refs);
     }
     ck_assert_ptr_null(seg);
 }
 
-/* The same with indirect clones of orig's frames (the same bytes). */
+/* The same with a header mbuf and indirect clones of orig's frames (the
+ * same bytes: each piece, not the headers in front of orig[0]'s). */
 static void check_cloned_chain(const struct rte_mbuf *h, struct rte_mbuf **orig)
 {
     const struct rte_mbuf *seg = h->next;
 
     ck_assert_uint_eq(h->nb_segs, 1 + N_SOURCES);
+    ck_assert_uint_eq(h->data_len, EBF_ETH_HLEN + EBF_EVENT_HLEN);
     for (uint16_t s = 0; s < N_SOURCES; s++, seg = seg->next) {
         ck_assert(RTE_MBUF_CLONED(seg));
         ck_assert_ptr_eq(rte_mbuf_from_indirect((struct rte_mbuf *)seg), orig[s]);
-        ck_assert_ptr_eq(rte_pktmbuf_mtod(seg, const uint8_t *),
-                         rte_pktmbuf_mtod(orig[s], const uint8_t *));
+        ck_assert_ptr_eq(rte_pktmbuf_mtod(seg, const uint8_t *), piece_of(orig[s]));
         ck_assert_uint_eq(seg->data_len, EBF_FRAG_HLEN + FRAG_LEN);
     }
     ck_assert_ptr_null(seg);
 }
 
 /* Dispatch chains the received frames themselves (trimmed to fragment
- * header + piece), no clone allocated; the chain's free and the ack's
+ * header + piece; the first one the head, the headers in its headroom),
+ * no clone or header mbuf allocated; the chain's free and the ack's
  * release each drop one reference; at the end every mbuf is back. A chain
  * freed first leaves the frame's next stale, which the release must not
  * follow (it would free the next piece's frame twice). */
@@ -103,12 +119,13 @@ START_TEST(test_dispatch_owns_frames)
     ck_assert_uint_eq(node_rx(&g, rx, 16), 1);
     check_owned_chain(rx[0], orig, 2);                          /* table + chain */
     ck_assert_uint_eq(rte_mempool_in_use_count(clone), 0);
-    ck_assert_uint_eq(rte_mempool_in_use_count(hdr), 1);
+    ck_assert_uint_eq(rte_mempool_in_use_count(hdr), 0);        /* no header mbuf */
 
     rte_pktmbuf_free(rx[0]);
     for (uint16_t s = 0; s < N_SOURCES; s++)
         ck_assert_uint_eq(rte_mbuf_refcnt_read(orig[s]), 1);
     ck_assert_ptr_eq(orig[0]->next, orig[1]);                   /* stale, as DPDK leaves it */
+    ck_assert_uint_eq(orig[0]->nb_segs, N_SOURCES);             /* the same */
     ck_assert_uint_eq(rte_mempool_in_use_count(g.pool), N_SOURCES);
     ck_assert_uint_eq(rte_mempool_in_use_count(hdr), 0);
 
@@ -208,6 +225,7 @@ START_TEST(test_redispatch_in_flight_clones)
     for (uint16_t s = 0; s < N_SOURCES; s++)
         ck_assert_uint_eq(rte_mbuf_refcnt_read(orig[s]), 3);
     ck_assert_uint_eq(rte_mempool_in_use_count(clone), N_SOURCES);
+    ck_assert_uint_eq(rte_mempool_in_use_count(pool_of("test_hdr")), 1);   /* the redispatch's */
     ck_assert_uint_eq(node_rx(&g, rx, 16), 2);
     check_owned_chain(rx[0], orig, 3);                          /* the first sending */
     check_cloned_chain(rx[1], orig);                            /* the redispatch */
@@ -222,8 +240,9 @@ START_TEST(test_redispatch_in_flight_clones)
 END_TEST
 
 /* Redispatched after the first sending was freed: the frames are the
- * table's alone again and are chained themselves, their stale next
- * rewritten (the last one's cleared). */
+ * table's alone again and are chained themselves, their stale next and
+ * nb_segs rewritten (the last one's next cleared), the first one's headers
+ * written again in its headroom. */
 START_TEST(test_redispatch_after_free_owns)
 {
     struct rig g;

@@ -192,7 +192,7 @@ static int make_ports(struct cap_rig *g, const struct cap_pools *pl)
 }
 
 /* One piece frame of source s, piece k: addressing and payload, written
- * once; its header is rewritten per round. */
+ * once; its headers are rewritten per round. */
 static struct rte_mbuf *piece_frame(struct cap_rig *g, uint16_t s, uint32_t k, uint32_t max)
 {
     uint32_t off = k * max;
@@ -362,6 +362,9 @@ void cap_rig_feed(struct cap_rig *g)
 {
     uint32_t max = ebf_piece_max(EBF_ENCAP_ETH, g->o.mtu), i = 0;
     unsigned step = g->o.workers ? g->o.workers : 1;
+    struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
+    memcpy(a.src_mac, ro_mac, 6);
+    memcpy(a.dst_mac, g->sfc_rx_mac, 6);
     if (!g->held)
         take_back(g);
     for (uint32_t e = 0; e < g->batch_events; e++, g->next_event += step)
@@ -374,6 +377,9 @@ void cap_rig_feed(struct cap_rig *g)
                                                      * trims what it keeps */
                 m->data_len = (uint16_t)(EBF_ETH_HLEN + EBF_FRAG_HLEN + piece);
                 m->pkt_len = m->data_len;
+                /* the Ethernet header too: the SFC writes an event frame's
+                 * headers over it (in front of the piece it keeps) */
+                ebf_encap_write(rte_pktmbuf_mtod(m, uint8_t *), &a, EBF_FRAG_HLEN + piece);
                 struct ebf_frag_hdr h = {
                     .source = s, .seq = g->seq[s]++, .event_id = g->next_event,
                     .frag_len = g->o.frag_size, .offset = off, .piece_len = (uint16_t)piece,
