@@ -30,16 +30,20 @@ static void next_change(struct ro_failover *fo)
     }
 }
 
-/* Records h's join or leave id for its place, unless already passed. */
+/* Records h's join or leave id for its place, unless already passed. A
+ * place out with its join still due takes a leave (an SFC drained before
+ * its join: out again from the leave, at or after the join), a place in
+ * with its leave due a join (undrained before its leave). */
 static void announce(struct ro_failover *fo, const struct ebf_release_hdr *h, uint64_t next_id)
 {
     int join = (h->flags & EBF_RELF_JOIN) != 0;
     uint64_t *at = join ? &fo->join_at[h->place] : &fo->leave_at[h->place];
+    uint64_t other = join ? fo->leave_at[h->place] : fo->join_at[h->place];
     int is_out = ebf_places_has(&fo->out, h->place);
 
     if (!(h->flags & (EBF_RELF_JOIN | EBF_RELF_LEAVE)) || *at == h->at)
         return;
-    if (*at == RO_FO_NEVER && join != is_out)
+    if (*at == RO_FO_NEVER && join != is_out && other == RO_FO_NEVER)
         return; /* already in the announced state: a repeat after the switch */
     if (h->at < next_id) {
         fo->join_late++;

@@ -478,6 +478,11 @@ int sfc_dp_leave(struct sfc_dp *dp, enum sfc_leave how, uint64_t at, char *err, 
     }
     if (!at)
         at = join_id_now(dp, now);
+    /* drained with its own join still ahead (a restarted SFC has heard
+     * nothing of its new share yet): the leave at or after that join */
+    uint64_t joins = dp->join_at > dp->c.join_at ? dp->join_at : dp->c.join_at;
+    if (how == SFC_LEAVE && at < joins)
+        at = joins;
     if (how == SFC_LEAVE)
         sfc_release_leave(&dp->rel, at);
     else

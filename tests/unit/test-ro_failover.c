@@ -187,6 +187,29 @@ START_TEST(test_failover_join_leave)
     ck_assert_uint_eq(ro_failover_place(&fo, 3001), 1);
     ck_assert_uint_eq(ro_failover_place(&fo, 4001), 0);               /* 1 left */
     ck_assert_uint_eq(fo.leaves, 1);
+    /* drained before its join: place 1 out, a join at 5000 due, then a
+     * leave at 5000 is taken (not a repeat of the state it is in): in at
+     * 5000 by the join and out by the leave of the same id */
+    hear(&fo, 1, 1, 3, EBF_RELF_JOIN, 5000, 4100, 120 * MS);
+    hear(&fo, 1, 1, 4, EBF_RELF_LEAVE, 6000, 4100, 120 * MS);
+    ck_assert_uint_eq(fo.next_change, 5000);
+    ck_assert_uint_eq(ro_failover_place(&fo, 5001), 1);               /* 1 back */
+    ck_assert_uint_eq(ro_failover_place(&fo, 6001), 0);               /* and out */
+    ck_assert_uint_eq(fo.joins, 3);
+    ck_assert_uint_eq(fo.leaves, 2);
+    /* undrained before its leave: in with a leave at 8000 due, a join at
+     * 9000 is taken: out from 8000, in again from 9000 */
+    hear(&fo, 1, 1, 5, EBF_RELF_JOIN, 7000, 6100, 120 * MS);
+    ck_assert_uint_eq(ro_failover_place(&fo, 7001), 1);
+    hear(&fo, 1, 1, 6, EBF_RELF_LEAVE, 8000, 7100, 120 * MS);
+    hear(&fo, 1, 1, 7, EBF_RELF_JOIN, 9000, 7100, 120 * MS);
+    ck_assert_uint_eq(ro_failover_place(&fo, 8001), 0);
+    ck_assert_uint_eq(ro_failover_place(&fo, 9001), 1);
+    ck_assert_uint_eq(fo.join_late, 1);
+    hear(&fo, 1, 1, 8, EBF_RELF_LEAVE, 10000, 9100, 120 * MS);
+    ck_assert_uint_eq(ro_failover_place(&fo, 10001), 0);
+    ck_assert_uint_eq(fo.joins, 5);
+    ck_assert_uint_eq(fo.leaves, 4);
     /* a place out by leave is not declared dead when silent */
     uint64_t died = 0;
     for (uint64_t t = 130; t <= 400; t += 10)
