@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "ebf_idle.h"
+#include "ebf_proto.h"
 #include "sfc_guard.h"
 #include "sfc_nodes.h"
 #include "sfc_stats.h"
@@ -32,7 +33,7 @@ struct rte_ring;
  * routed around it, the sources the end speaks for (bit s of src[s / 64]). */
 struct sfc_end_rec {
     uint64_t low;
-    uint64_t src[2];
+    uint64_t src[EBF_MAX_SOURCES / 64];
     uint16_t place;
     uint16_t pad[3];
 };

@@ -210,6 +210,14 @@ static void fence_acks(struct sfc_dp *dp, uint64_t x)
             sfc_evtab_cold(dp->tab, s)->fenced = 1;
 }
 
+/* The low of the moment: the lowest id held, each bound source's next
+ * id (sfc_release_low); a round announces it, a fence holds it. */
+static uint64_t held_low(const struct sfc_dp *dp)
+{
+    return sfc_release_low(&dp->guard, sfc_lowmark_low(dp->low), dp->st.next_by_source,
+                           dp->c.n_sources);
+}
+
 /* The fence itself (see sfc_dp_fence_check), its record from x (a pause:
  * the last round's low; notices: sfc_notice_due's X); the readout ports'
  * frames from before a pause are discarded. Events already sent to a node
@@ -221,8 +229,7 @@ static uint64_t fence(struct sfc_dp *dp, uint64_t now, uint64_t x, int pause)
 {
     struct sfc_dp_fo *f = &dp->fo;
     double hz = (double)rte_get_tsc_hz(), rate = 0;
-    uint64_t low0 = sfc_release_low(&dp->guard, sfc_lowmark_low(dp->low), dp->st.next_by_source,
-                                    dp->c.n_sources);
+    uint64_t low0 = held_low(dp);
 
     for (uint32_t s = 0; s < dp->c.capacity; s++) {
         uint8_t state = sfc_evtab_event(dp->tab, s)->state;
@@ -410,8 +417,7 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
     if (dp->rel.rounds == 1 && dp->c.join_at)  /* restarted: back from join_at */
         sfc_release_announce(&dp->rel, EBF_RELF_JOIN, dp->c.join_at, now_ns + SFC_RELEASE_JOIN_NS);
     note_heard(dp, now);
-    uint64_t low = fence_hold(dp, sfc_release_low(&dp->guard, sfc_lowmark_low(dp->low),
-                                                  dp->st.next_by_source, dp->c.n_sources));
+    uint64_t low = fence_hold(dp, held_low(dp));
     uint8_t flags = sfc_release_flags(&dp->rel, now_ns, &at);
     dp->st.release_low = low;
     dp->st.release_epoch = dp->rel.epoch;

@@ -168,29 +168,32 @@ static int own_frame(const struct rte_mbuf *md)
     return rte_mbuf_refcnt_read(md) == 1 && RTE_MBUF_DIRECT(md);
 }
 
-/*
- * The segment that carries rec's piece in an event frame. The received
- * frame itself when it is the table's alone (own_frame): its refcnt
- * becomes 2 (the table's reference and the chain's, whichever is freed
- * last returns it to its pool), its data is the piece again (a head's
- * headers dropped, own_head) and its next is cleared (a chain freed
- * earlier leaves next and nb_segs stale: rte_pktmbuf_prefree_seg resets
- * them only on the last reference). No mbuf is allocated, no field copied.
- * Any other frame gets a clone (clone_piece).
- */
+/* The table's own frame md (own_frame) as one segment of an event frame,
+ * its data the off..off+len of its buffer: refcnt 2 (the table's reference
+ * and the chain's, whichever is freed last returns it to its pool), next
+ * cleared (a chain freed earlier leaves next and nb_segs stale:
+ * rte_pktmbuf_prefree_seg resets them only on the last reference). */
+static struct rte_mbuf *own_seg(struct rte_mbuf *md, uint16_t off, uint16_t len)
+{
+    md->data_off = off;
+    md->data_len = len;
+    md->pkt_len = len;
+    rte_mbuf_refcnt_set(md, 2);
+    md->nb_segs = 1;
+    md->next = NULL;
+    return md;
+}
+
+/* The segment that carries rec's piece in an event frame: the received
+ * frame itself when it is the table's alone (own_frame, own_seg), its data
+ * the piece again (a head's headers dropped, own_head); no mbuf is
+ * allocated, no field copied. Any other frame gets a clone (clone_piece). */
 static struct rte_mbuf *piece_seg(struct sfc_tx *tx, const struct sfc_frame_rec *rec)
 {
     struct rte_mbuf *md = rec->frame;
 
-    if (likely(own_frame(md))) {
-        md->data_off = piece_off(md, rec);
-        md->data_len = (uint16_t)(EBF_FRAG_HLEN + rec->piece_len);
-        md->pkt_len = md->data_len;
-        rte_mbuf_refcnt_set(md, 2);
-        md->nb_segs = 1;
-        md->next = NULL;
-        return md;
-    }
+    if (likely(own_frame(md)))
+        return own_seg(md, piece_off(md, rec), (uint16_t)(EBF_FRAG_HLEN + rec->piece_len));
     return clone_piece(tx, rec);
 }
 
@@ -200,7 +203,7 @@ static struct rte_mbuf *piece_seg(struct sfc_tx *tx, const struct sfc_frame_rec 
  * (own_frame) and its headroom before the piece holds the Ethernet and
  * event headers (EV_HLEN; a received frame's headroom plus the headers
  * intake trimmed). Its data becomes headers + piece (the headers written
- * later, write_header or copy_header), its refcnt 2 as in piece_seg, and
+ * later, write_header or copy_header) by own_seg, and
  * its head-only offload fields are cleared, as rte_pktmbuf_alloc would
  * have them (a received frame's RX flags and stale tx_offload mean nothing
  * to a transmit). Nobody else reads the headroom: the table holds the
@@ -216,12 +219,7 @@ static struct rte_mbuf *own_head(const struct sfc_frame_rec *rec)
 
     if (unlikely(!own_frame(md) || end < (uint32_t)pb + EV_HLEN))
         return NULL;
-    md->data_off = (uint16_t)(end - pb - EV_HLEN);
-    md->data_len = (uint16_t)(pb + EV_HLEN);
-    md->pkt_len = md->data_len;
-    rte_mbuf_refcnt_set(md, 2);
-    md->nb_segs = 1;
-    md->next = NULL;
+    own_seg(md, (uint16_t)(end - pb - EV_HLEN), (uint16_t)(pb + EV_HLEN));
     md->ol_flags = 0;
     md->tx_offload = 0;
     return md;
