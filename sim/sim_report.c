@@ -99,6 +99,10 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
                 (uintmax_t)r->replay_waits, (uintmax_t)r->replay_unsound,
                 (uintmax_t)r->replay_dup,
                 (uintmax_t)r->notices_due, (uintmax_t)r->release_lost);
+    if (c->failover && r->notices_due)
+        fprintf(out, "  WARNING   a readout heard an SFC it had declared dead alive (%ju dead "
+                "notices due): the model does not fence an SFC on notices (13.4), so what "
+                "follows that false death is not the farm's\n", (uintmax_t)r->notices_due);
     if (c->failover && (r->sfc_restarts || r->joins || r->leaves))
         fprintf(out, "  join      %ju SFCs restarted (%ju events sent before freed unreplayed "
                 "by a new incarnation); %ju leaves and %ju joins applied (last leave id %ju, "
