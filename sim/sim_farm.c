@@ -31,16 +31,17 @@ void sim_push(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, uin
 
 /* --- Triggers and readouts ------------------------------------------------ */
 
-/* Every source's fragment of event e (triggered at t0) toward SFC k,
- * from now: source s starts s / sources of ro_spread_us later (pacing),
+/* Source s's fragment of event e (triggered at t0) toward SFC k, from
+ * now (sim_emit_to: every source's): source s starts s / sources of
+ * ro_spread_us later (pacing),
  * each frame pays the readout's cost, then its link; a link that is down
  * loses it. The SFC's switch port takes it in EV_FRAG_SW. With ro_skew_us,
  * readout r of R (the sources shared out in order) sends r / (R - 1) of it
  * later than readout 0, and stamps its frames when they go (readout/ro_gen.c's
  * tx_ns), so an event's latency counts from readout 0's send.
- * With failover, source 0's frames carry their sequence number toward k,
- * and a replay's frames are marked (bit 31 of obj). */
-/* Source s's fragment of event e toward SFC k (sim_emit_to's rule). */
+ * With failover, the first source of each readout carries its frames'
+ * sequence number toward k, and a replay's frames are marked (bit 31 of
+ * obj; bit 30 marks a replay end, sim_fo_end.c). */
 static void emit_src(struct sim_farm *f, uint32_t s, uint64_t e, uint32_t k, uint64_t now,
                      uint64_t t0, int replay)
 {

@@ -29,7 +29,9 @@
 
 enum sim_kind {
     EV_GEN,                      /* the next trigger; arg: event id */
-    EV_FRAG_SW,                  /* a piece reaches the switch toward its SFC */
+    EV_FRAG_SW,                  /* a piece reaches the switch toward its SFC; obj bit 31:
+                                  * replayed, bit 30: a replay end (aux its readout, arg F,
+                                  * x the dead place) */
     EV_FRAG_SFC,                 /* the SFC has processed a piece */
     EV_EVT_NODE,                 /* an event's last frame reaches its node */
     EV_NODE_DONE,                /* a node decided; aux: its stall count then, x: its epoch */
@@ -47,10 +49,10 @@ enum sim_kind {
                                   * arg: low, t0: seq << 32 | next_seq (the readout's first
                                   * source's), aux: epoch, x: n_src | flags << 16 |
                                   * readout << 24 */
-    EV_RO_POLL,                  /* failover: the readouts look for silent SFCs */
+    EV_RO_POLL,                  /* failover: each readout looks for silent SFCs */
     EV_SFC_RESTART,              /* SFC obj starts again */
     EV_REPLAY,                   /* failover: a paced replay of id arg to SFC obj is due;
-                                  * t0: its trigger, x: its replay record */
+                                  * t0: its trigger, x: its replay record, aux: readout */
 };
 
 /* The record of an SFC's incarnations that are gone (died, or restarted):
@@ -320,7 +322,7 @@ void sim_fo_decided(struct sim_farm *f, uint32_t node, uint64_t id, int accept);
 /* An SFC's join or leave is announced (faults sfc_drain, sfc_undrain). */
 void sim_fo_drain(struct sim_farm *f, uint32_t k, int drain);
 
-/* sim_fo_sfc.c: the survivor's side of replays (13.4, 13.4.1) */
+/* sim_fo_end.c: replay ends, and the survivor's side of replays (13.4, 13.4.1) */
 /* SFC k's replay-end and piece records; 0 or -ENOMEM. */
 int sim_fo_sfc_ends_init(struct sim_farm *f, uint32_t k);
 void sim_fo_sfc_ends_fini(struct sim_farm *f, uint32_t k);

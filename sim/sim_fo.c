@@ -20,7 +20,7 @@
  * with its own lag (ro_release_lag_ms) and loss (release_loss), detects
  * at its own moment, replays its own records and then sends its replay
  * ends (13.4.1); the survivors judge the replayed events that time out by
- * those ends (sim_fo_sfc.c). A readout's buffer counts one source's bytes
+ * those ends (sim_fo_end.c). A readout's buffer counts one source's bytes
  * (its sources send every event, the same size).
  */
 
