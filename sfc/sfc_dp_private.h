@@ -52,6 +52,9 @@ struct sfc_dp_fo {
      * source's readout for that dead place (its first event routed around
      * it); 0: none (docs/protocol.md 13.4.1) */
     uint64_t end_from[EBF_MAX_SOURCES][SFC_END_PLACES];
+    /* [source]: 1 + the lowest source of the last replay end that listed
+     * it, the same for the sources of one readout; 0: none yet */
+    uint8_t end_ro[EBF_MAX_SOURCES];
     uint64_t wait_max_tsc;       /* SFC_REPLAY_WAIT_MAX_NS */
     /* The recent acks are kept down to the lowest low of the last
      * SFC_PRUNE_LAG rounds (a dead notice's X may be that old), and a
@@ -222,6 +225,14 @@ void sfc_dp_fence_ack(struct sfc_dp *dp, uint64_t id, int accept, int fenced);
  * e released, so the dead place decided it (docs/protocol.md 13.4). */
 int sfc_dp_replay_orphan(const struct sfc_dp *dp, const struct sfc_event *e);
 
+/* Rule 1 on a replayed event (docs/protocol.md 13.4, 13.4.1). */
+enum sfc_replay_proof {
+    SFC_PROOF_NONE = 0,         /* not proven decided */
+    SFC_PROOF_DECIDED,          /* proven decided by the dead place */
+    SFC_PROOF_LOST,             /* every missing source's readout sent a piece of it:
+                                 * pieces lost on the way, no proof (replay.unsound) */
+};
+
 /* Whether replayed event e is proven decided by the dead place (docs/
  * protocol.md 13.4.1): some replay end taken covers it (from the readout
  * of a source it holds: the places N whose end from that readout has a
@@ -229,19 +240,24 @@ int sfc_dp_replay_orphan(const struct sfc_dp *dp, const struct sfc_event *e);
  * sent replay ends above e for every place of N: each had e released
  * (it replayed every unreleased event of those places below its first
  * routed-around one, in FIFO order, before its end), so the dead place's
- * node decided e. */
-int sfc_dp_replay_proven(const struct sfc_dp *dp, const struct sfc_event *e);
+ * node decided e. A missing source whose readout (the sources its last
+ * replay end listed with it) sent another source's piece of e is left
+ * out: that readout did send e, its end proves nothing of it; LOST when
+ * every missing source is such, else DECIDED or NONE by the others. */
+enum sfc_replay_proof sfc_dp_replay_proven(const struct sfc_dp *dp, const struct sfc_event *e);
 
 /*
  * Replayed building event slot timed out incomplete at now (docs/protocol.md
- * 13.4): DROP when proven decided (sfc_dp_replay_proven); else BUILD when
- * it is orphaned (sfc_dp_replay_orphan); else, when wait, WAIT (a missing
+ * 13.4): DROP when proven decided (sfc_dp_replay_proven); BUILD when its
+ * missing pieces were lost on the way (LOST: replay.unsound counts those
+ * that the rules without that exception drop or keep) or it is orphaned
+ * (sfc_dp_replay_orphan); else, when wait, WAIT (a missing
  * source's replay end has not come: its replay may) until
  * SFC_REPLAY_WAIT_MAX_NS after its first wait, then CAP; when not wait
  * (the staged stop's drain), CAP.
  */
-enum sfc_replay_verdict sfc_dp_replay_verdict(const struct sfc_dp *dp, uint32_t slot,
-                                              uint64_t now, int wait);
+enum sfc_replay_verdict sfc_dp_replay_verdict(struct sfc_dp *dp, uint32_t slot, uint64_t now,
+                                              int wait);
 
 /* A replay end h (a release frame with flag END, docs/protocol.md 13.4.1)
  * from mac: taken (replay.ends) when each of its sources is one this

@@ -52,30 +52,59 @@ static uint64_t ended(const struct sfc_dp_fo *f, uint16_t s, uint64_t e)
     return m;
 }
 
-int sfc_dp_replay_proven(const struct sfc_dp *dp, const struct sfc_event *e)
+/* Whether source s's readout (the sources the last replay end that
+ * listed s listed too) sent a piece of e: one of those sources is in it. */
+static int ro_sent(const struct sfc_dp_fo *f, const struct sfc_event *e, uint16_t s, uint16_t n)
+{
+    if (!f->end_ro[s])
+        return 0;               /* no end named s yet: its readout unknown */
+    for (uint16_t t = 0; t < n; t++)
+        if (f->end_ro[t] == f->end_ro[s] && ebf_present_test(e->present, t))
+            return 1;
+    return 0;
+}
+
+/* Rule 1 on e; with lost, a missing source whose readout sent a piece of
+ * e proves nothing (it did send e: that piece was lost on the way), and
+ * when every missing source is such, SFC_PROOF_LOST. */
+static enum sfc_replay_proof proof(const struct sfc_dp *dp, const struct sfc_event *e, int lost)
 {
     uint64_t need = 0;
     uint16_t n = dp->c.n_sources < EBF_MAX_SOURCES ? dp->c.n_sources : EBF_MAX_SOURCES;
+    int absent = 0;
 
     for (uint16_t s = 0; s < n; s++)
         if (ebf_present_test(e->present, s))
             need |= ended(&dp->fo, s, e->event_id);
-    if (!need)
-        return 0;               /* no replay end covers it yet */
-    for (uint16_t s = 0; s < n; s++)
-        if (!ebf_present_test(e->present, s) && (ended(&dp->fo, s, e->event_id) & need) != need)
-            return 0;
-    return 1;
+    for (uint16_t s = 0; s < n; s++) {
+        if (ebf_present_test(e->present, s) || (lost && ro_sent(&dp->fo, e, s, n)))
+            continue;
+        absent = 1;
+        if (!need || (ended(&dp->fo, s, e->event_id) & need) != need)
+            return SFC_PROOF_NONE;  /* no end covers it, or s's readout did not end past it */
+    }
+    return absent ? SFC_PROOF_DECIDED : SFC_PROOF_LOST;
 }
 
-enum sfc_replay_verdict sfc_dp_replay_verdict(const struct sfc_dp *dp, uint32_t slot,
-                                              uint64_t now, int wait)
+enum sfc_replay_proof sfc_dp_replay_proven(const struct sfc_dp *dp, const struct sfc_event *e)
+{
+    return proof(dp, e, 1);
+}
+
+enum sfc_replay_verdict sfc_dp_replay_verdict(struct sfc_dp *dp, uint32_t slot, uint64_t now,
+                                              int wait)
 {
     const struct sfc_event *e = sfc_evtab_event(dp->tab, slot);
     uint64_t since = sfc_evtab_cold(dp->tab, slot)->wait_tick;
+    enum sfc_replay_proof p = sfc_dp_replay_proven(dp, e);
 
-    if (sfc_dp_replay_proven(dp, e))
+    if (p == SFC_PROOF_DECIDED)
         return SFC_REPLAY_DROP;         /* every missing readout replayed past it without it */
+    if (p == SFC_PROOF_LOST) {          /* counted where rules 1 to 3 alone drop or keep it */
+        dp->st.replay_unsound += proof(dp, e, 0) == SFC_PROOF_DECIDED ||
+                                 !sfc_dp_replay_orphan(dp, e);
+        return SFC_REPLAY_BUILD;
+    }
     if (sfc_dp_replay_orphan(dp, e))
         return SFC_REPLAY_BUILD;
     if (!wait || (since && now - since >= dp->fo.wait_max_tsc))
@@ -100,7 +129,7 @@ static void recheck(struct sfc_dp *dp)
         uint32_t next = e->next;
 
         if (e->replayed && sfc_evtab_cold(dp->tab, slot)->wait_tick &&
-            sfc_dp_replay_proven(dp, e)) {
+            sfc_dp_replay_proven(dp, e) == SFC_PROOF_DECIDED) {
             dp->st.replay_ended++;
             sfc_dp_replay_partial(dp, slot);
         }
@@ -109,13 +138,18 @@ static void recheck(struct sfc_dp *dp)
 }
 
 /* Replay end rec taken: per source it speaks for, the highest first
- * routed-around id of its place; the kept events it proves decided go. */
+ * routed-around id of its place and its readout (the end's sources);
+ * the kept events it proves decided go. */
 static void end_apply(struct sfc_dp *dp, const struct sfc_end_rec *rec)
 {
+    uint8_t ro = 0;             /* 1 + the end's lowest source: its readout's mark */
+
     for (unsigned s = 0; s < EBF_MAX_SOURCES; s++)
         if (rec->src[s / 64] >> (s % 64) & 1) {
             uint64_t *from = &dp->fo.end_from[s][rec->place];
             *from = rec->low > *from ? rec->low : *from;
+            ro = ro ? ro : (uint8_t)(s + 1);
+            dp->fo.end_ro[s] = ro;
         }
     recheck(dp);
 }

@@ -101,6 +101,9 @@ struct sfc_stats {
                                   * readout's replay (counted once each) */
     uint64_t replay_wait_cap;    /* of replay_partial: dropped at the 5 s cap, no replay end */
     uint64_t replay_ended;       /* of replay_partial: proven decided by replay ends */
+    uint64_t replay_unsound;     /* replayed events built incomplete for pieces lost on the
+                                  * way (every missing source's readout sent a piece) that
+                                  * rules 1 to 3 alone would drop as decided or keep */
     uint64_t replay_ends;        /* replay ends taken from the readouts */
     uint64_t replay_end_refused; /* replay ends refused (a source not the sender's, a place
                                   * at or above SFC_END_PLACES) */
@@ -291,6 +294,8 @@ struct sfc_snap {
       "Of replay.partial: events dropped unproven 5 s after their first wait (a readout sent no replay end).") \
     X(REPLAY_ENDED, C, "replay.ended", st.replay_ended, (), 0,                                     \
       "Of replay.partial: events proven decided by the dead place (every missing readout's replay end).") \
+    X(REPLAY_UNSOUND, C, "replay.unsound", st.replay_unsound, (), 0,                               \
+      "Replayed events built incomplete: every missing source's readout sent a piece (lost on the way), its replay end no proof.") \
     X(REPLAY_ENDS, C, "replay.ends", st.replay_ends, (), 0,                                        \
       "Replay ends taken from the readouts (docs/protocol.md 13.4.1).")                            \
     X(REPLAY_END_REFUSED, C, "replay.end_refused", st.replay_end_refused, (), 0,                   \

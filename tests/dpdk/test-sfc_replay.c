@@ -382,7 +382,9 @@ END_TEST
  * replay.ended) when every missing source's readout sent its replay end
  * for the dead place past it (sources 2 and 3: their readout replayed
  * event 9 and ended place 1 at id 50 without event 7, so it had 7
- * released, and the dead place decided it), its late pieces then
+ * released, and the dead place decided it; each readout sends its own
+ * end, as one end of all four would make them one readout that sent a
+ * piece of 7: test_lost_piece_built_incomplete), its late pieces then
  * replay.dup; once no replayed piece came for the grace, an event missing
  * a source goes out incomplete at the SFC's own timeout.
  */
@@ -397,10 +399,11 @@ START_TEST(test_partial_replay_dropped_after_grace)
     send_event_flagged(&g, 7, EARLY, EBF_FRAGF_REPLAY);
     poll_n(&g, 4);
     send_event_flagged(&g, 9, ALL, EBF_FRAGF_REPLAY);
-    send_end(&g, 1, 50, ALL);
+    send_end(&g, 1, 50, EARLY);
+    send_end(&g, 1, 50, LATE);
     send_event(&g, 100, ALL);
     poll_n(&g, 4);
-    ck_assert_uint_eq(st->replay_ends, 1);
+    ck_assert_uint_eq(st->replay_ends, 2);
     ck_assert_uint_eq(took(&g, &id), 2 * N_SOURCES);
     ck_assert_uint_eq(id, 9);
     usleep(1100 * 1000);        /* past SFC_REPLAY_GRACE_NS */
@@ -556,6 +559,47 @@ START_TEST(test_end_dead_readout_incomplete)
 END_TEST
 
 /*
+ * A lost piece is no proof (issue 22): the readout of sources 0 and 1
+ * replays event 7, but source 1's piece is lost on the way (a lossy
+ * switch: the replay is an incast); the readout of sources 2 and 3
+ * replays it whole. Both end place 1 past it (id 50). Source 1's end
+ * proves nothing, as its readout did send event 7: at the grace the
+ * event is built incomplete (replay.unsound), not dropped as decided by
+ * the dead place (replay.ended 0), which no node did.
+ */
+START_TEST(test_lost_piece_built_incomplete)
+{
+    struct rig g;
+    uint64_t id;
+
+    rig_up(&g, TIMEOUT_MS);
+    const struct sfc_stats *st = sfc_dp_stats(g.dp);
+    credit(&g, 4, NULL, 0);
+    send_event_flagged(&g, 7, ALL & ~0x2u, EBF_FRAGF_REPLAY);
+    send_end(&g, 1, 50, EARLY);
+    send_end(&g, 1, 50, LATE);
+    send_event(&g, 100, ALL);
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_ends, 2);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES);
+    ck_assert_uint_eq(id, 100);
+    usleep(1100 * 1000);        /* past SFC_REPLAY_GRACE_NS */
+    poll_n(&g, 4);
+    ck_assert_uint_eq(st->replay_partial, 0);
+    ck_assert_uint_eq(st->replay_ended, 0);
+    ck_assert_uint_eq(st->replay_unsound, 1);
+    ck_assert_uint_eq(st->replay_waits, 0);
+    ck_assert_uint_eq(st->replay_wait_cap, 0);
+    ck_assert_uint_eq(st->events_sent, 2);
+    ck_assert_uint_eq(st->events_incomplete, 1);
+    ck_assert_uint_eq(st->missing_by_source[1], 1);
+    ck_assert_uint_eq(took(&g, &id), N_SOURCES - 1);
+    ck_assert_uint_eq(id, 7);
+    rig_down(&g);
+}
+END_TEST
+
+/*
  * Replay ends refused: one naming a source bound to another readout's MAC
  * is taken for none of its sources (replay.end_refused), one of a place at
  * or above 64 likewise; one with no source record fails the parser
@@ -699,6 +743,7 @@ Suite *sfc_replay_suite(void)
     tcase_add_test(tc, test_replay_wait_bounded);
     tcase_add_test(tc, test_end_not_past_event_kept);
     tcase_add_test(tc, test_end_dead_readout_incomplete);
+    tcase_add_test(tc, test_lost_piece_built_incomplete);
     tcase_add_test(tc, test_end_refused);
     tcase_add_test(tc, test_orphan_replay_built_incomplete);
     tcase_add_test(tc, test_drain_drops_partial_replay);

@@ -108,14 +108,15 @@ static void send_frag(struct wrig *g, unsigned w, uint16_t source, uint64_t even
 /* A replay end of dead place `place` (docs/protocol.md 13.4.1) from the
  * readout to worker 0's MAC on readout port 0, for every source: first
  * routed-around id `from`. */
-static void send_end(struct wrig *g, uint16_t place, uint64_t from)
+static void send_end(struct wrig *g, uint16_t place, uint64_t from, unsigned mask)
 {
     struct ebf_release_hdr h = {.place = place, .flags = EBF_RELF_END, .low = from};
     struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
 
     for (uint16_t s = 0; s < SOURCES; s++)
-        h.src[h.n_src++] = (struct ebf_release_src){.source = s, .next_seq = g->seq[0][s]};
+        if (mask >> s & 1)
+            h.src[h.n_src++] = (struct ebf_release_src){.source = s, .next_seq = g->seq[0][s]};
     ck_assert_ptr_nonnull(m);
     memcpy(a.src_mac, ro_mac, 6);
     memcpy(a.dst_mac, g->rx_mac[0], 6);
@@ -368,11 +369,11 @@ END_TEST
  * while the replayed event it proves decided sits on worker 1: event 21
  * came replayed from sources 0 and 1 only; sources 2 and 3 go on sending
  * (event 23), so past the grace (1 s) it is kept for their readout's
- * replay end (replay.waits). The end of place 1 at id 50 from every
- * source comes to worker 0, which hands it to worker 1 over its ring:
+ * replay end (replay.waits). The ends of place 1 at id 50 of both
+ * readouts come to worker 0, which hands them to worker 1 over its ring:
  * worker 1 drops event 21 at its next tick as proven decided
- * (replay.partial, replay.ended), not 5 s later at the cap; the end is
- * counted once (replay.ends), none lost (replay.end_ring_full 0).
+ * (replay.partial, replay.ended), not 5 s later at the cap; each end is
+ * counted once (replay.ends 2), none lost (replay.end_ring_full 0).
  */
 START_TEST(test_replay_end_to_every_worker)
 {
@@ -401,13 +402,14 @@ START_TEST(test_replay_end_to_every_worker)
     sfc_workers_stats(g.sw, &st);
     ck_assert_uint_eq(st.replay_waits, 1);
     ck_assert_uint_eq(st.replay_partial, 0);
-    send_end(&g, 1, 50);
+    send_end(&g, 1, 50, 0x3);               /* the readout of sources 0 and 1 */
+    send_end(&g, 1, 50, 0xc);               /* and that of sources 2 and 3 */
     for (int i = 0; i < 4; i++) {
         poll_both(&g, 2);
         usleep(200);                        /* the workers' 100 us tick */
     }
     sfc_workers_stats(g.sw, &st);
-    ck_assert_uint_eq(st.replay_ends, 1);
+    ck_assert_uint_eq(st.replay_ends, 2);
     ck_assert_uint_eq(st.replay_end_refused, 0);
     ck_assert_uint_eq(st.replay_end_ring_full, 0);
     ck_assert_uint_eq(st.replay_partial, 1);
@@ -443,7 +445,7 @@ START_TEST(test_replay_end_ring_full)
     for (int i = 0; i < 4; i++)
         sfc_dp_poll(w0, 1);
     for (unsigned k = 0; k < SFC_END_RING + 3; k++) {
-        send_end(&g, 1, 50 + k);
+        send_end(&g, 1, 50 + k, 0xf);
         if (k % 64 == 63)
             for (int i = 0; i < 4; i++)
                 sfc_dp_poll(w0, 1);
@@ -457,7 +459,7 @@ START_TEST(test_replay_end_ring_full)
         sfc_dp_poll(w1, 1);
         usleep(200);
     }
-    send_end(&g, 1, 1000);
+    send_end(&g, 1, 1000, 0xf);
     for (int i = 0; i < 4; i++)
         sfc_dp_poll(w0, 1);
     sfc_workers_stats(g.sw, &st);
