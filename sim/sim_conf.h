@@ -87,8 +87,8 @@ struct sim_conf {
     uint32_t replay_lost_piece;  /* failover: 1: a survivor judges a replayed event that
                                   * times out by the readouts that sent none of it (one
                                   * that sent a piece lost the rest on the way: no proof;
-                                  * none such: built incomplete); 0: the SFC daemon's rule
-                                  * (sfc_dp_replay_proven) as it is */
+                                  * none such: built incomplete), as the SFC daemon does
+                                  * (sfc_dp_replay_proven); 0: the daemon's old rule */
     double release_loss;         /* failover: each release frame to a readout is lost with
                                   * this probability (the run's generator); 0 */
     unsigned n_faults;

@@ -114,8 +114,8 @@ struct sim_result {
     uint64_t replay_waits;       /* kept past their timeout for a late readout (replay.waits) */
     uint64_t replay_wait_cap;    /* of replay_partial: dropped at the 5 s cap (replay.wait_cap) */
     uint64_t replay_unsound;     /* replayed events built incomplete for pieces lost on the
-                                  * way that the daemon's rule drops as decided or keeps
-                                  * (replay_lost_piece) */
+                                  * way that the daemon's old rule drops as decided or
+                                  * keeps (replay_lost_piece; the SFC's replay.unsound) */
     uint64_t notices_due;        /* dead notices due: an SFC held dead heard alive (fo.notices) */
     uint64_t release_lost;       /* release frames lost on the way to a readout (release_loss) */
     /* The simulator itself */

@@ -114,9 +114,10 @@ static uint32_t sent_by(const struct sim_farm *f, uint32_t k, uint32_t slot, uin
     return fo->seen_id[slot] == id ? fo->seen_ro[slot] : 0;
 }
 
-/* 13.4 rule 1 as the daemon has it (sfc_dp_replay_proven): the ends of
- * the readouts of the sources e holds complete name places N past e, and
- * every missing source's readout ended each of N past e too: 1, else 0. */
+/* 13.4 rule 1 as the daemon had it before its lost-piece exception: the
+ * ends of the readouts of the sources e holds complete name places N past
+ * e, and every missing source's readout ended each of N past e too: 1,
+ * else 0. */
 static int proven_daemon(const struct sim_farm *f, uint32_t k, const struct sfc_event *e)
 {
     uint64_t need = 0;
@@ -132,9 +133,10 @@ static int proven_daemon(const struct sim_farm *f, uint32_t k, const struct sfc_
     return 1;
 }
 
-/* Rule 1 with replay_lost_piece (else the daemon's): a readout that sent
- * a piece of e did send e, so its missing pieces were lost on the way and
- * prove nothing; the proof is that of the readouts that sent none. 2
+/* Rule 1 with replay_lost_piece (as sfc_dp_replay_proven; else the
+ * daemon's old rule): a readout that sent a piece of e did send e, so its
+ * missing pieces were lost on the way and prove nothing; the proof is
+ * that of the readouts that sent none. 2
  * when every missing source's readout sent a piece (a network loss: e
  * is built incomplete, as any event missing a piece), 1 proven, 0 not. */
 static int proven(const struct sim_farm *f, uint32_t k, uint32_t slot)

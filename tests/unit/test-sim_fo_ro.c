@@ -95,7 +95,7 @@ END_TEST
  * pieces only; at their timeout (the 1 s grace) the replay ends prove
  * them decided by SFC 1 (13.4 rule 1): dropped, replay.partial 5,
  * replay.ended 5; of record at SFC 1's nodes, the ledger closes. The
- * daemon's rule (replay_lost_piece 0) agrees: no piece was lost here. */
+ * daemon's old rule (replay_lost_piece 0) agrees: no piece was lost here. */
 START_TEST(test_partial)
 {
     struct sim_conf c;
@@ -144,7 +144,7 @@ static void fast(struct sim_conf *c)
  * 32 MiB (32,768 events, 0.33 s of ids) fills and holds the trigger
  * 0.698 s: 43,232 events generated of 100,000. At their timeout the model
  * builds them incomplete (the readout did send them: a piece was lost on
- * the way, replay_unsound 1,058); the daemon's rule (replay_lost_piece
+ * the way, replay_unsound 1,058); the daemon's old rule (replay_lost_piece
  * 0) finds them proven decided by the readout's own replay end and drops
  * them (replay.partial = replay.ended = 1,058), which no node decided:
  * the ledger is 1,058 short. */
