@@ -368,6 +368,15 @@ static uint32_t crc4_seq3_x86(uint32_t c, const uint8_t *p, size_t n, uint64_t w
     c2 = __builtin_ia32_crc32di(c2, load_le64(p2 + i + (j)));           \
     c3 = __builtin_ia32_crc32di(c3, load_le64(p3 + i + (j)))
 
+/* crc4_ahead's four lines, from the straight-line rounds' block pointers. */
+#define CRC4_ONE_AHEAD()                                                \
+    do {                                                                \
+        __builtin_prefetch(p + i + EBF_CRC_STREAM_AHEAD, 0, 3);         \
+        __builtin_prefetch(p1 + i + EBF_CRC_STREAM_AHEAD, 0, 3);        \
+        __builtin_prefetch(p2 + i + EBF_CRC_STREAM_AHEAD, 0, 3);        \
+        __builtin_prefetch(p3 + i + EBF_CRC_STREAM_AHEAD, 0, 3);        \
+    } while (0)
+
 /*
  * crc4_seq3_x86 for n < 4 (CRC4_MAX + 4) words, every piece a node checks:
  * one round, blocks of b = 4 floor(n / 16) words, the fourth with the
@@ -391,12 +400,8 @@ static uint32_t crc4_seq3_one_x86(uint32_t c, const uint8_t *p, size_t n, uint64
     uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, te;
 
     for (size_t i = 0; i < 8 * b; i += 32) {
-        if ((i & 63) == 0 && crc_pf && i + EBF_CRC_STREAM_AHEAD < 8 * b) {
-            __builtin_prefetch(p + i + EBF_CRC_STREAM_AHEAD, 0, 3);      /* crc4_ahead */
-            __builtin_prefetch(p1 + i + EBF_CRC_STREAM_AHEAD, 0, 3);
-            __builtin_prefetch(p2 + i + EBF_CRC_STREAM_AHEAD, 0, 3);
-            __builtin_prefetch(p3 + i + EBF_CRC_STREAM_AHEAD, 0, 3);
-        }
+        if ((i & 63) == 0 && crc_pf && i + EBF_CRC_STREAM_AHEAD < 8 * b)
+            CRC4_ONE_AHEAD();
         CRC4_ONE_WORD(0);
         CRC4_ONE_WORD(8);
         CRC4_ONE_WORD(16);
@@ -410,6 +415,7 @@ static uint32_t crc4_seq3_one_x86(uint32_t c, const uint8_t *p, size_t n, uint64
     *diff = te | crc4_or_lanes(d);
     return crc4_join(c, c0, c1, c2, c3, b, e);
 }
+
 /*
  * crc4_x86 for fewer than 4 (CRC4_MAX + 1) words, every piece up to a
  * jumbo frame's (8000 B: 250-word blocks): one round, blocks of b = n / 4
@@ -427,12 +433,8 @@ static uint32_t crc4_one_x86(uint32_t c, const uint8_t *p, size_t len)
     uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
 
     for (; i + 64 <= end; i += 64) {
-        if (crc_pf && i + EBF_CRC_STREAM_AHEAD < end) {
-            __builtin_prefetch(p + i + EBF_CRC_STREAM_AHEAD, 0, 3);
-            __builtin_prefetch(p1 + i + EBF_CRC_STREAM_AHEAD, 0, 3);
-            __builtin_prefetch(p2 + i + EBF_CRC_STREAM_AHEAD, 0, 3);
-            __builtin_prefetch(p3 + i + EBF_CRC_STREAM_AHEAD, 0, 3);
-        }
+        if (crc_pf && i + EBF_CRC_STREAM_AHEAD < end)
+            CRC4_ONE_AHEAD();
         CRC4_ONE_WORD(0);
         CRC4_ONE_WORD(8);
         CRC4_ONE_WORD(16);
@@ -449,6 +451,7 @@ static uint32_t crc4_one_x86(uint32_t c, const uint8_t *p, size_t len)
     return crc1_x86(crc4_join(c, c0, c1, c2, c3, b, e), p + 8 * n, len & 7);
 }
 #undef CRC4_ONE_WORD
+#undef CRC4_ONE_AHEAD
 
 /* Four chains over the words as they are stored. */
 __attribute__((target("sse4.2,pclmul")))
