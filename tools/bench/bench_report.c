@@ -49,9 +49,8 @@ void bench_result_link(struct bench_result *r, const double *s, const double *re
                        const double *rx, const double *tx, size_t n)
 {
     double lrx[BENCH_MAX_PAIRS], ltx[BENCH_MAX_PAIRS], all[BENCH_MAX_PAIRS];
-    double own[BENCH_MAX_PAIRS], like[BENCH_MAX_PAIRS], rown[BENCH_MAX_PAIRS];
-    double ratio[BENCH_MAX_PAIRS];
-    size_t k = 0, m = 0;
+    double own[BENCH_MAX_PAIRS], like[BENCH_MAX_PAIRS], ratio[BENCH_MAX_PAIRS];
+    size_t k = 0;
 
     for (size_t i = 0; i < n && i < BENCH_MAX_PAIRS; i++) {
         if (rx[i] + tx[i] <= 0 || ref[i] <= 0)
@@ -61,10 +60,7 @@ void bench_result_link(struct bench_result *r, const double *s, const double *re
         all[k] = rx[i] + tx[i];
         own[k] = s[i] - all[k];
         like[k] = (s[i] - tx[i]) / ref[i];
-        if (ref[i] - rx[i] > 0) {
-            rown[m] = ref[i] - rx[i];
-            ratio[m++] = own[k] / (ref[i] - rx[i]);
-        }
+        ratio[k] = own[k] / ref[i];
         k++;
     }
     r->link = k > 0;
@@ -73,8 +69,7 @@ void bench_result_link(struct bench_result *r, const double *s, const double *re
     bench_spread_of(all, k, &r->link_all);
     bench_spread_of(own, k, &r->own);
     bench_spread_of(like, k, &r->like);
-    bench_spread_of(rown, m, &r->ref_own);
-    bench_spread_of(ratio, m, &r->own_ratio);
+    bench_spread_of(ratio, k, &r->own_ratio);
 }
 
 /* The link split's lines of the table, of the results that have it. */
@@ -87,11 +82,11 @@ static void print_links(FILE *f, const struct bench_result *r, size_t n)
                    "+ own %.4g %s\n",
                 r[i].name, r[i].value.median, r[i].link_all.median, r[i].link_rx.median,
                 r[i].link_tx.median, r[i].own.median, r[i].unit);
-        fprintf(f, "link split: %s less its transmit copy over %s (one receive copy each): "
-                   "%.3f [%.3f-%.3f]; own over %s's own (%.4g, its receive copy taken as "
-                   "the subject's): %.3f\n",
+        fprintf(f, "link split: %s less its transmit copy over %s (one receive copy each) "
+                   "%.3f [%.3f-%.3f]; own over %s's whole %.3f [%.3f-%.3f]\n",
                 r[i].name, r[i].reference, r[i].like.median, r[i].like.min, r[i].like.max,
-                r[i].reference, r[i].ref_own.median, r[i].own_ratio.median);
+                r[i].reference, r[i].own_ratio.median, r[i].own_ratio.min,
+                r[i].own_ratio.max);
     }
 }
 
@@ -182,14 +177,14 @@ static json_t *sig6(double v)
 /* The link split's members of a result (bench_result_link). */
 static json_t *link_json(const struct bench_result *r)
 {
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "link_cycles_per_frame",
-                     sig6(r->link_all.median), "link_rx_cycles_per_frame",
-                     sig6(r->link_rx.median), "link_tx_cycles_per_frame",
-                     sig6(r->link_tx.median), "own_cycles_per_frame", sig6(r->own.median),
-                     "like_for_like_ratio", sig6(r->like.median), "like_for_like_ratio_min",
-                     sig6(r->like.min), "like_for_like_ratio_max", sig6(r->like.max),
-                     "reference_own_cycles_per_frame", sig6(r->ref_own.median), "own_ratio",
-                     sig6(r->own_ratio.median));
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                     "link_cycles_per_frame", sig6(r->link_all.median),
+                     "link_rx_cycles_per_frame", sig6(r->link_rx.median),
+                     "link_tx_cycles_per_frame", sig6(r->link_tx.median), "own_cycles_per_frame",
+                     sig6(r->own.median), "like_for_like_ratio", sig6(r->like.median),
+                     "like_for_like_ratio_min", sig6(r->like.min), "like_for_like_ratio_max",
+                     sig6(r->like.max), "own_ratio", sig6(r->own_ratio.median), "own_ratio_min",
+                     sig6(r->own_ratio.min), "own_ratio_max", sig6(r->own_ratio.max));
 }
 
 static json_t *result_json(const struct bench_result *r)

@@ -43,9 +43,8 @@ struct bench_result {
                                              * and transmit bursts */
     struct bench_spread link_all, own;      /* their sum; value less it (the building) */
     struct bench_spread like;    /* (value - link_tx) / reference_value: one copy each */
-    struct bench_spread ref_own; /* reference_value - link_rx: the reference's own part,
-                                  * estimated, of the pairs where it is positive */
-    struct bench_spread own_ratio;          /* own / ref_own, of the same pairs */
+    struct bench_spread own_ratio;          /* own / reference_value: at most own over the
+                                             * reference's own part (not measurable) */
 };
 
 /* Fill r from pairs of runs: s[i] the subject's, ref[i] the reference's. */
@@ -66,8 +65,9 @@ void bench_result_per_poll(struct bench_result *r, const double *s, const double
  * figures. Sets r->link when any rx[i] + tx[i] is positive, and the
  * spreads over the pairs that told: the link part rx + tx, the own part s
  * - rx - tx, the like-for-like ratio (s - tx) / ref (both sides pay one
- * receive copy), and, where ref - rx is positive, the reference's own
- * part ref - rx (its receive copy taken as the subject's) and own / it.
+ * receive copy) and the own ratio (s - rx - tx) / ref: the subject's own
+ * part over the reference's whole, a floor of own over own (the
+ * reference's receive copy is inside its figure and not measured).
  */
 void bench_result_link(struct bench_result *r, const double *s, const double *ref,
                        const double *rx, const double *tx, size_t n);
@@ -85,9 +85,7 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
  * lists them under its rows. A result with its link split (r->link) has
  * "link_cycles_per_frame", "link_rx_cycles_per_frame",
  * "link_tx_cycles_per_frame", "own_cycles_per_frame",
- * "like_for_like_ratio" with "_min" and "_max", and
- * "reference_own_cycles_per_frame" and "own_ratio" (0: not measurable,
- * testpmd's whole cost no more than the SFC's receive copy). */
+ * "like_for_like_ratio" and "own_ratio", each with "_min" and "_max". */
 void bench_print_json(FILE *f, const struct bench_meta *m, const struct bench_result *r,
                       size_t n);
 
