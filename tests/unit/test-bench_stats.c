@@ -213,8 +213,9 @@ START_TEST(test_link_split)
     mem = fmemopen(buf, sizeof(buf), "w");
     bench_print_table(mem, &meta, &r, 1);
     fclose(mem);
-    ck_assert_ptr_nonnull(strstr(buf, "\nlink split: c 1000 = link copies 400 (receive 150, "
-                                      "transmit 250) + own 700 cycles/frame\n"
+    ck_assert_ptr_nonnull(strstr(buf, "\nlink split: c 1000 cycles/frame: link copies 400 "
+                                      "(receive 150, transmit 250), own 700 (medians of the "
+                                      "pairs)\n"
                                       "link split: c less its transmit copy over ref_c (one "
                                       "receive copy each) 3.750 [2.375-6.400]; own over "
                                       "ref_c's whole 3.062 [2.000-5.000]\n"));

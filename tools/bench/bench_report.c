@@ -78,10 +78,10 @@ static void print_links(FILE *f, const struct bench_result *r, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (!r[i].link)
             continue;
-        fprintf(f, "link split: %s %.4g = link copies %.4g (receive %.4g, transmit %.4g) "
-                   "+ own %.4g %s\n",
-                r[i].name, r[i].value.median, r[i].link_all.median, r[i].link_rx.median,
-                r[i].link_tx.median, r[i].own.median, r[i].unit);
+        fprintf(f, "link split: %s %.4g %s: link copies %.4g (receive %.4g, transmit %.4g), "
+                   "own %.4g (medians of the pairs)\n",
+                r[i].name, r[i].value.median, r[i].unit, r[i].link_all.median,
+                r[i].link_rx.median, r[i].link_tx.median, r[i].own.median);
         fprintf(f, "link split: %s less its transmit copy over %s (one receive copy each) "
                    "%.3f [%.3f-%.3f]; own over %s's whole %.3f [%.3f-%.3f]\n",
                 r[i].name, r[i].reference, r[i].like.median, r[i].like.min, r[i].like.max,
