@@ -37,7 +37,6 @@ static int intake_parse(struct sfc_dp *dp, struct rte_mbuf *m, struct ebf_l2l3 *
                         struct ebf_frag_hdr *h)
 {
     const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-    size_t used;
 
     if (m->nb_segs != 1) {
         dp->st.drop[SFC_DROP_MULTISEG]++;
@@ -53,8 +52,8 @@ static int intake_parse(struct sfc_dp *dp, struct rte_mbuf *m, struct ebf_l2l3 *
         dp->st.drop[SFC_DROP_WRONG_TYPE]++;
         return 0;
     }
-    if (r == EBF_R_OK)
-        r = ebf_frag_parse(p + l->hlen, l->len, dp->c.n_sources, 0, h, &used);
+    if (r == EBF_R_OK)      /* version and type checked by ebf_parse_l2l3 */
+        r = ebf_frag_fields(p + l->hlen, l->len, dp->c.n_sources, h);
     if (r == EBF_R_OK && sfc_guard_verify_due(&dp->guard, h->source)) {
         dp->st.rx_verified++;
         if (!ebf_frag_crc_ok(p + l->hlen, h))
