@@ -30,6 +30,20 @@ static const enum sfc_drop add_drop[] = {
     [SFC_ADD_TOO_BIG] = SFC_DROP_EVENT_TOO_BIG,
 };
 
+/* A frame ebf_parse_l2l3 did not find a fragment (r, and l when r is
+ * EBF_R_OK): a readout's dead notice, or counted under its reason. */
+__attribute__((noinline)) static void intake_other(struct sfc_dp *dp, const uint8_t *p,
+                                                   enum ebf_reason r, const struct ebf_l2l3 *l)
+{
+    if ((r == EBF_R_UNKNOWN_TYPE || r == EBF_R_OK) && l->len >= 2 &&
+        p[l->hlen + 1] == EBF_T_RELEASE)
+        sfc_dp_notice(dp, p + l->hlen, l->len, l->src_mac, rte_get_tsc_cycles());
+    else if (r == EBF_R_OK)
+        dp->st.drop[SFC_DROP_WRONG_TYPE]++;
+    else
+        dp->st.reject[r]++;
+}
+
 /* Parse a frame from the readout port into l and h: 1 when it is a valid
  * fragment frame sent to us (unicast) by the readout its source is bound
  * to, 0 when it is not (counted under its reason). */
@@ -43,17 +57,11 @@ static int intake_parse(struct sfc_dp *dp, struct rte_mbuf *m, struct ebf_l2l3 *
         return 0;
     }
     enum ebf_reason r = ebf_parse_l2l3(p, m->data_len, dp->c.udp_port, l);
-    if ((r == EBF_R_UNKNOWN_TYPE || (r == EBF_R_OK && l->type != EBF_T_FRAGMENT)) &&
-        l->len >= 2 && p[l->hlen + 1] == EBF_T_RELEASE) {
-        sfc_dp_notice(dp, p + l->hlen, l->len, l->src_mac, rte_get_tsc_cycles());
-        return 0;               /* a readout's dead notice (docs/protocol.md 13.4) */
-    }
-    if (r == EBF_R_OK && l->type != EBF_T_FRAGMENT) {
-        dp->st.drop[SFC_DROP_WRONG_TYPE]++;
+    if (unlikely(r != EBF_R_OK || l->type != EBF_T_FRAGMENT)) {
+        intake_other(dp, p, r, l);  /* a dead notice (docs/protocol.md 13.4) or not ours */
         return 0;
     }
-    if (r == EBF_R_OK)      /* version and type checked by ebf_parse_l2l3 */
-        r = ebf_frag_fields(p + l->hlen, l->len, dp->c.n_sources, h);
+    r = ebf_frag_fields(p + l->hlen, l->len, dp->c.n_sources, h);  /* version, type checked */
     if (r == EBF_R_OK && sfc_guard_verify_due(&dp->guard, h->source)) {
         dp->st.rx_verified++;
         if (!ebf_frag_crc_ok(p + l->hlen, h))
