@@ -97,13 +97,12 @@ static int intake_store(struct sfc_dp *dp, struct rte_mbuf *m, const struct ebf_
         sfc_dp_replay_piece(dp, h, a, slot, now);
     switch (a) {
     case SFC_ADD_PARTIAL:
-        sfc_lat_note(&dp->lat[slot], h->event_id, h->tx_ns);
         return 1;
     case SFC_ADD_COMPLETE:
-        sfc_lat_note(&dp->lat[slot], h->event_id, h->tx_ns);
         dp->st.events_complete++;
         dp->st.last_by_source[h->source]++;
-        ebf_hist_add(&dp->st.build_ns, sfc_lat_age(&dp->lat[slot], h->event_id, dp->rx_now_ns));
+        ebf_hist_add(&dp->st.build_ns,
+                     sfc_lat_age(sfc_evtab_cold(dp->tab, slot)->first_tx_ns, dp->rx_now_ns));
         return 1;
     case SFC_ADD_TABLE_FULL:
         dp->st.lost[SFC_LOST_EVENT_TABLE_FULL]++;
@@ -397,7 +396,8 @@ uint64_t sfc_dp_expire_head(struct sfc_dp *dp, uint64_t now, uint64_t *now_ns, i
         return 0;
     }
     *now_ns = *now_ns ? *now_ns : ebf_now_ns();
-    ebf_hist_add(&dp->st.build_timeout_ns, sfc_lat_age(&dp->lat[head], e->event_id, *now_ns));
+    ebf_hist_add(&dp->st.build_timeout_ns,
+                 sfc_lat_age(sfc_evtab_cold(dp->tab, head)->first_tx_ns, *now_ns));
     sfc_evtab_expire(dp->tab, now, 0, 1, &dropped);
     return dropped;
 }
