@@ -67,6 +67,9 @@ static const struct key keys[] = {
     DBL(idle_spin_us, 0, 1e6),
     U32(readouts, 1, EBF_MAX_SOURCES),
     DBL(ro_skew_us, 0, 1e6),
+    DBL(ro_release_lag_ms, 0, 1e4),
+    DBL(release_loss, 0, 1),
+    U32(replay_lost_piece, 0, 1),
 };
 
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -82,7 +85,7 @@ void sim_conf_defaults(struct sim_conf *c)
         .credits = 8, .capacity = 1024, .timeout_ms = 100, .node_timeout_ms = 300,
         .sfc_timeout_ms = 1000, .throttle_on = 0.75, .throttle_off = 0.5, .rx_ring = 1024, .seed = 1,
         .duration_s = 1, .drain_s = 2, .release_ms = 10, .sfc_dead_ms = 100,
-        .replay_mb = 32, .readouts = 1,
+        .replay_mb = 32, .readouts = 1, .replay_lost_piece = 1,
     };
 }
 
@@ -241,6 +244,11 @@ int sim_conf_check(const struct sim_conf *c, char *err, size_t errlen)
     if (c->readouts > c->sources) {
         snprintf(err, errlen, "key 'sim.readouts': %u readouts for %u sources (each sends "
                  "at least one)", c->readouts, c->sources);
+        return -EINVAL;
+    }
+    if (c->failover && c->readouts > 16) {
+        snprintf(err, errlen, "key 'sim.readouts': %u readouts with failover (an SFC keeps "
+                 "16 readout MACs, SFC_MAX_READOUTS, for its release frames)", c->readouts);
         return -EINVAL;
     }
     if (c->throttle_off > c->throttle_on) {

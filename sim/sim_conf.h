@@ -81,6 +81,16 @@ struct sim_conf {
     double ro_skew_us;           /* readout r of R sends each event r / (R - 1) of this
                                   * after readout 0 (each paces from its own start, and
                                   * the runner starts them one after another); 0: together */
+    double ro_release_lag_ms;    /* failover: readout r of R hears the release frames
+                                  * r / (R - 1) of this after readout 0 (its link, its poll
+                                  * phase), so it detects a death that much later; 0 */
+    uint32_t replay_lost_piece;  /* failover: 1: a survivor judges a replayed event that
+                                  * times out by the readouts that sent none of it (one
+                                  * that sent a piece lost the rest on the way: no proof;
+                                  * none such: built incomplete); 0: the SFC daemon's rule
+                                  * (sfc_dp_replay_proven) as it is */
+    double release_loss;         /* failover: each release frame to a readout is lost with
+                                  * this probability (the run's generator); 0 */
     unsigned n_faults;
     struct sim_fault fault[SIM_MAX_FAULTS];
 };

@@ -31,66 +31,90 @@ void sim_push(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, uin
 
 /* --- Triggers and readouts ------------------------------------------------ */
 
-/* Every source's fragment of event e (triggered at t0) toward SFC k,
- * from now: source s starts s / sources of ro_spread_us later (pacing),
+/* Source s's fragment of event e (triggered at t0) toward SFC k, from
+ * now (sim_emit_to: every source's): source s starts s / sources of
+ * ro_spread_us later (pacing),
  * each frame pays the readout's cost, then its link; a link that is down
  * loses it. The SFC's switch port takes it in EV_FRAG_SW. With ro_skew_us,
  * readout r of R (the sources shared out in order) sends r / (R - 1) of it
  * later than readout 0, and stamps its frames when they go (readout/ro_gen.c's
  * tx_ns), so an event's latency counts from readout 0's send.
- * With failover, source 0's frames carry their sequence number toward k,
- * and a replay's frames are marked (bit 31 of obj). */
-void sim_emit_to(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t now, uint64_t t0,
-                 int replay)
+ * With failover, the first source of each readout carries its frames'
+ * sequence number toward k, and a replay's frames are marked (bit 31 of
+ * obj; bit 30 marks a replay end, sim_fo_end.c). */
+static void emit_src(struct sim_farm *f, uint32_t s, uint64_t e, uint32_t k, uint64_t now,
+                     uint64_t t0, int replay)
 {
     const struct sim_conf *c = f->c;
-    uint32_t obj = k | (uint32_t)replay << 31;
+    struct sim_source *src = &f->src[s];
+    uint32_t obj = k | (uint32_t)replay << 31, ro = sim_ro_of(f, s);
+    uint64_t late = c->readouts > 1 ? (uint64_t)(c->ro_skew_us * PS_PER_US * ro /
+                                                 (c->readouts - 1)) : 0;
+    uint64_t at = now + late + (uint64_t)(c->ro_spread_us * PS_PER_US * s / c->sources);
+    int first = c->failover && s == f->ro.one[ro].src0;
 
-    for (uint32_t s = 0; s < c->sources; s++) {
-        struct sim_source *src = &f->src[s];
-        uint32_t ro = s * c->readouts / c->sources;
-        uint64_t late = c->readouts > 1 ? (uint64_t)(c->ro_skew_us * PS_PER_US * ro /
-                                                     (c->readouts - 1)) : 0;
-        uint64_t at = now + late + (uint64_t)(c->ro_spread_us * PS_PER_US * s / c->sources);
-        for (uint32_t p = 0; p < f->n_pieces; p++) {
-            uint32_t len = p + 1 < f->n_pieces ? f->max_piece
-                                               : c->frag_bytes - p * f->max_piece;
-            uint32_t wire = len + EBF_FRAG_HLEN + EBF_UDP_HLEN + EBF_IPV4_HLEN +
-                            EBF_ETH_HLEN + WIRE_EXTRA;
-            uint64_t t = (src->cpu_busy > at ? src->cpu_busy : at) +
-                         (uint64_t)(c->ro_frame_ns * PS_PER_NS), arr;
-            uint32_t seq = c->failover && s == 0 ? f->ro.seq0[k]++ : 0;
-            src->cpu_busy = t;
-            f->r->frames++;
-            if (t >= src->down_from && t < src->down_until) {
-                f->r->link_lost++;
-                continue;
-            }
-            sim_port_send(&src->link, t, wire, &arr);
-            sim_push_x(f, arr, EV_FRAG_SW, obj, (uint16_t)(s | p << 7), e, t0 + late, seq);
-            f->in_flight++;
+    for (uint32_t p = 0; p < f->n_pieces; p++) {
+        uint32_t len = p + 1 < f->n_pieces ? f->max_piece : c->frag_bytes - p * f->max_piece;
+        uint32_t wire = len + EBF_FRAG_HLEN + EBF_UDP_HLEN + EBF_IPV4_HLEN + EBF_ETH_HLEN +
+                        WIRE_EXTRA;
+        uint64_t t = (src->cpu_busy > at ? src->cpu_busy : at) +
+                     (uint64_t)(c->ro_frame_ns * PS_PER_NS), arr;
+        uint32_t seq = first ? f->ro.one[ro].seq0[k]++ : 0;
+        src->cpu_busy = t;
+        f->r->frames++;
+        if (t >= src->down_from && t < src->down_until) {
+            f->r->link_lost++;
+            continue;
         }
+        sim_port_send(&src->link, t, wire, &arr);
+        sim_push_x(f, arr, EV_FRAG_SW, obj, (uint16_t)(s | p << 7), e, t0 + late, seq);
+        f->in_flight++;
     }
 }
 
+void sim_emit_to(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t now, uint64_t t0,
+                 int replay)
+{
+    for (uint32_t s = 0; s < f->c->sources; s++)
+        emit_src(f, s, e, k, now, t0, replay);
+}
+
+void sim_emit_ro(struct sim_farm *f, uint32_t ro, uint64_t e, uint32_t k, uint64_t now,
+                 uint64_t t0, int replay)
+{
+    const struct sim_ro_one *o = &f->ro.one[ro];
+
+    for (uint32_t s = o->src0; s < (uint32_t)o->src0 + o->n_src; s++)
+        emit_src(f, s, e, k, now, t0, replay);
+}
+
 /* Event e, triggered now, to its SFC: e % sfcs (as readout/ro_gen.c), or
- * with failover its route over the live SFCs, recorded for replay. */
+ * with failover each readout's sources to its own route over the SFCs it
+ * holds live, recorded in its replay buffer (an event readout 0 has no
+ * place for is lost, counted once: with every SFC dead the readouts agree
+ * but for their lags). */
 static void emit(struct sim_farm *f, uint64_t e, uint64_t now)
 {
     const struct sim_conf *c = f->c;
-    uint32_t k = c->failover ? sim_fo_route(f, e) : (uint32_t)(e % c->sfcs);
 
-    if (k == EBF_ROUTE_NONE) {
-        sim_fo_lost(f, e);
+    if (!c->failover) {
+        uint32_t k = (uint32_t)(e % c->sfcs);
+        if (f->sfc[k].given_up)
+            f->r->sfc_gone_frames += (uint64_t)c->sources * f->n_pieces;
+        else
+            sim_emit_to(f, e, k, now, now, 0);
         return;
     }
-    if (f->sfc[k].given_up) {
-        f->r->sfc_gone_frames += (uint64_t)c->sources * f->n_pieces;
-        return;
+    for (uint32_t ro = 0; ro < c->readouts; ro++) {
+        uint32_t k = sim_fo_route(f, ro, e);
+        if (k == EBF_ROUTE_NONE) {   /* lost once, by readout 0's count */
+            if (ro == 0)
+                sim_fo_lost(f, e);
+            continue;
+        }
+        sim_emit_ro(f, ro, e, k, now, now, 0);
+        sim_fo_sent(f, ro, e, k, now);
     }
-    sim_emit_to(f, e, k, now, now, 0);
-    if (c->failover)
-        sim_fo_sent(f, e, k, now);
 }
 
 /* A trigger at now: unless the readouts are held (then it waits for the

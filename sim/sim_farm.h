@@ -104,6 +104,20 @@ struct sim_result {
     uint64_t joined_decided;     /* acks SFCs took of ids at or above their own join id */
     uint64_t prejoin_pieces;     /* pieces a restarted SFC refused below its join id, not
                                   * replayed (the readouts replay those events elsewhere) */
+    double detected_last_s;      /* the last readout's detection of the first death (-1) */
+    uint64_t replay_ends_sent;   /* replay ends the readouts sent (13.4.1) */
+    uint64_t replay_ends;        /* replay ends the SFCs took (replay.ends) */
+    uint64_t replay_end_refused; /* refused: a place at or above 64 (replay.end_refused) */
+    uint64_t replay_dup;         /* replayed pieces of events finished there (replay.dup) */
+    uint64_t replay_partial;     /* replayed events timed out incomplete, dropped (replay.partial) */
+    uint64_t replay_ended;       /* of them, proven decided by the replay ends (replay.ended) */
+    uint64_t replay_waits;       /* kept past their timeout for a late readout (replay.waits) */
+    uint64_t replay_wait_cap;    /* of replay_partial: dropped at the 5 s cap (replay.wait_cap) */
+    uint64_t replay_unsound;     /* replayed events built incomplete for pieces lost on the
+                                  * way that the daemon's rule drops as decided or keeps
+                                  * (replay_lost_piece) */
+    uint64_t notices_due;        /* dead notices due: an SFC held dead heard alive (fo.notices) */
+    uint64_t release_lost;       /* release frames lost on the way to a readout (release_loss) */
     /* The simulator itself */
     uint64_t sim_events;
     uint64_t queue_peak;         /* most events queued at once */

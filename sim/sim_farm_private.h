@@ -29,7 +29,9 @@
 
 enum sim_kind {
     EV_GEN,                      /* the next trigger; arg: event id */
-    EV_FRAG_SW,                  /* a piece reaches the switch toward its SFC */
+    EV_FRAG_SW,                  /* a piece reaches the switch toward its SFC; obj bit 31:
+                                  * replayed, bit 30: a replay end (aux its readout, arg F,
+                                  * x the dead place) */
     EV_FRAG_SFC,                 /* the SFC has processed a piece */
     EV_EVT_NODE,                 /* an event's last frame reaches its node */
     EV_NODE_DONE,                /* a node decided; aux: its stall count then, x: its epoch */
@@ -43,12 +45,14 @@ enum sim_kind {
     EV_SFC_GIVEN_UP,             /* readouts give SFC obj up */
     EV_END,                      /* the drain deadline */
     EV_RELEASE,                  /* failover: SFC obj's release stage is due */
-    EV_RELEASE_RO,               /* failover: SFC obj's release frame reaches the readouts;
-                                  * arg: low, t0: seq << 32 | next_seq, aux: epoch, x: n_src */
-    EV_RO_POLL,                  /* failover: the readouts look for silent SFCs */
+    EV_RELEASE_RO,               /* failover: SFC obj's release frame reaches a readout;
+                                  * arg: low, t0: seq << 32 | next_seq (the readout's first
+                                  * source's), aux: epoch, x: n_src | flags << 16 |
+                                  * readout << 24 */
+    EV_RO_POLL,                  /* failover: each readout looks for silent SFCs */
     EV_SFC_RESTART,              /* SFC obj starts again */
     EV_REPLAY,                   /* failover: a paced replay of id arg to SFC obj is due;
-                                  * t0: its trigger, x: its replay record */
+                                  * t0: its trigger, x: its replay record, aux: readout */
 };
 
 /* The record of an SFC's incarnations that are gone (died, or restarted):
@@ -79,6 +83,13 @@ struct sim_sfc_fo {
     uint64_t join_id;            /* its last join id (restart, undrain); 0: none */
     uint64_t ann_at;             /* the join or leave id of its last frame (its flags
                                   * travel with the frame, EV_RELEASE_RO's x) */
+    uint32_t declared;           /* readouts that declared this incarnation dead */
+    uint64_t *end_from;          /* [source * SIM_END_PLACES + place]: the highest F of
+                                  * the replay ends taken (13.4.1) */
+    uint64_t *src_at;            /* per source: its last piece of any kind, ps */
+    uint64_t *seen_id;           /* per table slot: the event seen_ro speaks of */
+    uint16_t *seen_ro;           /* and the readouts that sent a piece of it (bit r) */
+    uint64_t replay_at;          /* its last replayed piece, ps; 0: none */
     struct sim_gone gone;        /* its past incarnations, and itself once dead */
 };
 
@@ -137,17 +148,31 @@ struct sim_source {
     uint64_t down_from, down_until;
 };
 
-/* The readouts' failover side (sim/sim_fo.c): all readouts hear an SFC's
- * release frames at the same time, so one view (ro_failover) stands for
- * each of theirs; one replay buffer (ro_replay), source 0's, stands for
- * each source's (every source sends every event, the same bytes). */
-struct sim_ro_fo {
+/* The places a replay end can name at an SFC (the daemon's SFC_END_PLACES:
+ * an end for a place at or above it is refused). */
+#define SIM_END_PLACES 64
+
+/* One readout's failover side (sim/sim_fo.c): its own view (ro_failover:
+ * its release frames come with its own lag, so it detects a death at its
+ * own moment), its own replay buffer (ro_replay: a record per event it
+ * sent, the bytes one source's, as its sources send every event the same
+ * size), its first source's sequence numbers toward each SFC. */
+struct sim_ro_one {
     struct ro_failover view;
     struct ro_replay rb;
     uint64_t *trig_t;            /* per record of rb: its event's trigger time */
-    uint32_t *seq0;              /* per SFC: the next sequence number of source 0 toward it */
-    uint64_t full_since;         /* the buffer was found full (trigger held) since */
-    int full;                    /* the trigger waits for room */
+    uint32_t *seq0;              /* per SFC: the next sequence number of its first source */
+    uint16_t src0, n_src;        /* its sources: src0 .. src0 + n_src - 1 */
+    uint64_t lag_ps;             /* its release frames come this much after readout 0's */
+    uint64_t full_since;         /* its buffer was found full (trigger held) since */
+    int full;
+};
+
+/* The readouts' failover side: one struct sim_ro_one each; the trigger
+ * is the farm's, so one full buffer holds it for all. */
+struct sim_ro_fo {
+    struct sim_ro_one *one;      /* c->readouts */
+    int full;                    /* some readout's buffer is full: the trigger waits */
     struct ebf_idset lost_ids;   /* no live SFC left to send or replay them to */
     uint64_t lost_digest;
     uint64_t lost_no_place;
@@ -216,6 +241,14 @@ void sim_push_x(struct sim_farm *f, uint64_t t, enum sim_kind k, uint32_t obj, u
  * SFC k from now; replay: sent again after a death. */
 void sim_emit_to(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t now, uint64_t t0,
                  int replay);
+/* The same for the sources of readout ro only. */
+void sim_emit_ro(struct sim_farm *f, uint32_t ro, uint64_t e, uint32_t k, uint64_t now,
+                 uint64_t t0, int replay);
+/* The readout of source s (the sources shared out in order). */
+static inline uint32_t sim_ro_of(const struct sim_farm *f, uint32_t s)
+{
+    return (uint32_t)((uint64_t)s * f->c->readouts / f->c->sources);
+}
 /* A trigger that waited (throttle, full replay buffer) may go now. */
 void sim_trigger_resume(struct sim_farm *f);
 
@@ -264,19 +297,21 @@ int sim_fo_sfc_init(struct sim_farm *f, uint32_t k);
 /* SFC k starts again: a new epoch, nothing heard, its first release now. */
 void sim_fo_sfc_restart(struct sim_farm *f, uint32_t k);
 void sim_fo_sfc_fini(struct sim_farm *f, uint32_t k);
-/* The SFC of new event e (ids increasing), or EBF_ROUTE_NONE. */
-uint32_t sim_fo_route(struct sim_farm *f, uint64_t e);
-/* 1 when the replay buffer takes one more event, else 0 (the trigger waits). */
+/* Readout ro's SFC for new event e (ids increasing), or EBF_ROUTE_NONE. */
+uint32_t sim_fo_route(struct sim_farm *f, uint32_t ro, uint64_t e);
+/* 1 when every readout's replay buffer takes one more event, else 0 (the
+ * trigger waits). */
 int sim_fo_room(struct sim_farm *f);
-/* New event e (triggered at t0) went to SFC k: recorded for replay. */
-void sim_fo_sent(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t t0);
-/* SFC k took a piece of id from source (seq: source 0's frame number). */
+/* Readout ro sent new event e (triggered at t0) to SFC k: recorded for replay. */
+void sim_fo_sent(struct sim_farm *f, uint32_t ro, uint64_t e, uint32_t k, uint64_t t0);
+/* SFC k took a piece of id from source (seq: the frame number of its
+ * readout's first source). */
 void sim_fo_frag(struct sim_farm *f, uint32_t k, uint16_t source, uint64_t id, uint32_t seq);
 /* SFC k's release stage is due (EV_RELEASE). */
 void sim_fo_release(struct sim_farm *f, uint32_t k);
-/* A release frame reaches the readouts (EV_RELEASE_RO). */
+/* A release frame reaches a readout (EV_RELEASE_RO). */
 void sim_fo_release_heard(struct sim_farm *f, const struct sim_ev *ev);
-/* The readouts look for silent SFCs and replay the dead ones' events. */
+/* Each readout looks for silent SFCs and replays the dead ones' events. */
 void sim_fo_poll(struct sim_farm *f);
 /* A paced, interleaved replay is due (EV_REPLAY). */
 void sim_fo_replay_due(struct sim_farm *f, const struct sim_ev *ev);
@@ -286,6 +321,23 @@ void sim_fo_decided(struct sim_farm *f, uint32_t node, uint64_t id, int accept);
 
 /* An SFC's join or leave is announced (faults sfc_drain, sfc_undrain). */
 void sim_fo_drain(struct sim_farm *f, uint32_t k, int drain);
+
+/* sim_fo_end.c: replay ends, and the survivor's side of replays (13.4, 13.4.1) */
+/* SFC k's replay-end and piece records; 0 or -ENOMEM. */
+int sim_fo_sfc_ends_init(struct sim_farm *f, uint32_t k);
+void sim_fo_sfc_ends_fini(struct sim_farm *f, uint32_t k);
+/* SFC k took a piece of source (replayed: flagged) into slot with rc. */
+void sim_fo_piece(struct sim_farm *f, uint32_t k, uint16_t source, int replayed,
+                  enum sfc_add_result rc, uint32_t slot);
+/* SFC k takes a replay end (ev: aux readout, arg F, x the dead place). */
+void sim_fo_end_taken(struct sim_farm *f, uint32_t k, const struct sim_ev *ev);
+/* SFC k's building events due now, as sfc_dp's expire: the grace while
+ * replays come, the replay ends' verdict for replayed ones. Returns how
+ * many timed out incomplete; *dropped: their pieces dropped. */
+uint32_t sim_fo_expire(struct sim_farm *f, uint32_t k, uint64_t *dropped);
+/* Readout ro sends the replay end of place p to every place it routes
+ * to, behind its replayed frames (13.4.1). */
+void sim_fo_send_ends(struct sim_farm *f, uint32_t ro, uint32_t p);
 
 /* sim_ledger.c */
 void sim_ledger_close(struct sim_farm *f);

@@ -16,50 +16,79 @@
  * (source bindings, source 0's sequence) and the sfc_lowmark its
  * sfc_evtab keeps; the readouts' side is ro_failover (death by silence,
  * the route by ebf_route) and ro_replay (the records until released).
- * The model's simplifications: every readout hears a release frame at
- * the same time (one view stands for all, so they detect together), and
- * source 0's buffer stands for each source's (all send every event).
+ * Each readout has its own view and buffer: it hears the release frames
+ * with its own lag (ro_release_lag_ms) and loss (release_loss), detects
+ * at its own moment, replays its own records and then sends its replay
+ * ends (13.4.1); the survivors judge the replayed events that time out by
+ * those ends (sim_fo_end.c). A readout's buffer counts one source's bytes
+ * (its sources send every event, the same size).
  */
 
 #define NS(ps) ((ps) / PS_PER_NS)
 
-/* The MAC the model gives source s's readout (one readout per source). */
-static void src_mac(uint16_t s, uint8_t mac[6])
+/* The MAC the model gives readout r. */
+static void ro_mac(uint32_t r, uint8_t mac[6])
 {
-    memcpy(mac, (uint8_t[6]){0x02, 0x5e, 0, 0, (uint8_t)(s >> 8), (uint8_t)s}, 6);
+    memcpy(mac, (uint8_t[6]){0x02, 0x5e, 0, 0, (uint8_t)(r >> 8), (uint8_t)r}, 6);
+}
+
+/* Readout r's view, buffer, sources and lag; 0 or -EINVAL / -ENOMEM. */
+static int ro_init(struct sim_farm *f, uint32_t r)
+{
+    const struct sim_conf *c = f->c;
+    struct sim_ro_one *o = &f->ro.one[r];
+    uint64_t cap_bytes = (uint64_t)(c->replay_mb * 1024 * 1024);
+    uint64_t events = cap_bytes / c->frag_bytes + 1, R = c->readouts, S = c->sources;
+
+    o->src0 = (uint16_t)((r * S + R - 1) / R);
+    o->n_src = (uint16_t)(((r + 1) * S + R - 1) / R - o->src0);
+    o->lag_ps = R > 1 ? (uint64_t)(c->ro_release_lag_ms * PS_PER_MS) * r / (R - 1) : 0;
+    if (ro_failover_init(&o->view, c->sfcs, (uint64_t)(c->sfc_dead_ms * 1e6)) != 0 ||
+        ro_replay_init(&o->rb, events < (1u << 26) ? (uint32_t)events : 1u << 26, cap_bytes,
+                       1) != 0)
+        return -EINVAL;
+    o->trig_t = calloc(o->rb.cap, sizeof(*o->trig_t));
+    o->seq0 = calloc(c->sfcs, sizeof(*o->seq0));
+    return o->trig_t && o->seq0 ? 0 : -ENOMEM;
 }
 
 int sim_fo_init(struct sim_farm *f, char *err, size_t errlen)
 {
     const struct sim_conf *c = f->c;
     struct sim_ro_fo *ro = &f->ro;
-    uint64_t cap_bytes = (uint64_t)(c->replay_mb * 1024 * 1024);
-    uint64_t events = cap_bytes / c->frag_bytes + 1;
 
     ebf_idset_init(&ro->lost_ids);
-    if (ro_failover_init(&ro->view, c->sfcs, (uint64_t)(c->sfc_dead_ms * 1e6)) != 0 ||
-        ro_replay_init(&ro->rb, events < (1u << 26) ? (uint32_t)events : 1u << 26, cap_bytes,
-                       1) != 0) {
-        snprintf(err, errlen, "failover: the readout's view or replay buffer refused %u SFCs "
-                 "and %g MiB", c->sfcs, c->replay_mb);
-        return -EINVAL;
-    }
-    ro->trig_t = calloc(ro->rb.cap, sizeof(*ro->trig_t));
-    ro->seq0 = calloc(c->sfcs, sizeof(*ro->seq0));
-    if (!ro->trig_t || !ro->seq0)
+    ro->one = calloc(c->readouts, sizeof(*ro->one));
+    if (!ro->one)
         return snprintf(err, errlen, "out of memory"), -ENOMEM;
-    f->r->died_s = f->r->detected_s = f->r->recovered_s = -1;
+    for (uint32_t r = 0; r < c->readouts; r++) {
+        int rc = ro_init(f, r);
+        if (rc == -EINVAL)
+            snprintf(err, errlen, "failover: the readout's view or replay buffer refused %u "
+                     "SFCs and %g MiB", c->sfcs, c->replay_mb);
+        else if (rc)
+            snprintf(err, errlen, "out of memory");
+        if (rc)
+            return rc;
+    }
+    f->r->died_s = f->r->detected_s = f->r->detected_last_s = f->r->recovered_s = -1;
     sim_push(f, PS_PER_MS, EV_RO_POLL, 0, 0, 0, 0);
     return 0;
 }
 
 void sim_fo_fini(struct sim_farm *f)
 {
-    f->r->joins = f->ro.view.joins;
-    f->r->leaves = f->ro.view.leaves;
-    ro_replay_fini(&f->ro.rb);
-    free(f->ro.trig_t);
-    free(f->ro.seq0);
+    for (uint32_t r = 0; f->ro.one && r < f->c->readouts; r++) {
+        struct sim_ro_one *o = &f->ro.one[r];
+        if (r == 0) {
+            f->r->joins = o->view.joins;
+            f->r->leaves = o->view.leaves;
+        }
+        ro_replay_fini(&o->rb);
+        free(o->trig_t);
+        free(o->seq0);
+    }
+    free(f->ro.one);
 }
 
 /* SFC k's release state for its incarnation epoch, from nothing heard;
@@ -74,8 +103,15 @@ static void sfc_fresh(struct sim_farm *f, uint32_t k, uint16_t epoch)
     sfc_lowmark_init(fo->lowmark);
     sfc_guard_init(fo->guard, &gc);
     memset(&fo->seq_st, 0, sizeof(fo->seq_st));
-    src_mac(0, mac);
-    sfc_guard_readout_add(fo->guard, mac);   /* readout 0: source 0's, the one modelled */
+    for (uint32_t r = 0; r < f->c->readouts; r++) {
+        ro_mac(r, mac);
+        sfc_guard_readout_add(fo->guard, mac);   /* readout r is the guard's r */
+    }
+    fo->declared = 0;
+    fo->replay_at = 0;
+    memset(fo->end_from, 0, (size_t)f->c->sources * SIM_END_PLACES * sizeof(*fo->end_from));
+    memset(fo->src_at, 0, f->c->sources * sizeof(*fo->src_at));
+    memset(fo->seen_id, 0xff, f->c->capacity * sizeof(*fo->seen_id));
     memset(fo->next_by_src, 0, f->c->sources * sizeof(*fo->next_by_src));
     memset(fo->replayed, 0, f->c->capacity);
     sfc_release_init(&fo->rel, (uint16_t)k, epoch, (uint64_t)(f->c->release_ms * 1e6));
@@ -90,7 +126,8 @@ int sim_fo_sfc_init(struct sim_farm *f, uint32_t k)
     fo->guard = malloc(sizeof(*fo->guard));
     fo->next_by_src = calloc(f->c->sources, sizeof(*fo->next_by_src));
     fo->replayed = calloc(f->c->capacity, 1);
-    if (!fo->lowmark || !fo->guard || !fo->next_by_src || !fo->replayed)
+    if (!fo->lowmark || !fo->guard || !fo->next_by_src || !fo->replayed ||
+        sim_fo_sfc_ends_init(f, k) != 0)
         return -ENOMEM;
     sfc_fresh(f, k, 0);
     return 0;
@@ -145,52 +182,63 @@ void sim_fo_sfc_fini(struct sim_farm *f, uint32_t k)
     free(fo->guard);
     free(fo->next_by_src);
     free(fo->replayed);
+    sim_fo_sfc_ends_fini(f, k);
 }
 
 /* --- Readouts ------------------------------------------------------------- */
 
-uint32_t sim_fo_route(struct sim_farm *f, uint64_t e)
+uint32_t sim_fo_route(struct sim_farm *f, uint32_t ro, uint64_t e)
 {
-    return ro_failover_place(&f->ro.view, e);
+    return ro_failover_place(&f->ro.one[ro].view, e);
 }
 
-/* Room for one more fragment; else the trigger is held (13.3), and after
- * SIM_REPLAY_HOLD_S the oldest records are dropped until it fits. */
-int sim_fo_room(struct sim_farm *f)
+/* Room for one more fragment in readout o's buffer; else the trigger is
+ * held (13.3), and after SIM_REPLAY_HOLD_S the oldest records are
+ * dropped until it fits. */
+static int room_one(struct sim_farm *f, struct sim_ro_one *o)
 {
-    struct sim_ro_fo *ro = &f->ro;
     uint64_t id;
 
-    if (ro_replay_fits(&ro->rb, f->c->frag_bytes)) {
-        if (ro->full)
-            f->r->replay_held_s += (double)(f->now - ro->full_since) / PS_PER_S;
-        ro->full = 0;
+    if (ro_replay_fits(&o->rb, f->c->frag_bytes)) {
+        if (o->full)
+            f->r->replay_held_s += (double)(f->now - o->full_since) / PS_PER_S;
+        o->full = 0;
         return 1;
     }
-    if (!ro->full) {
-        ro->full = 1;
-        ro->full_since = f->now;
+    if (!o->full) {
+        o->full = 1;
+        o->full_since = f->now;
         return 0;
     }
-    if (f->now - ro->full_since < (uint64_t)(SIM_REPLAY_HOLD_S * PS_PER_S))
+    if (f->now - o->full_since < (uint64_t)(SIM_REPLAY_HOLD_S * PS_PER_S))
         return 0;
-    while (!ro_replay_fits(&ro->rb, f->c->frag_bytes) && ro_replay_drop_oldest(&ro->rb, &id))
+    while (!ro_replay_fits(&o->rb, f->c->frag_bytes) && ro_replay_drop_oldest(&o->rb, &id))
         f->r->replay_dropped++;
-    return sim_fo_room(f);
+    return room_one(f, o);
 }
 
-/* Event e went to SFC k: source 0 sent n_pieces frames (sim_emit_to
- * counts them in seq0); the buffer records the last one's number. */
-void sim_fo_sent(struct sim_farm *f, uint64_t e, uint32_t k, uint64_t t0)
+int sim_fo_room(struct sim_farm *f)
 {
-    struct sim_ro_fo *ro = &f->ro;
-    uint32_t last = ro->seq0[k] - 1;
+    int all = 1;
 
-    if (ro_replay_push(&ro->rb, e, (uint16_t)k, f->c->frag_bytes, &last) == 0)
-        ro->trig_t[(ro->rb.tail - 1) & (ro->rb.cap - 1)] = t0;
-    if (ro->rb.held_bytes > f->r->replay_peak_bytes) {
-        f->r->replay_peak_bytes = ro->rb.held_bytes;
-        f->r->replay_peak_events = ro->rb.held_events;
+    for (uint32_t r = 0; r < f->c->readouts; r++)
+        all &= room_one(f, &f->ro.one[r]);
+    f->ro.full = !all;
+    return all;
+}
+
+/* Readout ro sent event e to SFC k: its first source sent n_pieces
+ * frames (counted in seq0); the buffer records the last one's number. */
+void sim_fo_sent(struct sim_farm *f, uint32_t ro, uint64_t e, uint32_t k, uint64_t t0)
+{
+    struct sim_ro_one *o = &f->ro.one[ro];
+    uint32_t last = o->seq0[k] - 1;
+
+    if (ro_replay_push(&o->rb, e, (uint16_t)k, f->c->frag_bytes, &last) == 0)
+        o->trig_t[(o->rb.tail - 1) & (o->rb.cap - 1)] = t0;
+    if (o->rb.held_bytes > f->r->replay_peak_bytes) {
+        f->r->replay_peak_bytes = o->rb.held_bytes;
+        f->r->replay_peak_events = o->rb.held_events;
     }
 }
 
@@ -201,79 +249,99 @@ void sim_fo_lost(struct sim_farm *f, uint64_t id)
     f->ro.lost_no_place++;
 }
 
-/* Place p was declared dead: every record of p goes again, in id order,
- * to its route over the new dead set (13.4), or is lost with no place;
- * back to back as 13.4 has it, or replay_gap_us apart (a pacing the
- * protocol does not have: the model's question is whether it needs it),
- * still before any new event, or with replay_interleave between the new
- * events (EV_REPLAY: the record points at its new place with a sequence
- * number no release reaches until its frames are sent). */
-static void replay(struct sim_farm *f, uint32_t p)
+/* Readout ro declared place p dead: every record of p goes again, in id
+ * order, to its route over the new dead set (13.4), or is lost with no
+ * place; back to back as 13.4 has it, or replay_gap_us apart (a pacing
+ * the protocol does not have: the model's question is whether it needs
+ * it), still before any new event, or with replay_interleave between the
+ * new events (EV_REPLAY: the record points at its new place with a
+ * sequence number no release reaches until its frames are sent). Then its
+ * replay ends, behind the replayed frames. */
+static void replay(struct sim_farm *f, uint32_t ro, uint32_t p)
 {
-    struct sim_ro_fo *ro = &f->ro;
+    struct sim_ro_one *o = &f->ro.one[ro];
     struct ro_replay_rec *rec;
     uint32_t cursor = 0;
     uint64_t at = f->now, gap = (uint64_t)(f->c->replay_gap_us * PS_PER_US);
 
-    while ((rec = ro_replay_next_of(&ro->rb, (uint16_t)p, &cursor))) {
-        uint32_t to = ebf_route_of(&ro->view.route, rec->id);
-        uint32_t idx = (uint32_t)(rec - ro->rb.rec);
+    while ((rec = ro_replay_next_of(&o->rb, (uint16_t)p, &cursor))) {
+        uint32_t to = ebf_route_of(&o->view.route, rec->id);
+        uint32_t idx = (uint32_t)(rec - o->rb.rec);
         if (to == EBF_ROUTE_NONE) {
-            sim_fo_lost(f, rec->id);
+            if (ro == 0)         /* counted once: readout 0's (sim_farm.c's emit) */
+                sim_fo_lost(f, rec->id);
             rec->place = UINT16_MAX;   /* never released: stays until the run ends */
             continue;
         }
         f->r->replayed++;
         if (f->c->replay_interleave && at > f->now) {
-            uint32_t never = ro->seq0[to] + 0x7fffffffu;
-            ro_replay_moved(&ro->rb, rec, (uint16_t)to, &never);
-            sim_push_x(f, at, EV_REPLAY, to, 0, rec->id, ro->trig_t[idx], idx);
+            uint32_t never = o->seq0[to] + 0x7fffffffu;
+            ro_replay_moved(&o->rb, rec, (uint16_t)to, &never);
+            sim_push_x(f, at, EV_REPLAY, to, (uint16_t)ro, rec->id, o->trig_t[idx], idx);
         } else {
-            sim_emit_to(f, rec->id, to, at, ro->trig_t[idx], 1);
-            uint32_t last = ro->seq0[to] - 1;
-            ro_replay_moved(&ro->rb, rec, (uint16_t)to, &last);
+            sim_emit_ro(f, ro, rec->id, to, at, o->trig_t[idx], 1);
+            uint32_t last = o->seq0[to] - 1;
+            ro_replay_moved(&o->rb, rec, (uint16_t)to, &last);
         }
         at += gap;
     }
+    sim_fo_send_ends(f, ro, p);
 }
 
 void sim_fo_replay_due(struct sim_farm *f, const struct sim_ev *ev)
 {
-    struct sim_ro_fo *ro = &f->ro;
-    struct ro_replay_rec *rec = &ro->rb.rec[ev->x];
+    struct sim_ro_one *o = &f->ro.one[ev->aux];
+    struct ro_replay_rec *rec = &o->rb.rec[ev->x];
 
     if (rec->id != ev->arg || rec->released || rec->place != ev->obj)
         return;                  /* moved on: its place died too and it went again */
-    sim_emit_to(f, ev->arg, ev->obj, f->now, ev->t0, 1);
-    uint32_t last = ro->seq0[ev->obj] - 1;
-    ro_replay_moved(&ro->rb, rec, (uint16_t)ev->obj, &last);
+    sim_emit_ro(f, ev->aux, ev->arg, ev->obj, f->now, ev->t0, 1);
+    uint32_t last = o->seq0[ev->obj] - 1;
+    ro_replay_moved(&o->rb, rec, (uint16_t)ev->obj, &last);
+}
+
+/* Readout ro declared the places in died dead. */
+static void declared(struct sim_farm *f, uint32_t ro, const struct ebf_places *died)
+{
+    for (uint32_t p = 0; p < f->c->sfcs; p++) {
+        if (!ebf_places_has(died, p))
+            continue;
+        if (f->sfc[p].fo.declared++ == 0)
+            f->r->sfc_deaths++;
+        if (f->r->detected_s < 0)
+            f->r->detected_s = (double)f->now / PS_PER_S;
+        if (f->sfc[p].fo.declared == f->c->readouts && f->r->detected_last_s < 0)
+            f->r->detected_last_s = (double)f->now / PS_PER_S;
+        replay(f, ro, p);
+    }
 }
 
 void sim_fo_poll(struct sim_farm *f)
 {
-    struct ebf_places died;
-    uint32_t n = ro_failover_poll(&f->ro.view, NS(f->now), &died);
+    int held = 0;
 
-    for (uint32_t p = 0; n && p < f->c->sfcs; p++) {
-        if (!ebf_places_has(&died, p))
-            continue;
-        f->r->sfc_deaths++;
-        if (f->r->detected_s < 0)
-            f->r->detected_s = (double)f->now / PS_PER_S;
-        replay(f, p);
+    for (uint32_t r = 0; r < f->c->readouts; r++) {
+        struct sim_ro_one *o = &f->ro.one[r];
+        struct ebf_places died, due;
+        if (ro_failover_poll(&o->view, NS(f->now), &died))
+            declared(f, r, &died);
+        f->r->notices_due += ro_failover_notices(&o->view, &due);
+        held |= o->rb.held_events != 0;
     }
     if (f->ro.full && sim_fo_room(f))
         sim_trigger_resume(f);
-    if (!f->gen_done || f->in_flight || f->ro.rb.held_events)
+    if (!f->gen_done || f->in_flight || held)
         sim_push(f, f->now + PS_PER_MS, EV_RO_POLL, 0, 0, 0, 0);
 }
 
-/* Records of place p sent before its restart that a release (low,
- * next_seq) of its new incarnation frees unreplayed: its old incarnation
- * decided some of them before it died; the others no process holds. */
-static uint64_t unseen(struct sim_farm *f, uint16_t p, uint64_t low, uint32_t next_seq)
+/* Records of place p in readout o's buffer sent before its restart that
+ * a release (low, next_seq) of its new incarnation frees unreplayed: its
+ * old incarnation decided some of them before it died; the others no
+ * process holds. */
+static uint64_t unseen(struct sim_farm *f, struct sim_ro_one *o, uint16_t p, uint64_t low,
+                       uint32_t next_seq)
 {
-    struct ro_replay *rb = &f->ro.rb;
+    struct ro_replay *rb = &o->rb;
     struct ro_replay_rec *rec;
     uint32_t cursor = 0;
     uint64_t n = 0;
@@ -282,7 +350,7 @@ static uint64_t unseen(struct sim_farm *f, uint16_t p, uint64_t low, uint32_t ne
         uint32_t i = (uint32_t)(rec - rb->rec);
         if (rec->id >= low)
             break;
-        if (f->ro.trig_t[i] < f->sfc[p].fo.restarted_at && (int32_t)(next_seq - rb->seq[i]) > 0)
+        if (o->trig_t[i] < f->sfc[p].fo.restarted_at && (int32_t)(next_seq - rb->seq[i]) > 0)
             n++;
     }
     return n;
@@ -293,21 +361,21 @@ void sim_fo_release_heard(struct sim_farm *f, const struct sim_ev *ev)
     struct ebf_release_hdr h = {
         .place = (uint16_t)ev->obj, .epoch = ev->aux, .seq = (uint32_t)(ev->t0 >> 32),
         .low = ev->arg, .n_src = (uint8_t)ev->x, .flags = (uint8_t)(ev->x >> 16),
-        .at = ev->x >> 16 ? f->sfc[ev->obj].fo.ann_at : 0,
+        .at = (uint8_t)(ev->x >> 16) ? f->sfc[ev->obj].fo.ann_at : 0,
     };
     uint32_t next_seq = (uint32_t)ev->t0;
-    struct sim_ro_fo *ro = &f->ro;
+    struct sim_ro_one *o = &f->ro.one[ev->x >> 24];
 
-    if (!ro_failover_offer(&ro->view, &h, f->next_id, NS(f->now)))
+    if (!ro_failover_offer(&o->view, &h, f->next_id, NS(f->now)))
         return;
     f->r->release_frames++;
     if (h.low > f->sfc[ev->obj].fo.x_low)
         f->sfc[ev->obj].fo.x_low = h.low;
     if (h.n_src && f->sfc[h.place].fo.restarted_at)
-        f->r->freed_by_restart += unseen(f, h.place, h.low, next_seq);
+        f->r->freed_by_restart += unseen(f, o, h.place, h.low, next_seq);
     if (h.n_src)
-        ro_replay_release(&ro->rb, h.place, h.low, &next_seq);
-    if (ro->full && sim_fo_room(f))
+        ro_replay_release(&o->rb, h.place, h.low, &next_seq);
+    if (f->ro.full && sim_fo_room(f))
         sim_trigger_resume(f);
 }
 
@@ -317,9 +385,11 @@ void sim_fo_frag(struct sim_farm *f, uint32_t k, uint16_t source, uint64_t id, u
 {
     struct sim_sfc_fo *fo = &f->sfc[k].fo;
 
+    uint32_t ro = sim_ro_of(f, source);
+
     if (!fo->guard->bind[source].bound) {
         uint8_t mac[6];
-        src_mac(source, mac);
+        ro_mac(ro, mac);
         sfc_guard_source(fo->guard, source, mac);
     }
     if (id + 1 > fo->next_by_src[source])
@@ -328,12 +398,14 @@ void sim_fo_frag(struct sim_farm *f, uint32_t k, uint16_t source, uint64_t id, u
         fo->heard_max = id + 1;
         fo->heard_at = f->now;
     }
-    if (source == 0)
-        sfc_guard_seq(fo->guard, &fo->seq_st, 0, seq);
+    if (source == f->ro.one[ro].src0)
+        sfc_guard_seq(fo->guard, &fo->seq_st, source, seq);
 }
 
 /* The release stage of SFC k (sfc_dp_release's round): when due, the
- * watermark and one frame to readout 0, heard a link later. */
+ * watermark and one frame to each readout (its own sequence number, as
+ * the daemon numbers every frame), heard half an ack's delay later plus
+ * the readout's lag, or lost (release_loss). */
 void sim_fo_release(struct sim_farm *f, uint32_t k)
 {
     struct sim_sfc *s = &f->sfc[k];
@@ -343,18 +415,28 @@ void sim_fo_release(struct sim_farm *f, uint32_t k)
 
     if (s->dead)
         return;
+    int held = 0;
+
+    for (uint32_t r = 0; r < f->c->readouts; r++)
+        held |= f->ro.one[r].rb.held_events != 0;
     if (sfc_release_due(&fo->rel, NS(f->now))) {
         uint64_t low = sfc_release_low(fo->guard, sfc_lowmark_low(fo->lowmark),
                                        fo->next_by_src, (uint16_t)f->c->sources);
         uint8_t flags = sfc_release_flags(&fo->rel, NS(f->now), &at);
-        unsigned n = sfc_release_make(&fo->rel, fo->guard, 0, (uint16_t)f->c->sources, low,
-                                      flags, at, &h);
-        uint64_t t0 = (uint64_t)h.seq << 32 | (n ? h.src[0].next_seq : 0);
         fo->ann_at = at;
-        sim_push_x(f, f->now + f->ack_delay / 2, EV_RELEASE_RO, k, h.epoch, h.low, t0,
-                   n | (uint32_t)flags << 16);
+        for (uint32_t r = 0; r < f->c->readouts; r++) {
+            unsigned n = sfc_release_make(&fo->rel, fo->guard, (uint16_t)r,
+                                          (uint16_t)f->c->sources, low, flags, at, &h);
+            uint64_t t0 = (uint64_t)h.seq << 32 | (n ? h.src[0].next_seq : 0);
+            if (f->c->release_loss > 0 && sim_rng_uniform(&f->rng) < f->c->release_loss) {
+                f->r->release_lost++;
+                continue;
+            }
+            sim_push_x(f, f->now + f->ack_delay / 2 + f->ro.one[r].lag_ps, EV_RELEASE_RO, k,
+                       h.epoch, h.low, t0, n | (uint32_t)flags << 16 | r << 24);
+        }
     }
-    if (!f->gen_done || f->in_flight || sim_sfc_held(f, k) || f->ro.rb.held_events)
+    if (!f->gen_done || f->in_flight || sim_sfc_held(f, k) || held)
         sim_push(f, fo->rel.next_ns * PS_PER_NS, EV_RELEASE, k, 0, 0, 0);
 }
 

@@ -87,6 +87,22 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
                 (uintmax_t)r->l.replay_acked, r->recovered_s, (uintmax_t)r->l.redecided,
                 (uintmax_t)r->replay_peak_bytes, (uintmax_t)r->replay_peak_events, c->replay_mb,
                 r->replay_held_s, (uintmax_t)r->replay_dropped);
+    if (c->failover && r->sfc_deaths)
+        fprintf(out, "  replay    last readout detected at %.3f s; %ju replay ends sent, %ju "
+                "taken (%ju refused); replayed events dropped as decided %ju (%ju proven by "
+                "the ends, %ju at the 5 s cap), kept for a late readout %ju; built incomplete for a "
+                "piece lost on the way %ju (the SFC daemon's rule drops or keeps them); %ju duplicate "
+                "replayed pieces; %ju dead notices due; %ju release frames lost\n",
+                r->detected_last_s, (uintmax_t)r->replay_ends_sent, (uintmax_t)r->replay_ends,
+                (uintmax_t)r->replay_end_refused, (uintmax_t)r->replay_partial,
+                (uintmax_t)r->replay_ended, (uintmax_t)r->replay_wait_cap,
+                (uintmax_t)r->replay_waits, (uintmax_t)r->replay_unsound,
+                (uintmax_t)r->replay_dup,
+                (uintmax_t)r->notices_due, (uintmax_t)r->release_lost);
+    if (c->failover && r->notices_due)
+        fprintf(out, "  WARNING   a readout heard an SFC it had declared dead alive (%ju dead "
+                "notices due): the model does not fence an SFC on notices (13.4), so what "
+                "follows that false death is not the farm's\n", (uintmax_t)r->notices_due);
     if (c->failover && (r->sfc_restarts || r->joins || r->leaves))
         fprintf(out, "  join      %ju SFCs restarted (%ju events sent before freed unreplayed "
                 "by a new incarnation); %ju leaves and %ju joins applied (last leave id %ju, "
@@ -186,6 +202,25 @@ static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
                      "prejoin_pieces", (json_int_t)r->prejoin_pieces);
 }
 
+/* The readouts' replay ends and the survivors' verdicts (13.4, 13.4.1),
+ * named as the daemons' counters. */
+static json_t *json_ends(const struct sim_result *r)
+{
+    return json_pack("{s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+                     "detected_last_s", r->detected_last_s,
+                     "ends_sent", (json_int_t)r->replay_ends_sent,
+                     "ends", (json_int_t)r->replay_ends,
+                     "end_refused", (json_int_t)r->replay_end_refused,
+                     "dup", (json_int_t)r->replay_dup,
+                     "partial", (json_int_t)r->replay_partial,
+                     "ended", (json_int_t)r->replay_ended,
+                     "waits", (json_int_t)r->replay_waits,
+                     "wait_cap", (json_int_t)r->replay_wait_cap,
+                     "unsound", (json_int_t)r->replay_unsound,
+                     "notices_due", (json_int_t)r->notices_due,
+                     "release_lost", (json_int_t)r->release_lost);
+}
+
 int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,
                     const struct sim_result *r)
 {
@@ -200,8 +235,10 @@ int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,
                           "model", "sim_events", (json_int_t)r->sim_events,
                           "queue_peak", (json_int_t)r->queue_peak);
 
-    if (o && c->failover)
+    if (o && c->failover) {
         json_object_set_new(o, "failover", json_fo(c, r));
+        json_object_set_new(o, "replay", json_ends(r));
+    }
     if (o) {
         json_object_set_new(o, "sfc_busy_max", json_real(r->sfc_busy_max));
         json_object_set_new(o, "port_occ_bytes", json_pack(

@@ -162,7 +162,7 @@ static void dispatch(struct sim_farm *f, uint32_t k)
 
 void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev)
 {
-    uint32_t k = ev->obj & ~(1u << 31);
+    uint32_t k = ev->obj & ~(3u << 30);
     struct sim_sfc *s = &f->sfc[k];
     uint32_t p = ev->aux >> 7, last = p + 1 == f->n_pieces;
     uint32_t len = last ? f->c->frag_bytes - p * f->max_piece : f->max_piece;
@@ -174,6 +174,8 @@ void sim_sfc_frag_sw(struct sim_farm *f, const struct sim_ev *ev)
         return;
     }
     uint32_t wire = len + EBF_FRAG_HLEN + EBF_UDP_HLEN + EBF_IPV4_HLEN + EBF_ETH_HLEN + WIRE_EXTRA;
+    if (ev->obj >> 30 & 1)       /* a replay end: a release frame of one record */
+        wire = EBF_ETH_HLEN + 40 + WIRE_EXTRA;
     int rc = sim_port_send(&s->port, f->now, wire, &arr);
     ebf_hist_add(&f->r->port_occ, rc == 0 ? s->port.occ - wire : s->port.occ);
     if (rc != 0) {
@@ -202,6 +204,10 @@ static void take(struct sim_farm *f, uint32_t k, const struct sim_ev *ev)
         .tx_ns = ev->t0,         /* ps: the model's clock */
     };
 
+    if (ev->obj >> 30 & 1) {     /* a replay end (sim_fo_end.c) */
+        sim_fo_end_taken(f, k, ev);
+        return;
+    }
     if (f->c->failover)
         sim_fo_frag(f, k, h.source, ev->arg, ev->x);
     if (f->c->failover && s->fo.restarted_at && ev->arg < s->fo.join_id && !replayed) {
@@ -209,8 +215,8 @@ static void take(struct sim_farm *f, uint32_t k, const struct sim_ev *ev)
         return;
     }
     enum sfc_add_result rc = sfc_evtab_add(s->tab, &h, &piece_marker, 0, f->now, &slot);
-    if (replayed && (rc == SFC_ADD_PARTIAL || rc == SFC_ADD_COMPLETE))
-        s->fo.replayed[slot] = 1;
+    if (f->c->failover)
+        sim_fo_piece(f, k, h.source, (int)replayed, rc, slot);
     if (rc == SFC_ADD_COMPLETE)
         dispatch(f, k);
     else if (rc == SFC_ADD_TABLE_FULL)
@@ -235,7 +241,7 @@ static void intake(struct sim_farm *f, uint32_t k)
  * behind those waiting there while its intake pauses (sim_intake.c). */
 void sim_sfc_frag(struct sim_farm *f, const struct sim_ev *ev)
 {
-    uint32_t k = ev->obj & ~(1u << 31);
+    uint32_t k = ev->obj & ~(3u << 30);
     struct sim_sfc *s = &f->sfc[k];
 
     if (s->dead) {
@@ -350,7 +356,10 @@ void sim_sfc_tick(struct sim_farm *f, uint32_t k)
 
     if (s->dead)
         return;
-    f->r->timed_out += sfc_evtab_expire(s->tab, f->now, f->timeout, UINT32_MAX, &dropped);
+    if (f->c->failover)          /* the grace and the replay ends' verdict */
+        f->r->timed_out += sim_fo_expire(f, k, &dropped);
+    else
+        f->r->timed_out += sfc_evtab_expire(s->tab, f->now, f->timeout, UINT32_MAX, &dropped);
     dispatch(f, k);
     intake(f, k);
     throttle(f, k);

@@ -545,7 +545,7 @@ static const struct bad {
      "capacity, timeout_ms, node_timeout_ms, sfc_timeout_ms, throttle_on, throttle_off, seed, "
      "duration_s, drain_s, failover, release_ms, sfc_dead_ms, replay_mb, replay_gap_us, "
      "replay_interleave, ack_port, rx_ring, idle_sleep_us, idle_extra_us, idle_spin_us, "
-     "readouts, ro_skew_us, faults)"},
+     "readouts, ro_skew_us, ro_release_lag_ms, release_loss, replay_lost_piece, faults)"},
     {"sim faults not a list",
      BASE
      "sim:\n  faults: node_death 1 0.5\n",

@@ -167,7 +167,8 @@ struct ff_run {
     X(sfc_timeout_ms) X(throttle_on) X(throttle_off) X(seed) X(duration_s)      \
     X(drain_s) X(failover) X(release_ms) X(sfc_dead_ms) X(replay_mb) X(replay_gap_us)   \
     X(replay_interleave) X(ack_port) X(rx_ring) X(idle_sleep_us) X(idle_extra_us)       \
-    X(idle_spin_us) X(readouts) X(ro_skew_us)
+    X(idle_spin_us) X(readouts) X(ro_skew_us) X(ro_release_lag_ms) X(release_loss)   \
+    X(replay_lost_piece)
 #define FF_SIM_MAX_FAULTS 16
 #define FF_SIM_VAL_MAX 64
 

@@ -191,7 +191,7 @@ static int wrong_shape(const struct ff_log *log, const cyaml_schema_value_t *top
 int ff_cyaml_error(const struct ff_log *log, cyaml_err_t e, const cyaml_schema_value_t *top,
                    const char *where, char *err, size_t errlen)
 {
-    char path[256], keys[512], a[64], b[64];
+    char path[256], keys[1024], a[64], b[64];
     const cyaml_schema_value_t *v;
     const char *m = log->msg;
     unsigned n, min;

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test-sim_fo_ro.c - unit tests of per-readout failover in the simulated farm: readouts that detect a death at their own moments, replay ends, the survivor's replay rules; exact counts, the ledger closed. */
+#include <check.h>
+#include <stdint.h>
+
+#include "sim_conf.h"
+#include "sim_farm.h"
+
+static void set(struct sim_conf *c, const char *k, const char *v)
+{
+    char err[256];
+
+    ck_assert_msg(sim_conf_set(c, k, v, err, sizeof(err)) == 0, "%s", err);
+}
+
+/* test-sim_fo.c's base farm (4 sources, 2 SFCs of 4 nodes, 1 kHz fixed
+ * for 1 s, 1 KiB fragments, 100 us trigger time) with failover, two
+ * readouts of 2 sources each. */
+static void base(struct sim_conf *c)
+{
+    sim_conf_defaults(c);
+    set(c, "sfcs", "2");
+    set(c, "trigger", "fixed");
+    set(c, "trigger_us", "100");
+    set(c, "accept", "0.5");
+    set(c, "failover", "1");
+    set(c, "readouts", "2");
+}
+
+static void run(const struct sim_conf *c, struct sim_result *r)
+{
+    char err[256] = "";
+
+    ck_assert_msg(sim_conf_check(c, err, sizeof(err)) == 0, "%s", err);
+    ck_assert_msg(sim_run(c, r, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
+    ck_assert_int_eq(r->l.unaccounted, 0);
+    ck_assert_int_eq(r->l.digest_match, 1);
+    ck_assert_int_eq(r->l.ids_match, 1);
+    ck_assert_int_eq(r->l.nodes_agree, 1);
+    ck_assert_int_eq(r->l.closed, 1);
+}
+
+/* SFC 1 dies at 0.5 s (its last release frame left at 0.49 s); readout 1
+ * hears the release frames 20 ms after readout 0 (ro_release_lag_ms), so
+ * it declares the death at 0.611 s, readout 0 at 0.591 s. Each replays
+ * its own records: readout 0 SFC 1's 50 unreleased events (ids 491 to
+ * 589 of its share), readout 1 those 50 and the 10 more of SFC 1's share
+ * it sent it dead meanwhile (591 to 609: readout 0 sent those to SFC 0 as
+ * new events: their events complete there with readout 1's replay), 110
+ * sendings in all; each readout then sends one replay end to SFC 0. No
+ * replayed event times out, none is dropped partial; 5 were decided by
+ * SFC 1's nodes after its last release (redecided), 245 before (of
+ * record); nothing lost. */
+START_TEST(test_lag)
+{
+    struct sim_conf c;
+    struct sim_result r;
+    char err[256];
+
+    base(&c);
+    set(&c, "ro_release_lag_ms", "20");
+    ck_assert_int_eq(sim_conf_fault(&c, "sfc_death 1 0.5", err, sizeof(err)), 0);
+    run(&c, &r);
+    ck_assert_uint_eq(r.l.lost_total, 0);
+    ck_assert_uint_eq(r.sfc_deaths, 1);
+    ck_assert_double_eq_tol(r.detected_s, 0.591, 1e-9);
+    ck_assert_double_eq_tol(r.detected_last_s, 0.611, 1e-9);
+    ck_assert_uint_eq(r.replayed, 50 + 60);
+    ck_assert_uint_eq(r.l.replay_acked, 60);
+    ck_assert_uint_eq(r.replay_ends_sent, 2);
+    ck_assert_uint_eq(r.replay_ends, 2);
+    ck_assert_uint_eq(r.replay_partial, 0);
+    ck_assert_uint_eq(r.replay_waits, 0);
+    ck_assert_uint_eq(r.replay_dup, 0);
+    ck_assert_uint_eq(r.l.redecided, 5);
+    ck_assert_uint_eq(r.l.gone_decided, 245);
+    ck_assert_uint_eq(r.l.incomplete, 0);
+    ck_assert_uint_eq(r.notices_due, 0);
+
+    /* without the lag both detect at 0.591 s and replay the same 50 */
+    base(&c);
+    ck_assert_int_eq(sim_conf_fault(&c, "sfc_death 1 0.5", err, sizeof(err)), 0);
+    run(&c, &r);
+    ck_assert_double_eq_tol(r.detected_last_s, 0.591, 1e-9);
+    ck_assert_uint_eq(r.replayed, 2 * 50);
+    ck_assert_uint_eq(r.l.replay_acked, 50);
+    ck_assert_uint_eq(r.replay_partial, 0);
+}
+END_TEST
+
+/* The same with 30% of the release frames lost on the way to each
+ * readout (release_loss, seed 1): the readouts last heard SFC 1 at
+ * different rounds, readout 0 detects at 0.581 s. 5 events one readout
+ * had released and the other replayed reach SFC 0 with one readout's
+ * pieces only; at their timeout (the 1 s grace) the replay ends prove
+ * them decided by SFC 1 (13.4 rule 1): dropped, replay.partial 5,
+ * replay.ended 5; of record at SFC 1's nodes, the ledger closes. The
+ * daemon's rule (replay_lost_piece 0) agrees: no piece was lost here. */
+START_TEST(test_partial)
+{
+    struct sim_conf c;
+    struct sim_result r;
+    char err[256];
+
+    for (int daemon = 0; daemon < 2; daemon++) {
+        base(&c);
+        set(&c, "ro_release_lag_ms", "20");
+        set(&c, "release_loss", "0.3");
+        set(&c, "replay_lost_piece", daemon ? "0" : "1");
+        ck_assert_int_eq(sim_conf_fault(&c, "sfc_death 1 0.5", err, sizeof(err)), 0);
+        run(&c, &r);
+        ck_assert_uint_eq(r.l.lost_total, 0);
+        ck_assert_uint_eq(r.release_lost, 126);
+        ck_assert_double_eq_tol(r.detected_s, 0.581, 1e-9);
+        ck_assert_double_eq_tol(r.detected_last_s, 0.611, 1e-9);
+        ck_assert_uint_eq(r.replayed, 110);
+        ck_assert_uint_eq(r.l.replay_acked, 60);
+        ck_assert_uint_eq(r.replay_partial, 5);
+        ck_assert_uint_eq(r.replay_ended, 5);
+        ck_assert_uint_eq(r.replay_wait_cap, 0);
+        ck_assert_uint_eq(r.replay_unsound, 0);
+        ck_assert_uint_eq(r.l.redecided, 5);
+    }
+}
+END_TEST
+
+static void fast(struct sim_conf *c)
+{
+    sim_conf_defaults(c);
+    set(c, "sfcs", "2");
+    set(c, "trigger", "fixed");
+    set(c, "trigger_us", "10");
+    set(c, "accept", "0.5");
+    set(c, "failover", "1");
+    set(c, "rate_hz", "100000");
+    set(c, "sources", "2");
+    set(c, "capacity", "4096");
+}
+
+/* test-sim_fo.c's 100 kHz farm (2 sources, one readout), SFC 1 restarted
+ * at 0.1 s for 20 ms, on the default 512 KiB switch ports: the replay
+ * burst loses 1,210 frames. The replayed events that lost a piece wait
+ * out the survivor's 1 s grace (13.4) and hold its low, so the readout's
+ * 32 MiB (32,768 events, 0.33 s of ids) fills and holds the trigger
+ * 0.698 s: 43,232 events generated of 100,000. At their timeout the model
+ * builds them incomplete (the readout did send them: a piece was lost on
+ * the way, replay_unsound 1,058); the daemon's rule (replay_lost_piece
+ * 0) finds them proven decided by the readout's own replay end and drops
+ * them (replay.partial = replay.ended = 1,058), which no node decided:
+ * the ledger is 1,058 short. */
+START_TEST(test_grace)
+{
+    struct sim_conf c;
+    struct sim_result r;
+    char err[256];
+
+    fast(&c);
+    ck_assert_int_eq(sim_conf_fault(&c, "sfc_restart 1 0.1 0.02", err, sizeof(err)), 0);
+    run(&c, &r);
+    ck_assert_uint_eq(r.l.generated, 43232);
+    ck_assert_uint_eq(r.l.lost_total, 0);
+    ck_assert_uint_eq(r.switch_drops, 1210);
+    ck_assert_double_eq_tol(r.replay_held_s, 0.698, 0.0005);
+    ck_assert_uint_eq(r.replay_unsound, 1058);
+    ck_assert_uint_eq(r.replay_partial, 0);
+
+    fast(&c);
+    set(&c, "replay_lost_piece", "0");
+    ck_assert_int_eq(sim_conf_fault(&c, "sfc_restart 1 0.1 0.02", err, sizeof(err)), 0);
+    ck_assert_msg(sim_run(&c, &r, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
+    ck_assert_uint_eq(r.replay_partial, 1058);
+    ck_assert_uint_eq(r.replay_ended, 1058);
+    ck_assert_int_eq(r.l.unaccounted, 1058);
+    ck_assert_int_eq(r.l.closed, 0);
+}
+END_TEST
+
+Suite *sim_fo_ro_suite(void);   /* called by check-main.c, which has no header */
+
+Suite *sim_fo_ro_suite(void)
+{
+    Suite *s = suite_create("sim_fo_ro");
+    TCase *tc = tcase_create("readouts");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_lag);
+    tcase_add_test(tc, test_partial);
+    tcase_add_test(tc, test_grace);
+    suite_add_tcase(s, tc);
+    return s;
+}
