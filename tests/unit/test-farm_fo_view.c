@@ -43,7 +43,7 @@ static void farm(struct farm_fo_view *v, struct ebf_kv *ro0, struct ebf_kv *ro1,
     put(ro1, "replay.replayed", 12);
     put(ro1, "replay.held_bytes", 2000000);
     put(ro1, "replay.peak_bytes", 2100000);
-    put(ro1, "fo.recoveries", 2);
+    put(ro1, "fo.recoveries", 1);     /* one each: the sum 2, as deaths (the most was 1) */
     put(ro1, "fo.recover_ns", 120000000);
     put(ro1, "fo.recover_max_ns", 250500000);
     put(sfc, "release.frames", 5);
@@ -98,8 +98,9 @@ START_TEST(test_view)
     farm_fo_view_text(f, &v, "failover: ");
     fclose(f);
     ck_assert_str_eq(buf, "failover: SFCs live 1 of 3 (sfc0 100%, sfc1 drained from event 70000, "
-                          "sfc2 gone); deaths seen 2 (1 heard alive after); recovered 2 (last 150.0 ms, longest 250.5 "
-                          "ms); joins 4, leaves 2; replayed 42, replay dropped 2; redecided so "
+                          "sfc2 gone); deaths seen 2, recovered 2 (sums over 2 readouts; 1 heard "
+                          "alive after); time to recover last 150.0 ms, longest 250.5 ms "
+                          "(slowest readout); joins 4, leaves 2; replayed 42, replay dropped 2; redecided so "
                           "far 19 (fences, restarts); replay buffer 2.0 MB, peak 2.5 MB (largest "
                           "readout); partial replays dropped 6 (4 proven by 8 replay ends, 2 at "
                           "the 5 s cap), kept 2\n");
@@ -187,8 +188,8 @@ START_TEST(test_prom)
         "# HELP ebfarm_farm_replayed_events Events the readouts replayed to live SFCs, summed.\n"
         "# TYPE ebfarm_farm_replayed_events gauge\n"
         "ebfarm_farm_replayed_events{farm=\"demo\"} 42\n"
-        "# HELP ebfarm_farm_failovers_recovered Failovers recovered, the most any readout "
-        "counted.\n"
+        "# HELP ebfarm_farm_failovers_recovered Failovers the readouts recovered (a dead SFC's "
+        "unreleased events all replayed), summed over them like sfc_deaths_seen.\n"
         "# TYPE ebfarm_farm_failovers_recovered gauge\n"
         "ebfarm_farm_failovers_recovered{farm=\"demo\"} 2\n"
         "# HELP ebfarm_farm_recover_seconds Time to recover from an SFC death: from its last "

@@ -91,7 +91,8 @@ START_TEST(test_failover_interval)
     soak_counts_add(&iv[1].d, SOAK_FO_REDECIDED, 17);
     CAPTURE(text, soak_live_line(m_, &iv[1]));
     ck_assert_ptr_nonnull(strstr(text, "rss    2.0 MB\n         failover: SFC deaths seen 4, "
-                                       "recovered 4 (last 137.5 ms), replayed 5120, redecided "
+                                       "recovered 4 (sums over the readouts; last 137.5 ms, "
+                                       "slowest readout), replayed 5120, redecided "
                                        "so far 17; replay buffer 2.5 MB (largest readout)\n"));
     free(text);
     CAPTURE(text, soak_json_interval(m_, &iv[1]));

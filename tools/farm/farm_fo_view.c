@@ -23,7 +23,8 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 }
 
 /* A readout's part: its deaths seen (fo.deaths, or release.deaths before
- * it was renamed), replays and drops, its buffer's level. */
+ * it was renamed) and recoveries, replays and drops, summed; its buffer's
+ * level and times to recover, the largest. */
 static void add_readout(struct farm_fo_view *v, const struct ebf_kv *kv)
 {
     v->n_readouts++;
@@ -34,7 +35,7 @@ static void add_readout(struct farm_fo_view *v, const struct ebf_kv *kv)
     v->held_bytes = max_u64(v->held_bytes, ebf_kv_u64(kv, "replay.held_bytes", 0));
     v->peak_bytes = max_u64(v->peak_bytes, ebf_kv_u64(kv, "replay.peak_bytes", 0));
     v->false_deaths += ebf_kv_u64(kv, "fo.false_deaths", 0);
-    v->recoveries = max_u64(v->recoveries, ebf_kv_u64(kv, "fo.recoveries", 0));
+    v->recoveries += ebf_kv_u64(kv, "fo.recoveries", 0);
     v->recover_ns = max_u64(v->recover_ns, ebf_kv_u64(kv, "fo.recover_ns", 0));
     v->recover_max_ns = max_u64(v->recover_max_ns, ebf_kv_u64(kv, "fo.recover_max_ns", 0));
 }
@@ -149,10 +150,11 @@ static unsigned items(const struct farm_fo_view *v, char it[FO_ITEMS][FO_ITEM])
     }
     if (o > 0 && o < FO_ITEM)
         snprintf(it[0] + o, FO_ITEM - (size_t)o, ")");
-    snprintf(it[1], FO_ITEM, "deaths seen %" PRIu64 " (%" PRIu64 " heard alive after)", v->deaths,
-             v->false_deaths);
-    snprintf(it[2], FO_ITEM, "recovered %" PRIu64 " (last %.1f ms, longest %.1f ms)",
-             v->recoveries, (double)v->recover_ns / 1e6, (double)v->recover_max_ns / 1e6);
+    snprintf(it[1], FO_ITEM, "deaths seen %" PRIu64 ", recovered %" PRIu64 " (sums over %u "
+             "readouts; %" PRIu64 " heard alive after)", v->deaths, v->recoveries,
+             v->n_readouts, v->false_deaths);
+    snprintf(it[2], FO_ITEM, "time to recover last %.1f ms, longest %.1f ms (slowest readout)",
+             (double)v->recover_ns / 1e6, (double)v->recover_max_ns / 1e6);
     snprintf(it[3], FO_ITEM, "joins %" PRIu64 ", leaves %" PRIu64, v->joins, v->leaves);
     snprintf(it[4], FO_ITEM, "replayed %" PRIu64 ", replay dropped %" PRIu64, v->replayed,
              v->dropped);
@@ -267,8 +269,9 @@ void farm_fo_view_prom(FILE *out, const struct farm_fo_view *v, const char *farm
                "again at the same epoch (alive), summed over the readouts.", farm, v->false_deaths);
     prom_gauge(out, "replayed_events", "Events the readouts replayed to live SFCs, summed.",
                farm, v->replayed);
-    prom_gauge(out, "failovers_recovered", "Failovers recovered, the most any readout counted.",
-               farm, v->recoveries);
+    prom_gauge(out, "failovers_recovered", "Failovers the readouts recovered (a dead SFC's "
+               "unreleased events all replayed), summed over them like sfc_deaths_seen.", farm,
+               v->recoveries);
     fprintf(out, "# HELP ebfarm_farm_recover_seconds Time to recover from an SFC death: from "
             "its last release frame to the end of its replay, the slowest readout's.\n"
             "# TYPE ebfarm_farm_recover_seconds gauge\n"

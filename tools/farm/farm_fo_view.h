@@ -19,12 +19,13 @@ enum farm_fo_state { FARM_FO_LIVE, FARM_FO_DRAINED, FARM_FO_GONE };
  * counters, drained while its leave_at gauge is set, else live; each live
  * SFC's share is 1 / live (the route spreads a missing place's events
  * evenly over the live ones, docs/protocol.md 13.1). The readouts' sums:
- * deaths (release.deaths: each readout counts each death it saw), replays
- * (replay.replayed), drops (replay.dropped); their largest replay buffer
- * level and peak (replay.held_bytes, replay.peak_bytes); failovers
- * recovered (fo.recoveries, the most any readout counted) and the times to
- * recover, the slowest readout's (fo.recover_ns of the last one,
- * fo.recover_max_ns of the longest).
+ * deaths (fo.deaths: each readout counts each death it saw), failovers
+ * recovered (fo.recoveries: each readout counts each replay of its dead
+ * places it ended; deaths that come while one is pending join it), replays
+ * (replay.replayed), drops (replay.dropped), as ebfarm soak sums them;
+ * their largest replay buffer level and peak (replay.held_bytes,
+ * replay.peak_bytes) and the times to recover, the slowest readout's
+ * (fo.recover_ns of the last one, fo.recover_max_ns of the longest).
  *
  * redecided_marked is the running figure of the stop's redecided
  * (docs/protocol.md 13.6): the SFCs' ledger.fence_acked (acks of a fenced
@@ -86,7 +87,8 @@ void farm_fo_view_replies(struct farm_fo_view *v, const struct farm_state *st,
 void farm_fo_view_result(struct farm_fo_view *v, const struct farm_result *r);
 
 /* One line into out when on: "<lead>SFCs live 2 of 2 (sfc0 50%, sfc1
- * 50%); deaths seen 0 (0 heard alive after); recovered 0 (last 0.0 ms, longest 0.0 ms); joins
+ * 50%); deaths seen 0, recovered 0 (sums over 4 readouts; 0 heard alive
+ * after); time to recover last 0.0 ms, longest 0.0 ms (slowest readout); joins
  * 0, leaves 0; replayed 0, replay dropped 0; redecided so far 0 (fences,
  * restarts); replay buffer 1.2 MB, peak 3.4 MB (largest readout)";
  * nothing when off. */

@@ -19,7 +19,8 @@ void soak_fo_line(FILE *f, const struct soak_interval *iv)
 {
     const struct soak_counts *d = &iv->d;
 
-    fprintf(f, "         failover: SFC deaths seen %llu, recovered %llu (last %.1f ms), replayed "
+    fprintf(f, "         failover: SFC deaths seen %llu, recovered %llu (sums over the "
+            "readouts; last %.1f ms, slowest readout), replayed "
             "%llu, redecided so far %llu; replay buffer %.1f MB (largest readout)\n",
             (unsigned long long)soak_counts_get(d, SOAK_FO_DEATHS),
             (unsigned long long)soak_counts_get(d, SOAK_FO_RECOVERIES), iv->recover_s * 1e3,

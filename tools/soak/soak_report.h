@@ -36,10 +36,12 @@ struct soak_ledger_view {
 void soak_live_line(FILE *f, const struct soak_interval *iv);
 
 /* With failover on (iv->fo_on), the live line is followed by this one:
- * "         failover: SFC deaths seen D, recovered R (last X ms),
- * replayed N, redecided so far M; replay buffer B MB (largest readout)",
- * the counts those of the interval (soak_sample.h SOAK_FO_*), the
- * recovery time and buffer level at its end. */
+ * "         failover: SFC deaths seen D, recovered R (sums over the
+ * readouts; last X ms, slowest readout), replayed N, redecided so far M;
+ * replay buffer B MB (largest readout)", the counts those of the interval
+ * (soak_sample.h SOAK_FO_*; D and R summed over the readouts, as status
+ * and the summaries show them), the recovery time and buffer level at its
+ * end. */
 void soak_fo_line(FILE *f, const struct soak_interval *iv);
 
 /* The JSON lines: the header ("type":"soak"), one per interval
