@@ -199,14 +199,17 @@ static unsigned poll_port(struct sfc_dp *dp, uint16_t port, uint64_t now)
     struct ebf_l2l3 l[SFC_BURST_MAX];
     struct ebf_frag_hdr h[SFC_BURST_MAX];
     uint8_t ok[SFC_BURST_MAX];
+    uint64_t t0 = rte_rdtsc();
     uint16_t n = dp->c.ro_dist && port == dp->c.rx_port
                      ? sfc_dp_take_shared(dp, dp->c.ro_dist, pkts)
                      : rte_eth_rx_burst(port, 0, pkts, dp->c.burst);
     uint16_t nd = 0;
     uint64_t bytes = 0, last_id = UINT64_MAX;
 
-    if (n)
+    if (n) {
+        dp->st.link_rx_cycles += rte_rdtsc() - t0;   /* ebfarm bench's link split */
         dp->rx_now_ns = ebf_now_ns();    /* build times end here (sfc_lat.h) */
+    }
     for (uint16_t i = 0; i < n && i < PREFETCH_MBUF; i++)
         prefetch_mbuf(pkts[i]);
     for (uint16_t i = 0; i < n && i < PREFETCH_DATA; i++)
@@ -443,6 +446,9 @@ unsigned sfc_dp_poll(struct sfc_dp *dp, int intake)
     work += in;
     work += expire(dp, now);
     work += dispatch(dp, now);
-    work += sfc_tx_flush(&dp->tx, &dp->st.tx_refused);
-    return work;
+    uint64_t t0 = rte_rdtsc();
+    unsigned sent = sfc_tx_flush(&dp->tx, &dp->st.tx_refused);
+    if (sent)
+        dp->st.link_tx_cycles += rte_rdtsc() - t0;
+    return work + sent;
 }

@@ -78,6 +78,8 @@ struct sfc_stats {
     uint64_t credit_frames, credits_granted, credits_clamped;
     uint64_t acks, acked_accept, acked_reject, ack_unknown, ack_status_errors;
     uint64_t backpressure_polls;
+    uint64_t link_rx_cycles;     /* TSC cycles in the readout ports' receive bursts that got frames */
+    uint64_t link_tx_cycles;     /* in the node ports' transmit bursts that sent frames */
     uint64_t dist_handed;        /* shared port: frames worker 0 handed to other workers */
     uint64_t dist_held;          /* shared port: polls that left it unread, a worker's ring full */
     uint64_t missing_by_source[EBF_MAX_SOURCES];
@@ -225,6 +227,10 @@ struct sfc_snap {
       "Acks reporting a verification error.")                                                      \
     X(BACKPRESSURE_POLLS, C, "backpressure_polls", st.backpressure_polls, (), 0,                   \
       "Polls that left the readout port unread: the table or records were at 3/4.")                \
+    X(LINK_RX_CYCLES, C, "link.rx_cycles", st.link_rx_cycles, (), 0,                               \
+      "TSC cycles of the readout ports' receive bursts that got frames (the link's copy in).")     \
+    X(LINK_TX_CYCLES, C, "link.tx_cycles", st.link_tx_cycles, (), 0,                               \
+      "TSC cycles of the node ports' transmit bursts that sent frames (the link's copy out).")     \
     X(DIST_HANDED, C, "dist.handed", st.dist_handed, (), 0,                                        \
       "Frames of a shared port the receiving worker handed to their owner worker.")                \
     X(DIST_HELD, C, "dist.held", st.dist_held, (), 0,                                              \

@@ -7,7 +7,9 @@
 # 1024-byte fragment (1078 B), the results by name, unit and reference in
 # their order (the last: an SFC of 2 workers against one), 5 pairs each,
 # median within min-max, sfc_cycles' frames per busy poll (the SFC's
-# positive, testpmd's 0 or more), the three capacity sweeps (fragment sizes, sources,
+# positive, testpmd's 0 or more), each result's exact key set (sfc_cycles
+# with its link split: the SFC's receive and transmit copies, its own part,
+# the like-for-like and own ratios positive, each below the whole), the three capacity sweeps (fragment sizes, sources,
 # workers 1 and 2: their points and MTUs, 8000 B twice, in 1500- and in
 # 9000-byte frames; each figure positive, one SVG each), and
 # after the run no DPDK runtime directory of the bench's runs and no
@@ -114,6 +116,42 @@ def check_result(r, want):
             fail("%s: %s median %r outside [%r, %r]" % (name, k, mid, lo, hi))
 
 
+BASE_KEYS = {"name", "value", "unit", "reference", "reference_value", "ratio", "pairs",
+             "value_min", "value_max", "reference_value_min", "reference_value_max",
+             "ratio_min", "ratio_max"}
+LINK_KEYS = {"link_cycles_per_frame", "link_rx_cycles_per_frame", "link_tx_cycles_per_frame",
+             "own_cycles_per_frame", "like_for_like_ratio", "like_for_like_ratio_min",
+             "like_for_like_ratio_max", "own_ratio", "own_ratio_min", "own_ratio_max"}
+CYCLES_KEYS = BASE_KEYS | LINK_KEYS | {"pinned", "frames_per_busy_poll",
+                                       "reference_frames_per_busy_poll"}
+
+
+def check_keys(r, want):
+    """r's keys are exactly want, and a "note" when it has one."""
+    got = set(r) - {"note"}
+    if got != want:
+        fail("%s: keys %r, expected %r" % (r["name"], sorted(got), sorted(want)))
+
+
+def check_link(cyc):
+    """sfc_cycles' split: the SFC's receive and transmit copies and its own
+    part each positive, the like-for-like and own ratios positive medians
+    within their min-max, each part below the whole."""
+    for k in ("link_cycles_per_frame", "link_rx_cycles_per_frame", "link_tx_cycles_per_frame",
+              "own_cycles_per_frame"):
+        if not positive(cyc[k]):
+            fail("sfc_cycles: %s %r is not a positive finite number" % (k, cyc[k]))
+    for k in ("like_for_like_ratio", "own_ratio"):
+        lo, mid, hi = (cyc[k + s] for s in ("_min", "", "_max"))
+        if not (positive(lo) and lo <= mid <= hi):
+            fail("sfc_cycles: %s %r [%r-%r]" % (k, mid, lo, hi))
+        if not hi <= cyc["ratio_max"]:
+            fail("sfc_cycles: %s above the whole's ratio: %r" % (k, cyc))
+    for k in ("link_cycles_per_frame", "own_cycles_per_frame"):
+        if not cyc[k] < cyc["value_max"]:
+            fail("sfc_cycles: %s is not part of the whole: %r" % (k, cyc))
+
+
 LATENCY = [("latency_p50", "us", "idle_backoff"), ("latency_p99", "us", "idle_backoff")]
 
 
@@ -129,6 +167,7 @@ def check_latency(ebfarm):
         fail("latency: %d results, expected 2" % len(res))
     for r, w in zip(res, LATENCY):
         check_result(r, w)
+        check_keys(r, BASE_KEYS | {"pinned"})
         if not isinstance(r.get("pinned"), bool):
             fail("%s: pinned is %r, not a boolean" % (r["name"], r.get("pinned")))
         if r["value_min"] < 1 or r["reference_value_min"] < 1:
@@ -194,9 +233,11 @@ def main():
     check_meta(doc["meta"])
     if len(doc["results"]) != len(RESULTS):
         fail("%d results, expected %d" % (len(doc["results"]), len(RESULTS)))
-    for r, w in zip(doc["results"], RESULTS):
+    for i, (r, w) in enumerate(zip(doc["results"], RESULTS)):
         check_result(r, w)
+        check_keys(r, CYCLES_KEYS if i == 2 else BASE_KEYS)
     cyc = doc["results"][2]
+    check_link(cyc)
     if cyc.get("pinned") is not (doc["meta"]["cpus"] >= 2):
         fail("sfc_cycles: pinned %r on %d CPUs" % (cyc.get("pinned"), doc["meta"]["cpus"]))
     if any("pinned" in r for i, r in enumerate(doc["results"]) if i != 2):

@@ -184,6 +184,47 @@ START_TEST(test_table_rows)
 }
 END_TEST
 
+/* sfc_cycles' link split: the pair that did not tell (the fifth) left
+ * out; medians of the pairs, not ratios of medians. */
+START_TEST(test_link_split)
+{
+    static char buf[4096];
+    double s[] = {1000, 1200, 900, 1200, 1000}, ref[] = {200, 256, 100, 400, 200};
+    double rx[] = {150, 160, 140, 150, 0}, tx[] = {250, 240, 260, 250, 0};
+    struct bench_result r;
+    bench_result_set(&r, "c", "cycles/frame", "ref_c", s, ref, 5);
+    bench_result_link(&r, s, ref, rx, tx, 5);
+    ck_assert_int_eq(r.link, 1);
+    ck_assert(r.link_rx.median == 150 && r.link_tx.median == 250 && r.link_all.median == 400);
+    ck_assert(r.own.median == 700 && r.own.min == 500 && r.own.max == 800);
+    ck_assert(r.like.median == 3.75 && r.like.min == 2.375 && r.like.max == 6.4);
+    ck_assert(r.own_ratio.median == 3.0625 && r.own_ratio.min == 2 && r.own_ratio.max == 5);
+    FILE *mem = fmemopen(buf, sizeof(buf), "w");
+    bench_print_json(mem, &meta, &r, 1);
+    fclose(mem);
+    ck_assert_ptr_nonnull(strstr(buf, "\"ratio_max\":9.0,\"link_cycles_per_frame\":400.0,"
+                                      "\"link_rx_cycles_per_frame\":150.0,"
+                                      "\"link_tx_cycles_per_frame\":250.0,"
+                                      "\"own_cycles_per_frame\":700.0,"
+                                      "\"like_for_like_ratio\":3.75,"
+                                      "\"like_for_like_ratio_min\":2.375,"
+                                      "\"like_for_like_ratio_max\":6.4,\"own_ratio\":3.0625,"
+                                      "\"own_ratio_min\":2.0,\"own_ratio_max\":5.0}]}\n"));
+    mem = fmemopen(buf, sizeof(buf), "w");
+    bench_print_table(mem, &meta, &r, 1);
+    fclose(mem);
+    ck_assert_ptr_nonnull(strstr(buf, "\nlink split: c 1000 cycles/frame: link copies 400 "
+                                      "(receive 150, transmit 250), own 700 (medians of the "
+                                      "pairs)\n"
+                                      "link split: c less its transmit copy over ref_c (one "
+                                      "receive copy each) 3.750 [2.375-6.400]; own over "
+                                      "ref_c's whole 3.062 [2.000-5.000]\n"));
+    double none[] = {0, 0, 0, 0, 0};
+    bench_result_link(&r, s, ref, none, none, 5);   /* no run told: no split */
+    ck_assert_int_eq(r.link, 0);
+}
+END_TEST
+
 Suite *bench_stats_suite(void);
 
 Suite *bench_stats_suite(void)
@@ -199,6 +240,7 @@ Suite *bench_stats_suite(void)
     tcase_add_test(tc, test_csv_exact);
     tcase_add_test(tc, test_pinned_note);
     tcase_add_test(tc, test_table_rows);
+    tcase_add_test(tc, test_link_split);
     suite_add_tcase(s, tc);
     return s;
 }

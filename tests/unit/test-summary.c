@@ -620,6 +620,28 @@ START_TEST(test_json_capacity)
 }
 END_TEST
 
+/* An SFC's link cycles (ebfarm bench's split of sfc_cycles) close its
+ * capacity object when its counters have them. */
+START_TEST(test_json_capacity_link)
+{
+    struct farm_result r;
+    struct farm_conf c;
+
+    farm_conf_default(&c);
+    farm_of(&r);
+    cycles_of(&r);
+    put(&r.sfc, "link.rx_cycles", 300000000);
+    put(&r.sfc, "link.tx_cycles", 200000001);
+    char *t = text_of(&c, &r, 1);
+    ck_assert_msg(strstr(t, "\"cycles_per_frame\": 100000.0, \"cycles_per_event\": null, "
+                            "\"link_rx_cycles\": 300000000, \"link_tx_cycles\": 200000001}, "
+                            "\"nodes\": [") != NULL, "%s", t);
+    ck_assert_ptr_null(strstr(t, "link.rx_cycles"));    /* not a summary counter */
+    free(t);
+    farm_result_free(&r);
+}
+END_TEST
+
 Suite *summary_suite(void);
 
 Suite *summary_suite(void)
@@ -639,6 +661,7 @@ Suite *summary_suite(void)
     tcase_add_test(tc, test_build_clock_per_sfc);
     tcase_add_test(tc, test_text_capacity);
     tcase_add_test(tc, test_json_capacity);
+    tcase_add_test(tc, test_json_capacity_link);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -34,12 +34,15 @@ int bench_run_case(struct bench_env *env, const struct bench_case_def *def,
                    struct bench_result *r, FILE *progress, char *err, size_t len)
 {
     double s[BENCH_MAX_PAIRS], ref[BENCH_MAX_PAIRS], sp[BENCH_MAX_PAIRS], rp[BENCH_MAX_PAIRS];
+    double lrx[BENCH_MAX_PAIRS], ltx[BENCH_MAX_PAIRS];
     unsigned n = env->o->pairs;
     for (unsigned i = 0; i < n; i++) {
-        env->per_poll = 0;
+        env->per_poll = env->link_rx = env->link_tx = 0;
         if (def->side(env, 0, &s[i], err, len) != 0)
             return -1;
         sp[i] = env->per_poll;
+        lrx[i] = env->link_rx;
+        ltx[i] = env->link_tx;
         env->per_poll = 0;
         if (def->side(env, 1, &ref[i], err, len) != 0)
             return -1;
@@ -50,6 +53,7 @@ int bench_run_case(struct bench_env *env, const struct bench_case_def *def,
     }
     bench_result_set(r, def->name, def->unit, def->reference, s, ref, n);
     bench_result_per_poll(r, sp, rp, n);
+    bench_result_link(r, s, ref, lrx, ltx, n);
     return 0;
 }
 

@@ -16,6 +16,8 @@ struct bench_env {
     unsigned seq;                /* runs so far: the unique part of names */
     double per_poll;             /* frames per busy poll of the last side run, when it
                                     tells (sfc_cycles: burst occupancy); else 0 */
+    double link_rx, link_tx;     /* sfc_cycles' SFC: its busy cycles per frame in receive
+                                    and in transmit bursts (the link copies); else 0 */
 };
 
 /* One side of a case: run it once and give its figure. reference selects

@@ -45,6 +45,51 @@ void bench_result_per_poll(struct bench_result *r, const double *s, const double
     r->per_poll = r->value_per_poll.median > 0 || r->reference_per_poll.median > 0;
 }
 
+void bench_result_link(struct bench_result *r, const double *s, const double *ref,
+                       const double *rx, const double *tx, size_t n)
+{
+    double lrx[BENCH_MAX_PAIRS], ltx[BENCH_MAX_PAIRS], all[BENCH_MAX_PAIRS];
+    double own[BENCH_MAX_PAIRS], like[BENCH_MAX_PAIRS], ratio[BENCH_MAX_PAIRS];
+    size_t k = 0;
+
+    for (size_t i = 0; i < n && i < BENCH_MAX_PAIRS; i++) {
+        if (rx[i] + tx[i] <= 0 || ref[i] <= 0)
+            continue;
+        lrx[k] = rx[i];
+        ltx[k] = tx[i];
+        all[k] = rx[i] + tx[i];
+        own[k] = s[i] - all[k];
+        like[k] = (s[i] - tx[i]) / ref[i];
+        ratio[k] = own[k] / ref[i];
+        k++;
+    }
+    r->link = k > 0;
+    bench_spread_of(lrx, k, &r->link_rx);
+    bench_spread_of(ltx, k, &r->link_tx);
+    bench_spread_of(all, k, &r->link_all);
+    bench_spread_of(own, k, &r->own);
+    bench_spread_of(like, k, &r->like);
+    bench_spread_of(ratio, k, &r->own_ratio);
+}
+
+/* The link split's lines of the table, of the results that have it. */
+static void print_links(FILE *f, const struct bench_result *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!r[i].link)
+            continue;
+        fprintf(f, "link split: %s %.4g %s: link copies %.4g (receive %.4g, transmit %.4g), "
+                   "own %.4g (medians of the pairs)\n",
+                r[i].name, r[i].value.median, r[i].unit, r[i].link_all.median,
+                r[i].link_rx.median, r[i].link_tx.median, r[i].own.median);
+        fprintf(f, "link split: %s less its transmit copy over %s (one receive copy each) "
+                   "%.3f [%.3f-%.3f]; own over %s's whole %.3f [%.3f-%.3f]\n",
+                r[i].name, r[i].reference, r[i].like.median, r[i].like.min, r[i].like.max,
+                r[i].reference, r[i].own_ratio.median, r[i].own_ratio.min,
+                r[i].own_ratio.max);
+    }
+}
+
 void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_result *r,
                        size_t n)
 {
@@ -74,6 +119,7 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
                     r[i].name, r[i].value_per_poll.median, r[i].value_per_poll.min,
                     r[i].value_per_poll.max, r[i].reference, r[i].reference_per_poll.median,
                     r[i].reference_per_poll.min, r[i].reference_per_poll.max);
+    print_links(f, r, n);
     for (size_t i = 0; i < n; i++)
         if (r[i].note[0])
             fprintf(f, "note: %s: %s\n", r[i].name, r[i].note);
@@ -128,6 +174,19 @@ static json_t *sig6(double v)
     return jout_sig(v, 6);
 }
 
+/* The link split's members of a result (bench_result_link). */
+static json_t *link_json(const struct bench_result *r)
+{
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                     "link_cycles_per_frame", sig6(r->link_all.median),
+                     "link_rx_cycles_per_frame", sig6(r->link_rx.median),
+                     "link_tx_cycles_per_frame", sig6(r->link_tx.median), "own_cycles_per_frame",
+                     sig6(r->own.median), "like_for_like_ratio", sig6(r->like.median),
+                     "like_for_like_ratio_min", sig6(r->like.min), "like_for_like_ratio_max",
+                     sig6(r->like.max), "own_ratio", sig6(r->own_ratio.median), "own_ratio_min",
+                     sig6(r->own_ratio.min), "own_ratio_max", sig6(r->own_ratio.max));
+}
+
 static json_t *result_json(const struct bench_result *r)
 {
     json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o}",
@@ -145,6 +204,8 @@ static json_t *result_json(const struct bench_result *r)
     if (o && r->per_poll &&     /* 0: that side's runs did not tell */
         (jout_set(o, "frames_per_busy_poll", sig6(r->value_per_poll.median)) != 0 ||
          jout_set(o, "reference_frames_per_busy_poll", sig6(r->reference_per_poll.median)) != 0))
+        goto fail;
+    if (o && r->link && jout_merge(o, link_json(r)) != 0)
         goto fail;
     if (o && r->note[0] && jout_set(o, "note", jout_str(r->note)) != 0)
         goto fail;

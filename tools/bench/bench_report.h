@@ -38,6 +38,13 @@ struct bench_result {
     char note[256];              /* "" or what the reader must know of this result */
     int per_poll;                /* 1: the sides told their frames per busy poll */
     struct bench_spread value_per_poll, reference_per_poll;   /* of the runs that told */
+    int link;                    /* 1: the subject told its link copies' cycles (sfc_cycles) */
+    struct bench_spread link_rx, link_tx;   /* the subject's cycles per frame in its receive
+                                             * and transmit bursts */
+    struct bench_spread link_all, own;      /* their sum; value less it (the building) */
+    struct bench_spread like;    /* (value - link_tx) / reference_value: one copy each */
+    struct bench_spread own_ratio;          /* own / reference_value: at most own over the
+                                             * reference's own part (not measurable) */
 };
 
 /* Fill r from pairs of runs: s[i] the subject's, ref[i] the reference's. */
@@ -49,6 +56,22 @@ void bench_result_set(struct bench_result *r, const char *name, const char *unit
  * runs that told (0 when none of a side's did). */
 void bench_result_per_poll(struct bench_result *r, const double *s, const double *ref, size_t n);
 
+/*
+ * The split of a cycles-per-frame result whose subject pays link copies
+ * its reference does not (sfc_cycles: the SFC receives from one memif link
+ * and transmits into another, testpmd receives from the same kind of link
+ * and frees): rx[i] and tx[i] the subject's cycles per frame in its
+ * receive and transmit bursts of pair i, s[i] and ref[i] the pair's
+ * figures. Sets r->link when any rx[i] + tx[i] is positive, and the
+ * spreads over the pairs that told: the link part rx + tx, the own part s
+ * - rx - tx, the like-for-like ratio (s - tx) / ref (both sides pay one
+ * receive copy) and the own ratio (s - rx - tx) / ref: the subject's own
+ * part over the reference's whole, a floor of own over own (the
+ * reference's receive copy is inside its figure and not measured).
+ */
+void bench_result_link(struct bench_result *r, const double *s, const double *ref,
+                       const double *rx, const double *tx, size_t n);
+
 /* A human table: metadata lines, then one row per result (median and
  * min-max of value, reference value and ratio). */
 void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_result *r,
@@ -59,7 +82,10 @@ void bench_print_table(FILE *f, const struct bench_meta *m, const struct bench_r
  * value, reference_value and ratio are the medians. A result with pinned
  * 0 or 1 has "pinned": false/true, one with a note "note"; the notes are
  * also in meta, "notes": ["name: note", ...], when there is one. The table
- * lists them under its rows. */
+ * lists them under its rows. A result with its link split (r->link) has
+ * "link_cycles_per_frame", "link_rx_cycles_per_frame",
+ * "link_tx_cycles_per_frame", "own_cycles_per_frame",
+ * "like_for_like_ratio" and "own_ratio", each with "_min" and "_max". */
 void bench_print_json(FILE *f, const struct bench_meta *m, const struct bench_result *r,
                       size_t n);
 

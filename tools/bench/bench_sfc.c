@@ -73,12 +73,20 @@ static int demo_run(struct bench_env *env, double *value, char *err, size_t len)
     static const char *const path[] = {"capacity", "sfc", "cycles_per_frame"};
     static const char *const passes[] = {"capacity", "sfc", "busy_passes"};
     static const char *const frames[] = {"capacity", "sfc", "frames"};
+    static const char *const lrx[] = {"capacity", "sfc", "link_rx_cycles"};
+    static const char *const ltx[] = {"capacity", "sfc", "link_tx_cycles"};
     char *text = slurp(out);
     int rc = text ? bench_json_number(text, path, 3, value) : -1;
-    double np, nf;
-    if (rc == 0 && bench_json_number(text, passes, 3, &np) == 0 &&
-        bench_json_number(text, frames, 3, &nf) == 0 && np > 0)
-        env->per_poll = nf / np;                /* frames per busy pass of its lcore */
+    double np, nf, rx, tx;
+    if (rc == 0 && bench_json_number(text, frames, 3, &nf) == 0 && nf > 0) {
+        if (bench_json_number(text, passes, 3, &np) == 0 && np > 0)
+            env->per_poll = nf / np;            /* frames per busy pass of its lcore */
+        if (bench_json_number(text, lrx, 3, &rx) == 0 &&
+            bench_json_number(text, ltx, 3, &tx) == 0) {
+            env->link_rx = rx / nf;             /* the link copies' part of *value */
+            env->link_tx = tx / nf;
+        }
+    }
     free(text);
     if (rc != 0)
         snprintf(err, len, "ebfarm demo --json gave no capacity.sfc.cycles_per_frame (%s)", out);

@@ -46,6 +46,9 @@ void cap_of(const struct ebf_kv *kv, enum cap_role r, struct cap *c)
     case CAP_SFC:
         frames = SFC_NAME(RX_FRAMES);
         events = SFC_NAME(EVENTS_SENT);
+        c->have_link = ebf_kv_str(kv, SFC_NAME(LINK_RX_CYCLES)) != NULL;
+        c->link_rx_cycles = ebf_kv_u64(kv, SFC_NAME(LINK_RX_CYCLES), 0);
+        c->link_tx_cycles = ebf_kv_u64(kv, SFC_NAME(LINK_TX_CYCLES), 0);
         break;
     case CAP_NODE:
         frames = NODE_NAME(RX_FRAMES);
@@ -168,6 +171,12 @@ json_t *capacity_json(const struct farm_result *r)
             json_decref(nodes);
             nodes = NULL;
         }
-    return json_pack("{s:o, s:o, s:o}", "readout", members_json(&ro), "sfc", members_json(&sfc),
-                     "nodes", nodes);
+    json_t *s = members_json(&sfc);
+    if (s && sfc.have_link &&   /* the split of ebfarm bench's sfc_cycles */
+        (jout_set(s, "link_rx_cycles", jout_u64(sfc.link_rx_cycles)) != 0 ||
+         jout_set(s, "link_tx_cycles", jout_u64(sfc.link_tx_cycles)) != 0)) {
+        json_decref(s);
+        s = NULL;
+    }
+    return json_pack("{s:o, s:o, s:o}", "readout", members_json(&ro), "sfc", s, "nodes", nodes);
 }

@@ -32,6 +32,8 @@ struct cap {
     uint64_t busy_cycles, idle_cycles, busy_passes, idle_passes;
     uint64_t tsc_hz;             /* 0: unknown */
     uint64_t frames, events;
+    int have_link;               /* an SFC's counters with its link cycles */
+    uint64_t link_rx_cycles, link_tx_cycles;    /* busy cycles in its bursts that moved frames */
 };
 
 /* The figures' inputs of a process of role r from its final counters kv. */
@@ -50,8 +52,10 @@ void capacity_text(FILE *out, const struct farm_result *r);
 
 /* The value of the summary's JSON member "capacity": {"readout": {...},
  * "sfc": {...}, "nodes": [{"name": ..., ...}]}, each with its counters and
- * the figures (null when unknown), rounded as in the text; NULL when out
- * of memory. */
+ * the figures (null when unknown), rounded as in the text; "sfc" also
+ * with "link_rx_cycles" and "link_tx_cycles" when its counters have them
+ * (its busy cycles in the receive and transmit bursts that moved frames);
+ * NULL when out of memory. */
 json_t *capacity_json(const struct farm_result *r);
 
 #endif /* CAPACITY_H */
