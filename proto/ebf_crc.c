@@ -368,6 +368,15 @@ static uint32_t crc4_seq3_x86(uint32_t c, const uint8_t *p, size_t n, uint64_t w
     c2 = __builtin_ia32_crc32di(c2, load_le64(p2 + i + (j)));           \
     c3 = __builtin_ia32_crc32di(c3, load_le64(p3 + i + (j)))
 
+/* crc4_ahead's four lines, from the straight-line rounds' block pointers. */
+#define CRC4_ONE_AHEAD()                                                \
+    do {                                                                \
+        __builtin_prefetch(p + i + EBF_CRC_STREAM_AHEAD, 0, 3);         \
+        __builtin_prefetch(p1 + i + EBF_CRC_STREAM_AHEAD, 0, 3);        \
+        __builtin_prefetch(p2 + i + EBF_CRC_STREAM_AHEAD, 0, 3);        \
+        __builtin_prefetch(p3 + i + EBF_CRC_STREAM_AHEAD, 0, 3);        \
+    } while (0)
+
 /*
  * crc4_seq3_x86 for n < 4 (CRC4_MAX + 4) words, every piece a node checks:
  * one round, blocks of b = 4 floor(n / 16) words, the fourth with the
@@ -391,12 +400,8 @@ static uint32_t crc4_seq3_one_x86(uint32_t c, const uint8_t *p, size_t n, uint64
     uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, te;
 
     for (size_t i = 0; i < 8 * b; i += 32) {
-        if ((i & 63) == 0 && crc_pf && i + EBF_CRC_STREAM_AHEAD < 8 * b) {
-            __builtin_prefetch(p + i + EBF_CRC_STREAM_AHEAD, 0, 3);      /* crc4_ahead */
-            __builtin_prefetch(p1 + i + EBF_CRC_STREAM_AHEAD, 0, 3);
-            __builtin_prefetch(p2 + i + EBF_CRC_STREAM_AHEAD, 0, 3);
-            __builtin_prefetch(p3 + i + EBF_CRC_STREAM_AHEAD, 0, 3);
-        }
+        if ((i & 63) == 0 && crc_pf && i + EBF_CRC_STREAM_AHEAD < 8 * b)
+            CRC4_ONE_AHEAD();
         CRC4_ONE_WORD(0);
         CRC4_ONE_WORD(8);
         CRC4_ONE_WORD(16);
@@ -410,7 +415,43 @@ static uint32_t crc4_seq3_one_x86(uint32_t c, const uint8_t *p, size_t n, uint64
     *diff = te | crc4_or_lanes(d);
     return crc4_join(c, c0, c1, c2, c3, b, e);
 }
+
+/*
+ * crc4_x86 for fewer than 4 (CRC4_MAX + 1) words, every piece up to a
+ * jumbo frame's (8000 B: 250-word blocks): one round, blocks of b = n / 4
+ * words, the fourth with the e = n mod 4 more, the len mod 8 bytes after
+ * the join. Straight-line as crc4_seq3_one_x86, the chains and block
+ * pointers in registers, eight words of each block per pass and the
+ * stream prefetch once a pass (crc4_ahead's lines): none of the round
+ * loop's bookkeeping, its struct or its second look at the length.
+ */
+__attribute__((target("sse4.2,pclmul")))
+static uint32_t crc4_one_x86(uint32_t c, const uint8_t *p, size_t len)
+{
+    size_t n = len / 8, b = n / 4, e = n - 4 * b, end = 8 * b, i = 0;
+    const uint8_t *p1 = p + end, *p2 = p1 + end, *p3 = p2 + end;
+    uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+
+    for (; i + 64 <= end; i += 64) {
+        if (crc_pf && i + EBF_CRC_STREAM_AHEAD < end)
+            CRC4_ONE_AHEAD();
+        CRC4_ONE_WORD(0);
+        CRC4_ONE_WORD(8);
+        CRC4_ONE_WORD(16);
+        CRC4_ONE_WORD(24);
+        CRC4_ONE_WORD(32);
+        CRC4_ONE_WORD(40);
+        CRC4_ONE_WORD(48);
+        CRC4_ONE_WORD(56);
+    }
+    for (; i < end; i += 8) {
+        CRC4_ONE_WORD(0);
+    }
+    c3 = crc1_x86((uint32_t)c3, p3 + end, 8 * e);
+    return crc1_x86(crc4_join(c, c0, c1, c2, c3, b, e), p + 8 * n, len & 7);
+}
 #undef CRC4_ONE_WORD
+#undef CRC4_ONE_AHEAD
 
 /* Four chains over the words as they are stored. */
 __attribute__((target("sse4.2,pclmul")))
@@ -443,6 +484,8 @@ static uint32_t crc4_fill_x86(uint32_t c, uint8_t *p, size_t n, uint64_t w, uint
 __attribute__((target("sse4.2")))
 static uint32_t crc_hw_x86(uint32_t c, const uint8_t *p, size_t len)
 {
+    if (len >= 8 * CRC4_FROM_CRC && len < 32 * (CRC4_MAX + 1) && crc_hw >= EBF_CRC_SSE42_4)
+        return crc4_one_x86(c, p, len);
     if (len >= 8 * CRC4_FROM_CRC && crc_hw >= EBF_CRC_SSE42_4)
         return crc4_x86(c, p, len);
     return crc1_x86(c, p, len);

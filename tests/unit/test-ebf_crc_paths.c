@@ -327,6 +327,42 @@ START_TEST(test_prefetch_agrees)
 }
 END_TEST
 
+/* The four-chain paths' one-round CRC (inputs under 4 (EBF_CRC_JOIN_MAX +
+ * 1) words, a jumbo piece's included) past test_crc32c_all_lengths' 4096:
+ * every byte length from there to a word past the one-round limit, at
+ * six alignments, from 0 and from a nonzero CRC, after the frame-ahead
+ * hint (ebf_crc_prefetch), which leaves the bytes as they were; all equal
+ * to the reference. The table and one-chain
+ * paths have no rounds: their lengths are the other tests'. */
+START_TEST(test_one_round_all_lengths)
+{
+    enum { TOP = 8 * (4 * (EBF_CRC_JOIN_MAX + 1) + 1) };
+    static const size_t offs[] = { 0, 1, 3, 8, 33, 63 };
+    static uint8_t big[TOP + 64], copy[sizeof(big)];
+    static uint32_t pre[TOP + 1];
+
+    if (paths[_i] < EBF_CRC_SSE42_4 || !use_path((size_t)_i))
+        return;
+    fill_random(big, sizeof(big), 0x77);
+    memcpy(copy, big, sizeof(big));
+    for (size_t o = 0; o < sizeof(offs) / sizeof(offs[0]); o++) {
+        uint32_t start = o % 2 ? 0x12345678u : 0;
+        pre[0] = start;
+        for (size_t l = 1; l <= TOP; l++)
+            pre[l] = ref_crc32c(pre[l - 1], big + offs[o] + l - 1, 1);
+        for (size_t l = MAX_LEN; l <= TOP; l++) {
+            ebf_crc_prefetch(big + offs[o], l);
+            uint32_t got = ebf_crc32c(start, big + offs[o], l);
+            if (got != pre[l])
+                ck_abort_msg("path %d offset %zu length %zu: %08x, want %08x", _i, offs[o], l,
+                             got, pre[l]);
+        }
+    }
+    ck_assert_int_eq(memcmp(copy, big, sizeof(big)), 0);
+    ebf_crc_use(EBF_CRC_BEST);
+}
+END_TEST
+
 static void stream_prefetch_off(void)
 {
     ebf_crc_stream_prefetch(0);
@@ -357,6 +393,7 @@ Suite *ebf_crc_paths_suite(void)
     tcase_add_loop_test(tc, test_join, 0, (int)N_PATHS);
     tcase_add_test(tc, test_join_paths_agree);
     tcase_add_loop_test(tc, test_prefetch_agrees, 0, (int)N_PATHS);
+    tcase_add_loop_test(tc, test_one_round_all_lengths, 0, (int)N_PATHS);
     suite_add_tcase(s, tc);
 
     /* The same checks of every length and alignment on the plain paths
@@ -367,6 +404,7 @@ Suite *ebf_crc_paths_suite(void)
     tcase_add_loop_test(plain, test_crc32c_all_lengths, 0, (int)N_PATHS);
     tcase_add_loop_test(plain, test_seq_all_lengths, 0, (int)N_PATHS);
     tcase_add_loop_test(plain, test_long_inputs, 0, (int)N_PATHS);
+    tcase_add_loop_test(plain, test_one_round_all_lengths, 0, (int)N_PATHS);
     suite_add_tcase(s, plain);
     return s;
 }
