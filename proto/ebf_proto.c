@@ -76,7 +76,9 @@ size_t ebf_encap_write(uint8_t *buf, const struct ebf_addr *a, size_t payload_le
     return EBF_ETH_HLEN + EBF_IPV4_HLEN + EBF_UDP_HLEN;
 }
 
-static enum ebf_reason parse_ipv4_udp(const uint8_t *buf, size_t len, size_t off,
+/* Out of line: the Ethernet path of ebf_parse_l2l3 then needs no saved
+ * registers (a receiver of raw Ethernet frames parses every one). */
+__attribute__((noinline)) static enum ebf_reason parse_ipv4_udp(const uint8_t *buf, size_t len, size_t off,
                                       uint16_t udp_port, struct ebf_l2l3 *out)
 {
     const uint8_t *ip = buf + off;
@@ -316,25 +318,10 @@ enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_source
 {
     enum ebf_reason r = check_vt(buf, len, EBF_FRAG_HLEN, EBF_T_FRAGMENT);
 
+    if (r == EBF_R_OK)
+        r = ebf_frag_fields(buf, len, n_sources, h);
     if (r != EBF_R_OK)
         return r;
-    h->source = ebf_get_be16(buf + 2);
-    h->seq = ebf_get_be32(buf + 4);
-    h->event_id = ebf_get_be64(buf + 8);
-    h->frag_len = ebf_get_be32(buf + 16);
-    h->offset = ebf_get_be32(buf + 20);
-    h->piece_len = ebf_get_be16(buf + 24);
-    h->flags = ebf_get_be16(buf + 26);
-    h->crc = ebf_get_be32(buf + 28);
-    h->tx_ns = ebf_get_be64(buf + 32);
-    if (h->piece_len == 0 || (uint64_t)h->offset + h->piece_len > h->frag_len)
-        return EBF_R_BAD_LENGTH;
-    if (len - EBF_FRAG_HLEN < h->piece_len)
-        return EBF_R_TRUNCATED;
-    if (h->flags & ~EBF_FRAGF_KNOWN)
-        return EBF_R_BAD_FIELD;
-    if (n_sources && h->source >= n_sources)
-        return EBF_R_BAD_SOURCE;
     if (check_crc && frag_crc(buf, h->piece_len) != h->crc)
         return EBF_R_BAD_CHECKSUM;
     *consumed = EBF_FRAG_HLEN + (size_t)h->piece_len;

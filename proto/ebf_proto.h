@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ebf_bytes.h"
+
 /*
  * Every function here works on plain byte buffers and may be called from any
  * thread. Parsers never read past the length they are given and return one
@@ -235,6 +237,38 @@ void ebf_frag_write_crc(uint8_t *buf, struct ebf_frag_hdr *h, uint32_t payload_c
  */
 enum ebf_reason ebf_frag_parse(const uint8_t *buf, size_t len, uint16_t n_sources,
                                int check_crc, struct ebf_frag_hdr *h, size_t *consumed);
+
+/*
+ * The fields of a fragment header at buf whose version and type the caller
+ * has checked already (ebf_parse_l2l3 with out->type EBF_T_FRAGMENT): every
+ * other check of ebf_frag_parse but the CRC, with the same reasons in the
+ * same order (EBF_R_TRUNCATED first when len < EBF_FRAG_HLEN). Inline for a
+ * receive path that parses every frame: no call, no second version check.
+ */
+static inline enum ebf_reason ebf_frag_fields(const uint8_t *buf, size_t len,
+                                              uint16_t n_sources, struct ebf_frag_hdr *h)
+{
+    if (len < EBF_FRAG_HLEN)
+        return EBF_R_TRUNCATED;
+    h->source = ebf_get_be16(buf + 2);
+    h->seq = ebf_get_be32(buf + 4);
+    h->event_id = ebf_get_be64(buf + 8);
+    h->frag_len = ebf_get_be32(buf + 16);
+    h->offset = ebf_get_be32(buf + 20);
+    h->piece_len = ebf_get_be16(buf + 24);
+    h->flags = ebf_get_be16(buf + 26);
+    h->crc = ebf_get_be32(buf + 28);
+    h->tx_ns = ebf_get_be64(buf + 32);
+    if (h->piece_len == 0 || (uint64_t)h->offset + h->piece_len > h->frag_len)
+        return EBF_R_BAD_LENGTH;
+    if (len - EBF_FRAG_HLEN < h->piece_len)
+        return EBF_R_TRUNCATED;
+    if (h->flags & ~EBF_FRAGF_KNOWN)
+        return EBF_R_BAD_FIELD;
+    if (n_sources && h->source >= n_sources)
+        return EBF_R_BAD_SOURCE;
+    return EBF_R_OK;
+}
 
 /* Whether the CRC of a fragment piece parsed into h (without its CRC
  * check) at buf is right: for a receiver that checks only some frames. */

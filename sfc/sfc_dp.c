@@ -30,6 +30,20 @@ static const enum sfc_drop add_drop[] = {
     [SFC_ADD_TOO_BIG] = SFC_DROP_EVENT_TOO_BIG,
 };
 
+/* A frame ebf_parse_l2l3 did not find a fragment (r, and l when r is
+ * EBF_R_OK): a readout's dead notice, or counted under its reason. */
+__attribute__((noinline)) static void intake_other(struct sfc_dp *dp, const uint8_t *p,
+                                                   enum ebf_reason r, const struct ebf_l2l3 *l)
+{
+    if ((r == EBF_R_UNKNOWN_TYPE || r == EBF_R_OK) && l->len >= 2 &&
+        p[l->hlen + 1] == EBF_T_RELEASE)
+        sfc_dp_notice(dp, p + l->hlen, l->len, l->src_mac, rte_get_tsc_cycles());
+    else if (r == EBF_R_OK)
+        dp->st.drop[SFC_DROP_WRONG_TYPE]++;
+    else
+        dp->st.reject[r]++;
+}
+
 /* Parse a frame from the readout port into l and h: 1 when it is a valid
  * fragment frame sent to us (unicast) by the readout its source is bound
  * to, 0 when it is not (counted under its reason). */
@@ -37,24 +51,17 @@ static int intake_parse(struct sfc_dp *dp, struct rte_mbuf *m, struct ebf_l2l3 *
                         struct ebf_frag_hdr *h)
 {
     const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-    size_t used;
 
     if (m->nb_segs != 1) {
         dp->st.drop[SFC_DROP_MULTISEG]++;
         return 0;
     }
     enum ebf_reason r = ebf_parse_l2l3(p, m->data_len, dp->c.udp_port, l);
-    if ((r == EBF_R_UNKNOWN_TYPE || (r == EBF_R_OK && l->type != EBF_T_FRAGMENT)) &&
-        l->len >= 2 && p[l->hlen + 1] == EBF_T_RELEASE) {
-        sfc_dp_notice(dp, p + l->hlen, l->len, l->src_mac, rte_get_tsc_cycles());
-        return 0;               /* a readout's dead notice (docs/protocol.md 13.4) */
-    }
-    if (r == EBF_R_OK && l->type != EBF_T_FRAGMENT) {
-        dp->st.drop[SFC_DROP_WRONG_TYPE]++;
+    if (unlikely(r != EBF_R_OK || l->type != EBF_T_FRAGMENT)) {
+        intake_other(dp, p, r, l);  /* a dead notice (docs/protocol.md 13.4) or not ours */
         return 0;
     }
-    if (r == EBF_R_OK)
-        r = ebf_frag_parse(p + l->hlen, l->len, dp->c.n_sources, 0, h, &used);
+    r = ebf_frag_fields(p + l->hlen, l->len, dp->c.n_sources, h);  /* version, type checked */
     if (r == EBF_R_OK && sfc_guard_verify_due(&dp->guard, h->source)) {
         dp->st.rx_verified++;
         if (!ebf_frag_crc_ok(p + l->hlen, h))
@@ -90,13 +97,12 @@ static int intake_store(struct sfc_dp *dp, struct rte_mbuf *m, const struct ebf_
         sfc_dp_replay_piece(dp, h, a, slot, now);
     switch (a) {
     case SFC_ADD_PARTIAL:
-        sfc_lat_note(&dp->lat[slot], h->event_id, h->tx_ns);
         return 1;
     case SFC_ADD_COMPLETE:
-        sfc_lat_note(&dp->lat[slot], h->event_id, h->tx_ns);
         dp->st.events_complete++;
         dp->st.last_by_source[h->source]++;
-        ebf_hist_add(&dp->st.build_ns, sfc_lat_age(&dp->lat[slot], h->event_id, dp->rx_now_ns));
+        ebf_hist_add(&dp->st.build_ns,
+                     sfc_lat_age(sfc_evtab_cold(dp->tab, slot)->first_tx_ns, dp->rx_now_ns));
         return 1;
     case SFC_ADD_TABLE_FULL:
         dp->st.lost[SFC_LOST_EVENT_TABLE_FULL]++;
@@ -393,7 +399,8 @@ uint64_t sfc_dp_expire_head(struct sfc_dp *dp, uint64_t now, uint64_t *now_ns, i
         return 0;
     }
     *now_ns = *now_ns ? *now_ns : ebf_now_ns();
-    ebf_hist_add(&dp->st.build_timeout_ns, sfc_lat_age(&dp->lat[head], e->event_id, *now_ns));
+    ebf_hist_add(&dp->st.build_timeout_ns,
+                 sfc_lat_age(sfc_evtab_cold(dp->tab, head)->first_tx_ns, *now_ns));
     sfc_evtab_expire(dp->tab, now, 0, 1, &dropped);
     return dropped;
 }

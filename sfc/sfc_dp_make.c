@@ -127,8 +127,7 @@ struct sfc_dp *sfc_dp_create(const struct sfc_conf *conf)
         .free_frame = free_mbuf, .lowmark = dp->low,
     };
     dp->tab = conf->release_ms && !dp->low ? NULL : sfc_evtab_create(&tc);
-    dp->lat = rte_zmalloc("sfc_lat", sizeof(*dp->lat) * conf->capacity, RTE_CACHE_LINE_SIZE);
-    if (!dp->tab || !dp->lat || make_stages(dp) != 0) {
+    if (!dp->tab || make_stages(dp) != 0) {
         sfc_dp_destroy(dp);
         errno = ENOMEM;
         return NULL;
@@ -147,7 +146,6 @@ void sfc_dp_destroy(struct sfc_dp *dp)
     sfc_nodes_fini(&dp->nodes);
     sfc_evtab_destroy(dp->tab);
     rte_free(dp->low);
-    rte_free(dp->lat);
     rte_free(dp);
 }
 

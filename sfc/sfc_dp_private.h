@@ -111,7 +111,6 @@ enum sfc_replay_verdict {
  */
 struct sfc_dp {
     struct sfc_evtab *tab;
-    struct sfc_lat_slot *lat;    /* per slot: the earliest transmit (sfc_lat.h) */
     uint64_t timeout_tsc;
     uint64_t next_tick, tick_tsc;        /* the periodic work's timer */
     double ns_per_tsc;

@@ -130,7 +130,7 @@ static uint32_t new_event(struct sfc_evtab *t, uint64_t id, uint64_t now, uint32
 }
 
 /* Does [off, off+len) overlap a piece of this source already held? */
-static int overlaps(const struct sfc_evtab *t, const struct sfc_event *e,
+__attribute__((noinline)) static int overlaps(const struct sfc_evtab *t, const struct sfc_event *e,
                     uint16_t source, uint32_t off, uint32_t len)
 {
     for (uint32_t r = e->first_rec; r != SFC_NONE; r = t->rec[r].next) {
@@ -141,18 +141,14 @@ static int overlaps(const struct sfc_evtab *t, const struct sfc_event *e,
     return 0;
 }
 
-/* Would a piece of a fragment of frag_len bytes take event e past the
- * limits (got: bytes of its source held before)? A source's first piece
- * adds its frag_len to what the event declares. */
-static int too_big(struct sfc_evtab *t, uint32_t slot, const struct sfc_event *e, uint32_t got,
-                   uint32_t frag_len)
+/* Would a source's first piece, of a fragment of frag_len bytes, take
+ * event slot past the event size limit? It adds its frag_len to what the
+ * event declares. (The record limit is checked for every piece by the
+ * caller; a piece after a source's first adds nothing here.) */
+static int too_big_first(struct sfc_evtab *t, uint32_t slot, uint32_t frag_len)
 {
     struct sfc_event_cold *c = &t->cold[slot];
 
-    if (e->n_frames >= SFC_EVENT_RECS_MAX)
-        return 1;
-    if (got > 0)
-        return 0;
     if (t->conf.max_event && c->declared + frag_len > t->conf.max_event)
         return 1;
     c->declared += frag_len;
@@ -206,6 +202,26 @@ static enum sfc_add_result find_or_new(struct sfc_evtab *t, const struct ebf_fra
     return SFC_ADD_PARTIAL;
 }
 
+/* Source h->source of event slot has all its fragment: mark it, and when
+ * every source has, move the event from building to ready. */
+static inline enum sfc_add_result
+source_complete(struct sfc_evtab *t, uint32_t slot, const struct ebf_frag_hdr *h, uint64_t now)
+{
+    struct sfc_event *e = &t->ev[slot];
+
+    ebf_present_set(e->present, h->source);
+    e->bytes += h->frag_len;
+    if (++e->n_complete < t->conf.n_sources)
+        return SFC_ADD_PARTIAL;
+    fifo_remove(t, &t->building, slot);
+    t->n_building--;
+    e->state = SFC_EV_READY;
+    t->cold[slot].ready_tick = now;
+    fifo_append(t, &t->ready, slot);
+    t->n_ready++;
+    return SFC_ADD_COMPLETE;
+}
+
 enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr *h,
                                   void *frame, uint16_t data_off, uint64_t now,
                                   uint32_t *slot_out)
@@ -231,7 +247,7 @@ enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr
         return SFC_ADD_DUPLICATE;
     if (t->n_free_rec == 0)
         return SFC_ADD_NO_RECORD;
-    if (too_big(t, slot, e, got, h->frag_len))
+    if (e->n_frames >= SFC_EVENT_RECS_MAX || (got == 0 && too_big_first(t, slot, h->frag_len)))
         return SFC_ADD_TOO_BIG;
 
     uint32_t r = t->free_rec;
@@ -256,17 +272,7 @@ enum sfc_add_result sfc_evtab_add(struct sfc_evtab *t, const struct ebf_frag_hdr
     if (sf->got != h->frag_len)
         return SFC_ADD_PARTIAL;
 
-    ebf_present_set(e->present, h->source);
-    e->bytes += h->frag_len;
-    if (++e->n_complete < t->conf.n_sources)
-        return SFC_ADD_PARTIAL;
-    fifo_remove(t, &t->building, slot);
-    t->n_building--;
-    e->state = SFC_EV_READY;
-    t->cold[slot].ready_tick = now;
-    fifo_append(t, &t->ready, slot);
-    t->n_ready++;
-    return SFC_ADD_COMPLETE;
+    return source_complete(t, slot, h, now);
 }
 
 /* --- Timeouts -------------------------------------------------------------- */

@@ -41,6 +41,13 @@ static void seq_jump(struct sfc_seq_state *q, struct sfc_seq_stats *st, uint16_t
 void sfc_guard_seq(struct sfc_guard *g, struct sfc_seq_stats *st, uint16_t source, uint32_t seq)
 {
     struct sfc_seq_state *q = &g->seq[source];
+
+    if (__builtin_expect(seq == q->next && q->started, 1)) {
+        q->jumped = 0;                      /* in order, the usual case: ahead 0 below */
+        q->seen = (q->seen << 1) | 1;
+        q->next = seq + 1;
+        return;
+    }
     uint32_t ahead = seq - q->next;
     uint32_t back = q->next - 1 - seq;      /* 0: the last one again */
 

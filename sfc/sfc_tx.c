@@ -269,16 +269,16 @@ static uint32_t count_frames(const struct sfc_tx *tx, const struct sfc_evtab *ta
 }
 
 /*
- * One event frame in *out: the pieces from record *r on while they fit the
+ * One event frame in *out: the pieces from record *r (of the table's
+ * records recs, sfc_evtab_records, taken once an event) on while they fit the
  * MTU (one at least), *r advanced past them and their count in *pieces.
  * Its head is the first piece's own frame with the headers in its headroom
  * (own_head), else a header mbuf (frame_start); the other pieces chained
  * after it. 0, or -1 when a pool ran dry: nothing made, *r unchanged.
  */
-static int chain_frame(struct sfc_tx *tx, const struct sfc_evtab *tab, uint32_t *r,
+static int chain_frame(struct sfc_tx *tx, const struct sfc_frame_rec *recs, uint32_t *r,
                        struct rte_mbuf **out, uint16_t *pieces)
 {
-    const struct sfc_frame_rec *recs = sfc_evtab_records(tab);
     uint32_t fill = EBF_EVENT_HLEN, at = *r;
     struct rte_mbuf *h = at != SFC_NONE ? own_head(&recs[at]) : NULL, *last;
     uint16_t n = 0;
@@ -363,7 +363,7 @@ static void big_step(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_txq *q
 
     while (b->next_index < b->frame_count && q->n + 1u < SFC_TXQ_SIZE) {
         uint16_t pieces;
-        if (chain_frame(tx, tab, &b->next_rec, &q->pkt[q->n], &pieces)) {
+        if (chain_frame(tx, sfc_evtab_records(tab), &b->next_rec, &q->pkt[q->n], &pieces)) {
             out->clone_fail = 1;
             return;              /* again on the next poll */
         }
@@ -401,12 +401,13 @@ void sfc_tx_resume(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_tx_sent 
 static int queue_whole(struct sfc_tx *tx, struct sfc_evtab *tab, struct sfc_txq *q,
                        const struct sfc_event *e, uint16_t node, struct sfc_tx_sent *out)
 {
+    const struct sfc_frame_rec *recs = sfc_evtab_records(tab);
     uint16_t pieces[SFC_TXQ_SIZE];
     uint32_t r = e->first_rec;
     uint16_t nf = 0;
 
     do {
-        if (chain_frame(tx, tab, &r, &q->pkt[q->n + nf], &pieces[nf])) {
+        if (chain_frame(tx, recs, &r, &q->pkt[q->n + nf], &pieces[nf])) {
             rte_pktmbuf_free_bulk(&q->pkt[q->n], nf);
             out->clone_fail = 1;
             return -1;
