@@ -41,13 +41,9 @@ struct sfc_dp_fo {
     /* After a fence (sfc_dp_release.c, fence_hold): the low it announces
      * at most, the SFC's low at the fence before the drop, until every
      * bound source's readout has replayed what the fence dropped; the
-     * fence's join id and pass TSC tell when (docs/protocol.md 13.4);
-     * hold_ended: the sources (bit s) whose readout's replay end of this
-     * very place at the fence's epoch came (its replay here is all in,
-     * maybe empty: sfc_dp_fence_end). */
+     * fence's join id and pass TSC tell when (docs/protocol.md 13.4). */
     uint8_t hold_on;
     uint64_t hold_low, hold_join, hold_tsc;
-    uint64_t hold_ended[EBF_MAX_SOURCES / 64];
     /* [source][place]: the highest `low` of a replay end from the
      * source's readout for that dead place (its first event routed around
      * it); 0: none (docs/protocol.md 13.4.1) */
@@ -202,15 +198,6 @@ void sfc_dp_replay_partial(struct sfc_dp *dp, uint32_t slot);
  * replay.fence_dup), or, still at a node, its ack kept out of it
  * (sfc_dp_release.c). */
 void sfc_dp_fence_dup(struct sfc_dp *dp, uint64_t id);
-
-/* A replay end h taken for the sources of src (bit s, sfc_end_rec's
- * mask): when it is of this very place at its current epoch while the
- * last fence's hold lasts (the SFC was the last live place, so its
- * readouts took it back at once and replayed to it), those sources'
- * readout has all its replay of the fence's place in here, maybe none:
- * their hold ends (fence_hold, docs/protocol.md 13.4 rule 3). Ends of
- * another place or an older epoch change nothing. */
-void sfc_dp_fence_end(struct sfc_dp *dp, const struct ebf_release_hdr *h, const uint64_t *src);
 
 /* Event id acked (accept: its decision; fenced: it was at a node when the
  * SFC fenced itself), failover on: kept for a fence while a release round's

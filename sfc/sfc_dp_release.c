@@ -251,7 +251,6 @@ static uint64_t fence(struct sfc_dp *dp, uint64_t now, uint64_t x, int pause)
     f->hold_join = j;
     f->hold_tsc = now;
     f->hold_on = 1;
-    memset(f->hold_ended, 0, sizeof(f->hold_ended));   /* ends of the old epoch */
     dp->rel.next_ns = 0;                /* a round at once: the readouts hear the epoch */
     dp->st.fences++;
     dp->st.release_epoch = dp->rel.epoch;
@@ -265,12 +264,9 @@ static uint64_t fence(struct sfc_dp *dp, uint64_t now, uint64_t x, int pause)
  * source's readout is past its replay of what it sent before the fence:
  * a fragment of that source at or above the fence's join id came (a new
  * event: every replayed one is below it), or a fragment after a replayed
- * piece of it, or its readout's replay end of this place at this epoch
- * (sfc_dp_fence_end; a readout that had nothing to replay sends one too).
- * A readout replays before any new event and sends its end behind the
- * replay, on the same FIFO link, so its replay here is all in the table,
- * held by the lowmark. Then the hold ends. Counted per round it lowered
- * (fence_held).
+ * piece of it (a readout replays before any new event, on the same FIFO
+ * link, so its replay here is all in the table, held by the lowmark).
+ * Then the hold ends. Counted per round it lowered (fence_held).
  */
 static uint64_t fence_hold(struct sfc_dp *dp, uint64_t low)
 {
@@ -280,24 +276,13 @@ static uint64_t fence_hold(struct sfc_dp *dp, uint64_t low)
         return low;
     for (uint16_t s = 0; s < dp->c.n_sources && s < EBF_MAX_SOURCES; s++) {
         if (!dp->guard.bind[s].bound || dp->st.next_by_source[s] > f->hold_join ||
-            (f->replay_src_tsc[s] >= f->hold_tsc && f->src_tsc[s] > f->replay_src_tsc[s]) ||
-            (f->hold_ended[s / 64] >> (s % 64) & 1))
+            (f->replay_src_tsc[s] >= f->hold_tsc && f->src_tsc[s] > f->replay_src_tsc[s]))
             continue;
         dp->st.fence_held += low > f->hold_low;
         return low < f->hold_low ? low : f->hold_low;
     }
     f->hold_on = 0;
     return low;
-}
-
-void sfc_dp_fence_end(struct sfc_dp *dp, const struct ebf_release_hdr *h, const uint64_t *src)
-{
-    struct sfc_dp_fo *f = &dp->fo;
-
-    if (!f->hold_on || h->place != dp->rel.place || h->epoch != dp->rel.epoch)
-        return;
-    for (unsigned i = 0; i < EBF_MAX_SOURCES / 64; i++)
-        f->hold_ended[i] |= src[i];
 }
 
 /* Bit r: guard readout r (below 64) that this SFC sends release frames to. */

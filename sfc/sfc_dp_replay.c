@@ -183,7 +183,6 @@ void sfc_dp_replay_end(struct sfc_dp *dp, const struct ebf_release_hdr *h, const
         rec.src[s / 64] |= UINT64_C(1) << (s % 64);
     }
     dp->st.replay_ends++;
-    sfc_dp_fence_end(dp, h, rec.src);   /* its own place's replay in: the fence's hold */
     end_apply(dp, &rec);
     if (dp->c.worker == 0)
         end_hand(dp, &rec);

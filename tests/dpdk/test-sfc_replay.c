@@ -35,14 +35,12 @@ static unsigned took(struct rig *g, uint64_t *first)
     return n;
 }
 
-/* A replay end of dead place `place`, held dead at `epoch`, from mac (ro_mac:
- * send_end) for the sources of mask: first routed-around id `from`, at 0,
- * each source's next seq. */
-static void send_end_epoch(struct rig *g, const uint8_t mac[6], uint16_t place, uint16_t epoch,
-                           uint64_t from, unsigned mask)
+/* A replay end of dead place `place` from mac (ro_mac: send_end) for the sources of
+ * mask: first routed-around id `from`, at 0, each source's next seq. */
+static void send_end_from(struct rig *g, const uint8_t mac[6], uint16_t place, uint64_t from,
+                          unsigned mask)
 {
-    struct ebf_release_hdr h = {.place = place, .flags = EBF_RELF_END, .epoch = epoch,
-                                .low = from};
+    struct ebf_release_hdr h = {.place = place, .flags = EBF_RELF_END, .low = from};
     struct rte_mbuf *m = rte_pktmbuf_alloc(g->pool);
     struct ebf_addr a = {.encap = EBF_ENCAP_ETH};
 
@@ -58,12 +56,6 @@ static void send_end_epoch(struct rig *g, const uint8_t mac[6], uint16_t place, 
     ebf_encap_write(p, &a, len);
     ck_assert_uint_eq(ebf_release_write(p + EBF_ETH_HLEN, &h), len);
     send_frames(g->ro_port, &m, 1);
-}
-
-static void send_end_from(struct rig *g, const uint8_t mac[6], uint16_t place, uint64_t from,
-                          unsigned mask)
-{
-    send_end_epoch(g, mac, place, 0, from, mask);
 }
 
 static void send_end(struct rig *g, uint16_t place, uint64_t from, unsigned mask)
@@ -246,66 +238,6 @@ START_TEST(test_fence_holds_low_until_join)
     ack_ids(&g, &far, 1);
     round_n(&g);
     ck_assert_uint_eq(st->release_low, far + 1);
-    ck_assert_uint_eq(st->fence_held, 2);
-    ck_assert_uint_eq(st->replay_pieces, 0);
-    rig_down(&g);
-}
-END_TEST
-
-/*
- * The last live place's fence, its readout with nothing to replay of it
- * (docs/protocol.md 13.4 rule 3): event 128 decided and released (low
- * 129) before the pause, the fence drops nothing and holds 129. The
- * readout takes the place back at once (join_early) and sends event 300,
- * new but below the join id: without a replay end the hold keeps 129 (301
- * without it) until the readout's events reach the join id, at least 65536
- * ids on. Ends of another place (1) or of the old epoch change nothing,
- * one for sources 0 and 1 alone neither; once the end of this place at
- * the new epoch came for every source, the next round announces 301.
- */
-START_TEST(test_fence_hold_ends_at_replay_end)
-{
-    struct rig_opts o = {.timeout_ms = 1000, .release_ms = 10, .sfc_dead_ms = 200};
-    uint64_t id, e128 = 128, e300 = 300;
-    struct rig g;
-
-    rig_up_opts(&g, &o);
-    const struct sfc_stats *st = sfc_dp_stats(g.dp);
-    credit(&g, 8, NULL, 0);
-    send_event(&g, 128, ALL);
-    poll_n(&g, 4);
-    ack_ids(&g, &e128, 1);
-    round_n(&g);
-    ck_assert_uint_eq(st->release_low, 129);
-    uint16_t old = (uint16_t)st->release_epoch;
-    usleep(250 * 1000);         /* the pause */
-    poll_n(&g, 1);
-    ck_assert_uint_eq(st->fences, 1);
-    ck_assert_uint_eq(st->replay_fenced, 0);
-    ck_assert_uint_eq(st->release_low, 129);
-    ck_assert_uint_eq(st->fence_held, 0);
-    uint16_t cur = (uint16_t)st->release_epoch;
-    ck_assert_uint_ne(cur, old);
-    send_event(&g, 300, ALL);
-    poll_n(&g, 4);
-    ck_assert_uint_eq(took(&g, &id), 2 * N_SOURCES);        /* 128, 300 */
-    ack_ids(&g, &e300, 1);
-    round_n(&g);
-    ck_assert_uint_eq(st->release_low, 129);                /* held: 301 without it */
-    ck_assert_uint_eq(st->fence_held, 1);
-    send_end_epoch(&g, ro_mac, 1, cur, 301, ALL);           /* another place's */
-    send_end_epoch(&g, ro_mac, 0, old, 301, ALL);           /* the old epoch's */
-    send_end_epoch(&g, ro_mac, 0, cur, 301, EARLY);         /* sources 0 and 1 alone */
-    poll_n(&g, 4);
-    round_n(&g);
-    ck_assert_uint_eq(st->replay_ends, 3);
-    ck_assert_uint_eq(st->release_low, 129);
-    ck_assert_uint_eq(st->fence_held, 2);
-    send_end_epoch(&g, ro_mac, 0, cur, 301, LATE);
-    poll_n(&g, 4);
-    round_n(&g);
-    ck_assert_uint_eq(st->replay_ends, 4);
-    ck_assert_uint_eq(st->release_low, 301);
     ck_assert_uint_eq(st->fence_held, 2);
     ck_assert_uint_eq(st->replay_pieces, 0);
     rig_down(&g);
@@ -736,7 +668,6 @@ Suite *sfc_replay_suite(void)
     tcase_add_test(tc, test_fence_replays_come_back);
     tcase_add_test(tc, test_fence_holds_low_until_replayed);
     tcase_add_test(tc, test_fence_holds_low_until_join);
-    tcase_add_test(tc, test_fence_hold_ends_at_replay_end);
     tcase_add_test(tc, test_rerouted_waits_during_failover);
     tcase_add_test(tc, test_partial_replay_dropped_after_grace);
     tcase_add_test(tc, test_replay_waits_for_readout_later_than_grace);
