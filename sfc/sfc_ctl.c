@@ -73,10 +73,12 @@ static unsigned drain_poll(void *dp, int *done)
  * takes it back from a join id on, join does so for a restarted SFC
  * (ebfarm drain, undrain, restart). The value is the id, or "" for the
  * margin ahead of the highest id the SFC heard. mute (a fault for tests)
- * sends no release frame for the value's milliseconds. */
+ * sends no release frame for the value's milliseconds; stall (a fault for
+ * tests) stops the loop for them once, in a release round after its low
+ * and before its first frame. */
 static int act(void *dp, const char *name, const char *value, char *err, size_t len)
 {
-    static const char *const names[] = {"drain", "undrain", "join", "mute"};
+    static const char *const names[] = {"drain", "undrain", "join", "mute", "stall"};
     unsigned long long at = 0;
     char *end = NULL;
 
@@ -88,10 +90,10 @@ static int act(void *dp, const char *name, const char *value, char *err, size_t 
             return -EINVAL;
         }
     }
-    for (unsigned h = 0; h < 4; h++)
+    for (unsigned h = 0; h < 5; h++)
         if (strcmp(name, names[h]) == 0)
             return sfc_workers_leave(dp, (enum sfc_leave)h, at, err, len);
-    snprintf(err, len, "unknown action '%s' (allowed: drain, undrain, join, mute)", name);
+    snprintf(err, len, "unknown action '%s' (allowed: drain, undrain, join, mute, stall)", name);
     return -EINVAL;
 }
 

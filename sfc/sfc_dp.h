@@ -63,7 +63,7 @@ const struct sfc_stats *sfc_dp_stats(const struct sfc_dp *dp);
  * (undrain), a join in any case (a restarted SFC rejoining); or, a fault
  * for tests, no release frame for `at` ms while the loop runs on (frames
  * lost on the way: the readouts may declare it dead while it lives). */
-enum sfc_leave { SFC_LEAVE, SFC_UNDRAIN, SFC_JOIN, SFC_MUTE };
+enum sfc_leave { SFC_LEAVE, SFC_UNDRAIN, SFC_JOIN, SFC_MUTE, SFC_STALL };
 
 /* Announce how at event id at (0: the margin ahead of the highest id
  * heard) in the release frames from the next round on (docs/protocol.md

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -239,6 +240,8 @@ static uint64_t fence(struct sfc_dp *dp, uint64_t now, uint64_t x, int pause)
         dp->st.replay_fenced++;
     }
     fence_acks(dp, x);
+    f->gate = 1;                /* the readouts' frames to the old incarnation: dropped */
+    memset(f->gate_past, 0, sizeof(f->gate_past));
     for (uint16_t i = 0; pause && i <= dp->c.n_more_rx; i++)
         dp->st.fence_frames += discard_port(i ? dp->c.more_rx[i - 1] : dp->c.rx_port);
     sfc_release_new_epoch(&dp->rel, (uint16_t)(ebf_now_ns() / 1000000000ull));
@@ -285,6 +288,33 @@ static uint64_t fence_hold(struct sfc_dp *dp, uint64_t low)
     return low;
 }
 
+int sfc_dp_fence_gate(struct sfc_dp *dp, const struct ebf_frag_hdr *h)
+{
+    struct sfc_dp_fo *f = &dp->fo;
+    uint16_t s = h->source;
+
+    if (!f->gate_past[s] && h->event_id < f->hold_join && f->replay_src_tsc[s] < f->hold_tsc)
+        return 1;
+    f->gate_past[s] = 1;
+    for (uint16_t k = 0; k < dp->c.n_sources && k < EBF_MAX_SOURCES; k++)
+        if (dp->guard.bind[k].bound && !f->gate_past[k])
+            return 0;
+    f->gate = 0;                /* every readout is past the fence */
+    return 0;
+}
+
+/* The fault SFC_STALL (tests): the loop stops for stall_ms once, between
+ * a round's low and its first frame, where a SIGSTOP may stop it. */
+static void stall(struct sfc_dp *dp)
+{
+    uint64_t ms = dp->stall_ms;
+    struct timespec ts = {.tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000};
+
+    dp->stall_ms = 0;
+    dp->st.release_stalls++;
+    nanosleep(&ts, NULL);
+}
+
 /* Bit r: guard readout r (below 64) that this SFC sends release frames to. */
 static uint64_t known_readouts(const struct sfc_dp *dp)
 {
@@ -326,7 +356,7 @@ static void notice_check(struct sfc_dp *dp, uint64_t now)
 {
     uint64_t x;
 
-    if (!sfc_notice_due(&dp->fo.notices, known_readouts(dp), dp->st.release_low,
+    if (!sfc_notice_due(&dp->fo.notices, known_readouts(dp), dp->fo.told_low,
                         tsc_to_ns(dp, now), &x))
         return;
     uint64_t j = fence(dp, now, x, 0);
@@ -336,7 +366,7 @@ static void notice_check(struct sfc_dp *dp, uint64_t now)
             "event %" PRIu64 "\n", dp->st.replay_fenced, x, dp->rel.epoch, j);
 }
 
-void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now)
+int sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now)
 {
     struct sfc_dp_fo *f = &dp->fo;
     uint64_t last = f->last_pass;
@@ -351,16 +381,18 @@ void sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now)
         f->fence_tsc = (uint64_t)((double)ns * (double)rte_get_tsc_hz() / 1e9);
     }
     if (dp->c.workers > 1 && dp->c.worker != 0)
-        return;
+        return 0;
     if (last && now - last > f->fence_tsc) {
-        uint64_t j = fence(dp, now, dp->st.release_low, 1);
+        uint64_t j = fence(dp, now, f->told_low, 1);
         SFC_LOG(WARNING, "the poll loop stopped for %.1f ms: fenced (%" PRIu64 " events "
                 "dropped), epoch %u, join at event %" PRIu64 "\n",
                 (double)(now - last) * 1e3 / (double)rte_get_tsc_hz(), dp->st.replay_fenced,
                 dp->rel.epoch, j);
-    } else if (f->notices.since_ns) {
-        notice_check(dp, now);
+        return 1;
     }
+    if (f->notices.since_ns)
+        notice_check(dp, now);
+    return 0;
 }
 
 /* The highest id heard (1 + it) and when it grew: the join id's rate. */
@@ -422,6 +454,9 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
     dp->st.release_low = low;
     dp->st.release_epoch = dp->rel.epoch;
     prune_recent(&dp->fo, low);
+    if (dp->stall_ms)
+        stall(dp);              /* the fault: a stop here, as a SIGSTOP may */
+    int told = 0;
     for (uint16_t ro = 0; ro < dp->guard.n_ro; ro++) {
         if (dp->guard.ro_port[ro] == SFC_NO_PORT)
             continue;                   /* not heard yet: nothing of it held */
@@ -431,11 +466,20 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now)
             dp->st.release_link_down++;
             continue;
         }
+        /* A stop since the round's first look and before any readout
+         * took it: they hold this SFC dead at the last low they took, and
+         * this round, of the old epoch, would tell them nothing; the
+         * fence comes first, from that low (its record: every ack above) */
+        if (!told && sfc_dp_fence_check(dp, rte_get_tsc_cycles()))
+            return 1;
         sfc_release_make(&dp->rel, &dp->guard, ro, dp->c.n_sources, low, flags, at, &h);
-        if (send_one(dp, ro, &h))
+        if (send_one(dp, ro, &h)) {
             dp->st.release_frames++;
-        else
+            dp->fo.told_low = low;
+            told = 1;
+        } else {
             dp->st.release_tx_fail++;
+        }
     }
     return 1;
 }
@@ -461,12 +505,15 @@ int sfc_dp_leave(struct sfc_dp *dp, enum sfc_leave how, uint64_t at, char *err, 
                  "and cannot move this SFC's share");
         return -ENOTSUP;
     }
-    if (how == SFC_MUTE) {
+    if (how == SFC_MUTE || how == SFC_STALL) {
         if (!at) {
-            snprintf(err, len, "mute: give the milliseconds");
+            snprintf(err, len, "%s: give the milliseconds", how == SFC_MUTE ? "mute" : "stall");
             return -EINVAL;
         }
-        dp->mute_until_ns = tsc_to_ns(dp, now) + at * 1000000ull;
+        if (how == SFC_STALL)
+            dp->stall_ms = at;
+        else
+            dp->mute_until_ns = tsc_to_ns(dp, now) + at * 1000000ull;
         return 0;
     }
     if (dp->c.workers > 1 && dp->c.worker != 0) {

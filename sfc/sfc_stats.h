@@ -34,7 +34,8 @@
     X(PARTIAL_AT_TIMEOUT, "partial_at_timeout") /* source incomplete */       \
     X(UNKNOWN_NODE, "unknown_node")     /* credit frame from a stranger */    \
     X(DIST_RING_FULL, "dist_ring_full") /* shared port: its worker's ring full */ \
-    X(DIST_LEFT, "dist_left")           /* in its worker's ring at the stop */
+    X(DIST_LEFT, "dist_left")           /* in its worker's ring at the stop */ \
+    X(FENCED, "fenced")                 /* for the incarnation before a fence */
 
 enum sfc_drop {
 #define SFC_DROP_ENUM(n, s) SFC_DROP_##n,
@@ -116,6 +117,7 @@ struct sfc_stats {
     uint64_t fence_notices;      /* of them, after readouts' dead notices */
     uint64_t release_notices;    /* dead notices taken from the readouts */
     uint64_t release_muted;      /* rounds not sent: the fault action mute */
+    uint64_t release_stalls;     /* the fault action stall: stops in a round */
     uint64_t fence_frames;       /* frames from before a pause, discarded by a fence */
     uint64_t fence_held;         /* release rounds whose low a fence's hold kept down */
     uint64_t throttle_spared;    /* "off" frames to a readout behind the others while on */
@@ -320,6 +322,8 @@ struct sfc_snap {
       "Fences after readouts' dead notices: they held the SFC dead while it lived.")              \
     X(RELEASE_MUTED, C, "release.muted", st.release_muted, (), 0,                                 \
       "Release rounds not sent: the test fault action 'mute'.")                                   \
+    X(RELEASE_STALLS, C, "release.stalls", st.release_stalls, (), 0,                               \
+      "Stops of the loop within a release round: the test fault action 'stall'.")                  \
     X(RELEASE_NOTICES, C, "release.notices", st.release_notices, (), 0,                           \
       "Dead notices taken from readouts (release frames with flag DEAD for this epoch).")         \
     X(NODE_DECLARED_DEAD, C, "node.declared_dead", st.nodes_dead, (), 0,                           \

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-farm_failover.c - failover in whole farms of 4 readouts, 2 SFCs and 4 nodes: an SFC killed mid-run loses no event to its death; an SFC frozen 3 s fences itself, rejoins and loses nothing; an SFC declared dead while alive (its release frames muted) fences on the readouts' notices, rejoins and loses nothing. */
+/* test-farm_failover.c - failover in whole farms of 4 readouts, 2 SFCs and 4 nodes: an SFC killed mid-run loses no event to its death; an SFC frozen 3 s, stopped 3 s within a release round, or paused 85 ms (shorter than the readouts' bound) fences itself, rejoins and loses nothing; an SFC declared dead while alive (its release frames muted) fences on the readouts' notices, rejoins and loses nothing. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -215,38 +215,37 @@ START_TEST(test_failover_sfc_killed)
 END_TEST
 
 /*
- * SFC 1 frozen 3 s (SIGSTOP, SIGCONT) after 30,000 events: every readout
- * declared it dead once and replayed its share to SFC 0; it fenced itself
- * once on waking (a new epoch), and every readout took it back at the
- * same join id (no join late). Both SFCs end alive and lose nothing; every
- * generated id was decided, by their acks; the ledger closes with the ids
- * acked twice as redecided (the fenced SFC's ledger.fence_acked).
+ * The checks of a run whose SFC 1 stopped 3 s after 30,000 events (frozen,
+ * or stalled in a round): every readout declared it dead once and
+ * replayed its share to SFC 0; it fenced itself once on waking (a new
+ * epoch), and every readout took it back at the same join id (no join
+ * late). Both SFCs end alive and lose nothing; every generated id was
+ * decided, by their acks; the ledger closes with the ids acked twice as
+ * redecided (the fenced SFC's ledger.fence_acked).
  */
-START_TEST(test_failover_sfc_frozen)
+static void assert_fenced_closes(const char *tag, struct farm_result *r, uint64_t events)
 {
-    const uint64_t events = 250000;
-    struct farm_conf c;
-    struct farm_result r;
     struct ebf_idset decided;
 
-    farm_conf_default(&c);
-    c.freeze_sfc_after = AFTER;
-    c.freeze_ms = 3000;
-    run(&c, events, &r);
-    ck_assert_uint_eq(r.sfcs_gone, 0);
-    const struct farm_part_result *x0 = sfc_at(&r, 0), *x1 = sfc_at(&r, 1);
-    /* the freeze fenced SFC 1 (a starved machine may add a fence of
+    ck_assert_uint_eq(r->sfcs_gone, 0);
+    const struct farm_part_result *x0 = sfc_at(r, 0), *x1 = sfc_at(r, 1);
+    /* the stop fenced SFC 1 (a starved machine may add a fence of
      * either SFC: each is a death and a join more at every readout) */
     uint64_t fences = ebf_kv_u64(&x1->kv, "fences", 0) + ebf_kv_u64(&x0->kv, "fences", 0);
     ck_assert_uint_ge(ebf_kv_u64(&x1->kv, "fences", 0), 1);
     for (unsigned i = 0; i < READOUTS; i++) {
-        const struct ebf_kv *kv = &r.ro[i].kv;
+        const struct ebf_kv *kv = &r->ro[i].kv;
         ck_assert_uint_eq(ebf_kv_u64(kv, "events", 0), events);
         ck_assert_uint_eq(ebf_kv_u64(kv, "sfcs_gone", 0), 0);
         ck_assert_uint_eq(ebf_kv_u64(kv, "sfc_gone_frames", 0), 0);
-        ck_assert_uint_ge(ebf_kv_u64(kv, "fo.deaths", 0), 1);
-        ck_assert_uint_le(ebf_kv_u64(kv, "fo.deaths", 0), fences);
-        ck_assert_uint_eq(ebf_kv_u64(kv, "fo.joins", 0), ebf_kv_u64(kv, "fo.deaths", 0));
+        uint64_t deaths = ebf_kv_u64(kv, "fo.deaths", 0), joins = ebf_kv_u64(kv, "fo.joins", 0);
+        ck_assert_uint_ge(deaths, 1);
+        ck_assert_uint_le(deaths, fences);
+        /* every death joined again, but that of a fence more (a starved
+         * machine) late enough that its join id, 65,536 ids on at least,
+         * lies past the run's end */
+        ck_assert_uint_le(joins, deaths);
+        ck_assert_uint_ge(joins + (fences - 1), deaths);
         ck_assert_uint_eq(ebf_kv_u64(kv, "fo.join_late", 0), 0);
         ck_assert_uint_gt(ebf_kv_u64(kv, "replay.replayed", 0), 0);
         ck_assert_uint_eq(ebf_kv_u64(kv, "replay.dropped", 0), 0);
@@ -261,10 +260,11 @@ START_TEST(test_failover_sfc_frozen)
     /* the ledger closes with the fenced SFC alive: its acks the readouts
      * replayed (ledger.fence_acked) are the ids decided twice, counted
      * once; the events its fence dropped and the replays dropped partial
-     * are named, none lost */
+     * are named, none lost; the old incarnation's frames that came after
+     * a fence were dropped (rx.drop.fenced), not built */
     struct ledger l;
-    ledger_close(&r, &l);
-    print_fence_terms("frozen", x0, x1, &l, n, redecided);
+    ledger_close(r, &l);
+    print_fence_terms(tag, x0, x1, &l, n, redecided);
     ck_assert_int_eq(l.failover, 1);
     ck_assert_uint_eq(l.sfcs_gone, 0);
     ck_assert_uint_eq(l.fences, fences);
@@ -280,12 +280,78 @@ START_TEST(test_failover_sfc_frozen)
     ck_assert(l.ids_match);
     ck_assert(l.nodes_agree);
     ck_assert(l.closed);
-    fprintf(stderr, "failover frozen: replay.fenced %llu, replay.partial %llu, redecided %llu, "
-            "SFC 1 acked %llu\n", (unsigned long long)l.replay_fenced,
+    fprintf(stderr, "failover %s: replay.fenced %llu, replay.partial %llu, redecided %llu, "
+            "SFC 1 acked %llu\n", tag, (unsigned long long)l.replay_fenced,
             (unsigned long long)l.replay_partial, (unsigned long long)redecided,
             (unsigned long long)ebf_kv_u64(&x1->kv, "ack.events", 0));
     /* SFC 1 built its share again after the join */
     ck_assert_uint_gt(ebf_kv_u64(&x1->kv, "ack.events", 0), AFTER / SFCS);
+}
+
+/* SFC 1 frozen 3 s (SIGSTOP, SIGCONT) after 30,000 events. */
+START_TEST(test_failover_sfc_frozen)
+{
+    const uint64_t events = 250000;
+    struct farm_conf c;
+    struct farm_result r;
+
+    farm_conf_default(&c);
+    c.freeze_sfc_after = AFTER;
+    c.freeze_ms = 3000;
+    run(&c, events, &r);
+    assert_fenced_closes("frozen", &r, events);
+    farm_result_free(&r);
+}
+END_TEST
+
+/*
+ * SFC 1 paused 85 ms (SIGSTOP, SIGCONT) after 30,000 events: past its
+ * fence's bound (80 ms) but short of the readouts' (100 ms less the time
+ * since its last round), so it fences while they still route to it. Until
+ * each hears its new epoch (and holds it dead, rule 3), the readouts send
+ * it new events of the old incarnation; they replay those to SFC 0, and
+ * SFC 1 drops them (rx.drop.fenced), or they would be decided twice,
+ * out of the fence's record. It closes as a freeze does.
+ */
+START_TEST(test_failover_sfc_paused)
+{
+    const uint64_t events = 250000;
+    struct farm_conf c;
+    struct farm_result r;
+
+    farm_conf_default(&c);
+    c.freeze_sfc_after = AFTER;
+    c.freeze_ms = 85;
+    run(&c, events, &r);
+    fprintf(stderr, "failover paused: rx.drop.fenced %llu, fence_frames %llu\n",
+            (unsigned long long)ebf_kv_u64(&sfc_at(&r, 1)->kv, "rx.drop.fenced", 0),
+            (unsigned long long)ebf_kv_u64(&sfc_at(&r, 1)->kv, "fence_frames", 0));
+    assert_fenced_closes("paused", &r, events);
+    farm_result_free(&r);
+}
+END_TEST
+
+/*
+ * SFC 1's loop stopped 3 s after 30,000 events within a release round,
+ * after the round's low and before its first frame (the action stall,
+ * where a SIGSTOP may stop it): no readout took that round, so they hold
+ * SFC 1 dead at the low of the round before and replay every event from
+ * there; the fence's record starts at that low (the last one told), not
+ * at the round's, or the acks between the two would be decided twice
+ * unnamed. It closes as a freeze does.
+ */
+START_TEST(test_failover_sfc_stalled)
+{
+    const uint64_t events = 250000;
+    struct farm_conf c;
+    struct farm_result r;
+
+    farm_conf_default(&c);
+    c.stall_sfc_after = AFTER;
+    c.stall_sfc_ms = 3000;
+    run(&c, events, &r);
+    ck_assert_uint_eq(ebf_kv_u64(&sfc_at(&r, 1)->kv, "release.stalls", 0), 1);
+    assert_fenced_closes("stalled", &r, events);
     farm_result_free(&r);
 }
 END_TEST
@@ -362,9 +428,11 @@ Suite *farm_failover_suite(void)
     Suite *s = suite_create("farm_failover");
     TCase *tc = tcase_create("farm_failover");
 
-    tcase_set_timeout(tc, 180);
+    tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_failover_sfc_killed);
     tcase_add_test(tc, test_failover_sfc_frozen);
+    tcase_add_test(tc, test_failover_sfc_stalled);
+    tcase_add_test(tc, test_failover_sfc_paused);
     tcase_add_test(tc, test_failover_sfc_muted);
     suite_add_tcase(s, tc);
     return s;

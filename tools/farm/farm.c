@@ -54,8 +54,12 @@ static int one_run(const struct farm_conf *c, const struct farm_spec *spec, stru
                               err, len))
         return -1;
     if (c->mute_sfc_after &&
-        farm_mute_sfc_after(st, spec->n_sfcs - 1, c->mute_sfc_after, c->mute_ms, timeout_s, err,
-                            len))
+        farm_act_sfc_after(st, spec->n_sfcs - 1, c->mute_sfc_after, "mute", c->mute_ms, timeout_s,
+                           err, len))
+        return -1;
+    if (c->stall_sfc_after &&
+        farm_act_sfc_after(st, spec->n_sfcs - 1, c->stall_sfc_after, "stall", c->stall_sfc_ms,
+                           timeout_s, err, len))
         return -1;
     if (c->stall_nodes_after &&
         farm_stall_nodes(st, c->stall_nodes_after, c->stall_ms, timeout_s, err, len))

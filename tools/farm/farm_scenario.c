@@ -174,23 +174,27 @@ int farm_freeze_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t ev
     return 0;
 }
 
-int farm_mute_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events,
-                        double mute_ms, double timeout_s, char *err, size_t len)
+int farm_act_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events,
+                       const char *action, double ms, double timeout_s, char *err, size_t len)
 {
     const struct farm_proc *ro = nth(st, FARM_READOUT, 0), *victim = nth(st, FARM_SFC, sfc);
-    struct ctl_param a = {.key = "mute"};
+    struct ctl_param a = {.key = action};
 
     if (!ro || !victim) {
-        snprintf(err, len, "no readout, or no SFC %u to mute", sfc);
+        snprintf(err, len, "no readout, or no SFC %u to %s", sfc, action);
         return -1;
     }
     if (farm_wait_events(ro, events, timeout_s, err, len))
         return -1;
-    snprintf(a.value, sizeof(a.value), "%.0f", mute_ms);
+    snprintf(a.value, sizeof(a.value), "%.0f", ms);
     if (farm_order(victim, EBF_C_ACT, 0, &a, 1, err, len))
         return -1;
-    fprintf(stderr, "ebfarm: muted %s's release frames for %.0f ms after %llu events\n",
-            victim->name, mute_ms, (unsigned long long)events);
+    if (strcmp(action, "mute") == 0)
+        fprintf(stderr, "ebfarm: muted %s's release frames for %.0f ms after %llu events\n",
+                victim->name, ms, (unsigned long long)events);
+    else
+        fprintf(stderr, "ebfarm: %s %s for %.0f ms after %llu events\n", action, victim->name,
+                ms, (unsigned long long)events);
     return 0;
 }
 

@@ -65,11 +65,12 @@ int farm_kill_and_restart(struct farm_state *st, const struct farm_spec *spec, c
                           char *err, size_t len);
 
 /* Once the first readout generated `events`, SFC number sfc (in farm
- * order) is told to send no release frame for mute_ms (the run-control
- * action mute, a fault for tests): its loop runs on, so the readouts may
- * declare it dead while it lives (docs/protocol.md 13.4). 0, or -1 with
- * err. */
-int farm_mute_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events,
-                        double mute_ms, double timeout_s, char *err, size_t len);
+ * order) is given the run-control action `action` with ms (faults for
+ * tests): "mute" sends no release frame for ms while its loop runs on, so
+ * the readouts may declare it dead while it lives; "stall" stops its loop
+ * for ms once, in a release round after its low and before its first
+ * frame, as a SIGSTOP may (docs/protocol.md 13.4). 0, or -1 with err. */
+int farm_act_sfc_after(const struct farm_state *st, unsigned sfc, uint64_t events,
+                       const char *action, double ms, double timeout_s, char *err, size_t len);
 
 #endif /* FARM_SCENARIO_H */

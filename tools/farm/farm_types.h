@@ -107,6 +107,11 @@ struct farm_conf {
                                   * this many events were generated (the SFC action
                                   * mute, a fault for tests); 0: never */
     double mute_ms;
+    uint64_t stall_sfc_after;    /* the last SFC's loop stops for stall_sfc_ms once, in a
+                                  * release round after its low and before its first
+                                  * frame, once this many events were generated (the
+                                  * SFC action stall, a fault for tests); 0: never */
+    double stall_sfc_ms;
     uint64_t stall_nodes_after;  /* SIGSTOP every node once this many events were
                                   * generated, SIGCONT them stall_ms after the
                                   * readout is throttled; 0: never */
