@@ -3,41 +3,16 @@
 #include <check.h>
 #include <stdint.h>
 
-#include "sim_conf.h"
-#include "sim_farm.h"
+#include "test-sim-rig.h"
 
-static void set(struct sim_conf *c, const char *k, const char *v)
-{
-    char err[256];
-
-    ck_assert_msg(sim_conf_set(c, k, v, err, sizeof(err)) == 0, "%s", err);
-}
-
-/* test-sim_fo.c's base farm (4 sources, 2 SFCs of 4 nodes, 1 kHz fixed
- * for 1 s, 1 KiB fragments, 100 us trigger time) with failover, two
- * readouts of 2 sources each. */
+/* test-sim_fo.c's base farm (sim_rig_base: 4 sources, 2 SFCs of 4
+ * nodes, 1 kHz fixed for 1 s, 1 KiB fragments, 100 us trigger time) with
+ * failover, two readouts of 2 sources each. Every run's ledger is
+ * asserted closed (sim_rig_run_closed). */
 static void base(struct sim_conf *c)
 {
-    sim_conf_defaults(c);
-    set(c, "sfcs", "2");
-    set(c, "trigger", "fixed");
-    set(c, "trigger_us", "100");
-    set(c, "accept", "0.5");
-    set(c, "failover", "1");
-    set(c, "readouts", "2");
-}
-
-static void run(const struct sim_conf *c, struct sim_result *r)
-{
-    char err[256] = "";
-
-    ck_assert_msg(sim_conf_check(c, err, sizeof(err)) == 0, "%s", err);
-    ck_assert_msg(sim_run(c, r, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
-    ck_assert_int_eq(r->l.unaccounted, 0);
-    ck_assert_int_eq(r->l.digest_match, 1);
-    ck_assert_int_eq(r->l.ids_match, 1);
-    ck_assert_int_eq(r->l.nodes_agree, 1);
-    ck_assert_int_eq(r->l.closed, 1);
+    sim_rig_base(c, 1);
+    sim_rig_set(c, "readouts", "2");
 }
 
 /* SFC 1 dies at 0.5 s (its last release frame left at 0.49 s); readout 1
@@ -55,12 +30,11 @@ START_TEST(test_lag)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
     base(&c);
-    set(&c, "ro_release_lag_ms", "20");
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_death 1 0.5", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_set(&c, "ro_release_lag_ms", "20");
+    sim_rig_fault(&c, "sfc_death 1 0.5");
+    sim_rig_run_closed(&c, &r);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.sfc_deaths, 1);
     ck_assert_double_eq_tol(r.detected_s, 0.591, 1e-9);
@@ -79,8 +53,8 @@ START_TEST(test_lag)
 
     /* without the lag both detect at 0.591 s and replay the same 50 */
     base(&c);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_death 1 0.5", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_fault(&c, "sfc_death 1 0.5");
+    sim_rig_run_closed(&c, &r);
     ck_assert_double_eq_tol(r.detected_last_s, 0.591, 1e-9);
     ck_assert_uint_eq(r.replayed, 2 * 50);
     ck_assert_uint_eq(r.l.replay_acked, 50);
@@ -100,15 +74,14 @@ START_TEST(test_partial)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
     for (int daemon = 0; daemon < 2; daemon++) {
         base(&c);
-        set(&c, "ro_release_lag_ms", "20");
-        set(&c, "release_loss", "0.3");
-        set(&c, "replay_lost_piece", daemon ? "0" : "1");
-        ck_assert_int_eq(sim_conf_fault(&c, "sfc_death 1 0.5", err, sizeof(err)), 0);
-        run(&c, &r);
+        sim_rig_set(&c, "ro_release_lag_ms", "20");
+        sim_rig_set(&c, "release_loss", "0.3");
+        sim_rig_set(&c, "replay_lost_piece", daemon ? "0" : "1");
+        sim_rig_fault(&c, "sfc_death 1 0.5");
+        sim_rig_run_closed(&c, &r);
         ck_assert_uint_eq(r.l.lost_total, 0);
         ck_assert_uint_eq(r.release_lost, 126);
         ck_assert_double_eq_tol(r.detected_s, 0.581, 1e-9);
@@ -124,22 +97,9 @@ START_TEST(test_partial)
 }
 END_TEST
 
-static void fast(struct sim_conf *c)
-{
-    sim_conf_defaults(c);
-    set(c, "sfcs", "2");
-    set(c, "trigger", "fixed");
-    set(c, "trigger_us", "10");
-    set(c, "accept", "0.5");
-    set(c, "failover", "1");
-    set(c, "rate_hz", "100000");
-    set(c, "sources", "2");
-    set(c, "capacity", "4096");
-}
-
-/* test-sim_fo.c's 100 kHz farm (2 sources, one readout), SFC 1 restarted
- * at 0.1 s for 20 ms, on the default 512 KiB switch ports: the replay
- * burst loses 1,210 frames. The replayed events that lost a piece wait
+/* test-sim_fo.c's 100 kHz farm (sim_rig_fast: 2 sources, one readout),
+ * SFC 1 restarted at 0.1 s for 20 ms, on the default 512 KiB switch
+ * ports: the replay burst loses 1,210 frames. The replayed events that lost a piece wait
  * out the survivor's 1 s grace (13.4) and hold its low, so the readout's
  * 32 MiB (32,768 events, 0.33 s of ids) fills and holds the trigger
  * 0.698 s: 43,232 events generated of 100,000. At their timeout the model
@@ -152,11 +112,10 @@ START_TEST(test_grace)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    fast(&c);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_restart 1 0.1 0.02", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_fast(&c);
+    sim_rig_fault(&c, "sfc_restart 1 0.1 0.02");
+    sim_rig_run_closed(&c, &r);
     ck_assert_uint_eq(r.l.generated, 43232);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.switch_drops, 1210);
@@ -164,10 +123,10 @@ START_TEST(test_grace)
     ck_assert_uint_eq(r.replay_unsound, 1058);
     ck_assert_uint_eq(r.replay_partial, 0);
 
-    fast(&c);
-    set(&c, "replay_lost_piece", "0");
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_restart 1 0.1 0.02", err, sizeof(err)), 0);
-    ck_assert_msg(sim_run(&c, &r, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
+    sim_rig_fast(&c);
+    sim_rig_set(&c, "replay_lost_piece", "0");
+    sim_rig_fault(&c, "sfc_restart 1 0.1 0.02");
+    sim_rig_run(&c, &r);
     ck_assert_uint_eq(r.replay_partial, 1058);
     ck_assert_uint_eq(r.replay_ended, 1058);
     ck_assert_int_eq(r.l.unaccounted, 1058);
