@@ -273,7 +273,8 @@ START_TEST(test_sfc_drain)
 }
 END_TEST
 
-/* Failover names at most 256 SFCs (the readouts' dead set). */
+/* Failover names at most 256 SFCs (the readouts' dead set); its faults
+ * need it. */
 START_TEST(test_conf)
 {
     struct sim_conf c;
@@ -298,6 +299,11 @@ START_TEST(test_conf)
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
     ck_assert_str_eq(err, "key 'sim.faults[0]': SFC 2 does not exist (allowed: 0 to 1)");
     ck_assert_int_eq(sim_conf_fault(&c, "sfc_drain 1", err, sizeof(err)), -22);
+    sim_rig_base(&c, 0);         /* a mute too */
+    sim_rig_fault(&c, "sfc_mute 1 0.5 0.1");
+    ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
+    ck_assert_str_eq(err, "key 'sim.faults[0]': sfc_mute needs sim.failover: 1");
+    ck_assert_int_eq(sim_conf_fault(&c, "sfc_mute 1 0.5", err, sizeof(err)), -22);
 }
 END_TEST
 
