@@ -100,8 +100,8 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
                 (uintmax_t)r->replay_dup,
                 (uintmax_t)r->notices_due, (uintmax_t)r->release_lost);
     if (c->failover && (r->notices_due || r->release_muted))
-        fprintf(out, "  fence     %ju release rounds muted; %ju dead notices taken; %ju fences "
-                "fenced on them (13.4 rule 4): %ju building events dropped, %ju acks decided "
+        fprintf(out, "  fence     %ju release rounds muted; %ju dead notices taken; %ju fences on "
+                "them (13.4 rule 4): %ju building events dropped, %ju acks decided "
                 "twice (in redecided), %ju rounds' low held\n",
                 (uintmax_t)r->release_muted, (uintmax_t)r->notices_taken, (uintmax_t)r->fences,
                 (uintmax_t)r->replay_fenced, (uintmax_t)r->fence_acked,
