@@ -177,8 +177,8 @@ START_TEST(test_muted)
      * Readout 0's notice comes at 0.611 s, readout 1's at 0.621 s,
      * within SFC_NOTICE_WAIT_NS (20 ms): X 300, 55 acks recorded (the
      * 50 and the 5), closed; readout 0's second notice is taken too, and
-     * readout 1's frame of 0.62 s, heard after the fence, makes a fourth
-     * notice, of the old epoch, ignored. */
+     * readout 1's frame of 0.62 s, heard after the fence but before the
+     * new epoch's frame, makes a fourth notice, of the old epoch, ignored. */
     base(&c);
     sim_rig_set(&c, "ro_release_lag_ms", "10");
     sim_rig_fault(&c, "sfc_mute 1 0.305 0.3");
