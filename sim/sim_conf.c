@@ -182,7 +182,7 @@ int sim_conf_fault(struct sim_conf *c, const char *text, char *err, size_t errle
 {
     static const char *const kinds[] = {"node_death", "sfc_death", "node_stall", "link_loss",
                                         "node_restart", "sfc_restart", "sfc_drain",
-                                        "sfc_undrain"};
+                                        "sfc_undrain", "sfc_mute"};
     const int n_kinds = (int)(sizeof(kinds) / sizeof(kinds[0]));
     char kind[32];
     unsigned target;
@@ -191,12 +191,13 @@ int sim_conf_fault(struct sim_conf *c, const char *text, char *err, size_t errle
 
     for (k = 0; k < n_kinds && (n < 1 || strcmp(kind, kinds[k])); k++)
         ;
-    int want = k == 2 || k == 3 || k == 5 ? 4 : 3;
+    int want = k == 2 || k == 3 || k == 5 || k == 8 ? 4 : 3;
     if (k == n_kinds || n != want || at < 0 || len < 0) {
         snprintf(err, errlen, "key 'sim.faults': \"%s\" is not a fault (allowed: \"node_death "
                  "NODE AT_S\", \"sfc_death SFC AT_S\", \"node_stall NODE AT_S FOR_S\", "
                  "\"link_loss SOURCE AT_S FOR_S\", \"node_restart NODE AT_S\", \"sfc_restart SFC AT_S "
-                 "FOR_S\", \"sfc_drain SFC AT_S\", \"sfc_undrain SFC AT_S\")", text);
+                 "FOR_S\", \"sfc_drain SFC AT_S\", \"sfc_undrain SFC AT_S\", \"sfc_mute SFC AT_S "
+                 "FOR_S\")", text);
         return -EINVAL;
     }
     if (c->n_faults == SIM_MAX_FAULTS) {
@@ -212,12 +213,14 @@ static int fault_check(const struct sim_conf *c, const struct sim_fault *f, unsi
                        char *err, size_t errlen)
 {
     static const char *const what[] = {"node", "SFC", "node", "source", "node", "SFC", "SFC",
-                                       "SFC"};
+                                       "SFC", "SFC"};
     static const char *const needs_fo[] = {[SIM_FAULT_SFC_RESTART] = "sfc_restart",
                                            [SIM_FAULT_SFC_DRAIN] = "sfc_drain",
-                                           [SIM_FAULT_SFC_UNDRAIN] = "sfc_undrain"};
+                                           [SIM_FAULT_SFC_UNDRAIN] = "sfc_undrain",
+                                           [SIM_FAULT_SFC_MUTE] = "sfc_mute"};
     int on_sfc = f->kind == SIM_FAULT_SFC_DEATH || f->kind == SIM_FAULT_SFC_RESTART ||
-                 f->kind == SIM_FAULT_SFC_DRAIN || f->kind == SIM_FAULT_SFC_UNDRAIN;
+                 f->kind == SIM_FAULT_SFC_DRAIN || f->kind == SIM_FAULT_SFC_UNDRAIN ||
+                 f->kind == SIM_FAULT_SFC_MUTE;
     uint32_t n = on_sfc ? c->sfcs
                  : f->kind == SIM_FAULT_LINK_LOSS ? c->sources
                                                   : c->sfcs * c->nodes_per_sfc;

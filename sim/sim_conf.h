@@ -30,6 +30,8 @@ enum sim_fault_kind {
     SIM_FAULT_SFC_RESTART,       /* an SFC dies and starts again FOR_S later (failover) */
     SIM_FAULT_SFC_DRAIN,         /* an SFC announces a leave (failover, `ebfarm drain`) */
     SIM_FAULT_SFC_UNDRAIN,       /* a drained SFC announces a join (`ebfarm undrain`) */
+    SIM_FAULT_SFC_MUTE,          /* an SFC sends no release frame for FOR_S, its loop
+                                  * running (failover, the SFC's test action `mute`) */
 };
 
 struct sim_fault {

@@ -204,6 +204,9 @@ static void fault(struct sim_farm *f, const struct sim_fault *x)
     case SIM_FAULT_SFC_UNDRAIN:
         sim_fo_drain(f, x->target, x->kind == SIM_FAULT_SFC_DRAIN);
         break;
+    case SIM_FAULT_SFC_MUTE:
+        f->sfc[x->target].fo.fence.mute_until = f->now + len;
+        break;
     case SIM_FAULT_LINK_LOSS:
         f->src[x->target].down_from = f->now;
         f->src[x->target].down_until = f->now + len;
@@ -303,7 +306,8 @@ static void handle(struct sim_farm *f, const struct sim_ev *ev)
     case EV_THROTTLE: throttle_heard(f, ev->obj, ev->aux); break;
     case EV_FAULT: fault(f, &f->c->fault[ev->obj]); break;
     case EV_SFC_GIVEN_UP: f->sfc[ev->obj].given_up = 1; break;
-    case EV_RELEASE: sim_fo_release(f, ev->obj); break;
+    case EV_RELEASE: sim_fo_release(f, ev->obj, (uint32_t)ev->arg); break;
+    case EV_NOTICE: sim_fence_notice(f, ev); break;
     case EV_RELEASE_RO: sim_fo_release_heard(f, ev); break;
     case EV_RO_POLL: sim_fo_poll(f); break;
     case EV_REPLAY: sim_fo_replay_due(f, ev); break;

@@ -116,8 +116,16 @@ struct sim_result {
     uint64_t replay_unsound;     /* replayed events built incomplete for pieces lost on the
                                   * way that the daemon's old rule drops as decided or
                                   * keeps (replay_lost_piece; the SFC's replay.unsound) */
-    uint64_t notices_due;        /* dead notices due: an SFC held dead heard alive (fo.notices) */
+    uint64_t notices_due;        /* dead notices the readouts sent: an SFC held dead heard
+                                  * alive (fo.notices) */
     uint64_t release_lost;       /* release frames lost on the way to a readout (release_loss) */
+    uint64_t release_muted;      /* release rounds an SFC lost to sfc_mute (release.muted) */
+    uint64_t notices_taken;      /* dead notices the SFCs took (release.notices) */
+    uint64_t fences;             /* SFCs fenced on notices (fence_notices) */
+    uint64_t replay_fenced;      /* building events a fence dropped (replay.fenced) */
+    uint64_t fence_acked;        /* acks the fences recorded as decided twice
+                                  * (ledger.fence_acked; in redecided) */
+    uint64_t fence_held;         /* release rounds whose low a fence's hold lowered */
     /* The simulator itself */
     uint64_t sim_events;
     uint64_t queue_peak;         /* most events queued at once */

@@ -53,7 +53,12 @@ enum sim_kind {
     EV_SFC_RESTART,              /* SFC obj starts again */
     EV_REPLAY,                   /* failover: a paced replay of id arg to SFC obj is due;
                                   * t0: its trigger, x: its replay record, aux: readout */
+    EV_NOTICE,                   /* failover: a dead notice reaches SFC obj; aux: its
+                                  * readout (SIM_NOTICE_LOOK: none, the wait is over),
+                                  * arg: its low, x: its epoch */
 };
+
+#define SIM_NOTICE_LOOK UINT16_MAX
 
 /* The record of an SFC's incarnations that are gone (died, or restarted):
  * what ledger_replay.c reads of a gone SFC, from its nodes and by 13.6
@@ -64,6 +69,29 @@ struct sim_gone {
     uint64_t lost[SIM_LOST_MAX]; /* its named losses before it went */
     uint64_t digest;             /* ebf_mix64 over the ids of both */
     struct ebf_idset ids;        /* and their records */
+};
+
+/* An SFC's answer to dead notices (docs/protocol.md 13.4 rule 4;
+ * sim/sim_fence.c, after sfc/sfc_dp_release.c): its recent acks, the
+ * notices, the fence's record and the hold of its low. */
+struct sim_fence {
+    uint64_t mute_until;         /* its release rounds are lost until (sfc_mute), ps */
+    uint64_t last_low;           /* its last round's low (release_low) */
+    struct sfc_notices notices;
+    uint64_t *recent;            /* acks at or above the lowest of its last rounds' lows,
+                                  * id | accept << 63 */
+    uint32_t n_recent, cap_recent, round_mark;
+    uint64_t lows[32];           /* its last SFC_PRUNE_LAG rounds' lows */
+    uint32_t n_lows;
+    uint8_t *fenced;             /* per table slot: at a node at the fence: its ack is
+                                  * recorded */
+    struct ebf_idset ids;        /* the record (ledger.fence_acked): acks of events the
+                                  * readouts replayed, decided twice */
+    uint64_t count, accepted, digest;
+    int hold_on;                 /* its low held at hold_low until every bound source
+                                  * sent at or above hold_join */
+    uint64_t hold_low, hold_join;
+    uint32_t gen;                /* its release rounds' chain (a fence starts one) */
 };
 
 /* Failover state of one SFC (docs/protocol.md 13; sim/sim_fo.c). */
@@ -91,6 +119,7 @@ struct sim_sfc_fo {
     uint16_t *seen_ro;           /* and the readouts that sent a piece of it (bit r) */
     uint64_t replay_at;          /* its last replayed piece, ps; 0: none */
     struct sim_gone gone;        /* its past incarnations, and itself once dead */
+    struct sim_fence fence;
 };
 
 /* A decision a node made at or above its SFC's accepted low of the time:
@@ -162,6 +191,8 @@ struct sim_ro_one {
     struct ro_replay rb;
     uint64_t *trig_t;            /* per record of rb: its event's trigger time */
     uint32_t *seq0;              /* per SFC: the next sequence number of its first source */
+    uint64_t *low;               /* per SFC: the highest low accepted while it was live,
+                                  * frozen at its death (ro_fo.c's low, its dead notices') */
     uint16_t src0, n_src;        /* its sources: src0 .. src0 + n_src - 1 */
     uint64_t lag_ps;             /* its release frames come this much after readout 0's */
     uint64_t full_since;         /* its buffer was found full (trigger held) since */
@@ -307,8 +338,8 @@ void sim_fo_sent(struct sim_farm *f, uint32_t ro, uint64_t e, uint32_t k, uint64
 /* SFC k took a piece of id from source (seq: the frame number of its
  * readout's first source). */
 void sim_fo_frag(struct sim_farm *f, uint32_t k, uint16_t source, uint64_t id, uint32_t seq);
-/* SFC k's release stage is due (EV_RELEASE). */
-void sim_fo_release(struct sim_farm *f, uint32_t k);
+/* SFC k's release stage is due (EV_RELEASE of chain gen). */
+void sim_fo_release(struct sim_farm *f, uint32_t k, uint32_t gen);
 /* A release frame reaches a readout (EV_RELEASE_RO). */
 void sim_fo_release_heard(struct sim_farm *f, const struct sim_ev *ev);
 /* Each readout looks for silent SFCs and replays the dead ones' events. */
@@ -338,6 +369,28 @@ uint32_t sim_fo_expire(struct sim_farm *f, uint32_t k, uint64_t *dropped);
 /* Readout ro sends the replay end of place p to every place it routes
  * to, behind its replayed frames (13.4.1). */
 void sim_fo_send_ends(struct sim_farm *f, uint32_t ro, uint32_t p);
+
+struct acct_part;
+
+/* sim_fence.c: an SFC held dead while alive fences on dead notices */
+/* SFC k's fence state; 0 or -ENOMEM. */
+int sim_fence_init(struct sim_farm *f, uint32_t k);
+void sim_fence_fini(struct sim_farm *f, uint32_t k);
+/* SFC k restarts (a new process): its acks, notices, hold and record
+ * from nothing (sim_ledger_retire took its old incarnation from its
+ * nodes). */
+void sim_fence_restart(struct sim_farm *f, uint32_t k);
+/* SFC k's ack of id in slot (before the slot is freed). */
+void sim_fence_ack(struct sim_farm *f, uint32_t k, uint32_t slot, uint64_t id, int accept);
+/* SFC k's release round is due: 1 when it is muted (the round is lost);
+ * else *low, the round's low, is held by the fence's hold and kept. */
+int sim_fence_round(struct sim_farm *f, uint32_t k, uint64_t *low);
+/* A dead notice reaches its SFC, or its wait is over (EV_NOTICE). */
+void sim_fence_notice(struct sim_farm *f, const struct sim_ev *ev);
+/* SFC k's fence record into the ledger: out of its acks (ids and digest
+ * into d and *digest, counts out of p), into redecided. */
+void sim_fence_terms(struct sim_farm *f, uint32_t k, struct ebf_idset *d, uint64_t *digest,
+                     struct acct_part *p);
 
 /* sim_ledger.c */
 void sim_ledger_close(struct sim_farm *f);

@@ -49,7 +49,8 @@ static int ro_init(struct sim_farm *f, uint32_t r)
         return -EINVAL;
     o->trig_t = calloc(o->rb.cap, sizeof(*o->trig_t));
     o->seq0 = calloc(c->sfcs, sizeof(*o->seq0));
-    return o->trig_t && o->seq0 ? 0 : -ENOMEM;
+    o->low = calloc(c->sfcs, sizeof(*o->low));
+    return o->trig_t && o->seq0 && o->low ? 0 : -ENOMEM;
 }
 
 int sim_fo_init(struct sim_farm *f, char *err, size_t errlen)
@@ -87,6 +88,7 @@ void sim_fo_fini(struct sim_farm *f)
         ro_replay_fini(&o->rb);
         free(o->trig_t);
         free(o->seq0);
+        free(o->low);
     }
     free(f->ro.one);
 }
@@ -115,7 +117,7 @@ static void sfc_fresh(struct sim_farm *f, uint32_t k, uint16_t epoch)
     memset(fo->next_by_src, 0, f->c->sources * sizeof(*fo->next_by_src));
     memset(fo->replayed, 0, f->c->capacity);
     sfc_release_init(&fo->rel, (uint16_t)k, epoch, (uint64_t)(f->c->release_ms * 1e6));
-    sim_push(f, f->now, EV_RELEASE, k, 0, 0, 0);
+    sim_push(f, f->now, EV_RELEASE, k, 0, ++fo->fence.gen, 0);   /* a new chain of rounds */
 }
 
 int sim_fo_sfc_init(struct sim_farm *f, uint32_t k)
@@ -127,7 +129,7 @@ int sim_fo_sfc_init(struct sim_farm *f, uint32_t k)
     fo->next_by_src = calloc(f->c->sources, sizeof(*fo->next_by_src));
     fo->replayed = calloc(f->c->capacity, 1);
     if (!fo->lowmark || !fo->guard || !fo->next_by_src || !fo->replayed ||
-        sim_fo_sfc_ends_init(f, k) != 0)
+        sim_fo_sfc_ends_init(f, k) != 0 || sim_fence_init(f, k) != 0)
         return -ENOMEM;
     sfc_fresh(f, k, 0);
     return 0;
@@ -144,6 +146,7 @@ void sim_fo_sfc_restart(struct sim_farm *f, uint32_t k)
     uint64_t j = sfc_release_join_id(f->next_id, f->c->rate_hz, 0, SIM_RESTART_JOIN_S);
 
     sim_ledger_retire(f, k);
+    sim_fence_restart(f, k);
     fo->restarted_at = f->now;
     fo->heard_max = fo->heard_at = 0;
     sfc_fresh(f, k, (uint16_t)(fo->rel.epoch + 1));
@@ -183,6 +186,7 @@ void sim_fo_sfc_fini(struct sim_farm *f, uint32_t k)
     free(fo->next_by_src);
     free(fo->replayed);
     sim_fo_sfc_ends_fini(f, k);
+    sim_fence_fini(f, k);
 }
 
 /* --- Readouts ------------------------------------------------------------- */
@@ -316,6 +320,21 @@ static void declared(struct sim_farm *f, uint32_t ro, const struct ebf_places *d
     }
 }
 
+/* Readout ro's dead notices to the places in due (13.4 rule 4): its
+ * epoch and frozen low of each, raw Ethernet like the release frames. */
+static void notices(struct sim_farm *f, uint32_t ro, const struct ebf_places *due)
+{
+    struct sim_ro_one *o = &f->ro.one[ro];
+
+    for (uint32_t p = 0; p < f->c->sfcs; p++) {
+        if (!ebf_places_has(due, p))
+            continue;
+        f->r->notices_due++;
+        sim_push_x(f, f->now + f->ack_delay / 2, EV_NOTICE, p, (uint16_t)ro, o->low[p], 0,
+                   o->view.epoch[p]);
+    }
+}
+
 void sim_fo_poll(struct sim_farm *f)
 {
     int held = 0;
@@ -325,7 +344,8 @@ void sim_fo_poll(struct sim_farm *f)
         struct ebf_places died, due;
         if (ro_failover_poll(&o->view, NS(f->now), &died))
             declared(f, r, &died);
-        f->r->notices_due += ro_failover_notices(&o->view, &due);
+        if (ro_failover_notices(&o->view, &due))
+            notices(f, r, &due);
         held |= o->rb.held_events != 0;
     }
     if (f->ro.full && sim_fo_room(f))
@@ -369,8 +389,11 @@ void sim_fo_release_heard(struct sim_farm *f, const struct sim_ev *ev)
     if (!ro_failover_offer(&o->view, &h, f->next_id, NS(f->now)))
         return;
     f->r->release_frames++;
-    if (h.low > f->sfc[ev->obj].fo.x_low)
-        f->sfc[ev->obj].fo.x_low = h.low;
+    if (!ebf_places_has(&o->view.dead, h.place)) {  /* frozen at its death (ro_fo.c) */
+        o->low[h.place] = h.low > o->low[h.place] ? h.low : o->low[h.place];
+        if (h.low > f->sfc[ev->obj].fo.x_low)
+            f->sfc[ev->obj].fo.x_low = h.low;
+    }
     if (h.n_src && f->sfc[h.place].fo.restarted_at)
         f->r->freed_by_restart += unseen(f, o, h.place, h.low, next_seq);
     if (h.n_src)
@@ -406,22 +429,22 @@ void sim_fo_frag(struct sim_farm *f, uint32_t k, uint16_t source, uint64_t id, u
  * watermark and one frame to each readout (its own sequence number, as
  * the daemon numbers every frame), heard half an ack's delay later plus
  * the readout's lag, or lost (release_loss). */
-void sim_fo_release(struct sim_farm *f, uint32_t k)
+void sim_fo_release(struct sim_farm *f, uint32_t k, uint32_t gen)
 {
     struct sim_sfc *s = &f->sfc[k];
     struct sim_sfc_fo *fo = &s->fo;
     struct ebf_release_hdr h;
     uint64_t at;
 
-    if (s->dead)
-        return;
+    if (s->dead || gen != fo->fence.gen)
+        return;                  /* gone, or a fence started another chain */
     int held = 0;
 
     for (uint32_t r = 0; r < f->c->readouts; r++)
         held |= f->ro.one[r].rb.held_events != 0;
-    if (sfc_release_due(&fo->rel, NS(f->now))) {
-        uint64_t low = sfc_release_low(fo->guard, sfc_lowmark_low(fo->lowmark),
-                                       fo->next_by_src, (uint16_t)f->c->sources);
+    uint64_t low = sfc_release_low(fo->guard, sfc_lowmark_low(fo->lowmark), fo->next_by_src,
+                                   (uint16_t)f->c->sources);
+    if (sfc_release_due(&fo->rel, NS(f->now)) && !sim_fence_round(f, k, &low)) {
         uint8_t flags = sfc_release_flags(&fo->rel, NS(f->now), &at);
         fo->ann_at = at;
         for (uint32_t r = 0; r < f->c->readouts; r++) {
@@ -437,7 +460,7 @@ void sim_fo_release(struct sim_farm *f, uint32_t k)
         }
     }
     if (!f->gen_done || f->in_flight || sim_sfc_held(f, k) || held)
-        sim_push(f, fo->rel.next_ns * PS_PER_NS, EV_RELEASE, k, 0, 0, 0);
+        sim_push(f, fo->rel.next_ns * PS_PER_NS, EV_RELEASE, k, 0, gen, 0);
 }
 
 /* A node of a failover farm decided id: kept apart when at or above its

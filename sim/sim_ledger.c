@@ -159,6 +159,8 @@ static void live_sfc(struct sim_farm *f, uint32_t k, struct ebf_idset *d, struct
     ebf_idset_merge(a, &s->late_ids, -1);
     ebf_idset_merge(a, &s->ackdrop_ids, -1);
     f->r->l.replay_acked += s->fo.replay_acked;
+    if (f->c->failover)
+        sim_fence_terms(f, k, d, digest, p);
     for (uint32_t n = k * f->c->nodes_per_sfc; n < (k + 1) * f->c->nodes_per_sfc; n++)
         ebf_idset_merge(a, &f->node[n].ack_ids, 1);
 }

@@ -92,17 +92,20 @@ void sim_report_text(FILE *out, const char *farm, const struct sim_conf *c,
                 "taken (%ju refused); replayed events dropped as decided %ju (%ju proven by "
                 "the ends, %ju at the 5 s cap), kept for a late readout %ju; built incomplete for a "
                 "piece lost on the way %ju (the SFC daemon's rule drops or keeps them); %ju duplicate "
-                "replayed pieces; %ju dead notices due; %ju release frames lost\n",
+                "replayed pieces; %ju dead notices sent; %ju release frames lost\n",
                 r->detected_last_s, (uintmax_t)r->replay_ends_sent, (uintmax_t)r->replay_ends,
                 (uintmax_t)r->replay_end_refused, (uintmax_t)r->replay_partial,
                 (uintmax_t)r->replay_ended, (uintmax_t)r->replay_wait_cap,
                 (uintmax_t)r->replay_waits, (uintmax_t)r->replay_unsound,
                 (uintmax_t)r->replay_dup,
                 (uintmax_t)r->notices_due, (uintmax_t)r->release_lost);
-    if (c->failover && r->notices_due)
-        fprintf(out, "  WARNING   a readout heard an SFC it had declared dead alive (%ju dead "
-                "notices due): the model does not fence an SFC on notices (13.4), so what "
-                "follows that false death is not the farm's\n", (uintmax_t)r->notices_due);
+    if (c->failover && (r->notices_due || r->release_muted))
+        fprintf(out, "  fence     %ju release rounds muted; %ju dead notices taken; %ju fences on "
+                "them (13.4 rule 4): %ju building events dropped, %ju acks decided "
+                "twice (in redecided), %ju rounds' low held\n",
+                (uintmax_t)r->release_muted, (uintmax_t)r->notices_taken, (uintmax_t)r->fences,
+                (uintmax_t)r->replay_fenced, (uintmax_t)r->fence_acked,
+                (uintmax_t)r->fence_held);
     if (c->failover && (r->sfc_restarts || r->joins || r->leaves))
         fprintf(out, "  join      %ju SFCs restarted (%ju events sent before freed unreplayed "
                 "by a new incarnation); %ju leaves and %ju joins applied (last leave id %ju, "
@@ -206,7 +209,8 @@ static json_t *json_fo(const struct sim_conf *c, const struct sim_result *r)
  * named as the daemons' counters. */
 static json_t *json_ends(const struct sim_result *r)
 {
-    return json_pack("{s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+    return json_pack("{s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+                     "s:I}",
                      "detected_last_s", r->detected_last_s,
                      "ends_sent", (json_int_t)r->replay_ends_sent,
                      "ends", (json_int_t)r->replay_ends,
@@ -218,7 +222,13 @@ static json_t *json_ends(const struct sim_result *r)
                      "wait_cap", (json_int_t)r->replay_wait_cap,
                      "unsound", (json_int_t)r->replay_unsound,
                      "notices_due", (json_int_t)r->notices_due,
-                     "release_lost", (json_int_t)r->release_lost);
+                     "release_lost", (json_int_t)r->release_lost,
+                     "release_muted", (json_int_t)r->release_muted,
+                     "notices_taken", (json_int_t)r->notices_taken,
+                     "fences", (json_int_t)r->fences,
+                     "fenced", (json_int_t)r->replay_fenced,
+                     "fence_acked", (json_int_t)r->fence_acked,
+                     "fence_held", (json_int_t)r->fence_held);
 }
 
 int sim_report_json(FILE *out, const char *farm, const struct sim_conf *c,

@@ -306,6 +306,8 @@ void sim_sfc_ack(struct sim_farm *f, const struct sim_ev *ev)
         s->fo.replay_acked++;
         f->r->recovered_s = (double)f->now / PS_PER_S;
     }
+    if (f->c->failover)
+        sim_fence_ack(f, k, slot, ev->arg, ev->aux);
     sfc_evtab_release(s->tab, slot);
     sfc_credit_ack(s->credit, n);
     sfc_credit_grant(s->credit, n, 1);

@@ -109,7 +109,8 @@ def stopped(env):
     m = re.search(r"^  ledger +generated (\d+) \(failed over: 1 SFC\(s\) killed and restarted, "
                   r"(\d+) fence\(s\); replayed (\d+), redecided (\d+); replay.fenced \d+ built "
                   r"again, replay.partial \d+ decided before: \d+ proven by replay ends, \d+ "
-                  r"at the 5 s cap\) = accepted (\d+) \+ rejected "
+                  r"at the 5 s cap; replay.unsound \d+ built incomplete, pieces lost on the "
+                  r"way: decided, in the ledger\) = accepted (\d+) \+ rejected "
                   r"(\d+) \+ lost 0; incomplete \d+$", p.stdout, re.M)
     check(m, "ledger line: not 1 SFC restarted with lost 0")
     n, fences, replayed, redecided, acc, rej = (int(x) for x in m.groups())

@@ -7,15 +7,18 @@
 #include <unistd.h>
 
 #include "bench_proc.h"
+#include "check-main.h"
 
 static char out[64], prefix[64], dir[512], err[512];
 
 /* A fresh output path and a runtime directory for prefix that must be gone
- * after the run. */
+ * after the run: named for the suite's runner, which removes it if a
+ * failed check ends the test before its teardown. */
 static void setup(void)
 {
     snprintf(out, sizeof(out), "/tmp/test-bench-proc.%ld.log", (long)getpid());
-    snprintf(prefix, sizeof(prefix), "ebftest-benchproc%ld", (long)getpid());
+    snprintf(prefix, sizeof(prefix), CHECK_EAL_PREFIX "%d-benchproc%ld", (int)check_runner_pid(),
+             (long)getpid());
     bench_runtime_dir(prefix, dir, sizeof(dir));
     char parent[520];
     snprintf(parent, sizeof(parent), "%.*s", (int)(strrchr(dir, '/') - dir), dir);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-farm_fo_view.c - the failover view: live SFCs and their shares, drained and gone ones, the readouts' sums, the exact text and JSON. */
+/* test-farm_fo_view.c - the failover view: live SFCs and their shares, drained and gone ones, the readouts' and SFCs' sums (replay.unsound among them), the exact text and JSON. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +54,7 @@ static void farm(struct farm_fo_view *v, struct ebf_kv *ro0, struct ebf_kv *ro1,
     put(sfc, "replay.wait_cap", 1);
     put(sfc, "replay.waits", 1);
     put(sfc, "replay.ends", 4);
+    put(sfc, "replay.unsound", 5);    /* built incomplete: sfc0 and sfc1 sum 10 */
     put(sfc, "ledger.fence_acked.count.0", 3);  /* a record of 3 + 4 ids (partition 0) */
     put(sfc, "ledger.fence_acked.count.15", 4);
     put(sfc, "ledger.fence_acked.count.16", 7); /* partition 1: the same ids, not counted */
@@ -94,6 +95,7 @@ START_TEST(test_view)
     ck_assert_uint_eq(v.recover_ns, 150000000);
     ck_assert_uint_eq(v.recover_max_ns, 250500000);
     ck_assert_uint_eq(v.redecided_marked, 19);
+    ck_assert_uint_eq(v.unsound, 10);
     FILE *f = fmemopen(buf, sizeof(buf), "w");
     farm_fo_view_text(f, &v, "failover: ");
     fclose(f);
@@ -103,7 +105,8 @@ START_TEST(test_view)
                           "(slowest readout); joins 4, leaves 2; replayed 42, replay dropped 2; redecided so "
                           "far 19 (fences, restarts); replay buffer 2.0 MB, peak 2.5 MB (largest "
                           "readout); partial replays dropped 6 (4 proven by 8 replay ends, 2 at "
-                          "the 5 s cap), kept 2\n");
+                          "the 5 s cap), kept 2; replays built incomplete 10 (replay.unsound: "
+                          "pieces lost on the way; decided, in the ledger)\n");
     json_t *j = farm_fo_view_json(&v);
     char *t = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
     ck_assert_str_eq(t, "{\"live\":1,\"sfcs\":[{\"name\":\"sfc0\",\"state\":\"live\",\"share\":1.0,"
@@ -114,7 +117,7 @@ START_TEST(test_view)
                         "\"replay_dropped\":2,\"redecided_marked\":19,"
                         "\"replay_held_bytes\":2000000,\"replay_peak_bytes\":2500000,"
                         "\"replay_partial\":6,\"replay_ended\":4,\"replay_wait_cap\":2,"
-                        "\"replay_waits\":2,\"replay_ends\":8}");
+                        "\"replay_waits\":2,\"replay_ends\":8,\"replay_unsound\":10}");
     free(t);
     json_decref(j);
     ebf_kv_free(&a);

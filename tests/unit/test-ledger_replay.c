@@ -196,7 +196,8 @@ static void farm_restarted(struct farm_result *r)
 
 /* The restarted SFC's old incarnation closes as a dead place: each id
  * once, lost 0, redecided 20 (node1's decisions at or above the mark),
- * replayed 100 (the odd ids MARK..JOIN-1), the nodes' acks agree. */
+ * replayed 100 (the odd ids MARK..JOIN-1), the nodes' acks agree; the
+ * SFCs' replay.unsound 3 is named in the ledger line, no term of it. */
 START_TEST(test_replay_restarted)
 {
     struct farm_result r;
@@ -206,10 +207,12 @@ START_TEST(test_replay_restarted)
     size_t len = 0;
 
     farm_restarted(&r);
+    put(&r.sfc, "replay.unsound", 3);      /* built incomplete: decided, named only */
     ledger_close(&r, &l);
     ck_assert_int_eq(l.failover, 1);
     ck_assert_uint_eq(l.sfcs_gone, 0);
     ck_assert_uint_eq(l.sfcs_restarted, 1);
+    ck_assert_uint_eq(l.replay_unsound, 3);
     ck_assert_uint_eq(l.generated, N);
     ck_assert_uint_eq(l.redecided, 20);
     ck_assert_uint_eq(l.replayed, 100);
@@ -228,7 +231,8 @@ START_TEST(test_replay_restarted)
     ck_assert_msg(strstr(buf, "  ledger   generated 1000 (failed over: 1 SFC(s) killed and "
                               "restarted, 0 fence(s); replayed 100, redecided 20; replay.fenced 0 "
                               "built again, replay.partial 0 decided before: 0 proven by replay "
-                              "ends, 0 at the 5 s cap) = accepted 500 + "
+                              "ends, 0 at the 5 s cap; replay.unsound 3 built incomplete, pieces "
+                              "lost on the way: decided, in the ledger) = accepted 500 + "
                               "rejected 500 + lost 0; ") != NULL, "%s", buf);
     free(buf);
     farm_result_free(&r);
@@ -255,7 +259,10 @@ START_TEST(test_replay_restarted_unmarked)
 END_TEST
 
 /* Each id once: closed, lost 0, redecided 20 (10 of them accepted at
- * node1, counted once: node0's decision is the one of record). */
+ * node1, counted once: node0's decision is the one of record). sfc0's 7
+ * replays built incomplete (replay.unsound) are named exactly in the
+ * ledger line, the ledger's and the failover section's JSON and the
+ * summary's failover section, and change no count. */
 START_TEST(test_replay_closes)
 {
     struct farm_result r;
@@ -265,8 +272,14 @@ START_TEST(test_replay_closes)
     size_t len = 0;
 
     farm_of(&r, NULL, 0, 0);
+    /* sfc0 built 7 replayed events incomplete (their missing pieces lost on
+     * the way): decided, in its acks; named, no term of the sum. */
+    put(&r.sfc, "replay.unsound", 7);
+    put(&r.sfcs[0].kv, "replay.unsound", 7);
+    put(&r.sfcs[0].kv, "release.frames", 40);
     ledger_close(&r, &l);
     ck_assert_int_eq(l.failover, 1);
+    ck_assert_uint_eq(l.replay_unsound, 7);
     ck_assert_uint_eq(l.generated, N);
     ck_assert_uint_eq(l.release_mark, MARK);
     ck_assert_uint_eq(l.redecided, 20);
@@ -289,7 +302,8 @@ START_TEST(test_replay_closes)
                               "\"sfcs_restarted\": 0, "
                               "\"decided_by_its_nodes\": 320, \"failover\": true, "
                               "\"release_mark\": 601, \"replayed\": 200, \"redecided\": 20, "
-                              "\"record_complete\": true}") != NULL, "%s", buf);
+                              "\"record_complete\": true, \"replay_unsound\": 7}") != NULL, "%s", buf);
+    ck_assert_msg(strstr(buf, "\"replay_ends\": 0, \"replay_unsound\": 7}") != NULL, "%s", buf);
     ck_assert_msg(strstr(buf, "\"lost\": {}") != NULL, "%s", buf);
     free(buf);
     buf = NULL;
@@ -298,9 +312,14 @@ START_TEST(test_replay_closes)
     fclose(f);
     ck_assert_msg(strstr(buf, "  ledger   generated 1000 (SFC sfc1 gone, 1 SFC(s), failed over: "
                               "320 of its events decided by its nodes, watermark 601; replayed "
-                              "200, redecided 20) = accepted 500 + rejected 500 + lost 0; ")
+                              "200, redecided 20; replay.unsound 7 built incomplete, pieces lost on "
+                              "the way: decided, in the ledger) = accepted 500 + rejected 500 + "
+                              "lost 0; ")
                   != NULL, "%s", buf);
     ck_assert_msg(strstr(buf, "lost by reason: replay_full 0\n") != NULL, "%s", buf);
+    ck_assert_msg(strstr(buf, "\n           replays built incomplete 7 (replay.unsound: pieces "
+                              "lost on the way; decided, in the ledger)\n  rate ") != NULL, "%s",
+                  buf);
     free(buf);
     farm_result_free(&r);
 }

@@ -5,45 +5,21 @@
 #include <string.h>
 
 #include "farmfile_types.h"
-#include "sim_conf.h"
-#include "sim_farm.h"
+#include "test-sim-rig.h"
 
 /*
- * The base farm: 4 sources, 2 SFCs with 4 nodes each, 1 kHz fixed
- * triggers for 1 s (events 0..999, at 0, 1, ..., 999 ms), 1 KiB
- * fragments (one frame each), a fixed 100 us trigger time, 10 GbE, 1 us
- * links. Nothing is near a limit: every event is decided a few hundred
- * us after its trigger.
+ * The base farm (sim_rig_base, failover off): 4 sources, 2 SFCs with 4
+ * nodes each, 1 kHz fixed triggers for 1 s (events 0..999, at 0, 1, ...,
+ * 999 ms), 1 KiB fragments (one frame each), a fixed 100 us trigger time,
+ * 10 GbE, 1 us links. Nothing is near a limit: every event is decided a
+ * few hundred us after its trigger.
  */
-static void base(struct sim_conf *c)
-{
-    char err[256];
 
-    sim_conf_defaults(c);
-    ck_assert_int_eq(sim_conf_set(c, "sfcs", "2", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "trigger", "fixed", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "trigger_us", "100", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "accept", "0.5", err, sizeof(err)), 0);
-}
-
-static void run(const struct sim_conf *c, struct sim_result *r)
-{
-    char err[256] = "";
-
-    ck_assert_int_eq(sim_conf_check(c, err, sizeof(err)), 0);
-    ck_assert_msg(sim_run(c, r, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
-}
-
+/* The ledger of a base farm's run closed over its 1,000 events. */
 static void closed(const struct sim_result *r)
 {
-    const struct sim_ledger *l = &r->l;
-
-    ck_assert_uint_eq(l->generated, 1000);
-    ck_assert_int_eq(l->unaccounted, 0);
-    ck_assert_int_eq(l->digest_match, 1);
-    ck_assert_int_eq(l->ids_match, 1);
-    ck_assert_int_eq(l->nodes_agree, 1);
-    ck_assert_int_eq(l->closed, 1);
+    ck_assert_uint_eq(r->l.generated, 1000);
+    sim_rig_closed(r);
 }
 
 START_TEST(test_no_fault)
@@ -51,8 +27,8 @@ START_TEST(test_no_fault)
     struct sim_conf c;
     struct sim_result r;
 
-    base(&c);
-    run(&c, &r);
+    sim_rig_base(&c, 0);
+    sim_rig_run(&c, &r);
     closed(&r);
     ck_assert_uint_eq(r.l.accepted + r.l.rejected, 1000);
     ck_assert_uint_eq(r.l.lost_total, 0);
@@ -70,11 +46,10 @@ START_TEST(test_sfc_death)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    base(&c);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_death 1 0.5", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 0);
+    sim_rig_fault(&c, "sfc_death 1 0.5");
+    sim_rig_run(&c, &r);
     closed(&r);
     ck_assert_uint_eq(r.l.gone_decided, 250);
     ck_assert_uint_eq(r.l.lost[SIM_LOST_SFC], 250);
@@ -90,11 +65,10 @@ START_TEST(test_node_death)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    base(&c);
-    ck_assert_int_eq(sim_conf_fault(&c, "node_death 0 0.5", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 0);
+    sim_rig_fault(&c, "node_death 0 0.5");
+    sim_rig_run(&c, &r);
     closed(&r);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.l.accepted + r.l.rejected, 1000);
@@ -114,14 +88,13 @@ START_TEST(test_node_restart)
 {
     struct sim_conf c;
     struct sim_result r, d;
-    char err[256];
 
-    base(&c);
-    ck_assert_int_eq(sim_conf_set(&c, "trigger_us", "7000", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_fault(&c, "node_death 0 0.3", err, sizeof(err)), 0);
-    run(&c, &d);
-    ck_assert_int_eq(sim_conf_fault(&c, "node_restart 0 0.7", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 0);
+    sim_rig_set(&c, "trigger_us", "7000");
+    sim_rig_fault(&c, "node_death 0 0.3");
+    sim_rig_run(&c, &d);
+    sim_rig_fault(&c, "node_restart 0 0.7");
+    sim_rig_run(&c, &r);
     closed(&r);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.l.nodes_dead, 1);
@@ -142,11 +115,10 @@ START_TEST(test_node_stall)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    base(&c);
-    ck_assert_int_eq(sim_conf_fault(&c, "node_stall 5 0.3 0.5", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 0);
+    sim_rig_fault(&c, "node_stall 5 0.3 0.5");
+    sim_rig_run(&c, &r);
     closed(&r);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.l.nodes_dead, 1);
@@ -154,9 +126,9 @@ START_TEST(test_node_stall)
     ck_assert_uint_eq(r.l.late_acks, r.l.redispatched);
     ck_assert_uint_eq(r.l.revived, 1);  /* its first late ack: alive again */
 
-    base(&c);
-    ck_assert_int_eq(sim_conf_fault(&c, "node_stall 5 0.3 0.1", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 0);
+    sim_rig_fault(&c, "node_stall 5 0.3 0.1");
+    sim_rig_run(&c, &r);
     closed(&r);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.l.nodes_dead, 0);
@@ -171,11 +143,10 @@ START_TEST(test_link_loss)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    base(&c);
-    ck_assert_int_eq(sim_conf_fault(&c, "link_loss 2 0.5 0.1", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 0);
+    sim_rig_fault(&c, "link_loss 2 0.5 0.1");
+    sim_rig_run(&c, &r);
     closed(&r);
     ck_assert_uint_eq(r.link_lost, 100);
     ck_assert_uint_eq(r.timed_out, 100);
@@ -196,15 +167,14 @@ START_TEST(test_incast)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    base(&c);
-    ck_assert_int_eq(sim_conf_set(&c, "sfcs", "1", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "sources", "100", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "frag_bytes", "1000", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "switch_buffer_kb", "10", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "timeout_ms", "10", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 0);
+    sim_rig_set(&c, "sfcs", "1");
+    sim_rig_set(&c, "sources", "100");
+    sim_rig_set(&c, "frag_bytes", "1000");
+    sim_rig_set(&c, "switch_buffer_kb", "10");
+    sim_rig_set(&c, "timeout_ms", "10");
+    sim_rig_run(&c, &r);
     closed(&r);
     ck_assert_uint_eq(r.switch_drops, 91000);
     ck_assert_uint_eq(r.l.incomplete, 1000);
@@ -216,8 +186,8 @@ START_TEST(test_incast)
 
     /* Paced over 100 us, source s 1 us after source s - 1: a frame leaves
      * the port in 0.885 us, before the next arrives: nothing drops. */
-    ck_assert_int_eq(sim_conf_set(&c, "ro_spread_us", "100", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_set(&c, "ro_spread_us", "100");
+    sim_rig_run(&c, &r);
     closed(&r);
     ck_assert_uint_eq(r.switch_drops, 0);
     ck_assert_uint_eq(r.l.incomplete, 0);
@@ -236,18 +206,16 @@ START_TEST(test_throttle)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    base(&c);
-    ck_assert_int_eq(sim_conf_set(&c, "sfcs", "1", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "nodes_per_sfc", "1", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "credits", "1", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "capacity", "64", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "trigger_us", "10000", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "timeout_ms", "1000", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "drain_s", "5", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_run(&c, &r, NULL, NULL, err, sizeof(err)), 0);
+    sim_rig_base(&c, 0);
+    sim_rig_set(&c, "sfcs", "1");
+    sim_rig_set(&c, "nodes_per_sfc", "1");
+    sim_rig_set(&c, "credits", "1");
+    sim_rig_set(&c, "capacity", "64");
+    sim_rig_set(&c, "trigger_us", "10000");
+    sim_rig_set(&c, "timeout_ms", "1000");
+    sim_rig_set(&c, "drain_s", "5");
+    sim_rig_run(&c, &r);
     ck_assert_int_eq(r.l.closed, 1);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_ge(r.throttle_on, 2);
@@ -264,17 +232,16 @@ START_TEST(test_determinism)
 {
     struct sim_conf c;
     struct sim_result a, b;
-    char err[256];
 
-    base(&c);
-    ck_assert_int_eq(sim_conf_set(&c, "trigger", "exponential", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "arrivals", "poisson", err, sizeof(err)), 0);
-    run(&c, &a);
-    run(&c, &b);
+    sim_rig_base(&c, 0);
+    sim_rig_set(&c, "trigger", "exponential");
+    sim_rig_set(&c, "arrivals", "poisson");
+    sim_rig_run(&c, &a);
+    sim_rig_run(&c, &b);
     a.wall_s = b.wall_s = 0;
     ck_assert_int_eq(memcmp(&a, &b, sizeof(a)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "seed", "2", err, sizeof(err)), 0);
-    run(&c, &b);
+    sim_rig_set(&c, "seed", "2");
+    sim_rig_run(&c, &b);
     ck_assert_uint_ne(a.latency_ns.sum, b.latency_ns.sum);
 }
 END_TEST
@@ -297,12 +264,12 @@ START_TEST(test_conf_refused)
                           "exponential, lognormal)");
     ck_assert_int_eq(sim_conf_fault(&c, "node_stall 1 0.5", err, sizeof(err)), -22);
     ck_assert_ptr_nonnull(strstr(err, "\"node_stall 1 0.5\" is not a fault"));
-    ck_assert_int_eq(sim_conf_set(&c, "frag_bytes", "1000000", err, sizeof(err)), 0);
+    sim_rig_set(&c, "frag_bytes", "1000000");
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
     ck_assert_str_eq(err, "key 'sim.frag_bytes': 1000000 bytes are 699 frames at MTU 1500 (the "
                           "model takes at most 512 frames a fragment)");
-    ck_assert_int_eq(sim_conf_set(&c, "frag_bytes", "1024", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_fault(&c, "node_death 4 0.5", err, sizeof(err)), 0);
+    sim_rig_set(&c, "frag_bytes", "1024");
+    sim_rig_fault(&c, "node_death 4 0.5");
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
     ck_assert_str_eq(err, "key 'sim.faults[0]': node 4 does not exist (allowed: 0 to 3)");
 }

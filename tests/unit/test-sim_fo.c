@@ -4,40 +4,15 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sim_conf.h"
-#include "sim_farm.h"
-
+#include "test-sim-rig.h"
 
 /*
- * The base farm of test-sim_farm.c (4 sources, 2 SFCs of 4 nodes, 1 kHz
- * fixed for 1 s, 1 KiB fragments, fixed 100 us trigger time, 10 GbE)
- * with failover on: release frames every 10 ms, death after 100 ms of
- * silence, 32 MiB replay buffers.
+ * The base farm of test-sim_farm.c (sim_rig_base: 4 sources, 2 SFCs of 4
+ * nodes, 1 kHz fixed for 1 s, 1 KiB fragments, fixed 100 us trigger
+ * time, 10 GbE) with failover on: release frames every 10 ms, death
+ * after 100 ms of silence, 32 MiB replay buffers. Every run's ledger is
+ * asserted closed (sim_rig_run_closed).
  */
-static void base(struct sim_conf *c, int failover)
-{
-    char err[256];
-
-    sim_conf_defaults(c);
-    ck_assert_int_eq(sim_conf_set(c, "sfcs", "2", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "trigger", "fixed", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "trigger_us", "100", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "accept", "0.5", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "failover", failover ? "1" : "0", err, sizeof(err)), 0);
-}
-
-static void run(const struct sim_conf *c, struct sim_result *r)
-{
-    char err[256] = "";
-
-    ck_assert_msg(sim_conf_check(c, err, sizeof(err)) == 0, "%s", err);
-    ck_assert_msg(sim_run(c, r, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
-    ck_assert_int_eq(r->l.unaccounted, 0);
-    ck_assert_int_eq(r->l.digest_match, 1);
-    ck_assert_int_eq(r->l.ids_match, 1);
-    ck_assert_int_eq(r->l.nodes_agree, 1);
-    ck_assert_int_eq(r->l.closed, 1);
-}
 
 /* Failover on and no fault: every event goes where it would without
  * (the route with nothing dead is e % n), decided the same; release
@@ -47,10 +22,10 @@ START_TEST(test_no_fault_same)
     struct sim_conf c;
     struct sim_result off, on;
 
-    base(&c, 0);
-    run(&c, &off);
-    base(&c, 1);
-    run(&c, &on);
+    sim_rig_base(&c, 0);
+    sim_rig_run_closed(&c, &off);
+    sim_rig_base(&c, 1);
+    sim_rig_run_closed(&c, &on);
     ck_assert_uint_eq(on.l.accepted, off.l.accepted);
     ck_assert_uint_eq(on.l.rejected, off.l.rejected);
     ck_assert_uint_eq(on.latency_ns.sum, off.latency_ns.sum);
@@ -76,11 +51,10 @@ START_TEST(test_sfc_death)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    base(&c, 1);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_death 1 0.5", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 1);
+    sim_rig_fault(&c, "sfc_death 1 0.5");
+    sim_rig_run_closed(&c, &r);
     ck_assert_uint_eq(r.l.generated, 1000);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.l.accepted + r.l.rejected, 1000);
@@ -100,8 +74,8 @@ START_TEST(test_sfc_death)
     ck_assert_msg(r.recovered_s > 0.592 && r.recovered_s < 0.593, "%f", r.recovered_s);
 
     /* paced 1 ms apart, the 50th replay leaves 49 ms after the first */
-    ck_assert_int_eq(sim_conf_set(&c, "replay_gap_us", "1000", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_set(&c, "replay_gap_us", "1000");
+    sim_rig_run_closed(&c, &r);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.l.replay_acked, 50);
     ck_assert_msg(r.recovered_s > 0.640 && r.recovered_s < 0.641, "%f", r.recovered_s);
@@ -109,8 +83,8 @@ START_TEST(test_sfc_death)
     /* the same pace between the new events: the same replays, and the
      * new events triggered during the 49 ms no longer wait behind them */
     struct sim_result q;
-    ck_assert_int_eq(sim_conf_set(&c, "replay_interleave", "1", err, sizeof(err)), 0);
-    run(&c, &q);
+    sim_rig_set(&c, "replay_interleave", "1");
+    sim_rig_run_closed(&c, &q);
     ck_assert_uint_eq(q.l.lost_total, 0);
     ck_assert_uint_eq(q.l.replay_acked, 50);
     ck_assert_msg(q.recovered_s > 0.640 && q.recovered_s < 0.641, "%f", q.recovered_s);
@@ -126,12 +100,11 @@ START_TEST(test_all_dead)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    base(&c, 1);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_death 1 0.5", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_death 0 0.7", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 1);
+    sim_rig_fault(&c, "sfc_death 1 0.5");
+    sim_rig_fault(&c, "sfc_death 0 0.7");
+    sim_rig_run_closed(&c, &r);
     ck_assert_uint_eq(r.sfc_deaths, 2);
     ck_assert_uint_eq(r.l.lost[SIM_LOST_SFC], r.l.lost_total);
     ck_assert_uint_eq(r.l.lost_total, 310);
@@ -145,12 +118,11 @@ START_TEST(test_replay_full)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    base(&c, 1);
-    ck_assert_int_eq(sim_conf_set(&c, "replay_mb", "0.015625", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_fault(&c, "node_stall 5 0.3 0.5", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 1);
+    sim_rig_set(&c, "replay_mb", "0.015625");
+    sim_rig_fault(&c, "node_stall 5 0.3 0.5");
+    sim_rig_run_closed(&c, &r);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.replay_peak_events, 16);
     ck_assert_uint_eq(r.replay_dropped, 0);
@@ -167,17 +139,16 @@ START_TEST(test_ack_drop)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    base(&c, 0);
-    ck_assert_int_eq(sim_conf_set(&c, "sfcs", "1", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "sources", "100", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "frag_bytes", "1000", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "switch_buffer_kb", "1.1", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "ro_spread_us", "1000", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "trigger", "exponential", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "ack_port", "1", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 0);
+    sim_rig_set(&c, "sfcs", "1");
+    sim_rig_set(&c, "sources", "100");
+    sim_rig_set(&c, "frag_bytes", "1000");
+    sim_rig_set(&c, "switch_buffer_kb", "1.1");
+    sim_rig_set(&c, "ro_spread_us", "1000");
+    sim_rig_set(&c, "trigger", "exponential");
+    sim_rig_set(&c, "ack_port", "1");
+    sim_rig_run_closed(&c, &r);
     /* 4 nodes of 8 credits: after 32 dropped acks no credit is left */
     ck_assert_uint_eq(r.ack_drops, 32);
     ck_assert_uint_eq(r.l.lost[SIM_LOST_UNACKED], 32);
@@ -201,9 +172,9 @@ START_TEST(test_sfc_restart)
     struct sim_result r;
     char err[256];
 
-    base(&c, 1);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_restart 1 0.5 0.3", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 1);
+    sim_rig_fault(&c, "sfc_restart 1 0.5 0.3");
+    sim_rig_run_closed(&c, &r);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.sfc_deaths, 1);
     ck_assert_uint_eq(r.sfc_restarts, 1);
@@ -213,9 +184,9 @@ START_TEST(test_sfc_restart)
     ck_assert_uint_eq(r.join_at, 800 + 65536);   /* triggered 0..799 at 0.8 s */
     ck_assert_uint_eq(r.joins, 0);
 
-    base(&c, 1);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_restart 1 0.5 0.02", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 1);
+    sim_rig_fault(&c, "sfc_restart 1 0.5 0.02");
+    sim_rig_run_closed(&c, &r);
     ck_assert_uint_eq(r.sfc_deaths, 1);
     ck_assert_uint_eq(r.sfc_restarts, 1);
     /* 491..499 it held (5), 501..519 sent to it dead (10) */
@@ -231,52 +202,41 @@ START_TEST(test_sfc_restart)
      * too once awake, after SFC 1 died (0.7 s) and before its restart (0.9
      * s): those decisions are duplicates, not of record (sim_node_taken;
      * counted, the ledger would count one event twice: unaccounted -1) */
-    base(&c, 1);
-    ck_assert_int_eq(sim_conf_set(&c, "trigger_us", "5000", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_fault(&c, "node_stall 5 0.3 0.45", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_restart 1 0.7 0.2", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_base(&c, 1);
+    sim_rig_set(&c, "trigger_us", "5000");
+    sim_rig_fault(&c, "node_stall 5 0.3 0.45");
+    sim_rig_fault(&c, "sfc_restart 1 0.7 0.2");
+    sim_rig_run_closed(&c, &r);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.l.nodes_dead, 1);
     ck_assert_uint_eq(r.l.redispatched, 1);
     ck_assert_uint_eq(r.l.redecided, 30);
 
-    base(&c, 0);                 /* it needs failover */
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_restart 1 0.5 0.02", err, sizeof(err)), 0);
+    sim_rig_base(&c, 0);                 /* it needs failover */
+    sim_rig_fault(&c, "sfc_restart 1 0.5 0.02");
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
     ck_assert_str_eq(err, "key 'sim.faults[0]': sfc_restart needs sim.failover: 1");
 }
 END_TEST
 
-/* The base farm at 100 kHz (2 sources, 10 us trigger time) for 1 s, so
- * that a join id is reached. SFC 1 restarts at 0.1 s, back 20 ms later:
- * its join id is the readouts' next id then (12,000) plus 65,536 (half a
- * second of ids is fewer); from there its share is its own again. */
-static void fast(struct sim_conf *c)
-{
-    char err[256];
-
-    base(c, 1);
-    ck_assert_int_eq(sim_conf_set(c, "rate_hz", "100000", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "sources", "2", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "trigger_us", "10", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "capacity", "4096", err, sizeof(err)), 0);
-}
-
+/* The base farm at 100 kHz (sim_rig_fast: 2 sources, 10 us trigger
+ * time) for 1 s, so that a join id is reached. SFC 1 restarts at 0.1 s,
+ * back 20 ms later: its join id is the readouts' next id then (12,000)
+ * plus 65,536 (half a second of ids is fewer); from there its share is
+ * its own again. */
 START_TEST(test_sfc_rejoin)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    fast(&c);
+    sim_rig_fast(&c);
     /* lossless ports (memif rings): on the default 512 KiB ports the
      * replay burst loses 1,210 frames, its events wait out the survivor's
      * 1 s replay grace (13.4), hold its low, fill the readout's 32 MiB
      * (0.33 s of ids here) and hold the trigger 0.7 s: sim_fo_ro test_grace */
-    ck_assert_int_eq(sim_conf_set(&c, "switch_buffer_kb", "65536", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_restart 1 0.1 0.02", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_set(&c, "switch_buffer_kb", "65536");
+    sim_rig_fault(&c, "sfc_restart 1 0.1 0.02");
+    sim_rig_run_closed(&c, &r);
     ck_assert_uint_eq(r.l.generated, 100000);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.join_at, 12000 + 65536);
@@ -293,13 +253,12 @@ START_TEST(test_sfc_drain)
 {
     struct sim_conf c;
     struct sim_result r;
-    char err[256];
 
-    fast(&c);
-    ck_assert_int_eq(sim_conf_set(&c, "duration_s", "1.6", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_drain 1 0.1", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_undrain 1 0.9", err, sizeof(err)), 0);
-    run(&c, &r);
+    sim_rig_fast(&c);
+    sim_rig_set(&c, "duration_s", "1.6");
+    sim_rig_fault(&c, "sfc_drain 1 0.1");
+    sim_rig_fault(&c, "sfc_undrain 1 0.9");
+    sim_rig_run_closed(&c, &r);
     ck_assert_uint_eq(r.l.lost_total, 0);
     ck_assert_uint_eq(r.replayed, 0);
     ck_assert_uint_eq(r.sfc_deaths, 0);
@@ -314,31 +273,37 @@ START_TEST(test_sfc_drain)
 }
 END_TEST
 
-/* Failover names at most 256 SFCs (the readouts' dead set). */
+/* Failover names at most 256 SFCs (the readouts' dead set); its faults
+ * need it. */
 START_TEST(test_conf)
 {
     struct sim_conf c;
     char err[512];
 
-    base(&c, 1);
-    ck_assert_int_eq(sim_conf_set(&c, "sfcs", "257", err, sizeof(err)), 0);
+    sim_rig_base(&c, 1);
+    sim_rig_set(&c, "sfcs", "257");
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
     ck_assert_str_eq(err, "key 'sim.failover': 257 SFCs are more than the 256 places a "
                           "readout's dead set can name (EBF_ROUTE_MAX, docs/protocol.md 13.1)");
-    ck_assert_int_eq(sim_conf_set(&c, "sfcs", "256", err, sizeof(err)), 0);
+    sim_rig_set(&c, "sfcs", "256");
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(&c, "sfc_dead_ms", "5", err, sizeof(err)), 0);
+    sim_rig_set(&c, "sfc_dead_ms", "5");
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
 
-    base(&c, 0);                 /* a drain needs failover; a bad target is named */
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_drain 1 0.5", err, sizeof(err)), 0);
+    sim_rig_base(&c, 0);                 /* a drain needs failover; a bad target is named */
+    sim_rig_fault(&c, "sfc_drain 1 0.5");
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
     ck_assert_str_eq(err, "key 'sim.faults[0]': sfc_drain needs sim.failover: 1");
-    base(&c, 1);
-    ck_assert_int_eq(sim_conf_fault(&c, "sfc_undrain 2 0.5", err, sizeof(err)), 0);
+    sim_rig_base(&c, 1);
+    sim_rig_fault(&c, "sfc_undrain 2 0.5");
     ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
     ck_assert_str_eq(err, "key 'sim.faults[0]': SFC 2 does not exist (allowed: 0 to 1)");
     ck_assert_int_eq(sim_conf_fault(&c, "sfc_drain 1", err, sizeof(err)), -22);
+    sim_rig_base(&c, 0);         /* a mute too */
+    sim_rig_fault(&c, "sfc_mute 1 0.5 0.1");
+    ck_assert_int_eq(sim_conf_check(&c, err, sizeof(err)), -22);
+    ck_assert_str_eq(err, "key 'sim.faults[0]': sfc_mute needs sim.failover: 1");
+    ck_assert_int_eq(sim_conf_fault(&c, "sfc_mute 1 0.5", err, sizeof(err)), -22);
 }
 END_TEST
 

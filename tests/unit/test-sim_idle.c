@@ -3,9 +3,8 @@
 #include <check.h>
 #include <stdint.h>
 
-#include "sim_conf.h"
-#include "sim_farm.h"
 #include "sim_idle.h"
+#include "test-sim-rig.h"
 
 #define US 1000000ull            /* ps */
 
@@ -54,8 +53,6 @@ END_TEST
  * a fixed 1000 us trigger time, one 1 KiB frame an event. */
 static void farm(struct sim_conf *c, int backoff, struct sim_result *r)
 {
-    char err[256] = "";
-
     sim_conf_defaults(c);
     c->sources = 1;
     c->nodes_per_sfc = 1;
@@ -68,8 +65,7 @@ static void farm(struct sim_conf *c, int backoff, struct sim_result *r)
         c->idle_extra_us = 70;
         c->idle_spin_us = 100;
     }
-    ck_assert_int_eq(sim_conf_check(c, err, sizeof(err)), 0);
-    ck_assert_msg(sim_run(c, r, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
+    sim_rig_run(c, r);
     ck_assert_int_eq(r->l.closed, 1);
     ck_assert_uint_eq(r->l.accepted + r->l.rejected, 1000);
 }

@@ -3,8 +3,7 @@
 #include <check.h>
 #include <stdint.h>
 
-#include "sim_conf.h"
-#include "sim_farm.h"
+#include "test-sim-rig.h"
 
 /*
  * One SFC of 4 nodes of 8 credits, a table of 64 events, 4 sources of
@@ -15,22 +14,12 @@
  */
 static void slow(struct sim_conf *c, const char *rx_ring, const char *link_us)
 {
-    char err[256];
-
     sim_conf_defaults(c);
-    ck_assert_int_eq(sim_conf_set(c, "trigger", "fixed", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "trigger_us", "10000", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "capacity", "64", err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "rx_ring", rx_ring, err, sizeof(err)), 0);
-    ck_assert_int_eq(sim_conf_set(c, "link_latency_us", link_us, err, sizeof(err)), 0);
-}
-
-static void run(const struct sim_conf *c, struct sim_result *r)
-{
-    char err[256] = "";
-
-    ck_assert_msg(sim_conf_check(c, err, sizeof(err)) == 0, "%s", err);
-    ck_assert_msg(sim_run(c, r, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
+    sim_rig_set(c, "trigger", "fixed");
+    sim_rig_set(c, "trigger_us", "10000");
+    sim_rig_set(c, "capacity", "64");
+    sim_rig_set(c, "rx_ring", rx_ring);
+    sim_rig_set(c, "link_latency_us", link_us);
 }
 
 /* 1 us links: the readouts hear the throttle at once; the table stays at
@@ -42,7 +31,7 @@ START_TEST(test_throttle)
     struct sim_result r;
 
     slow(&c, "1024", "1");
-    run(&c, &r);
+    sim_rig_run(&c, &r);
     ck_assert_int_eq(r.l.closed, 1);
     ck_assert_uint_eq(r.l.generated, 436);
     ck_assert_uint_eq(r.l.lost_total, 0);
@@ -66,7 +55,7 @@ START_TEST(test_intake_pause)
     struct sim_result r;
 
     slow(&c, "0", "10000");
-    run(&c, &r);
+    sim_rig_run(&c, &r);
     ck_assert_int_eq(r.l.closed, 1);
     ck_assert_uint_eq(r.l.generated, 440);
     ck_assert_uint_eq(r.l.lost[SIM_LOST_TABLE_FULL], 60);
@@ -74,7 +63,7 @@ START_TEST(test_intake_pause)
     ck_assert_uint_eq(r.evtab_peak, 64);
 
     slow(&c, "1024", "10000");
-    run(&c, &r);
+    sim_rig_run(&c, &r);
     ck_assert_int_eq(r.l.closed, 1);
     ck_assert_uint_eq(r.l.generated, 420);
     ck_assert_uint_eq(r.l.lost_total, 0);
@@ -84,7 +73,7 @@ START_TEST(test_intake_pause)
     ck_assert_uint_eq(r.evtab_peak, 49);
 
     slow(&c, "16", "10000");
-    run(&c, &r);
+    sim_rig_run(&c, &r);
     ck_assert_uint_eq(r.l.generated, 520);
     ck_assert_uint_eq(r.rx_missed, 597);
     ck_assert_uint_eq(r.rx_ring_peak, 16);

@@ -3,16 +3,13 @@
 #include <check.h>
 #include <stdint.h>
 
-#include "sim_conf.h"
-#include "sim_farm.h"
+#include "test-sim-rig.h"
 
 /* Eight sources, one SFC, one node, spinning: 100 fixed triggers a
  * second for 2 s, a fixed 1000 us trigger time, one 1 KiB frame a
  * fragment; readouts of them with skew_us between the first and last. */
 static void farm(struct sim_conf *c, uint32_t readouts, double skew_us, struct sim_result *r)
 {
-    char err[256] = "";
-
     sim_conf_defaults(c);
     c->sources = 8;
     c->nodes_per_sfc = 1;
@@ -22,8 +19,7 @@ static void farm(struct sim_conf *c, uint32_t readouts, double skew_us, struct s
     c->trigger_us = 1000;
     c->readouts = readouts;
     c->ro_skew_us = skew_us;
-    ck_assert_int_eq(sim_conf_check(c, err, sizeof(err)), 0);
-    ck_assert_msg(sim_run(c, r, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
+    sim_rig_run(c, r);
     ck_assert_int_eq(r->l.closed, 1);
     ck_assert_uint_eq(r->l.accepted + r->l.rejected, 200);
 }

@@ -77,6 +77,7 @@ void farm_fo_view_add(struct farm_fo_view *v, enum farm_role role, const char *n
     v->wait_cap += ebf_kv_u64(kv, "replay.wait_cap", 0);
     v->waits += ebf_kv_u64(kv, "replay.waits", 0);
     v->ends += ebf_kv_u64(kv, "replay.ends", 0);
+    v->unsound += ebf_kv_u64(kv, "replay.unsound", 0);
 }
 
 void farm_fo_view_end(struct farm_fo_view *v)
@@ -132,7 +133,7 @@ static const char *state_name(enum farm_fo_state s)
 /* The view's items ("SFCs live 2 of 2 (sfc0 50%, sfc1 50%)", "deaths seen 0", ...)
  * into it[], each at most FO_ITEM bytes. Returns how many. */
 #define FO_ITEM (32 + FF_MAX_SFCS * (FF_NAME_MAX + 40))
-#define FO_ITEMS 8
+#define FO_ITEMS 9
 static unsigned items(const struct farm_fo_view *v, char it[FO_ITEMS][FO_ITEM])
 {
     int o = snprintf(it[0], FO_ITEM, "SFCs live %u of %u (", v->n_live, v->n_sfcs);
@@ -165,6 +166,8 @@ static unsigned items(const struct farm_fo_view *v, char it[FO_ITEMS][FO_ITEM])
     snprintf(it[7], FO_ITEM, "partial replays dropped %" PRIu64 " (%" PRIu64 " proven by "
              "%" PRIu64 " replay ends, %" PRIu64 " at the 5 s cap), kept %" PRIu64, v->partial,
              v->ended, v->ends, v->wait_cap, v->waits);
+    snprintf(it[8], FO_ITEM, "replays built incomplete %" PRIu64 " (replay.unsound: pieces lost "
+             "on the way; decided, in the ledger)", v->unsound);
     return FO_ITEMS;
 }
 
@@ -226,10 +229,11 @@ json_t *farm_fo_view_json(const struct farm_fo_view *v)
                      jout_u64(v->dropped), "redecided_marked", jout_u64(v->redecided_marked),
                      "replay_held_bytes", jout_u64(v->held_bytes), "replay_peak_bytes",
                      jout_u64(v->peak_bytes));
-    json_t *r = json_pack("{s:o, s:o, s:o, s:o, s:o}", "replay_partial", jout_u64(v->partial),
-                          "replay_ended", jout_u64(v->ended), "replay_wait_cap",
-                          jout_u64(v->wait_cap), "replay_waits", jout_u64(v->waits),
-                          "replay_ends", jout_u64(v->ends));
+    json_t *r = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "replay_partial",
+                          jout_u64(v->partial), "replay_ended", jout_u64(v->ended),
+                          "replay_wait_cap", jout_u64(v->wait_cap), "replay_waits",
+                          jout_u64(v->waits), "replay_ends", jout_u64(v->ends),
+                          "replay_unsound", jout_u64(v->unsound));
 
     if (!j || !r || json_object_update(j, r) != 0) {
         json_decref(j);

@@ -53,8 +53,10 @@ struct farm_fo_view {
     /* The SFCs' partial replays (docs/protocol.md 13.4): dropped (replay.partial),
      * of them proven by replay ends (replay.ended) or at the 5 s cap
      * (replay.wait_cap); kept for a replay end (replay.waits); ends taken
-     * (replay.ends); summed over the live SFCs */
-    uint64_t partial, ended, wait_cap, waits, ends;
+     * (replay.ends); built incomplete because their missing pieces were lost
+     * on the way (replay.unsound: decided, in the ledger; informational);
+     * summed over the live SFCs */
+    uint64_t partial, ended, wait_cap, waits, ends, unsound;
 };
 
 /* Start an empty view. */
@@ -90,7 +92,10 @@ void farm_fo_view_result(struct farm_fo_view *v, const struct farm_result *r);
  * 50%); deaths seen 0, recovered 0 (sums over 4 readouts; 0 heard alive
  * after); time to recover last 0.0 ms, longest 0.0 ms (slowest readout); joins
  * 0, leaves 0; replayed 0, replay dropped 0; redecided so far 0 (fences,
- * restarts); replay buffer 1.2 MB, peak 3.4 MB (largest readout)";
+ * restarts); replay buffer 1.2 MB, peak 3.4 MB (largest readout); partial
+ * replays dropped 0 (0 proven by 0 replay ends, 0 at the 5 s cap), kept 0;
+ * replays built incomplete 0 (replay.unsound: pieces lost on the way;
+ * decided, in the ledger)";
  * nothing when off. */
 void farm_fo_view_text(FILE *out, const struct farm_fo_view *v, const char *lead);
 

@@ -293,6 +293,7 @@ static void fence_terms(const struct ledger_replay *x, struct acct_totals *t, st
     l->replay_partial = x->partial;
     l->replay_ended = x->ended;
     l->replay_wait_cap = x->wait_cap;
+    l->replay_unsound = x->unsound;
     l->redecided += x->fence_count;
     l->mark_evicted |= x->fence_overflow;
     t->accepted -= x->fence_accepted;

@@ -55,6 +55,9 @@ struct ledger {
     uint64_t replay_partial;     /* replays dropped partial: decided by the dead place */
     uint64_t replay_ended;       /* of them, proven by the readouts' replay ends */
     uint64_t replay_wait_cap;    /* of them, dropped unproven at the 5 s cap */
+    uint64_t replay_unsound;     /* replays built incomplete, their missing pieces lost
+                                  * on the way (replay.unsound): decided, in accepted or
+                                  * rejected; informational */
     uint64_t redecided;          /* ids decided by a dead place's node and again by a
                                   * survivor (counted once, in the survivor's decision) */
     uint64_t replayed;           /* replayed events the survivors acked */
@@ -121,7 +124,10 @@ struct ledger {
  * readouts replayed (ledger.fence_acked, in redecided); the events its
  * fence dropped (replay_fenced) were built by a survivor and those a
  * survivor dropped partial (replay_partial) were decided by the dead
- * place: both are named, neither is lost.
+ * place: both are named, neither is lost. Replayed events a survivor
+ * built incomplete because their missing pieces were lost on the way
+ * (replay_unsound, the SFCs' replay.unsound) are decided and counted as
+ * any event is: the figure is named, not a term of the sum.
  */
 void ledger_close(const struct farm_result *r, struct ledger *l);
 

@@ -19,7 +19,8 @@ static json_t *ids_json(const uint64_t *ids, unsigned n)
 }
 
 /* The readouts lost (their ids closed over what the survivors saw), or
- * the events generated; and the SFCs gone. */
+ * the events generated; and the SFCs gone (with a failover, the replays
+ * built incomplete: replay_unsound). */
 static int ledger_source(json_t *o, const struct ledger *l)
 {
     json_t *lost = json_array();
@@ -40,13 +41,14 @@ static int ledger_source(json_t *o, const struct ledger *l)
     json_decref(lost);
     if (l->failover)
         rc |= jout_set(o, "sfc_gone",
-                       json_pack("{s:o, s:i, s:i, s:o, s:b, s:o, s:o, s:o, s:b}", "name",
+                       json_pack("{s:o, s:i, s:i, s:o, s:b, s:o, s:o, s:o, s:b, s:o}", "name",
                                  jout_str(l->sfc_gone), "sfcs", (int)l->sfcs_gone,
                                  "sfcs_restarted", (int)l->sfcs_restarted,
                                  "decided_by_its_nodes", jout_u64(l->gone_decided), "failover", 1,
                                  "release_mark", jout_u64(l->release_mark),
                                  "replayed", jout_u64(l->replayed), "redecided",
-                                 jout_u64(l->redecided), "record_complete", !l->mark_evicted));
+                                 jout_u64(l->redecided), "record_complete", !l->mark_evicted,
+                                 "replay_unsound", jout_u64(l->replay_unsound)));
     else if (l->sfcs_gone)
         rc |= jout_set(o, "sfc_gone", json_pack("{s:o, s:i, s:o, s:o}", "name",
                                                 jout_str(l->sfc_gone), "sfcs", (int)l->sfcs_gone,

@@ -140,6 +140,7 @@ static void fence_terms(const struct farm_result *r, struct ledger_replay *x)
     x->partial = ebf_kv_u64(&r->sfc, SFC_NAME(REPLAY_PARTIAL), 0);
     x->ended = ebf_kv_u64(&r->sfc, SFC_NAME(REPLAY_ENDED), 0);
     x->wait_cap = ebf_kv_u64(&r->sfc, SFC_NAME(REPLAY_WAIT_CAP), 0);
+    x->unsound = ebf_kv_u64(&r->sfc, SFC_NAME(REPLAY_UNSOUND), 0);
     ledger_kv_idset(&r->sfc, LEDGER_SFC_FENCE_ACKED, &x->fence_ids);
     x->fence_count = ledger_fo_count(&x->fence_ids);
     x->fence_accepted = ebf_kv_u64(&r->sfc, SFC_NAME(FENCE_ACKED_ACCEPT), 0);

@@ -49,6 +49,7 @@ struct ledger_replay {
     uint64_t fenced, partial;    /* replay.fenced (built again by a survivor) and
                                   * replay.partial (decided by the dead place) */
     uint64_t ended, wait_cap;    /* of partial: proven by replay ends, dropped at the cap */
+    uint64_t unsound;            /* replay.unsound: built incomplete, pieces lost on the way */
 };
 
 /* The id record kept in kv under prefix ("<prefix>.count.<cell>", ...),

@@ -300,6 +300,10 @@ static void processes_text(FILE *out, const struct farm_conf *c, const struct fa
     }
 }
 
+/* A failover's replays built incomplete (replay.unsound): decided, so named only. */
+#define UNSOUND_TEXT                                                                     \
+    "replay.unsound %" PRIu64 " built incomplete, pieces lost on the way: decided, in the ledger"
+
 /* The ledger's lines. */
 static void ledger_text(FILE *out, const struct farm_result *r, const struct ledger *l)
 {
@@ -323,15 +327,15 @@ static void ledger_text(FILE *out, const struct farm_result *r, const struct led
         fprintf(out, " (failed over: %u SFC(s) killed and restarted, %" PRIu64 " fence(s); "
                 "replayed %" PRIu64 ", redecided %" PRIu64 "; replay.fenced %" PRIu64
                 " built again, replay.partial %" PRIu64 " decided before: %" PRIu64 " proven by "
-                "replay ends, %" PRIu64 " at the 5 s cap)", l->sfcs_restarted, l->fences,
-                l->replayed, l->redecided, l->replay_fenced, l->replay_partial, l->replay_ended,
-                l->replay_wait_cap);
+                "replay ends, %" PRIu64 " at the 5 s cap; " UNSOUND_TEXT ")", l->sfcs_restarted,
+                l->fences, l->replayed, l->redecided, l->replay_fenced, l->replay_partial,
+                l->replay_ended, l->replay_wait_cap, l->replay_unsound);
     else if (l->failover)
         fprintf(out, " (SFC %s gone, %u SFC(s), failed over: %" PRIu64 " of its events decided "
                 "by its nodes, watermark %" PRIu64 "%s; replayed %" PRIu64 ", redecided %" PRIu64
-                ")", l->sfc_gone, l->sfcs_gone, l->gone_decided, l->release_mark,
-                l->mark_evicted ? " (its nodes' record may lack ids)" : "", l->replayed,
-                l->redecided);
+                "; " UNSOUND_TEXT ")", l->sfc_gone, l->sfcs_gone, l->gone_decided,
+                l->release_mark, l->mark_evicted ? " (its nodes' record may lack ids)" : "",
+                l->replayed, l->redecided, l->replay_unsound);
     else if (l->sfcs_gone)
         fprintf(out, " (SFC %s gone, %u SFC(s): %" PRIu64 " of its events decided by its nodes, "
                 "%" PRIu64 " sfc_lost)", l->sfc_gone, l->sfcs_gone, l->gone_decided, l->sfc_lost);
