@@ -293,9 +293,11 @@ int sfc_dp_fence_gate(struct sfc_dp *dp, const struct ebf_frag_hdr *h)
     struct sfc_dp_fo *f = &dp->fo;
     uint16_t s = h->source;
 
-    if (!f->gate_past[s] && h->event_id < f->hold_join && f->replay_src_tsc[s] < f->hold_tsc)
+    if (f->gate_past[s])
+        return 0;
+    if (h->event_id < f->hold_join && f->replay_src_tsc[s] < f->hold_tsc)
         return 1;
-    f->gate_past[s] = 1;
+    f->gate_past[s] = 1;        /* once per source: then the others are looked at */
     for (uint16_t k = 0; k < dp->c.n_sources && k < EBF_MAX_SOURCES; k++)
         if (dp->guard.bind[k].bound && !f->gate_past[k])
             return 0;
