@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test-farm_failover.c - failover in whole farms of 4 readouts, 2 SFCs and 4 nodes: an SFC killed mid-run loses no event to its death; an SFC frozen 3 s, stopped 3 s within a release round, or paused 85 ms (shorter than the readouts' bound) fences itself, rejoins and loses nothing; an SFC declared dead while alive (its release frames muted) fences on the readouts' notices, rejoins and loses nothing. */
+/* test-farm_failover.c - failover in whole farms of 4 readouts, 2 SFCs and 4 nodes: an SFC killed mid-run loses no event to its death; an SFC frozen 3 s, stopped 500 ms within a release round, or paused 85 ms (shorter than the readouts' bound) fences itself, rejoins and loses nothing; an SFC declared dead while alive (its release frames muted) fences on the readouts' notices, rejoins and loses nothing. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -215,8 +215,8 @@ START_TEST(test_failover_sfc_killed)
 END_TEST
 
 /*
- * The checks of a run whose SFC 1 stopped 3 s after 30,000 events (frozen,
- * or stalled in a round): every readout declared it dead once and
+ * The checks of a run whose SFC 1 stopped after 30,000 events (frozen,
+ * stalled in a round, or paused): every readout declared it dead once and
  * replayed its share to SFC 0; it fenced itself once on waking (a new
  * epoch), and every readout took it back at the same join id (no join
  * late). Both SFCs end alive and lose nothing; every generated id was
@@ -332,13 +332,14 @@ START_TEST(test_failover_sfc_paused)
 END_TEST
 
 /*
- * SFC 1's loop stopped 3 s after 30,000 events within a release round,
+ * SFC 1's loop stopped 500 ms after 30,000 events within a release round,
  * after the round's low and before its first frame (the action stall,
- * where a SIGSTOP may stop it): no readout took that round, so they hold
- * SFC 1 dead at the low of the round before and replay every event from
- * there; the fence's record starts at that low (the last one told), not
- * at the round's, or the acks between the two would be decided twice
- * unnamed. It closes as a freeze does.
+ * where a SIGSTOP may stop it; not 3 s: the order's reply waits for the
+ * loop, and the farm tool for the reply 3 s): no readout took that round,
+ * so they hold SFC 1 dead at the low of the round before and replay every
+ * event from there; the fence's record starts at that low (the last one
+ * told), not at the round's, or the acks between the two would be
+ * decided twice unnamed. It closes as a freeze does.
  */
 START_TEST(test_failover_sfc_stalled)
 {
@@ -348,7 +349,7 @@ START_TEST(test_failover_sfc_stalled)
 
     farm_conf_default(&c);
     c.stall_sfc_after = AFTER;
-    c.stall_sfc_ms = 3000;
+    c.stall_sfc_ms = 500;
     run(&c, events, &r);
     ck_assert_uint_eq(ebf_kv_u64(&sfc_at(&r, 1)->kv, "release.stalls", 0), 1);
     assert_fenced_closes("stalled", &r, events);
