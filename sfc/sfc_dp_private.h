@@ -18,7 +18,10 @@
 
 /* Failover's state in the loop (release frames on): the pass clock for
  * the fence, and the rate of ids heard for a join id (sfc_dp_release.c). */
-#define SFC_RECENT_ACKS 16384     /* acks above the low: about 0.5 s at 30,000 events/s */
+#define SFC_RECENT_ACKS 131072    /* acks above the low: about 4 s at 30,000 events/s (a low
+                                   * held by a replay's wait, 5 s at most, or a cascade of
+                                   * fences); 1 MiB */
+#define SFC_FENCED_MAX 16384      /* the fence list, for fence_dup's correction only */
 #define SFC_END_PLACES 64         /* places a replay end is kept for (64 KiB) */
 #define SFC_PRUNE_LAG 32          /* release rounds (320 ms) the recent acks go back */
 
@@ -64,7 +67,7 @@ struct sfc_dp_fo {
      * accepted; SFC_FENCED_OUT: taken out again): a replay of one that
      * comes back to this SFC (no other place was live, the readouts
      * rejoined it at once) is a duplicate here, decided once. */
-    uint64_t fenced[SFC_RECENT_ACKS];
+    uint64_t fenced[SFC_FENCED_MAX];
     uint32_t n_fenced;
     /* The low of the last round a readout's port took: what the readouts
      * may hold, a pause's fence record's X (a round made but not sent

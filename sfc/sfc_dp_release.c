@@ -117,7 +117,7 @@ static void fence_record(struct sfc_dp *dp, uint64_t id, int accept)
     ebf_idset_add(&dp->st.ledger_fence_acked, id);
     dp->st.fence_acked_accept += accept != 0;
     dp->st.fence_acked_digest += ebf_mix64(id);
-    if (f->n_fenced < SFC_RECENT_ACKS)
+    if (f->n_fenced < SFC_FENCED_MAX)
         f->fenced[f->n_fenced++] = id | (uint64_t)(accept != 0) << 63;
 }
 

@@ -360,7 +360,7 @@ struct sfc_snap {
     X(FENCE_ACKED_DIGEST, C, "ledger.fence_acked_digest", st.fence_acked_digest, (), EBF_CF_RUN,  \
       "Sum of mix64(id) over ledger.fence_acked.")                                                 \
     X(FENCE_OVERFLOW, C, "ledger.fence_overflow", st.fence_overflow, (), EBF_CF_RUN,              \
-      "Fences whose ledger.fence_acked may lack acks (over 16384 acks above the low).")          \
+      "Fences whose ledger.fence_acked may lack acks (over 131072 acks above the low).")          \
     X(EVENTS_BUILDING, G, "events_building", g.building, (), 0,                                    \
       "Events being built in the SFC's event table.")                                              \
     X(READY_QUEUE, G, "ready_queue", g.ready, (), 0,                                               \
