@@ -79,22 +79,28 @@ static unsigned drain_poll(void *dp, int *done)
 static int act(void *dp, const char *name, const char *value, char *err, size_t len)
 {
     static const char *const names[] = {"drain", "undrain", "join", "mute", "stall"};
+    const unsigned n = sizeof(names) / sizeof(names[0]);
     unsigned long long at = 0;
     char *end = NULL;
+    unsigned h = 0;
 
+    while (h < n && strcmp(name, names[h]) != 0)
+        h++;
+    if (h == n) {
+        snprintf(err, len, "unknown action '%s' (allowed: drain, undrain, join, mute, stall)",
+                 name);
+        return -EINVAL;
+    }
     if (value[0]) {
         errno = 0;
         at = strtoull(value, &end, 10);
         if (errno || *end || value[0] < '0' || value[0] > '9' || at == 0) {
-            snprintf(err, len, "action '%s': \"%s\" is not an event id above 0", name, value);
+            snprintf(err, len, "action '%s': \"%s\" is not %s above 0", name, value,
+                     (enum sfc_leave)h >= SFC_MUTE ? "a number of milliseconds" : "an event id");
             return -EINVAL;
         }
     }
-    for (unsigned h = 0; h < 5; h++)
-        if (strcmp(name, names[h]) == 0)
-            return sfc_workers_leave(dp, (enum sfc_leave)h, at, err, len);
-    snprintf(err, len, "unknown action '%s' (allowed: drain, undrain, join, mute, stall)", name);
-    return -EINVAL;
+    return sfc_workers_leave(dp, (enum sfc_leave)h, at, err, len);
 }
 
 static const struct ebf_plug_ops sfc_plug_ops = {
