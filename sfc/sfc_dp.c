@@ -178,11 +178,7 @@ static uint16_t intake_take(struct sfc_dp *dp, uint16_t port, struct rte_mbuf **
         sfc_guard_readout_note(&dp->guard, l[i].src_mac);
         if (dp->c.n_more_rx)
             sfc_guard_readout_port(&dp->guard, l[i].src_mac, port);
-        if (unlikely(dp->fo.gate) && !(h[i].flags & EBF_FRAGF_REPLAY) &&
-            sfc_dp_fence_gate(dp, &h[i])) {
-            dp->st.drop[SFC_DROP_FENCED]++;     /* its readout replays it */
-            drop[nd++] = pkts[i];
-        } else if (!intake_store(dp, pkts[i], &l[i], &h[i], now))
+        if (!intake_store(dp, pkts[i], &l[i], &h[i], now))
             drop[nd++] = pkts[i];
     }
     return nd;

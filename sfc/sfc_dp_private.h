@@ -73,12 +73,6 @@ struct sfc_dp_fo {
      * may hold, a pause's fence record's X (a round made but not sent
      * before a stop told them nothing). */
     uint64_t told_low;
-    /* After a fence, until each source's readout is past it (its replay
-     * end of this place came, or a fragment at or above the join id):
-     * its new fragments below the join id were sent to the incarnation
-     * before the fence, and it replays them (sfc_dp_fence_gate). */
-    uint8_t gate;
-    uint8_t gate_past[EBF_MAX_SOURCES];
 };
 
 #define SFC_FENCED_OUT (UINT64_C(1) << 62)
@@ -180,24 +174,6 @@ unsigned sfc_dp_release(struct sfc_dp *dp, uint64_t now);
  * again before a release round (a stop within the pass). */
 int sfc_dp_fence_check(struct sfc_dp *dp, uint64_t now);
 
-/*
- * After a fence (fo.gate): whether fragment h, not replayed, was sent to
- * the incarnation before it. A readout that still routed to this place
- * when it fenced (a pause shorter than the detection bound, or a readout
- * that had not declared it dead when its notices fenced it) sends it
- * new events until it hears the new epoch; then it holds the place dead
- * (docs/protocol.md 13.4, rule 3) and replays them, to a survivor, or
- * back here flagged (this place the last live one). Built here too, they
- * would be decided twice, and out of the fence's record. So a non-replayed
- * fragment below the fence's join id is one (1: the caller drops it,
- * rx.drop.fenced) until its source is past the fence: a fragment at or
- * above the join id came, or its readout's replay end of this place (sent
- * behind its replay, before any new event, also when it replayed
- * nothing), or a replayed piece of it since the fence (its replay is in:
- * a readout replays before any new event, on the same FIFO link; the
- * hold's rule, fence_hold). The gate opens once every bound source is past.
- */
-int sfc_dp_fence_gate(struct sfc_dp *dp, const struct ebf_frag_hdr *h);
 
 /* A release frame (type 5) of len bytes from mac came in at now: a
  * readout's replay end (flag END) goes to sfc_dp_replay_end, failover on

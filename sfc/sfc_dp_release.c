@@ -240,8 +240,6 @@ static uint64_t fence(struct sfc_dp *dp, uint64_t now, uint64_t x, int pause)
         dp->st.replay_fenced++;
     }
     fence_acks(dp, x);
-    f->gate = 1;                /* the readouts' frames to the old incarnation: dropped */
-    memset(f->gate_past, 0, sizeof(f->gate_past));
     for (uint16_t i = 0; pause && i <= dp->c.n_more_rx; i++)
         dp->st.fence_frames += discard_port(i ? dp->c.more_rx[i - 1] : dp->c.rx_port);
     sfc_release_new_epoch(&dp->rel, (uint16_t)(ebf_now_ns() / 1000000000ull));
@@ -286,23 +284,6 @@ static uint64_t fence_hold(struct sfc_dp *dp, uint64_t low)
     }
     f->hold_on = 0;
     return low;
-}
-
-int sfc_dp_fence_gate(struct sfc_dp *dp, const struct ebf_frag_hdr *h)
-{
-    struct sfc_dp_fo *f = &dp->fo;
-    uint16_t s = h->source;
-
-    if (f->gate_past[s])
-        return 0;
-    if (h->event_id < f->hold_join && f->replay_src_tsc[s] < f->hold_tsc)
-        return 1;
-    f->gate_past[s] = 1;        /* once per source: then the others are looked at */
-    for (uint16_t k = 0; k < dp->c.n_sources && k < EBF_MAX_SOURCES; k++)
-        if (dp->guard.bind[k].bound && !f->gate_past[k])
-            return 0;
-    f->gate = 0;                /* every readout is past the fence */
-    return 0;
 }
 
 /* The fault SFC_STALL (tests): the loop stops for stall_ms once, between

@@ -150,8 +150,6 @@ static void end_apply(struct sfc_dp *dp, const struct sfc_end_rec *rec)
             *from = rec->low > *from ? rec->low : *from;
             ro = ro ? ro : (uint8_t)(s + 1);
             dp->fo.end_ro[s] = ro;
-            if (rec->place == dp->rel.place)
-                dp->fo.gate_past[s] = 1;    /* its replay here is in: past the fence */
         }
     recheck(dp);
 }

@@ -34,8 +34,7 @@
     X(PARTIAL_AT_TIMEOUT, "partial_at_timeout") /* source incomplete */       \
     X(UNKNOWN_NODE, "unknown_node")     /* credit frame from a stranger */    \
     X(DIST_RING_FULL, "dist_ring_full") /* shared port: its worker's ring full */ \
-    X(DIST_LEFT, "dist_left")           /* in its worker's ring at the stop */ \
-    X(FENCED, "fenced")                 /* for the incarnation before a fence */
+    X(DIST_LEFT, "dist_left")           /* in its worker's ring at the stop */
 
 enum sfc_drop {
 #define SFC_DROP_ENUM(n, s) SFC_DROP_##n,
